@@ -1,0 +1,128 @@
+// onyx/core/arena.h — the per-model arena and the small vector that lives in it.
+//
+// A model's nodes, values, attributes and names are allocated from one arena and freed
+// together with the model. Objects in the arena are never destroyed one by one, so
+// everything stored there must be trivially destructible or hold only arena memory.
+// An arena is not thread-safe: mutate a model from one thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory_resource>
+#include <new>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+namespace onyx {
+
+class Arena {
+ public:
+  Arena() : resource_(kFirstBlockBytes) {}
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+
+  void* allocate(size_t bytes, size_t alignment) { return resource_.allocate(bytes, alignment); }
+
+  template <class T, class... Args>
+  T* make(Args&&... args) {
+    static_assert(std::is_trivially_destructible_v<T>,
+                  "arena objects are never destroyed; they must not own other memory");
+    return new (allocate(sizeof(T), alignof(T))) T(std::forward<Args>(args)...);
+  }
+
+  template <class T>
+  T* allocateArray(size_t count) {
+    static_assert(std::is_trivially_destructible_v<T>);
+    return static_cast<T*>(allocate(count * sizeof(T), alignof(T)));
+  }
+
+  /// Copies `text` into the arena, so that the view outlives its source.
+  std::string_view copy(std::string_view text) {
+    if (text.empty()) return std::string_view(kEmpty, 0);
+    char* bytes = static_cast<char*>(allocate(text.size(), 1));
+    std::memcpy(bytes, text.data(), text.size());
+    return {bytes, text.size()};
+  }
+
+ private:
+  static constexpr size_t kFirstBlockBytes = 64 * 1024;
+  static constexpr char kEmpty[1] = {0};
+  std::pmr::monotonic_buffer_resource resource_;
+};
+
+/// A growable array whose storage comes from an Arena: three words, no destructor.
+/// Growth takes the arena explicitly because the list does not remember it.
+template <class T>
+class ArenaList {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+
+ public:
+  using value_type = T;
+  using iterator = T*;
+  using const_iterator = const T*;
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  T* begin() { return data_; }
+  T* end() { return data_ + size_; }
+  const T* begin() const { return data_; }
+  const T* end() const { return data_ + size_; }
+  T& operator[](size_t i) { return data_[i]; }
+  const T& operator[](size_t i) const { return data_[i]; }
+  T& back() { return data_[size_ - 1]; }
+  const T& back() const { return data_[size_ - 1]; }
+
+  void push_back(Arena& arena, const T& value) {
+    if (size_ == capacity_) grow(arena, size_ + 1);
+    data_[size_++] = value;
+  }
+  T& emplace_back(Arena& arena) {
+    if (size_ == capacity_) grow(arena, size_ + 1);
+    data_[size_] = T{};
+    return data_[size_++];
+  }
+  void reserve(Arena& arena, size_t capacity) {
+    if (capacity > capacity_) grow(arena, capacity);
+  }
+  /// Removes element `i`, keeping the order of the rest.
+  void erase(size_t i) {
+    std::memmove(static_cast<void*>(data_ + i), data_ + i + 1, (size_ - i - 1) * sizeof(T));
+    --size_;
+  }
+  void insert(Arena& arena, size_t i, const T& value) {
+    if (size_ == capacity_) grow(arena, size_ + 1);
+    std::memmove(static_cast<void*>(data_ + i + 1), data_ + i, (size_ - i) * sizeof(T));
+    data_[i] = value;
+    ++size_;
+  }
+  void clear() { size_ = 0; }
+  /// Drops the elements from `size` on.
+  void truncate(size_t size) {
+    if (size < size_) size_ = size;
+  }
+  void resize(Arena& arena, size_t size) {
+    reserve(arena, size);
+    for (size_t i = size_; i < size; ++i) data_[i] = T{};
+    size_ = size;
+  }
+
+ private:
+  void grow(Arena& arena, size_t needed) {
+    size_t capacity = capacity_ < 4 ? 4 : capacity_ * 2;
+    if (capacity < needed) capacity = needed;
+    T* bigger = arena.allocateArray<T>(capacity);
+    if (size_ != 0) std::memcpy(static_cast<void*>(bigger), data_, size_ * sizeof(T));
+    data_ = bigger;
+    capacity_ = capacity;
+  }
+
+  T* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+}  // namespace onyx

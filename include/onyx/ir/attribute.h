@@ -1,0 +1,65 @@
+// onyx/ir/attribute.h — AttributeProto in the IR.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "onyx/ir/fields.h"
+
+namespace onyx {
+
+struct Graph;
+struct Tensor;
+struct SparseTensor;
+struct Type;
+
+/// AttributeProto::AttributeType codes.
+enum class AttributeKind : int32_t {
+  kUndefined = 0,
+  kFloat = 1,
+  kInt = 2,
+  kString = 3,
+  kTensor = 4,
+  kGraph = 5,
+  kFloats = 6,
+  kInts = 7,
+  kStrings = 8,
+  kTensors = 9,
+  kGraphs = 10,
+  kSparseTensor = 11,
+  kSparseTensors = 12,
+  kTypeProto = 13,
+  kTypeProtos = 14,
+};
+
+/// The list-valued members that few attributes use, kept out of line to keep Attribute small.
+struct AttributeLists {
+  ArenaList<std::string_view> strings;
+  ArenaList<Tensor*> tensors;
+  ArenaList<Graph*> graphs;
+  ArenaList<SparseTensor*> sparse_tensors;
+  ArenaList<Type*> type_protos;
+};
+
+struct Attribute {
+  OptString name;
+  std::optional<float> f;
+  std::optional<int64_t> i;
+  OptString s;
+  Tensor* t = nullptr;
+  Graph* g = nullptr;
+  Repeated<float> floats;
+  Repeated<int64_t> ints;
+  AttributeLists* lists = nullptr;  // null when all five lists are empty
+  OptString doc_string;
+  Type* tp = nullptr;
+  std::optional<int32_t> type;
+  OptString ref_attr_name;
+  SparseTensor* sparse_tensor = nullptr;
+  UnknownFields unknown;
+
+  AttributeKind kind() const { return static_cast<AttributeKind>(type.value_or(0)); }
+  std::string_view nameOrEmpty() const { return name.value_or(std::string_view()); }
+};
+
+}  // namespace onyx

@@ -1,0 +1,56 @@
+// onyx/ir/tensor_data.h — a tensor's elements as raw little-endian bytes, wherever they are.
+//
+// A TensorProto may carry its data in raw_data, in an external file, or in one of the typed
+// fields (float_data, int32_data, ...). rawBytes() gives the raw_data form in every case:
+// a view when the bytes already exist in that form (raw_data, external data, float_data of a
+// FLOAT tensor), a converted copy otherwise.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "onyx/core/status.h"
+#include "onyx/ir/tensor.h"
+
+namespace onyx {
+
+class TensorBytes {
+ public:
+  static TensorBytes view(std::string_view bytes) {
+    TensorBytes result;
+    result.view_ = bytes;
+    return result;
+  }
+  static TensorBytes owned(std::string bytes) {
+    TensorBytes result;
+    result.owned_ = std::move(bytes);
+    result.is_owned_ = true;
+    return result;
+  }
+  TensorBytes(TensorBytes&& other) noexcept { *this = std::move(other); }
+  TensorBytes& operator=(TensorBytes&& other) noexcept {
+    owned_ = std::move(other.owned_);
+    is_owned_ = other.is_owned_;
+    view_ = other.view_;
+    return *this;
+  }
+  std::string_view bytes() const { return is_owned_ ? std::string_view(owned_) : view_; }
+  bool isView() const { return !is_owned_; }
+
+ private:
+  TensorBytes() = default;
+  std::string owned_;
+  std::string_view view_;
+  bool is_owned_ = false;
+};
+
+/// Where a tensor's elements are stored.
+enum class TensorStorage : uint8_t { kNone, kRaw, kExternal, kTyped, kStrings };
+TensorStorage tensorStorage(const Tensor& tensor);
+
+/// The elements as raw_data would hold them. Errors: a STRING tensor (no raw form), an
+/// external tensor not yet resolved, an unknown data type, typed data in the wrong field.
+Result<TensorBytes> rawBytes(const Tensor& tensor);
+
+}  // namespace onyx

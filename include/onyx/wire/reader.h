@@ -1,0 +1,156 @@
+// onyx/wire/reader.h — a forward reader of protobuf wire format over [begin, end).
+//
+// Zero-copy: length-delimited fields come back as views into the input. Every length is
+// read as 64 bits and compared with the bytes that remain before it is trusted, so a
+// crafted length can neither run past the buffer nor be narrowed into a different value.
+// On failure a reader remembers what went wrong and where (the byte offset from the
+// start of the whole input); callers turn that into a Status and add the field path.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string_view>
+
+#include "onyx/core/status.h"
+
+namespace onyx::wire {
+
+enum class WireType : uint8_t {
+  kVarint = 0,
+  kFixed64 = 1,
+  kLengthDelimited = 2,
+  kStartGroup = 3,
+  kEndGroup = 4,
+  kFixed32 = 5,
+};
+
+/// The largest field number protobuf allows (2^29 - 1).
+inline constexpr uint32_t kMaxFieldNumber = (1u << 29) - 1;
+
+class Reader {
+ public:
+  /// `origin` is the first byte of the whole input; offsets in errors count from it.
+  Reader(const char* begin, const char* end, const char* origin)
+      : pos_(begin), end_(end), origin_(origin) {}
+  explicit Reader(std::string_view bytes)
+      : pos_(bytes.data()), end_(bytes.data() + bytes.size()), origin_(bytes.data()) {}
+
+  bool atEnd() const { return pos_ == end_; }
+  const char* position() const { return pos_; }
+  const char* end() const { return end_; }
+  const char* origin() const { return origin_; }
+  uint64_t offset() const { return static_cast<uint64_t>(pos_ - origin_); }
+  uint64_t remaining() const { return static_cast<uint64_t>(end_ - pos_); }
+
+  /// Reads a field key. Field number 0, numbers above 2^29-1 and wire types 6 and 7
+  /// are malformed.
+  bool readTag(uint32_t& field, WireType& type) {
+    uint64_t key;
+    const char* start = pos_;
+    if (!readVarint(key)) return false;
+    uint64_t number = key >> 3;
+    uint32_t wire = static_cast<uint32_t>(key & 7);
+    if (number == 0 || number > kMaxFieldNumber) {
+      pos_ = start;
+      return fail("invalid field number " + std::to_string(number));
+    }
+    if (wire > 5) {
+      pos_ = start;
+      return fail("invalid wire type " + std::to_string(wire) + " for field " +
+                  std::to_string(number));
+    }
+    field = static_cast<uint32_t>(number);
+    type = static_cast<WireType>(wire);
+    return true;
+  }
+
+  bool readVarint(uint64_t& value) {
+    // Fast path: one byte, the common case for tags and small numbers.
+    if (pos_ < end_ && static_cast<uint8_t>(*pos_) < 0x80) {
+      value = static_cast<uint8_t>(*pos_++);
+      return true;
+    }
+    return readVarintSlow(value);
+  }
+
+  bool readFixed32(uint32_t& value) {
+    if (remaining() < 4) return fail("a 4-byte value runs past the end of its message");
+    std::memcpy(&value, pos_, 4);  // the wire is little-endian, as is every target onyx builds for
+    pos_ += 4;
+    return true;
+  }
+  bool readFixed64(uint64_t& value) {
+    if (remaining() < 8) return fail("an 8-byte value runs past the end of its message");
+    std::memcpy(&value, pos_, 8);
+    pos_ += 8;
+    return true;
+  }
+
+  /// Reads a length prefix and the bytes it covers.
+  bool readBytes(std::string_view& bytes) {
+    uint64_t length;
+    const char* start = pos_;
+    if (!readVarint(length)) return false;
+    if (length > remaining()) {
+      pos_ = start;
+      return fail("length " + std::to_string(length) + " runs past the end of its message (" +
+                  std::to_string(remaining() - static_cast<uint64_t>(pos_ - start)) +
+                  " bytes remain)");
+    }
+    bytes = std::string_view(pos_, static_cast<size_t>(length));
+    pos_ += length;
+    return true;
+  }
+
+  /// Skips the value of a field whose key was just read. Groups are skipped by
+  /// matching their end key, at most `max_depth` groups deep.
+  bool skipValue(uint32_t field, WireType type, int max_depth);
+
+  /// Records a failure at the current position; always returns false.
+  bool fail(std::string message) {
+    if (error_.empty()) {
+      error_ = std::move(message);
+      error_offset_ = offset();
+    }
+    return false;
+  }
+  bool failed() const { return !error_.empty(); }
+  const std::string& error() const { return error_; }
+  uint64_t errorOffset() const { return error_offset_; }
+
+ private:
+  bool readVarintSlow(uint64_t& value);
+
+  const char* pos_;
+  const char* end_;
+  const char* origin_;
+  std::string error_;
+  uint64_t error_offset_ = 0;
+};
+
+/// Bytes a value takes as a varint (1 to 10).
+inline int varintSize(uint64_t value) {
+  int bits = 64 - __builtin_clzll(value | 1);
+  return (bits + 6) / 7;
+}
+
+/// Decodes a varint from a buffer already known to be well formed (for example packed data
+/// validated at load). Returns the position after it.
+inline const char* decodeVarintUnchecked(const char* p, uint64_t& value) {
+  uint64_t result = 0;
+  int shift = 0;
+  while (true) {
+    uint8_t byte = static_cast<uint8_t>(*p++);
+    result |= static_cast<uint64_t>(byte & 0x7f) << shift;
+    if (byte < 0x80) break;
+    shift += 7;
+  }
+  value = result;
+  return p;
+}
+
+/// Counts the varints in a packed payload and checks that it holds only whole varints of at
+/// most 10 bytes. Returns false when the payload is malformed.
+bool countPackedVarints(std::string_view payload, uint64_t& count);
+
+}  // namespace onyx::wire

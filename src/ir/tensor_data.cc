@@ -1,0 +1,91 @@
+#include "onyx/ir/tensor_data.h"
+
+#include <cstring>
+
+#include "onyx/core/element_type.h"
+#include "onyx/wire/reader.h"
+
+namespace onyx {
+
+TensorStorage tensorStorage(const Tensor& tensor) {
+  if (tensor.isExternal()) return TensorStorage::kExternal;
+  if (tensor.raw_data.has_value()) return TensorStorage::kRaw;
+  if (!tensor.string_data.empty()) return TensorStorage::kStrings;
+  if (tensor.float_data.present || tensor.int32_data.present || tensor.int64_data.present ||
+      tensor.double_data.present || tensor.uint64_data.present) {
+    return TensorStorage::kTyped;
+  }
+  return TensorStorage::kNone;
+}
+
+namespace {
+
+// Re-encodes a packed varint payload as little-endian words of `width` bytes.
+std::string varintsToWords(const PackedData& data, size_t width) {
+  std::string out(static_cast<size_t>(data.count) * width, '\0');
+  const char* p = data.payload.data();
+  const char* end = p + data.payload.size();
+  char* dst = out.data();
+  while (p < end) {
+    uint64_t value;
+    p = wire::decodeVarintUnchecked(p, value);
+    std::memcpy(dst, &value, width);  // little-endian: the low `width` bytes
+    dst += width;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<TensorBytes> rawBytes(const Tensor& tensor) {
+  switch (tensorStorage(tensor)) {
+    case TensorStorage::kExternal:
+      if (!tensor.external_bytes) {
+        return Status(ErrorCode::kInvalidArgument, "external data has not been loaded");
+      }
+      return TensorBytes::view(*tensor.external_bytes);
+    case TensorStorage::kRaw:
+      return TensorBytes::view(*tensor.raw_data);
+    case TensorStorage::kStrings:
+      return Status(ErrorCode::kInvalidArgument, "a STRING tensor has no raw form");
+    case TensorStorage::kNone:
+      return TensorBytes::view({});
+    case TensorStorage::kTyped:
+      break;
+  }
+  int32_t code = tensor.data_type.value_or(0);
+  const ElementTypeInfo* info = elementTypeInfo(code);
+  if (info == nullptr) {
+    return Status(ErrorCode::kMalformed, "data_type " + std::to_string(code) + " is not known");
+  }
+  auto wrongField = [&]() {
+    return Status(ErrorCode::kMalformed, std::string("the data of a ") + std::string(info->name) +
+                                             " tensor is not in the field its type uses");
+  };
+  switch (info->storage) {
+    case StorageField::kFloatData:
+      if (!tensor.float_data.present) return wrongField();
+      return TensorBytes::view(tensor.float_data.payload);
+    case StorageField::kDoubleData:
+      if (!tensor.double_data.present) return wrongField();
+      return TensorBytes::view(tensor.double_data.payload);
+    case StorageField::kInt64Data:
+      if (!tensor.int64_data.present) return wrongField();
+      return TensorBytes::owned(varintsToWords(tensor.int64_data, 8));
+    case StorageField::kUint64Data:
+      if (!tensor.uint64_data.present) return wrongField();
+      return TensorBytes::owned(varintsToWords(tensor.uint64_data, info->bitWidth / 8u));
+    case StorageField::kInt32Data: {
+      if (!tensor.int32_data.present) return wrongField();
+      // Sub-byte types hold one packed byte per int32, the rest one element per int32.
+      size_t width = info->isSubByte() ? 1 : info->bitWidth / 8u;
+      return TensorBytes::owned(varintsToWords(tensor.int32_data, width));
+    }
+    case StorageField::kStringData:
+    case StorageField::kNone:
+      break;
+  }
+  return wrongField();
+}
+
+}  // namespace onyx

@@ -1,0 +1,53 @@
+#include "onyx/serde/model_io.h"
+
+#include "onyx/core/mapped_file.h"
+#include "serde/decoder.h"
+#include "serde/encoder.h"
+#include "serde/external_data.h"
+
+namespace onyx {
+
+namespace {
+
+std::string folderOf(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+}  // namespace
+
+Result<Model> parseModel(std::string_view bytes, std::shared_ptr<const void> owner,
+                         const LoadOptions& options, const std::string& folder) {
+  Model model;
+  if (owner) model.keepAlive(std::move(owner));
+  model.setFolder(folder);
+  serde::Decoder decoder(model.arena(), options, bytes.data());
+  if (!decoder.decodeModel(bytes, model)) return decoder.takeStatus();
+  if (options.load_external_data && !decoder.externalTensors().empty()) {
+    ONYX_RETURN_IF_ERROR(serde::resolveExternalData(model, decoder.externalTensors()));
+  }
+  return model;
+}
+
+Result<Model> loadModel(const std::string& path, const LoadOptions& options) {
+  auto file = MappedFile::open(path);
+  if (!file) return std::move(file).takeStatus();
+  std::shared_ptr<const MappedFile> mapped = std::move(file.value());
+  std::string_view bytes = mapped->bytes();
+  return parseModel(bytes, std::move(mapped), options, folderOf(path));
+}
+
+Result<std::string> serializeModel(const Model& model) {
+  std::string bytes;
+  wire::StringOutput out(bytes);
+  Status status = wire::encodeTwoPass(out, [&](auto& sink) {
+    serde::Encoder<std::remove_reference_t<decltype(sink)>> encoder(sink);
+    encoder.model(model);
+  });
+  if (!status) return status;
+  return bytes;
+}
+
+}  // namespace onyx

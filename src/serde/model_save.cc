@@ -1,0 +1,279 @@
+// Saving a model: where each tensor's data goes (inline, or which external file at which
+// offset), the data files, then the model file — each written beside its destination and
+// renamed over it, so a failure never leaves a half-written or missing file behind.
+#include <climits>
+#include <cstdlib>
+#include <map>
+#include <set>
+
+#include "onyx/core/file_writer.h"
+#include "onyx/ir/tensor_data.h"
+#include "onyx/ir/walk.h"
+#include "onyx/serde/external_path.h"
+#include "onyx/serde/model_io.h"
+#include "serde/encoder.h"
+
+namespace onyx {
+
+namespace {
+
+std::string folderOf(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+std::string realFolder(const std::string& folder) {
+  char resolved[PATH_MAX];
+  if (realpath(folder.c_str(), resolved) == nullptr) return folder;
+  return resolved;
+}
+
+uint64_t alignUp(uint64_t offset, uint64_t alignment) {
+  if (alignment <= 1) return offset;
+  return (offset + alignment - 1) / alignment * alignment;
+}
+
+/// Streams encoder output into an AtomicFileWriter.
+class WriterOutput final : public wire::Output {
+ public:
+  explicit WriterOutput(AtomicFileWriter& writer) : writer_(writer) {}
+  Status write(const char* data, size_t size) override { return writer_.write(data, size); }
+
+ private:
+  AtomicFileWriter& writer_;
+};
+
+struct Placement {
+  const Tensor* tensor;
+  std::string_view bytes;
+  uint64_t offset = 0;
+};
+
+// A file name for one tensor's data when each tensor gets its own file.
+std::string perTensorFileName(std::string_view tensor_name, std::set<std::string>& taken) {
+  std::string base;
+  for (char c : tensor_name) {
+    bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '-' || c == '.';
+    base += plain ? c : '_';
+  }
+  if (base.empty() || base.front() == '.') base.insert(0, "tensor");
+  std::string name = base + ".bin";
+  for (int n = 1; taken.count(name) != 0; ++n) name = base + "_" + std::to_string(n) + ".bin";
+  taken.insert(name);
+  return name;
+}
+
+class Saver {
+ public:
+  Saver(const Model& model, const std::string& path, const SaveOptions& options)
+      : model_(model), path_(path), options_(options), folder_(folderOf(path)) {}
+
+  Status run() {
+    ONYX_RETURN_IF_ERROR(plan());
+    ONYX_RETURN_IF_ERROR(writeDataFiles());
+    ONYX_RETURN_IF_ERROR(copyKeptFiles());
+    return writeModelFile();
+  }
+
+ private:
+  Status plan() {
+    Status status;
+    forEachTensor(model_, [&](Tensor& tensor, TensorRole role) {
+      if (status.isOk()) status = planTensor(tensor, role);
+    });
+    return status;
+  }
+
+  Status planTensor(const Tensor& tensor, TensorRole role) {
+    TensorStorage storage = tensorStorage(tensor);
+    bool external = storage == TensorStorage::kExternal;
+    if (options_.inline_external || options_.external_threshold) {
+      // Only dense initializers move out by default; a tensor that is already external
+      // always gets a new place, since its old one is not being kept.
+      bool candidate = role == TensorRole::kInitializer || external;
+      if (!candidate || storage == TensorStorage::kStrings || storage == TensorStorage::kNone) {
+        return Status::ok();
+      }
+      auto bytes = rawBytes(tensor);
+      if (!bytes) return std::move(bytes).takeStatus().within(tensorSegment(tensor));
+      bool goes_out = !options_.inline_external && options_.external_threshold &&
+                      bytes->bytes().size() >= *options_.external_threshold;
+      if (goes_out) {
+        placeExternal(tensor, std::move(*bytes));
+      } else if (external) {
+        replacements_[&tensor] = inlineCopy(tensor, std::move(*bytes));
+      }
+      return Status::ok();
+    }
+    if (external) {
+      // Kept where it is: the file must exist beside the new model too.
+      auto location = tensor.externalValue("location");
+      if (!location) {
+        return Status(ErrorCode::kMalformed, "external data without a location")
+            .within(tensorSegment(tensor));
+      }
+      auto normal = normalizeExternalLocation(*location);
+      if (!normal) return std::move(normal).takeStatus().within(tensorSegment(tensor));
+      kept_files_.insert(*normal);
+    }
+    return Status::ok();
+  }
+
+  static std::string tensorSegment(const Tensor& tensor) {
+    return "tensor(" + std::string(tensor.nameOrEmpty()) + ")";
+  }
+
+  void placeExternal(const Tensor& tensor, TensorBytes bytes) {
+    std::string location = options_.external_file.empty()
+                               ? perTensorFileName(tensor.nameOrEmpty(), taken_names_)
+                               : options_.external_file;
+    std::string_view view = bytes.bytes();
+    if (!bytes.isView()) {
+      owned_.push_back(std::make_unique<std::string>(std::string(view)));
+      view = *owned_.back();
+    }
+    total_bytes_ += view.size();
+    files_[location].push_back(Placement{&tensor, view, 0});
+  }
+
+  const Tensor* inlineCopy(const Tensor& tensor, TensorBytes bytes) {
+    Tensor* copy = scratch_.make<Tensor>(tensor);
+    std::string_view view = bytes.bytes();
+    if (!bytes.isView()) view = scratch_.copy(view);
+    clearData(*copy);
+    copy->raw_data = view;
+    copy->external_data = ArenaList<StringStringEntry>();
+    copy->data_location.reset();
+    copy->external_bytes.reset();
+    return copy;
+  }
+
+  static void clearData(Tensor& tensor) {
+    tensor.raw_data.reset();
+    tensor.float_data = PackedData();
+    tensor.int32_data = PackedData();
+    tensor.int64_data = PackedData();
+    tensor.double_data = PackedData();
+    tensor.uint64_data = PackedData();
+  }
+
+  const Tensor* externalCopy(const Tensor& tensor, std::string_view location, uint64_t offset,
+                             uint64_t length) {
+    Tensor* copy = scratch_.make<Tensor>(tensor);
+    clearData(*copy);
+    copy->external_data = ArenaList<StringStringEntry>();
+    auto add = [&](std::string_view key, std::string_view value) {
+      StringStringEntry& entry = copy->external_data.emplace_back(scratch_);
+      entry.key = scratch_.copy(key);
+      entry.value = scratch_.copy(value);
+    };
+    add("location", location);
+    add("offset", std::to_string(offset));
+    add("length", std::to_string(length));
+    copy->data_location = Tensor::kExternal;
+    copy->external_bytes.reset();
+    return copy;
+  }
+
+  Status openOutputDir() {
+    if (out_dir_) return Status::ok();
+    auto dir = ExternalDataDir::open(folder_);
+    if (!dir) return std::move(dir).takeStatus();
+    out_dir_ = std::make_unique<ExternalDataDir>(std::move(*dir));
+    return Status::ok();
+  }
+
+  Status writeDataFiles() {
+    if (files_.empty()) return Status::ok();
+    ONYX_RETURN_IF_ERROR(openOutputDir());
+    for (auto& [location, placements] : files_) {
+      auto writer = out_dir_->createForWrite(location);
+      if (!writer) return std::move(writer).takeStatus();
+      for (Placement& placement : placements) {
+        uint64_t offset = writer->position();
+        if (placement.bytes.size() >= options_.align_threshold) {
+          uint64_t aligned = alignUp(offset, options_.alignment);
+          ONYX_RETURN_IF_ERROR(writer->writeZeros(aligned - offset));
+          offset = aligned;
+        }
+        placement.offset = offset;
+        // Large tensors go out in slices so that progress can be shown as they are written.
+        constexpr size_t kSlice = size_t{64} << 20;
+        for (size_t at = 0; at < placement.bytes.size(); at += kSlice) {
+          std::string_view part = placement.bytes.substr(at, kSlice);
+          ONYX_RETURN_IF_ERROR(writer->write(part));
+          done_bytes_ += part.size();
+          if (options_.progress) options_.progress(done_bytes_, total_bytes_);
+        }
+        replacements_[placement.tensor] =
+            externalCopy(*placement.tensor, location, offset, placement.bytes.size());
+      }
+      ONYX_RETURN_IF_ERROR(writer->commit());
+    }
+    return Status::ok();
+  }
+
+  Status copyKeptFiles() {
+    if (kept_files_.empty()) return Status::ok();
+    if (model_.folder().empty()) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "the model refers to external data but was not loaded from a folder");
+    }
+    if (realFolder(model_.folder()) == realFolder(folder_)) return Status::ok();
+    auto source = ExternalDataDir::open(model_.folder());
+    if (!source) return std::move(source).takeStatus();
+    ONYX_RETURN_IF_ERROR(openOutputDir());
+    for (const std::string& location : kept_files_) {
+      auto file = source->openForRead(location);
+      if (!file) return std::move(file).takeStatus();
+      auto writer = out_dir_->createForWrite(location);
+      if (!writer) return std::move(writer).takeStatus();
+      ONYX_RETURN_IF_ERROR(writer->write((*file)->bytes()));
+      ONYX_RETURN_IF_ERROR(writer->commit());
+    }
+    return Status::ok();
+  }
+
+  Status writeModelFile() {
+    auto writer = AtomicFileWriter::create(path_);
+    if (!writer) return std::move(writer).takeStatus();
+    WriterOutput out(*writer);
+    Status status = wire::encodeTwoPass(out, [&](auto& sink) {
+      serde::Encoder<std::remove_reference_t<decltype(sink)>> encoder(sink, &replacements_);
+      encoder.model(model_);
+    });
+    ONYX_RETURN_IF_ERROR(status);
+    return writer->commit();
+  }
+
+  const Model& model_;
+  const std::string& path_;
+  const SaveOptions& options_;
+  std::string folder_;
+  Arena scratch_;
+  serde::TensorReplacements replacements_;
+  std::map<std::string, std::vector<Placement>> files_;
+  std::set<std::string> kept_files_;
+  std::set<std::string> taken_names_;
+  std::vector<std::unique_ptr<std::string>> owned_;
+  std::unique_ptr<ExternalDataDir> out_dir_;
+  uint64_t total_bytes_ = 0;
+  uint64_t done_bytes_ = 0;
+};
+
+}  // namespace
+
+Status saveModel(const Model& model, const std::string& path, const SaveOptions& options) {
+  if (options.alignment == 0 || (options.alignment & (options.alignment - 1)) != 0) {
+    return Status(ErrorCode::kInvalidArgument, "alignment must be a power of two");
+  }
+  if (!options.external_file.empty()) {
+    ONYX_RETURN_IF_ERROR(validateExternalLocation(options.external_file));
+  }
+  return Saver(model, path, options).run();
+}
+
+}  // namespace onyx

@@ -1,0 +1,17 @@
+// The onyx command-line tool: one function per subcommand, each returning the exit status
+// (0 success, 1 the model is invalid, 2 unreadable input or bad usage).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace onyx::tool {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInvalid = 1;
+inline constexpr int kExitUnreadable = 2;
+
+/// Registers a subcommand on `app`; when it runs, it stores its exit status in `exit_code`.
+void addInfoCommand(CLI::App& app, int& exit_code);
+void addConvertCommand(CLI::App& app, int& exit_code);
+
+}  // namespace onyx::tool

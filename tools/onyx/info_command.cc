@@ -1,0 +1,183 @@
+// `onyx info MODEL [--json]`: what a model is, at a glance.
+#include <fmt/format.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "onyx/core/element_type.h"
+#include "onyx/ir/tensor_data.h"
+#include "onyx/ir/walk.h"
+#include "onyx/serde/model_io.h"
+
+namespace onyx::tool {
+
+namespace {
+
+struct TensorTotals {
+  size_t count = 0;
+  uint64_t inline_bytes = 0;
+  uint64_t external_bytes = 0;
+};
+
+uint64_t dataBytes(const Tensor& tensor) {
+  switch (tensorStorage(tensor)) {
+    case TensorStorage::kRaw:
+      return tensor.raw_data->size();
+    case TensorStorage::kExternal:
+      return tensor.external_bytes ? tensor.external_bytes->size() : 0;
+    case TensorStorage::kStrings: {
+      uint64_t total = 0;
+      for (std::string_view s : tensor.string_data) total += s.size();
+      return total;
+    }
+    case TensorStorage::kTyped: {
+      const ElementTypeInfo* info = elementTypeInfo(tensor.data_type.value_or(0));
+      auto count = elementCount(std::span<const int64_t>(tensor.dims.begin(), tensor.dims.size()));
+      if (info == nullptr || !count) return 0;
+      auto bytes = packedByteSize(info->type, *count);
+      return bytes ? *bytes : 0;
+    }
+    case TensorStorage::kNone:
+      return 0;
+  }
+  return 0;
+}
+
+std::string humanBytes(uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024 && unit < 4) {
+    value /= 1024;
+    ++unit;
+  }
+  return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, units[unit]);
+}
+
+std::string domainName(std::string_view domain) {
+  return domain.empty() ? std::string("ai.onnx") : std::string(domain);
+}
+
+std::string typeText(const ValueInfo& info) {
+  return info.type ? formatType(*info.type) : std::string("?");
+}
+
+std::string valueName(const ValueInfo& info) {
+  const Value* value = info.bound();
+  return std::string(value ? value->name : info.name.value_or(""));
+}
+
+int runInfo(const std::string& path, bool json) {
+  LoadOptions options;
+  auto loaded = loadModel(path, options);
+  if (!loaded) {
+    fmt::print(stderr, "onyx: cannot read {}: {}\n", path, loaded.status().toString());
+    return kExitUnreadable;
+  }
+  const Model& model = *loaded;
+  std::map<std::string, size_t> op_counts;
+  size_t node_count = 0;
+  forEachGraph(model, [&](Graph& graph) {
+    for (const Node* node = graph.first_node; node; node = node->next) {
+      std::string key(node->opType());
+      if (!node->domainOrDefault().empty() && node->domainOrDefault() != "ai.onnx") {
+        key = std::string(node->domainOrDefault()) + "::" + key;
+      }
+      ++op_counts[key];
+      ++node_count;
+    }
+  });
+  TensorTotals totals;
+  forEachTensor(model, [&](Tensor& tensor, TensorRole role) {
+    if (role != TensorRole::kInitializer) return;
+    ++totals.count;
+    (tensor.isExternal() ? totals.external_bytes : totals.inline_bytes) += dataBytes(tensor);
+  });
+
+  if (json) {
+    nlohmann::ordered_json out;
+    out["path"] = path;
+    if (model.ir_version) out["ir_version"] = *model.ir_version;
+    nlohmann::ordered_json opsets = nlohmann::ordered_json::array();
+    for (const OperatorSetId& opset : model.opset_import) {
+      opsets.push_back({{"domain", domainName(opset.domain.value_or(""))},
+                        {"version", opset.version.value_or(0)}});
+    }
+    out["opset_import"] = opsets;
+    out["producer_name"] = std::string(model.producer_name.value_or(""));
+    out["producer_version"] = std::string(model.producer_version.value_or(""));
+    auto values = [](const ArenaList<ValueInfo*>& list) {
+      nlohmann::ordered_json array = nlohmann::ordered_json::array();
+      for (const ValueInfo* info : list) {
+        array.push_back({{"name", valueName(*info)}, {"type", typeText(*info)}});
+      }
+      return array;
+    };
+    if (model.graph) {
+      out["graph"] = std::string(model.graph->name.value_or(""));
+      out["inputs"] = values(model.graph->inputs);
+      out["outputs"] = values(model.graph->outputs);
+    }
+    out["node_count"] = node_count;
+    out["ops"] = op_counts;
+    out["initializers"] = {{"count", totals.count},
+                           {"inline_bytes", totals.inline_bytes},
+                           {"external_bytes", totals.external_bytes}};
+    out["functions"] = model.functions.size();
+    out["training_info"] = model.training_info.size();
+    fmt::print("{}\n", out.dump(2));
+    return kExitOk;
+  }
+
+  fmt::print("model:        {}\n", path);
+  fmt::print("ir_version:   {}\n",
+             model.ir_version ? std::to_string(*model.ir_version) : std::string("(none)"));
+  std::string opsets;
+  for (const OperatorSetId& opset : model.opset_import) {
+    if (!opsets.empty()) opsets += ", ";
+    opsets +=
+        fmt::format("{} {}", domainName(opset.domain.value_or("")), opset.version.value_or(0));
+  }
+  fmt::print("opset_import: {}\n", opsets.empty() ? "(none)" : opsets);
+  if (model.producer_name || model.producer_version) {
+    fmt::print("producer:     {} {}\n", model.producer_name.value_or(""),
+               model.producer_version.value_or(""));
+  }
+  if (model.graph) {
+    fmt::print("graph:        {}\n", model.graph->name.value_or(""));
+    fmt::print("inputs:\n");
+    for (const ValueInfo* info : model.graph->inputs) {
+      fmt::print("  {}: {}\n", valueName(*info), typeText(*info));
+    }
+    fmt::print("outputs:\n");
+    for (const ValueInfo* info : model.graph->outputs) {
+      fmt::print("  {}: {}\n", valueName(*info), typeText(*info));
+    }
+  }
+  fmt::print("nodes:        {}\n", node_count);
+  std::vector<std::pair<std::string, size_t>> sorted(op_counts.begin(), op_counts.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  for (const auto& [op, count] : sorted) fmt::print("  {:<24} {}\n", op, count);
+  fmt::print("initializers: {} ({} inline, {} external)\n", totals.count,
+             humanBytes(totals.inline_bytes), humanBytes(totals.external_bytes));
+  if (!model.functions.empty()) fmt::print("functions:    {}\n", model.functions.size());
+  if (!model.training_info.empty()) {
+    fmt::print("training_info: {}\n", model.training_info.size());
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void addInfoCommand(CLI::App& app, int& exit_code) {
+  auto* command = app.add_subcommand("info", "Summarise a model: versions, inputs, outputs, ops");
+  auto path = std::make_shared<std::string>();
+  auto json = std::make_shared<bool>(false);
+  command->add_option("MODEL", *path, "the .onnx file")->required();
+  command->add_flag("--json", *json, "print JSON");
+  command->callback([&exit_code, path, json] { exit_code = runInfo(*path, *json); });
+}
+
+}  // namespace onyx::tool

@@ -1,0 +1,20 @@
+#include <cstdio>
+
+#include "commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"onyx — read, check, show, transform, write and run ONNX models"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "onyx 0.1.0");
+  int exit_code = onyx::tool::kExitOk;
+  onyx::tool::addInfoCommand(app, exit_code);
+  onyx::tool::addConvertCommand(app, exit_code);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    int status = app.exit(error);
+    // Usage errors exit 2 like unreadable input; --help and --version exit 0.
+    return status == 0 ? 0 : onyx::tool::kExitUnreadable;
+  }
+  return exit_code;
+}
