@@ -514,7 +514,6 @@ class Encoder {
     }
   }
 
- private:
   // Emits a message's unknown fields among its known ones, by field number.
   class Unknown {
    public:
@@ -532,6 +531,7 @@ class Encoder {
     size_t next_ = 0;
   };
 
+ private:
   void f32bits(float v) {
     uint32_t bits;
     std::memcpy(&bits, &v, 4);
