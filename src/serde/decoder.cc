@@ -109,7 +109,10 @@ bool Decoder::readString(Reader& r, WireType wt, OptString& out, const char* fie
   if (!expectType(r, wt, WireType::kLengthDelimited, field)) return false;
   std::string_view text;
   uint64_t at = r.offset();
-  if (!r.readBytes(text)) return wireError(r);
+  if (!r.readBytes(text)) {
+    wireError(r);
+    return within(field);
+  }
   if (is_name && options_.validate_utf8 && !isValidUtf8(text)) {
     return fail(ErrorCode::kMalformed, std::string(field) + " is not valid UTF-8", at);
   }
@@ -369,7 +372,10 @@ bool Decoder::decodeEntries(Reader& r, WireType wt, ArenaList<StringStringEntry>
                             const char* field) {
   if (!expectType(r, wt, WireType::kLengthDelimited, field)) return false;
   std::string_view bytes;
-  if (!r.readBytes(bytes)) return wireError(r);
+  if (!r.readBytes(bytes)) {
+    wireError(r);
+    return within(field, out.size());
+  }
   StringStringEntry& entry = out.emplace_back(arena_);
   if (!enter(r)) return false;
   bool ok = decodeEntry(bytes, entry);
@@ -405,15 +411,19 @@ bool Decoder::decodeOpsetId(std::string_view bytes, OperatorSetId& opset) {
 }
 
 // Reads a length-delimited sub-message field into `target` with `decode`, counting depth.
-#define ONYX_SUBMESSAGE(decode, target, name)                               \
-  do {                                                                      \
-    if (!expectType(r, wt, WireType::kLengthDelimited, name)) return false; \
-    std::string_view sub;                                                   \
-    if (!r.readBytes(sub)) return wireError(r);                             \
-    if (!enter(r)) return false;                                            \
-    bool sub_ok = decode(sub, target);                                      \
-    leave();                                                                \
-    ok = sub_ok;                                                            \
+// Sets `ok`; the caller adds the field's path segment when it is false.
+#define ONYX_SUBMESSAGE(decode, target, name)                        \
+  do {                                                               \
+    ok = false;                                                      \
+    if (!expectType(r, wt, WireType::kLengthDelimited, name)) break; \
+    std::string_view sub;                                            \
+    if (!r.readBytes(sub)) {                                         \
+      wireError(r);                                                  \
+      break;                                                         \
+    }                                                                \
+    if (!enter(r)) break;                                            \
+    ok = decode(sub, target);                                        \
+    leave();                                                         \
   } while (0)
 
 bool Decoder::decodeModel(std::string_view bytes, Model& model) {

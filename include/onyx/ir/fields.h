@@ -22,6 +22,9 @@ class OptString {
   OptString(std::nullopt_t) {}      // NOLINT: reads like std::optional
   OptString(std::string_view text)  // NOLINT: a present string converts implicitly
       : view_(text.data() ? text.data() : kEmpty, text.size()) {}
+  /// For literals: the IR keeps views, so the text must outlive the model (copy other text
+  /// into the model's arena first).
+  OptString(const char* text) : OptString(std::string_view(text)) {}  // NOLINT
 
   bool has_value() const { return view_.data() != nullptr; }
   explicit operator bool() const { return has_value(); }

@@ -92,10 +92,10 @@ class Reader {
     const char* start = pos_;
     if (!readVarint(length)) return false;
     if (length > remaining()) {
+      uint64_t left = remaining();
       pos_ = start;
       return fail("length " + std::to_string(length) + " runs past the end of its message (" +
-                  std::to_string(remaining() - static_cast<uint64_t>(pos_ - start)) +
-                  " bytes remain)");
+                  std::to_string(left) + " bytes remain)");
     }
     bytes = std::string_view(pos_, static_cast<size_t>(length));
     pos_ += length;

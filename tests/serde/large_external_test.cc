@@ -1,0 +1,106 @@
+// Models whose external data lies past 2 GiB load and save; nothing about them is read
+// that is not asked for. The data file is sparse, so the test costs no disk space.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "onyx/ir/tensor_data.h"
+#include "onyx/serde/model_io.h"
+
+namespace onyx {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr uint64_t kFileBytes = uint64_t{3} << 30;   // 3 GiB, sparse
+constexpr uint64_t kFarOffset = uint64_t{5} << 29;   // 2.5 GiB
+constexpr uint64_t kHugeLength = uint64_t{9} << 28;  // 2.25 GiB of zeros
+
+void addExternal(Arena& arena, Tensor& tensor, std::string_view offset, std::string_view length) {
+  auto add = [&](std::string_view key, std::string_view value) {
+    StringStringEntry& entry = tensor.external_data.emplace_back(arena);
+    entry.key = arena.copy(key);
+    entry.value = arena.copy(value);
+  };
+  add("location", "big.bin");
+  add("offset", offset);
+  add("length", length);
+  tensor.data_location = Tensor::kExternal;
+}
+
+class LargeExternal : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/onyx-large-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    int fd = ::open((dir_ / "big.bin").c_str(), O_CREAT | O_WRONLY | O_TRUNC, 0644);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(ftruncate(fd, static_cast<off_t>(kFileBytes)), 0);
+    std::string marker(4096, 'x');
+    ASSERT_EQ(pwrite(fd, marker.data(), marker.size(), static_cast<off_t>(kFarOffset)), 4096);
+    ::close(fd);
+
+    // A model with a small tensor far into the file and a 2.25 GiB one.
+    Model model;
+    Arena& arena = model.arena();
+    model.ir_version = 8;
+    model.graph = arena.make<Graph>();
+    model.graph->name = "large";
+    Tensor* far = arena.make<Tensor>();
+    far->name = "far";
+    far->data_type = 2;  // UINT8
+    far->dims.values.push_back(arena, 4096);
+    addExternal(arena, *far, std::to_string(kFarOffset), "4096");
+    Tensor* huge = arena.make<Tensor>();
+    huge->name = "huge";
+    huge->data_type = 1;  // FLOAT
+    huge->dims.values.push_back(arena, static_cast<int64_t>(kHugeLength / 4));
+    addExternal(arena, *huge, "0", std::to_string(kHugeLength));
+    model.graph->initializers.push_back(arena, far);
+    model.graph->initializers.push_back(arena, huge);
+    model.setFolder(dir_.string());
+    ASSERT_TRUE(saveModel(model, (dir_ / "model.onnx").string()));
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(LargeExternal, LoadsDataPastTwoGibibytes) {
+  auto model = loadModel((dir_ / "model.onnx").string());
+  ASSERT_TRUE(model) << model.status().toString();
+  const Tensor* far = model->graph->initializers[0];
+  const Tensor* huge = model->graph->initializers[1];
+  ASSERT_TRUE(far->external_bytes && huge->external_bytes);
+  EXPECT_EQ(*far->external_bytes, std::string(4096, 'x'));
+  EXPECT_EQ(huge->external_bytes->size(), kHugeLength);
+}
+
+TEST_F(LargeExternal, ResavesInPlaceWithoutTouchingTheData) {
+  auto model = loadModel((dir_ / "model.onnx").string());
+  ASSERT_TRUE(model) << model.status().toString();
+  ASSERT_TRUE(saveModel(*model, (dir_ / "model.onnx").string()));
+  EXPECT_EQ(fs::file_size(dir_ / "big.bin"), kFileBytes);
+  EXPECT_TRUE(loadModel((dir_ / "model.onnx").string()));
+}
+
+TEST_F(LargeExternal, RangesPastTheEndAreRefused) {
+  auto model = loadModel((dir_ / "model.onnx").string());
+  ASSERT_TRUE(model);
+  Model& m = *model;
+  Tensor* past = m.arena().make<Tensor>();
+  past->name = "past";
+  addExternal(m.arena(), *past, std::to_string(kFileBytes - 10), "11");
+  m.graph->initializers.push_back(m.arena(), past);
+  ASSERT_TRUE(saveModel(m, (dir_ / "past.onnx").string()));
+  auto reloaded = loadModel((dir_ / "past.onnx").string());
+  ASSERT_FALSE(reloaded);
+  EXPECT_EQ(reloaded.status().code(), ErrorCode::kMalformed);
+  EXPECT_NE(reloaded.status().toString().find("past"), std::string::npos)
+      << reloaded.status().toString();
+}
+
+}  // namespace
+}  // namespace onyx

@@ -1,0 +1,158 @@
+// The onyx tool as scripts use it: exit statuses, outputs, and files it writes.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "onyx/serde/model_io.h"
+
+namespace onyx {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kExample = ONYX_SOURCE_DIR "/examples/tiny_cnn.onnx";
+
+struct ToolRun {
+  int status;
+  std::string out;
+};
+
+ToolRun onyx(const std::string& arguments) {
+  std::string command = std::string(ONYX_TOOL_PATH) + " " + arguments + " 2>&1";
+  ToolRun run{-1, {}};
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
+  int raw = pclose(pipe);
+  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  return run;
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+class Cli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/onyx-cli-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+  fs::path dir_;
+};
+
+TEST_F(Cli, InfoSummarisesTheExample) {
+  ToolRun run = onyx("info " + kExample);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("ir_version:   8"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("image: float[N,3,32,32]"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("probabilities: float[N,10]"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Conv                     2"), std::string::npos) << run.out;
+}
+
+TEST_F(Cli, InfoJsonIsMachineReadable) {
+  ToolRun run = onyx("info --json " + kExample);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("\"node_count\": 9"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\"Relu\": 2"), std::string::npos) << run.out;
+}
+
+TEST_F(Cli, UnreadableInputExitsTwoAndSaysWhere) {
+  fs::path bad = dir_ / "bad.onnx";
+  std::ofstream(bad, std::ios::binary) << std::string("\x3a\xff\xff\xff\x0f", 5);
+  ToolRun run = onyx("info " + bad.string());
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.out.find("graph"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("at byte"), std::string::npos) << run.out;
+  EXPECT_EQ(onyx("info " + (dir_ / "missing.onnx").string()).status, 2);
+  EXPECT_EQ(onyx("info").status, 2);
+  EXPECT_EQ(onyx("no-such-command").status, 2);
+}
+
+TEST_F(Cli, ConvertRoundTripIsByteIdentical) {
+  fs::path out = dir_ / "copy.onnx";
+  ToolRun run = onyx("convert " + kExample + " " + out.string());
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_EQ(readFile(out), readFile(kExample));
+}
+
+TEST_F(Cli, ExternalDataIsAlignedAndInlineBringsItBack) {
+  fs::path out = dir_ / "ext.onnx";
+  ToolRun run = onyx("convert " + kExample + " " + out.string() +
+                     " --external-data weights.bin --size-threshold 64 --align 4096");
+  ASSERT_EQ(run.status, 0) << run.out;
+  ASSERT_TRUE(fs::exists(dir_ / "weights.bin"));
+  auto model = loadModel(out.string());
+  ASSERT_TRUE(model) << model.status().toString();
+  size_t external = 0;
+  for (const Tensor* tensor : model->graph->initializers) {
+    if (!tensor->isExternal()) continue;
+    ++external;
+    EXPECT_EQ(*tensor->externalValue("location"), "weights.bin");
+    uint64_t offset = std::stoull(std::string(*tensor->externalValue("offset")));
+    uint64_t length = std::stoull(std::string(*tensor->externalValue("length")));
+    if (length >= 4096) {
+      EXPECT_EQ(offset % 4096, 0u);
+    }
+    ASSERT_TRUE(tensor->external_bytes.has_value());
+    EXPECT_EQ(tensor->external_bytes->size(), length);
+  }
+  EXPECT_EQ(external, 5u);  // fc.b (40 bytes) is under the threshold and stays inline
+
+  fs::path back = dir_ / "back.onnx";
+  run = onyx("convert " + out.string() + " " + back.string() + " --inline");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_EQ(readFile(back), readFile(kExample));
+}
+
+TEST_F(Cli, ResavingExternalDataNeverGrowsTheDataFile) {
+  fs::path model = dir_ / "m.onnx";
+  std::string options = " --external-data w.bin --size-threshold 64";
+  ASSERT_EQ(onyx("convert " + kExample + " " + model.string() + options).status, 0);
+  auto first = fs::file_size(dir_ / "w.bin");
+  for (int i = 0; i < 3; ++i) {
+    ToolRun run = onyx("convert " + model.string() + " " + model.string() + options);
+    ASSERT_EQ(run.status, 0) << run.out;
+    EXPECT_EQ(fs::file_size(dir_ / "w.bin"), first);
+  }
+  // Kept where it is: the model and its data survive a plain re-save in place, too.
+  ASSERT_EQ(onyx("convert " + model.string() + " " + model.string()).status, 0);
+  EXPECT_EQ(fs::file_size(dir_ / "w.bin"), first);
+  EXPECT_TRUE(loadModel(model.string()));
+}
+
+TEST_F(Cli, ExternalDataFollowsTheModelToAnotherFolder) {
+  fs::path model = dir_ / "m.onnx";
+  ASSERT_EQ(onyx("convert " + kExample + " " + model.string() +
+                 " --external-data w.bin --size-threshold 64")
+                .status,
+            0);
+  fs::create_directories(dir_ / "elsewhere");
+  fs::path moved = dir_ / "elsewhere" / "m.onnx";
+  ToolRun run = onyx("convert " + model.string() + " " + moved.string());
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_EQ(readFile(dir_ / "elsewhere" / "w.bin"), readFile(dir_ / "w.bin"));
+  EXPECT_EQ(readFile(moved), readFile(model));
+}
+
+TEST_F(Cli, ConvertRefusesAnUnsafeExternalDataPath) {
+  ToolRun run = onyx("convert " + kExample + " " + (dir_ / "m.onnx").string() +
+                     " --external-data ../escape.bin");
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.out.find("leaves the model's folder"), std::string::npos) << run.out;
+  EXPECT_FALSE(fs::exists(dir_.parent_path() / "escape.bin"));
+  EXPECT_FALSE(fs::exists(dir_ / "m.onnx"));
+}
+
+}  // namespace
+}  // namespace onyx
