@@ -72,4 +72,109 @@ void forEachTensor(const Model& model, const std::function<void(Tensor&, TensorR
   }
 }
 
+namespace {
+
+std::string segment(std::string_view list, size_t index, std::string_view name = {}) {
+  std::string text(list);
+  text += "[" + std::to_string(index) + "]";
+  if (!name.empty()) text += "(" + std::string(name) + ")";
+  return text;
+}
+
+bool findInGraph(const Graph& graph, const Tensor* tensor, std::string& path);
+
+bool findInSparse(const SparseTensor* sparse, const Tensor* tensor, std::string& path) {
+  if (sparse == nullptr) return false;
+  if (sparse->values == tensor) return (path = "values", true);
+  if (sparse->indices == tensor) return (path = "indices", true);
+  return false;
+}
+
+bool findInAttribute(const Attribute& attribute, const Tensor* tensor, std::string& path) {
+  std::string inner;
+  if (attribute.t == tensor) return (path = "t", true);
+  if (findInSparse(attribute.sparse_tensor, tensor, inner))
+    return (path = "sparse_tensor." + inner, true);
+  if (attribute.g != nullptr && findInGraph(*attribute.g, tensor, inner)) {
+    return (path = "g." + inner, true);
+  }
+  if (attribute.lists == nullptr) return false;
+  const AttributeLists& lists = *attribute.lists;
+  for (size_t i = 0; i < lists.tensors.size(); ++i) {
+    if (lists.tensors[i] == tensor) return (path = segment("tensors", i), true);
+  }
+  for (size_t i = 0; i < lists.sparse_tensors.size(); ++i) {
+    if (findInSparse(lists.sparse_tensors[i], tensor, inner)) {
+      return (path = segment("sparse_tensors", i) + "." + inner, true);
+    }
+  }
+  for (size_t i = 0; i < lists.graphs.size(); ++i) {
+    if (findInGraph(*lists.graphs[i], tensor, inner)) {
+      return (path = segment("graphs", i) + "." + inner, true);
+    }
+  }
+  return false;
+}
+
+bool findInNodes(const Graph& graph, const Tensor* tensor, std::string& path) {
+  size_t index = 0;
+  for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
+    for (size_t a = 0; a < node->attributes.size(); ++a) {
+      const Attribute& attribute = *node->attributes[a];
+      std::string inner;
+      if (findInAttribute(attribute, tensor, inner)) {
+        path = segment("node", index, node->nameOrEmpty()) + "." +
+               segment("attribute", a, attribute.nameOrEmpty()) + "." + inner;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+bool findInGraph(const Graph& graph, const Tensor* tensor, std::string& path) {
+  for (size_t i = 0; i < graph.initializers.size(); ++i) {
+    if (graph.initializers[i] == tensor) {
+      return (path = segment("initializer", i, tensor->nameOrEmpty()), true);
+    }
+  }
+  std::string inner;
+  for (size_t i = 0; i < graph.sparse_initializers.size(); ++i) {
+    if (findInSparse(graph.sparse_initializers[i], tensor, inner)) {
+      return (path = segment("sparse_initializer", i) + "." + inner, true);
+    }
+  }
+  return findInNodes(graph, tensor, path);
+}
+
+}  // namespace
+
+std::string tensorPath(const Model& model, const Tensor* tensor) {
+  std::string inner;
+  if (model.graph != nullptr && findInGraph(*model.graph, tensor, inner)) return "graph." + inner;
+  for (size_t i = 0; i < model.training_info.size(); ++i) {
+    const TrainingInfo& info = *model.training_info[i];
+    if (info.initialization != nullptr && findInGraph(*info.initialization, tensor, inner)) {
+      return segment("training_info", i) + ".initialization." + inner;
+    }
+    if (info.algorithm != nullptr && findInGraph(*info.algorithm, tensor, inner)) {
+      return segment("training_info", i) + ".algorithm." + inner;
+    }
+  }
+  for (size_t i = 0; i < model.functions.size(); ++i) {
+    const Function& function = *model.functions[i];
+    std::string prefix = segment("functions", i, function.nameOrEmpty());
+    if (function.body != nullptr && findInNodes(*function.body, tensor, inner)) {
+      return prefix + "." + inner;
+    }
+    for (size_t a = 0; a < function.attribute_proto.size(); ++a) {
+      const Attribute& attribute = *function.attribute_proto[a];
+      if (findInAttribute(attribute, tensor, inner)) {
+        return prefix + "." + segment("attribute_proto", a, attribute.nameOrEmpty()) + "." + inner;
+      }
+    }
+  }
+  return {};
+}
+
 }  // namespace onyx

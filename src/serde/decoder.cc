@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "onyx/core/element_type.h"
 #include "onyx/core/utf8.h"
 
 namespace onyx::serde {
@@ -63,7 +64,17 @@ bool Decoder::fail(ErrorCode code, std::string message, uint64_t offset) {
 }
 
 bool Decoder::wireError(const Reader& reader) {
-  return fail(ErrorCode::kMalformed, reader.error(), reader.errorOffset());
+  return fail(reader.errorCode(), reader.error(), reader.errorOffset());
+}
+
+bool Decoder::fieldWireError(const Reader& reader, const char* field) {
+  wireError(reader);
+  return within(field);
+}
+
+bool Decoder::failField(const char* field, ErrorCode code, std::string message, uint64_t offset) {
+  fail(code, std::move(message), offset);
+  return within(field);
 }
 
 bool Decoder::within(std::string_view segment) {
@@ -87,8 +98,8 @@ bool Decoder::within(std::string_view list, size_t index, OptString name) {
 bool Decoder::expectType(Reader& r, WireType actual, WireType expected, const char* field) {
   if (actual == expected) return true;
   return fail(ErrorCode::kMalformed,
-              std::string("field ") + field + " has wire type " + wireTypeName(actual) +
-                  ", expected " + wireTypeName(expected),
+              std::string("wire type ") + wireTypeName(actual) + " where " + field + " needs " +
+                  wireTypeName(expected),
               r.offset());
 }
 
@@ -106,15 +117,14 @@ bool Decoder::enter(const Reader& r) {
 // Scalar fields
 
 bool Decoder::readString(Reader& r, WireType wt, OptString& out, const char* field, bool is_name) {
-  if (!expectType(r, wt, WireType::kLengthDelimited, field)) return false;
+  if (!expectType(r, wt, WireType::kLengthDelimited, field)) return within(field);
   std::string_view text;
   uint64_t at = r.offset();
   if (!r.readBytes(text)) {
-    wireError(r);
-    return within(field);
+    return fieldWireError(r, field);
   }
   if (is_name && options_.validate_utf8 && !isValidUtf8(text)) {
-    return fail(ErrorCode::kMalformed, std::string(field) + " is not valid UTF-8", at);
+    return failField(field, ErrorCode::kMalformed, "not valid UTF-8", at);
   }
   out = text;
   return true;
@@ -129,25 +139,25 @@ bool Decoder::readBytesList(Reader& r, WireType wt, ArenaList<std::string_view>&
 }
 
 bool Decoder::readInt64(Reader& r, WireType wt, std::optional<int64_t>& out, const char* field) {
-  if (!expectType(r, wt, WireType::kVarint, field)) return false;
+  if (!expectType(r, wt, WireType::kVarint, field)) return within(field);
   uint64_t raw;
-  if (!r.readVarint(raw)) return wireError(r);
+  if (!r.readVarint(raw)) return fieldWireError(r, field);
   out = static_cast<int64_t>(raw);
   return true;
 }
 
 bool Decoder::readInt32(Reader& r, WireType wt, std::optional<int32_t>& out, const char* field) {
-  if (!expectType(r, wt, WireType::kVarint, field)) return false;
+  if (!expectType(r, wt, WireType::kVarint, field)) return within(field);
   uint64_t raw;
-  if (!r.readVarint(raw)) return wireError(r);
+  if (!r.readVarint(raw)) return fieldWireError(r, field);
   out = static_cast<int32_t>(static_cast<uint32_t>(raw));  // protobuf keeps the low 32 bits
   return true;
 }
 
 bool Decoder::readFloat(Reader& r, WireType wt, std::optional<float>& out, const char* field) {
-  if (!expectType(r, wt, WireType::kFixed32, field)) return false;
+  if (!expectType(r, wt, WireType::kFixed32, field)) return within(field);
   uint32_t bits;
-  if (!r.readFixed32(bits)) return wireError(r);
+  if (!r.readFixed32(bits)) return fieldWireError(r, field);
   float value;
   std::memcpy(&value, &bits, 4);
   out = value;
@@ -157,19 +167,19 @@ bool Decoder::readFloat(Reader& r, WireType wt, std::optional<float>& out, const
 bool Decoder::readRepeatedInt64(Reader& r, WireType wt, Repeated<int64_t>& out, const char* field) {
   if (wt == WireType::kVarint) {
     uint64_t raw;
-    if (!r.readVarint(raw)) return wireError(r);
+    if (!r.readVarint(raw)) return fieldWireError(r, field);
     if (out.values.empty()) out.packed = false;
     out.values.push_back(arena_, static_cast<int64_t>(raw));
     return true;
   }
-  if (!expectType(r, wt, WireType::kLengthDelimited, field)) return false;
+  if (!expectType(r, wt, WireType::kLengthDelimited, field)) return within(field);
   std::string_view payload;
-  if (!r.readBytes(payload)) return wireError(r);
+  if (!r.readBytes(payload)) return fieldWireError(r, field);
   Reader inner = reader(payload);
   if (out.values.empty()) out.packed = true;
   while (!inner.atEnd()) {
     uint64_t raw;
-    if (!inner.readVarint(raw)) return wireError(inner);
+    if (!inner.readVarint(raw)) return fieldWireError(inner, field);
     out.values.push_back(arena_, static_cast<int64_t>(raw));
   }
   return true;
@@ -183,13 +193,13 @@ bool Decoder::readRepeatedFloat(Reader& r, WireType wt, Repeated<float>& out, co
     out.values.push_back(arena_, *value);
     return true;
   }
-  if (!expectType(r, wt, WireType::kLengthDelimited, field)) return false;
+  if (!expectType(r, wt, WireType::kLengthDelimited, field)) return within(field);
   std::string_view payload;
   uint64_t at = r.offset();
-  if (!r.readBytes(payload)) return wireError(r);
+  if (!r.readBytes(payload)) return fieldWireError(r, field);
   if (payload.size() % 4 != 0) {
-    return fail(ErrorCode::kMalformed,
-                std::string("packed ") + field + " is not a whole number of floats", at);
+    return failField(field, ErrorCode::kMalformed,
+                     std::string("packed ") + field + " is not a whole number of floats", at);
   }
   if (out.values.empty()) out.packed = true;
   size_t count = payload.size() / 4;
@@ -213,7 +223,7 @@ bool Decoder::readPacked(Reader& r, WireType wt, PackedData& out, PackedKind kin
   uint64_t at = r.offset();
   if (wt == WireType::kLengthDelimited) {
     packed = true;
-    if (!r.readBytes(added)) return wireError(r);
+    if (!r.readBytes(added)) return fieldWireError(r, field);
     bool whole = true;
     if (kind == PackedKind::kVarint) {
       whole = wire::countPackedVarints(added, added_count);
@@ -223,17 +233,18 @@ bool Decoder::readPacked(Reader& r, WireType wt, PackedData& out, PackedKind kin
       added_count = added.size() / width;
     }
     if (!whole) {
-      return fail(ErrorCode::kMalformed,
-                  std::string("packed ") + field + " does not hold whole elements", at);
+      return failField(field, ErrorCode::kMalformed,
+                       std::string("packed ") + field + " does not hold whole elements", at);
     }
   } else if (wt == element) {
     packed = false;
     const char* start = r.position();
-    if (!r.skipValue(0, wt, 0)) return wireError(r);
+    if (!r.skipValue(0, wt, 0)) return fieldWireError(r, field);
     added = std::string_view(start, static_cast<size_t>(r.position() - start));
     added_count = 1;
   } else {
-    return expectType(r, wt, WireType::kLengthDelimited, field);
+    expectType(r, wt, WireType::kLengthDelimited, field);
+    return within(field);
   }
 
   if (!out.present) {
@@ -1088,16 +1099,10 @@ bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
 
 bool Decoder::checkTensor(const Tensor& tensor, const Reader& r) {
   // Every later use multiplies the dims; refuse here what no use could survive.
-  uint64_t count = 1;
-  for (int64_t dim : tensor.dims) {
-    if (dim < 0) {
-      return fail(ErrorCode::kMalformed, "dims holds a negative size " + std::to_string(dim),
-                  r.offset());
-    }
-    if (__builtin_mul_overflow(count, static_cast<uint64_t>(dim), &count) ||
-        count > static_cast<uint64_t>(INT64_MAX)) {
-      return fail(ErrorCode::kLimitExceeded, "the product of dims overflows 64 bits", r.offset());
-    }
+  auto count = elementCount(std::span<const int64_t>(tensor.dims.begin(), tensor.dims.size()));
+  if (!count) {
+    Status status = std::move(count).takeStatus();
+    return failField("dims", status.code(), status.message(), r.offset());
   }
   if (tensor.isExternal()) external_tensors_.push_back(const_cast<Tensor*>(&tensor));
   return true;

@@ -47,6 +47,9 @@ class Decoder {
     return wire::Reader(bytes.data(), bytes.data() + bytes.size(), origin_);
   }
   bool wireError(const wire::Reader& reader);
+  /// wireError() with `field` as the last path segment.
+  bool fieldWireError(const wire::Reader& reader, const char* field);
+  bool failField(const char* field, ErrorCode code, std::string message, uint64_t offset);
   bool fail(ErrorCode code, std::string message, uint64_t offset);
   /// Adds a path segment to the current error; returns false for tail calls.
   bool within(std::string_view segment);

@@ -2,6 +2,7 @@
 
 #include <charconv>
 
+#include "onyx/ir/walk.h"
 #include "onyx/serde/external_path.h"
 
 namespace onyx::serde {
@@ -56,8 +57,9 @@ Status resolveExternalData(Model& model, const std::vector<Tensor*>& tensors) {
   for (Tensor* tensor : tensors) {
     Status status = resolveOne(*dir, *tensor);
     if (!status) {
-      std::string segment = "tensor(" + std::string(tensor->nameOrEmpty()) + ")";
-      return status.within(segment);
+      std::string path = tensorPath(model, tensor);
+      return status.within(path.empty() ? "tensor(" + std::string(tensor->nameOrEmpty()) + ")"
+                                        : path);
     }
   }
   // The mapped files must live as long as the tensors that point into them.

@@ -20,6 +20,9 @@ std::string folderOf(const std::string& path) {
 
 Result<Model> parseModel(std::string_view bytes, std::shared_ptr<const void> owner,
                          const LoadOptions& options, const std::string& folder) {
+  if (options.max_depth < 1) {
+    return Status(ErrorCode::kInvalidArgument, "LoadOptions::max_depth must be at least 1");
+  }
   Model model;
   if (owner) model.keepAlive(std::move(owner));
   model.setFolder(folder);

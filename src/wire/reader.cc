@@ -38,7 +38,7 @@ bool Reader::skipValue(uint32_t field, WireType type, int max_depth) {
       return readBytes(ignored);
     }
     case WireType::kStartGroup: {
-      if (max_depth <= 0) return fail("groups nest too deeply");
+      if (max_depth <= 0) return fail("groups nest too deeply", ErrorCode::kLimitExceeded);
       while (true) {
         if (atEnd()) return fail("group " + std::to_string(field) + " has no end");
         uint32_t inner;

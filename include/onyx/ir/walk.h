@@ -2,6 +2,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include "onyx/ir/model.h"
 
@@ -19,5 +20,10 @@ enum class TensorRole : uint8_t {
 
 /// Calls `fn` on every TensorProto in the model, with where it sits.
 void forEachTensor(const Model& model, const std::function<void(Tensor&, TensorRole)>& fn);
+
+/// Where `tensor` sits in `model`, as a diagnostic path such as
+/// `graph.node[3](conv).attribute[0](value).t` or `graph.initializer[2](w)`; empty when the
+/// model does not hold it. Walks the model: meant for error messages, not hot paths.
+std::string tensorPath(const Model& model, const Tensor* tensor);
 
 }  // namespace onyx

@@ -107,16 +107,19 @@ class Reader {
   bool skipValue(uint32_t field, WireType type, int max_depth);
 
   /// Records a failure at the current position; always returns false.
-  bool fail(std::string message) {
+  bool fail(std::string message, ErrorCode code = ErrorCode::kMalformed) {
     if (error_.empty()) {
       error_ = std::move(message);
       error_offset_ = offset();
+      error_code_ = code;
     }
     return false;
   }
   bool failed() const { return !error_.empty(); }
   const std::string& error() const { return error_; }
   uint64_t errorOffset() const { return error_offset_; }
+  /// kMalformed, or kLimitExceeded for groups nested past the limit.
+  ErrorCode errorCode() const { return error_code_; }
 
  private:
   bool readVarintSlow(uint64_t& value);
@@ -126,6 +129,7 @@ class Reader {
   const char* origin_;
   std::string error_;
   uint64_t error_offset_ = 0;
+  ErrorCode error_code_ = ErrorCode::kMalformed;
 };
 
 /// Bytes a value takes as a varint (1 to 10).
