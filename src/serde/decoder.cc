@@ -322,7 +322,8 @@ void Decoder::linkScopes(Graph& root) {
   // First merge, innermost graphs first: a subgraph's read of a name it does not define
   // becomes a use of the value the enclosing scopes give that name.
   struct Merge {
-    static void run(Graph& graph) {
+    Arena& arena;
+    void run(Graph& graph) {
       for (Graph* sub : graph.subgraphs) run(*sub);
       if (graph.parent == nullptr) return;
       size_t kept = 0;
@@ -332,6 +333,8 @@ void Decoder::linkScopes(Graph& root) {
           if (Value* outer = graph.parent->lookup(value->name)) {
             value->replaceAllUsesWith(outer);
             value->graph = nullptr;
+            // The name now means the outer value here too (it is captured, not owned).
+            graph.names.put(arena, outer->name, outer);
             continue;
           }
         }
@@ -340,7 +343,7 @@ void Decoder::linkScopes(Graph& root) {
       graph.values.truncate(kept);
     }
   };
-  Merge::run(root);
+  Merge{arena_}.run(root);
   // Then bind value_info entries, once every name has its final value.
   struct Bind {
     static void run(Graph& graph) {
