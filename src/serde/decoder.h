@@ -4,8 +4,12 @@
 // IR object (merging into it when the message occurs twice, as protobuf does) and returns
 // false on failure, leaving the error in status(); callers add their own path segment as
 // the failure travels out, so the final Status names the place from the top.
+//
+// decoder.cc holds the field readers, errors and scopes; decode_messages.cc one decode
+// function per onnx.proto message.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,6 +18,7 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 #include "onyx/serde/model_io.h"
+#include "onyx/serde/test_data.h"
 #include "onyx/wire/reader.h"
 
 namespace onyx::serde {
@@ -21,6 +26,9 @@ namespace onyx::serde {
 class Decoder {
  public:
   enum class Role { kNodeOutput, kGraphInput, kInitializer, kSparseInitializer, kFunctionInput };
+
+  /// What a message's field handler did with one field.
+  enum class Step : uint8_t { kRead, kFailed, kUnknown };
 
   Decoder(Arena& arena, const LoadOptions& options, const char* origin)
       : arena_(arena), options_(options), origin_(origin) {}
@@ -30,6 +38,10 @@ class Decoder {
   bool decodeSparseTensor(std::string_view bytes, SparseTensor& sparse);
   bool decodeType(std::string_view bytes, Type& type);
   bool decodeGraph(std::string_view bytes, Graph& graph);
+  // onnx-data.proto, for test data (defined in test_data.cc).
+  bool decodeSequence(std::string_view bytes, SequenceValue& sequence);
+  bool decodeMap(std::string_view bytes, MapValue& map);
+  bool decodeOptional(std::string_view bytes, OptionalValue& optional);
 
   /// Links what a whole decode left pending: subgraph reads of outer-scope names, and
   /// value_info entries to their values. Call once after the outermost decode.
@@ -41,11 +53,78 @@ class Decoder {
   Status takeStatus() { return std::move(status_); }
   const Status& status() const { return status_; }
 
-  // Used by the test-data decoder (SequenceProto, MapProto, OptionalProto).
+  // ---- building blocks, also used by the test-data decoder -----------------------------
+
   Arena& arena() { return arena_; }
   wire::Reader reader(std::string_view bytes) const {
     return wire::Reader(bytes.data(), bytes.data() + bytes.size(), origin_);
   }
+
+  /// Reads every field of one message: `handle(reader, field, wire_type)` reads the fields
+  /// it knows and returns kUnknown for the rest, which are kept in `unknown`.
+  template <class Handler>
+  bool readFields(std::string_view bytes, UnknownFields& unknown, Handler&& handle) {
+    wire::Reader r = reader(bytes);
+    while (!r.atEnd()) {
+      const char* key_start = r.position();
+      uint32_t field;
+      wire::WireType wt;
+      if (!r.readTag(field, wt)) return wireError(r);
+      switch (handle(r, field, wt)) {
+        case Step::kRead: break;
+        case Step::kFailed: return false;
+        case Step::kUnknown:
+          if (!keepUnknown(r, field, wt, key_start, unknown)) return false;
+      }
+    }
+    return true;
+  }
+  static Step step(bool ok) { return ok ? Step::kRead : Step::kFailed; }
+
+  template <class T>
+  using DecodeFn = bool (Decoder::*)(std::string_view, T&);
+
+  /// Reads a length-delimited field as a message into `target`, counting nesting depth.
+  /// On failure the caller adds the field's path segment.
+  template <class T>
+  bool readMessage(wire::Reader& r, wire::WireType wt, const char* name, T& target,
+                   DecodeFn<T> decode) {
+    if (!expectType(r, wt, wire::WireType::kLengthDelimited, name)) return false;
+    std::string_view bytes;
+    if (!r.readBytes(bytes)) return wireError(r);
+    if (!enter(r)) return false;
+    bool ok = (this->*decode)(bytes, target);
+    leave();
+    return ok;
+  }
+  /// A singular message field; an error gets the path segment `name`.
+  template <class T>
+  Step one(wire::Reader& r, wire::WireType wt, const char* name, T& target, DecodeFn<T> decode) {
+    return readMessage(r, wt, name, target, decode) ? Step::kRead : step(within(name));
+  }
+  /// A repeated message field held by pointer; an error gets `name[i](its name)`.
+  template <class T>
+  Step item(wire::Reader& r, wire::WireType wt, const char* name, ArenaList<T*>& list,
+            DecodeFn<T> decode) {
+    T* target = arena_.make<T>();
+    list.push_back(arena_, target);
+    if (readMessage(r, wt, name, *target, decode)) return Step::kRead;
+    return step(within(name, list.size() - 1, nameOf(*target)));
+  }
+  /// A repeated message field held by value.
+  template <class T>
+  Step valueItem(wire::Reader& r, wire::WireType wt, const char* name, ArenaList<T>& list,
+                 DecodeFn<T> decode) {
+    T& target = list.emplace_back(arena_);
+    if (readMessage(r, wt, name, target, decode)) return Step::kRead;
+    return step(within(name, list.size() - 1, nameOf(list.back())));
+  }
+  template <class T>
+  T& ensure(T*& slot) {
+    if (slot == nullptr) slot = arena_.make<T>();
+    return *slot;
+  }
+
   bool wireError(const wire::Reader& reader);
   /// wireError() with `field` as the last path segment.
   bool fieldWireError(const wire::Reader& reader, const char* field);
@@ -64,18 +143,37 @@ class Decoder {
                  const char* field);
   bool readInt32(wire::Reader& r, wire::WireType wt, std::optional<int32_t>& out,
                  const char* field);
+  bool readFloat(wire::Reader& r, wire::WireType wt, std::optional<float>& out, const char* field);
   bool readRepeatedInt64(wire::Reader& r, wire::WireType wt, Repeated<int64_t>& out,
                          const char* field);
+  bool readRepeatedFloat(wire::Reader& r, wire::WireType wt, Repeated<float>& out,
+                         const char* field);
+  enum class PackedKind { kVarint, kFixed32, kFixed64 };
+  bool readPacked(wire::Reader& r, wire::WireType wt, PackedData& out, PackedKind kind,
+                  const char* field);
   bool keepUnknown(wire::Reader& r, uint32_t field, wire::WireType wt, const char* key_start,
                    UnknownFields& unknown);
   bool enter(const wire::Reader& r);
   void leave() { --depth_; }
 
  private:
+  // The name a list item shows in error paths, for messages that have one.
+  template <class T>
+  static OptString nameOf(const T& target) {
+    if constexpr (requires { { target.name } -> std::convertible_to<OptString>; }) {
+      return target.name;
+    } else if constexpr (std::is_same_v<T, StringStringEntry>) {
+      return target.key;
+    } else {
+      return {};
+    }
+  }
+  static OptString nameOf(const SparseTensor& sparse) {
+    return sparse.values ? sparse.values->name : OptString();
+  }
+
   bool decodeOpsetId(std::string_view bytes, OperatorSetId& opset);
   bool decodeEntry(std::string_view bytes, StringStringEntry& entry);
-  bool decodeEntries(wire::Reader& r, wire::WireType wt, ArenaList<StringStringEntry>& out,
-                     const char* field);
   bool decodeNode(std::string_view bytes, Node& node);
   bool decodeAttribute(std::string_view bytes, Attribute& attribute);
   bool decodeValueInfo(std::string_view bytes, ValueInfo& info);
@@ -93,14 +191,13 @@ class Decoder {
   bool decodeShardedDim(std::string_view bytes, ShardedDim& dim);
   bool decodeSimpleShardedDim(std::string_view bytes, SimpleShardedDim& dim);
 
-  bool readFloat(wire::Reader& r, wire::WireType wt, std::optional<float>& out, const char* field);
-  bool readRepeatedFloat(wire::Reader& r, wire::WireType wt, Repeated<float>& out,
-                         const char* field);
-  enum class PackedKind { kVarint, kFixed32, kFixed64 };
-  bool readPacked(wire::Reader& r, wire::WireType wt, PackedData& out, PackedKind kind,
-                  const char* field);
+  Step entries(wire::Reader& r, wire::WireType wt, const char* name,
+               ArenaList<StringStringEntry>& list) {
+    return valueItem(r, wt, name, list, &Decoder::decodeEntry);
+  }
   bool checkTensor(const Tensor& tensor, const wire::Reader& r);
-
+  /// A graph held by `slot`, made on first use, scoped inside `parent`.
+  Graph& ensureGraph(Graph*& slot, Graph* parent, Node* owner);
   Graph* newGraph(Graph* parent, Node* owner);
   /// The value `name` reads in `graph`: defined there, or a placeholder to be linked.
   Value* valueForRead(Graph& graph, std::string_view name);

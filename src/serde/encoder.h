@@ -216,8 +216,7 @@ class Encoder {
         u.upTo(2);
         str(2, t.opaque_name);
         break;
-      case Type::Kind::kNone:
-        break;
+      case Type::Kind::kNone: break;
     }
     u.rest();
   }

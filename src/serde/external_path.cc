@@ -143,8 +143,7 @@ Status openError(int err, std::string_view location, const std::string& display)
       return unsafe(location,
                     "is or passes through a symbolic link, and onyx follows none in external "
                     "data paths");
-    case EXDEV:
-      return unsafe(location, "leaves the model's folder");
+    case EXDEV: return unsafe(location, "leaves the model's folder");
     case ENOENT:
       return Status(ErrorCode::kNotFound,
                     "external data file " + quoteLocation(display) + " does not exist");

@@ -6,164 +6,63 @@
 
 namespace onyx {
 
-namespace {
+namespace serde {
 
 using wire::Reader;
 using wire::WireType;
 
-// SequenceProto, MapProto and OptionalProto on top of the model decoder's field readers.
-class DataDecoder {
- public:
-  explicit DataDecoder(serde::Decoder& decoder) : d_(decoder), arena_(decoder.arena()) {}
-
-  template <class T, class Fn>
-  bool sub(Reader& r, WireType wt, const char* field, T& target, Fn&& decode) {
-    if (!d_.expectType(r, wt, WireType::kLengthDelimited, field)) return false;
-    std::string_view bytes;
-    if (!r.readBytes(bytes)) return d_.wireError(r);
-    if (!d_.enter(r)) return false;
-    bool ok = decode(bytes, target);
-    d_.leave();
-    return ok;
-  }
-
-  bool tensor(std::string_view bytes, Tensor& t) { return d_.decodeTensor(bytes, t); }
-  bool sparse(std::string_view bytes, SparseTensor& t) { return d_.decodeSparseTensor(bytes, t); }
-
-  bool sequence(std::string_view bytes, SequenceValue& s) {
-    Reader r = d_.reader(bytes);
-    while (!r.atEnd()) {
-      const char* key_start = r.position();
-      uint32_t field;
-      WireType wt;
-      if (!r.readTag(field, wt)) return d_.wireError(r);
-      bool ok = true;
-      switch (field) {
-        case 1:
-          ok = d_.readString(r, wt, s.name, "name", true);
-          break;
-        case 2:
-          ok = d_.readInt32(r, wt, s.elem_type, "elem_type");
-          break;
-        case 3:
-          ok = listItem(r, wt, "tensor_values", s.tensor_values, &DataDecoder::tensor);
-          break;
-        case 4:
-          ok =
-              listItem(r, wt, "sparse_tensor_values", s.sparse_tensor_values, &DataDecoder::sparse);
-          break;
-        case 5:
-          ok = listItem(r, wt, "sequence_values", s.sequence_values, &DataDecoder::sequence);
-          break;
-        case 6:
-          ok = listItem(r, wt, "map_values", s.map_values, &DataDecoder::map);
-          break;
-        case 7:
-          ok = listItem(r, wt, "optional_values", s.optional_values, &DataDecoder::optional);
-          break;
-        default:
-          ok = d_.keepUnknown(r, field, wt, key_start, s.unknown);
-      }
-      if (!ok) return false;
+bool Decoder::decodeSequence(std::string_view bytes, SequenceValue& s) {
+  return readFields(bytes, s.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, s.name, "name", true));
+      case 2: return step(readInt32(r, wt, s.elem_type, "elem_type"));
+      case 3: return item(r, wt, "tensor_values", s.tensor_values, &Decoder::decodeTensor);
+      case 4:
+        return item(r, wt, "sparse_tensor_values", s.sparse_tensor_values,
+                    &Decoder::decodeSparseTensor);
+      case 5: return item(r, wt, "sequence_values", s.sequence_values, &Decoder::decodeSequence);
+      case 6: return item(r, wt, "map_values", s.map_values, &Decoder::decodeMap);
+      case 7: return item(r, wt, "optional_values", s.optional_values, &Decoder::decodeOptional);
+      default: return Step::kUnknown;
     }
-    return true;
-  }
+  });
+}
 
-  bool map(std::string_view bytes, MapValue& m) {
-    Reader r = d_.reader(bytes);
-    while (!r.atEnd()) {
-      const char* key_start = r.position();
-      uint32_t field;
-      WireType wt;
-      if (!r.readTag(field, wt)) return d_.wireError(r);
-      bool ok = true;
-      switch (field) {
-        case 1:
-          ok = d_.readString(r, wt, m.name, "name", true);
-          break;
-        case 2:
-          ok = d_.readInt32(r, wt, m.key_type, "key_type");
-          break;
-        case 3:
-          ok = d_.readRepeatedInt64(r, wt, m.keys, "keys");
-          break;
-        case 4:
-          ok = d_.readBytesList(r, wt, m.string_keys, "string_keys", false);
-          break;
-        case 5:
-          ok = single(r, wt, "values", m.values, &DataDecoder::sequence);
-          break;
-        default:
-          ok = d_.keepUnknown(r, field, wt, key_start, m.unknown);
-      }
-      if (!ok) return false;
+bool Decoder::decodeMap(std::string_view bytes, MapValue& m) {
+  return readFields(bytes, m.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, m.name, "name", true));
+      case 2: return step(readInt32(r, wt, m.key_type, "key_type"));
+      case 3: return step(readRepeatedInt64(r, wt, m.keys, "keys"));
+      case 4: return step(readBytesList(r, wt, m.string_keys, "string_keys", false));
+      case 5: return one(r, wt, "values", ensure(m.values), &Decoder::decodeSequence);
+      default: return Step::kUnknown;
     }
-    return true;
-  }
+  });
+}
 
-  bool optional(std::string_view bytes, OptionalValue& o) {
-    Reader r = d_.reader(bytes);
-    while (!r.atEnd()) {
-      const char* key_start = r.position();
-      uint32_t field;
-      WireType wt;
-      if (!r.readTag(field, wt)) return d_.wireError(r);
-      bool ok = true;
-      switch (field) {
-        case 1:
-          ok = d_.readString(r, wt, o.name, "name", true);
-          break;
-        case 2:
-          ok = d_.readInt32(r, wt, o.elem_type, "elem_type");
-          break;
-        case 3:
-          ok = single(r, wt, "tensor_value", o.tensor_value, &DataDecoder::tensor);
-          break;
-        case 4:
-          ok = single(r, wt, "sparse_tensor_value", o.sparse_tensor_value, &DataDecoder::sparse);
-          break;
-        case 5:
-          ok = single(r, wt, "sequence_value", o.sequence_value, &DataDecoder::sequence);
-          break;
-        case 6:
-          ok = single(r, wt, "map_value", o.map_value, &DataDecoder::map);
-          break;
-        case 7:
-          ok = single(r, wt, "optional_value", o.optional_value, &DataDecoder::optional);
-          break;
-        default:
-          ok = d_.keepUnknown(r, field, wt, key_start, o.unknown);
-      }
-      if (!ok) return false;
+bool Decoder::decodeOptional(std::string_view bytes, OptionalValue& o) {
+  return readFields(bytes, o.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, o.name, "name", true));
+      case 2: return step(readInt32(r, wt, o.elem_type, "elem_type"));
+      case 3: return one(r, wt, "tensor_value", ensure(o.tensor_value), &Decoder::decodeTensor);
+      case 4:
+        return one(r, wt, "sparse_tensor_value", ensure(o.sparse_tensor_value),
+                   &Decoder::decodeSparseTensor);
+      case 5:
+        return one(r, wt, "sequence_value", ensure(o.sequence_value), &Decoder::decodeSequence);
+      case 6: return one(r, wt, "map_value", ensure(o.map_value), &Decoder::decodeMap);
+      case 7:
+        return one(r, wt, "optional_value", ensure(o.optional_value), &Decoder::decodeOptional);
+      default: return Step::kUnknown;
     }
-    return true;
-  }
+  });
+}
 
- private:
-  template <class T>
-  bool listItem(Reader& r, WireType wt, const char* field, ArenaList<T*>& list,
-                bool (DataDecoder::*decode)(std::string_view, T&)) {
-    T* item = arena_.make<T>();
-    list.push_back(arena_, item);
-    bool ok = sub(r, wt, field, *item, [&](std::string_view bytes, T& target) {
-      return (this->*decode)(bytes, target);
-    });
-    return ok ? true : d_.within(field, list.size() - 1);
-  }
+}  // namespace serde
 
-  template <class T>
-  bool single(Reader& r, WireType wt, const char* field, T*& slot,
-              bool (DataDecoder::*decode)(std::string_view, T&)) {
-    if (slot == nullptr) slot = arena_.make<T>();  // a second occurrence merges, as in protobuf
-    bool ok = sub(r, wt, field, *slot, [&](std::string_view bytes, T& target) {
-      return (this->*decode)(bytes, target);
-    });
-    return ok ? true : d_.within(field);
-  }
-
-  serde::Decoder& d_;
-  Arena& arena_;
-};
+namespace {
 
 template <class Sink>
 class DataEncoder {
@@ -237,16 +136,11 @@ class DataEncoder {
 TestValueKind testValueKindOf(const Type* type) {
   if (type == nullptr) return TestValueKind::kTensor;
   switch (type->kind) {
-    case Type::Kind::kSequence:
-      return TestValueKind::kSequence;
-    case Type::Kind::kMap:
-      return TestValueKind::kMap;
-    case Type::Kind::kOptional:
-      return TestValueKind::kOptional;
-    case Type::Kind::kSparseTensor:
-      return TestValueKind::kSparseTensor;
-    default:
-      return TestValueKind::kTensor;
+    case Type::Kind::kSequence: return TestValueKind::kSequence;
+    case Type::Kind::kMap: return TestValueKind::kMap;
+    case Type::Kind::kOptional: return TestValueKind::kOptional;
+    case Type::Kind::kSparseTensor: return TestValueKind::kSparseTensor;
+    default: return TestValueKind::kTensor;
   }
 }
 
@@ -257,28 +151,22 @@ Result<TestValue> parseTestValue(std::string_view bytes, TestValueKind kind,
   value.owner_ = std::move(owner);
   Arena& arena = *value.arena_;
   serde::Decoder decoder(arena, options, bytes.data());
-  DataDecoder data(decoder);
   bool ok = false;
   switch (kind) {
     case TestValueKind::kTensor:
-      value.tensor_ = arena.make<Tensor>();
-      ok = data.tensor(bytes, *value.tensor_);
+      ok = decoder.decodeTensor(bytes, *(value.tensor_ = arena.make<Tensor>()));
       break;
     case TestValueKind::kSparseTensor:
-      value.sparse_ = arena.make<SparseTensor>();
-      ok = data.sparse(bytes, *value.sparse_);
+      ok = decoder.decodeSparseTensor(bytes, *(value.sparse_ = arena.make<SparseTensor>()));
       break;
     case TestValueKind::kSequence:
-      value.sequence_ = arena.make<SequenceValue>();
-      ok = data.sequence(bytes, *value.sequence_);
+      ok = decoder.decodeSequence(bytes, *(value.sequence_ = arena.make<SequenceValue>()));
       break;
     case TestValueKind::kMap:
-      value.map_ = arena.make<MapValue>();
-      ok = data.map(bytes, *value.map_);
+      ok = decoder.decodeMap(bytes, *(value.map_ = arena.make<MapValue>()));
       break;
     case TestValueKind::kOptional:
-      value.optional_ = arena.make<OptionalValue>();
-      ok = data.optional(bytes, *value.optional_);
+      ok = decoder.decodeOptional(bytes, *(value.optional_ = arena.make<OptionalValue>()));
       break;
   }
   if (!ok) return decoder.takeStatus();
@@ -299,21 +187,11 @@ Result<std::string> serializeTestValue(const TestValue& value) {
   Status status = wire::encodeTwoPass(out, [&](auto& sink) {
     DataEncoder<std::remove_reference_t<decltype(sink)>> encoder(sink);
     switch (value.kind()) {
-      case TestValueKind::kTensor:
-        encoder.tensor(*value.tensor());
-        break;
-      case TestValueKind::kSparseTensor:
-        encoder.sparse(*value.sparseTensor());
-        break;
-      case TestValueKind::kSequence:
-        encoder.sequence(*value.sequence());
-        break;
-      case TestValueKind::kMap:
-        encoder.map(*value.map());
-        break;
-      case TestValueKind::kOptional:
-        encoder.optional(*value.optional());
-        break;
+      case TestValueKind::kTensor: encoder.tensor(*value.tensor()); break;
+      case TestValueKind::kSparseTensor: encoder.sparse(*value.sparseTensor()); break;
+      case TestValueKind::kSequence: encoder.sequence(*value.sequence()); break;
+      case TestValueKind::kMap: encoder.map(*value.map()); break;
+      case TestValueKind::kOptional: encoder.optional(*value.optional()); break;
     }
   });
   if (!status) return status;

@@ -1,0 +1,547 @@
+// One decode function per onnx.proto message, each a switch over the field numbers it
+// knows (the numbers are onnx.proto's); everything else is kept as an unknown field.
+#include <span>
+
+#include "onyx/core/element_type.h"
+#include "serde/decoder.h"
+
+namespace onyx::serde {
+
+using wire::Reader;
+using wire::WireType;
+
+bool Decoder::decodeEntry(std::string_view bytes, StringStringEntry& entry) {
+  return readFields(bytes, entry.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, entry.key, "key", false));
+      case 2: return step(readString(r, wt, entry.value, "value", false));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeOpsetId(std::string_view bytes, OperatorSetId& opset) {
+  return readFields(bytes, opset.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, opset.domain, "domain", true));
+      case 2: return step(readInt64(r, wt, opset.version, "version"));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeModel(std::string_view bytes, Model& model) {
+  bool ok = readFields(bytes, model.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readInt64(r, wt, model.ir_version, "ir_version"));
+      case 2: return step(readString(r, wt, model.producer_name, "producer_name", false));
+      case 3: return step(readString(r, wt, model.producer_version, "producer_version", false));
+      case 4: return step(readString(r, wt, model.domain, "domain", false));
+      case 5: return step(readInt64(r, wt, model.model_version, "model_version"));
+      case 6: return step(readString(r, wt, model.doc_string, "doc_string", false));
+      case 7:
+        return one(r, wt, "graph", ensureGraph(model.graph, nullptr, nullptr),
+                   &Decoder::decodeGraph);
+      case 8: return valueItem(r, wt, "opset_import", model.opset_import, &Decoder::decodeOpsetId);
+      case 14: return entries(r, wt, "metadata_props", model.metadata_props);
+      case 20:
+        return item(r, wt, "training_info", model.training_info, &Decoder::decodeTrainingInfo);
+      case 25: return item(r, wt, "functions", model.functions, &Decoder::decodeFunction);
+      case 26:
+        return item(r, wt, "configuration", model.configuration,
+                    &Decoder::decodeDeviceConfiguration);
+      default: return Step::kUnknown;
+    }
+  });
+  if (!ok) return false;
+  if (model.graph != nullptr) linkScopes(*model.graph);
+  for (Function* function : model.functions) linkScopes(*function->body);
+  for (TrainingInfo* info : model.training_info) {
+    if (info->initialization != nullptr) linkScopes(*info->initialization);
+    if (info->algorithm != nullptr) linkScopes(*info->algorithm);
+  }
+  return true;
+}
+
+bool Decoder::decodeTrainingInfo(std::string_view bytes, TrainingInfo& info) {
+  // Training graphs are scopes of their own.
+  return readFields(bytes, info.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1:
+        return one(r, wt, "initialization", ensureGraph(info.initialization, nullptr, nullptr),
+                   &Decoder::decodeGraph);
+      case 2:
+        return one(r, wt, "algorithm", ensureGraph(info.algorithm, nullptr, nullptr),
+                   &Decoder::decodeGraph);
+      case 3: return entries(r, wt, "initialization_binding", info.initialization_binding);
+      case 4: return entries(r, wt, "update_binding", info.update_binding);
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
+  Graph* saved_graph = current_graph_;
+  current_graph_ = &graph;
+  bool ok = readFields(bytes, graph.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: {
+        Node* node = arena_.make<Node>();
+        graph.appendNode(node);
+        if (readMessage(r, wt, "node", *node, &Decoder::decodeNode)) return Step::kRead;
+        return step(within("node", graph.node_count - 1, node->name));
+      }
+      case 2: return step(readString(r, wt, graph.name, "name", true));
+      case 5: {
+        if (item(r, wt, "initializer", graph.initializers, &Decoder::decodeTensor) ==
+            Step::kFailed) {
+          return Step::kFailed;
+        }
+        Tensor* tensor = graph.initializers.back();
+        if (tensor->name.has_value() && !tensor->name->empty()) {
+          Value* value = defineAs(graph, *tensor->name, Role::kInitializer);
+          if (value->initializer == nullptr) value->initializer = tensor;
+        }
+        return Step::kRead;
+      }
+      case 10: return step(readString(r, wt, graph.doc_string, "doc_string", false));
+      case 11: {
+        if (item(r, wt, "input", graph.inputs, &Decoder::decodeValueInfo) == Step::kFailed) {
+          return Step::kFailed;
+        }
+        ValueInfo* info = graph.inputs.back();
+        if (info->name.has_value() && !info->name->empty()) {
+          Value* value = defineAs(graph, *info->name, Role::kGraphInput);
+          if (value->input == nullptr) value->input = info;
+          info->value = value;
+        }
+        return Step::kRead;
+      }
+      case 12: {
+        if (item(r, wt, "output", graph.outputs, &Decoder::decodeValueInfo) == Step::kFailed) {
+          return Step::kFailed;
+        }
+        ValueInfo* info = graph.outputs.back();
+        if (info->name.has_value() && !info->name->empty()) {
+          info->output.set(valueForRead(graph, *info->name));
+        }
+        return Step::kRead;
+      }
+      case 13: return item(r, wt, "value_info", graph.value_info, &Decoder::decodeValueInfo);
+      case 14:
+        return item(r, wt, "quantization_annotation", graph.quantization_annotation,
+                    &Decoder::decodeAnnotation);
+      case 15: {
+        if (item(r, wt, "sparse_initializer", graph.sparse_initializers,
+                 &Decoder::decodeSparseTensor) == Step::kFailed) {
+          return Step::kFailed;
+        }
+        SparseTensor* sparse = graph.sparse_initializers.back();
+        OptString name = nameOf(*sparse);
+        if (name.has_value() && !name->empty()) {
+          Value* value = defineAs(graph, *name, Role::kSparseInitializer);
+          if (value->sparse_initializer == nullptr) value->sparse_initializer = sparse;
+        }
+        return Step::kRead;
+      }
+      case 16: return entries(r, wt, "metadata_props", graph.metadata_props);
+      default: return Step::kUnknown;
+    }
+  });
+  current_graph_ = saved_graph;
+  return ok;
+}
+
+bool Decoder::decodeNode(std::string_view bytes, Node& node) {
+  Graph& graph = *current_graph_;
+  Node* saved_node = current_node_;
+  current_node_ = &node;
+  ArenaList<std::string_view> input_names;
+  bool ok = readFields(bytes, node.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readBytesList(r, wt, input_names, "input", true));
+      case 2: {
+        OptString name;
+        if (!readString(r, wt, name, "output", true)) return Step::kFailed;
+        Value* value = nullptr;
+        if (!name->empty()) {
+          value = defineAs(graph, *name, Role::kNodeOutput);
+          value->producer = &node;
+          value->output_index = static_cast<uint32_t>(node.outputs.size());
+        }
+        node.outputs.push_back(arena_, value);
+        return Step::kRead;
+      }
+      case 3: return step(readString(r, wt, node.name, "name", true));
+      case 4: return step(readString(r, wt, node.op_type, "op_type", true));
+      case 5: return item(r, wt, "attribute", node.attributes, &Decoder::decodeAttribute);
+      case 6: return step(readString(r, wt, node.doc_string, "doc_string", false));
+      case 7: return step(readString(r, wt, node.domain, "domain", true));
+      case 8: return step(readString(r, wt, node.overload, "overload", true));
+      case 9: return entries(r, wt, "metadata_props", node.metadata_props);
+      case 10:
+        return item(r, wt, "device_configurations", node.device_configurations,
+                    &Decoder::decodeNodeDeviceConfiguration);
+      default: return Step::kUnknown;
+    }
+  });
+  current_node_ = saved_node;
+  if (!ok) return false;
+  // The input slots are allocated once, at their final size, so the links never move.
+  node.inputs.resize(arena_, input_names.size());
+  for (size_t i = 0; i < input_names.size(); ++i) {
+    Use& use = node.inputs[i];
+    use.user = &node;
+    if (!input_names[i].empty()) use.set(valueForRead(graph, input_names[i]));
+  }
+  return true;
+}
+
+bool Decoder::decodeAttribute(std::string_view bytes, Attribute& attribute) {
+  auto lists = [&]() -> AttributeLists& { return ensure(attribute.lists); };
+  return readFields(bytes, attribute.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, attribute.name, "name", true));
+      case 2: return step(readFloat(r, wt, attribute.f, "f"));
+      case 3: return step(readInt64(r, wt, attribute.i, "i"));
+      case 4: return step(readString(r, wt, attribute.s, "s", false));
+      case 5: return one(r, wt, "t", ensure(attribute.t), &Decoder::decodeTensor);
+      case 6:
+        return one(r, wt, "g", ensureGraph(attribute.g, current_graph_, current_node_),
+                   &Decoder::decodeGraph);
+      case 7: return step(readRepeatedFloat(r, wt, attribute.floats, "floats"));
+      case 8: return step(readRepeatedInt64(r, wt, attribute.ints, "ints"));
+      case 9: return step(readBytesList(r, wt, lists().strings, "strings", false));
+      case 10: return item(r, wt, "tensors", lists().tensors, &Decoder::decodeTensor);
+      case 11: {
+        Graph* graph = newGraph(current_graph_, current_node_);
+        ArenaList<Graph*>& graphs = lists().graphs;
+        graphs.push_back(arena_, graph);
+        if (readMessage(r, wt, "graphs", *graph, &Decoder::decodeGraph)) return Step::kRead;
+        return step(within("graphs", graphs.size() - 1, graph->name));
+      }
+      case 13: return step(readString(r, wt, attribute.doc_string, "doc_string", false));
+      case 14: return one(r, wt, "tp", ensure(attribute.tp), &Decoder::decodeType);
+      case 15: return item(r, wt, "type_protos", lists().type_protos, &Decoder::decodeType);
+      case 20: return step(readInt32(r, wt, attribute.type, "type"));
+      case 21: return step(readString(r, wt, attribute.ref_attr_name, "ref_attr_name", true));
+      case 22:
+        return one(r, wt, "sparse_tensor", ensure(attribute.sparse_tensor),
+                   &Decoder::decodeSparseTensor);
+      case 23:
+        return item(r, wt, "sparse_tensors", lists().sparse_tensors, &Decoder::decodeSparseTensor);
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeValueInfo(std::string_view bytes, ValueInfo& info) {
+  return readFields(bytes, info.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, info.name, "name", true));
+      case 2: return one(r, wt, "type", ensure(info.type), &Decoder::decodeType);
+      case 3: return step(readString(r, wt, info.doc_string, "doc_string", false));
+      case 4: return entries(r, wt, "metadata_props", info.metadata_props);
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+namespace {
+
+const char* typeMemberName(Type::Kind kind) {
+  switch (kind) {
+    case Type::Kind::kTensor: return "tensor_type";
+    case Type::Kind::kSequence: return "sequence_type";
+    case Type::Kind::kMap: return "map_type";
+    case Type::Kind::kOpaque: return "opaque_type";
+    case Type::Kind::kSparseTensor: return "sparse_tensor_type";
+    case Type::Kind::kOptional: return "optional_type";
+    case Type::Kind::kNone: break;
+  }
+  return "value";
+}
+
+}  // namespace
+
+bool Decoder::decodeType(std::string_view bytes, Type& type) {
+  return readFields(bytes, type.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1:
+      case 4:
+      case 5:
+      case 7:
+      case 8:
+      case 9: {
+        auto kind = static_cast<Type::Kind>(field);
+        if (type.kind != kind) {
+          // Setting another member of the oneof clears the one that was set.
+          Type fresh;
+          fresh.denotation = type.denotation;
+          fresh.unknown = type.unknown;
+          fresh.kind = kind;
+          type = fresh;
+        }
+        return one(r, wt, typeMemberName(kind), type, &Decoder::decodeTypeMember);
+      }
+      case 6: return step(readString(r, wt, type.denotation, "denotation", false));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeTypeMember(std::string_view bytes, Type& type) {
+  // The member messages share field numbers: which field 1 is depends on the kind.
+  return readFields(bytes, type.member_unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (type.kind) {
+      case Type::Kind::kTensor:
+      case Type::Kind::kSparseTensor:
+        if (field == 1) return step(readInt32(r, wt, type.elem_type, "elem_type"));
+        if (field == 2) return one(r, wt, "shape", ensure(type.shape), &Decoder::decodeShape);
+        return Step::kUnknown;
+      case Type::Kind::kSequence:
+      case Type::Kind::kOptional:
+        if (field == 1) return one(r, wt, "elem_type", ensure(type.elem), &Decoder::decodeType);
+        return Step::kUnknown;
+      case Type::Kind::kMap:
+        if (field == 1) return step(readInt32(r, wt, type.key_type, "key_type"));
+        if (field == 2) return one(r, wt, "value_type", ensure(type.elem), &Decoder::decodeType);
+        return Step::kUnknown;
+      case Type::Kind::kOpaque:
+        if (field == 1) return step(readString(r, wt, type.opaque_domain, "domain", false));
+        if (field == 2) return step(readString(r, wt, type.opaque_name, "name", false));
+        return Step::kUnknown;
+      case Type::Kind::kNone: break;
+    }
+    return Step::kUnknown;
+  });
+}
+
+bool Decoder::decodeShape(std::string_view bytes, TensorShape& shape) {
+  return readFields(bytes, shape.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    if (field == 1) return valueItem(r, wt, "dim", shape.dims, &Decoder::decodeDimension);
+    return Step::kUnknown;
+  });
+}
+
+bool Decoder::decodeDimension(std::string_view bytes, Dimension& dim) {
+  return readFields(bytes, dim.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: dim.dim_param.reset(); return step(readInt64(r, wt, dim.dim_value, "dim_value"));
+      case 2:
+        dim.dim_value.reset();
+        return step(readString(r, wt, dim.dim_param, "dim_param", true));
+      case 3: return step(readString(r, wt, dim.denotation, "denotation", false));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeSegment(std::string_view bytes, TensorSegment& segment) {
+  return readFields(bytes, segment.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readInt64(r, wt, segment.begin, "begin"));
+      case 2: return step(readInt64(r, wt, segment.end, "end"));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
+  Reader end = reader(bytes.substr(bytes.size()));
+  bool ok = readFields(bytes, tensor.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readRepeatedInt64(r, wt, tensor.dims, "dims"));
+      case 2: return step(readInt32(r, wt, tensor.data_type, "data_type"));
+      case 3: return one(r, wt, "segment", ensure(tensor.segment), &Decoder::decodeSegment);
+      case 4: return step(readPacked(r, wt, tensor.float_data, PackedKind::kFixed32, "float_data"));
+      case 5: return step(readPacked(r, wt, tensor.int32_data, PackedKind::kVarint, "int32_data"));
+      case 6: return step(readBytesList(r, wt, tensor.string_data, "string_data", false));
+      case 7: return step(readPacked(r, wt, tensor.int64_data, PackedKind::kVarint, "int64_data"));
+      case 8: return step(readString(r, wt, tensor.name, "name", true));
+      case 9: return step(readString(r, wt, tensor.raw_data, "raw_data", false));
+      case 10:
+        return step(readPacked(r, wt, tensor.double_data, PackedKind::kFixed64, "double_data"));
+      case 11:
+        return step(readPacked(r, wt, tensor.uint64_data, PackedKind::kVarint, "uint64_data"));
+      case 12: return step(readString(r, wt, tensor.doc_string, "doc_string", false));
+      case 13: return entries(r, wt, "external_data", tensor.external_data);
+      case 14: return step(readInt32(r, wt, tensor.data_location, "data_location"));
+      case 16: return entries(r, wt, "metadata_props", tensor.metadata_props);
+      default: return Step::kUnknown;
+    }
+  });
+  return ok && checkTensor(tensor, end);
+}
+
+bool Decoder::checkTensor(const Tensor& tensor, const Reader& r) {
+  // Every later use multiplies the dims; refuse here what no use could survive.
+  auto count = elementCount(std::span<const int64_t>(tensor.dims.begin(), tensor.dims.size()));
+  if (!count) {
+    Status status = std::move(count).takeStatus();
+    return failField("dims", status.code(), status.message(), r.offset());
+  }
+  if (tensor.isExternal()) external_tensors_.push_back(const_cast<Tensor*>(&tensor));
+  return true;
+}
+
+bool Decoder::decodeSparseTensor(std::string_view bytes, SparseTensor& sparse) {
+  return readFields(bytes, sparse.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return one(r, wt, "values", ensure(sparse.values), &Decoder::decodeTensor);
+      case 2: return one(r, wt, "indices", ensure(sparse.indices), &Decoder::decodeTensor);
+      case 3: return step(readRepeatedInt64(r, wt, sparse.dims, "dims"));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeFunction(std::string_view bytes, Function& function) {
+  Graph& body = ensureGraph(function.body, nullptr, nullptr);
+  Graph* saved_graph = current_graph_;
+  Node* saved_node = current_node_;
+  bool ok = readFields(bytes, function.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, function.name, "name", true));
+      case 4: {
+        OptString name;
+        if (!readString(r, wt, name, "input", true)) return Step::kFailed;
+        Value* value = nullptr;
+        if (!name->empty()) {
+          value = defineAs(body, *name, Role::kFunctionInput);
+          value->function_input = true;
+        }
+        function.inputs.push_back(arena_, value);
+        return Step::kRead;
+      }
+      case 5: {
+        OptString name;
+        if (!readString(r, wt, name, "output", true)) return Step::kFailed;
+        Use* use = arena_.make<Use>();
+        // An empty output name reads nothing; the writer prints "" for a null value.
+        if (!name->empty()) use->set(valueForRead(body, *name));
+        function.outputs.push_back(arena_, use);
+        return Step::kRead;
+      }
+      case 6: return step(readBytesList(r, wt, function.attribute, "attribute", true));
+      case 7: {
+        current_graph_ = &body;
+        current_node_ = nullptr;
+        Node* node = arena_.make<Node>();
+        body.appendNode(node);
+        bool read = readMessage(r, wt, "node", *node, &Decoder::decodeNode);
+        current_graph_ = saved_graph;
+        current_node_ = saved_node;
+        return read ? Step::kRead : step(within("node", body.node_count - 1, node->name));
+      }
+      case 8: return step(readString(r, wt, function.doc_string, "doc_string", false));
+      case 9:
+        return valueItem(r, wt, "opset_import", function.opset_import, &Decoder::decodeOpsetId);
+      case 10: return step(readString(r, wt, function.domain, "domain", true));
+      case 11: {
+        // Attribute defaults are not in the body's scope: a graph default has no parent.
+        current_graph_ = nullptr;
+        current_node_ = nullptr;
+        Step result =
+            item(r, wt, "attribute_proto", function.attribute_proto, &Decoder::decodeAttribute);
+        current_graph_ = saved_graph;
+        current_node_ = saved_node;
+        return result;
+      }
+      case 12: return item(r, wt, "value_info", body.value_info, &Decoder::decodeValueInfo);
+      case 13: return step(readString(r, wt, function.overload, "overload", true));
+      case 14: return entries(r, wt, "metadata_props", function.metadata_props);
+      default: return Step::kUnknown;
+    }
+  });
+  current_graph_ = saved_graph;
+  current_node_ = saved_node;
+  return ok;
+}
+
+bool Decoder::decodeAnnotation(std::string_view bytes, TensorAnnotation& annotation) {
+  return readFields(bytes, annotation.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, annotation.tensor_name, "tensor_name", true));
+      case 2:
+        return entries(r, wt, "quant_parameter_tensor_names",
+                       annotation.quant_parameter_tensor_names);
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeDeviceConfiguration(std::string_view bytes, DeviceConfiguration& config) {
+  return readFields(bytes, config.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, config.name, "name", false));
+      case 2: return step(readInt32(r, wt, config.num_devices, "num_devices"));
+      case 3: return step(readBytesList(r, wt, config.device, "device", false));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeNodeDeviceConfiguration(std::string_view bytes,
+                                            NodeDeviceConfiguration& config) {
+  return readFields(bytes, config.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, config.configuration_id, "configuration_id", false));
+      case 2:
+        return item(r, wt, "sharding_spec", config.sharding_spec, &Decoder::decodeShardingSpec);
+      case 3: return step(readInt32(r, wt, config.pipeline_stage, "pipeline_stage"));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeShardingSpec(std::string_view bytes, ShardingSpec& spec) {
+  return readFields(bytes, spec.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readString(r, wt, spec.tensor_name, "tensor_name", false));
+      case 2: return step(readRepeatedInt64(r, wt, spec.device, "device"));
+      case 3:
+        return item(r, wt, "index_to_device_group_map", spec.index_to_device_group_map,
+                    &Decoder::decodeIntIntListEntry);
+      case 4: return item(r, wt, "sharded_dim", spec.sharded_dim, &Decoder::decodeShardedDim);
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeIntIntListEntry(std::string_view bytes, IntIntListEntry& entry) {
+  return readFields(bytes, entry.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readInt64(r, wt, entry.key, "key"));
+      case 2: return step(readRepeatedInt64(r, wt, entry.value, "value"));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeShardedDim(std::string_view bytes, ShardedDim& dim) {
+  return readFields(bytes, dim.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: return step(readInt64(r, wt, dim.axis, "axis"));
+      case 2:
+        return item(r, wt, "simple_sharding", dim.simple_sharding,
+                    &Decoder::decodeSimpleShardedDim);
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+bool Decoder::decodeSimpleShardedDim(std::string_view bytes, SimpleShardedDim& dim) {
+  return readFields(bytes, dim.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+    switch (field) {
+      case 1: dim.dim_param.reset(); return step(readInt64(r, wt, dim.dim_value, "dim_value"));
+      case 2:
+        dim.dim_value.reset();
+        return step(readString(r, wt, dim.dim_param, "dim_param", false));
+      case 3: return step(readInt64(r, wt, dim.num_shards, "num_shards"));
+      default: return Step::kUnknown;
+    }
+  });
+}
+
+}  // namespace onyx::serde
