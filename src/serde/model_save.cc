@@ -73,6 +73,23 @@ class Saver {
 
   Status run() {
     ONYX_RETURN_IF_ERROR(plan());
+    if (tooLargeForProtobuf()) {
+      // Plan again with the data moved out; nothing has been written yet.
+      options_.external_threshold = 1024;
+      options_.external_file = path_.substr(path_.find_last_of('/') + 1) + ".data";
+      replacements_.clear();
+      files_.clear();
+      kept_files_.clear();
+      owned_.clear();
+      total_bytes_ = 0;
+      if (options_.notice) {
+        options_.notice(
+            "the model file would pass 2 GiB, which protobuf readers refuse; tensors of "
+            "1 KiB or more go to " +
+            options_.external_file + " instead");
+      }
+      ONYX_RETURN_IF_ERROR(plan());
+    }
     ONYX_RETURN_IF_ERROR(writeDataFiles());
     ONYX_RETURN_IF_ERROR(copyKeptFiles());
     return writeModelFile();
@@ -120,6 +137,17 @@ class Saver {
       kept_files_.insert(*normal);
     }
     return Status::ok();
+  }
+
+  bool tooLargeForProtobuf() {
+    if (!options_.external_when_too_large || options_.external_threshold ||
+        options_.inline_external) {
+      return false;
+    }
+    wire::SizeSink sizer;
+    serde::Encoder<wire::SizeSink> encoder(sizer, &replacements_);
+    encoder.model(model_);
+    return sizer.bytes() > options_.too_large_bytes;
   }
 
   static std::string tensorSegment(const Tensor& tensor) {
@@ -251,7 +279,7 @@ class Saver {
 
   const Model& model_;
   const std::string& path_;
-  const SaveOptions& options_;
+  SaveOptions options_;  // a copy: saving may decide on external data by itself
   std::string folder_;
   Arena scratch_;
   serde::TensorReplacements replacements_;

@@ -104,3 +104,37 @@ TEST_F(LargeExternal, RangesPastTheEndAreRefused) {
 
 }  // namespace
 }  // namespace onyx
+
+namespace onyx {
+namespace {
+
+TEST(TooLargeForProtobuf, SavingSwitchesToExternalDataAndSaysSo) {
+  char pattern[] = "/tmp/onyx-toolarge-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  std::filesystem::path dir = pattern;
+  auto model = loadModel(ONYX_SOURCE_DIR "/examples/tiny_cnn.onnx");
+  ASSERT_TRUE(model);
+  SaveOptions options;
+  options.too_large_bytes = 10000;  // the example is 22 KiB: "too large" for this test
+  std::string said;
+  options.notice = [&](const std::string& text) { said = text; };
+  ASSERT_TRUE(saveModel(*model, (dir / "m.onnx").string(), options));
+  EXPECT_NE(said.find("m.onnx.data"), std::string::npos) << said;
+  EXPECT_TRUE(std::filesystem::exists(dir / "m.onnx.data"));
+  EXPECT_LT(std::filesystem::file_size(dir / "m.onnx"), 10000u);
+  auto reloaded = loadModel((dir / "m.onnx").string());
+  ASSERT_TRUE(reloaded) << reloaded.status().toString();
+  EXPECT_TRUE(reloaded->graph->initializers[0]->isExternal());
+
+  // Asking for inline data explicitly is obeyed, however large.
+  said.clear();
+  SaveOptions explicit_inline = options;
+  explicit_inline.inline_external = true;
+  ASSERT_TRUE(saveModel(*reloaded, (dir / "inline.onnx").string(), explicit_inline));
+  EXPECT_TRUE(said.empty());
+  EXPECT_GT(std::filesystem::file_size(dir / "inline.onnx"), 10000u);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace onyx

@@ -52,6 +52,7 @@ int runConvert(const ConvertArgs& args) {
   }
   ProgressBar bar("writing");
   options.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
+  options.notice = [](const std::string& text) { fmt::print(stderr, "onyx: {}\n", text); };
   Status status = saveModel(*loaded, args.output, options);
   if (!status) {
     fmt::print(stderr, "onyx: cannot write {}: {}\n", args.output, status.toString());

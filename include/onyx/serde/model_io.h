@@ -50,8 +50,16 @@ struct SaveOptions {
   uint64_t align_threshold = 4096;
   /// Bring all external data back inline.
   bool inline_external = false;
+  /// When the model file would pass 2 GiB (which protobuf-based readers refuse) and no
+  /// external data was asked for, move tensors of 1 KiB or more to `<model file>.data`
+  /// instead, and say so through `notice`.
+  bool external_when_too_large = true;
+  /// What counts as too large: protobuf's limit for one message (tests lower it).
+  uint64_t too_large_bytes = (uint64_t{1} << 31) - 1;
   /// Called with (bytes done, bytes total) while writing, for progress display.
   std::function<void(uint64_t, uint64_t)> progress;
+  /// Called with a sentence when saving decides something the caller did not ask for.
+  std::function<void(const std::string&)> notice;
 };
 
 /// Encodes `model` as one binary message (its tensors as they are: external tensors keep
