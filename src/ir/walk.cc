@@ -83,6 +83,10 @@ std::string segment(std::string_view list, size_t index, std::string_view name =
 
 bool findInGraph(const Graph& graph, const Tensor* tensor, std::string& path);
 
+std::string_view sparseName(const SparseTensor& sparse) {
+  return sparse.values ? sparse.values->nameOrEmpty() : std::string_view();
+}
+
 bool findInSparse(const SparseTensor* sparse, const Tensor* tensor, std::string& path) {
   if (sparse == nullptr) return false;
   if (sparse->values == tensor) return (path = "values", true);
@@ -101,16 +105,20 @@ bool findInAttribute(const Attribute& attribute, const Tensor* tensor, std::stri
   if (attribute.lists == nullptr) return false;
   const AttributeLists& lists = *attribute.lists;
   for (size_t i = 0; i < lists.tensors.size(); ++i) {
-    if (lists.tensors[i] == tensor) return (path = segment("tensors", i), true);
+    if (lists.tensors[i] == tensor) {
+      return (path = segment("tensors", i, tensor->nameOrEmpty()), true);
+    }
   }
   for (size_t i = 0; i < lists.sparse_tensors.size(); ++i) {
     if (findInSparse(lists.sparse_tensors[i], tensor, inner)) {
-      return (path = segment("sparse_tensors", i) + "." + inner, true);
+      return (
+          path = segment("sparse_tensors", i, sparseName(*lists.sparse_tensors[i])) + "." + inner,
+          true);
     }
   }
   for (size_t i = 0; i < lists.graphs.size(); ++i) {
     if (findInGraph(*lists.graphs[i], tensor, inner)) {
-      return (path = segment("graphs", i) + "." + inner, true);
+      return (path = segment("graphs", i, lists.graphs[i]->name.value_or("")) + "." + inner, true);
     }
   }
   return false;
@@ -141,7 +149,9 @@ bool findInGraph(const Graph& graph, const Tensor* tensor, std::string& path) {
   std::string inner;
   for (size_t i = 0; i < graph.sparse_initializers.size(); ++i) {
     if (findInSparse(graph.sparse_initializers[i], tensor, inner)) {
-      return (path = segment("sparse_initializer", i) + "." + inner, true);
+      return (path = segment("sparse_initializer", i, sparseName(*graph.sparse_initializers[i])) +
+                     "." + inner,
+              true);
     }
   }
   return findInNodes(graph, tensor, path);
