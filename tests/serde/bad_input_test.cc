@@ -10,9 +10,7 @@
 // the end, bad packed payload, invalid UTF-8) ends with the field's name ("ir_version",
 // "graph.node[0](add0).input"); a sub-message with the wrong wire type ends with the
 // segment of that sub-message ("graph", "graph.node[0]").
-//
-// Tests named BadInputDecoderBug.* document decoder bugs: they fail until the decoder is
-// fixed.
+
 #include <stdlib.h>
 
 #include <cstdint>
@@ -476,8 +474,6 @@ class BadInput : public ::testing::Test {
   std::filesystem::path base_;
 };
 
-// The tests that expose decoder bugs (see the comment at the top of the file).
-class BadInputDecoderBug : public BadInput {};
 
 // ---------------------------------------------------------------------------------------
 // The baselines: what the malformed inputs are variations of.
@@ -1703,7 +1699,7 @@ TEST_F(BadInput, SubMessagesWithTheWrongWireTypeEndTheirPathWithTheirSegment) {
 // names it ("graph.sparse_initializer[0](w).values.dims"): the same tensor has two paths.
 // tensorPath() (src/ir/walk.cc) writes segment("tensors", i), segment("graphs", i) and
 // segment("sparse_initializer", i) without the name the decoder's within() adds.
-TEST_F(BadInputDecoderBug, ExternalDataErrorPathNamesListEntriesAsTheDecoderDoes) {
+TEST_F(BadInput, ExternalDataErrorPathNamesListEntriesAsTheDecoderDoes) {
   for (const TensorPlace& place : tensorPlaces(/*named_lists=*/true)) {
     SCOPED_TRACE(place.path);
     expectExternalRefusedAt(place);
