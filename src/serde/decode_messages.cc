@@ -156,10 +156,20 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
   Graph& graph = *current_graph_;
   Node* saved_node = current_node_;
   current_node_ = &node;
-  ArenaList<std::string_view> input_names;
+  // Inputs, outputs and attributes gather on scratch stacks shared by all nodes (a node in
+  // a subgraph pushes above its owner's entries and pops before the owner goes on), then
+  // move to arena arrays of their exact size.
+  size_t first_input = scratch_names_.size();
+  size_t first_output = scratch_outputs_.size();
+  size_t first_attribute = scratch_attributes_.size();
   bool ok = readFields(bytes, node.unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
-      case 1: return step(readBytesList(r, wt, input_names, "input", true));
+      case 1: {
+        OptString name;
+        if (!readString(r, wt, name, "input", true)) return Step::kFailed;
+        scratch_names_.push_back(*name);
+        return Step::kRead;
+      }
       case 2: {
         OptString name;
         if (!readString(r, wt, name, "output", true)) return Step::kFailed;
@@ -167,14 +177,22 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
         if (!name->empty()) {
           value = defineAs(graph, *name, Role::kNodeOutput);
           value->producer = &node;
-          value->output_index = static_cast<uint32_t>(node.outputs.size());
+          value->output_index = static_cast<uint32_t>(scratch_outputs_.size() - first_output);
         }
-        node.outputs.push_back(arena_, value);
+        scratch_outputs_.push_back(value);
         return Step::kRead;
       }
       case 3: return step(readString(r, wt, node.name, "name", true));
       case 4: return step(readString(r, wt, node.op_type, "op_type", true));
-      case 5: return item(r, wt, "attribute", node.attributes, &Decoder::decodeAttribute);
+      case 5: {
+        Attribute* attribute = arena_.make<Attribute>();
+        scratch_attributes_.push_back(attribute);
+        if (readMessage(r, wt, "attribute", *attribute, &Decoder::decodeAttribute)) {
+          return Step::kRead;
+        }
+        return step(
+            within("attribute", scratch_attributes_.size() - 1 - first_attribute, attribute->name));
+      }
       case 6: return step(readString(r, wt, node.doc_string, "doc_string", false));
       case 7: return step(readString(r, wt, node.domain, "domain", true));
       case 8: return step(readString(r, wt, node.overload, "overload", true));
@@ -186,15 +204,25 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
     }
   });
   current_node_ = saved_node;
-  if (!ok) return false;
-  // The input slots are allocated once, at their final size, so the links never move.
-  node.inputs.resize(arena_, input_names.size());
-  for (size_t i = 0; i < input_names.size(); ++i) {
-    Use& use = node.inputs[i];
-    use.user = &node;
-    if (!input_names[i].empty()) use.set(valueForRead(graph, input_names[i]));
+  if (ok) {
+    size_t inputs = scratch_names_.size() - first_input;
+    // The input slots are allocated once, at their final size, so the links never move.
+    node.inputs.resize(arena_, inputs);
+    for (size_t i = 0; i < inputs; ++i) {
+      Use& use = node.inputs[i];
+      use.user = &node;
+      std::string_view name = scratch_names_[first_input + i];
+      if (!name.empty()) use.set(valueForRead(graph, name));
+    }
+    node.outputs.assign(arena_, scratch_outputs_.data() + first_output,
+                        scratch_outputs_.size() - first_output);
+    node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,
+                           scratch_attributes_.size() - first_attribute);
   }
-  return true;
+  scratch_names_.resize(first_input);
+  scratch_outputs_.resize(first_output);
+  scratch_attributes_.resize(first_attribute);
+  return ok;
 }
 
 bool Decoder::decodeAttribute(std::string_view bytes, Attribute& attribute) {

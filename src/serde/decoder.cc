@@ -291,27 +291,28 @@ Graph* Decoder::newGraph(Graph* parent, Node* owner) {
   return graph;
 }
 
-Value* Decoder::valueForRead(Graph& graph, std::string_view name) {
-  if (Value* found = graph.names.find(name)) return found;
+Value* Decoder::newValue(Graph& graph, std::string_view name) {
   Value* value = arena_.make<Value>();
   value->name = name;
   value->graph = &graph;
-  graph.names.put(arena_, name, value);
   graph.values.push_back(arena_, value);
   return value;
 }
 
+Value* Decoder::valueForRead(Graph& graph, std::string_view name) {
+  return graph.names.findOrAdd(arena_, name, [&] { return newValue(graph, name); });
+}
+
 Value* Decoder::defineAs(Graph& graph, std::string_view name, Role role) {
-  Value* found = graph.names.find(name);
-  if (found != nullptr && mayShare(*found, role)) return found;
-  Value* value = arena_.make<Value>();
-  value->name = name;
-  value->graph = &graph;
+  bool made = false;
+  Value* value = graph.names.findOrAdd(arena_, name, [&] {
+    made = true;
+    return newValue(graph, name);
+  });
+  if (made || mayShare(*value, role)) return value;
   // A second definition of a name (invalid SSA) gets its own value outside the name table,
   // so that reads keep binding to the first and the file is still written back as it was.
-  if (found == nullptr) graph.names.put(arena_, name, value);
-  graph.values.push_back(arena_, value);
-  return value;
+  return newValue(graph, name);
 }
 
 void Decoder::linkScopes(Graph& root) {
@@ -330,7 +331,7 @@ void Decoder::linkScopes(Graph& root) {
             value->replaceAllUsesWith(outer);
             value->graph = nullptr;
             // The name now means the outer value here too (it is captured, not owned).
-            graph.names.put(arena, outer->name, outer);
+            graph.names.put(arena, outer);
             continue;
           }
         }

@@ -160,7 +160,9 @@ class Decoder {
   // The name a list item shows in error paths, for messages that have one.
   template <class T>
   static OptString nameOf(const T& target) {
-    if constexpr (requires { { target.name } -> std::convertible_to<OptString>; }) {
+    if constexpr (requires {
+                    { target.name } -> std::convertible_to<OptString>;
+                  }) {
       return target.name;
     } else if constexpr (std::is_same_v<T, StringStringEntry>) {
       return target.key;
@@ -199,6 +201,7 @@ class Decoder {
   /// A graph held by `slot`, made on first use, scoped inside `parent`.
   Graph& ensureGraph(Graph*& slot, Graph* parent, Node* owner);
   Graph* newGraph(Graph* parent, Node* owner);
+  Value* newValue(Graph& graph, std::string_view name);
   /// The value `name` reads in `graph`: defined there, or a placeholder to be linked.
   Value* valueForRead(Graph& graph, std::string_view name);
   /// Defines `name` in `graph` in `role`, taking over a placeholder made by an earlier read.
@@ -212,6 +215,9 @@ class Decoder {
   Graph* current_graph_ = nullptr;  // the graph whose nodes are being read
   Node* current_node_ = nullptr;    // the node whose attributes are being read
   std::vector<Tensor*> external_tensors_;
+  std::vector<std::string_view> scratch_names_;
+  std::vector<Value*> scratch_outputs_;
+  std::vector<Attribute*> scratch_attributes_;
 };
 
 }  // namespace onyx::serde

@@ -9,7 +9,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <memory_resource>
 #include <new>
 #include <string_view>
 #include <type_traits>
@@ -19,11 +18,17 @@ namespace onyx {
 
 class Arena {
  public:
-  Arena() : resource_(kFirstBlockBytes) {}
+  Arena() = default;
   Arena(const Arena&) = delete;
   Arena& operator=(const Arena&) = delete;
+  ~Arena();
 
-  void* allocate(size_t bytes, size_t alignment) { return resource_.allocate(bytes, alignment); }
+  void* allocate(size_t bytes, size_t alignment) {
+    uintptr_t at = (reinterpret_cast<uintptr_t>(next_) + alignment - 1) & ~(alignment - 1);
+    if (at + bytes > reinterpret_cast<uintptr_t>(end_)) return allocateSlow(bytes, alignment);
+    next_ = reinterpret_cast<char*>(at + bytes);
+    return reinterpret_cast<void*>(at);
+  }
 
   template <class T, class... Args>
   T* make(Args&&... args) {
@@ -46,10 +51,24 @@ class Arena {
     return {bytes, text.size()};
   }
 
+  /// Bytes obtained from the system so far.
+  size_t reservedBytes() const { return reserved_; }
+  /// Bytes handed out or skipped, up to the current position in the current block.
+  size_t usedBytes() const { return reserved_ - static_cast<size_t>(end_ - next_); }
+
  private:
-  static constexpr size_t kFirstBlockBytes = 64 * 1024;
+  struct Block {
+    Block* previous;
+    size_t size;
+  };
+
+  void* allocateSlow(size_t bytes, size_t alignment);
+
   static constexpr char kEmpty[1] = {0};
-  std::pmr::monotonic_buffer_resource resource_;
+  char* next_ = nullptr;
+  char* end_ = nullptr;
+  Block* blocks_ = nullptr;
+  size_t reserved_ = 0;
 };
 
 /// A growable array whose storage comes from an Arena: three words, no destructor.
@@ -98,6 +117,16 @@ class ArenaList {
     std::memmove(static_cast<void*>(data_ + i + 1), data_ + i, (size_ - i) * sizeof(T));
     data_[i] = value;
     ++size_;
+  }
+  /// Replaces the contents with `count` elements from `source`, in storage of exactly that
+  /// size.
+  void assign(Arena& arena, const T* source, size_t count) {
+    if (count > capacity_) {
+      data_ = arena.allocateArray<T>(count);
+      capacity_ = count;
+    }
+    if (count != 0) std::memcpy(static_cast<void*>(data_), source, count * sizeof(T));
+    size_ = count;
   }
   void clear() { size_ = 0; }
   /// Drops the elements from `size` on.

@@ -1,10 +1,13 @@
 // onyx/ir/name_table.h — the names a graph scope defines, looked up in O(1).
 //
-// Open addressing over an arena array; keys are views that live as long as the model.
+// Open addressing over an arena array of 16-byte slots (a hash and the value); the key is
+// the value's own name, so the table holds no strings. Building a large graph is mostly
+// name lookups, so the slots are small enough that a 200,000-value table stays in cache.
 // Not thread-safe for writing; concurrent lookups on an unchanging table are safe.
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "onyx/core/arena.h"
@@ -21,65 +24,67 @@ class NameTable {
     for (size_t i = hash & (capacity_ - 1);; i = (i + 1) & (capacity_ - 1)) {
       const Slot& slot = slots_[i];
       if (slot.value == nullptr) return nullptr;
-      if (slot.hash == hash && slot.name == name) return slot.value;
+      if (slot.tag == static_cast<uint32_t>(hash) && nameOf(slot.value) == name) return slot.value;
     }
   }
 
-  /// Adds or replaces the entry for `name`.
-  void put(Arena& arena, std::string_view name, Value* value) {
-    if ((size_ + 1) * 2 > capacity_) rehash(arena, capacity_ == 0 ? 16 : capacity_ * 2);
+  /// The value named `name`, or — when there is none — `make()`'s result, added under
+  /// that name (which must be the new value's own name). One hash for both.
+  template <class Make>
+  Value* findOrAdd(Arena& arena, std::string_view name, Make&& make) {
+    if ((size_ + 1) * 4 > capacity_ * 3) grow(arena);
     uint64_t hash = hashName(name);
     for (size_t i = hash & (capacity_ - 1);; i = (i + 1) & (capacity_ - 1)) {
       Slot& slot = slots_[i];
       if (slot.value == nullptr) {
-        slot = Slot{hash, name, value};
+        slot.value = make();
+        slot.tag = static_cast<uint32_t>(hash);
         ++size_;
-        return;
+        return slot.value;
       }
-      if (slot.hash == hash && slot.name == name) {
-        slot.value = value;
-        return;
+      if (slot.tag == static_cast<uint32_t>(hash) && nameOf(slot.value) == name) {
+        return slot.value;
       }
     }
   }
+
+  /// Adds `value` under its own name, replacing the entry for that name if there is one.
+  void put(Arena& arena, Value* value);
 
   size_t size() const { return size_; }
 
   static uint64_t hashName(std::string_view name) {
-    // FNV-1a with a final mix: names are short, and this needs no tables.
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (char c : name) h = (h ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
-    h ^= h >> 29;
-    h *= 0xbf58476d1ce4e5b9ull;
-    h ^= h >> 32;
-    return h;
+    // Eight bytes at a time with a multiply-xorshift mix: names are short but many.
+    const char* p = name.data();
+    size_t n = name.size();
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xff51afd7ed558ccdull);
+    while (n >= 8) {
+      uint64_t word;
+      std::memcpy(&word, p, 8);
+      h = mix(h ^ word);
+      p += 8;
+      n -= 8;
+    }
+    if (n > 0) {
+      uint64_t word = 0;
+      std::memcpy(&word, p, n);
+      h = mix(h ^ word);
+    }
+    return mix(h);
   }
 
  private:
   struct Slot {
-    uint64_t hash;
-    std::string_view name;
+    uint32_t tag;  // the low bits of the hash, to skip most name comparisons
     Value* value;
   };
 
-  void rehash(Arena& arena, size_t capacity) {
-    Slot* old = slots_;
-    size_t old_capacity = capacity_;
-    slots_ = arena.allocateArray<Slot>(capacity);
-    for (size_t i = 0; i < capacity; ++i) slots_[i] = Slot{0, {}, nullptr};
-    capacity_ = capacity;
-    size_ = 0;
-    for (size_t i = 0; i < old_capacity; ++i) {
-      if (old[i].value == nullptr) continue;
-      for (size_t j = old[i].hash & (capacity_ - 1);; j = (j + 1) & (capacity_ - 1)) {
-        if (slots_[j].value == nullptr) {
-          slots_[j] = old[i];
-          ++size_;
-          break;
-        }
-      }
-    }
+  static uint64_t mix(uint64_t h) {
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
   }
+  static std::string_view nameOf(const Value* value);
+  void grow(Arena& arena);
 
   Slot* slots_ = nullptr;
   size_t capacity_ = 0;

@@ -1,0 +1,40 @@
+#include "onyx/ir/name_table.h"
+
+#include "onyx/ir/value.h"
+
+namespace onyx {
+
+std::string_view NameTable::nameOf(const Value* value) { return value->name; }
+
+void NameTable::put(Arena& arena, Value* value) {
+  bool added = false;
+  Value* found = findOrAdd(arena, value->name, [&] {
+    added = true;
+    return value;
+  });
+  if (added || found == value) return;
+  uint64_t hash = hashName(value->name);
+  for (size_t i = hash & (capacity_ - 1);; i = (i + 1) & (capacity_ - 1)) {
+    if (slots_[i].value == found) {
+      slots_[i].value = value;
+      return;
+    }
+  }
+}
+
+void NameTable::grow(Arena& arena) {
+  Slot* old = slots_;
+  size_t old_capacity = capacity_;
+  capacity_ = capacity_ == 0 ? 16 : capacity_ * 2;
+  slots_ = arena.allocateArray<Slot>(capacity_);
+  std::memset(static_cast<void*>(slots_), 0, capacity_ * sizeof(Slot));
+  for (size_t i = 0; i < old_capacity; ++i) {
+    if (old[i].value == nullptr) continue;
+    uint64_t hash = hashName(nameOf(old[i].value));
+    size_t j = hash & (capacity_ - 1);
+    while (slots_[j].value != nullptr) j = (j + 1) & (capacity_ - 1);
+    slots_[j] = old[i];
+  }
+}
+
+}  // namespace onyx
