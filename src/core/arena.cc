@@ -3,6 +3,8 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <mutex>
+#include <vector>
 
 namespace onyx {
 
@@ -11,13 +13,59 @@ namespace {
 constexpr size_t kFirstBlockBytes = size_t{64} << 10;
 constexpr size_t kLargestBlockBytes = size_t{64} << 20;
 constexpr size_t kHugePageBytes = size_t{2} << 20;
+constexpr size_t kPoolLimitBytes = size_t{1} << 30;
+
+// Blocks of arenas that were freed, kept for the next arena. A fresh block costs a page
+// fault and the kernel's zeroing for every page, which is most of the time it takes to
+// build a large graph; a process that loads model after model (a converter, a test
+// runner, a server) reuses the same pages instead. Bounded, and the pooled pages are
+// marked MADV_FREE so that the kernel may take them back under memory pressure. Holds
+// only free memory: no state anyone can observe.
+class BlockPool {
+ public:
+  static BlockPool& instance() {
+    static BlockPool* pool = new BlockPool();  // never destroyed: arenas may outlive exit
+    return *pool;
+  }
+  void* take(size_t size) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (size_t i = 0; i < blocks_.size(); ++i) {
+      if (blocks_[i].size == size) {
+        void* memory = blocks_[i].memory;
+        pooled_ -= size;
+        blocks_[i] = blocks_.back();
+        blocks_.pop_back();
+        return memory;
+      }
+    }
+    return nullptr;
+  }
+  bool give(void* memory, size_t size) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (pooled_ + size > kPoolLimitBytes) return false;
+    madvise(memory, size, MADV_FREE);
+    blocks_.push_back({memory, size});
+    pooled_ += size;
+    return true;
+  }
+
+ private:
+  struct Entry {
+    void* memory;
+    size_t size;
+  };
+  std::mutex mutex_;
+  std::vector<Entry> blocks_;
+  size_t pooled_ = 0;
+};
 
 }  // namespace
 
 Arena::~Arena() {
   while (blocks_ != nullptr) {
     Block* previous = blocks_->previous;
-    munmap(blocks_, blocks_->size);
+    size_t size = blocks_->size;
+    if (!BlockPool::instance().give(blocks_, size)) munmap(blocks_, size);
     blocks_ = previous;
   }
 }
@@ -30,9 +78,12 @@ void* Arena::allocateSlow(size_t bytes, size_t alignment) {
   if (size > kLargestBlockBytes) size = kLargestBlockBytes;
   size_t needed = bytes + alignment + sizeof(Block);
   if (size < needed) size = (needed + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
-  void* memory = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (memory == MAP_FAILED) std::abort();  // out of memory: as operator new would end
-  if (size >= kHugePageBytes) madvise(memory, size, MADV_HUGEPAGE);
+  void* memory = BlockPool::instance().take(size);
+  if (memory == nullptr) {
+    memory = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory == MAP_FAILED) std::abort();  // out of memory: as operator new would end
+    if (size >= kHugePageBytes) madvise(memory, size, MADV_HUGEPAGE);
+  }
   Block* block = static_cast<Block*>(memory);
   block->previous = blocks_;
   block->size = size;

@@ -22,16 +22,24 @@ void NameTable::put(Arena& arena, Value* value) {
   }
 }
 
-void NameTable::grow(Arena& arena) {
+void NameTable::reserve(Arena& arena, size_t count) {
+  size_t capacity = 16;
+  while (capacity * 3 < count * 4) capacity *= 2;
+  if (capacity > capacity_) rehash(arena, capacity);
+}
+
+void NameTable::grow(Arena& arena) { rehash(arena, capacity_ == 0 ? 16 : capacity_ * 2); }
+
+void NameTable::rehash(Arena& arena, size_t capacity) {
   Slot* old = slots_;
   size_t old_capacity = capacity_;
-  capacity_ = capacity_ == 0 ? 16 : capacity_ * 2;
+  capacity_ = capacity;
   slots_ = arena.allocateArray<Slot>(capacity_);
   std::memset(static_cast<void*>(slots_), 0, capacity_ * sizeof(Slot));
   for (size_t i = 0; i < old_capacity; ++i) {
     if (old[i].value == nullptr) continue;
-    uint64_t hash = hashName(nameOf(old[i].value));
-    size_t j = hash & (capacity_ - 1);
+    // The tag is the hash's low 32 bits, all a slot index needs below 2^32 slots.
+    size_t j = old[i].tag & (capacity_ - 1);
     while (slots_[j].value != nullptr) j = (j + 1) & (capacity_ - 1);
     slots_[j] = old[i];
   }

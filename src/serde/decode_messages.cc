@@ -80,9 +80,32 @@ bool Decoder::decodeTrainingInfo(std::string_view bytes, TrainingInfo& info) {
   });
 }
 
+namespace {
+
+// Counts the fields of a GraphProto that define names (nodes, initializers, inputs), so
+// that its name table is allocated once at the right size. Only keys and lengths are read;
+// a malformed graph stops the count and is reported by the real decode.
+size_t countDefinitions(Reader r) {
+  size_t count = 0;
+  uint32_t field;
+  WireType wt;
+  while (!r.atEnd() && r.readTag(field, wt)) {
+    if (field == 1 || field == 5 || field == 11 || field == 15) ++count;
+    if (!r.skipValue(field, wt, 0)) break;
+  }
+  return count;
+}
+
+}  // namespace
+
 bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
   Graph* saved_graph = current_graph_;
   current_graph_ = &graph;
+  if (graph.names.size() == 0) {
+    size_t definitions = countDefinitions(reader(bytes));
+    graph.names.reserve(arena_, definitions);
+    graph.values.reserve(arena_, definitions);
+  }
   bool ok = readFields(bytes, graph.unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
       case 1: {

@@ -52,6 +52,8 @@ class NameTable {
   void put(Arena& arena, Value* value);
 
   size_t size() const { return size_; }
+  /// Makes room for `count` names without growing again.
+  void reserve(Arena& arena, size_t count);
 
   static uint64_t hashName(std::string_view name) {
     // Eight bytes at a time with a multiply-xorshift mix: names are short but many.
@@ -85,6 +87,7 @@ class NameTable {
   }
   static std::string_view nameOf(const Value* value);
   void grow(Arena& arena);
+  void rehash(Arena& arena, size_t capacity);
 
   Slot* slots_ = nullptr;
   size_t capacity_ = 0;
