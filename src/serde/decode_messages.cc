@@ -1,8 +1,10 @@
 // One decode function per onnx.proto message, each a switch over the field numbers it
 // knows (the numbers are onnx.proto's); everything else is kept as an unknown field.
+#include <algorithm>
 #include <span>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/walk.h"
 #include "serde/decoder.h"
 
 namespace onyx::serde {
@@ -54,6 +56,7 @@ bool Decoder::decodeModel(std::string_view bytes, Model& model) {
     }
   });
   if (!ok) return false;
+  if (!finishTensors(&model)) return false;
   if (model.graph != nullptr) linkScopes(*model.graph);
   for (Function* function : model.functions) linkScopes(*function->body);
   for (TrainingInfo* info : model.training_info) {
@@ -274,7 +277,8 @@ bool Decoder::decodeAttribute(std::string_view bytes, Attribute& attribute) {
       case 13: return step(readString(r, wt, attribute.doc_string, "doc_string", false));
       case 14: return one(r, wt, "tp", ensure(attribute.tp), &Decoder::decodeType);
       case 15: return item(r, wt, "type_protos", lists().type_protos, &Decoder::decodeType);
-      case 20: return step(readInt32(r, wt, attribute.type, "type"));
+      case 20:
+        return readEnum(r, wt, attribute.type, "type", [](int32_t v) { return v >= 0 && v <= 14; });
       case 21: return step(readString(r, wt, attribute.ref_attr_name, "ref_attr_name", true));
       case 22:
         return one(r, wt, "sparse_tensor", ensure(attribute.sparse_tensor),
@@ -399,7 +403,6 @@ bool Decoder::decodeSegment(std::string_view bytes, TensorSegment& segment) {
 }
 
 bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
-  Reader end = reader(bytes.substr(bytes.size()));
   bool ok = readFields(bytes, tensor.unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
       case 1: return step(readRepeatedInt64(r, wt, tensor.dims, "dims"));
@@ -417,22 +420,36 @@ bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
         return step(readPacked(r, wt, tensor.uint64_data, PackedKind::kVarint, "uint64_data"));
       case 12: return step(readString(r, wt, tensor.doc_string, "doc_string", false));
       case 13: return entries(r, wt, "external_data", tensor.external_data);
-      case 14: return step(readInt32(r, wt, tensor.data_location, "data_location"));
+      case 14:
+        return readEnum(r, wt, tensor.data_location, "data_location",
+                        [](int32_t v) { return v == 0 || v == 1; });
       case 16: return entries(r, wt, "metadata_props", tensor.metadata_props);
       default: return Step::kUnknown;
     }
   });
-  return ok && checkTensor(tensor, end);
+  if (!ok) return false;
+  tensors_.push_back({&tensor, static_cast<uint64_t>(bytes.data() + bytes.size() - origin_)});
+  return true;
 }
 
-bool Decoder::checkTensor(const Tensor& tensor, const Reader& r) {
-  // Every later use multiplies the dims; refuse here what no use could survive.
-  auto count = elementCount(std::span<const int64_t>(tensor.dims.begin(), tensor.dims.size()));
-  if (!count) {
-    Status status = std::move(count).takeStatus();
-    return failField("dims", status.code(), status.message(), r.offset());
+bool Decoder::finishTensors(const Model* model) {
+  std::sort(tensors_.begin(), tensors_.end(),
+            [](const DecodedTensor& a, const DecodedTensor& b) { return a.tensor < b.tensor; });
+  external_tensors_.clear();
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    if (i > 0 && tensors_[i].tensor == tensors_[i - 1].tensor) continue;
+    const Tensor& tensor = *tensors_[i].tensor;
+    // Every later use multiplies the dims; refuse here what no use could survive.
+    auto count = elementCount(std::span<const int64_t>(tensor.dims.begin(), tensor.dims.size()));
+    if (!count) {
+      Status status = std::move(count).takeStatus();
+      fail(status.code(), status.message(), tensors_[i].end_offset);
+      within("dims");
+      if (model != nullptr) within(tensorPath(*model, &tensor));
+      return false;
+    }
+    if (tensor.isExternal()) external_tensors_.push_back(tensors_[i].tensor);
   }
-  if (tensor.isExternal()) external_tensors_.push_back(const_cast<Tensor*>(&tensor));
   return true;
 }
 

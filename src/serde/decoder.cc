@@ -262,6 +262,19 @@ bool Decoder::readPacked(Reader& r, WireType wt, PackedData& out, PackedKind kin
   return true;
 }
 
+Decoder::Step Decoder::readEnum(Reader& r, WireType wt, std::optional<int32_t>& out,
+                                const char* field, bool (*declared)(int32_t)) {
+  if (!expectType(r, wt, WireType::kVarint, field)) return step(within(field));
+  Reader ahead = r;
+  uint64_t raw;
+  if (!ahead.readVarint(raw)) return step(fieldWireError(ahead, field));
+  int32_t value = static_cast<int32_t>(static_cast<uint32_t>(raw));
+  if (!declared(value)) return Step::kUnknown;  // the caller keeps it from r's position
+  r = ahead;
+  out = value;
+  return Step::kRead;
+}
+
 bool Decoder::keepUnknown(Reader& r, uint32_t field, WireType wt, const char* key_start,
                           UnknownFields& unknown) {
   if (wt == WireType::kEndGroup) {

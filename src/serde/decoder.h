@@ -47,7 +47,13 @@ class Decoder {
   /// value_info entries to their values. Call once after the outermost decode.
   void linkScopes(Graph& root);
 
-  /// Every tensor the decode met whose data_location says EXTERNAL.
+  /// Checks every tensor the decode met, once all of them are complete (a singular tensor
+  /// field that occurs twice merges, so no check is final before the end): dims must give
+  /// an element count that fits in 63 bits. Errors name the tensor's place in `model`.
+  /// Also lists the external tensors. Call once after the outermost decode.
+  bool finishTensors(const Model* model);
+
+  /// Every tensor the decode met whose data_location says EXTERNAL (after finishTensors).
   const std::vector<Tensor*>& externalTensors() const { return external_tensors_; }
 
   Status takeStatus() { return std::move(status_); }
@@ -197,7 +203,10 @@ class Decoder {
                ArenaList<StringStringEntry>& list) {
     return valueItem(r, wt, name, list, &Decoder::decodeEntry);
   }
-  bool checkTensor(const Tensor& tensor, const wire::Reader& r);
+  /// An enum field: a value the enum declares is read into `out`; any other stays an
+  /// unknown field, as protobuf keeps it, so that it is written back as it came.
+  Step readEnum(wire::Reader& r, wire::WireType wt, std::optional<int32_t>& out, const char* field,
+                bool (*declared)(int32_t));
   /// A graph held by `slot`, made on first use, scoped inside `parent`.
   Graph& ensureGraph(Graph*& slot, Graph* parent, Node* owner);
   Graph* newGraph(Graph* parent, Node* owner);
@@ -214,6 +223,11 @@ class Decoder {
   int depth_ = 0;
   Graph* current_graph_ = nullptr;  // the graph whose nodes are being read
   Node* current_node_ = nullptr;    // the node whose attributes are being read
+  struct DecodedTensor {
+    Tensor* tensor;
+    uint64_t end_offset;  // where its last occurrence ended, for error messages
+  };
+  std::vector<DecodedTensor> tensors_;
   std::vector<Tensor*> external_tensors_;
   std::vector<std::string_view> scratch_names_;
   std::vector<Value*> scratch_outputs_;

@@ -169,7 +169,7 @@ Result<TestValue> parseTestValue(std::string_view bytes, TestValueKind kind,
       ok = decoder.decodeOptional(bytes, *(value.optional_ = arena.make<OptionalValue>()));
       break;
   }
-  if (!ok) return decoder.takeStatus();
+  if (!ok || !decoder.finishTensors(nullptr)) return decoder.takeStatus();
   return value;
 }
 

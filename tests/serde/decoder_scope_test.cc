@@ -266,6 +266,68 @@ TEST(DecoderLossless, RepeatedSingularMessagesMergeAsInProtobuf) {
   EXPECT_EQ(roundTrip(once), once);
 }
 
+TEST(DecoderLossless, PaddedKeysAndLengthsAreRefusedAsProtobufRefusesThem) {
+  // ir_version = 1 with its key padded to 6 bytes; producer_name with a 6-byte length 0.
+  auto key = parseModel(std::string_view("\x88\x80\x80\x80\x80\x00\x01", 7), nullptr);
+  ASSERT_FALSE(key);
+  EXPECT_NE(key.status().message().find("key is longer than 5 bytes"), std::string::npos);
+  auto length = parseModel(std::string_view("\x12\x80\x80\x80\x80\x80\x00", 7), nullptr);
+  ASSERT_FALSE(length);
+  EXPECT_NE(length.status().message().find("padded past 5 bytes"), std::string::npos);
+  EXPECT_EQ(length.status().path(), "producer_name");
+}
+
+TEST(DecoderLossless, EnumValuesTheSchemaDoesNotDeclareStayUnknownFields) {
+  // TensorProto.data_location: EXTERNAL, then 7 (undeclared) as a ten-byte varint.
+  ProtoBuilder tensor;
+  tensor.bytes(f::tensor::kName, "w")
+      .varint(f::tensor::kDataLocation, 1)
+      .varint(f::tensor::kDataLocation, (uint64_t{1} << 32) + 7);
+  ProtoBuilder attribute;
+  attribute.bytes(f::attribute::kName, "value")
+      .message(f::attribute::kT, tensor)
+      .varint(f::attribute::kType, 99);  // no such AttributeType
+  ProtoBuilder node = testing::nodeProto({}, {"c"}, "const", "Constant");
+  node.message(f::node::kAttribute, attribute);
+  ProtoBuilder graph;
+  graph.message(f::graph::kNode, node).bytes(f::graph::kName, "g");
+  std::string bytes = testing::modelWithGraph(graph).str();
+  LoadOptions options;
+  options.load_external_data = false;
+  auto owned = std::make_shared<const std::string>(bytes);
+  auto model = parseModel(*owned, owned, options);
+  ASSERT_TRUE(model) << model.status().toString();
+  const Attribute& a = *model->graph->first_node->attributes[0];
+  EXPECT_FALSE(a.type.has_value());
+  ASSERT_EQ(a.unknown.size(), 1u);
+  EXPECT_EQ(a.t->data_location, 1);
+  EXPECT_TRUE(a.t->isExternal());
+  ASSERT_EQ(a.t->unknown.size(), 1u);
+  EXPECT_EQ(a.t->unknown[0].encoded.size(), 1u + 5u);  // the full 2^32 + 7, as it came
+  auto written = serializeModel(*model);
+  ASSERT_TRUE(written);
+  EXPECT_EQ(*written, bytes);
+}
+
+TEST(DecoderLossless, DimsAreCheckedOnceASingularTensorIsWhole) {
+  // Attribute t sent twice: dims [2^40, 2^40], then [0]. Merged, as protobuf merges, the
+  // tensor is [2^40, 2^40, 0]: empty, and valid.
+  ProtoBuilder first;
+  first.packedVarints(f::tensor::kDims, {uint64_t{1} << 40, uint64_t{1} << 40});
+  ProtoBuilder second;
+  second.packedVarints(f::tensor::kDims, {0});
+  ProtoBuilder attribute;
+  attribute.bytes(f::attribute::kName, "a")
+      .message(f::attribute::kT, first)
+      .message(f::attribute::kT, second);
+  ProtoBuilder node = testing::nodeProto({}, {"c"}, "n", "Constant");
+  node.message(f::node::kAttribute, attribute);
+  ProtoBuilder graph;
+  graph.message(f::graph::kNode, node).bytes(f::graph::kName, "g");
+  Model model = parse(testing::modelWithGraph(graph).str());
+  EXPECT_EQ(model.graph->first_node->attributes[0]->t->dims.size(), 3u);
+}
+
 TEST(UseLists, ReplaceAllUsesWithMovesEveryUseAndRenamesOnWrite) {
   ProtoBuilder graph;
   graph.message(f::graph::kNode, testing::nodeProto({"x"}, {"a"}, "n1", "Relu"))

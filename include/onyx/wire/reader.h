@@ -42,12 +42,16 @@ class Reader {
   uint64_t offset() const { return static_cast<uint64_t>(pos_ - origin_); }
   uint64_t remaining() const { return static_cast<uint64_t>(end_ - pos_); }
 
-  /// Reads a field key. Field number 0, numbers above 2^29-1 and wire types 6 and 7
-  /// are malformed.
+  /// Reads a field key. Field number 0, numbers above 2^29-1, wire types 6 and 7 and keys
+  /// longer than 5 bytes (which protobuf reads as 32 bits and refuses) are malformed.
   bool readTag(uint32_t& field, WireType& type) {
     uint64_t key;
     const char* start = pos_;
     if (!readVarint(key)) return false;
+    if (pos_ - start > 5) {
+      pos_ = start;
+      return fail("a field key is longer than 5 bytes");
+    }
     uint64_t number = key >> 3;
     uint32_t wire = static_cast<uint32_t>(key & 7);
     if (number == 0 || number > kMaxFieldNumber) {
@@ -86,11 +90,16 @@ class Reader {
     return true;
   }
 
-  /// Reads a length prefix and the bytes it covers.
+  /// Reads a length prefix and the bytes it covers. Lengths are 64-bit (protobuf's stop at
+  /// 2 GiB), but a length padded past the 5 bytes protobuf allows is refused as it is there.
   bool readBytes(std::string_view& bytes) {
     uint64_t length;
     const char* start = pos_;
     if (!readVarint(length)) return false;
+    if (pos_ - start > 5 && length < (uint64_t{1} << 35)) {
+      pos_ = start;
+      return fail("a length is padded past 5 bytes");
+    }
     if (length > remaining()) {
       uint64_t left = remaining();
       pos_ = start;
