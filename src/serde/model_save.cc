@@ -3,6 +3,7 @@
 // renamed over it, so a failure never leaves a half-written or missing file behind.
 #include <climits>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <set>
 
@@ -35,14 +36,24 @@ uint64_t alignUp(uint64_t offset, uint64_t alignment) {
   return (offset + alignment - 1) / alignment * alignment;
 }
 
-/// Streams encoder output into an AtomicFileWriter.
+/// Streams encoder output into an AtomicFileWriter, reporting progress as it goes.
 class WriterOutput final : public wire::Output {
  public:
-  explicit WriterOutput(AtomicFileWriter& writer) : writer_(writer) {}
-  Status write(const char* data, size_t size) override { return writer_.write(data, size); }
+  WriterOutput(AtomicFileWriter& writer, uint64_t total,
+               const std::function<void(uint64_t, uint64_t)>& progress)
+      : writer_(writer), total_(total), progress_(progress) {}
+  Status write(const char* data, size_t size) override {
+    Status status = writer_.write(data, size);
+    done_ += size;
+    if (progress_) progress_(done_, total_);
+    return status;
+  }
 
  private:
   AtomicFileWriter& writer_;
+  uint64_t total_;
+  uint64_t done_ = 0;
+  const std::function<void(uint64_t, uint64_t)>& progress_;
 };
 
 struct Placement {
@@ -268,12 +279,12 @@ class Saver {
   Status writeModelFile() {
     auto writer = AtomicFileWriter::create(path_);
     if (!writer) return std::move(writer).takeStatus();
-    WriterOutput out(*writer);
-    Status status = wire::encodeTwoPass(out, [&](auto& sink) {
-      serde::Encoder<std::remove_reference_t<decltype(sink)>> encoder(sink, &replacements_);
-      encoder.model(model_);
-    });
-    ONYX_RETURN_IF_ERROR(status);
+    wire::SizeSink sizer;
+    serde::Encoder<wire::SizeSink>(sizer, &replacements_).model(model_);
+    WriterOutput out(*writer, sizer.bytes(), options_.progress);
+    wire::ByteSink sink(out, std::move(sizer.sizes()));
+    serde::Encoder<wire::ByteSink>(sink, &replacements_).model(model_);
+    ONYX_RETURN_IF_ERROR(sink.finish());
     return writer->commit();
   }
 
