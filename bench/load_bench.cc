@@ -609,7 +609,7 @@ int rssMode(const std::string& loader, const std::string& path) {
     double allowed = std::max(heap, anon) + file_pages + 1e6;
     bool weights = name.rfind("weights", 0) == 0;
     summaryLine(std::string(weights ? "(b)" : "(info)") + " peak RSS, onyx loadModel(" + name + ")",
-                "peak +" + megabytes(peak) + "; graph (heap) " + megabytes(heap) +
+                "peak +" + megabytes(peak) + "; graph " + megabytes(std::max(heap, anon)) +
                     " + pages read " + megabytes(file_pages) + "; model " +
                     megabytes(double(bytes)),
                 fixed(peak / double(bytes) * 100, 2) + "% of the model", "<= graph + pages read",
