@@ -14,7 +14,9 @@ ProgressBar::~ProgressBar() {
 }
 
 void ProgressBar::update(uint64_t done, uint64_t total) {
-  if (!enabled_ || total == 0) return;
+  // Small writes finish before a bar could say anything useful.
+  constexpr uint64_t kWorthShowing = uint64_t{32} << 20;
+  if (!enabled_ || total < kWorthShowing) return;
   auto now = std::chrono::steady_clock::now();
   // Redraw at most ten times a second, and always at the end.
   if (drawn_ && done < total && now - last_ < std::chrono::milliseconds(100)) return;
