@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Builds onyx twice (optimised, and with AddressSanitizer + UndefinedBehaviorSanitizer) and
-# runs every test in both. The conformance tests read ../shared/conformance when present.
+# runs every test in both; then builds the libFuzzer targets with clang and runs each briefly
+# (ONYX_FUZZ_SECONDS, default 20; 0 skips), so that they keep building and a shallow bug shows
+# at once. The conformance tests read ../shared/conformance when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
 jobs=$(nproc)
+passed=0
+failed=0
 for config in release asan; do
   dir=build/$config
   flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
@@ -12,5 +16,19 @@ for config in release asan; do
   cmake -S . -B "$dir" -G Ninja "${flags[@]}" >/dev/null
   cmake --build "$dir" -j "$jobs"
   echo "== tests ($config)"
-  ctest --test-dir "$dir" --output-on-failure -j "$jobs"
+  log=$dir/ctest.log
+  status=0
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" 2>&1 | tee "$log" || status=$?
+  total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+  bad=$(sed -n 's/.* \([0-9]*\) tests failed out of.*/\1/p' "$log" | tail -1)
+  passed=$((passed + ${total:-0} - ${bad:-0}))
+  failed=$((failed + ${bad:-0}))
+  [ "$status" -eq 0 ] || { echo "tests: $passed passed, $failed failed"; exit "$status"; }
 done
+fuzz_seconds=${ONYX_FUZZ_SECONDS:-20}
+if [ "$fuzz_seconds" -gt 0 ]; then
+  for target in fuzz_wire_reader fuzz_model_decoder fuzz_model_differential; do
+    ONYX_FUZZ_BUILD_JOBS=$jobs ./scripts/fuzz.sh "$target" "$fuzz_seconds"
+  done
+fi
+echo "tests: $passed passed, $failed failed"
