@@ -4,19 +4,9 @@
 #include "serde/decoder.h"
 #include "serde/encoder.h"
 #include "serde/external_data.h"
+#include "serde/folder.h"
 
 namespace onyx {
-
-namespace {
-
-std::string folderOf(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
-
-}  // namespace
 
 Result<Model> parseModel(std::string_view bytes, std::shared_ptr<const void> owner,
                          const LoadOptions& options, const std::string& folder) {
@@ -39,7 +29,7 @@ Result<Model> loadModel(const std::string& path, const LoadOptions& options) {
   if (!file) return std::move(file).takeStatus();
   std::shared_ptr<const MappedFile> mapped = std::move(file.value());
   std::string_view bytes = mapped->bytes();
-  return parseModel(bytes, std::move(mapped), options, folderOf(path));
+  return parseModel(bytes, std::move(mapped), options, serde::folderOf(path));
 }
 
 Result<std::string> serializeModel(const Model& model) {

@@ -13,17 +13,11 @@
 #include "onyx/serde/external_path.h"
 #include "onyx/serde/model_io.h"
 #include "serde/encoder.h"
+#include "serde/folder.h"
 
 namespace onyx {
 
 namespace {
-
-std::string folderOf(const std::string& path) {
-  size_t slash = path.find_last_of('/');
-  if (slash == std::string::npos) return ".";
-  if (slash == 0) return "/";
-  return path.substr(0, slash);
-}
 
 std::string realFolder(const std::string& folder) {
   char resolved[PATH_MAX];
@@ -80,7 +74,7 @@ std::string perTensorFileName(std::string_view tensor_name, std::set<std::string
 class Saver {
  public:
   Saver(const Model& model, const std::string& path, const SaveOptions& options)
-      : model_(model), path_(path), options_(options), folder_(folderOf(path)) {}
+      : model_(model), path_(path), options_(options), folder_(serde::folderOf(path)) {}
 
   Status run() {
     ONYX_RETURN_IF_ERROR(plan());
