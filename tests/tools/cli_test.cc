@@ -145,6 +145,18 @@ TEST_F(Cli, ExternalDataFollowsTheModelToAnotherFolder) {
   EXPECT_EQ(readFile(moved), readFile(model));
 }
 
+TEST_F(Cli, OutputIsTheSameBytesEveryTime) {
+  std::string options = " --external-data w.bin --size-threshold 64";
+  for (const char* folder : {"a", "b"}) {
+    fs::create_directories(dir_ / folder);
+    ASSERT_EQ(onyx("convert " + kExample + " " + (dir_ / folder / "m.onnx").string() + options)
+                  .status,
+              0);
+  }
+  EXPECT_EQ(readFile(dir_ / "a" / "m.onnx"), readFile(dir_ / "b" / "m.onnx"));
+  EXPECT_EQ(readFile(dir_ / "a" / "w.bin"), readFile(dir_ / "b" / "w.bin"));
+}
+
 TEST_F(Cli, ConvertRefusesAnUnsafeExternalDataPath) {
   ToolRun run = onyx("convert " + kExample + " " + (dir_ / "m.onnx").string() +
                      " --external-data ../escape.bin");
