@@ -10,16 +10,10 @@
 //      floating-point values compared bit for bit.
 //
 // Anything else traps, after a description on stderr.
-//
-// Open findings (onyx bugs not fixed yet, listed in tests/fuzz/README.md) trap like any
-// other, unless ONYX_FUZZ_TOLERATE names them (comma-separated), so that a long run can
-// look past them. A tolerated case is checked as narrowly as the deliberate ones: the rest
-// of the input must still agree.
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/message.h>
 #include <google/protobuf/stubs/logging.h>
-#include <google/protobuf/unknown_field_set.h>
 #include <google/protobuf/util/field_comparator.h>
 #include <google/protobuf/util/message_differencer.h>
 
@@ -29,11 +23,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <iterator>
-#include <optional>
 #include <string>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 #include "onnx_oracle.pb.h"
@@ -59,8 +50,8 @@ bool startsWith(std::string_view text, std::string_view prefix) {
 //
 // Walks bytes libprotobuf has already accepted, by the oracle schema, and notes what the
 // predicates below need: every known field sent with a wire type its declaration does not
-// allow, and how deeply messages and groups nest. Unlike the parsed message, the scan also
-// sees oneof members that a later member replaced.
+// allow, every key with bits above the 32nd, and how deeply messages and groups nest.
+// Unlike the parsed message, the scan also sees oneof members that a later member replaced.
 
 struct Misplaced {
   std::string field;  // the declared field name
@@ -70,6 +61,7 @@ struct Misplaced {
 
 struct Scan {
   std::vector<Misplaced> misplaced;
+  std::vector<uint64_t> oversized_keys;  // field numbers of keys with bits above the 32nd
   int deepest = 0;
 };
 
@@ -112,6 +104,7 @@ bool scanFields(const pb::Descriptor* type, std::string_view bytes, size_t& pos,
   while (pos < bytes.size()) {
     uint64_t key;
     if (!scanVarint(bytes, pos, key)) return false;
+    if (key > 0xffffffff) scan.oversized_keys.push_back(key >> 3);
     key &= 0xffffffff;  // as libprotobuf reads a key
     uint64_t number = key >> 3;
     int wire_type = static_cast<int>(key & 7);
@@ -197,9 +190,9 @@ bool isMisplacedField(const Status& status, const Scan& scan) {
   return false;
 }
 
-// What onyx's dims check (elementCount) finds in one TensorProto: 0 nothing; 1 a negative
-// size, the first (`index`, `value` set to it); 2 no zero, and a product past INT64_MAX;
-// 3 (valid) a zero, and the other dims' product past INT64_MAX.
+// What onyx's dims check (elementCount) finds in one TensorProto: 0 nothing (a zero dim
+// makes any other dims valid); 1 a negative size, the first (`index`, `value` set to it);
+// 2 no zero, and a product past INT64_MAX.
 int dimsProblem(const pb::Message& tensor, int& index, int64_t& value) {
   const pb::Reflection& reflection = *tensor.GetReflection();
   const pb::FieldDescriptor* dims = tensor.GetDescriptor()->FindFieldByNumber(1);
@@ -214,19 +207,20 @@ int dimsProblem(const pb::Message& tensor, int& index, int64_t& value) {
     }
     if (dim == 0) empty = true;
   }
+  if (empty) return 0;
   uint64_t product = 1;
   for (int i = 0; i < count; ++i) {
     uint64_t dim = static_cast<uint64_t>(reflection.GetRepeatedInt64(tensor, dims, i));
-    if (dim == 0) continue;
     if (__builtin_mul_overflow(product, dim, &product) ||
         product > static_cast<uint64_t>(INT64_MAX)) {
-      return empty ? 3 : 2;
+      return 2;
     }
   }
   return 0;
 }
 
-// Whether some TensorProto in `message`, as libprotobuf merged it, has the problem.
+// Whether some TensorProto in `message`, as libprotobuf merged it, has the problem (onyx
+// checks the dims once the whole model is decoded, so it sees merged tensors too).
 bool hasDimsProblem(const pb::Message& message, int problem, int index, int64_t value) {
   if (message.GetDescriptor() == onyx_oracle::TensorProto::descriptor()) {
     int found_index = -1;
@@ -281,16 +275,20 @@ bool isTooDeep(const Status& status, const Scan& scan, int max_depth) {
   return (messages || groups) && scan.deepest > max_depth;
 }
 
-// A key whose varint has bits above the 32nd: libprotobuf keeps only the low 32 bits of a
-// (at most 5-byte) key, onyx refuses the field number.
-bool isOversizedKey(const Status& status) {
+// "invalid field number N", N > 2^29-1, for a key the scan saw with bits above the 32nd:
+// libprotobuf keeps only the low 32 bits of a (at most 5-byte) key, onyx refuses the number.
+bool isOversizedKey(const Status& status, const Scan& scan) {
   constexpr std::string_view kInvalid = "invalid field number ";
   std::string_view message = status.message();
   if (status.code() != ErrorCode::kMalformed || !startsWith(message, kInvalid)) return false;
   std::string number(message.substr(kInvalid.size()));
   char* end = nullptr;
   unsigned long long value = std::strtoull(number.c_str(), &end, 10);
-  return !number.empty() && *end == '\0' && value > kMaxFieldNumber;
+  if (number.empty() || *end != '\0' || value <= kMaxFieldNumber) return false;
+  for (uint64_t seen : scan.oversized_keys) {
+    if (seen == value) return true;
+  }
+  return false;
 }
 
 // Why onyx (UTF-8 checks already relaxed) may refuse what libprotobuf accepted.
@@ -304,7 +302,7 @@ const char* explainOnyxRefusal(const Status& status, std::string_view bytes,
   if (isMisplacedField(status, scan)) return "known field with another wire type";
   if (isBadDims(status, parsed)) return "tensor dims negative or overflowing";
   if (isTooDeep(status, scan, max_depth)) return "nesting deeper than max_depth";
-  if (isOversizedKey(status)) return "key varint above 32 bits";
+  if (isOversizedKey(status, scan)) return "key varint above 32 bits";
   return nullptr;
 }
 
@@ -319,170 +317,6 @@ const char* explainProtobufRefusal(std::string_view bytes) {
     return "protobuf's recursion limit";
   }
   return nullptr;
-}
-
-// ---- open findings, tolerated on request -------------------------------------------------
-
-enum class Known { kOverlongVarint, kEnumRange, kDimsBeforeMerge };
-
-constexpr const char* kKnownNames[] = {"overlong-key-or-length", "enum-out-of-range",
-                                       "dims-checked-before-merge"};
-
-bool tolerated(Known known) {
-  static const std::string list = [] {
-    const char* value = std::getenv("ONYX_FUZZ_TOLERATE");
-    return "," + std::string(value ? value : "") + ",";
-  }();
-  std::string name = kKnownNames[static_cast<int>(known)];
-  return list.find("," + name + ",") != std::string::npos;
-}
-
-void noteTolerated(Known known) {
-  static bool seen[std::size(kKnownNames)] = {};
-  int index = static_cast<int>(known);
-  if (seen[index]) return;
-  seen[index] = true;
-  std::fprintf(stderr, "fuzz_model_differential: tolerating open finding %s (first case)\n",
-               kKnownNames[index]);
-}
-
-// Rewrites a message with every key and every length prefix in its shortest form, following
-// the schema into known sub-messages and into groups; values and unknown payloads stay as
-// they are. Empty when the bytes are malformed even so.
-std::optional<std::string> canonicalize(const pb::Descriptor* type, std::string_view bytes,
-                                        size_t& pos, uint64_t group) {
-  std::string out;
-  auto putVarint = [&out](uint64_t value) {
-    while (value >= 0x80) {
-      out.push_back(static_cast<char>(value | 0x80));
-      value >>= 7;
-    }
-    out.push_back(static_cast<char>(value));
-  };
-  while (pos < bytes.size()) {
-    uint64_t key;
-    if (!scanVarint(bytes, pos, key)) return std::nullopt;
-    uint64_t number = key >> 3;
-    int wire_type = static_cast<int>(key & 7);
-    putVarint(key);
-    if (wire_type == 4) {
-      if (number != group) return std::nullopt;
-      return out;
-    }
-    const pb::FieldDescriptor* field = type != nullptr && number <= kMaxFieldNumber
-                                           ? type->FindFieldByNumber(static_cast<int>(number))
-                                           : nullptr;
-    size_t start = pos;
-    uint64_t value;
-    switch (wire_type) {
-      case 0:
-        if (!scanVarint(bytes, pos, value)) return std::nullopt;
-        out.append(bytes.substr(start, pos - start));
-        break;
-      case 1:
-      case 5: {
-        size_t width = wire_type == 1 ? 8 : 4;
-        if (bytes.size() - pos < width) return std::nullopt;
-        out.append(bytes.substr(pos, width));
-        pos += width;
-        break;
-      }
-      case 2: {
-        if (!scanVarint(bytes, pos, value) || value > bytes.size() - pos) return std::nullopt;
-        std::string_view payload = bytes.substr(pos, static_cast<size_t>(value));
-        pos += static_cast<size_t>(value);
-        if (field != nullptr && field->message_type() != nullptr) {
-          size_t inner = 0;
-          std::optional<std::string> rewritten =
-              canonicalize(field->message_type(), payload, inner, 0);
-          if (!rewritten) return std::nullopt;
-          putVarint(rewritten->size());
-          out.append(*rewritten);
-        } else {
-          putVarint(payload.size());
-          out.append(payload);
-        }
-        break;
-      }
-      case 3: {
-        std::optional<std::string> inner = canonicalize(nullptr, bytes, pos, number);
-        if (!inner) return std::nullopt;
-        out.append(*inner);
-        break;
-      }
-      default: return std::nullopt;
-    }
-  }
-  if (group != 0) return std::nullopt;
-  return out;
-}
-
-// Open finding "overlong-key-or-length": onyx reads keys and length prefixes of up to ten
-// bytes, libprotobuf refuses more than five. When the same input with those written in
-// their shortest form is one libprotobuf accepts, `expected` receives that reading.
-bool acceptsOnceCanonical(std::string_view bytes, onyx_oracle::ModelProto& expected) {
-  size_t pos = 0;
-  std::optional<std::string> canonical =
-      canonicalize(onyx_oracle::ModelProto::descriptor(), bytes, pos, 0);
-  if (!canonical || *canonical == bytes) return false;
-  expected.Clear();
-  return canonical->size() <= static_cast<size_t>(INT_MAX) &&
-         expected.ParseFromArray(canonical->data(), static_cast<int>(canonical->size()));
-}
-
-// The enum fields: TensorProto.data_location (14) and AttributeProto.type (20).
-int enumFieldOf(const pb::Descriptor* type) {
-  if (type == onyx_oracle::TensorProto::descriptor()) return 14;
-  if (type == onyx_oracle::AttributeProto::descriptor()) return 20;
-  return 0;
-}
-
-// Whether libprotobuf moved an out-of-range enum value into the unknown fields somewhere.
-bool hasEnumOutOfRange(const pb::Message& message) {
-  const pb::Reflection& reflection = *message.GetReflection();
-  if (int number = enumFieldOf(message.GetDescriptor())) {
-    const pb::UnknownFieldSet& unknown = reflection.GetUnknownFields(message);
-    for (int i = 0; i < unknown.field_count(); ++i) {
-      if (unknown.field(i).number() == number &&
-          unknown.field(i).type() == pb::UnknownField::TYPE_VARINT) {
-        return true;
-      }
-    }
-  }
-  std::vector<const pb::FieldDescriptor*> fields;
-  reflection.ListFields(message, &fields);
-  for (const pb::FieldDescriptor* field : fields) {
-    if (field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
-    int count = field->is_repeated() ? reflection.FieldSize(message, field) : 1;
-    for (int i = 0; i < count; ++i) {
-      const pb::Message& sub = field->is_repeated()
-                                   ? reflection.GetRepeatedMessage(message, field, i)
-                                   : reflection.GetMessage(message, field);
-      if (hasEnumOutOfRange(sub)) return true;
-    }
-  }
-  return false;
-}
-
-// Removes both enum fields, known and unknown, everywhere in `message`.
-void scrubEnums(pb::Message& message) {
-  const pb::Reflection& reflection = *message.GetReflection();
-  if (int number = enumFieldOf(message.GetDescriptor())) {
-    reflection.ClearField(&message, message.GetDescriptor()->FindFieldByNumber(number));
-    reflection.MutableUnknownFields(&message)->DeleteByNumber(number);
-  }
-  std::vector<const pb::FieldDescriptor*> fields;
-  reflection.ListFields(message, &fields);
-  for (const pb::FieldDescriptor* field : fields) {
-    if (field->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
-    if (field->is_repeated()) {
-      for (int i = 0; i < reflection.FieldSize(message, field); ++i) {
-        scrubEnums(*reflection.MutableRepeatedMessage(&message, field, i));
-      }
-    } else {
-      scrubEnums(*reflection.MutableMessage(&message, field));
-    }
-  }
 }
 
 // ---- content ----------------------------------------------------------------------------
@@ -536,30 +370,12 @@ void compareContent(const onyx_oracle::ModelProto& expected, const Model& model)
   if (!written) finding("onyx cannot serialize a model it decoded", written.status().toString());
   onyx_oracle::ModelProto reread;
   if (!reread.ParseFromString(*written)) {
-    // An over-long key of an unknown field is written back as it was read.
-    if (!tolerated(Known::kOverlongVarint) || !acceptsOnceCanonical(*written, reread)) {
-      finding("libprotobuf refuses what onyx wrote", std::to_string(written->size()) + " bytes");
-    }
-    noteTolerated(Known::kOverlongVarint);
+    finding("libprotobuf refuses what onyx wrote", std::to_string(written->size()) + " bytes");
   }
   BitwiseComparator comparator;
   pb::util::MessageDifferencer differencer;
   differencer.set_field_comparator(&comparator);
   if (differencer.Compare(expected, reread)) return;
-
-  // Open finding "enum-out-of-range": onyx holds the enum fields as int32, so a value
-  // libprotobuf keeps as unknown (out of range) comes back truncated to 32 bits, sign-
-  // extended, or lost to a later in-range value. Everything else must still agree.
-  if (tolerated(Known::kEnumRange) && hasEnumOutOfRange(expected)) {
-    onyx_oracle::ModelProto left = expected;
-    onyx_oracle::ModelProto right = reread;
-    scrubEnums(left);
-    scrubEnums(right);
-    if (differencer.Compare(left, right)) {
-      noteTolerated(Known::kEnumRange);
-      return;
-    }
-  }
 
   std::string report;
   pb::util::MessageDifferencer reporting;
@@ -595,25 +411,10 @@ void run(std::string_view bytes) {
 
   if (model && !oracle_ok) {
     if (explainProtobufRefusal(bytes) != nullptr) return;
-    if (tolerated(Known::kOverlongVarint) && acceptsOnceCanonical(bytes, expected)) {
-      noteTolerated(Known::kOverlongVarint);
-      oracle_ok = true;  // and compare onyx's output with the canonical form's content
-    } else {
-      finding("onyx accepts what libprotobuf refuses", "");
-    }
+    finding("onyx accepts what libprotobuf refuses", "");
   }
   if (!model && oracle_ok) {
     if (explainOnyxRefusal(model.status(), bytes, expected, relaxed.max_depth) != nullptr) return;
-    // Open finding "dims-checked-before-merge": onyx checks a TensorProto's dims after each
-    // occurrence of a singular tensor field, so [2^40, 2^40] followed by [0] (merged: an
-    // empty tensor) is refused as overflowing.
-    if (tolerated(Known::kDimsBeforeMerge) && model.status().code() == ErrorCode::kLimitExceeded &&
-        model.status().message() ==
-            "the product of the dims passes " + std::to_string(INT64_MAX) + " elements" &&
-        hasDimsProblem(expected, 3, 0, 0)) {
-      noteTolerated(Known::kDimsBeforeMerge);
-      return;
-    }
     finding("onyx refuses what libprotobuf accepts", model.status().toString());
   }
   if (model && oracle_ok) compareContent(expected, *model);

@@ -53,9 +53,10 @@ struct NaiveTag {
   size_t length = 0;
 };
 
+// A key is at most 5 bytes long (protobuf reads it as 32 bits and refuses a longer one).
 NaiveTag naiveTag(const uint8_t* data, size_t size, size_t pos) {
   NaiveVarint key = naiveVarint(data, size, pos);
-  if (!key.ok) return NaiveTag{};
+  if (!key.ok || key.length > 5) return NaiveTag{};
   uint64_t number = key.value >> 3;
   int type = static_cast<int>(key.value & 7);
   if (number < 1 || number > (uint64_t{1} << 29) - 1 || type > 5) return NaiveTag{};
@@ -79,8 +80,12 @@ bool naiveSkip(const uint8_t* data, size_t size, size_t& pos, uint32_t field, in
       return true;
     }
     case 2: {
+      // A length takes at most 5 bytes unless its value needs more (2^35 and up).
       NaiveVarint length = naiveVarint(data, size, pos);
-      if (!length.ok || length.value > size - pos - length.length) return false;
+      if (!length.ok || (length.length > 5 && length.value < (uint64_t{1} << 35)) ||
+          length.value > size - pos - length.length) {
+        return false;
+      }
       pos += length.length + static_cast<size_t>(length.value);
       return true;
     }
