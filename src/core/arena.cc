@@ -15,6 +15,18 @@ constexpr size_t kLargestBlockBytes = size_t{64} << 20;
 constexpr size_t kHugePageBytes = size_t{2} << 20;
 constexpr size_t kPoolLimitBytes = size_t{1} << 30;
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
 // Blocks of arenas that were freed, kept for the next arena. A fresh block costs a page
 // fault and the kernel's zeroing for every page, which is most of the time it takes to
 // build a large graph; a process that loads model after model (a converter, a test
@@ -41,6 +53,9 @@ class BlockPool {
     return nullptr;
   }
   bool give(void* memory, size_t size) {
+    // Under AddressSanitizer freed blocks are unmapped, so that a use after the model is
+    // gone faults instead of reading a pooled block.
+    if (kSanitized) return false;
     std::lock_guard<std::mutex> lock(mutex_);
     if (pooled_ + size > kPoolLimitBytes) return false;
     madvise(memory, size, MADV_FREE);
