@@ -145,13 +145,30 @@ TEST_F(Cli, ExternalDataFollowsTheModelToAnotherFolder) {
   EXPECT_EQ(readFile(moved), readFile(model));
 }
 
+TEST_F(Cli, InfoWorksWithoutTheExternalDataFiles) {
+  fs::path model = dir_ / "m.onnx";
+  ASSERT_EQ(onyx("convert " + kExample + " " + model.string() +
+                 " --external-data w.bin --size-threshold 64")
+                .status,
+            0);
+  fs::remove(dir_ / "w.bin");
+  ToolRun run = onyx("info " + model.string());
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("initializers: 6 (40 B inline, 21.1 KiB external)"), std::string::npos)
+      << run.out;
+  // Converting needs the data, and says which file is missing.
+  ToolRun convert = onyx("convert " + model.string() + " " + (dir_ / "n.onnx").string());
+  EXPECT_EQ(convert.status, 2);
+  EXPECT_NE(convert.out.find("w.bin"), std::string::npos) << convert.out;
+}
+
 TEST_F(Cli, OutputIsTheSameBytesEveryTime) {
   std::string options = " --external-data w.bin --size-threshold 64";
   for (const char* folder : {"a", "b"}) {
     fs::create_directories(dir_ / folder);
-    ASSERT_EQ(onyx("convert " + kExample + " " + (dir_ / folder / "m.onnx").string() + options)
-                  .status,
-              0);
+    ASSERT_EQ(
+        onyx("convert " + kExample + " " + (dir_ / folder / "m.onnx").string() + options).status,
+        0);
   }
   EXPECT_EQ(readFile(dir_ / "a" / "m.onnx"), readFile(dir_ / "b" / "m.onnx"));
   EXPECT_EQ(readFile(dir_ / "a" / "w.bin"), readFile(dir_ / "b" / "w.bin"));

@@ -1,6 +1,7 @@
 // `onyx info MODEL [--json]`: what a model is, at a glance.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -22,10 +23,13 @@ struct TensorTotals {
 
 uint64_t dataBytes(const Tensor& tensor) {
   switch (tensorStorage(tensor)) {
-    case TensorStorage::kRaw:
-      return tensor.raw_data->size();
-    case TensorStorage::kExternal:
-      return tensor.external_bytes ? tensor.external_bytes->size() : 0;
+    case TensorStorage::kRaw: return tensor.raw_data->size();
+    case TensorStorage::kExternal: {
+      if (tensor.external_bytes) return tensor.external_bytes->size();
+      // Not loaded: the length the model states (info works without the data files).
+      auto length = tensor.externalValue("length");
+      return length ? std::strtoull(std::string(*length).c_str(), nullptr, 10) : 0;
+    }
     case TensorStorage::kStrings: {
       uint64_t total = 0;
       for (std::string_view s : tensor.string_data) total += s.size();
@@ -38,8 +42,7 @@ uint64_t dataBytes(const Tensor& tensor) {
       auto bytes = packedByteSize(info->type, *count);
       return bytes ? *bytes : 0;
     }
-    case TensorStorage::kNone:
-      return 0;
+    case TensorStorage::kNone: return 0;
   }
   return 0;
 }
@@ -69,7 +72,9 @@ std::string valueName(const ValueInfo& info) {
 }
 
 int runInfo(const std::string& path, bool json) {
+  // A summary needs no tensor data, so a model whose data files are missing still shows.
   LoadOptions options;
+  options.load_external_data = false;
   auto loaded = loadModel(path, options);
   if (!loaded) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", path, loaded.status().toString());
