@@ -47,13 +47,21 @@ ProtoBuilder graphAttribute(std::string_view name, const ProtoBuilder& graph) {
       .varint(f::attribute::kType, testing::attribute_type::kGraph);
 }
 
-TEST(DecoderScope, SubgraphReadsOfOuterNamesUseTheOuterValue) {
+// An If node (condition `cond`) whose then_branch reads the outer value "t"; with
+// `annotate`, the branch also declares t's type in its value_info.
+ProtoBuilder ifReadingOuterT(std::string_view cond, bool annotate) {
   ProtoBuilder then_graph;
   then_graph.message(f::graph::kNode, testing::nodeProto({"t"}, {"o"}, "inner", "Identity"))
       .bytes(f::graph::kName, "then")
       .message(f::graph::kOutput, testing::valueInfo("o", 1, {2}));
-  ProtoBuilder if_node = testing::nodeProto({"cond"}, {"r"}, "if", "If");
+  if (annotate) then_graph.message(f::graph::kValueInfo, testing::valueInfo("t", 1, {2}));
+  ProtoBuilder if_node = testing::nodeProto({cond}, {"r"}, "if", "If");
   if_node.message(f::node::kAttribute, graphAttribute("then_branch", then_graph));
+  return if_node;
+}
+
+TEST(DecoderScope, SubgraphReadsOfOuterNamesUseTheOuterValue) {
+  ProtoBuilder if_node = ifReadingOuterT("cond", false);
   ProtoBuilder graph;
   graph.message(f::graph::kNode, testing::nodeProto({"x"}, {"t"}, "relu", "Relu"))
       .message(f::graph::kNode, if_node)
@@ -156,13 +164,7 @@ TEST(DecoderScope, UndefinedNamesAndEmptyOptionalSlotsAreKept) {
 }
 
 TEST(DecoderScope, ValueInfoEntriesBindToTheirValues) {
-  ProtoBuilder then_graph;
-  then_graph.message(f::graph::kNode, testing::nodeProto({"t"}, {"o"}, "inner", "Identity"))
-      .bytes(f::graph::kName, "then")
-      .message(f::graph::kOutput, testing::valueInfo("o", 1, {2}))
-      .message(f::graph::kValueInfo, testing::valueInfo("t", 1, {2}));
-  ProtoBuilder if_node = testing::nodeProto({"x"}, {"r"}, "if", "If");
-  if_node.message(f::node::kAttribute, graphAttribute("then_branch", then_graph));
+  ProtoBuilder if_node = ifReadingOuterT("x", true);
   ProtoBuilder graph;
   graph.message(f::graph::kNode, testing::nodeProto({"x"}, {"t"}, "relu", "Relu"))
       .message(f::graph::kNode, if_node)

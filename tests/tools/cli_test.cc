@@ -48,6 +48,16 @@ class Cli : public ::testing::Test {
     dir_ = pattern;
   }
   void TearDown() override { fs::remove_all(dir_); }
+
+  // The example converted into dir_/m.onnx with its tensors of 64 bytes or more in w.bin.
+  fs::path exampleWithExternalData() {
+    fs::path model = dir_ / "m.onnx";
+    ToolRun run = onyx("convert " + kExample + " " + model.string() + kExternalOptions);
+    EXPECT_EQ(run.status, 0) << run.out;
+    return model;
+  }
+
+  static constexpr const char* kExternalOptions = " --external-data w.bin --size-threshold 64";
   fs::path dir_;
 };
 
@@ -116,9 +126,8 @@ TEST_F(Cli, ExternalDataIsAlignedAndInlineBringsItBack) {
 }
 
 TEST_F(Cli, ResavingExternalDataNeverGrowsTheDataFile) {
-  fs::path model = dir_ / "m.onnx";
-  std::string options = " --external-data w.bin --size-threshold 64";
-  ASSERT_EQ(onyx("convert " + kExample + " " + model.string() + options).status, 0);
+  fs::path model = exampleWithExternalData();
+  std::string options = kExternalOptions;
   auto first = fs::file_size(dir_ / "w.bin");
   for (int i = 0; i < 3; ++i) {
     ToolRun run = onyx("convert " + model.string() + " " + model.string() + options);
@@ -132,11 +141,7 @@ TEST_F(Cli, ResavingExternalDataNeverGrowsTheDataFile) {
 }
 
 TEST_F(Cli, ExternalDataFollowsTheModelToAnotherFolder) {
-  fs::path model = dir_ / "m.onnx";
-  ASSERT_EQ(onyx("convert " + kExample + " " + model.string() +
-                 " --external-data w.bin --size-threshold 64")
-                .status,
-            0);
+  fs::path model = exampleWithExternalData();
   fs::create_directories(dir_ / "elsewhere");
   fs::path moved = dir_ / "elsewhere" / "m.onnx";
   ToolRun run = onyx("convert " + model.string() + " " + moved.string());
@@ -146,11 +151,7 @@ TEST_F(Cli, ExternalDataFollowsTheModelToAnotherFolder) {
 }
 
 TEST_F(Cli, InfoWorksWithoutTheExternalDataFiles) {
-  fs::path model = dir_ / "m.onnx";
-  ASSERT_EQ(onyx("convert " + kExample + " " + model.string() +
-                 " --external-data w.bin --size-threshold 64")
-                .status,
-            0);
+  fs::path model = exampleWithExternalData();
   fs::remove(dir_ / "w.bin");
   ToolRun run = onyx("info " + model.string());
   EXPECT_EQ(run.status, 0) << run.out;
@@ -163,11 +164,11 @@ TEST_F(Cli, InfoWorksWithoutTheExternalDataFiles) {
 }
 
 TEST_F(Cli, OutputIsTheSameBytesEveryTime) {
-  std::string options = " --external-data w.bin --size-threshold 64";
   for (const char* folder : {"a", "b"}) {
     fs::create_directories(dir_ / folder);
     ASSERT_EQ(
-        onyx("convert " + kExample + " " + (dir_ / folder / "m.onnx").string() + options).status,
+        onyx("convert " + kExample + " " + (dir_ / folder / "m.onnx").string() + kExternalOptions)
+            .status,
         0);
   }
   EXPECT_EQ(readFile(dir_ / "a" / "m.onnx"), readFile(dir_ / "b" / "m.onnx"));
