@@ -86,22 +86,18 @@ bool Decoder::within(std::string_view list, size_t index, OptString name) {
   return within(segment);
 }
 
-bool Decoder::expectType(Reader& r, WireType actual, WireType expected, const char* field) {
-  if (actual == expected) return true;
+bool Decoder::wrongType(Reader& r, WireType actual, WireType expected, const char* field) {
   return fail(ErrorCode::kMalformed,
               std::string("wire type ") + wireTypeName(actual) + " where " + field + " needs " +
                   wireTypeName(expected),
               r.offset());
 }
 
-bool Decoder::enter(const Reader& r) {
-  if (++depth_ > options_.max_depth) {
-    --depth_;
-    return fail(ErrorCode::kLimitExceeded,
-                "messages nest more than " + std::to_string(options_.max_depth) + " deep",
-                r.offset());
-  }
-  return true;
+bool Decoder::tooDeep(const Reader& r) {
+  --depth_;
+  return fail(ErrorCode::kLimitExceeded,
+              "messages nest more than " + std::to_string(options_.max_depth) + " deep",
+              r.offset());
 }
 
 // ---------------------------------------------------------------------------------------

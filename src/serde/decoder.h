@@ -140,7 +140,11 @@ class Decoder {
   bool within(std::string_view segment);
   bool within(std::string_view list, size_t index, OptString name = {});
   bool expectType(wire::Reader& r, wire::WireType actual, wire::WireType expected,
-                  const char* field);
+                  const char* field) {
+    return actual == expected || wrongType(r, actual, expected, field);
+  }
+  bool wrongType(wire::Reader& r, wire::WireType actual, wire::WireType expected,
+                 const char* field);
   bool readString(wire::Reader& r, wire::WireType wt, OptString& out, const char* field,
                   bool is_name);
   bool readBytesList(wire::Reader& r, wire::WireType wt, ArenaList<std::string_view>& out,
@@ -159,7 +163,8 @@ class Decoder {
                   const char* field);
   bool keepUnknown(wire::Reader& r, uint32_t field, wire::WireType wt, const char* key_start,
                    UnknownFields& unknown);
-  bool enter(const wire::Reader& r);
+  bool enter(const wire::Reader& r) { return ++depth_ <= options_.max_depth || tooDeep(r); }
+  bool tooDeep(const wire::Reader& r);
   void leave() { --depth_; }
 
  private:

@@ -2,6 +2,49 @@
 
 namespace onyx::wire {
 
+bool Reader::readBytesSlow(std::string_view& bytes) {
+  uint64_t length;
+  const char* start = pos_;
+  if (!readVarint(length)) return false;
+  if (pos_ - start > 5 && length < (uint64_t{1} << 35)) {
+    pos_ = start;
+    return fail("a length is padded past 5 bytes");
+  }
+  if (length > remaining()) {
+    uint64_t left = remaining();
+    pos_ = start;
+    return fail("length " + std::to_string(length) + " runs past the end of its message (" +
+                std::to_string(left) + " bytes remain)");
+  }
+  bytes = std::string_view(pos_, static_cast<size_t>(length));
+  pos_ += length;
+  return true;
+}
+
+bool Reader::readTagSlow(uint32_t& field, WireType& type) {
+  uint64_t key;
+  const char* start = pos_;
+  if (!readVarint(key)) return false;
+  if (pos_ - start > 5) {
+    pos_ = start;
+    return fail("a field key is longer than 5 bytes");
+  }
+  uint64_t number = key >> 3;
+  uint32_t wire = static_cast<uint32_t>(key & 7);
+  if (number == 0 || number > kMaxFieldNumber) {
+    pos_ = start;
+    return fail("invalid field number " + std::to_string(number));
+  }
+  if (wire > 5) {
+    pos_ = start;
+    return fail("invalid wire type " + std::to_string(wire) + " for field " +
+                std::to_string(number));
+  }
+  field = static_cast<uint32_t>(number);
+  type = static_cast<WireType>(wire);
+  return true;
+}
+
 bool Reader::readVarintSlow(uint64_t& value) {
   uint64_t result = 0;
   const char* p = pos_;

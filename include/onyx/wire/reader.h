@@ -45,27 +45,17 @@ class Reader {
   /// Reads a field key. Field number 0, numbers above 2^29-1, wire types 6 and 7 and keys
   /// longer than 5 bytes (which protobuf reads as 32 bits and refuses) are malformed.
   bool readTag(uint32_t& field, WireType& type) {
-    uint64_t key;
-    const char* start = pos_;
-    if (!readVarint(key)) return false;
-    if (pos_ - start > 5) {
-      pos_ = start;
-      return fail("a field key is longer than 5 bytes");
+    // Fast path: a one-byte key (fields 1-15) with a valid wire type, nearly every key.
+    if (pos_ < end_) {
+      uint8_t key = static_cast<uint8_t>(*pos_);
+      if (key < 0x80 && key >= 8 && (key & 7) <= 5) {
+        ++pos_;
+        field = key >> 3;
+        type = static_cast<WireType>(key & 7);
+        return true;
+      }
     }
-    uint64_t number = key >> 3;
-    uint32_t wire = static_cast<uint32_t>(key & 7);
-    if (number == 0 || number > kMaxFieldNumber) {
-      pos_ = start;
-      return fail("invalid field number " + std::to_string(number));
-    }
-    if (wire > 5) {
-      pos_ = start;
-      return fail("invalid wire type " + std::to_string(wire) + " for field " +
-                  std::to_string(number));
-    }
-    field = static_cast<uint32_t>(number);
-    type = static_cast<WireType>(wire);
-    return true;
+    return readTagSlow(field, type);
   }
 
   bool readVarint(uint64_t& value) {
@@ -93,24 +83,23 @@ class Reader {
   /// Reads a length prefix and the bytes it covers. Lengths are 64-bit (protobuf's stop at
   /// 2 GiB), but a length padded past the 5 bytes protobuf allows is refused as it is there.
   bool readBytes(std::string_view& bytes) {
-    uint64_t length;
-    const char* start = pos_;
-    if (!readVarint(length)) return false;
-    if (pos_ - start > 5 && length < (uint64_t{1} << 35)) {
-      pos_ = start;
-      return fail("a length is padded past 5 bytes");
+    // Fast path: a one-byte length that fits, as for most names.
+    if (pos_ < end_) {
+      uint8_t length = static_cast<uint8_t>(*pos_);
+      if (length < 0x80 && length < end_ - pos_) {
+        bytes = std::string_view(pos_ + 1, length);
+        pos_ += 1 + length;
+        return true;
+      }
     }
-    if (length > remaining()) {
-      uint64_t left = remaining();
-      pos_ = start;
-      return fail("length " + std::to_string(length) + " runs past the end of its message (" +
-                  std::to_string(left) + " bytes remain)");
-    }
-    bytes = std::string_view(pos_, static_cast<size_t>(length));
-    pos_ += length;
-    return true;
+    return readBytesSlow(bytes);
   }
 
+ private:
+  bool readTagSlow(uint32_t& field, WireType& type);
+  bool readBytesSlow(std::string_view& bytes);
+
+ public:
   /// Skips the value of a field whose key was just read. Groups are skipped by
   /// matching their end key, at most `max_depth` groups deep.
   bool skipValue(uint32_t field, WireType type, int max_depth);
