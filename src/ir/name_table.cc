@@ -4,8 +4,6 @@
 
 namespace onyx {
 
-std::string_view NameTable::nameOf(const Value* value) { return value->name; }
-
 void NameTable::put(Arena& arena, Value* value) {
   bool added = false;
   Value* found = findOrAdd(arena, value->name, [&] {

@@ -153,7 +153,21 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
         }
         return Step::kRead;
       }
-      case 13: return item(r, wt, "value_info", graph.value_info, &Decoder::decodeValueInfo);
+      case 13: {
+        if (item(r, wt, "value_info", graph.value_info, &Decoder::decodeValueInfo) ==
+            Step::kFailed) {
+          return Step::kFailed;
+        }
+        // Bound now, while its name is in cache, when the name is already defined here: a
+        // defined name keeps its value for good. Others wait for linkScopes.
+        ValueInfo* info = graph.value_info.back();
+        if (info->name.has_value()) {
+          bindPendingNames();
+          Value* value = graph.names.find(*info->name);
+          if (value != nullptr && !value->isUndefined()) info->value = value;
+        }
+        return Step::kRead;
+      }
       case 14:
         return item(r, wt, "quantization_annotation", graph.quantization_annotation,
                     &Decoder::decodeAnnotation);
@@ -174,6 +188,7 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
       default: return Step::kUnknown;
     }
   });
+  bindPendingNames();
   current_graph_ = saved_graph;
   return ok;
 }
@@ -199,13 +214,7 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
       case 2: {
         OptString name;
         if (!readString(r, wt, name, "output", true)) return Step::kFailed;
-        Value* value = nullptr;
-        if (!name->empty()) {
-          value = defineAs(graph, *name, Role::kNodeOutput);
-          value->producer = &node;
-          value->output_index = static_cast<uint32_t>(scratch_outputs_.size() - first_output);
-        }
-        scratch_outputs_.push_back(value);
+        scratch_outputs_.push_back(*name);
         return Step::kRead;
       }
       case 3: return step(readString(r, wt, node.name, "name", true));
@@ -231,17 +240,23 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
   });
   current_node_ = saved_node;
   if (ok) {
+    // Outputs are defined before inputs are read, so that a node reading its own output
+    // binds to it, as when the outputs came first in the file.
+    size_t outputs = scratch_outputs_.size() - first_output;
+    node.outputs.resize(arena_, outputs);
+    for (size_t i = 0; i < outputs; ++i) {
+      std::string_view name = scratch_outputs_[first_output + i];
+      if (!name.empty()) queueName(graph, node, name, static_cast<uint32_t>(i), true);
+    }
     size_t inputs = scratch_names_.size() - first_input;
     // The input slots are allocated once, at their final size, so the links never move.
     node.inputs.resize(arena_, inputs);
     for (size_t i = 0; i < inputs; ++i) {
-      Use& use = node.inputs[i];
-      use.user = &node;
+      node.inputs[i].user = &node;
       std::string_view name = scratch_names_[first_input + i];
-      if (!name.empty()) use.set(valueForRead(graph, name));
+      if (!name.empty()) queueName(graph, node, name, static_cast<uint32_t>(i), false);
     }
-    node.outputs.assign(arena_, scratch_outputs_.data() + first_output,
-                        scratch_outputs_.size() - first_output);
+    if (pending_names_.size() >= kNameBatch) bindPendingNames();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,
                            scratch_attributes_.size() - first_attribute);
   }
@@ -522,6 +537,7 @@ bool Decoder::decodeFunction(std::string_view bytes, Function& function) {
       default: return Step::kUnknown;
     }
   });
+  bindPendingNames();
   current_graph_ = saved_graph;
   current_node_ = saved_node;
   return ok;

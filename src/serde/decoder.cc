@@ -110,6 +110,9 @@ bool Decoder::readString(Reader& r, WireType wt, OptString& out, const char* fie
   if (!r.readBytes(text)) {
     return fieldWireError(r, field);
   }
+  if (is_name && text.size() >= NameTable::kMaxNameBytes) {
+    return failField(field, ErrorCode::kLimitExceeded, "a name of 4 GiB or more", at);
+  }
   if (is_name && options_.validate_utf8 && !isValidUtf8(text)) {
     return failField(field, ErrorCode::kMalformed, "not valid UTF-8", at);
   }
@@ -309,12 +312,22 @@ Value* Decoder::newValue(Graph& graph, std::string_view name) {
 }
 
 Value* Decoder::valueForRead(Graph& graph, std::string_view name) {
-  return graph.names.findOrAdd(arena_, name, [&] { return newValue(graph, name); });
+  bindPendingNames();
+  return valueForRead(graph, name, NameTable::hashName(name));
 }
 
 Value* Decoder::defineAs(Graph& graph, std::string_view name, Role role) {
+  bindPendingNames();
+  return defineAs(graph, name, NameTable::hashName(name), role);
+}
+
+Value* Decoder::valueForRead(Graph& graph, std::string_view name, uint64_t hash) {
+  return graph.names.findOrAdd(arena_, name, hash, [&] { return newValue(graph, name); });
+}
+
+Value* Decoder::defineAs(Graph& graph, std::string_view name, uint64_t hash, Role role) {
   bool made = false;
-  Value* value = graph.names.findOrAdd(arena_, name, [&] {
+  Value* value = graph.names.findOrAdd(arena_, name, hash, [&] {
     made = true;
     return newValue(graph, name);
   });
@@ -322,6 +335,29 @@ Value* Decoder::defineAs(Graph& graph, std::string_view name, Role role) {
   // A second definition of a name (invalid SSA) gets its own value outside the name table,
   // so that reads keep binding to the first and the file is still written back as it was.
   return newValue(graph, name);
+}
+
+void Decoder::bindPendingNames() {
+  // Far enough ahead for the slot to arrive, near enough that it is still in cache.
+  constexpr size_t kPrefetchAhead = 32;
+  size_t count = pending_names_.size();
+  for (size_t i = 0; i < count; ++i) {
+    if (i + kPrefetchAhead < count) {
+      const PendingName& later = pending_names_[i + kPrefetchAhead];
+      later.graph->names.prefetch(later.hash);
+    }
+    const PendingName& pending = pending_names_[i];
+    Node& node = *pending.node;
+    if (pending.is_output) {
+      Value* value = defineAs(*pending.graph, pending.name, pending.hash, Role::kNodeOutput);
+      value->producer = &node;
+      value->output_index = pending.index;
+      node.outputs[pending.index] = value;
+    } else {
+      node.inputs[pending.index].set(valueForRead(*pending.graph, pending.name, pending.hash));
+    }
+  }
+  pending_names_.clear();
 }
 
 void Decoder::linkScopes(Graph& root) {
@@ -354,7 +390,9 @@ void Decoder::linkScopes(Graph& root) {
   struct Bind {
     static void run(Graph& graph) {
       for (ValueInfo* info : graph.value_info) {
-        if (info->name.has_value()) info->value = graph.lookup(*info->name);
+        if (info->value == nullptr && info->name.has_value()) {
+          info->value = graph.lookup(*info->name);
+        }
       }
       for (Graph* sub : graph.subgraphs) run(*sub);
     }

@@ -220,6 +220,27 @@ class Decoder {
   Value* valueForRead(Graph& graph, std::string_view name);
   /// Defines `name` in `graph` in `role`, taking over a placeholder made by an earlier read.
   Value* defineAs(Graph& graph, std::string_view name, Role role);
+  Value* valueForRead(Graph& graph, std::string_view name, uint64_t hash);
+  Value* defineAs(Graph& graph, std::string_view name, uint64_t hash, Role role);
+
+  // Node inputs and outputs are bound to values in batches: a large graph's name table
+  // does not fit in cache, and resolving names one at a time waits on a miss for each,
+  // where a batch prefetches ahead and overlaps them. Names bind in the order they were
+  // read, exactly as if each were resolved on the spot: every other name operation binds
+  // the pending ones first.
+  static constexpr size_t kNameBatch = 256;
+  struct PendingName {
+    uint64_t hash;
+    std::string_view name;
+    Graph* graph;
+    Node* node;
+    uint32_t index;  // of the input or output
+    bool is_output;
+  };
+  void queueName(Graph& graph, Node& node, std::string_view name, uint32_t index, bool is_output) {
+    pending_names_.push_back({NameTable::hashName(name), name, &graph, &node, index, is_output});
+  }
+  void bindPendingNames();
 
   Arena& arena_;
   const LoadOptions& options_;
@@ -234,8 +255,9 @@ class Decoder {
   };
   std::vector<DecodedTensor> tensors_;
   std::vector<Tensor*> external_tensors_;
+  std::vector<PendingName> pending_names_;
   std::vector<std::string_view> scratch_names_;
-  std::vector<Value*> scratch_outputs_;
+  std::vector<std::string_view> scratch_outputs_;
   std::vector<Attribute*> scratch_attributes_;
 };
 

@@ -1,8 +1,9 @@
 // onyx/ir/name_table.h — the names a graph scope defines, looked up in O(1).
 //
-// Open addressing over an arena array of 16-byte slots (a hash and the value); the key is
-// the value's own name, so the table holds no strings. Building a large graph is mostly
-// name lookups, so the slots are small enough that a 200,000-value table stays in cache.
+// Open addressing over an arena array of 24-byte slots: part of the hash, the name's length
+// and bytes (a view, usually into the mapped file) and the value. Building a large graph
+// is mostly name lookups; keeping the key in the slot means a lookup reads the slot and
+// the name's bytes but never the Value, which for an old name is a cache miss.
 // Not thread-safe for writing; concurrent lookups on an unchanging table are safe.
 #pragma once
 
@@ -18,38 +19,51 @@ struct Value;
 
 class NameTable {
  public:
+  static constexpr size_t kMaxNameBytes = UINT32_MAX;
+
   Value* find(std::string_view name) const {
     if (capacity_ == 0) return nullptr;
     uint64_t hash = hashName(name);
     for (size_t i = hash & (capacity_ - 1);; i = (i + 1) & (capacity_ - 1)) {
       const Slot& slot = slots_[i];
       if (slot.value == nullptr) return nullptr;
-      if (slot.tag == static_cast<uint32_t>(hash) && nameOf(slot.value) == name) return slot.value;
+      if (slot.matches(hash, name)) return slot.value;
     }
   }
 
   /// The value named `name`, or — when there is none — `make()`'s result, added under
-  /// that name (which must be the new value's own name). One hash for both.
+  /// that name (which must be the new value's own name and outlive the table). One hash
+  /// for both. Names are shorter than kMaxNameBytes.
   template <class Make>
   Value* findOrAdd(Arena& arena, std::string_view name, Make&& make) {
+    return findOrAdd(arena, name, hashName(name), make);
+  }
+  /// findOrAdd() with `hash` = hashName(name) computed by the caller.
+  template <class Make>
+  Value* findOrAdd(Arena& arena, std::string_view name, uint64_t hash, Make&& make) {
     if ((size_ + 1) * 4 > capacity_ * 3) grow(arena);
-    uint64_t hash = hashName(name);
     for (size_t i = hash & (capacity_ - 1);; i = (i + 1) & (capacity_ - 1)) {
       Slot& slot = slots_[i];
       if (slot.value == nullptr) {
         slot.value = make();
         slot.tag = static_cast<uint32_t>(hash);
+        slot.length = static_cast<uint32_t>(name.size());
+        slot.name = name.data();
         ++size_;
         return slot.value;
       }
-      if (slot.tag == static_cast<uint32_t>(hash) && nameOf(slot.value) == name) {
-        return slot.value;
-      }
+      if (slot.matches(hash, name)) return slot.value;
     }
   }
 
   /// Adds `value` under its own name, replacing the entry for that name if there is one.
   void put(Arena& arena, Value* value);
+
+  /// Asks the CPU to bring in the slot where a lookup of a name with `hash` starts, so that
+  /// a batch of lookups overlaps its cache misses instead of waiting for each in turn.
+  void prefetch(uint64_t hash) const {
+    if (capacity_ != 0) __builtin_prefetch(&slots_[hash & (capacity_ - 1)]);
+  }
 
   size_t size() const { return size_; }
   /// Makes room for `count` names without growing again.
@@ -78,14 +92,20 @@ class NameTable {
  private:
   struct Slot {
     uint32_t tag;  // the low bits of the hash, to skip most name comparisons
+    uint32_t length;
+    const char* name;
     Value* value;
+
+    bool matches(uint64_t hash, std::string_view key) const {
+      return tag == static_cast<uint32_t>(hash) && length == key.size() &&
+             std::memcmp(name, key.data(), key.size()) == 0;
+    }
   };
 
   static uint64_t mix(uint64_t h) {
     h *= 0xbf58476d1ce4e5b9ull;
     return h ^ (h >> 31);
   }
-  static std::string_view nameOf(const Value* value);
   void grow(Arena& arena);
   void rehash(Arena& arena, size_t capacity);
 
