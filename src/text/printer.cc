@@ -654,7 +654,7 @@ void Printer::attributeValue(const Attribute& a, AttributeKind kind, int indent,
   switch (kind) {
     case AttributeKind::kFloat: {
       float value = a.f.value_or(0.0f);
-      w_.number(value);
+      w_.floatLiteral(value);
       if (std::isnan(value) && (std::bit_cast<uint32_t>(value) & 0x7fffffffu) != 0x7fc00000u) {
         log_.lose("f", "a NaN with a payload reads back as the default NaN");
       }
@@ -704,7 +704,7 @@ void Printer::attributeValue(const Attribute& a, AttributeKind kind, int indent,
       for (size_t i = 0; i < a.floats.size(); ++i) {
         if (i > 0) w_.raw(", ");
         float value = a.floats[i];
-        w_.number(value);
+        w_.floatLiteral(value);
         if (std::isnan(value) && (std::bit_cast<uint32_t>(value) & 0x7fffffffu) != 0x7fc00000u) {
           payload = true;
         }

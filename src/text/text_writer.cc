@@ -102,4 +102,10 @@ void TextWriter::name(std::string_view text) {
 void TextWriter::number(float value) { appendNumber(out_, value); }
 void TextWriter::number(double value) { appendNumber(out_, value); }
 
+void TextWriter::floatLiteral(float value) {
+  size_t start = out_.size();
+  appendNumber(out_, value);
+  if (out_.find_first_of(".eEna", start) == std::string::npos) out_.append(".0");
+}
+
 }  // namespace onyx::text

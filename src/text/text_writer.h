@@ -60,6 +60,10 @@ class TextWriter {
   /// as inf or -inf, which onnx's parser reads (NaN payloads cannot be written).
   void number(float value);
   void number(double value);
+  /// number(), with `.0` added to a whole number, so that the literal reads as a float
+  /// whatever the context: onnx's parser before 1.13 takes `2` for an int even where a float
+  /// is declared, and a reader sees the kind at a glance.
+  void floatLiteral(float value);
 
  private:
   std::string& out_;

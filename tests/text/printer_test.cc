@@ -280,10 +280,10 @@ class PrinterAttributes : public ::testing::Test {
 
 TEST_F(PrinterAttributes, ScalarsAlwaysCarryTheirKind) {
   Attribute& f = make("alpha", AttributeKind::kFloat);
-  // A float that is a whole number would read back as an int without `: float`.
+  // Whole numbers get `.0`: before onnx 1.13 the parser read `2` as an int despite `: float`.
   for (auto [value, text] : std::initializer_list<std::pair<float, const char*>>{
-           {2.0f, "2"},
-           {-0.0f, "-0"},
+           {2.0f, "2.0"},
+           {-0.0f, "-0.0"},
            {0.1f, "0.1"},
            {1e-7f, "1e-07"},
            {3.4028235e38f, "3.4028235e+38"},
@@ -307,7 +307,7 @@ TEST_F(PrinterAttributes, Lists) {
   Attribute& floats = make("scales", AttributeKind::kFloats);
   floats.floats.values.push_back(arena(), 1.0f);
   floats.floats.values.push_back(arena(), 0.5f);
-  EXPECT_EQ(printAttribute(floats), "scales: floats = [1, 0.5]");
+  EXPECT_EQ(printAttribute(floats), "scales: floats = [1.0, 0.5]");
   Attribute& ints = make("pads", AttributeKind::kInts);
   EXPECT_EQ(printAttribute(ints), "pads: ints = []");
   ints.ints.values.push_back(arena(), 0);
@@ -631,7 +631,7 @@ TEST(Printer, FunctionsWithAttributesDefaultsAndTypedSignatures) {
                                      "  opset_import: [\"\" : 21],\n"
                                      "  doc_string: \"a function\"\n"
                                      ">\n"
-                                     "foo <gamma, alpha: float = 4> (X, float[N] Y) => (c)\n"
+                                     "foo <gamma, alpha: float = 4.0> (X, float[N] Y) => (c)\n"
                                      "  <\n"
                                      "    int64 t\n"
                                      "  >\n"
@@ -769,7 +769,7 @@ TEST(Printer, AModelWithoutLossesHasNone) {
                                "    float[2] w = {1.5, -2}\n"
                                "  >\n"
                                "{\n"
-                               "  [add0] y = Add <alpha: float = 1> (x, w)\n"
+                               "  [add0] y = Add <alpha: float = 1.0> (x, w)\n"
                                "}\n");
 }
 
