@@ -384,6 +384,8 @@ void Printer::nodeList(const Graph& graph, int indent) {
   w_.raw('}');
 }
 
+// Syntax.md's value-info is `type quotable-id`, but onnx's parser takes the type as optional
+// (a name alone leaves the ValueInfoProto without a type), which is how an untyped one prints.
 void Printer::valueInfo(const ValueInfo& info, bool with_type) {
   if (with_type && info.type != nullptr) {
     LossLog::Scope scope(log_, "type");
