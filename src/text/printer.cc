@@ -6,9 +6,6 @@
 
 #include <fmt/format.h>
 
-#include <bit>
-#include <cmath>
-
 #include "text/loss_log.h"
 #include "text/tensor_literal.h"
 #include "text/text_writer.h"
@@ -468,7 +465,8 @@ void Printer::function(const Function& f) {
 
   // A typed input or output adds a value_info entry, in the order inputs then outputs, so
   // the entries that lead value_info in that order print in place and the rest after.
-  const Graph& body = *f.body;
+  static const Graph kNoBody;  // a function made in memory may have none yet
+  const Graph& body = f.body != nullptr ? *f.body : kNoBody;
   const ArenaList<ValueInfo*>& value_info = body.value_info;
   size_t next_info = 0;
   auto signatureName = [&](std::string_view name) {
@@ -657,7 +655,7 @@ void Printer::attributeValue(const Attribute& a, AttributeKind kind, int indent,
     case AttributeKind::kFloat: {
       float value = a.f.value_or(0.0f);
       w_.floatLiteral(value);
-      if (std::isnan(value) && (std::bit_cast<uint32_t>(value) & 0x7fffffffu) != 0x7fc00000u) {
+      if (isNanWithPayload(value)) {
         log_.lose("f", "a NaN with a payload reads back as the default NaN");
       }
       return;
@@ -707,7 +705,7 @@ void Printer::attributeValue(const Attribute& a, AttributeKind kind, int indent,
         if (i > 0) w_.raw(", ");
         float value = a.floats[i];
         w_.floatLiteral(value);
-        if (std::isnan(value) && (std::bit_cast<uint32_t>(value) & 0x7fffffffu) != 0x7fc00000u) {
+        if (isNanWithPayload(value)) {
           payload = true;
         }
       }

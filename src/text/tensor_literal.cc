@@ -59,16 +59,10 @@ void writeValue(TextWriter& writer, T value) {
   }
 }
 
-// onnx's parser reads `nan` and `-nan` as the default quiet NaN of either sign; a NaN with
-// any other payload has no spelling.
 template <class T>
 bool isUnwritableNan(T value) {
-  if constexpr (std::is_same_v<T, float>) {
-    uint32_t bits = std::bit_cast<uint32_t>(value);
-    return std::isnan(value) && (bits & 0x7fffffffu) != 0x7fc00000u;
-  } else if constexpr (std::is_same_v<T, double>) {
-    uint64_t bits = std::bit_cast<uint64_t>(value);
-    return std::isnan(value) && (bits & 0x7fffffffffffffffull) != 0x7ff8000000000000ull;
+  if constexpr (std::is_floating_point_v<T>) {
+    return isNanWithPayload(value);
   } else {
     return false;
   }

@@ -1,5 +1,6 @@
 #include "text/text_writer.h"
 
+#include <bit>
 #include <cmath>
 
 #include "onyx/core/element_type.h"
@@ -26,6 +27,15 @@ void appendNumber(std::string& out, Float value) {
 }
 
 }  // namespace
+
+bool isNanWithPayload(float value) {
+  return std::isnan(value) && (std::bit_cast<uint32_t>(value) & 0x7fffffffu) != 0x7fc00000u;
+}
+
+bool isNanWithPayload(double value) {
+  return std::isnan(value) &&
+         (std::bit_cast<uint64_t>(value) & 0x7fffffffffffffffull) != 0x7ff8000000000000ull;
+}
 
 bool isIdentifier(std::string_view text) {
   if (text.empty() || !(isAlpha(text[0]) || text[0] == '_')) return false;

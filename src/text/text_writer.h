@@ -37,6 +37,11 @@ bool isDottedIdentifier(std::string_view domain);
 /// quoting, for names the printer reports as lost.
 std::string identifierStandIn(std::string_view text);
 
+/// A NaN whose bits are not those of `nan` or `-nan` as onnx's parser reads them (the default
+/// quiet NaN of either sign): its payload has no spelling.
+bool isNanWithPayload(float value);
+bool isNanWithPayload(double value);
+
 class TextWriter {
  public:
   explicit TextWriter(std::string& out) : out_(out) {}
