@@ -588,6 +588,15 @@ TEST(Printer, GraphWithInitializersValueInfoAndASubgraph) {
                 "}\n");
   EXPECT_EQ(lossPaths(m),
             (std::vector<std::string>{"graph.node[1](if0).attribute[1](else_branch).g.name"}));
+  // On its own a graph is no attribute value, so its name can be quoted.
+  EXPECT_EQ(printGraph(*m.graph->last_node->attributes[1]->g),
+            "\"float\" () => (float[N] b)\n"
+            "  <\n"
+            "    float[1] k = {2}\n"
+            "  >\n"
+            "{\n"
+            "  b = Identity(w)\n"
+            "}");
 }
 
 TEST(Printer, FunctionsWithAttributesDefaultsAndTypedSignatures) {
@@ -621,23 +630,25 @@ TEST(Printer, FunctionsWithAttributesDefaultsAndTypedSignatures) {
   graph.message(field::graph::kNode, call).bytes(field::graph::kName, "g");
   ProtoBuilder m = model(graph);
   m.message(field::model::kFunctions, function);
-  EXPECT_EQ(printModel(load(m)), std::string(kHeader) +
-                                     "g () => () {\n"
-                                     "  y = local.foo(x)\n"
-                                     "}\n"
-                                     "\n"
-                                     "<\n"
-                                     "  domain: \"local\",\n"
-                                     "  opset_import: [\"\" : 21],\n"
-                                     "  doc_string: \"a function\"\n"
-                                     ">\n"
-                                     "foo <gamma, alpha: float = 4.0> (X, float[N] Y) => (c)\n"
-                                     "  <\n"
-                                     "    int64 t\n"
-                                     "  >\n"
-                                     "{\n"
-                                     "  c = Constant <value_float: float = @alpha> (X)\n"
-                                     "}\n");
+  Model loaded = load(m);
+  EXPECT_EQ(printFunction(*loaded.functions[0]).substr(0, 12), "<\n  domain: ");
+  EXPECT_EQ(printModel(loaded), std::string(kHeader) +
+                                    "g () => () {\n"
+                                    "  y = local.foo(x)\n"
+                                    "}\n"
+                                    "\n"
+                                    "<\n"
+                                    "  domain: \"local\",\n"
+                                    "  opset_import: [\"\" : 21],\n"
+                                    "  doc_string: \"a function\"\n"
+                                    ">\n"
+                                    "foo <gamma, alpha: float = 4.0> (X, float[N] Y) => (c)\n"
+                                    "  <\n"
+                                    "    int64 t\n"
+                                    "  >\n"
+                                    "{\n"
+                                    "  c = Constant <value_float: float = @alpha> (X)\n"
+                                    "}\n");
 }
 
 // ---- losses -----------------------------------------------------------------------------
