@@ -38,6 +38,8 @@ const char* attributeKindName(AttributeKind kind) {
 
 // The value fields of an AttributeProto, in the order a missing type is guessed from them.
 struct AttributeFields {
+  static constexpr size_t kCount = 14;
+
   explicit AttributeFields(const Attribute& a) {
     const AttributeLists* lists = a.lists;
     set[0] = a.f.has_value();
@@ -55,10 +57,10 @@ struct AttributeFields {
     set[12] = lists != nullptr && !lists->sparse_tensors.empty();
     set[13] = lists != nullptr && !lists->type_protos.empty();
   }
-  static constexpr const char* kField[14] = {
+  static constexpr const char* kField[kCount] = {
       "f",      "i",    "s",       "t",       "g",      "sparse_tensor",  "tp",
       "floats", "ints", "strings", "tensors", "graphs", "sparse_tensors", "type_protos"};
-  static constexpr AttributeKind kKind[14] = {
+  static constexpr AttributeKind kKind[kCount] = {
       AttributeKind::kFloat,         AttributeKind::kInt,       AttributeKind::kString,
       AttributeKind::kTensor,        AttributeKind::kGraph,     AttributeKind::kSparseTensor,
       AttributeKind::kTypeProto,     AttributeKind::kFloats,    AttributeKind::kInts,
@@ -66,12 +68,12 @@ struct AttributeFields {
       AttributeKind::kSparseTensors, AttributeKind::kTypeProtos};
 
   AttributeKind guess() const {
-    for (size_t k = 0; k < 14; ++k) {
+    for (size_t k = 0; k < kCount; ++k) {
       if (set[k]) return kKind[k];
     }
     return AttributeKind::kUndefined;
   }
-  bool set[14] = {};
+  bool set[kCount] = {};
 };
 
 // A graph given as an attribute value is read back only when its name is an identifier
@@ -616,7 +618,7 @@ bool Printer::attribute(const Attribute& a, int indent, AttributePlace place) {
     }
     w_.raw(" = @");
     w_.name(*a.ref_attr_name);
-    for (size_t k = 0; k < 14; ++k) {
+    for (size_t k = 0; k < AttributeFields::kCount; ++k) {
       if (fields.set[k]) log_.lose(AttributeFields::kField[k], "a value beside ref_attr_name");
     }
   } else {
@@ -631,7 +633,7 @@ bool Printer::attribute(const Attribute& a, int indent, AttributePlace place) {
     bool written = false;
     attributeValue(a, kind, indent, written);
     if (!written) return false;
-    for (size_t k = 0; k < 14; ++k) {
+    for (size_t k = 0; k < AttributeFields::kCount; ++k) {
       if (fields.set[k] && AttributeFields::kKind[k] != kind) {
         log_.lose(AttributeFields::kField[k],
                   fmt::format("set beside the {} value", attributeKindName(kind)));
