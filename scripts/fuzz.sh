@@ -3,24 +3,24 @@
 #
 #   scripts/fuzz.sh <target> [seconds] [libFuzzer flags...]
 #
-# <target> is fuzz_model_differential, fuzz_model_decoder or fuzz_wire_reader; seconds
-# defaults to 60. The seed corpus (conformance models plus hand-built ones) is written into
-# the build tree first; what the fuzzer learns goes to build/fuzz/corpus/<target>, crashes to
-# build/fuzz/artifacts/<target>/. One fuzzing process: one core. ONYX_FUZZ_BUILD_JOBS sets
-# the build's parallelism (default 1).
+# <target> is fuzz_model_differential, fuzz_model_decoder, fuzz_text_printer or
+# fuzz_wire_reader; seconds defaults to 60. The seed corpus (conformance models plus
+# hand-built ones) is written into the build tree first; what the fuzzer learns goes to
+# build/fuzz/corpus/<target>, crashes to build/fuzz/artifacts/<target>/. One fuzzing process:
+# one core. ONYX_FUZZ_BUILD_JOBS sets the build's parallelism (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
   echo "usage: $0 <target> [seconds] [libFuzzer flags...]" >&2
-  echo "  targets: fuzz_model_differential fuzz_model_decoder fuzz_wire_reader" >&2
+  echo "  targets: fuzz_model_differential fuzz_model_decoder fuzz_text_printer fuzz_wire_reader" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
 target=$1
 shift
 case $target in
-  fuzz_model_differential | fuzz_model_decoder) max_len=65536 ;;
+  fuzz_model_differential | fuzz_model_decoder | fuzz_text_printer) max_len=65536 ;;
   fuzz_wire_reader) max_len=4096 ;;
   *) usage ;;
 esac

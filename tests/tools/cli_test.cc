@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "onyx/serde/model_io.h"
+#include "support/proto_builder.h"
 
 namespace onyx {
 namespace {
@@ -182,6 +183,58 @@ TEST_F(Cli, ConvertRefusesAnUnsafeExternalDataPath) {
   EXPECT_NE(run.out.find("leaves the model's folder"), std::string::npos) << run.out;
   EXPECT_FALSE(fs::exists(dir_.parent_path() / "escape.bin"));
   EXPECT_FALSE(fs::exists(dir_ / "m.onnx"));
+}
+
+TEST_F(Cli, PrintWritesTheTextSyntaxToStdout) {
+  ToolRun run = onyx("print " + kExample);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_EQ(run.out.rfind("<\n  ir_version: 8,\n  opset_import: [\"\" : 13],", 0), 0u) << run.out;
+  EXPECT_NE(run.out.find("tiny_cnn (float[N,3,32,32] image) => (float[N,10] probabilities)"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("  [conv1] c1 = Conv <kernel_shape: ints = [3, 3], pads: ints = [1, 1, "
+                         "1, 1]> (image, \"conv1.w\", \"conv1.b\")\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_EQ(run.out.find("# lost"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("cannot hold"), std::string::npos) << run.out;
+}
+
+TEST_F(Cli, PrintShowsExternalReferencesWithoutTheDataFiles) {
+  fs::path model = exampleWithExternalData();
+  fs::remove(dir_ / "w.bin");
+  ToolRun run = onyx("print " + model.string());
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("float[16,3,3,3] \"conv1.w\" = [\"location\": \"w.bin\", \"offset\": "
+                         "\"0\", \"length\": \"1728\"]"),
+            std::string::npos)
+      << run.out;
+}
+
+TEST_F(Cli, PrintMarksWhatTheTextCannotHoldAndSaysSo) {
+  namespace field = testing::field;
+  testing::ProtoBuilder node = testing::validNode();
+  node.bytes(field::node::kDocString, "adds");
+  testing::ProtoBuilder graph;
+  graph.message(field::graph::kNode, node).bytes(field::graph::kName, "g");
+  fs::path path = dir_ / "doc.onnx";
+  std::ofstream(path, std::ios::binary) << testing::modelWithGraph(graph).str();
+  ToolRun run = onyx("print " + path.string());
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("  # lost: graph.node[0](add0).doc_string: adds\n  [add0] y = Add"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("the text syntax cannot hold 1 part of"), std::string::npos) << run.out;
+}
+
+TEST_F(Cli, PrintOfAnUnreadableModelExitsTwo) {
+  fs::path bad = dir_ / "bad.onnx";
+  std::ofstream(bad, std::ios::binary) << std::string("\x3a\xff\xff\xff\x0f", 5);
+  ToolRun run = onyx("print " + bad.string());
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.out.find("cannot read"), std::string::npos) << run.out;
+  EXPECT_EQ(onyx("print " + (dir_ / "missing.onnx").string()).status, 2);
+  EXPECT_EQ(onyx("print").status, 2);
 }
 
 }  // namespace

@@ -13,5 +13,6 @@ inline constexpr int kExitUnreadable = 2;
 /// Registers a subcommand on `app`; when it runs, it stores its exit status in `exit_code`.
 void addInfoCommand(CLI::App& app, int& exit_code);
 void addConvertCommand(CLI::App& app, int& exit_code);
+void addPrintCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

@@ -9,6 +9,7 @@ int main(int argc, char** argv) {
   int exit_code = onyx::tool::kExitOk;
   onyx::tool::addInfoCommand(app, exit_code);
   onyx::tool::addConvertCommand(app, exit_code);
+  onyx::tool::addPrintCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
