@@ -86,16 +86,16 @@ struct Value {
   std::string_view name;
   Graph* graph = nullptr;  // the scope that defines the name; null once removed from it
   Node* producer = nullptr;
-  uint32_t output_index = 0;
-  bool function_input = false;
+  // Its type declaration in its own graph's value_info or outputs (a value_info entry
+  // wins over an output entry). Bound with the entry, so a type is found in O(1); beside
+  // `producer`, which the decoder reads just before binding it.
+  ValueInfo* value_info = nullptr;
   Use* first_use = nullptr;
   ValueInfo* input = nullptr;  // its declaration as a graph input, if it is one
   Tensor* initializer = nullptr;
   SparseTensor* sparse_initializer = nullptr;
-  // Its type declaration in its own graph's value_info or outputs (a value_info entry
-  // wins over an output entry), when it has one and is not a graph input. Bound when the
-  // entry is, so a type is found in O(1) without a lookup.
-  ValueInfo* value_info = nullptr;
+  uint32_t output_index = 0;
+  bool function_input = false;
 
   /// Read somewhere but defined nowhere in scope (an invalid model, kept as read).
   bool isUndefined() const {
