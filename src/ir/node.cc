@@ -114,6 +114,14 @@ void Node::moveAfter(Node* other) {
   linkAfter(this, other);
 }
 
+bool Node::isBefore(const Node* other) const {
+  if (other == this || other == nullptr || other->graph != graph) return false;
+  for (const Node* node = next; node != nullptr; node = node->next) {
+    if (node == other) return true;
+  }
+  return false;
+}
+
 Status Node::destroy() {
   if (graph == nullptr) return Status(ErrorCode::kInvalidArgument, "the node is already destroyed");
   for (const Value* value : outputs) {
@@ -237,6 +245,20 @@ Status Node::removeOutput(size_t i) {
     if (outputs[j] != nullptr) outputs[j]->output_index = static_cast<uint32_t>(j);
   }
   return Status::ok();
+}
+
+bool Node::hasUses() const {
+  for (const Value* value : outputs) {
+    if (value != nullptr && value->hasUses()) return true;
+  }
+  return false;
+}
+
+void Node::replaceAllUsesWith(const Node* other) {
+  assert(other->outputs.size() >= outputs.size());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (outputs[i] != nullptr) outputs[i]->replaceAllUsesWith(other->outputs[i]);
+  }
 }
 
 }  // namespace onyx

@@ -4,6 +4,8 @@
 
 namespace onyx {
 
+size_t Use::index() const { return static_cast<size_t>(this - user->inputs.data()); }
+
 const Type* Value::type() const {
   if (input != nullptr) return input->type;
   if (value_info != nullptr) return value_info->type;

@@ -71,6 +71,29 @@ TEST(NodeList, MoveBeforeAndAfter) {
   EXPECT_TRUE(verified(chain.model));
 }
 
+TEST(NodeList, IsBeforeFollowsTheList) {
+  Chain chain;
+  EXPECT_TRUE(chain.a->isBefore(chain.c));
+  EXPECT_FALSE(chain.c->isBefore(chain.a));
+  EXPECT_FALSE(chain.b->isBefore(chain.b));
+  chain.a->moveAfter(chain.c);
+  EXPECT_TRUE(chain.c->isBefore(chain.a));
+}
+
+TEST(NodeOutputs, ReplacingANodesUsesByAnotherNodes) {
+  Chain chain;
+  Node* twin = chain.g.createNode(chain.arena, "B2", {chain.a->output(0)});
+  twin->insertAfter(chain.b);
+  EXPECT_TRUE(chain.b->hasUses());
+  EXPECT_FALSE(twin->hasUses());
+  chain.b->replaceAllUsesWith(twin);
+  EXPECT_FALSE(chain.b->hasUses());
+  EXPECT_EQ(chain.c->input(0), twin->output(0));
+  ASSERT_TRUE(chain.b->destroy());
+  EXPECT_EQ(opTypes(chain.g), "A B2 C");
+  EXPECT_TRUE(verified(chain.model));
+}
+
 TEST(NodeDestroy, RefusedWhileAnOutputIsUsed) {
   Chain chain;
   Status refused = chain.b->destroy();

@@ -56,6 +56,9 @@ struct Node {
   /// Moves this attached node to just before / after `other` (same graph). O(1).
   void moveBefore(Node* other);
   void moveAfter(Node* other);
+  /// Whether this node comes before `other` in their graph's list. O(distance): walks
+  /// forward from this node.
+  bool isBefore(const Node* other) const;
   /// Removes this node from its graph: unlinks its inputs, discards the subgraphs its
   /// attributes hold, removes its outputs from the graph, and takes it out of the list.
   /// Refused while an output still has a use. The memory stays in the arena until the
@@ -95,6 +98,11 @@ struct Node {
   /// Removes output `i` (later outputs shift down) and its value from the graph. Refused
   /// while the value has uses. O(outputs).
   Status removeOutput(size_t i);
+  /// Whether any output is read (in this graph or a nested one). O(outputs).
+  bool hasUses() const;
+  /// Re-points the uses of each output at the output of `other` in the same position
+  /// (`other` has at least as many outputs). O(outputs + their uses).
+  void replaceAllUsesWith(const Node* other);
 
   // ---- attributes --------------------------------------------------------------------------
   // Getters give nothing (nullopt, null, an empty span) when the attribute is absent, of
@@ -210,7 +218,5 @@ class NodeRange {
  private:
   Node* first_;
 };
-
-inline size_t Use::index() const { return static_cast<size_t>(this - user->inputs.data()); }
 
 }  // namespace onyx

@@ -15,7 +15,8 @@
 //   - declarations: graph inputs, initializers and value_info entries agree with the
 //     values they declare.
 // A model loaded from a file that breaks SSA (two definitions of a name) fails here too.
-// Read-only; O(size of the model) with hash sets.
+// Read-only; O(size of the model) with hash sets. A failure is an `internal` Status whose
+// message lists the first ten problems, each with its path (`graph.node[3](relu).input[0]`).
 #pragma once
 
 #include "onyx/core/status.h"
