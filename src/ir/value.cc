@@ -36,21 +36,31 @@ const TensorShape* Value::shape() const {
 }
 
 void Value::setType(Arena& arena, Type* new_type) {
+  if (graph == nullptr) return;
+  // The graph's outputs that are this value declare the same type.
+  for (ValueInfo* output : graph->outputs) {
+    if (output->output.value == this) output->type = new_type;
+  }
   if (input != nullptr) {
     input->type = new_type;
-    return;
-  }
-  if (value_info != nullptr) {
+  } else if (value_info != nullptr) {
     value_info->type = new_type;
-    return;
+  } else if (!isGraphOutputOfItsGraph()) {
+    ValueInfo* info = arena.make<ValueInfo>();
+    info->name = name;
+    info->type = new_type;
+    info->value = this;
+    graph->value_info.push_back(arena, info);
+    value_info = info;
   }
-  if (graph == nullptr) return;
-  ValueInfo* info = arena.make<ValueInfo>();
-  info->name = name;
-  info->type = new_type;
-  info->value = this;
-  graph->value_info.push_back(arena, info);
-  value_info = info;
+}
+
+bool Value::isGraphOutputOfItsGraph() const {
+  if (graph == nullptr) return false;
+  for (const ValueInfo* output : graph->outputs) {
+    if (output->output.value == this) return true;
+  }
+  return false;
 }
 
 size_t Value::useCount() const {

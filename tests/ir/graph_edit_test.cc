@@ -149,6 +149,26 @@ TEST(GraphOutputs, AnOutputDeclaresTheTypeOfAValueWithoutOther) {
   EXPECT_TRUE(verified(model));
 }
 
+TEST(GraphOutputs, OutputTypesFollowTheValuesType) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  Value* x = *g.addInput(arena, "x", Type::tensor(arena, kFloat, {2}));
+  Node* relu = g.createNode(arena, "Relu", {x});
+  g.appendNode(relu);
+  Value* y = relu->output(0);
+  y->setType(arena, Type::tensor(arena, kFloat, {2}));  // a value_info entry
+  g.addOutput(arena, y);
+  g.addOutput(arena, x);
+  y->setType(arena, Type::tensor(arena, kFloat, {Dim("B")}));
+  x->setType(arena, Type::tensor(arena, kFloat, {Dim("B")}));
+  EXPECT_EQ(formatType(*g.value_info[0]->type), "float[B]");
+  EXPECT_EQ(formatType(*g.outputs[0]->type), "float[B]");
+  EXPECT_EQ(formatType(*g.outputs[1]->type), "float[B]");
+  EXPECT_EQ(formatType(*g.inputs[0]->type), "float[B]");
+  EXPECT_TRUE(verified(model));
+}
+
 TEST(GraphValueInfo, EntriesOfRemovedValuesAreNotWrittenAndGoAtCompaction) {
   Model model = testing::emptyModel();
   Arena& arena = model.arena();

@@ -125,8 +125,8 @@ struct Graph {
   /// Removes `value` from the inputs. A value that is also an initializer stays defined;
   /// any other is removed from the graph, which is refused while it has uses. O(inputs).
   Status removeInput(Value* value);
-  /// Makes `value` (visible from here) a graph output, declared with the value's type.
-  /// O(1).
+  /// Makes `value` (visible from here) a graph output, declared with the value's type
+  /// (Value::setType keeps the two the same for a value of this graph). O(1).
   void addOutput(Arena& arena, Value* value);
   /// Removes output `index`. O(outputs), plus O(value_info) when it was the value's
   /// declaration.

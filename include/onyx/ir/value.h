@@ -118,9 +118,12 @@ struct Value {
   /// The shape of a tensor or sparse tensor value; null when the rank is unknown or the
   /// value has no tensor type. O(1).
   const TensorShape* shape() const;
-  /// Declares the type (`type` lives in the model's arena; null clears it): on its graph
-  /// input or existing declaration, else on a new value_info entry. O(1).
+  /// Declares the type (`type` lives in the model's arena; null clears it) on its graph
+  /// input or declaration, else on a new value_info entry, and on the outputs of its graph
+  /// that are this value. O(outputs of its graph).
   void setType(Arena& arena, Type* type);
+  /// Whether an output of its own graph is this value. O(outputs of its graph).
+  bool isGraphOutputOfItsGraph() const;
 
   // ---- uses ------------------------------------------------------------------------------
 
