@@ -1,14 +1,116 @@
 #include "onyx/ir/model.h"
 
+#include <string>
+
 namespace onyx {
 
+namespace {
+
+std::string_view canonicalDomain(std::string_view domain) {
+  return domain == "ai.onnx" ? std::string_view() : domain;
+}
+
+bool sameKey(const Function& a, std::string_view domain, std::string_view name,
+             std::string_view overload) {
+  return a.domainOrEmpty() == domain && a.nameOrEmpty() == name && a.overloadOrEmpty() == overload;
+}
+
+}  // namespace
+
+void Model::shareBytesOf(const Model& other) {
+  if (&other == this) return;
+  keep_alive_.push_back(other.arena_);
+  for (const std::shared_ptr<const void>& owner : other.keep_alive_) keep_alive_.push_back(owner);
+}
+
 std::optional<int64_t> Model::opsetVersion(std::string_view opset_domain) const {
-  auto canonical = [](std::string_view d) { return d == "ai.onnx" ? std::string_view() : d; };
   std::optional<int64_t> version;
   for (const OperatorSetId& opset : opset_import) {
-    if (canonical(opset.domain.value_or("")) == canonical(opset_domain)) version = opset.version;
+    if (canonicalDomain(opset.domain.value_or("")) == canonicalDomain(opset_domain)) {
+      version = opset.version;
+    }
   }
   return version;
+}
+
+void Model::setOpsetVersion(std::string_view opset_domain, int64_t version) {
+  OperatorSetId* last = nullptr;
+  for (OperatorSetId& opset : opset_import) {
+    if (canonicalDomain(opset.domain.value_or("")) == canonicalDomain(opset_domain)) last = &opset;
+  }
+  if (last == nullptr) {
+    last = &opset_import.emplace_back(arena());
+    last->domain = arena().copy(opset_domain);
+  }
+  last->version = version;
+}
+
+bool Model::removeOpset(std::string_view opset_domain) {
+  bool removed = false;
+  for (size_t i = opset_import.size(); i-- > 0;) {
+    if (canonicalDomain(opset_import[i].domain.value_or("")) == canonicalDomain(opset_domain)) {
+      opset_import.erase(i);
+      removed = true;
+    }
+  }
+  return removed;
+}
+
+Function* Model::findFunction(std::string_view function_domain, std::string_view function_name,
+                              std::string_view function_overload) const {
+  for (Function* function : functions) {
+    if (sameKey(*function, function_domain, function_name, function_overload)) return function;
+  }
+  return nullptr;
+}
+
+Status Model::addFunction(Function* function) {
+  if (findFunction(function->domainOrEmpty(), function->nameOrEmpty(),
+                   function->overloadOrEmpty()) != nullptr) {
+    std::string key =
+        std::string(function->domainOrEmpty()) + "." + std::string(function->nameOrEmpty());
+    if (!function->overloadOrEmpty().empty()) {
+      key += ":" + std::string(function->overloadOrEmpty());
+    }
+    return Status(ErrorCode::kInvalidArgument, "the model already has a function " + key);
+  }
+  functions.push_back(arena(), function);
+  return Status::ok();
+}
+
+bool Model::removeFunction(const Function* function) {
+  for (size_t i = 0; i < functions.size(); ++i) {
+    if (functions[i] == function) {
+      functions.erase(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+TrainingInfo& Model::addTrainingInfo() {
+  TrainingInfo* info = arena().make<TrainingInfo>();
+  info->algorithm = arena().make<Graph>();
+  training_info.push_back(arena(), info);
+  return *info;
+}
+
+DeviceConfiguration& Model::addConfiguration(std::string_view configuration_name,
+                                             int32_t num_devices,
+                                             std::initializer_list<std::string_view> devices) {
+  DeviceConfiguration* config = arena().make<DeviceConfiguration>();
+  config->name = arena().copy(configuration_name);
+  config->num_devices = num_devices;
+  for (std::string_view device : devices) config->device.push_back(arena(), arena().copy(device));
+  configuration.push_back(arena(), config);
+  return *config;
+}
+
+DeviceConfiguration* Model::findConfiguration(std::string_view configuration_name) const {
+  for (DeviceConfiguration* config : configuration) {
+    if (config->name.value_or("") == configuration_name) return config;
+  }
+  return nullptr;
 }
 
 }  // namespace onyx

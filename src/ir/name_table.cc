@@ -20,6 +20,29 @@ void NameTable::put(Arena& arena, Value* value) {
   }
 }
 
+bool NameTable::erase(std::string_view name) {
+  if (capacity_ == 0) return false;
+  uint64_t hash = hashName(name);
+  size_t mask = capacity_ - 1;
+  size_t hole = hash & mask;
+  for (;; hole = (hole + 1) & mask) {
+    if (slots_[hole].value == nullptr) return false;
+    if (slots_[hole].matches(hash, name)) break;
+  }
+  // Backward-shift deletion: move up each later entry of the run whose home slot is not
+  // between the hole and itself (cyclically), so that every entry stays reachable.
+  for (size_t next = (hole + 1) & mask; slots_[next].value != nullptr; next = (next + 1) & mask) {
+    size_t home = slots_[next].tag & mask;
+    bool stays = hole <= next ? (hole < home && home <= next) : (hole < home || home <= next);
+    if (stays) continue;
+    slots_[hole] = slots_[next];
+    hole = next;
+  }
+  slots_[hole].value = nullptr;
+  --size_;
+  return true;
+}
+
 void NameTable::reserve(Arena& arena, size_t count) {
   size_t capacity = 16;
   while (capacity * 3 < count * 4) capacity *= 2;

@@ -75,9 +75,7 @@ void appendType(std::string& out, const Type* type) {
       out += type->opaque_name.value_or("");
       out += ')';
       break;
-    case Type::Kind::kNone:
-      out += "?";
-      break;
+    case Type::Kind::kNone: out += "?"; break;
   }
 }
 
@@ -87,6 +85,57 @@ std::string formatType(const Type& type) {
   std::string out;
   appendType(out, &type);
   return out;
+}
+
+namespace {
+
+Type* shapedType(Arena& arena, Type::Kind kind, int32_t elem_type,
+                 std::initializer_list<Dim> dims) {
+  Type* type = arena.make<Type>();
+  type->kind = kind;
+  type->elem_type = elem_type;
+  type->shape = arena.make<TensorShape>();
+  type->shape->dims.reserve(arena, dims.size());
+  for (const Dim& given : dims) {
+    Dimension& dim = type->shape->dims.emplace_back(arena);
+    dim.dim_value = given.value;
+    if (given.symbol) dim.dim_param = arena.copy(*given.symbol);
+  }
+  return type;
+}
+
+Type* wrapping(Arena& arena, Type::Kind kind, Type* elem) {
+  Type* type = arena.make<Type>();
+  type->kind = kind;
+  type->elem = elem;
+  return type;
+}
+
+}  // namespace
+
+Type* Type::tensor(Arena& arena, int32_t elem_type, std::initializer_list<Dim> dims) {
+  return shapedType(arena, Kind::kTensor, elem_type, dims);
+}
+
+Type* Type::tensorOfUnknownRank(Arena& arena, int32_t elem_type) {
+  Type* type = arena.make<Type>();
+  type->kind = Kind::kTensor;
+  type->elem_type = elem_type;
+  return type;
+}
+
+Type* Type::sparseTensor(Arena& arena, int32_t elem_type, std::initializer_list<Dim> dims) {
+  return shapedType(arena, Kind::kSparseTensor, elem_type, dims);
+}
+
+Type* Type::sequence(Arena& arena, Type* elem) { return wrapping(arena, Kind::kSequence, elem); }
+
+Type* Type::optional(Arena& arena, Type* elem) { return wrapping(arena, Kind::kOptional, elem); }
+
+Type* Type::map(Arena& arena, int32_t key_type, Type* value) {
+  Type* type = wrapping(arena, Kind::kMap, value);
+  type->key_type = key_type;
+  return type;
 }
 
 }  // namespace onyx

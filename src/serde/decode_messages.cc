@@ -149,7 +149,11 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
         }
         ValueInfo* info = graph.outputs.back();
         if (info->name.has_value() && !info->name->empty()) {
-          info->output.set(valueForRead(graph, *info->name));
+          Value* value = valueForRead(graph, *info->name);
+          info->output.set(value);
+          // A read of an outer name is a placeholder until linkScopes: it declares
+          // nothing for the outer value.
+          declareType(*value, *info);
         }
         return Step::kRead;
       }
@@ -164,7 +168,10 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
         if (info->name.has_value()) {
           bindPendingNames();
           Value* value = graph.names.find(*info->name);
-          if (value != nullptr && !value->isUndefined()) info->value = value;
+          if (value != nullptr && !value->isUndefined()) {
+            info->value = value;
+            declareType(*value, *info);
+          }
         }
         return Step::kRead;
       }

@@ -364,7 +364,6 @@ void Decoder::linkScopes(Graph& root) {
   // First merge, innermost graphs first: a subgraph's read of a name it does not define
   // becomes a use of the value the enclosing scopes give that name.
   struct Merge {
-    Arena& arena;
     void run(Graph& graph) {
       for (Graph* sub : graph.subgraphs) run(*sub);
       if (graph.parent == nullptr) return;
@@ -375,8 +374,8 @@ void Decoder::linkScopes(Graph& root) {
           if (Value* outer = graph.parent->lookup(value->name)) {
             value->replaceAllUsesWith(outer);
             value->graph = nullptr;
-            // The name now means the outer value here too (it is captured, not owned).
-            graph.names.put(arena, outer);
+            // The name is the outer value's: this scope resolves it through its parent.
+            graph.names.erase(value->name);
             continue;
           }
         }
@@ -385,13 +384,17 @@ void Decoder::linkScopes(Graph& root) {
       graph.values.truncate(kept);
     }
   };
-  Merge{arena_}.run(root);
+  Merge{}.run(root);
   // Then bind value_info entries, once every name has its final value.
   struct Bind {
     static void run(Graph& graph) {
       for (ValueInfo* info : graph.value_info) {
         if (info->value == nullptr && info->name.has_value()) {
           info->value = graph.lookup(*info->name);
+          // Declares the value's type only in the graph that defines it.
+          if (info->value != nullptr && info->value->graph == &graph) {
+            Decoder::declareType(*info->value, *info);
+          }
         }
       }
       for (Graph* sub : graph.subgraphs) run(*sub);

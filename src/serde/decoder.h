@@ -43,6 +43,15 @@ class Decoder {
   bool decodeMap(std::string_view bytes, MapValue& map);
   bool decodeOptional(std::string_view bytes, OptionalValue& optional);
 
+  /// Makes `info` (a value_info or graph output entry of `value`'s own graph) the value's
+  /// type declaration, unless it has one: value_info entries win over output entries.
+  static void declareType(Value& value, ValueInfo& info) {
+    bool is_output = info.output.value != nullptr;
+    if (value.value_info == nullptr || (!is_output && value.value_info->output.value != nullptr)) {
+      value.value_info = &info;
+    }
+  }
+
   /// Links what a whole decode left pending: subgraph reads of outer-scope names, and
   /// value_info entries to their values. Call once after the outermost decode.
   void linkScopes(Graph& root);

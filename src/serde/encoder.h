@@ -72,7 +72,9 @@ class Encoder {
     u.upTo(12);
     for (const ValueInfo* v : g.outputs) s_.message(12, [&] { valueInfo(*v); });
     u.upTo(13);
-    for (const ValueInfo* v : g.value_info) s_.message(13, [&] { valueInfo(*v); });
+    for (const ValueInfo* v : g.value_info) {
+      if (!v->isRemoved()) s_.message(13, [&] { valueInfo(*v); });
+    }
     u.upTo(14);
     for (const TensorAnnotation* a : g.quantization_annotation) {
       s_.message(14, [&] { annotation(*a); });
@@ -321,7 +323,9 @@ class Encoder {
     for (const Attribute* a : f.attribute_proto) s_.message(11, [&] { attribute(*a); });
     u.upTo(12);
     if (f.body) {
-      for (const ValueInfo* v : f.body->value_info) s_.message(12, [&] { valueInfo(*v); });
+      for (const ValueInfo* v : f.body->value_info) {
+        if (!v->isRemoved()) s_.message(12, [&] { valueInfo(*v); });
+      }
     }
     u.upTo(13);
     str(13, f.overload);

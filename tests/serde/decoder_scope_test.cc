@@ -180,6 +180,25 @@ TEST(DecoderScope, ValueInfoEntriesBindToTheirValues) {
   EXPECT_EQ(sub->value_info[0]->value, t);  // an annotation of the outer value
 }
 
+TEST(DecoderScope, ValuesTakeTheirTypeFromTheGraphThatDefinesThem) {
+  ProtoBuilder if_node = ifReadingOuterT("x", true);  // the branch declares t as float[2]
+  ProtoBuilder graph;
+  graph.message(f::graph::kNode, testing::nodeProto({"x"}, {"t"}, "relu", "Relu"))
+      .message(f::graph::kNode, if_node)
+      .bytes(f::graph::kName, "main")
+      .message(f::graph::kInput, testing::valueInfo("x", 1, {2}))
+      .message(f::graph::kValueInfo, testing::valueInfo("t", 1, {5}));
+  Model model = parse(testing::modelWithGraph(graph).str());
+  Value* t = model.graph->first_node->outputs[0];
+  EXPECT_EQ(t->value_info, model.graph->value_info[0]);
+  ASSERT_NE(t->shape(), nullptr);
+  EXPECT_EQ(*t->shape()->dims[0].dim_value, 5);
+  // The branch's output "o" is declared by the branch's output entry.
+  Graph* sub = nodeAt(*model.graph, 1)->attributes[0]->g;
+  Value* o = sub->first_node->outputs[0];
+  EXPECT_EQ(o->value_info, sub->outputs[0]);
+}
+
 TEST(DecoderScope, FunctionBodiesAreScopes) {
   ProtoBuilder function;
   function.bytes(f::function::kName, "Double")

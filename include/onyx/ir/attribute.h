@@ -1,4 +1,7 @@
 // onyx/ir/attribute.h — AttributeProto in the IR.
+//
+// Read and write attributes through Node's typed accessors (node.h): they check the kind
+// and keep subgraph ownership right. The fields are the proto's, for code that needs them.
 #pragma once
 
 #include <cstdint>
@@ -13,7 +16,7 @@ struct Tensor;
 struct SparseTensor;
 struct Type;
 
-/// AttributeProto::AttributeType codes.
+/// AttributeProto::AttributeType codes: the 14 kinds an attribute can have.
 enum class AttributeKind : int32_t {
   kUndefined = 0,
   kFloat = 1,
@@ -58,8 +61,13 @@ struct Attribute {
   SparseTensor* sparse_tensor = nullptr;
   UnknownFields unknown;
 
-  AttributeKind kind() const { return static_cast<AttributeKind>(type.value_or(0)); }
+  /// Its `type`; when absent (models older than IR 2 leave it out), the kind the set
+  /// field implies. O(1).
+  AttributeKind kind() const;
   std::string_view nameOrEmpty() const { return name.value_or(std::string_view()); }
+  /// A reference to an attribute of the calling function (`ref_attr_name`), inside a
+  /// function body: it has a kind but no value of its own.
+  bool isReference() const { return ref_attr_name.has_value(); }
 };
 
 }  // namespace onyx

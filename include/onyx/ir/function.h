@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "onyx/core/status.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/fields.h"
 #include "onyx/ir/graph.h"
@@ -34,6 +35,23 @@ struct Function {
   UnknownFields unknown;
 
   std::string_view nameOrEmpty() const { return name.value_or(std::string_view()); }
+  std::string_view domainOrEmpty() const { return domain.value_or(std::string_view()); }
+  std::string_view overloadOrEmpty() const { return overload.value_or(std::string_view()); }
+
+  /// Adds an input named `name`, defined in the body. Refused when the name is taken.
+  /// O(1) plus isNameInScope.
+  Result<Value*> addInput(Arena& arena, std::string_view input_name);
+  /// Removes input `index`; refused while its value has uses. O(inputs).
+  Status removeInput(size_t index);
+  /// Makes `value` (a value of the body) an output. O(1).
+  void addOutput(Arena& arena, Value* value);
+  /// Removes output `index`. O(outputs).
+  void removeOutput(size_t index);
 };
+
+/// A new function `domain.name` (with `overload`) with an empty body, not yet in a model
+/// (Model::addFunction).
+Function* newFunction(Arena& arena, std::string_view domain, std::string_view name,
+                      std::string_view overload = {});
 
 }  // namespace onyx

@@ -1,8 +1,18 @@
 // onyx/ir/graph.h — GraphProto in the IR: a scope of values and an ordered list of nodes.
+//
+// A graph defines values (node outputs, inputs, initializers) under unique names in its
+// name table; a subgraph (held by a node attribute) sees its own names and those of its
+// enclosing graphs, and may define none of the latter (no shadowing). The node list is in
+// file order, which a valid model keeps topological (topo_sort.h restores it).
+//
+// Mutations take the model's Arena and copy the strings they are given into it. What
+// each costs is stated with it; docs/graph-api.md has the full table.
 #pragma once
 
 #include <cstdint>
+#include <string_view>
 
+#include "onyx/core/status.h"
 #include "onyx/ir/fields.h"
 #include "onyx/ir/name_table.h"
 #include "onyx/ir/node.h"
@@ -29,6 +39,8 @@ struct Graph {
   OptString doc_string;
   ArenaList<ValueInfo*> inputs;
   ArenaList<ValueInfo*> outputs;
+  // May hold entries whose value was removed (ValueInfo::isRemoved): they are not written
+  // and go at the next compaction.
   ArenaList<ValueInfo*> value_info;
   ArenaList<TensorAnnotation*> quantization_annotation;
   ArenaList<SparseTensor*> sparse_initializers;
@@ -39,20 +51,48 @@ struct Graph {
   // graph), the node whose attribute holds this graph, and the names defined here.
   Graph* parent = nullptr;
   Node* owner = nullptr;
-  NameTable names;
+  NameTable names;              // each name defined here, to its (first) definition
   ArenaList<Graph*> subgraphs;  // graphs held by attributes of this graph's nodes
-  ArenaList<Value*> values;     // every value this scope owns, in creation order
+  // Every value this scope owns, in creation order. A removed value stays until the list
+  // compacts (with `graph == nullptr`); removing values invalidates a walk of this list.
+  ArenaList<Value*> values;
+  size_t removed_values = 0;  // removed since the last compaction
+  uint64_t name_counter = 0;  // suffixes tried by uniqueValueName
+
+  // ---- scope -------------------------------------------------------------------------------
 
   /// The value `name` resolves to from inside this graph: its own names first, then the
-  /// enclosing graphs'. Null when no scope defines it.
+  /// enclosing graphs'. Null when no scope defines it. O(nesting depth).
   Value* lookup(std::string_view value_name) const {
     for (const Graph* scope = this; scope != nullptr; scope = scope->parent) {
       if (Value* found = scope->names.find(value_name)) return found;
     }
     return nullptr;
   }
+  /// Whether `other` is this graph or nested (at any depth) inside it. O(nesting depth).
+  bool encloses(const Graph* other) const {
+    for (; other != nullptr; other = other->parent) {
+      if (other == this) return true;
+    }
+    return false;
+  }
 
-  /// Appends `node` to the node list.
+  // ---- nodes -------------------------------------------------------------------------------
+
+  NodeRange nodes() const { return NodeRange(first_node); }
+
+  /// A new node of this graph, not yet in the list (insert it with appendNode,
+  /// prependNode, Node::insertBefore / insertAfter), reading `reads` (null: an omitted
+  /// input) and defining `output_count` values with fresh names. O(inputs + outputs).
+  Node* createNode(Arena& arena, std::string_view op_type, std::span<Value* const> reads = {},
+                   size_t output_count = 1);
+  Node* createNode(Arena& arena, std::string_view op_type, std::initializer_list<Value*> reads,
+                   size_t output_count = 1) {
+    return createNode(arena, op_type, std::span<Value* const>(reads.begin(), reads.size()),
+                      output_count);
+  }
+
+  /// Appends `node` (a detached node of this graph, or a fresh one) to the node list. O(1).
   void appendNode(Node* node) {
     node->graph = this;
     node->prev = last_node;
@@ -65,11 +105,71 @@ struct Graph {
     last_node = node;
     ++node_count;
   }
+  /// Puts `node` (detached, of this graph) first in the node list. O(1).
+  void prependNode(Node* node);
+  /// Node::destroy().
+  Status removeNode(Node* node);
 
+  /// Calls `fn(node)` on every node of this graph and of the graphs nested in it, each
+  /// node before the nodes of its subgraphs. `fn` may rewrite around the node it is given:
+  /// replace it, destroy it, insert nodes (not visited) or change its attributes.
   template <class Fn>
-  void forEachNode(Fn&& fn) const {
-    for (Node* node = first_node; node != nullptr; node = node->next) fn(node);
-  }
+  void forEachNode(Fn&& fn) const;
+
+  // ---- inputs, outputs, initializers ---------------------------------------------------------
+
+  /// Declares a graph input named `name` of `type` (null: undeclared; it lives in the
+  /// arena). When `name` is one of this graph's initializers, the input is that value
+  /// (its default). Refused when the name is taken in scope. O(1) plus isNameInScope.
+  Result<Value*> addInput(Arena& arena, std::string_view value_name, Type* type = nullptr);
+  /// Removes `value` from the inputs. A value that is also an initializer stays defined;
+  /// any other is removed from the graph, which is refused while it has uses. O(inputs).
+  Status removeInput(Value* value);
+  /// Makes `value` (visible from here) a graph output, declared with the value's type
+  /// (Value::setType keeps the two the same for a value of this graph). O(1).
+  void addOutput(Arena& arena, Value* value);
+  /// Removes output `index`. O(outputs), plus O(value_info) when it was the value's
+  /// declaration.
+  Status removeOutput(size_t index);
+  /// Adds a dense initializer. Its name must be non-empty and not taken in scope, except by
+  /// a graph input of this graph without one (which it then gives a default). O(1) plus
+  /// isNameInScope.
+  Result<Value*> addInitializer(Arena& arena, Tensor* tensor);
+  /// Adds a sparse initializer, named by its values tensor, under the same rules.
+  Result<Value*> addSparseInitializer(Arena& arena, SparseTensor* tensor);
+  /// Removes `value`'s initializer (dense or sparse). A value that is also a graph input
+  /// stays defined; any other is removed, which is refused while it has uses.
+  /// O(initializers).
+  Status removeInitializer(Value* value);
+
+  /// The quantization annotation for `tensor_name`, made when missing.
+  /// O(annotations).
+  TensorAnnotation& quantizationAnnotation(Arena& arena, std::string_view tensor_name);
+
+  /// Drops removed values from `values` and removed entries from `value_info`. Also done
+  /// by itself once half of `values` is removed. O(values + value_info).
+  void compact();
 };
+
+/// A new, empty root graph (no parent): a training graph, or a subgraph to adopt with
+/// Node::setGraphAttr.
+Graph* newGraph(Arena& arena);
+
+template <class Fn>
+void Graph::forEachNode(Fn&& fn) const {
+  for (Node* node = first_node; node != nullptr;) {
+    Node* next = node->next;
+    fn(node);
+    // By index: a rewrite inside a subgraph may change this node's attribute lists.
+    for (size_t a = 0; node->graph == this && a < node->attributes.size(); ++a) {
+      const Attribute* attribute = node->attributes[a];
+      if (attribute->g != nullptr) attribute->g->forEachNode(fn);
+      for (size_t g = 0; attribute->lists != nullptr && g < attribute->lists->graphs.size(); ++g) {
+        attribute->lists->graphs[g]->forEachNode(fn);
+      }
+    }
+    node = next;
+  }
+}
 
 }  // namespace onyx

@@ -2,10 +2,12 @@
 //
 // A Model owns its arena (nodes, values, names, attributes) and keeps alive the mapped
 // files its tensors point into. It is move-only. Reading a Model from several threads at
-// once is safe; mutating it is not (one writer, no concurrent readers).
+// once is safe; mutating it is not (one writer, no concurrent readers). Metadata lists
+// (metadata_props here and on graphs, nodes, functions) are edited with metadata.h.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -28,7 +30,7 @@ struct TrainingInfo {
 
 class Model {
  public:
-  Model() : arena_(std::make_unique<Arena>()) {}
+  Model() : arena_(std::make_shared<Arena>()) {}
   Model(Model&&) = default;
   Model& operator=(Model&&) = default;
 
@@ -56,11 +58,44 @@ class Model {
   const std::string& folder() const { return folder_; }
   void setFolder(std::string folder) { folder_ = std::move(folder); }
 
+  /// Keeps alive in this model everything `other`'s views point into (its arena and the
+  /// files it maps), so that graphs, functions or tensors cloned from `other` may share its
+  /// strings and tensor data.
+  void shareBytesOf(const Model& other);
+
+  // ---- opsets -----------------------------------------------------------------------------
+
   /// The version of `domain` this model imports ("" and "ai.onnx" are the same domain).
   std::optional<int64_t> opsetVersion(std::string_view opset_domain) const;
+  /// Imports `domain` at `version`, or changes the version it is imported at. O(opsets).
+  void setOpsetVersion(std::string_view opset_domain, int64_t version);
+  /// Stops importing `domain`; false when it was not imported. O(opsets).
+  bool removeOpset(std::string_view opset_domain);
+
+  // ---- functions, keyed by (domain, name, overload) -----------------------------------------
+
+  /// The function with this key, or null. O(functions).
+  Function* findFunction(std::string_view function_domain, std::string_view function_name,
+                         std::string_view function_overload = {}) const;
+  /// Adds `function` (from newFunction or cloneFunction in this model's arena). Refused
+  /// when its key is taken. O(functions).
+  Status addFunction(Function* function);
+  /// Removes `function`; false when the model does not hold it. Nodes calling it are left
+  /// as they are. O(functions).
+  bool removeFunction(const Function* function);
+
+  // ---- training, devices -----------------------------------------------------------------
+
+  /// A new training_info entry with an empty algorithm graph. O(1).
+  TrainingInfo& addTrainingInfo();
+  /// A new device configuration. O(devices).
+  DeviceConfiguration& addConfiguration(std::string_view configuration_name, int32_t num_devices,
+                                        std::initializer_list<std::string_view> devices = {});
+  /// The device configuration named so, or null. O(configurations).
+  DeviceConfiguration* findConfiguration(std::string_view configuration_name) const;
 
  private:
-  std::unique_ptr<Arena> arena_;
+  std::shared_ptr<Arena> arena_;  // shared with clones, which keep it alive
   std::vector<std::shared_ptr<const void>> keep_alive_;
   std::string folder_;
 };

@@ -59,6 +59,19 @@ class NameTable {
   /// Adds `value` under its own name, replacing the entry for that name if there is one.
   void put(Arena& arena, Value* value);
 
+  /// Removes the entry for `name`; false when there is none. O(1) expected: the entries
+  /// after it in its probe run shift back, so lookups never meet a hole.
+  bool erase(std::string_view name);
+
+  /// Calls `fn(name, value)` for every entry, in table order (not creation order).
+  template <class Fn>
+  void forEach(Fn&& fn) const {
+    for (size_t i = 0; i < capacity_; ++i) {
+      if (slots_[i].value != nullptr)
+        fn(std::string_view(slots_[i].name, slots_[i].length), slots_[i].value);
+    }
+  }
+
   /// Asks the CPU to bring in the slot where a lookup of a name with `hash` starts, so that
   /// a batch of lookups overlaps its cache misses instead of waiting for each in turn.
   void prefetch(uint64_t hash) const {

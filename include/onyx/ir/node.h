@@ -1,8 +1,17 @@
 // onyx/ir/node.h — NodeProto in the IR: an operator call with inputs, outputs, attributes.
+//
+// A node belongs to one graph (`graph`) and sits in its node list once inserted. Its input
+// slots are the use-list links of the values they read; its outputs are values it defines
+// in its graph. Mutations that allocate take the model's Arena; strings given to them are
+// copied into it. Complexities are stated per operation; "inputs"/"outputs"/"attributes"
+// mean this node's counts.
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
+#include <span>
 
+#include "onyx/core/status.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/device.h"
 #include "onyx/ir/fields.h"
@@ -28,15 +37,186 @@ struct Node {
   ArenaList<NodeDeviceConfiguration*> device_configurations;
   UnknownFields unknown;
 
-  Graph* graph = nullptr;  // the graph whose node list holds this node
+  Graph* graph = nullptr;  // the graph whose node this is; null once destroyed
   Node* prev = nullptr;
   Node* next = nullptr;
 
   std::string_view opType() const { return op_type.value_or(std::string_view()); }
   std::string_view domainOrDefault() const { return domain.value_or(std::string_view()); }
   std::string_view nameOrEmpty() const { return name.value_or(std::string_view()); }
+
+  // ---- place in the node list ------------------------------------------------------------
+
+  /// In its graph's node list (a node from Graph::createNode is not until inserted).
+  bool isAttached() const;
+  /// Puts this detached node into the list just before / after `other`, an attached node of
+  /// the same graph. O(1).
+  void insertBefore(Node* other);
+  void insertAfter(Node* other);
+  /// Moves this attached node to just before / after `other` (same graph). O(1).
+  void moveBefore(Node* other);
+  void moveAfter(Node* other);
+  /// Whether this node comes before `other` in their graph's list. O(distance): walks
+  /// forward from this node.
+  bool isBefore(const Node* other) const;
+  /// Removes this node from its graph: unlinks its inputs, discards the subgraphs its
+  /// attributes hold, removes its outputs from the graph, and takes it out of the list.
+  /// Refused while an output still has a use. The memory stays in the arena until the
+  /// model goes; the node is left with `graph == nullptr`. O(inputs + outputs + the size of
+  /// its subgraphs).
+  Status destroy();
+
+  // ---- inputs ----------------------------------------------------------------------------
+
+  size_t inputCount() const { return inputs.size(); }
+  /// The value input `i` reads; null for an omitted optional input.
+  Value* input(size_t i) const { return inputs[i].value; }
+  /// Points input `i` at `value` (null: omitted), which must be visible from this node's
+  /// graph. O(1).
+  void setInput(size_t i, Value* value);
+  /// Appends / inserts an input slot. The slots are re-allocated and relinked in place in
+  /// their use-lists: O(inputs).
+  void addInput(Arena& arena, Value* value);
+  void insertInput(Arena& arena, size_t i, Value* value);
+  /// Removes input slot `i`; later inputs shift down. O(inputs).
+  void removeInput(size_t i);
+  void removeAllInputs();
+  /// Points every input that reads `from` at `to`. O(inputs).
+  void replaceInputWith(Value* from, Value* to);
+
+  // ---- outputs ---------------------------------------------------------------------------
+
+  size_t outputCount() const { return outputs.size(); }
+  /// The value output `i` defines; null for an omitted optional output.
+  Value* output(size_t i) const { return outputs[i]; }
+  /// Adds an output defining a new value named after `hint` (or the op type) so that no
+  /// name in scope clashes. O(outputs) plus uniqueValueName's cost.
+  Value* addOutput(Arena& arena, std::string_view hint = {});
+  /// Adds an output defining a value named exactly `name` ("" adds an omitted output and
+  /// gives null). Refused when the name is taken in scope. O(outputs).
+  Result<Value*> addOutputNamed(Arena& arena, std::string_view name);
+  /// Removes output `i` (later outputs shift down) and its value from the graph. Refused
+  /// while the value has uses. O(outputs).
+  Status removeOutput(size_t i);
+  /// Whether any output is read (in this graph or a nested one). O(outputs).
+  bool hasUses() const;
+  /// Re-points the uses of each output at the output of `other` in the same position
+  /// (`other` has at least as many outputs). O(outputs + their uses).
+  void replaceAllUsesWith(const Node* other);
+
+  // ---- attributes --------------------------------------------------------------------------
+  // Getters give nothing (nullopt, null, an empty span) when the attribute is absent, of
+  // another kind, or a reference. Setters replace an attribute of the same name where it
+  // is (any kind), else append; they return the attribute, for doc_string and the like.
+  // Lookups are by name over the node's attributes: O(attributes).
+
   /// The attribute named `attribute_name`, or null.
   const Attribute* attribute(std::string_view attribute_name) const;
+  Attribute* attribute(std::string_view attribute_name);
+  bool hasAttr(std::string_view attribute_name) const {
+    return attribute(attribute_name) != nullptr;
+  }
+  /// Removes the attribute; a graph it held is discarded. False when there is none.
+  bool removeAttr(std::string_view attribute_name);
+
+  std::optional<float> floatAttr(std::string_view attribute_name) const;
+  std::optional<int64_t> intAttr(std::string_view attribute_name) const;
+  OptString stringAttr(std::string_view attribute_name) const;
+  Tensor* tensorAttr(std::string_view attribute_name) const;
+  Graph* graphAttr(std::string_view attribute_name) const;
+  SparseTensor* sparseTensorAttr(std::string_view attribute_name) const;
+  Type* typeAttr(std::string_view attribute_name) const;
+  std::span<const float> floatsAttr(std::string_view attribute_name) const;
+  std::span<const int64_t> intsAttr(std::string_view attribute_name) const;
+  std::span<const std::string_view> stringsAttr(std::string_view attribute_name) const;
+  std::span<Tensor* const> tensorsAttr(std::string_view attribute_name) const;
+  std::span<Graph* const> graphsAttr(std::string_view attribute_name) const;
+  std::span<SparseTensor* const> sparseTensorsAttr(std::string_view attribute_name) const;
+  std::span<Type* const> typesAttr(std::string_view attribute_name) const;
+
+  Attribute& setFloatAttr(Arena& arena, std::string_view attribute_name, float value);
+  Attribute& setIntAttr(Arena& arena, std::string_view attribute_name, int64_t value);
+  Attribute& setStringAttr(Arena& arena, std::string_view attribute_name, std::string_view value);
+  /// The tensor (in the model's arena) is held as given, not copied.
+  Attribute& setTensorAttr(Arena& arena, std::string_view attribute_name, Tensor* value);
+  /// Gives this node a new, empty subgraph held by the attribute; fill it through the
+  /// Graph API (its nodes may read the values visible from this node).
+  Graph* setGraphAttr(Arena& arena, std::string_view attribute_name);
+  /// Holds `subgraph`: a graph with no parent (it is adopted) or one already scoped under
+  /// this node (from cloneGraph(arena, source, node->graph, node)).
+  Attribute& setGraphAttr(Arena& arena, std::string_view attribute_name, Graph* subgraph);
+  Attribute& setSparseTensorAttr(Arena& arena, std::string_view attribute_name,
+                                 SparseTensor* value);
+  Attribute& setTypeAttr(Arena& arena, std::string_view attribute_name, Type* value);
+  Attribute& setFloatsAttr(Arena& arena, std::string_view attribute_name,
+                           std::span<const float> values);
+  Attribute& setFloatsAttr(Arena& arena, std::string_view attribute_name,
+                           std::initializer_list<float> values) {
+    return setFloatsAttr(arena, attribute_name, std::span<const float>(values));
+  }
+  Attribute& setIntsAttr(Arena& arena, std::string_view attribute_name,
+                         std::span<const int64_t> values);
+  Attribute& setIntsAttr(Arena& arena, std::string_view attribute_name,
+                         std::initializer_list<int64_t> values) {
+    return setIntsAttr(arena, attribute_name, std::span<const int64_t>(values));
+  }
+  Attribute& setStringsAttr(Arena& arena, std::string_view attribute_name,
+                            std::span<const std::string_view> values);
+  Attribute& setStringsAttr(Arena& arena, std::string_view attribute_name,
+                            std::initializer_list<std::string_view> values) {
+    return setStringsAttr(arena, attribute_name, std::span<const std::string_view>(values));
+  }
+  Attribute& setTensorsAttr(Arena& arena, std::string_view attribute_name,
+                            std::span<Tensor* const> values);
+  /// Each graph as for setGraphAttr(arena, name, subgraph).
+  Attribute& setGraphsAttr(Arena& arena, std::string_view attribute_name,
+                           std::span<Graph* const> subgraphs);
+  Attribute& setSparseTensorsAttr(Arena& arena, std::string_view attribute_name,
+                                  std::span<SparseTensor* const> values);
+  Attribute& setTypesAttr(Arena& arena, std::string_view attribute_name,
+                          std::span<Type* const> values);
+  /// An attribute that takes the value of the calling function's attribute `referenced`
+  /// (for nodes in a function body).
+  Attribute& setAttrRef(Arena& arena, std::string_view attribute_name, AttributeKind kind,
+                        std::string_view referenced);
+};
+
+/// The nodes of one graph in list order, as a range of Node*. The node the loop is on may
+/// be moved or destroyed only if the loop does not go on from it; use Graph::forEachNode to
+/// rewrite while walking.
+class NodeRange {
+ public:
+  class iterator {
+   public:
+    using value_type = Node*;
+    using difference_type = std::ptrdiff_t;
+    using reference = Node*;
+    using pointer = Node**;
+    using iterator_category = std::forward_iterator_tag;
+    iterator() = default;
+    explicit iterator(Node* node) : node_(node) {}
+    Node* operator*() const { return node_; }
+    iterator& operator++() {
+      node_ = node_->next;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      node_ = node_->next;
+      return old;
+    }
+    bool operator==(const iterator& other) const { return node_ == other.node_; }
+
+   private:
+    Node* node_ = nullptr;
+  };
+
+  explicit NodeRange(Node* first) : first_(first) {}
+  iterator begin() const { return iterator(first_); }
+  iterator end() const { return iterator(); }
+
+ private:
+  Node* first_;
 };
 
 }  // namespace onyx

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 
@@ -19,6 +20,18 @@ struct Dimension {
 
   bool isKnown() const { return dim_value.has_value(); }
   bool isSymbolic() const { return dim_param.has_value(); }
+  bool isUnknown() const { return !isKnown() && !isSymbolic(); }
+};
+
+/// A dimension as the type builders take it: `Dim(3)`, `Dim("N")`, or `Dim()` (unknown).
+struct Dim {
+  Dim() = default;
+  Dim(int number) : value(number) {}            // NOLINT: reads like the number
+  Dim(int64_t number) : value(number) {}        // NOLINT
+  Dim(const char* text) : symbol(text) {}       // NOLINT: reads like the symbol
+  Dim(std::string_view text) : symbol(text) {}  // NOLINT
+  std::optional<int64_t> value;
+  OptString symbol;
 };
 
 struct TensorShape {
@@ -58,6 +71,17 @@ struct Type {
   UnknownFields member_unknown;  // unknown fields of the oneof member's message
 
   bool isTensor() const { return kind == Kind::kTensor; }
+
+  // Builders. Each allocates in `arena` and copies the symbols given into it.
+
+  /// A tensor of `elem_type` (a TensorProto::DataType code) with these dims (none: a scalar).
+  static Type* tensor(Arena& arena, int32_t elem_type, std::initializer_list<Dim> dims);
+  /// A tensor whose rank is unknown.
+  static Type* tensorOfUnknownRank(Arena& arena, int32_t elem_type);
+  static Type* sparseTensor(Arena& arena, int32_t elem_type, std::initializer_list<Dim> dims);
+  static Type* sequence(Arena& arena, Type* elem);
+  static Type* optional(Arena& arena, Type* elem);
+  static Type* map(Arena& arena, int32_t key_type, Type* value);
 };
 
 /// A type in the ONNX text syntax's spelling: `float[N,3,224,224]`, `seq(int64[])`,

@@ -3,19 +3,26 @@
 //
 // Use-lists are intrusive: every node input slot and every graph output is a Use, linked
 // into the list of the value it reads, so adding, removing and re-pointing a use is O(1)
-// and allocates nothing.
+// and allocates nothing. A value's list holds every use, including those in subgraphs
+// nested in its graph (captures): asking whether a value is used is O(1), and listing its
+// uses is O(uses), never a walk of the graph.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <iterator>
+#include <optional>
 #include <string_view>
 
 #include "onyx/ir/fields.h"
 
 namespace onyx {
 
+class Arena;
 struct Graph;
 struct Node;
 struct Tensor;
+struct TensorShape;
 struct SparseTensor;
 struct Type;
 struct Value;
@@ -27,19 +34,67 @@ struct Use {
   Use* next = nullptr;
   Use** prev = nullptr;  // the link that points at this use
 
-  /// Points this use at `target` (which may be null), moving it between use-lists.
+  /// Points this use at `target` (which may be null), moving it between use-lists. O(1).
   void set(Value* target);
+
+  bool isGraphOutput() const { return user == nullptr; }
+  /// The position of this slot among its node's inputs. O(1). Only for node inputs.
+  size_t index() const;
+};
+
+/// The uses of one value, as a forward range of Use&. Re-pointing or removing the use the
+/// loop is on ends the walk early; collect the uses first to change them in a loop (or use
+/// Value::replaceAllUsesWith / replaceUsesWith).
+class UseRange {
+ public:
+  class iterator {
+   public:
+    using value_type = Use;
+    using difference_type = std::ptrdiff_t;
+    using reference = Use&;
+    using pointer = Use*;
+    using iterator_category = std::forward_iterator_tag;
+    iterator() = default;
+    explicit iterator(Use* use) : use_(use) {}
+    Use& operator*() const { return *use_; }
+    Use* operator->() const { return use_; }
+    iterator& operator++() {
+      use_ = use_->next;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      use_ = use_->next;
+      return old;
+    }
+    bool operator==(const iterator& other) const { return use_ == other.use_; }
+
+   private:
+    Use* use_ = nullptr;
+  };
+
+  explicit UseRange(Use* first) : first_(first) {}
+  iterator begin() const { return iterator(first_); }
+  iterator end() const { return iterator(); }
+  bool empty() const { return first_ == nullptr; }
+
+ private:
+  Use* first_;
 };
 
 struct Value {
   std::string_view name;
-  Graph* graph = nullptr;  // the scope that defines the name
+  Graph* graph = nullptr;  // the scope that defines the name; null once removed from it
   Node* producer = nullptr;
-  uint32_t output_index = 0;
+  // Its type declaration in its own graph's value_info or outputs (a value_info entry
+  // wins over an output entry). Bound with the entry, so a type is found in O(1); beside
+  // `producer`, which the decoder reads just before binding it.
+  ValueInfo* value_info = nullptr;
   Use* first_use = nullptr;
   ValueInfo* input = nullptr;  // its declaration as a graph input, if it is one
   Tensor* initializer = nullptr;
   SparseTensor* sparse_initializer = nullptr;
+  uint32_t output_index = 0;
   bool function_input = false;
 
   /// Read somewhere but defined nowhere in scope (an invalid model, kept as read).
@@ -47,9 +102,50 @@ struct Value {
     return producer == nullptr && input == nullptr && initializer == nullptr &&
            sparse_initializer == nullptr && !function_input;
   }
+  bool isGraphInput() const { return input != nullptr; }
+  bool isInitializer() const { return initializer != nullptr || sparse_initializer != nullptr; }
+  /// Still defined in a graph (false once its node, input or initializer was removed).
+  bool isAttached() const { return graph != nullptr; }
+
+  // ---- type ------------------------------------------------------------------------------
+
+  /// Its declared type: the graph input's, else its value_info or output entry's; null
+  /// when undeclared. O(1).
+  const Type* type() const;
+  /// The element type of a tensor or sparse tensor value: from its type, else from its
+  /// initializer. O(1).
+  std::optional<int32_t> elemType() const;
+  /// The shape of a tensor or sparse tensor value; null when the rank is unknown or the
+  /// value has no tensor type. O(1).
+  const TensorShape* shape() const;
+  /// Declares the type (`type` lives in the model's arena; null clears it) on its graph
+  /// input or declaration, else on a new value_info entry, and on the outputs of its graph
+  /// that are this value. O(outputs of its graph).
+  void setType(Arena& arena, Type* type);
+  /// Whether an output of its own graph is this value. O(outputs of its graph).
+  bool isGraphOutputOfItsGraph() const;
+
+  // ---- uses ------------------------------------------------------------------------------
+
   bool hasUses() const { return first_use != nullptr; }
-  /// Re-points every use of this value at `other`.
+  UseRange uses() const { return UseRange(first_use); }
+  /// O(uses).
+  size_t useCount() const;
+  /// Whether a subgraph nested in this value's graph reads it (a capture). O(uses).
+  bool isCaptured() const;
+  /// Re-points every use of this value at `other`, graph outputs included (which then
+  /// carry `other`'s name). O(uses).
   void replaceAllUsesWith(Value* other);
+  /// Re-points the uses for which `pred(use)` is true. O(uses).
+  template <class Pred>
+  void replaceUsesWith(Value* other, Pred&& pred) {
+    Use* use = first_use;
+    while (use != nullptr) {
+      Use* next = use->next;
+      if (pred(static_cast<const Use&>(*use))) use->set(other);
+      use = next;
+    }
+  }
 };
 
 inline void Use::set(Value* target) {
@@ -69,8 +165,14 @@ inline void Use::set(Value* target) {
 }
 
 inline void Value::replaceAllUsesWith(Value* other) {
+  if (other == this) return;
   while (first_use != nullptr) first_use->set(other);
 }
+
+/// The graph that holds `use`: its node's graph, or the graph whose outputs (or the
+/// function body whose outputs) it is one of. O(1) for a node input; for an output,
+/// O(outputs of the graphs nested in the value's graph).
+Graph* graphOf(const Use& use);
 
 struct ValueInfo {
   OptString name;  // as read; when `value` is bound the writer uses the value's name
@@ -84,6 +186,12 @@ struct ValueInfo {
   Use output;
 
   Value* bound() const { return output.value != nullptr ? output.value : value; }
+  /// A value_info entry whose value was removed from its graph: not written, and dropped
+  /// from the list when the graph compacts.
+  bool isRemoved() const {
+    const Value* v = bound();
+    return v != nullptr && v->graph == nullptr;
+  }
 };
 
 }  // namespace onyx

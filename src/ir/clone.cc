@@ -1,0 +1,393 @@
+#include "onyx/ir/clone.h"
+
+#include <cassert>
+#include <unordered_map>
+
+#include "ir/scope.h"
+
+namespace onyx {
+
+namespace {
+
+class Cloner {
+ public:
+  explicit Cloner(Arena& arena) : arena_(arena) {}
+
+  // ---- leaves (no values inside) ---------------------------------------------------------
+
+  template <class T>
+  ArenaList<T> list(const ArenaList<T>& source) {
+    ArenaList<T> copy;
+    copy.assign(arena_, source.data(), source.size());
+    return copy;
+  }
+  template <class T>
+  Repeated<T> repeated(const Repeated<T>& source) {
+    Repeated<T> copy;
+    copy.values = list(source.values);
+    copy.packed = source.packed;
+    return copy;
+  }
+  ArenaList<StringStringEntry> entries(const ArenaList<StringStringEntry>& source) {
+    ArenaList<StringStringEntry> copy = list(source);
+    for (StringStringEntry& entry : copy) entry.unknown = list(entry.unknown);
+    return copy;
+  }
+  ArenaList<OperatorSetId> opsets(const ArenaList<OperatorSetId>& source) {
+    ArenaList<OperatorSetId> copy = list(source);
+    for (OperatorSetId& opset : copy) opset.unknown = list(opset.unknown);
+    return copy;
+  }
+  // A list of pointers whose targets are copied by `fn`.
+  template <class T, class Fn>
+  ArenaList<T*> each(const ArenaList<T*>& source, Fn&& fn) {
+    ArenaList<T*> copy;
+    copy.reserve(arena_, source.size());
+    for (const T* item : source) copy.push_back(arena_, item != nullptr ? fn(*item) : nullptr);
+    return copy;
+  }
+
+  Type* type(const Type& source) {
+    Type* copy = arena_.make<Type>(source);
+    if (source.shape != nullptr) {
+      copy->shape = arena_.make<TensorShape>();
+      copy->shape->dims = list(source.shape->dims);
+      for (Dimension& dim : copy->shape->dims) dim.unknown = list(dim.unknown);
+      copy->shape->unknown = list(source.shape->unknown);
+    }
+    if (source.elem != nullptr) copy->elem = type(*source.elem);
+    copy->unknown = list(source.unknown);
+    copy->member_unknown = list(source.member_unknown);
+    return copy;
+  }
+
+  Tensor* tensor(const Tensor& source) {
+    Tensor* copy = arena_.make<Tensor>(source);
+    copy->dims = repeated(source.dims);
+    if (source.segment != nullptr) {
+      copy->segment = arena_.make<TensorSegment>(*source.segment);
+      copy->segment->unknown = list(source.segment->unknown);
+    }
+    // The payloads are shared views; the clone has no spare room after them to grow into.
+    for (PackedData* data : {&copy->float_data, &copy->int32_data, &copy->int64_data,
+                             &copy->double_data, &copy->uint64_data}) {
+      data->arena_capacity = 0;
+    }
+    copy->string_data = list(source.string_data);
+    copy->external_data = entries(source.external_data);
+    copy->metadata_props = entries(source.metadata_props);
+    copy->unknown = list(source.unknown);
+    return copy;
+  }
+
+  SparseTensor* sparse(const SparseTensor& source) {
+    SparseTensor* copy = arena_.make<SparseTensor>();
+    if (source.values != nullptr) copy->values = tensor(*source.values);
+    if (source.indices != nullptr) copy->indices = tensor(*source.indices);
+    copy->dims = repeated(source.dims);
+    copy->unknown = list(source.unknown);
+    return copy;
+  }
+
+  NodeDeviceConfiguration* deviceConfiguration(const NodeDeviceConfiguration& source) {
+    auto* copy = arena_.make<NodeDeviceConfiguration>(source);
+    copy->sharding_spec = each(source.sharding_spec, [&](const ShardingSpec& spec) {
+      auto* spec_copy = arena_.make<ShardingSpec>(spec);
+      spec_copy->device = repeated(spec.device);
+      spec_copy->index_to_device_group_map =
+          each(spec.index_to_device_group_map, [&](const IntIntListEntry& entry) {
+            auto* entry_copy = arena_.make<IntIntListEntry>(entry);
+            entry_copy->value = repeated(entry.value);
+            entry_copy->unknown = list(entry.unknown);
+            return entry_copy;
+          });
+      spec_copy->sharded_dim = each(spec.sharded_dim, [&](const ShardedDim& dim) {
+        auto* dim_copy = arena_.make<ShardedDim>(dim);
+        dim_copy->simple_sharding = each(dim.simple_sharding, [&](const SimpleShardedDim& s) {
+          auto* simple = arena_.make<SimpleShardedDim>(s);
+          simple->unknown = list(s.unknown);
+          return simple;
+        });
+        dim_copy->unknown = list(dim.unknown);
+        return dim_copy;
+      });
+      spec_copy->unknown = list(spec.unknown);
+      return spec_copy;
+    });
+    copy->unknown = list(source.unknown);
+    return copy;
+  }
+
+  DeviceConfiguration* modelConfiguration(const DeviceConfiguration& source) {
+    auto* copy = arena_.make<DeviceConfiguration>(source);
+    copy->device = list(source.device);
+    copy->unknown = list(source.unknown);
+    return copy;
+  }
+
+  // ---- graphs, with their values ---------------------------------------------------------
+
+  /// A graph that is the root of what is being cloned (its outside reads resolve through
+  /// `parent`).
+  Graph* graphTree(const Graph& source, Graph* parent, Node* owner) {
+    Graph* saved = root_;
+    root_ = nullptr;
+    Graph* copy = graph(source, parent, owner);
+    root_ = saved;
+    return copy;
+  }
+
+  Value* value(const Value* source) {
+    if (source == nullptr) return nullptr;
+    auto found = values_.find(source);
+    if (found != values_.end()) return found->second;
+    // Defined outside what is cloned: the same name in the clone's enclosing scopes, or
+    // an undefined read of the clone's root. (Roots with no parent read nothing outside.)
+    assert(root_ != nullptr);
+    Value* outer = root_->parent != nullptr ? root_->parent->lookup(source->name) : nullptr;
+    if (outer == nullptr) outer = root_->names.find(source->name);
+    if (outer == nullptr) outer = ir_internal::defineValue(arena_, *root_, source->name);
+    values_.emplace(source, outer);
+    return outer;
+  }
+
+  Attribute* attribute(const Attribute& source, Graph* scope, Node* owner) {
+    Attribute* copy = arena_.make<Attribute>(source);
+    if (source.t != nullptr) copy->t = tensor(*source.t);
+    if (source.g != nullptr) copy->g = subgraph(*source.g, scope, owner);
+    copy->floats = repeated(source.floats);
+    copy->ints = repeated(source.ints);
+    if (source.lists != nullptr) {
+      const AttributeLists& lists = *source.lists;
+      copy->lists = arena_.make<AttributeLists>();
+      copy->lists->strings = list(lists.strings);
+      copy->lists->tensors = each(lists.tensors, [&](const Tensor& t) { return tensor(t); });
+      copy->lists->graphs =
+          each(lists.graphs, [&](const Graph& g) { return subgraph(g, scope, owner); });
+      copy->lists->sparse_tensors =
+          each(lists.sparse_tensors, [&](const SparseTensor& s) { return sparse(s); });
+      copy->lists->type_protos = each(lists.type_protos, [&](const Type& t) { return type(t); });
+    }
+    if (source.tp != nullptr) copy->tp = type(*source.tp);
+    if (source.sparse_tensor != nullptr) copy->sparse_tensor = sparse(*source.sparse_tensor);
+    copy->unknown = list(source.unknown);
+    return copy;
+  }
+
+  ValueInfo* valueInfo(const ValueInfo& source) {
+    ValueInfo* copy = arena_.make<ValueInfo>();
+    copy->name = source.name;
+    if (source.type != nullptr) copy->type = type(*source.type);
+    copy->doc_string = source.doc_string;
+    copy->metadata_props = entries(source.metadata_props);
+    copy->unknown = list(source.unknown);
+    infos_.emplace(&source, copy);
+    return copy;
+  }
+
+  Function* function(const Function& source) {
+    Function* copy = arena_.make<Function>();
+    copy->name = source.name;
+    copy->attribute = list(source.attribute);
+    copy->attribute_proto = each(source.attribute_proto, [&](const Attribute& a) {
+      // Defaults are no graph's attributes: their graphs are roots.
+      Attribute* default_copy = attribute(a, nullptr, nullptr);
+      return default_copy;
+    });
+    if (source.body != nullptr) copy->body = graphTree(*source.body, nullptr, nullptr);
+    copy->inputs = each(source.inputs, [&](const Value& v) { return value(&v); });
+    copy->outputs = each(source.outputs, [&](const Use& use) {
+      Use* output = arena_.make<Use>();
+      output->set(value(use.value));
+      return output;
+    });
+    copy->doc_string = source.doc_string;
+    copy->opset_import = opsets(source.opset_import);
+    copy->domain = source.domain;
+    copy->overload = source.overload;
+    copy->metadata_props = entries(source.metadata_props);
+    copy->unknown = list(source.unknown);
+    return copy;
+  }
+
+ private:
+  Graph* subgraph(const Graph& source, Graph* scope, Node* owner) {
+    // A default of a function attribute has no enclosing graph.
+    return scope == nullptr ? graphTree(source, nullptr, nullptr) : graph(source, scope, owner);
+  }
+
+  Graph* graph(const Graph& source, Graph* parent, Node* owner) {
+    Graph* copy = arena_.make<Graph>();
+    if (root_ == nullptr) root_ = copy;
+    copy->parent = parent;
+    copy->owner = owner;
+    if (parent != nullptr) parent->subgraphs.push_back(arena_, copy);
+    copy->name = source.name;
+    copy->doc_string = source.doc_string;
+    copy->name_counter = source.name_counter;
+
+    // Values first, so that nested graphs find the values they capture.
+    copy->names.reserve(arena_, source.names.size());
+    copy->values.reserve(arena_, source.values.size());
+    for (const Value* v : source.values) {
+      if (v->graph != &source) continue;
+      Value* clone = arena_.make<Value>();
+      clone->name = v->name;
+      clone->graph = copy;
+      clone->function_input = v->function_input;
+      copy->values.push_back(arena_, clone);
+      values_.emplace(v, clone);
+    }
+    source.names.forEach([&](std::string_view, Value* v) {
+      if (v->graph == &source) copy->names.put(arena_, values_.at(v));
+    });
+
+    for (const Node* node = source.first_node; node != nullptr; node = node->next) {
+      copy->appendNode(this->node(*node, copy));
+    }
+
+    copy->initializers = each(source.initializers, [&](const Tensor& t) {
+      Tensor* clone = tensor(t);
+      tensors_.emplace(&t, clone);
+      return clone;
+    });
+    copy->sparse_initializers = each(source.sparse_initializers, [&](const SparseTensor& s) {
+      SparseTensor* clone = sparse(s);
+      sparse_tensors_.emplace(&s, clone);
+      return clone;
+    });
+    copy->inputs = each(source.inputs, [&](const ValueInfo& info) {
+      ValueInfo* clone = valueInfo(info);
+      clone->value = value(info.value);
+      return clone;
+    });
+    copy->outputs = each(source.outputs, [&](const ValueInfo& info) {
+      ValueInfo* clone = valueInfo(info);
+      clone->output.set(value(info.output.value));
+      return clone;
+    });
+    copy->value_info.reserve(arena_, source.value_info.size());
+    for (const ValueInfo* info : source.value_info) {
+      if (info->isRemoved()) continue;
+      ValueInfo* clone = valueInfo(*info);
+      clone->value = value(info->value);
+      copy->value_info.push_back(arena_, clone);
+    }
+    // What each value's declarations are, now that they exist.
+    for (const Value* v : source.values) {
+      if (v->graph != &source) continue;
+      Value* clone = values_.at(v);
+      if (v->input != nullptr) clone->input = infos_.at(v->input);
+      if (v->value_info != nullptr) clone->value_info = infos_.at(v->value_info);
+      if (v->initializer != nullptr) clone->initializer = tensors_.at(v->initializer);
+      if (v->sparse_initializer != nullptr) {
+        clone->sparse_initializer = sparse_tensors_.at(v->sparse_initializer);
+      }
+    }
+
+    copy->quantization_annotation =
+        each(source.quantization_annotation, [&](const TensorAnnotation& annotation) {
+          auto* clone = arena_.make<TensorAnnotation>();
+          clone->tensor_name = annotation.tensor_name;
+          clone->quant_parameter_tensor_names = entries(annotation.quant_parameter_tensor_names);
+          clone->unknown = list(annotation.unknown);
+          return clone;
+        });
+    copy->metadata_props = entries(source.metadata_props);
+    copy->unknown = list(source.unknown);
+    return copy;
+  }
+
+  Node* node(const Node& source, Graph* scope) {
+    Node* copy = arena_.make<Node>();
+    copy->graph = scope;
+    copy->name = source.name;
+    copy->op_type = source.op_type;
+    copy->doc_string = source.doc_string;
+    copy->domain = source.domain;
+    copy->overload = source.overload;
+    copy->outputs = each(source.outputs, [&](const Value& v) {
+      Value* clone = value(&v);
+      clone->producer = copy;
+      clone->output_index = v.output_index;
+      return clone;
+    });
+    copy->inputs.resize(arena_, source.inputs.size());
+    for (size_t i = 0; i < source.inputs.size(); ++i) {
+      copy->inputs[i].user = copy;
+      copy->inputs[i].set(value(source.inputs[i].value));
+    }
+    copy->attributes =
+        each(source.attributes, [&](const Attribute& a) { return attribute(a, scope, copy); });
+    copy->metadata_props = entries(source.metadata_props);
+    copy->device_configurations =
+        each(source.device_configurations,
+             [&](const NodeDeviceConfiguration& config) { return deviceConfiguration(config); });
+    copy->unknown = list(source.unknown);
+    return copy;
+  }
+
+  Arena& arena_;
+  Graph* root_ = nullptr;
+  std::unordered_map<const Value*, Value*> values_;
+  std::unordered_map<const ValueInfo*, ValueInfo*> infos_;
+  std::unordered_map<const Tensor*, Tensor*> tensors_;
+  std::unordered_map<const SparseTensor*, SparseTensor*> sparse_tensors_;
+};
+
+}  // namespace
+
+Graph* cloneGraph(Arena& arena, const Graph& source, Graph* parent, Node* owner) {
+  return Cloner(arena).graphTree(source, parent, owner);
+}
+
+Function* cloneFunction(Arena& arena, const Function& source) {
+  return Cloner(arena).function(source);
+}
+
+Type* cloneType(Arena& arena, const Type& source) { return Cloner(arena).type(source); }
+
+Tensor* cloneTensor(Arena& arena, const Tensor& source) { return Cloner(arena).tensor(source); }
+
+SparseTensor* cloneSparseTensor(Arena& arena, const SparseTensor& source) {
+  return Cloner(arena).sparse(source);
+}
+
+Model cloneModel(const Model& source) {
+  Model model;
+  model.shareBytesOf(source);
+  model.setFolder(source.folder());
+  Arena& arena = model.arena();
+  Cloner cloner(arena);
+  model.ir_version = source.ir_version;
+  model.opset_import = cloner.opsets(source.opset_import);
+  model.producer_name = source.producer_name;
+  model.producer_version = source.producer_version;
+  model.domain = source.domain;
+  model.model_version = source.model_version;
+  model.doc_string = source.doc_string;
+  if (source.graph != nullptr) model.graph = cloner.graphTree(*source.graph, nullptr, nullptr);
+  model.metadata_props = cloner.entries(source.metadata_props);
+  model.training_info = cloner.each(source.training_info, [&](const TrainingInfo& info) {
+    auto* copy = arena.make<TrainingInfo>();
+    if (info.initialization != nullptr) {
+      copy->initialization = cloner.graphTree(*info.initialization, nullptr, nullptr);
+    }
+    if (info.algorithm != nullptr) {
+      copy->algorithm = cloner.graphTree(*info.algorithm, nullptr, nullptr);
+    }
+    copy->initialization_binding = cloner.entries(info.initialization_binding);
+    copy->update_binding = cloner.entries(info.update_binding);
+    copy->unknown = cloner.list(info.unknown);
+    return copy;
+  });
+  model.functions =
+      cloner.each(source.functions, [&](const Function& f) { return cloner.function(f); });
+  model.configuration = cloner.each(source.configuration, [&](const DeviceConfiguration& c) {
+    return cloner.modelConfiguration(c);
+  });
+  model.unknown = cloner.list(source.unknown);
+  return model;
+}
+
+}  // namespace onyx

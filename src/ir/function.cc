@@ -1,0 +1,63 @@
+#include "onyx/ir/function.h"
+
+#include <string>
+
+#include "ir/scope.h"
+#include "onyx/ir/unique_names.h"
+
+namespace onyx {
+
+Function* newFunction(Arena& arena, std::string_view domain, std::string_view name,
+                      std::string_view overload) {
+  Function* function = arena.make<Function>();
+  function->domain = arena.copy(domain);
+  function->name = arena.copy(name);
+  if (!overload.empty()) function->overload = arena.copy(overload);
+  function->body = arena.make<Graph>();
+  return function;
+}
+
+Result<Value*> Function::addInput(Arena& arena, std::string_view input_name) {
+  if (input_name.empty()) {
+    inputs.push_back(arena, nullptr);
+    return static_cast<Value*>(nullptr);
+  }
+  if (isNameInScope(*body, input_name)) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "the name '" + std::string(input_name) + "' is already taken in the body");
+  }
+  Value* value = ir_internal::defineValue(arena, *body, arena.copy(input_name));
+  value->function_input = true;
+  inputs.push_back(arena, value);
+  return value;
+}
+
+Status Function::removeInput(size_t index) {
+  if (index >= inputs.size()) {
+    return Status(ErrorCode::kInvalidArgument, "no input " + std::to_string(index));
+  }
+  Value* value = inputs[index];
+  if (value != nullptr) {
+    if (value->hasUses()) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "input '" + std::string(value->name) + "' still has uses");
+    }
+    value->function_input = false;
+    ir_internal::removeValue(value);
+  }
+  inputs.erase(index);
+  return Status::ok();
+}
+
+void Function::addOutput(Arena& arena, Value* value) {
+  Use* use = arena.make<Use>();
+  use->set(value);
+  outputs.push_back(arena, use);
+}
+
+void Function::removeOutput(size_t index) {
+  outputs[index]->set(nullptr);
+  outputs.erase(index);
+}
+
+}  // namespace onyx

@@ -1,0 +1,228 @@
+// Graph: creating and removing nodes, inputs, outputs and initializers.
+#include <cassert>
+#include <string>
+
+#include "ir/scope.h"
+#include "onyx/ir/graph.h"
+#include "onyx/ir/unique_names.h"
+
+namespace onyx {
+
+using ir_internal::defineValue;
+using ir_internal::removeValue;
+
+namespace {
+
+Status nameTaken(std::string_view name) {
+  return Status(ErrorCode::kInvalidArgument,
+                "the name '" + std::string(name) + "' is already taken in scope");
+}
+
+// The value a new definition of `name` in `graph` gets: an existing one of this graph
+// that `joins` accepts (or that was only read so far), a new one when the name is free;
+// null (refused) when the name is taken in scope otherwise.
+template <class Joins>
+Value* valueToDefine(Arena& arena, Graph& graph, std::string_view name, Joins&& joins) {
+  if (Value* own = graph.names.find(name)) {
+    return own->isUndefined() || joins(*own) ? own : nullptr;
+  }
+  if (isNameInScope(graph, name)) return nullptr;
+  return defineValue(arena, graph, arena.copy(name));
+}
+
+// Removes `value`'s declaration role and, when nothing else defines it, the value.
+Status dropDefinition(Value* value) {
+  if (value->isUndefined()) {
+    if (value->hasUses()) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "'" + std::string(value->name) + "' still has uses");
+    }
+    removeValue(value);
+  }
+  return Status::ok();
+}
+
+template <class T>
+void eraseFirst(ArenaList<T*>& list, const T* item) {
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i] == item) {
+      list.erase(i);
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+Graph* newGraph(Arena& arena) { return arena.make<Graph>(); }
+
+// ---------------------------------------------------------------------------------------
+// Nodes
+
+Node* Graph::createNode(Arena& arena, std::string_view op_type, std::span<Value* const> reads,
+                        size_t output_count) {
+  Node* node = arena.make<Node>();
+  node->graph = this;
+  node->op_type = arena.copy(op_type);
+  node->inputs.resize(arena, reads.size());
+  for (size_t i = 0; i < reads.size(); ++i) {
+    node->inputs[i].user = node;
+    node->setInput(i, reads[i]);
+  }
+  node->outputs.reserve(arena, output_count);
+  for (size_t i = 0; i < output_count; ++i) node->addOutput(arena);
+  return node;
+}
+
+void Graph::prependNode(Node* node) {
+  if (first_node == nullptr) {
+    appendNode(node);
+  } else {
+    node->insertBefore(first_node);
+  }
+}
+
+Status Graph::removeNode(Node* node) {
+  assert(node->graph == this || node->graph == nullptr);
+  return node->destroy();
+}
+
+// ---------------------------------------------------------------------------------------
+// Inputs and outputs
+
+Result<Value*> Graph::addInput(Arena& arena, std::string_view value_name, Type* type) {
+  if (value_name.empty()) return Status(ErrorCode::kInvalidArgument, "a graph input needs a name");
+  Value* value = valueToDefine(arena, *this, value_name, [](const Value& existing) {
+    return existing.input == nullptr && existing.producer == nullptr && existing.isInitializer();
+  });
+  if (value == nullptr) return nameTaken(value_name);
+  ValueInfo* info = arena.make<ValueInfo>();
+  info->name = value->name;
+  info->type = type;
+  info->value = value;
+  value->input = info;
+  inputs.push_back(arena, info);
+  return value;
+}
+
+Status Graph::removeInput(Value* value) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i]->value != value || value->input != inputs[i]) continue;
+    value->input = nullptr;
+    Status dropped = dropDefinition(value);
+    if (!dropped) {
+      value->input = inputs[i];
+      return dropped;
+    }
+    inputs.erase(i);
+    if (value->graph != nullptr && value->value_info == nullptr) ir_internal::redeclare(value);
+    return Status::ok();
+  }
+  return Status(ErrorCode::kInvalidArgument,
+                "'" + std::string(value->name) + "' is not an input of this graph");
+}
+
+void Graph::addOutput(Arena& arena, Value* value) {
+  assert(value != nullptr && value->graph != nullptr && value->graph->encloses(this));
+  ValueInfo* info = arena.make<ValueInfo>();
+  info->name = value->name;
+  info->type = const_cast<Type*>(value->type());
+  info->output.set(value);
+  outputs.push_back(arena, info);
+  if (value->graph == this && value->input == nullptr && value->value_info == nullptr) {
+    value->value_info = info;
+  }
+}
+
+Status Graph::removeOutput(size_t index) {
+  if (index >= outputs.size()) {
+    return Status(ErrorCode::kInvalidArgument, "no output " + std::to_string(index));
+  }
+  ValueInfo* info = outputs[index];
+  Value* value = info->output.value;
+  info->output.set(nullptr);
+  outputs.erase(index);
+  if (value != nullptr && value->value_info == info) ir_internal::redeclare(value);
+  return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------
+// Initializers
+
+Result<Value*> Graph::addInitializer(Arena& arena, Tensor* tensor) {
+  std::string_view tensor_name = tensor->nameOrEmpty();
+  if (tensor_name.empty()) {
+    return Status(ErrorCode::kInvalidArgument, "an initializer needs a name");
+  }
+  Value* value = valueToDefine(arena, *this, tensor_name, [](const Value& existing) {
+    return existing.input != nullptr && !existing.isInitializer();
+  });
+  if (value == nullptr) return nameTaken(tensor_name);
+  value->initializer = tensor;
+  initializers.push_back(arena, tensor);
+  return value;
+}
+
+Result<Value*> Graph::addSparseInitializer(Arena& arena, SparseTensor* tensor) {
+  std::string_view tensor_name =
+      tensor->values != nullptr ? tensor->values->nameOrEmpty() : std::string_view();
+  if (tensor_name.empty()) {
+    return Status(ErrorCode::kInvalidArgument, "a sparse initializer needs a named values tensor");
+  }
+  Value* value = valueToDefine(arena, *this, tensor_name, [](const Value& existing) {
+    return existing.input != nullptr && !existing.isInitializer();
+  });
+  if (value == nullptr) return nameTaken(tensor_name);
+  value->sparse_initializer = tensor;
+  sparse_initializers.push_back(arena, tensor);
+  return value;
+}
+
+Status Graph::removeInitializer(Value* value) {
+  if (value->graph != this || !value->isInitializer()) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "'" + std::string(value->name) + "' is not an initializer of this graph");
+  }
+  Tensor* dense = value->initializer;
+  SparseTensor* sparse = value->sparse_initializer;
+  value->initializer = nullptr;
+  value->sparse_initializer = nullptr;
+  Status dropped = dropDefinition(value);
+  if (!dropped) {
+    value->initializer = dense;
+    value->sparse_initializer = sparse;
+    return dropped;
+  }
+  if (dense != nullptr) eraseFirst(initializers, dense);
+  if (sparse != nullptr) eraseFirst(sparse_initializers, sparse);
+  return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------
+// Annotations and housekeeping
+
+TensorAnnotation& Graph::quantizationAnnotation(Arena& arena, std::string_view tensor_name) {
+  for (TensorAnnotation* annotation : quantization_annotation) {
+    if (annotation->tensor_name.value_or("") == tensor_name) return *annotation;
+  }
+  TensorAnnotation* annotation = arena.make<TensorAnnotation>();
+  annotation->tensor_name = arena.copy(tensor_name);
+  quantization_annotation.push_back(arena, annotation);
+  return *annotation;
+}
+
+void Graph::compact() {
+  size_t kept = 0;
+  for (Value* value : values) {
+    if (value->graph == this) values[kept++] = value;
+  }
+  values.truncate(kept);
+  kept = 0;
+  for (ValueInfo* info : value_info) {
+    if (!info->isRemoved()) value_info[kept++] = info;
+  }
+  value_info.truncate(kept);
+  removed_values = 0;
+}
+
+}  // namespace onyx

@@ -1,0 +1,104 @@
+#include "onyx/ir/value.h"
+
+#include "onyx/ir/graph.h"
+
+namespace onyx {
+
+size_t Use::index() const { return static_cast<size_t>(this - user->inputs.data()); }
+
+const Type* Value::type() const {
+  if (input != nullptr) return input->type;
+  if (value_info != nullptr) return value_info->type;
+  return nullptr;
+}
+
+std::optional<int32_t> Value::elemType() const {
+  const Type* declared = type();
+  if (declared != nullptr &&
+      (declared->kind == Type::Kind::kTensor || declared->kind == Type::Kind::kSparseTensor) &&
+      declared->elem_type.has_value()) {
+    return declared->elem_type;
+  }
+  if (initializer != nullptr) return initializer->data_type;
+  if (sparse_initializer != nullptr && sparse_initializer->values != nullptr) {
+    return sparse_initializer->values->data_type;
+  }
+  return std::nullopt;
+}
+
+const TensorShape* Value::shape() const {
+  const Type* declared = type();
+  if (declared == nullptr) return nullptr;
+  if (declared->kind != Type::Kind::kTensor && declared->kind != Type::Kind::kSparseTensor) {
+    return nullptr;
+  }
+  return declared->shape;
+}
+
+void Value::setType(Arena& arena, Type* new_type) {
+  if (graph == nullptr) return;
+  // The graph's outputs that are this value declare the same type.
+  for (ValueInfo* output : graph->outputs) {
+    if (output->output.value == this) output->type = new_type;
+  }
+  if (input != nullptr) {
+    input->type = new_type;
+  } else if (value_info != nullptr) {
+    value_info->type = new_type;
+  } else if (!isGraphOutputOfItsGraph()) {
+    ValueInfo* info = arena.make<ValueInfo>();
+    info->name = name;
+    info->type = new_type;
+    info->value = this;
+    graph->value_info.push_back(arena, info);
+    value_info = info;
+  }
+}
+
+bool Value::isGraphOutputOfItsGraph() const {
+  if (graph == nullptr) return false;
+  for (const ValueInfo* output : graph->outputs) {
+    if (output->output.value == this) return true;
+  }
+  return false;
+}
+
+size_t Value::useCount() const {
+  size_t count = 0;
+  for (const Use* use = first_use; use != nullptr; use = use->next) ++count;
+  return count;
+}
+
+bool Value::isCaptured() const {
+  for (const Use* use = first_use; use != nullptr; use = use->next) {
+    if (graphOf(*use) != graph) return true;
+  }
+  return false;
+}
+
+namespace {
+
+// The graph nested in `graph` (not `graph` itself) whose outputs hold `use`, or null.
+Graph* nestedGraphWithOutput(const Graph& graph, const Use& use) {
+  for (Graph* sub : graph.subgraphs) {
+    for (const ValueInfo* info : sub->outputs) {
+      if (&info->output == &use) return sub;
+    }
+    if (Graph* deeper = nestedGraphWithOutput(*sub, use)) return deeper;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+Graph* graphOf(const Use& use) {
+  if (use.user != nullptr) return use.user->graph;
+  if (use.value == nullptr || use.value->graph == nullptr) return nullptr;
+  // An output reads a value visible where it is: of its own graph (or function body), or
+  // of an enclosing one, which makes the output's graph a nested one.
+  Graph* own = use.value->graph;
+  if (Graph* nested = nestedGraphWithOutput(*own, use)) return nested;
+  return own;
+}
+
+}  // namespace onyx

@@ -1,0 +1,175 @@
+// Deep clones of graphs, functions and models: the same bytes when written, no sharing of
+// structure, and captured values resolved in the clone's new scope.
+#include "onyx/ir/clone.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "onyx/ir/topo_sort.h"
+#include "onyx/serde/model_io.h"
+#include "support/conformance.h"
+#include "support/graph_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::opTypes;
+using testing::verified;
+
+std::string readFile(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  return bytes.str();
+}
+
+TEST(Clone, EveryConformanceModelClonesToTheSameBytes) {
+  auto cases = testing::conformanceCases();
+  if (cases.empty()) GTEST_SKIP() << testing::conformanceMissingReason();
+  size_t identical = 0;
+  for (const auto& dir : cases) {
+    std::filesystem::path path = dir / "model.onnx";
+    std::string original = readFile(path);
+    Model clone;
+    {
+      auto model = loadModel(path.string());
+      ASSERT_TRUE(model) << model.status().toString();
+      clone = cloneModel(*model);
+    }  // the source is gone; the clone keeps what it shares alive
+    ASSERT_TRUE(verified(clone)) << dir.filename().string();
+    auto written = serializeModel(clone);
+    ASSERT_TRUE(written);
+    EXPECT_EQ(*written, original) << dir.filename().string();
+    identical += *written == original;
+  }
+  std::cout << identical << "/" << cases.size() << " clones identical\n";
+}
+
+struct WithBranch {
+  Model model = testing::emptyModel("main");
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  Value* x = *g.addInput(arena, "x");
+  Node* relu = nullptr;
+  Node* if_node = nullptr;
+  Graph* branch = nullptr;
+
+  // relu(x) -> t; If(x) { then: Neg(t) -> n, output n }; outputs: the If's output.
+  WithBranch() {
+    relu = g.createNode(arena, "Relu", {x});
+    g.appendNode(relu);
+    if_node = g.createNode(arena, "If", {x});
+    g.appendNode(if_node);
+    branch = if_node->setGraphAttr(arena, "then_branch");
+    Node* neg = branch->createNode(arena, "Neg", {relu->output(0)});
+    branch->appendNode(neg);
+    branch->addOutput(arena, neg->output(0));
+    g.addOutput(arena, if_node->output(0));
+    EXPECT_TRUE(g.addInitializer(arena, testing::floatTensor(arena, "w", {1}, {2})));
+  }
+};
+
+TEST(Clone, AClonedModelSharesNoStructure) {
+  WithBranch source;
+  Model clone = cloneModel(source.model);
+  ASSERT_TRUE(verified(clone));
+  std::string before = testing::bytesOf(source.model);
+  EXPECT_EQ(testing::bytesOf(clone), before);
+  // Changing the clone leaves the source as it was.
+  Graph& g = *clone.graph;
+  EXPECT_NE(&g, &source.g);
+  Node* relu = g.first_node;
+  EXPECT_NE(relu, source.relu);
+  Value* x = g.names.find("x");
+  EXPECT_NE(x, source.x);
+  Node* extra = g.createNode(clone.arena(), "Sigmoid", {x});
+  extra->insertAfter(relu);
+  relu->output(0)->replaceAllUsesWith(extra->output(0));
+  g.first_node->next->next->setIntAttr(clone.arena(), "k", 1);
+  ASSERT_TRUE(verified(clone));
+  EXPECT_EQ(testing::bytesOf(source.model), before);
+  EXPECT_TRUE(verified(source.model));
+  EXPECT_EQ(source.relu->output(0)->useCount(), 1u);
+}
+
+TEST(Clone, ASubgraphClonedUnderAnotherNodeReadsTheSameOuterValues) {
+  WithBranch source;
+  Node* second_if = source.g.createNode(source.arena, "If", {source.x});
+  source.g.appendNode(second_if);
+  Graph* copy = cloneGraph(source.arena, *source.branch, &source.g, second_if);
+  second_if->setGraphAttr(source.arena, "then_branch", copy);
+  Value* t = source.relu->output(0);
+  EXPECT_EQ(copy->first_node->input(0), t);  // the captured value, not a copy
+  EXPECT_EQ(t->useCount(), 2u);
+  EXPECT_NE(copy->first_node->output(0), source.branch->first_node->output(0));
+  EXPECT_EQ(copy->first_node->output(0)->name, source.branch->first_node->output(0)->name);
+  EXPECT_TRUE(verified(source.model));
+}
+
+TEST(Clone, AGraphClonedIntoAnotherModelResolvesCapturesByName) {
+  WithBranch source;
+  Model target = testing::emptyModel("other");
+  target.shareBytesOf(source.model);
+  Arena& arena = target.arena();
+  Graph& g = *target.graph;
+  Value* x = *g.addInput(arena, "x");
+  Node* t_producer = g.createNode(arena, "Identity", {x}, 0);
+  ASSERT_TRUE(t_producer->addOutputNamed(arena, source.relu->output(0)->name));
+  g.appendNode(t_producer);
+  Node* holder = g.createNode(arena, "If", {x});
+  g.appendNode(holder);
+  holder->setGraphAttr(arena, "then_branch", cloneGraph(arena, *source.branch, &g, holder));
+  EXPECT_EQ(holder->graphAttr("then_branch")->first_node->input(0), t_producer->output(0));
+  EXPECT_TRUE(verified(target));
+  // Without an enclosing value of that name, the read stays an undefined value of the clone.
+  Graph* alone = cloneGraph(arena, *source.branch);
+  Value* read = alone->first_node->input(0);
+  EXPECT_TRUE(read->isUndefined());
+  EXPECT_EQ(read->graph, alone);
+  EXPECT_TRUE(verified(*alone));
+}
+
+TEST(Clone, FunctionsCloneWithTheirBodiesAndCanBeAddedUnderANewKey) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Function* function = newFunction(arena, "custom", "Twice");
+  Value* a = *function->addInput(arena, "a");
+  ASSERT_FALSE(function->addInput(arena, "a"));
+  Node* add = function->body->createNode(arena, "Add", {a, a});
+  function->body->appendNode(add);
+  function->addOutput(arena, add->output(0));
+  function->opset_import.emplace_back(arena).version = 18;
+  ASSERT_TRUE(model.addFunction(function));
+  Function* copy = cloneFunction(arena, *function);
+  EXPECT_FALSE(model.addFunction(copy));  // same key
+  copy->overload = "v2";
+  ASSERT_TRUE(model.addFunction(copy));
+  EXPECT_NE(copy->body, function->body);
+  EXPECT_EQ(copy->inputs[0]->useCount(), 2u);
+  EXPECT_EQ(copy->outputs[0]->value, copy->body->first_node->output(0));
+  EXPECT_TRUE(verified(model));
+  Model back = testing::reparse(model);
+  ASSERT_EQ(back.functions.size(), 2u);
+  EXPECT_EQ(back.findFunction("custom", "Twice", "v2")->body->node_count, 1u);
+  EXPECT_TRUE(verified(back));
+}
+
+TEST(Clone, RemovedValuesAreNotCopied) {
+  WithBranch source;
+  Value* w = source.g.names.find("w");
+  ASSERT_TRUE(source.g.removeInitializer(w));
+  Node* spare = source.g.createNode(source.arena, "Spare", {source.x});
+  source.g.appendNode(spare);
+  spare->output(0)->setType(source.arena, Type::tensor(source.arena, 1, {1}));
+  ASSERT_TRUE(spare->destroy());
+  Model clone = cloneModel(source.model);
+  ASSERT_TRUE(verified(clone));
+  EXPECT_TRUE(clone.graph->value_info.empty());
+  for (const Value* value : clone.graph->values) EXPECT_TRUE(value->isAttached());
+  EXPECT_EQ(testing::bytesOf(clone), testing::bytesOf(source.model));
+}
+
+}  // namespace
+}  // namespace onyx

@@ -1,0 +1,127 @@
+// topologicalSort: order from data flow and from what subgraphs capture, stability, and
+// cycles reported with their nodes.
+#include "onyx/ir/topo_sort.h"
+
+#include <gtest/gtest.h>
+
+#include "support/graph_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::opTypes;
+
+TEST(TopoSort, ReversedChainComesBackInOrder) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  Value* x = *g.addInput(arena, "x");
+  Node* a = g.createNode(arena, "A", {x});
+  Node* b = g.createNode(arena, "B", {a->output(0)});
+  Node* c = g.createNode(arena, "C", {b->output(0), a->output(0)});
+  g.appendNode(c);
+  g.appendNode(b);
+  g.appendNode(a);
+  g.addOutput(arena, c->output(0));
+  ASSERT_EQ(opTypes(g), "C B A");
+  ASSERT_TRUE(topologicalSort(g));
+  EXPECT_EQ(opTypes(g), "A B C");
+  EXPECT_EQ(g.first_node, a);
+  EXPECT_EQ(g.last_node, c);
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(TopoSort, SortedGraphsKeepTheirOrder) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  Value* x = *g.addInput(arena, "x");
+  // Independent nodes in an arbitrary order stay in that order.
+  for (const char* op : {"P", "Q", "R", "S"}) g.appendNode(g.createNode(arena, op, {x}));
+  ASSERT_TRUE(topologicalSort(g));
+  EXPECT_EQ(opTypes(g), "P Q R S");
+}
+
+TEST(TopoSort, ValuesCapturedBySubgraphsOrderTheirProducersFirst) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  Value* cond = *g.addInput(arena, "cond");
+  Node* producer = g.createNode(arena, "Producer", {cond});
+  Node* if_node = g.createNode(arena, "If", {cond});
+  g.appendNode(if_node);  // before the producer of what its branch reads
+  g.appendNode(producer);
+  Graph* branch = if_node->setGraphAttr(arena, "then_branch");
+  Node* late = branch->createNode(arena, "Late", {producer->output(0)});
+  Node* early = branch->createNode(arena, "Early", {cond});
+  Node* use = branch->createNode(arena, "Use", {early->output(0), late->output(0)});
+  branch->appendNode(use);
+  branch->appendNode(late);
+  branch->appendNode(early);
+  ASSERT_TRUE(topologicalSort(g));
+  EXPECT_EQ(opTypes(g), "Producer If");
+  EXPECT_EQ(opTypes(*branch), "Late Early Use");  // nested graphs are sorted too
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(TopoSort, ACycleIsReportedWithItsNodesAndNothingChanges) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  Value* x = *g.addInput(arena, "x");
+  Node* start = g.createNode(arena, "Start", {x});
+  Node* a = g.createNode(arena, "A", {x, nullptr});
+  Node* b = g.createNode(arena, "B", {a->output(0)});
+  Node* c = g.createNode(arena, "C", {b->output(0)});
+  a->setInput(1, c->output(0));  // A -> B -> C -> A
+  a->name = "a";
+  b->name = "b";
+  for (Node* n : {c, b, start, a}) g.appendNode(n);
+  std::vector<Node*> cycle;
+  Status status = topologicalSort(g, &cycle);
+  ASSERT_FALSE(status);
+  EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+  ASSERT_EQ(cycle.size(), 3u);
+  // The cycle in data-flow order, from whichever node it starts at.
+  size_t at = std::find(cycle.begin(), cycle.end(), a) - cycle.begin();
+  ASSERT_LT(at, 3u);
+  EXPECT_EQ(cycle[(at + 1) % 3], b);
+  EXPECT_EQ(cycle[(at + 2) % 3], c);
+  EXPECT_NE(status.message().find("a (A) -> b (B)"), std::string::npos) << status.message();
+  EXPECT_NE(status.message().find("(C)"), std::string::npos);
+  EXPECT_EQ(opTypes(g), "C B Start A");  // unchanged
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(TopoSort, ANodeReadingItsOwnOutputIsACycleOfOne) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  Node* self = g.createNode(arena, "Self", {nullptr});
+  self->setInput(0, self->output(0));
+  g.appendNode(self);
+  std::vector<Node*> cycle;
+  EXPECT_FALSE(topologicalSort(g, &cycle));
+  EXPECT_EQ(cycle, std::vector<Node*>{self});
+}
+
+TEST(TopoSort, ACycleInsideASubgraphLeavesTheOuterGraphAsItWas) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  Value* x = *g.addInput(arena, "x");
+  Node* second = g.createNode(arena, "Second", {nullptr});
+  Node* first = g.createNode(arena, "First", {x});
+  second->setInput(0, first->output(0));
+  g.appendNode(second);
+  g.appendNode(first);
+  Graph* body = second->setGraphAttr(arena, "body");
+  Node* loop = body->createNode(arena, "Loop", {nullptr});
+  loop->setInput(0, loop->output(0));
+  body->appendNode(loop);
+  EXPECT_FALSE(topologicalSort(g));
+  EXPECT_EQ(opTypes(g), "Second First");
+}
+
+}  // namespace
+}  // namespace onyx
