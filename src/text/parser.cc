@@ -46,6 +46,8 @@ Result<Model> transcodeModel(std::string_view text, const TextParseOptions& opti
   {
     Transcoder transcoder(text, options);
     WireBuffer out;
+    // The wire form of a text is about as long as the text: one allocation, not a dozen.
+    out.bytes().reserve(text.size() + 64);
     if (!(transcoder.*write)(out)) return transcoder.takeStatus();
     *bytes = std::move(out.bytes());
   }
