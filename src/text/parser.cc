@@ -15,9 +15,11 @@ using text::Transcoder;
 using text::WireBuffer;
 
 Status checkOptions(const TextParseOptions& options) {
-  if (options.max_depth < 1 || options.max_depth > 100000) {
+  // Both the parser and the decoder recurse once per level: the upper bound keeps a deep
+  // text within a thread's stack.
+  if (options.max_depth < 1 || options.max_depth > 200) {
     return Status(ErrorCode::kInvalidArgument,
-                  "TextParseOptions::max_depth must be between 1 and 100000");
+                  "TextParseOptions::max_depth must be between 1 and 200");
   }
   return Status::ok();
 }

@@ -65,6 +65,12 @@ class Scanner {
   /// The byte at `at`, or kEnd.
   int byteAt(const char* at) const { return at < end_ ? static_cast<unsigned char>(*at) : kEnd; }
 
+  /// Moves past `count` bytes the caller has looked at.
+  void skipBytes(size_t count) {
+    size_t remaining = static_cast<size_t>(end_ - p_);
+    p_ += count < remaining ? count : remaining;
+  }
+
   /// Where the scanner is (after the last thing read; call next() first to skip spaces).
   const char* position() const { return p_; }
   const char* textEnd() const { return end_; }

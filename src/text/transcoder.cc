@@ -77,7 +77,11 @@ int32_t listCode(uint8_t kind) {
 
 bool Transcoder::begin() {
   size_t valid = validUtf8Prefix(text_);
-  if (valid == text_.size()) return true;
+  if (valid == text_.size()) {
+    // A byte-order mark, which some editors put at the start of a UTF-8 file, is not text.
+    if (text_.starts_with("\xef\xbb\xbf")) s_.skipBytes(3);
+    return true;
+  }
   static const char kHex[] = "0123456789abcdef";
   unsigned char byte = static_cast<unsigned char>(text_[valid]);
   std::string found = "the byte 0x";

@@ -227,9 +227,11 @@ std::string nestedGraphs(int depth) {
 }
 
 std::string nestedTypes(int depth) {
-  std::string type = "float";
-  for (int i = 0; i < depth; ++i) type = "seq(" + type + ")";
-  return "g (" + type + " x) => () {}";
+  std::string text = "g (";
+  for (int i = 0; i < depth; ++i) text += "seq(";
+  text += "float";
+  text.append(static_cast<size_t>(depth), ')');
+  return text + " x) => () {}";
 }
 
 TEST(TextParserErrors, NestingDepthIsLimited) {
@@ -259,6 +261,10 @@ TEST(TextParserErrors, BadOptions) {
   TextParseOptions options;
   options.max_depth = 0;
   EXPECT_EQ(parseText("g () => () {}", options).status().code(), ErrorCode::kInvalidArgument);
+  options.max_depth = 201;
+  EXPECT_EQ(parseText("g () => () {}", options).status().code(), ErrorCode::kInvalidArgument);
+  options.max_depth = 200;
+  EXPECT_TRUE(parseText(nestedGraphs(199), options));
 }
 
 TEST(TextParserErrors, EveryPrefixOfAValidTextFailsCleanly) {

@@ -582,6 +582,15 @@ TEST(TextParserFields, LoneEntryPoints) {
   EXPECT_EQ(function->graph, nullptr);
 }
 
+TEST(TextParserFields, ByteOrderMarkAndLineEndings) {
+  // A byte-order mark at the start is skipped; CR LF line endings are spaces like any other.
+  Model model = parse("\xef\xbb\xbfg (x) => (y) {\r\n  y = Identity(x) # done\r\n}\r\n");
+  EXPECT_EQ(*model.graph->name, "g");
+  EXPECT_EQ(model.graph->node_count, 1u);
+  // Elsewhere it is a character like any other, and not a name.
+  EXPECT_FALSE(parseText("g (x) => (y) {\xef\xbb\xbf}"));
+}
+
 TEST(TextParserFields, TextMayBeFreedAfterParsing) {
   std::string text = "g (float[2] x) => (y) <float[2] w = {1, 2}> { y = Add(x, w) }";
   Result<Model> model = parseText(text);

@@ -24,7 +24,7 @@ namespace onyx {
 
 struct TextParseOptions {
   /// Graphs nested in attributes and types nested in types, counted together, deeper than
-  /// this are refused (the main graph counts as one level).
+  /// this are refused (the main graph counts as one level). At most 200.
   int max_depth = 100;
   /// The folder external data locations resolve against: when set, every external tensor's
   /// file is mapped and checked as loadModel does; when empty, external tensors are kept as
