@@ -3,6 +3,7 @@
 // actually does where the two differ).
 #include <bit>
 #include <optional>
+#include <utility>
 
 #include "onyx/core/utf8.h"
 #include "text/proto_fields.h"
@@ -14,61 +15,65 @@ namespace {
 
 namespace f = fields;
 
-// AttributeProto::AttributeType, as the text spells it after ':'.
+using Kind = AttributeKind;
+
+// The attribute types as the text spells them after ':'.
 struct AttributeTypeName {
   std::string_view name;
-  int32_t code;
+  Kind kind;
 };
 constexpr AttributeTypeName kAttributeTypes[] = {
-    {"float", 1},       {"int", 2},          {"string", 3},         {"tensor", 4},
-    {"graph", 5},       {"floats", 6},       {"ints", 7},           {"strings", 8},
-    {"tensors", 9},     {"graphs", 10},      {"sparse_tensor", 11}, {"sparse_tensors", 12},
-    {"type_proto", 13}, {"type_protos", 14},
+    {"float", Kind::kFloat},
+    {"int", Kind::kInt},
+    {"string", Kind::kString},
+    {"tensor", Kind::kTensor},
+    {"graph", Kind::kGraph},
+    {"sparse_tensor", Kind::kSparseTensor},
+    {"type_proto", Kind::kTypeProto},
+    {"floats", Kind::kFloats},
+    {"ints", Kind::kInts},
+    {"strings", Kind::kStrings},
+    {"tensors", Kind::kTensors},
+    {"graphs", Kind::kGraphs},
+    {"sparse_tensors", Kind::kSparseTensors},
+    {"type_protos", Kind::kTypeProtos},
 };
-constexpr int32_t kFloatType = 1;
 
-int32_t attributeTypeCode(std::string_view name) {
+Kind attributeKindNamed(std::string_view name) {
   for (const AttributeTypeName& entry : kAttributeTypes) {
-    if (entry.name == name) return entry.code;
+    if (entry.name == name) return entry.kind;
   }
-  return 0;
+  return Kind::kUndefined;
 }
 
-std::string_view attributeTypeName(int32_t code) {
+std::string attributeKindName(Kind kind) {
   for (const AttributeTypeName& entry : kAttributeTypes) {
-    if (entry.code == code) return entry.name;
+    if (entry.kind == kind) return std::string(entry.name);
   }
   return "undefined";
 }
 
-bool isSingletonType(int32_t code) {
-  return code == 1 || code == 2 || code == 3 || code == 4 || code == 5 || code == 11 || code == 13;
-}
-
-// The element type of a list type (ints -> int); other types map to themselves.
-int32_t singletonOf(int32_t code) {
-  switch (code) {
-    case 6: return 1;
-    case 7: return 2;
-    case 8: return 3;
-    case 9: return 4;
-    case 10: return 5;
-    case 12: return 11;
-    case 14: return 13;
-    default: return code;
+// The list kind holding values of `kind` (int -> ints), and the other way round; each maps
+// anything else to itself.
+constexpr std::pair<Kind, Kind> kListKinds[] = {
+    {Kind::kFloat, Kind::kFloats},         {Kind::kInt, Kind::kInts},
+    {Kind::kString, Kind::kStrings},       {Kind::kTensor, Kind::kTensors},
+    {Kind::kGraph, Kind::kGraphs},         {Kind::kSparseTensor, Kind::kSparseTensors},
+    {Kind::kTypeProto, Kind::kTypeProtos},
+};
+Kind listOf(Kind kind) {
+  for (const auto& [single, list] : kListKinds) {
+    if (single == kind) return list;
   }
+  return kind;
 }
-
-// The attribute type of one value of each kind, and of a list of such values (indexed by
-// Transcoder::ValueKind: none, float, int, string, tensor, graph, type).
-int32_t singleCode(uint8_t kind) {
-  constexpr int32_t kCodes[] = {0, 1, 2, 3, 4, 5, 13};
-  return kCodes[kind];
+Kind elementOf(Kind kind) {
+  for (const auto& [single, list] : kListKinds) {
+    if (list == kind) return single;
+  }
+  return kind;
 }
-int32_t listCode(uint8_t kind) {
-  constexpr int32_t kCodes[] = {0, 6, 7, 8, 9, 10, 14};
-  return kCodes[kind];
-}
+bool isListKind(Kind kind) { return elementOf(kind) != kind; }
 
 }  // namespace
 
@@ -552,47 +557,45 @@ bool Transcoder::attributeList(WireBuffer& out) {
 bool Transcoder::attribute(WireBuffer& out, uint32_t field, const TextString& name) {
   size_t mark = out.mark();
   out.stringField(f::attribute::kName, name);
-  int32_t declared = 0;
+  Kind declared = Kind::kUndefined;
   if (s_.accept(':')) {
     s_.next();
     const char* at = s_.position();
-    declared = attributeTypeCode(s_.identifier());
-    if (declared == 0) {
+    declared = attributeKindNamed(s_.identifier());
+    if (declared == Kind::kUndefined) {
       return s_.expectedAt(at,
                            "an attribute type (int, float, string, tensor, graph, type_proto, "
                            "sparse_tensor, or one of them in the plural, such as ints)");
     }
   }
   if (!s_.expect('=')) return false;
-  int32_t type = declared;
+  Kind type = declared;
   TextString reference;
   s_.next();
   const char* value_at = s_.position();
   // onnx's printer writes an empty list of strings as `name: strings = ]` (it prints the '['
   // with the first element); that reads as the empty list it was.
-  bool printed_empty = s_.next() == ']' && declared != 0 && !isSingletonType(declared);
-  if (printed_empty) {
-    s_.accept(']');
+  if (isListKind(declared) && s_.accept(']')) {
+    // the empty list
   } else if (s_.accept('[')) {
     if (s_.next() == ']') {
-      if (declared == 0) {
+      if (declared == Kind::kUndefined) {
         return s_.failAt(value_at, ErrorCode::kMalformed,
                          "an empty list needs the attribute's type, as in `pads: ints = []`");
       }
-      if (isSingletonType(declared)) {
-        return s_.failAt(
-            value_at, ErrorCode::kMalformed,
-            "a list is not a value of type " + std::string(attributeTypeName(declared)));
+      if (!isListKind(declared)) {
+        return s_.failAt(value_at, ErrorCode::kMalformed,
+                         "a list is not a value of type " + attributeKindName(declared));
       }
     } else {
       size_t ints_begin = ints_.size();
       size_t floats_begin = floats_.size();
       size_t strings_begin = strings_.size();
       do {
-        ValueKind kind;
+        Kind kind;
         TextString dropped;
-        if (!attributeValue(out, singletonOf(type), true, kind, dropped)) return false;
-        if (kind != ValueKind::kNone) type = listCode(static_cast<uint8_t>(kind));
+        if (!attributeValue(out, elementOf(type), true, kind, dropped)) return false;
+        if (kind != Kind::kUndefined) type = listOf(kind);
       } while (s_.accept(','));
       for (size_t i = floats_begin; i < floats_.size(); ++i) {
         out.fixed32Field(f::attribute::kFloats, std::bit_cast<uint32_t>(floats_[i]));
@@ -609,11 +612,11 @@ bool Transcoder::attribute(WireBuffer& out, uint32_t field, const TextString& na
     }
     if (!s_.expect(']')) return false;
   } else {
-    ValueKind kind;
+    Kind kind;
     if (!attributeValue(out, declared, false, kind, reference)) return false;
-    if (kind != ValueKind::kNone) type = singleCode(static_cast<uint8_t>(kind));
+    if (kind != Kind::kUndefined) type = kind;
   }
-  if (type != 0) out.int32Field(f::attribute::kType, type);
+  if (type != Kind::kUndefined) out.int32Field(f::attribute::kType, static_cast<int32_t>(type));
   if (reference.present()) out.stringField(f::attribute::kRefAttrName, reference);
   out.closeMessage(field, mark);
   return true;
@@ -629,13 +632,13 @@ bool Transcoder::attribute(WireBuffer& out, uint32_t field, const TextString& na
 // the end of its (empty) string data.
 // Elements of a list are gathered in `ints_`, `floats_`, `strings_` (numbers and strings)
 // or written as list fields (messages); a reference in a list is dropped, as onnx drops it.
-bool Transcoder::attributeValue(WireBuffer& out, int32_t expected, bool in_list, ValueKind& kind,
-                                TextString& reference) {
-  kind = ValueKind::kNone;
+bool Transcoder::attributeValue(WireBuffer& out, AttributeKind expected, bool in_list,
+                                AttributeKind& kind, TextString& reference) {
+  kind = Kind::kUndefined;
   int c = s_.next();
   const char* at = s_.position();
   auto addFloat = [&](float value) {
-    kind = ValueKind::kFloat;
+    kind = Kind::kFloat;
     if (in_list) {
       floats_.push_back(value);
     } else {
@@ -650,7 +653,7 @@ bool Transcoder::attributeValue(WireBuffer& out, int32_t expected, bool in_list,
       int after = s_.next();
       if (after == '{' || after == '=' || after == '"' || after == '[' || after == '}' ||
           isIdentifierStart(after)) {
-        kind = ValueKind::kTensor;
+        kind = Kind::kTensor;
         TextString name;
         if (after == '"') {
           if (!s_.quoted(name)) return false;
@@ -663,7 +666,7 @@ bool Transcoder::attributeValue(WireBuffer& out, int32_t expected, bool in_list,
           return false;
         }
       } else {
-        kind = ValueKind::kTypeProto;
+        kind = Kind::kTypeProto;
         out.appendField(in_list ? f::attribute::kTypeProtos : f::attribute::kTp, type_buffer_);
       }
     } else if (s_.isFloatWordAt(at)) {
@@ -672,7 +675,7 @@ bool Transcoder::attributeValue(WireBuffer& out, int32_t expected, bool in_list,
       if (!s_.literal(literal) || !s_.toFloat(literal, value)) return false;
       addFloat(value);
     } else {
-      kind = ValueKind::kGraph;
+      kind = Kind::kGraph;
       if (!graph(out, in_list ? f::attribute::kGraphs : f::attribute::kG, TextString())) {
         return false;
       }
@@ -690,7 +693,7 @@ bool Transcoder::attributeValue(WireBuffer& out, int32_t expected, bool in_list,
                              "an attribute value (a number, a quoted string, a type, a tensor, a "
                              "graph or @name)");
       case Literal::Kind::kInt:
-        if (expected == kFloatType) {
+        if (expected == Kind::kFloat) {
           // Read as a float from the text, so that "-0" stays negative zero (as onnx does).
           float value;
           if (!s_.toFloat(literal, value)) return false;
@@ -698,7 +701,7 @@ bool Transcoder::attributeValue(WireBuffer& out, int32_t expected, bool in_list,
         } else {
           int64_t value;
           if (!s_.toInt64(literal, value)) return false;
-          kind = ValueKind::kInt;
+          kind = Kind::kInt;
           if (in_list) {
             ints_.push_back(value);
           } else {
@@ -715,12 +718,12 @@ bool Transcoder::attributeValue(WireBuffer& out, int32_t expected, bool in_list,
       case Literal::Kind::kString: {
         int next = s_.next();
         if (next == '(' || (next == '=' && s_.byteAt(s_.position() + 1) == '>')) {
-          kind = ValueKind::kGraph;
+          kind = Kind::kGraph;
           if (!graph(out, in_list ? f::attribute::kGraphs : f::attribute::kG, literal.string)) {
             return false;
           }
         } else {
-          kind = ValueKind::kString;
+          kind = Kind::kString;
           if (in_list) {
             strings_.push_back(literal.string);
           } else {
@@ -731,11 +734,10 @@ bool Transcoder::attributeValue(WireBuffer& out, int32_t expected, bool in_list,
       }
     }
   }
-  int32_t produced = singleCode(static_cast<uint8_t>(kind));
   // A reference has no type of its own: alone it takes the annotation's, in a list it
   // matches none (onnx's rule).
-  if (expected != 0 && produced != expected && (in_list || kind != ValueKind::kNone)) {
-    return s_.expectedAt(at, "a value of type " + std::string(attributeTypeName(expected)));
+  if (expected != Kind::kUndefined && kind != expected && (in_list || kind != Kind::kUndefined)) {
+    return s_.expectedAt(at, "a value of type " + attributeKindName(expected));
   }
   return true;
 }

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "onyx/core/status.h"
+#include "onyx/ir/attribute.h"
 #include "onyx/text/parser.h"
 #include "text/scanner.h"
 #include "text/wire_buffer.h"
@@ -59,7 +60,6 @@ class Transcoder {
     size_t dims_begin = 0;               // the dims, in dims_[dims_begin, dims_end)
     size_t dims_end = 0;
   };
-  enum class ValueKind : uint8_t { kNone, kFloat, kInt, kString, kTensor, kGraph, kTypeProto };
 
   bool begin();
   bool end();
@@ -77,7 +77,8 @@ class Transcoder {
   bool optionalName(TextString& name, bool& found);
   bool attributeList(WireBuffer& out);
   bool attribute(WireBuffer& out, uint32_t field, const TextString& name);
-  bool attributeValue(WireBuffer& out, int32_t expected, bool in_list, ValueKind& kind,
+  /// One value; `kind` says what it was (kUndefined for a reference).
+  bool attributeValue(WireBuffer& out, AttributeKind expected, bool in_list, AttributeKind& kind,
                       TextString& reference);
   bool opsetImports(WireBuffer& out, uint32_t field);
   bool stringEntries(WireBuffer& out, uint32_t field);
