@@ -61,7 +61,7 @@ bool Scanner::quoted(TextString& out) {
     while (q < end_ && *q != '"' && *q != '\\') ++q;
     if (q == end_) {
       return failAt(open, ErrorCode::kMalformed,
-                    "this string is not closed: expected '\"' before the end of the input");
+                    "expected '\"' to close the string that starts here, found end of input");
     }
     if (*q == '"') break;
     if (q + 1 == end_) {

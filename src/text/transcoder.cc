@@ -584,8 +584,9 @@ bool Transcoder::attribute(WireBuffer& out, uint32_t field, const TextString& na
                          "an empty list needs the attribute's type, as in `pads: ints = []`");
       }
       if (!isListKind(declared)) {
-        return s_.failAt(value_at, ErrorCode::kMalformed,
-                         "a list is not a value of type " + attributeKindName(declared));
+        return s_.failAt(
+            value_at, ErrorCode::kMalformed,
+            "expected a value of type " + attributeKindName(declared) + ", found a list");
       }
     } else {
       size_t ints_begin = ints_.size();

@@ -121,11 +121,11 @@ TEST(TextParserErrors, Literals) {
 TEST(TextParserErrors, Strings) {
   const BadText kCases[] = {
       {"g () => () { x = A<a = \"unterminated>() }", 1, 24,
-       "this string is not closed: expected '\"' before the end of the input"},
+       "expected '\"' to close the string that starts here, found end of input"},
       {"g () => () { x = A<a = \"ends in a backslash\\", 1, 45,
        "expected a character after the backslash, found end of input"},
       {"\"unterminated graph name", 1, 1,
-       "this string is not closed: expected '\"' before the end of the input"},
+       "expected '\"' to close the string that starts here, found end of input"},
   };
   for (const BadText& bad : kCases) expectError(bad);
 }
@@ -153,7 +153,7 @@ TEST(TextParserErrors, Attributes) {
        "expected a value of type tensor, found 'float'"},
       {"g () => () { x = A<a = []>() }", 1, 24,
        "an empty list needs the attribute's type, as in `pads: ints = []`"},
-      {"g () => () { x = A<a: int = []>() }", 1, 29, "a list is not a value of type int"},
+      {"g () => () { x = A<a: int = []>() }", 1, 29, "expected a value of type int, found a list"},
       // A list keeps the type of its first element: onnx refuses mixed lists too.
       {"g () => () { x = A<a = [1, 2.5]>() }", 1, 28, "expected a value of type int, found '2.5'"},
       {"g () => () { x = A<a = [\"s\", 1]>() }", 1, 30,
