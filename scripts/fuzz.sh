@@ -3,25 +3,34 @@
 #
 #   scripts/fuzz.sh <target> [seconds] [libFuzzer flags...]
 #
-# <target> is fuzz_model_differential, fuzz_model_decoder, fuzz_text_printer or
-# fuzz_wire_reader; seconds defaults to 60. The seed corpus (conformance models plus
-# hand-built ones) is written into the build tree first; what the fuzzer learns goes to
-# build/fuzz/corpus/<target>, crashes to build/fuzz/artifacts/<target>/. One fuzzing process:
-# one core. ONYX_FUZZ_BUILD_JOBS sets the build's parallelism (default 1).
+# <target> is fuzz_model_differential, fuzz_model_decoder, fuzz_wire_reader, fuzz_text_printer
+# or fuzz_text_parser; seconds defaults to 60. The seed corpus (conformance models plus
+# hand-built ones; hand-written texts for fuzz_text_parser) is written into the build tree
+# first; what the fuzzer learns goes to build/fuzz/corpus/<target>, crashes to
+# build/fuzz/artifacts/<target>/. One fuzzing process: one core. ONYX_FUZZ_BUILD_JOBS sets
+# the build's parallelism (default 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 usage() {
   echo "usage: $0 <target> [seconds] [libFuzzer flags...]" >&2
-  echo "  targets: fuzz_model_differential fuzz_model_decoder fuzz_text_printer fuzz_wire_reader" >&2
+  echo "  targets: fuzz_model_differential fuzz_model_decoder fuzz_wire_reader fuzz_text_printer" >&2
+  echo "           fuzz_text_parser" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
 target=$1
 shift
+seed_dir=seeds
+extra=()
 case $target in
   fuzz_model_differential | fuzz_model_decoder | fuzz_text_printer) max_len=65536 ;;
   fuzz_wire_reader) max_len=4096 ;;
+  fuzz_text_parser)
+    max_len=16384
+    seed_dir=text_seeds
+    extra=(-dict=tests/fuzz/text_parser.dict)
+    ;;
   *) usage ;;
 esac
 seconds=60
@@ -35,7 +44,7 @@ CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDeb
   -DONYX_FUZZ=ON -DONYX_TESTS=ON >/dev/null
 cmake --build "$dir" -j "${ONYX_FUZZ_BUILD_JOBS:-1}" --target "$target" onyx_fuzz_seeds
 
-seeds=$dir/tests/fuzz/seeds
+seeds=$dir/tests/fuzz/$seed_dir
 corpus=$dir/corpus/$target
 artifacts=$dir/artifacts/$target
 log=$dir/logs/$target-$(date +%Y%m%d-%H%M%S).log
@@ -49,7 +58,7 @@ echo "== $target for ${seconds}s (log: $log)"
 status=0
 "$dir/tests/fuzz/$target" "$corpus" "$seeds" \
   -max_total_time="$seconds" -rss_limit_mb=4096 -max_len="$max_len" -timeout=60 \
-  -print_final_stats=1 -artifact_prefix="$artifacts/" "$@" >"$log" 2>&1 || status=$?
+  -print_final_stats=1 -artifact_prefix="$artifacts/" "${extra[@]}" "$@" >"$log" 2>&1 || status=$?
 
 runs=$(grep -oE '^Done [0-9]+ runs' "$log" | tail -1 | grep -oE '[0-9]+' || true)
 if [ -z "$runs" ]; then

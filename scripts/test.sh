@@ -27,7 +27,8 @@ for config in release asan; do
 done
 fuzz_seconds=${ONYX_FUZZ_SECONDS:-20}
 if [ "$fuzz_seconds" -gt 0 ]; then
-  for target in fuzz_wire_reader fuzz_model_decoder fuzz_model_differential fuzz_text_printer; do
+  for target in fuzz_wire_reader fuzz_model_decoder fuzz_model_differential fuzz_text_printer \
+    fuzz_text_parser; do
     ONYX_FUZZ_BUILD_JOBS=$jobs ./scripts/fuzz.sh "$target" "$fuzz_seconds"
   done
 fi

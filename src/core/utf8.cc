@@ -5,8 +5,9 @@
 
 namespace onyx {
 
-bool isValidUtf8(std::string_view text) {
-  const auto* p = reinterpret_cast<const uint8_t*>(text.data());
+size_t validUtf8Prefix(std::string_view text) {
+  const auto* start = reinterpret_cast<const uint8_t*>(text.data());
+  const uint8_t* p = start;
   const uint8_t* end = p + text.size();
   while (p < end) {
     // Names are almost always ASCII: test eight bytes at a time.
@@ -33,17 +34,20 @@ bool isValidUtf8(std::string_view text) {
     } else if ((lead & 0xf8) == 0xf0) {
       extra = 3, min = 0x10000, code = lead & 0x07;
     } else {
-      return false;
+      return static_cast<size_t>(p - start);
     }
-    if (end - p <= extra) return false;
+    if (end - p <= extra) return static_cast<size_t>(p - start);
     for (int i = 1; i <= extra; ++i) {
-      if ((p[i] & 0xc0) != 0x80) return false;
+      if ((p[i] & 0xc0) != 0x80) return static_cast<size_t>(p - start);
       code = (code << 6) | (p[i] & 0x3fu);
     }
-    if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff)) return false;
+    if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+      return static_cast<size_t>(p - start);
     p += extra + 1;
   }
-  return true;
+  return text.size();
 }
+
+bool isValidUtf8(std::string_view text) { return validUtf8Prefix(text) == text.size(); }
 
 }  // namespace onyx

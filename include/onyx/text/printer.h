@@ -17,7 +17,7 @@
 // Whether an optional field is absent or set to its default is not always kept: onnx's parser
 // sets some fields the binary may leave out (every node's domain, every graph's and tensor's
 // name, every opset's domain), so such a field comes back set and empty. Proto2 readers treat
-// both the same, and textLosses() does not count it. docs/text-syntax.md lists the choices.
+// both the same, and textLosses() does not count it. docs/text-syntax-printing.md lists the choices.
 //
 // Printing reads the model and never changes it; several threads may print one model.
 #pragma once
