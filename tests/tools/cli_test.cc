@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "onyx/serde/model_io.h"
+#include "support/model_equal.h"
 #include "support/proto_builder.h"
 
 namespace onyx {
@@ -238,4 +239,55 @@ TEST_F(Cli, PrintOfAnUnreadableModelExitsTwo) {
 }
 
 }  // namespace
+TEST_F(Cli, ConvertToTextAndBackGivesTheSameModel) {
+  fs::path text = dir_ / "m.onnxtxt";
+  fs::path back = dir_ / "back.onnx";
+  ToolRun to_text = onyx("convert " + kExample + " " + text.string());
+  ASSERT_EQ(to_text.status, 0) << to_text.out;
+  EXPECT_EQ(readFile(text), onyx("print " + kExample).out);
+  ToolRun to_binary = onyx("convert " + text.string() + " " + back.string());
+  ASSERT_EQ(to_binary.status, 0) << to_binary.out;
+  auto original = loadModel(kExample);
+  auto converted = loadModel(back.string());
+  ASSERT_TRUE(original.isOk() && converted.isOk());
+  testing::ModelEqualOptions options;
+  options.ignore_text_losses = true;
+  auto difference = testing::firstDifference(*original, *converted, options);
+  EXPECT_FALSE(difference.has_value()) << difference->toString();
+}
+
+TEST_F(Cli, ConvertToTextRefusesToDropWhatTheSyntaxCannotHoldUnlessLossy) {
+  namespace field = testing::field;
+  testing::ProtoBuilder node = testing::validNode();
+  node.bytes(field::node::kDocString, "adds");
+  testing::ProtoBuilder graph;
+  graph.message(field::graph::kNode, node).bytes(field::graph::kName, "g");
+  fs::path model = dir_ / "doc.onnx";
+  std::ofstream(model, std::ios::binary) << testing::modelWithGraph(graph).str();
+  fs::path text = dir_ / "doc.txt";
+  ToolRun refused = onyx("convert " + model.string() + " " + text.string());
+  EXPECT_EQ(refused.status, 2);
+  EXPECT_NE(refused.out.find("graph.node[0](add0).doc_string"), std::string::npos) << refused.out;
+  EXPECT_NE(refused.out.find("--lossy"), std::string::npos) << refused.out;
+  EXPECT_FALSE(fs::exists(text));
+  ToolRun lossy = onyx("convert " + model.string() + " " + text.string() + " --lossy");
+  EXPECT_EQ(lossy.status, 0) << lossy.out;
+  EXPECT_NE(readFile(text).find("[add0] y = Add"), std::string::npos);
+}
+
+TEST_F(Cli, ConvertOfABadTextSaysWhereAndExitsTwo) {
+  fs::path text = dir_ / "bad.onnxtxt";
+  std::ofstream(text) << "<ir_version: 8>\ng (float[2] x) => (float[2] y) {\n  y = Relu(x\n}\n";
+  ToolRun run = onyx("convert " + text.string() + " " + (dir_ / "out.onnx").string());
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.out.find("line 4, column 1"), std::string::npos) << run.out;
+  EXPECT_FALSE(fs::exists(dir_ / "out.onnx"));
+}
+
+TEST_F(Cli, ConvertToTextTakesNoExternalDataOptions) {
+  ToolRun run = onyx("convert " + kExample + " " + (dir_ / "m.txt").string() + kExternalOptions);
+  EXPECT_EQ(run.status, 2);
+  EXPECT_NE(run.out.find("apply to a binary output"), std::string::npos) << run.out;
+}
+
 }  // namespace onyx

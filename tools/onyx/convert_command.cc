@@ -1,8 +1,15 @@
-// `onyx convert IN OUT`: rewrite a model, moving tensor data in or out of external files.
+// `onyx convert IN OUT`: rewrite a model, moving tensor data in or out of external files,
+// or between the binary format and the text syntax (chosen by each file's extension).
 #include <fmt/format.h>
 
+#include <filesystem>
+
 #include "commands.h"
+#include "onyx/core/file_writer.h"
+#include "onyx/core/mapped_file.h"
 #include "onyx/serde/model_io.h"
+#include "onyx/text/parser.h"
+#include "onyx/text/printer.h"
 #include "progress.h"
 
 namespace onyx::tool {
@@ -16,6 +23,7 @@ struct ConvertArgs {
   std::optional<uint64_t> threshold;
   uint64_t alignment = 4096;
   bool inline_external = false;
+  bool lossy = false;
 };
 
 bool endsWith(const std::string& text, std::string_view suffix) {
@@ -27,21 +35,73 @@ bool isTextPath(const std::string& path) {
   return endsWith(path, ".txt") || endsWith(path, ".onnxtxt");
 }
 
-int runConvert(const ConvertArgs& args) {
-  if (isTextPath(args.input) || isTextPath(args.output)) {
-    fmt::print(stderr, "onyx: the ONNX text syntax is not supported yet ({})\n",
-               isTextPath(args.input) ? args.input : args.output);
+Result<Model> readModel(const std::string& path, bool load_external_data) {
+  if (!isTextPath(path)) {
+    LoadOptions options;
+    options.load_external_data = load_external_data;
+    return loadModel(path, options);
+  }
+  auto file = MappedFile::open(path);
+  if (!file) return file.status();
+  TextParseOptions options;
+  // External data named in the text lives beside it, as for a binary model.
+  if (load_external_data) {
+    std::string folder = std::filesystem::path(path).parent_path().string();
+    options.folder = folder.empty() ? "." : folder;
+  }
+  return parseText((*file)->bytes(), options);
+}
+
+/// Writes `model` as text. What the syntax cannot hold is refused unless `lossy`: a
+/// conversion must not drop parts of a model without being asked to.
+int writeText(const Model& model, const ConvertArgs& args) {
+  std::string text;
+  std::vector<TextLoss> losses;
+  printModel(model, text, PrintOptions(), &losses);
+  if (!losses.empty() && !args.lossy) {
+    fmt::print(stderr, "onyx: the text syntax cannot hold {} part{} of {}:\n", losses.size(),
+               losses.size() == 1 ? "" : "s", args.input);
+    constexpr size_t kShown = 10;
+    for (size_t i = 0; i < losses.size() && i < kShown; ++i) {
+      fmt::print(stderr, "  {}: {}\n", losses[i].path, losses[i].detail);
+    }
+    if (losses.size() > kShown) fmt::print(stderr, "  ... and {} more\n", losses.size() - kShown);
+    fmt::print(stderr, "onyx: nothing written; pass --lossy to write the text without them\n");
     return kExitUnreadable;
   }
+  auto writer = AtomicFileWriter::create(args.output);
+  Status status = writer ? writer->write(text) : writer.status();
+  if (status) status = writer->commit();
+  if (!status) {
+    fmt::print(stderr, "onyx: cannot write {}: {}\n", args.output, status.toString());
+    return kExitUnreadable;
+  }
+  if (!losses.empty()) {
+    fmt::print(stderr, "onyx: left out {} part{} the text syntax cannot hold (--lossy)\n",
+               losses.size(), losses.size() == 1 ? "" : "s");
+  }
+  return kExitOk;
+}
+
+int runConvert(const ConvertArgs& args) {
+  bool text_out = isTextPath(args.output);
   if (args.inline_external && (args.threshold || !args.external_file.empty())) {
     fmt::print(stderr, "onyx: --inline cannot be combined with --external-data/--size-threshold\n");
     return kExitUnreadable;
   }
-  auto loaded = loadModel(args.input);
+  if (text_out && (args.inline_external || args.threshold || !args.external_file.empty())) {
+    fmt::print(stderr,
+               "onyx: --inline, --external-data and --size-threshold apply to a binary output; "
+               "the text keeps each tensor where it is\n");
+    return kExitUnreadable;
+  }
+  // The text shows external tensors as their references, so their files are not needed.
+  auto loaded = readModel(args.input, !text_out);
   if (!loaded) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", args.input, loaded.status().toString());
     return kExitUnreadable;
   }
+  if (text_out) return writeText(*loaded, args);
   SaveOptions options;
   options.inline_external = args.inline_external;
   options.alignment = args.alignment;
@@ -76,6 +136,9 @@ void addConvertCommand(CLI::App& app, int& exit_code) {
   command->add_option("--align", args->alignment,
                       "align large tensors in the data file to this many bytes (default 4096)");
   command->add_flag("--inline", args->inline_external, "bring all external data back inline");
+  command->add_flag("--lossy", args->lossy,
+                    "write text even where the syntax cannot hold parts of the model (doc "
+                    "strings, unknown fields, training info, ...), leaving them out");
   command->callback([&exit_code, args] { exit_code = runConvert(*args); });
 }
 
