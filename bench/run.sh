@@ -19,7 +19,7 @@ results=$build/results
 
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DONYX_BENCH=ON -DONYX_TESTS=OFF >/dev/null
-cmake --build "$build" --target onyx_bench_load onyx_make_bench_models -j "$(nproc)"
+cmake --build "$build" --target onyx_bench_load onyx_bench_text onyx_make_bench_models -j "$(nproc)"
 bench=$build/bench/onyx_bench_load
 mkdir -p "$results"
 
@@ -51,11 +51,14 @@ echo "== peak RSS and first load, each in a fresh process"
 echo "== save (1.2 GB, with fsync), $save_rounds rounds after a warm-up round"
 "$bench" --save "$models/weights1200m.onnx" "$models" "$save_rounds" | tee "$results/save.txt"
 
+echo "== text syntax: print and parse graph200k"
+"$build/bench/onyx_bench_text" "$models/graph200k.onnx" --reps="$reps" | tee "$results/text.txt"
+
 echo
 echo "== summary (ratios measured in this run; logs in $results)"
 cat "$results/machine.txt"
 echo
-cat "$results/load.txt" "$results/rss.txt" "$results/save.txt" | grep '^SUMMARY|' | cut -d'|' -f2- |
+cat "$results/load.txt" "$results/rss.txt" "$results/save.txt" "$results/text.txt" | grep '^SUMMARY|' | cut -d'|' -f2- |
   awk -F'|' '{
     printf "%-8s %s\n         %s\n         ratio %s, target %s\n", $5, $1, $2, $3, $4
   }' | tee "$results/summary.txt"
