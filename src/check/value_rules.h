@@ -1,0 +1,32 @@
+// Internal: the checker's rules for values that stand alone — attributes, tensors, sparse
+// tensors and types (catalogue rules R50, R55–R90). The graph walker (src/check) calls them
+// for every such value it meets, with the value's path; they report into `out` and never
+// stop at the first problem. Nested graphs inside attributes are walked by the graph walker,
+// not here.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "onyx/check/diagnostic.h"
+#include "onyx/ir/model.h"
+
+namespace onyx::check {
+
+struct ValueContext {
+  const Model* model = nullptr;   // for the IR version and the folder external data is in
+  int64_t ir_version = 0;         // the model's ir_version, 0 when absent
+  bool in_function_body = false;  // attribute references (ref_attr_name) are legal only there
+  bool is_initializer = false;    // a graph initializer (tensors), or a sparse initializer
+};
+
+void checkAttribute(const Attribute& attribute, const ValueContext& context,
+                    const std::string& path, Diagnostics& out);
+void checkTensor(const Tensor& tensor, const ValueContext& context, const std::string& path,
+                 Diagnostics& out);
+void checkSparseTensor(const SparseTensor& sparse, const ValueContext& context,
+                       const std::string& path, Diagnostics& out);
+void checkType(const Type& type, const ValueContext& context, const std::string& path,
+               Diagnostics& out);
+
+}  // namespace onyx::check
