@@ -1,0 +1,226 @@
+// The attribute rules R50 and R55–R59, and the walk into the tensors, sparse tensors and
+// types an attribute holds (its graphs are the graph walker's).
+#include <array>
+#include <optional>
+#include <string>
+
+#include "check/ir_version_gates.h"
+#include "check/unknown_enum.h"
+#include "check/value_rules.h"
+#include "check/value_text.h"
+
+namespace onyx::check {
+
+namespace {
+
+constexpr uint32_t kTypeField = 20;
+
+std::string_view kindName(AttributeKind kind) {
+  switch (kind) {
+    case AttributeKind::kUndefined: return "UNDEFINED";
+    case AttributeKind::kFloat: return "FLOAT";
+    case AttributeKind::kInt: return "INT";
+    case AttributeKind::kString: return "STRING";
+    case AttributeKind::kTensor: return "TENSOR";
+    case AttributeKind::kGraph: return "GRAPH";
+    case AttributeKind::kFloats: return "FLOATS";
+    case AttributeKind::kInts: return "INTS";
+    case AttributeKind::kStrings: return "STRINGS";
+    case AttributeKind::kTensors: return "TENSORS";
+    case AttributeKind::kGraphs: return "GRAPHS";
+    case AttributeKind::kSparseTensor: return "SPARSE_TENSOR";
+    case AttributeKind::kSparseTensors: return "SPARSE_TENSORS";
+    case AttributeKind::kTypeProto: return "TYPE_PROTO";
+    case AttributeKind::kTypeProtos: return "TYPE_PROTOS";
+  }
+  return "UNKNOWN";
+}
+
+// The value field each kind uses.
+std::string_view fieldOf(AttributeKind kind) {
+  switch (kind) {
+    case AttributeKind::kFloat: return "f";
+    case AttributeKind::kInt: return "i";
+    case AttributeKind::kString: return "s";
+    case AttributeKind::kTensor: return "t";
+    case AttributeKind::kGraph: return "g";
+    case AttributeKind::kFloats: return "floats";
+    case AttributeKind::kInts: return "ints";
+    case AttributeKind::kStrings: return "strings";
+    case AttributeKind::kTensors: return "tensors";
+    case AttributeKind::kGraphs: return "graphs";
+    case AttributeKind::kSparseTensor: return "sparse_tensor";
+    case AttributeKind::kSparseTensors: return "sparse_tensors";
+    case AttributeKind::kTypeProto: return "tp";
+    case AttributeKind::kTypeProtos: return "type_protos";
+    case AttributeKind::kUndefined: break;
+  }
+  return "";
+}
+
+bool isKnownKind(int32_t code) { return code >= 0 && code <= 14; }
+
+// The value fields that hold something: scalars and messages when present, lists when
+// non-empty (an empty list cannot be told from an absent one on the wire).
+struct ValueFields {
+  std::array<AttributeKind, 14> kinds;
+  size_t size = 0;
+
+  std::string names() const {
+    std::string text;
+    for (size_t i = 0; i < size; ++i) {
+      if (i > 0) text += i + 1 == size ? " and " : ", ";
+      text += fieldOf(kinds[i]);
+    }
+    return text;
+  }
+};
+
+ValueFields valueFields(const Attribute& attribute) {
+  ValueFields set;
+  auto add = [&](bool used, AttributeKind kind) {
+    if (used) set.kinds[set.size++] = kind;
+  };
+  const AttributeLists* lists = attribute.lists;
+  add(attribute.f.has_value(), AttributeKind::kFloat);
+  add(attribute.i.has_value(), AttributeKind::kInt);
+  add(attribute.s.has_value(), AttributeKind::kString);
+  add(attribute.t != nullptr, AttributeKind::kTensor);
+  add(attribute.g != nullptr, AttributeKind::kGraph);
+  add(!attribute.floats.empty(), AttributeKind::kFloats);
+  add(!attribute.ints.empty(), AttributeKind::kInts);
+  add(lists != nullptr && !lists->strings.empty(), AttributeKind::kStrings);
+  add(lists != nullptr && !lists->tensors.empty(), AttributeKind::kTensors);
+  add(lists != nullptr && !lists->graphs.empty(), AttributeKind::kGraphs);
+  add(attribute.tp != nullptr, AttributeKind::kTypeProto);
+  add(lists != nullptr && !lists->type_protos.empty(), AttributeKind::kTypeProtos);
+  add(attribute.sparse_tensor != nullptr, AttributeKind::kSparseTensor);
+  add(lists != nullptr && !lists->sparse_tensors.empty(), AttributeKind::kSparseTensors);
+  return set;
+}
+
+// R56: the type is present from IR 2, is an AttributeType, and existed at the model's IR
+// version. Returns the kind when it is a known one.
+std::optional<AttributeKind> checkKind(const Attribute& attribute, const ValueContext& context,
+                                       const std::string& path, Diagnostics& out) {
+  std::optional<int64_t> code;
+  if (auto undeclared = undeclaredEnumValue(attribute.unknown, kTypeField)) {
+    code = *undeclared;
+  } else if (attribute.type.has_value()) {
+    code = *attribute.type;
+  }
+  if (!code) {
+    if (context.ir_version >= 2) {
+      out.error("R56", path + ".type",
+                "the attribute has no type; it is required from IR version 2 (the model has " +
+                    std::to_string(context.ir_version) + ")");
+    }
+    return std::nullopt;
+  }
+  if (!isKnownKind(static_cast<int32_t>(*code))) {
+    out.error("R56", path + ".type",
+              "type " + std::to_string(*code) + " is not an attribute type (0 to 14)");
+    return std::nullopt;
+  }
+  const auto kind = static_cast<AttributeKind>(*code);
+  if (predates(context.ir_version, firstIrVersion(kind))) {
+    // onnx.proto dates these kinds by the messages they hold; an older reader would drop the
+    // value, but the spec does not say the attribute is invalid.
+    out.warning("R56", path + ".type",
+                std::string(kindName(kind)) + " attributes need IR version " +
+                    std::to_string(firstIrVersion(kind)) + " or later; the model has IR version " +
+                    std::to_string(context.ir_version));
+  }
+  return kind;
+}
+
+// The tensors, sparse tensors and types inside the attribute, with their paths.
+void checkNestedValues(const Attribute& attribute, const ValueContext& context,
+                       const std::string& path, Diagnostics& out) {
+  ValueContext inner = context;
+  inner.is_initializer = false;
+  if (attribute.t != nullptr) checkTensor(*attribute.t, inner, path + ".t", out);
+  if (attribute.sparse_tensor != nullptr) {
+    checkSparseTensor(*attribute.sparse_tensor, inner, path + ".sparse_tensor", out);
+  }
+  if (attribute.tp != nullptr) checkType(*attribute.tp, inner, path + ".tp", out);
+  const AttributeLists* lists = attribute.lists;
+  if (lists == nullptr) return;
+  for (size_t i = 0; i < lists->tensors.size(); ++i) {
+    const Tensor& tensor = *lists->tensors[i];
+    checkTensor(tensor, inner, path + indexedSegment("tensors", i, tensor.nameOrEmpty()), out);
+  }
+  for (size_t i = 0; i < lists->sparse_tensors.size(); ++i) {
+    const SparseTensor& sparse = *lists->sparse_tensors[i];
+    const std::string_view name =
+        sparse.values != nullptr ? sparse.values->nameOrEmpty() : std::string_view();
+    checkSparseTensor(sparse, inner, path + indexedSegment("sparse_tensors", i, name), out);
+  }
+  for (size_t i = 0; i < lists->type_protos.size(); ++i) {
+    checkType(*lists->type_protos[i], inner, path + indexedSegment("type_protos", i), out);
+  }
+}
+
+}  // namespace
+
+void checkAttribute(const Attribute& attribute, const ValueContext& context,
+                    const std::string& path, Diagnostics& out) {
+  // R55.
+  if (attribute.nameOrEmpty().empty()) {
+    out.error("R55", path + ".name", "the attribute has no name");
+  }
+  const std::optional<AttributeKind> kind = checkKind(attribute, context, path, out);
+  const ValueFields fields = valueFields(attribute);
+
+  // R57: one value field at most (none is legal: proto3 writers drop default scalars).
+  if (fields.size > 1) {
+    out.error("R57", path,
+              "the attribute holds " + std::to_string(fields.size) + " values (in " +
+                  fields.names() + "); it may hold only one");
+  }
+  // R58: the value is in the field the type names.
+  if (kind && fields.size == 1 && fields.kinds[0] != *kind) {
+    out.error("R58", path + "." + std::string(fieldOf(fields.kinds[0])),
+              "the type is " + std::string(kindName(*kind)) + " but the value is in " +
+                  std::string(fieldOf(fields.kinds[0])) +
+                  (*kind == AttributeKind::kUndefined
+                       ? ""
+                       : "; " + std::string(kindName(*kind)) + " values go in " +
+                             std::string(fieldOf(*kind))));
+  }
+  // R59: references only in function bodies, and without a value of their own.
+  if (attribute.isReference()) {
+    const std::string where = path + ".ref_attr_name";
+    if (attribute.ref_attr_name->empty()) {
+      out.error("R59", where, "ref_attr_name is present but empty; it must name an attribute");
+    }
+    if (!context.in_function_body) {
+      out.error("R59", where,
+                "the attribute refers to " + quoted(*attribute.ref_attr_name) +
+                    ", an attribute of a calling function, but it is not inside a function body");
+    }
+    if (fields.size > 0) {
+      out.error("R59", path,
+                "the attribute refers to " + quoted(*attribute.ref_attr_name) +
+                    " and also holds a value (in " + fields.names() +
+                    "); a reference takes its value from the calling node");
+    }
+  } else if (kind && fields.size == 0) {
+    // R50: a structured value has no default a writer could have dropped.
+    switch (*kind) {
+      case AttributeKind::kTensor:
+      case AttributeKind::kGraph:
+      case AttributeKind::kSparseTensor:
+      case AttributeKind::kTypeProto:
+        out.error("R50", path + "." + std::string(fieldOf(*kind)),
+                  std::string(article(kindName(*kind))) + " " + std::string(kindName(*kind)) +
+                      " attribute must hold its value in " + std::string(fieldOf(*kind)) +
+                      ", which is missing");
+        break;
+      default: break;
+    }
+  }
+  checkNestedValues(attribute, context, path, out);
+}
+
+}  // namespace onyx::check

@@ -1,0 +1,29 @@
+#include "check/tensor_fields.h"
+
+namespace onyx::check {
+
+std::string UsedDataFields::names() const {
+  std::string text;
+  for (size_t i = 0; i < size; ++i) {
+    if (i > 0) text += i + 1 == size ? " and " : ", ";
+    text += fields[i].name;
+  }
+  return text;
+}
+
+UsedDataFields usedDataFields(const Tensor& tensor) {
+  UsedDataFields used;
+  auto add = [&](std::string_view name, StorageField field, uint64_t entries) {
+    if (entries != 0) used.fields[used.size++] = {name, field, entries};
+  };
+  add("float_data", StorageField::kFloatData, tensor.float_data.count);
+  add("int32_data", StorageField::kInt32Data, tensor.int32_data.count);
+  add("string_data", StorageField::kStringData, tensor.string_data.size());
+  add("int64_data", StorageField::kInt64Data, tensor.int64_data.count);
+  add("raw_data", StorageField::kNone, tensor.raw_data.value_or(std::string_view()).size());
+  add("double_data", StorageField::kDoubleData, tensor.double_data.count);
+  add("uint64_data", StorageField::kUint64Data, tensor.uint64_data.count);
+  return used;
+}
+
+}  // namespace onyx::check

@@ -1,0 +1,89 @@
+#include "check/value_text.h"
+
+namespace onyx::check {
+
+namespace {
+
+constexpr size_t kMaxShown = 120;  // longer text from the model is cut, with "..." after it
+
+}  // namespace
+
+std::string formatDims(std::span<const int64_t> dims) {
+  std::string text = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(dims[i]);
+  }
+  text += ']';
+  return text;
+}
+
+std::string elementTypeLabel(int32_t code) {
+  if (const ElementTypeInfo* info = elementTypeInfo(code)) return std::string(info->shortName);
+  if (code == 0) return "UNDEFINED";
+  return "data type " + std::to_string(code);
+}
+
+std::string_view article(std::string_view word) {
+  return !word.empty() && (word[0] == 'i' || word[0] == 'a' || word[0] == 'o') ? "an" : "a";
+}
+
+std::string describeTensor(const ElementTypeInfo& info, std::span<const int64_t> dims) {
+  std::string text(article(info.shortName));
+  text += ' ';
+  text += info.shortName;
+  text += " tensor of dims ";
+  text += formatDims(dims);
+  return text;
+}
+
+std::string printable(std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  const size_t shown = text.size() > kMaxShown ? kMaxShown : text.size();
+  for (size_t i = 0; i < shown; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x20 || c == 0x7F) {
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  if (shown < text.size()) out += "...";
+  return out;
+}
+
+std::string quoted(std::string_view text) {
+  std::string out = "\"";
+  for (char c : printable(text)) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  out += '"';
+  return out;
+}
+
+std::string indexedSegment(std::string_view field, size_t index, std::string_view name) {
+  std::string text = ".";
+  text += field;
+  text += '[';
+  text += std::to_string(index);
+  text += ']';
+  if (!name.empty()) {
+    text += '(';
+    text += printable(name);
+    text += ')';
+  }
+  return text;
+}
+
+std::string countOf(uint64_t count, std::string_view singular, std::string_view plural) {
+  std::string text = std::to_string(count);
+  text += ' ';
+  text += count == 1 ? singular : plural;
+  return text;
+}
+
+}  // namespace onyx::check

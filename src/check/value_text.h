@@ -1,0 +1,40 @@
+// Internal: how the value rules write what they found — dims, element types, quoted strings
+// from the model, and path segments — so that every message reads the same way.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "onyx/core/element_type.h"
+
+namespace onyx::check {
+
+/// `[2, 3]`; `[]` for a scalar.
+std::string formatDims(std::span<const int64_t> dims);
+
+/// The element type as the text syntax spells it (`float`, `int4`), or `data type 99` for a
+/// code with no name.
+std::string elementTypeLabel(int32_t code);
+
+/// "a float tensor of dims [2, 3]", "an int4 tensor of dims [3]".
+std::string describeTensor(const ElementTypeInfo& info, std::span<const int64_t> dims);
+
+/// "a" or "an", whichever reads right before `word` (the element type names only need these).
+std::string_view article(std::string_view word);
+
+/// Text from the model in double quotes, control characters escaped and long text cut: it is
+/// untrusted and ends up in terminals and logs.
+std::string quoted(std::string_view text);
+
+/// The same without the quotes, for names inside a path: `tensors[2](conv.w)`.
+std::string printable(std::string_view text);
+
+/// `.field[3]`, or `.field[3](name)` when `name` is not empty.
+std::string indexedSegment(std::string_view field, size_t index, std::string_view name = {});
+
+/// "1 entry", "3 entries" and the like.
+std::string countOf(uint64_t count, std::string_view singular, std::string_view plural);
+
+}  // namespace onyx::check
