@@ -128,18 +128,20 @@ void checkInlineData(const Tensor& tensor, const ElementTypeInfo* info,
                      std::optional<uint64_t> count, const std::string& path, Diagnostics& out) {
   if (!count) return;  // without a count there is nothing to measure the data against
   const UsedDataFields used = usedDataFields(tensor);
-  const std::string dims = formatDims(dimsOf(tensor));
+  // Messages are only built for problems: a valid tensor costs no string.
+  auto dims = [&] { return formatDims(dimsOf(tensor)); };
   if (*count == 0) {
     if (!used.empty()) {
-      out.error("R64", path,
-                "the tensor has no elements (dims " + dims + ") but holds data in " + used.names());
+      out.error(
+          "R64", path,
+          "the tensor has no elements (dims " + dims() + ") but holds data in " + used.names());
     }
     return;
   }
   if (used.empty()) {
     out.error(
         "R64", path,
-        "no data field holds the " + countOf(*count, "element", "elements") + " of dims " + dims);
+        "no data field holds the " + countOf(*count, "element", "elements") + " of dims " + dims());
     return;
   }
   if (used.size > 1) {
@@ -150,7 +152,7 @@ void checkInlineData(const Tensor& tensor, const ElementTypeInfo* info,
   }
   if (info == nullptr) return;  // reported by R61: no type to measure the data against
   const DataFieldUse& field = *used.begin();
-  const std::string described = describeTensor(*info, dimsOf(tensor));
+  auto described = [&] { return describeTensor(*info, dimsOf(tensor)); };
   if (field.field == StorageField::kNone) {  // raw_data
     if (info->type == ElementType::kString) {
       out.error("R68", path + ".raw_data",
@@ -160,12 +162,12 @@ void checkInlineData(const Tensor& tensor, const ElementTypeInfo* info,
     }
     auto expected = packedByteSize(info->type, *count);
     if (!expected) {
-      out.error("R63", path + ".dims", described + " takes more than 2^64 bytes");
+      out.error("R63", path + ".dims", described() + " takes more than 2^64 bytes");
       return;
     }
     if (field.entries != *expected) {
       out.error("R67", path + ".raw_data",
-                "raw_data has " + countOf(field.entries, "byte", "bytes") + "; " + described +
+                "raw_data has " + countOf(field.entries, "byte", "bytes") + "; " + described() +
                     " needs " + std::to_string(*expected));
     }
     return;
@@ -183,7 +185,7 @@ void checkInlineData(const Tensor& tensor, const ElementTypeInfo* info,
   if (field.entries != expected) {
     out.error("R66", path + "." + std::string(field.name),
               std::string(field.name) + " has " + countOf(field.entries, "entry", "entries") +
-                  "; " + described + " needs " + std::to_string(expected) + packingNote(*info));
+                  "; " + described() + " needs " + std::to_string(expected) + packingNote(*info));
   }
 }
 

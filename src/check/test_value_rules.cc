@@ -122,7 +122,8 @@ void TestValueChecker::sequence(const SequenceValue& value, const std::string& p
                                 ? *value.elem_type
                                 : kNoKind;
   auto tensorType = [](const Tensor& t) {
-    return "a " + elementTypeLabel(t.data_type.value_or(0)) + " tensor";
+    const std::string label = elementTypeLabel(t.data_type.value_or(0));
+    return std::string(check::article(label)) + " " + label + " tensor";
   };
   auto sparseType = [](const SparseTensor& t) {
     return "a sparse " +

@@ -15,7 +15,7 @@ constexpr int64_t kSequenceAndMapIr = 6;
 constexpr int64_t kOptionalAndSparseIr = 8;
 
 // Deeper than any decoder lets a type nest (LoadOptions::max_depth is 100 by default); stops a
-// type built by hand from taking the stack.
+// type built by hand from taking the stack, under the catalogue's rule for nesting (R4).
 constexpr int kMaxDepth = 1000;
 
 std::string_view memberName(Type::Kind kind) {
@@ -114,7 +114,7 @@ void checkElement(const Type& type, const ValueContext& context, const std::stri
 void checkTypeAt(const Type& type, const ValueContext& context, const std::string& path,
                  Diagnostics& out, int depth) {
   if (depth > kMaxDepth) {
-    out.error("R83", path,
+    out.error("R4", path,
               "types are nested more than " + std::to_string(kMaxDepth) + " levels deep");
     return;
   }

@@ -1,0 +1,172 @@
+// The type rules R83–R90, and R62 for element types in types.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "check/value_rules.h"
+#include "check/value_rules_testing.h"
+#include "onyx/ir/type.h"
+
+namespace onyx::check {
+namespace {
+
+using namespace onyx::check::testing;
+
+constexpr int32_t kFloat = 1;
+constexpr int32_t kInt64 = 7;
+constexpr int32_t kString = 8;
+
+class TypeRules : public ::testing::Test {
+ protected:
+  Diagnostics check(const Type& type, int64_t ir_version = 13) {
+    ValueContext context;
+    context.ir_version = ir_version;
+    Diagnostics out;
+    checkType(type, context, "graph.input[0](x).type", out);
+    return out;
+  }
+  Type* tensor() { return Type::tensor(arena, kFloat, {2, "N"}); }
+  Type* opaque(std::string_view name) {
+    Type* type = arena.make<Type>();
+    type->kind = Type::Kind::kOpaque;
+    type->opaque_domain = "com.example";
+    if (!name.empty()) type->opaque_name = arena.copy(name);
+    return type;
+  }
+
+  Arena arena;
+};
+
+TEST_F(TypeRules, ValidTypesAreClean) {
+  EXPECT_TRUE(clean(check(*tensor())));
+  EXPECT_TRUE(clean(check(*Type::tensor(arena, kFloat, {}))));                   // a scalar
+  EXPECT_TRUE(clean(check(*Type::tensorOfUnknownRank(arena, kString))));         // no shape
+  EXPECT_TRUE(clean(check(*Type::tensor(arena, kFloat, {0, Dim(), "batch"}))));  // 0, ?, symbol
+  EXPECT_TRUE(clean(check(*Type::sparseTensor(arena, kFloat, {10}))));
+  EXPECT_TRUE(clean(check(*Type::sequence(arena, Type::sequence(arena, tensor())))));
+  EXPECT_TRUE(clean(check(*Type::map(arena, kString, tensor()))));
+  EXPECT_TRUE(clean(check(*Type::map(arena, kInt64, Type::sequence(arena, tensor())))));
+  EXPECT_TRUE(clean(check(*Type::optional(arena, Type::sequence(arena, tensor())))));
+  EXPECT_TRUE(clean(check(*opaque("Image"))));
+}
+
+TEST_F(TypeRules, R83ATypeHasAKind) {
+  Type none;
+  Diagnostics diagnostics = check(none);
+  EXPECT_TRUE(onlyRule(diagnostics, "R83"));
+  EXPECT_EQ(single(diagnostics).path, "graph.input[0](x).type");
+  // At any depth.
+  diagnostics = check(*Type::sequence(arena, arena.make<Type>()));
+  EXPECT_TRUE(onlyRule(diagnostics, "R83"));
+  EXPECT_EQ(single(diagnostics).path, "graph.input[0](x).type.sequence_type.elem_type");
+}
+
+TEST_F(TypeRules, R84TensorElementTypesArePresentDefinedAndKnown) {
+  Type* missing = tensor();
+  missing->elem_type.reset();
+  Diagnostics diagnostics = check(*missing);
+  EXPECT_TRUE(onlyRule(diagnostics, "R84"));
+  EXPECT_EQ(single(diagnostics).path, "graph.input[0](x).type.tensor_type.elem_type");
+  EXPECT_TRUE(onlyRule(check(*Type::tensor(arena, 0, {1})), "R84"));
+  EXPECT_TRUE(onlyRule(check(*Type::tensor(arena, 27, {1})), "R84"));
+  EXPECT_TRUE(onlyRule(check(*Type::sparseTensor(arena, 0, {1})), "R84"));
+  EXPECT_TRUE(clean(check(*Type::tensor(arena, 26, {1}))));
+  // Inside a map's value type too.
+  diagnostics = check(*Type::map(arena, kInt64, Type::tensor(arena, 0, {})));
+  EXPECT_TRUE(onlyRule(diagnostics, "R84"));
+  EXPECT_EQ(single(diagnostics).path,
+            "graph.input[0](x).type.map_type.value_type.tensor_type.elem_type");
+}
+
+TEST_F(TypeRules, R62ElementTypesInTypesAreGatedByIrVersion) {
+  const Type* float8 = Type::tensor(arena, 17, {4});
+  EXPECT_TRUE(onlyRule(check(*float8, 8), "R62"));
+  EXPECT_TRUE(clean(check(*float8, 9)));
+  const Type* int2 = Type::sequence(arena, Type::tensor(arena, 26, {4}));
+  EXPECT_TRUE(onlyRule(check(*int2, 12), "R62"));
+  EXPECT_TRUE(clean(check(*int2, 13)));
+}
+
+TEST_F(TypeRules, R85SequenceAndOptionalElementsArePresentAtEveryLevel) {
+  Diagnostics diagnostics = check(*Type::sequence(arena, nullptr));
+  EXPECT_TRUE(onlyRule(diagnostics, "R85"));
+  EXPECT_EQ(single(diagnostics).message,
+            "sequence_type has no elem_type; the element type must be given at every level");
+  diagnostics = check(*Type::sequence(arena, Type::optional(arena, nullptr)));
+  EXPECT_TRUE(onlyRule(diagnostics, "R85"));
+  EXPECT_EQ(single(diagnostics).path,
+            "graph.input[0](x).type.sequence_type.elem_type.optional_type");
+  EXPECT_TRUE(onlyRule(check(*Type::optional(arena, nullptr)), "R85"));
+}
+
+TEST_F(TypeRules, R86MapKeysAreIntegersOrStringsAndValuesAreGiven) {
+  Diagnostics diagnostics = check(*Type::map(arena, kFloat, tensor()));
+  EXPECT_TRUE(onlyRule(diagnostics, "R86"));
+  EXPECT_EQ(single(diagnostics).message,
+            "key_type is float; map keys are integers (int8 to int64, uint8 to uint64) or strings");
+  for (int32_t bad : {0, 9, 10, 14, 16, 21, 99}) {  // UNDEFINED, bool, float16, complex, ...
+    EXPECT_TRUE(onlyRule(check(*Type::map(arena, bad, tensor())), "R86")) << bad;
+  }
+  for (int32_t good : {2, 3, 4, 5, 6, 7, 8, 12, 13}) {
+    EXPECT_TRUE(clean(check(*Type::map(arena, good, tensor())))) << good;
+  }
+  Type* no_key = Type::map(arena, kInt64, tensor());
+  no_key->key_type.reset();
+  EXPECT_TRUE(onlyRule(check(*no_key), "R86"));
+  EXPECT_TRUE(onlyRule(check(*Type::map(arena, kInt64, nullptr)), "R86"));
+}
+
+TEST_F(TypeRules, R87OptionalWrapsAValueType) {
+  Diagnostics diagnostics = check(*Type::optional(arena, Type::optional(arena, tensor())));
+  EXPECT_TRUE(onlyRule(diagnostics, "R87"));
+  EXPECT_EQ(single(diagnostics).message,
+            "optional_type wraps optional_type; an optional holds a tensor, sparse tensor, "
+            "sequence or map");
+  EXPECT_TRUE(onlyRule(check(*Type::optional(arena, opaque("Image"))), "R87"));
+  EXPECT_TRUE(clean(check(*Type::optional(arena, tensor()))));
+  EXPECT_TRUE(clean(check(*Type::optional(arena, Type::sparseTensor(arena, kFloat, {3})))));
+  EXPECT_TRUE(clean(check(*Type::optional(arena, Type::map(arena, kInt64, tensor())))));
+}
+
+TEST_F(TypeRules, R88OpaqueTypesShouldBeNamed) {
+  Diagnostics diagnostics = check(*opaque(""));
+  EXPECT_TRUE(onlyRule(diagnostics, "R88", Severity::kWarning));
+  EXPECT_EQ(single(diagnostics).path, "graph.input[0](x).type.opaque_type.name");
+}
+
+TEST_F(TypeRules, R89StaticDimsAreNonNegative) {
+  Diagnostics diagnostics = check(*Type::tensor(arena, kFloat, {3, -1}));
+  EXPECT_TRUE(onlyRule(diagnostics, "R89"));
+  EXPECT_EQ(single(diagnostics).path, "graph.input[0](x).type.tensor_type.shape.dim[1]");
+  EXPECT_TRUE(onlyRule(check(*Type::sparseTensor(arena, kFloat, {-5})), "R89"));
+  EXPECT_TRUE(clean(check(*Type::tensor(arena, kFloat, {0}))));
+}
+
+TEST_F(TypeRules, R90TypeKindsAreGatedByIrVersion) {
+  const Type* optional = Type::optional(arena, tensor());
+  Diagnostics diagnostics = check(*optional, 7);
+  EXPECT_TRUE(onlyRule(diagnostics, "R90"));
+  EXPECT_EQ(single(diagnostics).message,
+            "optional types need IR version 8 or later; the model has IR version 7");
+  EXPECT_TRUE(clean(check(*optional, 8)));
+  const Type* sparse = Type::sparseTensor(arena, kFloat, {3});
+  EXPECT_TRUE(onlyRule(check(*sparse, 7), "R90"));
+  EXPECT_TRUE(clean(check(*sparse, 8)));
+  // Sequences and maps predate IR 6 in ONNX-ML models: a warning.
+  const Type* sequence = Type::sequence(arena, tensor());
+  EXPECT_TRUE(onlyRule(check(*sequence, 5), "R90", Severity::kWarning));
+  EXPECT_TRUE(clean(check(*sequence, 6)));
+  EXPECT_TRUE(onlyRule(check(*Type::map(arena, kInt64, tensor()), 3), "R90", Severity::kWarning));
+  EXPECT_TRUE(clean(check(*optional, 0)));  // no IR version: nothing to gate by
+}
+
+TEST_F(TypeRules, ADeepTypeIsCheckedWithoutRunningOutOfStack) {
+  Type* type = tensor();
+  for (int i = 0; i < 5000; ++i) type = Type::sequence(arena, type);
+  Diagnostics diagnostics = check(*type);
+  EXPECT_TRUE(onlyRule(diagnostics, "R4"));
+}
+
+}  // namespace
+}  // namespace onyx::check
