@@ -8,6 +8,7 @@
 #include "check/unknown_enum.h"
 #include "check/value_rules.h"
 #include "check/value_text.h"
+#include "onyx/ir/function.h"
 
 namespace onyx::check {
 
@@ -161,6 +162,30 @@ void checkNestedValues(const Attribute& attribute, const ValueContext& context,
   }
 }
 
+// R59: a reference names an attribute of the enclosing function, of the same type when the
+// function gives that attribute a default.
+void checkReferenceTarget(const Attribute& attribute, const Function& function,
+                          const std::string& path, Diagnostics& out) {
+  const std::string_view target = *attribute.ref_attr_name;
+  for (std::string_view declared : function.attribute) {
+    if (declared == target) return;
+  }
+  for (const Attribute* declared : function.attribute_proto) {
+    if (declared->nameOrEmpty() != target) continue;
+    if (attribute.type && declared->type && *attribute.type != *declared->type) {
+      out.error("R59", path + ".type",
+                "the attribute refers to " + quoted(target) + ", a " +
+                    std::string(kindName(declared->kind())) + " attribute of function " +
+                    quoted(function.nameOrEmpty()) + ", but has type " +
+                    std::string(kindName(attribute.kind())));
+    }
+    return;
+  }
+  out.error("R59", path + ".ref_attr_name",
+            "the attribute refers to " + quoted(target) + ", which function " +
+                quoted(function.nameOrEmpty()) + " does not declare");
+}
+
 }  // namespace
 
 void checkAttribute(const Attribute& attribute, const ValueContext& context,
@@ -198,6 +223,10 @@ void checkAttribute(const Attribute& attribute, const ValueContext& context,
       out.error("R59", where,
                 "the attribute refers to " + quoted(*attribute.ref_attr_name) +
                     ", an attribute of a calling function, but it is not inside a function body");
+    }
+    if (context.in_function_body && context.function != nullptr &&
+        !attribute.ref_attr_name->empty()) {
+      checkReferenceTarget(attribute, *context.function, path, out);
     }
     if (fields.size > 0) {
       out.error("R59", path,

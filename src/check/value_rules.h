@@ -18,6 +18,9 @@ struct ValueContext {
   int64_t ir_version = 0;         // the model's ir_version, 0 when absent
   bool in_function_body = false;  // attribute references (ref_attr_name) are legal only there
   bool is_initializer = false;    // a graph initializer (tensors), or a sparse initializer
+  // The function whose body (or a graph nested in it) holds the value, when in_function_body;
+  // lets R59 check that a reference names an attribute the function declares. Null: unchecked.
+  const Function* function = nullptr;
 };
 
 void checkAttribute(const Attribute& attribute, const ValueContext& context,

@@ -7,6 +7,7 @@
 #include "check/value_rules.h"
 #include "check/value_rules_testing.h"
 #include "onyx/ir/attribute.h"
+#include "onyx/ir/function.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/type.h"
 #include "onyx/serde/model_io.h"
@@ -165,6 +166,39 @@ TEST_F(AttributeRules, R59ReferencesOnlyInFunctionBodiesAndWithoutAValue) {
   reference->f.reset();
   reference->ref_attr_name = "";
   EXPECT_TRUE(onlyRule(check(*reference, 10, true), "R59"));
+}
+
+TEST_F(AttributeRules, R59AReferenceNamesAnAttributeTheFunctionDeclares) {
+  Function* function = newFunction(arena, "local", "Scale");
+  function->attribute.push_back(arena, "scale");
+  Attribute* alpha_default = attribute("alpha", AttributeKind::kFloat);
+  alpha_default->f = 1.0f;
+  function->attribute_proto.push_back(arena, alpha_default);
+  auto checkIn = [&](const Attribute& a) {
+    ValueContext context;
+    context.ir_version = 10;
+    context.in_function_body = true;
+    context.function = function;
+    Diagnostics out;
+    checkAttribute(a, context, "functions[0](Scale).node[0](mul).attribute(value)", out);
+    return out;
+  };
+  Attribute* reference = attribute("value", AttributeKind::kFloat);
+  reference->ref_attr_name = "scale";
+  EXPECT_TRUE(clean(checkIn(*reference)));
+  reference->ref_attr_name = "alpha";
+  EXPECT_TRUE(clean(checkIn(*reference)));
+  reference->type = kindCode(AttributeKind::kInt);
+  Diagnostics diagnostics = checkIn(*reference);
+  EXPECT_TRUE(onlyRule(diagnostics, "R59"));
+  EXPECT_EQ(single(diagnostics).message,
+            "the attribute refers to \"alpha\", a FLOAT attribute of function \"Scale\", but has "
+            "type INT");
+  reference->ref_attr_name = "gamma";
+  diagnostics = checkIn(*reference);
+  EXPECT_TRUE(onlyRule(diagnostics, "R59"));
+  EXPECT_EQ(single(diagnostics).message,
+            "the attribute refers to \"gamma\", which function \"Scale\" does not declare");
 }
 
 TEST_F(AttributeRules, R50StructuredAttributesCarryTheirValue) {

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
-#include <unordered_set>
+#include <unordered_map>
 #include <vector>
 
 #include "check/value_rules.h"
@@ -36,13 +36,14 @@ Diagnostics checkModelValues(const Model& model, Counts& counts) {
   base.model = &model;
   base.ir_version = model.ir_version.value_or(0);
 
-  std::unordered_set<const Graph*> function_bodies;
+  std::unordered_map<const Graph*, const Function*> function_bodies;
   for (const Function* function : model.functions) {
-    if (function->body != nullptr) function_bodies.insert(function->body);
+    if (function->body != nullptr) function_bodies[function->body] = function;
   }
-  auto inFunction = [&](const Graph* graph) {
+  auto functionOf = [&](const Graph* graph) -> const Function* {
     while (graph->parent != nullptr) graph = graph->parent;
-    return function_bodies.count(graph) != 0;
+    auto found = function_bodies.find(graph);
+    return found == function_bodies.end() ? nullptr : found->second;
   };
   auto checkTypes = [&](const ArenaList<ValueInfo*>& list, const std::string& where) {
     for (size_t i = 0; i < list.size(); ++i) {
@@ -58,7 +59,8 @@ Diagnostics checkModelValues(const Model& model, Counts& counts) {
   forEachGraph(model, [&](Graph& graph) {
     const std::string at = "graph(" + std::string(graph.name.value_or("")) + ")";
     ValueContext context = base;
-    context.in_function_body = inFunction(&graph);
+    context.function = functionOf(&graph);
+    context.in_function_body = context.function != nullptr;
     context.is_initializer = true;
     counts.tensors += graph.initializers.size();
     counts.sparse_tensors += graph.sparse_initializers.size();
@@ -90,6 +92,7 @@ Diagnostics checkModelValues(const Model& model, Counts& counts) {
   for (const Function* function : model.functions) {
     ValueContext context = base;
     context.in_function_body = true;
+    context.function = function;
     for (const Attribute* attribute : function->attribute_proto) {
       check::checkAttribute(*attribute, context,
                             "functions(" + std::string(function->nameOrEmpty()) +
