@@ -14,5 +14,6 @@ inline constexpr int kExitUnreadable = 2;
 void addInfoCommand(CLI::App& app, int& exit_code);
 void addConvertCommand(CLI::App& app, int& exit_code);
 void addPrintCommand(CLI::App& app, int& exit_code);
+void addOpsCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "onyx/ir/attribute_kind.h"
 #include "onyx/ir/fields.h"
 
 namespace onyx {
@@ -15,25 +16,6 @@ struct Graph;
 struct Tensor;
 struct SparseTensor;
 struct Type;
-
-/// AttributeProto::AttributeType codes: the 14 kinds an attribute can have.
-enum class AttributeKind : int32_t {
-  kUndefined = 0,
-  kFloat = 1,
-  kInt = 2,
-  kString = 3,
-  kTensor = 4,
-  kGraph = 5,
-  kFloats = 6,
-  kInts = 7,
-  kStrings = 8,
-  kTensors = 9,
-  kGraphs = 10,
-  kSparseTensor = 11,
-  kSparseTensors = 12,
-  kTypeProto = 13,
-  kTypeProtos = 14,
-};
 
 /// The list-valued members that few attributes use, kept out of line to keep Attribute small.
 struct AttributeLists {

@@ -1,0 +1,175 @@
+// onyx/ops/op_schema.h — the signature of one version of an operator (OpSchema), and an
+// operator with all its versions (Operator).
+//
+// Schemas are constant data compiled into libonyx, one file per operator under src/ops
+// (docs/ops.md): nothing is built or registered at startup, and all of it is immutable and
+// safe to read from any number of threads. Lists are std::initializer_list views of static
+// arrays; names are NUL-terminated literals. Look schemas up through onyx/ops/registry.h.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <string_view>
+
+#include "onyx/ir/attribute_kind.h"
+
+namespace onyx {
+
+struct Type;
+
+/// The standard domains. A node's domain "" is kOnnxDomain.
+inline constexpr const char* kOnnxDomain = "ai.onnx";
+inline constexpr const char* kMlDomain = "ai.onnx.ml";
+inline constexpr const char* kTrainingDomain = "ai.onnx.training";
+inline constexpr const char* kPreviewDomain = "ai.onnx.preview";
+inline constexpr const char* kPreviewTrainingDomain = "ai.onnx.preview.training";
+
+/// How many actual arguments a formal parameter takes.
+enum class ParameterOption : uint8_t {
+  kSingle,    // exactly one, named
+  kOptional,  // one, possibly "" (left out); trailing ones may be omitted
+  kVariadic,  // min_count or more; only the last formal parameter
+};
+
+struct FormalParameter {
+  const char* name = "";
+  /// The name of an entry in OpSchema::constraints: a type variable ("T") or, where the
+  /// parameter has one fixed type, that type's text ("tensor(int64)").
+  const char* type = "";
+  ParameterOption option = ParameterOption::kSingle;
+  uint8_t min_count = 1;    // kVariadic: the fewest arguments
+  bool homogeneous = true;  // kVariadic: all arguments have one type
+};
+
+/// A set of types. Each member is a set of element types, bit e standing for the
+/// TensorProto.DataType code e (1 << 1 is float, 1 << 7 is int64). The value type of a map
+/// is a tensor of the element type; ONNX's maps use string and int64 keys only.
+struct TypeSet {
+  uint32_t tensor = 0;               // tensor(e)
+  uint32_t sequence = 0;             // seq(tensor(e))
+  uint32_t optional_tensor = 0;      // optional(tensor(e))
+  uint32_t optional_sequence = 0;    // optional(seq(tensor(e)))
+  uint32_t string_map = 0;           // map(string, e)
+  uint32_t int64_map = 0;            // map(int64, e)
+  uint32_t string_map_sequence = 0;  // seq(map(string, e))
+  uint32_t int64_map_sequence = 0;   // seq(map(int64, e))
+
+  constexpr TypeSet operator|(const TypeSet& other) const {
+    return {tensor | other.tensor,
+            sequence | other.sequence,
+            optional_tensor | other.optional_tensor,
+            optional_sequence | other.optional_sequence,
+            string_map | other.string_map,
+            int64_map | other.int64_map,
+            string_map_sequence | other.string_map_sequence,
+            int64_map_sequence | other.int64_map_sequence};
+  }
+  constexpr bool operator==(const TypeSet& other) const = default;
+  constexpr bool empty() const { return *this == TypeSet{}; }
+
+  /// Whether a value of `type` may bind to this set. What `type` leaves unknown (no element
+  /// type, no sequence element) is taken as fitting: only a type known to be outside the set
+  /// gives false. O(nesting depth).
+  bool allows(const Type& type) const;
+};
+
+struct TypeConstraint {
+  const char* name = "";  // "T", or a literal type's text (see FormalParameter::type)
+  TypeSet allowed;
+};
+
+struct AttributeSpec {
+  const char* name = "";
+  AttributeKind kind = AttributeKind::kUndefined;
+  bool required = false;
+  /// The value an absent attribute has. Without one, an absent optional attribute means
+  /// what the operator's definition says (often "infer it from the inputs").
+  bool has_default = false;
+  int64_t default_int = 0;                                  // kInt
+  float default_float = 0;                                  // kFloat
+  const char* default_string = "";                          // kString
+  std::initializer_list<int64_t> default_ints = {};         // kInts
+  std::initializer_list<const char*> default_strings = {};  // kStrings
+};
+
+/// One version of an operator: it applies to opset versions from since_version up to the
+/// next version's since_version.
+struct OpSchema {
+  int since_version = 0;
+  /// The operator is withdrawn from this version on; the signature is the last one it had.
+  bool deprecated = false;
+  std::initializer_list<FormalParameter> inputs = {};
+  std::initializer_list<FormalParameter> outputs = {};
+  std::initializer_list<AttributeSpec> attributes = {};  // sorted by name
+  std::initializer_list<TypeConstraint> constraints = {};
+
+  static constexpr size_t kUnbounded = static_cast<size_t>(-1);
+
+  /// The number of actual inputs a node may have (trailing optional inputs may be left out;
+  /// a variadic one takes min_count or more). maxInputs() is kUnbounded after a variadic.
+  constexpr size_t minInputs() const { return minCount(inputs); }
+  constexpr size_t maxInputs() const { return maxCount(inputs); }
+  constexpr size_t minOutputs() const { return minCount(outputs); }
+  constexpr size_t maxOutputs() const { return maxCount(outputs); }
+
+  /// The formal parameter the actual input at `position` binds to (the last, variadic one
+  /// takes every position from its own on); null past the end.
+  constexpr const FormalParameter* inputAt(size_t position) const {
+    return formalAt(inputs, position);
+  }
+  constexpr const FormalParameter* outputAt(size_t position) const {
+    return formalAt(outputs, position);
+  }
+
+  /// The attribute named `name`, or null. A binary search.
+  const AttributeSpec* attribute(std::string_view name) const;
+  /// The constraint named `name` (a formal parameter's `type`), or null.
+  const TypeConstraint* constraint(std::string_view name) const;
+
+ private:
+  static constexpr size_t minCount(std::initializer_list<FormalParameter> formals) {
+    size_t count = 0;
+    size_t low = 0;
+    for (const FormalParameter& formal : formals) {
+      if (formal.option == ParameterOption::kVariadic) return count + formal.min_count;
+      ++count;
+      if (formal.option == ParameterOption::kSingle) low = count;
+    }
+    return low;
+  }
+  static constexpr size_t maxCount(std::initializer_list<FormalParameter> formals) {
+    for (const FormalParameter& formal : formals) {
+      if (formal.option == ParameterOption::kVariadic) return kUnbounded;
+    }
+    return formals.size();
+  }
+  static constexpr const FormalParameter* formalAt(std::initializer_list<FormalParameter> formals,
+                                                   size_t position) {
+    if (formals.size() == 0) return nullptr;
+    if (position < formals.size()) return formals.begin() + position;
+    const FormalParameter* last = formals.end() - 1;
+    return last->option == ParameterOption::kVariadic ? last : nullptr;
+  }
+};
+
+/// An operator of a domain with all its versions.
+struct Operator {
+  const char* domain = "";  // kOnnxDomain, kMlDomain, ...
+  const char* name = "";
+  std::initializer_list<OpSchema> versions = {};  // ascending since_version
+
+  /// The version a node binds to when its domain is imported at `opset_version`: the one with
+  /// the highest since_version not above it; null when the operator is younger than that.
+  /// A deprecated version is returned like any other (the caller decides what to do).
+  constexpr const OpSchema* at(int64_t opset_version) const {
+    const OpSchema* found = nullptr;
+    for (const OpSchema& schema : versions) {
+      if (schema.since_version > opset_version) break;
+      found = &schema;
+    }
+    return found;
+  }
+};
+
+}  // namespace onyx

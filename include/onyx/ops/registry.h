@@ -1,0 +1,57 @@
+// onyx/ops/registry.h — finding the signature a node binds to.
+//
+// The registry is the standard operator sets compiled into libonyx as constant data: ai.onnx
+// 1–28, ai.onnx.ml 1–5, ai.onnx.training 1 (which has no operators), ai.onnx.preview 1 and
+// ai.onnx.preview.training 1. Nothing is initialised at startup and nothing changes at run
+// time, so every function here is safe from any thread. A lookup is a hash of the op name
+// and a few compares, then a scan of the operator's versions (at most ten).
+//
+// A node binds to the version with the highest since_version not above the version its
+// domain is imported at (Operator::at). The domains "" and "ai.onnx" are the same.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "onyx/ops/op_schema.h"
+
+namespace onyx {
+
+/// A standard domain and the versions of it that exist.
+struct OperatorSetInfo {
+  const char* domain;
+  int first_version;
+  int last_version;          // the highest version onyx has signatures for
+  int last_release_version;  // the highest in a released ONNX; above it, versions may change
+};
+
+/// The five standard domains, ai.onnx first.
+std::span<const OperatorSetInfo> standardOperatorSets();
+/// The standard domain named `domain` ("" is ai.onnx), or null for any other domain.
+const OperatorSetInfo* findOperatorSet(std::string_view domain);
+/// `domain`, with "" spelled "ai.onnx".
+std::string_view canonicalDomain(std::string_view domain);
+
+/// The operator `op_type` of a standard domain with all its versions, or null.
+const Operator* findOperator(std::string_view domain, std::string_view op_type);
+/// The schema a node (`domain`, `op_type`) binds to when its domain is imported at
+/// `opset_version`; null when the operator is unknown or younger than that version. A
+/// deprecated schema is returned (OpSchema::deprecated says so).
+const OpSchema* findSchema(std::string_view domain, std::string_view op_type,
+                           int64_t opset_version);
+
+/// Every operator of every standard domain, by domain (in standardOperatorSets() order), then
+/// by name.
+std::span<const Operator* const> allOperators();
+
+struct ResolvedOperator {
+  const Operator* op;
+  const OpSchema* schema;  // the version in force
+};
+/// The operators of `domain` that exist at `opset_version`, by name, with the version each
+/// binds to (deprecated ones included).
+std::vector<ResolvedOperator> operatorsAt(std::string_view domain, int64_t opset_version);
+
+}  // namespace onyx

@@ -1,0 +1,29 @@
+// onyx/ops/schema_text.h — schemas in words, for tools and messages: attribute kinds, type
+// sets and default values in ONNX's own notation.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onyx/ops/op_schema.h"
+
+namespace onyx {
+
+/// "int", "floats", "graph", "sparse_tensor", "type_proto", ... ("undefined" for kUndefined).
+std::string_view attributeKindName(AttributeKind kind);
+
+/// The types of `set` in ONNX's notation ("tensor(float16)", "seq(tensor(int64))",
+/// "optional(seq(tensor(bool)))", "map(string, float)", "seq(map(int64, float))"), grouped
+/// by form and, within a form, by element type code.
+std::vector<std::string> typeSetNames(const TypeSet& set);
+
+/// An attribute's default in the text syntax's spelling: 1, 0.5, "NOTSET", [0, 2, 3],
+/// ["Tanh", "Tanh"]; empty when it has none. Floats are written so that they read back as
+/// the same float.
+std::string attributeDefaultText(const AttributeSpec& attribute);
+
+/// "single", "optional" or "variadic".
+std::string_view parameterOptionName(ParameterOption option);
+
+}  // namespace onyx

@@ -1,0 +1,35 @@
+// EyeLike (ai.onnx), versions 9, 22.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr TypeSet kT1Types9 =
+    tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool");
+constexpr TypeSet kT1Types22 =
+    tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 float16 float double bool");
+constexpr Formals kInputs9 = {{"input", "T1"}};
+constexpr Formals kOutputs9 = {{"output", "T2"}};
+constexpr Attributes kAttributes9 = {attr("dtype", kInt), attr("k", 0)};
+
+extern const Operator kEyeLike;
+constexpr Operator kEyeLike{.domain = kOnnxDomain,
+                            .name = "EyeLike",
+                            .versions = {
+                                {.since_version = 9,
+                                 .inputs = kInputs9,
+                                 .outputs = kOutputs9,
+                                 .attributes = kAttributes9,
+                                 .constraints = {{"T1", kT1Types9}, {"T2", kT1Types9}}},
+                                {.since_version = 22,
+                                 .inputs = kInputs9,
+                                 .outputs = kOutputs9,
+                                 .attributes = kAttributes9,
+                                 .constraints = {{"T1", kT1Types22}, {"T2", kT1Types22}}},
+                            }};
+static_assert(isWellFormed(kEyeLike));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,22 @@
+// BitwiseOr (ai.onnx), versions 18.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+extern const Operator kBitwiseOr;
+constexpr Operator kBitwiseOr{
+    .domain = kOnnxDomain,
+    .name = "BitwiseOr",
+    .versions = {
+        {.since_version = 18,
+         .inputs = {{"A", "T"}, {"B", "T"}},
+         .outputs = {{"C", "T"}},
+         .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64")}}},
+    }};
+static_assert(isWellFormed(kBitwiseOr));
+
+}  // namespace onyx::ops::ai_onnx

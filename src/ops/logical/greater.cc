@@ -1,0 +1,45 @@
+// Greater (ai.onnx), versions 1, 7, 9, 13.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"A", "T"}, {"B", "T"}};
+constexpr Formals kOutputs1 = {{"C", "T1"}};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")},
+                                       {"T1", tensor("bool")}};
+
+extern const Operator kGreater;
+constexpr Operator kGreater{
+    .domain = kOnnxDomain,
+    .name = "Greater",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("axis", kInt), attr("broadcast", 0)},
+         .constraints = kConstraints1},
+        {.since_version = 7,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1},
+        {.since_version = 9,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints =
+             {{"T",
+               tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
+              {"T1", tensor("bool")}}},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
+                                      "float double bfloat16")},
+                         {"T1", tensor("bool")}}},
+    }};
+static_assert(isWellFormed(kGreater));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,34 @@
+// GreaterOrEqual (ai.onnx), versions 12, 16.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs12 = {{"A", "T"}, {"B", "T"}};
+constexpr Formals kOutputs12 = {{"C", "T1"}};
+
+extern const Operator kGreaterOrEqual;
+constexpr Operator kGreaterOrEqual{
+    .domain = kOnnxDomain,
+    .name = "GreaterOrEqual",
+    .versions = {
+        {.since_version = 12,
+         .inputs = kInputs12,
+         .outputs = kOutputs12,
+         .constraints =
+             {{"T",
+               tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
+              {"T1", tensor("bool")}}},
+        {.since_version = 16,
+         .inputs = kInputs12,
+         .outputs = kOutputs12,
+         .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
+                                      "float double bfloat16")},
+                         {"T1", tensor("bool")}}},
+    }};
+static_assert(isWellFormed(kGreaterOrEqual));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,30 @@
+// Or (ai.onnx), versions 1, 7.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"A", "T"}, {"B", "T"}};
+constexpr Formals kOutputs1 = {{"C", "T1"}};
+constexpr Constraints kConstraints1 = {{"T", tensor("bool")}, {"T1", tensor("bool")}};
+
+extern const Operator kOr;
+constexpr Operator kOr{.domain = kOnnxDomain,
+                       .name = "Or",
+                       .versions = {
+                           {.since_version = 1,
+                            .inputs = kInputs1,
+                            .outputs = kOutputs1,
+                            .attributes = {attr("axis", kInt), attr("broadcast", 0)},
+                            .constraints = kConstraints1},
+                           {.since_version = 7,
+                            .inputs = kInputs1,
+                            .outputs = kOutputs1,
+                            .constraints = kConstraints1},
+                       }};
+static_assert(isWellFormed(kOr));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,37 @@
+// Abs (ai.onnx), versions 1, 6, 13.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"X", "T"}};
+constexpr Formals kOutputs1 = {{"Y", "T"}};
+
+extern const Operator kAbs;
+constexpr Operator kAbs{
+    .domain = kOnnxDomain,
+    .name = "Abs",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts)},
+         .constraints = {{"T", tensor("float16 float double")}}},
+        {.since_version = 6,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints =
+             {{"T",
+               tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}}},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
+                                      "float double bfloat16")}}},
+    }};
+static_assert(isWellFormed(kAbs));
+
+}  // namespace onyx::ops::ai_onnx

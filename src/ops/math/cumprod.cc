@@ -1,0 +1,24 @@
+// CumProd (ai.onnx), versions 26.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+extern const Operator kCumProd;
+constexpr Operator kCumProd{
+    .domain = kOnnxDomain,
+    .name = "CumProd",
+    .versions = {
+        {.since_version = 26,
+         .inputs = {{"x", "T"}, {"axis", "T2"}},
+         .outputs = {{"y", "T"}},
+         .attributes = {attr("exclusive", 0), attr("reverse", 0)},
+         .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")},
+                         {"T2", tensor("int32 int64")}}},
+    }};
+static_assert(isWellFormed(kCumProd));
+
+}  // namespace onyx::ops::ai_onnx

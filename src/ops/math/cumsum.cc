@@ -1,0 +1,34 @@
+// CumSum (ai.onnx), versions 11, 14.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs11 = {{"x", "T"}, {"axis", "T2"}};
+constexpr Formals kOutputs11 = {{"y", "T"}};
+constexpr Attributes kAttributes11 = {attr("exclusive", 0), attr("reverse", 0)};
+
+extern const Operator kCumSum;
+constexpr Operator kCumSum{
+    .domain = kOnnxDomain,
+    .name = "CumSum",
+    .versions = {
+        {.since_version = 11,
+         .inputs = kInputs11,
+         .outputs = kOutputs11,
+         .attributes = kAttributes11,
+         .constraints = {{"T", tensor("uint32 uint64 int32 int64 float double")},
+                         {"T2", tensor("int32 int64")}}},
+        {.since_version = 14,
+         .inputs = kInputs11,
+         .outputs = kOutputs11,
+         .attributes = kAttributes11,
+         .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")},
+                         {"T2", tensor("int32 int64")}}},
+    }};
+static_assert(isWellFormed(kCumSum));
+
+}  // namespace onyx::ops::ai_onnx

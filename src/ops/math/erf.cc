@@ -1,0 +1,31 @@
+// Erf (ai.onnx), versions 9, 13.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs9 = {{"input", "T"}};
+constexpr Formals kOutputs9 = {{"output", "T"}};
+
+extern const Operator kErf;
+constexpr Operator kErf{
+    .domain = kOnnxDomain,
+    .name = "Erf",
+    .versions = {
+        {.since_version = 9,
+         .inputs = kInputs9,
+         .outputs = kOutputs9,
+         .constraints =
+             {{"T",
+               tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}}},
+        {.since_version = 13,
+         .inputs = kInputs9,
+         .outputs = kOutputs9,
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+    }};
+static_assert(isWellFormed(kErf));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,38 @@
+// LeakyRelu (ai.onnx), versions 1, 6, 16.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"X", "T"}};
+constexpr Formals kOutputs1 = {{"Y", "T"}};
+constexpr Attributes kAttributes6 = {attr("alpha", 0.01f)};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+
+extern const Operator kLeakyRelu;
+constexpr Operator kLeakyRelu{
+    .domain = kOnnxDomain,
+    .name = "LeakyRelu",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("alpha", 0.01f), attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1},
+        {.since_version = 6,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes6,
+         .constraints = kConstraints1},
+        {.since_version = 16,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes6,
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+    }};
+static_assert(isWellFormed(kLeakyRelu));
+
+}  // namespace onyx::ops::ai_onnx

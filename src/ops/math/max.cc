@@ -1,0 +1,46 @@
+// Max (ai.onnx), versions 1, 6, 8, 12, 13.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {variadic("data_0", "T", 1)};
+constexpr Formals kOutputs1 = {{"max", "T"}};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+
+extern const Operator kMax;
+constexpr Operator kMax{
+    .domain = kOnnxDomain,
+    .name = "Max",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1},
+        {.since_version = 6,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1},
+        {.since_version = 8,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1},
+        {.since_version = 12,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints =
+             {{"T",
+               tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}}},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
+                                      "float double bfloat16")}}},
+    }};
+static_assert(isWellFormed(kMax));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,43 @@
+// PRelu (ai.onnx), versions 1, 6, 7, 9, 16.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"X", "T"}, {"slope", "T"}};
+constexpr Formals kOutputs1 = {{"Y", "T"}};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+
+extern const Operator kPRelu;
+constexpr Operator kPRelu{
+    .domain = kOnnxDomain,
+    .name = "PRelu",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1},
+        {.since_version = 6,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1},
+        {.since_version = 7,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1},
+        {.since_version = 9,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("float16 float double uint32 uint64 int32 int64")}}},
+        {.since_version = 16,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("bfloat16 float16 float double uint32 uint64 int32 int64")}}},
+    }};
+static_assert(isWellFormed(kPRelu));
+
+}  // namespace onyx::ops::ai_onnx

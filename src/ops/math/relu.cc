@@ -1,0 +1,39 @@
+// Relu (ai.onnx), versions 1, 6, 13, 14.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"X", "T"}};
+constexpr Formals kOutputs1 = {{"Y", "T"}};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+
+extern const Operator kRelu;
+constexpr Operator kRelu{
+    .domain = kOnnxDomain,
+    .name = "Relu",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1},
+        {.since_version = 6,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("float16 float double bfloat16")}}},
+        {.since_version = 14,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double bfloat16")}}},
+    }};
+static_assert(isWellFormed(kRelu));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,28 @@
+// Round (ai.onnx), versions 11, 22.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs11 = {{"X", "T"}};
+constexpr Formals kOutputs11 = {{"Y", "T"}};
+
+extern const Operator kRound;
+constexpr Operator kRound{.domain = kOnnxDomain,
+                          .name = "Round",
+                          .versions = {
+                              {.since_version = 11,
+                               .inputs = kInputs11,
+                               .outputs = kOutputs11,
+                               .constraints = {{"T", tensor("float16 float double")}}},
+                              {.since_version = 22,
+                               .inputs = kInputs11,
+                               .outputs = kOutputs11,
+                               .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+                          }};
+static_assert(isWellFormed(kRound));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,28 @@
+// Sin (ai.onnx), versions 7, 22.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs7 = {{"input", "T"}};
+constexpr Formals kOutputs7 = {{"output", "T"}};
+
+extern const Operator kSin;
+constexpr Operator kSin{.domain = kOnnxDomain,
+                        .name = "Sin",
+                        .versions = {
+                            {.since_version = 7,
+                             .inputs = kInputs7,
+                             .outputs = kOutputs7,
+                             .constraints = {{"T", tensor("float16 float double")}}},
+                            {.since_version = 22,
+                             .inputs = kInputs7,
+                             .outputs = kOutputs7,
+                             .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+                        }};
+static_assert(isWellFormed(kSin));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,28 @@
+// Sinh (ai.onnx), versions 9, 22.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs9 = {{"input", "T"}};
+constexpr Formals kOutputs9 = {{"output", "T"}};
+
+extern const Operator kSinh;
+constexpr Operator kSinh{.domain = kOnnxDomain,
+                         .name = "Sinh",
+                         .versions = {
+                             {.since_version = 9,
+                              .inputs = kInputs9,
+                              .outputs = kOutputs9,
+                              .constraints = {{"T", tensor("float16 float double")}}},
+                             {.since_version = 22,
+                              .inputs = kInputs9,
+                              .outputs = kOutputs9,
+                              .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+                         }};
+static_assert(isWellFormed(kSinh));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,28 @@
+// Softsign (ai.onnx), versions 1, 22.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"input", "T"}};
+constexpr Formals kOutputs1 = {{"output", "T"}};
+
+extern const Operator kSoftsign;
+constexpr Operator kSoftsign{.domain = kOnnxDomain,
+                             .name = "Softsign",
+                             .versions = {
+                                 {.since_version = 1,
+                                  .inputs = kInputs1,
+                                  .outputs = kOutputs1,
+                                  .constraints = {{"T", tensor("float16 float double")}}},
+                                 {.since_version = 22,
+                                  .inputs = kInputs1,
+                                  .outputs = kOutputs1,
+                                  .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+                             }};
+static_assert(isWellFormed(kSoftsign));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,34 @@
+// Sqrt (ai.onnx), versions 1, 6, 13.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"X", "T"}};
+constexpr Formals kOutputs1 = {{"Y", "T"}};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+
+extern const Operator kSqrt;
+constexpr Operator kSqrt{.domain = kOnnxDomain,
+                         .name = "Sqrt",
+                         .versions = {
+                             {.since_version = 1,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = {attr("consumed_inputs", kInts)},
+                              .constraints = kConstraints1},
+                             {.since_version = 6,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .constraints = kConstraints1},
+                             {.since_version = 13,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .constraints = {{"T", tensor("float16 float double bfloat16")}}},
+                         }};
+static_assert(isWellFormed(kSqrt));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,46 @@
+// Sub (ai.onnx), versions 1, 6, 7, 13, 14.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr TypeSet kTTypes6 = tensor("uint32 uint64 int32 int64 float16 float double");
+constexpr Formals kInputs1 = {{"A", "T"}, {"B", "T"}};
+constexpr Formals kOutputs1 = {{"C", "T"}};
+constexpr Constraints kConstraints6 = {{"T", kTTypes6}};
+
+extern const Operator kSub;
+constexpr Operator kSub{
+    .domain = kOnnxDomain,
+    .name = "Sub",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("axis", kInt), attr("broadcast", 0), attr("consumed_inputs", kInts)},
+         .constraints = {{"T", tensor("float16 float double")}}},
+        {.since_version = 6,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("axis", kInt), attr("broadcast", 0)},
+         .constraints = kConstraints6},
+        {.since_version = 7,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints6},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")}}},
+        {.since_version = 14,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
+                                      "float double bfloat16")}}},
+    }};
+static_assert(isWellFormed(kSub));
+
+}  // namespace onyx::ops::ai_onnx

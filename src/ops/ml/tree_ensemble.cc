@@ -1,0 +1,31 @@
+// TreeEnsemble (ai.onnx.ml), versions 5.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx_ml {
+using namespace dsl;
+
+extern const Operator kTreeEnsemble;
+constexpr Operator kTreeEnsemble{
+    .domain = kMlDomain,
+    .name = "TreeEnsemble",
+    .versions = {
+        {.since_version = 5,
+         .inputs = {{"X", "T"}},
+         .outputs = {{"Y", "T"}},
+         .attributes = {attr("aggregate_function", 1), required("leaf_targetids", kInts),
+                        required("leaf_weights", kTensor), attr("membership_values", kTensor),
+                        attr("n_targets", kInt), required("nodes_falseleafs", kInts),
+                        required("nodes_falsenodeids", kInts), required("nodes_featureids", kInts),
+                        attr("nodes_hitrates", kTensor),
+                        attr("nodes_missing_value_tracks_true", kInts),
+                        required("nodes_modes", kTensor), required("nodes_splits", kTensor),
+                        required("nodes_trueleafs", kInts), required("nodes_truenodeids", kInts),
+                        attr("post_transform", 0), required("tree_roots", kInts)},
+         .constraints = {{"T", tensor("float double float16")}}},
+    }};
+static_assert(isWellFormed(kTreeEnsemble));
+
+}  // namespace onyx::ops::ai_onnx_ml

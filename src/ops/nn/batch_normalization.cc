@@ -1,0 +1,65 @@
+// BatchNormalization (ai.onnx), versions 1, 6, 7, 9, 14, 15.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"X", "T"}, {"scale", "T"}, {"B", "T"}, {"mean", "T"}, {"var", "T"}};
+constexpr Formals kOutputs1 = {{"Y", "T"},
+                               optional("mean", "T"),
+                               optional("var", "T"),
+                               optional("saved_mean", "T"),
+                               optional("saved_var", "T")};
+constexpr Attributes kAttributes14 = {attr("epsilon", 1e-05f), attr("momentum", 0.9f),
+                                      attr("training_mode", 0)};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+
+extern const Operator kBatchNormalization;
+constexpr Operator kBatchNormalization{
+    .domain = kOnnxDomain,
+    .name = "BatchNormalization",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {required("consumed_inputs", kInts), attr("epsilon", 1e-05f),
+                        attr("is_test", 0), attr("momentum", 0.9f), attr("spatial", 1)},
+         .constraints = kConstraints1},
+        {.since_version = 6,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("epsilon", 1e-05f), attr("is_test", 0), attr("momentum", 0.9f),
+                        attr("spatial", 1)},
+         .constraints = kConstraints1},
+        {.since_version = 7,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("epsilon", 1e-05f), attr("momentum", 0.9f), attr("spatial", 1)},
+         .constraints = kConstraints1},
+        {.since_version = 9,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("epsilon", 1e-05f), attr("momentum", 0.9f)},
+         .constraints = kConstraints1},
+        {.since_version = 14,
+         .inputs =
+             {{"X", "T"}, {"scale", "T"}, {"B", "T"}, {"input_mean", "U"}, {"input_var", "U"}},
+         .outputs = {{"Y", "T"}, optional("running_mean", "U"), optional("running_var", "U")},
+         .attributes = kAttributes14,
+         .constraints = {{"T", tensor("float16 float double bfloat16")},
+                         {"U", tensor("float16 float double bfloat16")}}},
+        {.since_version = 15,
+         .inputs =
+             {{"X", "T"}, {"scale", "T1"}, {"B", "T1"}, {"input_mean", "T2"}, {"input_var", "T2"}},
+         .outputs = {{"Y", "T"}, optional("running_mean", "T2"), optional("running_var", "T2")},
+         .attributes = kAttributes14,
+         .constraints = {{"T", tensor("float16 float double bfloat16")},
+                         {"T1", tensor("float16 float double bfloat16")},
+                         {"T2", tensor("float16 float double bfloat16")}}},
+    }};
+static_assert(isWellFormed(kBatchNormalization));
+
+}  // namespace onyx::ops::ai_onnx

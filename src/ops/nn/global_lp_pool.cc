@@ -1,0 +1,38 @@
+// GlobalLpPool (ai.onnx), versions 1, 2, 22.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"X", "T"}};
+constexpr Formals kOutputs1 = {{"Y", "T"}};
+constexpr Attributes kAttributes2 = {attr("p", 2)};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+
+extern const Operator kGlobalLpPool;
+constexpr Operator kGlobalLpPool{
+    .domain = kOnnxDomain,
+    .name = "GlobalLpPool",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("p", 2.0f)},
+         .constraints = kConstraints1},
+        {.since_version = 2,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes2,
+         .constraints = kConstraints1},
+        {.since_version = 22,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes2,
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+    }};
+static_assert(isWellFormed(kGlobalLpPool));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,29 @@
+// GlobalMaxPool (ai.onnx), versions 1, 22.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"X", "T"}};
+constexpr Formals kOutputs1 = {{"Y", "T"}};
+
+extern const Operator kGlobalMaxPool;
+constexpr Operator kGlobalMaxPool{
+    .domain = kOnnxDomain,
+    .name = "GlobalMaxPool",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("float16 float double")}}},
+        {.since_version = 22,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+    }};
+static_assert(isWellFormed(kGlobalMaxPool));
+
+}  // namespace onyx::ops::ai_onnx

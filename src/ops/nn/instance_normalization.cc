@@ -1,0 +1,38 @@
+// InstanceNormalization (ai.onnx), versions 1, 6, 22.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"input", "T"}, {"scale", "T"}, {"B", "T"}};
+constexpr Formals kOutputs1 = {{"output", "T"}};
+constexpr Attributes kAttributes6 = {attr("epsilon", 1e-05f)};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+
+extern const Operator kInstanceNormalization;
+constexpr Operator kInstanceNormalization{
+    .domain = kOnnxDomain,
+    .name = "InstanceNormalization",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts), attr("epsilon", 1e-05f)},
+         .constraints = kConstraints1},
+        {.since_version = 6,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes6,
+         .constraints = kConstraints1},
+        {.since_version = 22,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes6,
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+    }};
+static_assert(isWellFormed(kInstanceNormalization));
+
+}  // namespace onyx::ops::ai_onnx

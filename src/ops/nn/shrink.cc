@@ -1,0 +1,25 @@
+// Shrink (ai.onnx), versions 9.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+extern const Operator kShrink;
+constexpr Operator kShrink{
+    .domain = kOnnxDomain,
+    .name = "Shrink",
+    .versions = {
+        {.since_version = 9,
+         .inputs = {{"input", "T"}},
+         .outputs = {{"output", "T"}},
+         .attributes = {attr("bias", 0.0f), attr("lambd", 0.5f)},
+         .constraints =
+             {{"T",
+               tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}}},
+    }};
+static_assert(isWellFormed(kShrink));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,32 @@
+// OptionalGetElement (ai.onnx), versions 15, 18.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs15 = {{"input", "O"}};
+constexpr Formals kOutputs15 = {{"output", "V"}};
+
+extern const Operator kOptionalGetElement;
+constexpr Operator kOptionalGetElement{
+    .domain = kOnnxDomain,
+    .name = "OptionalGetElement",
+    .versions = {
+        {.since_version = 15,
+         .inputs = kInputs15,
+         .outputs = kOutputs15,
+         .constraints = {{"O", optionalTensor(kIr3Types) | optionalSequence(kIr3Types)},
+                         {"V", tensor(kIr3Types) | sequence(kIr3Types)}}},
+        {.since_version = 18,
+         .inputs = kInputs15,
+         .outputs = kOutputs15,
+         .constraints = {{"O", tensor(kIr3Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
+                                   optionalSequence(kIr3Types)},
+                         {"V", tensor(kIr3Types) | sequence(kIr3Types)}}},
+    }};
+static_assert(isWellFormed(kOptionalGetElement));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,31 @@
+// OptionalHasElement (ai.onnx), versions 15, 18.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kOutputs15 = {{"output", "B"}};
+
+extern const Operator kOptionalHasElement;
+constexpr Operator kOptionalHasElement{
+    .domain = kOnnxDomain,
+    .name = "OptionalHasElement",
+    .versions = {
+        {.since_version = 15,
+         .inputs = {{"input", "O"}},
+         .outputs = kOutputs15,
+         .constraints = {{"O", optionalTensor(kIr3Types) | optionalSequence(kIr3Types)},
+                         {"B", tensor("bool")}}},
+        {.since_version = 18,
+         .inputs = {optional("input", "O")},
+         .outputs = kOutputs15,
+         .constraints = {{"O", tensor(kIr3Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
+                                   optionalSequence(kIr3Types)},
+                         {"B", tensor("bool")}}},
+    }};
+static_assert(isWellFormed(kOptionalHasElement));
+
+}  // namespace onyx::ops::ai_onnx

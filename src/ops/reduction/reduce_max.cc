@@ -1,0 +1,62 @@
+// ReduceMax (ai.onnx), versions 1, 11, 12, 13, 18, 20.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr TypeSet kTTypes1 = tensor("uint32 uint64 int32 int64 float16 float double");
+constexpr TypeSet kTTypes13 =
+    tensor("uint32 uint64 int32 int64 float16 float double bfloat16 uint8 int8");
+constexpr Formals kInputs1 = {{"data", "T"}};
+constexpr Formals kInputs18 = {{"data", "T"}, optional("axes", "tensor(int64)")};
+constexpr Formals kOutputs1 = {{"reduced", "T"}};
+constexpr Attributes kAttributes1 = {attr("axes", kInts), attr("keepdims", 1)};
+constexpr Attributes kAttributes18 = {attr("keepdims", 1), attr("noop_with_empty_axes", 0)};
+constexpr Constraints kConstraints1 = {{"T", kTTypes1}};
+
+extern const Operator kReduceMax;
+constexpr Operator kReduceMax{
+    .domain = kOnnxDomain,
+    .name = "ReduceMax",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1},
+        {.since_version = 11,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1},
+        {.since_version = 12,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = {{"T",
+                          tensor("uint32 uint64 int32 int64 float16 float double uint8 int8")}}},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = {{"T", kTTypes13}}},
+        {.since_version = 18,
+         .inputs = kInputs18,
+         .outputs = kOutputs1,
+         .attributes = kAttributes18,
+         .constraints = {{"T", kTTypes13}, {"tensor(int64)", tensor("int64")}}},
+        {.since_version = 20,
+         .inputs = kInputs18,
+         .outputs = kOutputs1,
+         .attributes = kAttributes18,
+         .constraints =
+             {{"T",
+               tensor("uint32 uint64 int32 int64 float16 float double bfloat16 uint8 int8 bool")},
+              {"tensor(int64)", tensor("int64")}}},
+    }};
+static_assert(isWellFormed(kReduceMax));
+
+}  // namespace onyx::ops::ai_onnx

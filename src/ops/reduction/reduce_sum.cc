@@ -1,0 +1,40 @@
+// ReduceSum (ai.onnx), versions 1, 11, 13.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr TypeSet kTTypes1 = tensor("uint32 uint64 int32 int64 float16 float double");
+constexpr Formals kInputs1 = {{"data", "T"}};
+constexpr Formals kOutputs1 = {{"reduced", "T"}};
+constexpr Attributes kAttributes1 = {attr("axes", kInts), attr("keepdims", 1)};
+constexpr Constraints kConstraints1 = {{"T", kTTypes1}};
+
+extern const Operator kReduceSum;
+constexpr Operator kReduceSum{
+    .domain = kOnnxDomain,
+    .name = "ReduceSum",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1},
+        {.since_version = 11,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1},
+        {.since_version = 13,
+         .inputs = {{"data", "T"}, optional("axes", "tensor(int64)")},
+         .outputs = kOutputs1,
+         .attributes = {attr("keepdims", 1), attr("noop_with_empty_axes", 0)},
+         .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")},
+                         {"tensor(int64)", tensor("int64")}}},
+    }};
+static_assert(isWellFormed(kReduceSum));
+
+}  // namespace onyx::ops::ai_onnx

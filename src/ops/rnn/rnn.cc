@@ -1,0 +1,75 @@
+// RNN (ai.onnx), versions 1, 7, 14, 22.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"X", "T"},
+                              {"W", "T"},
+                              {"R", "T"},
+                              optional("B", "T"),
+                              optional("sequence_lens", "T1"),
+                              optional("initial_h", "T")};
+constexpr Formals kOutputs1 = {optional("Y", "T"), optional("Y_h", "T")};
+constexpr Attributes kAttributes14 = {attr("activation_alpha", kFloats),
+                                      attr("activation_beta", kFloats),
+                                      {.name = "activations",
+                                       .kind = kStrings,
+                                       .has_default = true,
+                                       .default_strings = {"Tanh", "Tanh"}},
+                                      attr("clip", kFloat),
+                                      attr("direction", "forward"),
+                                      attr("hidden_size", kInt),
+                                      attr("layout", 0)};
+constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")},
+                                       {"T1", tensor("int32")}};
+
+extern const Operator kRNN;
+constexpr Operator kRNN{
+    .domain = kOnnxDomain,
+    .name = "RNN",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("activation_alpha", kFloats),
+                        attr("activation_beta", kFloats),
+                        {.name = "activations",
+                         .kind = kStrings,
+                         .has_default = true,
+                         .default_strings = {"Tanh", "Tanh"}},
+                        attr("clip", kFloat),
+                        attr("direction", "forward"),
+                        attr("hidden_size", kInt),
+                        attr("output_sequence", 0)},
+         .constraints = kConstraints1},
+        {.since_version = 7,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("activation_alpha", kFloats),
+                        attr("activation_beta", kFloats),
+                        {.name = "activations",
+                         .kind = kStrings,
+                         .has_default = true,
+                         .default_strings = {"Tanh", "Tanh"}},
+                        attr("clip", kFloat),
+                        attr("direction", "forward"),
+                        attr("hidden_size", kInt)},
+         .constraints = kConstraints1},
+        {.since_version = 14,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes14,
+         .constraints = kConstraints1},
+        {.since_version = 22,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes14,
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}, {"T1", tensor("int32")}}},
+    }};
+static_assert(isWellFormed(kRNN));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,22 @@
+// SequenceLength (ai.onnx), versions 11.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+extern const Operator kSequenceLength;
+constexpr Operator kSequenceLength{
+    .domain = kOnnxDomain,
+    .name = "SequenceLength",
+    .versions = {
+        {.since_version = 11,
+         .inputs = {{"input_sequence", "S"}},
+         .outputs = {{"length", "I"}},
+         .constraints = {{"S", sequence(kIr3Types)}, {"I", tensor("int64")}}},
+    }};
+static_assert(isWellFormed(kSequenceLength));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,92 @@
+// Cast (ai.onnx), versions 1, 6, 9, 13, 19, 21, 23, 24, 25.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr TypeSet kT1Types1 =
+    tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool");
+constexpr TypeSet kT1Types9 =
+    tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool string");
+constexpr TypeSet kT1Types13 = tensor(
+    "float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool string bfloat16");
+constexpr TypeSet kT1Types19 = tensor(
+    "float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool string bfloat16 "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz");
+constexpr TypeSet kT1Types21 = tensor(
+    "float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool string bfloat16 "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz uint4 int4");
+constexpr TypeSet kT1Types23 = tensor(
+    "uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 float16 float double string bool "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz uint4 int4 float4e2m1");
+constexpr TypeSet kT1Types24 = tensor(
+    "uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 float16 float double string bool "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz uint4 int4 float4e2m1 float8e8m0");
+constexpr TypeSet kT1Types25 = tensor(
+    "uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 float16 float double string bool "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz uint4 int4 float4e2m1 float8e8m0 uint2 "
+    "int2");
+constexpr Formals kInputs1 = {{"input", "T1"}};
+constexpr Formals kOutputs1 = {{"output", "T2"}};
+constexpr Attributes kAttributes6 = {required("to", kInt)};
+constexpr Attributes kAttributes19 = {attr("saturate", 1), required("to", kInt)};
+constexpr Attributes kAttributes24 = {attr("round_mode", "up"), attr("saturate", 1),
+                                      required("to", kInt)};
+constexpr Constraints kConstraints1 = {{"T1", kT1Types1}, {"T2", kT1Types1}};
+
+extern const Operator kCast;
+constexpr Operator kCast{.domain = kOnnxDomain,
+                         .name = "Cast",
+                         .versions = {
+                             {.since_version = 1,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = {required("to", kString)},
+                              .constraints = kConstraints1},
+                             {.since_version = 6,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = kAttributes6,
+                              .constraints = kConstraints1},
+                             {.since_version = 9,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = kAttributes6,
+                              .constraints = {{"T1", kT1Types9}, {"T2", kT1Types9}}},
+                             {.since_version = 13,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = kAttributes6,
+                              .constraints = {{"T1", kT1Types13}, {"T2", kT1Types13}}},
+                             {.since_version = 19,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = kAttributes19,
+                              .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}}},
+                             {.since_version = 21,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = kAttributes19,
+                              .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}}},
+                             {.since_version = 23,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = kAttributes19,
+                              .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}}},
+                             {.since_version = 24,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = kAttributes24,
+                              .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}}},
+                             {.since_version = 25,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .attributes = kAttributes24,
+                              .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}}},
+                         }};
+static_assert(isWellFormed(kCast));
+
+}  // namespace onyx::ops::ai_onnx

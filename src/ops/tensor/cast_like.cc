@@ -1,0 +1,69 @@
+// CastLike (ai.onnx), versions 15, 19, 21, 23, 24, 25.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr TypeSet kT1Types15 = tensor(
+    "float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool string bfloat16");
+constexpr TypeSet kT1Types19 = tensor(
+    "float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool string bfloat16 "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz");
+constexpr TypeSet kT1Types21 = tensor(
+    "uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 float16 float double string bool "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz uint4 int4");
+constexpr TypeSet kT1Types23 = tensor(
+    "uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 float16 float double string bool "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz uint4 int4 float4e2m1");
+constexpr TypeSet kT1Types24 = tensor(
+    "uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 float16 float double string bool "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz uint4 int4 float4e2m1 float8e8m0");
+constexpr TypeSet kT1Types25 = tensor(
+    "uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 float16 float double string bool "
+    "float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz uint4 int4 float4e2m1 float8e8m0 uint2 "
+    "int2");
+constexpr Formals kInputs15 = {{"input", "T1"}, {"target_type", "T2"}};
+constexpr Formals kOutputs15 = {{"output", "T2"}};
+constexpr Attributes kAttributes19 = {attr("saturate", 1)};
+constexpr Attributes kAttributes24 = {attr("round_mode", "up"), attr("saturate", 1)};
+
+extern const Operator kCastLike;
+constexpr Operator kCastLike{.domain = kOnnxDomain,
+                             .name = "CastLike",
+                             .versions = {
+                                 {.since_version = 15,
+                                  .inputs = kInputs15,
+                                  .outputs = kOutputs15,
+                                  .constraints = {{"T1", kT1Types15}, {"T2", kT1Types15}}},
+                                 {.since_version = 19,
+                                  .inputs = kInputs15,
+                                  .outputs = kOutputs15,
+                                  .attributes = kAttributes19,
+                                  .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}}},
+                                 {.since_version = 21,
+                                  .inputs = kInputs15,
+                                  .outputs = kOutputs15,
+                                  .attributes = kAttributes19,
+                                  .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}}},
+                                 {.since_version = 23,
+                                  .inputs = kInputs15,
+                                  .outputs = kOutputs15,
+                                  .attributes = kAttributes19,
+                                  .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}}},
+                                 {.since_version = 24,
+                                  .inputs = kInputs15,
+                                  .outputs = kOutputs15,
+                                  .attributes = kAttributes24,
+                                  .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}}},
+                                 {.since_version = 25,
+                                  .inputs = kInputs15,
+                                  .outputs = kOutputs15,
+                                  .attributes = kAttributes24,
+                                  .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}}},
+                             }};
+static_assert(isWellFormed(kCastLike));
+
+}  // namespace onyx::ops::ai_onnx

@@ -1,0 +1,65 @@
+// Identity (ai.onnx), versions 1, 13, 14, 16, 19, 21, 23, 24, 25.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"input", "T"}};
+constexpr Formals kInputs14 = {{"input", "V"}};
+constexpr Formals kOutputs1 = {{"output", "T"}};
+constexpr Formals kOutputs14 = {{"output", "V"}};
+
+extern const Operator kIdentity;
+constexpr Operator kIdentity{
+    .domain = kOnnxDomain,
+    .name = "Identity",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor(kIr3Types)}}},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor(kIr4Types)}}},
+        {.since_version = 14,
+         .inputs = kInputs14,
+         .outputs = kOutputs14,
+         .constraints = {{"V", tensor(kIr4Types) | sequence(kIr3Types)}}},
+        {.since_version = 16,
+         .inputs = kInputs14,
+         .outputs = kOutputs14,
+         .constraints = {{"V", tensor(kIr4Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
+                                   optionalSequence(kIr3Types)}}},
+        {.since_version = 19,
+         .inputs = kInputs14,
+         .outputs = kOutputs14,
+         .constraints = {{"V", tensor(kIr9Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
+                                   optionalSequence(kIr3Types)}}},
+        {.since_version = 21,
+         .inputs = kInputs14,
+         .outputs = kOutputs14,
+         .constraints = {{"V", tensor(kIr10Types) | sequence(kIr3Types) |
+                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}}},
+        {.since_version = 23,
+         .inputs = kInputs14,
+         .outputs = kOutputs14,
+         .constraints = {{"V", tensor(kIr11Types) | sequence(kIr3Types) |
+                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}}},
+        {.since_version = 24,
+         .inputs = kInputs14,
+         .outputs = kOutputs14,
+         .constraints = {{"V", tensor(kIr12Types) | sequence(kIr3Types) |
+                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}}},
+        {.since_version = 25,
+         .inputs = kInputs14,
+         .outputs = kOutputs14,
+         .constraints = {{"V", tensor(kIr13Types) | sequence(kIr3Types) |
+                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}}},
+    }};
+static_assert(isWellFormed(kIdentity));
+
+}  // namespace onyx::ops::ai_onnx

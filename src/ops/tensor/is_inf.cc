@@ -1,0 +1,34 @@
+// IsInf (ai.onnx), versions 10, 20.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs10 = {{"X", "T1"}};
+constexpr Formals kOutputs10 = {{"Y", "T2"}};
+constexpr Attributes kAttributes10 = {attr("detect_negative", 1), attr("detect_positive", 1)};
+
+extern const Operator kIsInf;
+constexpr Operator kIsInf{
+    .domain = kOnnxDomain,
+    .name = "IsInf",
+    .versions = {
+        {.since_version = 10,
+         .inputs = kInputs10,
+         .outputs = kOutputs10,
+         .attributes = kAttributes10,
+         .constraints = {{"T1", tensor("float double")}, {"T2", tensor("bool")}}},
+        {.since_version = 20,
+         .inputs = kInputs10,
+         .outputs = kOutputs10,
+         .attributes = kAttributes10,
+         .constraints = {{"T1", tensor("bfloat16 float16 float double float8e4m3fn float8e4m3fnuz "
+                                       "float8e5m2 float8e5m2fnuz")},
+                         {"T2", tensor("bool")}}},
+    }};
+static_assert(isWellFormed(kIsInf));
+
+}  // namespace onyx::ops::ai_onnx

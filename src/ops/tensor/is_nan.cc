@@ -1,0 +1,35 @@
+// IsNaN (ai.onnx), versions 9, 13, 20.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs9 = {{"X", "T1"}};
+constexpr Formals kOutputs9 = {{"Y", "T2"}};
+
+extern const Operator kIsNaN;
+constexpr Operator kIsNaN{
+    .domain = kOnnxDomain,
+    .name = "IsNaN",
+    .versions = {
+        {.since_version = 9,
+         .inputs = kInputs9,
+         .outputs = kOutputs9,
+         .constraints = {{"T1", tensor("float16 float double")}, {"T2", tensor("bool")}}},
+        {.since_version = 13,
+         .inputs = kInputs9,
+         .outputs = kOutputs9,
+         .constraints = {{"T1", tensor("float16 float double bfloat16")}, {"T2", tensor("bool")}}},
+        {.since_version = 20,
+         .inputs = kInputs9,
+         .outputs = kOutputs9,
+         .constraints = {{"T1", tensor("bfloat16 float16 float double float8e4m3fn float8e4m3fnuz "
+                                       "float8e5m2 float8e5m2fnuz")},
+                         {"T2", tensor("bool")}}},
+    }};
+static_assert(isWellFormed(kIsNaN));
+
+}  // namespace onyx::ops::ai_onnx

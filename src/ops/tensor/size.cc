@@ -1,0 +1,48 @@
+// Size (ai.onnx), versions 1, 13, 19, 21, 23, 24, 25.
+//
+// Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
+// see docs/ops.md for the format and how to change it.
+#include "ops/schema_dsl.h"
+
+namespace onyx::ops::ai_onnx {
+using namespace dsl;
+
+constexpr Formals kInputs1 = {{"data", "T"}};
+constexpr Formals kOutputs1 = {{"size", "T1"}};
+
+extern const Operator kSize;
+constexpr Operator kSize{.domain = kOnnxDomain,
+                         .name = "Size",
+                         .versions = {
+                             {.since_version = 1,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}}},
+                             {.since_version = 13,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .constraints = {{"T", tensor(kIr4Types)}, {"T1", tensor("int64")}}},
+                             {.since_version = 19,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .constraints = {{"T", tensor(kIr9Types)}, {"T1", tensor("int64")}}},
+                             {.since_version = 21,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .constraints = {{"T", tensor(kIr10Types)}, {"T1", tensor("int64")}}},
+                             {.since_version = 23,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .constraints = {{"T", tensor(kIr11Types)}, {"T1", tensor("int64")}}},
+                             {.since_version = 24,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .constraints = {{"T", tensor(kIr12Types)}, {"T1", tensor("int64")}}},
+                             {.since_version = 25,
+                              .inputs = kInputs1,
+                              .outputs = kOutputs1,
+                              .constraints = {{"T", tensor(kIr13Types)}, {"T1", tensor("int64")}}},
+                         }};
+static_assert(isWellFormed(kSize));
+
+}  // namespace onyx::ops::ai_onnx

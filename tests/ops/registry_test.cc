@@ -1,0 +1,183 @@
+// The registry as a whole: every op file is indexed and found by its name, every schema is
+// consistent, and the queries on a schema (counts, positions, attributes, types) answer right.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "onyx/core/arena.h"
+#include "onyx/ir/type.h"
+#include "onyx/ops/registry.h"
+#include "onyx/ops/schema_text.h"
+
+namespace onyx {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(Registry, EveryOperatorIsFoundByItsDomainAndName) {
+  ASSERT_FALSE(allOperators().empty());
+  for (const Operator* op : allOperators()) {
+    EXPECT_EQ(findOperator(op->domain, op->name), op) << op->domain << " " << op->name;
+    ASSERT_GT(op->versions.size(), 0u) << op->name;
+    int previous = 0;
+    for (const OpSchema& schema : op->versions) {
+      EXPECT_GT(schema.since_version, previous) << op->name;
+      previous = schema.since_version;
+      EXPECT_EQ(op->at(schema.since_version), &schema);
+      EXPECT_EQ(findSchema(op->domain, op->name, schema.since_version), &schema);
+      for (const AttributeSpec& attribute : schema.attributes) {
+        EXPECT_EQ(schema.attribute(attribute.name), &attribute) << op->name;
+      }
+      for (const auto* formals : {&schema.inputs, &schema.outputs}) {
+        for (const FormalParameter& formal : *formals) {
+          EXPECT_NE(schema.constraint(formal.type), nullptr) << op->name << " " << formal.name;
+        }
+      }
+    }
+    const OperatorSetInfo* set = findOperatorSet(op->domain);
+    ASSERT_NE(set, nullptr) << op->domain;
+    EXPECT_LE(op->versions.begin()->since_version, set->last_version) << op->name;
+    EXPECT_EQ(op->at(op->versions.begin()->since_version - 1), nullptr);
+  }
+}
+
+TEST(Registry, AllOperatorsAreSortedByDomainThenName) {
+  auto all = allOperators();
+  auto domainRank = [](const Operator* op) {
+    return findOperatorSet(op->domain) - standardOperatorSets().data();
+  };
+  for (size_t i = 1; i < all.size(); ++i) {
+    auto before = std::make_pair(domainRank(all[i - 1]), std::string_view(all[i - 1]->name));
+    auto after = std::make_pair(domainRank(all[i]), std::string_view(all[i]->name));
+    EXPECT_LT(before, after) << all[i]->name;
+  }
+}
+
+// Each op file under src/ops/<family>/ defines one Operator; operator_index.inc must list it,
+// or the registry never sees it.
+TEST(Registry, TheIndexListsEveryOpFile) {
+  fs::path ops = fs::path(ONYX_SOURCE_DIR) / "src" / "ops";
+  if (!fs::is_directory(ops)) GTEST_SKIP() << "no sources at " << ops;
+  const std::regex definition(
+      R"(constexpr Operator k\w+\{\s*\.domain = (k[A-Za-z]+Domain),\s*\.name = \"(\w+)\")");
+  const std::pair<const char*, const char*> domains[] = {
+      {"kOnnxDomain", kOnnxDomain},
+      {"kMlDomain", kMlDomain},
+      {"kTrainingDomain", kTrainingDomain},
+      {"kPreviewDomain", kPreviewDomain},
+      {"kPreviewTrainingDomain", kPreviewTrainingDomain}};
+  size_t files = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(ops)) {
+    if (entry.path().extension() != ".cc" || entry.path().parent_path() == ops) continue;
+    ++files;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string source = text.str();
+    std::smatch match;
+    ASSERT_TRUE(std::regex_search(source, match, definition)) << entry.path();
+    const char* domain_name = nullptr;
+    for (const auto& [constant, value] : domains) {
+      if (match[1] == constant) domain_name = value;
+    }
+    ASSERT_NE(domain_name, nullptr) << entry.path();
+    EXPECT_NE(findOperator(domain_name, match[2].str()), nullptr)
+        << entry.path() << " is not in src/ops/operator_index.inc";
+  }
+  EXPECT_EQ(files, allOperators().size());
+}
+
+TEST(Registry, CountsAndPositions) {
+  const OpSchema* concat = findSchema("", "Concat", 13);
+  ASSERT_NE(concat, nullptr);
+  EXPECT_EQ(concat->minInputs(), 1u);
+  EXPECT_EQ(concat->maxInputs(), OpSchema::kUnbounded);
+  EXPECT_EQ(concat->inputAt(0), concat->inputs.begin());
+  EXPECT_EQ(concat->inputAt(500), concat->inputs.begin());  // the variadic takes them all
+  EXPECT_EQ(concat->outputAt(1), nullptr);
+
+  const OpSchema* lstm = findSchema("", "LSTM", 14);
+  ASSERT_NE(lstm, nullptr);
+  EXPECT_EQ(lstm->minInputs(), 3u);
+  EXPECT_EQ(lstm->maxInputs(), 8u);
+  EXPECT_EQ(lstm->minOutputs(), 0u);
+  EXPECT_EQ(lstm->maxOutputs(), 3u);
+  ASSERT_NE(lstm->inputAt(7), nullptr);
+  EXPECT_STREQ(lstm->inputAt(7)->name, "P");
+  EXPECT_EQ(lstm->inputAt(8), nullptr);
+
+  const OpSchema* constant = findSchema("", "Constant", 25);
+  ASSERT_NE(constant, nullptr);
+  EXPECT_EQ(constant->maxInputs(), 0u);
+  EXPECT_EQ(constant->inputAt(0), nullptr);
+  EXPECT_EQ(constant->attribute("value")->kind, AttributeKind::kTensor);
+  EXPECT_EQ(constant->attribute("sparse_value")->kind, AttributeKind::kSparseTensor);
+  EXPECT_EQ(constant->attribute("values"), nullptr);
+  EXPECT_EQ(constant->attribute(""), nullptr);
+  EXPECT_EQ(findSchema("", "Optional", 15)->attribute("type")->kind, AttributeKind::kTypeProto);
+}
+
+TEST(TypeSets, AllowsWhatTheConstraintNames) {
+  Arena arena;
+  const OpSchema* loop = findSchema("", "Loop", 16);
+  ASSERT_NE(loop, nullptr);
+  const TypeSet& v = loop->constraint("V")->allowed;
+  const int32_t kFloat = 1, kInt64 = 7, kString = 8, kFloat8 = 17;
+  EXPECT_TRUE(v.allows(*Type::tensor(arena, kFloat, {})));
+  EXPECT_FALSE(v.allows(*Type::tensor(arena, kFloat8, {})));  // float8 came in 19
+  EXPECT_TRUE(v.allows(*Type::sequence(arena, Type::tensor(arena, kString, {}))));
+  EXPECT_TRUE(v.allows(*Type::optional(arena, Type::tensor(arena, kInt64, {}))));
+  EXPECT_TRUE(
+      v.allows(*Type::optional(arena, Type::sequence(arena, Type::tensor(arena, kFloat, {})))));
+  EXPECT_FALSE(v.allows(*Type::map(arena, kString, Type::tensor(arena, kFloat, {}))));
+  EXPECT_FALSE(v.allows(*Type::sparseTensor(arena, kFloat, {})));
+  // What is unknown fits: a tensor without an element type, a type with no kind.
+  Type unknown_element;
+  unknown_element.kind = Type::Kind::kTensor;
+  EXPECT_TRUE(v.allows(unknown_element));
+  EXPECT_TRUE(v.allows(Type{}));
+  EXPECT_FALSE(v.allows(*Type::tensor(arena, 99, {})));
+
+  const OpSchema* cast = findSchema("", "Cast", 13);
+  const TypeSet& t1 = cast->constraint("T1")->allowed;
+  EXPECT_FALSE(t1.allows(*Type::sequence(arena, Type::tensor(arena, kFloat, {}))));
+  EXPECT_FALSE(t1.allows(*Type::tensor(arena, 14, {})));  // complex64
+
+  const OpSchema* zipmap = findSchema(kMlDomain, "ZipMap", 1);
+  ASSERT_NE(zipmap, nullptr);
+  const TypeSet& maps = zipmap->constraint("T")->allowed;
+  EXPECT_TRUE(maps.allows(
+      *Type::sequence(arena, Type::map(arena, kString, Type::tensor(arena, kFloat, {})))));
+  EXPECT_TRUE(maps.allows(
+      *Type::sequence(arena, Type::map(arena, kInt64, Type::tensor(arena, kFloat, {})))));
+  EXPECT_FALSE(maps.allows(
+      *Type::sequence(arena, Type::map(arena, kInt64, Type::tensor(arena, kInt64, {})))));
+  EXPECT_FALSE(maps.allows(*Type::map(arena, kString, Type::tensor(arena, kFloat, {}))));
+  EXPECT_EQ(typeSetNames(maps),
+            (std::vector<std::string>{"seq(map(string, float))", "seq(map(int64, float))"}));
+
+  const OpSchema* cast_map = findSchema(kMlDomain, "CastMap", 1);
+  ASSERT_NE(cast_map, nullptr);
+  const TypeSet& t = cast_map->constraint("T1")->allowed;
+  EXPECT_TRUE(t.allows(*Type::map(arena, kInt64, Type::tensor(arena, kString, {}))));
+  EXPECT_FALSE(t.allows(*Type::map(arena, kString, Type::tensor(arena, kString, {}))));
+}
+
+TEST(SchemaText, DefaultsReadBackAsTheirKind) {
+  const OpSchema* leaky = findSchema("", "LeakyRelu", 16);
+  EXPECT_EQ(attributeDefaultText(*leaky->attribute("alpha")), "0.01");
+  const OpSchema* celu = findSchema("", "Celu", 12);
+  EXPECT_EQ(attributeDefaultText(*celu->attribute("alpha")), "1.0");  // a float, not 1
+  const OpSchema* clip = findSchema("", "Clip", 6);
+  EXPECT_EQ(attributeDefaultText(*clip->attribute("max")), "3.4028235e+38");
+  EXPECT_EQ(attributeDefaultText(*findSchema("", "Conv", 22)->attribute("pads")), "");
+  EXPECT_EQ(attributeKindName(AttributeKind::kSparseTensors), "sparse_tensors");
+  EXPECT_EQ(parameterOptionName(ParameterOption::kVariadic), "variadic");
+}
+
+}  // namespace
+}  // namespace onyx

@@ -1,0 +1,284 @@
+// `onyx ops [OP...] [--domain D] [--opset N] [--all-versions] [--json]`: the operator
+// signatures onyx knows, as the registry resolves them at an opset version.
+#include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "onyx/ops/registry.h"
+#include "onyx/ops/schema_text.h"
+
+namespace onyx::tool {
+
+namespace {
+
+struct OpsOptions {
+  std::vector<std::string> names;  // empty: every operator
+  std::string domain;              // empty: every standard domain
+  int64_t opset = 0;               // 0: each domain's highest version
+  bool all_versions = false;
+  bool json = false;
+};
+
+// What is listed for one domain: each operator with the versions shown.
+struct Listing {
+  const OperatorSetInfo* set;
+  int64_t opset;
+  std::vector<std::pair<const Operator*, std::vector<const OpSchema*>>> operators;
+};
+
+bool isLiteralType(const char* name) {
+  return std::string_view(name).find('(') != std::string_view::npos;
+}
+
+std::string countText(size_t low, size_t high) {
+  if (high == OpSchema::kUnbounded) return fmt::format("{} or more", low);
+  return low == high ? fmt::format("{}", low) : fmt::format("{} to {}", low, high);
+}
+
+std::string formalText(const FormalParameter& formal) {
+  switch (formal.option) {
+    case ParameterOption::kSingle: return fmt::format("{}: {}", formal.name, formal.type);
+    case ParameterOption::kOptional: return fmt::format("{}?: {}", formal.name, formal.type);
+    case ParameterOption::kVariadic:
+      return fmt::format("{}...: {} ({} or more{})", formal.name, formal.type, formal.min_count,
+                         formal.homogeneous ? "" : ", heterogeneous");
+  }
+  return formal.name;
+}
+
+std::string formalsText(std::initializer_list<FormalParameter> formals) {
+  std::string text;
+  for (const FormalParameter& formal : formals) {
+    if (!text.empty()) text += ", ";
+    text += formalText(formal);
+  }
+  return text.empty() ? "(none)" : text;
+}
+
+// A type set in short: the element types of each tensor form together,
+// "tensor(float16, float); seq(tensor(int64))"; maps written out.
+std::string typeSetText(const TypeSet& set) {
+  const std::pair<uint32_t, const char*> forms[] = {
+      {set.tensor, "tensor({})"},
+      {set.sequence, "seq(tensor({}))"},
+      {set.optional_tensor, "optional(tensor({}))"},
+      {set.optional_sequence, "optional(seq(tensor({})))"},
+  };
+  std::vector<std::string> parts;
+  for (const auto& [bits, pattern] : forms) {
+    if (bits == 0) continue;
+    std::vector<std::string> elements;
+    for (const std::string& name : typeSetNames(TypeSet{.tensor = bits})) {
+      elements.push_back(name.substr(7, name.size() - 8));  // inside "tensor(...)"
+    }
+    parts.push_back(fmt::format(fmt::runtime(pattern), fmt::join(elements, ", ")));
+  }
+  TypeSet maps = set;
+  maps.tensor = maps.sequence = maps.optional_tensor = maps.optional_sequence = 0;
+  for (const std::string& name : typeSetNames(maps)) parts.push_back(name);
+  return fmt::format("{}", fmt::join(parts, "; "));
+}
+
+std::string attributeText(const AttributeSpec& attribute) {
+  std::string text = fmt::format("{}: {}", attribute.name, attributeKindName(attribute.kind));
+  if (attribute.required) return text + " (required)";
+  if (attribute.has_default) return text + " = " + attributeDefaultText(attribute);
+  return text;
+}
+
+void printSchema(const Operator& op, const OpSchema& schema) {
+  fmt::print("{}-{}{}\n", op.name, schema.since_version, schema.deprecated ? " (deprecated)" : "");
+  fmt::print("  inputs ({}): {}\n", countText(schema.minInputs(), schema.maxInputs()),
+             formalsText(schema.inputs));
+  fmt::print("  outputs ({}): {}\n", countText(schema.minOutputs(), schema.maxOutputs()),
+             formalsText(schema.outputs));
+  for (const AttributeSpec& attribute : schema.attributes) {
+    fmt::print("  attribute {}\n", attributeText(attribute));
+  }
+  for (const TypeConstraint& constraint : schema.constraints) {
+    if (isLiteralType(constraint.name)) continue;
+    fmt::print("  {} in {}\n", constraint.name, typeSetText(constraint.allowed));
+  }
+}
+
+nlohmann::ordered_json formalsJson(std::initializer_list<FormalParameter> formals) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const FormalParameter& formal : formals) {
+    nlohmann::ordered_json item = {{"name", formal.name},
+                                   {"type", formal.type},
+                                   {"option", parameterOptionName(formal.option)}};
+    if (formal.option == ParameterOption::kVariadic) {
+      item["min_count"] = formal.min_count;
+      item["homogeneous"] = formal.homogeneous;
+    }
+    list.push_back(std::move(item));
+  }
+  return list;
+}
+
+nlohmann::ordered_json defaultJson(const AttributeSpec& attribute) {
+  switch (attribute.kind) {
+    case AttributeKind::kInt: return attribute.default_int;
+    case AttributeKind::kFloat: return attribute.default_float;
+    case AttributeKind::kString: return attribute.default_string;
+    case AttributeKind::kInts: return std::vector<int64_t>(attribute.default_ints);
+    case AttributeKind::kStrings: {
+      nlohmann::ordered_json list = nlohmann::ordered_json::array();
+      for (const char* value : attribute.default_strings) list.push_back(value);
+      return list;
+    }
+    default: return nullptr;
+  }
+}
+
+nlohmann::ordered_json countJson(size_t count) {
+  if (count == OpSchema::kUnbounded) return nullptr;
+  return count;
+}
+
+nlohmann::ordered_json schemaJson(const OpSchema& schema) {
+  nlohmann::ordered_json out;
+  out["since_version"] = schema.since_version;
+  out["deprecated"] = schema.deprecated;
+  out["min_inputs"] = schema.minInputs();
+  out["max_inputs"] = countJson(schema.maxInputs());
+  out["min_outputs"] = schema.minOutputs();
+  out["max_outputs"] = countJson(schema.maxOutputs());
+  out["inputs"] = formalsJson(schema.inputs);
+  out["outputs"] = formalsJson(schema.outputs);
+  nlohmann::ordered_json attributes = nlohmann::ordered_json::array();
+  for (const AttributeSpec& attribute : schema.attributes) {
+    nlohmann::ordered_json item = {{"name", attribute.name},
+                                   {"kind", attributeKindName(attribute.kind)},
+                                   {"required", attribute.required}};
+    if (attribute.has_default) item["default"] = defaultJson(attribute);
+    attributes.push_back(std::move(item));
+  }
+  out["attributes"] = attributes;
+  nlohmann::ordered_json constraints = nlohmann::ordered_json::array();
+  for (const TypeConstraint& constraint : schema.constraints) {
+    constraints.push_back({{"name", constraint.name}, {"types", typeSetNames(constraint.allowed)}});
+  }
+  out["constraints"] = constraints;
+  return out;
+}
+
+bool wanted(const OpsOptions& options, const Operator& op) {
+  if (options.names.empty()) return true;
+  for (const std::string& name : options.names) {
+    if (name == op.name) return true;
+  }
+  return false;
+}
+
+int runOps(const OpsOptions& options) {
+  std::vector<const OperatorSetInfo*> sets;
+  if (!options.domain.empty() || options.opset != 0) {
+    std::string domain = options.domain.empty() ? std::string(kOnnxDomain) : options.domain;
+    const OperatorSetInfo* set = findOperatorSet(domain);
+    if (set == nullptr) {
+      fmt::print(stderr, "onyx ops: {} is not a standard domain (they are", domain);
+      for (const OperatorSetInfo& known : standardOperatorSets())
+        fmt::print(stderr, " {}", known.domain);
+      fmt::print(stderr, ")\n");
+      return kExitUnreadable;
+    }
+    sets.push_back(set);
+  } else {
+    for (const OperatorSetInfo& set : standardOperatorSets()) sets.push_back(&set);
+  }
+
+  std::vector<Listing> listings;
+  size_t shown = 0;
+  for (const OperatorSetInfo* set : sets) {
+    int64_t opset = options.opset != 0 ? options.opset : set->last_version;
+    if (opset < set->first_version || opset > set->last_version) {
+      fmt::print(stderr, "onyx ops: {} has versions {} to {}, not {}\n", set->domain,
+                 set->first_version, set->last_version, opset);
+      return kExitUnreadable;
+    }
+    Listing listing{set, opset, {}};
+    for (const Operator* op : allOperators()) {
+      if (std::string_view(op->domain) != set->domain || !wanted(options, *op)) continue;
+      std::vector<const OpSchema*> versions;
+      if (options.all_versions) {
+        for (const OpSchema& schema : op->versions) versions.push_back(&schema);
+      } else if (const OpSchema* schema = op->at(opset)) {
+        versions.push_back(schema);
+      }
+      if (versions.empty()) continue;
+      listing.operators.emplace_back(op, std::move(versions));
+      ++shown;
+    }
+    listings.push_back(std::move(listing));
+  }
+  if (!options.names.empty() && shown == 0) {
+    fmt::print(stderr, "onyx ops: no operator named {} in {}\n", fmt::join(options.names, ", "),
+               options.domain.empty() ? "the standard domains" : options.domain);
+    return kExitUnreadable;
+  }
+
+  if (options.json) {
+    nlohmann::ordered_json out;
+    nlohmann::ordered_json sets_json = nlohmann::ordered_json::array();
+    for (const Listing& listing : listings) {
+      nlohmann::ordered_json operators = nlohmann::ordered_json::array();
+      for (const auto& [op, versions] : listing.operators) {
+        nlohmann::ordered_json versions_json = nlohmann::ordered_json::array();
+        for (const OpSchema* schema : versions) versions_json.push_back(schemaJson(*schema));
+        operators.push_back({{"name", op->name}, {"versions", versions_json}});
+      }
+      nlohmann::ordered_json set_json = {{"domain", listing.set->domain}};
+      if (!options.all_versions) set_json["opset"] = listing.opset;
+      set_json["operators"] = operators;
+      sets_json.push_back(std::move(set_json));
+    }
+    out["operator_sets"] = sets_json;
+    fmt::print("{}\n", out.dump(2));
+    return kExitOk;
+  }
+
+  bool first = true;
+  for (const Listing& listing : listings) {
+    if (!first) fmt::print("\n");
+    first = false;
+    if (options.all_versions) {
+      fmt::print("# {}: {} operators, every version\n", listing.set->domain,
+                 listing.operators.size());
+    } else {
+      fmt::print("# {} at opset {}: {} operators\n", listing.set->domain, listing.opset,
+                 listing.operators.size());
+    }
+    for (const auto& [op, versions] : listing.operators) {
+      for (const OpSchema* schema : versions) {
+        fmt::print("\n");
+        printSchema(*op, *schema);
+      }
+    }
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+void addOpsCommand(CLI::App& app, int& exit_code) {
+  auto* command = app.add_subcommand(
+      "ops", "List the operator signatures of the standard domains at an opset version");
+  auto options = std::make_shared<OpsOptions>();
+  command->add_option("OP", options->names, "only these operators (by name)");
+  command->add_option("--domain", options->domain,
+                      "one standard domain (ai.onnx, ai.onnx.ml, ai.onnx.training, "
+                      "ai.onnx.preview, ai.onnx.preview.training); default: all of them");
+  command->add_option("--opset", options->opset,
+                      "the domain's opset version (default: its highest); without --domain, "
+                      "of ai.onnx");
+  command->add_flag("--all-versions", options->all_versions,
+                    "every version of each operator instead of those in force at the opset");
+  command->add_flag("--json", options->json, "print JSON");
+  command->callback([&exit_code, options] { exit_code = runOps(*options); });
+}
+
+}  // namespace onyx::tool
