@@ -43,19 +43,17 @@ OpsetImports readOpsetImports(const ArenaList<OperatorSetId>& list, const std::s
       appendSegment(text, "opset_import", i);
       return text;
     };
+    // An entry refused here still imports its domain, so that its nodes are not reported
+    // again as using a domain nobody imports; its version is kept as read (0 when absent).
+    int64_t version = entry.version.value_or(0);
     if (!entry.version) {
       out.error("R10", where(), "the import of " + domainName(domain) + " has no version");
-      continue;
-    }
-    int64_t version = *entry.version;
-    if (version < 1 || version > std::numeric_limits<int32_t>::max()) {
+    } else if (version < 1 || version > std::numeric_limits<int32_t>::max()) {
       out.error("R10", where(),
                 "the import of " + domainName(domain) + " has version " + std::to_string(version) +
                     "; opset versions are between 1 and 2147483647");
-      continue;
-    }
-    if (auto published = publishedOpsetVersions(domain);
-        published && (version < published->first || version > published->second)) {
+    } else if (auto published = publishedOpsetVersions(domain);
+               published && (version < published->first || version > published->second)) {
       out.error(
           "R12", where(),
           domainName(domain) + " has opset versions " + std::to_string(published->first) +

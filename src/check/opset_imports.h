@@ -28,7 +28,9 @@ struct OpsetImports {
     std::string_view domain;  // canonical
     int64_t version;
   };
-  std::vector<Entry> entries;  // one per domain: the highest version when a domain repeats
+  // One per domain: the highest version when a domain repeats. An entry R10 refuses is
+  // kept with its version as read (0 when absent): its domain counts as imported.
+  std::vector<Entry> entries;
 
   /// The version imported for `domain` (either spelling of the default domain).
   std::optional<int64_t> versionOf(std::string_view domain) const {

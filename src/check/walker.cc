@@ -210,6 +210,8 @@ void Walker::checkInputs(const Frame& frame) {
         if (bound->input != nullptr) {
           context_.out.error("R26", path(),
                              quoted(name) + " is listed twice among the graph's inputs");
+        } else if (bound->producer != nullptr && bound->graph == &graph) {
+          frame.inputs_redefined.insert(name);  // reported at the node's output
         } else {
           context_.out.error("R29", path(),
                              quoted(name) + " is a graph input and also " +
@@ -276,6 +278,8 @@ void Walker::checkInitializers(const Frame& frame) {
                            quoted(name) +
                                " names two initializers; initializer names are "
                                "unique across initializer and sparse_initializer");
+      } else if (bound->producer != nullptr && bound->graph == &graph) {
+        frame.initializers_redefined.insert(name);  // reported at the node's output
       } else {
         context_.out.error("R29", path(),
                            quoted(name) + " is an initializer and also " +
@@ -542,6 +546,14 @@ void Walker::checkRead(const Frame& frame, const Node& node, const Value& value,
     return;
   }
   if (value.producer == nullptr || walked_.contains(value.producer)) return;
+  if (!frame.single_definitions && value.graph == &frame.graph &&
+      (frame.inputs_redefined.contains(value.name) ||
+       frame.initializers_redefined.contains(value.name))) {
+    return;  // a read of the graph input (initializer) that a later node redefines
+  }
+  if (definedBefore(frame, value.name) != nullptr) {
+    return;  // a read of the main graph's value, which the algorithm graph redefines later
+  }
   if (value.producer == &node) {
     context_.out.error(rule, path(),
                        quoted(value.name) +
@@ -568,6 +580,13 @@ void Walker::checkDefinition(const Frame& frame, const Value& value, const LazyP
                        std::string(what) + " " + quoted(name) + " is already " +
                            describeDefinition(*bound) +
                            "; every value name has one definition in its graph");
+  } else if (!frame.single_definitions && (frame.inputs_redefined.contains(name) ||
+                                           frame.initializers_redefined.contains(name))) {
+    context_.out.error(
+        "R29", path(),
+        std::string(what) + " " + quoted(name) + " is already " +
+            (frame.inputs_redefined.contains(name) ? "a graph input" : "an initializer") +
+            "; every value name has one definition in its graph");
   }
   if (frame.nested()) {
     if (const Value* outer = visibleOuter(frame, name)) {

@@ -68,6 +68,11 @@ class Walker {
     const RootScope& scope;
     int depth;
     bool single_definitions;
+    // Names of graph inputs (initializers) that a node output also defines. A file lists
+    // nodes first, so the node's output holds the name; the input is the real definition:
+    // the node's output is reported, and reads before it are reads of the input.
+    mutable NameSet inputs_redefined;
+    mutable NameSet initializers_redefined;
 
     bool nested() const { return role == GraphRole::kSubgraph; }
     bool topLevel() const {
