@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <optional>
 #include <utility>
 
 #include "onyx/check/checker.h"
@@ -126,15 +127,16 @@ TEST_F(CheckFile, R5AModelFileOver2GiBIsReportedBesideTheRest) {
 }
 
 // The valid model's graph with its initializer w stored in external data at `location`
-// (and the further external_data entries `more`).
-ProtoBuilder externalGraph(std::string_view location,
+// (no location entry when nullopt) and the further external_data entries `more`.
+ProtoBuilder externalGraph(std::optional<std::string_view> location,
                            std::initializer_list<std::pair<const char*, const char*>> more = {}) {
-  ProtoBuilder tensor =
-      ProtoBuilder()
-          .varint(f::tensor::kDims, 2)
-          .varint(f::tensor::kDataType, testing::data_type::kFloat)
-          .bytes(f::tensor::kName, "w")
-          .message(f::tensor::kExternalData, testing::stringEntry("location", location));
+  ProtoBuilder tensor = ProtoBuilder()
+                            .varint(f::tensor::kDims, 2)
+                            .varint(f::tensor::kDataType, testing::data_type::kFloat)
+                            .bytes(f::tensor::kName, "w");
+  if (location) {
+    tensor.message(f::tensor::kExternalData, testing::stringEntry("location", *location));
+  }
   for (auto [key, value] : more) {
     tensor.message(f::tensor::kExternalData, testing::stringEntry(key, value));
   }
@@ -163,6 +165,13 @@ TEST_F(CheckFile, R71ExternalDataStaysInTheModelsFolder) {
   options.external_data = false;
   found = check(modelOf(externalGraph("../w.bin")), options);
   EXPECT_TRUE(found.all().empty()) << listed(found);
+}
+
+TEST_F(CheckFile, R70AnExternalTensorNamesItsLocation) {
+  write("w.bin", std::string(8, '\0'));
+  Diagnostics found = check(modelOf(externalGraph(std::nullopt, {{"offset", "0"}})));
+  EXPECT_EQ(errorRules(found), (Rules{"R70"})) << listed(found);
+  EXPECT_EQ(found.all()[0].path, "graph.initializer[0](w)");
 }
 
 TEST_F(CheckFile, R72ExternalRangesFitTheFile) {

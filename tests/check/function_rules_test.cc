@@ -167,6 +167,15 @@ F (a) => (b) { t = com.x.Scale(a)  b = Neg(t) })"));
   EXPECT_EQ(pathOf(found, "R97"), "functions[0](F).node[1]");
 }
 
+TEST(FunctionRules, R10AndR12FunctionImportsFollowTheImportRules) {
+  Diagnostics found = checkText(withFunctions(10, R"(
+<domain: "lib", opset_import: ["" : 18, "ai.onnx" : 17, "ai.onnx.ml" : 9]>
+F (a) => (b) { b = Neg(a) })"));
+  EXPECT_EQ(errorRules(found), (Rules{"R10", "R12"})) << listed(found);
+  EXPECT_EQ(found.all()[0].path, "functions[0](F).opset_import[1]");
+  EXPECT_EQ(found.all()[1].path, "functions[0](F).opset_import[2]");
+}
+
 TEST(FunctionRules, R99BodyNodesObeyTheNodeRules) {
   Model model = testing::parseOrFail(withFunctions(10, kF));
   model.functions[0]->body->first_node->op_type.reset();

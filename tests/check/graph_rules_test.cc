@@ -307,6 +307,40 @@ g (float[2] x) => (float[2] y) { t = Neg(x)  y = Neg(t) })");
   EXPECT_EQ(pathOf(found, "R34"), "graph.value_info[1](t)");
 }
 
+TEST(GraphRules, R34OneValueInfoEntryPerValueIsFine) {
+  Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[2] x) => (float[2] y) { t = Neg(x)  u = Neg(t)  y = Neg(u) })");
+  model.graph->names.find("t")->setType(model.arena(), Type::tensor(model.arena(), 1, {2}));
+  model.graph->names.find("u")->setType(model.arena(), Type::tensor(model.arena(), 1, {2}));
+  ASSERT_EQ(model.graph->value_info.size(), 2u);
+  Diagnostics found = checkModel(model);
+  EXPECT_TRUE(found.all().empty()) << listed(found);
+}
+
+TEST(GraphRules, R4GraphsNestWithinABound) {
+  // Only the graph API can nest this deep: a decoded model is bounded by max_depth first.
+  auto nested = [](int levels) {
+    Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 16]>
+g (bool c) => (bool y) { y = Identity(c) })");
+    Arena& arena = model.arena();
+    Node* node = model.graph->first_node;
+    for (int level = 0; level < levels; ++level) {
+      Graph* sub = node->setGraphAttr(arena, "body");
+      sub->name = "level";
+      Node* inner = sub->createNode(arena, "Identity", {}, 1);
+      sub->appendNode(inner);
+      node = inner;
+    }
+    return model;
+  };
+  Model deep = nested(300);
+  Diagnostics found = checkModel(deep);
+  EXPECT_EQ(errorRules(found), (Rules{"R4"})) << listed(found);
+  Model within = nested(200);
+  found = checkModel(within);
+  EXPECT_TRUE(found.all().empty()) << listed(found);
+}
+
 TEST(GraphRules, X1AndX2ValueInfoIsNamedAndNamesAValue) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) { y = Neg(x) })");
