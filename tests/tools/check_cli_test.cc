@@ -102,6 +102,22 @@ TEST_F(CheckCli, JsonIsAnArrayOfDiagnostics) {
   EXPECT_EQ(nlohmann::json::parse(run.out, nullptr, false), nlohmann::json::array());
 }
 
+TEST_F(CheckCli, WarningsAloneLeaveAModelValid) {
+  // Two nodes named 'n': a warning (R35), printed, with exit 0.
+  testing::ProtoBuilder graph =
+      testing::ProtoBuilder()
+          .message(f::graph::kNode, testing::nodeProto({"x"}, {"t"}, "n", "Neg"))
+          .message(f::graph::kNode, testing::nodeProto({"t"}, {"y"}, "n", "Neg"))
+          .bytes(f::graph::kName, "g")
+          .message(f::graph::kInput, testing::valueInfo("x", testing::data_type::kFloat, {2}))
+          .message(f::graph::kOutput, testing::valueInfo("y", testing::data_type::kFloat, {2}));
+  std::string path = write("warned.onnx", testing::modelWithGraph(graph).str());
+  ToolRun run = onyx("check " + path);
+  EXPECT_EQ(run.status, 0) << run.out;
+  ASSERT_EQ(lines(run.out).size(), 1u) << run.out;
+  EXPECT_EQ(run.out.rfind("warning R35 graph.node[1](n): ", 0), 0u) << run.out;
+}
+
 TEST_F(CheckCli, BytesThatAreNoModelAreInvalidNotUnreadable) {
   std::string path = write("truncated.onnx", testing::validModelBytes().substr(0, 20));
   ToolRun run = onyx("check " + path);
