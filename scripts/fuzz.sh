@@ -3,9 +3,9 @@
 #
 #   scripts/fuzz.sh <target> [seconds] [libFuzzer flags...]
 #
-# <target> is fuzz_model_differential, fuzz_model_decoder, fuzz_wire_reader, fuzz_text_printer
-# or fuzz_text_parser; seconds defaults to 60. The seed corpus (conformance models plus
-# hand-built ones; hand-written texts for fuzz_text_parser) is written into the build tree
+# <target> is fuzz_model_differential, fuzz_model_decoder, fuzz_wire_reader, fuzz_text_printer,
+# fuzz_text_parser or fuzz_checker; seconds defaults to 60. The seed corpus (conformance models
+# plus hand-built ones; hand-written texts for fuzz_text_parser) is written into the build tree
 # first; what the fuzzer learns goes to build/fuzz/corpus/<target>, crashes to
 # build/fuzz/artifacts/<target>/. One fuzzing process: one core. ONYX_FUZZ_BUILD_JOBS sets
 # the build's parallelism (default 1).
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 usage() {
   echo "usage: $0 <target> [seconds] [libFuzzer flags...]" >&2
   echo "  targets: fuzz_model_differential fuzz_model_decoder fuzz_wire_reader fuzz_text_printer" >&2
-  echo "           fuzz_text_parser" >&2
+  echo "           fuzz_text_parser fuzz_checker" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
@@ -24,7 +24,7 @@ shift
 seed_dir=seeds
 extra=()
 case $target in
-  fuzz_model_differential | fuzz_model_decoder | fuzz_text_printer) max_len=65536 ;;
+  fuzz_model_differential | fuzz_model_decoder | fuzz_text_printer | fuzz_checker) max_len=65536 ;;
   fuzz_wire_reader) max_len=4096 ;;
   fuzz_text_parser)
     max_len=16384

@@ -12,6 +12,7 @@ inline constexpr int kExitUnreadable = 2;
 
 /// Registers a subcommand on `app`; when it runs, it stores its exit status in `exit_code`.
 void addInfoCommand(CLI::App& app, int& exit_code);
+void addCheckCommand(CLI::App& app, int& exit_code);
 void addConvertCommand(CLI::App& app, int& exit_code);
 void addPrintCommand(CLI::App& app, int& exit_code);
 void addOpsCommand(CLI::App& app, int& exit_code);

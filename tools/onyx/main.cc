@@ -8,6 +8,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", "onyx 0.1.0");
   int exit_code = onyx::tool::kExitOk;
   onyx::tool::addInfoCommand(app, exit_code);
+  onyx::tool::addCheckCommand(app, exit_code);
   onyx::tool::addConvertCommand(app, exit_code);
   onyx::tool::addPrintCommand(app, exit_code);
   onyx::tool::addOpsCommand(app, exit_code);

@@ -1,0 +1,42 @@
+// onyx/check/checker.h — checking a model against the rules of the ONNX IR.
+//
+// The checker walks the whole model once — the main graph, every graph nested in an
+// attribute, the training graphs and the bodies of model-local functions — and reports every
+// problem it finds, each with its rule id and its place (docs/checker.md lists the rules).
+// It never stops at the first problem and never throws; a model it cannot make sense of in
+// one place is still checked everywhere else.
+//
+// Cost: one pass over the model, O(size) with hash lookups; paths are formatted only for
+// the diagnostics reported. Thread safety: any number of threads may check the same model
+// at once (the model is only read).
+#pragma once
+
+#include <string>
+
+#include "onyx/check/diagnostic.h"
+#include "onyx/core/status.h"
+#include "onyx/ir/model.h"
+
+namespace onyx {
+
+struct CheckOptions {
+  /// checkModelFile: resolve every external data location against the model's folder and
+  /// check that the file is inside it and holds the tensor's bytes. When false, only the
+  /// model file is read.
+  bool external_data = true;
+  /// Also warn about names that are not C identifiers (R38). Off by default: the spec
+  /// only recommends them, and exporters name values `/layer.1/Add_output_0`.
+  bool name_style = false;
+};
+
+/// Checks `model` (as loaded, or as built through the graph API). Warnings do not make a
+/// model invalid: it is valid when the result has no error (Diagnostics::hasErrors()).
+Diagnostics checkModel(const Model& model, const CheckOptions& options = {});
+
+/// Reads the model at `path` and checks it. A file that cannot be read at all (missing,
+/// a folder, no permission) gives the Status; a file that is read but does not decode as a
+/// model gives the decoding failure as a diagnostic (R1, R2, R4 or R63), and a model file
+/// larger than protobuf's 2 GiB limit gives R5 besides the other diagnostics.
+Result<Diagnostics> checkModelFile(const std::string& path, const CheckOptions& options = {});
+
+}  // namespace onyx

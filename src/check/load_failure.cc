@@ -1,0 +1,40 @@
+#include "check/load_failure.h"
+
+namespace onyx::check {
+
+namespace {
+
+bool mentions(const Status& status, std::string_view text) {
+  return status.message().find(text) != std::string::npos;
+}
+
+std::string messageOf(const Status& status) {
+  std::string message = status.message();
+  if (auto offset = status.offset()) message += " (at byte " + std::to_string(*offset) + ")";
+  return message;
+}
+
+}  // namespace
+
+Diagnostic loadFailure(const Status& status) {
+  const char* rule = "R1";
+  if (status.code() == ErrorCode::kLimitExceeded &&
+      (mentions(status, "nest") || mentions(status, "deep"))) {
+    rule = "R4";
+  } else if (mentions(status, "packed")) {
+    rule = "R2";
+  } else if (mentions(status, "is negative (") || mentions(status, "product of the dims")) {
+    rule = "R63";
+  }
+  return {rule, Severity::kError, status.path(), messageOf(status)};
+}
+
+Diagnostic externalDataFailure(const Status& status) {
+  const char* rule = "R71";
+  if (status.code() == ErrorCode::kMalformed) {
+    rule = mentions(status, "without a location") ? "R70" : "R72";
+  }
+  return {rule, Severity::kError, status.path(), messageOf(status)};
+}
+
+}  // namespace onyx::check

@@ -1,0 +1,689 @@
+#include "check/walker.h"
+
+#include "check/device_rules.h"
+#include "check/metadata_rules.h"
+#include "check/node_signature.h"
+#include "check/quote.h"
+
+namespace onyx::check {
+
+namespace {
+
+// Graphs nested deeper than this are reported (R4) and not walked: the walk recurses once
+// per level. A decoded model nests at most a third of LoadOptions::max_depth graphs (a
+// graph sits in an attribute in a node in a graph); only a model built through the API
+// can reach this.
+constexpr int kMaxGraphDepth = 256;
+
+std::string describeNode(const Node& node) {
+  if (node.nameOrEmpty().empty()) return "a " + std::string(node.opType()) + " node";
+  return "node " + quoted(node.nameOrEmpty()) + " (" + std::string(node.opType()) + ")";
+}
+
+// What defines `value`, for messages: "the output of node 'a' (Add)", "a graph input", ...
+std::string describeDefinition(const Value& value) {
+  if (value.producer != nullptr) return "the output of " + describeNode(*value.producer);
+  if (value.function_input) return "a function input";
+  if (value.input != nullptr && value.isInitializer()) return "a graph input with an initializer";
+  if (value.input != nullptr) return "a graph input";
+  if (value.sparse_initializer != nullptr) return "a sparse initializer";
+  if (value.initializer != nullptr) return "an initializer";
+  return "another definition";
+}
+
+bool isCIdentifier(std::string_view name) {
+  if (name.empty()) return false;
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  if (!letter(name[0])) return false;
+  for (char c : name) {
+    if (!letter(c) && !(c >= '0' && c <= '9')) return false;
+  }
+  return true;
+}
+
+std::string_view infoName(const ValueInfo& info) {
+  if (const Value* value = info.bound()) return value->name;
+  return info.name.value_or(std::string_view());
+}
+
+std::string listItemPath(const GraphPlace& place, std::string_view list, size_t index,
+                         std::string_view name) {
+  std::string text = place.path();
+  appendSegment(text, list, index, name);
+  return text;
+}
+
+}  // namespace
+
+void Walker::walk(const Graph& graph, const GraphPlace& place, GraphRole role,
+                  const RootScope& scope) {
+  walkGraph(Frame{graph, place, role, scope, 0});
+}
+
+void Walker::walkGraph(const Frame& frame) {
+  if (frame.depth > kMaxGraphDepth) {
+    context_.out.error("R4", frame.place.path(),
+                       "graphs nest more than " + std::to_string(kMaxGraphDepth) +
+                           " deep; the graphs inside are not checked");
+    return;
+  }
+  const Graph& graph = frame.graph;
+  if (frame.role != GraphRole::kFunctionBody) checkGraphFields(frame);
+  checkInputs(frame);
+  checkInitializers(frame);
+  checkValueInfo(frame);
+
+  std::vector<NamedNode> named;
+  size_t index = 0;
+  for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
+    if (index > graph.node_count) {
+      // Only a list corrupted through the API can loop; the decoder builds it in order.
+      context_.out.error("R30", frame.place.path(),
+                         "the node list does not end after its " +
+                             std::to_string(graph.node_count) + " nodes: it forms a cycle");
+      return;
+    }
+    checkNode(frame, *node, index);
+    walked_.insert(node);
+    std::string_view name = node->nameOrEmpty();
+    if (!name.empty()) named.push_back({NameTable::hashName(name), name, index, node});
+  }
+  checkOutputs(frame);
+  checkNodeNames(frame, named);
+}
+
+void Walker::checkNodeNames(const Frame& frame, const std::vector<NamedNode>& named) {
+  // Node names are hashed during the walk and inserted after it, the slot of a later name
+  // fetched ahead, so that the cache misses of a large graph's set overlap instead of
+  // stalling the walk one by one.
+  if (named.size() < 2) return;
+  NameSet names;
+  names.reserve(named.size());
+  constexpr size_t kAhead = 16;
+  for (size_t i = 0; i < named.size(); ++i) {
+    if (i + kAhead < named.size()) names.prefetch(named[i + kAhead].hash);
+    if (names.insert(named[i].name, named[i].hash)) continue;
+    context_.out.warning("R35", frame.place.nodePath(named[i].index, *named[i].node),
+                         "node name " + quoted(named[i].name) +
+                             " is also the name of an earlier node of this graph; node names "
+                             "should be unique");
+  }
+}
+
+void Walker::checkGraphFields(const Frame& frame) {
+  const Graph& graph = frame.graph;
+  auto path = [&] { return frame.place.path(); };
+  if (graph.name.value_or(std::string_view()).empty()) {
+    context_.out.error("R23", path(), "the graph has no name; every graph is named");
+  } else if (context_.options.name_style) {
+    checkNameStyle(*graph.name, LazyPath(path), "graph name");
+  }
+  if (!graph.quantization_annotation.empty()) {
+    auto at = [&] { return joinPath(path(), "quantization_annotation"); };
+    context_.fieldSince("R37", 5, LazyPath(at), "GraphProto.quantization_annotation");
+  }
+  if (!graph.sparse_initializers.empty()) {
+    auto at = [&] { return joinPath(path(), "sparse_initializer"); };
+    context_.fieldSince("R37", 6, LazyPath(at), "GraphProto.sparse_initializer");
+  }
+  checkMetadata(graph.metadata_props, MetadataOwner::kGraph, LazyPath(path), context_);
+}
+
+void Walker::checkIoType(const ValueInfo& info, const LazyPath& path) {
+  auto problem = [&](const std::string& what) {
+    context_.out.error("R24", path(),
+                       what +
+                           "; the inputs and outputs of a main graph declare their type, with "
+                           "at least the rank of a tensor");
+  };
+  const Type* type = info.type;
+  if (type == nullptr) return problem("has no type");
+  switch (type->kind) {
+    case Type::Kind::kNone:
+      return problem(
+          "its type sets none of tensor_type, sequence_type, map_type, "
+          "optional_type, sparse_tensor_type and opaque_type");
+    case Type::Kind::kTensor:
+    case Type::Kind::kSparseTensor: {
+      const char* member = type->kind == Type::Kind::kTensor ? "tensor_type" : "sparse_tensor_type";
+      if (!type->elem_type) problem(std::string("its ") + member + " has no elem_type");
+      if (type->shape == nullptr) problem(std::string("its ") + member + " has no shape");
+      return;
+    }
+    case Type::Kind::kSequence:
+    case Type::Kind::kOptional:
+      if (type->elem == nullptr) {
+        problem(std::string("its ") +
+                (type->kind == Type::Kind::kSequence ? "sequence_type" : "optional_type") +
+                " has no elem_type");
+      }
+      return;
+    case Type::Kind::kMap:
+      if (!type->key_type) problem("its map_type has no key_type");
+      if (type->elem == nullptr) problem("its map_type has no value_type");
+      return;
+    case Type::Kind::kOpaque:
+      if (type->opaque_name.value_or(std::string_view()).empty()) {
+        problem("its opaque_type has no name");
+      }
+      return;
+  }
+}
+
+void Walker::checkNameStyle(std::string_view name, const LazyPath& path, std::string_view what) {
+  if (isCIdentifier(name)) return;
+  context_.out.warning("R38", path(),
+                       std::string(what) + " " + quoted(name) +
+                           " is not a C identifier (letters, digits and '_', not starting with "
+                           "a digit), which names should be");
+}
+
+const Value* Walker::definedBefore(const Frame& frame, std::string_view name) {
+  if (frame.scope.preceding == nullptr) return nullptr;
+  const Value* value = frame.scope.preceding->names.find(name);
+  return value != nullptr && !value->isUndefined() ? value : nullptr;
+}
+
+const Value* Walker::visibleOuter(const Frame& frame, std::string_view name) const {
+  for (const Graph* scope = frame.graph.parent; scope != nullptr; scope = scope->parent) {
+    const Value* value = scope->names.find(name);
+    if (value == nullptr || value->isUndefined()) continue;
+    // A value computed after the node holding this graph is not visible from inside it.
+    if (value->producer == nullptr || walked_.contains(value->producer)) return value;
+  }
+  return definedBefore(frame, name);
+}
+
+void Walker::checkInputs(const Frame& frame) {
+  const Graph& graph = frame.graph;
+  bool initializer_seen = false;
+  for (size_t i = 0; i < graph.inputs.size(); ++i) {
+    const ValueInfo& info = *graph.inputs[i];
+    std::string_view name = infoName(info);
+    auto path = [&] { return listItemPath(frame.place, "input", i, name); };
+    LazyPath lazy(path);
+    if (name.empty()) {
+      context_.out.error(frame.topLevel() ? "R24" : "R25", path(), "the graph input has no name");
+    } else if (const Value* value = info.value) {
+      const Value* bound = frame.single_definitions ? value : graph.names.find(name);
+      if (bound != nullptr && bound != value) {
+        if (bound->input != nullptr) {
+          context_.out.error("R26", path(),
+                             quoted(name) + " is listed twice among the graph's inputs");
+        } else if (bound->producer != nullptr && bound->graph == &graph) {
+          frame.inputs_redefined.insert(name);  // reported at the node's output
+        } else {
+          context_.out.error("R29", path(),
+                             quoted(name) + " is a graph input and also " +
+                                 describeDefinition(*bound) +
+                                 "; every value name has one definition in its graph");
+        }
+      }
+      if (frame.nested()) {
+        if (const Value* outer = visibleOuter(frame, name)) {
+          context_.out.error("R32", path(),
+                             quoted(name) + " is already " + describeDefinition(*outer) +
+                                 " of an enclosing graph; a nested graph cannot reuse a name "
+                                 "it can see");
+        }
+        // Up to IR 3, inputs backed by an initializer come after those the operator passes.
+        bool backed = value->isInitializer();
+        if (context_.ir <= 3 && initializer_seen && !backed) {
+          context_.out.error("R33", path(),
+                             quoted(name) +
+                                 " comes after an input that has an initializer; up to IR 3 "
+                                 "such inputs go last, after the inputs the operator passes");
+        }
+        initializer_seen = initializer_seen || backed;
+      } else if (const Value* main = definedBefore(frame, name)) {
+        if (main->input != nullptr) {
+          context_.out.error("R26", path(),
+                             quoted(name) +
+                                 " is already an input of the main graph, which the "
+                                 "algorithm graph continues");
+        } else if (main->producer != nullptr) {
+          context_.out.error("R29", path(),
+                             quoted(name) + " is already " + describeDefinition(*main) +
+                                 " in the main graph, which the algorithm graph continues");
+        }
+      }
+      if (context_.options.name_style) checkNameStyle(name, lazy, "value name");
+    }
+    if (frame.topLevel()) checkIoType(info, lazy);
+    if (info.type != nullptr) {
+      ValueContext values = context_.valueContext(frame.scope.in_function_body, false);
+      runValueRule(
+          context_.out,
+          [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
+          [&] { return joinPath(path(), "type"); });
+    }
+    checkMetadata(info.metadata_props, MetadataOwner::kOther, lazy, context_);
+  }
+}
+
+void Walker::checkInitializers(const Frame& frame) {
+  const Graph& graph = frame.graph;
+  ValueContext values = context_.valueContext(frame.scope.in_function_body, true);
+  auto checkName = [&](std::string_view name, const void* held, const Value* bound,
+                       const LazyPath& path) {
+    if (name.empty()) {
+      context_.out.error("R27", path(), "the initializer has no name; initializers are named");
+      return;
+    }
+    if (bound == nullptr) return;
+    bool ours = bound->initializer == held || bound->sparse_initializer == held;
+    if (!ours) {
+      if (bound->isInitializer()) {
+        context_.out.error("R27", path(),
+                           quoted(name) +
+                               " names two initializers; initializer names are "
+                               "unique across initializer and sparse_initializer");
+      } else if (bound->producer != nullptr && bound->graph == &graph) {
+        frame.initializers_redefined.insert(name);  // reported at the node's output
+      } else {
+        context_.out.error("R29", path(),
+                           quoted(name) + " is an initializer and also " +
+                               describeDefinition(*bound) +
+                               "; every value name has one definition in its graph");
+      }
+      return;
+    }
+    if (context_.ir <= 3 && bound->input == nullptr) {
+      context_.out.error("R28", path(),
+                         quoted(name) +
+                             " is not a graph input; up to IR 3 every initializer is the "
+                             "default value of an input of the same name");
+    }
+    if (frame.nested() && context_.ir >= 4 && bound->input != nullptr) {
+      context_.out.error("R33", path(),
+                         quoted(name) +
+                             " is both an input and an initializer of a nested graph; from IR 4 "
+                             "the operator passes every input of its graphs");
+    }
+    if (frame.nested()) {
+      if (const Value* outer = visibleOuter(frame, name)) {
+        context_.out.error("R32", path(),
+                           quoted(name) + " is already " + describeDefinition(*outer) +
+                               " of an enclosing graph; a nested graph cannot reuse a name it "
+                               "can see");
+      }
+    } else if (const Value* main = definedBefore(frame, name)) {
+      if (main->isInitializer()) {
+        context_.out.error("R27", path(),
+                           quoted(name) +
+                               " is already an initializer of the main graph, which "
+                               "the algorithm graph continues");
+      } else if (main->producer != nullptr) {
+        context_.out.error("R29", path(),
+                           quoted(name) + " is already " + describeDefinition(*main) +
+                               " in the main graph, which the algorithm graph continues");
+      }
+    }
+    if (context_.options.name_style) checkNameStyle(name, path, "value name");
+  };
+
+  for (size_t i = 0; i < graph.initializers.size(); ++i) {
+    const Tensor* tensor = graph.initializers[i];
+    if (tensor == nullptr) continue;
+    std::string_view name = tensor->nameOrEmpty();
+    auto path = [&] { return listItemPath(frame.place, "initializer", i, name); };
+    LazyPath lazy(path);
+    checkName(name, tensor, name.empty() ? nullptr : graph.names.find(name), lazy);
+    runValueRule(
+        context_.out,
+        [&](const std::string& at, Diagnostics& out) { checkTensor(*tensor, values, at, out); },
+        path);
+    checkMetadata(tensor->metadata_props, MetadataOwner::kOther, lazy, context_);
+  }
+  for (size_t i = 0; i < graph.sparse_initializers.size(); ++i) {
+    const SparseTensor* sparse = graph.sparse_initializers[i];
+    if (sparse == nullptr) continue;
+    std::string_view name =
+        sparse->values != nullptr ? sparse->values->nameOrEmpty() : std::string_view();
+    auto path = [&] { return listItemPath(frame.place, "sparse_initializer", i, name); };
+    LazyPath lazy(path);
+    checkName(name, sparse, name.empty() ? nullptr : graph.names.find(name), lazy);
+    runValueRule(
+        context_.out,
+        [&](const std::string& at, Diagnostics& out) {
+          checkSparseTensor(*sparse, values, at, out);
+        },
+        path);
+    if (sparse->values != nullptr) {
+      auto values_path = [&] { return joinPath(path(), "values"); };
+      checkMetadata(sparse->values->metadata_props, MetadataOwner::kOther, LazyPath(values_path),
+                    context_);
+    }
+  }
+}
+
+void Walker::checkValueInfo(const Frame& frame) {
+  const Graph& graph = frame.graph;
+  bool body = frame.role == GraphRole::kFunctionBody;
+  if (body && !graph.value_info.empty()) {
+    auto at = [&] { return joinPath(frame.place.path(), "value_info"); };
+    context_.fieldSince("R100", 10, LazyPath(at), "FunctionProto.value_info");
+  }
+  PointerSet declared;
+  NameSet unbound_names;
+  for (size_t i = 0; i < graph.value_info.size(); ++i) {
+    const ValueInfo& info = *graph.value_info[i];
+    if (info.isRemoved()) continue;  // its value was removed: it is not written
+    std::string_view name = infoName(info);
+    auto path = [&] { return listItemPath(frame.place, "value_info", i, name); };
+    LazyPath lazy(path);
+    const Value* value = info.bound();
+    bool known = value != nullptr && !value->isUndefined() && value->graph != nullptr;
+    if (name.empty()) {
+      context_.out.error(body ? "R102" : "X1", path(),
+                         "the value_info entry has no name; ValueInfoProto.name is required");
+    } else if (known ? !declared.insert(value) : !unbound_names.insert(name)) {
+      context_.out.error(body ? "R102" : "R34", path(),
+                         quoted(name) +
+                             " has more than one value_info entry; their names are "
+                             "distinct");
+    } else if (!known) {
+      if (body) {
+        context_.out.error("R102", path(),
+                           quoted(name) +
+                               " names no value of the function: no input, output or "
+                               "body node output has this name");
+      } else {
+        context_.out.warning("X2", path(),
+                             quoted(name) +
+                                 " names no value of this graph; the entry describes "
+                                 "nothing (a value removed without its value_info?)");
+      }
+    }
+    if (info.type != nullptr) {
+      ValueContext values = context_.valueContext(frame.scope.in_function_body, false);
+      runValueRule(
+          context_.out,
+          [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
+          [&] { return joinPath(path(), "type"); });
+    }
+    checkMetadata(info.metadata_props, MetadataOwner::kOther, lazy, context_);
+  }
+}
+
+void Walker::checkOutputs(const Frame& frame) {
+  const Graph& graph = frame.graph;
+  for (size_t i = 0; i < graph.outputs.size(); ++i) {
+    const ValueInfo& info = *graph.outputs[i];
+    std::string_view name = infoName(info);
+    auto path = [&] { return listItemPath(frame.place, "output", i, name); };
+    LazyPath lazy(path);
+    if (name.empty()) {
+      context_.out.error(frame.topLevel() ? "R24" : "R25", path(), "the graph output has no name");
+    } else if (const Value* value = info.output.value) {
+      bool defined = !value->isUndefined() && value->graph != nullptr;
+      if (!defined) {
+        if (definedBefore(frame, name) == nullptr) {
+          context_.out.error("R31", path(),
+                             quoted(name) +
+                                 " is not defined: no input, initializer or node "
+                                 "output of this graph has this name");
+        }
+      } else if (value->graph != &graph) {
+        context_.out.error("R31", path(),
+                           quoted(name) +
+                               " is a value of an enclosing graph; a graph returns only its own "
+                               "values (pass an outer value through an Identity node)");
+      }
+    }
+    if (frame.topLevel()) checkIoType(info, lazy);
+    if (info.type != nullptr) {
+      ValueContext values = context_.valueContext(frame.scope.in_function_body, false);
+      runValueRule(
+          context_.out,
+          [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
+          [&] { return joinPath(path(), "type"); });
+    }
+    checkMetadata(info.metadata_props, MetadataOwner::kOther, lazy, context_);
+  }
+}
+
+void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
+  auto path = [&] { return frame.place.nodePath(index, node); };
+  LazyPath node_path(path);
+  Diagnostics& out = context_.out;
+
+  if (node.opType().empty()) {
+    out.error("R39", path(), "the node has no op_type; a node names the operator it calls");
+  }
+  if (node.outputs.empty()) {
+    out.error("R40", path(), "the node has no outputs; a node produces one or more values");
+  }
+  std::string_view domain = node.domainOrDefault();
+  if (frame.scope.imports != nullptr && !frame.scope.imports->versionOf(domain)) {
+    std::string what =
+        domain.empty() ? std::string("the default domain (ai.onnx)") : "domain " + quoted(domain);
+    if (frame.scope.function != nullptr) {
+      out.error("R97", path(),
+                "uses " + what +
+                    ", which its function does not import; a function's nodes resolve against "
+                    "the function's own opset_import");
+    } else {
+      out.error("R11", path(), "uses " + what + ", which the model does not import");
+    }
+  }
+  if (node.overload) {
+    auto at = [&] { return joinPath(path(), "overload"); };
+    context_.fieldSince("R54", 10, LazyPath(at), "NodeProto.overload");
+  }
+  if (context_.options.name_style && !node.nameOrEmpty().empty()) {
+    checkNameStyle(node.nameOrEmpty(), node_path, "node name");
+  }
+  checkMetadata(node.metadata_props, MetadataOwner::kOther, node_path, context_);
+  if (!node.device_configurations.empty()) checkNodeDevices(node, node_path, context_);
+
+  for (size_t j = 0; j < node.inputs.size(); ++j) {
+    const Value* value = node.inputs[j].value;
+    if (value == nullptr) continue;  // an omitted optional input ("")
+    auto input_path = [&] {
+      std::string text = path();
+      appendSegment(text, "input", j);
+      return text;
+    };
+    checkRead(frame, node, *value, LazyPath(input_path));
+  }
+
+  ValueContext values = context_.valueContext(frame.scope.in_function_body, false);
+  for (size_t a = 0; a < node.attributes.size(); ++a) {
+    const Attribute* attribute = node.attributes[a];
+    if (attribute == nullptr) continue;
+    auto attribute_path = [&] { return frame.place.attributePath(index, node, a); };
+    runValueRule(
+        out,
+        [&](const std::string& at, Diagnostics& sink) {
+          checkAttribute(*attribute, values, at, sink);
+        },
+        attribute_path);
+    checkAttributeValues(*attribute, values, LazyPath(attribute_path), context_);
+  }
+
+  NodeContext signature;
+  signature.model = &context_.model;
+  signature.ir_version = context_.ir_version;
+  signature.imports = frame.scope.imports;
+  signature.model_imports = &context_.model_imports;
+  signature.function = frame.scope.function;
+  if (!context_.functions.empty()) {
+    if (auto callee = context_.functions.callee(node)) {
+      signature.callee = context_.model.functions[*callee];
+    }
+  }
+  checkNodeSignature(node, signature, node_path, out);
+
+  walkAttributeGraphs(frame, node, index);
+
+  for (size_t j = 0; j < node.outputs.size(); ++j) {
+    const Value* value = node.outputs[j];
+    if (value == nullptr) continue;  // an omitted optional output ("")
+    auto output_path = [&] {
+      std::string text = path();
+      appendSegment(text, "output", j);
+      return text;
+    };
+    checkDefinition(frame, *value, LazyPath(output_path), "output");
+  }
+}
+
+void Walker::checkRead(const Frame& frame, const Node& node, const Value& value,
+                       const LazyPath& path) {
+  bool in_function = frame.scope.function != nullptr;
+  const char* rule = in_function ? "R95" : "R30";
+  bool defined = !value.isUndefined() && value.graph != nullptr;
+  if (!defined) {
+    if (definedBefore(frame, value.name) != nullptr) return;
+    context_.out.error(
+        rule, path(),
+        quoted(value.name) + " is not defined: " +
+            (in_function ? "a function body reads only the function's inputs and the outputs "
+                           "of its earlier nodes"
+                         : "no graph input, initializer or earlier node output in scope has "
+                           "this name"));
+    return;
+  }
+  if (value.producer == nullptr || walked_.contains(value.producer)) return;
+  if (!frame.single_definitions && value.graph == &frame.graph &&
+      (frame.inputs_redefined.contains(value.name) ||
+       frame.initializers_redefined.contains(value.name))) {
+    return;  // a read of the graph input (initializer) that a later node redefines
+  }
+  if (definedBefore(frame, value.name) != nullptr) {
+    return;  // a read of the main graph's value, which the algorithm graph redefines later
+  }
+  if (value.producer == &node) {
+    context_.out.error(rule, path(),
+                       quoted(value.name) +
+                           " is an output of this same node; a node cannot "
+                           "read what it computes");
+  } else if (value.graph != &frame.graph) {
+    context_.out.error(rule, path(),
+                       quoted(value.name) + " comes from an enclosing graph, where " +
+                           describeNode(*value.producer) +
+                           " computes it only after the node holding this graph");
+  } else {
+    context_.out.error(rule, path(),
+                       quoted(value.name) + " is read before " + describeNode(*value.producer) +
+                           " computes it; nodes are listed in topological order");
+  }
+}
+
+void Walker::checkDefinition(const Frame& frame, const Value& value, const LazyPath& path,
+                             std::string_view what) {
+  std::string_view name = value.name;
+  const Value* bound = frame.single_definitions ? &value : frame.graph.names.find(name);
+  if (bound != nullptr && bound != &value) {
+    context_.out.error(frame.role == GraphRole::kFunctionBody ? "R95" : "R29", path(),
+                       std::string(what) + " " + quoted(name) + " is already " +
+                           describeDefinition(*bound) +
+                           "; every value name has one definition in its graph");
+  } else if (!frame.single_definitions && (frame.inputs_redefined.contains(name) ||
+                                           frame.initializers_redefined.contains(name))) {
+    context_.out.error(
+        "R29", path(),
+        std::string(what) + " " + quoted(name) + " is already " +
+            (frame.inputs_redefined.contains(name) ? "a graph input" : "an initializer") +
+            "; every value name has one definition in its graph");
+  }
+  if (frame.nested()) {
+    if (const Value* outer = visibleOuter(frame, name)) {
+      context_.out.error("R32", path(),
+                         std::string(what) + " " + quoted(name) + " is already " +
+                             describeDefinition(*outer) +
+                             " of an enclosing graph; a nested graph cannot reuse a name it can "
+                             "see");
+    }
+  } else if (const Value* main = definedBefore(frame, name)) {
+    context_.out.error("R29", path(),
+                       std::string(what) + " " + quoted(name) + " is already " +
+                           describeDefinition(*main) +
+                           " in the main graph, which the algorithm graph continues");
+  }
+  if (context_.options.name_style) checkNameStyle(name, path, "value name");
+}
+
+void Walker::walkAttributeGraphs(const Frame& frame, const Node& node, size_t index) {
+  for (size_t a = 0; a < node.attributes.size(); ++a) {
+    const Attribute* attribute = node.attributes[a];
+    if (attribute == nullptr) continue;
+    GraphPlace place;
+    place.outer = &frame.place;
+    place.owner = &node;
+    place.owner_index = index;
+    place.attribute = attribute;
+    place.attribute_index = a;
+    if (attribute->g != nullptr) {
+      walkGraph(Frame{*attribute->g, place, GraphRole::kSubgraph, frame.scope, frame.depth + 1});
+    }
+    if (attribute->lists == nullptr) continue;
+    const ArenaList<Graph*>& graphs = attribute->lists->graphs;
+    for (size_t k = 0; k < graphs.size(); ++k) {
+      if (graphs[k] == nullptr) continue;
+      place.list_index = k;
+      place.name = graphs[k]->name.value_or(std::string_view());
+      walkGraph(Frame{*graphs[k], place, GraphRole::kSubgraph, frame.scope, frame.depth + 1});
+    }
+  }
+}
+
+void Walker::checkAttributeValues(const Attribute& attribute, const ValueContext& values,
+                                  const LazyPath& path, const CheckContext& context) {
+  Diagnostics& out = context.out;
+  auto tensor = [&](const Tensor& held, const auto& held_path) {
+    runValueRule(
+        out, [&](const std::string& at, Diagnostics& sink) { checkTensor(held, values, at, sink); },
+        held_path);
+    checkMetadata(held.metadata_props, MetadataOwner::kOther, LazyPath(held_path), context);
+  };
+  auto sparse = [&](const SparseTensor& held, const auto& held_path) {
+    runValueRule(
+        out,
+        [&](const std::string& at, Diagnostics& sink) {
+          checkSparseTensor(held, values, at, sink);
+        },
+        held_path);
+  };
+  auto type = [&](const Type& held, const auto& held_path) {
+    runValueRule(
+        out, [&](const std::string& at, Diagnostics& sink) { checkType(held, values, at, sink); },
+        held_path);
+  };
+  if (attribute.t != nullptr) tensor(*attribute.t, [&] { return joinPath(path(), "t"); });
+  if (attribute.sparse_tensor != nullptr) {
+    sparse(*attribute.sparse_tensor, [&] { return joinPath(path(), "sparse_tensor"); });
+  }
+  if (attribute.tp != nullptr) type(*attribute.tp, [&] { return joinPath(path(), "tp"); });
+  if (attribute.lists == nullptr) return;
+  const AttributeLists& lists = *attribute.lists;
+  for (size_t k = 0; k < lists.tensors.size(); ++k) {
+    if (lists.tensors[k] == nullptr) continue;
+    tensor(*lists.tensors[k], [&] {
+      std::string text = path();
+      appendSegment(text, "tensors", k, lists.tensors[k]->nameOrEmpty());
+      return text;
+    });
+  }
+  for (size_t k = 0; k < lists.sparse_tensors.size(); ++k) {
+    const SparseTensor* held = lists.sparse_tensors[k];
+    if (held == nullptr) continue;
+    sparse(*held, [&] {
+      std::string text = path();
+      appendSegment(text, "sparse_tensors", k,
+                    held->values != nullptr ? held->values->nameOrEmpty() : std::string_view());
+      return text;
+    });
+  }
+  for (size_t k = 0; k < lists.type_protos.size(); ++k) {
+    if (lists.type_protos[k] == nullptr) continue;
+    type(*lists.type_protos[k], [&] {
+      std::string text = path();
+      appendSegment(text, "type_protos", k);
+      return text;
+    });
+  }
+}
+
+}  // namespace onyx::check
