@@ -32,10 +32,14 @@ void appendEscaped(std::string& out, std::string_view text) {
 }
 
 std::string quoted(std::string_view text) {
+  // A diagnostic stays one readable line even for a megabyte-long string attribute.
+  constexpr size_t kMaxShown = 200;
+  size_t shown = text.size() > kMaxShown ? kMaxShown : text.size();
   std::string out;
-  out.reserve(text.size() + 2);
+  out.reserve(shown + 5);
   out += '\'';
-  for (char c : text) appendOne(out, c, true);
+  for (char c : text.substr(0, shown)) appendOne(out, c, true);
+  if (shown < text.size()) out += "...";
   out += '\'';
   return out;
 }

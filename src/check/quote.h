@@ -10,7 +10,8 @@ namespace onyx::check {
 /// Appends `text` with control characters and backslashes escaped (`\n`, `\t`, `\x1b`).
 void appendEscaped(std::string& out, std::string_view text);
 
-/// `'text'`, escaped as appendEscaped does, with `'` written as `\'`.
+/// `'text'`, escaped as appendEscaped does, with `'` written as `\'`; text past 200 bytes
+/// is cut and marked `...`.
 std::string quoted(std::string_view text);
 
 }  // namespace onyx::check

@@ -55,16 +55,6 @@ std::string printable(std::string_view text) {
   return out;
 }
 
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : printable(text)) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  out += '"';
-  return out;
-}
-
 std::string indexedSegment(std::string_view field, size_t index, std::string_view name) {
   std::string text = ".";
   text += field;

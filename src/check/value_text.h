@@ -2,6 +2,8 @@
 // from the model, and path segments — so that every message reads the same way.
 #pragma once
 
+#include "check/quote.h"  // quoted(): names and strings in messages
+
 #include <cstdint>
 #include <span>
 #include <string>
@@ -23,10 +25,6 @@ std::string describeTensor(const ElementTypeInfo& info, std::span<const int64_t>
 
 /// "a" or "an", whichever reads right before `word` (the element type names only need these).
 std::string_view article(std::string_view word);
-
-/// Text from the model in double quotes, control characters escaped and long text cut: it is
-/// untrusted and ends up in terminals and logs.
-std::string quoted(std::string_view text);
 
 /// The same without the quotes, for names inside a path: `tensors[2](conv.w)`.
 std::string printable(std::string_view text);

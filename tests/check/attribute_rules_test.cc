@@ -158,7 +158,7 @@ TEST_F(AttributeRules, R59ReferencesOnlyInFunctionBodiesAndWithoutAValue) {
   EXPECT_TRUE(onlyRule(diagnostics, "R59"));
   EXPECT_EQ(single(diagnostics).path, "graph.node[2](c).attribute(value).ref_attr_name");
   EXPECT_EQ(single(diagnostics).message,
-            "the attribute refers to \"scale\", an attribute of a calling function, but it is "
+            "the attribute refers to 'scale', an attribute of a calling function, but it is "
             "not inside a function body");
 
   reference->f = 2.0f;
@@ -192,13 +192,13 @@ TEST_F(AttributeRules, R59AReferenceNamesAnAttributeTheFunctionDeclares) {
   Diagnostics diagnostics = checkIn(*reference);
   EXPECT_TRUE(onlyRule(diagnostics, "R59"));
   EXPECT_EQ(single(diagnostics).message,
-            "the attribute refers to \"alpha\", a FLOAT attribute of function \"Scale\", but has "
+            "the attribute refers to 'alpha', a FLOAT attribute of function 'Scale', but has "
             "type INT");
   reference->ref_attr_name = "gamma";
   diagnostics = checkIn(*reference);
   EXPECT_TRUE(onlyRule(diagnostics, "R59"));
   EXPECT_EQ(single(diagnostics).message,
-            "the attribute refers to \"gamma\", which function \"Scale\" does not declare");
+            "the attribute refers to 'gamma', which function 'Scale' does not declare");
 }
 
 TEST_F(AttributeRules, R50StructuredAttributesCarryTheirValue) {

@@ -98,7 +98,7 @@ TEST_F(ExternalDataRules, R70ExternalTensorsHoldNoInlineDataAndNameALocation) {
   diagnostics = check(*external({{"offset", "0"}}));
   EXPECT_TRUE(onlyRule(diagnostics, "R70"));
   EXPECT_EQ(single(diagnostics).message,
-            "the tensor is stored externally but external_data has no \"location\" entry");
+            "the tensor is stored externally but external_data has no 'location' entry");
 }
 
 // ---- R71 -------------------------------------------------------------------------------------
@@ -155,7 +155,7 @@ TEST_F(ExternalDataRules, R72TheRangeHasExactlyTheTensorsBytes) {
   Diagnostics diagnostics = check(*external({{"location", "w.bin"}, {"length", "8"}}));
   EXPECT_TRUE(onlyRule(diagnostics, "R72"));
   EXPECT_EQ(single(diagnostics).message,
-            "the external data (\"w.bin\" at offset 0, length 8) has 8 bytes; a float tensor of "
+            "the external data ('w.bin' at offset 0, length 8) has 8 bytes; a float tensor of "
             "dims [2, 3] needs 24");
   // Without a length the range runs to the end of the file, which must then be the tensor's end.
   writeFile(folder() / "long.bin", std::string(32, 'x'));
@@ -227,7 +227,7 @@ TEST_F(ExternalDataRules, R73KeysAreUniqueKnownAndWellFormed) {
   diagnostics = check(*external({{"location", "w.bin"}, {"length", "24"}, {"length", "24"}}));
   EXPECT_TRUE(onlyRule(diagnostics, "R73"));
   EXPECT_EQ(single(diagnostics).message,
-            "the key \"length\" appears 2 times; each key may appear once, or readers may "
+            "the key 'length' appears 2 times; each key may appear once, or readers may "
             "disagree on which counts");
   EXPECT_EQ(single(diagnostics).path, "graph.initializer[0](w).external_data(length)");
 
