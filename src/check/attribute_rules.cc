@@ -147,17 +147,21 @@ void checkNestedValues(const Attribute& attribute, const ValueContext& context,
   if (attribute.tp != nullptr) checkType(*attribute.tp, inner, path + ".tp", out);
   const AttributeLists* lists = attribute.lists;
   if (lists == nullptr) return;
+  // Null entries cannot come from a file; the walker skips them wherever it meets lists.
   for (size_t i = 0; i < lists->tensors.size(); ++i) {
+    if (lists->tensors[i] == nullptr) continue;
     const Tensor& tensor = *lists->tensors[i];
     checkTensor(tensor, inner, path + indexedSegment("tensors", i, tensor.nameOrEmpty()), out);
   }
   for (size_t i = 0; i < lists->sparse_tensors.size(); ++i) {
+    if (lists->sparse_tensors[i] == nullptr) continue;
     const SparseTensor& sparse = *lists->sparse_tensors[i];
     const std::string_view name =
         sparse.values != nullptr ? sparse.values->nameOrEmpty() : std::string_view();
     checkSparseTensor(sparse, inner, path + indexedSegment("sparse_tensors", i, name), out);
   }
   for (size_t i = 0; i < lists->type_protos.size(); ++i) {
+    if (lists->type_protos[i] == nullptr) continue;
     checkType(*lists->type_protos[i], inner, path + indexedSegment("type_protos", i), out);
   }
 }
@@ -188,6 +192,8 @@ void checkReferenceTarget(const Attribute& attribute, const Function& function,
 
 }  // namespace
 
+size_t valueFieldCount(const Attribute& attribute) { return valueFields(attribute).size; }
+
 void checkAttribute(const Attribute& attribute, const ValueContext& context,
                     const std::string& path, Diagnostics& out) {
   // R55.
@@ -213,8 +219,11 @@ void checkAttribute(const Attribute& attribute, const ValueContext& context,
                        : "; " + std::string(kindName(*kind)) + " values go in " +
                              std::string(fieldOf(*kind))));
   }
-  // R59: references only in function bodies, and without a value of their own.
-  if (attribute.isReference()) {
+  if (context.is_attribute_default) {
+    // A function's default that refers to an attribute, or lacks its structured value, does
+    // not hold its value: one fault, reported once, as R101 (function_rules.cc).
+  } else if (attribute.isReference()) {
+    // R59: references only in function bodies, and without a value of their own.
     const std::string where = path + ".ref_attr_name";
     if (attribute.ref_attr_name->empty()) {
       out.error("R59", where, "ref_attr_name is present but empty; it must name an attribute");

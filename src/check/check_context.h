@@ -30,8 +30,16 @@ struct CheckContext {
   OpsetImports model_imports;
   FunctionIndex functions;
 
-  ValueContext valueContext(bool in_function_body, bool is_initializer) const {
-    return {&model, ir_version, in_function_body, is_initializer};
+  /// The context of a value inside the body of `function` (null: outside any function body).
+  ValueContext valueContext(const Function* function, bool is_initializer) const {
+    ValueContext values;
+    values.model = &model;
+    values.ir_version = ir_version;
+    values.in_function_body = function != nullptr;
+    values.function = function;
+    values.is_initializer = is_initializer;
+    values.open_external_files = options.external_data;
+    return values;
   }
 
   /// A warning under `rule` when the model's IR version predates `since`, the version that

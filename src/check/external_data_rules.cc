@@ -27,7 +27,10 @@ bool isKnownKey(std::string_view key) {
 }
 
 std::string keyPath(const std::string& path, std::string_view key) {
-  return path + ".external_data(" + printable(key) + ")";
+  std::string text = path + ".external_data(";
+  appendEscaped(text, key);
+  text += ')';
+  return text;
 }
 
 // A SHA1 digest written as text: 40 hexadecimal digits.
@@ -125,7 +128,8 @@ void checkExternalData(const Tensor& tensor, std::optional<uint64_t> expected_by
   std::optional<std::string_view> location = tensor.externalValue("location");
   if (!location) {
     out.error("R70", path + ".external_data",
-              "the tensor is stored externally but external_data has no \"location\" entry");
+              "the tensor is stored externally but external_data has no " + quoted("location") +
+                  " entry");
     return;
   }
   if (Status syntax = validateExternalLocation(*location); !syntax) {
@@ -144,6 +148,7 @@ void checkExternalData(const Tensor& tensor, std::optional<uint64_t> expected_by
     compareSize(tensor.external_bytes->size(), expected_bytes, tensor, where, path, out);
     return;
   }
+  if (!context.open_external_files) return;  // asked to read the model file alone
   if (context.model == nullptr || context.model->folder().empty()) {
     out.warning("R71", keyPath(path, "location"),
                 "the model's folder is unknown, so the external file " + quoted(*location) +

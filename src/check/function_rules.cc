@@ -36,28 +36,34 @@ const char* kindName(AttributeKind kind) {
 
 // R101: an attribute default is usable as the value of the attribute. Scalars may lack
 // their field (a proto3 writer drops a zero) and lists may be empty; a message value may not.
-void checkDefault(const Attribute& attribute, const LazyPath& path, Diagnostics& out) {
+// The value rules stay silent about what this reports (ValueContext::is_attribute_default);
+// a default whose value sits in another field, or in several, is R58's or R57's, and one
+// without a type is R56's from IR 2.
+void checkDefault(const Attribute& attribute, int64_t ir_version, const LazyPath& path,
+                  Diagnostics& out) {
   if (attribute.isReference()) {
     out.error("R101", path(),
               "a default refers to another attribute (ref_attr_name); a default holds its value");
     return;
   }
-  AttributeKind kind = attribute.kind();
-  if (kind == AttributeKind::kUndefined) {
-    out.error("R101", path(), "the default has no type and no value");
+  if (valueFieldCount(attribute) > 0) return;
+  if (!attribute.type) {
+    if (ir_version < 2) out.error("R101", path(), "the default has no type and no value");
     return;
   }
-  bool held = true;
+  AttributeKind kind = attribute.kind();
   switch (kind) {
-    case AttributeKind::kTensor: held = attribute.t != nullptr; break;
-    case AttributeKind::kGraph: held = attribute.g != nullptr; break;
-    case AttributeKind::kSparseTensor: held = attribute.sparse_tensor != nullptr; break;
-    case AttributeKind::kTypeProto: held = attribute.tp != nullptr; break;
-    default: break;
-  }
-  if (!held) {
-    out.error("R101", path(),
-              std::string("the default has type ") + kindName(kind) + " but holds no such value");
+    case AttributeKind::kUndefined:
+      out.error("R101", path(), "the default has type UNDEFINED and no value");
+      return;
+    case AttributeKind::kTensor:
+    case AttributeKind::kGraph:
+    case AttributeKind::kSparseTensor:
+    case AttributeKind::kTypeProto:
+      out.error("R101", path(),
+                std::string("the default has type ") + kindName(kind) + " but holds no such value");
+      return;
+    default: return;
   }
 }
 
@@ -238,7 +244,8 @@ void checkFunctions(CheckContext& context, Walker& walker) {
     RootScope scope;
     scope.imports = &imports;
     scope.function = function;
-    ValueContext values = context.valueContext(false, false);
+    ValueContext values = context.valueContext(nullptr, false);
+    values.is_attribute_default = true;
     for (size_t k = 0; k < function->attribute_proto.size(); ++k) {
       const Attribute* attribute = function->attribute_proto[k];
       if (attribute == nullptr) continue;
@@ -249,8 +256,8 @@ void checkFunctions(CheckContext& context, Walker& walker) {
             checkAttribute(*attribute, values, where, sink);
           },
           at);
-      Walker::checkAttributeValues(*attribute, values, LazyPath(at), context);
-      checkDefault(*attribute, LazyPath(at), out);
+      Walker::checkAttributeMetadata(*attribute, LazyPath(at), context);
+      checkDefault(*attribute, context.ir_version, LazyPath(at), out);
       GraphPlace place;
       if (attribute->g != nullptr) {
         place.root = at() + ".g";

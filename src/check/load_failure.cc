@@ -29,12 +29,4 @@ Diagnostic loadFailure(const Status& status) {
   return {rule, Severity::kError, status.path(), messageOf(status)};
 }
 
-Diagnostic externalDataFailure(const Status& status) {
-  const char* rule = "R71";
-  if (status.code() == ErrorCode::kMalformed) {
-    rule = mentions(status, "without a location") ? "R70" : "R72";
-  }
-  return {rule, Severity::kError, status.path(), messageOf(status)};
-}
-
 }  // namespace onyx::check

@@ -127,7 +127,8 @@ void checkCoordinateIndices(IndexStream stream, uint64_t nnz, std::span<const in
 // R81: a stream over exactly `needed` index values, or nullopt (reported) when the indices
 // tensor does not hold them where they can be read.
 std::optional<IndexStream> indexData(const Tensor& indices, uint64_t needed,
-                                     const std::string& path, Diagnostics& out) {
+                                     const ValueContext& context, const std::string& path,
+                                     Diagnostics& out) {
   const std::string where = path + ".indices";
   auto holds = [&](uint64_t held) {
     if (held == needed) return true;
@@ -150,6 +151,7 @@ std::optional<IndexStream> indexData(const Tensor& indices, uint64_t needed,
   switch (tensorStorage(indices)) {
     case TensorStorage::kExternal:
       if (!indices.external_bytes) {
+        if (!context.open_external_files) return std::nullopt;  // asked to read the model alone
         out.warning("R81", where,
                     "the indices are in an external file that was not loaded, so their bounds "
                     "and order were not checked");
@@ -277,7 +279,7 @@ void checkSparseTensor(const SparseTensor& sparse, const ValueContext& context,
                   ") index values cannot be held by any tensor");
     return;
   }
-  std::optional<IndexStream> stream = indexData(indices, needed, path, out);
+  std::optional<IndexStream> stream = indexData(indices, needed, context, path, out);
   if (!stream) return;
   if (index_dims.size() == 1) {
     checkLinearIndices(*stream, *nnz, dense_size, formatDims(dims), path, out);

@@ -175,8 +175,9 @@ void checkTypeAt(const Type& type, const ValueContext& context, const std::strin
     }
     case Type::Kind::kOpaque:
       // onnx.proto calls the name optional; onnx's checker demands it for graph inputs and
-      // outputs. Without a name the type says nothing, so warn.
-      if (type.opaque_name.value_or("").empty()) {
+      // outputs. Without a name the type says nothing, so warn — except where it is an input's
+      // or output's own type in a top-level graph: R24 makes that an error.
+      if (type.opaque_name.value_or("").empty() && !(context.is_graph_io && depth == 0)) {
         out.warning("R88", path + "." + member + ".name",
                     "the opaque type has no name, so nothing tells which type it is");
       }

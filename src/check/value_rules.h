@@ -5,6 +5,7 @@
 // not here.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -21,7 +22,21 @@ struct ValueContext {
   // The function whose body (or a graph nested in it) holds the value, when in_function_body;
   // lets R59 check that a reference names an attribute the function declares. Null: unchecked.
   const Function* function = nullptr;
+  // A function's attribute default (attribute_proto): whether it holds a value — not a
+  // reference, not an empty TENSOR, GRAPH, SPARSE_TENSOR or TYPE_PROTO — is R101's, so R50
+  // and R59 say nothing about it.
+  bool is_attribute_default = false;
+  // The type of an input or output of a top-level graph (main, initialization, algorithm):
+  // R24 requires its opaque name, so R88 does not also warn about it.
+  bool is_graph_io = false;
+  // False when asked not to open files (CheckOptions::external_data): an external location is
+  // judged by its syntax alone, and a file not opened is not reported.
+  bool open_external_files = true;
 };
+
+/// How many of the attribute's value fields hold something (R57 allows at most one): scalars
+/// and messages when present, lists when not empty.
+size_t valueFieldCount(const Attribute& attribute);
 
 void checkAttribute(const Attribute& attribute, const ValueContext& context,
                     const std::string& path, Diagnostics& out);

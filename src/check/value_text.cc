@@ -1,12 +1,8 @@
 #include "check/value_text.h"
 
+#include "check/place.h"
+
 namespace onyx::check {
-
-namespace {
-
-constexpr size_t kMaxShown = 120;  // longer text from the model is cut, with "..." after it
-
-}  // namespace
 
 std::string formatDims(std::span<const int64_t> dims) {
   std::string text = "[";
@@ -37,36 +33,10 @@ std::string describeTensor(const ElementTypeInfo& info, std::span<const int64_t>
   return text;
 }
 
-std::string printable(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  const size_t shown = text.size() > kMaxShown ? kMaxShown : text.size();
-  for (size_t i = 0; i < shown; ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c < 0x20 || c == 0x7F) {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (shown < text.size()) out += "...";
-  return out;
-}
-
 std::string indexedSegment(std::string_view field, size_t index, std::string_view name) {
-  std::string text = ".";
-  text += field;
-  text += '[';
-  text += std::to_string(index);
-  text += ']';
-  if (!name.empty()) {
-    text += '(';
-    text += printable(name);
-    text += ')';
-  }
-  return text;
+  std::string segment;
+  appendSegment(segment, field, index, name);
+  return "." + segment;
 }
 
 std::string countOf(uint64_t count, std::string_view singular, std::string_view plural) {

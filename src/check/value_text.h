@@ -26,10 +26,8 @@ std::string describeTensor(const ElementTypeInfo& info, std::span<const int64_t>
 /// "a" or "an", whichever reads right before `word` (the element type names only need these).
 std::string_view article(std::string_view word);
 
-/// The same without the quotes, for names inside a path: `tensors[2](conv.w)`.
-std::string printable(std::string_view text);
-
-/// `.field[3]`, or `.field[3](name)` when `name` is not empty.
+/// `.field[3]`, or `.field[3](name)` when `name` is not empty, the name escaped as in every
+/// path of the checker (place.h).
 std::string indexedSegment(std::string_view field, size_t index, std::string_view name = {});
 
 /// "1 entry", "3 entries" and the like.

@@ -130,6 +130,9 @@ void Walker::checkGraphFields(const Frame& frame) {
 }
 
 void Walker::checkIoType(const ValueInfo& info, const LazyPath& path) {
+  // What only a top-level input or output needs. Whether the type is well formed — a kind
+  // set, element, key and value types given at every level — is the type rules' (R83–R86),
+  // which check it here as everywhere.
   auto problem = [&](const std::string& what) {
     context_.out.error("R24", path(),
                        what +
@@ -139,34 +142,24 @@ void Walker::checkIoType(const ValueInfo& info, const LazyPath& path) {
   const Type* type = info.type;
   if (type == nullptr) return problem("has no type");
   switch (type->kind) {
-    case Type::Kind::kNone:
-      return problem(
-          "its type sets none of tensor_type, sequence_type, map_type, "
-          "optional_type, sparse_tensor_type and opaque_type");
     case Type::Kind::kTensor:
-    case Type::Kind::kSparseTensor: {
-      const char* member = type->kind == Type::Kind::kTensor ? "tensor_type" : "sparse_tensor_type";
-      if (!type->elem_type) problem(std::string("its ") + member + " has no elem_type");
-      if (type->shape == nullptr) problem(std::string("its ") + member + " has no shape");
-      return;
-    }
-    case Type::Kind::kSequence:
-    case Type::Kind::kOptional:
-      if (type->elem == nullptr) {
+    case Type::Kind::kSparseTensor:
+      if (type->shape == nullptr) {
         problem(std::string("its ") +
-                (type->kind == Type::Kind::kSequence ? "sequence_type" : "optional_type") +
-                " has no elem_type");
+                (type->kind == Type::Kind::kTensor ? "tensor_type" : "sparse_tensor_type") +
+                " has no shape");
       }
       return;
-    case Type::Kind::kMap:
-      if (!type->key_type) problem("its map_type has no key_type");
-      if (type->elem == nullptr) problem("its map_type has no value_type");
-      return;
     case Type::Kind::kOpaque:
+      // An error here, where the type rules only warn (R88, silent for these types).
       if (type->opaque_name.value_or(std::string_view()).empty()) {
         problem("its opaque_type has no name");
       }
       return;
+    case Type::Kind::kNone:
+    case Type::Kind::kSequence:
+    case Type::Kind::kOptional:
+    case Type::Kind::kMap: return;
   }
 }
 
@@ -251,7 +244,8 @@ void Walker::checkInputs(const Frame& frame) {
     }
     if (frame.topLevel()) checkIoType(info, lazy);
     if (info.type != nullptr) {
-      ValueContext values = context_.valueContext(frame.scope.in_function_body, false);
+      ValueContext values = context_.valueContext(frame.body(), false);
+      values.is_graph_io = frame.topLevel();
       runValueRule(
           context_.out,
           [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
@@ -263,7 +257,7 @@ void Walker::checkInputs(const Frame& frame) {
 
 void Walker::checkInitializers(const Frame& frame) {
   const Graph& graph = frame.graph;
-  ValueContext values = context_.valueContext(frame.scope.in_function_body, true);
+  ValueContext values = context_.valueContext(frame.body(), true);
   auto checkName = [&](std::string_view name, const void* held, const Value* bound,
                        const LazyPath& path) {
     if (name.empty()) {
@@ -342,7 +336,8 @@ void Walker::checkInitializers(const Frame& frame) {
         sparse->values != nullptr ? sparse->values->nameOrEmpty() : std::string_view();
     auto path = [&] { return listItemPath(frame.place, "sparse_initializer", i, name); };
     LazyPath lazy(path);
-    checkName(name, sparse, name.empty() ? nullptr : graph.names.find(name), lazy);
+    // An unnamed sparse initializer is R82's (R76's when it has no values to hold the name).
+    if (!name.empty()) checkName(name, sparse, graph.names.find(name), lazy);
     runValueRule(
         context_.out,
         [&](const std::string& at, Diagnostics& out) {
@@ -396,7 +391,7 @@ void Walker::checkValueInfo(const Frame& frame) {
       }
     }
     if (info.type != nullptr) {
-      ValueContext values = context_.valueContext(frame.scope.in_function_body, false);
+      ValueContext values = context_.valueContext(frame.body(), false);
       runValueRule(
           context_.out,
           [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
@@ -433,7 +428,8 @@ void Walker::checkOutputs(const Frame& frame) {
     }
     if (frame.topLevel()) checkIoType(info, lazy);
     if (info.type != nullptr) {
-      ValueContext values = context_.valueContext(frame.scope.in_function_body, false);
+      ValueContext values = context_.valueContext(frame.body(), false);
+      values.is_graph_io = frame.topLevel();
       runValueRule(
           context_.out,
           [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
@@ -488,7 +484,7 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
     checkRead(frame, node, *value, LazyPath(input_path));
   }
 
-  ValueContext values = context_.valueContext(frame.scope.in_function_body, false);
+  ValueContext values = context_.valueContext(frame.body(), false);
   for (size_t a = 0; a < node.attributes.size(); ++a) {
     const Attribute* attribute = node.attributes[a];
     if (attribute == nullptr) continue;
@@ -499,7 +495,7 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
           checkAttribute(*attribute, values, at, sink);
         },
         attribute_path);
-    checkAttributeValues(*attribute, values, LazyPath(attribute_path), context_);
+    checkAttributeMetadata(*attribute, LazyPath(attribute_path), context_);
   }
 
   NodeContext signature;
@@ -629,58 +625,34 @@ void Walker::walkAttributeGraphs(const Frame& frame, const Node& node, size_t in
   }
 }
 
-void Walker::checkAttributeValues(const Attribute& attribute, const ValueContext& values,
-                                  const LazyPath& path, const CheckContext& context) {
-  Diagnostics& out = context.out;
-  auto tensor = [&](const Tensor& held, const auto& held_path) {
-    runValueRule(
-        out, [&](const std::string& at, Diagnostics& sink) { checkTensor(held, values, at, sink); },
-        held_path);
-    checkMetadata(held.metadata_props, MetadataOwner::kOther, LazyPath(held_path), context);
+void Walker::checkAttributeMetadata(const Attribute& attribute, const LazyPath& path,
+                                    const CheckContext& context) {
+  auto tensor = [&](const Tensor* held, const auto& held_path) {
+    if (held == nullptr) return;
+    checkMetadata(held->metadata_props, MetadataOwner::kOther, LazyPath(held_path), context);
   };
-  auto sparse = [&](const SparseTensor& held, const auto& held_path) {
-    runValueRule(
-        out,
-        [&](const std::string& at, Diagnostics& sink) {
-          checkSparseTensor(held, values, at, sink);
-        },
-        held_path);
+  auto sparse = [&](const SparseTensor* held, const auto& held_path) {
+    if (held == nullptr) return;
+    tensor(held->values, [&] { return joinPath(held_path(), "values"); });
   };
-  auto type = [&](const Type& held, const auto& held_path) {
-    runValueRule(
-        out, [&](const std::string& at, Diagnostics& sink) { checkType(held, values, at, sink); },
-        held_path);
-  };
-  if (attribute.t != nullptr) tensor(*attribute.t, [&] { return joinPath(path(), "t"); });
-  if (attribute.sparse_tensor != nullptr) {
-    sparse(*attribute.sparse_tensor, [&] { return joinPath(path(), "sparse_tensor"); });
-  }
-  if (attribute.tp != nullptr) type(*attribute.tp, [&] { return joinPath(path(), "tp"); });
+  tensor(attribute.t, [&] { return joinPath(path(), "t"); });
+  sparse(attribute.sparse_tensor, [&] { return joinPath(path(), "sparse_tensor"); });
   if (attribute.lists == nullptr) return;
   const AttributeLists& lists = *attribute.lists;
   for (size_t k = 0; k < lists.tensors.size(); ++k) {
-    if (lists.tensors[k] == nullptr) continue;
-    tensor(*lists.tensors[k], [&] {
+    const Tensor* held = lists.tensors[k];
+    tensor(held, [&] {
       std::string text = path();
-      appendSegment(text, "tensors", k, lists.tensors[k]->nameOrEmpty());
+      appendSegment(text, "tensors", k, held->nameOrEmpty());
       return text;
     });
   }
   for (size_t k = 0; k < lists.sparse_tensors.size(); ++k) {
     const SparseTensor* held = lists.sparse_tensors[k];
-    if (held == nullptr) continue;
-    sparse(*held, [&] {
+    sparse(held, [&] {
       std::string text = path();
       appendSegment(text, "sparse_tensors", k,
                     held->values != nullptr ? held->values->nameOrEmpty() : std::string_view());
-      return text;
-    });
-  }
-  for (size_t k = 0; k < lists.type_protos.size(); ++k) {
-    if (lists.type_protos[k] == nullptr) continue;
-    type(*lists.type_protos[k], [&] {
-      std::string text = path();
-      appendSegment(text, "type_protos", k);
       return text;
     });
   }

@@ -1,6 +1,7 @@
 // Internal: the walk over one root graph and every graph nested in it, with the graph and
 // node rules (R23–R35, R37–R40, R54, and R95/R102 in function bodies). It calls the value
-// rules (value_rules.h) for every attribute, tensor, sparse tensor and type it meets, and
+// rules (value_rules.h) for every attribute (which go on into the tensors, sparse tensors and
+// types it holds), initializer, sparse initializer and declared type it meets, and
 // checkNodeSignature (node_signature.h) for every node.
 //
 // One pass: each node's inputs are checked against the set of nodes already walked (a node
@@ -43,10 +44,10 @@ class Walker {
   /// Walks `graph` (a root: no enclosing graph) and the graphs nested in it.
   void walk(const Graph& graph, const GraphPlace& place, GraphRole role, const RootScope& scope);
 
-  /// The value rules for what an attribute holds (tensors, sparse tensors, types) and the
-  /// metadata of its tensors; not the attribute itself, not its graphs.
-  static void checkAttributeValues(const Attribute& attribute, const ValueContext& values,
-                                   const LazyPath& path, const CheckContext& context);
+  /// The metadata_props of the tensors an attribute holds (`t`, `tensors`, and the values of
+  /// its sparse tensors). The tensors themselves are checkAttribute's, which goes into them.
+  static void checkAttributeMetadata(const Attribute& attribute, const LazyPath& path,
+                                     const CheckContext& context);
 
  private:
   struct Frame {
@@ -75,6 +76,8 @@ class Walker {
     mutable NameSet initializers_redefined;
 
     bool nested() const { return role == GraphRole::kSubgraph; }
+    /// The function whose body holds this graph (directly or nested); null outside bodies.
+    const Function* body() const { return scope.in_function_body ? scope.function : nullptr; }
     bool topLevel() const {
       return role == GraphRole::kMain || role == GraphRole::kInitialization ||
              role == GraphRole::kAlgorithm;

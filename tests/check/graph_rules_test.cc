@@ -3,6 +3,7 @@
 // what the test needs, and edited through the IR where it cannot.
 #include <gtest/gtest.h>
 
+#include "check/value_rules_testing.h"
 #include "onyx/check/checker.h"
 #include "onyx/ir/metadata.h"
 #include "support/check_testing.h"
@@ -18,6 +19,19 @@ using testing::Rules;
 using testing::warningRules;
 
 const Rules kNone;
+
+// A sparse tensor the value rules accept, named `name`: dense shape [4], one value (0.0) at
+// position 1.
+SparseTensor* validSparse(Arena& arena, std::string_view name) {
+  namespace values = check::testing;
+  auto* sparse = arena.make<SparseTensor>();
+  sparse->values = values::makeTensor(arena, ElementType::kFloat, {1}, name);
+  sparse->values->float_data = values::words(arena, 1, 4);
+  sparse->indices = values::makeTensor(arena, ElementType::kInt64, {1});
+  sparse->indices->int64_data = values::varints(arena, {1});
+  sparse->dims.values.push_back(arena, 4);
+  return sparse;
+}
 
 TEST(GraphRules, AValidGraphHasNoDiagnostics) {
   Diagnostics found = checkText(R"(<ir_version: 8, opset_import: ["" : 13]>
@@ -64,12 +78,29 @@ g (seq(float[2]) s, map(int64, float) m, optional(float[2]) o, sparse_tensor(flo
   => (seq(float[2]) y) { y = Identity(s) })");
   EXPECT_TRUE(found.all().empty()) << listed(found);
 
+  // What R24 adds to the type rules on a top-level input or output: a sparse tensor's shape,
+  // an opaque type's name (an error here, where R88 elsewhere only warns).
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (sparse_tensor(float[4]) p, seq(float[2]) s) => (seq(float[2]) y) { y = Identity(s) })");
+  model.graph->inputs[0]->type->shape = nullptr;
+  auto* opaque = model.arena().make<Type>();
+  opaque->kind = Type::Kind::kOpaque;
+  model.graph->inputs[1]->type = opaque;
+  found = checkModel(model);
+  EXPECT_EQ(errorRules(found), (Rules{"R24", "R24"})) << listed(found);
+  EXPECT_EQ(warningRules(found), kNone) << listed(found);
+  EXPECT_EQ(found.all()[0].path, "graph.input[0](p)");
+  EXPECT_EQ(found.all()[1].path, "graph.input[1](s)");
+
+  // The parts every type needs are the type rules', reported once, under their ids.
+  model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (seq(float[2]) s, map(int64, float) m) => (seq(float[2]) y) { y = Identity(s) })");
   model.graph->inputs[0]->type->elem = nullptr;
   model.graph->inputs[1]->type->key_type.reset();
   found = checkModel(model);
-  EXPECT_EQ(errorRules(found), (Rules{"R24", "R24"})) << listed(found);
+  EXPECT_EQ(errorRules(found), (Rules{"R85", "R86"})) << listed(found);
+  EXPECT_EQ(found.all()[0].path, "graph.input[0](s).type.sequence_type");
+  EXPECT_EQ(found.all()[1].path, "graph.input[1](m).type.map_type.key_type");
 }
 
 TEST(GraphRules, R25SubgraphInputsAndOutputsAreNamedButNeedNoType) {
@@ -114,18 +145,19 @@ g (float[2] x) => (float[2] y) <float[2] w = {1, 2}, float[2] v = {3, 4}> { y = 
 TEST(GraphRules, R27SparseAndDenseInitializersShareOneNamespace) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = Add(x, w) })");
-  Arena& arena = model.arena();
-  auto* values = arena.make<Tensor>();
-  values->name = "w";
-  values->data_type = 1;
-  auto* sparse = arena.make<SparseTensor>();
-  sparse->values = values;
-  model.graph->sparse_initializers.push_back(arena, sparse);
+  SparseTensor* sparse = validSparse(model.arena(), "w");
+  model.graph->sparse_initializers.push_back(model.arena(), sparse);
   // The name's definition stays the dense initializer's, as when the decoder meets a second
   // initializer of a name.
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), (Rules{"R27"})) << listed(found);
   EXPECT_EQ(pathOf(found, "R27"), "graph.sparse_initializer[0](w)");
+
+  // A sparse initializer without a name is R82's (its name is values.name), not R27's.
+  sparse->values->name = "";
+  found = checkModel(model);
+  EXPECT_EQ(errorRules(found), (Rules{"R82"})) << listed(found);
+  EXPECT_EQ(pathOf(found, "R82"), "graph.sparse_initializer[0].values");
 }
 
 TEST(GraphRules, R28UpToIr3InitializersAreGraphInputs) {
@@ -376,11 +408,7 @@ g (float[2] x) => (float[2] y) { y = Neg(x) })");
   Arena& arena = model.arena();
   model.graph->quantizationAnnotation(arena, "y");
   setMetadata(arena, model.graph->metadata_props, "k", "v");
-  auto* values = arena.make<Tensor>();
-  values->name = "s";
-  auto* sparse = arena.make<SparseTensor>();
-  sparse->values = values;
-  model.graph->sparse_initializers.push_back(arena, sparse);
+  model.graph->sparse_initializers.push_back(arena, validSparse(arena, "s"));
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), kNone) << listed(found);
   EXPECT_EQ(warningRules(found), (Rules{"R37", "R37", "R37"})) << listed(found);

@@ -20,9 +20,10 @@
 namespace onyx {
 
 struct CheckOptions {
-  /// checkModelFile: resolve every external data location against the model's folder and
-  /// check that the file is inside it and holds the tensor's bytes. When false, only the
-  /// model file is read.
+  /// Open the external data files of tensors (through onyx's resolver, beneath the model's
+  /// folder) and check that each is inside the folder and holds the tensor's bytes (R71,
+  /// R72). When false, no file but the model is opened: a location is judged by its syntax
+  /// alone (no `..`, not absolute, ...), and nothing is said about the files not opened.
   bool external_data = true;
   /// Also warn about names that are not C identifiers (R38). Off by default: the spec
   /// only recommends them, and exporters name values `/layer.1/Add_output_0`.
