@@ -110,6 +110,27 @@ void reportUnresolved(const Node& node, std::string_view domain, int64_t opset, 
   out.error("R41", path(), message);
 }
 
+// Operators early ai.onnx had as experimental and later dropped without a schema. onnx's
+// checker accepts them with a warning, and old exporters still write them (ATen above all),
+// so they are a warning here too, like a custom operator.
+bool isFormerExperimental(std::string_view op_type) {
+  static constexpr std::string_view kOperators[] = {"ATen",
+                                                    "Affine",
+                                                    "ConstantFill",
+                                                    "Crop",
+                                                    "DynamicSlice",
+                                                    "GRUUnit",
+                                                    "GivenTensorFill",
+                                                    "ImageScaler",
+                                                    "ParametricSoftplus",
+                                                    "Scale",
+                                                    "ScaledTanh"};
+  for (std::string_view name : kOperators) {
+    if (name == op_type) return true;
+  }
+  return false;
+}
+
 // What replaced the operators the standard domains withdrew without a later version.
 const char* replacementOf(std::string_view op_type) {
   if (op_type == "Upsample") return "Resize";
@@ -201,6 +222,15 @@ void checkNodeSignature(const Node& node, const NodeContext& context, const Lazy
   const Operator* op = findOperator(domain, op_type);
   const OpSchema* schema = op != nullptr ? op->at(*opset) : nullptr;
   if (schema == nullptr) {
+    if (op == nullptr && domain.empty() && isFormerExperimental(op_type)) {
+      if (context.memo != nullptr && !context.memo->firstCustomUse(domain, op_type)) return;
+      out.warning("R41", path(),
+                  quoted(op_type) +
+                      " is one of the experimental operators of early ai.onnx that no opset "
+                      "defines any more; runtimes may not know it, and its inputs, outputs and "
+                      "attributes are not checked (reported for its first node only)");
+      return;
+    }
     reportUnresolved(node, domain, *opset, op, context, path, out);
     return;
   }

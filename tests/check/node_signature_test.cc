@@ -85,6 +85,16 @@ g (float[2] x) => (float[2] z) {
 Fused (a) => (b) { b = Neg(a) })");
 }
 
+TEST(NodeSignature, R41TheFormerExperimentalOperatorsAreAWarning) {
+  // As onnx's checker: ATen, Scale, ... were experimental in early ai.onnx and have no schema.
+  Diagnostics found = checkText(graphAt(9, "g (float[2] x) => (float[2] z)",
+                                        R"(y = ATen <operator = "abs"> (x)
+                                           z = ATen <operator = "abs"> (y))"));
+  EXPECT_EQ(errorRules(found), kNone) << listed(found);
+  EXPECT_EQ(warningRules(found), (Rules{"R41"})) << listed(found);
+  EXPECT_EQ(pathOf(found, "R41"), "graph.node[0]");
+}
+
 TEST(NodeSignature, R41AFunctionCannotAddAnOperatorToAStandardDomain) {
   Diagnostics found = checkText(R"(<ir_version: 10, opset_import: ["" : 18]>
 g (float[2] x) => (float[2] y) { y = Twice(x) }
