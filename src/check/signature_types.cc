@@ -100,6 +100,29 @@ std::string allowedText(const TypeSet& allowed) {
   return text;
 }
 
+// Whether R51 can judge `type`: every part of it is set and known. A part that is not — no
+// kind, an element type 0 or of an unknown code, a sequence without its element, a map
+// without its key, an unnamed opaque type — is a fault of the type itself, which the type
+// rules report (R83–R88); R51 stays silent rather than report it a second time.
+bool judgeable(const Type& type, int depth) {
+  if (depth > 64) return false;
+  auto known = [](const std::optional<int32_t>& code) {
+    return !code || elementTypeInfo(*code) != nullptr;  // absent: unknown, which fits anything
+  };
+  switch (type.kind) {
+    case Type::Kind::kNone: return false;
+    case Type::Kind::kTensor:
+    case Type::Kind::kSparseTensor: return known(type.elem_type);
+    case Type::Kind::kSequence:
+    case Type::Kind::kOptional: return type.elem != nullptr && judgeable(*type.elem, depth + 1);
+    case Type::Kind::kMap:
+      return type.key_type && elementTypeInfo(*type.key_type) != nullptr && type.elem != nullptr &&
+             judgeable(*type.elem, depth + 1);
+    case Type::Kind::kOpaque: return !type.opaque_name.value_or(std::string_view()).empty();
+  }
+  return false;
+}
+
 // What a value is declared to be: its Type, or for an initializer without a declaration the
 // tensor its data is (kind and element type alone: building a Type per argument would cost
 // more than the whole rule).
@@ -109,9 +132,12 @@ struct Declared {
   std::optional<int32_t> elem;          // when `type` is null
 
   static Declared of(const Value& value) {
-    if (const Type* type = value.type()) return {type, Type::Kind::kNone, std::nullopt};
+    if (const Type* type = value.type()) {
+      if (!judgeable(*type, 0)) return {};
+      return {type, Type::Kind::kNone, std::nullopt};
+    }
     std::optional<int32_t> elem = value.elemType();
-    if (!elem) return {};
+    if (!elem || elementTypeInfo(*elem) == nullptr) return {};  // R61 reports the tensor
     return {nullptr,
             value.sparse_initializer != nullptr ? Type::Kind::kSparseTensor : Type::Kind::kTensor,
             elem};

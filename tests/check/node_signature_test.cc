@@ -318,6 +318,15 @@ TEST(NodeSignature, R51ATypeVariableStandsForOneType) {
       graphAt(14, "g (float[2] a, float[2] b) => (float[2] y)", "t = Add(a, b)  y = Add(t, a)"));
 }
 
+TEST(NodeSignature, R51LeavesABrokenTypeToTheTypeRules) {
+  // An element type 0 (UNDEFINED) is the type's own fault (R84): R51 does not judge it too.
+  Model model = testing::parseOrFail(graphAt(13, "g (float[2] x) => (float[2] y)", "y = Neg(x)"));
+  model.graph->inputs[0]->type->elem_type = 0;
+  Diagnostics found = checkModel(model);
+  EXPECT_TRUE(found.hasErrors()) << listed(found);
+  EXPECT_FALSE(found.has("R51")) << listed(found);
+}
+
 TEST(NodeSignature, R51AnInitializerSaysItsType) {
   Diagnostics found = checkText(
       graphAt(14, "g (float[2] a) => (float[2] y) <int64[2] w = {1, 2}>", "y = Add(a, w)"));
