@@ -1,5 +1,6 @@
 // Internal: what the parts of one checkModel run share — the model, the options, where
-// diagnostics go, the IR version the rules follow, the model's imports and its functions.
+// diagnostics go, the IR version the rules follow, the model's imports and its functions,
+// and what the signature rules remember from node to node.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,7 @@
 #include <string_view>
 
 #include "check/function_index.h"
+#include "check/node_signature.h"
 #include "check/opset_imports.h"
 #include "check/place.h"
 #include "check/value_rules.h"
@@ -29,6 +31,7 @@ struct CheckContext {
                                   // onyx knows, else the latest (R6/R7 report the rest)
   OpsetImports model_imports;
   FunctionIndex functions;
+  SignatureMemo signatures;
 
   /// The context of a value inside the body of `function` (null: outside any function body).
   ValueContext valueContext(const Function* function, bool is_initializer) const {

@@ -504,6 +504,7 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
   signature.imports = frame.scope.imports;
   signature.model_imports = &context_.model_imports;
   signature.function = frame.scope.function;
+  signature.memo = &context_.signatures;
   if (!context_.functions.empty()) {
     if (auto callee = context_.functions.callee(node)) {
       signature.callee = context_.model.functions[*callee];

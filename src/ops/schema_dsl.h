@@ -16,6 +16,7 @@ namespace onyx::ops::dsl {
 using Formals = std::initializer_list<FormalParameter>;
 using Attributes = std::initializer_list<AttributeSpec>;
 using Constraints = std::initializer_list<TypeConstraint>;
+using Counts = std::initializer_list<uint8_t>;
 
 // ---- formal parameters ---------------------------------------------------------------------
 // A single parameter is written as a pair: {"X", "T"}.
@@ -251,6 +252,7 @@ void formalTypeNotDeclared();
 void attributesNotSortedOrRepeated();
 void constraintRepeatedOrEmpty();
 void defaultOfWrongKind();
+void outputCountOutsideBounds();
 
 consteval bool sameText(const char* a, const char* b) {
   while (*a && *a == *b) {
@@ -306,6 +308,11 @@ consteval bool isWellFormed(const Operator& op) {
         detail::defaultOfWrongKind();
       }
       if (attribute.has_default && attribute.required) detail::defaultOfWrongKind();
+    }
+    for (uint8_t count : schema.output_counts) {
+      if (count < schema.minOutputs() || count > schema.maxOutputs()) {
+        detail::outputCountOutsideBounds();
+      }
     }
     size_t index = 0;
     for (const TypeConstraint& constraint : schema.constraints) {

@@ -98,7 +98,8 @@ TEST_F(AttributeRules, R56AnUndeclaredTypeSetAsideByTheDecoderIsFound) {
   node.message(field::node::kAttribute, attribute);
   ProtoBuilder graph;
   graph.bytes(field::graph::kName, "g").message(field::graph::kNode, node);
-  auto model = parseModel(modelWithGraph(graph).str(), nullptr);
+  std::string bytes = modelWithGraph(graph).str();  // outlives the model's views
+  auto model = parseModel(bytes, nullptr);
   ASSERT_TRUE(model) << model.status().toString();
   const Attribute& decoded = *model->graph->first_node->attributes[0];
   EXPECT_FALSE(decoded.type.has_value());  // kept among the unknown fields, as protobuf does

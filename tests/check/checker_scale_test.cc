@@ -24,9 +24,9 @@ std::string largeModel(int nodes) {
     std::string in = i == 0 ? "x" : "v" + std::to_string(i - 1);
     std::string weight = "w" + std::to_string(i % 1000);
     std::string out = i + 1 == nodes ? "y" : "v" + std::to_string(i);
-    std::string name = "/layers." + std::to_string(i / 10) + "/Add_" + std::to_string(i % 10);
+    std::string name = "/layers." + std::to_string(i / 10) + "/Gemm_" + std::to_string(i % 10);
     graph.message(f::graph::kNode,
-                  testing::nodeProto({in, weight}, {out}, name, "Add")
+                  testing::nodeProto({in, weight}, {out}, name, "Gemm")
                       .message(f::node::kAttribute, testing::floatAttribute("alpha", 1.0f)));
   }
   graph.bytes(f::graph::kName, "large");
@@ -71,7 +71,8 @@ TEST(CheckerScale, EveryBrokenNodeOfALargeGraphIsReported) {
                                                       {"v" + std::to_string(i)}, "", "Relu"));
   }
   graph.bytes(f::graph::kName, "broken");
-  auto model = parseModel(testing::modelWithGraph(graph).str(), nullptr);
+  std::string bytes = testing::modelWithGraph(graph).str();  // outlives the model's views
+  auto model = parseModel(bytes, nullptr);
   ASSERT_TRUE(model) << model.status().toString();
   Diagnostics diagnostics = checkModel(*model);
   EXPECT_EQ(diagnostics.errorCount(), 20000u);

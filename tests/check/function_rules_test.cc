@@ -88,7 +88,7 @@ H (a) => (b) { b = lib.F(a) })"));
   found = checkText(withFunctions(10, R"(
 <domain: "lib", opset_import: ["" : 18, "lib" : 1]>
 F (a) => (b) {
-  c = Constant <value_bool = [1]> ()
+  c = Constant <value = bool[1] {1}> ()
   b = If (c) <then_branch = t () => (p) { p = lib.F(a) }, else_branch = e () => (q) { q = Neg(a) }>
 })"));
   EXPECT_EQ(errorRules(found), (Rules{"R93"})) << listed(found);

@@ -351,15 +351,18 @@ g (float[2] x) => (float[2] y) { t = Neg(x)  u = Neg(t)  y = Neg(u) })");
 
 TEST(GraphRules, R4GraphsNestWithinABound) {
   // Only the graph API can nest this deep: a decoded model is bounded by max_depth first.
+  // A custom operator holds each level, so that no operator's signature gets in the way
+  // (the signature rules warn once that it is not checked: R41).
   auto nested = [](int levels) {
-    Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 16]>
-g (bool c) => (bool y) { y = Identity(c) })");
+    Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 16, "com.x" : 1]>
+g (bool c) => (bool y) { y = com.x.Wrap(c) })");
     Arena& arena = model.arena();
     Node* node = model.graph->first_node;
     for (int level = 0; level < levels; ++level) {
       Graph* sub = node->setGraphAttr(arena, "body");
       sub->name = "level";
-      Node* inner = sub->createNode(arena, "Identity", {}, 1);
+      Node* inner = sub->createNode(arena, "Wrap", {}, 1);
+      inner->domain = "com.x";
       sub->appendNode(inner);
       node = inner;
     }
@@ -370,7 +373,8 @@ g (bool c) => (bool y) { y = Identity(c) })");
   EXPECT_EQ(errorRules(found), (Rules{"R4"})) << listed(found);
   Model within = nested(200);
   found = checkModel(within);
-  EXPECT_TRUE(found.all().empty()) << listed(found);
+  EXPECT_EQ(errorRules(found), kNone) << listed(found);
+  EXPECT_EQ(warningRules(found), (Rules{"R41"})) << listed(found);
 }
 
 TEST(GraphRules, X1AndX2ValueInfoIsNamedAndNamesAValue) {

@@ -30,8 +30,8 @@ g (float[2] x) => (float[2] y) { t = Neg(x)  [second] y = Neg(t) })");
 }
 
 TEST(NodeRules, R40ANodeProducesSomething) {
-  Diagnostics found = checkText(R"(<ir_version: 8, opset_import: ["" : 13]>
-g (float[2] x) => (float[2] y) { y = Neg(x)  = Print(y) })");
+  Diagnostics found = checkText(R"(<ir_version: 8, opset_import: ["" : 13, "com.x" : 1]>
+g (float[2] x) => (float[2] y) { y = Neg(x)  = com.x.Print(y) })");
   EXPECT_EQ(errorRules(found), (Rules{"R40"})) << listed(found);
   EXPECT_EQ(pathOf(found, "R40"), "graph.node[1]");
   // A node with no inputs is fine (Constant, RandomNormal).
@@ -71,13 +71,15 @@ main (int64 n, bool c, float[2] x) => (float[2] y, float[2] z) {
 }
 <domain: "lib", opset_import: ["" : 18]>
 F (a) => (b) { [first] b = Add(a, missing4) })");
-  ASSERT_EQ(errorRules(found), (Rules{"R30", "R30", "R30", "R95"})) << listed(found);
+  // If declares no attribute `extra` (R47); the graphs it holds are walked all the same.
+  ASSERT_EQ(errorRules(found), (Rules{"R30", "R47", "R30", "R30", "R95"})) << listed(found);
   const std::string body = "graph.node[1](loop).attribute[0](body).g";
   EXPECT_EQ(found.all()[0].path, body + ".node[0](add).input[1]");
-  EXPECT_EQ(found.all()[1].path, body + ".node[1].attribute[0](then_branch).g.node[0].input[0]");
-  EXPECT_EQ(found.all()[2].path,
+  EXPECT_EQ(found.all()[1].path, body + ".node[1].attribute[2](extra)");
+  EXPECT_EQ(found.all()[2].path, body + ".node[1].attribute[0](then_branch).g.node[0].input[0]");
+  EXPECT_EQ(found.all()[3].path,
             body + ".node[1].attribute[2](extra).graphs[0](gx).node[0].input[0]");
-  EXPECT_EQ(found.all()[3].path, "functions[0](F).node[0](first).input[1]");
+  EXPECT_EQ(found.all()[4].path, "functions[0](F).node[0](first).input[1]");
 }
 
 }  // namespace

@@ -33,10 +33,19 @@ ProtoBuilder mainGraph() {
       .message(f::graph::kOutput, testing::valueInfo("y", kFloat, {2}));
 }
 
-// initialization: w0 = RandomNormal().
+// w0 = RandomNormal <shape = [2]> ().
+ProtoBuilder randomW0() {
+  ProtoBuilder shape;
+  shape.bytes(f::attribute::kName, "shape")
+      .varint(f::attribute::kType, static_cast<uint64_t>(testing::attribute_type::kInts))
+      .packedVarints(f::attribute::kInts, {2});
+  return testing::nodeProto({}, {"w0"}, "", "RandomNormal").message(f::node::kAttribute, shape);
+}
+
+// initialization: w0 = RandomNormal <shape = [2]> ().
 ProtoBuilder initializationGraph() {
   return ProtoBuilder()
-      .message(f::graph::kNode, testing::nodeProto({}, {"w0"}, "", "RandomNormal"))
+      .message(f::graph::kNode, randomW0())
       .bytes(f::graph::kName, "init")
       .message(f::graph::kOutput, testing::valueInfo("w0", kFloat, {2}));
 }
@@ -163,7 +172,7 @@ TEST(TrainingRules, R21TheAlgorithmGraphContinuesTheMainGraph) {
   EXPECT_EQ(found.all()[2].path, "training_info[0].algorithm.node[2].output[0]");
   // Training graphs are graphs: named, with typed inputs and outputs.
   ProtoBuilder unnamed = ProtoBuilder()
-                             .message(f::graph::kNode, testing::nodeProto({}, {"w0"}, "", "Rand"))
+                             .message(f::graph::kNode, randomW0())
                              .message(f::graph::kOutput, ProtoBuilder().bytes(1, "w0"));
   found = checkBytes(model({trainingInfo(&unnamed, nullptr, {{"w", "w0"}}, {})}));
   EXPECT_EQ(errorRules(found), (Rules{"R23", "R24"})) << listed(found);

@@ -488,7 +488,7 @@ TEST_F(BadInput, TheValidModelDecodesAndWritesBackByteIdentical) {
   ASSERT_EQ(model.graph->node_count, 1u);
   const Node& node = *model.graph->first_node;
   EXPECT_EQ(node.nameOrEmpty(), "add0");
-  EXPECT_EQ(node.opType(), "Add");
+  EXPECT_EQ(node.opType(), "Gemm");
   ASSERT_NE(node.attribute("alpha"), nullptr);
   EXPECT_EQ(node.attribute("alpha")->f, 1.0f);
   ASSERT_EQ(model.graph->initializers.size(), 1u);

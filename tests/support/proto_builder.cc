@@ -167,7 +167,7 @@ ProtoBuilder modelWithGraph(const ProtoBuilder& graph, int64_t ir_version, int64
 ProtoBuilder validTensor() { return floatTensor("w", {2}, {1.5f, -2.0f}); }
 
 ProtoBuilder validNode() {
-  return nodeProto({"x", "w"}, {"y"}, "add0", "Add")
+  return nodeProto({"x", "w"}, {"y"}, "add0", "Gemm")
       .message(field::node::kAttribute, floatAttribute("alpha", 1.0f));
 }
 

@@ -263,13 +263,13 @@ ProtoBuilder modelWithGraph(const ProtoBuilder& graph, int64_t ir_version = 8, i
 
 // The small valid model and its parts. The model is
 //   ir_version 8, opset_import {"" 13},
-//   graph "g" { node "add0": Add(x, w) -> y, attribute alpha (FLOAT 1.0);
+//   graph "g" { node "add0": Gemm(x, w) -> y, attribute alpha (FLOAT 1.0);
 //               initializer w float[2] = raw_data {1.5, -2.0};
 //               input x float[2]; output y float[2] }.
 
 /// The tensor `w`: float[2] {1.5, -2.0} in raw_data.
 ProtoBuilder validTensor();
-/// The node `add0`: Add(x, w) -> y with attribute alpha = 1.0.
+/// The node `add0`: Gemm(x, w) -> y with attribute alpha = 1.0.
 ProtoBuilder validNode();
 /// The graph `g` around validNode() and validTensor().
 ProtoBuilder validGraph();

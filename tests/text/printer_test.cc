@@ -780,7 +780,7 @@ TEST(Printer, AModelWithoutLossesHasNone) {
                                "    float[2] w = {1.5, -2}\n"
                                "  >\n"
                                "{\n"
-                               "  [add0] y = Add <alpha: float = 1.0> (x, w)\n"
+                               "  [add0] y = Gemm <alpha: float = 1.0> (x, w)\n"
                                "}\n");
 }
 

@@ -103,6 +103,12 @@ struct OpSchema {
   std::initializer_list<FormalParameter> outputs = {};
   std::initializer_list<AttributeSpec> attributes = {};  // sorted by name
   std::initializer_list<TypeConstraint> constraints = {};
+  /// When not empty, the only output counts a node may have, a rule beside the bounds
+  /// (BatchNormalization gives 1 output, or all of them: 1 or 3).
+  std::initializer_list<uint8_t> output_counts = {};
+  /// The node may carry attributes the schema does not declare (LayerNormalization 17, as
+  /// onnx defines it): the checker does not report unknown ones.
+  bool unchecked_attributes = false;
 
   static constexpr size_t kUnbounded = static_cast<size_t>(-1);
 
@@ -112,6 +118,16 @@ struct OpSchema {
   constexpr size_t maxInputs() const { return maxCount(inputs); }
   constexpr size_t minOutputs() const { return minCount(outputs); }
   constexpr size_t maxOutputs() const { return maxCount(outputs); }
+  /// Whether a node may have `count` outputs: within the bounds and, where the schema lists
+  /// output_counts, one of them.
+  constexpr bool allowsOutputCount(size_t count) const {
+    if (count < minOutputs() || count > maxOutputs()) return false;
+    if (output_counts.size() == 0) return true;
+    for (uint8_t allowed : output_counts) {
+      if (allowed == count) return true;
+    }
+    return false;
+  }
 
   /// The formal parameter the actual input at `position` binds to (the last, variadic one
   /// takes every position from its own on); null past the end.

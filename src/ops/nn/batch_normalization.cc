@@ -1,7 +1,7 @@
 // BatchNormalization (ai.onnx), versions 1, 6, 7, 9, 14, 15.
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
-// see docs/ops.md for the format and how to change it.
+// see docs/ops.md for the format and how to change it. output_counts added by hand.
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -16,6 +16,10 @@ constexpr Formals kOutputs1 = {{"Y", "T"},
 constexpr Attributes kAttributes14 = {attr("epsilon", 1e-05f), attr("momentum", 0.9f),
                                       attr("training_mode", 0)};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+// Not in the changelog, which prints the bounds only: onnx lets a node give Y alone (the
+// inference mode) or every output, nothing in between.
+constexpr Counts kOutputCounts1 = {1, 5};
+constexpr Counts kOutputCounts14 = {1, 3};
 
 extern const Operator kBatchNormalization;
 constexpr Operator kBatchNormalization{
@@ -27,30 +31,35 @@ constexpr Operator kBatchNormalization{
          .outputs = kOutputs1,
          .attributes = {required("consumed_inputs", kInts), attr("epsilon", 1e-05f),
                         attr("is_test", 0), attr("momentum", 0.9f), attr("spatial", 1)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .output_counts = kOutputCounts1},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("epsilon", 1e-05f), attr("is_test", 0), attr("momentum", 0.9f),
                         attr("spatial", 1)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .output_counts = kOutputCounts1},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("epsilon", 1e-05f), attr("momentum", 0.9f), attr("spatial", 1)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .output_counts = kOutputCounts1},
         {.since_version = 9,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("epsilon", 1e-05f), attr("momentum", 0.9f)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .output_counts = kOutputCounts1},
         {.since_version = 14,
          .inputs =
              {{"X", "T"}, {"scale", "T"}, {"B", "T"}, {"input_mean", "U"}, {"input_var", "U"}},
          .outputs = {{"Y", "T"}, optional("running_mean", "U"), optional("running_var", "U")},
          .attributes = kAttributes14,
          .constraints = {{"T", tensor("float16 float double bfloat16")},
-                         {"U", tensor("float16 float double bfloat16")}}},
+                         {"U", tensor("float16 float double bfloat16")}},
+         .output_counts = kOutputCounts14},
         {.since_version = 15,
          .inputs =
              {{"X", "T"}, {"scale", "T1"}, {"B", "T1"}, {"input_mean", "T2"}, {"input_var", "T2"}},
@@ -58,7 +67,8 @@ constexpr Operator kBatchNormalization{
          .attributes = kAttributes14,
          .constraints = {{"T", tensor("float16 float double bfloat16")},
                          {"T1", tensor("float16 float double bfloat16")},
-                         {"T2", tensor("float16 float double bfloat16")}}},
+                         {"T2", tensor("float16 float double bfloat16")}},
+         .output_counts = kOutputCounts14},
     }};
 static_assert(isWellFormed(kBatchNormalization));
 
