@@ -73,14 +73,14 @@ g (float[2] x) => (float[2] y) { y = Neg(x) })");
 }
 
 TEST(GraphRules, R24EachTypeKindCarriesItsParts) {
-  Diagnostics found = checkText(R"(<ir_version: 8, opset_import: ["" : 13]>
+  Diagnostics found = checkText(R"(<ir_version: 8, opset_import: ["" : 14]>
 g (seq(float[2]) s, map(int64, float) m, optional(float[2]) o, sparse_tensor(float[4]) p)
   => (seq(float[2]) y) { y = Identity(s) })");
   EXPECT_TRUE(found.all().empty()) << listed(found);
 
   // What R24 adds to the type rules on a top-level input or output: a sparse tensor's shape,
   // an opaque type's name (an error here, where R88 elsewhere only warns).
-  Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
+  Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 14]>
 g (sparse_tensor(float[4]) p, seq(float[2]) s) => (seq(float[2]) y) { y = Identity(s) })");
   model.graph->inputs[0]->type->shape = nullptr;
   auto* opaque = model.arena().make<Type>();
@@ -93,7 +93,7 @@ g (sparse_tensor(float[4]) p, seq(float[2]) s) => (seq(float[2]) y) { y = Identi
   EXPECT_EQ(found.all()[1].path, "graph.input[1](s)");
 
   // The parts every type needs are the type rules', reported once, under their ids.
-  model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
+  model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 14]>
 g (seq(float[2]) s, map(int64, float) m) => (seq(float[2]) y) { y = Identity(s) })");
   model.graph->inputs[0]->type->elem = nullptr;
   model.graph->inputs[1]->type->key_type.reset();
