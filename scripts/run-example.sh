@@ -9,6 +9,7 @@ cmake --build build/release -j "$(nproc)" --target onyx_tool
 onyx=build/release/tools/onyx/onyx
 model=examples/tiny_cnn.onnx
 $onyx info "$model"
+$onyx check "$model"
 out=$(mktemp -d)
 $onyx convert "$model" "$out/roundtrip.onnx"
 cmp "$model" "$out/roundtrip.onnx" && echo "round trip: byte-identical ($(stat -c %s "$model") bytes)"
