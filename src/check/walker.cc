@@ -16,8 +16,11 @@ namespace {
 constexpr int kMaxGraphDepth = 256;
 
 std::string describeNode(const Node& node) {
-  if (node.nameOrEmpty().empty()) return "a " + std::string(node.opType()) + " node";
-  return "node " + quoted(node.nameOrEmpty()) + " (" + std::string(node.opType()) + ")";
+  // op_type comes from the file like any name: escaped, so a diagnostic stays one line.
+  std::string op_type;
+  appendEscaped(op_type, node.opType());
+  if (node.nameOrEmpty().empty()) return "a " + op_type + " node";
+  return "node " + quoted(node.nameOrEmpty()) + " (" + op_type + ")";
 }
 
 // What defines `value`, for messages: "the output of node 'a' (Add)", "a graph input", ...

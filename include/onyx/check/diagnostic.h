@@ -36,10 +36,9 @@ class Diagnostics {
   void warning(std::string_view rule, std::string path, std::string message) {
     add(rule, Severity::kWarning, std::move(path), std::move(message));
   }
-  void add(std::string_view rule, Severity severity, std::string path, std::string message) {
-    if (severity == Severity::kError) ++errors_;
-    all_.push_back({std::string(rule), severity, std::move(path), std::move(message)});
-  }
+  /// Control characters in `path` or `message` (from names in the file that a rule did not
+  /// escape) are escaped here, so that every diagnostic prints as one line.
+  void add(std::string_view rule, Severity severity, std::string path, std::string message);
 
   const std::vector<Diagnostic>& all() const { return all_; }
   size_t errorCount() const { return errors_; }
