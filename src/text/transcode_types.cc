@@ -3,14 +3,14 @@
 #include <span>
 
 #include "onyx/core/element_type.h"
-#include "text/proto_fields.h"
+#include "serde/field_numbers.h"
 #include "text/transcoder.h"
 
 namespace onyx::text {
 
 namespace {
 
-namespace f = fields;
+namespace f = ::onyx::field;
 
 // The element type a text type name stands for (float, int64, float8e4m3fn, ...), or 0.
 int32_t elementTypeCode(std::string_view name) {

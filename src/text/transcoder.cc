@@ -6,14 +6,14 @@
 #include <utility>
 
 #include "onyx/core/utf8.h"
-#include "text/proto_fields.h"
+#include "serde/field_numbers.h"
 #include "text/transcoder.h"
 
 namespace onyx::text {
 
 namespace {
 
-namespace f = fields;
+namespace f = ::onyx::field;
 
 using Kind = AttributeKind;
 
