@@ -17,6 +17,7 @@
 namespace onyx {
 
 struct Type;
+class InferenceContext;
 
 /// The standard domains. A node's domain "" is kOnnxDomain.
 inline constexpr const char* kOnnxDomain = "ai.onnx";
@@ -109,6 +110,9 @@ struct OpSchema {
   /// The node may carry attributes the schema does not declare (LayerNormalization 17, as
   /// onnx defines it): the checker does not report unknown ones.
   bool unchecked_attributes = false;
+  /// The type and shape inference rule (onyx/ops/inference_context.h); null when the
+  /// version has none of its own (the engine still applies what the signature implies).
+  void (*infer)(InferenceContext&) = nullptr;
 
   static constexpr size_t kUnbounded = static_cast<size_t>(-1);
 

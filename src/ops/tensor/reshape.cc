@@ -3,9 +3,103 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The output shape for `target` (Reshape's shape input, or Reshape-1's attribute): 0 copies
+// the input's dimension (unless allowzero), one -1 takes what is left of the element count.
+void reshapeTo(InferenceContext& ctx, const Dims& target, bool allow_zero) {
+  const Dims* in = ctx.inputShape(0);
+  SymbolicDims& dims = ctx.dims();
+  Dims out;
+  out.reserve(target.size());
+  std::optional<size_t> inferred_axis;
+  for (size_t i = 0; i < target.size(); ++i) {
+    DimValue wanted = target[i];
+    if (wanted.is(0) && !allow_zero) {
+      if (in == nullptr) {
+        out.push_back(dims.fresh());
+      } else if (i < in->size()) {
+        out.push_back((*in)[i]);
+      } else {
+        ctx.fail("shape[" + std::to_string(i) +
+                 "] is 0 (copy the input's dimension) but the input has rank " +
+                 std::to_string(in->size()));
+        return;
+      }
+    } else if (wanted.is(-1)) {
+      if (inferred_axis) {
+        ctx.fail("shape has more than one -1");
+        return;
+      }
+      inferred_axis = i;
+      out.push_back(DimValue::known(-1));
+    } else if (wanted.isKnown() && wanted.value() < 0) {
+      ctx.fail("shape[" + std::to_string(i) + "] is " + std::to_string(wanted.value()) +
+               "; only -1 may be negative");
+      return;
+    } else {
+      out.push_back(wanted);
+    }
+  }
+  if (in != nullptr) {
+    DimValue total = productOf(ctx, *in);
+    if (inferred_axis) {
+      DimValue rest = DimValue::known(1);
+      for (size_t i = 0; i < out.size(); ++i) {
+        if (i != *inferred_axis) rest = dims.multiply(rest, out[i]);
+      }
+      if (std::optional<DimValue> quotient = dims.divideExact(total, rest)) {
+        out[*inferred_axis] = *quotient;
+      } else if (total.isKnown() && rest.isKnown() && rest.value() != 0) {
+        ctx.fail("cannot reshape " + std::to_string(total.value()) + " elements into " +
+                 std::to_string(rest.value()) + " times a whole number");
+        return;
+      } else {
+        out[*inferred_axis] = dims.fresh();
+      }
+    } else {
+      DimValue count = productOf(ctx, out);
+      if (total.isKnown() && count.isKnown() && total.value() != count.value()) {
+        ctx.fail("cannot reshape " + std::to_string(total.value()) + " elements into " +
+                 std::to_string(count.value()));
+        return;
+      }
+    }
+  } else if (inferred_axis) {
+    out[*inferred_axis] = dims.fresh();
+  }
+  ctx.setOutputShape(0, std::move(out));
+}
+
+void inferReshape(InferenceContext& ctx) {
+  bool allow_zero = ctx.intAttribute("allowzero").value_or(0) != 0;
+  if (const Dims* target = ctx.inputData(1)) {
+    reshapeTo(ctx, *target, allow_zero);
+    return;
+  }
+  // Target unknown: its length, when known, is the output's rank.
+  if (const Dims* target_shape = ctx.inputShape(1);
+      target_shape != nullptr && target_shape->size() == 1 && (*target_shape)[0].isKnown()) {
+    Dims out;
+    for (int64_t i = 0; i < (*target_shape)[0].value(); ++i) out.push_back(ctx.dims().fresh());
+    ctx.setOutputShape(0, std::move(out));
+  }
+}
+
+void inferReshape1(InferenceContext& ctx) {
+  std::optional<std::vector<int64_t>> shape = ctx.intsAttribute("shape");
+  if (!shape) return;
+  Dims target;
+  for (int64_t dim : *shape) target.push_back(DimValue::known(dim));
+  reshapeTo(ctx, target, false);
+}
+
+}  // namespace
 
 constexpr Formals kInputs5 = {{"data", "T"}, {"shape", "tensor(int64)"}};
 constexpr Formals kOutputs1 = {{"reshaped", "T"}};
@@ -22,45 +116,54 @@ constexpr Operator kReshape{
          .inputs = {{"data", "T"}},
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts), attr("shape", kInts)},
-         .constraints = {{"T", tensor("float16 float double")}}},
+         .constraints = {{"T", tensor("float16 float double")}},
+         .infer = inferReshape1},
         {.since_version = 5,
          .inputs = kInputs5,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferReshape},
         {.since_version = 13,
          .inputs = kInputs5,
          .outputs = kOutputs1,
-         .constraints = kConstraints13},
+         .constraints = kConstraints13,
+         .infer = inferReshape},
         {.since_version = 14,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
-         .constraints = kConstraints13},
+         .constraints = kConstraints13,
+         .infer = inferReshape},
         {.since_version = 19,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
-         .constraints = {{"T", tensor(kIr9Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr9Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferReshape},
         {.since_version = 21,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
-         .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferReshape},
         {.since_version = 23,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
-         .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferReshape},
         {.since_version = 24,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
-         .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferReshape},
         {.since_version = 25,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
-         .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferReshape},
     }};
 static_assert(isWellFormed(kReshape));
 

@@ -2,10 +2,40 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Shape-15's start and end, clamped into [0, rank] after adding rank to negative ones.
+size_t clampedBound(int64_t bound, size_t rank) {
+  int64_t signed_rank = static_cast<int64_t>(rank);
+  if (bound < 0) bound += signed_rank;
+  return static_cast<size_t>(std::clamp<int64_t>(bound, 0, signed_rank));
+}
+
+void inferShape(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  if (in == nullptr) {
+    ctx.setOutputShape(0, {ctx.dims().fresh()});
+    return;
+  }
+  size_t start = clampedBound(ctx.intAttribute("start").value_or(0), in->size());
+  std::optional<int64_t> end_attribute = ctx.intAttribute("end");
+  size_t end = end_attribute ? clampedBound(*end_attribute, in->size()) : in->size();
+  Dims data;
+  if (start < end)
+    data.assign(in->begin() + static_cast<std::ptrdiff_t>(start),
+                in->begin() + static_cast<std::ptrdiff_t>(end));
+  ctx.setOutputShape(0, {DimValue::known(static_cast<int64_t>(data.size()))});
+  ctx.setOutputData(0, std::move(data));
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
 constexpr Formals kOutputs1 = {{"shape", "T1"}};
@@ -19,41 +49,49 @@ constexpr Operator kShape{.domain = kOnnxDomain,
                               {.since_version = 1,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
-                               .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}}},
+                               .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}},
+                               .infer = inferShape},
                               {.since_version = 13,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
-                               .constraints = kConstraints13},
+                               .constraints = kConstraints13,
+                               .infer = inferShape},
                               {.since_version = 15,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
-                               .constraints = kConstraints13},
+                               .constraints = kConstraints13,
+                               .infer = inferShape},
                               {.since_version = 19,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr9Types)}, {"T1", tensor("int64")}}},
+                               .constraints = {{"T", tensor(kIr9Types)}, {"T1", tensor("int64")}},
+                               .infer = inferShape},
                               {.since_version = 21,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr10Types)}, {"T1", tensor("int64")}}},
+                               .constraints = {{"T", tensor(kIr10Types)}, {"T1", tensor("int64")}},
+                               .infer = inferShape},
                               {.since_version = 23,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr11Types)}, {"T1", tensor("int64")}}},
+                               .constraints = {{"T", tensor(kIr11Types)}, {"T1", tensor("int64")}},
+                               .infer = inferShape},
                               {.since_version = 24,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr12Types)}, {"T1", tensor("int64")}}},
+                               .constraints = {{"T", tensor(kIr12Types)}, {"T1", tensor("int64")}},
+                               .infer = inferShape},
                               {.since_version = 25,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr13Types)}, {"T1", tensor("int64")}}},
+                               .constraints = {{"T", tensor(kIr13Types)}, {"T1", tensor("int64")}},
+                               .infer = inferShape},
                           }};
 static_assert(isWellFormed(kShape));
 

@@ -1,0 +1,29 @@
+// Internal: between the IR's declared types and the engine's InferredTypes, and the
+// elements of small integer tensors as propagated data.
+#pragma once
+
+#include <optional>
+
+#include "onyx/core/arena.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
+#include "onyx/ops/inferred_type.h"
+
+namespace onyx::infer {
+
+/// A declared type: a dim_param becomes the symbol of that name, a dimension with neither
+/// number nor name a fresh anonymous symbol.
+InferredType fromDeclared(const Type& type, SymbolicDims& dims);
+
+/// The type a tensor (an initializer, a Constant's value) has.
+InferredType typeOfTensor(const Tensor& tensor);
+
+/// An inferred type for the model; null when nothing is known. Anonymous symbols are
+/// written as unknown dimensions unless `name_unknown` (then as invented names).
+Type* toDeclared(const InferredType& type, Arena& arena, SymbolicDims& dims, bool name_unknown);
+
+/// The elements of an INT32 or INT64 tensor of rank 0 or 1 with at most
+/// kMaxPropagatedElements elements; nullopt for any other tensor or unreadable data.
+std::optional<Dims> integerElements(const Tensor& tensor);
+
+}  // namespace onyx::infer

@@ -1,0 +1,148 @@
+// Inference against the ONNX backend conformance models: with every type annotation of the
+// main graph removed (value_info, output types), inference must find each output's type
+// again. The declared outputs come from running the operator, so they are the truth.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "onyx/infer/infer.h"
+#include "onyx/ir/graph.h"
+#include "onyx/ir/node.h"
+#include "onyx/ir/type.h"
+#include "onyx/ir/value.h"
+#include "onyx/serde/model_io.h"
+#include "support/conformance.h"
+
+namespace onyx {
+namespace {
+
+// Outputs reproduced when this floor was last raised; inference must not fall below it.
+constexpr size_t kReproducedFloor = 78;
+
+// A declared type, copied out of the model before its annotations are removed.
+struct Expected {
+  std::string name;
+  Type::Kind kind = Type::Kind::kNone;
+  std::optional<int32_t> elem_type;
+  bool has_shape = false;
+  std::vector<Dimension> dims;  // strings point into the model, which stays alive
+};
+
+Expected expectedOf(const ValueInfo& output) {
+  Expected expected;
+  const Value* value = output.bound();
+  expected.name = value != nullptr ? std::string(value->name) : std::string();
+  if (output.type == nullptr) return expected;
+  expected.kind = output.type->kind;
+  expected.elem_type = output.type->elem_type;
+  if (output.type->shape != nullptr) {
+    expected.has_shape = true;
+    expected.dims.assign(output.type->shape->dims.begin(), output.type->shape->dims.end());
+  }
+  return expected;
+}
+
+std::string dimText(const Dimension& dim) {
+  if (dim.dim_value) return std::to_string(*dim.dim_value);
+  if (dim.dim_param) return std::string(*dim.dim_param);
+  return "?";
+}
+
+// Why `inferred` does not reproduce `expected`; empty when it does. Declared symbols must
+// map consistently (`symbols`: declared name → inferred text).
+std::string mismatch(const Expected& expected, const Type* inferred,
+                     std::map<std::string, std::string>& symbols) {
+  if (expected.kind == Type::Kind::kNone) return {};
+  if (inferred == nullptr) return "no type inferred";
+  if (inferred->kind != expected.kind) return "kind differs: inferred " + formatType(*inferred);
+  if (expected.kind != Type::Kind::kTensor && expected.kind != Type::Kind::kSparseTensor) {
+    return {};  // sequences, maps, optionals: the kind is what the declaration pins down here
+  }
+  if (expected.elem_type && inferred->elem_type != expected.elem_type) {
+    return "element type differs: inferred " + formatType(*inferred);
+  }
+  if (!expected.has_shape) return {};
+  if (inferred->shape == nullptr) return "rank unknown: inferred " + formatType(*inferred);
+  if (inferred->shape->rank() != expected.dims.size()) {
+    return "rank differs: inferred " + formatType(*inferred);
+  }
+  for (size_t axis = 0; axis < expected.dims.size(); ++axis) {
+    const Dimension& want = expected.dims[axis];
+    const Dimension& got = inferred->shape->dims[axis];
+    if (want.dim_value) {
+      if (got.dim_value != want.dim_value) {
+        return "dimension " + std::to_string(axis) + ": declared " + dimText(want) +
+               ", inferred " + formatType(*inferred);
+      }
+    } else if (want.dim_param) {
+      auto [slot, inserted] = symbols.try_emplace(std::string(*want.dim_param), dimText(got));
+      if (dimText(got) == "?" || (!inserted && slot->second != dimText(got))) {
+        return "dimension " + std::to_string(axis) + ": declared " + dimText(want) +
+               ", inferred " + formatType(*inferred);
+      }
+    }
+  }
+  return {};
+}
+
+void removeAnnotations(Graph& graph) {
+  for (ValueInfo* info : graph.value_info) info->type = nullptr;
+  for (ValueInfo* output : graph.outputs) output->type = nullptr;
+}
+
+TEST(InferConformance, OutputsReproducedWithoutAnnotations) {
+  auto cases = testing::conformanceCases();
+  if (cases.empty()) GTEST_SKIP() << testing::conformanceMissingReason();
+  size_t outputs = 0;
+  size_t reproduced = 0;
+  std::map<std::string, std::vector<std::string>> misses_by_op;
+  std::vector<std::string> errors;
+  for (const auto& dir : cases) {
+    Result<Model> loaded = loadModel((dir / "model.onnx").string());
+    ASSERT_TRUE(loaded) << dir << ": " << loaded.status().toString();
+    Model& model = *loaded;
+    std::vector<Expected> expected;
+    for (const ValueInfo* output : model.graph->outputs) expected.push_back(expectedOf(*output));
+    removeAnnotations(*model.graph);
+    InferResult result = inferModel(model);
+    for (const Diagnostic& diagnostic : result.diagnostics.all()) {
+      if (diagnostic.severity == Severity::kError) {
+        errors.push_back(dir.filename().string() + ": " + diagnostic.toString());
+      }
+    }
+    std::map<std::string, std::string> symbols;
+    for (size_t i = 0; i < expected.size(); ++i) {
+      ++outputs;
+      const ValueInfo* output = model.graph->outputs[i];
+      std::string why = mismatch(expected[i], output->type, symbols);
+      if (why.empty()) {
+        ++reproduced;
+        continue;
+      }
+      const Value* value = output->bound();
+      std::string op = value != nullptr && value->producer != nullptr
+                           ? std::string(value->producer->opType())
+                           : std::string("(graph input)");
+      misses_by_op[op].push_back(dir.filename().string() + " " + expected[i].name + ": " + why);
+    }
+  }
+  std::printf("%zu/%zu outputs reproduced\n", reproduced, outputs);
+  std::vector<std::pair<size_t, std::string>> ranked;
+  for (const auto& [op, misses] : misses_by_op) ranked.emplace_back(misses.size(), op);
+  std::sort(ranked.rbegin(), ranked.rend());
+  for (const auto& [count, op] : ranked) {
+    const std::vector<std::string>& misses = misses_by_op[op];
+    std::printf("  %s: %zu missed, e.g. %s\n", op.c_str(), count, misses.front().c_str());
+  }
+  std::printf("%zu inference errors on valid models\n", errors.size());
+  for (size_t i = 0; i < errors.size() && i < 40; ++i) std::printf("  %s\n", errors[i].c_str());
+  EXPECT_GE(reproduced, kReproducedFloor);
+  EXPECT_TRUE(errors.empty());
+}
+
+}  // namespace
+}  // namespace onyx
