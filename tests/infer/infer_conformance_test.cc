@@ -75,14 +75,14 @@ std::string mismatch(const Expected& expected, const Type* inferred,
     const Dimension& got = inferred->shape->dims[axis];
     if (want.dim_value) {
       if (got.dim_value != want.dim_value) {
-        return "dimension " + std::to_string(axis) + ": declared " + dimText(want) +
-               ", inferred " + formatType(*inferred);
+        return "dimension " + std::to_string(axis) + ": declared " + dimText(want) + ", inferred " +
+               formatType(*inferred);
       }
     } else if (want.dim_param) {
       auto [slot, inserted] = symbols.try_emplace(std::string(*want.dim_param), dimText(got));
       if (dimText(got) == "?" || (!inserted && slot->second != dimText(got))) {
-        return "dimension " + std::to_string(axis) + ": declared " + dimText(want) +
-               ", inferred " + formatType(*inferred);
+        return "dimension " + std::to_string(axis) + ": declared " + dimText(want) + ", inferred " +
+               formatType(*inferred);
       }
     }
   }

@@ -1,0 +1,80 @@
+#include <gtest/gtest.h>
+
+#include "support/infer_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::inferText;
+
+TEST(InferEngine, SignatureGivesElementTypeAndRuleGivesShape) {
+  auto m = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[N, 3] x, float[3] b) => (y) { t = Relu(x)  y = Add(t, b) })");
+  EXPECT_EQ(m.typeOf("t"), "float[N,3]");
+  EXPECT_EQ(m.typeOf("y"), "float[N,3]");
+  EXPECT_FALSE(m.result.diagnostics.hasErrors()) << m.diagnostics();
+}
+
+TEST(InferEngine, DataPropagatesFromShapeIntoReshape) {
+  auto m = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[N, S, 8] x) => (y) {
+      s = Shape <end = 2> (x)
+      minus_one = Constant <value_ints = [-1]> ()
+      y = Reshape(x, minus_one)
+      z = Reshape(x, s)
+    })");
+  EXPECT_EQ(m.typeOf("s"), "int64[2]");
+  EXPECT_EQ(m.typeOf("y"), "float[8*N*S]");
+  EXPECT_EQ(m.typeOf("z"), "float[N,S]");
+}
+
+TEST(InferEngine, ConflictWithDeclarationIsR36) {
+  auto m = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[2, 3] x) => (int64[2, 3] y) { y = Relu(x) })");
+  EXPECT_TRUE(m.has("R36")) << m.diagnostics();
+}
+
+TEST(InferEngine, BroadcastFailureIsX5) {
+  auto m = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[2, 3] x, float[4] b) => (y) { y = Add(x, b) })");
+  EXPECT_TRUE(m.has("X5")) << m.diagnostics();
+}
+
+TEST(InferEngine, UnknownDimsStayUnknownOrGetNamesWhenAsked) {
+  const char* text = R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[?, 3] x) => (y) { y = Relu(x) })";
+  EXPECT_EQ(inferText(text).typeOf("y"), "float[?,3]");
+  InferOptions named;
+  named.name_unknown_dims = true;
+  EXPECT_EQ(inferText(text, named).typeOf("y"), "float[unk__0,3]");
+}
+
+TEST(InferEngine, ModelLocalFunctionIsInferredThroughItsBody) {
+  auto m = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 21, "local" : 1]>
+    g (float[N, 4] x) => (y) { y = local.Twice(x) }
+    <domain: "local", opset_import: ["" : 21]>
+    Twice (a) => (b) { b = Add(a, a) })");
+  EXPECT_EQ(m.typeOf("y"), "float[N,4]");
+}
+
+TEST(InferEngine, StrictModeReportsOutputsWithoutType) {
+  const char* text = R"(
+    <ir_version: 10, opset_import: ["" : 21, "custom" : 1]>
+    g (float[2] x) => (y) { y = custom.Mystery(x) })";
+  EXPECT_FALSE(inferText(text).has("X6"));
+  InferOptions strict;
+  strict.strict = true;
+  auto m = inferText(text, strict);
+  EXPECT_TRUE(m.has("X6"));
+  ASSERT_FALSE(m.result.notes.empty());
+  EXPECT_NE(m.result.notes[0].find("unknown operator"), std::string::npos) << m.result.notes[0];
+}
+
+}  // namespace
+}  // namespace onyx
