@@ -163,7 +163,17 @@ void Engine::inferNode(Node& node, const std::string& node_path) {
   }
   if (!complete || !ctx.notes_.empty()) {
     std::string line = node_path + " " + std::string(node.opType()) + ":";
-    if (ctx.notes_.empty()) line += " some outputs stay without a shape";
+    if (ctx.notes_.empty()) {
+      // The rule ran: what it lacked is an input's shape (or the inputs are not tensors).
+      std::string missing;
+      for (size_t i = 0; i < node.inputCount(); ++i) {
+        if (ctx.hasInput(i) && ctx.inputShape(i) == nullptr) {
+          missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+        }
+      }
+      line += missing.empty() ? " some outputs stay without a shape"
+                              : " inputs without a shape: " + missing;
+    }
     for (size_t i = 0; i < ctx.notes_.size(); ++i) line += (i ? "; " : " ") + ctx.notes_[i];
     result_.notes.push_back(std::move(line));
   }

@@ -16,5 +16,6 @@ void addCheckCommand(CLI::App& app, int& exit_code);
 void addConvertCommand(CLI::App& app, int& exit_code);
 void addPrintCommand(CLI::App& app, int& exit_code);
 void addOpsCommand(CLI::App& app, int& exit_code);
+void addInferCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

@@ -7,6 +7,7 @@
 
 #include "commands.h"
 #include "onyx/core/element_type.h"
+#include "onyx/infer/infer.h"
 #include "onyx/ir/tensor_data.h"
 #include "onyx/ir/walk.h"
 #include "onyx/serde/model_io.h"
@@ -80,7 +81,18 @@ int runInfo(const std::string& path, bool json) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", path, loaded.status().toString());
     return kExitUnreadable;
   }
-  const Model& model = *loaded;
+  Model& model = *loaded;
+  // Outputs are shown as inference finds them; what the file itself declares is kept
+  // beside, so that an inferred type is marked as such.
+  std::vector<std::string> declared_outputs;
+  if (model.graph) {
+    for (const ValueInfo* info : model.graph->outputs) declared_outputs.push_back(typeText(*info));
+    (void)inferModel(model);
+  }
+  auto outputTypeText = [&](size_t index) {
+    std::string inferred = typeText(*model.graph->outputs[index]);
+    return inferred == declared_outputs[index] ? inferred : inferred + " (inferred)";
+  };
   std::map<std::string, size_t> op_counts;
   size_t node_count = 0;
   forEachGraph(model, [&](Graph& graph) {
@@ -122,7 +134,14 @@ int runInfo(const std::string& path, bool json) {
     if (model.graph) {
       out["graph"] = std::string(model.graph->name.value_or(""));
       out["inputs"] = values(model.graph->inputs);
-      out["outputs"] = values(model.graph->outputs);
+      nlohmann::ordered_json outputs = nlohmann::ordered_json::array();
+      for (size_t i = 0; i < model.graph->outputs.size(); ++i) {
+        const ValueInfo& info = *model.graph->outputs[i];
+        outputs.push_back({{"name", valueName(info)},
+                           {"type", declared_outputs[i]},
+                           {"inferred_type", typeText(info)}});
+      }
+      out["outputs"] = outputs;
     }
     out["node_count"] = node_count;
     out["ops"] = op_counts;
@@ -156,8 +175,8 @@ int runInfo(const std::string& path, bool json) {
       fmt::print("  {}: {}\n", valueName(*info), typeText(*info));
     }
     fmt::print("outputs:\n");
-    for (const ValueInfo* info : model.graph->outputs) {
-      fmt::print("  {}: {}\n", valueName(*info), typeText(*info));
+    for (size_t i = 0; i < model.graph->outputs.size(); ++i) {
+      fmt::print("  {}: {}\n", valueName(*model.graph->outputs[i]), outputTypeText(i));
     }
   }
   fmt::print("nodes:        {}\n", node_count);
