@@ -4,8 +4,8 @@
 //
 //   onyx_bench_check MODEL... [--reps=N]
 //
-// For each model: checkModel on the loaded model (the checker alone), and loadModel then
-// checkModel (what `onyx check` does, in a warm process). Each runs once to warm up, then N
+// For each model: checkModel with inference on the loaded model (the check alone), and loadModel
+// then checkModel (what `onyx check` does, in a warm process). Each runs once to warm up, then N
 // times (default 7); CPU time, median and minimum. The diagnostics are required to be empty:
 // a checker that fails early would look fast.
 //
@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "onyx/check/checker.h"
+#include "onyx/infer/infer.h"
 #include "onyx/serde/model_io.h"
 
 namespace {
@@ -69,13 +70,17 @@ int main(int argc, char** argv) {
     }
   }
   if (models.empty()) die("usage: onyx_bench_check MODEL... [--reps=N]");
+  // What `onyx check` runs: the checker's rules and inference's (R36, X5), as onnx's
+  // full_check runs shape inference.
+  onyx::CheckOptions options;
+  options.more_rules = onyx::checkInferredTypes;
   for (const std::string& path : models) {
     onyx::Result<onyx::Model> loaded = onyx::loadModel(path);
     if (!loaded.isOk()) die(loaded.status().toString());
-    requireValid(onyx::checkModel(loaded.value()), path);
+    requireValid(onyx::checkModel(loaded.value(), options), path);
     Timing check = measure(reps, [&] {
       double start = cpuMilliseconds();
-      onyx::Diagnostics diagnostics = onyx::checkModel(loaded.value());
+      onyx::Diagnostics diagnostics = onyx::checkModel(loaded.value(), options);
       double elapsed = cpuMilliseconds() - start;
       if (diagnostics.hasErrors()) die("diagnostics changed between runs");
       return elapsed;
@@ -84,7 +89,7 @@ int main(int argc, char** argv) {
       double start = cpuMilliseconds();
       onyx::Result<onyx::Model> model = onyx::loadModel(path);
       if (!model.isOk()) die(model.status().toString());
-      onyx::Diagnostics diagnostics = onyx::checkModel(model.value());
+      onyx::Diagnostics diagnostics = onyx::checkModel(model.value(), options);
       double elapsed = cpuMilliseconds() - start;
       if (diagnostics.hasErrors()) die("diagnostics changed between runs");
       return elapsed;

@@ -25,6 +25,7 @@ Diagnostics checkModel(const Model& model, const CheckOptions& options) {
   }
   check::checkTraining(context, walker);
   check::checkFunctions(context, walker);
+  if (options.more_rules && !out.hasErrors()) options.more_rules(model, out);
   return out;
 }
 

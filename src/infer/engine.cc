@@ -58,9 +58,9 @@ std::optional<int64_t> Engine::opsetOf(std::string_view domain) const {
   return found;
 }
 
-Engine::ValueState& Engine::stateOf(const Value& value) {
-  auto [slot, inserted] = frame_->values.try_emplace(&value);
-  ValueState& state = slot->second;
+ValueState& Engine::stateOf(const Value& value) {
+  auto [found, inserted] = frame_->values.insert(&value);
+  ValueState& state = *found;
   if (!inserted) return state;
   const Type* declared = value.type();
   if (declared != nullptr) state.type = fromDeclared(*declared, dims_);
@@ -181,7 +181,7 @@ void Engine::inferNode(Node& node, const std::string& node_path) {
 
 void Engine::setOutput(const Value& value, InferenceContext::OutputSlot slot,
                        const std::string& path) {
-  ValueState& state = frame_->values[&value];
+  ValueState& state = *frame_->values.insert(&value).first;
   const Type* declared_type = value.type();
   if (declared_type == nullptr) {
     state.type = std::move(slot.type);
@@ -217,7 +217,7 @@ void Engine::inferCall(const Function& function, InferenceContext& ctx,
   for (size_t i = 0; i < function.inputs.size() && i < ctx.inputCount(); ++i) {
     const Value* formal = function.inputs[i];
     if (formal == nullptr || !ctx.hasInput(i)) continue;
-    ValueState& state = call.values[formal];
+    ValueState& state = *call.values.insert(formal).first;
     if (const InferredType* type = ctx.inputType(i)) state.type = *type;
     if (const Dims* data = ctx.inputData(i)) state.data = *data;
     state.constant = ctx.inputConstant(i);
@@ -286,14 +286,24 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
   return outputs;
 }
 
+std::string_view Engine::declaredText(DimValue dim) {
+  if (!options_.name_unknown_dims && dims_.isAnonymous(dim)) return {};
+  size_t index = static_cast<size_t>(dim.expression());
+  if (index >= declared_text_.size()) declared_text_.resize(dims_.expressionCount());
+  std::string_view& text = declared_text_[index];
+  if (text.data() == nullptr) text = model_.arena().copy(dims_.text(dim));
+  return text;
+}
+
 void Engine::writeBack(Graph& graph) {
   Arena& arena = model_.arena();
   for (Node* node : graph.nodes()) {
     for (Value* output : node->outputs) {
       if (output == nullptr) continue;
-      auto found = frame_->values.find(output);
-      if (found == frame_->values.end() || !found->second.improves_declaration) continue;
-      Type* type = toDeclared(found->second.type, arena, dims_, options_.name_unknown_dims);
+      const ValueState* state = frame_->values.find(output);
+      if (state == nullptr || !state->improves_declaration) continue;
+      Type* type =
+          toDeclared(state->type, arena, [this](DimValue dim) { return declaredText(dim); });
       if (type != nullptr) output->setType(arena, type);
     }
   }
@@ -308,6 +318,17 @@ InferResult inferModel(Model& model, const InferOptions& options) {
   infer::Engine engine(model, options, result);
   engine.run();
   return result;
+}
+
+void checkInferredTypes(const Model& model, Diagnostics& out) {
+  InferOptions options;
+  options.write_back = false;
+  // Without write-back the engine changes nothing in the model; it takes it as mutable
+  // only because recording is its usual job.
+  InferResult result = inferModel(const_cast<Model&>(model), options);
+  for (const Diagnostic& diagnostic : result.diagnostics.all()) {
+    out.add(diagnostic.rule, diagnostic.severity, diagnostic.path, diagnostic.message);
+  }
 }
 
 }  // namespace onyx

@@ -3,9 +3,9 @@
 
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
+#include "infer/value_states.h"
 #include "onyx/infer/infer.h"
 #include "onyx/ops/inference_context.h"
 
@@ -21,13 +21,6 @@ class Engine final : public InferenceHost {
                                           std::span<const InferredType> inputs) override;
 
  private:
-  struct ValueState {
-    InferredType type;
-    std::optional<Dims> data;
-    const Tensor* constant = nullptr;
-    bool improves_declaration = false;  // write back: the type says more than the model did
-  };
-
   struct OpsetEntry {
     std::string_view domain;  // "" for ai.onnx
     int64_t version;
@@ -36,7 +29,7 @@ class Engine final : public InferenceHost {
   // A scope of values with types: the main graph with its subgraphs, or one call of a
   // model-local function (its body is closed, so it needs nothing from outside).
   struct Frame {
-    std::unordered_map<const Value*, ValueState> values;
+    ValueStates values;
     std::vector<OpsetEntry> opsets;
     bool write_back = false;
     const Node* caller = nullptr;
@@ -54,11 +47,14 @@ class Engine final : public InferenceHost {
   /// Records a node output: merged with its declaration (a conflict is R36).
   void setOutput(const Value& value, InferenceContext::OutputSlot slot, const std::string& path);
   std::optional<int64_t> opsetOf(std::string_view domain) const;
+  /// The dim_param text of a symbolic dimension, in the model's arena (made once).
+  std::string_view declaredText(DimValue dim);
 
   Model& model_;
   const InferOptions& options_;
   InferResult& result_;
   SymbolicDims dims_;
+  std::vector<std::string_view> declared_text_;  // by expression index; empty: not made yet
   Frame* frame_ = nullptr;
   // Where the walk is, for paths of subgraphs: the node being inferred and its path.
   const Node* current_node_ = nullptr;

@@ -67,7 +67,8 @@ InferredType typeOfTensor(const Tensor& tensor) {
   return InferredType::tensor(tensor.data_type.value_or(0), std::move(dims));
 }
 
-Type* toDeclared(const InferredType& type, Arena& arena, SymbolicDims& dims, bool name_unknown) {
+Type* toDeclared(const InferredType& type, Arena& arena,
+                 const std::function<std::string_view(DimValue)>& symbol_text) {
   Type* result = nullptr;
   switch (type.kind) {
     case InferredType::Kind::kUnknown: return nullptr;
@@ -84,8 +85,8 @@ Type* toDeclared(const InferredType& type, Arena& arena, SymbolicDims& dims, boo
           Dimension& out = result->shape->dims.emplace_back(arena);
           if (dim.isKnown()) {
             out.dim_value = dim.value();
-          } else if (name_unknown || !dims.isAnonymous(dim)) {
-            out.dim_param = arena.copy(dims.text(dim));
+          } else if (std::string_view text = symbol_text(dim); text.data() != nullptr) {
+            out.dim_param = text;
           }
         }
       }
@@ -102,7 +103,7 @@ Type* toDeclared(const InferredType& type, Arena& arena, SymbolicDims& dims, boo
         result->key_type = type.elem_type;
       }
       if (type.elem != nullptr) {
-        result->elem = toDeclared(*type.elem, arena, dims, name_unknown);
+        result->elem = toDeclared(*type.elem, arena, symbol_text);
       }
       return result;
     }

@@ -2,7 +2,9 @@
 // elements of small integer tensors as propagated data.
 #pragma once
 
+#include <functional>
 #include <optional>
+#include <string_view>
 
 #include "onyx/core/arena.h"
 #include "onyx/ir/tensor.h"
@@ -18,9 +20,10 @@ InferredType fromDeclared(const Type& type, SymbolicDims& dims);
 /// The type a tensor (an initializer, a Constant's value) has.
 InferredType typeOfTensor(const Tensor& tensor);
 
-/// An inferred type for the model; null when nothing is known. Anonymous symbols are
-/// written as unknown dimensions unless `name_unknown` (then as invented names).
-Type* toDeclared(const InferredType& type, Arena& arena, SymbolicDims& dims, bool name_unknown);
+/// An inferred type for the model; null when nothing is known. `symbol_text` gives a
+/// symbolic dimension's dim_param (in `arena`), or a null view to leave it unknown.
+Type* toDeclared(const InferredType& type, Arena& arena,
+                 const std::function<std::string_view(DimValue)>& symbol_text);
 
 /// The elements of an INT32 or INT64 tensor of rank 0 or 1 with at most
 /// kMaxPropagatedElements elements; nullopt for any other tensor or unreadable data.

@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "onyx/check/checker.h"
+#include "onyx/infer/infer.h"
 
 namespace onyx::tool {
 
@@ -18,12 +19,14 @@ struct CheckArguments {
   bool json = false;
   bool no_external_data = false;
   bool name_style = false;
+  bool no_infer = false;
 };
 
 int runCheck(const CheckArguments& arguments) {
   CheckOptions options;
   options.external_data = !arguments.no_external_data;
   options.name_style = arguments.name_style;
+  if (!arguments.no_infer) options.more_rules = checkInferredTypes;
   auto checked = checkModelFile(arguments.path, options);
   if (!checked) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", arguments.path, checked.status().toString());
@@ -70,6 +73,9 @@ void addCheckCommand(CLI::App& app, int& exit_code) {
                     "do not open the model's external data files");
   command->add_flag("--name-style", arguments->name_style,
                     "also warn about names that are not C identifiers (R38)");
+  command->add_flag("--no-infer", arguments->no_infer,
+                    "skip type and shape inference (R36 declared types that contradict the "
+                    "inferred ones, X5 nodes whose inputs contradict their operator)");
   command->callback([&exit_code, arguments] { exit_code = runCheck(*arguments); });
 }
 

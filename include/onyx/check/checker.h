@@ -11,6 +11,7 @@
 // at once (the model is only read).
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "onyx/check/diagnostic.h"
@@ -28,6 +29,10 @@ struct CheckOptions {
   /// Also warn about names that are not C identifiers (R38). Off by default: the spec
   /// only recommends them, and exporters name values `/layer.1/Add_output_0`.
   bool name_style = false;
+  /// Rules a higher layer adds, run after the checker's own when the model has no error
+  /// (so they read a well-formed graph): the inference layer's R36 and X5 are given this
+  /// way (onyx/infer/infer.h, checkInferredTypes), as `onyx check` does.
+  std::function<void(const Model&, Diagnostics&)> more_rules;
 };
 
 /// Checks `model` (as loaded, or as built through the graph API). Warnings do not make a

@@ -49,4 +49,9 @@ struct InferResult {
 /// declared type is never replaced by a less precise one).
 InferResult inferModel(Model& model, const InferOptions& options = {});
 
+/// Inference as a check, recording nothing (the model is not modified): appends its errors
+/// — R36, declared types that contradict inferred ones; X5, nodes whose inputs contradict
+/// their operator — to `out`. Meant for CheckOptions::more_rules.
+void checkInferredTypes(const Model& model, Diagnostics& out);
+
 }  // namespace onyx

@@ -1,0 +1,83 @@
+// Internal: what inference knows of each value of one frame, found by the value's address.
+//
+// Open addressing over one array of (pointer, index) slots, states in a deque so that a
+// state never moves (rules hold pointers to their inputs' types while outputs are added).
+// A model of 10,000 nodes inserts tens of thousands of states; std::unordered_map would
+// allocate a node for each.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <vector>
+
+#include "onyx/ops/inferred_type.h"
+
+namespace onyx {
+struct Tensor;
+struct Value;
+}  // namespace onyx
+
+namespace onyx::infer {
+
+struct ValueState {
+  InferredType type;
+  std::optional<Dims> data;
+  const Tensor* constant = nullptr;
+  bool improves_declaration = false;  // write back: the type says more than the model did
+};
+
+class ValueStates {
+ public:
+  /// The state of `value`, or null.
+  ValueState* find(const Value* value) {
+    if (slots_.empty()) return nullptr;
+    for (size_t i = hash(value) & mask();; i = (i + 1) & mask()) {
+      if (slots_[i].key == nullptr) return nullptr;
+      if (slots_[i].key == value) return &states_[slots_[i].index];
+    }
+  }
+  /// The state of `value`, and whether it was just made (empty).
+  std::pair<ValueState*, bool> insert(const Value* value) {
+    if ((states_.size() + 1) * 4 > slots_.size() * 3) grow();
+    for (size_t i = hash(value) & mask();; i = (i + 1) & mask()) {
+      if (slots_[i].key == value) return {&states_[slots_[i].index], false};
+      if (slots_[i].key == nullptr) {
+        slots_[i] = {value, static_cast<uint32_t>(states_.size())};
+        states_.emplace_back();
+        return {&states_.back(), true};
+      }
+    }
+  }
+
+ private:
+  struct Slot {
+    const Value* key = nullptr;
+    uint32_t index = 0;
+  };
+  static uint64_t hash(const void* pointer) {
+    auto bits = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer));
+    bits ^= bits >> 33;
+    bits *= 0xff51afd7ed558ccdull;
+    return bits ^ (bits >> 33);
+  }
+  size_t mask() const { return slots_.size() - 1; }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 256 : old.size() * 2, Slot{});
+    for (const Slot& slot : old) {
+      if (slot.key == nullptr) continue;
+      for (size_t i = hash(slot.key) & mask();; i = (i + 1) & mask()) {
+        if (slots_[i].key == nullptr) {
+          slots_[i] = slot;
+          break;
+        }
+      }
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::deque<ValueState> states_;
+};
+
+}  // namespace onyx::infer
