@@ -77,18 +77,19 @@ ValueState& Engine::stateOf(const Value& value) {
   return state;
 }
 
+std::string Engine::NodePlace::path() const {
+  std::string text = *graph_path;
+  check::appendSegment(text, "node", index, node->nameOrEmpty());
+  return text;
+}
+
 void Engine::inferGraph(Graph& graph, const std::string& path) {
   size_t index = 0;
-  std::string node_path;
-  for (Node* node : graph.nodes()) {
-    node_path = path;
-    check::appendSegment(node_path, "node", index++, node->nameOrEmpty());
-    inferNode(*node, node_path);
-  }
+  for (Node* node : graph.nodes()) inferNode(*node, NodePlace{&path, index++, node});
   if (frame_->write_back) writeBack(graph);
 }
 
-void Engine::inferNode(Node& node, const std::string& node_path) {
+void Engine::inferNode(Node& node, const NodePlace& place) {
   ++result_.stats.nodes;
   std::string_view domain = node.domainOrDefault();
   std::optional<int64_t> opset = opsetOf(domain);
@@ -102,6 +103,12 @@ void Engine::inferNode(Node& node, const std::string& node_path) {
                        *this);
   ctx.caller_ = frame_->caller;
   ctx.callee_ = frame_->callee;
+  // The slot lists are reused from node to node (a subgraph's nodes, inferred while this
+  // node's rule runs, find them taken and make their own).
+  ctx.inputs_ = std::move(scratch_inputs_);
+  ctx.outputs_ = std::move(scratch_outputs_);
+  ctx.inputs_.clear();
+  ctx.outputs_.clear();
   ctx.inputs_.resize(node.inputCount());
   for (size_t i = 0; i < node.inputCount(); ++i) {
     const Value* input = node.input(i);
@@ -116,10 +123,8 @@ void Engine::inferNode(Node& node, const std::string& node_path) {
   ctx.outputs_.resize(node.outputCount());
   for (size_t i = 0; i < node.outputCount(); ++i) ctx.outputs_[i].present = node.output(i);
 
-  const Node* outer_node = current_node_;
-  const std::string* outer_path = current_path_;
-  current_node_ = &node;
-  current_path_ = &node_path;
+  const NodePlace* outer_place = current_place_;
+  current_place_ = &place;
   if (schema != nullptr) {
     applySignatureTypes(ctx);
     if (schema->infer != nullptr) {
@@ -130,24 +135,23 @@ void Engine::inferNode(Node& node, const std::string& node_path) {
                std::to_string(schema->since_version));
     }
   } else if (local != nullptr) {
-    inferCall(*local, ctx, node_path);
+    inferCall(*local, ctx, place);
   } else {
     ++result_.stats.nodes_without_rule;
     ctx.note(opset ? "unknown operator " + quoted(node.opType())
                    : "domain " + quoted(domain) + " is not imported");
   }
-  current_node_ = outer_node;
-  current_path_ = outer_path;
+  current_place_ = outer_place;
 
   for (std::string& failure : ctx.failures_) {
-    result_.diagnostics.error("X5", node_path, std::move(failure));
+    result_.diagnostics.error("X5", place.path(), std::move(failure));
   }
   bool complete = true;
   for (size_t i = 0; i < node.outputCount(); ++i) {
     const Value* output = node.output(i);
     if (output == nullptr) continue;
     ++result_.stats.outputs;
-    std::string output_path = node_path + ".output[" + std::to_string(i) + "]";
+    auto output_path = [&] { return place.path() + ".output[" + std::to_string(i) + "]"; };
     setOutput(*output, std::move(ctx.outputs_[i]), output_path);
     const InferredType& type = stateOf(*output).type;
     if (type.isKnown()) ++result_.stats.outputs_typed;
@@ -157,12 +161,12 @@ void Engine::inferNode(Node& node, const std::string& node_path) {
       complete = false;
     }
     if (!type.isKnown() && options_.strict) {
-      result_.diagnostics.error("X6", output_path,
+      result_.diagnostics.error("X6", output_path(),
                                 "the type of " + quoted(output->name) + " cannot be inferred");
     }
   }
   if (!complete || !ctx.notes_.empty()) {
-    std::string line = node_path + " " + std::string(node.opType()) + ":";
+    std::string line = place.path() + " " + std::string(node.opType()) + ":";
     if (ctx.notes_.empty()) {
       // The rule ran: what it lacked is an input's shape (or the inputs are not tensors).
       std::string missing;
@@ -177,10 +181,12 @@ void Engine::inferNode(Node& node, const std::string& node_path) {
     for (size_t i = 0; i < ctx.notes_.size(); ++i) line += (i ? "; " : " ") + ctx.notes_[i];
     result_.notes.push_back(std::move(line));
   }
+  scratch_inputs_ = std::move(ctx.inputs_);
+  scratch_outputs_ = std::move(ctx.outputs_);
 }
 
 void Engine::setOutput(const Value& value, InferenceContext::OutputSlot slot,
-                       const std::string& path) {
+                       const std::function<std::string()>& path) {
   ValueState& state = *frame_->values.insert(&value).first;
   const Type* declared_type = value.type();
   if (declared_type == nullptr) {
@@ -190,7 +196,7 @@ void Engine::setOutput(const Value& value, InferenceContext::OutputSlot slot,
     InferredType declared = fromDeclared(*declared_type, dims_);
     Merged merged = mergeTypes(declared, slot.type, dims_);
     if (!merged.conflict.empty()) {
-      result_.diagnostics.error("R36", path, quoted(value.name) + ": " + merged.conflict);
+      result_.diagnostics.error("R36", path(), quoted(value.name) + ": " + merged.conflict);
     }
     state.improves_declaration = !(merged.type == declared);
     state.type = std::move(merged.type);
@@ -199,8 +205,7 @@ void Engine::setOutput(const Value& value, InferenceContext::OutputSlot slot,
   state.constant = slot.constant;
 }
 
-void Engine::inferCall(const Function& function, InferenceContext& ctx,
-                       const std::string& node_path) {
+void Engine::inferCall(const Function& function, InferenceContext& ctx, const NodePlace& place) {
   if (frame_->depth >= options_.max_function_depth) {
     ctx.fail("model-local functions nest deeper than " +
              std::to_string(options_.max_function_depth) + " calls (recursion?)");
@@ -224,7 +229,7 @@ void Engine::inferCall(const Function& function, InferenceContext& ctx,
   }
   Frame* outer = frame_;
   frame_ = &call;
-  std::string body_path = node_path + ".function";
+  std::string body_path = place.path() + ".function";
   inferGraph(*function.body, body_path);
   for (size_t i = 0; i < function.outputs.size() && i < ctx.outputCount(); ++i) {
     const Value* formal = function.outputs[i]->value;
@@ -240,10 +245,11 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
                                                 std::span<const InferredType> inputs) {
   // The engine walks graphs it was given as mutable (the model); rules see them as const.
   Graph& graph = const_cast<Graph&>(const_graph);
-  std::string path = current_path_ != nullptr ? *current_path_ : std::string("graph");
-  if (current_node_ != nullptr) {
-    for (size_t a = 0; a < current_node_->attributes.size(); ++a) {
-      const Attribute* attribute = current_node_->attributes[a];
+  std::string path = current_place_ != nullptr ? current_place_->path() : std::string("graph");
+  if (current_place_ != nullptr) {
+    const Node* owner = current_place_->node;
+    for (size_t a = 0; a < owner->attributes.size(); ++a) {
+      const Attribute* attribute = owner->attributes[a];
       if (attribute->g == &graph) {
         check::appendSegment(path, "attribute", a, attribute->nameOrEmpty());
         path += ".g";
@@ -272,11 +278,9 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
       state.type = std::move(merged.type);
     }
   }
-  const Node* outer_node = current_node_;
-  const std::string* outer_path = current_path_;
+  const NodePlace* outer_place = current_place_;
   inferGraph(graph, path);
-  current_node_ = outer_node;
-  current_path_ = outer_path;
+  current_place_ = outer_place;
   std::vector<InferredType> outputs;
   outputs.reserve(graph.outputs.size());
   for (const ValueInfo* output : graph.outputs) {

@@ -1,6 +1,7 @@
 // Internal: the inference walk. One Engine per inferModel call.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,14 +39,23 @@ class Engine final : public InferenceHost {
   };
 
   void inferGraph(Graph& graph, const std::string& path);
-  void inferNode(Node& node, const std::string& node_path);
+  // A node being inferred, and where: its path is made only for a diagnostic or a note.
+  struct NodePlace {
+    const std::string* graph_path;
+    size_t index;
+    const Node* node;
+    std::string path() const;
+  };
+
+  void inferNode(Node& node, const NodePlace& place);
   /// The outputs of a call of a model-local function, typed through its body.
-  void inferCall(const Function& function, InferenceContext& ctx, const std::string& node_path);
+  void inferCall(const Function& function, InferenceContext& ctx, const NodePlace& place);
   void writeBack(Graph& graph);
 
   ValueState& stateOf(const Value& value);
   /// Records a node output: merged with its declaration (a conflict is R36).
-  void setOutput(const Value& value, InferenceContext::OutputSlot slot, const std::string& path);
+  void setOutput(const Value& value, InferenceContext::OutputSlot slot,
+                 const std::function<std::string()>& path);
   std::optional<int64_t> opsetOf(std::string_view domain) const;
   /// The dim_param text of a symbolic dimension, in the model's arena (made once).
   std::string_view declaredText(DimValue dim);
@@ -56,9 +66,10 @@ class Engine final : public InferenceHost {
   SymbolicDims dims_;
   std::vector<std::string_view> declared_text_;  // by expression index; empty: not made yet
   Frame* frame_ = nullptr;
-  // Where the walk is, for paths of subgraphs: the node being inferred and its path.
-  const Node* current_node_ = nullptr;
-  const std::string* current_path_ = nullptr;
+  // Where the walk is, for paths of subgraphs: the node being inferred.
+  const NodePlace* current_place_ = nullptr;
+  std::vector<InferenceContext::InputSlot> scratch_inputs_;
+  std::vector<InferenceContext::OutputSlot> scratch_outputs_;
 };
 
 }  // namespace onyx::infer
