@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -15,7 +16,8 @@ constexpr Operator kBitwiseOr{
         {.since_version = 18,
          .inputs = {{"A", "T"}, {"B", "T"}},
          .outputs = {{"C", "T"}},
-         .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64")}}},
+         .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64")}},
+         .infer = inferBroadcast},
     }};
 static_assert(isWellFormed(kBitwiseOr));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -21,13 +22,15 @@ constexpr Operator kGreaterOrEqual{
          .constraints =
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
-              {"T1", tensor("bool")}}},
+              {"T1", tensor("bool")}},
+         .infer = inferBroadcast},
         {.since_version = 16,
          .inputs = kInputs12,
          .outputs = kOutputs12,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")},
-                         {"T1", tensor("bool")}}},
+                         {"T1", tensor("bool")}},
+         .infer = inferBroadcast},
     }};
 static_assert(isWellFormed(kGreaterOrEqual));
 

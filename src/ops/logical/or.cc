@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -19,11 +20,13 @@ constexpr Operator kOr{.domain = kOnnxDomain,
                             .inputs = kInputs1,
                             .outputs = kOutputs1,
                             .attributes = {attr("axis", kInt), attr("broadcast", 0)},
-                            .constraints = kConstraints1},
+                            .constraints = kConstraints1,
+                            .infer = inferSameShape},
                            {.since_version = 7,
                             .inputs = kInputs1,
                             .outputs = kOutputs1,
-                            .constraints = kConstraints1},
+                            .constraints = kConstraints1,
+                            .infer = inferBroadcast},
                        }};
 static_assert(isWellFormed(kOr));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -19,12 +20,14 @@ constexpr Operator kCelu{.domain = kOnnxDomain,
                               .inputs = kInputs12,
                               .outputs = kOutputs12,
                               .attributes = kAttributes12,
-                              .constraints = {{"T", tensor("float")}}},
+                              .constraints = {{"T", tensor("float")}},
+                              .infer = inferSameShape},
                              {.since_version = 28,
                               .inputs = kInputs12,
                               .outputs = kOutputs12,
                               .attributes = kAttributes12,
-                              .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+                              .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                              .infer = inferSameShape},
                          }};
 static_assert(isWellFormed(kCelu));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -21,27 +22,32 @@ constexpr Operator kClip{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts), attr("max", kFloat), attr("min", kFloat)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferSameShape},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("max", 3.40282347e+38f), attr("min", -3.40282347e+38f)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferSameShape},
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferSameShape},
         {.since_version = 12,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .constraints =
              {{"T",
-               tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}}},
+               tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
+         .infer = inferSameShape},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
-                                      "float double bfloat16")}}},
+                                      "float double bfloat16")}},
+         .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kClip));
 

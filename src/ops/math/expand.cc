@@ -2,10 +2,63 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <string>
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The broadcast of the input's shape with the target shape (input 1's elements). When the
+// target's elements are unknown but its length is, the rank is known: an axis the input
+// has with a size other than 1 keeps it; the others are unknown.
+void inferExpand(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  const Dims* target = ctx.inputData(1);
+  if (target != nullptr) {
+    for (size_t i = 0; i < target->size(); ++i) {
+      DimValue dim = (*target)[i];
+      if (dim.isKnown() && dim.value() < 0) {
+        ctx.fail("shape[" + std::to_string(i) + "] is " + std::to_string(dim.value()) +
+                 "; Expand's shape cannot be negative");
+        return;
+      }
+    }
+    if (in == nullptr) return;
+    const Dims* shapes[] = {in, target};
+    if (std::optional<Dims> out = broadcastShapes(ctx, shapes)) {
+      ctx.setOutputShape(0, std::move(*out));
+    }
+    return;
+  }
+  const Dims* target_shape = ctx.inputShape(1);
+  if (in == nullptr || target_shape == nullptr || target_shape->size() != 1 ||
+      !(*target_shape)[0].isKnown()) {
+    return;
+  }
+  int64_t target_rank = (*target_shape)[0].value();
+  if (target_rank < 0 || target_rank > static_cast<int64_t>(kMaxPropagatedElements)) return;
+  size_t rank = std::max(in->size(), static_cast<size_t>(target_rank));
+  Dims out;
+  out.reserve(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    size_t from_right = rank - i;
+    if (from_right <= in->size()) {
+      DimValue dim = (*in)[in->size() - from_right];
+      if (dim.isKnown() && dim.value() != 1) {
+        out.push_back(dim);
+        continue;
+      }
+    }
+    out.push_back(ctx.dims().fresh());
+  }
+  ctx.setOutputShape(0, std::move(out));
+}
+
+}  // namespace
 
 constexpr Formals kInputs8 = {{"input", "T"}, {"shape", "tensor(int64)"}};
 constexpr Formals kOutputs8 = {{"output", "T"}};
@@ -18,11 +71,13 @@ constexpr Operator kExpand{
         {.since_version = 8,
          .inputs = kInputs8,
          .outputs = kOutputs8,
-         .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferExpand},
         {.since_version = 13,
          .inputs = kInputs8,
          .outputs = kOutputs8,
-         .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferExpand},
     }};
 static_assert(isWellFormed(kExpand));
 

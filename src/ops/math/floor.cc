@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -19,15 +20,18 @@ constexpr Operator kFloor{.domain = kOnnxDomain,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = {attr("consumed_inputs", kInts)},
-                               .constraints = kConstraints1},
+                               .constraints = kConstraints1,
+                               .infer = inferSameShape},
                               {.since_version = 6,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
-                               .constraints = kConstraints1},
+                               .constraints = kConstraints1,
+                               .infer = inferSameShape},
                               {.since_version = 13,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
-                               .constraints = {{"T", tensor("float16 float double bfloat16")}}},
+                               .constraints = {{"T", tensor("float16 float double bfloat16")}},
+                               .infer = inferSameShape},
                           }};
 static_assert(isWellFormed(kFloor));
 

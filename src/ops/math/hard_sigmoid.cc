@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -21,17 +22,20 @@ constexpr Operator kHardSigmoid{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("alpha", 0.2f), attr("beta", 0.5f), attr("consumed_inputs", kInts)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferSameShape},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferSameShape},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
-         .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kHardSigmoid));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -17,11 +18,13 @@ constexpr Operator kHardSwish{.domain = kOnnxDomain,
                                   {.since_version = 14,
                                    .inputs = kInputs14,
                                    .outputs = kOutputs14,
-                                   .constraints = {{"T", tensor("float16 float double")}}},
+                                   .constraints = {{"T", tensor("float16 float double")}},
+                                   .infer = inferSameShape},
                                   {.since_version = 22,
                                    .inputs = kInputs14,
                                    .outputs = kOutputs14,
-                                   .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+                                   .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                                   .infer = inferSameShape},
                               }};
 static_assert(isWellFormed(kHardSwish));
 

@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/math_shape.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -20,17 +21,20 @@ constexpr Operator kHardmax{.domain = kOnnxDomain,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = kConstraints1},
+                                 .constraints = kConstraints1,
+                                 .infer = inferSoftmaxFamily},
                                 {.since_version = 11,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = kConstraints1},
+                                 .constraints = kConstraints1,
+                                 .infer = inferSoftmaxFamily},
                                 {.since_version = 13,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = {attr("axis", -1)},
-                                 .constraints = {{"T", tensor("float16 float double bfloat16")}}},
+                                 .constraints = {{"T", tensor("float16 float double bfloat16")}},
+                                 .infer = inferSoftmaxFamily},
                             }};
 static_assert(isWellFormed(kHardmax));
 

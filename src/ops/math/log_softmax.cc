@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/math_shape.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -13,26 +14,28 @@ constexpr Attributes kAttributes1 = {attr("axis", 1)};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
 extern const Operator kLogSoftmax;
-constexpr Operator kLogSoftmax{
-    .domain = kOnnxDomain,
-    .name = "LogSoftmax",
-    .versions = {
-        {.since_version = 1,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .attributes = kAttributes1,
-         .constraints = kConstraints1},
-        {.since_version = 11,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .attributes = kAttributes1,
-         .constraints = kConstraints1},
-        {.since_version = 13,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .attributes = {attr("axis", -1)},
-         .constraints = {{"T", tensor("float16 float double bfloat16")}}},
-    }};
+constexpr Operator kLogSoftmax{.domain = kOnnxDomain,
+                               .name = "LogSoftmax",
+                               .versions = {
+                                   {.since_version = 1,
+                                    .inputs = kInputs1,
+                                    .outputs = kOutputs1,
+                                    .attributes = kAttributes1,
+                                    .constraints = kConstraints1,
+                                    .infer = inferSoftmaxFamily},
+                                   {.since_version = 11,
+                                    .inputs = kInputs1,
+                                    .outputs = kOutputs1,
+                                    .attributes = kAttributes1,
+                                    .constraints = kConstraints1,
+                                    .infer = inferSoftmaxFamily},
+                                   {.since_version = 13,
+                                    .inputs = kInputs1,
+                                    .outputs = kOutputs1,
+                                    .attributes = {attr("axis", -1)},
+                                    .constraints = {{"T", tensor("float16 float double bfloat16")}},
+                                    .infer = inferSoftmaxFamily},
+                               }};
 static_assert(isWellFormed(kLogSoftmax));
 
 }  // namespace onyx::ops::ai_onnx

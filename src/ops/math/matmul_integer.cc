@@ -3,9 +3,16 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferMatMulInteger(InferenceContext& ctx) { inferMatMulShape(ctx, 0, 1); }
+
+}  // namespace
 
 extern const Operator kMatMulInteger;
 constexpr Operator kMatMulInteger{.domain = kOnnxDomain,
@@ -19,7 +26,8 @@ constexpr Operator kMatMulInteger{.domain = kOnnxDomain,
                                        .outputs = {{"Y", "T3"}},
                                        .constraints = {{"T1", tensor("int8 uint8")},
                                                        {"T2", tensor("int8 uint8")},
-                                                       {"T3", tensor("int32")}}},
+                                                       {"T3", tensor("int32")}},
+                                       .infer = inferMatMulInteger},
                                   }};
 static_assert(isWellFormed(kMatMulInteger));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -19,15 +20,18 @@ constexpr Operator kNeg{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts)},
-         .constraints = {{"T", tensor("float16 float double")}}},
+         .constraints = {{"T", tensor("float16 float double")}},
+         .infer = inferSameShape},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double")}}},
+         .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double")}},
+         .infer = inferSameShape},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double bfloat16")}}},
+         .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double bfloat16")}},
+         .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kNeg));
 

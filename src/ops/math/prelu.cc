@@ -3,9 +3,17 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// slope broadcasts to X (unidirectionally from version 7), so Y has X's shape.
+void inferPRelu(InferenceContext& ctx) { inferSameShape(ctx); }
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}, {"slope", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -20,23 +28,28 @@ constexpr Operator kPRelu{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferPRelu},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferPRelu},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferPRelu},
         {.since_version = 9,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor("float16 float double uint32 uint64 int32 int64")}}},
+         .constraints = {{"T", tensor("float16 float double uint32 uint64 int32 int64")}},
+         .infer = inferPRelu},
         {.since_version = 16,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor("bfloat16 float16 float double uint32 uint64 int32 int64")}}},
+         .constraints = {{"T", tensor("bfloat16 float16 float double uint32 uint64 int32 int64")}},
+         .infer = inferPRelu},
     }};
 static_assert(isWellFormed(kPRelu));
 

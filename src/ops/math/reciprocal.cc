@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -12,24 +13,26 @@ constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
 extern const Operator kReciprocal;
-constexpr Operator kReciprocal{
-    .domain = kOnnxDomain,
-    .name = "Reciprocal",
-    .versions = {
-        {.since_version = 1,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .attributes = {attr("consumed_inputs", kInts)},
-         .constraints = kConstraints1},
-        {.since_version = 6,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .constraints = kConstraints1},
-        {.since_version = 13,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .constraints = {{"T", tensor("float16 float double bfloat16")}}},
-    }};
+constexpr Operator kReciprocal{.domain = kOnnxDomain,
+                               .name = "Reciprocal",
+                               .versions = {
+                                   {.since_version = 1,
+                                    .inputs = kInputs1,
+                                    .outputs = kOutputs1,
+                                    .attributes = {attr("consumed_inputs", kInts)},
+                                    .constraints = kConstraints1,
+                                    .infer = inferSameShape},
+                                   {.since_version = 6,
+                                    .inputs = kInputs1,
+                                    .outputs = kOutputs1,
+                                    .constraints = kConstraints1,
+                                    .infer = inferSameShape},
+                                   {.since_version = 13,
+                                    .inputs = kInputs1,
+                                    .outputs = kOutputs1,
+                                    .constraints = {{"T", tensor("float16 float double bfloat16")}},
+                                    .infer = inferSameShape},
+                               }};
 static_assert(isWellFormed(kReciprocal));
 
 }  // namespace onyx::ops::ai_onnx

@@ -8,7 +8,6 @@
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
-
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};

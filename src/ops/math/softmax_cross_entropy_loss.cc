@@ -2,10 +2,48 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <string>
+#include <string_view>
+#include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// scores is [N, C, d1, ..., dk], labels [N, d1, ..., dk]. The loss is labels' shape with
+// reduction "none", else a scalar; log_prob has scores' shape.
+void inferSoftmaxCrossEntropyLoss(InferenceContext& ctx) {
+  const Dims* scores = ctx.inputShape(0);
+  const Dims* labels = ctx.inputShape(1);
+  if (scores != nullptr && scores->size() < 2) {
+    ctx.fail("scores has rank " + std::to_string(scores->size()) + "; it needs [N, C, ...]");
+    return;
+  }
+  if (scores != nullptr && labels != nullptr && labels->size() + 1 != scores->size()) {
+    ctx.fail("labels has rank " + std::to_string(labels->size()) + " for scores of rank " +
+             std::to_string(scores->size()) + "; it needs rank " +
+             std::to_string(scores->size() - 1));
+    return;
+  }
+  std::string_view reduction = ctx.stringAttribute("reduction").value_or("mean");
+  if (reduction == "none") {
+    if (labels != nullptr) {
+      ctx.setOutputShape(0, *labels);
+    } else if (scores != nullptr) {
+      Dims out;
+      out.push_back((*scores)[0]);
+      out.insert(out.end(), scores->begin() + 2, scores->end());
+      ctx.setOutputShape(0, std::move(out));
+    }
+  } else if (reduction == "mean" || reduction == "sum") {
+    ctx.setOutputShape(0, {});
+  }
+  if (ctx.hasOutput(1) && scores != nullptr) ctx.setOutputShape(1, *scores);
+}
+
+}  // namespace
 
 constexpr Formals kInputs12 = {{"scores", "T"}, {"labels", "Tind"}, optional("weights", "T")};
 constexpr Formals kOutputs12 = {{"output", "T"}, optional("log_prob", "T")};
@@ -20,13 +58,15 @@ constexpr Operator kSoftmaxCrossEntropyLoss{
          .inputs = kInputs12,
          .outputs = kOutputs12,
          .attributes = kAttributes12,
-         .constraints = {{"T", tensor("float16 float double")}, {"Tind", tensor("int32 int64")}}},
+         .constraints = {{"T", tensor("float16 float double")}, {"Tind", tensor("int32 int64")}},
+         .infer = inferSoftmaxCrossEntropyLoss},
         {.since_version = 13,
          .inputs = kInputs12,
          .outputs = kOutputs12,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor("float16 float double bfloat16")},
-                         {"Tind", tensor("int32 int64")}}},
+                         {"Tind", tensor("int32 int64")}},
+         .infer = inferSoftmaxCrossEntropyLoss},
     }};
 static_assert(isWellFormed(kSoftmaxCrossEntropyLoss));
 

@@ -3,9 +3,16 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferSub(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic::kSubtract); }
+
+}  // namespace
 
 constexpr TypeSet kTTypes6 = tensor("uint32 uint64 int32 int64 float16 float double");
 constexpr Formals kInputs1 = {{"A", "T"}, {"B", "T"}};
@@ -21,25 +28,30 @@ constexpr Operator kSub{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0), attr("consumed_inputs", kInts)},
-         .constraints = {{"T", tensor("float16 float double")}}},
+         .constraints = {{"T", tensor("float16 float double")}},
+         .infer = inferSameShape},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0)},
-         .constraints = kConstraints6},
+         .constraints = kConstraints6,
+         .infer = inferSameShape},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = kConstraints6},
+         .constraints = kConstraints6,
+         .infer = inferSub},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")}}},
+         .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")}},
+         .infer = inferSub},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
-                                      "float double bfloat16")}}},
+                                      "float double bfloat16")}},
+         .infer = inferSub},
     }};
 static_assert(isWellFormed(kSub));
 

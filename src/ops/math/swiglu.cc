@@ -2,10 +2,46 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <string>
+#include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// A and B have one shape (no broadcasting), which Y has; each dim is the better known of the two.
+void inferSwiGLU(InferenceContext& ctx) {
+  const Dims* gate = ctx.inputShape(0);
+  const Dims* value = ctx.inputShape(1);
+  if (gate == nullptr || value == nullptr) {
+    if (gate != nullptr || value != nullptr)
+      ctx.setOutputShape(0, gate != nullptr ? *gate : *value);
+    return;
+  }
+  if (gate->size() != value->size()) {
+    ctx.fail("A has rank " + std::to_string(gate->size()) + " and B rank " +
+             std::to_string(value->size()) + "; SwiGLU needs one shape");
+    return;
+  }
+  Dims out = *gate;
+  for (size_t i = 0; i < out.size(); ++i) {
+    DimValue other = (*value)[i];
+    if (out[i].isKnown() && other.isKnown()) {
+      if (out[i].value() != other.value()) {
+        ctx.fail("A and B differ at axis " + std::to_string(i) + ": " +
+                 std::to_string(out[i].value()) + " and " + std::to_string(other.value()));
+        return;
+      }
+    } else if (other.isKnown()) {
+      out[i] = other;
+    }
+  }
+  ctx.setOutputShape(0, std::move(out));
+}
+
+}  // namespace
 
 extern const Operator kSwiGLU;
 constexpr Operator kSwiGLU{.domain = kOnnxDomain,
@@ -15,7 +51,8 @@ constexpr Operator kSwiGLU{.domain = kOnnxDomain,
                                 .inputs = {{"A", "T"}, {"B", "T"}},
                                 .outputs = {{"Y", "T"}},
                                 .attributes = {attr("alpha", 1.0f)},
-                                .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+                                .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                                .infer = inferSwiGLU},
                            }};
 static_assert(isWellFormed(kSwiGLU));
 

@@ -2,10 +2,49 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <string>
+#include "ops/math/math_shape.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Values and Indices have X's shape with K along `axis`; K is the attribute `k` before
+// version 10, then the one element of input 1 (unknown when not a known value).
+void inferTopK(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  if (in == nullptr) return;
+  std::optional<size_t> axis =
+      normalizeAxis(ctx, ctx.intAttribute("axis").value_or(-1), in->size());
+  if (!axis) return;
+  std::optional<DimValue> k;
+  if (ctx.schema().since_version < 10) {
+    if (std::optional<int64_t> attribute = ctx.intAttribute("k")) k = DimValue::known(*attribute);
+  } else {
+    k = scalarInputData(ctx, 1);
+  }
+  if (k && k->isKnown()) {
+    DimValue available = (*in)[*axis];
+    if (k->value() < 0) {
+      ctx.fail("K is " + std::to_string(k->value()) + "; it cannot be negative");
+      return;
+    }
+    if (available.isKnown() && k->value() > available.value()) {
+      ctx.fail("K is " + std::to_string(k->value()) + " but axis " + std::to_string(*axis) +
+               " has only " + std::to_string(available.value()) + " elements");
+      return;
+    }
+  }
+  Dims out = *in;
+  out[*axis] = k ? *k : ctx.dims().fresh();
+  ctx.setOutputShape(0, out);
+  if (ctx.hasOutput(1)) ctx.setOutputShape(1, std::move(out));
+}
+
+}  // namespace
 
 constexpr Formals kInputs10 = {{"X", "T"}, {"K", "tensor(int64)"}};
 constexpr Formals kOutputs1 = {{"Values", "T"}, {"Indices", "I"}};
@@ -20,14 +59,16 @@ constexpr Operator kTopK{
          .inputs = {{"X", "T"}},
          .outputs = kOutputs1,
          .attributes = {attr("axis", -1), required("k", kInt)},
-         .constraints = {{"T", tensor("float16 float double")}, {"I", tensor("int64")}}},
+         .constraints = {{"T", tensor("float16 float double")}, {"I", tensor("int64")}},
+         .infer = inferTopK},
         {.since_version = 10,
          .inputs = kInputs10,
          .outputs = kOutputs1,
          .attributes = {attr("axis", -1)},
          .constraints = {{"T", tensor("float16 float double")},
                          {"I", tensor("int64")},
-                         {"tensor(int64)", tensor("int64")}}},
+                         {"tensor(int64)", tensor("int64")}},
+         .infer = inferTopK},
         {.since_version = 11,
          .inputs = kInputs10,
          .outputs = kOutputs1,
@@ -36,7 +77,8 @@ constexpr Operator kTopK{
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
               {"I", tensor("int64")},
-              {"tensor(int64)", tensor("int64")}}},
+              {"tensor(int64)", tensor("int64")}},
+         .infer = inferTopK},
         {.since_version = 24,
          .inputs = kInputs10,
          .outputs = kOutputs1,
@@ -44,7 +86,8 @@ constexpr Operator kTopK{
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")},
                          {"I", tensor("int64")},
-                         {"tensor(int64)", tensor("int64")}}},
+                         {"tensor(int64)", tensor("int64")}},
+         .infer = inferTopK},
     }};
 static_assert(isWellFormed(kTopK));
 

@@ -1,0 +1,59 @@
+#include "ops/math/math_shape.h"
+
+#include <limits>
+#include <string>
+
+#include "onyx/core/element_type.h"
+#include "ops/shape_rules.h"
+
+namespace onyx::ops {
+
+std::optional<DimValue> scalarInputData(InferenceContext& ctx, size_t i) {
+  const Dims* data = ctx.inputData(i);
+  if (data == nullptr || data->size() != 1) return std::nullopt;
+  return (*data)[0];
+}
+
+bool isTensorElemType(int64_t elem_type) {
+  return elem_type > 0 && elem_type <= std::numeric_limits<int32_t>::max() &&
+         elementTypeInfo(static_cast<int32_t>(elem_type)) != nullptr;
+}
+
+void inferSoftmaxFamily(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  if (in == nullptr) return;
+  int64_t axis = ctx.intAttribute("axis").value_or(ctx.schema().since_version >= 13 ? -1 : 1);
+  if (ctx.schema().since_version < 13) {
+    // The input is coerced to [prod(dims[:axis]), prod(dims[axis:])]: axis may be the rank.
+    int64_t rank = static_cast<int64_t>(in->size());
+    if (axis < -rank || axis > rank) {
+      ctx.fail("axis " + std::to_string(axis) + " is outside [" + std::to_string(-rank) + ", " +
+               std::to_string(rank) + "] for an input of rank " + std::to_string(rank));
+      return;
+    }
+  } else if (!normalizeAxis(ctx, axis, in->size())) {
+    return;
+  }
+  ctx.setOutputShape(0, *in);
+}
+
+void inferCosineWindow(InferenceContext& ctx) {
+  int64_t output_type = ctx.intAttribute("output_datatype").value_or(1);
+  if (!isTensorElemType(output_type)) {
+    ctx.fail("output_datatype " + std::to_string(output_type) + " is not a tensor element type");
+    return;
+  }
+  ctx.setOutputElemType(0, static_cast<int32_t>(output_type));
+  std::optional<DimValue> size = scalarInputData(ctx, 0);
+  if (!size) {
+    ctx.setOutputShape(0, {ctx.dims().fresh()});
+    return;
+  }
+  if (size->isKnown() && size->value() < 0) {
+    ctx.fail("size is " + std::to_string(size->value()) + "; a window cannot be negative long");
+    return;
+  }
+  ctx.setOutputShape(0, {*size});
+}
+
+}  // namespace onyx::ops
