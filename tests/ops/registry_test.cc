@@ -74,7 +74,8 @@ std::pair<std::string, std::string> definedOperator(const std::string& source) {
 }
 
 // Each op file under src/ops/<family>/ defines one Operator; operator_index.inc must list it,
-// or the registry never sees it.
+// or the registry never sees it. A file that defines none holds what several of a family's
+// operators share (their shape rules): it is not counted, and the counts must still agree.
 TEST(Registry, TheIndexListsEveryOpFile) {
   fs::path ops = fs::path(ONYX_SOURCE_DIR) / "src" / "ops";
   if (!fs::is_directory(ops)) GTEST_SKIP() << "no sources at " << ops;
@@ -87,11 +88,12 @@ TEST(Registry, TheIndexListsEveryOpFile) {
   size_t files = 0;
   for (const auto& entry : fs::recursive_directory_iterator(ops)) {
     if (entry.path().extension() != ".cc" || entry.path().parent_path() == ops) continue;
-    ++files;
     std::ifstream in(entry.path());
     std::stringstream text;
     text << in.rdbuf();
     std::string source = text.str();
+    if (source.find("constexpr Operator k") == std::string::npos) continue;
+    ++files;
     auto [domain_constant, name] = definedOperator(source);
     ASSERT_FALSE(name.empty()) << entry.path();
     const char* domain_name = nullptr;
