@@ -31,6 +31,9 @@ std::vector<std::pair<std::string_view, int64_t>> readOpsets(const ArenaList<Ope
 
 std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
 
+// A conflict's detail without the lone space that marks a conflict without one.
+std::string trimmed(const std::string& detail) { return detail == " " ? std::string() : detail; }
+
 }  // namespace
 
 Engine::Engine(Model& model, const InferOptions& options, InferResult& result)
@@ -196,7 +199,15 @@ void Engine::setOutput(const Value& value, InferenceContext::OutputSlot slot,
     InferredType declared = fromDeclared(*declared_type, dims_);
     Merged merged = mergeTypes(declared, slot.type, dims_);
     if (!merged.conflict.empty()) {
-      result_.diagnostics.error("R36", path(), quoted(value.name) + ": " + merged.conflict);
+      // Both sources named: where the declaration is, and which operator gives the other.
+      bool in_outputs = value.value_info != nullptr && value.value_info->output.value == &value;
+      std::string producer =
+          value.producer != nullptr ? std::string(value.producer->opType()) : "inference";
+      result_.diagnostics.error(
+          "R36", path(),
+          quoted(value.name) + ": " + (in_outputs ? "the graph output" : "value_info") +
+              " declares " + describe(declared, dims_) + ", " + producer + " gives " +
+              describe(slot.type, dims_) + trimmed(merged.conflict));
     }
     state.improves_declaration = !(merged.type == declared);
     state.type = std::move(merged.type);
@@ -273,7 +284,10 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
       if (!merged.conflict.empty()) {
         std::string input_path = path;
         check::appendSegment(input_path, "input", i, formal->name);
-        result_.diagnostics.error("R36", input_path, quoted(formal->name) + ": " + merged.conflict);
+        result_.diagnostics.error("R36", input_path,
+                                  quoted(formal->name) + ": the body declares " +
+                                      describe(state.type, dims_) + ", the node gives " +
+                                      describe(inputs[i], dims_) + trimmed(merged.conflict));
       }
       state.type = std::move(merged.type);
     }

@@ -24,14 +24,14 @@ void mergeInto(InferredType& out, const InferredType& declared, const InferredTy
   }
   if (declared.kind != inferred.kind) {
     out = declared;
-    conflict = "declared " + describe(declared, dims) + ", inferred " + describe(inferred, dims);
+    conflict = " ";
     return;
   }
   out = declared;
   if (declared.elem_type == 0) {
     out.elem_type = inferred.elem_type;
   } else if (inferred.elem_type != 0 && inferred.elem_type != declared.elem_type) {
-    conflict = "declared " + describe(declared, dims) + ", inferred " + describe(inferred, dims);
+    conflict = " ";
     return;
   }
   if (declared.isTensorLike()) {
@@ -42,7 +42,7 @@ void mergeInto(InferredType& out, const InferredType& declared, const InferredTy
     }
     if (!inferred.has_shape) return;
     if (declared.dims.size() != inferred.dims.size()) {
-      conflict = "declared " + describe(declared, dims) + ", inferred " + describe(inferred, dims);
+      conflict = " ";
       return;
     }
     for (size_t axis = 0; axis < declared.dims.size(); ++axis) {
@@ -50,8 +50,7 @@ void mergeInto(InferredType& out, const InferredType& declared, const InferredTy
       DimValue found = inferred.dims[axis];
       if (was.isKnown() && found.isKnown()) {
         if (was.value() != found.value()) {
-          conflict = "declared " + describe(declared, dims) + ", inferred " +
-                     describe(inferred, dims) + " (dimension " + std::to_string(axis) + ")";
+          conflict = " (dimension " + std::to_string(axis) + ")";
           return;
         }
       } else if (found.isKnown() || (dims.isAnonymous(was) && !dims.isAnonymous(found))) {

@@ -8,8 +8,9 @@
 namespace onyx::infer {
 
 struct Merged {
-  InferredType type;     // the more precise of the two, dimension by dimension
-  std::string conflict;  // why they disagree; empty when they agree
+  InferredType type;  // the more precise of the two, dimension by dimension
+  /// Empty when they agree; else " " or, when one dimension disagrees, " (dimension 2)".
+  std::string conflict;
 };
 
 /// Declared and inferred types agree when they do not contradict each other: same kind,

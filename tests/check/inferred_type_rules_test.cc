@@ -40,7 +40,7 @@ TEST(InferredTypeRules, R36DeclaredValueInfoContradictsInferredShape) {
     g (float[2] x) => (float[2] y) <float[2, 1] t> { t = Relu(x)  y = Relu(x) })");
   ASSERT_EQ(found.all().size(), 1u) << listing(found);
   EXPECT_EQ(found.all()[0].rule, "R36");
-  EXPECT_EQ(found.all()[0].message, "'t': declared float[2,1], inferred float[2]");
+  EXPECT_EQ(found.all()[0].message, "'t': value_info declares float[2,1], Relu gives float[2]");
 }
 
 TEST(InferredTypeRules, R36ValidSideSymbolsAndUnknownsAgreeWithNumbers) {
