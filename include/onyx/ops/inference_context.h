@@ -31,6 +31,7 @@
 
 #include "onyx/core/status.h"
 #include "onyx/ops/inferred_type.h"
+#include "onyx/ops/node_context.h"
 #include "onyx/ops/op_schema.h"
 
 namespace onyx {
@@ -55,14 +56,8 @@ class InferenceHost {
 /// The largest integer tensor whose elements are propagated as data.
 inline constexpr size_t kMaxPropagatedElements = 1024;
 
-class InferenceContext {
+class InferenceContext : public NodeContext {
  public:
-  // ---- the node -------------------------------------------------------------------------
-
-  const Node& node() const { return *node_; }
-  const OpSchema& schema() const { return *schema_; }
-  /// The version of the node's domain the model imports.
-  int64_t opset() const { return opset_; }
   SymbolicDims& dims() { return *dims_; }
 
   // ---- inputs ---------------------------------------------------------------------------
@@ -85,18 +80,6 @@ class InferenceContext {
   /// The value of an input that is a constant (an initializer not overridable as a graph
   /// input, or a Constant node's output); null otherwise.
   const Tensor* inputConstant(size_t i) const;
-
-  // ---- attributes -----------------------------------------------------------------------
-  // The node's attribute, else the schema's default; nullopt (null) when neither.
-
-  const Attribute* attribute(std::string_view name) const;
-  std::optional<int64_t> intAttribute(std::string_view name) const;
-  std::optional<float> floatAttribute(std::string_view name) const;
-  std::optional<std::string_view> stringAttribute(std::string_view name) const;
-  std::optional<std::vector<int64_t>> intsAttribute(std::string_view name) const;
-  std::optional<std::vector<float>> floatsAttribute(std::string_view name) const;
-  const Tensor* tensorAttribute(std::string_view name) const;
-  const Graph* graphAttribute(std::string_view name) const;
 
   // ---- outputs --------------------------------------------------------------------------
 
@@ -150,23 +133,14 @@ class InferenceContext {
 
   InferenceContext(const Node& node, const OpSchema& schema, int64_t opset, SymbolicDims& dims,
                    InferenceHost& host)
-      : node_(&node), schema_(&schema), opset_(opset), dims_(&dims), host_(&host) {}
+      : NodeContext(node, schema, opset), dims_(&dims), host_(&host) {}
 
   std::vector<InputSlot> inputs_;
   std::vector<OutputSlot> outputs_;
   std::vector<std::string> failures_;
   std::vector<std::string> notes_;
-  // Inside a function body: the calling node and the function, whose attributes a
-  // reference (`ref_attr_name`) in the body stands for.
-  const Node* caller_ = nullptr;
-  const Function* callee_ = nullptr;
 
  private:
-  const AttributeSpec* defaultOf(std::string_view name, AttributeKind kind) const;
-
-  const Node* node_;
-  const OpSchema* schema_;
-  int64_t opset_;
   SymbolicDims* dims_;
   InferenceHost* host_;
 };
