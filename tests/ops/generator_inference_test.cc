@@ -22,13 +22,13 @@ TEST(GeneratorInference, ConstantOfShapeFromData) {
       shape = Shape(x)
       zeros = ConstantOfShape(shape)
       ones = ConstantOfShape <value = int64[1] {1}> (shape)
-      two = Constant <value_ints = [2]> ()
-      pair = ConstantOfShape <value = int64[1] {1}> (two)
-      y = Reshape(x, pair)
+      one = Constant <value_ints = [1]> ()
+      minus_one = ConstantOfShape <value = int64[1] {-1}> (one)
+      y = Reshape(x, minus_one)
   )");
   EXPECT_EQ(m.typeOf("zeros"), "float[N,S]");
   EXPECT_EQ(m.typeOf("ones"), "int64[N,S]");
-  EXPECT_EQ(m.typeOf("y"), "float[1,N*S]");
+  EXPECT_EQ(m.typeOf("y"), "float[N*S]");
   auto bad = run(21, "", R"(
       shape = Constant <value_ints = [2, -3]> ()
       y = ConstantOfShape(shape)
@@ -42,9 +42,9 @@ TEST(GeneratorInference, RangeCountIsExactOrSymbolic) {
       b = Constant <value_int = 10> ()
       d = Constant <value_int = 3> ()
       r = Range(a, b, d)
-      fa = Constant <value_float = 0.0> ()
-      fb = Constant <value_float = 1.0> ()
-      fd = Constant <value_float = 0.25> ()
+      fa = Constant <value = float {0.0}> ()
+      fb = Constant <value = float {1.0}> ()
+      fd = Constant <value = float {0.25}> ()
       f = Range(fa, fb, fd)
       shape = Shape(x)
       one = Constant <value_int = 1> ()
