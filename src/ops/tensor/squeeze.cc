@@ -16,7 +16,16 @@ void inferSqueeze(InferenceContext& ctx) {
   const Dims* in = ctx.inputShape(0);
   if (in == nullptr) return;
   IntList axes = intList(ctx, 1, ctx.schema().since_version < 13 ? "axes" : "");
-  if (axes.given && !axes.known) return;
+  if (axes.given && !axes.known) {
+    // Axes unknown but their count known: the rank is, not which dimensions remain.
+    if (const Dims* count = ctx.inputShape(1);
+        count != nullptr && count->size() == 1 && count->front().isKnown() &&
+        count->front().value() >= 0 && count->front().value() <= static_cast<int64_t>(in->size())) {
+      ctx.setOutputShape(0,
+                         freshDims(ctx, in->size() - static_cast<size_t>(count->front().value())));
+    }
+    return;
+  }
   std::vector<bool> removed(in->size(), false);
   if (axes.given) {
     std::optional<std::vector<size_t>> normalized = normalizeAxes(ctx, axes.values, in->size());

@@ -14,7 +14,17 @@ namespace {
 void inferUnsqueeze(InferenceContext& ctx) {
   const Dims* in = ctx.inputShape(0);
   IntList axes = intList(ctx, 1, ctx.schema().since_version < 13 ? "axes" : "");
-  if (in == nullptr || !axes.known) return;
+  if (in == nullptr) return;
+  if (!axes.known) {
+    // Axes unknown but their count known: the rank is, not which dimensions are 1.
+    if (const Dims* count = ctx.inputShape(1);
+        axes.given && count != nullptr && count->size() == 1 && count->front().isKnown() &&
+        count->front().value() >= 0 && count->front().value() <= 1024) {
+      ctx.setOutputShape(0,
+                         freshDims(ctx, in->size() + static_cast<size_t>(count->front().value())));
+    }
+    return;
+  }
   size_t rank = in->size() + axes.values.size();
   std::optional<std::vector<size_t>> normalized = normalizeAxes(ctx, axes.values, rank);
   if (!normalized) return;
