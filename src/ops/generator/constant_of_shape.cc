@@ -2,10 +2,49 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/core/element_type.h"
+#include "onyx/ir/tensor.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The shape is the input's data; the element type the `value` tensor's (float without one).
+// A vector of integers made this way keeps its elements as data.
+void inferConstantOfShape(InferenceContext& ctx) {
+  const Tensor* value = ctx.tensorAttribute("value");
+  int32_t elem_type =
+      value != nullptr ? value->data_type.value_or(0) : static_cast<int32_t>(ElementType::kFloat);
+  if (elem_type != 0) ctx.setOutputElemType(0, elem_type);
+  const Dims* shape = ctx.inputData(0);
+  if (shape == nullptr) {
+    if (const Dims* length = ctx.inputShape(0);
+        length != nullptr && length->size() == 1 && length->front().isKnown() &&
+        length->front().value() >= 0 && length->front().value() <= 1024) {
+      ctx.setOutputShape(0, freshDims(ctx, static_cast<size_t>(length->front().value())));
+    }
+    return;
+  }
+  for (DimValue dim : *shape) {
+    if (dim.isKnown() && dim.value() < 0) {
+      ctx.fail("ConstantOfShape's shape has a negative dimension (" + std::to_string(dim.value()) +
+               ")");
+      return;
+    }
+  }
+  ctx.setOutputShape(0, *shape);
+  if (shape->size() != 1 || !shape->front().isKnown() || !carriesData(elem_type)) return;
+  std::optional<std::vector<double>> fill = constantNumbers(value);
+  auto count = static_cast<size_t>(shape->front().value());
+  if (!fill || fill->size() != 1 || count > kMaxPropagatedElements) return;
+  ctx.setOutputData(0, Dims(count, DimValue::known(static_cast<int64_t>((*fill)[0]))));
+}
+
+}  // namespace
 
 constexpr Formals kInputs9 = {{"input", "T1"}};
 constexpr Formals kOutputs9 = {{"output", "T2"}};
@@ -22,7 +61,8 @@ constexpr Operator kConstantOfShape{
          .attributes = kAttributes9,
          .constraints = {{"T1", tensor("int64")},
                          {"T2", tensor("float16 float double int8 int16 int32 int64 uint8 uint16 "
-                                       "uint32 uint64 bool")}}},
+                                       "uint32 uint64 bool")}},
+         .infer = inferConstantOfShape},
         {.since_version = 20,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -31,7 +71,8 @@ constexpr Operator kConstantOfShape{
              {{"T1", tensor("int64")},
               {"T2",
                tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool "
-                      "bfloat16 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}}},
+                      "bfloat16 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}},
+         .infer = inferConstantOfShape},
         {.since_version = 21,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -41,7 +82,8 @@ constexpr Operator kConstantOfShape{
               {"T2",
                tensor(
                    "float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 uint4 "
-                   "int4 bool bfloat16 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}}},
+                   "int4 bool bfloat16 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}},
+         .infer = inferConstantOfShape},
         {.since_version = 23,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -49,7 +91,8 @@ constexpr Operator kConstantOfShape{
          .constraints = {{"T1", tensor("int64")},
                          {"T2", tensor("float16 float double int8 int16 int32 int64 uint8 uint16 "
                                        "uint32 uint64 uint4 int4 bool bfloat16 float8e4m3fn "
-                                       "float8e4m3fnuz float8e5m2 float8e5m2fnuz float4e2m1")}}},
+                                       "float8e4m3fnuz float8e5m2 float8e5m2fnuz float4e2m1")}},
+         .infer = inferConstantOfShape},
         {.since_version = 24,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -58,7 +101,8 @@ constexpr Operator kConstantOfShape{
                          {"T2",
                           tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 "
                                  "uint64 uint4 int4 bool bfloat16 float8e4m3fn float8e4m3fnuz "
-                                 "float8e5m2 float8e5m2fnuz float4e2m1 float8e8m0")}}},
+                                 "float8e5m2 float8e5m2fnuz float4e2m1 float8e8m0")}},
+         .infer = inferConstantOfShape},
         {.since_version = 25,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -67,7 +111,8 @@ constexpr Operator kConstantOfShape{
                          {"T2",
                           tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 "
                                  "uint64 uint4 int4 bool bfloat16 float8e4m3fn float8e4m3fnuz "
-                                 "float8e5m2 float8e5m2fnuz float4e2m1 float8e8m0 uint2 int2")}}},
+                                 "float8e5m2 float8e5m2fnuz float4e2m1 float8e8m0 uint2 int2")}},
+         .infer = inferConstantOfShape},
     }};
 static_assert(isWellFormed(kConstantOfShape));
 

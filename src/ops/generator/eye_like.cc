@@ -2,10 +2,33 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/core/element_type.h"
+#include "onyx/ir/tensor.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The input's 2-D shape; the element type `dtype`, else the input's.
+void inferEyeLike(InferenceContext& ctx) {
+  std::optional<int64_t> dtype = ctx.intAttribute("dtype");
+  int32_t elem_type = dtype && *dtype > 0 && *dtype < INT32_MAX ? static_cast<int32_t>(*dtype)
+                                                                : ctx.inputElemType(0);
+  if (elem_type != 0) ctx.setOutputElemType(0, elem_type);
+  const Dims* in = ctx.inputShape(0);
+  if (in == nullptr) return;
+  if (in->size() != 2) {
+    ctx.fail("EyeLike needs an input of rank 2, not " + std::to_string(in->size()));
+    return;
+  }
+  ctx.setOutputShape(0, *in);
+}
+
+}  // namespace
 
 constexpr TypeSet kT1Types9 =
     tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool");
@@ -23,12 +46,14 @@ constexpr Operator kEyeLike{.domain = kOnnxDomain,
                                  .inputs = kInputs9,
                                  .outputs = kOutputs9,
                                  .attributes = kAttributes9,
-                                 .constraints = {{"T1", kT1Types9}, {"T2", kT1Types9}}},
+                                 .constraints = {{"T1", kT1Types9}, {"T2", kT1Types9}},
+                                 .infer = inferEyeLike},
                                 {.since_version = 22,
                                  .inputs = kInputs9,
                                  .outputs = kOutputs9,
                                  .attributes = kAttributes9,
-                                 .constraints = {{"T1", kT1Types22}, {"T2", kT1Types22}}},
+                                 .constraints = {{"T1", kT1Types22}, {"T2", kT1Types22}},
+                                 .infer = inferEyeLike},
                             }};
 static_assert(isWellFormed(kEyeLike));
 

@@ -2,10 +2,36 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/core/element_type.h"
+#include "onyx/ir/tensor.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The `shape` attribute; the element type `dtype` (float by default).
+void inferRandom(InferenceContext& ctx) {
+  int64_t dtype = ctx.intAttribute("dtype").value_or(1);
+  if (dtype > 0 && dtype < INT32_MAX) ctx.setOutputElemType(0, static_cast<int32_t>(dtype));
+  std::optional<std::vector<int64_t>> shape = ctx.intsAttribute("shape");
+  if (!shape) return;
+  Dims out;
+  out.reserve(shape->size());
+  for (int64_t dim : *shape) {
+    if (dim < 0) {
+      ctx.fail("the shape has a negative dimension (" + std::to_string(dim) + ")");
+      return;
+    }
+    out.push_back(DimValue::known(dim));
+  }
+  ctx.setOutputShape(0, std::move(out));
+}
+
+}  // namespace
 
 constexpr Formals kOutputs1 = {{"output", "T"}};
 constexpr Attributes kAttributes1 = {attr("dtype", 1), attr("mean", 0.0f), attr("scale", 1.0f),
@@ -19,11 +45,13 @@ constexpr Operator kRandomNormal{
         {.since_version = 1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = {{"T", tensor("float16 float double")}}},
+         .constraints = {{"T", tensor("float16 float double")}},
+         .infer = inferRandom},
         {.since_version = 22,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .infer = inferRandom},
     }};
 static_assert(isWellFormed(kRandomNormal));
 

@@ -2,10 +2,27 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/core/element_type.h"
+#include "onyx/ir/tensor.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The input's shape; the element type `dtype`, else the input's.
+void inferRandomLike(InferenceContext& ctx) {
+  std::optional<int64_t> dtype = ctx.intAttribute("dtype");
+  int32_t elem_type = dtype && *dtype > 0 && *dtype < INT32_MAX ? static_cast<int32_t>(*dtype)
+                                                                : ctx.inputElemType(0);
+  if (elem_type != 0) ctx.setOutputElemType(0, elem_type);
+  if (const Dims* in = ctx.inputShape(0)) ctx.setOutputShape(0, *in);
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T1"}};
 constexpr Formals kOutputs1 = {{"output", "T2"}};
@@ -21,13 +38,15 @@ constexpr Operator kRandomUniformLike{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = {{"T1", tensor(kIr3Types)}, {"T2", tensor("float16 float double")}}},
+         .constraints = {{"T1", tensor(kIr3Types)}, {"T2", tensor("float16 float double")}},
+         .infer = inferRandomLike},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T1", tensor(kIr4Types)},
-                         {"T2", tensor("bfloat16 float16 float double")}}},
+                         {"T2", tensor("bfloat16 float16 float double")}},
+         .infer = inferRandomLike},
     }};
 static_assert(isWellFormed(kRandomUniformLike));
 

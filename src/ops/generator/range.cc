@@ -2,10 +2,90 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+
+#include "onyx/core/element_type.h"
+#include "onyx/ir/tensor.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// max(0, ceil((limit - start) / delta)) elements; symbolic when the bounds are, and the
+// elements themselves as data for integers.
+void inferRange(InferenceContext& ctx) {
+  for (size_t i = 0; i < 3; ++i) {
+    if (const Dims* shape = ctx.inputShape(i); shape != nullptr && !shape->empty()) {
+      bool single = shape->size() == 1 && shape->front().is(1);
+      if (!single) {
+        ctx.fail("Range's input " + std::to_string(i) + " must be a scalar, not of rank " +
+                 std::to_string(shape->size()));
+        return;
+      }
+    }
+  }
+  const Dims* start = ctx.inputData(0);
+  const Dims* limit = ctx.inputData(1);
+  const Dims* delta = ctx.inputData(2);
+  SymbolicDims& dims = ctx.dims();
+  if (start != nullptr && limit != nullptr && delta != nullptr && start->size() == 1 &&
+      limit->size() == 1 && delta->size() == 1) {
+    DimValue first = start->front();
+    DimValue step = delta->front();
+    if (step.is(0)) {
+      ctx.fail("Range's delta is 0");
+      return;
+    }
+    if (first.isKnown() && limit->front().isKnown() && step.isKnown()) {
+      int64_t a = first.value(), b = limit->front().value(), d = step.value();
+      // Computed in double: the difference of two int64 may not fit in one.
+      double count =
+          std::ceil((static_cast<double>(b) - static_cast<double>(a)) / static_cast<double>(d));
+      if (count < 0) count = 0;
+      if (count > 9.0e18) return;
+      auto n = static_cast<int64_t>(count);
+      ctx.setOutputShape(0, {DimValue::known(n)});
+      if (n <= static_cast<int64_t>(kMaxPropagatedElements)) {
+        Dims data;
+        data.reserve(static_cast<size_t>(n));
+        for (int64_t k = 0; k < n; ++k) data.push_back(DimValue::known(a + k * d));
+        ctx.setOutputData(0, std::move(data));
+      }
+      return;
+    }
+    // A positive delta over a symbolic span: the count is the span divided, rounded up
+    // (and the span is taken to be non-negative, as a length computed from shapes is).
+    if (step.isKnown() && step.value() > 0) {
+      DimValue span = dims.subtract(limit->front(), first);
+      ctx.setOutputShape(0, {step.is(1) ? span : dims.divideCeil(span, step)});
+      return;
+    }
+    ctx.setOutputShape(0, {dims.fresh()});
+    return;
+  }
+  std::optional<std::vector<double>> a = inputNumbers(ctx, 0);
+  std::optional<std::vector<double>> b = inputNumbers(ctx, 1);
+  std::optional<std::vector<double>> d = inputNumbers(ctx, 2);
+  if (a && b && d && a->size() == 1 && b->size() == 1 && d->size() == 1) {
+    if ((*d)[0] == 0) {
+      ctx.fail("Range's delta is 0");
+      return;
+    }
+    double count = std::ceil(((*b)[0] - (*a)[0]) / (*d)[0]);
+    if (!(count >= 0)) count = 0;
+    if (count <= 9.0e18) {
+      ctx.setOutputShape(0, {DimValue::known(static_cast<int64_t>(count))});
+      return;
+    }
+  }
+  ctx.setOutputShape(0, {dims.fresh()});
+}
+
+}  // namespace
 
 constexpr Formals kInputs11 = {{"start", "T"}, {"limit", "T"}, {"delta", "T"}};
 constexpr Formals kOutputs11 = {{"output", "T"}};
@@ -18,12 +98,14 @@ constexpr Operator kRange{
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs11,
-         .constraints = {{"T", tensor("float double int16 int32 int64")}}},
+         .constraints = {{"T", tensor("float double int16 int32 int64")}},
+         .infer = inferRange},
         {.since_version = 27,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = {attr("stash_type", 1)},
-         .constraints = {{"T", tensor("float double int16 int32 int64 float16 bfloat16")}}},
+         .constraints = {{"T", tensor("float double int16 int32 int64 float16 bfloat16")}},
+         .infer = inferRange},
     }};
 static_assert(isWellFormed(kRange));
 

@@ -2,10 +2,47 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/core/element_type.h"
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The output has the input's shape; integer data stays data when cast to int32 or int64
+// (shapes computed in int32), and is dropped on the way into other types.
+void castTo(InferenceContext& ctx, int32_t to) {
+  if (to != 0) ctx.setOutputElemType(0, to);
+  if (const Dims* in = ctx.inputShape(0)) ctx.setOutputShape(0, *in);
+  const Dims* data = ctx.inputData(0);
+  if (data == nullptr || !carriesData(to)) return;
+  if (to == static_cast<int32_t>(ElementType::kInt32)) {
+    for (DimValue element : *data) {
+      if (element.isKnown() && (element.value() < INT32_MIN || element.value() > INT32_MAX)) {
+        return;
+      }
+    }
+  }
+  ctx.setOutputData(0, *data);
+}
+
+void inferCast(InferenceContext& ctx) {
+  std::optional<int64_t> to = ctx.intAttribute("to");
+  castTo(ctx, to && elementTypeInfo(static_cast<int32_t>(*to)) != nullptr
+                  ? static_cast<int32_t>(*to)
+                  : 0);
+}
+
+// Cast-1 names the type as a string ("FLOAT").
+void inferCast1(InferenceContext& ctx) {
+  std::optional<std::string_view> to = ctx.stringAttribute("to");
+  std::optional<ElementType> type = to ? elementTypeFromName(*to) : std::nullopt;
+  castTo(ctx, type ? static_cast<int32_t>(*type) : 0);
+}
+
+}  // namespace
 
 constexpr TypeSet kT1Types1 =
     tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool");
@@ -45,47 +82,56 @@ constexpr Operator kCast{.domain = kOnnxDomain,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = {required("to", kString)},
-                              .constraints = kConstraints1},
+                              .constraints = kConstraints1,
+                              .infer = inferCast1},
                              {.since_version = 6,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
-                              .constraints = kConstraints1},
+                              .constraints = kConstraints1,
+                              .infer = inferCast},
                              {.since_version = 9,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
-                              .constraints = {{"T1", kT1Types9}, {"T2", kT1Types9}}},
+                              .constraints = {{"T1", kT1Types9}, {"T2", kT1Types9}},
+                              .infer = inferCast},
                              {.since_version = 13,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
-                              .constraints = {{"T1", kT1Types13}, {"T2", kT1Types13}}},
+                              .constraints = {{"T1", kT1Types13}, {"T2", kT1Types13}},
+                              .infer = inferCast},
                              {.since_version = 19,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes19,
-                              .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}}},
+                              .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}},
+                              .infer = inferCast},
                              {.since_version = 21,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes19,
-                              .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}}},
+                              .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}},
+                              .infer = inferCast},
                              {.since_version = 23,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes19,
-                              .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}}},
+                              .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}},
+                              .infer = inferCast},
                              {.since_version = 24,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes24,
-                              .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}}},
+                              .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}},
+                              .infer = inferCast},
                              {.since_version = 25,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes24,
-                              .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}}},
+                              .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}},
+                              .infer = inferCast},
                          }};
 static_assert(isWellFormed(kCast));
 

@@ -3,9 +3,23 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferCastLike(InferenceContext& ctx) {
+  int32_t to = ctx.inputElemType(1);
+  if (to != 0) ctx.setOutputElemType(0, to);
+  if (const Dims* in = ctx.inputShape(0)) ctx.setOutputShape(0, *in);
+  if (const Dims* data = ctx.inputData(0); data != nullptr && carriesData(to)) {
+    ctx.setOutputData(0, *data);
+  }
+}
+
+}  // namespace
 
 constexpr TypeSet kT1Types15 = tensor(
     "float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool string bfloat16");
@@ -37,32 +51,38 @@ constexpr Operator kCastLike{.domain = kOnnxDomain,
                                  {.since_version = 15,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
-                                  .constraints = {{"T1", kT1Types15}, {"T2", kT1Types15}}},
+                                  .constraints = {{"T1", kT1Types15}, {"T2", kT1Types15}},
+                                  .infer = inferCastLike},
                                  {.since_version = 19,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes19,
-                                  .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}}},
+                                  .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}},
+                                  .infer = inferCastLike},
                                  {.since_version = 21,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes19,
-                                  .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}}},
+                                  .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}},
+                                  .infer = inferCastLike},
                                  {.since_version = 23,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes19,
-                                  .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}}},
+                                  .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}},
+                                  .infer = inferCastLike},
                                  {.since_version = 24,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes24,
-                                  .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}}},
+                                  .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}},
+                                  .infer = inferCastLike},
                                  {.since_version = 25,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes24,
-                                  .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}}},
+                                  .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}},
+                                  .infer = inferCastLike},
                              }};
 static_assert(isWellFormed(kCastLike));
 

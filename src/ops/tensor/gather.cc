@@ -3,9 +3,52 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// out = data.shape[:axis] + indices.shape + data.shape[axis+1:]; on propagated data (a
+// vector such as a shape) it picks the elements, negative indices counting from the end.
+void inferGather(InferenceContext& ctx) {
+  const Dims* data = ctx.inputShape(0);
+  const Dims* indices = ctx.inputShape(1);
+  if (data == nullptr || indices == nullptr) return;
+  if (data->empty()) {
+    ctx.fail("Gather needs data of rank 1 or more");
+    return;
+  }
+  std::optional<size_t> axis =
+      normalizeAxis(ctx, ctx.intAttribute("axis").value_or(0), data->size());
+  if (!axis) return;
+  Dims out;
+  out.reserve(data->size() - 1 + indices->size());
+  out.insert(out.end(), data->begin(), data->begin() + static_cast<std::ptrdiff_t>(*axis));
+  out.insert(out.end(), indices->begin(), indices->end());
+  out.insert(out.end(), data->begin() + static_cast<std::ptrdiff_t>(*axis) + 1, data->end());
+  bool vector_out = out.size() <= 1;
+  ctx.setOutputShape(0, std::move(out));
+  const Dims* elements = ctx.inputData(0);
+  std::optional<std::vector<int64_t>> picks = knownNumbers(ctx.inputData(1));
+  if (elements == nullptr || !picks || data->size() != 1 || !vector_out) return;
+  int64_t count = static_cast<int64_t>(elements->size());
+  Dims result;
+  result.reserve(picks->size());
+  for (int64_t index : *picks) {
+    if (index < -count || index >= count) {
+      ctx.fail("Gather's index " + std::to_string(index) + " is outside [" +
+               std::to_string(-count) + ", " + std::to_string(count) + ")");
+      return;
+    }
+    result.push_back((*elements)[static_cast<size_t>(index < 0 ? index + count : index)]);
+  }
+  ctx.setOutputData(0, std::move(result));
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}, {"indices", "Tind"}};
 constexpr Formals kOutputs1 = {{"output", "T"}};
@@ -21,17 +64,20 @@ constexpr Operator kGather{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferGather},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferGather},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}}},
+         .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}},
+         .infer = inferGather},
     }};
 static_assert(isWellFormed(kGather));
 

@@ -3,9 +3,22 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Identity-14 and later also pass sequences and optionals through.
+void inferIdentity(InferenceContext& ctx) {
+  const InferredType* in = ctx.inputType(0);
+  if (in == nullptr) return;
+  ctx.setOutputType(0, *in);
+  if (const Dims* data = ctx.inputData(0)) ctx.setOutputData(0, *data);
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
 constexpr Formals kInputs14 = {{"input", "V"}};
@@ -20,45 +33,54 @@ constexpr Operator kIdentity{
         {.since_version = 1,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr3Types)}}},
+         .constraints = {{"T", tensor(kIr3Types)}},
+         .infer = inferIdentity},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr4Types)}}},
+         .constraints = {{"T", tensor(kIr4Types)}},
+         .infer = inferIdentity},
         {.since_version = 14,
          .inputs = kInputs14,
          .outputs = kOutputs14,
-         .constraints = {{"V", tensor(kIr4Types) | sequence(kIr3Types)}}},
+         .constraints = {{"V", tensor(kIr4Types) | sequence(kIr3Types)}},
+         .infer = inferIdentity},
         {.since_version = 16,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr4Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
-                                   optionalSequence(kIr3Types)}}},
+                                   optionalSequence(kIr3Types)}},
+         .infer = inferIdentity},
         {.since_version = 19,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr9Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
-                                   optionalSequence(kIr3Types)}}},
+                                   optionalSequence(kIr3Types)}},
+         .infer = inferIdentity},
         {.since_version = 21,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr10Types) | sequence(kIr3Types) |
-                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}}},
+                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
+         .infer = inferIdentity},
         {.since_version = 23,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr11Types) | sequence(kIr3Types) |
-                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}}},
+                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
+         .infer = inferIdentity},
         {.since_version = 24,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr12Types) | sequence(kIr3Types) |
-                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}}},
+                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
+         .infer = inferIdentity},
         {.since_version = 25,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr13Types) | sequence(kIr3Types) |
-                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}}},
+                                   optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
+         .infer = inferIdentity},
     }};
 static_assert(isWellFormed(kIdentity));
 

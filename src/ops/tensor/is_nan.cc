@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -18,17 +19,20 @@ constexpr Operator kIsNaN{
         {.since_version = 9,
          .inputs = kInputs9,
          .outputs = kOutputs9,
-         .constraints = {{"T1", tensor("float16 float double")}, {"T2", tensor("bool")}}},
+         .constraints = {{"T1", tensor("float16 float double")}, {"T2", tensor("bool")}},
+         .infer = inferSameShape},
         {.since_version = 13,
          .inputs = kInputs9,
          .outputs = kOutputs9,
-         .constraints = {{"T1", tensor("float16 float double bfloat16")}, {"T2", tensor("bool")}}},
+         .constraints = {{"T1", tensor("float16 float double bfloat16")}, {"T2", tensor("bool")}},
+         .infer = inferSameShape},
         {.since_version = 20,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .constraints = {{"T1", tensor("bfloat16 float16 float double float8e4m3fn float8e4m3fnuz "
                                        "float8e5m2 float8e5m2fnuz")},
-                         {"T2", tensor("bool")}}},
+                         {"T2", tensor("bool")}},
+         .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kIsNaN));
 

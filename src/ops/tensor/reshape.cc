@@ -73,7 +73,12 @@ void reshapeTo(InferenceContext& ctx, const Dims& target, bool allow_zero) {
   } else if (inferred_axis) {
     out[*inferred_axis] = dims.fresh();
   }
+  // A scalar made a vector (or back) keeps its propagated elements.
+  bool carry = out.size() <= 1;
   ctx.setOutputShape(0, std::move(out));
+  if (const Dims* data = ctx.inputData(0); data != nullptr && carry) {
+    ctx.setOutputData(0, *data);
+  }
 }
 
 void inferReshape(InferenceContext& ctx) {

@@ -2,10 +2,109 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Resize-10 takes scales as input 1; Resize-11 and later roi, scales, sizes as inputs 1-3,
+// and from 18 an `axes` attribute that the scales and sizes refer to, and
+// keep_aspect_ratio_policy for sizes.
+void inferResize(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  if (in == nullptr) return;
+  int since = ctx.schema().since_version;
+  size_t rank = in->size();
+  std::vector<size_t> axes(rank);
+  for (size_t i = 0; i < rank; ++i) axes[i] = i;
+  if (since >= 18) {
+    if (std::optional<std::vector<int64_t>> given = ctx.intsAttribute("axes")) {
+      std::optional<std::vector<size_t>> normalized = normalizeAxes(ctx, *given, rank);
+      if (!normalized) return;
+      axes = std::move(*normalized);
+    }
+  }
+  size_t scales_input = since == 10 ? 1 : 2;
+  const Dims* sizes = since >= 11 ? ctx.inputData(3) : nullptr;
+  std::optional<std::vector<double>> scales = inputNumbers(ctx, scales_input);
+  // An empty scales tensor stands for "not given" in versions 11 and 13.
+  if (scales && scales->empty()) scales.reset();
+  bool scales_given = ctx.hasInput(scales_input) && !(scales && scales->empty());
+  if (const Dims* shape = ctx.inputShape(scales_input);
+      shape != nullptr && shape->size() == 1 && shape->front().is(0)) {
+    scales_given = false;
+  }
+  Dims out = *in;
+  if (sizes != nullptr) {
+    if (sizes->size() != axes.size()) {
+      ctx.fail("Resize has " + std::to_string(sizes->size()) + " sizes for " +
+               std::to_string(axes.size()) + " axes");
+      return;
+    }
+    std::string_view policy = since >= 18
+                                  ? ctx.stringAttribute("keep_aspect_ratio_policy").value_or("")
+                                  : std::string_view("stretch");
+    if (policy == "not_larger" || policy == "not_smaller") {
+      std::optional<double> scale;
+      for (size_t i = 0; i < axes.size(); ++i) {
+        DimValue size = (*sizes)[i];
+        DimValue from = (*in)[axes[i]];
+        if (!size.isKnown() || !from.isKnown() || from.value() == 0) {
+          scale.reset();
+          break;
+        }
+        double ratio = static_cast<double>(size.value()) / static_cast<double>(from.value());
+        if (!scale) {
+          scale = ratio;
+        } else {
+          scale = policy == "not_larger" ? std::min(*scale, ratio) : std::max(*scale, ratio);
+        }
+        if (i + 1 == axes.size()) break;
+      }
+      for (size_t i = 0; i < axes.size(); ++i) {
+        DimValue from = (*in)[axes[i]];
+        out[axes[i]] = scale && from.isKnown()
+                           ? DimValue::known(static_cast<int64_t>(
+                                 std::floor(*scale * static_cast<double>(from.value()) + 0.5)))
+                           : ctx.dims().fresh();
+      }
+    } else {
+      for (size_t i = 0; i < axes.size(); ++i) out[axes[i]] = (*sizes)[i];
+    }
+    ctx.setOutputShape(0, std::move(out));
+    return;
+  }
+  if (!scales) {
+    // Scales or sizes unknown: the rank stays, the resized axes are unknown.
+    if (scales_given || ctx.hasInput(3)) {
+      for (size_t axis : axes) out[axis] = ctx.dims().fresh();
+      ctx.setOutputShape(0, std::move(out));
+    }
+    return;
+  }
+  if (scales->size() != axes.size()) {
+    ctx.fail("Resize has " + std::to_string(scales->size()) + " scales for " +
+             std::to_string(axes.size()) + " axes");
+    return;
+  }
+  for (size_t i = 0; i < axes.size(); ++i) {
+    double scale = (*scales)[i];
+    if (!(scale > 0)) {
+      ctx.fail("Resize's scale " + std::to_string(i) + " is " + std::to_string(scale) +
+               "; scales must be positive");
+      return;
+    }
+    out[axes[i]] = scaledDim(ctx, out[axes[i]], scale);
+  }
+  ctx.setOutputShape(0, std::move(out));
+}
+
+}  // namespace
 
 constexpr Formals kInputs13 = {{"X", "T1"},
                                optional("roi", "T2"),
@@ -41,7 +140,8 @@ constexpr Operator kResize{
          .inputs = {{"X", "T"}, {"scales", "tensor(float)"}},
          .outputs = {{"Y", "T"}},
          .attributes = {attr("mode", "nearest")},
-         .constraints = {{"T", tensor(kIr3Types)}, {"tensor(float)", tensor("float")}}},
+         .constraints = {{"T", tensor(kIr3Types)}, {"tensor(float)", tensor("float")}},
+         .infer = inferResize},
         {.since_version = 11,
          .inputs = {{"X", "T1"},
                     {"roi", "T2"},
@@ -52,22 +152,26 @@ constexpr Operator kResize{
          .constraints = {{"T1", tensor(kIr3Types)},
                          {"T2", tensor("float16 float double")},
                          {"tensor(float)", tensor("float")},
-                         {"tensor(int64)", tensor("int64")}}},
+                         {"tensor(int64)", tensor("int64")}},
+         .infer = inferResize},
         {.since_version = 13,
          .inputs = kInputs13,
          .outputs = kOutputs11,
          .attributes = kAttributes11,
-         .constraints = kConstraints13},
+         .constraints = kConstraints13,
+         .infer = inferResize},
         {.since_version = 18,
          .inputs = kInputs13,
          .outputs = kOutputs11,
          .attributes = kAttributes18,
-         .constraints = kConstraints13},
+         .constraints = kConstraints13,
+         .infer = inferResize},
         {.since_version = 19,
          .inputs = kInputs13,
          .outputs = kOutputs11,
          .attributes = kAttributes18,
-         .constraints = kConstraints13},
+         .constraints = kConstraints13,
+         .infer = inferResize},
     }};
 static_assert(isWellFormed(kResize));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -16,7 +17,8 @@ constexpr Operator kReverseSequence{
          .inputs = {{"input", "T"}, {"sequence_lens", "tensor(int64)"}},
          .outputs = {{"Y", "T"}},
          .attributes = {attr("batch_axis", 1), attr("time_axis", 0)},
-         .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kReverseSequence));
 

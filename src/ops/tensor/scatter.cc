@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -20,13 +21,15 @@ constexpr Operator kScatter{.domain = kOnnxDomain,
                                  .inputs = kInputs9,
                                  .outputs = kOutputs9,
                                  .attributes = kAttributes9,
-                                 .constraints = kConstraints9},
+                                 .constraints = kConstraints9,
+                                 .infer = inferSameShape},
                                 {.since_version = 11,
                                  .deprecated = true,
                                  .inputs = kInputs9,
                                  .outputs = kOutputs9,
                                  .attributes = kAttributes9,
-                                 .constraints = kConstraints9},
+                                 .constraints = kConstraints9,
+                                 .infer = inferSameShape},
                             }};
 static_assert(isWellFormed(kScatter));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -22,22 +23,26 @@ constexpr Operator kScatterElements{
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes11,
-         .constraints = {{"T", tensor(kIr3Types)}, {"Tind", tensor("int32 int64")}}},
+         .constraints = {{"T", tensor(kIr3Types)}, {"Tind", tensor("int32 int64")}},
+         .infer = inferSameShape},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes11,
-         .constraints = kConstraints13},
+         .constraints = kConstraints13,
+         .infer = inferSameShape},
         {.since_version = 16,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes16,
-         .constraints = kConstraints13},
+         .constraints = kConstraints13,
+         .infer = inferSameShape},
         {.since_version = 18,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes16,
-         .constraints = kConstraints13},
+         .constraints = kConstraints13,
+         .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kScatterElements));
 

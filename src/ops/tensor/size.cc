@@ -3,9 +3,19 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferSize(InferenceContext& ctx) {
+  ctx.setOutputShape(0, {});
+  if (const Dims* in = ctx.inputShape(0)) ctx.setOutputData(0, {productOf(ctx, *in)});
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
 constexpr Formals kOutputs1 = {{"size", "T1"}};
@@ -17,31 +27,38 @@ constexpr Operator kSize{.domain = kOnnxDomain,
                              {.since_version = 1,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
-                              .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}}},
+                              .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}},
+                              .infer = inferSize},
                              {.since_version = 13,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
-                              .constraints = {{"T", tensor(kIr4Types)}, {"T1", tensor("int64")}}},
+                              .constraints = {{"T", tensor(kIr4Types)}, {"T1", tensor("int64")}},
+                              .infer = inferSize},
                              {.since_version = 19,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
-                              .constraints = {{"T", tensor(kIr9Types)}, {"T1", tensor("int64")}}},
+                              .constraints = {{"T", tensor(kIr9Types)}, {"T1", tensor("int64")}},
+                              .infer = inferSize},
                              {.since_version = 21,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
-                              .constraints = {{"T", tensor(kIr10Types)}, {"T1", tensor("int64")}}},
+                              .constraints = {{"T", tensor(kIr10Types)}, {"T1", tensor("int64")}},
+                              .infer = inferSize},
                              {.since_version = 23,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
-                              .constraints = {{"T", tensor(kIr11Types)}, {"T1", tensor("int64")}}},
+                              .constraints = {{"T", tensor(kIr11Types)}, {"T1", tensor("int64")}},
+                              .infer = inferSize},
                              {.since_version = 24,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
-                              .constraints = {{"T", tensor(kIr12Types)}, {"T1", tensor("int64")}}},
+                              .constraints = {{"T", tensor(kIr12Types)}, {"T1", tensor("int64")}},
+                              .infer = inferSize},
                              {.since_version = 25,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
-                              .constraints = {{"T", tensor(kIr13Types)}, {"T1", tensor("int64")}}},
+                              .constraints = {{"T", tensor(kIr13Types)}, {"T1", tensor("int64")}},
+                              .infer = inferSize},
                          }};
 static_assert(isWellFormed(kSize));
 

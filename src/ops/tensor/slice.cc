@@ -3,9 +3,141 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// At or past this, an end (or a start, negated) means "to the end of the axis": no
+// dimension is this large, so the slice's length does not depend on the dimension's value.
+constexpr int64_t kOpenBound = INT32_MAX;
+
+// The length of slicing a symbolic dimension `size`, when it is an expression of `size`
+// that holds for every size at least the bounds: [s:] is size-s, [-k:] is k, [s:-k] is
+// size-k-s, [-a:-b] is a-b; reversing all of it is size. Otherwise a fresh dimension.
+DimValue symbolicSliceLength(InferenceContext& ctx, DimValue size, DimValue start_value,
+                             DimValue end_value, int64_t step) {
+  SymbolicDims& dims = ctx.dims();
+  if (step == 1 && start_value.isKnown() && end_value == size && start_value.value() >= 0) {
+    return dims.subtract(size, start_value);
+  }
+  if (!start_value.isKnown() || !end_value.isKnown()) return dims.fresh();
+  int64_t start = start_value.value();
+  int64_t end = end_value.value();
+  if (step == 1) {
+    if (start <= -kOpenBound) start = 0;
+    bool open_end = end >= kOpenBound;
+    if (start >= 0 && open_end) {
+      return dims.subtract(size, DimValue::known(start));
+    }
+    if (start < 0 && open_end) return DimValue::known(-start);
+    if (start >= 0 && end < 0 && end > -kOpenBound) {
+      return dims.subtract(size, DimValue::known(start - end));
+    }
+    if (start < 0 && end < 0 && end > -kOpenBound) {
+      return DimValue::known(std::max<int64_t>(0, end - start));
+    }
+  } else if (step == -1 && (start == -1 || start >= kOpenBound) && end <= -kOpenBound) {
+    return size;
+  }
+  return dims.fresh();
+}
+
+// Slice-1 takes starts, ends and axes as attributes; Slice-10 and later as inputs, with
+// steps.
+void inferSlice(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  if (in == nullptr) return;
+  bool attributes = ctx.schema().since_version < 10;
+  const Dims* starts = attributes ? nullptr : ctx.inputData(1);
+  const Dims* ends = attributes ? nullptr : ctx.inputData(2);
+  Dims start_attribute, end_attribute;
+  if (attributes) {
+    std::optional<std::vector<int64_t>> s = ctx.intsAttribute("starts");
+    std::optional<std::vector<int64_t>> e = ctx.intsAttribute("ends");
+    if (!s || !e) return;
+    for (int64_t v : *s) start_attribute.push_back(DimValue::known(v));
+    for (int64_t v : *e) end_attribute.push_back(DimValue::known(v));
+    starts = &start_attribute;
+    ends = &end_attribute;
+  }
+  IntList axes =
+      intList(ctx, attributes ? std::nullopt : std::optional<size_t>(3), attributes ? "axes" : "");
+  IntList steps = intList(ctx, attributes ? std::nullopt : std::optional<size_t>(4), "");
+  if (starts == nullptr || ends == nullptr || (axes.given && !axes.known) ||
+      (steps.given && !steps.known)) {
+    // Which axes change is unknown: the rank stays, every dimension may change.
+    ctx.setOutputShape(0, freshDims(ctx, in->size()));
+    return;
+  }
+  size_t count = starts->size();
+  if (ends->size() != count || (axes.given && axes.values.size() != count) ||
+      (steps.given && steps.values.size() != count)) {
+    ctx.fail("Slice's starts, ends, axes and steps have different lengths (" +
+             std::to_string(count) + " starts, " + std::to_string(ends->size()) + " ends)");
+    return;
+  }
+  std::vector<size_t> axis_of(count);
+  if (axes.given) {
+    std::optional<std::vector<size_t>> normalized = normalizeAxes(ctx, axes.values, in->size());
+    if (!normalized) return;
+    axis_of = std::move(*normalized);
+  } else {
+    if (count > in->size()) {
+      ctx.fail("Slice has " + std::to_string(count) + " starts for an input of rank " +
+               std::to_string(in->size()));
+      return;
+    }
+    for (size_t i = 0; i < count; ++i) axis_of[i] = i;
+  }
+  Dims out = *in;
+  // The data's one axis, when it is a propagated vector: first index and step.
+  std::optional<SliceRange> data_range;
+  int64_t data_step = 1;
+  bool data_sliced = false;
+  for (size_t i = 0; i < count; ++i) {
+    int64_t step = steps.given ? steps.values[i] : 1;
+    if (step == 0) {
+      ctx.fail("Slice's step " + std::to_string(i) + " is 0");
+      return;
+    }
+    size_t axis = axis_of[i];
+    DimValue size = (*in)[axis];
+    DimValue start = (*starts)[i];
+    DimValue end = (*ends)[i];
+    if (size.isKnown() && start.isKnown() && end.isKnown()) {
+      SliceRange range = sliceRange(size.value(), start.value(), end.value(), step);
+      out[axis] = DimValue::known(range.length);
+      if (axis == 0) {
+        data_range = range;
+        data_step = step;
+      }
+    } else {
+      out[axis] = symbolicSliceLength(ctx, size, start, end, step);
+    }
+    if (axis == 0) data_sliced = true;
+  }
+  const Dims* data = ctx.inputData(0);
+  bool carry = data != nullptr && in->size() == 1 && (!data_sliced || data_range);
+  ctx.setOutputShape(0, std::move(out));
+  if (!carry) return;
+  if (!data_sliced) {
+    ctx.setOutputData(0, *data);
+    return;
+  }
+  Dims picked;
+  picked.reserve(static_cast<size_t>(data_range->length));
+  for (int64_t k = 0; k < data_range->length; ++k) {
+    int64_t index = data_range->first + k * data_step;
+    if (index < 0 || index >= static_cast<int64_t>(data->size())) return;
+    picked.push_back((*data)[static_cast<size_t>(index)]);
+  }
+  ctx.setOutputData(0, std::move(picked));
+}
+
+}  // namespace
 
 constexpr Formals kInputs10 = {{"data", "T"},
                                {"starts", "Tind"},
@@ -24,19 +156,23 @@ constexpr Operator kSlice{
          .inputs = {{"data", "T"}},
          .outputs = kOutputs1,
          .attributes = {attr("axes", kInts), required("ends", kInts), required("starts", kInts)},
-         .constraints = {{"T", tensor(kIr3Types)}}},
+         .constraints = {{"T", tensor(kIr3Types)}},
+         .infer = inferSlice},
         {.since_version = 10,
          .inputs = kInputs10,
          .outputs = kOutputs1,
-         .constraints = kConstraints10},
+         .constraints = kConstraints10,
+         .infer = inferSlice},
         {.since_version = 11,
          .inputs = kInputs10,
          .outputs = kOutputs1,
-         .constraints = kConstraints10},
+         .constraints = kConstraints10,
+         .infer = inferSlice},
         {.since_version = 13,
          .inputs = kInputs10,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}}},
+         .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}},
+         .infer = inferSlice},
     }};
 static_assert(isWellFormed(kSlice));
 

@@ -2,10 +2,47 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/core/element_type.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// [N, C, H, W] → [N, C·b², H / b, W / b].
+void inferSpaceToDepth(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  if (in == nullptr) return;
+  if (in->size() != 4) {
+    ctx.fail("SpaceToDepth needs an input of rank 4, not " + std::to_string(in->size()));
+    return;
+  }
+  int64_t block = ctx.intAttribute("blocksize").value_or(0);
+  if (block <= 0 || block > INT32_MAX) {
+    ctx.fail("SpaceToDepth's blocksize " + std::to_string(block) + " is not positive");
+    return;
+  }
+  SymbolicDims& dims = ctx.dims();
+  DimValue b = DimValue::known(block);
+  Dims out = {(*in)[0], dims.multiply((*in)[1], DimValue::known(block * block))};
+  for (size_t axis : {size_t{2}, size_t{3}}) {
+    DimValue size = (*in)[axis];
+    std::optional<DimValue> part = dims.divideExact(size, b);
+    if (!part && size.isKnown()) {
+      ctx.fail("SpaceToDepth's dimension " + std::to_string(axis) + " (" +
+               std::to_string(size.value()) + ") does not divide by blocksize " +
+               std::to_string(block));
+      return;
+    }
+    out.push_back(part ? *part : dims.fresh());
+  }
+  ctx.setOutputShape(0, std::move(out));
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
 constexpr Formals kOutputs1 = {{"output", "T"}};
@@ -19,12 +56,14 @@ constexpr Operator kSpaceToDepth{.domain = kOnnxDomain,
                                       .inputs = kInputs1,
                                       .outputs = kOutputs1,
                                       .attributes = kAttributes1,
-                                      .constraints = {{"T", tensor(kIr3Types)}}},
+                                      .constraints = {{"T", tensor(kIr3Types)}},
+                                      .infer = inferSpaceToDepth},
                                      {.since_version = 13,
                                       .inputs = kInputs1,
                                       .outputs = kOutputs1,
                                       .attributes = kAttributes1,
-                                      .constraints = {{"T", tensor(kIr4Types)}}},
+                                      .constraints = {{"T", tensor(kIr4Types)}},
+                                      .infer = inferSpaceToDepth},
                                  }};
 static_assert(isWellFormed(kSpaceToDepth));
 

@@ -3,9 +3,59 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Axes are an attribute before version 13 and an input from 13. Without axes every
+// dimension of 1 goes, which needs every dimension known.
+void inferSqueeze(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  if (in == nullptr) return;
+  IntList axes = intList(ctx, 1, ctx.schema().since_version < 13 ? "axes" : "");
+  if (axes.given && !axes.known) {
+    // Axes unknown but their count known: the rank is, not which dimensions remain.
+    if (const Dims* count = ctx.inputShape(1);
+        count != nullptr && count->size() == 1 && count->front().isKnown() &&
+        count->front().value() >= 0 && count->front().value() <= static_cast<int64_t>(in->size())) {
+      ctx.setOutputShape(0,
+                         freshDims(ctx, in->size() - static_cast<size_t>(count->front().value())));
+    }
+    return;
+  }
+  std::vector<bool> removed(in->size(), false);
+  if (axes.given) {
+    std::optional<std::vector<size_t>> normalized = normalizeAxes(ctx, axes.values, in->size());
+    if (!normalized) return;
+    for (size_t axis : *normalized) {
+      DimValue dim = (*in)[axis];
+      if (dim.isKnown() && dim.value() != 1) {
+        ctx.fail("Squeeze's axis " + std::to_string(axis) + " has dimension " +
+                 std::to_string(dim.value()) + ", not 1");
+        return;
+      }
+      removed[axis] = true;
+    }
+  } else {
+    for (size_t i = 0; i < in->size(); ++i) {
+      if (!(*in)[i].isKnown()) return;
+      removed[i] = (*in)[i].is(1);
+    }
+  }
+  Dims out;
+  out.reserve(in->size());
+  for (size_t i = 0; i < in->size(); ++i) {
+    if (!removed[i]) out.push_back((*in)[i]);
+  }
+  bool carry = out.size() <= 1;
+  ctx.setOutputShape(0, std::move(out));
+  if (const Dims* data = ctx.inputData(0); data != nullptr && carry) ctx.setOutputData(0, *data);
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
 constexpr Formals kInputs13 = {{"data", "T"}, optional("axes", "tensor(int64)")};
@@ -22,32 +72,39 @@ constexpr Operator kSqueeze{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferSqueeze},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferSqueeze},
         {.since_version = 13,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferSqueeze},
         {.since_version = 21,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferSqueeze},
         {.since_version = 23,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferSqueeze},
         {.since_version = 24,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferSqueeze},
         {.since_version = 25,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferSqueeze},
     }};
 static_assert(isWellFormed(kSqueeze));
 

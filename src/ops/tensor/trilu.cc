@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -16,7 +17,8 @@ constexpr Operator kTrilu{
          .inputs = {{"input", "T"}, optional("k", "tensor(int64)")},
          .outputs = {{"output", "T"}},
          .attributes = {attr("upper", 1)},
-         .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kTrilu));
 

@@ -3,9 +3,46 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Axes are an attribute before version 13 and an input from 13; they index the output.
+void inferUnsqueeze(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  IntList axes = intList(ctx, 1, ctx.schema().since_version < 13 ? "axes" : "");
+  if (in == nullptr) return;
+  if (!axes.known) {
+    // Axes unknown but their count known: the rank is, not which dimensions are 1.
+    if (const Dims* count = ctx.inputShape(1);
+        axes.given && count != nullptr && count->size() == 1 && count->front().isKnown() &&
+        count->front().value() >= 0 && count->front().value() <= 1024) {
+      ctx.setOutputShape(0,
+                         freshDims(ctx, in->size() + static_cast<size_t>(count->front().value())));
+    }
+    return;
+  }
+  size_t rank = in->size() + axes.values.size();
+  std::optional<std::vector<size_t>> normalized = normalizeAxes(ctx, axes.values, rank);
+  if (!normalized) return;
+  std::vector<bool> inserted(rank, false);
+  for (size_t axis : *normalized) inserted[axis] = true;
+  Dims out;
+  out.reserve(rank);
+  size_t next = 0;
+  for (size_t i = 0; i < rank; ++i) {
+    out.push_back(inserted[i] ? DimValue::known(1) : (*in)[next++]);
+  }
+  ctx.setOutputShape(0, std::move(out));
+  if (const Dims* data = ctx.inputData(0); data != nullptr && rank <= 1) {
+    ctx.setOutputData(0, *data);
+  }
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
 constexpr Formals kInputs13 = {{"data", "T"}, {"axes", "tensor(int64)"}};
@@ -22,32 +59,39 @@ constexpr Operator kUnsqueeze{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferUnsqueeze},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferUnsqueeze},
         {.since_version = 13,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferUnsqueeze},
         {.since_version = 21,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferUnsqueeze},
         {.since_version = 23,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferUnsqueeze},
         {.since_version = 24,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferUnsqueeze},
         {.since_version = 25,
          .inputs = kInputs13,
          .outputs = kOutputs1,
-         .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferUnsqueeze},
     }};
 static_assert(isWellFormed(kUnsqueeze));
 

@@ -2,10 +2,65 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// floor(dim * scale) per axis. The scales are height_scale and width_scale on the last two
+// axes in version 1, the `scales` attribute in 7, and input 1 from 9.
+void inferUpsample(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  if (in == nullptr) return;
+  int since = ctx.schema().since_version;
+  size_t rank = in->size();
+  std::optional<std::vector<double>> scales;
+  if (since == 1) {
+    std::optional<float> height = ctx.floatAttribute("height_scale");
+    std::optional<float> width = ctx.floatAttribute("width_scale");
+    if (rank < 2) {
+      ctx.fail("Upsample-1 needs an input of rank 2 or more");
+      return;
+    }
+    if (height && width) {
+      scales.emplace(rank, 1.0);
+      (*scales)[rank - 2] = *height;
+      (*scales)[rank - 1] = *width;
+    }
+  } else if (since == 7) {
+    if (std::optional<std::vector<float>> given = ctx.floatsAttribute("scales")) {
+      scales.emplace(given->begin(), given->end());
+    }
+  } else {
+    scales = inputNumbers(ctx, 1);
+  }
+  if (!scales) {
+    ctx.setOutputShape(0, freshDims(ctx, rank));
+    return;
+  }
+  if (scales->size() != rank) {
+    ctx.fail("Upsample has " + std::to_string(scales->size()) + " scales for an input of rank " +
+             std::to_string(rank));
+    return;
+  }
+  Dims out = *in;
+  for (size_t i = 0; i < rank; ++i) {
+    if (!((*scales)[i] > 0)) {
+      ctx.fail("Upsample's scale " + std::to_string(i) + " is " + std::to_string((*scales)[i]) +
+               "; scales must be positive");
+      return;
+    }
+    out[i] = scaledDim(ctx, out[i], (*scales)[i]);
+  }
+  ctx.setOutputShape(0, std::move(out));
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kInputs9 = {{"X", "T"}, {"scales", "tensor(float)"}};
@@ -24,23 +79,27 @@ constexpr Operator kUpsample{
          .outputs = kOutputs1,
          .attributes = {required("height_scale", kFloat), attr("mode", "nearest"),
                         required("width_scale", kFloat)},
-         .constraints = {{"T", tensor("bool int32 int64 float16 float double")}}},
+         .constraints = {{"T", tensor("bool int32 int64 float16 float double")}},
+         .infer = inferUpsample},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("mode", "nearest"), required("scales", kFloats)},
-         .constraints = {{"T", tensor(kIr3Types)}}},
+         .constraints = {{"T", tensor(kIr3Types)}},
+         .infer = inferUpsample},
         {.since_version = 9,
          .inputs = kInputs9,
          .outputs = kOutputs1,
          .attributes = kAttributes9,
-         .constraints = kConstraints9},
+         .constraints = kConstraints9,
+         .infer = inferUpsample},
         {.since_version = 10,
          .deprecated = true,
          .inputs = kInputs9,
          .outputs = kOutputs1,
          .attributes = kAttributes9,
-         .constraints = kConstraints9},
+         .constraints = kConstraints9,
+         .infer = inferUpsample},
     }};
 static_assert(isWellFormed(kUpsample));
 
