@@ -289,5 +289,37 @@ TEST(NnInference, Col2ImAndTfIdfVectorizer) {
   EXPECT_EQ(m.typeOf("tfidf"), "float[N,7]");
 }
 
+// ---- robustness ----------------------------------------------------------------------------
+
+TEST(NnInference, AbsurdAttributesFailOrStayUnknown) {
+  EXPECT_TRUE(inferAt(21, R"(g (float[1, 1, 5, 5] x) => (y) {
+    y = MaxPool <kernel_shape = [2, 2], strides = [0, 1]> (x) })")
+                  .has("X5"));
+  EXPECT_TRUE(inferAt(21, R"(g (float[1, 1, 5, 5] x) => (y) {
+    y = MaxPool <kernel_shape = [9223372036854775807, 1]> (x) })")
+                  .has("X5"));
+  EXPECT_TRUE(inferAt(21, R"(g (float[1, 1, 5, 5] x) => (y) {
+    y = AveragePool <kernel_shape = [2, 2], pads = [-1, 0, 0, 0]> (x) })")
+                  .has("X5"));
+  EXPECT_TRUE(inferAt(21, R"(g (float[1, 1, 5, 5] x) => (y) {
+    y = AveragePool <kernel_shape = [2, 2], auto_pad = "SIDEWAYS"> (x) })")
+                  .has("X5"));
+  auto huge = inferAt(21, R"(g (float[1, 1, 5, 5] x) => (y) {
+    y = AveragePool <kernel_shape = [2, 2],
+                     pads = [9223372036854775807, 0, 9223372036854775807, 0]> (x) })");
+  EXPECT_EQ(huge.typeOf("y"), "float[1,1,?,4]") << huge.diagnostics();
+  // Reshape to a target of unknown length gives values of unknown rank.
+  auto unknown_rank = inferAt(23, R"(g (float[4] data, int64[K] s) => (y, pool, norm) {
+    x = Reshape (data, s)
+    y = Attention (x, x, x)
+    pool = MaxPool <kernel_shape = [2]> (x)
+    norm = LayerNormalization (x, x)
+  })");
+  EXPECT_EQ(unknown_rank.typeOf("y"), "float") << unknown_rank.diagnostics();
+  EXPECT_EQ(unknown_rank.typeOf("pool"), "float");
+  EXPECT_EQ(unknown_rank.typeOf("norm"), "float");
+  EXPECT_FALSE(unknown_rank.result.diagnostics.hasErrors()) << unknown_rank.diagnostics();
+}
+
 }  // namespace
 }  // namespace onyx

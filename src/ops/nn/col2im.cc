@@ -23,6 +23,12 @@ void inferCol2Im(InferenceContext& ctx) {
   size_t spatial = 0;
   if (image != nullptr) {
     spatial = image->size();
+    for (DimValue size : *image) {
+      if (size.isKnown() && size.value() < 0) {
+        ctx.fail("image_shape has the negative value " + std::to_string(size.value()));
+        return;
+      }
+    }
   } else if (const Dims* image_shape = ctx.inputShape(1);
              image_shape != nullptr && image_shape->size() == 1 && (*image_shape)[0].isKnown() &&
              (*image_shape)[0].value() >= 0 &&

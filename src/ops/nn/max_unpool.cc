@@ -16,6 +16,12 @@ namespace {
 void inferMaxUnpool(InferenceContext& ctx) {
   if (ctx.hasInput(2)) {
     if (const Dims* target = ctx.inputData(2)) {
+      for (DimValue size : *target) {
+        if (size.isKnown() && size.value() < 0) {
+          ctx.fail("output_shape has the negative value " + std::to_string(size.value()));
+          return;
+        }
+      }
       ctx.setOutputShape(0, *target);
       return;
     }

@@ -65,7 +65,7 @@ std::optional<Dims> slidingWindowDims(InferenceContext& ctx, const Dims& input,
     DimValue pad_end = DimValue::known((*pads)[spatial + i]);
     bool same = !has_pads && (*auto_pad == AutoPad::kSameUpper || *auto_pad == AutoPad::kSameLower);
     if (same) {
-      if (!in.isKnown() || !window.isKnown()) {
+      if (!in.isKnown() || in.value() < 0 || !window.isKnown()) {
         // SAME pads so that the output is ceil(input / stride).
         out.push_back(dims.divideCeil(in, DimValue::known(stride)));
         continue;
@@ -89,9 +89,8 @@ std::optional<Dims> slidingWindowDims(InferenceContext& ctx, const Dims& input,
       }
     }
     if (size.isKnown() && size.value() < 0) {
-      ctx.fail("spatial axis " + std::to_string(i) + " of size " + std::to_string(in.value()) +
-               " is smaller than the window " + std::to_string(window.value()) +
-               " with its padding");
+      ctx.fail("spatial axis " + std::to_string(i) + " gets the negative size " +
+               std::to_string(size.value()) + ": the window is larger than the padded input");
       return std::nullopt;
     }
     out.push_back(size);
