@@ -107,6 +107,21 @@ TEST(NnInference, PoolingCeilModeAndSymbolicDims) {
   EXPECT_EQ(m.typeOf("lp"), "float[N,C,H-2,W-2]") << m.diagnostics();
 }
 
+TEST(NnInference, EarlyPoolingVersions) {
+  // AveragePool before 19 has no dilations; MaxPool-1 has no Indices; LpPool-2.
+  auto m = inferAt(10, R"(g (float[N, 2, 9, 9] x) => (avg, mx, lp) {
+    avg = AveragePool <kernel_shape = [3, 3], strides = [3, 3], ceil_mode = 1> (x)
+    mx = MaxPool <kernel_shape = [2, 2], auto_pad = "SAME_LOWER", strides = [2, 2]> (x)
+    lp = LpPool <kernel_shape = [9, 9]> (x)
+  })");
+  EXPECT_EQ(m.typeOf("avg"), "float[N,2,3,3]") << m.diagnostics();
+  EXPECT_EQ(m.typeOf("mx"), "float[N,2,5,5]");
+  EXPECT_EQ(m.typeOf("lp"), "float[N,2,1,1]");
+  auto first = inferAt(1, R"(g (float[1, 1, H, 4] x) => (y) {
+    y = MaxPool <kernel_shape = [1, 2], auto_pad = "SAME_UPPER", strides = [2, 2]> (x) })");
+  EXPECT_EQ(first.typeOf("y"), "float[1,1,?,2]") << first.diagnostics();
+}
+
 TEST(NnInference, PoolingRefusesWindowLargerThanInput) {
   auto m = inferAt(11, R"(g (float[1, 1, 2, 2] x) => (y) {
     y = AveragePool <kernel_shape = [5, 5]> (x) })");
