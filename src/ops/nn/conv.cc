@@ -2,10 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferConv(InferenceContext& ctx) { inferConvolution(ctx, 0, 1); }
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}, {"W", "T"}, optional("B", "T")};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -22,17 +29,20 @@ constexpr Operator kConv{.domain = kOnnxDomain,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes1,
-                              .constraints = kConstraints1},
+                              .constraints = kConstraints1,
+                              .infer = inferConv},
                              {.since_version = 11,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes1,
-                              .constraints = kConstraints1},
+                              .constraints = kConstraints1,
+                              .infer = inferConv},
                              {.since_version = 22,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes1,
-                              .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+                              .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                              .infer = inferConv},
                          }};
 static_assert(isWellFormed(kConv));
 

@@ -2,10 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferConvInteger(InferenceContext& ctx) { inferConvolution(ctx, 0, 1); }
+
+}  // namespace
 
 extern const Operator kConvInteger;
 constexpr Operator kConvInteger{
@@ -22,7 +29,8 @@ constexpr Operator kConvInteger{
                         attr("kernel_shape", kInts), attr("pads", kInts), attr("strides", kInts)},
          .constraints = {{"T1", tensor("int8 uint8")},
                          {"T2", tensor("int8 uint8")},
-                         {"T3", tensor("int32")}}},
+                         {"T3", tensor("int32")}},
+         .infer = inferConvInteger},
     }};
 static_assert(isWellFormed(kConvInteger));
 

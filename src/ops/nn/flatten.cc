@@ -2,10 +2,38 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <string>
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// (product of the axes before `axis`, product of the rest); axis is in [0, rank], and from
+// version 11 also in [-rank, -1].
+void flattenAt(InferenceContext& ctx, bool allow_negative) {
+  const Dims* input = ctx.inputShape(0);
+  if (input == nullptr) return;
+  int64_t rank = static_cast<int64_t>(input->size());
+  int64_t axis = ctx.intAttribute("axis").value_or(1);
+  if (axis < 0 && allow_negative) axis += rank;
+  if (axis < 0 || axis > rank) {
+    ctx.fail("axis " + std::to_string(ctx.intAttribute("axis").value_or(1)) + " is outside [" +
+             std::to_string(allow_negative ? -rank : 0) + ", " + std::to_string(rank) +
+             "] for an input of rank " + std::to_string(rank));
+    return;
+  }
+  std::span<const DimValue> all(*input);
+  size_t split = static_cast<size_t>(axis);
+  ctx.setOutputShape(0, {productOf(ctx, all.first(split)), productOf(ctx, all.subspan(split))});
+}
+
+void inferFlatten1(InferenceContext& ctx) { flattenAt(ctx, false); }
+void inferFlatten(InferenceContext& ctx) { flattenAt(ctx, true); }
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
 constexpr Formals kOutputs1 = {{"output", "T"}};
@@ -20,42 +48,50 @@ constexpr Operator kFlatten{.domain = kOnnxDomain,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor("float16 float double")}}},
+                                 .constraints = {{"T", tensor("float16 float double")}},
+                                 .infer = inferFlatten1},
                                 {.since_version = 9,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = kConstraints9},
+                                 .constraints = kConstraints9,
+                                 .infer = inferFlatten1},
                                 {.since_version = 11,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = kConstraints9},
+                                 .constraints = kConstraints9,
+                                 .infer = inferFlatten},
                                 {.since_version = 13,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr4Types)}}},
+                                 .constraints = {{"T", tensor(kIr4Types)}},
+                                 .infer = inferFlatten},
                                 {.since_version = 21,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr10Types)}}},
+                                 .constraints = {{"T", tensor(kIr10Types)}},
+                                 .infer = inferFlatten},
                                 {.since_version = 23,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr11Types)}}},
+                                 .constraints = {{"T", tensor(kIr11Types)}},
+                                 .infer = inferFlatten},
                                 {.since_version = 24,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr12Types)}}},
+                                 .constraints = {{"T", tensor(kIr12Types)}},
+                                 .infer = inferFlatten},
                                 {.since_version = 25,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr13Types)}}},
+                                 .constraints = {{"T", tensor(kIr13Types)}},
+                                 .infer = inferFlatten},
                             }};
 static_assert(isWellFormed(kFlatten));
 

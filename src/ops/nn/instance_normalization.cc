@@ -3,9 +3,16 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferInstanceNormalization(InferenceContext& ctx) { inferSameShape(ctx); }
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}, {"scale", "T"}, {"B", "T"}};
 constexpr Formals kOutputs1 = {{"output", "T"}};
@@ -21,17 +28,20 @@ constexpr Operator kInstanceNormalization{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts), attr("epsilon", 1e-05f)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferInstanceNormalization},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferInstanceNormalization},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
-         .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .infer = inferInstanceNormalization},
     }};
 static_assert(isWellFormed(kInstanceNormalization));
 

@@ -3,9 +3,16 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferLRN(InferenceContext& ctx) { inferSameShape(ctx); }
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -20,12 +27,14 @@ constexpr Operator kLRN{.domain = kOnnxDomain,
                              .inputs = kInputs1,
                              .outputs = kOutputs1,
                              .attributes = kAttributes1,
-                             .constraints = {{"T", tensor("float16 float double")}}},
+                             .constraints = {{"T", tensor("float16 float double")}},
+                             .infer = inferLRN},
                             {.since_version = 13,
                              .inputs = kInputs1,
                              .outputs = kOutputs1,
                              .attributes = kAttributes1,
-                             .constraints = {{"T", tensor("float16 float double bfloat16")}}},
+                             .constraints = {{"T", tensor("float16 float double bfloat16")}},
+                             .infer = inferLRN},
                         }};
 static_assert(isWellFormed(kLRN));
 

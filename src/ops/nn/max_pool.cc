@@ -2,10 +2,18 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Indices (version 8 on) has Y's shape.
+void inferMaxPool(InferenceContext& ctx) { inferPooling(ctx, true); }
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs8 = {{"Y", "T"}, optional("Indices", "I")};
@@ -26,34 +34,40 @@ constexpr Operator kMaxPool{
          .outputs = {{"Y", "T"}},
          .attributes = {attr("auto_pad", "NOTSET"), required("kernel_shape", kInts),
                         attr("pads", kInts), attr("strides", kInts)},
-         .constraints = {{"T", tensor("float16 float double")}}},
+         .constraints = {{"T", tensor("float16 float double")}},
+         .infer = inferMaxPool},
         {.since_version = 8,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = {attr("auto_pad", "NOTSET"), required("kernel_shape", kInts),
                         attr("pads", kInts), attr("storage_order", 0), attr("strides", kInts)},
-         .constraints = kConstraints8},
+         .constraints = kConstraints8,
+         .infer = inferMaxPool},
         {.since_version = 10,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
-         .constraints = kConstraints8},
+         .constraints = kConstraints8,
+         .infer = inferMaxPool},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
-         .constraints = kConstraints8},
+         .constraints = kConstraints8,
+         .infer = inferMaxPool},
         {.since_version = 12,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
-         .constraints = {{"T", tensor("float16 float double int8 uint8")}, {"I", tensor("int64")}}},
+         .constraints = {{"T", tensor("float16 float double int8 uint8")}, {"I", tensor("int64")}},
+         .infer = inferMaxPool},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
          .constraints = {{"T", tensor("bfloat16 float16 float double int8 uint8")},
-                         {"I", tensor("int64")}}},
+                         {"I", tensor("int64")}},
+         .infer = inferMaxPool},
     }};
 static_assert(isWellFormed(kMaxPool));
 

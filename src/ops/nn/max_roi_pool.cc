@@ -2,31 +2,58 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <string>
+#include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// (num_rois, C, pooled_h, pooled_w): rois is (num_rois, 5).
+void inferMaxRoiPool(InferenceContext& ctx) {
+  const Dims* input = ctx.inputShape(0);
+  const Dims* rois = ctx.inputShape(1);
+  std::optional<std::vector<int64_t>> pooled = ctx.intsAttribute("pooled_shape");
+  if (input == nullptr || !pooled) return;
+  if (input->size() != 4) {
+    ctx.fail("the input has rank " + std::to_string(input->size()) + "; MaxRoiPool needs 4");
+    return;
+  }
+  if (pooled->size() != 2 || (*pooled)[0] < 0 || (*pooled)[1] < 0) {
+    ctx.fail("pooled_shape needs two sizes, not " + std::to_string(pooled->size()) +
+             " or negative ones");
+    return;
+  }
+  DimValue count = rois != nullptr && rois->size() == 2 ? (*rois)[0] : ctx.dims().fresh();
+  ctx.setOutputShape(
+      0, {count, (*input)[1], DimValue::known((*pooled)[0]), DimValue::known((*pooled)[1])});
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}, {"rois", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Attributes kAttributes1 = {required("pooled_shape", kInts), attr("spatial_scale", 1.0f)};
 
 extern const Operator kMaxRoiPool;
-constexpr Operator kMaxRoiPool{
-    .domain = kOnnxDomain,
-    .name = "MaxRoiPool",
-    .versions = {
-        {.since_version = 1,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .attributes = kAttributes1,
-         .constraints = {{"T", tensor("float16 float double")}}},
-        {.since_version = 22,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .attributes = kAttributes1,
-         .constraints = {{"T", tensor("bfloat16 float16 float double")}}},
-    }};
+constexpr Operator kMaxRoiPool{.domain = kOnnxDomain,
+                               .name = "MaxRoiPool",
+                               .versions = {
+                                   {.since_version = 1,
+                                    .inputs = kInputs1,
+                                    .outputs = kOutputs1,
+                                    .attributes = kAttributes1,
+                                    .constraints = {{"T", tensor("float16 float double")}},
+                                    .infer = inferMaxRoiPool},
+                                   {.since_version = 22,
+                                    .inputs = kInputs1,
+                                    .outputs = kOutputs1,
+                                    .attributes = kAttributes1,
+                                    .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                                    .infer = inferMaxRoiPool},
+                               }};
 static_assert(isWellFormed(kMaxRoiPool));
 
 }  // namespace onyx::ops::ai_onnx

@@ -3,9 +3,16 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferMeanVarianceNormalization(InferenceContext& ctx) { inferSameShape(ctx); }
+
+}  // namespace
 
 constexpr Formals kInputs9 = {{"X", "T"}};
 constexpr Formals kOutputs9 = {{"Y", "T"}};
@@ -21,12 +28,14 @@ constexpr Operator kMeanVarianceNormalization{
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .attributes = kAttributes9,
-         .constraints = {{"T", tensor("float16 float double")}}},
+         .constraints = {{"T", tensor("float16 float double")}},
+         .infer = inferMeanVarianceNormalization},
         {.since_version = 13,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .attributes = kAttributes9,
-         .constraints = {{"T", tensor("float16 float double bfloat16")}}},
+         .constraints = {{"T", tensor("float16 float double bfloat16")}},
+         .infer = inferMeanVarianceNormalization},
     }};
 static_assert(isWellFormed(kMeanVarianceNormalization));
 

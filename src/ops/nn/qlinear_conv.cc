@@ -2,10 +2,18 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The quantized data is input 0 and the quantized weight input 3.
+void inferQLinearConv(InferenceContext& ctx) { inferConvolution(ctx, 0, 3); }
+
+}  // namespace
 
 extern const Operator kQLinearConv;
 constexpr Operator kQLinearConv{
@@ -29,7 +37,8 @@ constexpr Operator kQLinearConv{
                          {"T2", tensor("int8 uint8")},
                          {"T3", tensor("int8 uint8")},
                          {"T4", tensor("int32")},
-                         {"tensor(float)", tensor("float")}}},
+                         {"tensor(float)", tensor("float")}},
+         .infer = inferQLinearConv},
     }};
 static_assert(isWellFormed(kQLinearConv));
 

@@ -2,10 +2,20 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// (number of selected boxes, 3): the count depends on the scores.
+void inferNonMaxSuppression(InferenceContext& ctx) {
+  ctx.setOutputShape(0, {ctx.dims().fresh(), DimValue::known(3)});
+}
+
+}  // namespace
 
 constexpr Formals kInputs10 = {{"boxes", "tensor(float)"},
                                {"scores", "tensor(float)"},
@@ -25,12 +35,14 @@ constexpr Operator kNonMaxSuppression{.domain = kOnnxDomain,
                                            .inputs = kInputs10,
                                            .outputs = kOutputs10,
                                            .attributes = kAttributes10,
-                                           .constraints = kConstraints10},
+                                           .constraints = kConstraints10,
+                                           .infer = inferNonMaxSuppression},
                                           {.since_version = 11,
                                            .inputs = kInputs10,
                                            .outputs = kOutputs10,
                                            .attributes = kAttributes10,
-                                           .constraints = kConstraints10},
+                                           .constraints = kConstraints10,
+                                           .infer = inferNonMaxSuppression},
                                       }};
 static_assert(isWellFormed(kNonMaxSuppression));
 

@@ -2,10 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/reduction/reduce_shape.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferArg(InferenceContext& ctx) { inferArgReduce(ctx); }
+
+}  // namespace
 
 constexpr TypeSet kTTypes1 =
     tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double");
@@ -25,24 +32,28 @@ constexpr Operator kArgMin{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferArg},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferArg},
         {.since_version = 12,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferArg},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")},
-                         {"tensor(int64)", tensor("int64")}}},
+                         {"tensor(int64)", tensor("int64")}},
+         .infer = inferArg},
     }};
 static_assert(isWellFormed(kArgMin));
 

@@ -2,10 +2,18 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/reduction/reduce_shape.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferReduceAttribute(InferenceContext& ctx) { inferReduceAxesAttribute(ctx); }
+void inferReduceInput(InferenceContext& ctx) { inferReduceAxesInput(ctx); }
+
+}  // namespace
 
 constexpr TypeSet kTTypes1 = tensor("uint32 uint64 int32 int64 float16 float double");
 constexpr TypeSet kTTypes13 = tensor("uint32 uint64 int32 int64 float16 float double bfloat16");
@@ -23,22 +31,26 @@ constexpr Operator kReduceProd{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferReduceAttribute},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferReduceAttribute},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = {{"T", kTTypes13}}},
+         .constraints = {{"T", kTTypes13}},
+         .infer = inferReduceAttribute},
         {.since_version = 18,
          .inputs = {{"data", "T"}, optional("axes", "tensor(int64)")},
          .outputs = kOutputs1,
          .attributes = {attr("keepdims", 1), attr("noop_with_empty_axes", 0)},
-         .constraints = {{"T", kTTypes13}, {"tensor(int64)", tensor("int64")}}},
+         .constraints = {{"T", kTTypes13}, {"tensor(int64)", tensor("int64")}},
+         .infer = inferReduceInput},
     }};
 static_assert(isWellFormed(kReduceProd));
 

@@ -2,10 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/rnn/recurrent_shape.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferRecurrentOp(InferenceContext& ctx) { inferRecurrent(ctx); }
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"},
                               {"W", "T"},
@@ -45,7 +52,8 @@ constexpr Operator kRNN{
                         attr("direction", "forward"),
                         attr("hidden_size", kInt),
                         attr("output_sequence", 0)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferRecurrentOp},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -58,17 +66,20 @@ constexpr Operator kRNN{
                         attr("clip", kFloat),
                         attr("direction", "forward"),
                         attr("hidden_size", kInt)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferRecurrentOp},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferRecurrentOp},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
-         .constraints = {{"T", tensor("bfloat16 float16 float double")}, {"T1", tensor("int32")}}},
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}, {"T1", tensor("int32")}},
+         .infer = inferRecurrentOp},
     }};
 static_assert(isWellFormed(kRNN));
 
