@@ -320,5 +320,44 @@ TEST(MathInference, SwiGluNeedsOneShape) {
   EXPECT_TRUE(inferAt(28, "(float[8] a, float[N, 8] b) => (y)", "y = SwiGLU(a, b)").has("X5"));
 }
 
+// Out-of-range and absurd attribute values give a diagnostic or an unknown shape, never a
+// crash or a wrong shape.
+TEST(MathInference, AbsurdAttributesAreRefusedOrIgnored) {
+  EXPECT_TRUE(inferText(R"(
+    <ir_version: 10, opset_import: ["" : 13]>
+    g (float[N, 3] x) => (y) { y = Softmax <axis = -9223372036854775808> (x) })")
+                  .has("X5"));
+  EXPECT_TRUE(inferText(R"(
+    <ir_version: 10, opset_import: ["" : 11]>
+    g (float[N, 3] x) => (v, i) { k = Constant <value_ints = [1]> ()
+                                  v, i = TopK <axis = 9223372036854775807> (x, k) })")
+                  .has("X5"));
+  EXPECT_TRUE(inferText(R"(
+    <ir_version: 10, opset_import: ["" : 17]>
+    g (float[1, 8, 1] x) => (y) { y = DFT <axis = -9223372036854775808> (x) })")
+                  .has("X5"));
+  EXPECT_TRUE(inferText(R"(
+    <ir_version: 10, opset_import: ["" : 17]>
+    g (int64[] n) => (y) { y = HannWindow <output_datatype = 9223372036854775807> (n) })")
+                  .has("X5"));
+  auto reduction = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 13]>
+    g (float[N, 3] x, int64[N] t) => (y) {
+      y = NegativeLogLikelihoodLoss <reduction = "bogus"> (x, t) })");
+  EXPECT_EQ(reduction.typeOf("y"), "float");
+  auto empty = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 12]>
+    g (float[] x) => (y) { y = Einsum <equation = ""> (x) })");
+  EXPECT_EQ(empty.typeOf("y"), "float[]");
+  EXPECT_TRUE(inferText(R"(
+    <ir_version: 10, opset_import: ["" : 12]>
+    g (float[2, 2] x) => (y) { y = Einsum <equation = "i.j"> (x) })")
+                  .has("X5"));
+  auto huge_k = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 1]>
+    g (float[N, M] x) => (v, i) { v, i = TopK <k = 9223372036854775807> (x) })");
+  EXPECT_EQ(huge_k.typeOf("v"), "float[N,9223372036854775807]");
+}
+
 }  // namespace
 }  // namespace onyx
