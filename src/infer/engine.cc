@@ -214,6 +214,8 @@ void Engine::setOutput(const Value& value, InferenceContext::OutputSlot slot,
   }
   state.data = std::move(slot.data);
   state.constant = slot.constant;
+  // A constant's elements are data for the rules downstream, like an initializer's.
+  if (!state.data && state.constant != nullptr) state.data = integerElements(*state.constant);
 }
 
 void Engine::inferCall(const Function& function, InferenceContext& ctx, const NodePlace& place) {
