@@ -8,6 +8,24 @@
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
+namespace {
+
+// Shapes are often computed with Neg (a count of trailing axes from a negative axis): the
+// negated elements propagate.
+void inferNeg(InferenceContext& ctx) {
+  inferSameShape(ctx);
+  const Dims* data = ctx.inputData(0);
+  if (data == nullptr) return;
+  Dims negated;
+  negated.reserve(data->size());
+  for (DimValue element : *data) {
+    negated.push_back(ctx.dims().subtract(DimValue::known(0), element));
+  }
+  ctx.setOutputData(0, std::move(negated));
+}
+
+}  // namespace
+
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
 
@@ -21,17 +39,17 @@ constexpr Operator kNeg{
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts)},
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferSameShape},
+         .infer = inferNeg},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double")}},
-         .infer = inferSameShape},
+         .infer = inferNeg},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double bfloat16")}},
-         .infer = inferSameShape},
+         .infer = inferNeg},
     }};
 static_assert(isWellFormed(kNeg));
 
