@@ -50,27 +50,32 @@ void inferResize(InferenceContext& ctx) {
                                   ? ctx.stringAttribute("keep_aspect_ratio_policy").value_or("")
                                   : std::string_view("stretch");
     if (policy == "not_larger" || policy == "not_smaller") {
-      std::optional<double> scale;
+      // A flag beside a plain double: g++ 12 misreads std::optional<double> here as
+      // maybe-uninitialised at -O2.
+      double scale = 0;
+      bool have_scale = false;
+      bool scale_known = true;
       for (size_t i = 0; i < axes.size(); ++i) {
         DimValue size = (*sizes)[i];
         DimValue from = (*in)[axes[i]];
         if (!size.isKnown() || !from.isKnown() || from.value() == 0) {
-          scale.reset();
+          scale_known = false;
           break;
         }
         double ratio = static_cast<double>(size.value()) / static_cast<double>(from.value());
-        if (!scale) {
+        if (!have_scale) {
           scale = ratio;
+          have_scale = true;
         } else {
-          scale = policy == "not_larger" ? std::min(*scale, ratio) : std::max(*scale, ratio);
+          scale = policy == "not_larger" ? std::min(scale, ratio) : std::max(scale, ratio);
         }
-        if (i + 1 == axes.size()) break;
       }
+      scale_known = scale_known && have_scale;
       for (size_t i = 0; i < axes.size(); ++i) {
         DimValue from = (*in)[axes[i]];
-        out[axes[i]] = scale && from.isKnown()
+        out[axes[i]] = scale_known && from.isKnown()
                            ? DimValue::known(static_cast<int64_t>(
-                                 std::floor(*scale * static_cast<double>(from.value()) + 0.5)))
+                                 std::floor(scale * static_cast<double>(from.value()) + 0.5)))
                            : ctx.dims().fresh();
       }
     } else {
