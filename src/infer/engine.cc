@@ -1,5 +1,7 @@
 #include "infer/engine.h"
 
+#include <algorithm>
+
 #include "check/place.h"
 #include "infer/merge.h"
 #include "infer/signature_types.h"
@@ -45,6 +47,10 @@ void Engine::run() {
   main.write_back = options_.write_back;
   frame_ = &main;
   inferGraph(*model_.graph, "graph");
+  // Subgraphs are written back once, after the walk: a rule may infer a body more than
+  // once (Loop's carried values, until their types settle), and a type written back after
+  // the first pass would read as a declaration in the second.
+  for (Graph* subgraph : subgraphs_) writeBack(*subgraph);
   frame_ = nullptr;
 }
 
@@ -85,7 +91,12 @@ void Engine::inferGraph(Graph& graph, const std::string& path) {
     check::appendSegment(node_path, "node", index++, node->nameOrEmpty());
     inferNode(*node, node_path);
   }
-  if (frame_->write_back) writeBack(graph);
+  if (!frame_->write_back) return;
+  if (&graph == model_.graph) {
+    writeBack(graph);
+  } else if (std::find(subgraphs_.begin(), subgraphs_.end(), &graph) == subgraphs_.end()) {
+    subgraphs_.push_back(&graph);
+  }
 }
 
 void Engine::inferNode(Node& node, const std::string& node_path) {
@@ -253,7 +264,12 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
     if (formal == nullptr) continue;
     ValueState& state = stateOf(*formal);
     if (i < inputs.size()) {
-      Merged merged = mergeTypes(state.type, inputs[i], dims_);
+      // Against the declaration, not what an earlier pass over this body left: a second
+      // pass (Loop) may bring less precise types than the first.
+      const Type* declared_type = formal->type();
+      InferredType declared =
+          declared_type != nullptr ? fromDeclared(*declared_type, dims_) : InferredType{};
+      Merged merged = mergeTypes(declared, inputs[i], dims_);
       if (!merged.conflict.empty()) {
         std::string input_path = path;
         check::appendSegment(input_path, "input", i, formal->name);

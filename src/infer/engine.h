@@ -63,6 +63,8 @@ class Engine final : public InferenceHost {
   // Where the walk is, for paths of subgraphs: the node being inferred and its path.
   const Node* current_node_ = nullptr;
   const std::string* current_path_ = nullptr;
+  // The subgraphs of the main frame inferred so far, written back after the walk.
+  std::vector<Graph*> subgraphs_;
 };
 
 }  // namespace onyx::infer
