@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 
+#include "infer/type_conversion.h"
 #include "ops/controlflow/subgraph_types.h"
 #include "ops/schema_dsl.h"
 
@@ -57,6 +58,12 @@ void inferLoop(InferenceContext& ctx) {
   if (ctx.outputCount() <= carried_count) return;
   DimValue iterations = ctx.dims().fresh();
   const Dims* trip_count = ctx.inputData(0);
+  // Constant's rule keeps a `value` tensor as a constant, not as data.
+  std::optional<Dims> constant_trip_count;
+  if (trip_count == nullptr && ctx.inputConstant(0) != nullptr) {
+    constant_trip_count = infer::integerElements(*ctx.inputConstant(0));
+    if (constant_trip_count) trip_count = &*constant_trip_count;
+  }
   if (!ctx.hasInput(1) && trip_count != nullptr && trip_count->size() == 1 &&
       (*trip_count)[0].isKnown() && (*trip_count)[0].value() >= 0) {
     iterations = (*trip_count)[0];

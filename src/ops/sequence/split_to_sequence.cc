@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "infer/type_conversion.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -36,6 +37,12 @@ void inferSplitToSequence(InferenceContext& ctx) {
     }
   } else {
     const Dims* split = ctx.inputData(1);
+    // Constant's rule keeps a `value` tensor as a constant, not as data.
+    std::optional<Dims> constant_split;
+    if (split == nullptr && ctx.inputConstant(1) != nullptr) {
+      constant_split = infer::integerElements(*ctx.inputConstant(1));
+      if (constant_split) split = &*constant_split;
+    }
     std::optional<size_t> split_rank = ctx.inputRank(1);
     DimValue chunk = ctx.dims().fresh();
     if (split != nullptr && split_rank && *split_rank == 0 && split->size() == 1) {
