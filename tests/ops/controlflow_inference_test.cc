@@ -114,6 +114,20 @@ TEST(ControlFlowInference, LoopCarriesSequences) {
   EXPECT_EQ(m.typeOf("sf"), "seq(float)");
 }
 
+TEST(ControlFlowInference, LoopCarryingAnOptionalInGivesTheBodysOutputKind) {
+  auto m = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int64 m, bool cond, optional(seq(float)) o, float[3] x) => (sf) {
+      sf = Loop (m, cond, o) <body = body (int64 i, bool c, optional(seq(float)) oin) => (cout, sout) {
+        cout = Identity(c)
+        got = OptionalGetElement(oin)
+        sout = SequenceInsert(got, x)
+      }>
+    })");
+  EXPECT_EQ(m.typeOf("sf"), "seq(float)");
+  EXPECT_FALSE(m.result.diagnostics.hasErrors()) << m.diagnostics();
+}
+
 TEST(ControlFlowInference, LoopBodyWithTooFewOutputsFails) {
   auto m = inferText(R"(
     <ir_version: 10, opset_import: ["" : 21]>

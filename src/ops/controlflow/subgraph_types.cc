@@ -68,7 +68,9 @@ std::vector<InferredType> inferLoopBody(InferenceContext& ctx, const Graph& body
     const InferredType& after = outputs[first_output + k];
     if (before == after || !after.isKnown()) continue;
     InferredType both = unionOfTypes(ctx.dims(), before, after);
-    if (both == before) continue;
+    // Other kinds (an optional carried in, its element carried out: Loop-16) are not
+    // brought together; the body's declarations say what it takes.
+    if (both == before || !both.isKnown()) continue;
     inputs[first_input + k] = std::move(both);
     settled = false;
   }
@@ -83,7 +85,11 @@ std::vector<InferredType> inferLoopBody(InferenceContext& ctx, const Graph& body
     } else if (!out.isKnown()) {
       carried.push_back(withoutShape(initial[k]));
     } else {
-      carried.push_back(unionOfTypes(ctx.dims(), initial[k], out));
+      InferredType both = unionOfTypes(ctx.dims(), initial[k], out);
+      // Of other kinds, the body's output is what the spec gives as the final value.
+      carried.push_back(both.isKnown() || !initial[k].isKnown() || initial[k].kind == out.kind
+                            ? std::move(both)
+                            : out);
     }
   }
   return outputs;

@@ -30,7 +30,9 @@ InferredType withAxisRemoved(const InferredType& type, size_t axis);
 /// at `first_input` in the body's inputs and at `first_output` in its outputs. When a
 /// carried value's type changes in the body, the body is inferred again with the union of
 /// the two, once. Returns the body's output types; `carried` gets each carried value's type
-/// after any number of iterations (the union of the initial type and the body's output).
+/// after any number of iterations (the union of the initial type and the body's output;
+/// the body's output when the two are of other kinds, such as an optional carried in and
+/// its element carried out).
 std::vector<InferredType> inferLoopBody(InferenceContext& ctx, const Graph& body,
                                         std::vector<InferredType> inputs, size_t first_input,
                                         size_t first_output, size_t count,
