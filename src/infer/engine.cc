@@ -1,5 +1,7 @@
 #include "infer/engine.h"
 
+#include <algorithm>
+
 #include "check/place.h"
 #include "infer/merge.h"
 #include "infer/signature_types.h"
@@ -48,6 +50,7 @@ void Engine::run() {
   main.write_back = options_.write_back;
   frame_ = &main;
   inferGraph(*model_.graph, "graph");
+  if (main.write_back) writeBack();
   frame_ = nullptr;
 }
 
@@ -89,7 +92,6 @@ std::string Engine::NodePlace::path() const {
 void Engine::inferGraph(Graph& graph, const std::string& path) {
   size_t index = 0;
   for (Node* node : graph.nodes()) inferNode(*node, NodePlace{&path, index++, node});
-  if (frame_->write_back) writeBack(graph);
 }
 
 void Engine::inferNode(Node& node, const NodePlace& place) {
@@ -147,11 +149,15 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
   current_place_ = outer_place;
 
   for (std::string& failure : ctx.failures_) {
-    result_.diagnostics.error("X5", place.path(), std::move(failure));
+    if (speculative_depth_ > 0) {
+      ctx.notes_.push_back(std::move(failure) + " (in a branch that may not run)");
+    } else {
+      result_.diagnostics.error("X5", place.path(), std::move(failure));
+    }
   }
   bool complete = true;
   for (size_t i = 0; i < node.outputCount(); ++i) {
-    const Value* output = node.output(i);
+    Value* output = node.output(i);
     if (output == nullptr) continue;
     ++result_.stats.outputs;
     auto output_path = [&] { return place.path() + ".output[" + std::to_string(i) + "]"; };
@@ -188,7 +194,7 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
   scratch_outputs_ = std::move(ctx.outputs_);
 }
 
-void Engine::setOutput(const Value& value, InferenceContext::OutputSlot slot,
+void Engine::setOutput(Value& value, InferenceContext::OutputSlot slot,
                        const std::function<std::string()>& path) {
   ValueState& state = *frame_->values.insert(&value).first;
   const Type* declared_type = value.type();
@@ -216,6 +222,7 @@ void Engine::setOutput(const Value& value, InferenceContext::OutputSlot slot,
   state.constant = slot.constant;
   // A constant's elements are data for the rules downstream, like an initializer's.
   if (!state.data && state.constant != nullptr) state.data = integerElements(*state.constant);
+  if (frame_->write_back && state.improves_declaration) to_write_back_.emplace_back(&value, &state);
 }
 
 void Engine::inferCall(const Function& function, InferenceContext& ctx, const NodePlace& place) {
@@ -255,7 +262,8 @@ void Engine::inferCall(const Function& function, InferenceContext& ctx, const No
 }
 
 std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
-                                                std::span<const InferredType> inputs) {
+                                                std::span<const InferredType> inputs,
+                                                bool may_not_run) {
   // The engine walks graphs it was given as mutable (the model); rules see them as const.
   Graph& graph = const_cast<Graph&>(const_graph);
   std::string path = current_place_ != nullptr ? current_place_->path() : std::string("graph");
@@ -282,7 +290,12 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
     if (formal == nullptr) continue;
     ValueState& state = stateOf(*formal);
     if (i < inputs.size()) {
-      Merged merged = mergeTypes(state.type, inputs[i], dims_);
+      // Against the declaration, not what an earlier pass over this body left: a second
+      // pass (Loop) may bring less precise types than the first.
+      const Type* declared_type = formal->type();
+      InferredType declared =
+          declared_type != nullptr ? fromDeclared(*declared_type, dims_) : InferredType{};
+      Merged merged = mergeTypes(declared, inputs[i], dims_);
       if (!merged.conflict.empty()) {
         std::string input_path = path;
         check::appendSegment(input_path, "input", i, formal->name);
@@ -295,7 +308,9 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
     }
   }
   const NodePlace* outer_place = current_place_;
+  if (may_not_run) ++speculative_depth_;
   inferGraph(graph, path);
+  if (may_not_run) --speculative_depth_;
   current_place_ = outer_place;
   std::vector<InferredType> outputs;
   outputs.reserve(graph.outputs.size());
@@ -315,17 +330,12 @@ std::string_view Engine::declaredText(DimValue dim) {
   return text;
 }
 
-void Engine::writeBack(Graph& graph) {
+void Engine::writeBack() {
   Arena& arena = model_.arena();
-  for (Node* node : graph.nodes()) {
-    for (Value* output : node->outputs) {
-      if (output == nullptr) continue;
-      const ValueState* state = frame_->values.find(output);
-      if (state == nullptr || !state->improves_declaration) continue;
-      Type* type =
-          toDeclared(state->type, arena, [this](DimValue dim) { return declaredText(dim); });
-      if (type != nullptr) output->setType(arena, type);
-    }
+  auto symbol_text = [this](DimValue dim) { return declaredText(dim); };
+  for (auto [value, state] : to_write_back_) {
+    if (!state->improves_declaration) continue;
+    if (Type* type = toDeclared(state->type, arena, symbol_text)) value->setType(arena, type);
   }
 }
 

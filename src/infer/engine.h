@@ -18,8 +18,8 @@ class Engine final : public InferenceHost {
 
   void run();
 
-  std::vector<InferredType> inferSubgraph(const Graph& graph,
-                                          std::span<const InferredType> inputs) override;
+  std::vector<InferredType> inferSubgraph(const Graph& graph, std::span<const InferredType> inputs,
+                                          bool may_not_run) override;
 
  private:
   struct OpsetEntry {
@@ -50,11 +50,11 @@ class Engine final : public InferenceHost {
   void inferNode(Node& node, const NodePlace& place);
   /// The outputs of a call of a model-local function, typed through its body.
   void inferCall(const Function& function, InferenceContext& ctx, const NodePlace& place);
-  void writeBack(Graph& graph);
+  void writeBack();
 
   ValueState& stateOf(const Value& value);
   /// Records a node output: merged with its declaration (a conflict is R36).
-  void setOutput(const Value& value, InferenceContext::OutputSlot slot,
+  void setOutput(Value& value, InferenceContext::OutputSlot slot,
                  const std::function<std::string()>& path);
   std::optional<int64_t> opsetOf(std::string_view domain) const;
   /// The dim_param text of a symbolic dimension, in the model's arena (made once).
@@ -68,8 +68,15 @@ class Engine final : public InferenceHost {
   Frame* frame_ = nullptr;
   // Where the walk is, for paths of subgraphs: the node being inferred.
   const NodePlace* current_place_ = nullptr;
+  // How many branches that may not run enclose the walk.
+  int speculative_depth_ = 0;
   std::vector<InferenceContext::InputSlot> scratch_inputs_;
   std::vector<InferenceContext::OutputSlot> scratch_outputs_;
+  // Node outputs of the main frame whose type says more than the model declares, written
+  // back once after the walk: a rule may infer a body more than once (Loop's carried
+  // values, until their types settle), and a type written back after the first pass would
+  // read as a declaration in the second. A value may be listed twice; its last state wins.
+  std::vector<std::pair<Value*, const ValueState*>> to_write_back_;
 };
 
 }  // namespace onyx::infer

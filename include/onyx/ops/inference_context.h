@@ -48,9 +48,12 @@ class InferenceHost {
   virtual ~InferenceHost() = default;
   /// Infers `graph` (a graph attribute of the node) with its formal inputs typed `inputs`
   /// (fewer than its inputs: the rest keep their declared types); the output types, one per
-  /// graph output (unknown where not inferred).
+  /// graph output (unknown where not inferred). `may_not_run`: the graph is a branch that
+  /// may be dead for these inputs (an If whose condition is unknown), so what its nodes'
+  /// rules refuse is a note, not an error.
   virtual std::vector<InferredType> inferSubgraph(const Graph& graph,
-                                                  std::span<const InferredType> inputs) = 0;
+                                                  std::span<const InferredType> inputs,
+                                                  bool may_not_run) = 0;
 };
 
 /// The largest integer tensor whose elements are propagated as data.
@@ -111,9 +114,9 @@ class InferenceContext : public NodeContext {
   void note(std::string reason);
 
   /// Infers a graph attribute of this node (see InferenceHost::inferSubgraph).
-  std::vector<InferredType> inferSubgraph(const Graph& graph,
-                                          std::span<const InferredType> inputs) {
-    return host_->inferSubgraph(graph, inputs);
+  std::vector<InferredType> inferSubgraph(const Graph& graph, std::span<const InferredType> inputs,
+                                          bool may_not_run = false) {
+    return host_->inferSubgraph(graph, inputs, may_not_run);
   }
 
   // ---- for the engine -------------------------------------------------------------------

@@ -2,10 +2,82 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <string>
+
+#include "onyx/core/element_type.h"
+#include "ops/controlflow/subgraph_types.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+std::string kindText(const InferredType& type) {
+  switch (type.kind) {
+    case InferredType::Kind::kTensor: {
+      const ElementTypeInfo* info = elementTypeInfo(type.elem_type);
+      return info != nullptr ? "a tensor of " + std::string(info->shortName) : "a tensor";
+    }
+    case InferredType::Kind::kSparseTensor: return "a sparse tensor";
+    case InferredType::Kind::kSequence: return "a sequence";
+    case InferredType::Kind::kOptional: return "an optional";
+    case InferredType::Kind::kMap: return "a map";
+    default: return "a value";
+  }
+}
+
+// Whether the two branches give values that cannot be the same output: other kinds, or
+// tensors of other element types.
+bool contradicts(const InferredType& a, const InferredType& b) {
+  if (!a.isKnown() || !b.isKnown()) return false;
+  if (a.kind != b.kind) return true;
+  return a.isTensorLike() && a.elem_type != 0 && b.elem_type != 0 && a.elem_type != b.elem_type;
+}
+
+void inferIf(InferenceContext& ctx) {
+  const Graph* then_branch = ctx.graphAttribute("then_branch");
+  const Graph* else_branch = ctx.graphAttribute("else_branch");
+  if (then_branch == nullptr || else_branch == nullptr) return;
+  // A condition known from constants picks the branch that runs; otherwise both are
+  // inferred, and what a branch's rules refuse is not an error (it may be dead code for
+  // these shapes, as in functions that branch on the input's rank).
+  if (const Dims* condition = ctx.inputData(0);
+      condition != nullptr && condition->size() == 1 && (*condition)[0].isKnown()) {
+    const Graph* taken = (*condition)[0].value() != 0 ? then_branch : else_branch;
+    std::vector<InferredType> types = ctx.inferSubgraph(*taken, {});
+    for (size_t i = 0; i < ctx.outputCount() && i < types.size(); ++i) {
+      if (ctx.hasOutput(i)) ctx.setOutputType(i, std::move(types[i]));
+    }
+    return;
+  }
+  std::vector<InferredType> then_types = ctx.inferSubgraph(*then_branch, {}, true);
+  std::vector<InferredType> else_types = ctx.inferSubgraph(*else_branch, {}, true);
+  if (then_types.size() != else_types.size()) {
+    ctx.fail("then_branch has " + std::to_string(then_types.size()) + " outputs, else_branch " +
+             std::to_string(else_types.size()));
+    return;
+  }
+  if (ctx.outputCount() > then_types.size()) {
+    ctx.fail("If has " + std::to_string(ctx.outputCount()) + " outputs, its branches " +
+             std::to_string(then_types.size()));
+    return;
+  }
+  for (size_t i = 0; i < ctx.outputCount(); ++i) {
+    if (contradicts(then_types[i], else_types[i])) {
+      ctx.fail("output " + std::to_string(i) + " is " + kindText(then_types[i]) +
+               " in then_branch but " + kindText(else_types[i]) + " in else_branch");
+      return;
+    }
+  }
+  for (size_t i = 0; i < ctx.outputCount(); ++i) {
+    if (!ctx.hasOutput(i)) continue;
+    InferredType merged = unionOfTypes(ctx.dims(), then_types[i], else_types[i]);
+    if (merged.isKnown()) ctx.setOutputType(i, std::move(merged));
+  }
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"cond", "B"}};
 constexpr Formals kOutputs1 = {heterogeneous("outputs", "V", 1)};
@@ -22,59 +94,68 @@ constexpr Operator kIf{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferIf},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferIf},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = {{"V", tensor(kIr3Types) | sequence(kIr3Types)}, {"B", tensor("bool")}}},
+         .constraints = {{"V", tensor(kIr3Types) | sequence(kIr3Types)}, {"B", tensor("bool")}},
+         .infer = inferIf},
         {.since_version = 16,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"V", tensor(kIr4Types) | sequence(kIr4Types) | optionalTensor(kIr4Types) |
                                    optionalSequence(kIr4Types)},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferIf},
         {.since_version = 19,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"V", tensor(kIr9Types) | sequence(kIr9Types) | optionalTensor(kIr9Types) |
                                    optionalSequence(kIr4Types)},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferIf},
         {.since_version = 21,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"V", tensor(kIr10Types) | sequence(kIr10Types) |
                                    optionalTensor(kIr10Types) | optionalSequence(kIr4Types)},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferIf},
         {.since_version = 23,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"V", tensor(kIr11Types) | sequence(kIr11Types) |
                                    optionalTensor(kIr11Types) | optionalSequence(kIr4Types)},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferIf},
         {.since_version = 24,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"V", tensor(kIr12Types) | sequence(kIr12Types) |
                                    optionalTensor(kIr12Types) | optionalSequence(kIr4Types)},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferIf},
         {.since_version = 25,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"V", tensor(kIr13Types) | sequence(kIr13Types) |
                                    optionalTensor(kIr13Types) | optionalSequence(kIr4Types)},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferIf},
     }};
 static_assert(isWellFormed(kIf));
 

@@ -2,10 +2,81 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <string>
+
+#include "infer/type_conversion.h"
+#include "ops/controlflow/subgraph_types.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+constexpr int32_t kInt64 = 7;
+constexpr int32_t kBool = 9;
+
+// Body inputs: the iteration number, the condition, then the loop-carried values. Body
+// outputs: the condition, the carried values, then the scan outputs, which the Loop stacks
+// along a new first axis of one length per run (the trip count when nothing else can stop
+// the loop, else unknown).
+void inferLoop(InferenceContext& ctx) {
+  const Graph* body = ctx.graphAttribute("body");
+  if (body == nullptr) return;
+  size_t carried_count = ctx.inputCount() > 2 ? ctx.inputCount() - 2 : 0;
+  if (body->inputs.size() != carried_count + 2) {
+    ctx.fail("the body takes " + std::to_string(body->inputs.size()) + " inputs, Loop gives 2 + " +
+             std::to_string(carried_count) + " loop-carried values");
+    return;
+  }
+  if (body->outputs.size() < carried_count + 1) {
+    ctx.fail("the body has " + std::to_string(body->outputs.size()) + " outputs, fewer than 1 + " +
+             std::to_string(carried_count) + " loop-carried values");
+    return;
+  }
+  size_t scan_count = body->outputs.size() - 1 - carried_count;
+  if (ctx.outputCount() > carried_count + scan_count) {
+    ctx.fail("Loop has " + std::to_string(ctx.outputCount()) + " outputs, its body gives " +
+             std::to_string(carried_count) + " loop-carried values and " +
+             std::to_string(scan_count) + " scan outputs");
+    return;
+  }
+  std::vector<InferredType> inputs;
+  inputs.reserve(carried_count + 2);
+  inputs.push_back(InferredType::tensor(kInt64, {}));
+  inputs.push_back(InferredType::tensor(kBool, {}));
+  for (size_t k = 0; k < carried_count; ++k) {
+    const InferredType* type = ctx.inputType(k + 2);
+    inputs.push_back(type != nullptr ? *type : InferredType{});
+  }
+  std::vector<InferredType> carried;
+  std::vector<InferredType> outputs =
+      inferLoopBody(ctx, *body, std::move(inputs), 2, 1, carried_count, carried);
+  for (size_t k = 0; k < carried_count && k < ctx.outputCount(); ++k) {
+    if (ctx.hasOutput(k) && carried[k].isKnown()) ctx.setOutputType(k, std::move(carried[k]));
+  }
+  if (ctx.outputCount() <= carried_count) return;
+  DimValue iterations = ctx.dims().fresh();
+  const Dims* trip_count = ctx.inputData(0);
+  // Constant's rule keeps a `value` tensor as a constant, not as data.
+  std::optional<Dims> constant_trip_count;
+  if (trip_count == nullptr && ctx.inputConstant(0) != nullptr) {
+    constant_trip_count = infer::integerElements(*ctx.inputConstant(0));
+    if (constant_trip_count) trip_count = &*constant_trip_count;
+  }
+  if (!ctx.hasInput(1) && trip_count != nullptr && trip_count->size() == 1 &&
+      (*trip_count)[0].isKnown() && (*trip_count)[0].value() >= 0) {
+    iterations = (*trip_count)[0];
+  }
+  for (size_t j = 0; carried_count + j < ctx.outputCount(); ++j) {
+    if (!ctx.hasOutput(carried_count + j)) continue;
+    const InferredType& slice = outputs[1 + carried_count + j];
+    if (!slice.isKnown()) continue;
+    ctx.setOutputType(carried_count + j, withAxisInserted(slice, 0, iterations));
+  }
+}
+
+}  // namespace
 
 constexpr Formals kInputs11 = {optional("M", "I"), optional("cond", "B"),
                                heterogeneous("v_initial", "V", 0)};
@@ -23,19 +94,22 @@ constexpr Operator kLoop{
          .inputs = {optional("M", "I"), optional("cond", "B"), heterogeneous("v_initial", "V", 1)},
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferLoop},
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferLoop},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"V", tensor(kIr3Types) | sequence(kIr3Types)},
                          {"I", tensor("int64")},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferLoop},
         {.since_version = 16,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -43,7 +117,8 @@ constexpr Operator kLoop{
          .constraints = {{"V", tensor(kIr4Types) | sequence(kIr4Types) | optionalTensor(kIr4Types) |
                                    optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferLoop},
         {.since_version = 19,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -51,7 +126,8 @@ constexpr Operator kLoop{
          .constraints = {{"V", tensor(kIr9Types) | sequence(kIr9Types) | optionalTensor(kIr9Types) |
                                    optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferLoop},
         {.since_version = 21,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -59,7 +135,8 @@ constexpr Operator kLoop{
          .constraints = {{"V", tensor(kIr10Types) | sequence(kIr10Types) |
                                    optionalTensor(kIr10Types) | optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferLoop},
         {.since_version = 23,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -67,7 +144,8 @@ constexpr Operator kLoop{
          .constraints = {{"V", tensor(kIr11Types) | sequence(kIr11Types) |
                                    optionalTensor(kIr11Types) | optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferLoop},
         {.since_version = 24,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -75,7 +153,8 @@ constexpr Operator kLoop{
          .constraints = {{"V", tensor(kIr12Types) | sequence(kIr12Types) |
                                    optionalTensor(kIr12Types) | optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferLoop},
         {.since_version = 25,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -83,7 +162,8 @@ constexpr Operator kLoop{
          .constraints = {{"V", tensor(kIr13Types) | sequence(kIr13Types) |
                                    optionalTensor(kIr13Types) | optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferLoop},
     }};
 static_assert(isWellFormed(kLoop));
 

@@ -2,10 +2,186 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <string>
+
+#include "ops/controlflow/subgraph_types.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The node's inputs split into state variables and scan inputs, and the body's outputs
+// into states and scan outputs; nullopt (after failing) when the counts do not fit.
+struct ScanCounts {
+  size_t states;
+  size_t scan_inputs;
+  size_t scan_outputs;
+};
+
+std::optional<ScanCounts> countScan(InferenceContext& ctx, const Graph& body, size_t first) {
+  std::optional<int64_t> scan_inputs = ctx.intAttribute("num_scan_inputs");
+  size_t given = ctx.inputCount() > first ? ctx.inputCount() - first : 0;
+  if (!scan_inputs) return std::nullopt;
+  if (*scan_inputs < 1 || static_cast<uint64_t>(*scan_inputs) > given) {
+    ctx.fail("num_scan_inputs is " + std::to_string(*scan_inputs) + ", Scan has " +
+             std::to_string(given) + " state and scan inputs");
+    return std::nullopt;
+  }
+  ScanCounts counts{given - static_cast<size_t>(*scan_inputs), static_cast<size_t>(*scan_inputs),
+                    0};
+  if (body.inputs.size() != given) {
+    ctx.fail("the body takes " + std::to_string(body.inputs.size()) + " inputs, Scan gives " +
+             std::to_string(given));
+    return std::nullopt;
+  }
+  if (body.outputs.size() < counts.states) {
+    ctx.fail("the body has " + std::to_string(body.outputs.size()) + " outputs, fewer than the " +
+             std::to_string(counts.states) + " state variables");
+    return std::nullopt;
+  }
+  counts.scan_outputs = body.outputs.size() - counts.states;
+  if (ctx.outputCount() > body.outputs.size()) {
+    ctx.fail("Scan has " + std::to_string(ctx.outputCount()) + " outputs, its body " +
+             std::to_string(body.outputs.size()));
+    return std::nullopt;
+  }
+  return counts;
+}
+
+// The number of iterations: the scan inputs' lengths along their scan axes, which must
+// agree; a known length wins over a symbolic one.
+std::optional<DimValue> agreeOnLength(InferenceContext& ctx, std::optional<DimValue> length,
+                                      DimValue found) {
+  if (!length || (length->isSymbolic() && found.isKnown())) return found;
+  if (length->isKnown() && found.isKnown() && length->value() != found.value()) {
+    ctx.fail("the scan inputs have " + std::to_string(length->value()) + " and " +
+             std::to_string(found.value()) + " iterations");
+    return std::nullopt;
+  }
+  return length;
+}
+
+// Scan-8: every input and output has a batch axis first; scan inputs iterate over axis 1.
+void inferScan8(InferenceContext& ctx) {
+  const Graph* body = ctx.graphAttribute("body");
+  if (body == nullptr) return;
+  std::optional<ScanCounts> counts = countScan(ctx, *body, 1);
+  if (!counts) return;
+  std::optional<DimValue> batch;
+  std::optional<DimValue> length;
+  std::vector<InferredType> inputs;
+  inputs.reserve(counts->states + counts->scan_inputs);
+  for (size_t i = 0; i < counts->states + counts->scan_inputs; ++i) {
+    const InferredType* type = ctx.inputType(1 + i);
+    if (type == nullptr) {
+      inputs.emplace_back();
+      continue;
+    }
+    bool scanned = i >= counts->states;
+    if (type->isTensor() && type->has_shape) {
+      if (type->dims.size() < (scanned ? 2u : 1u)) {
+        ctx.fail("input " + std::to_string(1 + i) + " has rank " +
+                 std::to_string(type->dims.size()) + ", without the batch" +
+                 (scanned ? " and sequence axes" : " axis"));
+        return;
+      }
+      if (!batch || (batch->isSymbolic() && type->dims[0].isKnown())) batch = type->dims[0];
+      if (scanned) {
+        length = agreeOnLength(ctx, length, type->dims[1]);
+        if (!length) return;
+      }
+    }
+    InferredType slice = withAxisRemoved(*type, 0);
+    inputs.push_back(scanned ? withAxisRemoved(slice, 0) : std::move(slice));
+  }
+  DimValue batch_dim = batch ? *batch : ctx.dims().fresh();
+  DimValue length_dim = length ? *length : ctx.dims().fresh();
+  std::vector<InferredType> carried;
+  std::vector<InferredType> outputs =
+      inferLoopBody(ctx, *body, std::move(inputs), 0, 0, counts->states, carried);
+  for (size_t i = 0; i < ctx.outputCount(); ++i) {
+    if (!ctx.hasOutput(i)) continue;
+    const InferredType& slice = i < counts->states ? carried[i] : outputs[i];
+    if (!slice.isKnown()) continue;
+    InferredType stacked = i < counts->states ? slice : withAxisInserted(slice, 0, length_dim);
+    ctx.setOutputType(i, withAxisInserted(stacked, 0, batch_dim));
+  }
+}
+
+// The axis attribute `name` (one entry per scan input or output; all 0 when absent);
+// nullopt (after failing) when its length is not `count`.
+std::optional<std::vector<int64_t>> scanAxes(InferenceContext& ctx, std::string_view name,
+                                             size_t count) {
+  std::optional<std::vector<int64_t>> axes = ctx.intsAttribute(name);
+  if (!axes) return std::vector<int64_t>(count, 0);
+  if (axes->size() != count) {
+    ctx.fail(std::string(name) + " has " + std::to_string(axes->size()) + " entries for " +
+             std::to_string(count));
+    return std::nullopt;
+  }
+  return axes;
+}
+
+// Scan-9 and later: no batch axis; each scan input iterates over its scan_input_axes entry
+// and each scan output stacks along its scan_output_axes entry.
+void inferScan(InferenceContext& ctx) {
+  const Graph* body = ctx.graphAttribute("body");
+  if (body == nullptr) return;
+  std::optional<ScanCounts> counts = countScan(ctx, *body, 0);
+  if (!counts) return;
+  std::optional<std::vector<int64_t>> input_axes =
+      scanAxes(ctx, "scan_input_axes", counts->scan_inputs);
+  if (!input_axes) return;
+  std::optional<std::vector<int64_t>> output_axes =
+      scanAxes(ctx, "scan_output_axes", counts->scan_outputs);
+  if (!output_axes) return;
+  std::optional<DimValue> length;
+  std::vector<InferredType> inputs;
+  inputs.reserve(counts->states + counts->scan_inputs);
+  for (size_t i = 0; i < counts->states + counts->scan_inputs; ++i) {
+    const InferredType* type = ctx.inputType(i);
+    if (type == nullptr) {
+      inputs.emplace_back();
+      continue;
+    }
+    if (i < counts->states || !type->isTensor() || !type->has_shape) {
+      inputs.push_back(i < counts->states ? *type : withoutShape(*type));
+      continue;
+    }
+    std::optional<size_t> axis =
+        normalizeAxis(ctx, (*input_axes)[i - counts->states], type->dims.size(), "scan_input_axes");
+    if (!axis) return;
+    length = agreeOnLength(ctx, length, type->dims[*axis]);
+    if (!length) return;
+    inputs.push_back(withAxisRemoved(*type, *axis));
+  }
+  DimValue length_dim = length ? *length : ctx.dims().fresh();
+  std::vector<InferredType> carried;
+  std::vector<InferredType> outputs =
+      inferLoopBody(ctx, *body, std::move(inputs), 0, 0, counts->states, carried);
+  for (size_t i = 0; i < ctx.outputCount(); ++i) {
+    if (!ctx.hasOutput(i)) continue;
+    if (i < counts->states) {
+      if (carried[i].isKnown()) ctx.setOutputType(i, std::move(carried[i]));
+      continue;
+    }
+    const InferredType& slice = outputs[i];
+    if (!slice.isKnown()) continue;
+    if (!slice.isTensor() || !slice.has_shape) {
+      ctx.setOutputType(i, withoutShape(slice));
+      continue;
+    }
+    std::optional<size_t> axis = normalizeAxis(ctx, (*output_axes)[i - counts->states],
+                                               slice.dims.size() + 1, "scan_output_axes");
+    if (!axis) return;
+    ctx.setOutputType(i, withAxisInserted(slice, *axis, length_dim));
+  }
+}
+
+}  // namespace
 
 constexpr Formals kInputs9 = {heterogeneous("initial_state_and_scan_inputs", "V", 1)};
 constexpr Formals kOutputs8 = {heterogeneous("final_state_and_scan_outputs", "V", 1)};
@@ -25,47 +201,56 @@ constexpr Operator kScan{.domain = kOnnxDomain,
                               .outputs = kOutputs8,
                               .attributes = {required("body", kGraph), attr("directions", kInts),
                                              required("num_scan_inputs", kInt)},
-                              .constraints = {{"I", tensor("int64")}, {"V", tensor(kIr3Types)}}},
+                              .constraints = {{"I", tensor("int64")}, {"V", tensor(kIr3Types)}},
+                              .infer = inferScan8},
                              {.since_version = 9,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
-                              .constraints = kConstraints9},
+                              .constraints = kConstraints9,
+                              .infer = inferScan},
                              {.since_version = 11,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
-                              .constraints = kConstraints9},
+                              .constraints = kConstraints9,
+                              .infer = inferScan},
                              {.since_version = 16,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr4Types)}}},
+                              .constraints = {{"V", tensor(kIr4Types)}},
+                              .infer = inferScan},
                              {.since_version = 19,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr9Types)}}},
+                              .constraints = {{"V", tensor(kIr9Types)}},
+                              .infer = inferScan},
                              {.since_version = 21,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr10Types)}}},
+                              .constraints = {{"V", tensor(kIr10Types)}},
+                              .infer = inferScan},
                              {.since_version = 23,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr11Types)}}},
+                              .constraints = {{"V", tensor(kIr11Types)}},
+                              .infer = inferScan},
                              {.since_version = 24,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr12Types)}}},
+                              .constraints = {{"V", tensor(kIr12Types)}},
+                              .infer = inferScan},
                              {.since_version = 25,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr13Types)}}},
+                              .constraints = {{"V", tensor(kIr13Types)}},
+                              .infer = inferScan},
                          }};
 static_assert(isWellFormed(kScan));
 

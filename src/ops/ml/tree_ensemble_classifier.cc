@@ -2,10 +2,24 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/ml/ml_shapes.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx_ml {
 using namespace dsl;
+
+namespace {
+
+// Labels [N]; scores [N, one per class label].
+void inferTreeEnsembleClassifier(InferenceContext& ctx) {
+  bool strings = attributeLength(ctx, "classlabels_strings") > 0;
+  size_t labels = attributeLength(ctx, strings ? "classlabels_strings" : "classlabels_int64s");
+  setClassifierOutputs(
+      ctx, strings ? kMlString : kMlInt64,
+      labels > 0 ? DimValue::known(static_cast<int64_t>(labels)) : ctx.dims().fresh());
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T1"}};
 constexpr Formals kOutputs1 = {{"Y", "T2"}, {"Z", "tensor(float)"}};
@@ -51,18 +65,21 @@ constexpr Operator kTreeEnsembleClassifier{
                         attr("nodes_modes", kStrings), attr("nodes_nodeids", kInts),
                         attr("nodes_treeids", kInts), attr("nodes_truenodeids", kInts),
                         attr("nodes_values", kFloats), attr("post_transform", "NONE")},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferTreeEnsembleClassifier},
         {.since_version = 3,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes3,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferTreeEnsembleClassifier},
         {.since_version = 5,
          .deprecated = true,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes3,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferTreeEnsembleClassifier},
     }};
 static_assert(isWellFormed(kTreeEnsembleClassifier));
 

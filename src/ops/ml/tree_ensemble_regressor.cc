@@ -2,10 +2,24 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/ml/ml_shapes.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx_ml {
 using namespace dsl;
+
+namespace {
+
+// [N, n_targets].
+void inferTreeEnsembleRegressor(InferenceContext& ctx) {
+  std::optional<DimValue> batch = batchOf(ctx);
+  if (!batch) return;
+  std::optional<int64_t> targets = ctx.intAttribute("n_targets");
+  ctx.setOutputShape(
+      0, {*batch, targets && *targets > 0 ? DimValue::known(*targets) : ctx.dims().fresh()});
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "tensor(float)"}};
@@ -50,18 +64,21 @@ constexpr Operator kTreeEnsembleRegressor{
                         attr("nodes_values", kFloats), attr("post_transform", "NONE"),
                         attr("target_ids", kInts), attr("target_nodeids", kInts),
                         attr("target_treeids", kInts), attr("target_weights", kFloats)},
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferTreeEnsembleRegressor},
         {.since_version = 3,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes3,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferTreeEnsembleRegressor},
         {.since_version = 5,
          .deprecated = true,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes3,
-         .constraints = kConstraints1},
+         .constraints = kConstraints1,
+         .infer = inferTreeEnsembleRegressor},
     }};
 static_assert(isWellFormed(kTreeEnsembleRegressor));
 

@@ -2,10 +2,34 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "infer/type_conversion.h"
+#include "onyx/ir/attribute.h"
+#include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// An optional of the input's type, or, without an input, of the `type` attribute's.
+void inferOptional(InferenceContext& ctx) {
+  if (ctx.hasInput(0)) {
+    if (const InferredType* type = ctx.inputType(0)) {
+      ctx.setOutputType(0, InferredType::optional(*type));
+    }
+    return;
+  }
+  const Attribute* type = ctx.attribute("type");
+  if (type == nullptr || type->tp == nullptr) {
+    ctx.fail("an Optional without an input needs the type attribute");
+    return;
+  }
+  InferredType element = infer::fromDeclared(*type->tp, ctx.dims());
+  if (element.isKnown()) ctx.setOutputType(0, InferredType::optional(std::move(element)));
+}
+
+}  // namespace
 
 extern const Operator kOptional;
 constexpr Operator kOptional{
@@ -17,7 +41,8 @@ constexpr Operator kOptional{
          .outputs = {{"output", "O"}},
          .attributes = {attr("type", kTypeProto)},
          .constraints = {{"V", tensor(kIr3Types) | sequence(kIr3Types)},
-                         {"O", optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}}},
+                         {"O", optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
+         .infer = inferOptional},
     }};
 static_assert(isWellFormed(kOptional));
 

@@ -2,10 +2,26 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The optional's element; a tensor or sequence input (version 18) passes through.
+void inferOptionalGetElement(InferenceContext& ctx) {
+  const InferredType* type = ctx.inputType(0);
+  if (type == nullptr) return;
+  if (type->kind == InferredType::Kind::kOptional) {
+    if (type->elem != nullptr && type->elem->isKnown()) ctx.setOutputType(0, *type->elem);
+    return;
+  }
+  if (ctx.schema().since_version >= 18) ctx.setOutputType(0, *type);
+}
+
+}  // namespace
 
 constexpr Formals kInputs15 = {{"input", "O"}};
 constexpr Formals kOutputs15 = {{"output", "V"}};
@@ -19,13 +35,15 @@ constexpr Operator kOptionalGetElement{
          .inputs = kInputs15,
          .outputs = kOutputs15,
          .constraints = {{"O", optionalTensor(kIr3Types) | optionalSequence(kIr3Types)},
-                         {"V", tensor(kIr3Types) | sequence(kIr3Types)}}},
+                         {"V", tensor(kIr3Types) | sequence(kIr3Types)}},
+         .infer = inferOptionalGetElement},
         {.since_version = 18,
          .inputs = kInputs15,
          .outputs = kOutputs15,
          .constraints = {{"O", tensor(kIr3Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
                                    optionalSequence(kIr3Types)},
-                         {"V", tensor(kIr3Types) | sequence(kIr3Types)}}},
+                         {"V", tensor(kIr3Types) | sequence(kIr3Types)}},
+         .infer = inferOptionalGetElement},
     }};
 static_assert(isWellFormed(kOptionalGetElement));
 

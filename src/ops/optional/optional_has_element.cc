@@ -2,10 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferOptionalHasElement(InferenceContext& ctx) { ctx.setOutputShape(0, {}); }
+
+}  // namespace
 
 constexpr Formals kOutputs15 = {{"output", "B"}};
 
@@ -18,13 +25,15 @@ constexpr Operator kOptionalHasElement{
          .inputs = {{"input", "O"}},
          .outputs = kOutputs15,
          .constraints = {{"O", optionalTensor(kIr3Types) | optionalSequence(kIr3Types)},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferOptionalHasElement},
         {.since_version = 18,
          .inputs = {optional("input", "O")},
          .outputs = kOutputs15,
          .constraints = {{"O", tensor(kIr3Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
                                    optionalSequence(kIr3Types)},
-                         {"B", tensor("bool")}}},
+                         {"B", tensor("bool")}},
+         .infer = inferOptionalHasElement},
     }};
 static_assert(isWellFormed(kOptionalHasElement));
 

@@ -3,9 +3,40 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The elements joined along `axis` (their count unknown, so that axis is too), or stacked
+// along a new axis with new_axis = 1.
+void inferConcatFromSequence(InferenceContext& ctx) {
+  const InferredType* sequence = ctx.inputType(0);
+  if (sequence == nullptr || sequence->kind != InferredType::Kind::kSequence ||
+      sequence->elem == nullptr || !sequence->elem->isTensor()) {
+    return;
+  }
+  const InferredType& element = *sequence->elem;
+  if (element.elem_type != 0) ctx.setOutputElemType(0, element.elem_type);
+  if (!element.has_shape) return;
+  std::optional<int64_t> axis_attribute = ctx.intAttribute("axis");
+  if (!axis_attribute) return;
+  bool new_axis = ctx.intAttribute("new_axis").value_or(0) != 0;
+  size_t rank = element.dims.size() + (new_axis ? 1 : 0);
+  std::optional<size_t> axis = normalizeAxis(ctx, *axis_attribute, rank);
+  if (!axis) return;
+  Dims dims = element.dims;
+  if (new_axis) {
+    dims.insert(dims.begin() + static_cast<std::ptrdiff_t>(*axis), ctx.dims().fresh());
+  } else {
+    dims[*axis] = ctx.dims().fresh();
+  }
+  ctx.setOutputShape(0, std::move(dims));
+}
+
+}  // namespace
 
 extern const Operator kConcatFromSequence;
 constexpr Operator kConcatFromSequence{
@@ -16,7 +47,8 @@ constexpr Operator kConcatFromSequence{
          .inputs = {{"input_sequence", "S"}},
          .outputs = {{"concat_result", "T"}},
          .attributes = {required("axis", kInt), attr("new_axis", 0)},
-         .constraints = {{"S", sequence(kIr3Types)}, {"T", tensor(kIr3Types)}}},
+         .constraints = {{"S", sequence(kIr3Types)}, {"T", tensor(kIr3Types)}},
+         .infer = inferConcatFromSequence},
     }};
 static_assert(isWellFormed(kConcatFromSequence));
 

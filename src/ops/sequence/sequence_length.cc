@@ -2,10 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferSequenceLength(InferenceContext& ctx) { ctx.setOutputShape(0, {}); }
+
+}  // namespace
 
 extern const Operator kSequenceLength;
 constexpr Operator kSequenceLength{
@@ -15,7 +22,8 @@ constexpr Operator kSequenceLength{
         {.since_version = 11,
          .inputs = {{"input_sequence", "S"}},
          .outputs = {{"length", "I"}},
-         .constraints = {{"S", sequence(kIr3Types)}, {"I", tensor("int64")}}},
+         .constraints = {{"S", sequence(kIr3Types)}, {"I", tensor("int64")}},
+         .infer = inferSequenceLength},
     }};
 static_assert(isWellFormed(kSequenceLength));
 

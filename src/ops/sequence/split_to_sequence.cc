@@ -2,10 +2,87 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cstdint>
+
+#include "infer/type_conversion.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Each element is the input with the split axis resized to its chunk's length: the common
+// length when all chunks have one, else a fresh dimension. Without `split` the chunks have
+// length 1, and keepdims = 0 removes the axis.
+void inferSplitToSequence(InferenceContext& ctx) {
+  const Dims* in = ctx.inputShape(0);
+  int32_t elem_type = ctx.inputElemType(0);
+  if (in == nullptr) {
+    if (elem_type != 0)
+      ctx.setOutputType(0, InferredType::sequence(InferredType::tensor(elem_type)));
+    return;
+  }
+  std::optional<size_t> axis = normalizeAxis(ctx, ctx.intAttribute("axis").value_or(0), in->size());
+  if (!axis) return;
+  DimValue total = (*in)[*axis];
+  Dims dims = *in;
+  if (!ctx.hasInput(1)) {
+    if (ctx.intAttribute("keepdims").value_or(1) == 0) {
+      dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(*axis));
+    } else {
+      dims[*axis] = DimValue::known(1);
+    }
+  } else {
+    const Dims* split = ctx.inputData(1);
+    // Constant's rule keeps a `value` tensor as a constant, not as data.
+    std::optional<Dims> constant_split;
+    if (split == nullptr && ctx.inputConstant(1) != nullptr) {
+      constant_split = infer::integerElements(*ctx.inputConstant(1));
+      if (constant_split) split = &*constant_split;
+    }
+    std::optional<size_t> split_rank = ctx.inputRank(1);
+    DimValue chunk = ctx.dims().fresh();
+    if (split != nullptr && split_rank && *split_rank == 0 && split->size() == 1) {
+      DimValue size = (*split)[0];
+      if (size.isKnown() && size.value() <= 0) {
+        ctx.fail("split is " + std::to_string(size.value()) + ", not a positive chunk length");
+        return;
+      }
+      if (size.isKnown() && total.isKnown() && total.value() % size.value() == 0) chunk = size;
+      if (size.isKnown() && total.isKnown() && total.value() <= size.value()) chunk = total;
+    } else if (split != nullptr && split_rank && *split_rank == 1) {
+      bool all_known = true;
+      int64_t sum = 0;
+      for (DimValue length : *split) {
+        if (!length.isKnown()) {
+          all_known = false;
+          continue;
+        }
+        if (length.value() < 0) {
+          ctx.fail("split has the negative length " + std::to_string(length.value()));
+          return;
+        }
+        if (sum <= INT64_MAX - length.value()) sum += length.value();
+      }
+      if (all_known && total.isKnown() && sum != total.value()) {
+        ctx.fail("split's lengths add up to " + std::to_string(sum) + ", the axis has " +
+                 std::to_string(total.value()));
+        return;
+      }
+      if (!split->empty() && std::all_of(split->begin(), split->end(),
+                                         [&](DimValue d) { return d == split->front(); })) {
+        chunk = split->front();
+      }
+    }
+    dims[*axis] = chunk;
+  }
+  ctx.setOutputType(0, InferredType::sequence(InferredType::tensor(elem_type, std::move(dims))));
+}
+
+}  // namespace
 
 constexpr Formals kInputs11 = {{"input", "T"}, optional("split", "I")};
 constexpr Formals kOutputs11 = {{"output_sequence", "S"}};
@@ -21,14 +98,16 @@ constexpr Operator kSplitToSequence{.domain = kOnnxDomain,
                                          .attributes = kAttributes11,
                                          .constraints = {{"T", tensor(kIr3Types)},
                                                          {"I", tensor("int32 int64")},
-                                                         {"S", sequence(kIr3Types)}}},
+                                                         {"S", sequence(kIr3Types)}},
+                                         .infer = inferSplitToSequence},
                                         {.since_version = 24,
                                          .inputs = kInputs11,
                                          .outputs = kOutputs11,
                                          .attributes = kAttributes11,
                                          .constraints = {{"T", tensor(kIr4Types)},
                                                          {"I", tensor("int32 int64")},
-                                                         {"S", sequence(kIr4Types)}}},
+                                                         {"S", sequence(kIr4Types)}},
+                                         .infer = inferSplitToSequence},
                                     }};
 static_assert(isWellFormed(kSplitToSequence));
 

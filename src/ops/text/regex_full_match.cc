@@ -3,9 +3,16 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+void inferRegexFullMatch(InferenceContext& ctx) { inferSameShape(ctx); }
+
+}  // namespace
 
 extern const Operator kRegexFullMatch;
 constexpr Operator kRegexFullMatch{
@@ -16,7 +23,8 @@ constexpr Operator kRegexFullMatch{
          .inputs = {{"X", "T1"}},
          .outputs = {{"Y", "T2"}},
          .attributes = {attr("pattern", kString)},
-         .constraints = {{"T1", tensor("string")}, {"T2", tensor("bool")}}},
+         .constraints = {{"T1", tensor("string")}, {"T2", tensor("bool")}},
+         .infer = inferRegexFullMatch},
     }};
 static_assert(isWellFormed(kRegexFullMatch));
 

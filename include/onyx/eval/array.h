@@ -1,0 +1,92 @@
+// onyx/eval/array.h — a dense n-dimensional array: what the evaluator computes with.
+//
+// One element type, a shape, and contiguous row-major storage shared between copies (an
+// Array is a handle: copying it is O(1) and both see the same elements; kernels write only
+// arrays they allocated). Elements are stored one per slot of their natural width, with two
+// exceptions that keep kernels simple: the sub-byte types (INT4, UINT4, FLOAT4E2M1, INT2,
+// UINT2) take one byte per element (the code, sign-extended for the signed integers), and
+// are packed only when written out; FLOAT16, BFLOAT16 and the FLOAT8 types are stored as
+// their bit patterns (uint16_t / uint8_t), converted by the kernels that compute on them.
+// STRING arrays hold std::strings.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "onyx/core/element_type.h"
+#include "onyx/core/status.h"
+
+namespace onyx {
+
+struct Tensor;
+
+/// The bytes one element takes in an Array (1 for sub-byte types and BOOL; 0 for STRING).
+size_t arrayElementBytes(ElementType type);
+
+class Array {
+ public:
+  /// An empty FLOAT array of shape [0].
+  Array() : Array(ElementType::kFloat, std::vector<int64_t>{0}) {}
+
+  /// Elements uninitialised (strings empty). Dims must be non-negative; their product is
+  /// overflow-checked by `allocate`.
+  Array(ElementType type, std::vector<int64_t> shape);
+  /// As above, refusing a shape whose element count or byte size overflows or passes
+  /// `max_bytes`.
+  static Result<Array> allocate(ElementType type, std::vector<int64_t> shape,
+                                uint64_t max_bytes = uint64_t{1} << 40);
+  /// A scalar.
+  template <class T>
+  static Array scalar(ElementType type, T value) {
+    Array array(type, {});
+    array.data<T>()[0] = value;
+    return array;
+  }
+
+  ElementType type() const { return type_; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  size_t rank() const { return shape_.size(); }
+  int64_t dim(size_t axis) const { return shape_[axis]; }
+  /// The number of elements.
+  size_t size() const { return size_; }
+  bool isString() const { return type_ == ElementType::kString; }
+
+  /// The elements as `T`, which must match the storage (float for FLOAT, uint16_t for
+  /// FLOAT16, int8_t for INT4, bool for BOOL, ...).
+  template <class T>
+  T* data() {
+    return reinterpret_cast<T*>(bytes_.get());
+  }
+  template <class T>
+  const T* data() const {
+    return reinterpret_cast<const T*>(bytes_.get());
+  }
+  std::span<std::byte> bytes() { return {bytes_.get(), size_ * arrayElementBytes(type_)}; }
+  std::span<const std::byte> bytes() const {
+    return {bytes_.get(), size_ * arrayElementBytes(type_)};
+  }
+  std::vector<std::string>& strings() { return *strings_; }
+  const std::vector<std::string>& strings() const { return *strings_; }
+
+  /// The same elements with another shape of the same element count (no copy).
+  Array reshaped(std::vector<int64_t> shape) const;
+  /// A copy that owns its own elements.
+  Array clone() const;
+
+ private:
+  ElementType type_;
+  std::vector<int64_t> shape_;
+  size_t size_ = 0;
+  std::shared_ptr<std::byte[]> bytes_;
+  std::shared_ptr<std::vector<std::string>> strings_;
+};
+
+/// The elements of a TensorProto (raw, typed or string data; external data already
+/// resolved) as an Array. Errors: unknown data type, data that does not fit the dims.
+Result<Array> arrayFromTensor(const Tensor& tensor);
+
+}  // namespace onyx
