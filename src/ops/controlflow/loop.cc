@@ -13,8 +13,8 @@ using namespace dsl;
 
 namespace {
 
-constexpr int32_t kInt64 = 7;
-constexpr int32_t kBool = 9;
+constexpr int32_t kInt64Element = 7;
+constexpr int32_t kBoolElement = 9;
 
 // Body inputs: the iteration number, the condition, then the loop-carried values. Body
 // outputs: the condition, the carried values, then the scan outputs, which the Loop stacks
@@ -43,8 +43,8 @@ void inferLoop(InferenceContext& ctx) {
   }
   std::vector<InferredType> inputs;
   inputs.reserve(carried_count + 2);
-  inputs.push_back(InferredType::tensor(kInt64, {}));
-  inputs.push_back(InferredType::tensor(kBool, {}));
+  inputs.push_back(InferredType::tensor(kInt64Element, {}));
+  inputs.push_back(InferredType::tensor(kBoolElement, {}));
   for (size_t k = 0; k < carried_count; ++k) {
     const InferredType* type = ctx.inputType(k + 2);
     inputs.push_back(type != nullptr ? *type : InferredType{});
