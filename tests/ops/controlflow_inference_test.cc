@@ -128,6 +128,21 @@ TEST(ControlFlowInference, LoopCarryingAnOptionalInGivesTheBodysOutputKind) {
   EXPECT_FALSE(m.result.diagnostics.hasErrors()) << m.diagnostics();
 }
 
+TEST(ControlFlowInference, LoopBodyDeclaringItsCounterAsOneElementIsAccepted) {
+  auto m = inferText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int64 m, bool cond, float[2] v) => (vf, scanned) {
+      vf, scanned = Loop (m, cond, v) <body = body (int64[1] i, bool[1] c, vin) => (cout, vout, s) {
+        cout = Identity(c)
+        vout = Relu(vin)
+        s = Relu(i)
+      }>
+    })");
+  EXPECT_EQ(m.typeOf("vf"), "float[2]");
+  EXPECT_EQ(m.typeOf("scanned"), "int64[?,1]");
+  EXPECT_FALSE(m.result.diagnostics.hasErrors()) << m.diagnostics();
+}
+
 TEST(ControlFlowInference, LoopBodyWithTooFewOutputsFails) {
   auto m = inferText(R"(
     <ir_version: 10, opset_import: ["" : 21]>

@@ -1,9 +1,8 @@
 // Internal: what the rules of operators with subgraphs (If, Loop, Scan, SequenceMap) share.
 #pragma once
 
-#include <memory>
-
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <vector>
 

@@ -1,13 +1,12 @@
 // Internal: what the ai.onnx.ml operators' shape rules share.
 #pragma once
 
-#include <string>
-#include "onyx/ir/attribute.h"
-
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
 
+#include "onyx/ir/attribute.h"
 #include "onyx/ops/inference_context.h"
 
 namespace onyx::ops {

@@ -2,12 +2,11 @@
 #pragma once
 
 #include <string>
-#include "onyx/core/element_type.h"
-#include "ops/controlflow/subgraph_types.h"
-
 #include <string_view>
 
+#include "onyx/core/element_type.h"
 #include "onyx/ops/inference_context.h"
+#include "ops/controlflow/subgraph_types.h"
 
 namespace onyx::ops {
 

@@ -1,10 +1,9 @@
 // Internal: the outputs of the training optimizers (Adagrad, Adam, Momentum).
 #pragma once
 
-#include <string>
-
 #include <cstddef>
 #include <initializer_list>
+#include <string>
 
 #include "onyx/ops/inference_context.h"
 
