@@ -30,10 +30,10 @@ InferredType withAxisRemoved(const InferredType& type, size_t axis);
 /// A loop body (Loop, Scan) inferred with `inputs`, of which `count` carried values start
 /// at `first_input` in the body's inputs and at `first_output` in its outputs. When a
 /// carried value's type changes in the body, the body is inferred again with the union of
-/// the two, once. Returns the body's output types; `carried` gets each carried value's type
-/// after any number of iterations (the union of the initial type and the body's output;
-/// the body's output when the two are of other kinds, such as an optional carried in and
-/// its element carried out).
+/// the two, once (not in bodies nested more than four loops deep). Returns the body's output types;
+/// `carried` gets each carried value's type after any number of iterations (the union of the
+/// initial type and the body's output; the body's output when the two are of other kinds, such as
+/// an optional carried in and its element carried out).
 std::vector<InferredType> inferLoopBody(InferenceContext& ctx, const Graph& body,
                                         std::vector<InferredType> inputs, size_t first_input,
                                         size_t first_output, size_t count,
@@ -98,6 +98,14 @@ inline std::vector<InferredType> inferLoopBody(InferenceContext& ctx, const Grap
   std::vector<InferredType> initial(
       inputs.begin() + static_cast<std::ptrdiff_t>(first_input),
       inputs.begin() + static_cast<std::ptrdiff_t>(first_input + count));
+  // Each nesting level may double the passes over the bodies inside it; beyond a few
+  // levels the second pass is skipped (the carried values still get the union).
+  static thread_local int nesting = 0;
+  constexpr int kMaxNestingWithSecondPass = 4;
+  struct Nest {
+    Nest() { ++nesting; }
+    ~Nest() { --nesting; }
+  } nest;
   std::vector<InferredType> outputs = ctx.inferSubgraph(body, inputs);
   bool settled = true;
   for (size_t k = 0; k < count && first_output + k < outputs.size(); ++k) {
@@ -111,7 +119,7 @@ inline std::vector<InferredType> inferLoopBody(InferenceContext& ctx, const Grap
     inputs[first_input + k] = std::move(both);
     settled = false;
   }
-  if (!settled) outputs = ctx.inferSubgraph(body, inputs);
+  if (!settled && nesting <= kMaxNestingWithSecondPass) outputs = ctx.inferSubgraph(body, inputs);
   carried.clear();
   carried.reserve(count);
   for (size_t k = 0; k < count; ++k) {
