@@ -5,6 +5,7 @@
 #include <string>
 
 #include "infer/type_conversion.h"
+#include "onyx/ir/value.h"
 #include "ops/controlflow/subgraph_types.h"
 #include "ops/schema_dsl.h"
 
@@ -13,8 +14,8 @@ using namespace dsl;
 
 namespace {
 
-constexpr int32_t kInt64 = 7;
-constexpr int32_t kBool = 9;
+constexpr int32_t kInt64Element = 7;
+constexpr int32_t kBoolElement = 9;
 
 // Body inputs: the iteration number, the condition, then the loop-carried values. Body
 // outputs: the condition, the carried values, then the scan outputs, which the Loop stacks
@@ -43,8 +44,15 @@ void inferLoop(InferenceContext& ctx) {
   }
   std::vector<InferredType> inputs;
   inputs.reserve(carried_count + 2);
-  inputs.push_back(InferredType::tensor(kInt64, {}));
-  inputs.push_back(InferredType::tensor(kBool, {}));
+  // Scalars by the spec; but exporters declare them as [1] too and runtimes accept that,
+  // so a declared body input keeps its own shape.
+  auto counter = [&](size_t i, int32_t elem_type) {
+    const Value* formal = body->inputs[i] != nullptr ? body->inputs[i]->value : nullptr;
+    bool declared = formal != nullptr && formal->type() != nullptr;
+    return declared ? InferredType::tensor(elem_type) : InferredType::tensor(elem_type, {});
+  };
+  inputs.push_back(counter(0, kInt64Element));
+  inputs.push_back(counter(1, kBoolElement));
   for (size_t k = 0; k < carried_count; ++k) {
     const InferredType* type = ctx.inputType(k + 2);
     inputs.push_back(type != nullptr ? *type : InferredType{});

@@ -13,8 +13,8 @@ using namespace dsl;
 
 namespace {
 
-constexpr int32_t kFloat = 1;
-constexpr int32_t kDouble = 11;
+constexpr int32_t kFloatElement = 1;
+constexpr int32_t kDoubleElement = 11;
 
 // Whether two dims that must be equal provably differ (then the node fails).
 bool differ(InferenceContext& ctx, DimValue a, DimValue b, const char* what) {
@@ -63,8 +63,8 @@ void inferFlexAttention(InferenceContext& ctx) {
     ctx.setOutputShape(0, {batch, heads, length, v != nullptr ? (*v)[3] : ctx.dims().fresh()});
   }
   int32_t elem_type = ctx.inputElemType(0);
-  int64_t precision =
-      ctx.intAttribute("softmax_precision").value_or(elem_type == kDouble ? kDouble : kFloat);
+  int64_t precision = ctx.intAttribute("softmax_precision")
+                          .value_or(elem_type == kDoubleElement ? kDoubleElement : kFloatElement);
   DimValue kv_length = k != nullptr ? (*k)[2] : v != nullptr ? (*v)[2] : ctx.dims().fresh();
   InferredType scores =
       InferredType::tensor(static_cast<int32_t>(precision), {batch, heads, length, kv_length});

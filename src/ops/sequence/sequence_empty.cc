@@ -13,10 +13,10 @@ using namespace dsl;
 
 namespace {
 
-constexpr int32_t kFloat = 1;
+constexpr int32_t kFloatElement = 1;
 
 void inferSequenceEmpty(InferenceContext& ctx) {
-  int64_t dtype = ctx.intAttribute("dtype").value_or(kFloat);
+  int64_t dtype = ctx.intAttribute("dtype").value_or(kFloatElement);
   if (dtype < 0 || dtype > INT32_MAX || elementTypeInfo(static_cast<int32_t>(dtype)) == nullptr) {
     ctx.fail("dtype " + std::to_string(dtype) + " is not an element type");
     return;
