@@ -50,6 +50,27 @@ bool readsAsExpression(std::string_view name) {
 
 SymbolicDims::SymbolicDims() = default;
 
+size_t SymbolicDims::OperationHash::operator()(const OperationKey& key) const {
+  uint64_t h = static_cast<uint64_t>(key.op);
+  for (uint64_t part : {static_cast<uint64_t>(key.a_value), static_cast<uint64_t>(key.b_value),
+                        static_cast<uint64_t>(static_cast<uint32_t>(key.a_expression)) << 32 |
+                            static_cast<uint32_t>(key.b_expression)}) {
+    h = (h ^ part) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 29;
+  }
+  return static_cast<size_t>(h);
+}
+
+DimValue SymbolicDims::remember(char op, DimValue a, DimValue b, DimValue result) {
+  remembered_.emplace(OperationKey{op, a.value_, b.value_, a.expression_, b.expression_}, result);
+  return result;
+}
+
+const DimValue* SymbolicDims::recall(char op, DimValue a, DimValue b) const {
+  auto found = remembered_.find(OperationKey{op, a.value_, b.value_, a.expression_, b.expression_});
+  return found != remembered_.end() ? &found->second : nullptr;
+}
+
 bool SymbolicDims::termOrder(const Term& a, const Term& b) {
   // Higher degree first, so the constant term is last; then by symbol ids.
   if (a.symbols.size() != b.symbols.size()) return a.symbols.size() > b.symbols.size();
@@ -132,10 +153,13 @@ DimValue SymbolicDims::add(DimValue a, DimValue b) {
     if (addOverflows(a.value(), b.value(), sum)) return fresh();
     return DimValue::known(sum);
   }
+  if (a.is(0)) return b;
+  if (b.is(0)) return a;
+  if (const DimValue* known = recall('+', a, b)) return *known;
   Polynomial sum = polynomialOf(a);
   Polynomial other = polynomialOf(b);
   sum.insert(sum.end(), other.begin(), other.end());
-  return intern(std::move(sum), false);
+  return remember('+', a, b, intern(std::move(sum), false));
 }
 
 DimValue SymbolicDims::subtract(DimValue a, DimValue b) {
@@ -160,6 +184,10 @@ DimValue SymbolicDims::multiply(DimValue a, DimValue b) {
     if (multiplyOverflows(a.value(), b.value(), product)) return fresh();
     return DimValue::known(product);
   }
+  if (a.is(1)) return b;
+  if (b.is(1)) return a;
+  if (a.is(0) || b.is(0)) return DimValue::known(0);
+  if (const DimValue* known = recall('*', a, b)) return *known;
   bool overflowed = false;
   Polynomial product;
   for (const Term& left : polynomialOf(a)) {
@@ -172,7 +200,9 @@ DimValue SymbolicDims::multiply(DimValue a, DimValue b) {
       product.push_back(std::move(term));
     }
   }
-  return intern(std::move(product), overflowed);
+  // An overflow gives a fresh symbol, which must not be remembered as the product.
+  if (overflowed) return fresh();
+  return remember('*', a, b, intern(std::move(product), false));
 }
 
 std::optional<DimValue> SymbolicDims::divideExact(DimValue a, DimValue b) {

@@ -161,8 +161,7 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
     if (output == nullptr) continue;
     ++result_.stats.outputs;
     auto output_path = [&] { return place.path() + ".output[" + std::to_string(i) + "]"; };
-    setOutput(*output, std::move(ctx.outputs_[i]), output_path);
-    const InferredType& type = stateOf(*output).type;
+    const InferredType& type = setOutput(*output, std::move(ctx.outputs_[i]), output_path).type;
     if (type.isKnown()) ++result_.stats.outputs_typed;
     if (type.isTensorLike() && type.has_shape) {
       ++result_.stats.outputs_shaped;
@@ -194,8 +193,8 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
   scratch_outputs_ = std::move(ctx.outputs_);
 }
 
-void Engine::setOutput(Value& value, InferenceContext::OutputSlot slot,
-                       const std::function<std::string()>& path) {
+ValueState& Engine::setOutput(Value& value, InferenceContext::OutputSlot slot,
+                              const std::function<std::string()>& path) {
   ValueState& state = *frame_->values.insert(&value).first;
   const Type* declared_type = value.type();
   if (declared_type == nullptr) {
@@ -223,6 +222,7 @@ void Engine::setOutput(Value& value, InferenceContext::OutputSlot slot,
   // A constant's elements are data for the rules downstream, like an initializer's.
   if (!state.data && state.constant != nullptr) state.data = integerElements(*state.constant);
   if (frame_->write_back && state.improves_declaration) to_write_back_.emplace_back(&value, &state);
+  return state;
 }
 
 void Engine::inferCall(const Function& function, InferenceContext& ctx, const NodePlace& place) {

@@ -54,8 +54,8 @@ class Engine final : public InferenceHost {
 
   ValueState& stateOf(const Value& value);
   /// Records a node output: merged with its declaration (a conflict is R36).
-  void setOutput(Value& value, InferenceContext::OutputSlot slot,
-                 const std::function<std::string()>& path);
+  ValueState& setOutput(Value& value, InferenceContext::OutputSlot slot,
+                        const std::function<std::string()>& path);
   std::optional<int64_t> opsetOf(std::string_view domain) const;
   /// The dim_param text of a symbolic dimension, in the model's arena (made once).
   std::string_view declaredText(DimValue dim);

@@ -115,6 +115,21 @@ class SymbolicDims {
   std::vector<int32_t> symbol_expression_;             // symbol id → its leaf expression
   std::unordered_map<int32_t, std::string> anonymous_names_;
   int32_t next_anonymous_name_ = 0;
+
+  // Results of add and multiply on expressions, remembered: models repeat the same shape
+  // arithmetic in every layer (N*S*512 for each Reshape), and interning is the costly part.
+  struct OperationKey {
+    char op;
+    int64_t a_value, b_value;
+    int32_t a_expression, b_expression;
+    bool operator==(const OperationKey&) const = default;
+  };
+  struct OperationHash {
+    size_t operator()(const OperationKey& key) const;
+  };
+  std::unordered_map<OperationKey, DimValue, OperationHash> remembered_;
+  DimValue remember(char op, DimValue a, DimValue b, DimValue result);
+  const DimValue* recall(char op, DimValue a, DimValue b) const;
 };
 
 }  // namespace onyx
