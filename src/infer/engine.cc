@@ -33,6 +33,15 @@ std::vector<std::pair<std::string_view, int64_t>> readOpsets(const ArenaList<Ope
 
 std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
 
+// Whether every dimension of a tensor type is a number or a named expression.
+bool isCompleteIn(const InferredType& type, const SymbolicDims& dims) {
+  if (!type.isTensorLike() || !type.has_shape) return false;
+  for (DimValue dim : type.dims) {
+    if (dims.isAnonymous(dim)) return false;
+  }
+  return true;
+}
+
 // A conflict's detail without the lone space that marks a conflict without one.
 std::string trimmed(const std::string& detail) { return detail == " " ? std::string() : detail; }
 
@@ -64,12 +73,15 @@ std::optional<int64_t> Engine::opsetOf(std::string_view domain) const {
   return found;
 }
 
+bool Engine::isComplete(const InferredType& type) const { return isCompleteIn(type, dims_); }
+
 ValueState& Engine::stateOf(const Value& value) {
   auto [found, inserted] = frame_->values.insert(&value);
   ValueState& state = *found;
   if (!inserted) return state;
   const Type* declared = value.type();
   if (declared != nullptr) state.type = fromDeclared(*declared, dims_);
+  if (value.isGraphInput()) state.data_source = &value;
   if (value.initializer != nullptr) {
     const Tensor& tensor = *value.initializer;
     state.type = mergeTypes(state.type, typeOfTensor(tensor), dims_).type;
@@ -155,13 +167,57 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
       result_.diagnostics.error("X5", place.path(), std::move(failure));
     }
   }
+  // Where the outputs' missing dimensions come from, when it is a graph input's values:
+  // an input whose elements the rule wanted, or an input already so marked.
+  const Value* value_source = nullptr;
+  for (size_t i = 0; i < node.inputCount() && value_source == nullptr; ++i) {
+    const Value* input = node.input(i);
+    if (input == nullptr) continue;
+    const ValueState* input_state = frame_->values.find(input);
+    if (input_state != nullptr && input_state->value_source != nullptr) {
+      value_source = input_state->value_source;
+    } else if (ctx.inputs_[i].data_wanted && input_state != nullptr) {
+      value_source = input_state->data_source;
+    }
+  }
+  // A control-flow node's outputs come from its bodies' outputs: their dependence counts.
+  for (size_t a = 0; a < node.attributes.size() && value_source == nullptr; ++a) {
+    const Attribute* attribute = node.attributes[a];
+    auto consider = [&](const Graph* body) {
+      if (body == nullptr) return;
+      for (const ValueInfo* output : body->outputs) {
+        const Value* bound = output->bound();
+        const ValueState* body_state = bound != nullptr ? frame_->values.find(bound) : nullptr;
+        if (body_state != nullptr && body_state->value_source != nullptr) {
+          value_source = body_state->value_source;
+          return;
+        }
+      }
+    };
+    consider(attribute->g);
+    if (attribute->lists != nullptr) {
+      for (const Graph* body : attribute->lists->graphs) consider(body);
+    }
+  }
+  const Value* data_source = nullptr;
+  for (size_t i = 0; i < node.inputCount() && data_source == nullptr; ++i) {
+    const Value* input = node.input(i);
+    const ValueState* input_state = input != nullptr ? frame_->values.find(input) : nullptr;
+    if (input_state != nullptr) data_source = input_state->data_source;
+  }
   bool complete = true;
   for (size_t i = 0; i < node.outputCount(); ++i) {
     Value* output = node.output(i);
     if (output == nullptr) continue;
     ++result_.stats.outputs;
     auto output_path = [&] { return place.path() + ".output[" + std::to_string(i) + "]"; };
-    const InferredType& type = setOutput(*output, std::move(ctx.outputs_[i]), output_path).type;
+    ValueState& output_state = setOutput(*output, std::move(ctx.outputs_[i]), output_path);
+    if (!output_state.data) output_state.data_source = data_source;
+    const InferredType& type = output_state.type;
+    if (value_source != nullptr && !isComplete(type)) {
+      output_state.value_source = value_source;
+      if (frame_->write_back) result_.value_dependent[output] = value_source;
+    }
     if (type.isKnown()) ++result_.stats.outputs_typed;
     if (type.isTensorLike() && type.has_shape) {
       ++result_.stats.outputs_shaped;
@@ -187,6 +243,10 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
                               : " inputs without a shape: " + missing;
     }
     for (size_t i = 0; i < ctx.notes_.size(); ++i) line += (i ? "; " : " ") + ctx.notes_[i];
+    if (value_source != nullptr) {
+      line +=
+          " (the shape depends on the values of graph input " + quoted(value_source->name) + ")";
+    }
     result_.notes.push_back(std::move(line));
   }
   scratch_inputs_ = std::move(ctx.inputs_);

@@ -57,6 +57,8 @@ class Engine final : public InferenceHost {
   ValueState& setOutput(Value& value, InferenceContext::OutputSlot slot,
                         const std::function<std::string()>& path);
   std::optional<int64_t> opsetOf(std::string_view domain) const;
+  /// A tensor type whose every dimension is a number or a named expression.
+  bool isComplete(const InferredType& type) const;
   /// The dim_param text of a symbolic dimension, in the model's arena (made once).
   std::string_view declaredText(DimValue dim);
 

@@ -25,6 +25,11 @@ struct ValueState {
   std::optional<Dims> data;
   const Tensor* constant = nullptr;
   bool improves_declaration = false;  // write back: the type says more than the model did
+  // The graph input whose run-time values this value's shape depends on, if any.
+  const Value* value_source = nullptr;
+  // A graph input this value's elements are computed from (itself, for a graph input): a
+  // rule that wants those elements cannot have them.
+  const Value* data_source = nullptr;
 };
 
 class ValueStates {

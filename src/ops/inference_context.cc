@@ -36,11 +36,15 @@ std::optional<size_t> InferenceContext::inputRank(size_t i) const {
 }
 
 const Dims* InferenceContext::inputData(size_t i) const {
-  return hasInput(i) ? inputs_[i].data : nullptr;
+  if (!hasInput(i)) return nullptr;
+  if (inputs_[i].data == nullptr) inputs_[i].data_wanted = true;
+  return inputs_[i].data;
 }
 
 const Tensor* InferenceContext::inputConstant(size_t i) const {
-  return hasInput(i) ? inputs_[i].constant : nullptr;
+  if (!hasInput(i)) return nullptr;
+  if (inputs_[i].constant == nullptr) inputs_[i].data_wanted = true;
+  return inputs_[i].constant;
 }
 
 void InferenceContext::setOutputType(size_t i, InferredType type) {

@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "onyx/check/diagnostic.h"
@@ -43,6 +44,10 @@ struct InferResult {
   /// Why outputs stay unknown, one line per node: `graph.node[3](x) Foo: no rule`.
   std::vector<std::string> notes;
   InferStats stats;
+  /// Node outputs whose shape stays incomplete because it depends on the values of a graph
+  /// input (the map's value: a Reshape to a shape fed at run time, a Slice of such bounds,
+  /// and everything downstream), which no inference can know.
+  std::unordered_map<const Value*, const Value*> value_dependent;
 };
 
 /// Infers `model` in place (only adds or refines types unless a conflict is found; a

@@ -126,6 +126,9 @@ class InferenceContext : public NodeContext {
     const InferredType* type = nullptr;
     const Dims* data = nullptr;
     const Tensor* constant = nullptr;
+    // Set when the rule asked for the input's elements and they were not known: the
+    // outputs then depend on values inference cannot see.
+    mutable bool data_wanted = false;
   };
   struct OutputSlot {
     bool present = false;

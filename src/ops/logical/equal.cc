@@ -2,11 +2,42 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Functions branch on shapes (`Equal(Size(shape), 4)` picks a 2-D or 3-D body): the
+// comparison of known integer data propagates, as 0 or 1, so If can take one branch.
+void inferEqual(InferenceContext& ctx) {
+  inferBroadcast(ctx);
+  const Dims* left = ctx.inputData(0);
+  const Dims* right = ctx.inputData(1);
+  if (left == nullptr || right == nullptr || left->empty() || right->empty()) return;
+  if (left->size() != right->size() && left->size() != 1 && right->size() != 1) return;
+  size_t count = std::max(left->size(), right->size());
+  Dims equal;
+  equal.reserve(count);
+  for (size_t i = 0; i < count; ++i) {
+    DimValue a = (*left)[left->size() == 1 ? 0 : i];
+    DimValue b = (*right)[right->size() == 1 ? 0 : i];
+    if (a == b) {
+      equal.push_back(DimValue::known(1));
+    } else if (a.isKnown() && b.isKnown()) {
+      equal.push_back(DimValue::known(0));
+    } else {
+      return;  // two symbols may still be equal
+    }
+  }
+  ctx.setOutputData(0, std::move(equal));
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"A", "T"}, {"B", "T"}};
 constexpr Formals kOutputs1 = {{"C", "T1"}};
@@ -27,7 +58,7 @@ constexpr Operator kEqual{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
-         .infer = inferBroadcast},
+         .infer = inferEqual},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -36,21 +67,21 @@ constexpr Operator kEqual{
                tensor(
                    "bool uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
               {"T1", tensor("bool")}},
-         .infer = inferBroadcast},
+         .infer = inferEqual},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bool uint8 uint16 uint32 uint64 int8 int16 int32 int64 "
                                       "float16 float double bfloat16")},
                          {"T1", tensor("bool")}},
-         .infer = inferBroadcast},
+         .infer = inferEqual},
         {.since_version = 19,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bool uint8 uint16 uint32 uint64 int8 int16 int32 int64 "
                                       "float16 float double bfloat16 string")},
                          {"T1", tensor("bool")}},
-         .infer = inferBroadcast},
+         .infer = inferEqual},
     }};
 static_assert(isWellFormed(kEqual));
 
