@@ -1,6 +1,7 @@
 #include "infer/engine.h"
 
 #include <algorithm>
+#include <array>
 
 #include "check/place.h"
 #include "infer/merge.h"
@@ -127,6 +128,12 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
   ctx.inputs_.clear();
   ctx.outputs_.clear();
   ctx.inputs_.resize(node.inputCount());
+  // What the outputs' dependence on graph inputs' values is made of (see below), read here
+  // while each input's state is at hand: the first 16 inputs are enough to explain.
+  constexpr size_t kTracked = 16;
+  std::array<const Value*, kTracked> input_data_sources{};
+  const Value* upstream_value_source = nullptr;
+  const Value* data_source = nullptr;
   for (size_t i = 0; i < node.inputCount(); ++i) {
     const Value* input = node.input(i);
     if (input == nullptr) continue;
@@ -136,6 +143,9 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
     slot.type = &state.type;
     slot.data = state.data ? &*state.data : nullptr;
     slot.constant = state.constant;
+    if (i < kTracked) input_data_sources[i] = state.data_source;
+    if (upstream_value_source == nullptr) upstream_value_source = state.value_source;
+    if (data_source == nullptr) data_source = state.data_source;
   }
   ctx.outputs_.resize(node.outputCount());
   for (size_t i = 0; i < node.outputCount(); ++i) ctx.outputs_[i].present = node.output(i);
@@ -169,16 +179,9 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
   }
   // Where the outputs' missing dimensions come from, when it is a graph input's values:
   // an input whose elements the rule wanted, or an input already so marked.
-  const Value* value_source = nullptr;
-  for (size_t i = 0; i < node.inputCount() && value_source == nullptr; ++i) {
-    const Value* input = node.input(i);
-    if (input == nullptr) continue;
-    const ValueState* input_state = frame_->values.find(input);
-    if (input_state != nullptr && input_state->value_source != nullptr) {
-      value_source = input_state->value_source;
-    } else if (ctx.inputs_[i].data_wanted && input_state != nullptr) {
-      value_source = input_state->data_source;
-    }
+  const Value* value_source = upstream_value_source;
+  for (size_t i = 0; i < node.inputCount() && i < kTracked && value_source == nullptr; ++i) {
+    if (ctx.inputs_[i].data_wanted) value_source = input_data_sources[i];
   }
   // A control-flow node's outputs come from its bodies' outputs: their dependence counts.
   for (size_t a = 0; a < node.attributes.size() && value_source == nullptr; ++a) {
@@ -198,12 +201,6 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
     if (attribute->lists != nullptr) {
       for (const Graph* body : attribute->lists->graphs) consider(body);
     }
-  }
-  const Value* data_source = nullptr;
-  for (size_t i = 0; i < node.inputCount() && data_source == nullptr; ++i) {
-    const Value* input = node.input(i);
-    const ValueState* input_state = input != nullptr ? frame_->values.find(input) : nullptr;
-    if (input_state != nullptr) data_source = input_state->data_source;
   }
   bool complete = true;
   for (size_t i = 0; i < node.outputCount(); ++i) {
