@@ -84,6 +84,7 @@ DimValue SymbolicDims::symbol(std::string_view name) {
   int32_t id = static_cast<int32_t>(symbols_.size()) - 1;
   symbols_[id].name = std::string(name);
   named_symbols_.emplace(std::string(name), id);
+  anonymous_[static_cast<size_t>(leaf.expression())] = name.empty() ? 1 : 0;
   return leaf;
 }
 
@@ -102,6 +103,7 @@ DimValue SymbolicDims::fresh() {
   std::memcpy(key.data() + sizeof one + sizeof count, &id, sizeof id);
   interned_.emplace(std::move(key), expression);
   expressions_.push_back(std::move(leaf));
+  anonymous_.push_back(1);
   symbol_expression_.push_back(expression);
   return DimValue(0, expression);
 }
@@ -143,7 +145,16 @@ DimValue SymbolicDims::intern(Polynomial polynomial, bool overflowed) {
   }
   auto [slot, inserted] =
       interned_.emplace(std::move(key), static_cast<int32_t>(expressions_.size()));
-  if (inserted) expressions_.push_back(std::move(normal));
+  if (inserted) {
+    bool anonymous = false;
+    for (const Term& term : normal) {
+      for (int32_t symbol : term.symbols) {
+        anonymous = anonymous || symbols_[static_cast<size_t>(symbol)].name.empty();
+      }
+    }
+    expressions_.push_back(std::move(normal));
+    anonymous_.push_back(anonymous ? 1 : 0);
+  }
   return DimValue(0, slot->second);
 }
 
@@ -249,13 +260,7 @@ DimValue SymbolicDims::divideCeil(DimValue a, DimValue b) {
 }
 
 bool SymbolicDims::isAnonymous(DimValue value) const {
-  if (value.isKnown()) return false;
-  for (const Term& term : expressions_[static_cast<size_t>(value.expression())]) {
-    for (int32_t symbol : term.symbols) {
-      if (symbols_[static_cast<size_t>(symbol)].name.empty()) return true;
-    }
-  }
-  return false;
+  return value.isSymbolic() && anonymous_[static_cast<size_t>(value.expression())] != 0;
 }
 
 std::string SymbolicDims::symbolText(int32_t symbol) {

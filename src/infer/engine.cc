@@ -58,6 +58,10 @@ void Engine::run() {
     main.opsets.push_back({domain, version});
   }
   main.write_back = options_.write_back;
+  // About two values per node (an input slot read, an output defined): room up front.
+  size_t nodes = 0;
+  for (const Node* node = model_.graph->first_node; node != nullptr; node = node->next) ++nodes;
+  main.values.reserve(2 * nodes + model_.graph->inputs.size() + model_.graph->initializers.size());
   frame_ = &main;
   inferGraph(*model_.graph, "graph");
   if (main.write_back) writeBack();
@@ -389,10 +393,14 @@ std::string_view Engine::declaredText(DimValue dim) {
 
 void Engine::writeBack() {
   Arena& arena = model_.arena();
-  auto symbol_text = [this](DimValue dim) { return declaredText(dim); };
+  auto symbol_text = [](void* engine, DimValue dim) {
+    return static_cast<Engine*>(engine)->declaredText(dim);
+  };
   for (auto [value, state] : to_write_back_) {
     if (!state->improves_declaration) continue;
-    if (Type* type = toDeclared(state->type, arena, symbol_text)) value->setType(arena, type);
+    if (Type* type = toDeclared(state->type, arena, symbol_text, this)) {
+      value->setType(arena, type);
+    }
   }
 }
 

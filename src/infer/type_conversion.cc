@@ -67,8 +67,7 @@ InferredType typeOfTensor(const Tensor& tensor) {
   return InferredType::tensor(tensor.data_type.value_or(0), std::move(dims));
 }
 
-Type* toDeclared(const InferredType& type, Arena& arena,
-                 const std::function<std::string_view(DimValue)>& symbol_text) {
+Type* toDeclared(const InferredType& type, Arena& arena, SymbolText symbol_text, void* context) {
   Type* result = nullptr;
   switch (type.kind) {
     case InferredType::Kind::kUnknown: return nullptr;
@@ -85,7 +84,7 @@ Type* toDeclared(const InferredType& type, Arena& arena,
           Dimension& out = result->shape->dims.emplace_back(arena);
           if (dim.isKnown()) {
             out.dim_value = dim.value();
-          } else if (std::string_view text = symbol_text(dim); text.data() != nullptr) {
+          } else if (std::string_view text = symbol_text(context, dim); text.data() != nullptr) {
             out.dim_param = text;
           }
         }
@@ -103,7 +102,7 @@ Type* toDeclared(const InferredType& type, Arena& arena,
         result->key_type = type.elem_type;
       }
       if (type.elem != nullptr) {
-        result->elem = toDeclared(*type.elem, arena, symbol_text);
+        result->elem = toDeclared(*type.elem, arena, symbol_text, context);
       }
       return result;
     }

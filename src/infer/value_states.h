@@ -34,6 +34,10 @@ struct ValueState {
 
 class ValueStates {
  public:
+  /// Room for `count` states without growing.
+  void reserve(size_t count) {
+    while (count * 4 > slots_.size() * 3) grow();
+  }
   /// The state of `value`, or null.
   ValueState* find(const Value* value) {
     if (slots_.empty()) return nullptr;
