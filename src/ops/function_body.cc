@@ -156,10 +156,7 @@ Result<FunctionBody> functionBodyFor(const OpSchema& schema, const Node& node, i
     }
     FunctionBodyContext context{schema, node, opset, imports};
     Result<std::string> text = schema.build_function_body(context);
-    if (!text) {
-      Status refused = text.status();
-      return Status(refused.code(), std::string(node.opType()) + ": " + refused.message());
-    }
+    if (!text) return text.status();
     Result<FunctionBody> body = parseBody(*text, "a built function body");
     if (!body) {
       Status failed = body.status();
