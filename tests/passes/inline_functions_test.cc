@@ -173,6 +173,33 @@ TEST(InlineFunctions, NestedGraphsAreCopiedWithTheirReadsBound) {
   EXPECT_TRUE(checksValid(model));
 }
 
+TEST(InlineFunctions, AGraphTheCallPassesIsCopiedAndKeepsReadingItsScope) {
+  Model model = parseOrFail(R"(
+    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (bool c, float[N] x) => (float[N] y) {
+      y = local.choose <branch = negated () => (out) { out = Neg (x) }> (c, x)
+    }
+    <domain: "local", opset_import: ["" : 18]>
+    choose <branch> (flag, v) => (w) {
+      w = If (flag) <
+        then_branch: graph = @branch,
+        else_branch = kept () => (same) { same = Identity (v) }
+      >
+    }
+  )");
+  ASSERT_TRUE(inlineNode(model, *model.graph->first_node));
+  ASSERT_EQ(opTypes(*model.graph), "If");
+  Node* branch = model.graph->first_node;
+  Graph* then_branch = branch->graphAttr("then_branch");
+  ASSERT_NE(then_branch, nullptr);
+  EXPECT_EQ(then_branch->parent, model.graph);
+  EXPECT_EQ(then_branch->owner, branch);
+  EXPECT_EQ(then_branch->first_node->input(0), model.graph->lookup("x"));
+  EXPECT_EQ(model.graph->subgraphs.size(), 2u);  // the call's own graph went with it
+  EXPECT_TRUE(verified(model));
+  EXPECT_TRUE(checksValid(model));
+}
+
 TEST(InlineFunctions, TheBodysOpsetsAreAddedWhereTheCallIs) {
   Model model = parseOrFail(R"(
     <ir_version: 10, opset_import: ["local" : 1]>
