@@ -253,6 +253,7 @@ void attributesNotSortedOrRepeated();
 void constraintRepeatedOrEmpty();
 void defaultOfWrongKind();
 void outputCountOutsideBounds();
+void functionBodiesMisplaced();
 
 consteval bool sameText(const char* a, const char* b) {
   while (*a && *a == *b) {
@@ -295,6 +296,14 @@ consteval bool isWellFormed(const Operator& op) {
     previous = schema.since_version;
     detail::checkFormals(schema, schema.inputs);
     detail::checkFormals(schema, schema.outputs);
+    int body_opset = schema.since_version - 1;
+    for (const FunctionBodyText& body : schema.function_bodies) {
+      if (body.opset <= body_opset) detail::functionBodiesMisplaced();
+      body_opset = body.opset;
+    }
+    if (schema.function_bodies.size() != 0 && schema.build_function_body != nullptr) {
+      detail::functionBodiesMisplaced();
+    }
     const char* last = nullptr;
     for (const AttributeSpec& attribute : schema.attributes) {
       if (last && !detail::textBefore(last, attribute.name)) {

@@ -109,6 +109,39 @@ TEST(OpsCommand, Json) {
   EXPECT_EQ(concat["versions"][3]["inputs"][0]["min_count"], 1);
 }
 
+TEST(OpsCommand, SaysWhichVersionsHaveAFunctionBody) {
+  ToolRun run = onyxOps("Softsign Softmax Relu --opset 17");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("Softmax-13\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("  function body: built for each node, from opset 13\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("  function body: fixed, from opset 18\n"), std::string::npos) << run.out;
+  // Relu 14 has a body from opset 18 only; Relu 6 has none.
+  ToolRun relu6 = onyxOps("Relu --opset 6");
+  EXPECT_EQ(relu6.out.find("function body"), std::string::npos) << relu6.out;
+
+  ToolRun text = onyxOps("Softsign --opset 18 --function-body");
+  ASSERT_EQ(text.status, 0) << text.out;
+  EXPECT_NE(text.out.find("    Softsign (input) => (output) {\n"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("      output = Div (input, denominator)\n"), std::string::npos);
+
+  ToolRun json = onyxOps("MeanVarianceNormalization --all-versions --function-body --json");
+  ASSERT_EQ(json.status, 0) << json.out;
+  auto versions = nlohmann::json::parse(json.out)["operator_sets"][0]["operators"][0]["versions"];
+  ASSERT_EQ(versions.size(), 2u);
+  EXPECT_EQ(versions[1]["function_body"]["kind"], "fixed");
+  EXPECT_EQ(versions[1]["function_body"]["opsets"], nlohmann::json({13, 18}));
+  ASSERT_EQ(versions[1]["function_body"]["texts"].size(), 2u);
+  EXPECT_NE(versions[1]["function_body"]["texts"][1]["text"].get<std::string>().find(
+                "ReduceMean (X, axes)"),
+            std::string::npos);
+  ToolRun none = onyxOps("Conv --json");
+  EXPECT_TRUE(nlohmann::json::parse(
+                  none.out)["operator_sets"][0]["operators"][0]["versions"][0]["function_body"]
+                  .is_null());
+}
+
 TEST(OpsCommand, UsageErrorsExitTwo) {
   ToolRun domain = onyxOps("--domain com.microsoft");
   EXPECT_EQ(domain.status, 2);

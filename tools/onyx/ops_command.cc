@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "commands.h"
+#include "onyx/ops/function_body.h"
 #include "onyx/ops/registry.h"
 #include "onyx/ops/schema_text.h"
 
@@ -20,6 +21,7 @@ struct OpsOptions {
   int64_t opset = 0;               // 0: each domain's highest version
   bool all_versions = false;
   bool json = false;
+  bool function_body = false;  // print the text of fixed function bodies
 };
 
 // What is listed for one domain: each operator with the versions shown.
@@ -89,7 +91,44 @@ std::string attributeText(const AttributeSpec& attribute) {
   return text;
 }
 
-void printSchema(const Operator& op, const OpSchema& schema) {
+// "fixed, from opset 13; another from 18", "built for each node, from opset 13", or empty.
+std::string functionBodyText(const OpSchema& schema) {
+  if (schema.build_function_body != nullptr) {
+    return fmt::format("built for each node, from opset {}", schema.since_version);
+  }
+  std::string text;
+  for (const FunctionBodyText& body : schema.function_bodies) {
+    text += text.empty() ? fmt::format("fixed, from opset {}", body.opset)
+                         : fmt::format("; another from {}", body.opset);
+  }
+  return text;
+}
+
+// The fixed bodies to print: the one in force at `opset`, or every one (opset 0).
+std::vector<const FunctionBodyText*> bodiesShown(const OpSchema& schema, int64_t opset) {
+  std::vector<const FunctionBodyText*> shown;
+  if (opset == 0) {
+    for (const FunctionBodyText& body : schema.function_bodies) shown.push_back(&body);
+  } else if (const FunctionBodyText* body = fixedFunctionBodyAt(schema, opset)) {
+    shown.push_back(body);
+  }
+  return shown;
+}
+
+std::string indented(std::string_view text, std::string_view indent) {
+  std::string out;
+  size_t start = text.find_first_not_of('\n');
+  while (start != std::string_view::npos && start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    out += std::string(indent) + std::string(text.substr(start, end - start)) + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+void printSchema(const Operator& op, const OpSchema& schema, const OpsOptions& options,
+                 int64_t opset) {
   fmt::print("{}-{}{}\n", op.name, schema.since_version, schema.deprecated ? " (deprecated)" : "");
   fmt::print("  inputs ({}): {}\n", countText(schema.minInputs(), schema.maxInputs()),
              formalsText(schema.inputs));
@@ -101,6 +140,12 @@ void printSchema(const Operator& op, const OpSchema& schema) {
   for (const TypeConstraint& constraint : schema.constraints) {
     if (isLiteralType(constraint.name)) continue;
     fmt::print("  {} in {}\n", constraint.name, typeSetText(constraint.allowed));
+  }
+  if (!hasFunctionBody(schema)) return;
+  fmt::print("  function body: {}\n", functionBodyText(schema));
+  if (!options.function_body) return;
+  for (const FunctionBodyText* body : bodiesShown(schema, opset)) {
+    fmt::print("{}", indented(body->text, "    "));
   }
 }
 
@@ -139,7 +184,31 @@ nlohmann::ordered_json countJson(size_t count) {
   return count;
 }
 
-nlohmann::ordered_json schemaJson(const OpSchema& schema) {
+nlohmann::ordered_json functionBodyJson(const OpSchema& schema, const OpsOptions& options,
+                                        int64_t opset) {
+  if (!hasFunctionBody(schema)) return nullptr;
+  nlohmann::ordered_json out;
+  if (schema.build_function_body != nullptr) {
+    out["kind"] = "built";
+    out["from_opset"] = schema.since_version;
+    return out;
+  }
+  out["kind"] = "fixed";
+  nlohmann::ordered_json opsets = nlohmann::ordered_json::array();
+  for (const FunctionBodyText& body : schema.function_bodies) opsets.push_back(body.opset);
+  out["opsets"] = opsets;
+  if (options.function_body) {
+    nlohmann::ordered_json texts = nlohmann::ordered_json::array();
+    for (const FunctionBodyText* body : bodiesShown(schema, opset)) {
+      texts.push_back({{"opset", body->opset}, {"text", indented(body->text, "")}});
+    }
+    out["texts"] = texts;
+  }
+  return out;
+}
+
+nlohmann::ordered_json schemaJson(const OpSchema& schema, const OpsOptions& options,
+                                  int64_t opset) {
   nlohmann::ordered_json out;
   out["since_version"] = schema.since_version;
   out["deprecated"] = schema.deprecated;
@@ -163,7 +232,13 @@ nlohmann::ordered_json schemaJson(const OpSchema& schema) {
     constraints.push_back({{"name", constraint.name}, {"types", typeSetNames(constraint.allowed)}});
   }
   out["constraints"] = constraints;
+  out["function_body"] = functionBodyJson(schema, options, opset);
   return out;
+}
+
+// The opset whose fixed body --function-body prints; 0 (every body) with --all-versions.
+int64_t shownOpset(const OpsOptions& options, const Listing& listing) {
+  return options.all_versions ? 0 : listing.opset;
 }
 
 bool wanted(const OpsOptions& options, const Operator& op) {
@@ -228,7 +303,9 @@ int runOps(const OpsOptions& options) {
       nlohmann::ordered_json operators = nlohmann::ordered_json::array();
       for (const auto& [op, versions] : listing.operators) {
         nlohmann::ordered_json versions_json = nlohmann::ordered_json::array();
-        for (const OpSchema* schema : versions) versions_json.push_back(schemaJson(*schema));
+        for (const OpSchema* schema : versions) {
+          versions_json.push_back(schemaJson(*schema, options, shownOpset(options, listing)));
+        }
         operators.push_back({{"name", op->name}, {"versions", versions_json}});
       }
       nlohmann::ordered_json set_json = {{"domain", listing.set->domain}};
@@ -255,7 +332,7 @@ int runOps(const OpsOptions& options) {
     for (const auto& [op, versions] : listing.operators) {
       for (const OpSchema* schema : versions) {
         fmt::print("\n");
-        printSchema(*op, *schema);
+        printSchema(*op, *schema, options, shownOpset(options, listing));
       }
     }
   }
@@ -277,6 +354,9 @@ void addOpsCommand(CLI::App& app, int& exit_code) {
                       "of ai.onnx");
   command->add_flag("--all-versions", options->all_versions,
                     "every version of each operator instead of those in force at the opset");
+  command->add_flag("--function-body", options->function_body,
+                    "also print the text of fixed function bodies (the one in force at the "
+                    "opset; every one with --all-versions)");
   command->add_flag("--json", options->json, "print JSON");
   command->callback([&exit_code, options] { exit_code = runOps(*options); });
 }

@@ -111,6 +111,7 @@ class SymbolicDims {
   std::vector<Symbol> symbols_;
   std::unordered_map<std::string, int32_t> named_symbols_;
   std::vector<Polynomial> expressions_;
+  std::vector<uint8_t> anonymous_;  // by expression: involves an anonymous symbol
   std::unordered_map<std::string, int32_t> interned_;  // key: the polynomial's bytes
   std::vector<int32_t> symbol_expression_;             // symbol id → its leaf expression
   std::unordered_map<int32_t, std::string> anonymous_names_;

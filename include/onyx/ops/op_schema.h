@@ -10,14 +10,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <string>
 #include <string_view>
 
+#include "onyx/core/status.h"
 #include "onyx/ir/attribute_kind.h"
 
 namespace onyx {
 
 struct Type;
 class InferenceContext;
+struct FunctionBodyContext;
 
 /// The standard domains. A node's domain "" is kOnnxDomain.
 inline constexpr const char* kOnnxDomain = "ai.onnx";
@@ -94,6 +97,26 @@ struct AttributeSpec {
   std::initializer_list<const char*> default_strings = {};  // kStrings
 };
 
+/// A function body in the ONNX text syntax: a whole function, its header importing the opsets
+/// the body is written against and declaring the schema's attributes with their defaults, e.g.
+/// `<domain: "", opset_import: ["" : 18]> Softsign (input) => (output) { ... }`. Attribute
+/// references are written `@name`.
+struct FunctionBodyText {
+  /// The version of the operator's domain from which this body stands for the operator, up
+  /// to the next body's (or to the end of the schema's versions). The header imports the
+  /// domain at the version the body is written against: this one or an earlier one whose
+  /// operators it uses mean the same here (Selu 22 keeps Selu 6's body, written for 18).
+  int opset = 0;
+  const char* text = "";
+};
+
+/// Builds the body for one node, when it depends on the node (its attributes, which inputs
+/// and outputs it has, its input element types): the text of a whole function, as in
+/// FunctionBodyText, or an error saying why the node allows none (an input type it needs is
+/// unknown, an attribute value it cannot express). Schemas are constant data, so this is a
+/// plain function pointer; FunctionBodyContext is in onyx/ops/function_body.h.
+using FunctionBodyBuilder = Result<std::string> (*)(const FunctionBodyContext& context);
+
 /// One version of an operator: it applies to opset versions from since_version up to the
 /// next version's since_version.
 struct OpSchema {
@@ -110,6 +133,11 @@ struct OpSchema {
   /// The node may carry attributes the schema does not declare (LayerNormalization 17, as
   /// onnx defines it): the checker does not report unknown ones.
   bool unchecked_attributes = false;
+  /// Where the spec defines the operator as a function: fixed bodies (ascending opset, none
+  /// below since_version), or a builder that applies from since_version on. At most one of
+  /// the two. onyx/ops/function_body.h gives a node's body.
+  std::initializer_list<FunctionBodyText> function_bodies = {};
+  FunctionBodyBuilder build_function_body = nullptr;
   /// The type and shape inference rule (onyx/ops/inference_context.h); null when the
   /// version has none of its own (the engine still applies what the signature implies).
   void (*infer)(InferenceContext&) = nullptr;

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/tensor/tensor_rules.h"
@@ -28,6 +29,26 @@ constexpr Formals kInputs15 = {{"input", "T1"}};
 constexpr Formals kOutputs15 = {{"output", "T2"}};
 constexpr Attributes kAttributes15 = {attr("dtype", kInt), attr("seed", kFloat)};
 
+namespace {
+
+// Bernoulli as the spec defines it: a uniform sample above the probability, cast to `dtype`
+// (by default the input's type). The sample needs the input's element type.
+Result<std::string> buildBernoulli(const FunctionBodyContext& context) {
+  Result<int32_t> input_type = body::requireElementType(context, 0);
+  if (!input_type) return input_type.status();
+  int64_t dtype = context.intAttr("dtype").value_or(*input_type);
+  body::BodyText out(context, "Bernoulli");
+  out.addf(
+         "sample = RandomUniformLike <low = 0.0, high = 1.0, seed: float = @seed, dtype = {}> "
+         "(input)",
+         *input_type)
+      .add("hit = Greater (sample, input)")
+      .addf("output = Cast <to = {}> (hit)", dtype);
+  return out.finish();
+}
+
+}  // namespace
+
 extern const Operator kBernoulli;
 constexpr Operator kBernoulli{
     .domain = kOnnxDomain,
@@ -40,6 +61,7 @@ constexpr Operator kBernoulli{
          .constraints = {{"T1", tensor("float16 float double")},
                          {"T2", tensor("float16 float double bfloat16 uint8 uint16 uint32 uint64 "
                                        "int8 int16 int32 int64 bool")}},
+         .build_function_body = buildBernoulli,
          .infer = inferRandomLike},
         {.since_version = 22,
          .inputs = kInputs15,
@@ -48,6 +70,7 @@ constexpr Operator kBernoulli{
          .constraints = {{"T1", tensor("bfloat16 float16 float double")},
                          {"T2", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 "
                                        "float16 float double bool")}},
+         .build_function_body = buildBernoulli,
          .infer = inferRandomLike},
     }};
 static_assert(isWellFormed(kBernoulli));

@@ -11,6 +11,16 @@ using namespace dsl;
 constexpr Formals kInputs12 = {{"A", "T"}, {"B", "T"}};
 constexpr Formals kOutputs12 = {{"C", "T1"}};
 
+// GreaterOrEqual as the spec defines it: Greater or Equal.
+constexpr const char* kBody12 = R"ONNX(
+<domain: "", opset_import: ["" : 12]>
+GreaterOrEqual (A, B) => (C) {
+  strict = Greater (A, B)
+  same = Equal (A, B)
+  C = Or (strict, same)
+}
+)ONNX";
+
 extern const Operator kGreaterOrEqual;
 constexpr Operator kGreaterOrEqual{
     .domain = kOnnxDomain,
@@ -23,6 +33,7 @@ constexpr Operator kGreaterOrEqual{
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
               {"T1", tensor("bool")}},
+         .function_bodies = {{12, kBody12}},
          .infer = inferBroadcast},
         {.since_version = 16,
          .inputs = kInputs12,
@@ -30,6 +41,7 @@ constexpr Operator kGreaterOrEqual{
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")},
                          {"T1", tensor("bool")}},
+         .function_bodies = {{16, kBody12}},
          .infer = inferBroadcast},
     }};
 static_assert(isWellFormed(kGreaterOrEqual));

@@ -13,6 +13,25 @@ constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Attributes kAttributes6 = {attr("alpha", 1.0f)};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
+// Elu as the spec defines it (version 6 from opset 18): alpha * (exp(X) - 1) where X < 0,
+// else X.
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+Elu <alpha: float = 1.0> (X) => (Y) {
+  alpha_f = Constant <value_float: float = @alpha> ()
+  alpha_x = CastLike (alpha_f, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  one = Constant <value = float {1.0}> ()
+  one_x = CastLike (one, X)
+  negative = Less (X, zero_x)
+  exp_x = Exp (X)
+  expm1 = Sub (exp_x, one_x)
+  negative_part = Mul (alpha_x, expm1)
+  Y = Where (negative, negative_part, X)
+}
+)ONNX";
+
 extern const Operator kElu;
 constexpr Operator kElu{.domain = kOnnxDomain,
                         .name = "Elu",
@@ -28,12 +47,14 @@ constexpr Operator kElu{.domain = kOnnxDomain,
                              .outputs = kOutputs1,
                              .attributes = kAttributes6,
                              .constraints = kConstraints1,
+                             .function_bodies = {{18, kBody18}},
                              .infer = inferSameShape},
                             {.since_version = 22,
                              .inputs = kInputs1,
                              .outputs = kOutputs1,
                              .attributes = kAttributes6,
                              .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                             .function_bodies = {{22, kBody18}},
                              .infer = inferSameShape},
                         }};
 static_assert(isWellFormed(kElu));

@@ -2,11 +2,49 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Gelu 20 as the spec defines it: 0.5 * X * (1 + erf(X / sqrt(2))), or with approximate = "tanh"
+// 0.5 * X * (1 + tanh(sqrt(2 / pi) * (X + 0.044715 * X^3))).
+Result<std::string> buildGelu20(const FunctionBodyContext& context) {
+  bool tanh = context.stringAttr("approximate").value_or("none") == "tanh";
+  body::BodyText out(context, "Gelu");
+  out.scalarFloat("half", 0.5f).add("half_x = CastLike (half, X)");
+  out.scalarFloat("one", 1.0f).add("one_x = CastLike (one, X)");
+  if (tanh) {
+    out.scalarFloat("two_over_pi", 0.63661977236f)
+        .add("two_over_pi_x = CastLike (two_over_pi, X)")
+        .scalarFloat("cubic", 0.044715f)
+        .add("cubic_x = CastLike (cubic, X)")
+        .add("sqrt_two_over_pi = Sqrt (two_over_pi_x)")
+        .scalarFloat("three", 3.0f)
+        .add("three_x = CastLike (three, X)")
+        .add("x_cubed = Pow (X, three_x)")
+        .add("cubic_term = Mul (cubic_x, x_cubed)")
+        .add("inner = Sum (X, cubic_term)")
+        .add("scaled = Mul (sqrt_two_over_pi, inner)")
+        .add("squashed = Tanh (scaled)")
+        .add("one_plus = Sum (one_x, squashed)");
+  } else {
+    out.scalarFloat("two", 2.0f)
+        .add("two_x = CastLike (two, X)")
+        .add("sqrt_two = Sqrt (two_x)")
+        .add("scaled = Div (X, sqrt_two)")
+        .add("erf = Erf (scaled)")
+        .add("one_plus = Sum (one_x, erf)");
+  }
+  out.add("half_times_x = Mul (half_x, X)").add("Y = Mul (half_times_x, one_plus)");
+  return out.finish();
+}
+
+}  // namespace
 
 extern const Operator kGelu;
 constexpr Operator kGelu{.domain = kOnnxDomain,
@@ -17,6 +55,7 @@ constexpr Operator kGelu{.domain = kOnnxDomain,
                               .outputs = {{"Y", "T"}},
                               .attributes = {attr("approximate", "none")},
                               .constraints = {{"T", tensor("float16 float double bfloat16")}},
+                              .build_function_body = buildGelu20,
                               .infer = inferSameShape},
                          }};
 static_assert(isWellFormed(kGelu));

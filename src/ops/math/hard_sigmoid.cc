@@ -13,6 +13,25 @@ constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Attributes kAttributes6 = {attr("alpha", 0.2f), attr("beta", 0.5f)};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
+// HardSigmoid as the spec defines it (version 6 from opset 18): max(0, min(1, alpha * X + beta)).
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+HardSigmoid <alpha: float = 0.2, beta: float = 0.5> (X) => (Y) {
+  alpha_f = Constant <value_float: float = @alpha> ()
+  alpha_x = CastLike (alpha_f, X)
+  beta_f = Constant <value_float: float = @beta> ()
+  beta_x = CastLike (beta_f, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  one = Constant <value = float {1.0}> ()
+  one_x = CastLike (one, X)
+  alpha_times_x = Mul (X, alpha_x)
+  line = Add (alpha_times_x, beta_x)
+  capped = Min (line, one_x)
+  Y = Max (capped, zero_x)
+}
+)ONNX";
+
 extern const Operator kHardSigmoid;
 constexpr Operator kHardSigmoid{
     .domain = kOnnxDomain,
@@ -29,12 +48,14 @@ constexpr Operator kHardSigmoid{
          .outputs = kOutputs1,
          .attributes = kAttributes6,
          .constraints = kConstraints1,
+         .function_bodies = {{18, kBody18}},
          .infer = inferSameShape},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .function_bodies = {{22, kBody18}},
          .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kHardSigmoid));

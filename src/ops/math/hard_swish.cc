@@ -11,6 +11,15 @@ using namespace dsl;
 constexpr Formals kInputs14 = {{"X", "T"}};
 constexpr Formals kOutputs14 = {{"Y", "T"}};
 
+// HardSwish as the spec defines it: X * HardSigmoid(X) with alpha 1/6 and beta 0.5.
+constexpr const char* kBody14 = R"ONNX(
+<domain: "", opset_import: ["" : 14]>
+HardSwish (X) => (Y) {
+  gate = HardSigmoid <alpha = 0.16666667, beta = 0.5> (X)
+  Y = Mul (X, gate)
+}
+)ONNX";
+
 extern const Operator kHardSwish;
 constexpr Operator kHardSwish{.domain = kOnnxDomain,
                               .name = "HardSwish",
@@ -19,11 +28,13 @@ constexpr Operator kHardSwish{.domain = kOnnxDomain,
                                    .inputs = kInputs14,
                                    .outputs = kOutputs14,
                                    .constraints = {{"T", tensor("float16 float double")}},
+                                   .function_bodies = {{14, kBody14}},
                                    .infer = inferSameShape},
                                   {.since_version = 22,
                                    .inputs = kInputs14,
                                    .outputs = kOutputs14,
                                    .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                                   .function_bodies = {{22, kBody14}},
                                    .infer = inferSameShape},
                               }};
 static_assert(isWellFormed(kHardSwish));

@@ -13,6 +13,20 @@ constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Attributes kAttributes6 = {attr("alpha", 0.01f)};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
+// LeakyRelu 16 as the spec defines it: alpha * X where X < 0, else X.
+constexpr const char* kBody16 = R"ONNX(
+<domain: "", opset_import: ["" : 16]>
+LeakyRelu <alpha: float = 0.01> (X) => (Y) {
+  alpha_f = Constant <value_float: float = @alpha> ()
+  alpha_x = CastLike (alpha_f, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  negative = Less (X, zero_x)
+  scaled = Mul (alpha_x, X)
+  Y = Where (negative, scaled, X)
+}
+)ONNX";
+
 extern const Operator kLeakyRelu;
 constexpr Operator kLeakyRelu{
     .domain = kOnnxDomain,
@@ -35,6 +49,7 @@ constexpr Operator kLeakyRelu{
          .outputs = kOutputs1,
          .attributes = kAttributes6,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .function_bodies = {{16, kBody16}},
          .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kLeakyRelu));

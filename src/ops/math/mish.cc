@@ -11,6 +11,16 @@ using namespace dsl;
 constexpr Formals kInputs18 = {{"X", "T"}};
 constexpr Formals kOutputs18 = {{"Y", "T"}};
 
+// Mish as the spec defines it: X * tanh(softplus(X)).
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+Mish (X) => (Y) {
+  soft = Softplus (X)
+  squashed = Tanh (soft)
+  Y = Mul (X, squashed)
+}
+)ONNX";
+
 extern const Operator kMish;
 constexpr Operator kMish{.domain = kOnnxDomain,
                          .name = "Mish",
@@ -19,11 +29,13 @@ constexpr Operator kMish{.domain = kOnnxDomain,
                               .inputs = kInputs18,
                               .outputs = kOutputs18,
                               .constraints = {{"T", tensor("float16 float double")}},
+                              .function_bodies = {{18, kBody18}},
                               .infer = inferSameShape},
                              {.since_version = 22,
                               .inputs = kInputs18,
                               .outputs = kOutputs18,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                              .function_bodies = {{22, kBody18}},
                               .infer = inferSameShape},
                          }};
 static_assert(isWellFormed(kMish));

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include "onyx/ops/inference_context.h"
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -78,6 +79,101 @@ constexpr Attributes kAttributes12 = {attr("ignore_index", kInt), attr("reductio
 constexpr Constraints kConstraints12 = {{"T", tensor("float16 float double")},
                                         {"Tind", tensor("int32 int64")}};
 
+namespace {
+
+// NegativeLogLikelihoodLoss as the spec defines it: gather -input at each target class, weigh
+// by weight[target] when given, zero where target == ignore_index, then reduce ("none",
+// "sum", or "mean": the sum over the sum of the weights, or a plain mean without weights and
+// ignore_index). Version 12 gives Unsqueeze and Squeeze their axes as attributes, later ones
+// as inputs. The body needs the input's element type where it casts constants to it.
+Result<std::string> buildLoss(const FunctionBodyContext& context, bool axes_as_input) {
+  Result<int32_t> input_type = body::requireElementType(context, 0);
+  if (!input_type) return input_type.status();
+  bool float_input = *input_type == body::kFloat;
+  std::string reduction(context.stringAttr("reduction").value_or("mean"));
+  bool weighted = context.hasInput(2);
+  std::optional<int64_t> ignore_index = context.intAttr("ignore_index");
+  // Unsqueeze / Squeeze along axis 1.
+  auto along1 = [&](std::string_view op, std::string_view output, std::string_view input) {
+    return axes_as_input ? fmt::format("{} = {} ({}, axes)", output, op, input)
+                         : fmt::format("{} = {} <axes = [1]> ({})", output, op, input);
+  };
+
+  body::BodyText out(context, "NegativeLogLikelihoodLoss");
+  out.ints("const_zero", {0}).ints("const_one", {1});
+  if (axes_as_input) out.ints("axes", {1});
+  out.add(along1("Unsqueeze", "expanded_target", "target"));
+  if (!ignore_index) {
+    out.add("picked = GatherElements <axis = 1> (input, expanded_target)")
+        .add("loss_NCdd = Neg (picked)")
+        .add("loss_N1dd = Slice (loss_NCdd, const_zero, const_one, const_one)");
+    if (!weighted) {
+      if (reduction == "none") {
+        out.add(along1("Squeeze", "loss", "loss_N1dd"));
+      } else {
+        out.add(along1("Squeeze", "loss_Ndd", "loss_N1dd"));
+        out.add(reduction == "mean" ? "loss = ReduceMean <keepdims = 0> (loss_Ndd)"
+                                    : "loss = ReduceSum <keepdims = 0> (loss_Ndd)");
+      }
+      return out.finish();
+    }
+    out.add("weight_gather = Gather (weight, target)")
+        .add(along1("Squeeze", "loss_unweighted", "loss_N1dd"));
+  } else {
+    out.ints("const_ignore_index", {*ignore_index})
+        .add("zero_target = Sub (expanded_target, expanded_target)")
+        .add("expanded_target_int64 = Cast <to = 7> (expanded_target)")
+        .add("mask = Equal (expanded_target_int64, const_ignore_index)")
+        .add("safe_target = Where (mask, zero_target, expanded_target)")
+        .add("picked = GatherElements <axis = 1> (input, safe_target)")
+        .floats("const_zero_float", {0.0f});
+    std::string_view zero = "const_zero_float";
+    if (!float_input) {
+      out.addf("const_zero_casted = Cast <to = {}> (const_zero_float)", *input_type);
+      zero = "const_zero_casted";
+    }
+    out.addf("picked_kept = Where (mask, {}, picked)", zero)
+        .add("loss_NCdd = Neg (picked_kept)")
+        .add("loss_N1dd = Slice (loss_NCdd, const_zero, const_one, const_one)");
+    if (!weighted) {
+      out.add(along1("Squeeze", "squeeze_mask", "mask")).floats("const_one_float", {1.0f});
+      if (!float_input) {
+        out.addf("const_one_casted = Cast <to = {}> (const_one_float)", *input_type)
+            .add("weight_gather = Where (squeeze_mask, const_zero_casted, const_one_casted)");
+      } else {
+        out.add("weight_gather = Where (squeeze_mask, const_zero_float, const_one_float)");
+      }
+    } else {
+      out.add("weight_picked = Gather (weight, safe_target)")
+          .addf("weight_kept = Where (mask, {}, weight_picked)", zero)
+          .add(along1("Squeeze", "weight_gather", "weight_kept"));
+    }
+    out.add(along1("Squeeze", "loss_unweighted", "loss_N1dd"));
+  }
+  if (reduction == "none") {
+    out.add("loss = Mul (loss_unweighted, weight_gather)");
+  } else {
+    out.add("loss_Ndd = Mul (loss_unweighted, weight_gather)");
+    if (reduction == "mean") {
+      out.add("loss_sum = ReduceSum <keepdims = 0> (loss_Ndd)")
+          .add("weight_sum = ReduceSum <keepdims = 0> (weight_gather)")
+          .add("loss = Div (loss_sum, weight_sum)");
+    } else {
+      out.add("loss = ReduceSum <keepdims = 0> (loss_Ndd)");
+    }
+  }
+  return out.finish();
+}
+
+Result<std::string> buildLoss12(const FunctionBodyContext& context) {
+  return buildLoss(context, false);
+}
+Result<std::string> buildLoss13(const FunctionBodyContext& context) {
+  return buildLoss(context, true);
+}
+
+}  // namespace
+
 extern const Operator kNegativeLogLikelihoodLoss;
 constexpr Operator kNegativeLogLikelihoodLoss{
     .domain = kOnnxDomain,
@@ -88,12 +184,14 @@ constexpr Operator kNegativeLogLikelihoodLoss{
          .outputs = kOutputs12,
          .attributes = kAttributes12,
          .constraints = kConstraints12,
+         .build_function_body = buildLoss12,
          .infer = inferNegativeLogLikelihoodLoss},
         {.since_version = 13,
          .inputs = kInputs12,
          .outputs = kOutputs12,
          .attributes = kAttributes12,
          .constraints = kConstraints12,
+         .build_function_body = buildLoss13,
          .infer = inferNegativeLogLikelihoodLoss},
         {.since_version = 22,
          .inputs = kInputs12,
@@ -101,6 +199,7 @@ constexpr Operator kNegativeLogLikelihoodLoss{
          .attributes = kAttributes12,
          .constraints = {{"T", tensor("bfloat16 float16 float double")},
                          {"Tind", tensor("int32 int64")}},
+         .build_function_body = buildLoss13,
          .infer = inferNegativeLogLikelihoodLoss},
     }};
 static_assert(isWellFormed(kNegativeLogLikelihoodLoss));

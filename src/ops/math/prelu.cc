@@ -19,6 +19,18 @@ constexpr Formals kInputs1 = {{"X", "T"}, {"slope", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
+// PRelu 16 as the spec defines it: slope * X where X < 0, else X.
+constexpr const char* kBody16 = R"ONNX(
+<domain: "", opset_import: ["" : 16]>
+PRelu (X, slope) => (Y) {
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  negative = Less (X, zero_x)
+  sloped = Mul (slope, X)
+  Y = Where (negative, sloped, X)
+}
+)ONNX";
+
 extern const Operator kPRelu;
 constexpr Operator kPRelu{
     .domain = kOnnxDomain,
@@ -49,6 +61,7 @@ constexpr Operator kPRelu{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bfloat16 float16 float double uint32 uint64 int32 int64")}},
+         .function_bodies = {{16, kBody16}},
          .infer = inferPRelu},
     }};
 static_assert(isWellFormed(kPRelu));

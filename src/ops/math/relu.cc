@@ -12,6 +12,16 @@ constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
+// Relu 14 as the spec defines it from opset 18: Max(X, 0).
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+Relu (X) => (Y) {
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  Y = Max (X, zero_x)
+}
+)ONNX";
+
 extern const Operator kRelu;
 constexpr Operator kRelu{
     .domain = kOnnxDomain,
@@ -37,6 +47,7 @@ constexpr Operator kRelu{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double bfloat16")}},
+         .function_bodies = {{18, kBody18}},
          .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kRelu));

@@ -13,6 +13,27 @@ constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Attributes kAttributes6 = {attr("alpha", 1.6732632f), attr("gamma", 1.050701f)};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
+// Selu as the spec defines it (version 6 from opset 18):
+// gamma * (alpha * exp(X) - alpha) where X < 0, else gamma * X.
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+Selu <alpha: float = 1.6732632, gamma: float = 1.050701> (X) => (Y) {
+  alpha_f = Constant <value_float: float = @alpha> ()
+  alpha_x = CastLike (alpha_f, X)
+  gamma_f = Constant <value_float: float = @gamma> ()
+  gamma_x = CastLike (gamma_f, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  exp_x = Exp (X)
+  alpha_exp = Mul (alpha_x, exp_x)
+  alpha_expm1 = Sub (alpha_exp, alpha_x)
+  negative_part = Mul (gamma_x, alpha_expm1)
+  positive_part = Mul (gamma_x, X)
+  negative = Less (X, zero_x)
+  Y = Where (negative, negative_part, positive_part)
+}
+)ONNX";
+
 extern const Operator kSelu;
 constexpr Operator kSelu{.domain = kOnnxDomain,
                          .name = "Selu",
@@ -29,12 +50,14 @@ constexpr Operator kSelu{.domain = kOnnxDomain,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
                               .constraints = kConstraints1,
+                              .function_bodies = {{18, kBody18}},
                               .infer = inferSameShape},
                              {.since_version = 22,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                              .function_bodies = {{22, kBody18}},
                               .infer = inferSameShape},
                          }};
 static_assert(isWellFormed(kSelu));

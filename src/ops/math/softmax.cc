@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/body_text.h"
 #include "ops/math/math_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -12,6 +13,28 @@ constexpr Formals kInputs1 = {{"input", "T"}};
 constexpr Formals kOutputs1 = {{"output", "T"}};
 constexpr Attributes kAttributes1 = {attr("axis", 1)};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
+
+namespace {
+
+// Softmax 13 as the spec defines it: exp(x - max) / sum(exp(x - max)) along `axis`. From opset
+// 18 ReduceMax takes its axes as an input, so the body depends on the opset as well.
+Result<std::string> buildSoftmax13(const FunctionBodyContext& context) {
+  int64_t axis = context.intAttr("axis").value_or(-1);
+  body::BodyText out(context, "Softmax");
+  out.ints("axes", {axis});
+  if (context.opset >= 18) {
+    out.add("peak = ReduceMax <keepdims = 1> (input, axes)");
+  } else {
+    out.addf("peak = ReduceMax <keepdims = 1, axes = [{}]> (input)", axis);
+  }
+  out.add("shifted = Sub (input, peak)")
+      .add("exp_shifted = Exp (shifted)")
+      .add("total = ReduceSum <keepdims = 1> (exp_shifted, axes)")
+      .add("output = Div (exp_shifted, total)");
+  return out.finish();
+}
+
+}  // namespace
 
 extern const Operator kSoftmax;
 constexpr Operator kSoftmax{.domain = kOnnxDomain,
@@ -34,6 +57,7 @@ constexpr Operator kSoftmax{.domain = kOnnxDomain,
                                  .outputs = kOutputs1,
                                  .attributes = {attr("axis", -1)},
                                  .constraints = {{"T", tensor("float16 float double bfloat16")}},
+                                 .build_function_body = buildSoftmax13,
                                  .infer = inferSoftmaxFamily},
                             }};
 static_assert(isWellFormed(kSoftmax));

@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include "onyx/ops/inference_context.h"
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -49,6 +50,29 @@ constexpr Formals kInputs12 = {{"scores", "T"}, {"labels", "Tind"}, optional("we
 constexpr Formals kOutputs12 = {{"output", "T"}, optional("log_prob", "T")};
 constexpr Attributes kAttributes12 = {attr("ignore_index", kInt), attr("reduction", "mean")};
 
+namespace {
+
+// SoftmaxCrossEntropyLoss as the spec defines it: a LogSoftmax over the class axis (moved
+// last and back), then NegativeLogLikelihoodLoss with the node's reduction and ignore_index.
+Result<std::string> buildSoftmaxCrossEntropyLoss(const FunctionBodyContext& context) {
+  body::BodyText out(context, "SoftmaxCrossEntropyLoss");
+  out.ints("shape_3d", {0, 0, -1})
+      .add("scores_ncd = Reshape (scores, shape_3d)")
+      .add("scores_ndc = Transpose <perm = [0, 2, 1]> (scores_ncd)")
+      .add("log_ndc = LogSoftmax <axis = 2> (scores_ndc)")
+      .add("log_ncd = Transpose <perm = [0, 2, 1]> (log_ndc)")
+      .add("scores_shape = Shape (scores)")
+      .add("log_scores = Reshape (log_ncd, scores_shape)");
+  if (context.hasOutput(1)) out.add("log_prob = Identity (log_scores)");
+  out.addf(
+      "output = NegativeLogLikelihoodLoss <reduction: string = @reduction, ignore_index: "
+      "int = @ignore_index> (log_scores, labels{})",
+      context.hasInput(2) ? ", weights" : "");
+  return out.finish();
+}
+
+}  // namespace
+
 extern const Operator kSoftmaxCrossEntropyLoss;
 constexpr Operator kSoftmaxCrossEntropyLoss{
     .domain = kOnnxDomain,
@@ -59,6 +83,7 @@ constexpr Operator kSoftmaxCrossEntropyLoss{
          .outputs = kOutputs12,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor("float16 float double")}, {"Tind", tensor("int32 int64")}},
+         .build_function_body = buildSoftmaxCrossEntropyLoss,
          .infer = inferSoftmaxCrossEntropyLoss},
         {.since_version = 13,
          .inputs = kInputs12,
@@ -66,6 +91,7 @@ constexpr Operator kSoftmaxCrossEntropyLoss{
          .attributes = kAttributes12,
          .constraints = {{"T", tensor("float16 float double bfloat16")},
                          {"Tind", tensor("int32 int64")}},
+         .build_function_body = buildSoftmaxCrossEntropyLoss,
          .infer = inferSoftmaxCrossEntropyLoss},
     }};
 static_assert(isWellFormed(kSoftmaxCrossEntropyLoss));

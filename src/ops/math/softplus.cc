@@ -11,6 +11,18 @@ using namespace dsl;
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
 
+// Softplus as the spec defines it (version 1 from opset 18): log(exp(X) + 1).
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+Softplus (X) => (Y) {
+  exp_x = Exp (X)
+  one = Constant <value = float {1.0}> ()
+  one_x = CastLike (one, X)
+  exp_x_plus_one = Add (exp_x, one_x)
+  Y = Log (exp_x_plus_one)
+}
+)ONNX";
+
 extern const Operator kSoftplus;
 constexpr Operator kSoftplus{.domain = kOnnxDomain,
                              .name = "Softplus",
@@ -19,11 +31,13 @@ constexpr Operator kSoftplus{.domain = kOnnxDomain,
                                   .inputs = kInputs1,
                                   .outputs = kOutputs1,
                                   .constraints = {{"T", tensor("float16 float double")}},
+                                  .function_bodies = {{18, kBody18}},
                                   .infer = inferSameShape},
                                  {.since_version = 22,
                                   .inputs = kInputs1,
                                   .outputs = kOutputs1,
                                   .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                                  .function_bodies = {{22, kBody18}},
                                   .infer = inferSameShape},
                              }};
 static_assert(isWellFormed(kSoftplus));

@@ -11,6 +11,18 @@ using namespace dsl;
 constexpr Formals kInputs1 = {{"input", "T"}};
 constexpr Formals kOutputs1 = {{"output", "T"}};
 
+// Softsign as the spec defines it (version 1 from opset 18): input / (1 + |input|).
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+Softsign (input) => (output) {
+  one = Constant <value = float {1.0}> ()
+  one_x = CastLike (one, input)
+  magnitude = Abs (input)
+  denominator = Add (one_x, magnitude)
+  output = Div (input, denominator)
+}
+)ONNX";
+
 extern const Operator kSoftsign;
 constexpr Operator kSoftsign{.domain = kOnnxDomain,
                              .name = "Softsign",
@@ -19,11 +31,13 @@ constexpr Operator kSoftsign{.domain = kOnnxDomain,
                                   .inputs = kInputs1,
                                   .outputs = kOutputs1,
                                   .constraints = {{"T", tensor("float16 float double")}},
+                                  .function_bodies = {{18, kBody18}},
                                   .infer = inferSameShape},
                                  {.since_version = 22,
                                   .inputs = kInputs1,
                                   .outputs = kOutputs1,
                                   .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                                  .function_bodies = {{22, kBody18}},
                                   .infer = inferSameShape},
                              }};
 static_assert(isWellFormed(kSoftsign));

@@ -9,6 +9,14 @@
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
+// SwiGLU as the spec defines it: Swish(A) * B.
+constexpr const char* kBody28 = R"ONNX(
+<domain: "", opset_import: ["" : 28]>
+SwiGLU <alpha: float = 1.0> (A, B) => (Y) {
+  gate = Swish <alpha: float = @alpha> (A)
+  Y = Mul (gate, B)
+}
+)ONNX";
 namespace {
 
 // A and B have one shape (no broadcasting), which Y has; each dim is the better known of the two.
@@ -52,6 +60,7 @@ constexpr Operator kSwiGLU{.domain = kOnnxDomain,
                                 .outputs = {{"Y", "T"}},
                                 .attributes = {attr("alpha", 1.0f)},
                                 .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+                                .function_bodies = {{28, kBody28}},
                                 .infer = inferSwiGLU},
                            }};
 static_assert(isWellFormed(kSwiGLU));

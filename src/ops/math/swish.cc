@@ -8,6 +8,18 @@
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
+// Swish as the spec defines it: X * sigmoid(alpha * X).
+constexpr const char* kBody24 = R"ONNX(
+<domain: "", opset_import: ["" : 24]>
+Swish <alpha: float = 1.0> (X) => (Y) {
+  alpha_f = Constant <value_float: float = @alpha> ()
+  alpha_x = CastLike (alpha_f, X)
+  alpha_times_x = Mul (alpha_x, X)
+  gate = Sigmoid (alpha_times_x)
+  Y = Mul (X, gate)
+}
+)ONNX";
+
 extern const Operator kSwish;
 constexpr Operator kSwish{.domain = kOnnxDomain,
                           .name = "Swish",
@@ -17,6 +29,7 @@ constexpr Operator kSwish{.domain = kOnnxDomain,
                                .outputs = {{"Y", "T"}},
                                .attributes = {attr("alpha", 1.0f)},
                                .constraints = {{"T", tensor("float16 float bfloat16 double")}},
+                               .function_bodies = {{24, kBody24}},
                                .infer = inferSameShape},
                           }};
 static_assert(isWellFormed(kSwish));

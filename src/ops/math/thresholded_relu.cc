@@ -12,6 +12,19 @@ constexpr Formals kInputs10 = {{"X", "T"}};
 constexpr Formals kOutputs10 = {{"Y", "T"}};
 constexpr Attributes kAttributes10 = {attr("alpha", 1.0f)};
 
+// ThresholdedRelu as the spec defines it (version 10 from opset 18): X where X > alpha, else 0.
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+ThresholdedRelu <alpha: float = 1.0> (X) => (Y) {
+  alpha_f = Constant <value_float: float = @alpha> ()
+  alpha_x = CastLike (alpha_f, X)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, X)
+  above = Less (alpha_x, X)
+  Y = Where (above, X, zero_x)
+}
+)ONNX";
+
 extern const Operator kThresholdedRelu;
 constexpr Operator kThresholdedRelu{
     .domain = kOnnxDomain,
@@ -22,12 +35,14 @@ constexpr Operator kThresholdedRelu{
          .outputs = kOutputs10,
          .attributes = kAttributes10,
          .constraints = {{"T", tensor("float16 float double")}},
+         .function_bodies = {{18, kBody18}},
          .infer = inferSameShape},
         {.since_version = 22,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes10,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .function_bodies = {{22, kBody18}},
          .infer = inferSameShape},
     }};
 static_assert(isWellFormed(kThresholdedRelu));

@@ -2,8 +2,10 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <limits>
 #include <string>
 #include "onyx/ops/inference_context.h"
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -129,6 +131,328 @@ constexpr Constraints kConstraints24 = {{"T1", tensor("bfloat16 float16 float do
                                         {"U", kUTypes23},
                                         {"tensor(int64)", tensor("int64")}};
 
+namespace {
+
+bool isFloatType(int64_t type) {
+  return type == body::kFloat || type == body::kBfloat16 || type == body::kFloat16 ||
+         type == body::kDouble;
+}
+
+// The additive bias of the scores: attn_mask (a bool mask as 0 / -inf; from version 24 padded
+// with -inf up to the total length), plus -inf above the causal frontier when is_causal —
+// offset by the past length, or per batch by nonpad_kv_seqlen - q_len for an external cache.
+// Version 25 casts the causal bias to the mask's type before adding. Leaves `bias_causal`.
+Status addMaskBias(const FunctionBodyContext& context, body::BodyText& out, int version) {
+  out.add("total_len = Shape <start = -2, end = -1> (present_key_all)")
+      .add("bias_shape = Concat <axis = 0> (q_len, total_len)")
+      .floats("neg_inf", {-std::numeric_limits<float>::infinity()})
+      .floats("zero_f", {0.0f});
+  if (context.hasInput(3)) {
+    Result<int32_t> mask_type = body::requireElementType(context, 3);
+    if (!mask_type) return mask_type.status();
+    out.add(*mask_type == body::kBool ? "mask_bias = Where (attn_mask, zero_f, neg_inf)"
+                                      : "mask_bias = Identity (attn_mask)");
+    if (version >= 24) {
+      out.add("mask_len = Shape <start = -1> (attn_mask)")
+          .add("mask_missing = Sub (total_len, mask_len)")
+          .add("mask_pads = Concat <axis = 0> (zero_1d, mask_missing)")
+          .add("neg_inf_mask = CastLike (neg_inf, mask_bias)")
+          .add("bias = Pad (mask_bias, mask_pads, neg_inf_mask, minus_one_1d)");
+    } else {
+      out.add("bias = Identity (mask_bias)");
+    }
+  } else {
+    out.add("bias = ConstantOfShape (bias_shape)");
+  }
+  if (context.intAttr("is_causal").value_or(0) != 1) {
+    out.add("bias_causal = Identity (bias)");
+    return Status::ok();
+  }
+  out.ints("zero_c", {0})
+      .ints("one_c", {1})
+      .add("zero_s = Squeeze (zero_c, zero_c)")
+      .add("one_s = Squeeze (one_c, zero_c)")
+      .add("rows = Gather (bias_shape, zero_s)")
+      .add("columns = Gather (bias_shape, one_s)")
+      .add("row_range = Range (zero_s, rows, one_s)")
+      .add("row_index = Unsqueeze (row_range, one_c)")
+      .add("column_range = Range (zero_s, columns, one_s)")
+      .add("column_index = Unsqueeze (column_range, zero_c)");
+  if (context.hasInput(6) && !context.hasInput(4)) {
+    out.ints("axes_01", {0, 1})
+        .ints("axes_123", {1, 2, 3})
+        .add("row_index_4d = Unsqueeze (row_index, axes_01)")
+        .add("column_index_4d = Unsqueeze (column_index, axes_01)")
+        .add("offset_4d = Unsqueeze (causal_offset, axes_123)")
+        .add("row_shifted = Add (row_index_4d, offset_4d)")
+        .add("future = Less (row_shifted, column_index_4d)");
+  } else {
+    out.add("row_shifted = Add (row_index, past_len)")
+        .add("future = Less (row_shifted, column_index)");
+  }
+  if (version >= 25) {
+    out.add("causal_f = Where (future, neg_inf, zero_f)")
+        .add("causal_bias = CastLike (causal_f, bias)");
+  } else {
+    out.add("causal_bias = Where (future, neg_inf, zero_f)");
+  }
+  out.add("bias_causal = Add (bias, causal_bias)");
+  return Status::ok();
+}
+
+// Version 25's sliding window: -inf where the key is more than left_window_size before or
+// right_window_size after the query's position. Reads `bias_causal`, leaves `bias_window`.
+void addWindowBias(const FunctionBodyContext& context, body::BodyText& out, int64_t left,
+                   int64_t right) {
+  if (left < 0 && right < 0) {
+    out.add("bias_window = Identity (bias_causal)");
+    return;
+  }
+  out.ints("w_zero", {0})
+      .ints("w_one", {1})
+      .add("w_zero_s = Squeeze (w_zero, w_zero)")
+      .add("w_one_s = Squeeze (w_one, w_zero)")
+      .add("w_rows = Squeeze (q_len, w_zero)")
+      .add("w_columns = Squeeze (total_len, w_zero)")
+      .add("w_row_range = Range (w_zero_s, w_rows, w_one_s)")
+      .add("w_column_range = Range (w_zero_s, w_columns, w_one_s)");
+  if (left >= 0) out.ints("left", {left}).add("left_s = Squeeze (left, w_zero)");
+  if (right >= 0) out.ints("right", {right}).add("right_s = Squeeze (right, w_zero)");
+  if (context.hasInput(6) && !context.hasInput(4)) {
+    out.add("w_offset = Sub (nonpad_kv_seqlen, q_len)")
+        .ints("w_axes_123", {1, 2, 3})
+        .ints("w_axes_01", {0, 1})
+        .add("w_offset_4d = Unsqueeze (w_offset, w_axes_123)")
+        .add("w_row_2d = Unsqueeze (w_row_range, w_one)")
+        .add("w_row_4d = Unsqueeze (w_row_2d, w_axes_01)")
+        .add("w_column_2d = Unsqueeze (w_column_range, w_zero)")
+        .add("w_column_4d = Unsqueeze (w_column_2d, w_axes_01)")
+        .add("w_position = Add (w_row_4d, w_offset_4d)")
+        .add("w_distance = Sub (w_position, w_column_4d)");
+  } else {
+    out.add("w_row_2d = Unsqueeze (w_row_range, w_one)")
+        .add("w_column_2d = Unsqueeze (w_column_range, w_zero)")
+        .add("w_position = Add (w_row_2d, past_len)")
+        .add("w_distance = Sub (w_position, w_column_2d)");
+  }
+  if (left >= 0 && right >= 0) {
+    out.add("left_ok = LessOrEqual (w_distance, left_s)")
+        .add("w_back = Neg (w_distance)")
+        .add("right_ok = LessOrEqual (w_back, right_s)")
+        .add("in_window = And (left_ok, right_ok)");
+  } else if (left >= 0) {
+    out.add("in_window = LessOrEqual (w_distance, left_s)");
+  } else {
+    out.add("w_back = Neg (w_distance)").add("in_window = LessOrEqual (w_back, right_s)");
+  }
+  out.add("window_f = Where (in_window, zero_f, neg_inf)")
+      .add("window_bias = CastLike (window_f, bias_causal)")
+      .add("bias_window = Add (bias_causal, window_bias)");
+}
+
+// Attention as the spec defines it (versions 23, 24 and 25): Q, K, V as (batch, heads,
+// sequence, head size) (3-D inputs split into q_num_heads / kv_num_heads heads), K and V after
+// the past cache, the heads of K and V repeated for grouped-query attention, scores Q K^T with
+// sqrt(scale) on each side (scale defaults to 1/sqrt(head size)), an optional softcap, the
+// mask bias, a Softmax in softmax_precision, fully masked rows zeroed, then the product with
+// V. The body needs Q's element type, and attn_mask's when the node has one.
+Result<std::string> buildAttention(const FunctionBodyContext& context, int version) {
+  Result<int32_t> q_type = body::requireElementType(context, 0);
+  if (!q_type) return q_type.status();
+  const int64_t t1 = *q_type;
+  const int64_t softmax_type = context.intAttr("softmax_precision").value_or(t1);
+  if (!isFloatType(softmax_type)) return body::refuse("softmax_precision must be a float type");
+  const int64_t q_heads = context.intAttr("q_num_heads").value_or(0);
+  const int64_t kv_heads = context.intAttr("kv_num_heads").value_or(0);
+  const bool causal = context.intAttr("is_causal").value_or(0) == 1;
+  int64_t left = -1;
+  int64_t right = -1;
+  if (version >= 25) {
+    left = context.intAttr("left_window_size").value_or(-1);
+    right = context.intAttr("right_window_size").value_or(-1);
+    if (left < -1 || right < -1) return body::refuse("a window size below -1");
+    if (context.hasInput(4) != context.hasInput(5) ||
+        context.hasOutput(1) != context.hasOutput(2)) {
+      return body::refuse("past_key and past_value, present_key and present_value come in pairs");
+    }
+    if (context.hasInput(6) && (context.hasInput(4) || context.hasOutput(1))) {
+      return body::refuse("nonpad_kv_seqlen does not go with a past or present cache");
+    }
+    const Type* type = context.inputType(0);
+    if (type != nullptr && type->shape != nullptr && type->shape->rank() == 4 &&
+        (context.attribute("q_num_heads") != nullptr ||
+         context.attribute("kv_num_heads") != nullptr)) {
+      return body::refuse("4-D inputs take no q_num_heads or kv_num_heads");
+    }
+  }
+  const bool split_heads = q_heads > 0 && kv_heads > 0;
+
+  body::BodyText out(context, "Attention");
+  out.add("batch = Shape <start = 0, end = 1> (Q)")
+      .add("q_len = Shape <start = -2, end = -1> (Q)")
+      .add("kv_len = Shape <start = -2, end = -1> (K)");
+  if (split_heads) {
+    out.ints("q_heads_given", {q_heads})
+        .ints("kv_heads_given", {kv_heads})
+        .ints("minus_one", {-1})
+        .add("q_split_shape = Concat <axis = 0> (batch, q_len, q_heads_given, minus_one)")
+        .add("kv_split_shape = Concat <axis = 0> (batch, kv_len, kv_heads_given, minus_one)")
+        .add("q_split = Reshape (Q, q_split_shape)")
+        .add("k_split = Reshape (K, kv_split_shape)")
+        .add("v_split = Reshape (V, kv_split_shape)")
+        .add("q_4d = Transpose <perm = [0, 2, 1, 3]> (q_split)")
+        .add("k_4d = Transpose <perm = [0, 2, 1, 3]> (k_split)")
+        .add("v_4d = Transpose <perm = [0, 2, 1, 3]> (v_split)");
+  } else {
+    out.add("q_4d = Identity (Q)").add("k_4d = Identity (K)").add("v_4d = Identity (V)");
+  }
+  std::optional<float> scale = context.floatAttr("scale");
+  out.add("q_heads = Shape <start = 1, end = 2> (q_4d)")
+      .add("kv_heads = Shape <start = 1, end = 2> (k_4d)")
+      .add("qk_head_size = Shape <start = 3, end = 4> (q_4d)")
+      .add("qk_head_size_f = Cast <to = 1> (qk_head_size)")
+      .add("v_head_size = Shape <start = 3, end = 4> (v_4d)")
+      .add("sqrt_head_size = Sqrt (qk_head_size_f)")
+      .ints("one_1d", {1});
+  if (version >= 24) out.ints("minus_one_1d", {-1});
+  out.floats("one_1d_f", {1.0f})
+      .ints("zero_1d", {0})
+      .add("default_scale = Div (one_1d_f, sqrt_head_size)")
+      .scalarFloat("scale_given", scale.value_or(1.0f))
+      .add(scale ? "scale_factor = Identity (scale_given)"
+                 : "scale_factor = Identity (default_scale)")
+      .add("scale_sqrt = Sqrt (scale_factor)")
+      .addf("scale_sqrt_t = Cast <to = {}> (scale_sqrt)", t1);
+
+  if (context.hasInput(4)) {
+    out.add("present_key_all = Concat <axis = 2> (past_key, k_4d)")
+        .add("past_len = Shape <start = -2, end = -1> (past_key)");
+  } else {
+    out.add("present_key_all = Identity (k_4d)").ints("past_len", {0});
+  }
+  if (version >= 24 && causal && context.hasInput(6) && !context.hasInput(4)) {
+    out.add("causal_offset = Sub (nonpad_kv_seqlen, q_len)");
+  }
+  if (context.hasOutput(1)) out.add("present_key = Identity (present_key_all)");
+  if (context.hasInput(5)) {
+    out.add("present_value_all = Concat <axis = 2> (past_value, v_4d)");
+  } else {
+    out.add("present_value_all = Identity (v_4d)");
+  }
+  if (context.hasOutput(2)) out.add("present_value = Identity (present_value_all)");
+
+  Status masked = addMaskBias(context, out, version);
+  if (!masked) return masked;
+  std::string_view bias = "bias_causal";
+  if (version >= 25) {
+    addWindowBias(context, out, left, right);
+    bias = "bias_window";
+  }
+  if (version >= 24) {
+    if (context.hasInput(6)) {
+      out.add("nonpad_2d = Unsqueeze (nonpad_kv_seqlen, one_1d)")
+          .add("kv_len_s = Squeeze (kv_len)")
+          .scalarInt("zero_i", 0)
+          .scalarInt("one_i", 1)
+          .add("kv_positions = Range (zero_i, kv_len_s, one_i)")
+          .add("kv_valid = Less (kv_positions, nonpad_2d)")
+          .add("padding_f = Where (kv_valid, zero_f, neg_inf)")
+          .add("padding_3d = Unsqueeze (padding_f, one_1d)");
+      if (version >= 25) {
+        out.add("padding_4d_f = Unsqueeze (padding_3d, one_1d)")
+            .addf("padding_4d = CastLike (padding_4d_f, {})", bias);
+      } else {
+        out.add("padding_4d = Unsqueeze (padding_3d, one_1d)");
+      }
+      out.addf("bias_padded = Add ({}, padding_4d)", bias);
+    } else {
+      out.addf("bias_padded = Identity ({})", bias);
+    }
+    bias = "bias_padded";
+  }
+  out.addf("bias_t = Cast <to = {}> ({})", t1, bias);
+
+  out.add("same_heads = Equal (q_heads, kv_heads)")
+      .add("grouped_1 = Not (same_heads)")
+      .add("head_ratio = Div (q_heads, kv_heads)")
+      .add("head_ratio_int = Cast <to = 7> (head_ratio)")
+      .add("head_remainder = Mod (q_heads, kv_heads)")
+      .add("grouped_2 = Equal (head_remainder, zero_1d)")
+      .add("grouped = And (grouped_1, grouped_2)")
+      .add("repeats = Where (grouped, head_ratio_int, one_1d)")
+      .ints("two_1d", {2})
+      .add("k_unsqueezed = Unsqueeze (present_key_all, two_1d)")
+      .add("v_unsqueezed = Unsqueeze (present_value_all, two_1d)")
+      .add(
+          "k_expand_shape = Concat <axis = 0> (batch, kv_heads, repeats, total_len, "
+          "qk_head_size)")
+      .add("k_expanded = Expand (k_unsqueezed, k_expand_shape)")
+      .add("v_expand_shape = Concat <axis = 0> (batch, kv_heads, repeats, total_len, v_head_size)")
+      .add("v_expanded = Expand (v_unsqueezed, v_expand_shape)")
+      .add("k_shape = Concat <axis = 0> (batch, q_heads, total_len, qk_head_size)")
+      .add("v_shape = Concat <axis = 0> (batch, q_heads, total_len, v_head_size)")
+      .add("k_all_heads = Reshape (k_expanded, k_shape)")
+      .add("v_all_heads = Reshape (v_expanded, v_shape)")
+      .add("k_transposed = Transpose <perm = [0, 1, 3, 2]> (k_all_heads)")
+      .add("q_scaled = Mul (q_4d, scale_sqrt_t)")
+      .add("k_scaled = Mul (k_transposed, scale_sqrt_t)")
+      .add("scores = MatMul (q_scaled, k_scaled)")
+      .addf("scores_t = Cast <to = {}> (scores)", t1);
+  float softcap = context.floatAttr("softcap").value_or(0.0f);
+  if (softcap != 0.0f) {
+    out.floats("softcap", {softcap})
+        .addf("softcap_t = Cast <to = {}> (softcap)", t1)
+        .add("capped_ratio = Div (scores_t, softcap_t)")
+        .add("capped_tanh = Tanh (capped_ratio)")
+        .add("scores_capped = Mul (capped_tanh, softcap_t)")
+        .add("scores_biased = Add (scores_capped, bias_t)");
+  } else {
+    out.add("scores_biased = Add (scores_t, bias_t)");
+  }
+  out.addf("softmax_in = Cast <to = {}> (scores_biased)", softmax_type)
+      .add("probabilities = Softmax (softmax_in)")
+      .addf("probabilities_t = Cast <to = {}> (probabilities)", t1)
+      // A row whose bias is -inf everywhere softmaxes to NaN: such rows become zeros.
+      .add("row_axes = Constant <value = int64[1] {-1}> ()")
+      .add("bias_row_max = ReduceMax (bias_t, row_axes)")
+      .add("neg_inf_t = CastLike (neg_inf, bias_t)")
+      .add("row_masked = Equal (bias_row_max, neg_inf_t)")
+      .add("zero_probability = CastLike (zero_f, probabilities_t)")
+      .add("probabilities_safe = Where (row_masked, zero_probability, probabilities_t)");
+  if (context.hasOutput(3)) {
+    switch (context.intAttr("qk_matmul_output_mode").value_or(0)) {
+      case 1:
+        out.add(softcap != 0.0f ? "qk_matmul_output = Identity (scores_capped)"
+                                : "qk_matmul_output = Identity (scores_t)");
+        break;
+      case 2: out.add("qk_matmul_output = Identity (scores_biased)"); break;
+      case 3: out.add("qk_matmul_output = Identity (probabilities_safe)"); break;
+      default: out.add("qk_matmul_output = Identity (scores)"); break;
+    }
+  }
+  out.add("y_4d = MatMul (probabilities_safe, v_all_heads)");
+  if (split_heads) {
+    out.add("y_transposed = Transpose <perm = [0, 2, 1, 3]> (y_4d)")
+        .add("y_shape = Concat <axis = 0> (zero_1d, zero_1d, minus_one)")
+        .add("Y = Reshape (y_transposed, y_shape)");
+  } else {
+    out.add("Y = Identity (y_4d)");
+  }
+  return out.finish();
+}
+
+Result<std::string> buildAttention23(const FunctionBodyContext& context) {
+  return buildAttention(context, 23);
+}
+Result<std::string> buildAttention24(const FunctionBodyContext& context) {
+  return buildAttention(context, 24);
+}
+Result<std::string> buildAttention25(const FunctionBodyContext& context) {
+  return buildAttention(context, 25);
+}
+
+}  // namespace
+
 extern const Operator kAttention;
 constexpr Operator kAttention{
     .domain = kOnnxDomain,
@@ -146,12 +470,14 @@ constexpr Operator kAttention{
          .constraints = {{"T1", tensor("bfloat16 float16 float double")},
                          {"T2", tensor("bfloat16 float16 float double")},
                          {"U", kUTypes23}},
+         .build_function_body = buildAttention23,
          .infer = inferAttention},
         {.since_version = 24,
          .inputs = kInputs24,
          .outputs = kOutputs23,
          .attributes = kAttributes23,
          .constraints = kConstraints24,
+         .build_function_body = buildAttention24,
          .infer = inferAttention},
         {.since_version = 25,
          .inputs = kInputs24,
@@ -162,6 +488,7 @@ constexpr Operator kAttention{
                         attr("scale", kFloat), attr("softcap", 0.0f),
                         attr("softmax_precision", kInt)},
          .constraints = kConstraints24,
+         .build_function_body = buildAttention25,
          .infer = inferAttention},
     }};
 static_assert(isWellFormed(kAttention));

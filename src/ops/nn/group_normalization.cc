@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <string>
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -30,6 +31,82 @@ void inferGroupNormalization(InferenceContext& ctx) {
 constexpr Formals kInputs18 = {{"X", "T"}, {"scale", "T"}, {"bias", "T"}};
 constexpr Formals kOutputs18 = {{"Y", "T"}};
 
+namespace {
+
+// GroupNormalization as the spec defines it: X reshaped to (N, groups, rest), normalised over
+// the last dimension, reshaped back, then scaled and biased per channel (version 21) or per
+// group (version 18). Version 21 computes in `stash_type`; both need X's element type.
+Result<std::string> buildGroupNormalization(const FunctionBodyContext& context, bool version21) {
+  Result<int32_t> type = body::requireElementType(context, 0);
+  if (!type) return type.status();
+  std::optional<int64_t> groups = context.intAttr("num_groups");
+  if (!groups) return body::refuse("the required attribute num_groups is missing");
+  float epsilon = context.floatAttr("epsilon").value_or(1e-5f);
+  int64_t stash = *type;
+  if (version21) {
+    stash = context.intAttr("stash_type").value_or(body::kFloat);
+    if (stash != body::kFloat && stash != body::kBfloat16 && stash != body::kFloat16 &&
+        stash != body::kDouble) {
+      return body::refuse("stash_type must be a float type");
+    }
+  }
+  body::BodyText out(context, "GroupNormalization");
+  out.floats("epsilon_f", {epsilon}).addf("epsilon_u = Cast <to = {}> (epsilon_f)", stash);
+  std::string_view x = "X";
+  if (version21) {
+    out.addf("x_u = Cast <to = {}> (X)", stash).add("x_shape = Shape (x_u)");
+    x = "x_u";
+  } else {
+    out.add("x_shape = Shape (X)");
+  }
+  out.add("channels = Shape <start = 1, end = 2> (X)")
+      .ints("groups", {*groups})
+      .add("group_size = Div (channels, groups)")
+      .add("batch = Shape <start = 0, end = 1> (X)")
+      .add("instance_shape = Shape <start = 2> (X)")
+      .add("grouped_shape = Concat <axis = 0> (batch, groups, group_size, instance_shape)")
+      .addf("x_grouped = Reshape ({}, grouped_shape)", x)
+      .add("shape_3d = Constant <value_ints = [0, 0, -1]> ()")
+      .add("x_3d = Reshape (x_grouped, shape_3d)")
+      .ints("axes_2", {2})
+      .add("mean = ReduceMean (x_3d, axes_2)")
+      .add("square = Mul (x_3d, x_3d)")
+      .add("mean_of_square = ReduceMean (square, axes_2)")
+      .add("square_of_mean = Mul (mean, mean)")
+      .add("variance = Sub (mean_of_square, square_of_mean)")
+      .add("variance_eps = Add (variance, epsilon_u)")
+      .add("std_dev = Sqrt (variance_eps)")
+      .add("deviation = Sub (x_3d, mean)");
+  std::string_view normalized = "normalized";
+  if (version21) {
+    out.add("normalized_u = Div (deviation, std_dev)")
+        .add("normalized_full = Reshape (normalized_u, x_shape)")
+        .add("normalized_nc = Reshape (normalized_full, shape_3d)")
+        .addf("normalized_t = Cast <to = {}> (normalized_nc)", *type);
+    normalized = "normalized_t";
+  } else {
+    out.add("normalized = Div (deviation, std_dev)");
+  }
+  out.add("scale_shape = Constant <value_ints = [1, -1, 1]> ()")
+      .addf("scale_t = Cast <to = {}> (scale)", *type)
+      .addf("bias_t = Cast <to = {}> (bias)", *type)
+      .add("scale_column = Reshape (scale_t, scale_shape)")
+      .add("bias_column = Reshape (bias_t, scale_shape)")
+      .addf("scaled = Mul (scale_column, {})", normalized)
+      .add("biased = Add (scaled, bias_column)")
+      .add("Y = Reshape (biased, x_shape)");
+  return out.finish();
+}
+
+Result<std::string> buildGroupNormalization18(const FunctionBodyContext& context) {
+  return buildGroupNormalization(context, false);
+}
+Result<std::string> buildGroupNormalization21(const FunctionBodyContext& context) {
+  return buildGroupNormalization(context, true);
+}
+
+}  // namespace
+
 extern const Operator kGroupNormalization;
 constexpr Operator kGroupNormalization{
     .domain = kOnnxDomain,
@@ -41,6 +118,7 @@ constexpr Operator kGroupNormalization{
          .outputs = kOutputs18,
          .attributes = {attr("epsilon", 1e-05f), required("num_groups", kInt)},
          .constraints = {{"T", tensor("float16 float double bfloat16")}},
+         .build_function_body = buildGroupNormalization18,
          .infer = inferGroupNormalization},
         {.since_version = 21,
          .inputs = kInputs18,
@@ -48,6 +126,7 @@ constexpr Operator kGroupNormalization{
          .attributes = {attr("epsilon", 1e-05f), required("num_groups", kInt),
                         attr("stash_type", 1)},
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .build_function_body = buildGroupNormalization21,
          .infer = inferGroupNormalization},
     }};
 static_assert(isWellFormed(kGroupNormalization));

@@ -4,12 +4,191 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "onyx/ops/inference_context.h"
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
+
+// The recurrence step of each update rule, in float: state_in is (batch, kv heads, d_k, d_v),
+// q_t, k_t, v_t (and decay_t, beta_t) one step of each. Leaves state_out.
+constexpr const char* kLinearStep = R"ONNX(
+    q_t_f = Cast <to = 1> (q_t)
+    k_t_f = Cast <to = 1> (k_t)
+    v_t_f = Cast <to = 1> (v_t)
+    k_column = Unsqueeze (k_t_f, minus_one_1d)
+    write_row = Unsqueeze (v_t_f, minus_two_1d)
+    outer = MatMul (k_column, write_row)
+    state_out = Add (state_in, outer))ONNX";
+
+constexpr const char* kGatedStep = R"ONNX(
+    q_t_f = Cast <to = 1> (q_t)
+    k_t_f = Cast <to = 1> (k_t)
+    v_t_f = Cast <to = 1> (v_t)
+    decay_t_f = Cast <to = 1> (decay_t)
+    decay_factor = Exp (decay_t_f)
+    decay_column = Unsqueeze (decay_factor, minus_one_1d)
+    decayed = Mul (state_in, decay_column)
+    k_column = Unsqueeze (k_t_f, minus_one_1d)
+    write_row = Unsqueeze (v_t_f, minus_two_1d)
+    outer = MatMul (k_column, write_row)
+    state_out = Add (decayed, outer))ONNX";
+
+constexpr const char* kDeltaStep = R"ONNX(
+    q_t_f = Cast <to = 1> (q_t)
+    k_t_f = Cast <to = 1> (k_t)
+    v_t_f = Cast <to = 1> (v_t)
+    beta_t_f = Cast <to = 1> (beta_t)
+    k_column = Unsqueeze (k_t_f, minus_one_1d)
+    state_transposed = Transpose <perm = [0, 1, 3, 2]> (state_in)
+    recalled = MatMul (state_transposed, k_column)
+    recalled_row = Squeeze (recalled, minus_one_1d)
+    error = Sub (v_t_f, recalled_row)
+    correction = Mul (beta_t_f, error)
+    write_row = Unsqueeze (correction, minus_two_1d)
+    outer = MatMul (k_column, write_row)
+    state_out = Add (state_in, outer))ONNX";
+
+constexpr const char* kGatedDeltaStep = R"ONNX(
+    q_t_f = Cast <to = 1> (q_t)
+    k_t_f = Cast <to = 1> (k_t)
+    v_t_f = Cast <to = 1> (v_t)
+    decay_t_f = Cast <to = 1> (decay_t)
+    beta_t_f = Cast <to = 1> (beta_t)
+    decay_factor = Exp (decay_t_f)
+    decay_column = Unsqueeze (decay_factor, minus_one_1d)
+    decayed = Mul (state_in, decay_column)
+    k_column = Unsqueeze (k_t_f, minus_one_1d)
+    state_transposed = Transpose <perm = [0, 1, 3, 2]> (decayed)
+    recalled = MatMul (state_transposed, k_column)
+    recalled_row = Squeeze (recalled, minus_one_1d)
+    error = Sub (v_t_f, recalled_row)
+    correction = Mul (beta_t_f, error)
+    write_row = Unsqueeze (correction, minus_two_1d)
+    outer = MatMul (k_column, write_row)
+    state_out = Add (decayed, outer))ONNX";
+
+// LinearAttention as the spec defines it: a Scan over the sequence whose step updates the
+// recurrent state by the update rule and reads the output as scale * q_t^T state (the state
+// of each kv head shared by its group of query heads), in float; 3-D inputs unpacked to heads
+// before and the output packed after. The body needs q_num_heads and kv_num_heads.
+Result<std::string> buildLinearAttention27(const FunctionBodyContext& context) {
+  std::string rule(context.stringAttr("update_rule").value_or("gated_delta"));
+  std::optional<int64_t> q_heads = context.intAttr("q_num_heads");
+  std::optional<int64_t> kv_heads = context.intAttr("kv_num_heads");
+  if (!q_heads || !kv_heads) return body::refuse("q_num_heads and kv_num_heads are required");
+  if (*q_heads <= 0 || *kv_heads <= 0 || *q_heads % *kv_heads != 0) {
+    return body::refuse("q_num_heads must be a positive multiple of kv_num_heads");
+  }
+  const char* step = nullptr;
+  std::string_view step_inputs;
+  std::string_view scanned;
+  int scanned_count = 0;
+  if (rule == "linear") {
+    step = kLinearStep;
+    step_inputs = "state_in, q_t, k_t, v_t";
+    scanned = "state_0, q_steps, k_steps, v_steps";
+    scanned_count = 3;
+  } else if (rule == "gated") {
+    step = kGatedStep;
+    step_inputs = "state_in, q_t, k_t, v_t, decay_t";
+    scanned = "state_0, q_steps, k_steps, v_steps, decay_steps";
+    scanned_count = 4;
+  } else if (rule == "delta") {
+    step = kDeltaStep;
+    step_inputs = "state_in, q_t, k_t, v_t, beta_t";
+    scanned = "state_0, q_steps, k_steps, v_steps, beta_steps";
+    scanned_count = 4;
+  } else if (rule == "gated_delta") {
+    step = kGatedDeltaStep;
+    step_inputs = "state_in, q_t, k_t, v_t, decay_t, beta_t";
+    scanned = "state_0, q_steps, k_steps, v_steps, decay_steps, beta_steps";
+    scanned_count = 5;
+  } else {
+    return body::refuse("update_rule must be linear, gated, delta or gated_delta");
+  }
+  const bool decayed = rule == "gated" || rule == "gated_delta";
+  const bool corrected = rule == "delta" || rule == "gated_delta";
+  const int64_t group = *q_heads / *kv_heads;
+  const float scale = context.floatAttr("scale").value_or(0.0f);
+
+  body::BodyText out(context, "LinearAttention");
+  out.ints("minus_one_1d", {-1})
+      .ints("one_1d", {1})
+      .ints("q_heads", {*q_heads})
+      .ints("kv_heads", {*kv_heads})
+      .add("batch = Shape <start = 0, end = 1> (query)")
+      .add("steps = Shape <start = 1, end = 2> (query)")
+      .add("q_shape_4d = Concat <axis = 0> (batch, steps, q_heads, minus_one_1d)")
+      .add("q_split = Reshape (query, q_shape_4d)")
+      .add("q_steps = Transpose <perm = [1, 0, 2, 3]> (q_split)")
+      .add("kv_shape_4d = Concat <axis = 0> (batch, steps, kv_heads, minus_one_1d)")
+      .add("k_split = Reshape (key, kv_shape_4d)")
+      .add("k_steps = Transpose <perm = [1, 0, 2, 3]> (k_split)")
+      .add("v_split = Reshape (value, kv_shape_4d)")
+      .add("v_steps = Transpose <perm = [1, 0, 2, 3]> (v_split)");
+  if (decayed) {
+    out.add("decay_split = Reshape (decay, kv_shape_4d)")
+        .add("decay_steps = Transpose <perm = [1, 0, 2, 3]> (decay_split)");
+  }
+  if (corrected) {
+    out.add("beta_shape_4d = Concat <axis = 0> (batch, steps, minus_one_1d, one_1d)")
+        .add("beta_split = Reshape (beta, beta_shape_4d)")
+        .add("beta_steps = Transpose <perm = [1, 0, 2, 3]> (beta_split)");
+  }
+  out.add("q_width = Shape <start = 2, end = 3> (query)")
+      .add("v_width = Shape <start = 2, end = 3> (value)")
+      .add("d_k = Div (q_width, q_heads)")
+      .add("d_v = Div (v_width, kv_heads)");
+  if (context.hasInput(3)) {
+    out.add("state_0 = Cast <to = 1> (past_state)");
+  } else {
+    out.add("state_shape = Concat <axis = 0> (batch, kv_heads, d_k, d_v)")
+        .add("state_0 = ConstantOfShape (state_shape)");
+  }
+  if (scale != 0.0f) {
+    out.scalarFloat("scale_factor", scale);
+  } else {
+    out.add("d_k_s = Squeeze (d_k)")
+        .add("d_k_f = Cast <to = 1> (d_k_s)")
+        .add("sqrt_d_k = Sqrt (d_k_f)")
+        .add("scale_factor = Reciprocal (sqrt_d_k)");
+  }
+  if (group > 1) {
+    out.ints("group_size", {group})
+        .ints("two_1d", {2})
+        .add("state_expand_shape = Concat <axis = 0> (batch, kv_heads, group_size, d_k, d_v)")
+        .add("state_read_shape = Concat <axis = 0> (batch, q_heads, d_k, d_v)");
+  }
+  out.ints("minus_two_1d", {-2});
+  // The read: scale * (q_t^T state_out), back in the query's type; a kv head's state is
+  // repeated for the query heads of its group first.
+  std::string read = group > 1 ? R"ONNX(
+    state_unsqueezed = Unsqueeze (state_out, two_1d)
+    state_expanded = Expand (state_unsqueezed, state_expand_shape)
+    state_read = Reshape (state_expanded, state_read_shape)
+    q_row = Unsqueeze (q_t_f, minus_two_1d)
+    read_row = MatMul (q_row, state_read))ONNX"
+                               : R"ONNX(
+    q_row = Unsqueeze (q_t_f, minus_two_1d)
+    read_row = MatMul (q_row, state_out))ONNX";
+  read += R"ONNX(
+    read_value = Squeeze (read_row, minus_two_1d)
+    output_t_f = Mul (scale_factor, read_value)
+    output_t = CastLike (output_t_f, q_t))ONNX";
+  out.addf(
+      "final_state, output_steps = Scan <num_scan_inputs = {}, body = linear_attention_step "
+      "({}) => (state_out, output_t) {{{}{}\n  }}> ({})",
+      scanned_count, step_inputs, step, read, scanned);
+  out.add("output_steps_bt = Transpose <perm = [1, 0, 2, 3]> (output_steps)")
+      .add("output_shape = Concat <axis = 0> (batch, steps, minus_one_1d)")
+      .add("output = Reshape (output_steps_bt, output_shape)");
+  out.add(context.hasInput(3) ? "present_state = CastLike (final_state, past_state)"
+                              : "present_state = CastLike (final_state, query)");
+  return out.finish();
+}
 
 // query, key, value are (B, T, heads * size) with q_num_heads / kv_num_heads heads:
 // output (B, T, q_num_heads * d_v), present_state (B, kv_num_heads, d_k, d_v) like
@@ -75,6 +254,7 @@ constexpr Operator kLinearAttention{
                         attr("update_rule", "gated_delta")},
          .constraints = {{"T", tensor("float16 bfloat16 float")},
                          {"S", tensor("float16 bfloat16 float")}},
+         .build_function_body = buildLinearAttention27,
          .infer = inferLinearAttention},
     }};
 static_assert(isWellFormed(kLinearAttention));

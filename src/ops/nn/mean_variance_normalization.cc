@@ -19,6 +19,44 @@ constexpr Formals kOutputs9 = {{"Y", "T"}};
 constexpr Attributes kAttributes9 = {
     {.name = "axes", .kind = kInts, .has_default = true, .default_ints = {0, 2, 3}}};
 
+// MeanVarianceNormalization as the spec defines it: (X - E[X]) / (sqrt(E[X^2] - E[X]^2) + 1e-9),
+// the expectations over `axes`.
+constexpr const char* kBody9 = R"ONNX(
+<domain: "", opset_import: ["" : 9]>
+MeanVarianceNormalization <axes: ints = [0, 2, 3]> (X) => (Y) {
+  two = Constant <value = float {2.0}> ()
+  tiny = Constant <value = float {1e-09}> ()
+  mean = ReduceMean <axes: ints = @axes> (X)
+  mean_squared = Pow (mean, two)
+  squared = Pow (X, two)
+  mean_of_squares = ReduceMean <axes: ints = @axes> (squared)
+  variance = Sub (mean_of_squares, mean_squared)
+  deviation = Sqrt (variance)
+  centered = Sub (X, mean)
+  denominator = Add (deviation, tiny)
+  Y = Div (centered, denominator)
+}
+)ONNX";
+
+// From opset 18, ReduceMean takes its axes as an input.
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+MeanVarianceNormalization <axes: ints = [0, 2, 3]> (X) => (Y) {
+  two = Constant <value = float {2.0}> ()
+  tiny = Constant <value = float {1e-09}> ()
+  axes = Constant <value_ints: ints = @axes> ()
+  mean = ReduceMean (X, axes)
+  mean_squared = Pow (mean, two)
+  squared = Pow (X, two)
+  mean_of_squares = ReduceMean (squared, axes)
+  variance = Sub (mean_of_squares, mean_squared)
+  deviation = Sqrt (variance)
+  centered = Sub (X, mean)
+  denominator = Add (deviation, tiny)
+  Y = Div (centered, denominator)
+}
+)ONNX";
+
 extern const Operator kMeanVarianceNormalization;
 constexpr Operator kMeanVarianceNormalization{
     .domain = kOnnxDomain,
@@ -29,12 +67,14 @@ constexpr Operator kMeanVarianceNormalization{
          .outputs = kOutputs9,
          .attributes = kAttributes9,
          .constraints = {{"T", tensor("float16 float double")}},
+         .function_bodies = {{9, kBody9}},
          .infer = inferMeanVarianceNormalization},
         {.since_version = 13,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .attributes = kAttributes9,
          .constraints = {{"T", tensor("float16 float double bfloat16")}},
+         .function_bodies = {{13, kBody9}, {18, kBody18}},
          .infer = inferMeanVarianceNormalization},
     }};
 static_assert(isWellFormed(kMeanVarianceNormalization));

@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -10,6 +11,85 @@ using namespace dsl;
 
 namespace {
 
+// RotaryEmbedding as the spec defines it: X as (batch, sequence, heads, head size) (a 3-D X
+// is split into heads, a 4-D one transposed); the first rotary_embedding_dim channels (all by
+// default) rotated by the cos and sin caches (gathered at position_ids when given), as two
+// halves or, interleaved, as even and odd channels; the rest passed through. The body depends
+// on X's rank, so X's type must give it.
+Result<std::string> buildRotaryEmbedding23(const FunctionBodyContext& context) {
+  const Type* x_type = context.inputType(0);
+  if (x_type == nullptr || x_type->shape == nullptr) {
+    return body::refuse("the body depends on the rank of X, which is not known");
+  }
+  size_t rank = x_type->shape->rank();
+  if (rank != 3 && rank != 4) return body::refuse("X must have rank 3 or 4");
+  bool interleaved = context.intAttr("interleaved").value_or(0) != 0;
+  int64_t rotary_dim = context.intAttr("rotary_embedding_dim").value_or(0);
+  int64_t heads = context.intAttr("num_heads").value_or(0);
+
+  body::BodyText out(context, "RotaryEmbedding");
+  out.ints("zero_1d", {0}).ints("heads", {heads}).ints("minus_one", {-1});
+  if (rank == 3) {
+    out.add("split_shape = Concat <axis = 0> (zero_1d, zero_1d, heads, minus_one)")
+        .add("x_in = Reshape (X, split_shape)");
+  } else {
+    out.add("x_in = Transpose <perm = [0, 2, 1, 3]> (X)");
+  }
+  out.add("head_size = Shape <start = 3, end = 4> (x_in)");
+  if (rotary_dim > 0) {
+    out.ints("rotary_dim", {rotary_dim});
+  } else {
+    out.add("rotary_dim = Identity (head_size)");
+  }
+  out.ints("two_1d", {2})
+      .add("kept_size = Sub (head_size, rotary_dim)")
+      .add("split_sizes = Concat <axis = 0> (rotary_dim, kept_size)")
+      .add("x_rotate, x_keep = Split <axis = -1> (x_in, split_sizes)");
+  if (context.hasInput(3)) {
+    out.add("cos_rows = Gather (cos_cache, position_ids)")
+        .add("sin_rows = Gather (sin_cache, position_ids)");
+  } else {
+    out.add("cos_rows = Identity (cos_cache)").add("sin_rows = Identity (sin_cache)");
+  }
+  out.add("half_dim = Div (rotary_dim, two_1d)")
+      .add("half_dim_int = Cast <to = 7> (half_dim)")
+      .add("cos_half = Slice (cos_rows, zero_1d, half_dim_int, two_1d)")
+      .add("sin_half = Slice (sin_rows, zero_1d, half_dim_int, two_1d)")
+      .add("cos_per_head = Unsqueeze (cos_half, two_1d)")
+      .add("sin_per_head = Unsqueeze (sin_half, two_1d)");
+  if (!interleaved) {
+    out.add("x1, x2 = Split <axis = -1, num_outputs = 2> (x_rotate)");
+  } else {
+    out.ints("one_1d", {1})
+        .ints("last_axis", {3})
+        .add("rotary_dim_past = Add (rotary_dim, one_1d)")
+        .add("x1 = Slice (x_rotate, zero_1d, rotary_dim, last_axis, two_1d)")
+        .add("x2 = Slice (x_rotate, one_1d, rotary_dim_past, last_axis, two_1d)");
+  }
+  out.add("cos_x1 = Mul (cos_per_head, x1)")
+      .add("sin_x2 = Mul (sin_per_head, x2)")
+      .add("real = Sub (cos_x1, sin_x2)")
+      .add("sin_x1 = Mul (sin_per_head, x1)")
+      .add("cos_x2 = Mul (cos_per_head, x2)")
+      .add("imaginary = Add (sin_x1, cos_x2)");
+  if (!interleaved) {
+    out.add("x_rotated = Concat <axis = -1> (real, imaginary)");
+  } else {
+    out.add("real_pairs = Unsqueeze (real, minus_one)")
+        .add("imaginary_pairs = Unsqueeze (imaginary, minus_one)")
+        .add("pairs = Concat <axis = -1> (real_pairs, imaginary_pairs)")
+        .add("rotate_shape = Shape (x_rotate)")
+        .add("x_rotated = Reshape (pairs, rotate_shape)");
+  }
+  out.add("x_joined = Concat <axis = -1> (x_rotated, x_keep)");
+  if (rank == 3) {
+    out.add("y_heads = Identity (x_joined)");
+  } else {
+    out.add("y_heads = Transpose <perm = [0, 2, 1, 3]> (x_joined)");
+  }
+  out.add("x_shape = Shape (X)").add("Y = Reshape (y_heads, x_shape)");
+  return out.finish();
+}
 void inferRotaryEmbedding(InferenceContext& ctx) { inferSameShape(ctx); }
 
 }  // namespace
@@ -26,6 +106,7 @@ constexpr Operator kRotaryEmbedding{
          .attributes = {attr("interleaved", 0), attr("num_heads", kInt),
                         attr("rotary_embedding_dim", 0)},
          .constraints = {{"T", tensor("float float16 bfloat16")}, {"M", tensor("int64")}},
+         .build_function_body = buildRotaryEmbedding23,
          .infer = inferRotaryEmbedding},
     }};
 static_assert(isWellFormed(kRotaryEmbedding));

@@ -8,6 +8,26 @@
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
+// Shrink as the spec defines it (from opset 18): input + bias below -lambd, input - bias
+// above lambd, 0 between.
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+Shrink <bias: float = 0.0, lambd: float = 0.5> (input) => (output) {
+  lambd_f = Constant <value_float: float = @lambd> ()
+  lambd_x = CastLike (lambd_f, input)
+  bias_f = Constant <value_float: float = @bias> ()
+  bias_x = CastLike (bias_f, input)
+  zero = Constant <value = float {0.0}> ()
+  zero_x = CastLike (zero, input)
+  minus_lambd = Neg (lambd_x)
+  below = Less (input, minus_lambd)
+  raised = Add (input, bias_x)
+  lowered = Sub (input, bias_x)
+  above = Less (lambd_x, input)
+  upper_or_zero = Where (above, lowered, zero_x)
+  output = Where (below, raised, upper_or_zero)
+}
+)ONNX";
 namespace {
 
 void inferShrink(InferenceContext& ctx) { inferSameShape(ctx); }
@@ -26,6 +46,7 @@ constexpr Operator kShrink{
          .constraints =
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
+         .function_bodies = {{18, kBody18}},
          .infer = inferShrink},
     }};
 static_assert(isWellFormed(kShrink));

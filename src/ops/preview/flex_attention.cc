@@ -3,15 +3,166 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <string>
-
+#include "onyx/ir/clone.h"
 #include "onyx/ir/graph.h"
+#include "onyx/ir/unique_names.h"
 #include "onyx/ops/inference_context.h"
+#include "onyx/text/printer.h"
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx_preview {
 using namespace dsl;
 
 namespace {
+
+bool isSoftmaxType(int64_t type) {
+  return type == body::kFloat || type == body::kFloat16 || type == body::kBfloat16 ||
+         type == body::kDouble;
+}
+
+// Writes the nodes of a modifier graph (one input, one output) into the body: its input read
+// as `input`, its output written as `output`, its other values prefixed with `prefix`, its
+// initializers as Constant nodes. A graph that reads values from outside itself cannot be
+// written into a function body.
+Status addModifier(body::BodyText& out, const Graph& modifier, std::string_view input,
+                   std::string_view output, std::string_view prefix) {
+  Model scratch;
+  Arena& arena = scratch.arena();
+  Graph* copy = cloneGraph(arena, modifier);
+  Value* formal_input = copy->inputs[0]->value;
+  Value* formal_output = copy->outputs[0]->bound();
+  std::vector<Value*> values;
+  for (Value* value : copy->values) {
+    if (value->graph != copy) continue;
+    if (value->isUndefined()) {
+      return body::refuse(
+          fmt::format("the modifier graph reads '{}', which it does not define", value->name));
+    }
+    values.push_back(value);
+  }
+  for (Value* value : values) {
+    if (value == formal_input || value == formal_output) continue;
+    ONYX_RETURN_IF_ERROR(renameValue(arena, *value, fmt::format("{}{}", prefix, value->name)));
+  }
+  if (formal_output == formal_input) {
+    return body::refuse("the modifier graph's output is its input, but it has nodes");
+  }
+  ONYX_RETURN_IF_ERROR(renameValue(arena, *formal_input, input));
+  ONYX_RETURN_IF_ERROR(renameValue(arena, *formal_output, output));
+  if (!copy->sparse_initializers.empty()) {
+    return body::refuse("the modifier graph has sparse initializers");
+  }
+  PrintOptions options;
+  options.loss_comments = false;
+  for (const Tensor* initializer : copy->initializers) {
+    out.addf("{} = Constant <value = {}> ()", initializer->nameOrEmpty(),
+             printTensor(*initializer, options));
+  }
+  for (const Node* node : copy->nodes()) out.add(printNode(*node, options));
+  return Status::ok();
+}
+
+// FlexAttention as the spec defines it: K and V heads repeated to Q's, scores Q K^T with
+// sqrt(scale) on each side (scale defaults to 1/sqrt(head size)), in softmax_precision, the
+// score_mod graph applied, a Softmax over the keys, prob_mod applied, then the product with V.
+// The modifier graphs are written into the body. The body needs the element types of Q, K
+// and V (all the same) and ai.onnx imported beside ai.onnx.preview.
+Result<std::string> buildFlexAttention1(const FunctionBodyContext& context) {
+  Result<int32_t> q_type = body::requireElementType(context, 0);
+  if (!q_type) return q_type.status();
+  Result<int32_t> k_type = body::requireElementType(context, 1);
+  if (!k_type) return k_type.status();
+  Result<int32_t> v_type = body::requireElementType(context, 2);
+  if (!v_type) return v_type.status();
+  if (*k_type != *q_type || *v_type != *q_type) {
+    return body::refuse("Q, K and V must have one element type");
+  }
+  const int64_t type = *q_type;
+  const int64_t softmax_type = context.intAttr("softmax_precision")
+                                   .value_or(type == body::kDouble ? body::kDouble : body::kFloat);
+  if (!isSoftmaxType(softmax_type)) return body::refuse("softmax_precision must be a float type");
+  std::optional<int64_t> onnx_opset = context.importedVersion("");
+  if (!onnx_opset || *onnx_opset < 15) {
+    return body::refuse("the body needs ai.onnx at opset 15 or later imported beside it");
+  }
+  // A modifier that is there must be a graph of one input and one output; one whose output
+  // is its input without nodes changes nothing.
+  const Graph* modifiers[2] = {nullptr, nullptr};
+  const char* names[2] = {"score_mod", "prob_mod"};
+  for (int i = 0; i < 2; ++i) {
+    const Attribute* attribute = context.attribute(names[i]);
+    if (attribute == nullptr) continue;
+    const Graph* graph = attribute->g;
+    if (graph == nullptr || graph->inputs.size() != 1 || graph->outputs.size() != 1) {
+      return body::refuse(fmt::format("{} must be a graph of one input and one output", names[i]));
+    }
+    bool identity = graph->node_count == 0 && graph->inputs[0]->value != nullptr &&
+                    graph->inputs[0]->value == graph->outputs[0]->bound();
+    if (!identity) modifiers[i] = graph;
+  }
+
+  body::BodyText out(context, "FlexAttention", "ai.onnx.preview");
+  out.import("", *onnx_opset);
+  out.add("batch = Shape <start = 0, end = 1> (Q)")
+      .add("kv_len = Shape <start = -2, end = -1> (K)")
+      .add("q_heads = Shape <start = 1, end = 2> (Q)")
+      .add("kv_heads = Shape <start = 1, end = 2> (K)")
+      .add("repeats = Div (q_heads, kv_heads)")
+      .ints("axis_2", {2})
+      .add("k_unsqueezed = Unsqueeze (K, axis_2)")
+      .add("k_head_size = Shape <start = 3, end = 4> (K)")
+      .add("k_expand_shape = Concat <axis = 0> (batch, kv_heads, repeats, kv_len, k_head_size)")
+      .add("k_expanded = Expand (k_unsqueezed, k_expand_shape)")
+      .add("k_shape = Concat <axis = 0> (batch, q_heads, kv_len, k_head_size)")
+      .add("k_all_heads = Reshape (k_expanded, k_shape)")
+      .add("v_unsqueezed = Unsqueeze (V, axis_2)")
+      .add("v_head_size = Shape <start = 3, end = 4> (V)")
+      .add("v_expand_shape = Concat <axis = 0> (batch, kv_heads, repeats, kv_len, v_head_size)")
+      .add("v_expanded = Expand (v_unsqueezed, v_expand_shape)")
+      .add("v_shape = Concat <axis = 0> (batch, q_heads, kv_len, v_head_size)")
+      .add("v_all_heads = Reshape (v_expanded, v_shape)");
+  if (std::optional<float> scale = context.floatAttr("scale")) {
+    out.scalarFloat("scale_f", *scale);
+  } else {
+    out.add("q_shape = Shape (Q)")
+        .scalarInt("head_axis", 3)
+        .add("head_size = Gather <axis = 0> (q_shape, head_axis)")
+        .add("head_size_f = Cast <to = 1> (head_size)")
+        .add("sqrt_head_size = Sqrt (head_size_f)")
+        .scalarFloat("one_f", 1.0f)
+        .add("default_scale = Div (one_f, sqrt_head_size)")
+        .add("scale_f = Identity (default_scale)");
+  }
+  out.add("scale_sqrt_f = Sqrt (scale_f)")
+      .addf("scale_sqrt = Cast <to = {}> (scale_sqrt_f)", type)
+      .add("q_scaled = Mul (Q, scale_sqrt)")
+      .add("k_scaled = Mul (k_all_heads, scale_sqrt)")
+      .add("k_transposed = Transpose <perm = [0, 1, 3, 2]> (k_scaled)")
+      .add("scores = MatMul (q_scaled, k_transposed)")
+      .addf("scores_s = Cast <to = {}> (scores)", softmax_type);
+  if (modifiers[0] != nullptr) {
+    ONYX_RETURN_IF_ERROR(
+        addModifier(out, *modifiers[0], "scores_s", "scores_modified", "score_mod_"));
+  } else {
+    out.add("scores_modified = Identity (scores_s)");
+  }
+  out.add("probabilities = Softmax <axis = 3> (scores_modified)");
+  if (modifiers[1] != nullptr) {
+    ONYX_RETURN_IF_ERROR(
+        addModifier(out, *modifiers[1], "probabilities", "probabilities_modified", "prob_mod_"));
+  } else {
+    out.add("probabilities_modified = Identity (probabilities)");
+  }
+  if (softmax_type != type) {
+    out.addf("v_s = Cast <to = {}> (v_all_heads)", softmax_type)
+        .add("y_s = MatMul (probabilities_modified, v_s)")
+        .addf("Y = Cast <to = {}> (y_s)", type);
+  } else {
+    out.add("Y = MatMul (probabilities_modified, v_all_heads)");
+  }
+  return out.finish();
+}
 
 constexpr int32_t kFloatElement = 1;
 constexpr int32_t kDoubleElement = 11;
@@ -87,6 +238,7 @@ constexpr Operator kFlexAttention{
          .attributes = {attr("prob_mod", kGraph), attr("scale", kFloat), attr("score_mod", kGraph),
                         attr("softmax_precision", kInt)},
          .constraints = {{"T1", tensor("bfloat16 float16 float double")}},
+         .build_function_body = buildFlexAttention1,
          .infer = inferFlexAttention},
     }};
 static_assert(isWellFormed(kFlexAttention));

@@ -8,6 +8,29 @@
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
+// DynamicQuantizeLinear as the spec defines it: the scale maps [min(x, 0), max(x, 0)] onto
+// [0, 255], the zero point is the rounded, clipped image of 0.
+constexpr const char* kBody11 = R"ONNX(
+<domain: "", opset_import: ["" : 11]>
+DynamicQuantizeLinear (x) => (y, y_scale, y_zero_point) {
+  q_low = Constant <value = float {0.0}> ()
+  q_high = Constant <value = float {255.0}> ()
+  x_min = ReduceMin <keepdims = 0> (x)
+  low = Min (x_min, q_low)
+  x_max = ReduceMax <keepdims = 0> (x)
+  high = Max (x_max, q_low)
+  spread = Sub (high, low)
+  scale = Div (spread, q_high)
+  low_scaled = Div (low, scale)
+  zero_point_f = Sub (q_low, low_scaled)
+  zero_point_clipped = Clip (zero_point_f, q_low, q_high)
+  zero_point_rounded = Round (zero_point_clipped)
+  zero_point = Cast <to = 2> (zero_point_rounded)
+  y_scale = Identity (scale)
+  y_zero_point = Identity (zero_point)
+  y = QuantizeLinear (x, scale, zero_point)
+}
+)ONNX";
 namespace {
 
 // y has x's shape; y_scale and y_zero_point are scalars.
@@ -30,6 +53,7 @@ constexpr Operator kDynamicQuantizeLinear{
          .constraints = {{"T1", tensor("float")},
                          {"T2", tensor("uint8")},
                          {"tensor(float)", tensor("float")}},
+         .function_bodies = {{11, kBody11}},
          .infer = inferDynamicQuantizeLinear},
     }};
 static_assert(isWellFormed(kDynamicQuantizeLinear));

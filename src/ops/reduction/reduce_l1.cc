@@ -22,6 +22,15 @@ constexpr Formals kOutputs1 = {{"reduced", "T"}};
 constexpr Attributes kAttributes1 = {attr("axes", kInts), attr("keepdims", 1)};
 constexpr Constraints kConstraints1 = {{"T", kTTypes1}};
 
+// ReduceL1 18 as the spec defines it: the sum of magnitudes, through ReduceSum.
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+ReduceL1 <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) => (reduced) {
+  magnitude = Abs (data)
+  reduced = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (magnitude, axes)
+}
+)ONNX";
+
 extern const Operator kReduceL1;
 constexpr Operator kReduceL1{
     .domain = kOnnxDomain,
@@ -50,6 +59,7 @@ constexpr Operator kReduceL1{
          .outputs = kOutputs1,
          .attributes = {attr("keepdims", 1), attr("noop_with_empty_axes", 0)},
          .constraints = {{"T", kTTypes13}, {"tensor(int64)", tensor("int64")}},
+         .function_bodies = {{18, kBody18}},
          .infer = inferReduceInput},
     }};
 static_assert(isWellFormed(kReduceL1));

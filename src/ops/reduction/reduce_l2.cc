@@ -22,6 +22,19 @@ constexpr Formals kOutputs1 = {{"reduced", "T"}};
 constexpr Attributes kAttributes1 = {attr("axes", kInts), attr("keepdims", 1)};
 constexpr Constraints kConstraints1 = {{"T", kTTypes1}};
 
+// ReduceL2 18 as the spec defines it: the square root of the sum of squares, taken in float,
+// through ReduceSum.
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+ReduceL2 <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) => (reduced) {
+  squares = Mul (data, data)
+  total = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (squares, axes)
+  total_f = Cast <to = 1> (total)
+  root = Sqrt (total_f)
+  reduced = CastLike (root, data)
+}
+)ONNX";
+
 extern const Operator kReduceL2;
 constexpr Operator kReduceL2{
     .domain = kOnnxDomain,
@@ -50,6 +63,7 @@ constexpr Operator kReduceL2{
          .outputs = kOutputs1,
          .attributes = {attr("keepdims", 1), attr("noop_with_empty_axes", 0)},
          .constraints = {{"T", kTTypes13}, {"tensor(int64)", tensor("int64")}},
+         .function_bodies = {{18, kBody18}},
          .infer = inferReduceInput},
     }};
 static_assert(isWellFormed(kReduceL2));

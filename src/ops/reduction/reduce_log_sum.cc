@@ -22,6 +22,15 @@ constexpr Formals kOutputs1 = {{"reduced", "T"}};
 constexpr Attributes kAttributes1 = {attr("axes", kInts), attr("keepdims", 1)};
 constexpr Constraints kConstraints1 = {{"T", kTTypes1}};
 
+// ReduceLogSum 18 as the spec defines it: the log of the sum, through ReduceSum.
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+ReduceLogSum <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) => (reduced) {
+  total = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (data, axes)
+  reduced = Log (total)
+}
+)ONNX";
+
 extern const Operator kReduceLogSum;
 constexpr Operator kReduceLogSum{
     .domain = kOnnxDomain,
@@ -50,6 +59,7 @@ constexpr Operator kReduceLogSum{
          .outputs = kOutputs1,
          .attributes = {attr("keepdims", 1), attr("noop_with_empty_axes", 0)},
          .constraints = {{"T", kTTypes13}, {"tensor(int64)", tensor("int64")}},
+         .function_bodies = {{18, kBody18}},
          .infer = inferReduceInput},
     }};
 static_assert(isWellFormed(kReduceLogSum));

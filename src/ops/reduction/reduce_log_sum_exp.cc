@@ -22,6 +22,19 @@ constexpr Formals kOutputs1 = {{"reduced", "T"}};
 constexpr Attributes kAttributes1 = {attr("axes", kInts), attr("keepdims", 1)};
 constexpr Constraints kConstraints1 = {{"T", kTTypes1}};
 
+// ReduceLogSumExp 18 as the spec defines it: the log of the sum of exponentials, in double, through
+// ReduceSum.
+constexpr const char* kBody18 = R"ONNX(
+<domain: "", opset_import: ["" : 18]>
+ReduceLogSumExp <keepdims: int = 1, noop_with_empty_axes: int = 0> (data, axes) => (reduced) {
+  wide = Cast <to = 11> (data)
+  exp_wide = Exp (wide)
+  total = ReduceSum <keepdims: int = @keepdims, noop_with_empty_axes: int = @noop_with_empty_axes> (exp_wide, axes)
+  log_total = Log (total)
+  reduced = CastLike (log_total, data)
+}
+)ONNX";
+
 extern const Operator kReduceLogSumExp;
 constexpr Operator kReduceLogSumExp{
     .domain = kOnnxDomain,
@@ -50,6 +63,7 @@ constexpr Operator kReduceLogSumExp{
          .outputs = kOutputs1,
          .attributes = {attr("keepdims", 1), attr("noop_with_empty_axes", 0)},
          .constraints = {{"T", kTTypes13}, {"tensor(int64)", tensor("int64")}},
+         .function_bodies = {{18, kBody18}},
          .infer = inferReduceInput},
     }};
 static_assert(isWellFormed(kReduceLogSumExp));

@@ -4,15 +4,147 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include <vector>
-
+#include "onyx/ir/clone.h"
 #include "onyx/ir/graph.h"
+#include "onyx/ir/type.h"
+#include "onyx/ir/unique_names.h"
 #include "onyx/ops/inference_context.h"
+#include "onyx/text/printer.h"
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
+
+// SequenceMap as the spec defines it: a Loop over the first sequence's positions whose body is
+// `body` itself, its inputs taken from each sequence at the position (SequenceAt) or passed as
+// they are, its outputs appended to one sequence each (SequenceInsert). The function has an
+// input per node input and an output per node output (named after the variadic parameters);
+// the body needs the element type of each `body` output, and reads nothing from outside.
+Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
+  const Attribute* body_attribute = context.attribute("body");
+  if (body_attribute == nullptr || body_attribute->g == nullptr) {
+    return body::refuse("the required graph attribute body is missing");
+  }
+  const Graph& body_graph = *body_attribute->g;
+  size_t inputs = body_graph.inputs.size();
+  size_t outputs = body_graph.outputs.size();
+  if (inputs < 1 || outputs < 1) return body::refuse("body needs an input and an output");
+  if (context.node.inputCount() != inputs || context.node.outputCount() != outputs) {
+    return body::refuse("the node's inputs and outputs must match body's");
+  }
+  for (size_t i = 0; i < inputs; ++i) {
+    if (!context.hasInput(i)) return body::refuse("every input is needed");
+  }
+  for (size_t i = 0; i < outputs; ++i) {
+    if (!context.hasOutput(i)) return body::refuse("every output is needed");
+  }
+  const Type* first = context.inputType(0);
+  if (first == nullptr || first->kind != Type::Kind::kSequence) {
+    return body::refuse("the body needs input_sequence's type, a sequence");
+  }
+
+  std::vector<std::string> formal_inputs{"input_sequence"};
+  for (size_t i = 1; i < inputs; ++i)
+    formal_inputs.push_back(fmt::format("additional_inputs_{}", i));
+  std::vector<std::string> formal_outputs;
+  for (size_t i = 0; i < outputs; ++i) formal_outputs.push_back(fmt::format("out_sequence_{}", i));
+
+  // The loop is built as a graph, then printed: a scratch model whose main graph has the
+  // function's inputs, and a Loop node holding a copy of `body`, turned into the loop's body.
+  Model scratch;
+  Arena& arena = scratch.arena();
+  scratch.graph = newGraph(arena);
+  Graph& outer = *scratch.graph;
+  std::vector<Value*> function_inputs;
+  for (const std::string& name : formal_inputs) {
+    function_inputs.push_back(outer.addInput(arena, name).value());
+  }
+  // The loop's other inputs are written as text below; here they are names the Loop reads.
+  body::BodyText out(context, "SequenceMap");
+  out.parameters(formal_inputs, formal_outputs);
+  out.add("length = SequenceLength (input_sequence)").add("go = Constant <value = bool {1}> ()");
+  std::vector<Value*> loop_inputs{outer.addInput(arena, "length").value(),
+                                  outer.addInput(arena, "go").value()};
+  for (size_t i = 0; i < outputs; ++i) {
+    const Type* type = body_graph.outputs[i]->type;
+    if (type == nullptr || type->kind != Type::Kind::kTensor || !type->elem_type) {
+      return body::refuse("the body needs the element type of each of body's outputs");
+    }
+    std::string empty = fmt::format("empty_{}", i);
+    out.addf("{} = SequenceEmpty <dtype = {}> ()", empty, *type->elem_type);
+    loop_inputs.push_back(outer.addInput(arena, empty).value());
+  }
+  Node* loop = outer.createNode(arena, "Loop", loop_inputs, 0);
+  for (const std::string& name : formal_outputs) (void)loop->addOutputNamed(arena, name);
+  outer.appendNode(loop);
+
+  Graph* step = cloneGraph(arena, body_graph, &outer, loop);
+  loop->setGraphAttr(arena, "body", step);
+  step->name = std::string_view("sequence_map_step");
+  for (Value* value : step->values) {
+    if (value->graph == step && value->isUndefined()) {
+      return body::refuse(fmt::format("body reads '{}', which it does not define", value->name));
+    }
+  }
+  // body's inputs become values computed at the top of the step; then the step's own inputs.
+  std::vector<Value*> formal_values;
+  for (const ValueInfo* input : step->inputs) formal_values.push_back(input->value);
+  Value* iteration = nullptr;
+  Value* keep_going = nullptr;
+  std::vector<Node*> leading;
+  for (size_t j = 0; j < inputs; ++j) {
+    Value* formal = formal_values[j];
+    std::string name(formal->name);
+    const Type* type = context.inputType(j);
+    bool sequence = type != nullptr && type->kind == Type::Kind::kSequence;
+    Node* take =
+        step->createNode(arena, sequence ? "SequenceAt" : "Identity", {function_inputs[j]});
+    formal->replaceAllUsesWith(take->output(0));
+    ONYX_RETURN_IF_ERROR(step->removeInput(formal));
+    ONYX_RETURN_IF_ERROR(renameValue(arena, *take->output(0), name));
+    leading.push_back(take);
+  }
+  iteration = step->addInput(arena, uniqueValueName(arena, *step, "iteration"),
+                             Type::tensor(arena, static_cast<int32_t>(body::kInt64), {}))
+                  .value();
+  keep_going = step->addInput(arena, uniqueValueName(arena, *step, "keep_going"),
+                              Type::tensor(arena, static_cast<int32_t>(body::kBool), {}))
+                   .value();
+  for (Node* take : leading) {
+    if (take->opType() == "SequenceAt") take->addInput(arena, iteration);
+  }
+  Node* keep = step->createNode(arena, "Identity", {keep_going});
+  ONYX_RETURN_IF_ERROR(
+      renameValue(arena, *keep->output(0), uniqueValueName(arena, *step, "keep_going_out")));
+  for (auto it = leading.rbegin(); it != leading.rend(); ++it) step->prependNode(*it);
+  step->prependNode(keep);
+
+  std::vector<Value*> produced;
+  for (const ValueInfo* output : step->outputs) produced.push_back(output->bound());
+  while (!step->outputs.empty()) ONYX_RETURN_IF_ERROR(step->removeOutput(0));
+  step->addOutput(arena, keep->output(0));
+  keep->output(0)->setType(arena, Type::tensor(arena, static_cast<int32_t>(body::kBool), {}));
+  for (size_t i = 0; i < outputs; ++i) {
+    Type* sequence_type = Type::sequence(arena, cloneType(arena, *body_graph.outputs[i]->type));
+    std::string stem = fmt::format("accumulated_{}", i);
+    Value* before =
+        step->addInput(arena, uniqueValueName(arena, *step, stem + "_in"), sequence_type).value();
+    Node* insert = step->createNode(arena, "SequenceInsert", {before, produced[i]});
+    ONYX_RETURN_IF_ERROR(
+        renameValue(arena, *insert->output(0), uniqueValueName(arena, *step, stem + "_out")));
+    step->appendNode(insert);
+    insert->output(0)->setType(arena, cloneType(arena, *sequence_type));
+    step->addOutput(arena, insert->output(0));
+  }
+
+  PrintOptions options;
+  options.loss_comments = false;
+  out.add(printNode(*loop, options));
+  return out.finish();
+}
 
 // The body runs once per element: it takes the sequences' elements and the tensors as
 // they are, and each of its outputs becomes a sequence.
@@ -60,6 +192,7 @@ constexpr Operator kSequenceMap{
          .attributes = {required("body", kGraph)},
          .constraints = {{"S", sequence(kIr3Types)},
                          {"V", tensor(kIr3Types) | sequence(kIr3Types)}},
+         .build_function_body = buildSequenceMap17,
          .infer = inferSequenceMap},
     }};
 static_assert(isWellFormed(kSequenceMap));

@@ -10,6 +10,153 @@
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
+// AffineGrid as the spec defines it: the normalised coordinates of every output position (pixel
+// centres, or corners with align_corners), as homogeneous rows multiplied by theta. A 2-D
+// theta (N x 2 x 3) is widened to the 3-D form (N x 3 x 4) with a depth of one, and the depth
+// dropped again at the end.
+constexpr const char* kBody20 = R"ONNX(
+<domain: "", opset_import: ["" : 20]>
+AffineGrid <align_corners: int = 0> (theta, size) => (grid) {
+  one = Constant <value_int: int = 1> ()
+  two = Constant <value_int: int = 2> ()
+  zero = Constant <value_int: int = 0> ()
+  four = Constant <value_int: int = 4> ()
+  one_1d = Constant <value_ints: ints = [1]> ()
+  zero_1d = Constant <value_ints: ints = [0]> ()
+  minus_one = Constant <value_int: int = -1> ()
+  minus_one_t = CastLike (minus_one, theta)
+  zero_t = CastLike (zero, theta)
+  one_t = CastLike (one, theta)
+  two_t = CastLike (two, theta)
+  align = Constant <value_int: int = @align_corners> ()
+  centres = Equal (align, zero)
+  rank = Size (size)
+  is_2d = Equal (rank, four)
+  N, C, D, H, W = If (is_2d) <
+    then_branch = split_nchw () => (n_2d, c_2d, d_2d, h_2d, w_2d) {
+      n_2d, c_2d, h_2d, w_2d = Split <num_outputs: int = 4> (size)
+      d_2d = Identity (one_1d)
+    },
+    else_branch = split_ncdhw () => (n_3d, c_3d, d_3d, h_3d, w_3d) {
+      n_3d, c_3d, d_3d, h_3d, w_3d = Split <num_outputs: int = 5> (size)
+    }
+  >
+  size_ncdhw = Concat <axis = 0> (N, C, D, H, W)
+  theta_3d = If (is_2d) <
+    then_branch = widen_theta () => (theta_wide) {
+      picks = Constant <value_ints: ints = [0, 1, 2, 0, 1, 2]> ()
+      shape_2x3 = Constant <value_ints: ints = [2, 3]> ()
+      picks_2x3 = Reshape (picks, shape_2x3)
+      shape_nx2x3 = Concat <axis = 0> (N, shape_2x3)
+      picks_nx2x3 = Expand (picks_2x3, shape_nx2x3)
+      theta_nx2x3 = GatherElements <axis = 2> (theta, picks_nx2x3)
+      row_1, row_2 = Split <axis: int = 1, num_outputs: int = 2> (theta_nx2x3)
+      row_1_flat = Squeeze (row_1)
+      row_2_flat = Squeeze (row_2)
+      r11, r12, t1 = Split <axis: int = 1, num_outputs: int = 3> (row_1_flat)
+      r21, r22, t2 = Split <axis: int = 1, num_outputs: int = 3> (row_2_flat)
+      column_shape = Shape (r21)
+      zero_column_raw = ConstantOfShape (column_shape)
+      zero_column = CastLike (zero_column_raw, theta)
+      one_column = Add (zero_column, one_t)
+      wide_1 = Concat <axis = 1> (r11, r12, zero_column, t1)
+      wide_2 = Concat <axis = 1> (r21, r22, zero_column, t2)
+      wide_3 = Concat <axis = 1> (zero_column, zero_column, one_column, zero_column)
+      wide_1_rows = Unsqueeze (wide_1, one_1d)
+      wide_2_rows = Unsqueeze (wide_2, one_1d)
+      wide_3_rows = Unsqueeze (wide_3, one_1d)
+      theta_wide = Concat <axis = 1> (wide_1_rows, wide_2_rows, wide_3_rows)
+    },
+    else_branch = keep_theta () => (theta_kept) {
+      theta_kept = Identity (theta)
+    }
+  >
+  two_1d = Constant <value_ints = [2]> ()
+  three_1d = Constant <value_ints = [3]> ()
+  five_1d = Constant <value_ints = [5]> ()
+  dhw = Slice (size_ncdhw, two_1d, five_1d)
+  zeros_dhw_raw = ConstantOfShape (dhw)
+  zeros_dhw = CastLike (zeros_dhw_raw, theta)
+  ones_dhw = Add (zeros_dhw, one_t)
+  d_t = CastLike (D, zero_t)
+  h_t = CastLike (H, zero_t)
+  w_t = CastLike (W, zero_t)
+  start_d, step_d, start_h, step_h, start_w, step_w = If (centres) <
+    then_branch = pixel_centres () => (start_d_c, step_d_c, start_h_c, step_h_c, start_w_c, step_w_c) {
+      step_d_c = Div (two_t, d_t)
+      step_h_c = Div (two_t, h_t)
+      step_w_c = Div (two_t, w_t)
+      half_step_d = Div (step_d_c, two_t)
+      start_d_c = Add (minus_one_t, half_step_d)
+      half_step_h = Div (step_h_c, two_t)
+      start_h_c = Add (minus_one_t, half_step_h)
+      half_step_w = Div (step_w_c, two_t)
+      start_w_c = Add (minus_one_t, half_step_w)
+    },
+    else_branch = pixel_corners () => (start_d_k, step_d_k, start_h_k, step_h_k, start_w_k, step_w_k) {
+      d_less_one = Sub (d_t, one_t)
+      h_less_one = Sub (h_t, one_t)
+      w_less_one = Sub (w_t, one_t)
+      one_deep = Equal (D, one)
+      step_d_k = If (one_deep) <
+        then_branch = flat () => (step_d_flat) {
+          step_d_flat = Identity (zero_t)
+        },
+        else_branch = deep () => (step_d_deep) {
+          step_d_deep = Div (two_t, d_less_one)
+        }
+      >
+      step_h_k = Div (two_t, h_less_one)
+      step_w_k = Div (two_t, w_less_one)
+      start_d_k = Identity (minus_one_t)
+      start_h_k = Identity (minus_one_t)
+      start_w_k = Identity (minus_one_t)
+    }
+  >
+  w_index = Range (zero, W, one)
+  w_index_t = CastLike (w_index, step_w)
+  w_offsets = Mul (w_index_t, step_w)
+  w_line = Add (start_w, w_offsets)
+  h_index = Range (zero, H, one)
+  h_index_t = CastLike (h_index, step_h)
+  h_offsets = Mul (h_index_t, step_h)
+  h_line = Add (start_h, h_offsets)
+  d_index = Range (zero, D, one)
+  d_index_t = CastLike (d_index, step_d)
+  d_offsets = Mul (d_index_t, step_d)
+  d_line = Add (start_d, d_offsets)
+  zeros_hwd = Transpose <perm = [1, 2, 0]> (zeros_dhw)
+  d_hwd = Add (zeros_hwd, d_line)
+  d_grid = Transpose <perm = [2, 0, 1]> (d_hwd)
+  zeros_dwh = Transpose <perm = [0, 2, 1]> (zeros_dhw)
+  h_dwh = Add (zeros_dwh, h_line)
+  h_grid = Transpose <perm = [0, 2, 1]> (h_dwh)
+  w_grid = Add (w_line, zeros_dhw)
+  w_last = Unsqueeze (w_grid, minus_one)
+  h_last = Unsqueeze (h_grid, minus_one)
+  d_last = Unsqueeze (d_grid, minus_one)
+  ones_last = Unsqueeze (ones_dhw, minus_one)
+  base = Concat <axis = -1> (w_last, h_last, d_last, ones_last)
+  rows_of_4 = Constant <value_ints: ints = [-1, 4]> ()
+  base_rows = Reshape (base, rows_of_4)
+  base_columns_raw = Transpose (base_rows)
+  base_columns = CastLike (base_columns_raw, theta_3d)
+  mapped = MatMul (theta_3d, base_columns)
+  mapped_rows = Transpose <perm = [0, 2, 1]> (mapped)
+  grid_shape = Concat <axis = -1> (N, D, H, W, three_1d)
+  grid_3d_raw = Reshape (mapped_rows, grid_shape)
+  grid_3d = CastLike (grid_3d_raw, theta_3d)
+  grid = If (is_2d) <
+    then_branch = drop_depth () => (grid_2d) {
+      grid_nhw3 = Squeeze (grid_3d, one_1d)
+      grid_2d = Slice (grid_nhw3, zero_1d, two_1d, three_1d)
+    },
+    else_branch = keep_depth () => (grid_kept) {
+      grid_kept = Identity (grid_3d)
+    }
+  >
+}
+)ONNX";
 namespace {
 
 // size [N, C, H, W] gives a grid [N, H, W, 2]; size [N, C, D, H, W] gives [N, D, H, W, 3].
@@ -52,6 +199,7 @@ constexpr Operator kAffineGrid{
          .outputs = {{"grid", "T1"}},
          .attributes = {attr("align_corners", 0)},
          .constraints = {{"T1", tensor("bfloat16 float16 float double")}, {"T2", tensor("int64")}},
+         .function_bodies = {{20, kBody20}},
          .infer = inferAffineGrid},
     }};
 static_assert(isWellFormed(kAffineGrid));

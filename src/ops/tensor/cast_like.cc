@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 #include "ops/tensor/tensor_rules.h"
 
@@ -44,6 +45,28 @@ constexpr Formals kOutputs15 = {{"output", "T2"}};
 constexpr Attributes kAttributes19 = {attr("saturate", 1)};
 constexpr Attributes kAttributes24 = {attr("round_mode", "up"), attr("saturate", 1)};
 
+namespace {
+
+// CastLike as the spec defines it: Cast to the element type of target_type, which the body
+// needs to know. Version 15 has no `saturate` to pass on.
+Result<std::string> buildCastLike15(const FunctionBodyContext& context) {
+  Result<int32_t> target = body::requireElementType(context, 1);
+  if (!target) return target.status();
+  body::BodyText out(context, "CastLike");
+  out.addf("output = Cast <to = {}> (input)", *target);
+  return out.finish();
+}
+
+Result<std::string> buildCastLike19(const FunctionBodyContext& context) {
+  Result<int32_t> target = body::requireElementType(context, 1);
+  if (!target) return target.status();
+  body::BodyText out(context, "CastLike");
+  out.addf("output = Cast <to = {}, saturate: int = @saturate> (input)", *target);
+  return out.finish();
+}
+
+}  // namespace
+
 extern const Operator kCastLike;
 constexpr Operator kCastLike{.domain = kOnnxDomain,
                              .name = "CastLike",
@@ -52,36 +75,42 @@ constexpr Operator kCastLike{.domain = kOnnxDomain,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .constraints = {{"T1", kT1Types15}, {"T2", kT1Types15}},
+                                  .build_function_body = buildCastLike15,
                                   .infer = inferCastLike},
                                  {.since_version = 19,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes19,
                                   .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}},
+                                  .build_function_body = buildCastLike19,
                                   .infer = inferCastLike},
                                  {.since_version = 21,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes19,
                                   .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}},
+                                  .build_function_body = buildCastLike19,
                                   .infer = inferCastLike},
                                  {.since_version = 23,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes19,
                                   .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}},
+                                  .build_function_body = buildCastLike19,
                                   .infer = inferCastLike},
                                  {.since_version = 24,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes24,
                                   .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}},
+                                  .build_function_body = buildCastLike19,
                                   .infer = inferCastLike},
                                  {.since_version = 25,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes24,
                                   .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}},
+                                  .build_function_body = buildCastLike19,
                                   .infer = inferCastLike},
                              }};
 static_assert(isWellFormed(kCastLike));

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "onyx/core/element_type.h"
+#include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/tensor/tensor_rules.h"
@@ -11,6 +12,42 @@ namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
+
+// CenterCropPad as the spec defines it: pad each axis up to `shape` (half before, the rest
+// after), then slice the centred window of `shape`; over the listed `axes` when given.
+Result<std::string> buildCenterCropPad18(const FunctionBodyContext& context) {
+  bool axes = context.attribute("axes") != nullptr;
+  body::BodyText out(context, "CenterCropPad");
+  out.ints("two", {2});
+  if (axes) {
+    out.add("axes_input = Constant <value_ints: ints = @axes> ()")
+        .add("full_shape = Shape (input_data)")
+        .add("x_shape = Gather (full_shape, axes_input)");
+  } else {
+    out.add("x_shape = Shape (input_data)");
+  }
+  out.add("padded_shape = Max (x_shape, shape)")
+      .add("pad_total = Sub (padded_shape, x_shape)")
+      .add("pad_before = Div (pad_total, two)")
+      .add("pad_after = Sub (pad_total, pad_before)")
+      .add("pads = Concat <axis = 0> (pad_before, pad_after)");
+  if (axes) {
+    out.add("padded = Pad (input_data, pads, , axes_input)")
+        .add("padded_full_shape = Shape (padded)")
+        .add("padded_shape_now = Gather (padded_full_shape, axes_input)");
+  } else {
+    out.add("padded = Pad (input_data, pads)").add("padded_shape_now = Shape (padded)");
+  }
+  out.add("excess = Sub (padded_shape_now, shape)")
+      .add("starts = Div (excess, two)")
+      .add("ends = Add (starts, shape)");
+  if (axes) {
+    out.add("output_data = Slice (padded, starts, ends, axes_input)");
+  } else {
+    out.add("output_data = Slice (padded, starts, ends)");
+  }
+  return out.finish();
+}
 
 // The axes named by `axes` (all by default) take the sizes of the `shape` input.
 void inferCenterCropPad(InferenceContext& ctx) {
@@ -48,6 +85,7 @@ constexpr Operator kCenterCropPad{
          .outputs = {{"output_data", "T"}},
          .attributes = {attr("axes", kInts)},
          .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}},
+         .build_function_body = buildCenterCropPad18,
          .infer = inferCenterCropPad},
     }};
 static_assert(isWellFormed(kCenterCropPad));

@@ -1,0 +1,603 @@
+// Inlining: a call of a model-local function, or a node of a function-operator, replaced by
+// the body it calls.
+#include "onyx/passes/inline_functions.h"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+
+#include "onyx/ir/clone.h"
+#include "onyx/ir/unique_names.h"
+#include "onyx/ops/function_body.h"
+#include "onyx/ops/registry.h"
+
+namespace onyx {
+
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// Where a node is, and what it calls
+
+/// The opset imports in force where a node is: its function's when it is in a function
+/// body, else the model's.
+ArenaList<OperatorSetId>& scopeImports(Model& model, const Node& node) {
+  const Graph* root = node.graph;
+  while (root->parent != nullptr) root = root->parent;
+  for (Function* function : model.functions) {
+    if (function->body == root) return function->opset_import;
+  }
+  return model.opset_import;
+}
+
+std::optional<int64_t> importedVersion(const ArenaList<OperatorSetId>& imports,
+                                       std::string_view domain) {
+  std::optional<int64_t> version;
+  for (const OperatorSetId& import : imports) {
+    if (canonicalDomain(import.domain.value_or("")) == canonicalDomain(domain)) {
+      version = import.version;
+    }
+  }
+  return version;
+}
+
+/// The model-local function `node` calls: same domain ("" and ai.onnx alike) and name, and
+/// from IR 10 the same overload.
+const Function* localCallee(const Model& model, const Node& node) {
+  bool overloads = !model.ir_version || *model.ir_version >= 10;
+  for (const Function* function : model.functions) {
+    if (function->nameOrEmpty() != node.opType()) continue;
+    if (canonicalDomain(function->domainOrEmpty()) != canonicalDomain(node.domainOrDefault())) {
+      continue;
+    }
+    if (overloads && function->overloadOrEmpty() != node.overload.value_or("")) continue;
+    return function;
+  }
+  return nullptr;
+}
+
+/// The schema a node binds to where it is, if its domain is a standard one and imported.
+const OpSchema* schemaOf(const ArenaList<OperatorSetId>& imports, const Node& node,
+                         int64_t& opset) {
+  std::optional<int64_t> version = importedVersion(imports, node.domainOrDefault());
+  if (!version) return nullptr;
+  opset = *version;
+  return findSchema(node.domainOrDefault(), node.opType(), *version);
+}
+
+std::string describe(const Node& node) {
+  std::string text(node.opType());
+  if (!node.nameOrEmpty().empty()) text += " (" + std::string(node.nameOrEmpty()) + ")";
+  return text;
+}
+
+/// What a node calls, ready to inline: a model-local function, or a function-operator's body
+/// (which `operator_body` owns).
+struct Callee {
+  const Function* function = nullptr;
+  std::optional<FunctionBody> operator_body;
+};
+
+Result<Callee> resolve(Model& model, const Node& node) {
+  Callee callee;
+  callee.function = localCallee(model, node);
+  if (callee.function != nullptr) return callee;
+  ArenaList<OperatorSetId>& imports = scopeImports(model, node);
+  int64_t opset = 0;
+  const OpSchema* schema = schemaOf(imports, node, opset);
+  if (schema == nullptr || !hasFunctionBody(*schema)) {
+    return Status(
+        ErrorCode::kInvalidArgument,
+        describe(node) + " calls no model-local function, and its operator has no function body");
+  }
+  Result<FunctionBody> body = functionBodyFor(
+      *schema, node, opset, std::span<const OperatorSetId>(imports.data(), imports.size()));
+  if (!body) return body.status();
+  callee.operator_body = std::move(body).value();
+  callee.function = callee.operator_body->function;
+  return callee;
+}
+
+// ---------------------------------------------------------------------------------------
+// Copying a body into a graph
+
+/// Copies `callee`'s body into the graph of `call`, before it, binding the body's inputs,
+/// outputs and attribute references to the call's.
+class BodyCopier {
+ public:
+  BodyCopier(Arena& arena, Node& call, const Function& callee)
+      : arena_(arena), call_(call), callee_(callee) {}
+
+  /// What must hold before anything changes: the call fits the body, every value the body
+  /// reads is defined in it, and the outputs the call has can be handed over.
+  Status check() const {
+    if (call_.inputCount() > callee_.inputs.size() ||
+        call_.outputCount() > callee_.outputs.size()) {
+      return Status(ErrorCode::kInvalidArgument,
+                    describe(call_) + " has " + std::to_string(call_.inputCount()) +
+                        " inputs and " + std::to_string(call_.outputCount()) +
+                        " outputs; the body it calls declares " +
+                        std::to_string(callee_.inputs.size()) + " and " +
+                        std::to_string(callee_.outputs.size()));
+    }
+    if (callee_.body == nullptr) {
+      return Status(ErrorCode::kInvalidArgument, "the function has no body");
+    }
+    std::unordered_set<const Value*> handed_over;
+    for (size_t k = 0; k < call_.outputCount(); ++k) {
+      if (call_.output(k) == nullptr) continue;
+      const Value* formal = callee_.outputs[k] != nullptr ? callee_.outputs[k]->value : nullptr;
+      if (formal == nullptr || formal->producer == nullptr) {
+        return Status(ErrorCode::kUnsupported,
+                      describe(call_) + ": output " + std::to_string(k) +
+                          " of the body is not computed by one of its nodes (it is an input "
+                          "or undefined), so the call's output '" +
+                          std::string(call_.output(k)->name) + "' cannot be handed over");
+      }
+      if (!handed_over.insert(formal).second) {
+        return Status(ErrorCode::kUnsupported,
+                      describe(call_) + ": the body gives the same value as two outputs");
+      }
+    }
+    Status undefined;
+    callee_.body->forEachNode([&](const Node* node) {
+      for (size_t i = 0; i < node->inputCount() && undefined.isOk(); ++i) {
+        const Value* read = node->input(i);
+        if (read != nullptr && read->isUndefined()) {
+          undefined = Status(ErrorCode::kInvalidArgument,
+                             "the body of " + std::string(callee_.nameOrEmpty()) + " reads '" +
+                                 std::string(read->name) + "', which it does not define");
+        }
+      }
+    });
+    return undefined;
+  }
+
+  /// Copies the body in; the call's output values are taken over by the body's nodes.
+  void copy() {
+    Graph& into = *call_.graph;
+    for (size_t i = 0; i < callee_.inputs.size(); ++i) {
+      const Value* formal = callee_.inputs[i];
+      if (formal != nullptr) values_[formal] = i < call_.inputCount() ? call_.input(i) : nullptr;
+    }
+    for (size_t k = 0; k < call_.outputCount(); ++k) {
+      if (call_.output(k) != nullptr) handed_over_[callee_.outputs[k]->value] = call_.output(k);
+    }
+    for (const Node* node = callee_.body->first_node; node != nullptr; node = node->next) {
+      Node* copy = copyNode(*node, into);
+      copy->insertBefore(&call_);
+    }
+    declareTypes(*callee_.body);
+    // The call's outputs now belong to the body's nodes; what is left of the call goes.
+    for (size_t k = 0; k < call_.outputCount(); ++k) call_.outputs[k] = nullptr;
+    Status destroyed = call_.destroy();
+    (void)destroyed;  // it has no outputs left, so nothing can refuse
+  }
+
+ private:
+  Value* mapped(const Value* source) const {
+    if (source == nullptr) return nullptr;
+    auto found = values_.find(source);
+    return found != values_.end() ? found->second : nullptr;
+  }
+
+  std::string_view nodeName(const Node& source) {
+    std::string_view own = source.nameOrEmpty();
+    if (call_.nameOrEmpty().empty()) return own;
+    return arena_.copy(std::string(call_.nameOrEmpty()) + "/" +
+                       std::string(own.empty() ? source.opType() : own));
+  }
+
+  Node* copyNode(const Node& source, Graph& into) {
+    Node* copy = arena_.make<Node>();
+    copy->graph = &into;
+    std::string_view name = nodeName(source);
+    if (!name.empty() || source.name) copy->name = name;
+    copy->op_type = source.op_type;
+    copy->domain = source.domain;
+    copy->overload = source.overload;
+    copy->doc_string = source.doc_string;
+    copy->metadata_props.assign(arena_, source.metadata_props.data(), source.metadata_props.size());
+    copy->inputs.resize(arena_, source.inputCount());
+    for (size_t i = 0; i < source.inputCount(); ++i) {
+      copy->inputs[i].user = copy;
+      copy->inputs[i].set(mapped(source.input(i)));
+    }
+    copy->outputs.reserve(arena_, source.outputCount());
+    for (size_t i = 0; i < source.outputCount(); ++i) {
+      const Value* produced = source.output(i);
+      if (produced == nullptr) {
+        copy->outputs.push_back(arena_, nullptr);
+        continue;
+      }
+      auto handed = handed_over_.find(produced);
+      Value* value = nullptr;
+      if (handed != handed_over_.end() && &into == call_.graph) {
+        value = handed->second;
+        value->producer = copy;
+        value->output_index = static_cast<uint32_t>(copy->outputs.size());
+        copy->outputs.push_back(arena_, value);
+      } else {
+        std::string_view fresh = uniqueValueName(arena_, into, produced->name);
+        value = copy->addOutputNamed(arena_, fresh).value();
+      }
+      values_[produced] = value;
+    }
+    copy->attributes.reserve(arena_, source.attributes.size());
+    for (const Attribute* attribute : source.attributes) {
+      if (attribute == nullptr) continue;
+      if (Attribute* bound = bindAttribute(*attribute, *copy)) {
+        copy->attributes.push_back(arena_, bound);
+      }
+    }
+    return copy;
+  }
+
+  /// The call's attribute (or the default) for a reference; a copy of any other attribute.
+  /// Null when a reference has neither: the attribute is left out.
+  Attribute* bindAttribute(const Attribute& attribute, Node& owner) {
+    if (!attribute.isReference()) return copyAttribute(attribute, owner, true);
+    std::string_view wanted = *attribute.ref_attr_name;
+    const Attribute* value = call_.attribute(wanted);
+    if (value == nullptr) {
+      for (const Attribute* fallback : callee_.attribute_proto) {
+        if (fallback != nullptr && fallback->nameOrEmpty() == wanted) value = fallback;
+      }
+    }
+    if (value == nullptr) return nullptr;
+    // A graph the call holds is a graph of the model: copied as it is, it reads what it read.
+    Attribute* bound = copyAttribute(*value, owner, false);
+    bound->name = attribute.name;
+    return bound;
+  }
+
+  Attribute* copyAttribute(const Attribute& source, Node& owner, bool from_body) {
+    Attribute* copy = arena_.make<Attribute>(source);
+    if (source.t != nullptr) copy->t = cloneTensor(arena_, *source.t);
+    if (source.tp != nullptr) copy->tp = cloneType(arena_, *source.tp);
+    if (source.sparse_tensor != nullptr) {
+      copy->sparse_tensor = cloneSparseTensor(arena_, *source.sparse_tensor);
+    }
+    copy->floats.values.assign(arena_, source.floats.values.data(), source.floats.values.size());
+    copy->ints.values.assign(arena_, source.ints.values.data(), source.ints.values.size());
+    copy->unknown.assign(arena_, source.unknown.data(), source.unknown.size());
+    if (source.g != nullptr) copy->g = copyGraph(*source.g, owner, from_body);
+    if (source.lists != nullptr) {
+      const AttributeLists& lists = *source.lists;
+      copy->lists = arena_.make<AttributeLists>();
+      copy->lists->strings.assign(arena_, lists.strings.data(), lists.strings.size());
+      for (const Tensor* tensor : lists.tensors) {
+        copy->lists->tensors.push_back(arena_,
+                                       tensor != nullptr ? cloneTensor(arena_, *tensor) : nullptr);
+      }
+      for (const Graph* graph : lists.graphs) {
+        copy->lists->graphs.push_back(
+            arena_, graph != nullptr ? copyGraph(*graph, owner, from_body) : nullptr);
+      }
+      for (const SparseTensor* tensor : lists.sparse_tensors) {
+        copy->lists->sparse_tensors.push_back(
+            arena_, tensor != nullptr ? cloneSparseTensor(arena_, *tensor) : nullptr);
+      }
+      for (const Type* type : lists.type_protos) {
+        copy->lists->type_protos.push_back(arena_,
+                                           type != nullptr ? cloneType(arena_, *type) : nullptr);
+      }
+    }
+    return copy;
+  }
+
+  Graph* copyGraph(const Graph& source, Node& owner, bool from_body) {
+    if (!from_body) return cloneGraph(arena_, source, owner.graph, &owner);
+    Graph* graph = arena_.make<Graph>();
+    graph->parent = owner.graph;
+    graph->owner = &owner;
+    owner.graph->subgraphs.push_back(arena_, graph);
+    graph->name = source.name;
+    graph->doc_string = source.doc_string;
+
+    for (const ValueInfo* input : source.inputs) {
+      if (input == nullptr || input->value == nullptr) continue;
+      std::string_view fresh = uniqueValueName(arena_, *graph, input->value->name);
+      Type* type = input->type != nullptr ? cloneType(arena_, *input->type) : nullptr;
+      values_[input->value] = graph->addInput(arena_, fresh, type).value();
+    }
+    for (const Value* value : source.values) {
+      if (value->graph != &source || value->initializer == nullptr) continue;
+      Tensor* tensor = cloneTensor(arena_, *value->initializer);
+      Value* input = mapped(value);
+      tensor->name = input != nullptr ? input->name : uniqueValueName(arena_, *graph, value->name);
+      values_[value] = graph->addInitializer(arena_, tensor).value();
+    }
+    for (const Node* node = source.first_node; node != nullptr; node = node->next) {
+      graph->appendNode(copyNode(*node, *graph));
+    }
+    for (const ValueInfo* output : source.outputs) {
+      if (output == nullptr) continue;
+      Value* value = mapped(output->output.value);
+      if (value == nullptr) continue;
+      graph->addOutput(arena_, value);
+      if (output->type != nullptr) graph->outputs.back()->type = cloneType(arena_, *output->type);
+    }
+    declareTypes(source);
+    return graph;
+  }
+
+  /// The body's value_info types, on the new values that stand for body values (the call's
+  /// own values keep their declarations).
+  void declareTypes(const Graph& source) {
+    for (const ValueInfo* info : source.value_info) {
+      if (info == nullptr || info->type == nullptr || info->isRemoved()) continue;
+      const Value* declared = info->value;
+      if (declared == nullptr || handed_over_.count(declared) != 0) continue;
+      Value* value = mapped(declared);
+      if (value == nullptr || value->producer == nullptr || value->type() != nullptr) continue;
+      value->setType(arena_, cloneType(arena_, *info->type));
+    }
+  }
+
+  Arena& arena_;
+  Node& call_;
+  const Function& callee_;
+  std::unordered_map<const Value*, Value*> values_;
+  std::unordered_map<const Value*, Value*> handed_over_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Opsets
+
+struct ImportPlan {
+  std::vector<std::pair<std::string_view, int64_t>> added;
+};
+
+Result<ImportPlan> planImports(const ArenaList<OperatorSetId>& scope, const Function& callee,
+                               const Node& call) {
+  ImportPlan plan;
+  for (const OperatorSetId& import : callee.opset_import) {
+    if (!import.version) continue;
+    std::string_view domain = import.domain.value_or("");
+    std::optional<int64_t> have = importedVersion(scope, domain);
+    if (!have) {
+      bool planned = false;
+      for (const auto& [added, version] : plan.added) {
+        planned |= canonicalDomain(added) == canonicalDomain(domain);
+      }
+      if (!planned) plan.added.emplace_back(domain, *import.version);
+      continue;
+    }
+    if (*have != *import.version) {
+      return Status(ErrorCode::kInvalidArgument,
+                    describe(call) + ": the body imports " + std::string(canonicalDomain(domain)) +
+                        " at version " + std::to_string(*import.version) +
+                        ", where the node is it is imported at " + std::to_string(*have));
+    }
+  }
+  return plan;
+}
+
+void applyImports(Arena& arena, ArenaList<OperatorSetId>& scope, const ImportPlan& plan) {
+  for (const auto& [domain, version] : plan.added) {
+    OperatorSetId import;
+    import.domain = arena.copy(domain);
+    import.version = version;
+    scope.push_back(arena, import);
+  }
+}
+
+Status inlineResolved(Model& model, Node& node, const Callee& callee) {
+  ArenaList<OperatorSetId>& scope = scopeImports(model, node);
+  Result<ImportPlan> plan = planImports(scope, *callee.function, node);
+  if (!plan) return plan.status();
+  BodyCopier copier(model.arena(), node, *callee.function);
+  ONYX_RETURN_IF_ERROR(copier.check());
+  // From here on nothing fails. A body parsed for a function-operator lives in its own model;
+  // the copies share its strings and tensor bytes.
+  if (callee.operator_body) model.shareBytesOf(callee.operator_body->model);
+  applyImports(model.arena(), scope, *plan);
+  copier.copy();
+  return Status::ok();
+}
+
+// ---------------------------------------------------------------------------------------
+// Inlining everything
+
+/// The calls among model-local functions, for refusing recursion before anything changes.
+Status refuseRecursion(const Model& model) {
+  std::unordered_map<const Function*, std::vector<const Function*>> calls;
+  for (const Function* function : model.functions) {
+    if (function->body == nullptr) continue;
+    function->body->forEachNode([&](const Node* node) {
+      if (const Function* callee = localCallee(model, *node)) {
+        calls[function].push_back(callee);
+      }
+    });
+  }
+  // Depth-first search with colours: grey on the stack, black done.
+  std::unordered_map<const Function*, int> colour;
+  std::vector<const Function*> path;
+  std::string cycle;
+  auto visit = [&](auto&& self, const Function* function) -> bool {
+    colour[function] = 1;
+    path.push_back(function);
+    for (const Function* callee : calls[function]) {
+      if (colour[callee] == 1) {
+        bool on = false;
+        for (const Function* step : path) {
+          on |= step == callee;
+          if (on) cycle += std::string(step->nameOrEmpty()) + " -> ";
+        }
+        cycle += std::string(callee->nameOrEmpty());
+        return true;
+      }
+      if (colour[callee] == 0 && self(self, callee)) return true;
+    }
+    path.pop_back();
+    colour[function] = 2;
+    return false;
+  };
+  for (const Function* function : model.functions) {
+    if (colour[function] == 0 && visit(visit, function)) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "model-local functions call themselves, which cannot be inlined: " + cycle);
+    }
+  }
+  return Status::ok();
+}
+
+class Expander {
+ public:
+  Expander(Model& model, const InlineOptions& options, InlineReport& report)
+      : model_(model), options_(options), report_(report) {}
+
+  /// Inlines what the nodes from `first` up to (not including) `stop` call, and what the
+  /// bodies call in turn; `depth` counts the bodies these nodes came from.
+  Status expand(Graph& graph, Node* first, Node* stop, int depth) {
+    for (Node* node = first; node != stop;) {
+      Node* next = node->next;
+      Node* before = node->prev;
+      Result<bool> inlined = tryInline(*node, depth);
+      if (!inlined) return inlined.status();
+      if (*inlined) {
+        Node* body_first = before != nullptr ? before->next : graph.first_node;
+        ONYX_RETURN_IF_ERROR(expand(graph, body_first, next, depth + 1));
+      } else {
+        ONYX_RETURN_IF_ERROR(expandSubgraphs(*node, depth));
+      }
+      node = next;
+    }
+    return Status::ok();
+  }
+
+  Status expandGraph(Graph& graph, int depth) {
+    return expand(graph, graph.first_node, nullptr, depth);
+  }
+
+ private:
+  Status expandSubgraphs(Node& node, int depth) {
+    for (size_t a = 0; a < node.attributes.size(); ++a) {
+      Attribute* attribute = node.attributes[a];
+      if (attribute->g != nullptr) ONYX_RETURN_IF_ERROR(expandGraph(*attribute->g, depth));
+      if (attribute->lists != nullptr) {
+        for (Graph* graph : attribute->lists->graphs) {
+          if (graph != nullptr) ONYX_RETURN_IF_ERROR(expandGraph(*graph, depth));
+        }
+      }
+    }
+    return Status::ok();
+  }
+
+  /// Whether `node` was inlined; an error for a model-local function that cannot be.
+  Result<bool> tryInline(Node& node, int depth) {
+    bool local = localCallee(model_, node) != nullptr;
+    if (!local) {
+      if (!options_.function_operators) return false;
+      ArenaList<OperatorSetId>& imports = scopeImports(model_, node);
+      int64_t opset = 0;
+      const OpSchema* schema = schemaOf(imports, node, opset);
+      if (schema == nullptr || !hasFunctionBodyAt(*schema, opset)) return false;
+    }
+    if (depth >= options_.max_depth) {
+      return Status(ErrorCode::kLimitExceeded, describe(node) +
+                                                   ": function bodies nest deeper than " +
+                                                   std::to_string(options_.max_depth) + " levels");
+    }
+    Result<Callee> callee = resolve(model_, node);
+    Status status = callee ? inlineResolved(model_, node, *callee) : callee.status();
+    if (status.isOk()) {
+      ++(local ? report_.function_calls : report_.operator_calls);
+      return true;
+    }
+    if (local || status.code() == ErrorCode::kInternal) return status;
+    report_.left_alone.push_back(describe(node) + ": " + status.message());
+    return false;
+  }
+
+  Model& model_;
+  const InlineOptions& options_;
+  InlineReport& report_;
+};
+
+/// The functions something still calls: from the graphs, then through the bodies of those.
+std::unordered_set<const Function*> calledFunctions(const Model& model) {
+  std::unordered_set<const Function*> called;
+  std::vector<const Function*> pending;
+  auto collect = [&](const Graph* graph) {
+    if (graph == nullptr) return;
+    graph->forEachNode([&](const Node* node) {
+      const Function* callee = localCallee(model, *node);
+      if (callee != nullptr && called.insert(callee).second) pending.push_back(callee);
+    });
+  };
+  collect(model.graph);
+  for (const TrainingInfo* info : model.training_info) {
+    collect(info->initialization);
+    collect(info->algorithm);
+  }
+  while (!pending.empty()) {
+    const Function* function = pending.back();
+    pending.pop_back();
+    collect(function->body);
+  }
+  return called;
+}
+
+bool anythingToInline(const Model& model, const InlineOptions& options) {
+  if (!model.functions.empty()) return true;
+  if (!options.function_operators || model.graph == nullptr) return false;
+  bool found = false;
+  auto scan = [&](const Graph* graph) {
+    if (graph == nullptr) return;
+    graph->forEachNode([&](const Node* node) {
+      if (found) return;
+      std::optional<int64_t> opset = model.opsetVersion(node->domainOrDefault());
+      if (!opset) return;
+      const OpSchema* schema = findSchema(node->domainOrDefault(), node->opType(), *opset);
+      found = schema != nullptr && hasFunctionBodyAt(*schema, *opset);
+    });
+  };
+  scan(model.graph);
+  for (const TrainingInfo* info : model.training_info) {
+    scan(info->initialization);
+    scan(info->algorithm);
+  }
+  return found;
+}
+
+}  // namespace
+
+Status inlineNode(Model& model, Node& node) {
+  if (node.graph == nullptr) {
+    return Status(ErrorCode::kInvalidArgument, "the node is not in a graph");
+  }
+  Result<Callee> callee = resolve(model, node);
+  if (!callee) return callee.status();
+  return inlineResolved(model, node, *callee);
+}
+
+Result<InlineReport> inlineAllFunctions(Model& model, const InlineOptions& options) {
+  InlineReport report;
+  ONYX_RETURN_IF_ERROR(refuseRecursion(model));
+  if (!anythingToInline(model, options)) return report;
+  // The work is done on a copy, so that an error half-way leaves the model as it was.
+  Model work = cloneModel(model);
+  Expander expander(work, options, report);
+  if (work.graph != nullptr) ONYX_RETURN_IF_ERROR(expander.expandGraph(*work.graph, 0));
+  for (TrainingInfo* info : work.training_info) {
+    if (info->initialization != nullptr) {
+      ONYX_RETURN_IF_ERROR(expander.expandGraph(*info->initialization, 0));
+    }
+    if (info->algorithm != nullptr) ONYX_RETURN_IF_ERROR(expander.expandGraph(*info->algorithm, 0));
+  }
+  if (options.remove_unused_functions) {
+    std::unordered_set<const Function*> called = calledFunctions(work);
+    for (size_t i = work.functions.size(); i-- > 0;) {
+      if (called.count(work.functions[i]) != 0) continue;
+      work.removeFunction(work.functions[i]);
+      ++report.functions_removed;
+    }
+  }
+  model = std::move(work);
+  return report;
+}
+
+}  // namespace onyx
