@@ -1,8 +1,10 @@
 // fuzz_checker — arbitrary bytes through the decoder and, when they decode, through the
 // checker: no crash, no hang, and every diagnostic well formed — a rule id R1–R105 or X<n>,
 // a message, a path and a message on one line each (the CLI prints one diagnostic per line).
-// The model is checked twice, the second time with the opt-in name-style warnings: the
-// errors must be the same, in the same order, and the warnings may only grow.
+// The model is checked as `onyx check` does (with inference's R36 and X5) twice, the second
+// time with the opt-in name-style warnings: the errors must be the same, in the same order,
+// and the warnings may only grow. Then inference writes its types into the model, which
+// must still encode and decode.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -10,6 +12,7 @@
 #include <string_view>
 
 #include "onyx/check/checker.h"
+#include "onyx/infer/infer.h"
 #include "onyx/serde/model_io.h"
 
 namespace onyx::fuzz {
@@ -51,9 +54,11 @@ void run(std::string_view bytes) {
   Result<Model> model = parseModel(bytes, nullptr, load);
   if (!model) return;
 
-  Diagnostics plain = checkModel(*model);
+  CheckOptions full;
+  full.more_rules = checkInferredTypes;
+  Diagnostics plain = checkModel(*model, full);
   expectWellFormed(plain);
-  CheckOptions style;
+  CheckOptions style = full;
   style.name_style = true;
   Diagnostics styled = checkModel(*model, style);
   expectWellFormed(styled);
@@ -71,6 +76,13 @@ void run(std::string_view bytes) {
       broken("a diagnostic is not reproduced", diagnostic.toString());
     ++next;
   }
+
+  InferResult inferred = inferModel(*model);
+  expectWellFormed(inferred.diagnostics);
+  Result<std::string> written = serializeModel(*model);
+  if (!written) broken("an inferred model does not encode", written.status().toString());
+  Result<Model> reread = parseModel(*written, nullptr, load);
+  if (!reread) broken("an inferred model does not decode", reread.status().toString());
 }
 
 }  // namespace
