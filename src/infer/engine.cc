@@ -58,7 +58,7 @@ void Engine::run() {
     main.opsets.push_back({domain, version});
   }
   main.write_back = options_.write_back;
-  // About two values per node (an input slot read, an output defined): room up front.
+  // About one value per node (its output), besides the graph's inputs and initializers.
   size_t nodes = 0;
   for (const Node* node = model_.graph->first_node; node != nullptr; node = node->next) ++nodes;
   main.values.reserve(2 * nodes + model_.graph->inputs.size() + model_.graph->initializers.size());
@@ -94,7 +94,9 @@ ValueState& Engine::stateOf(const Value& value) {
     // another value, so it is not a constant (IR.md, "Graphs").
     if (!value.isGraphInput()) {
       state.constant = &tensor;
-      state.data = integerElements(tensor);
+      if (std::optional<Dims> elements = integerElements(tensor)) {
+        state.data = std::make_unique<Dims>(std::move(*elements));
+      }
     }
   }
   return state;
@@ -145,7 +147,7 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
     InferenceContext::InputSlot& slot = ctx.inputs_[i];
     slot.present = true;
     slot.type = &state.type;
-    slot.data = state.data ? &*state.data : nullptr;
+    slot.data = state.data.get();
     slot.constant = state.constant;
     if (i < kTracked) input_data_sources[i] = state.data_source;
     if (upstream_value_source == nullptr) upstream_value_source = state.value_source;
@@ -278,10 +280,14 @@ ValueState& Engine::setOutput(Value& value, InferenceContext::OutputSlot slot,
     state.improves_declaration = !(merged.type == declared);
     state.type = std::move(merged.type);
   }
-  state.data = std::move(slot.data);
+  state.data = slot.data ? std::make_unique<Dims>(std::move(*slot.data)) : nullptr;
   state.constant = slot.constant;
   // A constant's elements are data for the rules downstream, like an initializer's.
-  if (!state.data && state.constant != nullptr) state.data = integerElements(*state.constant);
+  if (!state.data && state.constant != nullptr) {
+    if (std::optional<Dims> elements = integerElements(*state.constant)) {
+      state.data = std::make_unique<Dims>(std::move(*elements));
+    }
+  }
   if (frame_->write_back && state.improves_declaration) to_write_back_.emplace_back(&value, &state);
   return state;
 }
@@ -305,7 +311,7 @@ void Engine::inferCall(const Function& function, InferenceContext& ctx, const No
     if (formal == nullptr || !ctx.hasInput(i)) continue;
     ValueState& state = *call.values.insert(formal).first;
     if (const InferredType* type = ctx.inputType(i)) state.type = *type;
-    if (const Dims* data = ctx.inputData(i)) state.data = *data;
+    if (const Dims* data = ctx.inputData(i)) state.data = std::make_unique<Dims>(*data);
     state.constant = ctx.inputConstant(i);
   }
   Frame* outer = frame_;
@@ -317,7 +323,7 @@ void Engine::inferCall(const Function& function, InferenceContext& ctx, const No
     if (formal == nullptr) continue;
     const ValueState& state = stateOf(*formal);
     ctx.outputs_[i].type = state.type;
-    ctx.outputs_[i].data = state.data;
+    if (state.data) ctx.outputs_[i].data = *state.data;
   }
   frame_ = outer;
 }

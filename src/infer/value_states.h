@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -22,7 +23,8 @@ namespace onyx::infer {
 
 struct ValueState {
   InferredType type;
-  std::optional<Dims> data;
+  // Propagated elements; most values have none, so they live behind a pointer.
+  std::unique_ptr<Dims> data;
   const Tensor* constant = nullptr;
   bool improves_declaration = false;  // write back: the type says more than the model did
   // The graph input whose run-time values this value's shape depends on, if any.
