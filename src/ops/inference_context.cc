@@ -1,5 +1,7 @@
 #include "onyx/ops/inference_context.h"
 
+#include <string>
+
 #include "onyx/ir/node.h"
 
 namespace onyx {
@@ -64,6 +66,17 @@ void InferenceContext::setOutputShape(size_t i, Dims dims) {
   if (!type.isTensorLike()) type.kind = InferredType::Kind::kTensor;
   type.has_shape = true;
   type.dims = std::move(dims);
+}
+
+void InferenceContext::setOutputRank(size_t i, size_t rank) {
+  if (rank > kMaxPropagatedElements) {
+    note("an output rank of " + std::to_string(rank) + " is beyond what inference represents");
+    return;
+  }
+  Dims unknown;
+  unknown.reserve(rank);
+  for (size_t axis = 0; axis < rank; ++axis) unknown.push_back(dims_->fresh());
+  setOutputShape(i, std::move(unknown));
 }
 
 void InferenceContext::setOutputTensor(size_t i, int32_t elem_type, Dims dims) {

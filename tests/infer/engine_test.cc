@@ -78,3 +78,21 @@ TEST(InferEngine, StrictModeReportsOutputsWithoutType) {
 
 }  // namespace
 }  // namespace onyx
+
+namespace onyx {
+namespace {
+
+TEST(InferEngine, AnAbsurdRankFromALengthStaysUnknown) {
+  // A shape input of declared length 10^12 would be a rank no tensor has; making that many
+  // dimensions would exhaust memory (found by fuzz_checker). The rank stays unknown.
+  auto m = testing::inferText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[2, 3] x, int64[1000000000000] s) => (y) { y = Reshape(x, s) })");
+  EXPECT_EQ(m.typeOf("y"), "float");
+  ASSERT_FALSE(m.result.notes.empty());
+  EXPECT_NE(m.result.notes[0].find("beyond what inference represents"), std::string::npos)
+      << m.result.notes[0];
+}
+
+}  // namespace
+}  // namespace onyx

@@ -98,6 +98,10 @@ class InferenceContext : public NodeContext {
   void setOutputElemType(size_t i, int32_t elem_type);
   /// A tensor output with these dims; its element type stays as it was.
   void setOutputShape(size_t i, Dims dims);
+  /// A tensor output of rank `rank` with every dimension unknown (a fresh symbol each). A
+  /// rank above kMaxPropagatedElements (from an absurd length in a crafted model) leaves the
+  /// rank unknown instead.
+  void setOutputRank(size_t i, size_t rank);
   /// A tensor output of this element type and these dims.
   void setOutputTensor(size_t i, int32_t elem_type, Dims dims);
   /// Output `i`'s elements (an integer tensor of rank 0 or 1), for the rules downstream.

@@ -25,7 +25,7 @@ void inferConstantOfShape(InferenceContext& ctx) {
     if (const Dims* length = ctx.inputShape(0);
         length != nullptr && length->size() == 1 && length->front().isKnown() &&
         length->front().value() >= 0 && length->front().value() <= 1024) {
-      ctx.setOutputShape(0, freshDims(ctx, static_cast<size_t>(length->front().value())));
+      ctx.setOutputRank(0, static_cast<size_t>(length->front().value()));
     }
     return;
   }

@@ -34,7 +34,7 @@ void inferPad(InferenceContext& ctx) {
   if (since >= 18 && ctx.hasInput(3)) {
     std::optional<std::vector<int64_t>> given = knownNumbers(ctx.inputData(3));
     if (!given) {
-      ctx.setOutputShape(0, freshDims(ctx, rank));
+      ctx.setOutputRank(0, rank);
       return;
     }
     std::optional<std::vector<size_t>> normalized = normalizeAxes(ctx, *given, rank);

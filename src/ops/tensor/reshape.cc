@@ -90,9 +90,9 @@ void inferReshape(InferenceContext& ctx) {
   // Target unknown: its length, when known, is the output's rank.
   if (const Dims* target_shape = ctx.inputShape(1);
       target_shape != nullptr && target_shape->size() == 1 && (*target_shape)[0].isKnown()) {
-    Dims out;
-    for (int64_t i = 0; i < (*target_shape)[0].value(); ++i) out.push_back(ctx.dims().fresh());
-    ctx.setOutputShape(0, std::move(out));
+    if ((*target_shape)[0].value() >= 0) {
+      ctx.setOutputRank(0, static_cast<size_t>((*target_shape)[0].value()));
+    }
   }
 }
 

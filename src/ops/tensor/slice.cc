@@ -69,7 +69,7 @@ void inferSlice(InferenceContext& ctx) {
   if (starts == nullptr || ends == nullptr || (axes.given && !axes.known) ||
       (steps.given && !steps.known)) {
     // Which axes change is unknown: the rank stays, every dimension may change.
-    ctx.setOutputShape(0, freshDims(ctx, in->size()));
+    ctx.setOutputRank(0, in->size());
     return;
   }
   size_t count = starts->size();

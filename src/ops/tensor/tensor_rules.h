@@ -224,6 +224,7 @@ inline std::optional<std::vector<size_t>> normalizeAxes(InferenceContext& ctx,
   return result;
 }
 
+/// `count` fresh dimensions; callers bound `count` (ctx.setOutputRank does).
 inline Dims freshDims(InferenceContext& ctx, size_t count) {
   Dims dims;
   dims.reserve(count);

@@ -17,7 +17,7 @@ void inferTile(InferenceContext& ctx) {
   if (in == nullptr) return;
   const Dims* repeats = ctx.inputData(1);
   if (repeats == nullptr) {
-    ctx.setOutputShape(0, freshDims(ctx, in->size()));
+    ctx.setOutputRank(0, in->size());
     return;
   }
   if (repeats->size() != in->size()) {
@@ -47,7 +47,7 @@ void inferTile1(InferenceContext& ctx) {
   std::optional<std::vector<double>> tiles = inputNumbers(ctx, 1);
   std::optional<std::vector<double>> axis = inputNumbers(ctx, 2);
   if (!axis || axis->size() != 1) {
-    ctx.setOutputShape(0, freshDims(ctx, in->size()));
+    ctx.setOutputRank(0, in->size());
     return;
   }
   std::optional<size_t> normalized =

@@ -40,7 +40,7 @@ void inferUpsample(InferenceContext& ctx) {
     scales = inputNumbers(ctx, 1);
   }
   if (!scales) {
-    ctx.setOutputShape(0, freshDims(ctx, rank));
+    ctx.setOutputRank(0, rank);
     return;
   }
   if (scales->size() != rank) {
