@@ -58,10 +58,8 @@ void Engine::run() {
     main.opsets.push_back({domain, version});
   }
   main.write_back = options_.write_back;
-  // About one value per node (its output), besides the graph's inputs and initializers.
-  size_t nodes = 0;
-  for (const Node* node = model_.graph->first_node; node != nullptr; node = node->next) ++nodes;
-  main.values.reserve(2 * nodes + model_.graph->inputs.size() + model_.graph->initializers.size());
+  // Room for every value the main graph defines, up front (a count the graph keeps).
+  main.values.reserve(model_.graph->values.size());
   frame_ = &main;
   inferGraph(*model_.graph, "graph");
   if (main.write_back) writeBack();
