@@ -42,21 +42,25 @@ class ValueStates {
   }
   /// The state of `value`, or null.
   ValueState* find(const Value* value) {
+    RecentEntry& recent = recent_[recentIndex(value)];
+    if (recent.key == value) return recent.state;
     if (slots_.empty()) return nullptr;
     for (size_t i = hash(value) & mask();; i = (i + 1) & mask()) {
       if (slots_[i].key == nullptr) return nullptr;
-      if (slots_[i].key == value) return &states_[slots_[i].index];
+      if (slots_[i].key == value) return remembered(value, &states_[slots_[i].index]);
     }
   }
   /// The state of `value`, and whether it was just made (empty).
   std::pair<ValueState*, bool> insert(const Value* value) {
+    RecentEntry& recent = recent_[recentIndex(value)];
+    if (recent.key == value) return {recent.state, false};
     if ((states_.size() + 1) * 4 > slots_.size() * 3) grow();
     for (size_t i = hash(value) & mask();; i = (i + 1) & mask()) {
-      if (slots_[i].key == value) return {&states_[slots_[i].index], false};
+      if (slots_[i].key == value) return {remembered(value, &states_[slots_[i].index]), false};
       if (slots_[i].key == nullptr) {
         slots_[i] = {value, static_cast<uint32_t>(states_.size())};
         states_.emplace_back();
-        return {&states_.back(), true};
+        return {remembered(value, &states_.back()), true};
       }
     }
   }
@@ -73,6 +77,22 @@ class ValueStates {
     return bits ^ (bits >> 33);
   }
   size_t mask() const { return slots_.size() - 1; }
+
+  // The states used last, by a few bits of the address: a value is mostly read soon after
+  // it is defined (a chain of nodes), and this finds it without touching the large table.
+  struct RecentEntry {
+    const Value* key = nullptr;
+    ValueState* state = nullptr;
+  };
+  static constexpr size_t kRecent = 64;
+  static size_t recentIndex(const Value* value) {
+    return (reinterpret_cast<uintptr_t>(value) >> 4) & (kRecent - 1);
+  }
+  ValueState* remembered(const Value* value, ValueState* state) {
+    recent_[recentIndex(value)] = {value, state};
+    return state;
+  }
+  RecentEntry recent_[kRecent];
   void grow() {
     std::vector<Slot> old = std::move(slots_);
     slots_.assign(old.empty() ? 256 : old.size() * 2, Slot{});
