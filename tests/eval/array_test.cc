@@ -1,0 +1,81 @@
+#include "onyx/eval/array.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "onyx/core/arena.h"
+#include "onyx/ir/tensor.h"
+
+namespace onyx {
+namespace {
+
+Tensor rawTensor(Arena& arena, ElementType type, std::initializer_list<int64_t> dims,
+                 std::string_view bytes) {
+  Tensor tensor;
+  tensor.data_type = static_cast<int32_t>(type);
+  for (int64_t dim : dims) tensor.dims.values.push_back(arena, dim);
+  tensor.raw_data = arena.copy(bytes);
+  return tensor;
+}
+
+TEST(Array, CopiesAreHandlesAndCloneOwns) {
+  Array a(ElementType::kFloat, {2, 3});
+  EXPECT_EQ(a.size(), 6u);
+  EXPECT_EQ(a.bytes().size(), 24u);
+  a.data<float>()[0] = 1.5f;
+  Array shared = a;
+  Array owned = a.clone();
+  a.data<float>()[0] = 2.5f;
+  EXPECT_EQ(shared.data<float>()[0], 2.5f);
+  EXPECT_EQ(owned.data<float>()[0], 1.5f);
+  EXPECT_EQ(a.reshaped({6}).shape(), std::vector<int64_t>{6});
+}
+
+TEST(Array, AllocateRefusesNegativeAndHugeShapes) {
+  EXPECT_FALSE(Array::allocate(ElementType::kFloat, {-1}).isOk());
+  EXPECT_FALSE(Array::allocate(ElementType::kFloat, {int64_t{1} << 40, 1 << 10}).isOk());
+  EXPECT_TRUE(Array::allocate(ElementType::kFloat, {0, 5}).isOk());
+}
+
+TEST(Array, FromTensorRawFloatAndPackedInt4) {
+  Arena arena;
+  float values[] = {1, 2, 3};
+  Tensor floats = rawTensor(arena, ElementType::kFloat, {3},
+                            std::string_view(reinterpret_cast<const char*>(values), 12));
+  Result<Array> read = arrayFromTensor(floats);
+  ASSERT_TRUE(read) << read.status().toString();
+  EXPECT_EQ(read->data<float>()[2], 3.0f);
+
+  // INT4 [-1, 7, -8]: two per byte, first in the low bits; unpacked and sign-extended.
+  Tensor nibbles = rawTensor(arena, ElementType::kInt4, {3}, std::string_view("\x7f\x08", 2));
+  Result<Array> unpacked = arrayFromTensor(nibbles);
+  ASSERT_TRUE(unpacked) << unpacked.status().toString();
+  EXPECT_EQ(unpacked->data<int8_t>()[0], -1);
+  EXPECT_EQ(unpacked->data<int8_t>()[1], 7);
+  EXPECT_EQ(unpacked->data<int8_t>()[2], -8);
+}
+
+TEST(Array, FromTensorRefusesDataThatDoesNotFitTheDims) {
+  Arena arena;
+  Tensor short_data = rawTensor(arena, ElementType::kFloat, {3}, std::string_view("abcd", 4));
+  EXPECT_FALSE(arrayFromTensor(short_data).isOk());
+  Tensor unknown_type = rawTensor(arena, ElementType::kFloat, {1}, std::string_view("abcd", 4));
+  unknown_type.data_type = 99;
+  EXPECT_FALSE(arrayFromTensor(unknown_type).isOk());
+}
+
+TEST(Array, FromTensorStrings) {
+  Arena arena;
+  Tensor strings;
+  strings.data_type = static_cast<int32_t>(ElementType::kString);
+  strings.dims.values.push_back(arena, 2);
+  strings.string_data.push_back(arena, arena.copy("a"));
+  strings.string_data.push_back(arena, arena.copy("bc"));
+  Result<Array> read = arrayFromTensor(strings);
+  ASSERT_TRUE(read) << read.status().toString();
+  EXPECT_EQ(read->strings()[1], "bc");
+}
+
+}  // namespace
+}  // namespace onyx
