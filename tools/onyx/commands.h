@@ -17,5 +17,6 @@ void addConvertCommand(CLI::App& app, int& exit_code);
 void addPrintCommand(CLI::App& app, int& exit_code);
 void addOpsCommand(CLI::App& app, int& exit_code);
 void addInferCommand(CLI::App& app, int& exit_code);
+void addTestCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

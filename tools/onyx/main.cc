@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   onyx::tool::addPrintCommand(app, exit_code);
   onyx::tool::addOpsCommand(app, exit_code);
   onyx::tool::addInferCommand(app, exit_code);
+  onyx::tool::addTestCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -20,6 +20,8 @@ namespace onyx {
 
 struct Type;
 class InferenceContext;
+class KernelContext;
+class Status;
 struct FunctionBodyContext;
 
 /// The standard domains. A node's domain "" is kOnnxDomain.
@@ -141,6 +143,8 @@ struct OpSchema {
   /// The type and shape inference rule (onyx/ops/inference_context.h); null when the
   /// version has none of its own (the engine still applies what the signature implies).
   void (*infer)(InferenceContext&) = nullptr;
+  /// The reference kernel (onyx/ops/kernel_context.h); null when onyx cannot run it yet.
+  Status (*kernel)(KernelContext&) = nullptr;
 
   static constexpr size_t kUnbounded = static_cast<size_t>(-1);
 

@@ -4,6 +4,8 @@
 // see docs/ops.md for the format and how to change it.
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/tensor.h"
+#include "onyx/ir/tensor_array.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -51,6 +53,15 @@ void inferConstant(InferenceContext& ctx) {
   }
 }
 
+Status runConstant(KernelContext& ctx) {
+  const Tensor* value = ctx.tensorAttribute("value");
+  if (value == nullptr) return ctx.fail("only the `value` form runs yet");
+  Result<Array> array = arrayFromTensor(*value);
+  if (!array) return array.status();
+  ctx.setOutput(0, std::move(*array));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kOutputs1 = {{"output", "T"}};
@@ -74,52 +85,62 @@ constexpr Operator kConstant{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
         {.since_version = 9,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints9,
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
         {.since_version = 11,
          .outputs = kOutputs1,
          .attributes = {attr("sparse_value", kSparseTensor), attr("value", kTensor)},
          .constraints = kConstraints9,
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
         {.since_version = 12,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = kConstraints9,
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
         {.since_version = 13,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor(kIr4Types)}},
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
         {.since_version = 19,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor(kIr9Types)}},
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
         {.since_version = 21,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor(kIr10Types)}},
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
         {.since_version = 23,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor(kIr11Types)}},
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
         {.since_version = 24,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor(kIr12Types)}},
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
         {.since_version = 25,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor(kIr13Types)}},
-         .infer = inferConstant},
+         .infer = inferConstant,
+         .kernel = runConstant},
     }};
 static_assert(isWellFormed(kConstant));
 

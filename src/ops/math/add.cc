@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -12,6 +13,10 @@ namespace {
 
 void inferAddLegacy(InferenceContext& ctx) { inferSameShape(ctx); }
 void inferAdd(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic::kAdd); }
+
+Status runAdd(KernelContext& ctx) {
+  return binaryKernel(ctx, [](auto a, auto b) { return a + b; });
+}
 
 }  // namespace
 
@@ -41,18 +46,21 @@ constexpr Operator kAdd{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints6,
-         .infer = inferAdd},
+         .infer = inferAdd,
+         .kernel = runAdd},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")}},
-         .infer = inferAdd},
+         .infer = inferAdd,
+         .kernel = runAdd},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
-         .infer = inferAdd},
+         .infer = inferAdd,
+         .kernel = runAdd},
     }};
 static_assert(isWellFormed(kAdd));
 

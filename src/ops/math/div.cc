@@ -2,6 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <type_traits>
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,6 +13,20 @@ using namespace dsl;
 namespace {
 
 void inferDiv(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic::kDivide); }
+
+// Integer division by zero has no defined result: it gives 0 here rather than a crash.
+Status runDiv(KernelContext& ctx) {
+  return binaryKernel(ctx, [](auto a, auto b) {
+    using T = decltype(a);
+    if constexpr (std::is_integral_v<T>) {
+      if (b == 0) return T{0};
+      if constexpr (std::is_signed_v<T>) {
+        if (b == T(-1)) return static_cast<T>(T{0} - a);
+      }
+    }
+    return static_cast<T>(a / b);
+  });
+}
 
 }  // namespace
 
@@ -40,18 +56,21 @@ constexpr Operator kDiv{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints6,
-         .infer = inferDiv},
+         .infer = inferDiv,
+         .kernel = runDiv},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")}},
-         .infer = inferDiv},
+         .infer = inferDiv,
+         .kernel = runDiv},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
-         .infer = inferDiv},
+         .infer = inferDiv,
+         .kernel = runDiv},
     }};
 static_assert(isWellFormed(kDiv));
 

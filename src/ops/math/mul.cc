@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,6 +12,10 @@ using namespace dsl;
 namespace {
 
 void inferMul(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic::kMultiply); }
+
+Status runMul(KernelContext& ctx) {
+  return binaryKernel(ctx, [](auto a, auto b) { return a * b; });
+}
 
 }  // namespace
 
@@ -40,18 +45,21 @@ constexpr Operator kMul{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints6,
-         .infer = inferMul},
+         .infer = inferMul,
+         .kernel = runMul},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")}},
-         .infer = inferMul},
+         .infer = inferMul,
+         .kernel = runMul},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
-         .infer = inferMul},
+         .infer = inferMul,
+         .kernel = runMul},
     }};
 static_assert(isWellFormed(kMul));
 

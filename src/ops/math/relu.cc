@@ -2,11 +2,30 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runRelu(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  Array y(x->type(), x->shape());
+  bool ok = dispatchNative(x->type(), [&]<class T>() {
+    const T* in = x->data<T>();
+    T* out = y.data<T>();
+    for (size_t i = 0; i < y.size(); ++i) out[i] = in[i] > T(0) ? in[i] : T(0);
+  });
+  if (!ok) return ctx.fail("no kernel for this element type yet");
+  ctx.setOutput(0, std::move(y));
+  return Status::ok();
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -37,18 +56,21 @@ constexpr Operator kRelu{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runRelu},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float16 float double bfloat16")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runRelu},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double bfloat16")}},
          .function_bodies = {{18, kBody18}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runRelu},
     }};
 static_assert(isWellFormed(kRelu));
 

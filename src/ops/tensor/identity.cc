@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -16,6 +17,11 @@ void inferIdentity(InferenceContext& ctx) {
   if (in == nullptr) return;
   ctx.setOutputType(0, *in);
   if (const Dims* data = ctx.inputData(0)) ctx.setOutputData(0, *data);
+}
+
+Status runIdentity(KernelContext& ctx) {
+  if (const EvalValue* x = ctx.input(0)) ctx.setOutput(0, *x);
+  return Status::ok();
 }
 
 }  // namespace
@@ -34,53 +40,62 @@ constexpr Operator kIdentity{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr3Types)}},
-         .infer = inferIdentity},
+         .infer = inferIdentity,
+         .kernel = runIdentity},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr4Types)}},
-         .infer = inferIdentity},
+         .infer = inferIdentity,
+         .kernel = runIdentity},
         {.since_version = 14,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr4Types) | sequence(kIr3Types)}},
-         .infer = inferIdentity},
+         .infer = inferIdentity,
+         .kernel = runIdentity},
         {.since_version = 16,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr4Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
                                    optionalSequence(kIr3Types)}},
-         .infer = inferIdentity},
+         .infer = inferIdentity,
+         .kernel = runIdentity},
         {.since_version = 19,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr9Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
                                    optionalSequence(kIr3Types)}},
-         .infer = inferIdentity},
+         .infer = inferIdentity,
+         .kernel = runIdentity},
         {.since_version = 21,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr10Types) | sequence(kIr3Types) |
                                    optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
-         .infer = inferIdentity},
+         .infer = inferIdentity,
+         .kernel = runIdentity},
         {.since_version = 23,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr11Types) | sequence(kIr3Types) |
                                    optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
-         .infer = inferIdentity},
+         .infer = inferIdentity,
+         .kernel = runIdentity},
         {.since_version = 24,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr12Types) | sequence(kIr3Types) |
                                    optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
-         .infer = inferIdentity},
+         .infer = inferIdentity,
+         .kernel = runIdentity},
         {.since_version = 25,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr13Types) | sequence(kIr3Types) |
                                    optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
-         .infer = inferIdentity},
+         .infer = inferIdentity,
+         .kernel = runIdentity},
     }};
 static_assert(isWellFormed(kIdentity));
 

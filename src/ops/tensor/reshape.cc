@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -104,6 +105,42 @@ void inferReshape1(InferenceContext& ctx) {
   reshapeTo(ctx, target, false);
 }
 
+Status runReshape(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  const Array* shape = ctx.inputArray(1);
+  if (data == nullptr || shape == nullptr || shape->type() != ElementType::kInt64 ||
+      shape->rank() != 1) {
+    return ctx.fail("needs a tensor and a 1-D int64 shape");
+  }
+  bool allow_zero = ctx.intAttribute("allowzero").value_or(0) != 0;
+  std::vector<int64_t> out(shape->data<int64_t>(), shape->data<int64_t>() + shape->size());
+  int64_t known = 1;
+  std::optional<size_t> inferred;
+  for (size_t i = 0; i < out.size(); ++i) {
+    if (out[i] == 0 && !allow_zero) {
+      if (i >= data->rank()) return ctx.fail("shape copies a dimension the input does not have");
+      out[i] = data->dim(i);
+    }
+    if (out[i] == -1) {
+      if (inferred) return ctx.fail("shape has more than one -1");
+      inferred = i;
+      continue;
+    }
+    if (out[i] < 0) return ctx.fail("shape has a negative dimension");
+    known *= out[i];
+  }
+  int64_t count = static_cast<int64_t>(data->size());
+  if (inferred) {
+    if (known == 0 || count % known != 0) return ctx.fail("the element count does not divide");
+    out[*inferred] = count / known;
+  } else if (known != count) {
+    return ctx.fail("shape holds " + std::to_string(known) + " elements, the input " +
+                    std::to_string(count));
+  }
+  ctx.setOutput(0, data->reshaped(std::move(out)));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs5 = {{"data", "T"}, {"shape", "tensor(int64)"}};
@@ -127,48 +164,56 @@ constexpr Operator kReshape{
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferReshape},
+         .infer = inferReshape,
+         .kernel = runReshape},
         {.since_version = 13,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .constraints = kConstraints13,
-         .infer = inferReshape},
+         .infer = inferReshape,
+         .kernel = runReshape},
         {.since_version = 14,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = kConstraints13,
-         .infer = inferReshape},
+         .infer = inferReshape,
+         .kernel = runReshape},
         {.since_version = 19,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr9Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferReshape},
+         .infer = inferReshape,
+         .kernel = runReshape},
         {.since_version = 21,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferReshape},
+         .infer = inferReshape,
+         .kernel = runReshape},
         {.since_version = 23,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferReshape},
+         .infer = inferReshape,
+         .kernel = runReshape},
         {.since_version = 24,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferReshape},
+         .infer = inferReshape,
+         .kernel = runReshape},
         {.since_version = 25,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferReshape},
+         .infer = inferReshape,
+         .kernel = runReshape},
     }};
 static_assert(isWellFormed(kReshape));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -35,6 +36,24 @@ void inferShape(InferenceContext& ctx) {
   ctx.setOutputData(0, std::move(data));
 }
 
+Status runShape(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  int64_t rank = static_cast<int64_t>(x->rank());
+  auto bound = [&](int64_t value) {
+    if (value < 0) value += rank;
+    return std::clamp<int64_t>(value, 0, rank);
+  };
+  int64_t start = bound(ctx.intAttribute("start").value_or(0));
+  int64_t end = bound(ctx.intAttribute("end").value_or(rank));
+  int64_t count = std::max<int64_t>(0, end - start);
+  Array shape(ElementType::kInt64, {count});
+  for (int64_t i = 0; i < count; ++i)
+    shape.data<int64_t>()[i] = x->dim(static_cast<size_t>(start + i));
+  ctx.setOutput(0, std::move(shape));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
@@ -50,48 +69,56 @@ constexpr Operator kShape{.domain = kOnnxDomain,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape},
+                               .infer = inferShape,
+                               .kernel = runShape},
                               {.since_version = 13,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .constraints = kConstraints13,
-                               .infer = inferShape},
+                               .infer = inferShape,
+                               .kernel = runShape},
                               {.since_version = 15,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
                                .constraints = kConstraints13,
-                               .infer = inferShape},
+                               .infer = inferShape,
+                               .kernel = runShape},
                               {.since_version = 19,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
                                .constraints = {{"T", tensor(kIr9Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape},
+                               .infer = inferShape,
+                               .kernel = runShape},
                               {.since_version = 21,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
                                .constraints = {{"T", tensor(kIr10Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape},
+                               .infer = inferShape,
+                               .kernel = runShape},
                               {.since_version = 23,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
                                .constraints = {{"T", tensor(kIr11Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape},
+                               .infer = inferShape,
+                               .kernel = runShape},
                               {.since_version = 24,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
                                .constraints = {{"T", tensor(kIr12Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape},
+                               .infer = inferShape,
+                               .kernel = runShape},
                               {.since_version = 25,
                                .inputs = kInputs1,
                                .outputs = kOutputs1,
                                .attributes = kAttributes15,
                                .constraints = {{"T", tensor(kIr13Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape},
+                               .infer = inferShape,
+                               .kernel = runShape},
                           }};
 static_assert(isWellFormed(kShape));
 

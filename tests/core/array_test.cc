@@ -1,4 +1,4 @@
-#include "onyx/eval/array.h"
+#include "onyx/core/array.h"
 
 #include <gtest/gtest.h>
 
@@ -6,6 +6,7 @@
 
 #include "onyx/core/arena.h"
 #include "onyx/ir/tensor.h"
+#include "onyx/ir/tensor_array.h"
 
 namespace onyx {
 namespace {

@@ -1,10 +1,7 @@
-#include "onyx/eval/array.h"
+#include "onyx/core/array.h"
 
 #include <cstring>
 #include <new>
-
-#include "onyx/ir/tensor.h"
-#include "onyx/ir/tensor_data.h"
 
 namespace onyx {
 
@@ -75,54 +72,6 @@ Array Array::clone() const {
     std::memcpy(copy.bytes_.get(), bytes_.get(), size_ * arrayElementBytes(type_));
   }
   return copy;
-}
-
-Result<Array> arrayFromTensor(const Tensor& tensor) {
-  auto type = static_cast<ElementType>(tensor.data_type.value_or(0));
-  const ElementTypeInfo* info = elementTypeInfo(type);
-  if (info == nullptr) {
-    return Status(ErrorCode::kInvalidArgument,
-                  "unknown data type " + std::to_string(tensor.data_type.value_or(0)));
-  }
-  std::vector<int64_t> shape(tensor.dims.begin(), tensor.dims.end());
-  Result<Array> made = Array::allocate(type, shape);
-  if (!made) return made.status();
-  Array array = std::move(*made);
-  if (type == ElementType::kString) {
-    if (tensor.string_data.size() != array.size()) {
-      return Status(ErrorCode::kMalformed, "string_data has " +
-                                               std::to_string(tensor.string_data.size()) +
-                                               " elements, the dims " + std::to_string(array.size()));
-    }
-    for (size_t i = 0; i < array.size(); ++i) {
-      array.strings()[i] = std::string(tensor.string_data[i]);
-    }
-    return array;
-  }
-  Result<TensorBytes> raw = rawBytes(tensor);
-  if (!raw) return raw.status();
-  std::string_view bytes = raw->bytes();
-  if (info->bitWidth < 8) {
-    Result<uint64_t> packed = packedByteSize(type, array.size());
-    if (!packed || *packed != bytes.size()) {
-      return Status(ErrorCode::kMalformed, "the data does not hold the dims' element count");
-    }
-    auto* out = array.data<uint8_t>();
-    const auto* in = reinterpret_cast<const uint8_t*>(bytes.data());
-    bool is_signed = type == ElementType::kInt4 || type == ElementType::kInt2;
-    for (size_t i = 0; i < array.size(); ++i) {
-      uint8_t code = unpackSubByte(in, i, type);
-      out[i] = is_signed ? static_cast<uint8_t>(signExtendSubByte(code, type)) : code;
-    }
-    return array;
-  }
-  if (bytes.size() != array.bytes().size()) {
-    return Status(ErrorCode::kMalformed, "the data has " + std::to_string(bytes.size()) +
-                                             " bytes, the dims need " +
-                                             std::to_string(array.bytes().size()));
-  }
-  if (!bytes.empty()) std::memcpy(array.bytes().data(), bytes.data(), bytes.size());
-  return array;
 }
 
 }  // namespace onyx

@@ -1,4 +1,4 @@
-// onyx/eval/array.h — a dense n-dimensional array: what the evaluator computes with.
+// onyx/core/array.h — a dense n-dimensional array: what the evaluator computes with.
 //
 // One element type, a shape, and contiguous row-major storage shared between copies (an
 // Array is a handle: copying it is O(1) and both see the same elements; kernels write only
@@ -21,8 +21,6 @@
 #include "onyx/core/status.h"
 
 namespace onyx {
-
-struct Tensor;
 
 /// The bytes one element takes in an Array (1 for sub-byte types and BOOL; 0 for STRING).
 size_t arrayElementBytes(ElementType type);
@@ -84,9 +82,5 @@ class Array {
   std::shared_ptr<std::byte[]> bytes_;
   std::shared_ptr<std::vector<std::string>> strings_;
 };
-
-/// The elements of a TensorProto (raw, typed or string data; external data already
-/// resolved) as an Array. Errors: unknown data type, data that does not fit the dims.
-Result<Array> arrayFromTensor(const Tensor& tensor);
 
 }  // namespace onyx

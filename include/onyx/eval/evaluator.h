@@ -1,0 +1,40 @@
+// onyx/eval/evaluator.h — running a model: the reference evaluator.
+//
+// evaluate() runs the main graph in order with each operator's kernel (OpSchema::kernel),
+// model-local functions through their bodies, control flow through the kernels' subgraph
+// calls. Before anything runs it checks that every node has a kernel and that the inputs
+// fit the graph's declared inputs; an error names the node or the input. Values are freed
+// after their last use.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "onyx/core/status.h"
+#include "onyx/ir/model.h"
+#include "onyx/ops/eval_value.h"
+
+namespace onyx {
+
+struct EvalOptions {
+  /// Threads kernels may use; 0: all the machine has.
+  int threads = 0;
+  /// The seed of random operators: the same seed gives the same results.
+  uint64_t seed = 0;
+  /// A bound on Loop iterations, beyond the trip count a model gives.
+  int64_t max_iterations = int64_t{1} << 31;
+};
+
+struct NamedValue {
+  std::string name;
+  EvalValue value;
+};
+
+/// Runs `model`'s main graph with `inputs` (by graph input name; an input with an
+/// initializer may be left out); the graph outputs, in order.
+Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,
+                                        const EvalOptions& options = {});
+
+}  // namespace onyx

@@ -1,0 +1,43 @@
+// onyx/eval/test_case.h — running an ONNX backend test case and judging its outputs.
+//
+// A case is a folder with model.onnx and test_data_set_*/input_K.pb, output_K.pb. The
+// inputs bind to the graph's inputs that have no initializer, in order; each output is
+// compared with the expected one: floating-point elements within atol + rtol * |expected|
+// (NaN equal to NaN), everything else exactly.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "onyx/core/status.h"
+#include "onyx/eval/evaluator.h"
+#include "onyx/ops/eval_value.h"
+#include "onyx/serde/test_data.h"
+
+namespace onyx {
+
+struct Tolerance {
+  double rtol = 1e-3;
+  double atol = 1e-7;
+};
+
+/// Why `actual` differs from `expected` (the first differing index and both values, or the
+/// shape or type that differs); empty when they agree.
+std::string compareValues(const EvalValue& expected, const EvalValue& actual,
+                          const Tolerance& tolerance);
+
+/// A decoded .pb value as the evaluator's value.
+Result<EvalValue> evalValueOf(const TestValue& value);
+
+struct TestCaseResult {
+  /// Empty when every data set passed; else one line per failure (which data set, which
+  /// output, why).
+  std::vector<std::string> failures;
+  size_t data_sets = 0;
+};
+
+/// Runs the case in `folder`. A model that cannot be loaded or run is an error Status (the
+/// case fails with it); a data set whose outputs differ is a failure line.
+Result<TestCaseResult> runTestCase(const std::string& folder, const EvalOptions& options = {});
+
+}  // namespace onyx

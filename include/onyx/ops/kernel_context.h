@@ -1,0 +1,83 @@
+// onyx/ops/kernel_context.h — what an operator's kernel (its reference implementation)
+// reads and writes.
+//
+// A kernel is a plain function beside the operator's signature (OpSchema::kernel):
+//
+//   Status runRelu(KernelContext& ctx) {
+//     const Array* x = ctx.inputArray(0);
+//     ... compute ...
+//     ctx.setOutput(0, std::move(y));
+//     return Status::ok();
+//   }
+//
+// The evaluator has checked the node's inputs against its signature before the kernel runs
+// (present where required, types allowed); a kernel still checks what the signature cannot
+// say (shapes that must agree, attribute values) and returns an error naming it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "onyx/core/status.h"
+#include "onyx/ops/eval_value.h"
+#include "onyx/ops/node_context.h"
+
+namespace onyx {
+
+struct Graph;
+
+/// The evaluator's side of a context: what needs the evaluator's state.
+class KernelHost {
+ public:
+  virtual ~KernelHost() = default;
+  /// Runs `graph` (a graph attribute of the node) with its formal inputs bound to `inputs`
+  /// (outer-scope values visible); its outputs.
+  virtual Result<std::vector<EvalValue>> runSubgraph(const Graph& graph,
+                                                     std::vector<EvalValue> inputs) = 0;
+};
+
+class KernelContext : public NodeContext {
+ public:
+  KernelContext(const Node& node, const OpSchema& schema, int64_t opset, KernelHost& host)
+      : NodeContext(node, schema, opset), host_(&host) {}
+
+  size_t inputCount() const { return inputs_.size(); }
+  bool hasInput(size_t i) const { return i < inputs_.size() && inputs_[i] != nullptr; }
+  /// Input `i`; null when absent ("" or past the end).
+  const EvalValue* input(size_t i) const { return hasInput(i) ? inputs_[i] : nullptr; }
+  /// Input `i` as a tensor; null when absent or not a tensor.
+  const Array* inputArray(size_t i) const {
+    const EvalValue* value = input(i);
+    return value != nullptr && value->isTensor() ? &value->tensor : nullptr;
+  }
+
+  size_t outputCount() const { return outputs_.size(); }
+  bool hasOutput(size_t i) const { return i < outputs_.size() && wanted_[i]; }
+  void setOutput(size_t i, EvalValue value) {
+    if (i < outputs_.size()) outputs_[i] = std::move(value);
+  }
+  void setOutput(size_t i, Array array) { setOutput(i, EvalValue::of(std::move(array))); }
+
+  Result<std::vector<EvalValue>> runSubgraph(const Graph& graph, std::vector<EvalValue> inputs) {
+    return host_->runSubgraph(graph, std::move(inputs));
+  }
+
+  /// An error about this node's inputs or attributes (kInvalidArgument).
+  Status fail(std::string message) const;
+
+  // ---- for the evaluator ----------------------------------------------------------------
+  std::vector<const EvalValue*> inputs_;
+  std::vector<EvalValue> outputs_;
+  std::vector<bool> wanted_;
+
+ private:
+  KernelHost* host_;
+};
+
+/// An operator version's kernel (OpSchema::kernel).
+using Kernel = Status (*)(KernelContext&);
+
+}  // namespace onyx

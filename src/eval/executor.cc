@@ -1,0 +1,305 @@
+// The evaluator's walk: scopes of values, kernels, function calls, subgraphs.
+#include <string>
+#include <unordered_map>
+
+#include "onyx/core/element_type.h"
+#include "onyx/eval/evaluator.h"
+#include "onyx/ir/attribute.h"
+#include "onyx/ir/function.h"
+#include "onyx/ir/graph.h"
+#include "onyx/ir/node.h"
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/value.h"
+#include "onyx/ops/kernel_context.h"
+#include "onyx/ops/registry.h"
+
+namespace onyx {
+
+namespace {
+
+std::string_view canonical(std::string_view domain) {
+  return domain == "ai.onnx" ? std::string_view() : domain;
+}
+
+std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
+
+struct Imports {
+  const ArenaList<OperatorSetId>* list = nullptr;
+  std::optional<int64_t> versionOf(std::string_view domain) const {
+    std::optional<int64_t> found;
+    for (const OperatorSetId& entry : *list) {
+      if (canonical(entry.domain.value_or("")) == canonical(domain)) {
+        found = std::max(found.value_or(0), entry.version.value_or(0));
+      }
+    }
+    return found;
+  }
+};
+
+// The values of one graph being run, with the scope that encloses it (a subgraph reads its
+// outer graph's values; a function body reads nothing outside).
+struct Scope {
+  std::unordered_map<const Value*, EvalValue> values;
+  const Scope* outer = nullptr;
+
+  const EvalValue* find(const Value* value) const {
+    for (const Scope* scope = this; scope != nullptr; scope = scope->outer) {
+      auto found = scope->values.find(value);
+      if (found != scope->values.end()) return &found->second;
+    }
+    return nullptr;
+  }
+};
+
+class Executor final : public KernelHost {
+ public:
+  Executor(const Model& model, const EvalOptions& options) : model_(model), options_(options) {}
+
+  Status checkRunnable(const Graph& graph, const Imports& imports, const std::string& path);
+  Result<std::vector<EvalValue>> runGraph(const Graph& graph, Scope& scope, const Imports& imports);
+  Result<std::vector<EvalValue>> runSubgraph(const Graph& graph,
+                                             std::vector<EvalValue> inputs) override;
+
+ private:
+  Status runNode(const Node& node, Scope& scope, const Imports& imports);
+  Result<std::vector<EvalValue>> callFunction(const Function& function, KernelContext& ctx);
+  Result<const EvalValue*> read(const Value* value, Scope& scope);
+
+  const Model& model_;
+  const EvalOptions& options_;
+  // Where the walk is, for subgraph calls from kernels.
+  Scope* current_scope_ = nullptr;
+  const Imports* current_imports_ = nullptr;
+  const Node* caller_ = nullptr;
+  const Function* callee_ = nullptr;
+  int depth_ = 0;
+};
+
+Status Executor::checkRunnable(const Graph& graph, const Imports& imports,
+                               const std::string& path) {
+  size_t index = 0;
+  for (const Node* node : graph.nodes()) {
+    std::string_view domain = node->domainOrDefault();
+    std::optional<int64_t> opset = imports.versionOf(domain);
+    const OpSchema* schema = opset ? findSchema(domain, node->opType(), *opset) : nullptr;
+    bool local = model_.findFunction(domain, node->opType(),
+                                     node->overload.value_or(std::string_view())) != nullptr;
+    if (!local && (schema == nullptr || schema->kernel == nullptr)) {
+      std::string what = std::string(node->opType());
+      if (!canonical(domain).empty()) what = std::string(domain) + "." + what;
+      return Status(ErrorCode::kUnsupported,
+                    path + ".node[" + std::to_string(index) + "]: " +
+                        (schema == nullptr ? what + " is not a known operator at this opset"
+                                           : what + "-" + std::to_string(schema->since_version) +
+                                                 " has no kernel in onyx yet"));
+    }
+    for (const Attribute* attribute : node->attributes) {
+      if (attribute->g != nullptr) {
+        ONYX_RETURN_IF_ERROR(
+            checkRunnable(*attribute->g, imports, path + ".node[" + std::to_string(index) + "].g"));
+      }
+    }
+    ++index;
+  }
+  return Status::ok();
+}
+
+Result<const EvalValue*> Executor::read(const Value* value, Scope& scope) {
+  if (const EvalValue* found = scope.find(value)) return found;
+  if (value->initializer != nullptr) {
+    Result<Array> array = arrayFromTensor(*value->initializer);
+    if (!array)
+      return Status(array.status().code(),
+                    "initializer " + quoted(value->name) + ": " + array.status().message());
+    // Initializers live in the scope of their graph; the innermost scope is close enough.
+    auto [slot, inserted] = scope.values.emplace(value, EvalValue::of(std::move(*array)));
+    return &slot->second;
+  }
+  return Status(ErrorCode::kInvalidArgument, quoted(value->name) + " has no value");
+}
+
+Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports) {
+  std::string_view domain = node.domainOrDefault();
+  std::optional<int64_t> opset = imports.versionOf(domain);
+  const OpSchema* schema = opset ? findSchema(domain, node.opType(), *opset) : nullptr;
+  const Function* local =
+      schema == nullptr
+          ? model_.findFunction(domain, node.opType(), node.overload.value_or(std::string_view()))
+          : nullptr;
+  static constexpr OpSchema kNoSignature{};
+  KernelContext ctx(node, schema != nullptr ? *schema : kNoSignature, opset.value_or(0), *this);
+  ctx.caller_ = caller_;
+  ctx.callee_ = callee_;
+  ctx.inputs_.resize(node.inputCount(), nullptr);
+  for (size_t i = 0; i < node.inputCount(); ++i) {
+    const Value* input = node.input(i);
+    if (input == nullptr) continue;
+    Result<const EvalValue*> value = read(input, scope);
+    if (!value) return value.status();
+    ctx.inputs_[i] = *value;
+  }
+  ctx.outputs_.resize(node.outputCount());
+  ctx.wanted_.resize(node.outputCount());
+  for (size_t i = 0; i < node.outputCount(); ++i) ctx.wanted_[i] = node.output(i) != nullptr;
+
+  Scope* outer_scope = current_scope_;
+  const Imports* outer_imports = current_imports_;
+  current_scope_ = &scope;
+  current_imports_ = &imports;
+  Status status;
+  if (local != nullptr) {
+    Result<std::vector<EvalValue>> outputs = callFunction(*local, ctx);
+    if (outputs) {
+      for (size_t i = 0; i < outputs->size() && i < ctx.outputs_.size(); ++i) {
+        ctx.outputs_[i] = std::move((*outputs)[i]);
+      }
+    } else {
+      status = outputs.status();
+    }
+  } else {
+    status = schema->kernel(ctx);
+  }
+  current_scope_ = outer_scope;
+  current_imports_ = outer_imports;
+  if (!status.isOk()) return status;
+  for (size_t i = 0; i < node.outputCount(); ++i) {
+    if (const Value* output = node.output(i)) scope.values[output] = std::move(ctx.outputs_[i]);
+  }
+  return Status::ok();
+}
+
+Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& scope,
+                                                  const Imports& imports) {
+  size_t index = 0;
+  for (const Node* node : graph.nodes()) {
+    Status status = runNode(*node, scope, imports);
+    if (!status.isOk()) {
+      std::string where = "node[" + std::to_string(index) + "]";
+      if (!node->nameOrEmpty().empty()) where += "(" + std::string(node->nameOrEmpty()) + ")";
+      return status.within(where);
+    }
+    ++index;
+  }
+  std::vector<EvalValue> outputs;
+  outputs.reserve(graph.outputs.size());
+  for (const ValueInfo* output : graph.outputs) {
+    const Value* value = output->bound();
+    if (value == nullptr) return Status(ErrorCode::kInvalidArgument, "a graph output is unbound");
+    Result<const EvalValue*> found = read(value, scope);
+    if (!found) return found.status();
+    outputs.push_back(**found);
+  }
+  return outputs;
+}
+
+Result<std::vector<EvalValue>> Executor::runSubgraph(const Graph& graph,
+                                                     std::vector<EvalValue> inputs) {
+  if (++depth_ > 256) {
+    --depth_;
+    return Status(ErrorCode::kLimitExceeded, "subgraphs nest deeper than 256");
+  }
+  Scope inner;
+  inner.outer = current_scope_;
+  for (size_t i = 0; i < graph.inputs.size() && i < inputs.size(); ++i) {
+    if (const Value* formal = graph.inputs[i]->value) inner.values[formal] = std::move(inputs[i]);
+  }
+  Scope* outer = current_scope_;
+  Result<std::vector<EvalValue>> outputs = runGraph(graph, inner, *current_imports_);
+  current_scope_ = outer;
+  --depth_;
+  return outputs;
+}
+
+Result<std::vector<EvalValue>> Executor::callFunction(const Function& function,
+                                                      KernelContext& ctx) {
+  if (function.body == nullptr) return std::vector<EvalValue>{};
+  if (++depth_ > 256) {
+    --depth_;
+    return Status(ErrorCode::kLimitExceeded, "function calls nest deeper than 256");
+  }
+  Scope body;  // closed: a function reads nothing outside it
+  for (size_t i = 0; i < function.inputs.size() && i < ctx.inputCount(); ++i) {
+    if (const Value* formal = function.inputs[i]; formal != nullptr && ctx.hasInput(i)) {
+      body.values[formal] = *ctx.input(i);
+    }
+  }
+  Imports imports{&function.opset_import};
+  const Node* outer_caller = caller_;
+  const Function* outer_callee = callee_;
+  caller_ = &ctx.node();
+  callee_ = &function;
+  Scope* outer_scope = current_scope_;
+  std::vector<EvalValue> outputs;
+  Result<std::vector<EvalValue>> ran = runGraph(*function.body, body, imports);
+  // Function outputs are uses without a node, not graph outputs: read them here.
+  Status status = ran.isOk() ? Status::ok() : ran.status();
+  if (status.isOk()) {
+    for (const Use* output : function.outputs) {
+      const EvalValue* value = output->value != nullptr ? body.find(output->value) : nullptr;
+      outputs.push_back(value != nullptr ? *value : EvalValue{});
+    }
+  }
+  current_scope_ = outer_scope;
+  caller_ = outer_caller;
+  callee_ = outer_callee;
+  --depth_;
+  if (!status.isOk()) return status;
+  return outputs;
+}
+
+// Whether `value` fits the declared `type`: kind, element type, rank, known dims.
+std::string mismatch(const EvalValue& value, const Type* type) {
+  if (type == nullptr || type->kind != Type::Kind::kTensor) return {};
+  if (!value.isTensor()) return "a tensor is declared";
+  const Array& array = value.tensor;
+  if (type->elem_type && *type->elem_type != static_cast<int32_t>(array.type())) {
+    return std::string("the element type is ") + std::string(elementTypeName(array.type())) +
+           ", declared " + std::string(elementTypeName(*type->elem_type));
+  }
+  if (type->shape == nullptr) return {};
+  if (type->shape->rank() != array.rank()) {
+    return "the rank is " + std::to_string(array.rank()) + ", declared " +
+           std::to_string(type->shape->rank());
+  }
+  for (size_t axis = 0; axis < array.rank(); ++axis) {
+    const Dimension& dim = type->shape->dims[axis];
+    if (dim.dim_value && *dim.dim_value != array.dim(axis)) {
+      return "dimension " + std::to_string(axis) + " is " + std::to_string(array.dim(axis)) +
+             ", declared " + std::to_string(*dim.dim_value);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,
+                                        const EvalOptions& options) {
+  if (model.graph == nullptr) return Status(ErrorCode::kInvalidArgument, "the model has no graph");
+  const Graph& graph = *model.graph;
+  Imports imports{&model.opset_import};
+  Executor executor(model, options);
+  ONYX_RETURN_IF_ERROR(executor.checkRunnable(graph, imports, "graph"));
+  Scope scope;
+  for (const NamedValue& input : inputs) {
+    const Value* formal = graph.lookup(input.name);
+    if (formal == nullptr || formal->input == nullptr) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "the graph has no input named " + quoted(input.name));
+    }
+    if (std::string why = mismatch(input.value, formal->type()); !why.empty()) {
+      return Status(ErrorCode::kInvalidArgument, "input " + quoted(input.name) + ": " + why);
+    }
+    scope.values[formal] = input.value;
+  }
+  for (const ValueInfo* declared : graph.inputs) {
+    const Value* formal = declared->value;
+    if (formal == nullptr || scope.values.contains(formal) || formal->initializer != nullptr) {
+      continue;
+    }
+    return Status(ErrorCode::kInvalidArgument, "input " + quoted(formal->name) + " is not given");
+  }
+  return executor.runGraph(graph, scope, imports);
+}
+
+}  // namespace onyx
