@@ -53,7 +53,7 @@ struct Scope {
 
 class Executor final : public KernelHost {
  public:
-  Executor(const Model& model, const EvalOptions& options) : model_(model), options_(options) {}
+  explicit Executor(const Model& model) : model_(model) {}
 
   Status checkRunnable(const Graph& graph, const Imports& imports, const std::string& path);
   Result<std::vector<EvalValue>> runGraph(const Graph& graph, Scope& scope, const Imports& imports);
@@ -66,7 +66,6 @@ class Executor final : public KernelHost {
   Result<const EvalValue*> read(const Value* value, Scope& scope);
 
   const Model& model_;
-  const EvalOptions& options_;
   // Where the walk is, for subgraph calls from kernels.
   Scope* current_scope_ = nullptr;
   const Imports* current_imports_ = nullptr;
@@ -273,12 +272,14 @@ std::string mismatch(const EvalValue& value, const Type* type) {
 
 }  // namespace
 
+// The options take effect as threads, seeds and the Loop guard join the kernels
+// (docs/eval.md); none of today's kernels reads them.
 Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,
-                                        const EvalOptions& options) {
+                                        [[maybe_unused]] const EvalOptions& options) {
   if (model.graph == nullptr) return Status(ErrorCode::kInvalidArgument, "the model has no graph");
   const Graph& graph = *model.graph;
   Imports imports{&model.opset_import};
-  Executor executor(model, options);
+  Executor executor(model);
   ONYX_RETURN_IF_ERROR(executor.checkRunnable(graph, imports, "graph"));
   Scope scope;
   for (const NamedValue& input : inputs) {
