@@ -1,6 +1,8 @@
 // The evaluator's walk: scopes of values, kernels, function calls, subgraphs.
 #include <string>
 #include <unordered_map>
+#include "check/opset_imports.h"
+#include "check/quote.h"
 
 #include "onyx/core/element_type.h"
 #include "onyx/eval/evaluator.h"
@@ -17,18 +19,14 @@ namespace onyx {
 
 namespace {
 
-std::string_view canonical(std::string_view domain) {
-  return domain == "ai.onnx" ? std::string_view() : domain;
-}
-
-std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
+using check::quoted;
 
 struct Imports {
   const ArenaList<OperatorSetId>* list = nullptr;
   std::optional<int64_t> versionOf(std::string_view domain) const {
     std::optional<int64_t> found;
     for (const OperatorSetId& entry : *list) {
-      if (canonical(entry.domain.value_or("")) == canonical(domain)) {
+      if (check::canonicalDomain(entry.domain.value_or("")) == check::canonicalDomain(domain)) {
         found = std::max(found.value_or(0), entry.version.value_or(0));
       }
     }
@@ -85,7 +83,7 @@ Status Executor::checkRunnable(const Graph& graph, const Imports& imports,
                                      node->overload.value_or(std::string_view())) != nullptr;
     if (!local && (schema == nullptr || schema->kernel == nullptr)) {
       std::string what = std::string(node->opType());
-      if (!canonical(domain).empty()) what = std::string(domain) + "." + what;
+      if (!check::canonicalDomain(domain).empty()) what = std::string(domain) + "." + what;
       return Status(ErrorCode::kUnsupported,
                     path + ".node[" + std::to_string(index) + "]: " +
                         (schema == nullptr ? what + " is not a known operator at this opset"

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 
+#include "check/opset_imports.h"
 #include "check/place.h"
+#include "check/quote.h"
 #include "infer/merge.h"
 #include "infer/signature_types.h"
 #include "infer/type_conversion.h"
@@ -19,20 +21,16 @@ namespace onyx::infer {
 
 namespace {
 
-std::string_view canonical(std::string_view domain) {
-  return domain == "ai.onnx" ? std::string_view() : domain;
-}
+using check::quoted;
 
 std::vector<std::pair<std::string_view, int64_t>> readOpsets(const ArenaList<OperatorSetId>& list) {
   std::vector<std::pair<std::string_view, int64_t>> opsets;
   for (const OperatorSetId& entry : list) {
-    opsets.emplace_back(canonical(entry.domain.value_or(std::string_view())),
+    opsets.emplace_back(check::canonicalDomain(entry.domain.value_or(std::string_view())),
                         entry.version.value_or(0));
   }
   return opsets;
 }
-
-std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
 
 // Whether every dimension of a tensor type is a number or a named expression.
 bool isCompleteIn(const InferredType& type, const SymbolicDims& dims) {
@@ -67,7 +65,7 @@ void Engine::run() {
 }
 
 std::optional<int64_t> Engine::opsetOf(std::string_view domain) const {
-  std::string_view wanted = canonical(domain);
+  std::string_view wanted = check::canonicalDomain(domain);
   std::optional<int64_t> found;
   for (const OpsetEntry& entry : frame_->opsets) {
     // The highest version when a domain is imported twice (a model R10 refuses).

@@ -16,6 +16,7 @@
 #include <cstring>
 
 #include "onyx/core/element_type.h"
+#include "onyx/core/float_formats.h"
 #include "onyx/ir/tensor.h"
 #include "onyx/ir/tensor_data.h"
 #include "onyx/ops/inference_context.h"
@@ -85,20 +86,6 @@ inline T load(const char* bytes) {
   return value;
 }
 
-inline double halfToDouble(uint16_t bits) {
-  int exponent = (bits >> 10) & 0x1f;
-  double mantissa = bits & 0x3ff;
-  double magnitude;
-  if (exponent == 0) {
-    magnitude = std::ldexp(mantissa, -24);
-  } else if (exponent == 31) {
-    magnitude = mantissa == 0 ? INFINITY : NAN;
-  } else {
-    magnitude = std::ldexp(mantissa + 1024, exponent - 25);
-  }
-  return (bits & 0x8000) != 0 ? -magnitude : magnitude;
-}
-
 }  // namespace tensor_rules_detail
 
 inline std::optional<std::vector<int64_t>> knownNumbers(const Dims* data) {
@@ -159,13 +146,11 @@ inline std::optional<std::vector<double>> constantNumbers(const Tensor* tensor) 
         value = static_cast<double>(tensor_rules_detail::load<uint64_t>(at));
         break;
       case ElementType::kFloat16:
-        value = tensor_rules_detail::halfToDouble(tensor_rules_detail::load<uint16_t>(at));
+        value = float16ToFloat(tensor_rules_detail::load<uint16_t>(at));
         break;
-      case ElementType::kBfloat16: {
-        uint32_t bits = static_cast<uint32_t>(tensor_rules_detail::load<uint16_t>(at)) << 16;
-        value = tensor_rules_detail::load<float>(reinterpret_cast<const char*>(&bits));
+      case ElementType::kBfloat16:
+        value = bfloat16ToFloat(tensor_rules_detail::load<uint16_t>(at));
         break;
-      }
       case ElementType::kInt16: value = tensor_rules_detail::load<int16_t>(at); break;
       case ElementType::kUint16: value = tensor_rules_detail::load<uint16_t>(at); break;
       case ElementType::kInt8: value = tensor_rules_detail::load<int8_t>(at); break;
