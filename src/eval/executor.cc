@@ -1,5 +1,8 @@
 // The evaluator's walk: scopes of values, kernels, function calls, subgraphs.
+#include <algorithm>
+#include <memory>
 #include <string>
+#include <thread>
 #include <unordered_map>
 #include "check/opset_imports.h"
 #include "check/quote.h"
@@ -12,6 +15,7 @@
 #include "onyx/ir/node.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/value.h"
+#include "onyx/ops/function_body.h"
 #include "onyx/ops/kernel_context.h"
 #include "onyx/ops/registry.h"
 
@@ -49,21 +53,48 @@ struct Scope {
   }
 };
 
+bool runnable(const OpSchema* schema, std::optional<int64_t> opset) {
+  return schema != nullptr &&
+         (schema->kernel != nullptr || hasFunctionBodyAt(*schema, opset.value_or(0)));
+}
+
+Status notRunnable(const Node& node, const OpSchema* schema) {
+  std::string what = std::string(node.opType());
+  std::string_view domain = node.domainOrDefault();
+  if (!check::canonicalDomain(domain).empty()) what = std::string(domain) + "." + what;
+  return Status(ErrorCode::kUnsupported,
+                schema == nullptr ? what + " is not a known operator at this opset"
+                                  : what + "-" + std::to_string(schema->since_version) +
+                                        " has no kernel in onyx yet");
+}
+
 class Executor final : public KernelHost {
  public:
-  explicit Executor(const Model& model) : model_(model) {}
+  Executor(const Model& model, const EvalOptions& options) : model_(model), options_(options) {}
 
   Status checkRunnable(const Graph& graph, const Imports& imports, const std::string& path);
   Result<std::vector<EvalValue>> runGraph(const Graph& graph, Scope& scope, const Imports& imports);
   Result<std::vector<EvalValue>> runSubgraph(const Graph& graph,
                                              std::vector<EvalValue> inputs) override;
+  int threads() const override {
+    if (options_.threads > 0) return options_.threads;
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }
+  uint64_t seed() const override { return options_.seed; }
+  int64_t maxIterations() const override { return options_.max_iterations; }
 
  private:
+  // The body of a function-operator node onyx has no kernel for, built once per node.
+  Result<const Function*> operatorBody(const Node& node, const OpSchema& schema, int64_t opset,
+                                       const Imports& imports);
+
   Status runNode(const Node& node, Scope& scope, const Imports& imports);
   Result<std::vector<EvalValue>> callFunction(const Function& function, KernelContext& ctx);
   Result<const EvalValue*> read(const Value* value, Scope& scope);
 
   const Model& model_;
+  const EvalOptions& options_;
+  std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
   // Where the walk is, for subgraph calls from kernels.
   Scope* current_scope_ = nullptr;
   const Imports* current_imports_ = nullptr;
@@ -81,14 +112,8 @@ Status Executor::checkRunnable(const Graph& graph, const Imports& imports,
     const OpSchema* schema = opset ? findSchema(domain, node->opType(), *opset) : nullptr;
     bool local = model_.findFunction(domain, node->opType(),
                                      node->overload.value_or(std::string_view())) != nullptr;
-    if (!local && (schema == nullptr || schema->kernel == nullptr)) {
-      std::string what = std::string(node->opType());
-      if (!check::canonicalDomain(domain).empty()) what = std::string(domain) + "." + what;
-      return Status(ErrorCode::kUnsupported,
-                    path + ".node[" + std::to_string(index) + "]: " +
-                        (schema == nullptr ? what + " is not a known operator at this opset"
-                                           : what + "-" + std::to_string(schema->since_version) +
-                                                 " has no kernel in onyx yet"));
+    if (!local && !runnable(schema, opset)) {
+      return notRunnable(*node, schema).within(path + ".node[" + std::to_string(index) + "]");
     }
     for (const Attribute* attribute : node->attributes) {
       if (attribute->g != nullptr) {
@@ -123,6 +148,7 @@ Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports)
       schema == nullptr
           ? model_.findFunction(domain, node.opType(), node.overload.value_or(std::string_view()))
           : nullptr;
+  if (local == nullptr && !runnable(schema, opset)) return notRunnable(node, schema);
   static constexpr OpSchema kNoSignature{};
   KernelContext ctx(node, schema != nullptr ? *schema : kNoSignature, opset.value_or(0), *this);
   ctx.caller_ = caller_;
@@ -144,6 +170,15 @@ Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports)
   current_scope_ = &scope;
   current_imports_ = &imports;
   Status status;
+  if (local == nullptr && schema != nullptr && schema->kernel == nullptr) {
+    Result<const Function*> body = operatorBody(node, *schema, *opset, imports);
+    if (!body) {
+      current_scope_ = outer_scope;
+      current_imports_ = outer_imports;
+      return body.status();
+    }
+    local = *body;
+  }
   if (local != nullptr) {
     Result<std::vector<EvalValue>> outputs = callFunction(*local, ctx);
     if (outputs) {
@@ -163,6 +198,19 @@ Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports)
     if (const Value* output = node.output(i)) scope.values[output] = std::move(ctx.outputs_[i]);
   }
   return Status::ok();
+}
+
+Result<const Function*> Executor::operatorBody(const Node& node, const OpSchema& schema,
+                                               int64_t opset, const Imports& imports) {
+  auto found = operator_bodies_.find(&node);
+  if (found != operator_bodies_.end()) return found->second->function;
+  std::vector<OperatorSetId> opsets(imports.list->begin(), imports.list->end());
+  Result<FunctionBody> body = functionBodyFor(schema, node, opset, opsets);
+  if (!body) return body.status();
+  auto owned = std::make_unique<FunctionBody>(std::move(body).value());
+  const Function* function = owned->function;
+  operator_bodies_.emplace(&node, std::move(owned));
+  return function;
 }
 
 Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& scope,
@@ -270,14 +318,12 @@ std::string mismatch(const EvalValue& value, const Type* type) {
 
 }  // namespace
 
-// The options take effect as threads, seeds and the Loop guard join the kernels
-// (docs/eval.md); none of today's kernels reads them.
 Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,
-                                        [[maybe_unused]] const EvalOptions& options) {
+                                        const EvalOptions& options) {
   if (model.graph == nullptr) return Status(ErrorCode::kInvalidArgument, "the model has no graph");
   const Graph& graph = *model.graph;
   Imports imports{&model.opset_import};
-  Executor executor(model);
+  Executor executor(model, options);
   ONYX_RETURN_IF_ERROR(executor.checkRunnable(graph, imports, "graph"));
   Scope scope;
   for (const NamedValue& input : inputs) {

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "onyx/core/float_formats.h"
+#include "onyx/core/array_elements.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/value.h"
@@ -17,35 +17,6 @@ namespace onyx {
 namespace {
 
 namespace fs = std::filesystem;
-
-// An element as a double, for comparing, and as text, for the message.
-double elementAsDouble(const Array& array, size_t i) {
-  switch (array.type()) {
-    case ElementType::kFloat: return array.data<float>()[i];
-    case ElementType::kDouble: return array.data<double>()[i];
-    case ElementType::kFloat16: return float16ToFloat(array.data<uint16_t>()[i]);
-    case ElementType::kBfloat16: return bfloat16ToFloat(array.data<uint16_t>()[i]);
-    case ElementType::kFloat4E2M1: return float4E2M1ToFloat(array.data<uint8_t>()[i]);
-    case ElementType::kInt8:
-    case ElementType::kInt4:
-    case ElementType::kInt2: return array.data<int8_t>()[i];
-    case ElementType::kUint8:
-    case ElementType::kUint4:
-    case ElementType::kUint2:
-    case ElementType::kBool: return array.data<uint8_t>()[i];
-    case ElementType::kInt16: return array.data<int16_t>()[i];
-    case ElementType::kUint16: return array.data<uint16_t>()[i];
-    case ElementType::kInt32: return array.data<int32_t>()[i];
-    case ElementType::kUint32: return array.data<uint32_t>()[i];
-    case ElementType::kInt64: return static_cast<double>(array.data<int64_t>()[i]);
-    case ElementType::kUint64: return static_cast<double>(array.data<uint64_t>()[i]);
-    default: break;
-  }
-  if (std::optional<Float8Format> format = float8FormatOf(array.type())) {
-    return float8ToFloat(array.data<uint8_t>()[i], *format);
-  }
-  return 0;
-}
 
 bool isInexact(ElementType type) {
   const ElementTypeInfo* info = elementTypeInfo(type);

@@ -1,5 +1,9 @@
 #include "ops/kernels.h"
 
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
 namespace onyx::ops {
 
 std::optional<std::vector<int64_t>> broadcastShape(const std::vector<int64_t>& a,
@@ -42,6 +46,71 @@ std::vector<size_t> broadcastIndices(const std::vector<int64_t>& in_shape,
     }
   }
   return indices;
+}
+
+void parallelFor(const KernelContext& ctx, size_t count, size_t grain,
+                 const std::function<void(size_t begin, size_t end)>& body) {
+  if (count == 0) return;
+  size_t threads = static_cast<size_t>(std::max(1, ctx.threads()));
+  threads = std::min(threads, std::max<size_t>(1, count / std::max<size_t>(grain, 1)));
+  if (threads <= 1) {
+    body(0, count);
+    return;
+  }
+  size_t chunk = (count + threads - 1) / threads;
+  std::vector<std::thread> workers;
+  workers.reserve(threads - 1);
+  for (size_t t = 1; t < threads; ++t) {
+    size_t begin = t * chunk;
+    size_t end = std::min(count, begin + chunk);
+    if (begin < end) workers.emplace_back(body, begin, end);
+  }
+  body(0, std::min(count, chunk));
+  for (std::thread& worker : workers) worker.join();
+}
+
+void copyElements(const Array& from, size_t from_index, Array& to, size_t to_index, size_t count) {
+  if (count == 0) return;
+  if (from.isString()) {
+    std::copy_n(from.strings().begin() + static_cast<std::ptrdiff_t>(from_index), count,
+                to.strings().begin() + static_cast<std::ptrdiff_t>(to_index));
+    return;
+  }
+  size_t width = arrayElementBytes(from.type());
+  std::memcpy(to.bytes().data() + to_index * width, from.bytes().data() + from_index * width,
+              count * width);
+}
+
+std::vector<size_t> stridesOf(const std::vector<int64_t>& shape) {
+  std::vector<size_t> strides(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;) {
+    strides[i - 1] = strides[i] * static_cast<size_t>(shape[i]);
+  }
+  return strides;
+}
+
+std::optional<size_t> kernelAxis(int64_t axis, size_t rank) {
+  int64_t signed_rank = static_cast<int64_t>(rank);
+  if (axis < -signed_rank || axis >= signed_rank) return std::nullopt;
+  return static_cast<size_t>(axis < 0 ? axis + signed_rank : axis);
+}
+
+std::optional<std::vector<int64_t>> integersOf(const Array& array) {
+  std::vector<int64_t> values(array.size());
+  if (array.type() == ElementType::kInt64) {
+    std::copy_n(array.data<int64_t>(), array.size(), values.begin());
+  } else if (array.type() == ElementType::kInt32) {
+    std::copy_n(array.data<int32_t>(), array.size(), values.begin());
+  } else {
+    return std::nullopt;
+  }
+  return values;
+}
+
+Array int64Array(const std::vector<int64_t>& values, std::vector<int64_t> shape) {
+  Array array(ElementType::kInt64, std::move(shape));
+  std::copy_n(values.begin(), std::min(values.size(), array.size()), array.data<int64_t>());
+  return array;
 }
 
 }  // namespace onyx::ops

@@ -2,11 +2,15 @@
 // dispatch, shape arithmetic on Arrays.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
 #include "onyx/ops/kernel_context.h"
 
 namespace onyx::ops {
@@ -39,6 +43,76 @@ bool dispatchNative(ElementType type, F&& f) {
     case ElementType::kBool: f.template operator()<bool>(); return true;
     default: return false;
   }
+}
+
+/// As dispatchNative, for FLOAT and DOUBLE only.
+template <class F>
+bool dispatchFloat(ElementType type, F&& f) {
+  switch (type) {
+    case ElementType::kFloat: f.template operator()<float>(); return true;
+    case ElementType::kDouble: f.template operator()<double>(); return true;
+    default: return false;
+  }
+}
+
+/// As dispatchNative, for the integer types of 8 bits and more.
+template <class F>
+bool dispatchInteger(ElementType type, F&& f) {
+  switch (type) {
+    case ElementType::kInt8: f.template operator()<int8_t>(); return true;
+    case ElementType::kInt16: f.template operator()<int16_t>(); return true;
+    case ElementType::kInt32: f.template operator()<int32_t>(); return true;
+    case ElementType::kInt64: f.template operator()<int64_t>(); return true;
+    case ElementType::kUint8: f.template operator()<uint8_t>(); return true;
+    case ElementType::kUint16: f.template operator()<uint16_t>(); return true;
+    case ElementType::kUint32: f.template operator()<uint32_t>(); return true;
+    case ElementType::kUint64: f.template operator()<uint64_t>(); return true;
+    default: return false;
+  }
+}
+
+/// Runs `body(begin, end)` over [0, count) in contiguous chunks of at least `grain` items,
+/// on up to ctx.threads() threads. Each index is handled exactly once, so a body that writes
+/// only its own indices gives the same result for every thread count.
+void parallelFor(const KernelContext& ctx, size_t count, size_t grain,
+                 const std::function<void(size_t begin, size_t end)>& body);
+
+/// Copies `count` elements (strings included) from `from` at `from_index` to `to` at
+/// `to_index`; both arrays have the same element type.
+void copyElements(const Array& from, size_t from_index, Array& to, size_t to_index, size_t count);
+
+/// Row-major strides (in elements) of `shape`.
+std::vector<size_t> stridesOf(const std::vector<int64_t>& shape);
+
+/// `axis` in [-rank, rank) as an index in [0, rank); nullopt when out of range.
+std::optional<size_t> kernelAxis(int64_t axis, size_t rank);
+
+/// The elements of an integer tensor (INT32 or INT64, any rank) as int64; nullopt for other
+/// types.
+std::optional<std::vector<int64_t>> integersOf(const Array& array);
+
+/// An INT64 array of `shape` holding `values`.
+Array int64Array(const std::vector<int64_t>& values, std::vector<int64_t> shape);
+
+/// An elementwise unary kernel over the floating-point types: FLOAT and DOUBLE natively, the
+/// narrow types (FLOAT16, BFLOAT16, FLOAT8*) in FLOAT, rounded back. `op` is called with a
+/// float or a double.
+template <class Op>
+Status unaryFloatKernel(KernelContext& ctx, Op op) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  Array wide = widenToFloat(*x);
+  Array out(wide.type(), wide.shape());
+  bool ok = dispatchFloat(wide.type(), [&]<class T>() {
+    const T* in = wide.data<T>();
+    T* result = out.data<T>();
+    for (size_t i = 0; i < wide.size(); ++i) result[i] = static_cast<T>(op(in[i]));
+  });
+  if (!ok) {
+    return ctx.fail(std::string("no kernel for ") + std::string(elementTypeName(x->type())));
+  }
+  ctx.setOutput(0, narrowFromFloat(out, x->type()));
+  return Status::ok();
 }
 
 /// An elementwise binary kernel with broadcasting over the native types: out[i] =

@@ -37,6 +37,12 @@ class KernelHost {
   /// (outer-scope values visible); its outputs.
   virtual Result<std::vector<EvalValue>> runSubgraph(const Graph& graph,
                                                      std::vector<EvalValue> inputs) = 0;
+  /// Threads a kernel may use (at least 1). Results must not depend on it.
+  virtual int threads() const { return 1; }
+  /// The run's seed for random operators; a node's own `seed` attribute takes precedence.
+  virtual uint64_t seed() const { return 0; }
+  /// A bound on loop iterations beyond what the model itself bounds.
+  virtual int64_t maxIterations() const { return int64_t{1} << 31; }
 };
 
 class KernelContext : public NodeContext {
@@ -64,6 +70,9 @@ class KernelContext : public NodeContext {
   Result<std::vector<EvalValue>> runSubgraph(const Graph& graph, std::vector<EvalValue> inputs) {
     return host_->runSubgraph(graph, std::move(inputs));
   }
+  int threads() const { return host_->threads(); }
+  uint64_t seed() const { return host_->seed(); }
+  int64_t maxIterations() const { return host_->maxIterations(); }
 
   /// An error about this node's inputs or attributes (kInvalidArgument).
   Status fail(std::string message) const;
