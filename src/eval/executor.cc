@@ -62,10 +62,10 @@ Status notRunnable(const Node& node, const OpSchema* schema) {
   std::string what = std::string(node.opType());
   std::string_view domain = node.domainOrDefault();
   if (!check::canonicalDomain(domain).empty()) what = std::string(domain) + "." + what;
-  return Status(ErrorCode::kUnsupported,
-                schema == nullptr ? what + " is not a known operator at this opset"
-                                  : what + "-" + std::to_string(schema->since_version) +
-                                        " has no kernel in onyx yet");
+  return Status(ErrorCode::kUnsupported, schema == nullptr
+                                             ? what + " is not a known operator at this opset"
+                                             : what + "-" + std::to_string(schema->since_version) +
+                                                   " has no kernel in onyx yet");
 }
 
 class Executor final : public KernelHost {

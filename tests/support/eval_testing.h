@@ -1,0 +1,39 @@
+// Test support for kernels: a model written in the text syntax, run with given inputs.
+//
+//   Result<std::vector<EvalValue>> out = runText(R"(
+//     <ir_version: 10, opset_import: ["" : 21]>
+//     g (float[2] x) => (float[2] y) { y = Relu(x) })",
+//     {{"x", tensorOf<float>(ElementType::kFloat, {2}, {-1, 2})}});
+//   ASSERT_TRUE(out) << out.status().toString();
+//   EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{0, 2}));
+#pragma once
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "onyx/eval/evaluator.h"
+
+namespace onyx::testing {
+
+/// Parses `text` (a whole model; the test fails on a parse error) and evaluates it.
+Result<std::vector<EvalValue>> runText(std::string_view text, std::vector<NamedValue> inputs,
+                                       const EvalOptions& options = {});
+
+/// A tensor of `type` whose storage is `T` (float for FLOAT, uint16_t for FLOAT16, ...).
+template <class T>
+EvalValue tensorOf(ElementType type, std::vector<int64_t> shape, const std::vector<T>& values) {
+  Array array(type, std::move(shape));
+  std::copy_n(values.begin(), std::min(values.size(), array.size()), array.data<T>());
+  return EvalValue::of(std::move(array));
+}
+
+/// The elements of a tensor value as `T` (its storage type); empty when not a tensor.
+template <class T>
+std::vector<T> valuesOf(const EvalValue& value) {
+  if (!value.isTensor()) return {};
+  const T* data = value.tensor.data<T>();
+  return std::vector<T>(data, data + value.tensor.size());
+}
+
+}  // namespace onyx::testing
