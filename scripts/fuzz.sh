@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh <target> [seconds] [libFuzzer flags...]
 #
 # <target> is fuzz_model_differential, fuzz_model_decoder, fuzz_wire_reader, fuzz_text_printer,
-# fuzz_text_parser or fuzz_checker; seconds defaults to 60. The seed corpus (conformance models
+# fuzz_text_parser, fuzz_checker or fuzz_npy; seconds defaults to 60. The seed corpus (conformance models
 # plus hand-built ones; hand-written texts for fuzz_text_parser) is written into the build tree
 # first; what the fuzzer learns goes to build/fuzz/corpus/<target>, crashes to
 # build/fuzz/artifacts/<target>/. One fuzzing process: one core. ONYX_FUZZ_BUILD_JOBS sets
@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 usage() {
   echo "usage: $0 <target> [seconds] [libFuzzer flags...]" >&2
   echo "  targets: fuzz_model_differential fuzz_model_decoder fuzz_wire_reader fuzz_text_printer" >&2
-  echo "           fuzz_text_parser fuzz_checker" >&2
+  echo "           fuzz_text_parser fuzz_checker fuzz_npy" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
@@ -30,6 +30,12 @@ case $target in
     max_len=16384
     seed_dir=text_seeds
     extra=(-dict=tests/fuzz/text_parser.dict)
+    ;;
+  fuzz_npy)
+    # No seed files: the dictionary gives the fuzzer the header's words.
+    max_len=4096
+    seed_dir=npy_seeds
+    extra=(-dict=tests/fuzz/npy.dict)
     ;;
   *) usage ;;
 esac
@@ -48,7 +54,7 @@ seeds=$dir/tests/fuzz/$seed_dir
 corpus=$dir/corpus/$target
 artifacts=$dir/artifacts/$target
 log=$dir/logs/$target-$(date +%Y%m%d-%H%M%S).log
-mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+mkdir -p "$corpus" "$artifacts" "$(dirname "$log")" "$seeds"
 
 # UndefinedBehaviorSanitizer reports become crashes the fuzzer stops on.
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}

@@ -198,4 +198,15 @@ Result<std::string> serializeTestValue(const TestValue& value) {
   return bytes;
 }
 
+Result<std::string> serializeTensor(const Tensor& tensor) {
+  std::string bytes;
+  wire::StringOutput out(bytes);
+  Status status = wire::encodeTwoPass(out, [&](auto& sink) {
+    DataEncoder<std::remove_reference_t<decltype(sink)>> encoder(sink);
+    encoder.tensor(tensor);
+  });
+  if (!status) return status;
+  return bytes;
+}
+
 }  // namespace onyx

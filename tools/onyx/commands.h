@@ -18,5 +18,6 @@ void addPrintCommand(CLI::App& app, int& exit_code);
 void addOpsCommand(CLI::App& app, int& exit_code);
 void addInferCommand(CLI::App& app, int& exit_code);
 void addTestCommand(CLI::App& app, int& exit_code);
+void addRunCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

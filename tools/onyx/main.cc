@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   onyx::tool::addOpsCommand(app, exit_code);
   onyx::tool::addInferCommand(app, exit_code);
   onyx::tool::addTestCommand(app, exit_code);
+  onyx::tool::addRunCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

@@ -1,6 +1,6 @@
-// `onyx test CASE_DIR...`: runs ONNX backend test cases (a folder with model.onnx and
-// test_data_set_*/input_K.pb, output_K.pb) and compares the outputs. One line per failing
-// case (the data set, the output, the first differing index and both values, or why the
+// `onyx test CASE_DIR... [--verbose] [--threads N]`: runs ONNX backend test cases (a folder with
+// model.onnx and test_data_set_*/input_K.pb, output_K.pb) and compares the outputs. One line per
+// failing case (the data set, the output, the first differing index and both values, or why the
 // model could not run); the last line `N passed, N failed, N skipped`. Exit 0 when none
 // failed, 1 when some did, 2 on bad usage.
 #include <fmt/format.h>
@@ -18,6 +18,7 @@ namespace {
 struct TestArguments {
   std::vector<std::string> cases;
   bool verbose = false;
+  int threads = 0;
 };
 
 int runTests(const TestArguments& arguments) {
@@ -35,7 +36,9 @@ int runTests(const TestArguments& arguments) {
       ++skipped;
       continue;
     }
-    Result<TestCaseResult> result = runTestCase(folder);
+    EvalOptions options;
+    options.threads = arguments.threads;
+    Result<TestCaseResult> result = runTestCase(folder, options);
     if (!result) {
       fmt::print("FAILED {}: {}\n", name, result.status().toString());
       ++failed;
@@ -68,6 +71,8 @@ void addTestCommand(CLI::App& app, int& exit_code) {
   auto arguments = std::make_shared<TestArguments>();
   command->add_option("CASE_DIR", arguments->cases, "test case folders")->required();
   command->add_flag("--verbose", arguments->verbose, "also list the cases that pass");
+  command->add_option("--threads", arguments->threads, "threads kernels may use (0: all)")
+      ->check(CLI::NonNegativeNumber);
   command->callback([&exit_code, arguments] { exit_code = runTests(*arguments); });
 }
 

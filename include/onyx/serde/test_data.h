@@ -90,4 +90,7 @@ Result<TestValue> loadTestValue(const std::string& path, TestValueKind kind,
                                 const LoadOptions& options = {});
 Result<std::string> serializeTestValue(const TestValue& value);
 
+/// A TensorProto on its own, as a test case's .pb file holds it.
+Result<std::string> serializeTensor(const Tensor& tensor);
+
 }  // namespace onyx
