@@ -68,12 +68,64 @@ Status notRunnable(const Node& node, const OpSchema* schema) {
                                                    " has no kernel in onyx yet");
 }
 
+// Calls `visit` with every value the nodes of `graph` read, its subgraphs' reads included
+// (an outer-scope read keeps the outer value alive until the node holding the subgraph ends).
+template <class Visit>
+void forEachRead(const Graph& graph, Visit&& visit) {
+  for (const Node* node : graph.nodes()) {
+    for (size_t i = 0; i < node->inputCount(); ++i) {
+      if (const Value* input = node->input(i)) visit(input);
+    }
+    for (const Attribute* attribute : node->attributes) {
+      if (attribute->g != nullptr) forEachRead(*attribute->g, visit);
+      if (attribute->lists != nullptr) {
+        for (const Graph* graph_item : attribute->lists->graphs) forEachRead(*graph_item, visit);
+      }
+    }
+  }
+}
+
+// For each node of a graph, the values no later node (nor the graph's outputs) reads: they
+// are dropped from the scope once the node has run, so memory follows the live values.
+std::vector<std::vector<const Value*>> lastReads(const Graph& graph,
+                                                 std::span<const Value* const> kept) {
+  std::unordered_map<const Value*, size_t> last;
+  size_t index = 0;
+  for (const Node* node : graph.nodes()) {
+    auto note = [&](const Value* value) { last[value] = index; };
+    for (size_t i = 0; i < node->inputCount(); ++i) {
+      if (const Value* input = node->input(i)) note(input);
+    }
+    for (const Attribute* attribute : node->attributes) {
+      if (attribute->g != nullptr) forEachRead(*attribute->g, note);
+      if (attribute->lists != nullptr) {
+        for (const Graph* graph_item : attribute->lists->graphs) forEachRead(*graph_item, note);
+      }
+    }
+    // An output nothing reads is dropped at once.
+    for (size_t i = 0; i < node->outputCount(); ++i) {
+      if (const Value* output = node->output(i)) last.try_emplace(output, index);
+    }
+    ++index;
+  }
+  for (const ValueInfo* output : graph.outputs) {
+    if (const Value* value = output->bound()) last.erase(value);
+  }
+  for (const Value* value : kept) last.erase(value);
+  std::vector<std::vector<const Value*>> drops(index);
+  for (const auto& [value, at] : last) drops[at].push_back(value);
+  return drops;
+}
+
 class Executor final : public KernelHost {
  public:
   Executor(const Model& model, const EvalOptions& options) : model_(model), options_(options) {}
 
   Status checkRunnable(const Graph& graph, const Imports& imports, const std::string& path);
-  Result<std::vector<EvalValue>> runGraph(const Graph& graph, Scope& scope, const Imports& imports);
+  /// Runs `graph`'s nodes in `scope`; its outputs. `kept`: values read after the graph
+  /// ends besides its outputs (a function body's outputs).
+  Result<std::vector<EvalValue>> runGraph(const Graph& graph, Scope& scope, const Imports& imports,
+                                          std::span<const Value* const> kept = {});
   Result<std::vector<EvalValue>> runSubgraph(const Graph& graph,
                                              std::vector<EvalValue> inputs) override;
   int threads() const override {
@@ -95,6 +147,7 @@ class Executor final : public KernelHost {
   const Model& model_;
   const EvalOptions& options_;
   std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
+  std::unordered_map<const Graph*, std::vector<std::vector<const Value*>>> drops_;
   // Where the walk is, for subgraph calls from kernels.
   Scope* current_scope_ = nullptr;
   const Imports* current_imports_ = nullptr;
@@ -214,7 +267,11 @@ Result<const Function*> Executor::operatorBody(const Node& node, const OpSchema&
 }
 
 Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& scope,
-                                                  const Imports& imports) {
+                                                  const Imports& imports,
+                                                  std::span<const Value* const> kept) {
+  auto cached = drops_.find(&graph);
+  if (cached == drops_.end()) cached = drops_.emplace(&graph, lastReads(graph, kept)).first;
+  const std::vector<std::vector<const Value*>>& drops = cached->second;
   size_t index = 0;
   for (const Node* node : graph.nodes()) {
     Status status = runNode(*node, scope, imports);
@@ -223,6 +280,7 @@ Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& sco
       if (!node->nameOrEmpty().empty()) where += "(" + std::string(node->nameOrEmpty()) + ")";
       return status.within(where);
     }
+    for (const Value* value : drops[index]) scope.values.erase(value);
     ++index;
   }
   std::vector<EvalValue> outputs;
@@ -275,7 +333,9 @@ Result<std::vector<EvalValue>> Executor::callFunction(const Function& function,
   callee_ = &function;
   Scope* outer_scope = current_scope_;
   std::vector<EvalValue> outputs;
-  Result<std::vector<EvalValue>> ran = runGraph(*function.body, body, imports);
+  std::vector<const Value*> function_outputs;
+  for (const Use* output : function.outputs) function_outputs.push_back(output->value);
+  Result<std::vector<EvalValue>> ran = runGraph(*function.body, body, imports, function_outputs);
   // Function outputs are uses without a node, not graph outputs: read them here.
   Status status = ran.isOk() ? Status::ok() : ran.status();
   if (status.isOk()) {

@@ -186,38 +186,48 @@ Result<EvalValue> evalValueOf(const TestValue& value) {
   return Status(ErrorCode::kUnsupported, "sparse tensors and maps as test values");
 }
 
+std::vector<std::string> testDataSets(const std::string& folder) {
+  std::vector<std::string> data_sets;
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(fs::path(folder), error)) {
+    if (entry.is_directory() && entry.path().filename().string().rfind("test_data_set_", 0) == 0) {
+      data_sets.push_back(entry.path().string());
+    }
+  }
+  std::sort(data_sets.begin(), data_sets.end());
+  return data_sets;
+}
+
+Result<std::vector<NamedValue>> loadTestInputs(const Model& model, const std::string& data_set) {
+  std::vector<NamedValue> inputs;
+  if (model.graph == nullptr) return inputs;
+  size_t k = 0;
+  for (const ValueInfo* input : model.graph->inputs) {
+    if (input->value == nullptr || input->value->initializer != nullptr) continue;
+    fs::path file = fs::path(data_set) / ("input_" + std::to_string(k++) + ".pb");
+    if (!fs::exists(file)) continue;  // an optional input the case leaves out
+    Result<TestValue> read = loadTestValue(file.string(), testValueKindOf(input->type));
+    if (!read) return read.status();
+    Result<EvalValue> value = evalValueOf(*read);
+    if (!value) return value.status();
+    inputs.push_back({std::string(input->value->name), std::move(*value)});
+  }
+  return inputs;
+}
+
 Result<TestCaseResult> runTestCase(const std::string& folder_text, const EvalOptions& options) {
   fs::path folder(folder_text);
   Result<Model> model = loadModel((folder / "model.onnx").string());
   if (!model) return model.status();
   const Graph& graph = *model->graph;
-  std::vector<const ValueInfo*> fed;
-  for (const ValueInfo* input : graph.inputs) {
-    if (input->value != nullptr && input->value->initializer == nullptr) fed.push_back(input);
-  }
-  std::vector<fs::path> data_sets;
-  std::error_code error;
-  for (const auto& entry : fs::directory_iterator(folder, error)) {
-    if (entry.is_directory() && entry.path().filename().string().rfind("test_data_set_", 0) == 0) {
-      data_sets.push_back(entry.path());
-    }
-  }
-  std::sort(data_sets.begin(), data_sets.end());
   Tolerance tolerance = toleranceOf(folder);
   TestCaseResult result;
-  for (const fs::path& data_set : data_sets) {
+  for (const std::string& data_set_text : testDataSets(folder_text)) {
+    fs::path data_set(data_set_text);
     ++result.data_sets;
-    std::vector<NamedValue> inputs;
-    for (size_t k = 0; k < fed.size(); ++k) {
-      fs::path file = data_set / ("input_" + std::to_string(k) + ".pb");
-      if (!fs::exists(file)) continue;  // an optional input the case leaves out
-      Result<TestValue> read = loadTestValue(file.string(), testValueKindOf(fed[k]->type));
-      if (!read) return read.status();
-      Result<EvalValue> value = evalValueOf(*read);
-      if (!value) return value.status();
-      inputs.push_back({std::string(fed[k]->value->name), std::move(*value)});
-    }
-    Result<std::vector<EvalValue>> outputs = evaluate(*model, inputs, options);
+    Result<std::vector<NamedValue>> inputs = loadTestInputs(*model, data_set_text);
+    if (!inputs) return inputs.status();
+    Result<std::vector<EvalValue>> outputs = evaluate(*model, *inputs, options);
     if (!outputs) return outputs.status();
     for (size_t k = 0; k < graph.outputs.size() && k < outputs->size(); ++k) {
       fs::path file = data_set / ("output_" + std::to_string(k) + ".pb");

@@ -29,6 +29,13 @@ std::string compareValues(const EvalValue& expected, const EvalValue& actual,
 /// A decoded .pb value as the evaluator's value.
 Result<EvalValue> evalValueOf(const TestValue& value);
 
+/// The case's data set folders (test_data_set_*), sorted.
+std::vector<std::string> testDataSets(const std::string& folder);
+
+/// A data set's input_K.pb files bound to `model`'s graph inputs that have no initializer,
+/// in order (a missing file leaves that input out).
+Result<std::vector<NamedValue>> loadTestInputs(const Model& model, const std::string& data_set);
+
 struct TestCaseResult {
   /// Empty when every data set passed; else one line per failure (which data set, which
   /// output, why).
