@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/kernels.h"
+#include "ops/matrix_multiply.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -13,8 +14,8 @@ namespace {
 
 void inferMatMul(InferenceContext& ctx) { inferMatMulShape(ctx); }
 
-// Batched matrix products in the natural loop order (i, k, j), float and double. BLAS comes
-// with the evaluator's speed work (issue 6).
+// Batched matrix products: float through sgemm, the other types in the natural loop order
+// (i, k, j).
 Status runMatMul(KernelContext& ctx) {
   const Array* a = ctx.inputArray(0);
   const Array* b = ctx.inputArray(1);
@@ -64,7 +65,15 @@ Status runMatMul(KernelContext& ctx) {
     }
   };
   if (a->type() == ElementType::kFloat) {
-    multiply.template operator()<float>();
+    size_t nk = static_cast<size_t>(n * k), km = static_cast<size_t>(k * m),
+           nm = static_cast<size_t>(n * m);
+    for (size_t batch_index = 0; batch_index < ia.size(); ++batch_index) {
+      multiplyFloat(ctx, false, false, static_cast<size_t>(n), static_cast<size_t>(m),
+                    static_cast<size_t>(k), 1.0f, a->data<float>() + ia[batch_index] * nk,
+                    static_cast<size_t>(k), b->data<float>() + ib[batch_index] * km,
+                    static_cast<size_t>(m), 0.0f, out.data<float>() + batch_index * nm,
+                    static_cast<size_t>(m));
+    }
   } else if (a->type() == ElementType::kDouble) {
     multiply.template operator()<double>();
   } else if (a->type() == ElementType::kInt32) {

@@ -1,0 +1,70 @@
+#include "ops/matrix_multiply.h"
+
+#include <dnnl.h>
+
+#include <algorithm>
+
+#include "ops/kernels.h"
+
+// libgomp's, declared here because clang has no <omp.h> without libomp: oneDNN's sgemm
+// threads itself with OpenMP, and each of onyx's threads runs it on that thread alone.
+extern "C" void omp_set_num_threads(int count);
+
+namespace onyx::ops {
+
+namespace {
+
+// Rows per block: large enough for sgemm's register blocking, small enough to spread a
+// transformer layer's 128 rows over two threads.
+constexpr size_t kRowBlock = 64;
+constexpr size_t kColumnBlock = 256;
+
+void sgemmOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k, float alpha,
+                       const float* a, size_t lda, const float* b, size_t ldb, float beta, float* c,
+                       size_t ldc) {
+  omp_set_num_threads(1);
+  dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', static_cast<dnnl_dim_t>(m),
+             static_cast<dnnl_dim_t>(n), static_cast<dnnl_dim_t>(k), alpha, a,
+             static_cast<dnnl_dim_t>(lda), b, static_cast<dnnl_dim_t>(ldb), beta, c,
+             static_cast<dnnl_dim_t>(ldc));
+}
+
+}  // namespace
+
+void multiplyFloat(const KernelContext& ctx, bool trans_a, bool trans_b, size_t m, size_t n,
+                   size_t k, float alpha, const float* a, size_t lda, const float* b, size_t ldb,
+                   float beta, float* c, size_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    // sgemm would still scale C by beta; the product itself is zero.
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
+    }
+    return;
+  }
+  if (m >= 2 * kRowBlock || n < 2 * kColumnBlock) {
+    size_t blocks = (m + kRowBlock - 1) / kRowBlock;
+    parallelFor(ctx, blocks, 1, [&](size_t begin, size_t end) {
+      for (size_t block = begin; block < end; ++block) {
+        size_t row = block * kRowBlock;
+        size_t rows = std::min(kRowBlock, m - row);
+        const float* a_block = trans_a ? a + row : a + row * lda;
+        sgemmOnThisThread(trans_a, trans_b, rows, n, k, alpha, a_block, lda, b, ldb, beta,
+                          c + row * ldc, ldc);
+      }
+    });
+    return;
+  }
+  size_t blocks = (n + kColumnBlock - 1) / kColumnBlock;
+  parallelFor(ctx, blocks, 1, [&](size_t begin, size_t end) {
+    for (size_t block = begin; block < end; ++block) {
+      size_t column = block * kColumnBlock;
+      size_t columns = std::min(kColumnBlock, n - column);
+      const float* b_block = trans_b ? b + column * ldb : b + column;
+      sgemmOnThisThread(trans_a, trans_b, m, columns, k, alpha, a, lda, b_block, ldb, beta,
+                        c + column, ldc);
+    }
+  });
+}
+
+}  // namespace onyx::ops
