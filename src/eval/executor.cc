@@ -21,9 +21,9 @@
 
 namespace onyx {
 
-namespace {
-
 using check::quoted;
+
+namespace eval_internal {
 
 struct Imports {
   const ArenaList<OperatorSetId>* list = nullptr;
@@ -148,6 +148,7 @@ class Executor final : public KernelHost {
   const EvalOptions& options_;
   std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
   std::unordered_map<const Graph*, std::vector<std::vector<const Value*>>> drops_;
+  std::unordered_map<const Value*, EvalValue> initializers_;
   // Where the walk is, for subgraph calls from kernels.
   Scope* current_scope_ = nullptr;
   const Imports* current_imports_ = nullptr;
@@ -182,12 +183,14 @@ Status Executor::checkRunnable(const Graph& graph, const Imports& imports,
 Result<const EvalValue*> Executor::read(const Value* value, Scope& scope) {
   if (const EvalValue* found = scope.find(value)) return found;
   if (value->initializer != nullptr) {
+    // Converted once and kept for every later run, as the weights of a loaded model are.
+    auto cached = initializers_.find(value);
+    if (cached != initializers_.end()) return &cached->second;
     Result<Array> array = arrayFromTensor(*value->initializer);
     if (!array)
       return Status(array.status().code(),
                     "initializer " + quoted(value->name) + ": " + array.status().message());
-    // Initializers live in the scope of their graph; the innermost scope is close enough.
-    auto [slot, inserted] = scope.values.emplace(value, EvalValue::of(std::move(*array)));
+    auto [slot, inserted] = initializers_.emplace(value, EvalValue::of(std::move(*array)));
     return &slot->second;
   }
   return Status(ErrorCode::kInvalidArgument, quoted(value->name) + " has no value");
@@ -376,15 +379,27 @@ std::string mismatch(const EvalValue& value, const Type* type) {
   return {};
 }
 
-}  // namespace
+}  // namespace eval_internal
 
-Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,
-                                        const EvalOptions& options) {
-  if (model.graph == nullptr) return Status(ErrorCode::kInvalidArgument, "the model has no graph");
-  const Graph& graph = *model.graph;
-  Imports imports{&model.opset_import};
-  Executor executor(model, options);
-  ONYX_RETURN_IF_ERROR(executor.checkRunnable(graph, imports, "graph"));
+Evaluator::Evaluator(const Model& model, EvalOptions options)
+    : model_(model),
+      options_(std::make_unique<EvalOptions>(options)),
+      executor_(std::make_unique<eval_internal::Executor>(model, *options_)) {}
+
+Evaluator::~Evaluator() = default;
+
+Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs) {
+  using eval_internal::Imports;
+  using eval_internal::Scope;
+  if (model_.graph == nullptr) {
+    return Status(ErrorCode::kInvalidArgument, "the model has no graph");
+  }
+  const Graph& graph = *model_.graph;
+  Imports imports{&model_.opset_import};
+  if (!checked_) {
+    ONYX_RETURN_IF_ERROR(executor_->checkRunnable(graph, imports, "graph"));
+    checked_ = true;
+  }
   Scope scope;
   for (const NamedValue& input : inputs) {
     const Value* formal = graph.lookup(input.name);
@@ -392,7 +407,7 @@ Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const Name
       return Status(ErrorCode::kInvalidArgument,
                     "the graph has no input named " + quoted(input.name));
     }
-    if (std::string why = mismatch(input.value, formal->type()); !why.empty()) {
+    if (std::string why = eval_internal::mismatch(input.value, formal->type()); !why.empty()) {
       return Status(ErrorCode::kInvalidArgument, "input " + quoted(input.name) + ": " + why);
     }
     scope.values[formal] = input.value;
@@ -404,7 +419,13 @@ Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const Name
     }
     return Status(ErrorCode::kInvalidArgument, "input " + quoted(formal->name) + " is not given");
   }
-  return executor.runGraph(graph, scope, imports);
+  return executor_->runGraph(graph, scope, imports);
+}
+
+Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,
+                                        const EvalOptions& options) {
+  Evaluator evaluator(model, options);
+  return evaluator.run(inputs);
 }
 
 }  // namespace onyx

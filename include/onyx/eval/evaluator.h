@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -30,6 +31,30 @@ struct EvalOptions {
 struct NamedValue {
   std::string name;
   EvalValue value;
+};
+
+namespace eval_internal {
+class Executor;
+}
+
+/// A model prepared to run many times: the operator check is done once, initializers are
+/// converted once and kept, function-operator bodies are built once per node. One run at a
+/// time; the model must outlive the Evaluator and not change while it lives.
+class Evaluator {
+ public:
+  explicit Evaluator(const Model& model, EvalOptions options = {});
+  ~Evaluator();
+  Evaluator(const Evaluator&) = delete;
+  Evaluator& operator=(const Evaluator&) = delete;
+
+  /// As evaluate().
+  Result<std::vector<EvalValue>> run(std::span<const NamedValue> inputs);
+
+ private:
+  const Model& model_;
+  std::unique_ptr<EvalOptions> options_;  // the executor holds a reference
+  std::unique_ptr<eval_internal::Executor> executor_;
+  bool checked_ = false;
 };
 
 /// Runs `model`'s main graph with `inputs` (by graph input name; an input with an
