@@ -7,6 +7,7 @@
 #include "check/opset_imports.h"
 #include "check/quote.h"
 
+#include "eval/thread_pool.h"
 #include "onyx/core/element_type.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/attribute.h"
@@ -119,7 +120,8 @@ std::vector<std::vector<const Value*>> lastReads(const Graph& graph,
 
 class Executor final : public KernelHost {
  public:
-  Executor(const Model& model, const EvalOptions& options) : model_(model), options_(options) {}
+  Executor(const Model& model, const EvalOptions& options)
+      : model_(model), options_(options), pool_(threads()) {}
 
   Status checkRunnable(const Graph& graph, const Imports& imports, const std::string& path);
   /// Runs `graph`'s nodes in `scope`; its outputs. `kept`: values read after the graph
@@ -133,6 +135,9 @@ class Executor final : public KernelHost {
     return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   }
   uint64_t seed() const override { return options_.seed; }
+  void runParts(size_t parts, const std::function<void(size_t part)>& body) override {
+    pool_.run(parts, body);
+  }
   int64_t maxIterations() const override { return options_.max_iterations; }
 
  private:
@@ -149,6 +154,7 @@ class Executor final : public KernelHost {
   std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
   std::unordered_map<const Graph*, std::vector<std::vector<const Value*>>> drops_;
   std::unordered_map<const Value*, EvalValue> initializers_;
+  ThreadPool pool_;
   // Where the walk is, for subgraph calls from kernels.
   Scope* current_scope_ = nullptr;
   const Imports* current_imports_ = nullptr;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <thread>
 
 namespace onyx::ops {
 
@@ -52,21 +51,17 @@ void parallelFor(const KernelContext& ctx, size_t count, size_t grain,
                  const std::function<void(size_t begin, size_t end)>& body) {
   if (count == 0) return;
   size_t threads = static_cast<size_t>(std::max(1, ctx.threads()));
-  threads = std::min(threads, std::max<size_t>(1, count / std::max<size_t>(grain, 1)));
-  if (threads <= 1) {
+  size_t parts = std::min(threads, std::max<size_t>(1, count / std::max<size_t>(grain, 1)));
+  if (parts <= 1) {
     body(0, count);
     return;
   }
-  size_t chunk = (count + threads - 1) / threads;
-  std::vector<std::thread> workers;
-  workers.reserve(threads - 1);
-  for (size_t t = 1; t < threads; ++t) {
-    size_t begin = t * chunk;
+  size_t chunk = (count + parts - 1) / parts;
+  ctx.runParts(parts, [&](size_t part) {
+    size_t begin = part * chunk;
     size_t end = std::min(count, begin + chunk);
-    if (begin < end) workers.emplace_back(body, begin, end);
-  }
-  body(0, std::min(count, chunk));
-  for (std::thread& worker : workers) worker.join();
+    if (begin < end) body(begin, end);
+  });
 }
 
 void copyElements(const Array& from, size_t from_index, Array& to, size_t to_index, size_t count) {

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -43,6 +44,11 @@ class KernelHost {
   virtual uint64_t seed() const { return 0; }
   /// A bound on loop iterations beyond what the model itself bounds.
   virtual int64_t maxIterations() const { return int64_t{1} << 31; }
+  /// Calls body(part) for each part in [0, parts), possibly on several threads at once;
+  /// returns when all are done.
+  virtual void runParts(size_t parts, const std::function<void(size_t part)>& body) {
+    for (size_t part = 0; part < parts; ++part) body(part);
+  }
 };
 
 class KernelContext : public NodeContext {
@@ -73,6 +79,10 @@ class KernelContext : public NodeContext {
   int threads() const { return host_->threads(); }
   uint64_t seed() const { return host_->seed(); }
   int64_t maxIterations() const { return host_->maxIterations(); }
+  /// KernelHost::runParts; kernels use ops::parallelFor (src/ops/kernels.h).
+  void runParts(size_t parts, const std::function<void(size_t part)>& body) const {
+    host_->runParts(parts, body);
+  }
 
   /// An error about this node's inputs or attributes (kInvalidArgument).
   Status fail(std::string message) const;
