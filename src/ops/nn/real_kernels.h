@@ -1,0 +1,157 @@
+// Internal: what the normalization, attention, resampling and detection kernels share.
+// They compute in double whatever the floating-point element type (FLOAT16, BFLOAT16 and the
+// FLOAT8 types are widened on the way in and rounded to nearest even on the way out).
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ops/kernels.h"
+
+namespace onyx::ops {
+
+/// Whether `type` is a floating-point type these kernels compute on.
+inline bool isRealType(ElementType type) {
+  return type == ElementType::kFloat || type == ElementType::kDouble || isNarrowFloat(type);
+}
+
+/// The elements of a numeric array as doubles.
+inline std::vector<double> realsOf(const Array& array) {
+  std::vector<double> out(array.size());
+  if (array.type() == ElementType::kDouble) {
+    const double* in = array.data<double>();
+    std::copy(in, in + array.size(), out.begin());
+  } else if (array.type() == ElementType::kFloat || isNarrowFloat(array.type())) {
+    Array wide = widenToFloat(array);
+    const float* in = wide.data<float>();
+    for (size_t i = 0; i < out.size(); ++i) out[i] = in[i];
+  } else {
+    for (size_t i = 0; i < out.size(); ++i) out[i] = elementAsDouble(array, i);
+  }
+  return out;
+}
+
+/// An array of `type` and `shape` holding `values` (rounded to the type).
+inline Array arrayOfReals(const std::vector<double>& values, std::vector<int64_t> shape,
+                          ElementType type) {
+  if (type == ElementType::kDouble) {
+    Array out(type, std::move(shape));
+    std::copy(values.begin(), values.end(), out.data<double>());
+    return out;
+  }
+  if (type == ElementType::kFloat || isNarrowFloat(type)) {
+    Array out(ElementType::kFloat, std::move(shape));
+    float* data = out.data<float>();
+    for (size_t i = 0; i < values.size(); ++i) data[i] = static_cast<float>(values[i]);
+    return narrowFromFloat(out, type);
+  }
+  Array out(type, std::move(shape));
+  for (size_t i = 0; i < values.size(); ++i) storeDouble(out, i, values[i]);
+  return out;
+}
+
+/// The product of the element counts of `shape[begin, end)`.
+inline size_t productOf(const std::vector<int64_t>& shape, size_t begin, size_t end) {
+  size_t product = 1;
+  for (size_t i = begin; i < end && i < shape.size(); ++i) product *= static_cast<size_t>(shape[i]);
+  return product;
+}
+
+/// The shape as text, "[2, 3]".
+inline std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
+}  // namespace onyx::ops
+
+namespace onyx::ops {
+
+/// For an affine parameter (Scale, B) that broadcasts to `shape`: the index into it of each
+/// element of `shape`; nullopt when it does not broadcast to exactly `shape`.
+inline std::optional<std::vector<size_t>> parameterIndices(const Array& parameter,
+                                                           const std::vector<int64_t>& shape) {
+  std::optional<std::vector<int64_t>> joint = broadcastShape(parameter.shape(), shape);
+  if (!joint || *joint != shape) return std::nullopt;
+  return broadcastIndices(parameter.shape(), shape);
+}
+
+/// LayerNormalization and RMSNormalization over the trailing axes from `axis`: `rms` leaves
+/// out the mean. Y = (x - mean) / sqrt(var + epsilon) * scale (+ bias); the statistics
+/// (mean, inverse standard deviation) per leading index when asked for.
+inline Status trailingNormalization(KernelContext& ctx, bool rms) {
+  const Array* x = ctx.inputArray(0);
+  const Array* scale = ctx.inputArray(1);
+  const Array* bias = rms ? nullptr : ctx.inputArray(2);
+  if (x == nullptr || scale == nullptr) return ctx.fail("needs X and Scale tensors");
+  if (!isRealType(x->type())) return ctx.fail("X must be a floating-point tensor");
+  std::optional<size_t> axis = kernelAxis(ctx.intAttribute("axis").value_or(-1), x->rank());
+  if (!axis) return ctx.fail("axis is out of range for X of rank " + std::to_string(x->rank()));
+  double epsilon = ctx.floatAttribute("epsilon").value_or(1e-5f);
+  std::optional<std::vector<size_t>> scale_index = parameterIndices(*scale, x->shape());
+  if (!scale_index) {
+    return ctx.fail("Scale " + shapeText(scale->shape()) + " does not broadcast to X " +
+                    shapeText(x->shape()));
+  }
+  std::optional<std::vector<size_t>> bias_index;
+  if (bias != nullptr) {
+    bias_index = parameterIndices(*bias, x->shape());
+    if (!bias_index) {
+      return ctx.fail("B " + shapeText(bias->shape()) + " does not broadcast to X " +
+                      shapeText(x->shape()));
+    }
+  }
+  size_t rows = productOf(x->shape(), 0, *axis);
+  size_t columns = productOf(x->shape(), *axis, x->rank());
+  std::vector<double> in = realsOf(*x);
+  std::vector<double> w = realsOf(*scale);
+  std::vector<double> b = bias != nullptr ? realsOf(*bias) : std::vector<double>();
+  std::vector<double> out(in.size());
+  std::vector<double> means(rows, 0.0);
+  std::vector<double> inverses(rows, 0.0);
+  parallelFor(ctx, rows, 16, [&](size_t begin, size_t end) {
+    for (size_t r = begin; r < end; ++r) {
+      const double* row = in.data() + r * columns;
+      double mean = 0;
+      if (!rms) {
+        for (size_t c = 0; c < columns; ++c) mean += row[c];
+        mean /= static_cast<double>(columns);
+      }
+      double variance = 0;
+      for (size_t c = 0; c < columns; ++c) variance += (row[c] - mean) * (row[c] - mean);
+      variance /= static_cast<double>(columns);
+      double inverse = 1.0 / std::sqrt(variance + epsilon);
+      means[r] = mean;
+      inverses[r] = inverse;
+      for (size_t c = 0; c < columns; ++c) {
+        size_t i = r * columns + c;
+        double value = (row[c] - mean) * inverse * w[(*scale_index)[i]];
+        if (bias != nullptr) value += b[(*bias_index)[i]];
+        out[i] = value;
+      }
+    }
+  });
+  ctx.setOutput(0, arrayOfReals(out, x->shape(), x->type()));
+  std::vector<int64_t> statistics_shape(x->shape().begin(),
+                                        x->shape().begin() + static_cast<std::ptrdiff_t>(*axis));
+  statistics_shape.resize(x->rank(), 1);
+  int64_t stash = ctx.intAttribute("stash_type").value_or(1);
+  ElementType statistics_type = stash == 16
+                                    ? ElementType::kBfloat16
+                                    : (stash == 11 ? ElementType::kDouble : ElementType::kFloat);
+  if (ctx.hasOutput(1)) ctx.setOutput(1, arrayOfReals(means, statistics_shape, statistics_type));
+  if (ctx.hasOutput(2)) {
+    ctx.setOutput(2, arrayOfReals(inverses, statistics_shape, statistics_type));
+  }
+  return Status::ok();
+}
+
+}  // namespace onyx::ops
