@@ -155,3 +155,57 @@ inline Status trailingNormalization(KernelContext& ctx, bool rms) {
 }
 
 }  // namespace onyx::ops
+
+namespace onyx::ops {
+
+/// X (N, C, D...) normalized per (n, group of `group_channels` channels) over the group's
+/// channels and D: y = (x - mean) / sqrt(var + epsilon) * scale[p] + bias[p], p the channel
+/// (or the group when `per_group`). InstanceNormalization is groups of one channel.
+inline Status groupNormalization(KernelContext& ctx, const Array& x, const Array& scale,
+                                 const Array& bias, size_t groups, bool per_group,
+                                 double epsilon) {
+  if (!isRealType(x.type())) return ctx.fail("X must be a floating-point tensor");
+  if (x.rank() < 2) return ctx.fail("X must have rank 2 or more");
+  const size_t batch = static_cast<size_t>(x.dim(0));
+  const size_t channels = static_cast<size_t>(x.dim(1));
+  if (groups == 0 || channels % groups != 0) {
+    return ctx.fail("the " + std::to_string(channels) + " channels do not split into " +
+                    std::to_string(groups) + " groups");
+  }
+  const size_t parameters = per_group ? groups : channels;
+  if (scale.size() != parameters || bias.size() != parameters) {
+    return ctx.fail("scale and bias must hold " + std::to_string(parameters) + " values");
+  }
+  const size_t spatial = productOf(x.shape(), 2, x.rank());
+  const size_t group_channels = channels / groups;
+  const size_t block = group_channels * spatial;
+  const std::vector<double> in = realsOf(x);
+  const std::vector<double> w = realsOf(scale);
+  const std::vector<double> b = realsOf(bias);
+  std::vector<double> out(in.size());
+  parallelFor(ctx, batch * groups, 1, [&](size_t begin, size_t end) {
+    for (size_t item = begin; item < end; ++item) {
+      const double* from = in.data() + item * block;
+      double* to = out.data() + item * block;
+      double mean = 0;
+      for (size_t i = 0; i < block; ++i) mean += from[i];
+      mean /= static_cast<double>(block);
+      double variance = 0;
+      for (size_t i = 0; i < block; ++i) variance += (from[i] - mean) * (from[i] - mean);
+      variance /= static_cast<double>(block);
+      const double inverse = 1.0 / std::sqrt(variance + epsilon);
+      const size_t group = item % groups;
+      for (size_t c = 0; c < group_channels; ++c) {
+        const size_t p = per_group ? group : group * group_channels + c;
+        for (size_t i = 0; i < spatial; ++i) {
+          size_t at = c * spatial + i;
+          to[at] = (from[at] - mean) * inverse * w[p] + b[p];
+        }
+      }
+    }
+  });
+  ctx.setOutput(0, arrayOfReals(out, x.shape(), x.type()));
+  return Status::ok();
+}
+
+}  // namespace onyx::ops
