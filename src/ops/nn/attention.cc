@@ -447,29 +447,6 @@ Result<std::string> buildAttention(const FunctionBodyContext& context, int versi
 
 // ---- the kernel ----------------------------------------------------------------------------
 
-// c (n x m) = a (n x k) times b (k x m), or times b^T when b is given as (m x k). Every matrix
-// product of the kernel goes through here.
-void attentionProduct(const double* a, const double* b, double* c, size_t n, size_t k, size_t m,
-                      bool b_transposed) {
-  if (b_transposed) {
-    for (size_t i = 0; i < n; ++i) {
-      for (size_t j = 0; j < m; ++j) {
-        double sum = 0;
-        for (size_t p = 0; p < k; ++p) sum += a[i * k + p] * b[j * k + p];
-        c[i * m + j] = sum;
-      }
-    }
-    return;
-  }
-  std::fill(c, c + n * m, 0.0);
-  for (size_t i = 0; i < n; ++i) {
-    for (size_t p = 0; p < k; ++p) {
-      double factor = a[i * k + p];
-      for (size_t j = 0; j < m; ++j) c[i * m + j] += factor * b[p * m + j];
-    }
-  }
-}
-
 // One of Q, K, V as (batch, heads, sequence, head size).
 struct HeadLayout {
   size_t heads = 0;

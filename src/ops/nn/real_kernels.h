@@ -162,8 +162,7 @@ namespace onyx::ops {
 /// channels and D: y = (x - mean) / sqrt(var + epsilon) * scale[p] + bias[p], p the channel
 /// (or the group when `per_group`). InstanceNormalization is groups of one channel.
 inline Status groupNormalization(KernelContext& ctx, const Array& x, const Array& scale,
-                                 const Array& bias, size_t groups, bool per_group,
-                                 double epsilon) {
+                                 const Array& bias, size_t groups, bool per_group, double epsilon) {
   if (!isRealType(x.type())) return ctx.fail("X must be a floating-point tensor");
   if (x.rank() < 2) return ctx.fail("X must have rank 2 or more");
   const size_t batch = static_cast<size_t>(x.dim(0));
@@ -206,6 +205,34 @@ inline Status groupNormalization(KernelContext& ctx, const Array& x, const Array
   });
   ctx.setOutput(0, arrayOfReals(out, x.shape(), x.type()));
   return Status::ok();
+}
+
+}  // namespace onyx::ops
+
+namespace onyx::ops {
+
+/// c (n x m) = a (n x k) times b (k x m), or times b^T when b is given as (m x k). Every matrix
+/// product of the attention kernels (Attention, FlexAttention) goes through here, so a faster
+/// product (BLAS) replaces this one function.
+inline void attentionProduct(const double* a, const double* b, double* c, size_t n, size_t k,
+                             size_t m, bool b_transposed) {
+  if (b_transposed) {
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t j = 0; j < m; ++j) {
+        double sum = 0;
+        for (size_t p = 0; p < k; ++p) sum += a[i * k + p] * b[j * k + p];
+        c[i * m + j] = sum;
+      }
+    }
+    return;
+  }
+  std::fill(c, c + n * m, 0.0);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t p = 0; p < k; ++p) {
+      double factor = a[i * k + p];
+      for (size_t j = 0; j < m; ++j) c[i * m + j] += factor * b[p * m + j];
+    }
+  }
 }
 
 }  // namespace onyx::ops
