@@ -2,10 +2,14 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string>
+
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -441,6 +445,314 @@ Result<std::string> buildAttention(const FunctionBodyContext& context, int versi
   return out.finish();
 }
 
+// ---- the kernel ----------------------------------------------------------------------------
+
+// One of Q, K, V as (batch, heads, sequence, head size).
+struct HeadLayout {
+  size_t heads = 0;
+  size_t sequence = 0;
+  size_t head_size = 0;
+};
+
+Result<HeadLayout> headLayout(KernelContext& ctx, const Array& array, const char* name,
+                              std::optional<int64_t> heads) {
+  const std::vector<int64_t>& shape = array.shape();
+  if (shape.size() == 4) {
+    return HeadLayout{static_cast<size_t>(shape[1]), static_cast<size_t>(shape[2]),
+                      static_cast<size_t>(shape[3])};
+  }
+  if (!heads || *heads <= 0) {
+    return ctx.fail("3-D inputs need positive q_num_heads and kv_num_heads attributes");
+  }
+  if (shape[2] % *heads != 0) {
+    return ctx.fail(std::string(name) + "'s hidden size " + std::to_string(shape[2]) +
+                    " is not a multiple of its head count " + std::to_string(*heads));
+  }
+  return HeadLayout{static_cast<size_t>(*heads), static_cast<size_t>(shape[1]),
+                    static_cast<size_t>(shape[2] / *heads)};
+}
+
+// Writes `array` (3-D or 4-D, described by `layout`) as (batch, heads, sequence, head size)
+// into `out` at sequence offset `offset` of `total` positions, times `factor`.
+void gatherHeads(const std::vector<double>& values, const Array& array, const HeadLayout& layout,
+                 size_t batch, size_t offset, size_t total, double factor, double* out) {
+  bool three_d = array.rank() == 3;
+  size_t d = layout.head_size;
+  for (size_t b = 0; b < batch; ++b) {
+    for (size_t h = 0; h < layout.heads; ++h) {
+      for (size_t s = 0; s < layout.sequence; ++s) {
+        size_t from = three_d ? ((b * layout.sequence + s) * layout.heads + h) * d
+                              : ((b * layout.heads + h) * layout.sequence + s) * d;
+        double* to = out + ((b * layout.heads + h) * total + offset + s) * d;
+        for (size_t i = 0; i < d; ++i) to[i] = values[from + i] * factor;
+      }
+    }
+  }
+}
+
+// present = concat(past, new) along the sequence, 4-D, in the inputs' element type.
+Array presentOf(const Array* past, const Array& current, const HeadLayout& layout, size_t batch,
+                size_t past_length) {
+  size_t total = past_length + layout.sequence;
+  size_t d = layout.head_size;
+  Array out(current.type(), {static_cast<int64_t>(batch), static_cast<int64_t>(layout.heads),
+                             static_cast<int64_t>(total), static_cast<int64_t>(d)});
+  bool three_d = current.rank() == 3;
+  for (size_t b = 0; b < batch; ++b) {
+    for (size_t h = 0; h < layout.heads; ++h) {
+      size_t base = (b * layout.heads + h) * total * d;
+      if (past != nullptr && past_length > 0) {
+        copyElements(*past, (b * layout.heads + h) * past_length * d, out, base, past_length * d);
+      }
+      for (size_t s = 0; s < layout.sequence; ++s) {
+        size_t from = three_d ? ((b * layout.sequence + s) * layout.heads + h) * d
+                              : ((b * layout.heads + h) * layout.sequence + s) * d;
+        copyElements(current, from, out, base + (past_length + s) * d, d);
+      }
+    }
+  }
+  return out;
+}
+
+Status runAttention(KernelContext& ctx, int version) {
+  const Array* q = ctx.inputArray(0);
+  const Array* k = ctx.inputArray(1);
+  const Array* v = ctx.inputArray(2);
+  if (q == nullptr || k == nullptr || v == nullptr) return ctx.fail("needs Q, K and V tensors");
+  const Array* mask = ctx.inputArray(3);
+  const Array* past_key = ctx.inputArray(4);
+  const Array* past_value = ctx.inputArray(5);
+  const Array* nonpad = ctx.inputArray(6);
+  size_t rank = q->rank();
+  if ((rank != 3 && rank != 4) || k->rank() != rank || v->rank() != rank) {
+    return ctx.fail("Q, K and V must all be 3-D or all 4-D; they are " + shapeText(q->shape()) +
+                    ", " + shapeText(k->shape()) + " and " + shapeText(v->shape()));
+  }
+  for (const Array* input : {q, k, v, past_key, past_value}) {
+    if (input != nullptr && !isRealType(input->type())) {
+      return ctx.fail("Q, K, V and the past cache must be floating-point tensors");
+    }
+  }
+  std::optional<int64_t> q_heads_attr = ctx.intAttribute("q_num_heads");
+  std::optional<int64_t> kv_heads_attr = ctx.intAttribute("kv_num_heads");
+  if (version >= 25 && rank == 4 && (q_heads_attr || kv_heads_attr)) {
+    return ctx.fail("4-D inputs take no q_num_heads or kv_num_heads");
+  }
+  Result<HeadLayout> ql = headLayout(ctx, *q, "Q", q_heads_attr);
+  if (!ql) return ql.status();
+  Result<HeadLayout> kl = headLayout(ctx, *k, "K", kv_heads_attr);
+  if (!kl) return kl.status();
+  Result<HeadLayout> vl = headLayout(ctx, *v, "V", kv_heads_attr);
+  if (!vl) return vl.status();
+  size_t batch = static_cast<size_t>(q->dim(0));
+  if (static_cast<size_t>(k->dim(0)) != batch || static_cast<size_t>(v->dim(0)) != batch) {
+    return ctx.fail("Q, K and V have different batch sizes");
+  }
+  if (kl->head_size != ql->head_size) {
+    return ctx.fail("Q's head size " + std::to_string(ql->head_size) + " differs from K's " +
+                    std::to_string(kl->head_size));
+  }
+  if (kl->heads != vl->heads || kl->sequence != vl->sequence) {
+    return ctx.fail("K and V differ in heads or sequence length");
+  }
+  size_t q_heads = ql->heads;
+  size_t kv_heads = kl->heads;
+  if (kv_heads == 0 || q_heads % kv_heads != 0) {
+    return ctx.fail("Q's " + std::to_string(q_heads) + " heads are not a multiple of K's " +
+                    std::to_string(kv_heads));
+  }
+  if ((past_key == nullptr) != (past_value == nullptr)) {
+    return ctx.fail("past_key and past_value come together");
+  }
+  if (nonpad != nullptr && past_key != nullptr) {
+    return ctx.fail("nonpad_kv_seqlen does not go with a past cache");
+  }
+  size_t past_length = 0;
+  if (past_key != nullptr) {
+    const std::vector<int64_t>& pk = past_key->shape();
+    const std::vector<int64_t>& pv = past_value->shape();
+    if (pk.size() != 4 || pv.size() != 4 || static_cast<size_t>(pk[0]) != batch ||
+        static_cast<size_t>(pk[1]) != kv_heads || static_cast<size_t>(pk[3]) != kl->head_size ||
+        static_cast<size_t>(pv[0]) != batch || static_cast<size_t>(pv[1]) != kv_heads ||
+        pv[2] != pk[2] || static_cast<size_t>(pv[3]) != vl->head_size) {
+      return ctx.fail("past_key " + shapeText(pk) + " and past_value " + shapeText(pv) +
+                      " do not fit K and V");
+    }
+    past_length = static_cast<size_t>(pk[2]);
+  }
+  if (past_key != nullptr && (past_key->type() != k->type() || past_value->type() != v->type())) {
+    return ctx.fail("the past cache's element types differ from K's and V's");
+  }
+  std::vector<int64_t> nonpad_lengths;
+  if (nonpad != nullptr) {
+    std::optional<std::vector<int64_t>> lengths = integersOf(*nonpad);
+    if (!lengths || lengths->size() != batch) {
+      return ctx.fail("nonpad_kv_seqlen must hold one length per batch");
+    }
+    nonpad_lengths = *lengths;
+  }
+  const size_t sq = ql->sequence;
+  const size_t total = past_length + kl->sequence;
+  const size_t dk = ql->head_size;
+  const size_t dv = vl->head_size;
+
+  // The mask, right-aligned against (batch, q heads, q sequence, its own length).
+  std::vector<double> mask_values;
+  std::vector<size_t> mask_strides(4, 0);
+  size_t mask_length = 0;
+  bool bool_mask = false;
+  if (mask != nullptr) {
+    const std::vector<int64_t>& ms = mask->shape();
+    if (ms.empty() || ms.size() > 4) return ctx.fail("attn_mask must have rank 1 to 4");
+    mask_length = static_cast<size_t>(ms.back());
+    if (mask_length > total) {
+      return ctx.fail("attn_mask's last dimension " + std::to_string(mask_length) +
+                      " is longer than the total sequence " + std::to_string(total));
+    }
+    const size_t target[3] = {batch, q_heads, sq};
+    std::vector<size_t> strides = stridesOf(ms);
+    for (size_t i = 0; i + 1 < ms.size(); ++i) {
+      size_t axis = 4 - ms.size() + i;
+      size_t dim = static_cast<size_t>(ms[i]);
+      if (dim != 1 && dim != target[axis]) {
+        return ctx.fail("attn_mask " + shapeText(ms) + " does not broadcast to the scores");
+      }
+      mask_strides[axis] = dim == 1 ? 0 : strides[i];
+    }
+    bool_mask = mask->type() == ElementType::kBool;
+    if (bool_mask) {
+      const bool* flags = mask->data<bool>();
+      mask_values.resize(mask->size());
+      for (size_t i = 0; i < mask->size(); ++i) {
+        mask_values[i] = flags[i] ? 0.0 : -std::numeric_limits<double>::infinity();
+      }
+    } else {
+      mask_values = realsOf(*mask);
+    }
+  }
+
+  std::optional<float> scale_attr = ctx.floatAttribute("scale");
+  double scale = scale_attr ? static_cast<double>(*scale_attr) : 1.0 / std::sqrt(double(dk));
+  double factor = std::sqrt(scale);
+  bool causal = ctx.intAttribute("is_causal").value_or(0) != 0;
+  double softcap = ctx.floatAttribute("softcap").value_or(0.0f);
+  int64_t mode = ctx.intAttribute("qk_matmul_output_mode").value_or(0);
+  if (mode < 0 || mode > 3) return ctx.fail("qk_matmul_output_mode must be 0 to 3");
+  int64_t left = version >= 25 ? ctx.intAttribute("left_window_size").value_or(-1) : -1;
+  int64_t right = version >= 25 ? ctx.intAttribute("right_window_size").value_or(-1) : -1;
+  if (left < -1 || right < -1) return ctx.fail("a window size below -1");
+
+  std::vector<int64_t> y_shape =
+      rank == 4 ? std::vector<int64_t>{int64_t(batch), int64_t(q_heads), int64_t(sq), int64_t(dv)}
+                : std::vector<int64_t>{int64_t(batch), int64_t(sq), int64_t(q_heads * dv)};
+  std::vector<int64_t> qk_shape = {int64_t(batch), int64_t(q_heads), int64_t(sq), int64_t(total)};
+  Result<Array> qk_check = Array::allocate(ElementType::kDouble, qk_shape);
+  if (!qk_check) return qk_check.status();
+
+  std::vector<double> q4(batch * q_heads * sq * dk);
+  std::vector<double> k4(batch * kv_heads * total * dk);
+  std::vector<double> v4(batch * kv_heads * total * dv);
+  gatherHeads(realsOf(*q), *q, *ql, batch, 0, sq, factor, q4.data());
+  if (past_key != nullptr) {
+    HeadLayout past{kv_heads, past_length, dk};
+    gatherHeads(realsOf(*past_key), *past_key, past, batch, 0, total, factor, k4.data());
+    past.head_size = dv;
+    gatherHeads(realsOf(*past_value), *past_value, past, batch, 0, total, 1.0, v4.data());
+  }
+  gatherHeads(realsOf(*k), *k, *kl, batch, past_length, total, factor, k4.data());
+  gatherHeads(realsOf(*v), *v, *vl, batch, past_length, total, 1.0, v4.data());
+
+  std::vector<double> y(batch * q_heads * sq * dv);
+  std::vector<double> qk(ctx.hasOutput(3) ? batch * q_heads * sq * total : 0);
+  const double neg_inf = -std::numeric_limits<double>::infinity();
+  const size_t group = q_heads / kv_heads;
+
+  parallelFor(ctx, batch * q_heads, 1, [&](size_t begin, size_t end) {
+    std::vector<double> scores(sq * total);
+    std::vector<double> bias(sq * total);
+    std::vector<double> probabilities(sq * total);
+    std::vector<double> out(sq * dv);
+    for (size_t pair = begin; pair < end; ++pair) {
+      size_t b = pair / q_heads;
+      size_t h = pair % q_heads;
+      size_t kv = b * kv_heads + h / group;
+      attentionProduct(q4.data() + pair * sq * dk, k4.data() + kv * total * dk, scores.data(), sq,
+                       dk, total, true);
+      if (softcap > 0) {
+        for (double& score : scores) score = softcap * std::tanh(score / softcap);
+      }
+      int64_t offset = 0;
+      if (past_key != nullptr) {
+        offset = static_cast<int64_t>(past_length);
+      } else if (nonpad != nullptr) {
+        offset = nonpad_lengths[b] - static_cast<int64_t>(sq);
+      }
+      for (size_t i = 0; i < sq; ++i) {
+        for (size_t j = 0; j < total; ++j) {
+          double value = 0;
+          if (mask != nullptr) {
+            value = j < mask_length ? mask_values[b * mask_strides[0] + h * mask_strides[1] +
+                                                  i * mask_strides[2] + j]
+                                    : neg_inf;
+          }
+          int64_t position = static_cast<int64_t>(i) + offset;
+          int64_t column = static_cast<int64_t>(j);
+          if (causal && column > position) value += neg_inf;
+          if (left >= 0 && position - column > left) value += neg_inf;
+          if (right >= 0 && column - position > right) value += neg_inf;
+          if (nonpad != nullptr && column >= nonpad_lengths[b]) value += neg_inf;
+          bias[i * total + j] = value;
+        }
+      }
+      for (size_t i = 0; i < sq; ++i) {
+        const double* row_bias = bias.data() + i * total;
+        double* row = scores.data() + i * total;
+        double* p = probabilities.data() + i * total;
+        double* qk_row = qk.empty() ? nullptr : qk.data() + (pair * sq + i) * total;
+        if (qk_row != nullptr && mode <= 1) std::copy(row, row + total, qk_row);
+        double bias_max = neg_inf;
+        double row_max = neg_inf;
+        for (size_t j = 0; j < total; ++j) {
+          row[j] += row_bias[j];
+          bias_max = std::max(bias_max, row_bias[j]);
+          if (!(row[j] <= row_max)) row_max = row[j];
+        }
+        if (qk_row != nullptr && mode == 2) std::copy(row, row + total, qk_row);
+        if (bias_max == neg_inf) {
+          std::fill(p, p + total, 0.0);
+        } else {
+          double shift = row_max == neg_inf ? 0.0 : row_max;
+          double sum = 0;
+          for (size_t j = 0; j < total; ++j) {
+            p[j] = std::exp(row[j] - shift);
+            sum += p[j];
+          }
+          if (sum == 0) sum = 1;
+          for (size_t j = 0; j < total; ++j) p[j] /= sum;
+        }
+        if (qk_row != nullptr && mode == 3) std::copy(p, p + total, qk_row);
+      }
+      attentionProduct(probabilities.data(), v4.data() + kv * total * dv, out.data(), sq, total, dv,
+                       false);
+      for (size_t i = 0; i < sq; ++i) {
+        double* to = rank == 4 ? y.data() + (pair * sq + i) * dv
+                               : y.data() + ((b * sq + i) * q_heads + h) * dv;
+        std::copy(out.data() + i * dv, out.data() + (i + 1) * dv, to);
+      }
+    }
+  });
+
+  ctx.setOutput(0, arrayOfReals(y, y_shape, q->type()));
+  if (ctx.hasOutput(1)) ctx.setOutput(1, presentOf(past_key, *k, *kl, batch, past_length));
+  if (ctx.hasOutput(2)) ctx.setOutput(2, presentOf(past_value, *v, *vl, batch, past_length));
+  if (ctx.hasOutput(3)) ctx.setOutput(3, arrayOfReals(qk, qk_shape, q->type()));
+  return Status::ok();
+}
+
+Status runAttention23(KernelContext& ctx) { return runAttention(ctx, 23); }
+Status runAttention24(KernelContext& ctx) { return runAttention(ctx, 24); }
+Status runAttention25(KernelContext& ctx) { return runAttention(ctx, 25); }
+
 Result<std::string> buildAttention23(const FunctionBodyContext& context) {
   return buildAttention(context, 23);
 }
@@ -471,14 +783,16 @@ constexpr Operator kAttention{
                          {"T2", tensor("bfloat16 float16 float double")},
                          {"U", kUTypes23}},
          .build_function_body = buildAttention23,
-         .infer = inferAttention},
+         .infer = inferAttention,
+         .kernel = runAttention23},
         {.since_version = 24,
          .inputs = kInputs24,
          .outputs = kOutputs23,
          .attributes = kAttributes23,
          .constraints = kConstraints24,
          .build_function_body = buildAttention24,
-         .infer = inferAttention},
+         .infer = inferAttention,
+         .kernel = runAttention24},
         {.since_version = 25,
          .inputs = kInputs24,
          .outputs = kOutputs23,
@@ -489,7 +803,8 @@ constexpr Operator kAttention{
                         attr("softmax_precision", kInt)},
          .constraints = kConstraints24,
          .build_function_body = buildAttention25,
-         .infer = inferAttention},
+         .infer = inferAttention,
+         .kernel = runAttention25},
     }};
 static_assert(isWellFormed(kAttention));
 

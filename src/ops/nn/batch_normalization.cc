@@ -2,6 +2,9 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it. output_counts added by hand.
+#include <cmath>
+
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -27,6 +30,100 @@ void inferBatchNormalization(InferenceContext& ctx) {
   for (size_t i = 1; i < ctx.outputCount(); ++i) {
     if (ctx.hasOutput(i)) ctx.setOutputShape(i, statistics);
   }
+}
+
+// Y = (x - mean) / sqrt(var + epsilon) * scale + B per channel, with the given statistics
+// (inference) or the batch's own (training: training_mode from version 14, before it when
+// is_test is 0 and a statistics output is asked for), the running statistics then updated as
+// input * momentum + batch * (1 - momentum). Before version 9, spatial = 0 keeps statistics
+// per channel and position.
+Status runBatchNormalization(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* scale = ctx.inputArray(1);
+  const Array* bias = ctx.inputArray(2);
+  const Array* mean_in = ctx.inputArray(3);
+  const Array* var_in = ctx.inputArray(4);
+  if (x == nullptr || scale == nullptr || bias == nullptr || mean_in == nullptr ||
+      var_in == nullptr) {
+    return ctx.fail("needs X, scale, B, mean and var tensors");
+  }
+  if (!isRealType(x->type())) return ctx.fail("X must be a floating-point tensor");
+  if (x->rank() < 2) return ctx.fail("X must have rank 2 or more");
+  const int since = ctx.schema().since_version;
+  bool training = false;
+  if (since >= 14) {
+    training = ctx.intAttribute("training_mode").value_or(0) != 0;
+  } else {
+    bool wanted = false;
+    for (size_t i = 1; i < 5; ++i) wanted = wanted || ctx.hasOutput(i);
+    training = wanted && (since >= 7 || ctx.intAttribute("is_test").value_or(0) == 0);
+  }
+  const bool spatial = since >= 9 || ctx.intAttribute("spatial").value_or(1) != 0;
+  const size_t batch = static_cast<size_t>(x->dim(0));
+  size_t features = static_cast<size_t>(x->dim(1));
+  size_t inner = productOf(x->shape(), 2, x->rank());
+  if (!spatial) {
+    features *= inner;
+    inner = 1;
+  }
+  for (const Array* parameter : {scale, bias, mean_in, var_in}) {
+    if (parameter->size() != features) {
+      return ctx.fail("scale, B, mean and var must hold " + std::to_string(features) + " values");
+    }
+  }
+  const double epsilon = ctx.floatAttribute("epsilon").value_or(1e-5f);
+  const double momentum = ctx.floatAttribute("momentum").value_or(0.9f);
+  const std::vector<double> in = realsOf(*x);
+  const std::vector<double> w = realsOf(*scale);
+  const std::vector<double> b = realsOf(*bias);
+  std::vector<double> mean = realsOf(*mean_in);
+  std::vector<double> var = realsOf(*var_in);
+  std::vector<double> batch_mean(features, 0.0);
+  std::vector<double> batch_var(features, 0.0);
+  if (training) {
+    const double count = static_cast<double>(batch * inner);
+    for (size_t f = 0; f < features; ++f) {
+      double sum = 0;
+      for (size_t n = 0; n < batch; ++n) {
+        const double* from = in.data() + (n * features + f) * inner;
+        for (size_t i = 0; i < inner; ++i) sum += from[i];
+      }
+      const double m = sum / count;
+      double squares = 0;
+      for (size_t n = 0; n < batch; ++n) {
+        const double* from = in.data() + (n * features + f) * inner;
+        for (size_t i = 0; i < inner; ++i) squares += (from[i] - m) * (from[i] - m);
+      }
+      batch_mean[f] = m;
+      batch_var[f] = squares / count;
+    }
+  }
+  const std::vector<double>& use_mean = training ? batch_mean : mean;
+  const std::vector<double>& use_var = training ? batch_var : var;
+  std::vector<double> out(in.size());
+  for (size_t n = 0; n < batch; ++n) {
+    for (size_t f = 0; f < features; ++f) {
+      const double factor = w[f] / std::sqrt(use_var[f] + epsilon);
+      const size_t base = (n * features + f) * inner;
+      for (size_t i = 0; i < inner; ++i) {
+        out[base + i] = (in[base + i] - use_mean[f]) * factor + b[f];
+      }
+    }
+  }
+  ctx.setOutput(0, arrayOfReals(out, x->shape(), x->type()));
+  if (!training) return Status::ok();
+  std::vector<double> running_mean(features);
+  std::vector<double> running_var(features);
+  for (size_t f = 0; f < features; ++f) {
+    running_mean[f] = mean[f] * momentum + batch_mean[f] * (1 - momentum);
+    running_var[f] = var[f] * momentum + batch_var[f] * (1 - momentum);
+  }
+  const std::vector<int64_t>& shape = mean_in->shape();
+  if (ctx.hasOutput(1)) ctx.setOutput(1, arrayOfReals(running_mean, shape, mean_in->type()));
+  if (ctx.hasOutput(2)) ctx.setOutput(2, arrayOfReals(running_var, shape, var_in->type()));
+  if (ctx.hasOutput(3)) ctx.setOutput(3, arrayOfReals(batch_mean, shape, x->type()));
+  if (ctx.hasOutput(4)) ctx.setOutput(4, arrayOfReals(batch_var, shape, x->type()));
+  return Status::ok();
 }
 
 }  // namespace
@@ -57,7 +154,8 @@ constexpr Operator kBatchNormalization{
                         attr("is_test", 0), attr("momentum", 0.9f), attr("spatial", 1)},
          .constraints = kConstraints1,
          .output_counts = kOutputCounts1,
-         .infer = inferBatchNormalization},
+         .infer = inferBatchNormalization,
+         .kernel = runBatchNormalization},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -65,21 +163,24 @@ constexpr Operator kBatchNormalization{
                         attr("spatial", 1)},
          .constraints = kConstraints1,
          .output_counts = kOutputCounts1,
-         .infer = inferBatchNormalization},
+         .infer = inferBatchNormalization,
+         .kernel = runBatchNormalization},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("epsilon", 1e-05f), attr("momentum", 0.9f), attr("spatial", 1)},
          .constraints = kConstraints1,
          .output_counts = kOutputCounts1,
-         .infer = inferBatchNormalization},
+         .infer = inferBatchNormalization,
+         .kernel = runBatchNormalization},
         {.since_version = 9,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("epsilon", 1e-05f), attr("momentum", 0.9f)},
          .constraints = kConstraints1,
          .output_counts = kOutputCounts1,
-         .infer = inferBatchNormalization},
+         .infer = inferBatchNormalization,
+         .kernel = runBatchNormalization},
         {.since_version = 14,
          .inputs =
              {{"X", "T"}, {"scale", "T"}, {"B", "T"}, {"input_mean", "U"}, {"input_var", "U"}},
@@ -88,7 +189,8 @@ constexpr Operator kBatchNormalization{
          .constraints = {{"T", tensor("float16 float double bfloat16")},
                          {"U", tensor("float16 float double bfloat16")}},
          .output_counts = kOutputCounts14,
-         .infer = inferBatchNormalization},
+         .infer = inferBatchNormalization,
+         .kernel = runBatchNormalization},
         {.since_version = 15,
          .inputs =
              {{"X", "T"}, {"scale", "T1"}, {"B", "T1"}, {"input_mean", "T2"}, {"input_var", "T2"}},
@@ -98,7 +200,8 @@ constexpr Operator kBatchNormalization{
                          {"T1", tensor("float16 float double bfloat16")},
                          {"T2", tensor("float16 float double bfloat16")}},
          .output_counts = kOutputCounts14,
-         .infer = inferBatchNormalization},
+         .infer = inferBatchNormalization,
+         .kernel = runBatchNormalization},
     }};
 static_assert(isWellFormed(kBatchNormalization));
 

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "ops/body_text.h"
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -105,6 +106,22 @@ Result<std::string> buildGroupNormalization21(const FunctionBodyContext& context
   return buildGroupNormalization(context, true);
 }
 
+// Channels split into num_groups groups, each normalized per batch item; version 18 scales
+// and shifts per group, version 21 per channel.
+Status runGroupNormalization(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* scale = ctx.inputArray(1);
+  const Array* bias = ctx.inputArray(2);
+  if (x == nullptr || scale == nullptr || bias == nullptr) {
+    return ctx.fail("needs X, scale and bias tensors");
+  }
+  int64_t groups = ctx.intAttribute("num_groups").value_or(0);
+  if (groups <= 0) return ctx.fail("num_groups must be positive");
+  bool per_group = ctx.schema().since_version < 21;
+  return groupNormalization(ctx, *x, *scale, *bias, static_cast<size_t>(groups), per_group,
+                            ctx.floatAttribute("epsilon").value_or(1e-5f));
+}
+
 }  // namespace
 
 extern const Operator kGroupNormalization;
@@ -119,7 +136,8 @@ constexpr Operator kGroupNormalization{
          .attributes = {attr("epsilon", 1e-05f), required("num_groups", kInt)},
          .constraints = {{"T", tensor("float16 float double bfloat16")}},
          .build_function_body = buildGroupNormalization18,
-         .infer = inferGroupNormalization},
+         .infer = inferGroupNormalization,
+         .kernel = runGroupNormalization},
         {.since_version = 21,
          .inputs = kInputs18,
          .outputs = kOutputs18,
@@ -127,7 +145,8 @@ constexpr Operator kGroupNormalization{
                         attr("stash_type", 1)},
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .build_function_body = buildGroupNormalization21,
-         .infer = inferGroupNormalization},
+         .infer = inferGroupNormalization,
+         .kernel = runGroupNormalization},
     }};
 static_assert(isWellFormed(kGroupNormalization));
 

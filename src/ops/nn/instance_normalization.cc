@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,6 +12,19 @@ using namespace dsl;
 namespace {
 
 void inferInstanceNormalization(InferenceContext& ctx) { inferSameShape(ctx); }
+
+// Each (n, c) plane normalized over its spatial elements, then scaled and shifted by c's.
+Status runInstanceNormalization(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* scale = ctx.inputArray(1);
+  const Array* bias = ctx.inputArray(2);
+  if (x == nullptr || scale == nullptr || bias == nullptr) {
+    return ctx.fail("needs input, scale and B tensors");
+  }
+  if (x->rank() < 2) return ctx.fail("input must have rank 2 or more");
+  return groupNormalization(ctx, *x, *scale, *bias, static_cast<size_t>(x->dim(1)), false,
+                            ctx.floatAttribute("epsilon").value_or(1e-5f));
+}
 
 }  // namespace
 
@@ -29,19 +43,22 @@ constexpr Operator kInstanceNormalization{
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts), attr("epsilon", 1e-05f)},
          .constraints = kConstraints1,
-         .infer = inferInstanceNormalization},
+         .infer = inferInstanceNormalization,
+         .kernel = runInstanceNormalization},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
          .constraints = kConstraints1,
-         .infer = inferInstanceNormalization},
+         .infer = inferInstanceNormalization,
+         .kernel = runInstanceNormalization},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-         .infer = inferInstanceNormalization},
+         .infer = inferInstanceNormalization,
+         .kernel = runInstanceNormalization},
     }};
 static_assert(isWellFormed(kInstanceNormalization));
 

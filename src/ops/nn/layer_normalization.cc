@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it. unchecked_attributes added by hand:
 // onnx's schema lets the node carry attributes it does not declare.
 #include "ops/body_text.h"
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -86,6 +87,8 @@ void inferLayerNormalization(InferenceContext& ctx) {
   }
 }
 
+Status runLayerNormalization(KernelContext& ctx) { return trailingNormalization(ctx, false); }
+
 }  // namespace
 
 extern const Operator kLayerNormalization;
@@ -101,7 +104,8 @@ constexpr Operator kLayerNormalization{
                          {"U", tensor("float bfloat16")}},
          .unchecked_attributes = true,
          .build_function_body = buildLayerNormalization17,
-         .infer = inferLayerNormalization},
+         .infer = inferLayerNormalization,
+         .kernel = runLayerNormalization},
     }};
 static_assert(isWellFormed(kLayerNormalization));
 

@@ -2,9 +2,12 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
 #include <string>
+
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -234,6 +237,140 @@ void inferLinearAttention(InferenceContext& ctx) {
   }
 }
 
+// The recurrence directly: per batch and key/value head a state (d_k, d_v), decayed by
+// exp(decay) (gated rules), the value corrected by beta * (v - S^T k) (delta rules), grown by
+// k v^T, and read by each query head of the group as scale * q^T S.
+Status runLinearAttention(KernelContext& ctx) {
+  const Array* query = ctx.inputArray(0);
+  const Array* key = ctx.inputArray(1);
+  const Array* value = ctx.inputArray(2);
+  const Array* past = ctx.inputArray(3);
+  const Array* decay = ctx.inputArray(4);
+  const Array* beta = ctx.inputArray(5);
+  if (query == nullptr || key == nullptr || value == nullptr) {
+    return ctx.fail("needs query, key and value tensors");
+  }
+  std::string_view rule = ctx.stringAttribute("update_rule").value_or("gated_delta");
+  if (rule != "linear" && rule != "gated" && rule != "delta" && rule != "gated_delta") {
+    return ctx.fail("unknown update_rule \"" + std::string(rule) + "\"");
+  }
+  const bool gating = rule == "gated" || rule == "gated_delta";
+  const bool delta = rule == "delta" || rule == "gated_delta";
+  if (gating != (decay != nullptr)) {
+    return ctx.fail(gating ? "this update_rule needs decay" : "this update_rule takes no decay");
+  }
+  if (delta != (beta != nullptr)) {
+    return ctx.fail(delta ? "this update_rule needs beta" : "this update_rule takes no beta");
+  }
+  const int64_t q_heads = ctx.intAttribute("q_num_heads").value_or(0);
+  const int64_t kv_heads = ctx.intAttribute("kv_num_heads").value_or(0);
+  if (q_heads <= 0 || kv_heads <= 0 || q_heads % kv_heads != 0) {
+    return ctx.fail("q_num_heads must be a positive multiple of a positive kv_num_heads");
+  }
+  if (query->rank() != 3 || key->rank() != 3 || value->rank() != 3) {
+    return ctx.fail("query, key and value must be 3-D (batch, sequence, heads * size)");
+  }
+  const int64_t batch = query->dim(0);
+  const int64_t steps = query->dim(1);
+  for (const Array* input : {key, value}) {
+    if (input->dim(0) != batch || input->dim(1) != steps) {
+      return ctx.fail("query, key and value differ in batch or sequence length");
+    }
+  }
+  if (query->dim(2) % q_heads != 0 || value->dim(2) % kv_heads != 0) {
+    return ctx.fail("a hidden size is not a multiple of its head count");
+  }
+  const int64_t dk = query->dim(2) / q_heads;
+  const int64_t dv = value->dim(2) / kv_heads;
+  if (key->dim(2) != kv_heads * dk) {
+    return ctx.fail("key's hidden size " + std::to_string(key->dim(2)) + " is not kv_num_heads * " +
+                    std::to_string(dk));
+  }
+  bool decay_per_dim = false;
+  if (decay != nullptr) {
+    if (decay->rank() != 3 || decay->dim(0) != batch || decay->dim(1) != steps ||
+        (decay->dim(2) != kv_heads && decay->dim(2) != kv_heads * dk)) {
+      return ctx.fail("decay must be (batch, sequence, kv_num_heads [* d_k])");
+    }
+    decay_per_dim = decay->dim(2) != kv_heads;
+  }
+  int64_t beta_width = 0;
+  if (beta != nullptr) {
+    if (beta->rank() != 3 || beta->dim(0) != batch || beta->dim(1) != steps ||
+        (beta->dim(2) != kv_heads && beta->dim(2) != 1)) {
+      return ctx.fail("beta must be (batch, sequence, kv_num_heads or 1)");
+    }
+    beta_width = beta->dim(2);
+  }
+  const std::vector<int64_t> state_shape = {batch, kv_heads, dk, dv};
+  if (past != nullptr && past->shape() != state_shape) {
+    return ctx.fail("past_state " + shapeText(past->shape()) + " is not " + shapeText(state_shape));
+  }
+  double scale = ctx.floatAttribute("scale").value_or(0.0f);
+  if (scale == 0.0) scale = 1.0 / std::sqrt(static_cast<double>(dk));
+
+  const std::vector<double> q = realsOf(*query);
+  const std::vector<double> k = realsOf(*key);
+  const std::vector<double> v = realsOf(*value);
+  const std::vector<double> g = decay != nullptr ? realsOf(*decay) : std::vector<double>();
+  const std::vector<double> bt = beta != nullptr ? realsOf(*beta) : std::vector<double>();
+  std::vector<double> state =
+      past != nullptr ? realsOf(*past) : std::vector<double>(productOf(state_shape, 0, 4), 0.0);
+  std::vector<double> out(static_cast<size_t>(batch * steps * q_heads * dv), 0.0);
+  const int64_t group = q_heads / kv_heads;
+  const size_t udk = static_cast<size_t>(dk), udv = static_cast<size_t>(dv);
+
+  parallelFor(ctx, static_cast<size_t>(batch * kv_heads), 1, [&](size_t begin, size_t end) {
+    std::vector<double> corrected(udv);
+    for (size_t pair = begin; pair < end; ++pair) {
+      const int64_t b = static_cast<int64_t>(pair) / kv_heads;
+      const int64_t h = static_cast<int64_t>(pair) % kv_heads;
+      double* s = state.data() + pair * udk * udv;
+      for (int64_t t = 0; t < steps; ++t) {
+        const size_t row = static_cast<size_t>(b * steps + t);
+        const double* kt = k.data() + row * static_cast<size_t>(kv_heads * dk) + h * dk;
+        const double* vt = v.data() + row * static_cast<size_t>(kv_heads * dv) + h * dv;
+        if (gating) {
+          for (size_t d = 0; d < udk; ++d) {
+            double factor = decay_per_dim
+                                ? std::exp(g[row * static_cast<size_t>(kv_heads * dk) + h * dk + d])
+                                : std::exp(g[row * static_cast<size_t>(kv_heads) + h]);
+            for (size_t m = 0; m < udv; ++m) s[d * udv + m] *= factor;
+          }
+        }
+        for (size_t m = 0; m < udv; ++m) corrected[m] = vt[m];
+        if (delta) {
+          double weight = bt[row * static_cast<size_t>(beta_width) + (beta_width == 1 ? 0 : h)];
+          for (size_t m = 0; m < udv; ++m) {
+            double retrieved = 0;
+            for (size_t d = 0; d < udk; ++d) retrieved += s[d * udv + m] * kt[d];
+            corrected[m] = weight * (vt[m] - retrieved);
+          }
+        }
+        for (size_t d = 0; d < udk; ++d) {
+          for (size_t m = 0; m < udv; ++m) s[d * udv + m] += kt[d] * corrected[m];
+        }
+        for (int64_t r = 0; r < group; ++r) {
+          const int64_t head = h * group + r;
+          const double* qt = q.data() + row * static_cast<size_t>(q_heads * dk) + head * dk;
+          double* o = out.data() + row * static_cast<size_t>(q_heads * dv) + head * dv;
+          for (size_t m = 0; m < udv; ++m) {
+            double sum = 0;
+            for (size_t d = 0; d < udk; ++d) sum += qt[d] * s[d * udv + m];
+            o[m] = scale * sum;
+          }
+        }
+      }
+    }
+  });
+  ctx.setOutput(0, arrayOfReals(out, {batch, steps, q_heads * dv}, query->type()));
+  if (ctx.hasOutput(1)) {
+    ctx.setOutput(1,
+                  arrayOfReals(state, state_shape, past != nullptr ? past->type() : query->type()));
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kLinearAttention;
@@ -255,7 +392,8 @@ constexpr Operator kLinearAttention{
          .constraints = {{"T", tensor("float16 bfloat16 float")},
                          {"S", tensor("float16 bfloat16 float")}},
          .build_function_body = buildLinearAttention27,
-         .infer = inferLinearAttention},
+         .infer = inferLinearAttention,
+         .kernel = runLinearAttention},
     }};
 static_assert(isWellFormed(kLinearAttention));
 

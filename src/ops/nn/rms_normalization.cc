@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/body_text.h"
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -44,6 +45,8 @@ Result<std::string> buildRmsNormalization23(const FunctionBodyContext& context) 
 }
 void inferRMSNormalization(InferenceContext& ctx) { inferSameShape(ctx); }
 
+Status runRmsNormalization(KernelContext& ctx) { return trailingNormalization(ctx, true); }
+
 }  // namespace
 
 extern const Operator kRMSNormalization;
@@ -58,7 +61,8 @@ constexpr Operator kRMSNormalization{
          .constraints = {{"T", tensor("float16 float double bfloat16")},
                          {"V", tensor("float16 float double bfloat16")}},
          .build_function_body = buildRmsNormalization23,
-         .infer = inferRMSNormalization},
+         .infer = inferRMSNormalization,
+         .kernel = runRmsNormalization},
     }};
 static_assert(isWellFormed(kRMSNormalization));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/body_text.h"
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -92,6 +93,94 @@ Result<std::string> buildRotaryEmbedding23(const FunctionBodyContext& context) {
 }
 void inferRotaryEmbedding(InferenceContext& ctx) { inferSameShape(ctx); }
 
+// Rotates the first rotary_embedding_dim channels of each head by the cached angles of its
+// position: pairs (x1, x2) are the two halves, or even/odd channels when interleaved.
+Status runRotaryEmbedding(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* cos_cache = ctx.inputArray(1);
+  const Array* sin_cache = ctx.inputArray(2);
+  const Array* positions = ctx.inputArray(3);
+  if (x == nullptr || cos_cache == nullptr || sin_cache == nullptr) {
+    return ctx.fail("needs X, cos_cache and sin_cache tensors");
+  }
+  if (x->rank() != 3 && x->rank() != 4) return ctx.fail("X must be 3-D or 4-D");
+  const bool four_d = x->rank() == 4;
+  const int64_t batch = x->dim(0);
+  const int64_t sequence = four_d ? x->dim(2) : x->dim(1);
+  int64_t heads = four_d ? x->dim(1) : ctx.intAttribute("num_heads").value_or(0);
+  if (heads <= 0) return ctx.fail("a 3-D X needs a positive num_heads");
+  if (!four_d && x->dim(2) % heads != 0) {
+    return ctx.fail("X's hidden size is not a multiple of num_heads");
+  }
+  const int64_t head_size = four_d ? x->dim(3) : x->dim(2) / heads;
+  int64_t rotary = ctx.intAttribute("rotary_embedding_dim").value_or(0);
+  if (rotary == 0) rotary = head_size;
+  if (rotary < 0 || rotary > head_size || rotary % 2 != 0) {
+    return ctx.fail("rotary_embedding_dim must be even and at most the head size " +
+                    std::to_string(head_size));
+  }
+  const int64_t half = rotary / 2;
+  if (cos_cache->shape() != sin_cache->shape() || cos_cache->rank() < 2 ||
+      cos_cache->shape().back() != half) {
+    return ctx.fail("cos_cache " + shapeText(cos_cache->shape()) + " and sin_cache " +
+                    shapeText(sin_cache->shape()) + " must agree and end in " +
+                    std::to_string(half));
+  }
+  std::vector<int64_t> ids;
+  if (positions != nullptr) {
+    std::optional<std::vector<int64_t>> given = integersOf(*positions);
+    if (!given || positions->rank() != 2 || positions->dim(0) != batch ||
+        positions->dim(1) != sequence) {
+      return ctx.fail("position_ids must be (batch, sequence)");
+    }
+    if (cos_cache->rank() != 2) return ctx.fail("with position_ids the caches are 2-D");
+    for (int64_t id : *given) {
+      if (id < 0 || id >= cos_cache->dim(0)) return ctx.fail("a position id is out of range");
+    }
+    ids = *given;
+  } else if (cos_cache->rank() == 3) {
+    if (cos_cache->dim(0) != batch || cos_cache->dim(1) != sequence) {
+      return ctx.fail("without position_ids the caches are (batch, sequence, dim / 2)");
+    }
+  } else if (cos_cache->rank() != 2 || cos_cache->dim(0) < sequence) {
+    return ctx.fail("without position_ids the caches are (batch, sequence, dim / 2)");
+  }
+  const std::vector<double> in = realsOf(*x);
+  const std::vector<double> cosines = realsOf(*cos_cache);
+  const std::vector<double> sines = realsOf(*sin_cache);
+  const bool interleaved = ctx.intAttribute("interleaved").value_or(0) != 0;
+  std::vector<double> out = in;
+  for (int64_t b = 0; b < batch; ++b) {
+    for (int64_t s = 0; s < sequence; ++s) {
+      int64_t row = 0;
+      if (positions != nullptr) {
+        row = ids[static_cast<size_t>(b * sequence + s)];
+      } else if (cos_cache->rank() == 3) {
+        row = b * sequence + s;
+      } else {
+        row = s;
+      }
+      const double* c = cosines.data() + row * half;
+      const double* sn = sines.data() + row * half;
+      for (int64_t h = 0; h < heads; ++h) {
+        size_t base =
+            four_d ? static_cast<size_t>(((b * heads + h) * sequence + s) * head_size)
+                   : static_cast<size_t>((b * sequence + s) * heads * head_size + h * head_size);
+        for (int64_t i = 0; i < half; ++i) {
+          size_t first = base + static_cast<size_t>(interleaved ? 2 * i : i);
+          size_t second = base + static_cast<size_t>(interleaved ? 2 * i + 1 : i + half);
+          double x1 = in[first];
+          double x2 = in[second];
+          out[first] = c[i] * x1 - sn[i] * x2;
+          out[second] = sn[i] * x1 + c[i] * x2;
+        }
+      }
+    }
+  }
+  ctx.setOutput(0, arrayOfReals(out, x->shape(), x->type()));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kRotaryEmbedding;
@@ -107,7 +196,8 @@ constexpr Operator kRotaryEmbedding{
                         attr("rotary_embedding_dim", 0)},
          .constraints = {{"T", tensor("float float16 bfloat16")}, {"M", tensor("int64")}},
          .build_function_body = buildRotaryEmbedding23,
-         .infer = inferRotaryEmbedding},
+         .infer = inferRotaryEmbedding,
+         .kernel = runRotaryEmbedding},
     }};
 static_assert(isWellFormed(kRotaryEmbedding));
 

@@ -2,13 +2,18 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cmath>
+#include <limits>
 #include <string>
+
 #include "onyx/ir/clone.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/ops/inference_context.h"
 #include "onyx/text/printer.h"
 #include "ops/body_text.h"
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx_preview {
@@ -225,6 +230,109 @@ void inferFlexAttention(InferenceContext& ctx) {
   }
 }
 
+// Runs a modifier graph (one tensor in, one tensor out of the same shape) on `values`, held
+// as `type` while the graph sees them.
+Status applyModifier(KernelContext& ctx, const Graph& graph, std::vector<double>& values,
+                     const std::vector<int64_t>& shape, ElementType type, const char* name) {
+  Result<std::vector<EvalValue>> outputs =
+      ctx.runSubgraph(graph, {EvalValue::of(arrayOfReals(values, shape, type))});
+  if (!outputs) return outputs.status();
+  if (outputs->size() != 1 || !(*outputs)[0].isTensor() || (*outputs)[0].tensor.shape() != shape) {
+    return ctx.fail(std::string(name) + " must give one tensor of the scores' shape " +
+                    shapeText(shape));
+  }
+  values = realsOf(arrayOfReals(realsOf((*outputs)[0].tensor), shape, type));
+  return Status::ok();
+}
+
+// Q (B, Hq, L, E), K (B, Hkv, S, E), V (B, Hkv, S, Ev): scores of each query head against its
+// group's key head, scaled, through score_mod, softmaxed over the keys, through prob_mod, times
+// V. The modifiers see the scores in softmax_precision (FLOAT for the narrow types).
+Status runFlexAttention(KernelContext& ctx) {
+  const Array* q = ctx.inputArray(0);
+  const Array* k = ctx.inputArray(1);
+  const Array* v = ctx.inputArray(2);
+  if (q == nullptr || k == nullptr || v == nullptr) return ctx.fail("needs Q, K and V tensors");
+  if (q->rank() != 4 || k->rank() != 4 || v->rank() != 4) {
+    return ctx.fail("Q, K and V must be 4-D");
+  }
+  const size_t batch = static_cast<size_t>(q->dim(0));
+  const size_t q_heads = static_cast<size_t>(q->dim(1));
+  const size_t length = static_cast<size_t>(q->dim(2));
+  const size_t e = static_cast<size_t>(q->dim(3));
+  const size_t kv_heads = static_cast<size_t>(k->dim(1));
+  const size_t keys = static_cast<size_t>(k->dim(2));
+  const size_t ev = static_cast<size_t>(v->dim(3));
+  if (static_cast<size_t>(k->dim(0)) != batch || static_cast<size_t>(v->dim(0)) != batch ||
+      static_cast<size_t>(k->dim(3)) != e || static_cast<size_t>(v->dim(1)) != kv_heads ||
+      static_cast<size_t>(v->dim(2)) != keys) {
+    return ctx.fail("Q " + shapeText(q->shape()) + ", K " + shapeText(k->shape()) + " and V " +
+                    shapeText(v->shape()) + " do not fit together");
+  }
+  if (kv_heads == 0 || q_heads % kv_heads != 0) {
+    return ctx.fail("Q's heads are not a multiple of K's");
+  }
+  ElementType compute =
+      q->type() == ElementType::kDouble ? ElementType::kDouble : ElementType::kFloat;
+  if (std::optional<int64_t> precision = ctx.intAttribute("softmax_precision")) {
+    compute = static_cast<ElementType>(*precision);
+    if (!isRealType(compute) || elementTypeInfo(static_cast<int32_t>(*precision)) == nullptr) {
+      return ctx.fail("softmax_precision must be a floating-point type");
+    }
+  }
+  const std::vector<int64_t> score_shape = {int64_t(batch), int64_t(q_heads), int64_t(length),
+                                            int64_t(keys)};
+  Result<Array> check = Array::allocate(ElementType::kDouble, score_shape);
+  if (!check) return check.status();
+  std::optional<float> scale_attr = ctx.floatAttribute("scale");
+  double scale = scale_attr ? *scale_attr : 1.0 / std::sqrt(static_cast<double>(e));
+  const double factor = std::sqrt(scale);
+  std::vector<double> qs = realsOf(*q);
+  std::vector<double> ks = realsOf(*k);
+  const std::vector<double> vs = realsOf(*v);
+  for (double& value : qs) value *= factor;
+  for (double& value : ks) value *= factor;
+  const size_t group = q_heads / kv_heads;
+  std::vector<double> scores(batch * q_heads * length * keys);
+  parallelFor(ctx, batch * q_heads, 1, [&](size_t begin, size_t end) {
+    for (size_t pair = begin; pair < end; ++pair) {
+      size_t kv = (pair / q_heads) * kv_heads + (pair % q_heads) / group;
+      attentionProduct(qs.data() + pair * length * e, ks.data() + kv * keys * e,
+                       scores.data() + pair * length * keys, length, e, keys, true);
+    }
+  });
+  // The scores as the softmax's type sees them.
+  scores = realsOf(arrayOfReals(scores, score_shape, compute));
+  if (const Graph* graph = ctx.graphAttribute("score_mod")) {
+    ONYX_RETURN_IF_ERROR(applyModifier(ctx, *graph, scores, score_shape, compute, "score_mod"));
+  }
+  for (size_t row = 0; row < batch * q_heads * length; ++row) {
+    double* r = scores.data() + row * keys;
+    double top = -std::numeric_limits<double>::infinity();
+    for (size_t j = 0; j < keys; ++j) top = std::max(top, r[j]);
+    double sum = 0;
+    for (size_t j = 0; j < keys; ++j) {
+      r[j] = std::exp(r[j] - top);
+      sum += r[j];
+    }
+    for (size_t j = 0; j < keys; ++j) r[j] /= sum;
+  }
+  if (const Graph* graph = ctx.graphAttribute("prob_mod")) {
+    ONYX_RETURN_IF_ERROR(applyModifier(ctx, *graph, scores, score_shape, compute, "prob_mod"));
+  }
+  std::vector<double> y(batch * q_heads * length * ev);
+  parallelFor(ctx, batch * q_heads, 1, [&](size_t begin, size_t end) {
+    for (size_t pair = begin; pair < end; ++pair) {
+      size_t kv = (pair / q_heads) * kv_heads + (pair % q_heads) / group;
+      attentionProduct(scores.data() + pair * length * keys, vs.data() + kv * keys * ev,
+                       y.data() + pair * length * ev, length, keys, ev, false);
+    }
+  });
+  ctx.setOutput(0, arrayOfReals(y, {int64_t(batch), int64_t(q_heads), int64_t(length), int64_t(ev)},
+                                q->type()));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kFlexAttention;
@@ -239,7 +347,8 @@ constexpr Operator kFlexAttention{
                         attr("softmax_precision", kInt)},
          .constraints = {{"T1", tensor("bfloat16 float16 float double")}},
          .build_function_body = buildFlexAttention1,
-         .infer = inferFlexAttention},
+         .infer = inferFlexAttention,
+         .kernel = runFlexAttention},
     }};
 static_assert(isWellFormed(kFlexAttention));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "onyx/core/element_type.h"
+#include "ops/nn/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/tensor/tensor_rules.h"
@@ -187,6 +188,67 @@ void inferAffineGrid(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+// The normalized coordinate of position i of n along an axis: -1 .. 1 through the corner
+// pixels' centres with align_corners, else through the pixels' outer edges.
+double affineBase(int64_t i, int64_t n, bool align) {
+  if (align)
+    return n == 1 ? -1.0 : -1.0 + 2.0 * static_cast<double>(i) / static_cast<double>(n - 1);
+  return -1.0 + (2.0 * static_cast<double>(i) + 1.0) / static_cast<double>(n);
+}
+
+// Each batch's theta (2 x 3, or 3 x 4) applied to the base grid's homogeneous coordinates
+// (x, y[, z], 1), x along the last axis.
+Status runAffineGrid(KernelContext& ctx) {
+  const Array* theta = ctx.inputArray(0);
+  const Array* size_in = ctx.inputArray(1);
+  if (theta == nullptr || size_in == nullptr) return ctx.fail("needs theta and size tensors");
+  std::optional<std::vector<int64_t>> size = integersOf(*size_in);
+  if (!size || (size->size() != 4 && size->size() != 5)) {
+    return ctx.fail("size must hold 4 or 5 values");
+  }
+  const size_t k = size->size() - 2;
+  const int64_t batch = (*size)[0];
+  if (theta->rank() != 3 || theta->dim(0) != batch || theta->dim(1) != static_cast<int64_t>(k) ||
+      theta->dim(2) != static_cast<int64_t>(k + 1)) {
+    return ctx.fail("theta " + shapeText(theta->shape()) + " must be (N, " + std::to_string(k) +
+                    ", " + std::to_string(k + 1) + ") for size " + shapeText(*size));
+  }
+  std::vector<int64_t> spatial(size->begin() + 2, size->end());
+  for (int64_t dim : spatial) {
+    if (dim < 0) return ctx.fail("size must not be negative");
+  }
+  std::vector<int64_t> out_shape = {batch};
+  out_shape.insert(out_shape.end(), spatial.begin(), spatial.end());
+  out_shape.push_back(static_cast<int64_t>(k));
+  Result<Array> made = Array::allocate(ElementType::kDouble, out_shape);
+  if (!made) return made.status();
+  const bool align = ctx.intAttribute("align_corners").value_or(0) != 0;
+  const std::vector<double> t = realsOf(*theta);
+  const size_t points = productOf(spatial, 0, spatial.size());
+  std::vector<double> out(static_cast<size_t>(batch) * points * k);
+  std::vector<size_t> strides = stridesOf(spatial);
+  std::vector<double> homogeneous(k + 1, 1.0);
+  for (int64_t n = 0; n < batch; ++n) {
+    const double* matrix = t.data() + static_cast<size_t>(n) * k * (k + 1);
+    for (size_t p = 0; p < points; ++p) {
+      // (x, y, z): the last spatial axis first.
+      for (size_t d = 0; d < k; ++d) {
+        size_t axis = k - 1 - d;
+        int64_t i = static_cast<int64_t>(p / strides[axis]) % spatial[axis];
+        homogeneous[d] = affineBase(i, spatial[axis], align);
+      }
+      double* to = out.data() + (static_cast<size_t>(n) * points + p) * k;
+      for (size_t r = 0; r < k; ++r) {
+        double sum = 0;
+        for (size_t c = 0; c <= k; ++c) sum += matrix[r * (k + 1) + c] * homogeneous[c];
+        to[r] = sum;
+      }
+    }
+  }
+  ctx.setOutput(0, arrayOfReals(out, out_shape, theta->type()));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kAffineGrid;
@@ -200,7 +262,8 @@ constexpr Operator kAffineGrid{
          .attributes = {attr("align_corners", 0)},
          .constraints = {{"T1", tensor("bfloat16 float16 float double")}, {"T2", tensor("int64")}},
          .function_bodies = {{20, kBody20}},
-         .infer = inferAffineGrid},
+         .infer = inferAffineGrid,
+         .kernel = runAffineGrid},
     }};
 static_assert(isWellFormed(kAffineGrid));
 

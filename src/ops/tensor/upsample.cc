@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "ops/schema_dsl.h"
+#include "ops/tensor/resample_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -60,6 +61,59 @@ void inferUpsample(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+// Nearest (repeating each element) or linear interpolation with asymmetric coordinates; the
+// output is floor(input * scale) along each axis.
+Status runUpsample(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor X");
+  if (x->isString() || x->type() == ElementType::kComplex64 ||
+      x->type() == ElementType::kComplex128) {
+    return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
+  }
+  const int since = ctx.schema().since_version;
+  std::vector<double> scales;
+  if (since >= 9) {
+    const Array* given = ctx.inputArray(1);
+    if (given == nullptr) return ctx.fail("needs scales");
+    scales = realsOf(*given);
+  } else if (since >= 7) {
+    std::optional<std::vector<float>> given = ctx.floatsAttribute("scales");
+    if (given) scales.assign(given->begin(), given->end());
+  } else {
+    if (x->rank() != 4) return ctx.fail("Upsample-1 takes a 4-D input");
+    scales = {1.0, 1.0, ctx.floatAttribute("height_scale").value_or(1.0f),
+              ctx.floatAttribute("width_scale").value_or(1.0f)};
+  }
+  if (scales.size() != x->rank()) {
+    return ctx.fail("scales has " + std::to_string(scales.size()) + " values for rank " +
+                    std::to_string(x->rank()));
+  }
+  std::vector<int64_t> sizes(x->rank());
+  for (size_t i = 0; i < scales.size(); ++i) {
+    if (!(scales[i] >= 1) || !std::isfinite(scales[i])) {
+      return ctx.fail("Upsample's scales must be at least 1");
+    }
+    double size = std::floor(scales[i] * static_cast<double>(x->dim(i)));
+    if (size > 9.0e15) return ctx.fail("the output is too large");
+    sizes[i] = static_cast<int64_t>(size);
+  }
+  ResampleOptions options;
+  std::string_view mode = ctx.stringAttribute("mode").value_or("nearest");
+  if (mode == "nearest") {
+    options.mode = "nearest";
+  } else if (mode == "linear" || mode == "bilinear") {
+    options.mode = "linear";
+  } else {
+    return ctx.fail("unknown mode \"" + std::string(mode) + "\"");
+  }
+  options.coordinates = "asymmetric";
+  options.nearest_mode = "floor";
+  Result<Array> out = resample(ctx, *x, sizes, scales, {}, options);
+  if (!out) return ctx.fail(out.status().message());
+  ctx.setOutput(0, std::move(*out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
@@ -80,26 +134,30 @@ constexpr Operator kUpsample{
          .attributes = {required("height_scale", kFloat), attr("mode", "nearest"),
                         required("width_scale", kFloat)},
          .constraints = {{"T", tensor("bool int32 int64 float16 float double")}},
-         .infer = inferUpsample},
+         .infer = inferUpsample,
+         .kernel = runUpsample},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("mode", "nearest"), required("scales", kFloats)},
          .constraints = {{"T", tensor(kIr3Types)}},
-         .infer = inferUpsample},
+         .infer = inferUpsample,
+         .kernel = runUpsample},
         {.since_version = 9,
          .inputs = kInputs9,
          .outputs = kOutputs1,
          .attributes = kAttributes9,
          .constraints = kConstraints9,
-         .infer = inferUpsample},
+         .infer = inferUpsample,
+         .kernel = runUpsample},
         {.since_version = 10,
          .deprecated = true,
          .inputs = kInputs9,
          .outputs = kOutputs1,
          .attributes = kAttributes9,
          .constraints = kConstraints9,
-         .infer = inferUpsample},
+         .infer = inferUpsample,
+         .kernel = runUpsample},
     }};
 static_assert(isWellFormed(kUpsample));
 

@@ -1,0 +1,239 @@
+// Internal: Resize and Upsample's computation. Interpolation is separable: each resized axis
+// in turn maps every output position to a source coordinate (the coordinate transformation
+// mode), picks the n input positions nearest it (edge-clamped) and weights them (nearest,
+// linear or cubic coefficients, widened by antialiasing when downsampling).
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ops/nn/real_kernels.h"
+
+namespace onyx::ops {
+
+struct ResampleOptions {
+  std::string_view mode = "nearest";  // nearest, linear, cubic
+  std::string_view coordinates = "half_pixel";
+  std::string_view nearest_mode = "round_prefer_floor";
+  double cubic_a = -0.75;
+  bool exclude_outside = false;
+  bool antialias = false;
+  double extrapolation = 0.0;
+};
+
+// The interpolation of one axis: for each output position its n source indices (clamped
+// into the input) and weights, and whether it lies outside the crop (tf_crop_and_resize).
+struct AxisResample {
+  size_t input = 0;
+  size_t output = 0;
+  size_t taps = 0;
+  std::vector<size_t> index;
+  std::vector<double> weight;
+  std::vector<char> outside;
+};
+
+inline std::vector<double> resampleCoefficients(const ResampleOptions& options, double ratio,
+                                                double scale) {
+  if (options.mode == "nearest") {
+    if (ratio == std::floor(ratio)) return {0.0, 1.0};
+    std::string_view m = options.nearest_mode;
+    if (m == "round_prefer_ceil") return {ratio < 0.5 ? 1.0 : 0.0, ratio >= 0.5 ? 1.0 : 0.0};
+    if (m == "floor") return {1.0, 0.0};
+    if (m == "ceil") return {0.0, 1.0};
+    return {ratio <= 0.5 ? 1.0 : 0.0, ratio > 0.5 ? 1.0 : 0.0};
+  }
+  if (options.mode == "linear") {
+    if (!options.antialias) return {1.0 - ratio, ratio};
+    double s = std::min(scale, 1.0);
+    int64_t start = static_cast<int64_t>(std::floor(-1.0 / s)) + 1;
+    int64_t footprint = 2 - 2 * start;
+    std::vector<double> c(static_cast<size_t>(footprint));
+    double sum = 0;
+    for (int64_t i = 0; i < footprint; ++i) {
+      double x = (static_cast<double>(start + i) - ratio) * s;
+      c[static_cast<size_t>(i)] = std::clamp(1.0 - std::abs(x), 0.0, 1.0);
+      sum += c[static_cast<size_t>(i)];
+    }
+    for (double& value : c) value /= sum;
+    return c;
+  }
+  const double a = options.cubic_a;
+  if (!options.antialias) {
+    double r1 = ratio + 1, r = ratio, s = 1 - ratio, s1 = 2 - ratio;
+    return {((a * r1 - 5 * a) * r1 + 8 * a) * r1 - 4 * a, ((a + 2) * r - (a + 3)) * r * r + 1,
+            ((a + 2) * s - (a + 3)) * s * s + 1, ((a * s1 - 5 * a) * s1 + 8 * a) * s1 - 4 * a};
+  }
+  double s = std::min(scale, 1.0);
+  int64_t start = static_cast<int64_t>(std::floor(-2.0 / s)) + 1;
+  int64_t end = 2 - start;
+  std::vector<double> c;
+  double sum = 0;
+  for (int64_t i = start; i < end; ++i) {
+    double x = std::abs(s * (static_cast<double>(i) - ratio));
+    double value = 0;
+    if (x <= 1) {
+      value = (a + 2) * x * x * x - (a + 3) * x * x + 1;
+    } else if (x < 2) {
+      value = a * x * x * x - 5 * a * x * x + 8 * a * x - 4 * a;
+    }
+    c.push_back(value);
+    sum += value;
+  }
+  for (double& value : c) value /= sum;
+  return c;
+}
+
+// The plan for one axis of `input` positions resized to `output` with `scale`; `roi` is the
+// axis's [start, end] for tf_crop_and_resize.
+inline Result<AxisResample> planAxis(const ResampleOptions& options, size_t input, size_t output,
+                                     double scale, double roi_start, double roi_end) {
+  AxisResample plan;
+  plan.input = input;
+  plan.output = output;
+  if (output == 0) return plan;
+  const double in = static_cast<double>(input);
+  const double out_width = scale * in;
+  std::string_view mode = options.coordinates;
+  for (size_t o = 0; o < output; ++o) {
+    const double y = static_cast<double>(o);
+    double x = 0;
+    bool outside = false;
+    if (mode == "align_corners") {
+      x = out_width == 1 ? 0.0 : y * (in - 1) / (out_width - 1);
+    } else if (mode == "asymmetric") {
+      x = y / scale;
+    } else if (mode == "tf_crop_and_resize") {
+      x = out_width == 1 ? (roi_end - roi_start) * (in - 1) / 2
+                         : y * (roi_end - roi_start) * (in - 1) / (out_width - 1);
+      x += roi_start * (in - 1);
+      outside = x < 0 || x > in - 1;
+    } else if (mode == "pytorch_half_pixel") {
+      x = out_width == 1 ? -0.5 : (y + 0.5) / scale - 0.5;
+    } else if (mode == "half_pixel") {
+      x = (y + 0.5) / scale - 0.5;
+    } else if (mode == "half_pixel_symmetric") {
+      double adjustment = static_cast<double>(output) / out_width;
+      double offset = in / 2 * (1 - adjustment);
+      x = offset + (y + 0.5) / scale - 0.5;
+    } else {
+      return Status(ErrorCode::kInvalidArgument,
+                    "unknown coordinate_transformation_mode \"" + std::string(mode) + "\"");
+    }
+    if (!std::isfinite(x)) {
+      x = 0;
+      outside = outside || mode == "tf_crop_and_resize";
+    }
+    double floor_x = std::floor(x);
+    double ratio = x == floor_x ? 1.0 : x - floor_x;
+    std::vector<double> c = resampleCoefficients(options, ratio, scale);
+    size_t n = c.size();
+    if (o == 0) {
+      plan.taps = n;
+      plan.index.resize(output * n);
+      plan.weight.resize(output * n);
+      plan.outside.resize(output);
+    } else if (n != plan.taps) {
+      return Status(ErrorCode::kInvalidArgument, "inconsistent interpolation footprint");
+    }
+    int64_t pad = static_cast<int64_t>((n + 1) / 2);
+    double padded = x + static_cast<double>(pad);
+    double p = std::floor(padded);
+    double frac = padded - p;
+    int64_t half = static_cast<int64_t>(n / 2);
+    int64_t offset = 0;
+    if (n % 2 == 0) {
+      offset = frac == 0 ? -half : -half + 1;
+    } else {
+      int64_t base = -static_cast<int64_t>((n - 1) / 2);
+      offset = frac <= 0.5 ? base : base + 1;
+    }
+    int64_t start = static_cast<int64_t>(p) + offset - pad;
+    if (options.exclude_outside) {
+      double sum = 0;
+      for (size_t k = 0; k < n; ++k) {
+        int64_t idx = start + static_cast<int64_t>(k);
+        if (idx < 0 || idx >= static_cast<int64_t>(input)) c[k] = 0;
+        sum += c[k];
+      }
+      if (sum == 0) sum = 1;
+      for (double& value : c) value /= sum;
+    }
+    for (size_t k = 0; k < n; ++k) {
+      int64_t idx =
+          std::clamp<int64_t>(start + static_cast<int64_t>(k), 0, static_cast<int64_t>(input) - 1);
+      plan.index[o * n + k] = static_cast<size_t>(std::max<int64_t>(idx, 0));
+      plan.weight[o * n + k] = c[k];
+    }
+    plan.outside[o] = outside ? 1 : 0;
+  }
+  return plan;
+}
+
+// Applies `plan` along `axis` of `values` (shape `shape`, updated).
+inline std::vector<double> applyAxis(const KernelContext& ctx, const std::vector<double>& values,
+                                     std::vector<int64_t>& shape, size_t axis,
+                                     const AxisResample& plan, double extrapolation) {
+  size_t outer = productOf(shape, 0, axis);
+  size_t inner = productOf(shape, axis + 1, shape.size());
+  std::vector<double> out(outer * plan.output * inner);
+  if (plan.input == 0 && plan.output > 0) {
+    std::fill(out.begin(), out.end(), 0.0);
+  } else {
+    parallelFor(ctx, outer, 1, [&](size_t begin, size_t end) {
+      for (size_t a = begin; a < end; ++a) {
+        const double* from = values.data() + a * plan.input * inner;
+        double* to = out.data() + a * plan.output * inner;
+        for (size_t o = 0; o < plan.output; ++o) {
+          double* row = to + o * inner;
+          if (plan.outside[o]) {
+            std::fill(row, row + inner, extrapolation);
+            continue;
+          }
+          std::fill(row, row + inner, 0.0);
+          for (size_t k = 0; k < plan.taps; ++k) {
+            double w = plan.weight[o * plan.taps + k];
+            const double* source = from + plan.index[o * plan.taps + k] * inner;
+            for (size_t i = 0; i < inner; ++i) row[i] += w * source[i];
+          }
+        }
+      }
+    });
+  }
+  shape[axis] = static_cast<int64_t>(plan.output);
+  return out;
+}
+
+// Resizes `x` along every axis to `sizes` with `scales` (one per axis of x); `roi` holds
+// 2 * rank values (starts then ends) or is empty.
+inline Result<Array> resample(const KernelContext& ctx, const Array& x,
+                              const std::vector<int64_t>& sizes, const std::vector<double>& scales,
+                              const std::vector<double>& roi, const ResampleOptions& options) {
+  const size_t rank = x.rank();
+  Result<Array> made = Array::allocate(x.type(), sizes);
+  if (!made) return made.status();
+  std::vector<double> values = realsOf(x);
+  std::vector<int64_t> shape = x.shape();
+  for (size_t axis = 0; axis < rank; ++axis) {
+    double roi_start = roi.empty() ? 0.0 : roi[axis];
+    double roi_end = roi.empty() ? 1.0 : roi[axis + rank];
+    if (std::abs(scales[axis] - 1.0) <= 1e-9 && sizes[axis] == shape[axis] &&
+        (roi.empty() || (std::abs(roi_start) <= 1e-9 && std::abs(roi_end - 1.0) <= 1e-9))) {
+      continue;
+    }
+    Result<AxisResample> plan =
+        planAxis(options, static_cast<size_t>(shape[axis]), static_cast<size_t>(sizes[axis]),
+                 scales[axis], roi_start, roi_end);
+    if (!plan) return plan.status();
+    values = applyAxis(ctx, values, shape, axis, *plan, options.extrapolation);
+  }
+  if (!isRealType(x.type())) {
+    for (double& value : values) value = std::nearbyint(value);
+  }
+  return arrayOfReals(values, sizes, x.type());
+}
+
+}  // namespace onyx::ops
