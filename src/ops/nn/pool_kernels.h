@@ -102,6 +102,7 @@ struct PoolTaps {
 template <class F>
 inline void forEachPoolWindow(const KernelContext& ctx, const Window& w, size_t planes, F&& f) {
   size_t rank = w.rank();
+  if (planes == 0 || w.columnVolume() == 0) return;
   // Per axis and output position: the first valid tap's image index, the number of valid
   // taps, the number of taps inside the padded image.
   std::vector<std::vector<int64_t>> first(rank), count(rank), padded(rank);
