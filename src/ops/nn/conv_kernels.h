@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
 #include "onyx/core/status.h"
 #include "onyx/ops/kernel_context.h"
 #include "ops/kernels.h"
@@ -453,6 +454,65 @@ inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, c
       }
     }
   });
+}
+
+// ---- integer convolution ----------------------------------------------------------------
+
+/// The integer convolution of ConvInteger and QLinearConv: (x - x_zero) * (w - w_zero) summed
+/// in int32 (plus bias when not null: INT32 of shape [M]), as an INT32 (N, M, out...) array.
+/// x and w are INT8 or UINT8; x_zero a single value of x's type; w_zero a single value or one
+/// per output channel, of w's type; either may be null (zero).
+inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x,
+                                        const Array* x_zero, const Array& w, const Array* w_zero,
+                                        const Array* bias) {
+  auto is_byte = [](ElementType type) {
+    return type == ElementType::kInt8 || type == ElementType::kUint8;
+  };
+  if (!is_byte(x.type()) || !is_byte(w.type())) return ctx.fail("x and w must be int8 or uint8");
+  Result<ConvShape> shape = convShape(ctx, x.shape(), w.shape());
+  if (!shape) return shape.status();
+  if (x_zero != nullptr && (x_zero->type() != x.type() || x_zero->size() != 1)) {
+    return ctx.fail("x_zero_point must be a single value of x's type");
+  }
+  size_t outputs = static_cast<size_t>(shape->outputs);
+  if (w_zero != nullptr && (w_zero->type() != w.type() || w_zero->rank() > 1 ||
+                            (w_zero->size() != 1 && w_zero->size() != outputs))) {
+    return ctx.fail("w_zero_point must be a single value or one per output channel, of w's type");
+  }
+  if (bias != nullptr && (bias->type() != ElementType::kInt32 || bias->rank() != 1 ||
+                          bias->dim(0) != shape->outputs)) {
+    return ctx.fail("B must be an int32 tensor of shape [" + std::to_string(outputs) + "]");
+  }
+  // Summed in int64 (no overflow for any realistic depth), wrapped to int32 as the spec's
+  // int32 accumulator would.
+  int64_t x_offset = x_zero != nullptr ? static_cast<int64_t>(elementAsDouble(*x_zero, 0)) : 0;
+  std::vector<int64_t> xd(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    xd[i] = static_cast<int64_t>(elementAsDouble(x, i)) - x_offset;
+  }
+  std::vector<int64_t> wd(w.size());
+  size_t per_output = outputs == 0 ? 0 : w.size() / outputs;
+  for (size_t i = 0; i < w.size(); ++i) {
+    int64_t offset = 0;
+    if (w_zero != nullptr) {
+      offset =
+          static_cast<int64_t>(elementAsDouble(*w_zero, w_zero->size() == 1 ? 0 : i / per_output));
+    }
+    wd[i] = static_cast<int64_t>(elementAsDouble(w, i)) - offset;
+  }
+  std::vector<int64_t> bd;
+  if (bias != nullptr) bd.assign(bias->data<int32_t>(), bias->data<int32_t>() + bias->size());
+  std::vector<int64_t> dims = {shape->batch, shape->outputs};
+  dims.insert(dims.end(), shape->window.columns.begin(), shape->window.columns.end());
+  Result<Array> made = Array::allocate(ElementType::kInt32, dims);
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  std::vector<int64_t> sums(y.size());
+  convolve<int64_t>(ctx, *shape, xd.data(), wd.data(), bias != nullptr ? bd.data() : nullptr,
+                    sums.data());
+  int32_t* yd = y.data<int32_t>();
+  for (size_t i = 0; i < sums.size(); ++i) yd[i] = static_cast<int32_t>(sums[i]);
+  return y;
 }
 
 }  // namespace onyx::ops::nn
