@@ -2,10 +2,13 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -88,6 +91,94 @@ void inferCausalConvWithState(InferenceContext& ctx) {
   ctx.setOutputShape(1, {(*input)[0], (*input)[1], carried});
 }
 
+// Each (batch, channel) row: padded = past_state (or k - 1 zeros) followed by the input;
+// output[t] = bias + sum_j weight[j] * padded[t + j], rounded to the element type, then SiLU
+// in float when asked; present_state = the last k - 1 padded positions.
+Status runCausalConvWithState(KernelContext& ctx) {
+  const Array* input = ctx.inputArray(0);
+  const Array* weight = ctx.inputArray(1);
+  const Array* bias = ctx.inputArray(2);
+  const Array* past = ctx.inputArray(3);
+  if (input == nullptr || weight == nullptr) return ctx.fail("needs the tensors input and weight");
+  std::string_view activation = ctx.stringAttribute("activation").value_or("none");
+  bool silu = activation == "silu" || activation == "swish";
+  if (!silu && activation != "none") {
+    return ctx.fail("activation '" + std::string(activation) + "' is not one of none, silu, swish");
+  }
+  if (input->rank() != 3) {
+    return ctx.fail("the input has rank " + std::to_string(input->rank()) + "; it must be 3");
+  }
+  int64_t batch = input->dim(0), channels = input->dim(1), length = input->dim(2);
+  if (weight->rank() != 3 || weight->dim(0) != channels || weight->dim(1) != 1 ||
+      weight->dim(2) < 1) {
+    return ctx.fail("the weight must have shape (" + std::to_string(channels) + ", 1, k), k >= 1");
+  }
+  int64_t k = weight->dim(2);
+  int64_t history = k - 1;
+  if (bias != nullptr && (bias->rank() != 1 || bias->dim(0) != channels)) {
+    return ctx.fail("the bias must have shape (" + std::to_string(channels) + ")");
+  }
+  if (past != nullptr && (past->rank() != 3 || past->dim(0) != batch || past->dim(1) != channels ||
+                          past->dim(2) != history)) {
+    return ctx.fail("past_state must have shape (" + std::to_string(batch) + ", " +
+                    std::to_string(channels) + ", " + std::to_string(history) + ")");
+  }
+  for (const Array* other : {weight, bias, past}) {
+    if (other != nullptr && other->type() != input->type()) {
+      return ctx.fail("the inputs have different element types");
+    }
+  }
+  Array xs = widenToFloat(*input);
+  if (xs.type() != ElementType::kFloat) {
+    return ctx.fail("no kernel for " + std::string(elementTypeName(input->type())));
+  }
+  Array ws = widenToFloat(*weight);
+  Array bs = bias != nullptr ? widenToFloat(*bias) : Array();
+  Array ps = past != nullptr ? widenToFloat(*past) : Array();
+  Array y(ElementType::kFloat, input->shape());
+  Array state(ElementType::kFloat, {batch, channels, history});
+  const float* x = xs.data<float>();
+  const float* w = ws.data<float>();
+  float* out = y.data<float>();
+  float* carried = state.data<float>();
+  size_t len = static_cast<size_t>(length);
+  size_t hist = static_cast<size_t>(history);
+  size_t rows = static_cast<size_t>(batch * channels);
+  parallelFor(ctx, rows, 1, [&](size_t begin, size_t end) {
+    std::vector<float> padded(len + hist);
+    for (size_t row = begin; row < end; ++row) {
+      size_t c = row % static_cast<size_t>(channels);
+      if (past != nullptr) {
+        std::copy_n(ps.data<float>() + row * hist, hist, padded.begin());
+      } else {
+        std::fill_n(padded.begin(), hist, 0.0f);
+      }
+      std::copy_n(x + row * len, len, padded.begin() + static_cast<std::ptrdiff_t>(hist));
+      const float* taps = w + c * (hist + 1);
+      float add = bias != nullptr ? bs.data<float>()[c] : 0.0f;
+      float* line = out + row * len;
+      for (size_t t = 0; t < len; ++t) {
+        float sum = 0;
+        for (size_t j = 0; j <= hist; ++j) sum += taps[j] * padded[t + j];
+        line[t] = sum + add;
+      }
+      std::copy_n(padded.begin() + static_cast<std::ptrdiff_t>(len), hist, carried + row * hist);
+    }
+  });
+  Array result = narrowFromFloat(y, input->type());
+  if (silu) {
+    Array wide = widenToFloat(result);
+    Array gated(ElementType::kFloat, input->shape());
+    const float* from = wide.data<float>();
+    float* to = gated.data<float>();
+    for (size_t i = 0; i < gated.size(); ++i) to[i] = from[i] / (1.0f + std::exp(-from[i]));
+    result = narrowFromFloat(gated, input->type());
+  }
+  ctx.setOutput(0, std::move(result));
+  ctx.setOutput(1, narrowFromFloat(state, input->type()));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kCausalConvWithState;
@@ -102,7 +193,8 @@ constexpr Operator kCausalConvWithState{
          .attributes = {attr("activation", "none")},
          .constraints = {{"T", tensor("float float16 bfloat16")}},
          .build_function_body = buildCausalConvWithState27,
-         .infer = inferCausalConvWithState},
+         .infer = inferCausalConvWithState,
+         .kernel = runCausalConvWithState},
     }};
 static_assert(isWellFormed(kCausalConvWithState));
 

@@ -2,6 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/kernels.h"
+#include "ops/nn/conv_kernels.h"
 #include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -11,6 +13,37 @@ using namespace dsl;
 namespace {
 
 void inferConv(InferenceContext& ctx) { inferConvolution(ctx, 0, 1); }
+
+// im2col + gemm (conv_kernels.h): float and double natively, float16 and bfloat16 in float.
+Status runConv(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* w = ctx.inputArray(1);
+  const Array* b = ctx.inputArray(2);
+  if (x == nullptr || w == nullptr) return ctx.fail("needs the tensors X and W");
+  if (x->type() != w->type() || (b != nullptr && b->type() != x->type())) {
+    return ctx.fail("X, W and B have different element types");
+  }
+  Result<nn::ConvShape> shape = nn::convShape(ctx, x->shape(), w->shape());
+  if (!shape) return shape.status();
+  if (b != nullptr && (b->rank() != 1 || b->dim(0) != shape->outputs)) {
+    return ctx.fail("B must have shape [" + std::to_string(shape->outputs) + "]");
+  }
+  std::vector<int64_t> dims = {shape->batch, shape->outputs};
+  dims.insert(dims.end(), shape->window.columns.begin(), shape->window.columns.end());
+  Array xs = widenToFloat(*x);
+  Array ws = widenToFloat(*w);
+  Array bs = b != nullptr ? widenToFloat(*b) : Array();
+  Result<Array> made = Array::allocate(xs.type(), dims);
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  bool ok = dispatchFloat(xs.type(), [&]<class T>() {
+    nn::convolve<T>(ctx, *shape, xs.data<T>(), ws.data<T>(), b != nullptr ? bs.data<T>() : nullptr,
+                    y.data<T>());
+  });
+  if (!ok) return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
+  ctx.setOutput(0, narrowFromFloat(y, x->type()));
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -30,19 +63,22 @@ constexpr Operator kConv{.domain = kOnnxDomain,
                               .outputs = kOutputs1,
                               .attributes = kAttributes1,
                               .constraints = kConstraints1,
-                              .infer = inferConv},
+                              .infer = inferConv,
+                              .kernel = runConv},
                              {.since_version = 11,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes1,
                               .constraints = kConstraints1,
-                              .infer = inferConv},
+                              .infer = inferConv,
+                              .kernel = runConv},
                              {.since_version = 22,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes1,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                              .infer = inferConv},
+                              .infer = inferConv,
+                              .kernel = runConv},
                          }};
 static_assert(isWellFormed(kConv));
 

@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/nn/conv_kernels.h"
 #include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -11,6 +12,19 @@ using namespace dsl;
 namespace {
 
 void inferConvInteger(InferenceContext& ctx) { inferConvolution(ctx, 0, 1); }
+
+// (x - x_zero_point) convolved with (w - w_zero_point) in int32; the padding reads as
+// x_zero_point (adds nothing).
+Status runConvInteger(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* w = ctx.inputArray(1);
+  if (x == nullptr || w == nullptr) return ctx.fail("needs the tensors x and w");
+  Result<Array> y =
+      nn::integerConvolution(ctx, *x, ctx.inputArray(2), *w, ctx.inputArray(3), nullptr);
+  if (!y) return y.status();
+  ctx.setOutput(0, std::move(*y));
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -30,7 +44,8 @@ constexpr Operator kConvInteger{
          .constraints = {{"T1", tensor("int8 uint8")},
                          {"T2", tensor("int8 uint8")},
                          {"T3", tensor("int32")}},
-         .infer = inferConvInteger},
+         .infer = inferConvInteger,
+         .kernel = runConvInteger},
     }};
 static_assert(isWellFormed(kConvInteger));
 

@@ -3,6 +3,9 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <string>
+
+#include "ops/kernels.h"
+#include "ops/nn/conv_kernels.h"
 #include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -122,6 +125,176 @@ void inferConvTranspose(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+// The geometry of a ConvTranspose as a Window whose image is the output and whose columns are
+// the input positions: output index = input index * stride - pad_begin + tap * dilation.
+// Output sizes: output_shape when given (pads then derived from it), else input * stride for
+// SAME auto_pad, else stride * (in - 1) + output_padding + extent - pads; the total padding
+// is split with the odd one at the end for SAME_UPPER, at the beginning otherwise.
+Result<nn::Window> transposedWindow(const KernelContext& ctx, const std::vector<int64_t>& x,
+                                    std::vector<int64_t> kernel) {
+  size_t rank = x.size() - 2;
+  nn::Window w;
+  w.kernel = std::move(kernel);
+  w.columns.assign(x.begin() + 2, x.end());
+  Result<std::vector<int64_t>> strides = nn::axisInts(ctx, "strides", rank, 1, 1);
+  if (!strides) return strides.status();
+  Result<std::vector<int64_t>> dilations = nn::axisInts(ctx, "dilations", rank, 1, 1);
+  if (!dilations) return dilations.status();
+  Result<std::vector<int64_t>> output_padding = nn::axisInts(ctx, "output_padding", rank, 0, 0);
+  if (!output_padding) return output_padding.status();
+  std::optional<std::vector<int64_t>> given_pads = ctx.intsAttribute("pads");
+  bool has_pads = given_pads && !given_pads->empty();
+  Result<std::vector<int64_t>> pads = nn::axisInts(ctx, "pads", 2 * rank, 0, 0);
+  if (!pads) return pads.status();
+  Result<AutoPad> auto_pad = nn::autoPadAttribute(ctx);
+  if (!auto_pad) return auto_pad.status();
+  std::optional<std::vector<int64_t>> output_shape = ctx.intsAttribute("output_shape");
+  bool has_output_shape = output_shape && !output_shape->empty();
+  if (has_output_shape) {
+    if (output_shape->size() != rank && output_shape->size() != rank + 2) {
+      return ctx.fail("output_shape has " + std::to_string(output_shape->size()) + " values for " +
+                      std::to_string(rank) + " spatial axes");
+    }
+    output_shape->erase(
+        output_shape->begin(),
+        output_shape->begin() + static_cast<std::ptrdiff_t>(output_shape->size() - rank));
+    for (int64_t size : *output_shape) {
+      if (size < 0 || size > nn::kMaxWindowValue) {
+        return ctx.fail("output_shape has the value " + std::to_string(size));
+      }
+    }
+  }
+  bool same = *auto_pad == AutoPad::kSameUpper || *auto_pad == AutoPad::kSameLower;
+  w.strides = std::move(*strides);
+  w.dilations = std::move(*dilations);
+  w.image.resize(rank);
+  w.pad_begin.resize(rank);
+  w.pad_end.resize(rank);
+  for (size_t a = 0; a < rank; ++a) {
+    int64_t full = w.strides[a] * (w.columns[a] - 1) + (*output_padding)[a] + w.extent(a);
+    if (w.columns[a] == 0) full = 0;
+    if (has_output_shape || (same && !has_pads)) {
+      int64_t out = has_output_shape ? (*output_shape)[a] : w.columns[a] * w.strides[a];
+      int64_t total = full - out;
+      int64_t half = nn::floorDiv(total, 2);
+      w.pad_begin[a] = *auto_pad == AutoPad::kSameUpper ? half : total - half;
+      w.pad_end[a] = total - w.pad_begin[a];
+      w.image[a] = out;
+    } else {
+      w.pad_begin[a] = (*pads)[a];
+      w.pad_end[a] = (*pads)[rank + a];
+      w.image[a] = full - w.pad_begin[a] - w.pad_end[a];
+      if (w.image[a] < 0) {
+        return ctx.fail("spatial axis " + std::to_string(a) + " gets the negative size " +
+                        std::to_string(w.image[a]));
+      }
+    }
+  }
+  return w;
+}
+
+// y[n, g * Mg + m] = col2im(W_g^T X_g) + B: a gemm of the transposed weight by each group's
+// input into columns, added back into the output image; parallel over (image, group).
+Status runConvTranspose(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* w = ctx.inputArray(1);
+  const Array* b = ctx.inputArray(2);
+  if (x == nullptr || w == nullptr) return ctx.fail("needs the tensors X and W");
+  if (x->type() != w->type() || (b != nullptr && b->type() != x->type())) {
+    return ctx.fail("X, W and B have different element types");
+  }
+  if (x->rank() < 3) {
+    return ctx.fail("the input has rank " + std::to_string(x->rank()) +
+                    "; ConvTranspose needs (N, C, D1, ...)");
+  }
+  if (w->rank() != x->rank()) {
+    return ctx.fail("the weight has rank " + std::to_string(w->rank()) + ", the input rank " +
+                    std::to_string(x->rank()));
+  }
+  int64_t group = ctx.intAttribute("group").value_or(1);
+  if (group <= 0) return ctx.fail("group is " + std::to_string(group) + "; it must be positive");
+  int64_t channels = x->dim(1);
+  if (w->dim(0) != channels || channels % group != 0) {
+    return ctx.fail("the input has " + std::to_string(channels) +
+                    " channels; the weight's first dimension is " + std::to_string(w->dim(0)) +
+                    " and group " + std::to_string(group));
+  }
+  std::vector<int64_t> kernel(w->shape().begin() + 2, w->shape().end());
+  std::optional<std::vector<int64_t>> given = ctx.intsAttribute("kernel_shape");
+  if (given && !given->empty() && *given != kernel) {
+    return ctx.fail("kernel_shape does not match the weight's spatial dimensions");
+  }
+  for (int64_t k : kernel) {
+    if (k == 0) return ctx.fail("the weight has an empty spatial dimension");
+  }
+  int64_t group_outputs = w->dim(1);
+  int64_t outputs = group_outputs * group;
+  if (b != nullptr && (b->rank() != 1 || b->dim(0) != outputs)) {
+    return ctx.fail("B must have shape [" + std::to_string(outputs) + "]");
+  }
+  Result<nn::Window> window = transposedWindow(ctx, x->shape(), kernel);
+  if (!window) return window.status();
+  const nn::Window& win = *window;
+  std::vector<int64_t> dims = {x->dim(0), outputs};
+  dims.insert(dims.end(), win.image.begin(), win.image.end());
+  Array xs = widenToFloat(*x);
+  Array ws = widenToFloat(*w);
+  Array bs = b != nullptr ? widenToFloat(*b) : Array();
+  Result<Array> made = Array::allocate(xs.type(), dims);
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  size_t batch = static_cast<size_t>(x->dim(0));
+  size_t groups = static_cast<size_t>(group);
+  size_t cg = static_cast<size_t>(channels / group);
+  size_t mg = static_cast<size_t>(group_outputs);
+  size_t kvol = win.kernelVolume();
+  size_t rows = mg * kvol;
+  size_t in_volume = win.columnVolume();
+  size_t out_volume = win.imageVolume();
+  nn::TapTable table = nn::tapTable(win);
+  bool ok = dispatchFloat(xs.type(), [&]<class T>() {
+    const T* xd = xs.data<T>();
+    const T* wd = ws.data<T>();
+    T* yd = y.data<T>();
+    std::fill(yd, yd + y.size(), T(0));
+    // W as (group, Mg * kvol, Cg): each group's weight transposed.
+    std::vector<T> transposed(ws.size());
+    for (size_t g = 0; g < groups; ++g) {
+      for (size_t c = 0; c < cg; ++c) {
+        const T* from = wd + (g * cg + c) * rows;
+        T* to = transposed.data() + g * rows * cg + c;
+        for (size_t r = 0; r < rows; ++r) to[r * cg] = from[r];
+      }
+    }
+    size_t tile = nn::columnTile(rows, in_volume);
+    parallelFor(ctx, batch * groups, 1, [&](size_t begin, size_t end) {
+      std::vector<T> col(rows * tile);
+      for (size_t task = begin; task < end; ++task) {
+        size_t g = task % groups;
+        size_t n = task / groups;
+        const T* image = xd + (n * static_cast<size_t>(channels) + g * cg) * in_volume;
+        T* out = yd + (n * static_cast<size_t>(outputs) + g * mg) * out_volume;
+        for (size_t p0 = 0; p0 < in_volume; p0 += tile) {
+          size_t p1 = std::min(in_volume, p0 + tile);
+          nn::gemm(rows, p1 - p0, cg, transposed.data() + g * rows * cg, cg, image + p0, in_volume,
+                   col.data(), p1 - p0);
+          nn::col2imAdd(win, table, col.data(), mg, p0, p1, out);
+        }
+        if (b != nullptr) {
+          const T* bias = bs.data<T>() + g * mg;
+          for (size_t m = 0; m < mg; ++m) {
+            T* row = out + m * out_volume;
+            for (size_t i = 0; i < out_volume; ++i) row[i] += bias[m];
+          }
+        }
+      }
+    });
+  });
+  if (!ok) return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
+  ctx.setOutput(0, narrowFromFloat(y, x->type()));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}, {"W", "T"}, optional("B", "T")};
@@ -142,19 +315,22 @@ constexpr Operator kConvTranspose{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferConvTranspose},
+         .infer = inferConvTranspose,
+         .kernel = runConvTranspose},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferConvTranspose},
+         .infer = inferConvTranspose,
+         .kernel = runConvTranspose},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-         .infer = inferConvTranspose},
+         .infer = inferConvTranspose,
+         .kernel = runConvTranspose},
     }};
 static_assert(isWellFormed(kConvTranspose));
 

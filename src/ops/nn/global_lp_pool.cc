@@ -2,6 +2,10 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+#include <string>
+
+#include "ops/nn/pool_kernels.h"
 #include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -11,6 +15,17 @@ using namespace dsl;
 namespace {
 
 void inferGlobalPool(InferenceContext& ctx) { inferGlobalPooling(ctx); }
+
+// (sum of |x|^p over each (n, c) plane)^(1/p).
+Status runGlobalLpPool(KernelContext& ctx) {
+  double p = nn::poolP(ctx);
+  if (!(p > 0)) return ctx.fail("p must be positive");
+  return nn::globalPool(ctx, true, [p]<class T>(const T* data, size_t count) {
+    double sum = 0;
+    for (size_t i = 0; i < count; ++i) sum += std::pow(std::abs(static_cast<double>(data[i])), p);
+    return std::pow(sum, 1.0 / p);
+  });
+}
 
 }  // namespace
 
@@ -29,19 +44,22 @@ constexpr Operator kGlobalLpPool{
          .outputs = kOutputs1,
          .attributes = {attr("p", 2.0f)},
          .constraints = kConstraints1,
-         .infer = inferGlobalPool},
+         .infer = inferGlobalPool,
+         .kernel = runGlobalLpPool},
         {.since_version = 2,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes2,
          .constraints = kConstraints1,
-         .infer = inferGlobalPool},
+         .infer = inferGlobalPool,
+         .kernel = runGlobalLpPool},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes2,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-         .infer = inferGlobalPool},
+         .infer = inferGlobalPool,
+         .kernel = runGlobalLpPool},
     }};
 static_assert(isWellFormed(kGlobalLpPool));
 

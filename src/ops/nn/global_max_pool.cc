@@ -2,6 +2,10 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+#include <string>
+
+#include "ops/nn/pool_kernels.h"
 #include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -11,6 +15,18 @@ using namespace dsl;
 namespace {
 
 void inferGlobalPool(InferenceContext& ctx) { inferGlobalPooling(ctx); }
+
+// The largest element of each (n, c) plane; NaN when the plane holds one.
+Status runGlobalMaxPool(KernelContext& ctx) {
+  return nn::globalPool(ctx, false, []<class T>(const T* data, size_t count) {
+    double best = static_cast<double>(data[0]);
+    for (size_t i = 1; i < count && !std::isnan(best); ++i) {
+      double v = static_cast<double>(data[i]);
+      if (v > best || std::isnan(v)) best = v;
+    }
+    return best;
+  });
+}
 
 }  // namespace
 
@@ -26,12 +42,14 @@ constexpr Operator kGlobalMaxPool{
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferGlobalPool},
+         .infer = inferGlobalPool,
+         .kernel = runGlobalMaxPool},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-         .infer = inferGlobalPool},
+         .infer = inferGlobalPool,
+         .kernel = runGlobalMaxPool},
     }};
 static_assert(isWellFormed(kGlobalMaxPool));
 

@@ -2,6 +2,11 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+#include <string>
+
+#include "ops/kernels.h"
+#include "ops/nn/pool_kernels.h"
 #include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -11,6 +16,39 @@ using namespace dsl;
 namespace {
 
 void inferLpPool(InferenceContext& ctx) { inferPooling(ctx, true); }
+
+// (sum of |x|^p over the taps inside the input)^(1/p); the padding adds nothing.
+Status runLpPool(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  Result<nn::Window> window = nn::poolWindow(ctx, *x, true);
+  if (!window) return window.status();
+  const nn::Window& w = *window;
+  double p = nn::poolP(ctx);
+  if (!(p > 0)) return ctx.fail("p must be positive");
+  Array xs = widenToFloat(*x);
+  Result<Array> made = Array::allocate(xs.type(), nn::poolOutputShape(*x, w));
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  size_t planes = static_cast<size_t>(x->dim(0) * x->dim(1));
+  size_t volume = w.imageVolume();
+  size_t outputs = w.columnVolume();
+  bool ok = dispatchFloat(xs.type(), [&]<class T>() {
+    const T* in = xs.data<T>();
+    T* out = y.data<T>();
+    nn::forEachPoolWindow(ctx, w, planes, [&](size_t plane, size_t q, const nn::PoolTaps& taps) {
+      const T* image = in + plane * volume;
+      double sum = 0;
+      taps.each([&](int64_t offset) {
+        sum += std::pow(std::abs(static_cast<double>(image[offset])), p);
+      });
+      out[plane * outputs + q] = static_cast<T>(std::pow(sum, 1.0 / p));
+    });
+  });
+  if (!ok) return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
+  ctx.setOutput(0, narrowFromFloat(y, x->type()));
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -35,31 +73,36 @@ constexpr Operator kLpPool{
          .attributes = {attr("auto_pad", "NOTSET"), attr("kernel_shape", kInts), attr("p", 2.0f),
                         attr("pads", kInts), attr("strides", kInts)},
          .constraints = kConstraints1,
-         .infer = inferLpPool},
+         .infer = inferLpPool,
+         .kernel = runLpPool},
         {.since_version = 2,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes2,
          .constraints = kConstraints1,
-         .infer = inferLpPool},
+         .infer = inferLpPool,
+         .kernel = runLpPool},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes2,
          .constraints = kConstraints1,
-         .infer = inferLpPool},
+         .infer = inferLpPool,
+         .kernel = runLpPool},
         {.since_version = 18,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes18,
          .constraints = kConstraints1,
-         .infer = inferLpPool},
+         .infer = inferLpPool,
+         .kernel = runLpPool},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes18,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-         .infer = inferLpPool},
+         .infer = inferLpPool,
+         .kernel = runLpPool},
     }};
 static_assert(isWellFormed(kLpPool));
 

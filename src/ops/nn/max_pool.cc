@@ -2,6 +2,11 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+#include <string>
+
+#include "ops/kernels.h"
+#include "ops/nn/pool_kernels.h"
 #include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -12,6 +17,79 @@ namespace {
 
 // Indices (version 8 on) has Y's shape.
 void inferMaxPool(InferenceContext& ctx) { inferPooling(ctx, true); }
+
+// The largest tap inside the input (NaN when any is NaN; the first of equal maxima), and its
+// flat index in the whole input: row-major, or with storage_order 1 column-major within each
+// (n, c) plane. A window entirely in the padding gives 0 and the index -1.
+Status runMaxPool(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  Result<nn::Window> window = nn::poolWindow(ctx, *x, true);
+  if (!window) return window.status();
+  const nn::Window& w = *window;
+  int64_t storage_order = ctx.intAttribute("storage_order").value_or(0);
+  if (storage_order != 0 && storage_order != 1) {
+    return ctx.fail("storage_order is " + std::to_string(storage_order) + "; it must be 0 or 1");
+  }
+  bool want_indices = ctx.hasOutput(1);
+  std::vector<int64_t> dims = nn::poolOutputShape(*x, w);
+  Array xs = widenToFloat(*x);
+  Result<Array> made = Array::allocate(xs.type(), dims);
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  Array indices(ElementType::kInt64, want_indices ? dims : std::vector<int64_t>{0});
+  size_t planes = static_cast<size_t>(x->dim(0) * x->dim(1));
+  size_t volume = w.imageVolume();
+  size_t outputs = w.columnVolume();
+  size_t rank = w.rank();
+  // Column-major strides within a plane, for storage_order 1.
+  std::vector<int64_t> transposed(rank, 1);
+  for (size_t a = 1; a < rank; ++a) transposed[a] = transposed[a - 1] * w.image[a - 1];
+  auto pool = [&]<class T>() {
+    const T* in = xs.data<T>();
+    T* out = y.data<T>();
+    int64_t* where = want_indices ? indices.data<int64_t>() : nullptr;
+    nn::forEachPoolWindow(ctx, w, planes, [&](size_t plane, size_t p, const nn::PoolTaps& taps) {
+      const T* image = in + plane * volume;
+      T best = T(0);
+      int64_t best_offset = -1;
+      taps.each([&](int64_t offset) {
+        T v = image[offset];
+        if (best_offset < 0 || v > best || (nn::isNan(v) && !nn::isNan(best))) {
+          best = v;
+          best_offset = offset;
+        }
+      });
+      size_t at = plane * outputs + p;
+      out[at] = best;
+      if (where == nullptr) return;
+      if (best_offset < 0) {
+        where[at] = -1;
+        return;
+      }
+      int64_t index = best_offset;
+      if (storage_order == 1) {
+        index = 0;
+        int64_t rest = best_offset;
+        for (size_t a = rank; a-- > 0;) {
+          index += (rest % w.image[a]) * transposed[a];
+          rest /= w.image[a];
+        }
+      }
+      where[at] = static_cast<int64_t>(plane * volume) + index;
+    });
+  };
+  switch (xs.type()) {
+    case ElementType::kFloat: pool.template operator()<float>(); break;
+    case ElementType::kDouble: pool.template operator()<double>(); break;
+    case ElementType::kInt8: pool.template operator()<int8_t>(); break;
+    case ElementType::kUint8: pool.template operator()<uint8_t>(); break;
+    default: return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
+  }
+  ctx.setOutput(0, narrowFromFloat(y, x->type()));
+  if (want_indices) ctx.setOutput(1, std::move(indices));
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -35,39 +113,45 @@ constexpr Operator kMaxPool{
          .attributes = {attr("auto_pad", "NOTSET"), required("kernel_shape", kInts),
                         attr("pads", kInts), attr("strides", kInts)},
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferMaxPool},
+         .infer = inferMaxPool,
+         .kernel = runMaxPool},
         {.since_version = 8,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = {attr("auto_pad", "NOTSET"), required("kernel_shape", kInts),
                         attr("pads", kInts), attr("storage_order", 0), attr("strides", kInts)},
          .constraints = kConstraints8,
-         .infer = inferMaxPool},
+         .infer = inferMaxPool,
+         .kernel = runMaxPool},
         {.since_version = 10,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
          .constraints = kConstraints8,
-         .infer = inferMaxPool},
+         .infer = inferMaxPool,
+         .kernel = runMaxPool},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
          .constraints = kConstraints8,
-         .infer = inferMaxPool},
+         .infer = inferMaxPool,
+         .kernel = runMaxPool},
         {.since_version = 12,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
          .constraints = {{"T", tensor("float16 float double int8 uint8")}, {"I", tensor("int64")}},
-         .infer = inferMaxPool},
+         .infer = inferMaxPool,
+         .kernel = runMaxPool},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
          .constraints = {{"T", tensor("bfloat16 float16 float double int8 uint8")},
                          {"I", tensor("int64")}},
-         .infer = inferMaxPool},
+         .infer = inferMaxPool,
+         .kernel = runMaxPool},
     }};
 static_assert(isWellFormed(kMaxPool));
 

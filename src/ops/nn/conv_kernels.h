@@ -1,0 +1,518 @@
+// Internal: what the kernels of the convolutions and poolings share (Conv, ConvInteger,
+// QLinearConv, DeformConv, ConvTranspose, Col2Im, CausalConvWithState, the poolings).
+//
+// - `gemm`: the one matrix multiply every convolution goes through (row-major, with leading
+//   dimensions as BLAS's gemm has them, so that a BLAS sgemm/dgemm can replace it).
+// - `Window`: the sliding-window geometry of a node, read from its attributes against the
+//   actual input shape (the same arithmetic as the shape rules of window_shape.h).
+// - `TapTable`, `im2col`, `col2imAdd`: gathering an image's windows into the columns of a
+//   matrix, and adding columns back into an image, over any number of spatial axes.
+// - `convolve`: a grouped N-d convolution as im2col + gemm, parallel over column tiles.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
+#include "onyx/core/status.h"
+#include "onyx/ops/kernel_context.h"
+#include "ops/kernels.h"
+#include "ops/nn/window_shape.h"
+
+namespace onyx::ops::nn {
+
+// ---- the matrix multiply ----------------------------------------------------------------
+
+/// C[m, n] = A[m, k] * B[k, n], all row-major; lda, ldb, ldc are the distances between rows
+/// (in elements). C is overwritten (zero when k is 0). Rows of A and C may be split between
+/// calls (each C element is the same sum in the same order however the rows are split).
+template <class T>
+inline void gemm(size_t m, size_t n, size_t k, const T* a, size_t lda, const T* b, size_t ldb, T* c,
+                 size_t ldc) {
+  size_t i = 0;
+  for (; i + 4 <= m; i += 4) {
+    T* __restrict c0 = c + i * ldc;
+    T* __restrict c1 = c0 + ldc;
+    T* __restrict c2 = c1 + ldc;
+    T* __restrict c3 = c2 + ldc;
+    std::fill(c0, c0 + n, T(0));
+    std::fill(c1, c1 + n, T(0));
+    std::fill(c2, c2 + n, T(0));
+    std::fill(c3, c3 + n, T(0));
+    const T* a0 = a + i * lda;
+    const T* a1 = a0 + lda;
+    const T* a2 = a1 + lda;
+    const T* a3 = a2 + lda;
+    for (size_t p = 0; p < k; ++p) {
+      const T* __restrict row = b + p * ldb;
+      T s0 = a0[p], s1 = a1[p], s2 = a2[p], s3 = a3[p];
+      for (size_t j = 0; j < n; ++j) {
+        T v = row[j];
+        c0[j] += s0 * v;
+        c1[j] += s1 * v;
+        c2[j] += s2 * v;
+        c3[j] += s3 * v;
+      }
+    }
+  }
+  for (; i < m; ++i) {
+    T* __restrict c0 = c + i * ldc;
+    std::fill(c0, c0 + n, T(0));
+    const T* a0 = a + i * lda;
+    for (size_t p = 0; p < k; ++p) {
+      const T* __restrict row = b + p * ldb;
+      T s0 = a0[p];
+      for (size_t j = 0; j < n; ++j) c0[j] += s0 * row[j];
+    }
+  }
+}
+
+// ---- attributes -----------------------------------------------------------------------------
+
+/// Window attribute values are kept within int32 so that the window arithmetic cannot overflow.
+inline constexpr int64_t kMaxWindowValue = std::numeric_limits<int32_t>::max();
+
+/// A per-spatial-axis ints attribute: its values when present and not empty, checked to number
+/// `count` and to lie in [minimum, kMaxWindowValue]; `count` copies of `fallback` when absent.
+inline Result<std::vector<int64_t>> axisInts(const KernelContext& ctx, std::string_view name,
+                                             size_t count, int64_t fallback, int64_t minimum) {
+  std::optional<std::vector<int64_t>> values = ctx.intsAttribute(name);
+  if (!values || values->empty()) return std::vector<int64_t>(count, fallback);
+  if (values->size() != count) {
+    return ctx.fail(std::string(name) + " has " + std::to_string(values->size()) +
+                    " values, expected " + std::to_string(count));
+  }
+  for (int64_t value : *values) {
+    if (value < minimum || value > kMaxWindowValue) {
+      return ctx.fail(std::string(name) + " has the value " + std::to_string(value) +
+                      "; values must lie in [" + std::to_string(minimum) + ", " +
+                      std::to_string(kMaxWindowValue) + "]");
+    }
+  }
+  return *values;
+}
+
+/// The node's auto_pad.
+inline Result<AutoPad> autoPadAttribute(const KernelContext& ctx) {
+  std::string_view text = ctx.stringAttribute("auto_pad").value_or("NOTSET");
+  if (text == "NOTSET" || text.empty()) return AutoPad::kNotSet;
+  if (text == "SAME_UPPER") return AutoPad::kSameUpper;
+  if (text == "SAME_LOWER") return AutoPad::kSameLower;
+  if (text == "VALID") return AutoPad::kValid;
+  return ctx.fail("auto_pad '" + std::string(text) +
+                  "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+}
+
+/// floor(a / b) for b > 0.
+inline int64_t floorDiv(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  return (a % b != 0 && a < 0) ? q - 1 : q;
+}
+
+inline size_t volumeOf(std::span<const int64_t> dims) {
+  size_t product = 1;
+  for (int64_t d : dims) product *= static_cast<size_t>(d);
+  return product;
+}
+
+// ---- the window geometry ------------------------------------------------------------------
+
+/// A kernel sliding over an image: for window position o and tap t along axis a, the image
+/// index is o * strides[a] - pad_begin[a] + t * dilations[a]. `image` and `columns` (the window
+/// positions) have one size per spatial axis. For Conv and the poolings the image is the
+/// input and the columns the output; for ConvTranspose and Col2Im the other way round.
+struct Window {
+  std::vector<int64_t> image;
+  std::vector<int64_t> kernel;
+  std::vector<int64_t> strides;
+  std::vector<int64_t> dilations;
+  std::vector<int64_t> pad_begin;
+  std::vector<int64_t> pad_end;
+  std::vector<int64_t> columns;
+
+  size_t rank() const { return image.size(); }
+  size_t imageVolume() const { return volumeOf(image); }
+  size_t kernelVolume() const { return volumeOf(kernel); }
+  size_t columnVolume() const { return volumeOf(columns); }
+  int64_t extent(size_t a) const { return (kernel[a] - 1) * dilations[a] + 1; }
+};
+
+/// The window of a Conv-like or pooling node over `image` (the input's spatial sizes), with
+/// `kernel` (each at least 1): strides, dilations (when `use_dilations`), pads, auto_pad and
+/// (when `use_ceil_mode`) ceil_mode from the node, and the output sizes they give.
+inline Result<Window> slidingWindow(const KernelContext& ctx, std::span<const int64_t> image,
+                                    std::vector<int64_t> kernel, bool use_dilations,
+                                    bool use_ceil_mode) {
+  size_t rank = image.size();
+  Window w;
+  w.image.assign(image.begin(), image.end());
+  w.kernel = std::move(kernel);
+  for (int64_t k : w.kernel) {
+    if (k < 1 || k > kMaxWindowValue) {
+      return ctx.fail("the kernel has the size " + std::to_string(k) + " along an axis");
+    }
+  }
+  Result<std::vector<int64_t>> strides = axisInts(ctx, "strides", rank, 1, 1);
+  if (!strides) return strides.status();
+  w.strides = std::move(*strides);
+  if (use_dilations) {
+    Result<std::vector<int64_t>> dilations = axisInts(ctx, "dilations", rank, 1, 1);
+    if (!dilations) return dilations.status();
+    w.dilations = std::move(*dilations);
+  } else {
+    w.dilations.assign(rank, 1);
+  }
+  std::optional<std::vector<int64_t>> given_pads = ctx.intsAttribute("pads");
+  bool has_pads = given_pads && !given_pads->empty();
+  Result<std::vector<int64_t>> pads = axisInts(ctx, "pads", 2 * rank, 0, 0);
+  if (!pads) return pads.status();
+  Result<AutoPad> auto_pad = autoPadAttribute(ctx);
+  if (!auto_pad) return auto_pad.status();
+  bool ceil_mode = use_ceil_mode && ctx.intAttribute("ceil_mode").value_or(0) != 0;
+  bool same = !has_pads && (*auto_pad == AutoPad::kSameUpper || *auto_pad == AutoPad::kSameLower);
+  w.pad_begin.assign(pads->begin(), pads->begin() + static_cast<std::ptrdiff_t>(rank));
+  w.pad_end.assign(pads->begin() + static_cast<std::ptrdiff_t>(rank), pads->end());
+  if (*auto_pad == AutoPad::kValid) {
+    std::fill(w.pad_begin.begin(), w.pad_begin.end(), 0);
+    std::fill(w.pad_end.begin(), w.pad_end.end(), 0);
+  }
+  w.columns.resize(rank);
+  for (size_t a = 0; a < rank; ++a) {
+    int64_t in = w.image[a];
+    int64_t stride = w.strides[a];
+    int64_t extent = w.extent(a);
+    if (same) {
+      // Pads so that the output is ceil(input / stride).
+      int64_t out = (in + stride - 1) / stride;
+      int64_t total = std::max<int64_t>(0, (out - 1) * stride + extent - in);
+      int64_t small = total / 2;
+      w.pad_begin[a] = *auto_pad == AutoPad::kSameUpper ? small : total - small;
+      w.pad_end[a] = total - w.pad_begin[a];
+    }
+    int64_t numerator = in + w.pad_begin[a] + w.pad_end[a] - extent;
+    if (ceil_mode) numerator += stride - 1;
+    int64_t size = floorDiv(numerator, stride) + 1;
+    // A last window that would start inside the end padding is dropped.
+    if (ceil_mode && size > 0 && (size - 1) * stride >= in + w.pad_begin[a]) --size;
+    if (size < 0) {
+      return ctx.fail("spatial axis " + std::to_string(a) + " gets the negative size " +
+                      std::to_string(size) + ": the window is larger than the padded input");
+    }
+    w.columns[a] = size;
+  }
+  return w;
+}
+
+// ---- im2col / col2im ------------------------------------------------------------------------
+
+/// For each spatial axis a, tap t and window position o: the image index read, or -1 when it
+/// falls outside the image (`index[a][t * columns[a] + o]`); and the image's row-major strides.
+struct TapTable {
+  std::vector<std::vector<int64_t>> index;
+  std::vector<int64_t> image_strides;
+};
+
+inline TapTable tapTable(const Window& w) {
+  size_t rank = w.rank();
+  TapTable table;
+  table.index.resize(rank);
+  table.image_strides.assign(rank, 1);
+  for (size_t a = rank; a-- > 1;) table.image_strides[a - 1] = table.image_strides[a] * w.image[a];
+  for (size_t a = 0; a < rank; ++a) {
+    std::vector<int64_t>& axis = table.index[a];
+    axis.resize(static_cast<size_t>(w.kernel[a] * w.columns[a]));
+    for (int64_t t = 0; t < w.kernel[a]; ++t) {
+      for (int64_t o = 0; o < w.columns[a]; ++o) {
+        int64_t i = o * w.strides[a] - w.pad_begin[a] + t * w.dilations[a];
+        axis[static_cast<size_t>(t * w.columns[a] + o)] = (i >= 0 && i < w.image[a]) ? i : -1;
+      }
+    }
+  }
+  return table;
+}
+
+/// Visits the column positions [p0, p1) for the tap of coordinates `taps` in runs along the
+/// last spatial axis: f(offset from p0, base image offset or -1 when the run's outer axes fall
+/// outside the image, the last axis's index table for this tap, first position, run length).
+template <class F>
+inline void forEachRun(const Window& w, const TapTable& table, const int64_t* taps, size_t p0,
+                       size_t p1, F&& f) {
+  size_t last = w.rank() - 1;
+  size_t width = static_cast<size_t>(w.columns[last]);
+  if (width == 0) return;
+  const int64_t* last_index = table.index[last].data() + taps[last] * w.columns[last];
+  size_t p = p0;
+  while (p < p1) {
+    size_t row = p / width;
+    size_t j0 = p % width;
+    size_t run = std::min(width - j0, p1 - p);
+    int64_t base = 0;
+    for (size_t a = last; a-- > 0;) {
+      size_t size = static_cast<size_t>(w.columns[a]);
+      size_t o = row % size;
+      row /= size;
+      int64_t i = table.index[a][static_cast<size_t>(taps[a]) * size + o];
+      if (i < 0) {
+        base = -1;
+        break;
+      }
+      base += i * table.image_strides[a];
+    }
+    f(p - p0, base, last_index, j0, run);
+    p += run;
+  }
+}
+
+/// The tap coordinates of flat tap `t` (row-major over the kernel).
+inline void tapCoordinates(const Window& w, size_t t, int64_t* taps) {
+  for (size_t a = w.rank(); a-- > 0;) {
+    taps[a] = static_cast<int64_t>(t % static_cast<size_t>(w.kernel[a]));
+    t /= static_cast<size_t>(w.kernel[a]);
+  }
+}
+
+/// col[(c * kernelVolume + t), p - p0] = image[c, position of tap t at window position p], for
+/// channels [0, channels) of `image` (channels x imageVolume) and positions [p0, p1); `outside`
+/// where the tap falls outside the image.
+template <class T>
+inline void im2col(const Window& w, const TapTable& table, const T* image, size_t channels,
+                   size_t p0, size_t p1, T* col, T outside = T(0)) {
+  size_t taps_count = w.kernelVolume();
+  size_t image_volume = w.imageVolume();
+  size_t width = p1 - p0;
+  std::vector<int64_t> taps(w.rank());
+  for (size_t t = 0; t < taps_count; ++t) {
+    tapCoordinates(w, t, taps.data());
+    for (size_t c = 0; c < channels; ++c) {
+      const T* src = image + c * image_volume;
+      T* dst = col + (c * taps_count + t) * width;
+      forEachRun(w, table, taps.data(), p0, p1,
+                 [&](size_t offset, int64_t base, const int64_t* index, size_t j0, size_t run) {
+                   T* out = dst + offset;
+                   if (base < 0) {
+                     std::fill(out, out + run, outside);
+                     return;
+                   }
+                   const T* from = src + base;
+                   for (size_t j = 0; j < run; ++j) {
+                     int64_t i = index[j0 + j];
+                     out[j] = i < 0 ? outside : from[i];
+                   }
+                 });
+    }
+  }
+}
+
+/// The reverse of im2col: adds col[(c * kernelVolume + t), p - p0] into image[c, position of
+/// tap t at window position p] where that falls inside the image.
+template <class T>
+inline void col2imAdd(const Window& w, const TapTable& table, const T* col, size_t channels,
+                      size_t p0, size_t p1, T* image) {
+  size_t taps_count = w.kernelVolume();
+  size_t image_volume = w.imageVolume();
+  size_t width = p1 - p0;
+  std::vector<int64_t> taps(w.rank());
+  for (size_t c = 0; c < channels; ++c) {
+    T* dst = image + c * image_volume;
+    for (size_t t = 0; t < taps_count; ++t) {
+      tapCoordinates(w, t, taps.data());
+      const T* src = col + (c * taps_count + t) * width;
+      forEachRun(w, table, taps.data(), p0, p1,
+                 [&](size_t offset, int64_t base, const int64_t* index, size_t j0, size_t run) {
+                   if (base < 0) return;
+                   const T* from = src + offset;
+                   T* to = dst + base;
+                   for (size_t j = 0; j < run; ++j) {
+                     int64_t i = index[j0 + j];
+                     if (i >= 0) to[i] += from[j];
+                   }
+                 });
+    }
+  }
+}
+
+/// Column tile width for a column matrix of `rows` rows: about 128K elements, at least 16.
+inline size_t columnTile(size_t rows, size_t columns) {
+  size_t tile = std::max<size_t>(16, (size_t{1} << 17) / std::max<size_t>(rows, 1));
+  return std::max<size_t>(1, std::min(tile, columns));
+}
+
+// ---- convolution --------------------------------------------------------------------------
+
+/// A grouped convolution's sizes: x (batch, channels, image...), w (outputs, channels / group,
+/// kernel...), y (batch, outputs, columns...).
+struct ConvShape {
+  int64_t batch = 0;
+  int64_t channels = 0;
+  int64_t outputs = 0;
+  int64_t group = 1;
+  Window window;
+};
+
+/// Checks x and w (shapes of a Conv's X and W) against the node's group and kernel_shape and
+/// reads its window (strides, dilations, pads, auto_pad).
+inline Result<ConvShape> convShape(const KernelContext& ctx, const std::vector<int64_t>& x,
+                                   const std::vector<int64_t>& w) {
+  if (x.size() < 3) {
+    return ctx.fail("the input has rank " + std::to_string(x.size()) +
+                    "; a convolution needs (N, C, D1, ...)");
+  }
+  if (w.size() != x.size()) {
+    return ctx.fail("the weight has rank " + std::to_string(w.size()) + ", the input rank " +
+                    std::to_string(x.size()));
+  }
+  ConvShape s;
+  s.batch = x[0];
+  s.channels = x[1];
+  s.outputs = w[0];
+  s.group = ctx.intAttribute("group").value_or(1);
+  if (s.group <= 0)
+    return ctx.fail("group is " + std::to_string(s.group) + "; it must be positive");
+  if (s.channels % s.group != 0 || s.channels / s.group != w[1]) {
+    return ctx.fail("the input has " + std::to_string(s.channels) +
+                    " channels; the weight expects " + std::to_string(w[1]) + " per group times " +
+                    std::to_string(s.group) + " groups");
+  }
+  if (s.outputs % s.group != 0) {
+    return ctx.fail("the weight's " + std::to_string(s.outputs) +
+                    " output channels do not divide into " + std::to_string(s.group) + " groups");
+  }
+  std::vector<int64_t> kernel(w.begin() + 2, w.end());
+  std::optional<std::vector<int64_t>> given = ctx.intsAttribute("kernel_shape");
+  if (given && !given->empty() && *given != kernel) {
+    return ctx.fail("kernel_shape does not match the weight's spatial dimensions");
+  }
+  for (int64_t k : kernel) {
+    if (k == 0) return ctx.fail("the weight has an empty spatial dimension");
+  }
+  Result<Window> window =
+      slidingWindow(ctx, std::span<const int64_t>(x).subspan(2), kernel, true, false);
+  if (!window) return window.status();
+  s.window = std::move(*window);
+  return s;
+}
+
+/// y = the convolution of x by w (plus bias[m] on output channel m when bias is not null), all
+/// row-major as ConvShape says; `outside` is the value read outside the image. im2col + gemm,
+/// parallel over (image, group, column tile).
+template <class T>
+inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, const T* w,
+                     const T* bias, T* y, T outside = T(0)) {
+  const Window& win = s.window;
+  size_t group = static_cast<size_t>(s.group);
+  size_t group_channels = static_cast<size_t>(s.channels) / group;
+  size_t group_outputs = static_cast<size_t>(s.outputs) / group;
+  size_t image_volume = win.imageVolume();
+  size_t columns = win.columnVolume();
+  size_t depth = group_channels * win.kernelVolume();  // K of the product
+  if (columns == 0 || s.batch == 0 || s.outputs == 0) return;
+  bool direct = true;
+  for (size_t a = 0; a < win.rank(); ++a) {
+    direct = direct && win.kernel[a] == 1 && win.strides[a] == 1 && win.pad_begin[a] == 0 &&
+             win.pad_end[a] == 0;
+  }
+  TapTable table = direct ? TapTable() : tapTable(win);
+  size_t tile = columnTile(depth, columns);
+  size_t tiles = (columns + tile - 1) / tile;
+  size_t tasks = static_cast<size_t>(s.batch) * group * tiles;
+  parallelFor(ctx, tasks, 1, [&](size_t begin, size_t end) {
+    std::vector<T> col(direct ? 0 : depth * tile);
+    for (size_t task = begin; task < end; ++task) {
+      size_t t = task % tiles;
+      size_t g = (task / tiles) % group;
+      size_t n = task / tiles / group;
+      size_t p0 = t * tile;
+      size_t p1 = std::min(columns, p0 + tile);
+      const T* image =
+          x + (n * static_cast<size_t>(s.channels) + g * group_channels) * image_volume;
+      const T* b = nullptr;
+      size_t ldb = 0;
+      if (direct) {
+        b = image + p0;
+        ldb = image_volume;
+      } else {
+        im2col(win, table, image, group_channels, p0, p1, col.data(), outside);
+        b = col.data();
+        ldb = p1 - p0;
+      }
+      T* out = y + (n * static_cast<size_t>(s.outputs) + g * group_outputs) * columns + p0;
+      gemm(group_outputs, p1 - p0, depth, w + g * group_outputs * depth, depth, b, ldb, out,
+           columns);
+      if (bias != nullptr) {
+        for (size_t m = 0; m < group_outputs; ++m) {
+          T add = bias[g * group_outputs + m];
+          T* row = out + m * columns;
+          for (size_t j = 0; j < p1 - p0; ++j) row[j] += add;
+        }
+      }
+    }
+  });
+}
+
+// ---- integer convolution ----------------------------------------------------------------
+
+/// The integer convolution of ConvInteger and QLinearConv: (x - x_zero) * (w - w_zero) summed
+/// in int32 (plus bias when not null: INT32 of shape [M]), as an INT32 (N, M, out...) array.
+/// x and w are INT8 or UINT8; x_zero a single value of x's type; w_zero a single value or one
+/// per output channel, of w's type; either may be null (zero).
+inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x,
+                                        const Array* x_zero, const Array& w, const Array* w_zero,
+                                        const Array* bias) {
+  auto is_byte = [](ElementType type) {
+    return type == ElementType::kInt8 || type == ElementType::kUint8;
+  };
+  if (!is_byte(x.type()) || !is_byte(w.type())) return ctx.fail("x and w must be int8 or uint8");
+  Result<ConvShape> shape = convShape(ctx, x.shape(), w.shape());
+  if (!shape) return shape.status();
+  if (x_zero != nullptr && (x_zero->type() != x.type() || x_zero->size() != 1)) {
+    return ctx.fail("x_zero_point must be a single value of x's type");
+  }
+  size_t outputs = static_cast<size_t>(shape->outputs);
+  if (w_zero != nullptr && (w_zero->type() != w.type() || w_zero->rank() > 1 ||
+                            (w_zero->size() != 1 && w_zero->size() != outputs))) {
+    return ctx.fail("w_zero_point must be a single value or one per output channel, of w's type");
+  }
+  if (bias != nullptr && (bias->type() != ElementType::kInt32 || bias->rank() != 1 ||
+                          bias->dim(0) != shape->outputs)) {
+    return ctx.fail("B must be an int32 tensor of shape [" + std::to_string(outputs) + "]");
+  }
+  // Summed in int64 (no overflow for any realistic depth), wrapped to int32 as the spec's
+  // int32 accumulator would.
+  int64_t x_offset = x_zero != nullptr ? static_cast<int64_t>(elementAsDouble(*x_zero, 0)) : 0;
+  std::vector<int64_t> xd(x.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    xd[i] = static_cast<int64_t>(elementAsDouble(x, i)) - x_offset;
+  }
+  std::vector<int64_t> wd(w.size());
+  size_t per_output = outputs == 0 ? 0 : w.size() / outputs;
+  for (size_t i = 0; i < w.size(); ++i) {
+    int64_t offset = 0;
+    if (w_zero != nullptr) {
+      offset =
+          static_cast<int64_t>(elementAsDouble(*w_zero, w_zero->size() == 1 ? 0 : i / per_output));
+    }
+    wd[i] = static_cast<int64_t>(elementAsDouble(w, i)) - offset;
+  }
+  std::vector<int64_t> bd;
+  if (bias != nullptr) bd.assign(bias->data<int32_t>(), bias->data<int32_t>() + bias->size());
+  std::vector<int64_t> dims = {shape->batch, shape->outputs};
+  dims.insert(dims.end(), shape->window.columns.begin(), shape->window.columns.end());
+  Result<Array> made = Array::allocate(ElementType::kInt32, dims);
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  std::vector<int64_t> sums(y.size());
+  convolve<int64_t>(ctx, *shape, xd.data(), wd.data(), bias != nullptr ? bd.data() : nullptr,
+                    sums.data());
+  int32_t* yd = y.data<int32_t>();
+  for (size_t i = 0; i < sums.size(); ++i) yd[i] = static_cast<int32_t>(sums[i]);
+  return y;
+}
+
+}  // namespace onyx::ops::nn
