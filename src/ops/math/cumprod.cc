@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/math/math_shape.h"
+#include "ops/math/scan_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -23,6 +24,12 @@ void inferCumulative(InferenceContext& ctx) {
 
 }  // namespace
 
+namespace {
+
+Status runCumProd(KernelContext& ctx) { return runCumulative<true>(ctx); }
+
+}  // namespace
+
 extern const Operator kCumProd;
 constexpr Operator kCumProd{
     .domain = kOnnxDomain,
@@ -34,7 +41,8 @@ constexpr Operator kCumProd{
          .attributes = {attr("exclusive", 0), attr("reverse", 0)},
          .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")},
                          {"T2", tensor("int32 int64")}},
-         .infer = inferCumulative},
+         .infer = inferCumulative,
+         .kernel = runCumProd},
     }};
 static_assert(isWellFormed(kCumProd));
 

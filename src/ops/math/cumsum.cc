@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/math/math_shape.h"
+#include "ops/math/scan_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -27,6 +28,12 @@ constexpr Formals kInputs11 = {{"x", "T"}, {"axis", "T2"}};
 constexpr Formals kOutputs11 = {{"y", "T"}};
 constexpr Attributes kAttributes11 = {attr("exclusive", 0), attr("reverse", 0)};
 
+namespace {
+
+Status runCumSum(KernelContext& ctx) { return runCumulative<false>(ctx); }
+
+}  // namespace
+
 extern const Operator kCumSum;
 constexpr Operator kCumSum{
     .domain = kOnnxDomain,
@@ -38,14 +45,16 @@ constexpr Operator kCumSum{
          .attributes = kAttributes11,
          .constraints = {{"T", tensor("uint32 uint64 int32 int64 float double")},
                          {"T2", tensor("int32 int64")}},
-         .infer = inferCumulative},
+         .infer = inferCumulative,
+         .kernel = runCumSum},
         {.since_version = 14,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes11,
          .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")},
                          {"T2", tensor("int32 int64")}},
-         .infer = inferCumulative},
+         .infer = inferCumulative,
+         .kernel = runCumSum},
     }};
 static_assert(isWellFormed(kCumSum));
 

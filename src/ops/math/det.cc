@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "onyx/ops/inference_context.h"
+#include "ops/math/linalg_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -35,6 +36,12 @@ void inferDet(InferenceContext& ctx) {
 constexpr Formals kInputs11 = {{"X", "T"}};
 constexpr Formals kOutputs11 = {{"Y", "T"}};
 
+namespace {
+
+Status runDet(KernelContext& ctx) { return runDetKernel(ctx); }
+
+}  // namespace
+
 extern const Operator kDet;
 constexpr Operator kDet{.domain = kOnnxDomain,
                         .name = "Det",
@@ -43,12 +50,14 @@ constexpr Operator kDet{.domain = kOnnxDomain,
                              .inputs = kInputs11,
                              .outputs = kOutputs11,
                              .constraints = {{"T", tensor("float16 float double")}},
-                             .infer = inferDet},
+                             .infer = inferDet,
+                             .kernel = runDet},
                             {.since_version = 22,
                              .inputs = kInputs11,
                              .outputs = kOutputs11,
                              .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                             .infer = inferDet},
+                             .infer = inferDet,
+                             .kernel = runDet},
                         }};
 static_assert(isWellFormed(kDet));
 

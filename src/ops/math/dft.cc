@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "ops/math/math_shape.h"
+#include "ops/math/signal_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -86,6 +87,13 @@ void inferDFT(InferenceContext& ctx) {
 
 constexpr Formals kOutputs17 = {{"output", "T1"}};
 
+namespace {
+
+Status runDft17(KernelContext& ctx) { return runDftKernel(ctx, false); }
+Status runDft20(KernelContext& ctx) { return runDftKernel(ctx, true); }
+
+}  // namespace
+
 extern const Operator kDFT;
 constexpr Operator kDFT{
     .domain = kOnnxDomain,
@@ -97,7 +105,8 @@ constexpr Operator kDFT{
          .attributes = {attr("axis", 1), attr("inverse", 0), attr("onesided", 0)},
          .constraints = {{"T1", tensor("float16 float double bfloat16")},
                          {"T2", tensor("int32 int64")}},
-         .infer = inferDFT},
+         .infer = inferDFT,
+         .kernel = runDft17},
         {.since_version = 20,
          .inputs = {{"input", "T1"},
                     optional("dft_length", "T2"),
@@ -107,7 +116,8 @@ constexpr Operator kDFT{
          .constraints = {{"T1", tensor("bfloat16 float16 float double")},
                          {"T2", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
-         .infer = inferDFT},
+         .infer = inferDFT,
+         .kernel = runDft20},
     }};
 static_assert(isWellFormed(kDFT));
 

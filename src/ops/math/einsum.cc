@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 #include "onyx/ops/inference_context.h"
+#include "ops/math/linalg_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -171,6 +172,12 @@ void inferEinsum(InferenceContext& ctx) {
 
 }  // namespace
 
+namespace {
+
+Status runEinsum(KernelContext& ctx) { return runEinsumKernel(ctx); }
+
+}  // namespace
+
 extern const Operator kEinsum;
 constexpr Operator kEinsum{
     .domain = kOnnxDomain,
@@ -183,7 +190,8 @@ constexpr Operator kEinsum{
          .constraints =
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
-         .infer = inferEinsum},
+         .infer = inferEinsum,
+         .kernel = runEinsum},
     }};
 static_assert(isWellFormed(kEinsum));
 

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "onyx/ops/inference_context.h"
+#include "ops/math/matmul_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -53,6 +54,84 @@ constexpr Attributes kAttributes7 = {attr("alpha", 1.0f), attr("beta", 1.0f), at
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 constexpr Constraints kConstraints9 = {{"T", kTTypes9}};
 
+namespace {
+
+// Y = alpha * A' @ B' + beta * C, with A' = A or its transpose (transA), B' likewise, C
+// broadcast to [M, N] (exactly [M, N] in versions 1 and 6 unless `broadcast`). Integer
+// products wrap; alpha and beta scale in double, as the reference does.
+Status runGemm(KernelContext& ctx) {
+  const Array* a = ctx.inputArray(0);
+  const Array* b = ctx.inputArray(1);
+  const Array* c = ctx.inputArray(2);
+  if (a == nullptr || b == nullptr || a->rank() != 2 || b->rank() != 2) {
+    return ctx.fail("A and B must be matrices");
+  }
+  if (a->type() != b->type() || (c != nullptr && c->type() != a->type())) {
+    return ctx.fail("inputs of different element types");
+  }
+  bool trans_a = ctx.intAttribute("transA").value_or(0) != 0;
+  bool trans_b = ctx.intAttribute("transB").value_or(0) != 0;
+  double alpha = ctx.floatAttribute("alpha").value_or(1.0f);
+  double beta = ctx.floatAttribute("beta").value_or(1.0f);
+  size_t m = static_cast<size_t>(a->dim(trans_a ? 1 : 0));
+  size_t k = static_cast<size_t>(a->dim(trans_a ? 0 : 1));
+  size_t kb = static_cast<size_t>(b->dim(trans_b ? 1 : 0));
+  size_t n = static_cast<size_t>(b->dim(trans_b ? 0 : 1));
+  if (k != kb) return ctx.fail("inner dimensions of A and B differ");
+  std::vector<int64_t> shape = {static_cast<int64_t>(m), static_cast<int64_t>(n)};
+  std::vector<size_t> ic;
+  if (c != nullptr) {
+    if (c->rank() > 2) return ctx.fail("C must have rank 2 or less");
+    bool exact = c->shape() == shape;
+    if (!exact && ctx.attribute("broadcast") != nullptr &&
+        ctx.intAttribute("broadcast").value_or(0) == 0) {
+      return ctx.fail("C must have shape [M, N] without broadcast");
+    }
+    std::optional<std::vector<int64_t>> joint = broadcastShape(c->shape(), shape);
+    if (!joint || *joint != shape) return ctx.fail("C does not broadcast to [M, N]");
+    if (!exact) ic = broadcastIndices(c->shape(), shape);
+  }
+  Array wa = widenToFloat(*a);
+  Array wb = widenToFloat(*b);
+  Array wc = c != nullptr ? widenToFloat(*c) : Array();
+  Result<Array> made = Array::allocate(wa.type(), shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  bool ok = dispatchMatmul(wa.type(), [&]<class T>() {
+    const T* x = wa.data<T>();
+    const T* y = wb.data<T>();
+    const T* z = c != nullptr ? wc.data<T>() : nullptr;
+    T* result = out.data<T>();
+    size_t a_row = trans_a ? 1 : k, a_col = trans_a ? m : 1;
+    size_t b_row = trans_b ? 1 : n, b_col = trans_b ? k : 1;
+    size_t grain = std::max<size_t>(1, 32768 / std::max<size_t>(1, k * n));
+    parallelFor(ctx, m, grain, [&](size_t begin, size_t end) {
+      matmulRows(x, a_row, a_col, y, b_row, b_col, result, k, n, begin, end);
+      for (size_t i = begin * n; i < end * n; ++i) {
+        if constexpr (std::is_floating_point_v<T>) {
+          T value = alpha == 1.0 ? result[i] : static_cast<T>(alpha * result[i]);
+          if (z != nullptr && beta != 0.0) {
+            T bias = z[ic.empty() ? i : ic[i]];
+            value = static_cast<T>(value + (beta == 1.0 ? bias : static_cast<T>(beta * bias)));
+          }
+          result[i] = value;
+        } else {
+          double value = alpha * static_cast<double>(result[i]);
+          if (z != nullptr && beta != 0.0) {
+            value += beta * static_cast<double>(z[ic.empty() ? i : ic[i]]);
+          }
+          result[i] = integerFromDouble<T>(value);
+        }
+      }
+    });
+  });
+  if (!ok) return ctx.fail(std::string("no kernel for ") + std::string(elementTypeName(a->type())));
+  ctx.setOutput(0, narrowFromFloat(out, a->type()));
+  return Status::ok();
+}
+
+}  // namespace
+
 extern const Operator kGemm;
 constexpr Operator kGemm{
     .domain = kOnnxDomain,
@@ -63,37 +142,43 @@ constexpr Operator kGemm{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferGemm},
+         .infer = inferGemm,
+         .kernel = runGemm},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferGemm},
+         .infer = inferGemm,
+         .kernel = runGemm},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes7,
          .constraints = kConstraints1,
-         .infer = inferGemm},
+         .infer = inferGemm,
+         .kernel = runGemm},
         {.since_version = 9,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes7,
          .constraints = kConstraints9,
-         .infer = inferGemm},
+         .infer = inferGemm,
+         .kernel = runGemm},
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .attributes = kAttributes7,
          .constraints = kConstraints9,
-         .infer = inferGemm},
+         .infer = inferGemm,
+         .kernel = runGemm},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .attributes = kAttributes7,
          .constraints = {{"T", tensor("float16 float double uint32 uint64 int32 int64 bfloat16")}},
-         .infer = inferGemm},
+         .infer = inferGemm,
+         .kernel = runGemm},
     }};
 static_assert(isWellFormed(kGemm));
 

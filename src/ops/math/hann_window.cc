@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/math/math_shape.h"
+#include "ops/math/signal_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -42,6 +43,12 @@ HannWindow <output_datatype: int = 1, periodic: int = 1> (size) => (output) {
 }
 )ONNX";
 
+namespace {
+
+Status runHannWindow(KernelContext& ctx) { return runWindow<WindowKind::kHann>(ctx); }
+
+}  // namespace
+
 extern const Operator kHannWindow;
 constexpr Operator kHannWindow{
     .domain = kOnnxDomain,
@@ -55,7 +62,8 @@ constexpr Operator kHannWindow{
                          {"T2", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                        "float double bfloat16")}},
          .function_bodies = {{17, kBody17}},
-         .infer = inferCosineWindow},
+         .infer = inferCosineWindow,
+         .kernel = runHannWindow},
     }};
 static_assert(isWellFormed(kHannWindow));
 

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/body_text.h"
 #include "ops/math/math_shape.h"
+#include "ops/math/softmax_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -37,6 +38,17 @@ Result<std::string> buildLogSoftmax13(const FunctionBodyContext& context) {
 
 }  // namespace
 
+namespace {
+
+Status runLogSoftmaxOld(KernelContext& ctx) {
+  return runSoftmaxFamily<SoftmaxKind::kLogSoftmax>(ctx, true);
+}
+Status runLogSoftmax(KernelContext& ctx) {
+  return runSoftmaxFamily<SoftmaxKind::kLogSoftmax>(ctx, false);
+}
+
+}  // namespace
+
 extern const Operator kLogSoftmax;
 constexpr Operator kLogSoftmax{.domain = kOnnxDomain,
                                .name = "LogSoftmax",
@@ -46,20 +58,23 @@ constexpr Operator kLogSoftmax{.domain = kOnnxDomain,
                                     .outputs = kOutputs1,
                                     .attributes = kAttributes1,
                                     .constraints = kConstraints1,
-                                    .infer = inferSoftmaxFamily},
+                                    .infer = inferSoftmaxFamily,
+                                    .kernel = runLogSoftmaxOld},
                                    {.since_version = 11,
                                     .inputs = kInputs1,
                                     .outputs = kOutputs1,
                                     .attributes = kAttributes1,
                                     .constraints = kConstraints1,
-                                    .infer = inferSoftmaxFamily},
+                                    .infer = inferSoftmaxFamily,
+                                    .kernel = runLogSoftmaxOld},
                                    {.since_version = 13,
                                     .inputs = kInputs1,
                                     .outputs = kOutputs1,
                                     .attributes = {attr("axis", -1)},
                                     .constraints = {{"T", tensor("float16 float double bfloat16")}},
                                     .build_function_body = buildLogSoftmax13,
-                                    .infer = inferSoftmaxFamily},
+                                    .infer = inferSoftmaxFamily,
+                                    .kernel = runLogSoftmax},
                                }};
 static_assert(isWellFormed(kLogSoftmax));
 

@@ -2,7 +2,10 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <string>
+
 #include "ops/kernels.h"
+#include "ops/math/matmul_kernels.h"
 #include "ops/matrix_multiply.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
@@ -14,8 +17,9 @@ namespace {
 
 void inferMatMul(InferenceContext& ctx) { inferMatMulShape(ctx); }
 
-// Batched matrix products: float through sgemm, the other types in the natural loop order
-// (i, k, j).
+// Batched matrix products with numpy's broadcasting of the batch dimensions: FLOAT (and the
+// narrow float types, computed in FLOAT) through sgemm, the other types in the plain loop
+// order (i, k, j). Rows are split across threads.
 Status runMatMul(KernelContext& ctx) {
   const Array* a = ctx.inputArray(0);
   const Array* b = ctx.inputArray(1);
@@ -32,58 +36,54 @@ Status runMatMul(KernelContext& ctx) {
   int64_t n = as[as.size() - 2];
   int64_t k = as.back();
   int64_t m = bs.back();
-  if (bs[bs.size() - 2] != k) return ctx.fail("inner dimensions differ");
+  if (bs[bs.size() - 2] != k) {
+    return ctx.fail("inner dimensions differ (" + std::to_string(k) + " and " +
+                    std::to_string(bs[bs.size() - 2]) + ")");
+  }
   std::vector<int64_t> a_batch(as.begin(), as.end() - 2);
   std::vector<int64_t> b_batch(bs.begin(), bs.end() - 2);
   std::optional<std::vector<int64_t>> batch = broadcastShape(a_batch, b_batch);
   if (!batch) return ctx.fail("batch dimensions do not broadcast");
-  std::vector<size_t> ia = broadcastIndices(a_batch, *batch);
-  std::vector<size_t> ib = broadcastIndices(b_batch, *batch);
   std::vector<int64_t> shape = *batch;
   if (!drop_rows) shape.push_back(n);
   if (!drop_columns) shape.push_back(m);
-  Result<Array> made = Array::allocate(a->type(), shape);
+  Array wa = widenToFloat(*a);
+  Array wb = widenToFloat(*b);
+  Result<Array> made = Array::allocate(wa.type(), shape);
   if (!made) return made.status();
   Array out = std::move(*made);
-  auto multiply = [&]<class T>() {
-    const T* x = a->data<T>();
-    const T* y = b->data<T>();
-    T* z = out.data<T>();
-    size_t nk = static_cast<size_t>(n * k), km = static_cast<size_t>(k * m),
-           nm = static_cast<size_t>(n * m);
+  std::vector<size_t> ia = broadcastIndices(a_batch, *batch);
+  std::vector<size_t> ib = broadcastIndices(b_batch, *batch);
+  size_t rows = static_cast<size_t>(n), inner = static_cast<size_t>(k),
+         cols = static_cast<size_t>(m);
+  if (wa.type() == ElementType::kFloat) {
     for (size_t batch_index = 0; batch_index < ia.size(); ++batch_index) {
-      const T* xa = x + ia[batch_index] * nk;
-      const T* yb = y + ib[batch_index] * km;
-      T* zc = z + batch_index * nm;
-      std::fill(zc, zc + nm, T(0));
-      for (int64_t i = 0; i < n; ++i) {
-        for (int64_t p = 0; p < k; ++p) {
-          T scale = xa[i * k + p];
-          for (int64_t j = 0; j < m; ++j) zc[i * m + j] += scale * yb[p * m + j];
-        }
-      }
+      multiplyFloat(ctx, false, false, rows, cols, inner, 1.0f,
+                    wa.data<float>() + ia[batch_index] * rows * inner, inner,
+                    wb.data<float>() + ib[batch_index] * inner * cols, cols, 0.0f,
+                    out.data<float>() + batch_index * rows * cols, cols);
     }
-  };
-  if (a->type() == ElementType::kFloat) {
-    size_t nk = static_cast<size_t>(n * k), km = static_cast<size_t>(k * m),
-           nm = static_cast<size_t>(n * m);
-    for (size_t batch_index = 0; batch_index < ia.size(); ++batch_index) {
-      multiplyFloat(ctx, false, false, static_cast<size_t>(n), static_cast<size_t>(m),
-                    static_cast<size_t>(k), 1.0f, a->data<float>() + ia[batch_index] * nk,
-                    static_cast<size_t>(k), b->data<float>() + ib[batch_index] * km,
-                    static_cast<size_t>(m), 0.0f, out.data<float>() + batch_index * nm,
-                    static_cast<size_t>(m));
-    }
-  } else if (a->type() == ElementType::kDouble) {
-    multiply.template operator()<double>();
-  } else if (a->type() == ElementType::kInt32) {
-    multiply.template operator()<int32_t>();
-  } else if (a->type() == ElementType::kInt64) {
-    multiply.template operator()<int64_t>();
-  } else {
-    return ctx.fail("no kernel for this element type yet");
+    ctx.setOutput(0, narrowFromFloat(out, a->type()));
+    return Status::ok();
   }
-  ctx.setOutput(0, std::move(out));
+  bool ok = dispatchMatmul(wa.type(), [&]<class T>() {
+    const T* x = wa.data<T>();
+    const T* y = wb.data<T>();
+    T* z = out.data<T>();
+    size_t grain = std::max<size_t>(1, 32768 / std::max<size_t>(1, inner * cols));
+    parallelFor(ctx, ia.size() * rows, grain, [&](size_t begin, size_t end) {
+      while (begin < end) {
+        size_t batch_index = begin / rows;
+        size_t row = begin % rows;
+        size_t stop = std::min(end - begin, rows - row) + row;
+        matmulRows(x + ia[batch_index] * rows * inner, inner, 1, y + ib[batch_index] * inner * cols,
+                   cols, 1, z + batch_index * rows * cols, inner, cols, row, stop);
+        begin += stop - row;
+      }
+    });
+  });
+  if (!ok) return ctx.fail(std::string("no kernel for ") + std::string(elementTypeName(a->type())));
+  ctx.setOutput(0, narrowFromFloat(out, a->type()));
   return Status::ok();
 }
 

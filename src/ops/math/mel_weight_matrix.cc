@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "ops/math/math_shape.h"
+#include "ops/math/signal_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -35,6 +36,12 @@ void inferMelWeightMatrix(InferenceContext& ctx) {
 
 }  // namespace
 
+namespace {
+
+Status runMelWeightMatrix(KernelContext& ctx) { return runMelWeightMatrixKernel(ctx); }
+
+}  // namespace
+
 extern const Operator kMelWeightMatrix;
 constexpr Operator kMelWeightMatrix{
     .domain = kOnnxDomain,
@@ -52,7 +59,8 @@ constexpr Operator kMelWeightMatrix{
                          {"T2", tensor("float float16 double bfloat16")},
                          {"T3", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                        "float double bfloat16")}},
-         .infer = inferMelWeightMatrix},
+         .infer = inferMelWeightMatrix,
+         .kernel = runMelWeightMatrix},
     }};
 static_assert(isWellFormed(kMelWeightMatrix));
 

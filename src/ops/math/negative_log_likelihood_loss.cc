@@ -6,6 +6,7 @@
 #include <string_view>
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
+#include "ops/math/loss_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -174,6 +175,12 @@ Result<std::string> buildLoss13(const FunctionBodyContext& context) {
 
 }  // namespace
 
+namespace {
+
+Status runNegativeLogLikelihoodLoss(KernelContext& ctx) { return runLossKernel(ctx, false); }
+
+}  // namespace
+
 extern const Operator kNegativeLogLikelihoodLoss;
 constexpr Operator kNegativeLogLikelihoodLoss{
     .domain = kOnnxDomain,
@@ -185,14 +192,16 @@ constexpr Operator kNegativeLogLikelihoodLoss{
          .attributes = kAttributes12,
          .constraints = kConstraints12,
          .build_function_body = buildLoss12,
-         .infer = inferNegativeLogLikelihoodLoss},
+         .infer = inferNegativeLogLikelihoodLoss,
+         .kernel = runNegativeLogLikelihoodLoss},
         {.since_version = 13,
          .inputs = kInputs12,
          .outputs = kOutputs12,
          .attributes = kAttributes12,
          .constraints = kConstraints12,
          .build_function_body = buildLoss13,
-         .infer = inferNegativeLogLikelihoodLoss},
+         .infer = inferNegativeLogLikelihoodLoss,
+         .kernel = runNegativeLogLikelihoodLoss},
         {.since_version = 22,
          .inputs = kInputs12,
          .outputs = kOutputs12,
@@ -200,7 +209,8 @@ constexpr Operator kNegativeLogLikelihoodLoss{
          .constraints = {{"T", tensor("bfloat16 float16 float double")},
                          {"Tind", tensor("int32 int64")}},
          .build_function_body = buildLoss13,
-         .infer = inferNegativeLogLikelihoodLoss},
+         .infer = inferNegativeLogLikelihoodLoss,
+         .kernel = runNegativeLogLikelihoodLoss},
     }};
 static_assert(isWellFormed(kNegativeLogLikelihoodLoss));
 

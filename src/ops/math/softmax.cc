@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/body_text.h"
 #include "ops/math/math_shape.h"
+#include "ops/math/softmax_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -36,6 +37,17 @@ Result<std::string> buildSoftmax13(const FunctionBodyContext& context) {
 
 }  // namespace
 
+namespace {
+
+Status runSoftmaxOld(KernelContext& ctx) {
+  return runSoftmaxFamily<SoftmaxKind::kSoftmax>(ctx, true);
+}
+Status runSoftmax(KernelContext& ctx) {
+  return runSoftmaxFamily<SoftmaxKind::kSoftmax>(ctx, false);
+}
+
+}  // namespace
+
 extern const Operator kSoftmax;
 constexpr Operator kSoftmax{.domain = kOnnxDomain,
                             .name = "Softmax",
@@ -45,20 +57,23 @@ constexpr Operator kSoftmax{.domain = kOnnxDomain,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = kConstraints1,
-                                 .infer = inferSoftmaxFamily},
+                                 .infer = inferSoftmaxFamily,
+                                 .kernel = runSoftmaxOld},
                                 {.since_version = 11,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = kConstraints1,
-                                 .infer = inferSoftmaxFamily},
+                                 .infer = inferSoftmaxFamily,
+                                 .kernel = runSoftmaxOld},
                                 {.since_version = 13,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = {attr("axis", -1)},
                                  .constraints = {{"T", tensor("float16 float double bfloat16")}},
                                  .build_function_body = buildSoftmax13,
-                                 .infer = inferSoftmaxFamily},
+                                 .infer = inferSoftmaxFamily,
+                                 .kernel = runSoftmax},
                             }};
 static_assert(isWellFormed(kSoftmax));
 

@@ -6,6 +6,7 @@
 #include <string_view>
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
+#include "ops/math/loss_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -73,6 +74,12 @@ Result<std::string> buildSoftmaxCrossEntropyLoss(const FunctionBodyContext& cont
 
 }  // namespace
 
+namespace {
+
+Status runSoftmaxCrossEntropyLoss(KernelContext& ctx) { return runLossKernel(ctx, true); }
+
+}  // namespace
+
 extern const Operator kSoftmaxCrossEntropyLoss;
 constexpr Operator kSoftmaxCrossEntropyLoss{
     .domain = kOnnxDomain,
@@ -84,7 +91,8 @@ constexpr Operator kSoftmaxCrossEntropyLoss{
          .attributes = kAttributes12,
          .constraints = {{"T", tensor("float16 float double")}, {"Tind", tensor("int32 int64")}},
          .build_function_body = buildSoftmaxCrossEntropyLoss,
-         .infer = inferSoftmaxCrossEntropyLoss},
+         .infer = inferSoftmaxCrossEntropyLoss,
+         .kernel = runSoftmaxCrossEntropyLoss},
         {.since_version = 13,
          .inputs = kInputs12,
          .outputs = kOutputs12,
@@ -92,7 +100,8 @@ constexpr Operator kSoftmaxCrossEntropyLoss{
          .constraints = {{"T", tensor("float16 float double bfloat16")},
                          {"Tind", tensor("int32 int64")}},
          .build_function_body = buildSoftmaxCrossEntropyLoss,
-         .infer = inferSoftmaxCrossEntropyLoss},
+         .infer = inferSoftmaxCrossEntropyLoss,
+         .kernel = runSoftmaxCrossEntropyLoss},
     }};
 static_assert(isWellFormed(kSoftmaxCrossEntropyLoss));
 

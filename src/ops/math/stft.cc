@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "ops/math/math_shape.h"
+#include "ops/math/signal_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -60,6 +61,12 @@ void inferSTFT(InferenceContext& ctx) {
 
 }  // namespace
 
+namespace {
+
+Status runSTFT(KernelContext& ctx) { return runStftKernel(ctx); }
+
+}  // namespace
+
 extern const Operator kSTFT;
 constexpr Operator kSTFT{.domain = kOnnxDomain,
                          .name = "STFT",
@@ -73,7 +80,8 @@ constexpr Operator kSTFT{.domain = kOnnxDomain,
                               .attributes = {attr("onesided", 1)},
                               .constraints = {{"T1", tensor("float float16 double bfloat16")},
                                               {"T2", tensor("int32 int64")}},
-                              .infer = inferSTFT},
+                              .infer = inferSTFT,
+                              .kernel = runSTFT},
                          }};
 static_assert(isWellFormed(kSTFT));
 

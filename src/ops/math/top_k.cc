@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "ops/math/math_shape.h"
+#include "ops/math/scan_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -60,7 +61,8 @@ constexpr Operator kTopK{
          .outputs = kOutputs1,
          .attributes = {attr("axis", -1), required("k", kInt)},
          .constraints = {{"T", tensor("float16 float double")}, {"I", tensor("int64")}},
-         .infer = inferTopK},
+         .infer = inferTopK,
+         .kernel = runTopK},
         {.since_version = 10,
          .inputs = kInputs10,
          .outputs = kOutputs1,
@@ -68,7 +70,8 @@ constexpr Operator kTopK{
          .constraints = {{"T", tensor("float16 float double")},
                          {"I", tensor("int64")},
                          {"tensor(int64)", tensor("int64")}},
-         .infer = inferTopK},
+         .infer = inferTopK,
+         .kernel = runTopK},
         {.since_version = 11,
          .inputs = kInputs10,
          .outputs = kOutputs1,
@@ -78,7 +81,8 @@ constexpr Operator kTopK{
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
               {"I", tensor("int64")},
               {"tensor(int64)", tensor("int64")}},
-         .infer = inferTopK},
+         .infer = inferTopK,
+         .kernel = runTopK},
         {.since_version = 24,
          .inputs = kInputs10,
          .outputs = kOutputs1,
@@ -87,7 +91,8 @@ constexpr Operator kTopK{
                                       "float double bfloat16")},
                          {"I", tensor("int64")},
                          {"tensor(int64)", tensor("int64")}},
-         .infer = inferTopK},
+         .infer = inferTopK,
+         .kernel = runTopK},
     }};
 static_assert(isWellFormed(kTopK));
 

@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/reduction/reduce_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -57,6 +58,52 @@ MeanVarianceNormalization <axes: ints = [0, 2, 3]> (X) => (Y) {
 }
 )ONNX";
 
+namespace {
+
+// (X - E[X]) / (sqrt(E[X^2] - E[X]^2) + 1e-9), the expectations over `axes`.
+Status runMeanVarianceNormalization(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  std::vector<int64_t> axes = ctx.intsAttribute("axes").value_or(std::vector<int64_t>{0, 2, 3});
+  std::vector<bool> reduced(x->rank(), false);
+  for (int64_t given : axes) {
+    std::optional<size_t> axis = kernelAxis(given, x->rank());
+    if (!axis) return ctx.fail("axis " + std::to_string(given) + " is out of range");
+    if (reduced[*axis]) return ctx.fail("axis " + std::to_string(given) + " is repeated");
+    reduced[*axis] = true;
+  }
+  ReducePlan plan = planReduce(x->shape(), reduced, true);
+  Array wide = widenToFloat(*x);
+  Array out(wide.type(), wide.shape());
+  bool ok = dispatchFloat(wide.type(), [&]<class T>() {
+    const T* in = wide.data<T>();
+    T* result = out.data<T>();
+    double count = static_cast<double>(plan.offsets.size());
+    parallelFor(ctx, plan.bases.size(), 16, [&](size_t begin, size_t end) {
+      for (size_t o = begin; o < end; ++o) {
+        size_t base = plan.bases[o];
+        double sum = 0, squares = 0;
+        for (size_t off : plan.offsets) {
+          double v = static_cast<double>(in[base + off]);
+          sum += v;
+          squares += v * v;
+        }
+        double mean = sum / count;
+        double deviation = std::sqrt(squares / count - mean * mean);
+        for (size_t off : plan.offsets) {
+          double v = static_cast<double>(in[base + off]);
+          result[base + off] = static_cast<T>((v - mean) / (deviation + 1e-9));
+        }
+      }
+    });
+  });
+  if (!ok) return ctx.fail(std::string("no kernel for ") + std::string(elementTypeName(x->type())));
+  ctx.setOutput(0, narrowFromFloat(out, x->type()));
+  return Status::ok();
+}
+
+}  // namespace
+
 extern const Operator kMeanVarianceNormalization;
 constexpr Operator kMeanVarianceNormalization{
     .domain = kOnnxDomain,
@@ -68,14 +115,16 @@ constexpr Operator kMeanVarianceNormalization{
          .attributes = kAttributes9,
          .constraints = {{"T", tensor("float16 float double")}},
          .function_bodies = {{9, kBody9}},
-         .infer = inferMeanVarianceNormalization},
+         .infer = inferMeanVarianceNormalization,
+         .kernel = runMeanVarianceNormalization},
         {.since_version = 13,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .attributes = kAttributes9,
          .constraints = {{"T", tensor("float16 float double bfloat16")}},
          .function_bodies = {{13, kBody9}, {18, kBody18}},
-         .infer = inferMeanVarianceNormalization},
+         .infer = inferMeanVarianceNormalization,
+         .kernel = runMeanVarianceNormalization},
     }};
 static_assert(isWellFormed(kMeanVarianceNormalization));
 

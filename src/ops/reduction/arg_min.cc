@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/reduction/reduce_kernels.h"
 #include "ops/reduction/reduce_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -11,6 +12,8 @@ using namespace dsl;
 namespace {
 
 void inferArg(InferenceContext& ctx) { inferArgReduce(ctx); }
+
+Status runArgMin(KernelContext& ctx) { return runArgReduction<false>(ctx); }
 
 }  // namespace
 
@@ -33,19 +36,22 @@ constexpr Operator kArgMin{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferArg},
+         .infer = inferArg,
+         .kernel = runArgMin},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferArg},
+         .infer = inferArg,
+         .kernel = runArgMin},
         {.since_version = 12,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = kConstraints1,
-         .infer = inferArg},
+         .infer = inferArg,
+         .kernel = runArgMin},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -53,7 +59,8 @@ constexpr Operator kArgMin{
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")},
                          {"tensor(int64)", tensor("int64")}},
-         .infer = inferArg},
+         .infer = inferArg,
+         .kernel = runArgMin},
     }};
 static_assert(isWellFormed(kArgMin));
 

@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/reduction/reduce_kernels.h"
 #include "ops/reduction/reduce_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -12,6 +13,8 @@ namespace {
 
 void inferReduceAttribute(InferenceContext& ctx) { inferReduceAxesAttribute(ctx); }
 void inferReduceInput(InferenceContext& ctx) { inferReduceAxesInput(ctx); }
+
+Status runReduceMin(KernelContext& ctx) { return runReduction<ReduceKind::kMin>(ctx); }
 
 }  // namespace
 
@@ -35,32 +38,37 @@ constexpr Operator kReduceMin{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferReduceAttribute},
+         .infer = inferReduceAttribute,
+         .kernel = runReduceMin},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferReduceAttribute},
+         .infer = inferReduceAttribute,
+         .kernel = runReduceMin},
         {.since_version = 12,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T",
                           tensor("uint32 uint64 int32 int64 float16 float double uint8 int8")}},
-         .infer = inferReduceAttribute},
+         .infer = inferReduceAttribute,
+         .kernel = runReduceMin},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T", kTTypes13}},
-         .infer = inferReduceAttribute},
+         .infer = inferReduceAttribute,
+         .kernel = runReduceMin},
         {.since_version = 18,
          .inputs = kInputs18,
          .outputs = kOutputs1,
          .attributes = kAttributes18,
          .constraints = {{"T", kTTypes13}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferReduceInput},
+         .infer = inferReduceInput,
+         .kernel = runReduceMin},
         {.since_version = 20,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -69,7 +77,8 @@ constexpr Operator kReduceMin{
              {{"T",
                tensor("uint32 uint64 int32 int64 float16 float double bfloat16 uint8 int8 bool")},
               {"tensor(int64)", tensor("int64")}},
-         .infer = inferReduceInput},
+         .infer = inferReduceInput,
+         .kernel = runReduceMin},
     }};
 static_assert(isWellFormed(kReduceMin));
 

@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/reduction/reduce_kernels.h"
 #include "ops/reduction/reduce_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -12,6 +13,8 @@ namespace {
 
 void inferReduceAttribute(InferenceContext& ctx) { inferReduceAxesAttribute(ctx); }
 void inferReduceInput(InferenceContext& ctx) { inferReduceAxesInput(ctx); }
+
+Status runReduceProd(KernelContext& ctx) { return runReduction<ReduceKind::kProd>(ctx); }
 
 }  // namespace
 
@@ -32,25 +35,29 @@ constexpr Operator kReduceProd{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferReduceAttribute},
+         .infer = inferReduceAttribute,
+         .kernel = runReduceProd},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferReduceAttribute},
+         .infer = inferReduceAttribute,
+         .kernel = runReduceProd},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T", kTTypes13}},
-         .infer = inferReduceAttribute},
+         .infer = inferReduceAttribute,
+         .kernel = runReduceProd},
         {.since_version = 18,
          .inputs = {{"data", "T"}, optional("axes", "tensor(int64)")},
          .outputs = kOutputs1,
          .attributes = {attr("keepdims", 1), attr("noop_with_empty_axes", 0)},
          .constraints = {{"T", kTTypes13}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferReduceInput},
+         .infer = inferReduceInput,
+         .kernel = runReduceProd},
     }};
 static_assert(isWellFormed(kReduceProd));
 

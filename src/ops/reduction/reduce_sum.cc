@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/reduction/reduce_kernels.h"
 #include "ops/reduction/reduce_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -12,6 +13,8 @@ namespace {
 
 void inferReduceAttribute(InferenceContext& ctx) { inferReduceAxesAttribute(ctx); }
 void inferReduceInput(InferenceContext& ctx) { inferReduceAxesInput(ctx); }
+
+Status runReduceSum(KernelContext& ctx) { return runReduction<ReduceKind::kSum>(ctx); }
 
 }  // namespace
 
@@ -31,20 +34,23 @@ constexpr Operator kReduceSum{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferReduceAttribute},
+         .infer = inferReduceAttribute,
+         .kernel = runReduceSum},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferReduceAttribute},
+         .infer = inferReduceAttribute,
+         .kernel = runReduceSum},
         {.since_version = 13,
          .inputs = {{"data", "T"}, optional("axes", "tensor(int64)")},
          .outputs = kOutputs1,
          .attributes = {attr("keepdims", 1), attr("noop_with_empty_axes", 0)},
          .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")},
                          {"tensor(int64)", tensor("int64")}},
-         .infer = inferReduceInput},
+         .infer = inferReduceInput,
+         .kernel = runReduceSum},
     }};
 static_assert(isWellFormed(kReduceSum));
 

@@ -1,0 +1,98 @@
+// Internal: the kernels of Softmax, LogSoftmax and Hardmax.
+//
+// Before opset 13 these operators coerce the input to 2-D at `axis` ([prod(dims[:axis]),
+// prod(dims[axis:])]) and work along the second dimension; from 13 they work along the one
+// axis. Floating-point types only: FLOAT and DOUBLE natively, the narrow ones in FLOAT.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "ops/kernels.h"
+
+namespace onyx::ops {
+
+enum class SoftmaxKind { kSoftmax, kLogSoftmax, kHardmax };
+
+template <SoftmaxKind K>
+Status runSoftmaxFamily(KernelContext& ctx, bool coerce_2d) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  size_t rank = x->rank();
+  int64_t axis_value = ctx.intAttribute("axis").value_or(coerce_2d ? 1 : -1);
+  size_t axis = 0;
+  if (coerce_2d) {
+    // The coerced form allows axis == rank (a second dimension of 1).
+    int64_t r = static_cast<int64_t>(rank);
+    if (axis_value < -r || axis_value > r) return ctx.fail("axis is out of range");
+    axis = static_cast<size_t>(axis_value < 0 ? axis_value + r : axis_value);
+  } else {
+    std::optional<size_t> given = kernelAxis(axis_value, rank);
+    if (!given) return ctx.fail("axis is out of range");
+    axis = *given;
+  }
+  size_t outer = 1, n = 1, inner = 1;
+  for (size_t i = 0; i < rank; ++i) {
+    size_t dim = static_cast<size_t>(x->dim(i));
+    if (i < axis) {
+      outer *= dim;
+    } else if (i == axis || coerce_2d) {
+      n *= dim;
+    } else {
+      inner *= dim;
+    }
+  }
+  Array wide = widenToFloat(*x);
+  Array out(wide.type(), wide.shape());
+  bool ok = dispatchFloat(wide.type(), [&]<class T>() {
+    const T* in = wide.data<T>();
+    T* result = out.data<T>();
+    size_t lines = outer * inner;
+    parallelFor(ctx, lines, std::max<size_t>(1, 4096 / std::max<size_t>(n, 1)),
+                [&](size_t begin, size_t end) {
+                  for (size_t line = begin; line < end; ++line) {
+                    size_t start = (line / inner) * n * inner + line % inner;
+                    const T* src = in + start;
+                    T* dst = result + start;
+                    if (n == 0) continue;
+                    size_t best = 0;
+                    double top = static_cast<double>(src[0]);
+                    for (size_t i = 1; i < n && !std::isnan(top); ++i) {
+                      double v = static_cast<double>(src[i * inner]);
+                      if (v > top || std::isnan(v)) {
+                        top = v;
+                        best = i;
+                      }
+                    }
+                    if constexpr (K == SoftmaxKind::kHardmax) {
+                      for (size_t i = 0; i < n; ++i) dst[i * inner] = T(i == best ? 1 : 0);
+                    } else {
+                      double sum = 0;
+                      for (size_t i = 0; i < n; ++i) {
+                        sum += std::exp(static_cast<double>(src[i * inner]) - top);
+                      }
+                      if constexpr (K == SoftmaxKind::kSoftmax) {
+                        for (size_t i = 0; i < n; ++i) {
+                          dst[i * inner] = static_cast<T>(
+                              std::exp(static_cast<double>(src[i * inner]) - top) / sum);
+                        }
+                      } else {
+                        double log_sum = std::log(sum);
+                        for (size_t i = 0; i < n; ++i) {
+                          dst[i * inner] =
+                              static_cast<T>(static_cast<double>(src[i * inner]) - top - log_sum);
+                        }
+                      }
+                    }
+                  }
+                });
+  });
+  if (!ok) return ctx.fail(std::string("no kernel for ") + std::string(elementTypeName(x->type())));
+  ctx.setOutput(0, narrowFromFloat(out, x->type()));
+  return Status::ok();
+}
+
+}  // namespace onyx::ops
