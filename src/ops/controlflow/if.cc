@@ -6,6 +6,7 @@
 
 #include "onyx/core/element_type.h"
 #include "ops/controlflow/subgraph_types.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -77,6 +78,25 @@ void inferIf(InferenceContext& ctx) {
   }
 }
 
+Status runIf(KernelContext& ctx) {
+  const Array* cond = ctx.inputArray(0);
+  if (cond == nullptr || cond->type() != ElementType::kBool || cond->size() != 1) {
+    return ctx.fail("cond must be one bool element");
+  }
+  bool taken = cond->data<bool>()[0];
+  const Graph* branch = ctx.graphAttribute(taken ? "then_branch" : "else_branch");
+  if (branch == nullptr) return ctx.fail("a branch is missing");
+  Result<std::vector<EvalValue>> outputs = ctx.runSubgraph(*branch, {});
+  if (!outputs) return outputs.status();
+  if (outputs->size() < ctx.outputCount()) {
+    return ctx.fail(std::string(taken ? "then_branch" : "else_branch") + " gives " +
+                    std::to_string(outputs->size()) + " outputs, If has " +
+                    std::to_string(ctx.outputCount()));
+  }
+  for (size_t i = 0; i < ctx.outputCount(); ++i) ctx.setOutput(i, std::move((*outputs)[i]));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"cond", "B"}};
@@ -95,19 +115,22 @@ constexpr Operator kIf{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferIf},
+         .infer = inferIf,
+         .kernel = runIf},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferIf},
+         .infer = inferIf,
+         .kernel = runIf},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"V", tensor(kIr3Types) | sequence(kIr3Types)}, {"B", tensor("bool")}},
-         .infer = inferIf},
+         .infer = inferIf,
+         .kernel = runIf},
         {.since_version = 16,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -115,7 +138,8 @@ constexpr Operator kIf{
          .constraints = {{"V", tensor(kIr4Types) | sequence(kIr4Types) | optionalTensor(kIr4Types) |
                                    optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
-         .infer = inferIf},
+         .infer = inferIf,
+         .kernel = runIf},
         {.since_version = 19,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -123,7 +147,8 @@ constexpr Operator kIf{
          .constraints = {{"V", tensor(kIr9Types) | sequence(kIr9Types) | optionalTensor(kIr9Types) |
                                    optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
-         .infer = inferIf},
+         .infer = inferIf,
+         .kernel = runIf},
         {.since_version = 21,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -131,7 +156,8 @@ constexpr Operator kIf{
          .constraints = {{"V", tensor(kIr10Types) | sequence(kIr10Types) |
                                    optionalTensor(kIr10Types) | optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
-         .infer = inferIf},
+         .infer = inferIf,
+         .kernel = runIf},
         {.since_version = 23,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -139,7 +165,8 @@ constexpr Operator kIf{
          .constraints = {{"V", tensor(kIr11Types) | sequence(kIr11Types) |
                                    optionalTensor(kIr11Types) | optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
-         .infer = inferIf},
+         .infer = inferIf,
+         .kernel = runIf},
         {.since_version = 24,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -147,7 +174,8 @@ constexpr Operator kIf{
          .constraints = {{"V", tensor(kIr12Types) | sequence(kIr12Types) |
                                    optionalTensor(kIr12Types) | optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
-         .infer = inferIf},
+         .infer = inferIf,
+         .kernel = runIf},
         {.since_version = 25,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -155,7 +183,8 @@ constexpr Operator kIf{
          .constraints = {{"V", tensor(kIr13Types) | sequence(kIr13Types) |
                                    optionalTensor(kIr13Types) | optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
-         .infer = inferIf},
+         .infer = inferIf,
+         .kernel = runIf},
     }};
 static_assert(isWellFormed(kIf));
 

@@ -5,8 +5,12 @@
 #include <string>
 
 #include "infer/type_conversion.h"
+#include "onyx/core/element_type.h"
+#include "onyx/ir/type.h"
 #include "onyx/ir/value.h"
+#include "ops/controlflow/control_kernels.h"
 #include "ops/controlflow/subgraph_types.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -84,6 +88,89 @@ void inferLoop(InferenceContext& ctx) {
   }
 }
 
+Status runLoop(KernelContext& ctx) {
+  const Graph* body = ctx.graphAttribute("body");
+  if (body == nullptr) return ctx.fail("the required graph attribute body is missing");
+  size_t carried_count = ctx.inputCount() > 2 ? ctx.inputCount() - 2 : 0;
+  if (body->inputs.size() != carried_count + 2) {
+    return ctx.fail("the body takes " + std::to_string(body->inputs.size()) +
+                    " inputs, Loop gives 2 + " + std::to_string(carried_count));
+  }
+  if (body->outputs.size() < carried_count + 1) {
+    return ctx.fail("the body has fewer outputs than 1 + the loop-carried values");
+  }
+  size_t scan_count = body->outputs.size() - 1 - carried_count;
+  std::optional<int64_t> trip_count;
+  if (const Array* m = ctx.inputArray(0)) {
+    trip_count = singleInteger(*m);
+    if (!trip_count) return ctx.fail("M must be one int64 element");
+  }
+  bool use_cond = ctx.hasInput(1);
+  bool cond = true;
+  if (use_cond) {
+    const Array* c = ctx.inputArray(1);
+    if (c == nullptr || c->type() != ElementType::kBool || c->size() != 1) {
+      return ctx.fail("cond must be one bool element");
+    }
+    cond = c->data<bool>()[0];
+  }
+  std::vector<EvalValue> carried(carried_count);
+  for (size_t k = 0; k < carried_count; ++k) {
+    if (const EvalValue* value = ctx.input(k + 2)) carried[k] = *value;
+  }
+  std::vector<std::vector<Array>> scans(scan_count);
+  int64_t bound = ctx.maxIterations();
+  int64_t iteration = 0;
+  for (; cond && (!trip_count || iteration < *trip_count); ++iteration) {
+    if (iteration >= bound) {
+      return ctx.fail("the loop runs past " + std::to_string(bound) +
+                      " iterations, the evaluator's bound");
+    }
+    std::vector<EvalValue> arguments;
+    arguments.reserve(carried_count + 2);
+    arguments.push_back(EvalValue::of(Array::scalar(ElementType::kInt64, iteration)));
+    arguments.push_back(EvalValue::of(Array::scalar(ElementType::kBool, cond)));
+    for (EvalValue& value : carried) arguments.push_back(std::move(value));
+    Result<std::vector<EvalValue>> outputs = ctx.runSubgraph(*body, std::move(arguments));
+    if (!outputs) return outputs.status();
+    if (outputs->size() != carried_count + 1 + scan_count) {
+      return ctx.fail("the body gave " + std::to_string(outputs->size()) + " outputs");
+    }
+    if (use_cond) {
+      const EvalValue& next = (*outputs)[0];
+      if (!next.isTensor() || next.tensor.type() != ElementType::kBool || next.tensor.size() != 1) {
+        return ctx.fail("the body's condition output is not one bool element");
+      }
+      cond = next.tensor.data<bool>()[0];
+    }
+    for (size_t k = 0; k < carried_count; ++k) carried[k] = std::move((*outputs)[1 + k]);
+    for (size_t j = 0; j < scan_count; ++j) {
+      const EvalValue& slice = (*outputs)[1 + carried_count + j];
+      if (!slice.isTensor()) return ctx.fail("scan output " + std::to_string(j) + " is no tensor");
+      if (!scans[j].empty() && (slice.tensor.shape() != scans[j][0].shape() ||
+                                slice.tensor.type() != scans[j][0].type())) {
+        return ctx.fail("scan output " + std::to_string(j) +
+                        " changes its shape or element type between iterations");
+      }
+      scans[j].push_back(slice.tensor);
+    }
+  }
+  for (size_t k = 0; k < carried_count && k < ctx.outputCount(); ++k) {
+    ctx.setOutput(k, std::move(carried[k]));
+  }
+  for (size_t j = 0; j < scan_count && carried_count + j < ctx.outputCount(); ++j) {
+    if (scans[j].empty()) {
+      ctx.setOutput(carried_count + j, emptyScanOutput(*body, 1 + carried_count + j));
+      continue;
+    }
+    std::string error;
+    std::optional<Array> stacked = stackAlongAxis(scans[j], 0, error);
+    if (!stacked) return ctx.fail("scan output " + std::to_string(j) + ": " + error);
+    ctx.setOutput(carried_count + j, std::move(*stacked));
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs11 = {optional("M", "I"), optional("cond", "B"),
@@ -103,13 +190,15 @@ constexpr Operator kLoop{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferLoop},
+         .infer = inferLoop,
+         .kernel = runLoop},
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferLoop},
+         .infer = inferLoop,
+         .kernel = runLoop},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -117,7 +206,8 @@ constexpr Operator kLoop{
          .constraints = {{"V", tensor(kIr3Types) | sequence(kIr3Types)},
                          {"I", tensor("int64")},
                          {"B", tensor("bool")}},
-         .infer = inferLoop},
+         .infer = inferLoop,
+         .kernel = runLoop},
         {.since_version = 16,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -126,7 +216,8 @@ constexpr Operator kLoop{
                                    optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
                          {"B", tensor("bool")}},
-         .infer = inferLoop},
+         .infer = inferLoop,
+         .kernel = runLoop},
         {.since_version = 19,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -135,7 +226,8 @@ constexpr Operator kLoop{
                                    optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
                          {"B", tensor("bool")}},
-         .infer = inferLoop},
+         .infer = inferLoop,
+         .kernel = runLoop},
         {.since_version = 21,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -144,7 +236,8 @@ constexpr Operator kLoop{
                                    optionalTensor(kIr10Types) | optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
                          {"B", tensor("bool")}},
-         .infer = inferLoop},
+         .infer = inferLoop,
+         .kernel = runLoop},
         {.since_version = 23,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -153,7 +246,8 @@ constexpr Operator kLoop{
                                    optionalTensor(kIr11Types) | optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
                          {"B", tensor("bool")}},
-         .infer = inferLoop},
+         .infer = inferLoop,
+         .kernel = runLoop},
         {.since_version = 24,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -162,7 +256,8 @@ constexpr Operator kLoop{
                                    optionalTensor(kIr12Types) | optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
                          {"B", tensor("bool")}},
-         .infer = inferLoop},
+         .infer = inferLoop,
+         .kernel = runLoop},
         {.since_version = 25,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -171,7 +266,8 @@ constexpr Operator kLoop{
                                    optionalTensor(kIr13Types) | optionalSequence(kIr4Types)},
                          {"I", tensor("int64")},
                          {"B", tensor("bool")}},
-         .infer = inferLoop},
+         .infer = inferLoop,
+         .kernel = runLoop},
     }};
 static_assert(isWellFormed(kLoop));
 

@@ -4,7 +4,9 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 
+#include "ops/controlflow/control_kernels.h"
 #include "ops/controlflow/subgraph_types.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -181,6 +183,145 @@ void inferScan(InferenceContext& ctx) {
   }
 }
 
+// Directions (0 forward, 1 reverse) from an ints attribute, `count` of them (all forward when
+// the attribute is absent); nullopt when its length or a value is wrong.
+std::optional<std::vector<bool>> directionsOf(KernelContext& ctx, const char* name, size_t count) {
+  std::optional<std::vector<int64_t>> given = ctx.intsAttribute(name);
+  std::vector<bool> reverse(count, false);
+  if (!given) return reverse;
+  if (given->size() != count) return std::nullopt;
+  for (size_t i = 0; i < count; ++i) {
+    if ((*given)[i] != 0 && (*given)[i] != 1) return std::nullopt;
+    reverse[i] = (*given)[i] == 1;
+  }
+  return reverse;
+}
+
+Status runScan(KernelContext& ctx) {
+  const Graph* body = ctx.graphAttribute("body");
+  if (body == nullptr) return ctx.fail("the required graph attribute body is missing");
+  int64_t scan_count = ctx.intAttribute("num_scan_inputs").value_or(0);
+  if (scan_count < 1 || static_cast<uint64_t>(scan_count) > ctx.inputCount()) {
+    return ctx.fail("num_scan_inputs is " + std::to_string(scan_count) + ", Scan has " +
+                    std::to_string(ctx.inputCount()) + " inputs");
+  }
+  size_t m = static_cast<size_t>(scan_count);
+  size_t n = ctx.inputCount() - m;
+  std::vector<EvalValue> states;
+  for (size_t i = 0; i < n; ++i) {
+    const EvalValue* state = ctx.input(i);
+    if (state == nullptr) return ctx.fail("state " + std::to_string(i) + " is missing");
+    states.push_back(*state);
+  }
+  std::vector<Array> scans;
+  for (size_t j = 0; j < m; ++j) {
+    const Array* scan = ctx.inputArray(n + j);
+    if (scan == nullptr) return ctx.fail("scan input " + std::to_string(j) + " is not a tensor");
+    scans.push_back(*scan);
+  }
+  std::vector<int64_t> axes_given =
+      ctx.intsAttribute("scan_input_axes").value_or(std::vector<int64_t>(m, 0));
+  if (axes_given.size() != m) return ctx.fail("scan_input_axes needs one axis per scan input");
+  std::vector<size_t> axes;
+  for (size_t j = 0; j < m; ++j) {
+    std::optional<size_t> axis = kernelAxis(axes_given[j], scans[j].rank());
+    if (!axis) return ctx.fail("scan_input_axes[" + std::to_string(j) + "] is out of range");
+    axes.push_back(*axis);
+  }
+  std::optional<std::vector<bool>> input_reverse = directionsOf(ctx, "scan_input_directions", m);
+  if (!input_reverse) return ctx.fail("scan_input_directions needs a 0 or 1 per scan input");
+  size_t k_count = body->outputs.size() > n ? body->outputs.size() - n : 0;
+  std::vector<int64_t> output_axes =
+      ctx.intsAttribute("scan_output_axes").value_or(std::vector<int64_t>(k_count, 0));
+  if (output_axes.size() != k_count)
+    return ctx.fail("scan_output_axes needs one axis per scan output");
+  std::optional<std::vector<bool>> output_reverse =
+      directionsOf(ctx, "scan_output_directions", k_count);
+  if (!output_reverse) return ctx.fail("scan_output_directions needs a 0 or 1 per scan output");
+  Result<ScanRun> run = runScanBody(ctx, *body, std::move(states), scans, axes, *input_reverse,
+                                    output_axes, *output_reverse);
+  if (!run) return run.status();
+  for (size_t i = 0; i < n && i < ctx.outputCount(); ++i)
+    ctx.setOutput(i, std::move(run->states[i]));
+  for (size_t k = 0; k < run->scan_outputs.size() && n + k < ctx.outputCount(); ++k) {
+    ctx.setOutput(n + k, std::move(run->scan_outputs[k]));
+  }
+  return Status::ok();
+}
+
+// Scan-8: every state and scan input has a leading batch axis; each batch entry scans on
+// its own (axis 1 of the scan inputs), and the results are stacked again along axis 0.
+Status runScan8(KernelContext& ctx) {
+  const Graph* body = ctx.graphAttribute("body");
+  if (body == nullptr) return ctx.fail("the required graph attribute body is missing");
+  int64_t scan_count = ctx.intAttribute("num_scan_inputs").value_or(0);
+  size_t given = ctx.inputCount() > 0 ? ctx.inputCount() - 1 : 0;
+  if (scan_count < 1 || static_cast<uint64_t>(scan_count) > given) {
+    return ctx.fail("num_scan_inputs is " + std::to_string(scan_count) + ", Scan has " +
+                    std::to_string(given) + " state and scan inputs");
+  }
+  size_t m = static_cast<size_t>(scan_count);
+  size_t n = given - m;
+  std::vector<Array> inputs;
+  for (size_t i = 0; i < given; ++i) {
+    const Array* input = ctx.inputArray(1 + i);
+    if (input == nullptr || input->rank() < (i < n ? 1u : 2u)) {
+      return ctx.fail("input " + std::to_string(1 + i) + " lacks its batch (and sequence) axes");
+    }
+    inputs.push_back(*input);
+  }
+  int64_t batch = inputs[0].dim(0);
+  for (const Array& input : inputs) {
+    if (input.dim(0) != batch) return ctx.fail("the inputs differ in batch size");
+  }
+  int64_t length = inputs[n].dim(1);
+  if (const Array* lens = ctx.inputArray(0)) {
+    std::optional<std::vector<int64_t>> values = integersOf(*lens);
+    if (!values || values->size() != static_cast<size_t>(batch)) {
+      return ctx.fail("sequence_lens needs one length per batch entry");
+    }
+    for (int64_t value : *values) {
+      if (value != length)
+        return ctx.fail("sequence_lens shorter than the scan inputs run not yet");
+    }
+  }
+  std::optional<std::vector<bool>> reverse = directionsOf(ctx, "directions", m);
+  if (!reverse) return ctx.fail("directions needs a 0 or 1 per scan input");
+  auto entry = [](const Array& array, int64_t b) {
+    Array slice = sliceAlongAxis(array, 0, b, 1);
+    std::vector<int64_t> shape(slice.shape().begin() + 1, slice.shape().end());
+    return slice.reshaped(std::move(shape));
+  };
+  size_t k_count = body->outputs.size() > n ? body->outputs.size() - n : 0;
+  std::vector<std::vector<Array>> results(n + k_count);
+  for (int64_t b = 0; b < batch; ++b) {
+    std::vector<EvalValue> states;
+    for (size_t i = 0; i < n; ++i) states.push_back(EvalValue::of(entry(inputs[i], b)));
+    std::vector<Array> scans;
+    for (size_t j = 0; j < m; ++j) scans.push_back(entry(inputs[n + j], b));
+    Result<ScanRun> run =
+        runScanBody(ctx, *body, std::move(states), scans, std::vector<size_t>(m, 0), *reverse,
+                    std::vector<int64_t>(k_count, 0), std::vector<bool>(k_count));
+    if (!run) return run.status();
+    for (size_t i = 0; i < n; ++i) {
+      if (!run->states[i].isTensor()) return ctx.fail("a state is not a tensor");
+      results[i].push_back(run->states[i].tensor);
+    }
+    for (size_t k = 0; k < k_count; ++k) results[n + k].push_back(run->scan_outputs[k]);
+  }
+  for (size_t i = 0; i < results.size() && i < ctx.outputCount(); ++i) {
+    if (results[i].empty()) {
+      ctx.setOutput(i, emptyScanOutput(*body, i, 0));
+      continue;
+    }
+    std::string error;
+    std::optional<Array> stacked = stackAlongAxis(results[i], 0, error);
+    if (!stacked) return ctx.fail("output " + std::to_string(i) + ": " + error);
+    ctx.setOutput(i, std::move(*stacked));
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs9 = {heterogeneous("initial_state_and_scan_inputs", "V", 1)};
@@ -202,55 +343,64 @@ constexpr Operator kScan{.domain = kOnnxDomain,
                               .attributes = {required("body", kGraph), attr("directions", kInts),
                                              required("num_scan_inputs", kInt)},
                               .constraints = {{"I", tensor("int64")}, {"V", tensor(kIr3Types)}},
-                              .infer = inferScan8},
+                              .infer = inferScan8,
+                              .kernel = runScan8},
                              {.since_version = 9,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
                               .constraints = kConstraints9,
-                              .infer = inferScan},
+                              .infer = inferScan,
+                              .kernel = runScan},
                              {.since_version = 11,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
                               .constraints = kConstraints9,
-                              .infer = inferScan},
+                              .infer = inferScan,
+                              .kernel = runScan},
                              {.since_version = 16,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
                               .constraints = {{"V", tensor(kIr4Types)}},
-                              .infer = inferScan},
+                              .infer = inferScan,
+                              .kernel = runScan},
                              {.since_version = 19,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
                               .constraints = {{"V", tensor(kIr9Types)}},
-                              .infer = inferScan},
+                              .infer = inferScan,
+                              .kernel = runScan},
                              {.since_version = 21,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
                               .constraints = {{"V", tensor(kIr10Types)}},
-                              .infer = inferScan},
+                              .infer = inferScan,
+                              .kernel = runScan},
                              {.since_version = 23,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
                               .constraints = {{"V", tensor(kIr11Types)}},
-                              .infer = inferScan},
+                              .infer = inferScan,
+                              .kernel = runScan},
                              {.since_version = 24,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
                               .constraints = {{"V", tensor(kIr12Types)}},
-                              .infer = inferScan},
+                              .infer = inferScan,
+                              .kernel = runScan},
                              {.since_version = 25,
                               .inputs = kInputs9,
                               .outputs = kOutputs8,
                               .attributes = kAttributes9,
                               .constraints = {{"V", tensor(kIr13Types)}},
-                              .infer = inferScan},
+                              .infer = inferScan,
+                              .kernel = runScan},
                          }};
 static_assert(isWellFormed(kScan));
 

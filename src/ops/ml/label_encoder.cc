@@ -2,8 +2,15 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/tensor.h"
+#include "onyx/ir/tensor_array.h"
+#include "ops/kernels.h"
 #include "ops/ml/ml_shapes.h"
 #include "ops/schema_dsl.h"
 
@@ -37,6 +44,148 @@ void inferLabelEncoder(InferenceContext& ctx) {
   if (const Dims* shape = ctx.inputShape(0)) ctx.setOutputShape(0, *shape);
 }
 
+// A list attribute of LabelEncoder as an array: keys_*/values_* (strings, int64s, floats)
+// or the tensor form; nullopt when none is set, an error in `error` when the tensor is bad.
+std::optional<Array> labelList(const KernelContext& ctx, const std::string& prefix,
+                               std::string& error) {
+  if (const Tensor* tensor = ctx.tensorAttribute(prefix + "_tensor")) {
+    Result<Array> array = arrayFromTensor(*tensor);
+    if (!array) {
+      error = prefix + "_tensor cannot be read";
+      return std::nullopt;
+    }
+    return array->reshaped({static_cast<int64_t>(array->size())});
+  }
+  if (const Attribute* strings = ctx.attribute(prefix + "_strings");
+      strings != nullptr && strings->lists != nullptr && !strings->lists->strings.empty()) {
+    Array array(ElementType::kString, {static_cast<int64_t>(strings->lists->strings.size())});
+    size_t i = 0;
+    for (std::string_view text : strings->lists->strings) array.strings()[i++] = std::string(text);
+    return array;
+  }
+  if (std::optional<std::vector<int64_t>> ints = ctx.intsAttribute(prefix + "_int64s");
+      ints && !ints->empty()) {
+    return int64Array(*ints, {static_cast<int64_t>(ints->size())});
+  }
+  if (std::optional<std::vector<float>> floats = ctx.floatsAttribute(prefix + "_floats");
+      floats && !floats->empty()) {
+    Array array(ElementType::kFloat, {static_cast<int64_t>(floats->size())});
+    std::copy(floats->begin(), floats->end(), array.data<float>());
+    return array;
+  }
+  return std::nullopt;
+}
+
+// The key of element `i` of a numeric array, for lookups: int64 keys exactly, others as
+// doubles (NaN keys match NaN inputs).
+struct LabelKey {
+  bool is_int = false;
+  int64_t integer = 0;
+  double number = 0;
+  bool operator<(const LabelKey& other) const {
+    if (is_int != other.is_int) return is_int < other.is_int;
+    if (is_int) return integer < other.integer;
+    bool nan = std::isnan(number), other_nan = std::isnan(other.number);
+    if (nan || other_nan) return !nan && other_nan;
+    return number < other.number;
+  }
+};
+
+LabelKey labelKeyOf(const Array& array, size_t i) {
+  LabelKey key;
+  if (array.type() == ElementType::kInt64) {
+    key.is_int = true;
+    key.integer = array.data<int64_t>()[i];
+  } else {
+    key.number = elementAsDouble(array, i);
+  }
+  return key;
+}
+
+// Maps each element of X through keys -> values, `fallback` (one element) where X holds no
+// key.
+Status encodeLabels(KernelContext& ctx, const Array& x, const Array& keys, const Array& values,
+                    const Array& fallback) {
+  if (keys.size() != values.size()) return ctx.fail("keys and values differ in length");
+  if (keys.type() != x.type()) return ctx.fail("X's element type is not the keys'");
+  Array y(values.type(), x.shape());
+  if (x.isString()) {
+    std::map<std::string, size_t> index;
+    for (size_t k = 0; k < keys.size(); ++k) index.emplace(keys.strings()[k], k);
+    for (size_t i = 0; i < x.size(); ++i) {
+      auto found = index.find(x.strings()[i]);
+      if (found == index.end()) {
+        copyElements(fallback, 0, y, i, 1);
+      } else {
+        copyElements(values, found->second, y, i, 1);
+      }
+    }
+  } else {
+    std::map<LabelKey, size_t> index;
+    for (size_t k = 0; k < keys.size(); ++k) index.emplace(labelKeyOf(keys, k), k);
+    for (size_t i = 0; i < x.size(); ++i) {
+      auto found = index.find(labelKeyOf(x, i));
+      if (found == index.end()) {
+        copyElements(fallback, 0, y, i, 1);
+      } else {
+        copyElements(values, found->second, y, i, 1);
+      }
+    }
+  }
+  ctx.setOutput(0, std::move(y));
+  return Status::ok();
+}
+
+Status runLabelEncoder(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("X must be a tensor");
+  std::string error;
+  std::optional<Array> keys = labelList(ctx, "keys", error);
+  std::optional<Array> values = labelList(ctx, "values", error);
+  if (!error.empty()) return ctx.fail(error);
+  if (!keys || !values) return ctx.fail("needs one keys_* and one values_* attribute");
+  Array fallback(values->type(), {1});
+  if (const Tensor* given = ctx.tensorAttribute("default_tensor");
+      given != nullptr && ctx.tensorAttribute("values_tensor") != nullptr) {
+    Result<Array> array = arrayFromTensor(*given);
+    if (!array || array->size() != 1 || array->type() != values->type()) {
+      return ctx.fail("default_tensor must be one element of the values' type");
+    }
+    fallback = array->reshaped({1});
+  } else if (values->isString()) {
+    fallback.strings()[0] = std::string(ctx.stringAttribute("default_string").value_or("_Unused"));
+  } else if (values->type() == ElementType::kInt64 || values->type() == ElementType::kInt32 ||
+             values->type() == ElementType::kInt16) {
+    storeDouble(fallback, 0, static_cast<double>(ctx.intAttribute("default_int64").value_or(-1)));
+  } else {
+    storeDouble(fallback, 0, ctx.floatAttribute("default_float").value_or(-0.0f));
+  }
+  return encodeLabels(ctx, *x, *keys, *values, fallback);
+}
+
+// Version 1: strings to their index in classes_strings, or indices back to strings.
+Status runLabelEncoder1(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("X must be a tensor");
+  std::vector<std::string> classes;
+  if (const Attribute* attribute = ctx.attribute("classes_strings");
+      attribute != nullptr && attribute->lists != nullptr) {
+    for (std::string_view text : attribute->lists->strings) classes.emplace_back(text);
+  }
+  Array names(ElementType::kString, {static_cast<int64_t>(classes.size())});
+  names.strings() = classes;
+  std::vector<int64_t> positions(classes.size());
+  for (size_t k = 0; k < positions.size(); ++k) positions[k] = static_cast<int64_t>(k);
+  Array numbers = int64Array(positions, {static_cast<int64_t>(positions.size())});
+  if (x->isString()) {
+    Array fallback = int64Array({ctx.intAttribute("default_int64").value_or(-1)}, {1});
+    return encodeLabels(ctx, *x, names, numbers, fallback);
+  }
+  Array fallback(ElementType::kString, {1});
+  fallback.strings()[0] = std::string(ctx.stringAttribute("default_string").value_or("_Unused"));
+  return encodeLabels(ctx, *x, numbers, names, fallback);
+}
+
 }  // namespace
 
 constexpr TypeSet kT1Types4 = tensor("string int64 float int32 int16 double");
@@ -54,7 +203,8 @@ constexpr Operator kLabelEncoder{
          .attributes = {attr("classes_strings", kStrings), attr("default_int64", -1),
                         attr("default_string", "_Unused")},
          .constraints = {{"T1", tensor("string int64")}, {"T2", tensor("string int64")}},
-         .infer = inferLabelEncoder1},
+         .infer = inferLabelEncoder1,
+         .kernel = runLabelEncoder1},
         {.since_version = 2,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -65,7 +215,8 @@ constexpr Operator kLabelEncoder{
                         attr("values_strings", kStrings)},
          .constraints = {{"T1", tensor("string int64 float")},
                          {"T2", tensor("string int64 float")}},
-         .infer = inferLabelEncoder},
+         .infer = inferLabelEncoder,
+         .kernel = runLabelEncoder},
         {.since_version = 4,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -76,7 +227,8 @@ constexpr Operator kLabelEncoder{
                         attr("values_floats", kFloats), attr("values_int64s", kInts),
                         attr("values_strings", kStrings), attr("values_tensor", kTensor)},
          .constraints = {{"T1", kT1Types4}, {"T2", kT1Types4}},
-         .infer = inferLabelEncoder},
+         .infer = inferLabelEncoder,
+         .kernel = runLabelEncoder},
     }};
 static_assert(isWellFormed(kLabelEncoder));
 

@@ -5,6 +5,7 @@
 #include "infer/type_conversion.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ops/inference_context.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -29,6 +30,15 @@ void inferOptional(InferenceContext& ctx) {
   if (element.isKnown()) ctx.setOutputType(0, InferredType::optional(std::move(element)));
 }
 
+Status runOptional(KernelContext& ctx) {
+  if (const EvalValue* input = ctx.input(0)) {
+    ctx.setOutput(0, *input);
+  } else {
+    ctx.setOutput(0, EvalValue{});
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kOptional;
@@ -42,7 +52,8 @@ constexpr Operator kOptional{
          .attributes = {attr("type", kTypeProto)},
          .constraints = {{"V", tensor(kIr3Types) | sequence(kIr3Types)},
                          {"O", optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
-         .infer = inferOptional},
+         .infer = inferOptional,
+         .kernel = runOptional},
     }};
 static_assert(isWellFormed(kOptional));
 

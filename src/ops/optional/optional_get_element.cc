@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "onyx/ops/inference_context.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -21,6 +22,15 @@ void inferOptionalGetElement(InferenceContext& ctx) {
   if (ctx.schema().since_version >= 18) ctx.setOutputType(0, *type);
 }
 
+Status runOptionalGetElement(KernelContext& ctx) {
+  const EvalValue* input = ctx.input(0);
+  if (input == nullptr || input->kind == EvalValue::Kind::kNone) {
+    return ctx.fail("the optional input holds no value");
+  }
+  ctx.setOutput(0, *input);
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs15 = {{"input", "O"}};
@@ -36,14 +46,16 @@ constexpr Operator kOptionalGetElement{
          .outputs = kOutputs15,
          .constraints = {{"O", optionalTensor(kIr3Types) | optionalSequence(kIr3Types)},
                          {"V", tensor(kIr3Types) | sequence(kIr3Types)}},
-         .infer = inferOptionalGetElement},
+         .infer = inferOptionalGetElement,
+         .kernel = runOptionalGetElement},
         {.since_version = 18,
          .inputs = kInputs15,
          .outputs = kOutputs15,
          .constraints = {{"O", tensor(kIr3Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
                                    optionalSequence(kIr3Types)},
                          {"V", tensor(kIr3Types) | sequence(kIr3Types)}},
-         .infer = inferOptionalGetElement},
+         .infer = inferOptionalGetElement,
+         .kernel = runOptionalGetElement},
     }};
 static_assert(isWellFormed(kOptionalGetElement));
 

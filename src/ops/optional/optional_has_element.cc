@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "onyx/ops/inference_context.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -11,6 +12,13 @@ using namespace dsl;
 namespace {
 
 void inferOptionalHasElement(InferenceContext& ctx) { ctx.setOutputShape(0, {}); }
+
+Status runOptionalHasElement(KernelContext& ctx) {
+  const EvalValue* input = ctx.input(0);
+  bool has = input != nullptr && input->kind != EvalValue::Kind::kNone;
+  ctx.setOutput(0, Array::scalar(ElementType::kBool, has));
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -26,14 +34,16 @@ constexpr Operator kOptionalHasElement{
          .outputs = kOutputs15,
          .constraints = {{"O", optionalTensor(kIr3Types) | optionalSequence(kIr3Types)},
                          {"B", tensor("bool")}},
-         .infer = inferOptionalHasElement},
+         .infer = inferOptionalHasElement,
+         .kernel = runOptionalHasElement},
         {.since_version = 18,
          .inputs = {optional("input", "O")},
          .outputs = kOutputs15,
          .constraints = {{"O", tensor(kIr3Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
                                    optionalSequence(kIr3Types)},
                          {"B", tensor("bool")}},
-         .infer = inferOptionalHasElement},
+         .infer = inferOptionalHasElement,
+         .kernel = runOptionalHasElement},
     }};
 static_assert(isWellFormed(kOptionalHasElement));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/rnn/recurrent_shape.h"
+#include "ops/rnn/rnn_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -11,6 +12,8 @@ using namespace dsl;
 namespace {
 
 void inferRecurrentOp(InferenceContext& ctx) { inferRecurrent(ctx); }
+
+Status runGRU(KernelContext& ctx) { return runRecurrent(ctx, RecurrentKind::kGru); }
 
 }  // namespace
 
@@ -45,7 +48,8 @@ constexpr Operator kGRU{
                         attr("direction", "foward"), attr("hidden_size", kInt),
                         attr("output_sequence", 0)},
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runGRU},
         {.since_version = 3,
          .inputs = kInputs1,
          .outputs = kOutputs3,
@@ -54,7 +58,8 @@ constexpr Operator kGRU{
                         attr("direction", "forward"), attr("hidden_size", kInt),
                         attr("linear_before_reset", 0), attr("output_sequence", 0)},
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runGRU},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs3,
@@ -63,19 +68,22 @@ constexpr Operator kGRU{
                         attr("direction", "forward"), attr("hidden_size", kInt),
                         attr("linear_before_reset", 0)},
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runGRU},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs3,
          .attributes = kAttributes14,
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runGRU},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs3,
          .attributes = kAttributes14,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}, {"T1", tensor("int32")}},
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runGRU},
     }};
 static_assert(isWellFormed(kGRU));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/rnn/recurrent_shape.h"
+#include "ops/rnn/rnn_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -11,6 +12,8 @@ using namespace dsl;
 namespace {
 
 void inferRecurrentOp(InferenceContext& ctx) { inferRecurrent(ctx); }
+
+Status runLSTM(KernelContext& ctx) { return runRecurrent(ctx, RecurrentKind::kLstm); }
 
 }  // namespace
 
@@ -44,7 +47,8 @@ constexpr Operator kLSTM{
                         attr("direction", "forward"), attr("hidden_size", kInt),
                         attr("input_forget", 0), attr("output_sequence", 0)},
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runLSTM},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -53,19 +57,22 @@ constexpr Operator kLSTM{
                         attr("direction", "forward"), attr("hidden_size", kInt),
                         attr("input_forget", 0)},
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runLSTM},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runLSTM},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}, {"T1", tensor("int32")}},
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runLSTM},
     }};
 static_assert(isWellFormed(kLSTM));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/rnn/recurrent_shape.h"
+#include "ops/rnn/rnn_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -11,6 +12,8 @@ using namespace dsl;
 namespace {
 
 void inferRecurrentOp(InferenceContext& ctx) { inferRecurrent(ctx); }
+
+Status runRNN(KernelContext& ctx) { return runRecurrent(ctx, RecurrentKind::kRnn); }
 
 }  // namespace
 
@@ -53,7 +56,8 @@ constexpr Operator kRNN{
                         attr("hidden_size", kInt),
                         attr("output_sequence", 0)},
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runRNN},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -67,19 +71,22 @@ constexpr Operator kRNN{
                         attr("direction", "forward"),
                         attr("hidden_size", kInt)},
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runRNN},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = kConstraints1,
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runRNN},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}, {"T1", tensor("int32")}},
-         .infer = inferRecurrentOp},
+         .infer = inferRecurrentOp,
+         .kernel = runRNN},
     }};
 static_assert(isWellFormed(kRNN));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/sequence/sequence_kernels.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -36,6 +37,32 @@ void inferConcatFromSequence(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(dims));
 }
 
+Status runConcatFromSequence(KernelContext& ctx) {
+  const EvalValue* sequence = ctx.input(0);
+  if (sequence == nullptr || sequence->kind != EvalValue::Kind::kSequence) {
+    return ctx.fail("input_sequence is not a sequence");
+  }
+  if (sequence->items.empty()) return ctx.fail("the sequence is empty");
+  std::vector<Array> parts;
+  parts.reserve(sequence->items.size());
+  for (const EvalValue& item : sequence->items) {
+    if (!item.isTensor()) return ctx.fail("the sequence holds a value that is not a tensor");
+    parts.push_back(item.tensor);
+  }
+  bool new_axis = ctx.intAttribute("new_axis").value_or(0) != 0;
+  std::optional<int64_t> axis_attribute = ctx.intAttribute("axis");
+  if (!axis_attribute) return ctx.fail("axis is required");
+  size_t rank = parts[0].rank() + (new_axis ? 1 : 0);
+  std::optional<size_t> axis = kernelAxis(*axis_attribute, rank);
+  if (!axis) return ctx.fail("axis " + std::to_string(*axis_attribute) + " is out of range");
+  std::string error;
+  std::optional<Array> out =
+      new_axis ? stackAlongAxis(parts, *axis, error) : concatAlongAxis(parts, *axis, error);
+  if (!out) return ctx.fail(error);
+  ctx.setOutput(0, std::move(*out));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kConcatFromSequence;
@@ -48,7 +75,8 @@ constexpr Operator kConcatFromSequence{
          .outputs = {{"concat_result", "T"}},
          .attributes = {required("axis", kInt), attr("new_axis", 0)},
          .constraints = {{"S", sequence(kIr3Types)}, {"T", tensor(kIr3Types)}},
-         .infer = inferConcatFromSequence},
+         .infer = inferConcatFromSequence,
+         .kernel = runConcatFromSequence},
     }};
 static_assert(isWellFormed(kConcatFromSequence));
 

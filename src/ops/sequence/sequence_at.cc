@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
+#include "ops/sequence/sequence_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -18,6 +19,23 @@ void inferSequenceAt(InferenceContext& ctx) {
   }
 }
 
+Status runSequenceAt(KernelContext& ctx) {
+  const EvalValue* sequence = ctx.input(0);
+  const Array* position = ctx.inputArray(1);
+  if (sequence == nullptr || sequence->kind != EvalValue::Kind::kSequence) {
+    return ctx.fail("input_sequence is not a sequence");
+  }
+  std::optional<int64_t> at = position != nullptr ? singleInteger(*position) : std::nullopt;
+  if (!at) return ctx.fail("position must be one int32 or int64 element");
+  int64_t count = static_cast<int64_t>(sequence->items.size());
+  if (*at < -count || *at >= count) {
+    return ctx.fail("position " + std::to_string(*at) + " is outside a sequence of " +
+                    std::to_string(count));
+  }
+  ctx.setOutput(0, sequence->items[static_cast<size_t>(*at < 0 ? *at + count : *at)]);
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kSequenceAt;
@@ -30,7 +48,8 @@ constexpr Operator kSequenceAt{.domain = kOnnxDomain,
                                     .constraints = {{"S", sequence(kIr3Types)},
                                                     {"T", tensor(kIr3Types)},
                                                     {"I", tensor("int32 int64")}},
-                                    .infer = inferSequenceAt},
+                                    .infer = inferSequenceAt,
+                                    .kernel = runSequenceAt},
                                }};
 static_assert(isWellFormed(kSequenceAt));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/sequence/sequence_kernels.h"
 #include "ops/sequence/sequence_types.h"
 
 namespace onyx::ops::ai_onnx {
@@ -24,6 +25,21 @@ void inferSequenceConstruct(InferenceContext& ctx) {
   if (element.isKnown()) ctx.setOutputType(0, InferredType::sequence(std::move(element)));
 }
 
+Status runSequenceConstruct(KernelContext& ctx) {
+  std::vector<EvalValue> items;
+  items.reserve(ctx.inputCount());
+  for (size_t i = 0; i < ctx.inputCount(); ++i) {
+    const Array* tensor = ctx.inputArray(i);
+    if (tensor == nullptr) return ctx.fail("input " + std::to_string(i) + " is not a tensor");
+    if (tensor->type() != ctx.inputArray(0)->type()) {
+      return ctx.fail("input " + std::to_string(i) + " differs in element type from input 0");
+    }
+    items.push_back(EvalValue::of(*tensor));
+  }
+  ctx.setOutput(0, EvalValue::sequence(std::move(items)));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kSequenceConstruct;
@@ -35,7 +51,8 @@ constexpr Operator kSequenceConstruct{
          .inputs = {variadic("inputs", "T", 1)},
          .outputs = {{"output_sequence", "S"}},
          .constraints = {{"T", tensor(kIr3Types)}, {"S", sequence(kIr3Types)}},
-         .infer = inferSequenceConstruct},
+         .infer = inferSequenceConstruct,
+         .kernel = runSequenceConstruct},
     }};
 static_assert(isWellFormed(kSequenceConstruct));
 

@@ -7,6 +7,7 @@
 #include "onyx/core/element_type.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
+#include "ops/sequence/sequence_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -24,6 +25,11 @@ void inferSequenceEmpty(InferenceContext& ctx) {
   ctx.setOutputType(0, InferredType::sequence(InferredType::tensor(static_cast<int32_t>(dtype))));
 }
 
+Status runSequenceEmpty(KernelContext& ctx) {
+  ctx.setOutput(0, EvalValue::sequence({}));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kSequenceEmpty;
@@ -34,7 +40,8 @@ constexpr Operator kSequenceEmpty{.domain = kOnnxDomain,
                                        .outputs = {{"output", "S"}},
                                        .attributes = {attr("dtype", kInt)},
                                        .constraints = {{"S", sequence(kIr3Types)}},
-                                       .infer = inferSequenceEmpty},
+                                       .infer = inferSequenceEmpty,
+                                       .kernel = runSequenceEmpty},
                                   }};
 static_assert(isWellFormed(kSequenceEmpty));
 

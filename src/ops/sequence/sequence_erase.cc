@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
+#include "ops/sequence/sequence_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -18,6 +19,29 @@ void inferSequenceErase(InferenceContext& ctx) {
   }
 }
 
+Status runSequenceErase(KernelContext& ctx) {
+  const EvalValue* sequence = ctx.input(0);
+  if (sequence == nullptr || sequence->kind != EvalValue::Kind::kSequence) {
+    return ctx.fail("input_sequence is not a sequence");
+  }
+  int64_t count = static_cast<int64_t>(sequence->items.size());
+  int64_t at = -1;
+  if (const Array* position = ctx.inputArray(1)) {
+    std::optional<int64_t> given = singleInteger(*position);
+    if (!given) return ctx.fail("position must be one int32 or int64 element");
+    at = *given;
+  }
+  if (at < -count || at >= count) {
+    return ctx.fail("position " + std::to_string(at) + " is outside a sequence of " +
+                    std::to_string(count));
+  }
+  if (at < 0) at += count;
+  std::vector<EvalValue> items = sequence->items;
+  items.erase(items.begin() + at);
+  ctx.setOutput(0, EvalValue::sequence(std::move(items)));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kSequenceErase;
@@ -29,7 +53,8 @@ constexpr Operator kSequenceErase{
          .inputs = {{"input_sequence", "S"}, optional("position", "I")},
          .outputs = {{"output_sequence", "S"}},
          .constraints = {{"S", sequence(kIr3Types)}, {"I", tensor("int32 int64")}},
-         .infer = inferSequenceErase},
+         .infer = inferSequenceErase,
+         .kernel = runSequenceErase},
     }};
 static_assert(isWellFormed(kSequenceErase));
 

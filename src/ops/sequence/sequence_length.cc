@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
+#include "ops/sequence/sequence_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -11,6 +12,16 @@ using namespace dsl;
 namespace {
 
 void inferSequenceLength(InferenceContext& ctx) { ctx.setOutputShape(0, {}); }
+
+Status runSequenceLength(KernelContext& ctx) {
+  const EvalValue* sequence = ctx.input(0);
+  if (sequence == nullptr || sequence->kind != EvalValue::Kind::kSequence) {
+    return ctx.fail("input_sequence is not a sequence");
+  }
+  ctx.setOutput(0,
+                Array::scalar(ElementType::kInt64, static_cast<int64_t>(sequence->items.size())));
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -23,7 +34,8 @@ constexpr Operator kSequenceLength{
          .inputs = {{"input_sequence", "S"}},
          .outputs = {{"length", "I"}},
          .constraints = {{"S", sequence(kIr3Types)}, {"I", tensor("int64")}},
-         .infer = inferSequenceLength},
+         .infer = inferSequenceLength,
+         .kernel = runSequenceLength},
     }};
 static_assert(isWellFormed(kSequenceLength));
 

@@ -12,6 +12,7 @@
 #include "onyx/text/printer.h"
 #include "ops/body_text.h"
 #include "ops/schema_dsl.h"
+#include "ops/sequence/sequence_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -179,6 +180,49 @@ void inferSequenceMap(InferenceContext& ctx) {
   }
 }
 
+Status runSequenceMap(KernelContext& ctx) {
+  const Graph* body = ctx.graphAttribute("body");
+  if (body == nullptr) return ctx.fail("the required graph attribute body is missing");
+  const EvalValue* first = ctx.input(0);
+  if (first == nullptr || first->kind != EvalValue::Kind::kSequence) {
+    return ctx.fail("input_sequence is not a sequence");
+  }
+  size_t count = first->items.size();
+  for (size_t i = 1; i < ctx.inputCount(); ++i) {
+    const EvalValue* input = ctx.input(i);
+    if (input == nullptr) return ctx.fail("input " + std::to_string(i) + " is missing");
+    if (input->kind == EvalValue::Kind::kSequence && input->items.size() != count) {
+      return ctx.fail("input " + std::to_string(i) + " holds " +
+                      std::to_string(input->items.size()) + " elements, input_sequence " +
+                      std::to_string(count));
+    }
+  }
+  if (body->inputs.size() != ctx.inputCount()) {
+    return ctx.fail("the body takes " + std::to_string(body->inputs.size()) + " inputs, not " +
+                    std::to_string(ctx.inputCount()));
+  }
+  std::vector<std::vector<EvalValue>> results(ctx.outputCount());
+  for (size_t position = 0; position < count; ++position) {
+    std::vector<EvalValue> arguments;
+    arguments.reserve(ctx.inputCount());
+    for (size_t i = 0; i < ctx.inputCount(); ++i) {
+      const EvalValue* input = ctx.input(i);
+      arguments.push_back(input->kind == EvalValue::Kind::kSequence ? input->items[position]
+                                                                    : *input);
+    }
+    Result<std::vector<EvalValue>> outputs = ctx.runSubgraph(*body, std::move(arguments));
+    if (!outputs) return outputs.status();
+    if (outputs->size() < ctx.outputCount()) {
+      return ctx.fail("the body gives fewer outputs than SequenceMap has");
+    }
+    for (size_t k = 0; k < ctx.outputCount(); ++k) results[k].push_back(std::move((*outputs)[k]));
+  }
+  for (size_t k = 0; k < ctx.outputCount(); ++k) {
+    ctx.setOutput(k, EvalValue::sequence(std::move(results[k])));
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kSequenceMap;
@@ -193,7 +237,8 @@ constexpr Operator kSequenceMap{
          .constraints = {{"S", sequence(kIr3Types)},
                          {"V", tensor(kIr3Types) | sequence(kIr3Types)}},
          .build_function_body = buildSequenceMap17,
-         .infer = inferSequenceMap},
+         .infer = inferSequenceMap,
+         .kernel = runSequenceMap},
     }};
 static_assert(isWellFormed(kSequenceMap));
 

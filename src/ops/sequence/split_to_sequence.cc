@@ -7,6 +7,7 @@
 
 #include "infer/type_conversion.h"
 #include "ops/schema_dsl.h"
+#include "ops/sequence/sequence_kernels.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -82,6 +83,59 @@ void inferSplitToSequence(InferenceContext& ctx) {
   ctx.setOutputType(0, InferredType::sequence(InferredType::tensor(elem_type, std::move(dims))));
 }
 
+Status runSplitToSequence(KernelContext& ctx) {
+  const Array* input = ctx.inputArray(0);
+  if (input == nullptr) return ctx.fail("input is not a tensor");
+  int64_t axis_attribute = ctx.intAttribute("axis").value_or(0);
+  std::optional<size_t> axis = kernelAxis(axis_attribute, input->rank());
+  if (!axis) return ctx.fail("axis " + std::to_string(axis_attribute) + " is out of range");
+  int64_t total = input->dim(*axis);
+  std::vector<int64_t> lengths;
+  bool squeeze = false;
+  if (const Array* split = ctx.inputArray(1)) {
+    std::optional<std::vector<int64_t>> values = integersOf(*split);
+    if (!values || split->rank() > 1) return ctx.fail("split must be an int32/int64 scalar or 1-D");
+    if (split->rank() == 0) {
+      int64_t chunk = (*values)[0];
+      if (chunk <= 0) return ctx.fail("split is " + std::to_string(chunk) + ", not positive");
+      for (int64_t start = 0; start < total; start += chunk) {
+        lengths.push_back(std::min(chunk, total - start));
+      }
+    } else {
+      int64_t sum = 0;
+      for (int64_t length : *values) {
+        if (length < 0 || length > total - sum) {
+          return ctx.fail("split's lengths do not add up to the axis's " + std::to_string(total));
+        }
+        sum += length;
+      }
+      if (sum != total) {
+        return ctx.fail("split's lengths add up to " + std::to_string(sum) + ", the axis has " +
+                        std::to_string(total));
+      }
+      lengths = *values;
+    }
+  } else {
+    lengths.assign(static_cast<size_t>(total), 1);
+    squeeze = ctx.intAttribute("keepdims").value_or(1) == 0;
+  }
+  std::vector<EvalValue> items;
+  items.reserve(lengths.size());
+  int64_t start = 0;
+  for (int64_t length : lengths) {
+    Array part = sliceAlongAxis(*input, *axis, start, length);
+    if (squeeze) {
+      std::vector<int64_t> shape = part.shape();
+      shape.erase(shape.begin() + static_cast<std::ptrdiff_t>(*axis));
+      part = part.reshaped(std::move(shape));
+    }
+    items.push_back(EvalValue::of(std::move(part)));
+    start += length;
+  }
+  ctx.setOutput(0, EvalValue::sequence(std::move(items)));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs11 = {{"input", "T"}, optional("split", "I")};
@@ -99,7 +153,8 @@ constexpr Operator kSplitToSequence{.domain = kOnnxDomain,
                                          .constraints = {{"T", tensor(kIr3Types)},
                                                          {"I", tensor("int32 int64")},
                                                          {"S", sequence(kIr3Types)}},
-                                         .infer = inferSplitToSequence},
+                                         .infer = inferSplitToSequence,
+                                         .kernel = runSplitToSequence},
                                         {.since_version = 24,
                                          .inputs = kInputs11,
                                          .outputs = kOutputs11,
@@ -107,7 +162,8 @@ constexpr Operator kSplitToSequence{.domain = kOnnxDomain,
                                          .constraints = {{"T", tensor(kIr4Types)},
                                                          {"I", tensor("int32 int64")},
                                                          {"S", sequence(kIr4Types)}},
-                                         .infer = inferSplitToSequence},
+                                         .infer = inferSplitToSequence,
+                                         .kernel = runSplitToSequence},
                                     }};
 static_assert(isWellFormed(kSplitToSequence));
 

@@ -2,11 +2,15 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <set>
 #include <string>
+#include <vector>
 
 #include "onyx/ir/attribute.h"
 #include "onyx/ops/inference_context.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
+#include "ops/text/text_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -35,6 +39,58 @@ void inferStringNormalizer(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(dims));
 }
 
+// The words of `text` (split at single spaces) that are not stopwords, joined again.
+std::string withoutStopwords(const std::string& text, const std::set<std::string>& stops,
+                             bool case_sensitive) {
+  std::string out;
+  bool first = true;
+  size_t start = 0;
+  while (true) {
+    size_t end = text.find(' ', start);
+    std::string word =
+        text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (stops.count(case_sensitive ? word : withCase(word, false)) == 0) {
+      if (!first) out.push_back(' ');
+      out += word;
+      first = false;
+    }
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  return out;
+}
+
+Status runStringNormalizer(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr || !x->isString()) return ctx.fail("X must be a string tensor");
+  if (x->rank() != 1 && !(x->rank() == 2 && x->dim(0) == 1)) {
+    return ctx.fail("X must be [C] or [1, C]");
+  }
+  std::string action(ctx.stringAttribute("case_change_action").value_or("NONE"));
+  if (action != "NONE" && action != "LOWER" && action != "UPPER") {
+    return ctx.fail("case_change_action " + action + " is not NONE, LOWER or UPPER");
+  }
+  bool case_sensitive = ctx.intAttribute("is_case_sensitive").value_or(0) != 0;
+  std::set<std::string> stops;
+  for (const std::string& word : stringsAttributeOf(ctx, "stopwords")) {
+    stops.insert(case_sensitive ? word : withCase(word, false));
+  }
+  std::vector<std::string> kept;
+  for (const std::string& text : x->strings()) {
+    std::string value = stops.empty() ? text : withoutStopwords(text, stops, case_sensitive);
+    if (action == "LOWER") value = withCase(value, false);
+    if (action == "UPPER") value = withCase(value, true);
+    if (!value.empty()) kept.push_back(std::move(value));
+  }
+  if (kept.empty()) kept.emplace_back();
+  std::vector<int64_t> shape = {static_cast<int64_t>(kept.size())};
+  if (x->rank() == 2) shape.insert(shape.begin(), 1);
+  Array y(ElementType::kString, shape);
+  y.strings() = std::move(kept);
+  ctx.setOutput(0, std::move(y));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kStringNormalizer;
@@ -48,7 +104,8 @@ constexpr Operator kStringNormalizer{
          .attributes = {attr("case_change_action", "NONE"), attr("is_case_sensitive", 0),
                         attr("locale", kString), attr("stopwords", kStrings)},
          .constraints = {{"tensor(string)", tensor("string")}},
-         .infer = inferStringNormalizer},
+         .infer = inferStringNormalizer,
+         .kernel = runStringNormalizer},
     }};
 static_assert(isWellFormed(kStringNormalizer));
 

@@ -2,7 +2,12 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "ops/schema_dsl.h"
+#include "ops/training/optimizer_kernels.h"
 #include "ops/training/optimizer_shapes.h"
 
 namespace onyx::ops::ai_onnx_preview_training {
@@ -12,6 +17,23 @@ namespace {
 
 // Inputs X, G, V (n each) after R and T; outputs X_new, V_new.
 void inferMomentum(InferenceContext& ctx) { inferOptimizerOutputs(ctx, 3, {0, 2}); }
+
+Status runMomentum(KernelContext& ctx) {
+  double alpha = ctx.floatAttribute("alpha").value_or(0.0f);
+  double beta = ctx.floatAttribute("beta").value_or(0.0f);
+  double norm = ctx.floatAttribute("norm_coefficient").value_or(0.0f);
+  std::string mode(ctx.stringAttribute("mode").value_or("standard"));
+  if (mode != "standard" && mode != "nesterov") {
+    return ctx.fail("mode " + mode + " is not standard or nesterov");
+  }
+  bool nesterov = mode == "nesterov";
+  return runOptimizer(ctx, 3, [&](double r, int64_t t, std::vector<double>& v) {
+    double g = norm * v[0] + v[1];
+    double velocity = alpha * v[2] + (t > 0 ? beta : 1.0) * g;
+    v[0] = nesterov ? v[0] - r * (g + alpha * velocity) : v[0] - r * velocity;
+    v[2] = velocity;
+  });
+}
 
 }  // namespace
 
@@ -28,7 +50,8 @@ constexpr Operator kMomentum{
          .constraints = {{"T1", tensor("float double")},
                          {"T2", tensor("int64")},
                          {"T3", tensor("float double")}},
-         .infer = inferMomentum},
+         .infer = inferMomentum,
+         .kernel = runMomentum},
     }};
 static_assert(isWellFormed(kMomentum));
 

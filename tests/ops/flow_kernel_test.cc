@@ -1,0 +1,384 @@
+// Kernels of the control-flow, sequence, optional, recurrent, string, ai.onnx.ml and training
+// operators: what the conformance cases leave out (bad inputs, edge cases, other attributes).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "support/eval_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::runText;
+using testing::tensorOf;
+using testing::valuesOf;
+
+EvalValue stringsOf(std::vector<int64_t> shape, std::vector<std::string> values) {
+  Array array(ElementType::kString, std::move(shape));
+  array.strings() = std::move(values);
+  return EvalValue::of(std::move(array));
+}
+
+EvalValue floats(std::vector<int64_t> shape, std::vector<float> values) {
+  return tensorOf<float>(ElementType::kFloat, std::move(shape), values);
+}
+
+std::string messageOf(const Result<std::vector<EvalValue>>& out) {
+  return out ? std::string() : out.status().toString();
+}
+
+// ---- control flow -------------------------------------------------------------------------
+
+TEST(FlowKernels, LoopWithATripCountAndNoConditionCarriesAndStacks) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int64 m, float[2] v) => (float[2] total, float[3,2] seen) {
+      total, seen = Loop (m, "", v) <body = body (int64 i, bool c, float[2] vin) => (bool cout, float[2] vout, float[2] s) {
+        cout = Identity(c)
+        vout = Add(vin, vin)
+        s = Identity(vin)
+      }>
+    })",
+              {{"m", tensorOf<int64_t>(ElementType::kInt64, {}, {3})}, {"v", floats({2}, {1, 2})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{8, 16}));
+  EXPECT_EQ((*out)[1].tensor.shape(), (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{1, 2, 2, 4, 4, 8}));
+}
+
+TEST(FlowKernels, AnEndlessLoopStopsAtTheIterationBound) {
+  EvalOptions options;
+  options.max_iterations = 5;
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (bool go, float[1] v) => (float[1] total) {
+      total = Loop ("", go, v) <body = body (int64 i, bool c, float[1] vin) => (bool cout, float[1] vout) {
+        cout = Identity(c)
+        vout = Add(vin, vin)
+      }>
+    })",
+      {{"go", tensorOf<bool>(ElementType::kBool, {}, {true})}, {"v", floats({1}, {1})}}, options);
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("bound"), std::string::npos) << messageOf(out);
+}
+
+TEST(FlowKernels, ScanReversesInputsAndStacksAlongANegativeAxis) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[2] init, float[3,2] xs) => (float[2] last, float[2,3] sums) {
+      last, sums = Scan (init, xs) <num_scan_inputs = 1, scan_input_directions = [1], scan_output_axes = [-1],
+          body = body (float[2] acc, float[2] x) => (float[2] acc_out, float[2] s) {
+        acc_out = Add(acc, x)
+        s = Identity(acc_out)
+      }>
+    })",
+              {{"init", floats({2}, {0, 0})}, {"xs", floats({3, 2}, {1, 10, 2, 20, 3, 30})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{6, 60}));
+  // Reverse order: 3, 5, 6 (and 30, 50, 60), stacked along the last axis.
+  EXPECT_EQ((*out)[1].tensor.shape(), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{3, 5, 6, 30, 50, 60}));
+}
+
+TEST(FlowKernels, IfRefusesAConditionOfSeveralElements) {
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (bool[2] c, float[1] x) => (float[1] y) {
+      y = If (c) <then_branch = t () => (float[1] a) { a = Identity(x) },
+                  else_branch = e () => (float[1] b) { b = Relu(x) }>
+    })",
+      {{"c", tensorOf<bool>(ElementType::kBool, {2}, {true, false})}, {"x", floats({1}, {-1})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("cond"), std::string::npos) << messageOf(out);
+}
+
+// ---- sequences and optionals --------------------------------------------------------------
+
+TEST(FlowKernels, SequenceOperatorsTakeNegativePositions) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[1] a, float[1] b, float[1] c, int64 p) => (float[1] at, int64 n) {
+      s = SequenceConstruct(a, b, c)
+      e = SequenceErase(s, p)
+      at = SequenceAt(e, p)
+      n = SequenceLength(e)
+    })",
+              {{"a", floats({1}, {1})},
+               {"b", floats({1}, {2})},
+               {"c", floats({1}, {3})},
+               {"p", tensorOf<int64_t>(ElementType::kInt64, {}, {-1})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{2}));
+  EXPECT_EQ(valuesOf<int64_t>((*out)[1]), (std::vector<int64_t>{2}));
+}
+
+TEST(FlowKernels, SequenceAtOutsideTheSequenceIsAnError) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[1] a, int64 p) => (float[1] at) {
+      s = SequenceConstruct(a)
+      at = SequenceAt(s, p)
+    })",
+              {{"a", floats({1}, {1})}, {"p", tensorOf<int64_t>(ElementType::kInt64, {}, {-2})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("outside"), std::string::npos) << messageOf(out);
+}
+
+TEST(FlowKernels, SplitToSequenceWithAScalarSplitLeavesAShortLastChunk) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[5] x, int64 k) => (float[2,2] stacked, int64 n, float[1] tail) {
+      minus_one = Constant <value = int64 {-1}> ()
+      s = SplitToSequence(x, k)
+      n = SequenceLength(s)
+      tail = SequenceAt(s, minus_one)
+      first = SequenceErase(s, minus_one)
+      stacked = ConcatFromSequence <axis = -1, new_axis = 1> (first)
+    })",
+              {{"x", floats({5}, {1, 2, 3, 4, 5})},
+               {"k", tensorOf<int64_t>(ElementType::kInt64, {}, {2})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{2, 2}));
+  // Two chunks [1, 2] and [3, 4] stacked along a new last axis.
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{1, 3, 2, 4}));
+  EXPECT_EQ(valuesOf<int64_t>((*out)[1]), (std::vector<int64_t>{3}));
+  EXPECT_EQ(valuesOf<float>((*out)[2]), (std::vector<float>{5}));
+}
+
+TEST(FlowKernels, ConcatFromSequenceRefusesMismatchedElements) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[1,2] a, float[1,3] b) => (float[2,2] y) {
+      s = SequenceConstruct(a, b)
+      y = ConcatFromSequence <axis = 0> (s)
+    })",
+              {{"a", floats({1, 2}, {1, 2})}, {"b", floats({1, 3}, {1, 2, 3})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("differs"), std::string::npos) << messageOf(out);
+}
+
+TEST(FlowKernels, AnEmptyOptionalHasNoElementAndGettingItFails) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (optional(float[2]) o) => (bool has) {
+      has = OptionalHasElement(o)
+    })",
+                                               {{"o", EvalValue{}}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ(valuesOf<bool>((*out)[0]), (std::vector<bool>{false}));
+  out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (optional(float[2]) o) => (float[2] y) {
+      y = OptionalGetElement(o)
+    })",
+                {{"o", EvalValue{}}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("no value"), std::string::npos) << messageOf(out);
+}
+
+// ---- recurrent ----------------------------------------------------------------------------
+
+TEST(FlowKernels, RnnStopsEachBatchEntryAtItsSequenceLength) {
+  // W = 1, R = 0, no bias: H_t = tanh(x_t). Entry 0 runs 1 step of 2, entry 1 both.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[2,2,1] x, float[1,1,1] w, float[1,1,1] r, int32[2] lens) => (float[2,1,2,1] y, float[1,2,1] h) {
+      y, h = RNN <hidden_size = 1> (x, w, r, "", lens)
+    })",
+              {{"x", floats({2, 2, 1}, {0.5f, 0.25f, 0.75f, 1.0f})},
+               {"w", floats({1, 1, 1}, {1})},
+               {"r", floats({1, 1, 1}, {0})},
+               {"lens", tensorOf<int32_t>(ElementType::kInt32, {2}, {1, 2})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  std::vector<float> y = valuesOf<float>((*out)[0]);
+  ASSERT_EQ(y.size(), 4u);
+  EXPECT_NEAR(y[0], std::tanh(0.5f), 1e-6);
+  EXPECT_NEAR(y[1], std::tanh(0.25f), 1e-6);
+  EXPECT_EQ(y[2], 0.0f);  // past entry 0's length
+  EXPECT_NEAR(y[3], std::tanh(1.0f), 1e-6);
+  std::vector<float> h = valuesOf<float>((*out)[1]);
+  EXPECT_NEAR(h[0], std::tanh(0.5f), 1e-6);
+  EXPECT_NEAR(h[1], std::tanh(1.0f), 1e-6);
+}
+
+TEST(FlowKernels, LstmWithBatchFirstLayoutAndOnlyBias) {
+  // W = R = 0: every gate is its bias; C = sigmoid(bi) * tanh(bc), H = sigmoid(bo) * tanh(C).
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,1] x, float[1,4,1] w, float[1,4,1] r, float[1,8] b) => (float[1,1,1] h, float[1,1,1] c) {
+      y, h, c = LSTM <hidden_size = 1, layout = 1> (x, w, r, b)
+    })",
+              {{"x", floats({1, 1, 1}, {3})},
+               {"w", floats({1, 4, 1}, {0, 0, 0, 0})},
+               {"r", floats({1, 4, 1}, {0, 0, 0, 0})},
+               {"b", floats({1, 8}, {0.5f, 1, 0, 2, 0, 0, 0, 0})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  auto sigmoid = [](double v) { return 1 / (1 + std::exp(-v)); };
+  double cell = sigmoid(0.5) * std::tanh(2.0);
+  EXPECT_NEAR(valuesOf<float>((*out)[1])[0], cell, 1e-6);
+  EXPECT_NEAR(valuesOf<float>((*out)[0])[0], sigmoid(1.0) * std::tanh(cell), 1e-6);
+}
+
+TEST(FlowKernels, GruRefusesAMisshapenRecurrenceWeight) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,1] x, float[1,3,1] w, float[1,2,1] r) => (float[1,1,1] h) {
+      y, h = GRU <hidden_size = 1> (x, w, r)
+    })",
+                                               {{"x", floats({1, 1, 1}, {1})},
+                                                {"w", floats({1, 3, 1}, {0, 0, 0})},
+                                                {"r", floats({1, 2, 1}, {0, 0})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("R must be"), std::string::npos) << messageOf(out);
+}
+
+// ---- strings ------------------------------------------------------------------------------
+
+TEST(FlowKernels, StringSplitOnWhitespaceWithMaxsplitKeepsTheRest) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (string[2] x) => (string[2,2] y, int64[2] n) {
+      y, n = StringSplit <maxsplit = 1> (x)
+    })",
+                                               {{"x", stringsOf({2}, {"  a  b c ", "one"})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ((*out)[0].tensor.strings(), (std::vector<std::string>{"a", "b c ", "one", ""}));
+  EXPECT_EQ(valuesOf<int64_t>((*out)[1]), (std::vector<int64_t>{2, 1}));
+}
+
+TEST(FlowKernels, StringNormalizerLeavesOneEmptyStringWhenAllAreStopwords) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (string[2] x) => (string[1] y) {
+      y = StringNormalizer <stopwords = ["the", "A"], case_change_action = "UPPER"> (x)
+    })",
+                                               {{"x", stringsOf({2}, {"The", "a"})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ((*out)[0].tensor.strings(), (std::vector<std::string>{""}));
+}
+
+TEST(FlowKernels, StringNormalizerChangesCaseBeyondAscii) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (string[1] x) => (string[1] y) {
+      y = StringNormalizer <case_change_action = "LOWER"> (x)
+    })",
+              {{"x", stringsOf({1}, {"\xC3\x89T\xC3\x89 \xD0\x96"})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ((*out)[0].tensor.strings(), (std::vector<std::string>{"\xC3\xA9t\xC3\xA9 \xD0\xB6"}));
+}
+
+TEST(FlowKernels, RegexFullMatchRefusesABadPattern) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (string[1] x) => (bool[1] y) {
+      y = RegexFullMatch <pattern = "(a"> (x)
+    })",
+                                               {{"x", stringsOf({1}, {"a"})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("pattern"), std::string::npos) << messageOf(out);
+}
+
+TEST(FlowKernels, StringConcatBroadcastsAnEmptyTensor) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (string[0] x, string[1] y) => (string[0] z) {
+      z = StringConcat(x, y)
+    })",
+              {{"x", stringsOf({0}, {})}, {"y", stringsOf({1}, {"!"})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{0}));
+}
+
+// ---- ai.onnx.ml and training --------------------------------------------------------------
+
+TEST(FlowKernels, LabelEncoderFallsBackToTheDefault) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 4]>
+    g (int64[3] x) => (string[3] y) {
+      y = ai.onnx.ml.LabelEncoder <keys_int64s = [1, 2], values_strings = ["one", "two"], default_string = "?"> (x)
+    })",
+              {{"x", tensorOf<int64_t>(ElementType::kInt64, {3}, {2, 7, 1})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ((*out)[0].tensor.strings(), (std::vector<std::string>{"two", "?", "one"}));
+}
+
+TEST(FlowKernels, ArrayFeatureExtractorRefusesAnIndexPastTheLastAxis) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 1]>
+    g (float[2,3] x, int64[1] i) => (float[2,1] y) {
+      y = ai.onnx.ml.ArrayFeatureExtractor(x, i)
+    })",
+              {{"x", floats({2, 3}, {1, 2, 3, 4, 5, 6})},
+               {"i", tensorOf<int64_t>(ElementType::kInt64, {1}, {3})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("outside"), std::string::npos) << messageOf(out);
+}
+
+TEST(FlowKernels, TreeEnsembleAveragesTwoStumpsWithLogistic) {
+  // Tree 0 splits feature 0 at 0.5 (x <= 0.5: leaf 0 = 1, else leaf 1 = 3); tree 1 is a
+  // stump on feature 1 < 0 (leaf 2 = -1, else leaf 3 = 1). Average, then logistic.
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 5]>
+    g (float[2,2] x) => (float[2,1] y) {
+      y = ai.onnx.ml.TreeEnsemble <
+        nodes_featureids = [0, 1], nodes_modes = uint8[2] {0, 1}, nodes_splits = float[2] {0.5, 0.0},
+        nodes_truenodeids = [0, 2], nodes_trueleafs = [1, 1], nodes_falsenodeids = [1, 3],
+        nodes_falseleafs = [1, 1], tree_roots = [0, 1], leaf_targetids = [0, 0, 0, 0],
+        leaf_weights = float[4] {1, 3, -1, 1}, aggregate_function = 0, post_transform = 2> (x)
+    })",
+                                               {{"x", floats({2, 2}, {0.25f, -1, 0.75f, 2})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  std::vector<float> y = valuesOf<float>((*out)[0]);
+  ASSERT_EQ(y.size(), 2u);
+  EXPECT_NEAR(y[0], 1 / (1 + std::exp(-0.0)), 1e-6);  // (1 + -1) / 2
+  EXPECT_NEAR(y[1], 1 / (1 + std::exp(-2.0)), 1e-6);  // (3 + 1) / 2
+}
+
+TEST(FlowKernels, AdagradTakesOneStepAndRefusesAnUnevenInputList) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21, "ai.onnx.preview.training" : 1]>
+    g (float r, int64 t, float[1] x, float[1] g, float[1] h) => (float[1] x_new, float[1] h_new) {
+      x_new, h_new = ai.onnx.preview.training.Adagrad <decay_factor = 0.5, epsilon = 0.0> (r, t, x, g, h)
+    })",
+              {{"r", floats({}, {0.1f})},
+               {"t", tensorOf<int64_t>(ElementType::kInt64, {}, {2})},
+               {"x", floats({1}, {1})},
+               {"g", floats({1}, {3})},
+               {"h", floats({1}, {16})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  // rate = 0.1 / (1 + 2 * 0.5) = 0.05; h = 16 + 9 = 25; x = 1 - 0.05 * 3 / 5 = 0.97.
+  EXPECT_NEAR(valuesOf<float>((*out)[0])[0], 0.97f, 1e-6);
+  EXPECT_NEAR(valuesOf<float>((*out)[1])[0], 25.0f, 1e-6);
+  out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 21, "ai.onnx.preview.training" : 1]>
+    g (float r, int64 t, float[1] x, float[1] g) => (float[1] x_new) {
+      x_new = ai.onnx.preview.training.Adagrad(r, t, x, g)
+    })",
+                {{"r", floats({}, {0.1f})},
+                 {"t", tensorOf<int64_t>(ElementType::kInt64, {}, {2})},
+                 {"x", floats({1}, {1})},
+                 {"g", floats({1}, {3})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("groups"), std::string::npos) << messageOf(out);
+}
+
+}  // namespace
+}  // namespace onyx
