@@ -246,4 +246,143 @@ inline Status noKernelFor(const KernelContext& ctx, ElementType type) {
   return ctx.fail("no kernel for " + std::string(elementTypeName(type)));
 }
 
+// ---- scattering ---------------------------------------------------------------------------
+
+/// How Scatter* combine an update with the element it lands on.
+enum class Reduction { kNone, kAdd, kMul, kMax, kMin };
+
+/// The node's `reduction` attribute (kNone for versions without one).
+inline Result<Reduction> reductionOf(const KernelContext& ctx) {
+  std::string name(ctx.stringAttribute("reduction").value_or("none"));
+  if (name == "none") return Reduction::kNone;
+  if (name == "add") return Reduction::kAdd;
+  if (name == "mul") return Reduction::kMul;
+  if (name == "max") return Reduction::kMax;
+  if (name == "min") return Reduction::kMin;
+  return ctx.fail("unknown reduction '" + name + "'");
+}
+
+namespace tensor_kernels_detail {
+
+// `a op b` for a reduction other than kNone; integers wrap around instead of overflowing.
+template <class T>
+T reduce(Reduction reduction, T a, T b) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    switch (reduction) {
+      case Reduction::kAdd:
+        return static_cast<T>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+      case Reduction::kMul:
+        return static_cast<T>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+      case Reduction::kMax: return std::max(a, b);
+      case Reduction::kMin: return std::min(a, b);
+      case Reduction::kNone: return b;
+    }
+  } else if constexpr (std::is_same_v<T, bool>) {
+    switch (reduction) {
+      case Reduction::kAdd:
+      case Reduction::kMax: return a || b;
+      case Reduction::kMul:
+      case Reduction::kMin: return a && b;
+      case Reduction::kNone: return b;
+    }
+  } else {
+    switch (reduction) {
+      case Reduction::kAdd: return a + b;
+      case Reduction::kMul: return a * b;
+      // NaN wins, as numpy's maximum and minimum.
+      case Reduction::kMax: return (a != a || a > b) ? a : b;
+      case Reduction::kMin: return (a != a || a < b) ? a : b;
+      case Reduction::kNone: return b;
+    }
+  }
+  return b;
+}
+
+}  // namespace tensor_kernels_detail
+
+/// Writes block i of `updates` (elements [i * block, (i + 1) * block)) onto `out` at
+/// targets[i], in order, combining by `reduction`. Targets are checked by the caller.
+/// Narrow floating-point types combine in FLOAT; `out` may then be replaced.
+inline Status scatterBlocks(const KernelContext& ctx, Array& out, const Array& updates,
+                            const std::vector<size_t>& targets, size_t block, Reduction reduction) {
+  if (reduction == Reduction::kNone) {
+    dispatchStorage(out.type(), [&]<class T>() {
+      const T* from = elementsOf<T>(updates);
+      T* to = elementsOf<T>(out);
+      for (size_t i = 0; i < targets.size(); ++i) {
+        std::copy_n(from + i * block, block, to + targets[i]);
+      }
+    });
+    return Status::ok();
+  }
+  ElementType type = out.type();
+  bool narrow = isNarrowFloat(type);
+  // Shares `out`'s elements unless narrow (then a FLOAT copy, narrowed back at the end).
+  Array wide_out = narrow ? widenToFloat(out) : out;
+  Array wide_updates = narrow ? widenToFloat(updates) : updates;
+  bool ok = dispatchNative(wide_out.type(), [&]<class T>() {
+    const T* from = wide_updates.data<T>();
+    T* to = wide_out.data<T>();
+    for (size_t i = 0; i < targets.size(); ++i) {
+      for (size_t j = 0; j < block; ++j) {
+        T& target = to[targets[i] + j];
+        target = tensor_kernels_detail::reduce(reduction, target, from[i * block + j]);
+      }
+    }
+  });
+  if (!ok) return ctx.fail("no reduction for " + std::string(elementTypeName(type)));
+  if (narrow) out = narrowFromFloat(wide_out, type);
+  return Status::ok();
+}
+
+/// ScatterElements (and the older Scatter): data with updates written at the positions
+/// `indices` give along `axis`.
+inline Status scatterAlongAxis(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  const Array* indices = ctx.inputArray(1);
+  const Array* updates = ctx.inputArray(2);
+  if (data == nullptr || indices == nullptr || updates == nullptr) {
+    return ctx.fail("needs data, indices and updates tensors");
+  }
+  size_t rank = data->rank();
+  if (rank == 0) return ctx.fail("data must have rank 1 or more");
+  if (indices->rank() != rank) {
+    return ctx.fail("indices have rank " + std::to_string(indices->rank()) + ", data " +
+                    std::to_string(rank));
+  }
+  if (updates->shape() != indices->shape()) return ctx.fail("updates' shape is not indices'");
+  if (updates->type() != data->type()) return ctx.fail("updates' type is not data's");
+  std::optional<size_t> axis = kernelAxis(ctx.intAttribute("axis").value_or(0), rank);
+  if (!axis) return ctx.fail("axis is out of range for rank " + std::to_string(rank));
+  for (size_t d = 0; d < rank; ++d) {
+    if (d != *axis && indices->dim(d) > data->dim(d)) {
+      return ctx.fail("indices' dimension " + std::to_string(d) + " (" +
+                      std::to_string(indices->dim(d)) + ") exceeds the data's (" +
+                      std::to_string(data->dim(d)) + ")");
+    }
+  }
+  Result<Reduction> reduction = reductionOf(ctx);
+  if (!reduction) return reduction.status();
+  Result<std::vector<int64_t>> where = wrappedIndices(ctx, *indices, data->dim(*axis), "indices");
+  if (!where) return where.status();
+  std::vector<int64_t> strides = denseStrides(data->shape());
+  const std::vector<int64_t>& dims = indices->shape();
+  std::vector<size_t> targets(indices->size());
+  std::vector<int64_t> position(rank, 0);
+  int64_t base = 0;  // the data offset of `position` without the axis term
+  for (size_t i = 0; i < targets.size(); ++i) {
+    targets[i] = static_cast<size_t>(base + (*where)[i] * strides[*axis]);
+    for (size_t d = rank; d-- > 0;) {
+      if (d != *axis) base += strides[d];
+      if (++position[d] < dims[d]) break;
+      if (d != *axis) base -= strides[d] * dims[d];
+      position[d] = 0;
+    }
+  }
+  Array out = data->clone();
+  ONYX_RETURN_IF_ERROR(scatterBlocks(ctx, out, *updates, targets, 1, *reduction));
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace onyx::ops
