@@ -5,6 +5,7 @@
 #include <string>
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -33,6 +34,22 @@ void flattenAt(InferenceContext& ctx, bool allow_negative) {
 void inferFlatten1(InferenceContext& ctx) { flattenAt(ctx, false); }
 void inferFlatten(InferenceContext& ctx) { flattenAt(ctx, true); }
 
+Status runFlatten(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  int64_t rank = static_cast<int64_t>(data->rank());
+  int64_t axis = ctx.intAttribute("axis").value_or(1);
+  if (axis < -rank || axis > rank) {
+    return ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " +
+                    std::to_string(rank));
+  }
+  if (axis < 0) axis += rank;
+  size_t split = static_cast<size_t>(axis);
+  ctx.setOutput(0, data->reshaped({elementProduct(data->shape(), 0, split),
+                                   elementProduct(data->shape(), split)}));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
@@ -49,49 +66,57 @@ constexpr Operator kFlatten{.domain = kOnnxDomain,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = {{"T", tensor("float16 float double")}},
-                                 .infer = inferFlatten1},
+                                 .infer = inferFlatten1,
+                                 .kernel = runFlatten},
                                 {.since_version = 9,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = kConstraints9,
-                                 .infer = inferFlatten1},
+                                 .infer = inferFlatten1,
+                                 .kernel = runFlatten},
                                 {.since_version = 11,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = kConstraints9,
-                                 .infer = inferFlatten},
+                                 .infer = inferFlatten,
+                                 .kernel = runFlatten},
                                 {.since_version = 13,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = {{"T", tensor(kIr4Types)}},
-                                 .infer = inferFlatten},
+                                 .infer = inferFlatten,
+                                 .kernel = runFlatten},
                                 {.since_version = 21,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = {{"T", tensor(kIr10Types)}},
-                                 .infer = inferFlatten},
+                                 .infer = inferFlatten,
+                                 .kernel = runFlatten},
                                 {.since_version = 23,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = {{"T", tensor(kIr11Types)}},
-                                 .infer = inferFlatten},
+                                 .infer = inferFlatten,
+                                 .kernel = runFlatten},
                                 {.since_version = 24,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = {{"T", tensor(kIr12Types)}},
-                                 .infer = inferFlatten},
+                                 .infer = inferFlatten,
+                                 .kernel = runFlatten},
                                 {.since_version = 25,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .attributes = kAttributes1,
                                  .constraints = {{"T", tensor(kIr13Types)}},
-                                 .infer = inferFlatten},
+                                 .infer = inferFlatten,
+                                 .kernel = runFlatten},
                             }};
 static_assert(isWellFormed(kFlatten));
 

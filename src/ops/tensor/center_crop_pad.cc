@@ -6,6 +6,7 @@
 #include "ops/body_text.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -76,6 +77,60 @@ void inferCenterCropPad(InferenceContext& ctx) {
 }  // namespace
 
 extern const Operator kCenterCropPad;
+namespace {
+Status runCenterCropPad(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  const Array* shape_input = ctx.inputArray(1);
+  if (data == nullptr || shape_input == nullptr) return ctx.fail("needs input_data and shape");
+  std::optional<std::vector<int64_t>> wanted = integersOf(*shape_input);
+  if (!wanted || shape_input->rank() != 1) return ctx.fail("shape must be a 1-D integer tensor");
+  size_t rank = data->rank();
+  std::vector<size_t> axes;
+  if (std::optional<std::vector<int64_t>> given = ctx.intsAttribute("axes")) {
+    Result<std::vector<size_t>> normal = kernelAxes(ctx, *given, rank);
+    if (!normal) return normal.status();
+    axes = std::move(*normal);
+  } else {
+    for (size_t i = 0; i < rank; ++i) axes.push_back(i);
+  }
+  if (wanted->size() != axes.size()) {
+    return ctx.fail("shape has " + std::to_string(wanted->size()) + " entries for " +
+                    std::to_string(axes.size()) + " axes");
+  }
+  std::vector<int64_t> out_shape = data->shape();
+  std::vector<int64_t> region = data->shape();
+  std::vector<int64_t> crop(rank, 0);
+  std::vector<int64_t> pad(rank, 0);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    size_t axis = axes[i];
+    int64_t dim = data->dim(axis);
+    int64_t size = (*wanted)[i];
+    if (size < 0) return ctx.fail("shape has a negative entry");
+    out_shape[axis] = size;
+    region[axis] = std::min(size, dim);
+    if (size < dim) crop[axis] = (dim - size) / 2;
+    if (size > dim) pad[axis] = (size - dim) / 2;
+  }
+  Result<Array> made = newArray(data->type(), out_shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  dispatchStorage(data->type(),
+                  [&]<class T>() { std::fill_n(elementsOf<T>(out), out.size(), T{}); });
+  std::vector<int64_t> in_strides = denseStrides(data->shape());
+  std::vector<int64_t> out_strides = denseStrides(out_shape);
+  StridedView source{0, in_strides};
+  StridedView target{0, out_strides};
+  for (size_t d = 0; d < rank; ++d) {
+    source.offset += crop[d] * in_strides[d];
+    target.offset += pad[d] * out_strides[d];
+  }
+  copyStrided(ctx, region, *data, std::move(source), out, std::move(target));
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
+}  // namespace
+
 constexpr Operator kCenterCropPad{
     .domain = kOnnxDomain,
     .name = "CenterCropPad",
@@ -86,7 +141,8 @@ constexpr Operator kCenterCropPad{
          .attributes = {attr("axes", kInts)},
          .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}},
          .build_function_body = buildCenterCropPad18,
-         .infer = inferCenterCropPad},
+         .infer = inferCenterCropPad,
+         .kernel = runCenterCropPad},
     }};
 static_assert(isWellFormed(kCenterCropPad));
 

@@ -5,6 +5,7 @@
 #include "onyx/core/element_type.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -29,6 +30,42 @@ void inferCompress(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+Status runCompress(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  const Array* condition = ctx.inputArray(1);
+  if (data == nullptr || condition == nullptr) return ctx.fail("needs input and condition");
+  if (condition->rank() != 1 || condition->type() != ElementType::kBool) {
+    return ctx.fail("condition must be a 1-D bool tensor");
+  }
+  std::optional<int64_t> axis_attribute = ctx.intAttribute("axis");
+  Array flat = axis_attribute ? *data : data->reshaped({static_cast<int64_t>(data->size())});
+  std::optional<size_t> axis = kernelAxis(axis_attribute.value_or(0), flat.rank());
+  if (!axis) return ctx.fail("axis is out of range for rank " + std::to_string(flat.rank()));
+  int64_t size = flat.dim(*axis);
+  const bool* keep = condition->data<bool>();
+  std::vector<int64_t> kept;
+  for (size_t i = 0; i < condition->size(); ++i) {
+    if (!keep[i]) continue;
+    if (static_cast<int64_t>(i) >= size) {
+      return ctx.fail("condition selects index " + std::to_string(i) + " past the dimension " +
+                      std::to_string(size));
+    }
+    kept.push_back(static_cast<int64_t>(i));
+  }
+  std::vector<int64_t> shape = flat.shape();
+  shape[*axis] = static_cast<int64_t>(kept.size());
+  Array out(data->type(), shape);
+  int64_t outer = elementProduct(flat.shape(), 0, *axis);
+  int64_t inner = elementProduct(flat.shape(), *axis + 1);
+  int64_t count = static_cast<int64_t>(kept.size());
+  for (int64_t j = 0; j < count; ++j) {
+    copyStrided(ctx, {outer, inner}, flat, StridedView{kept[j] * inner, {size * inner, 1}}, out,
+                StridedView{j * inner, {count * inner, 1}});
+  }
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs9 = {{"input", "T"}, {"condition", "T1"}};
@@ -45,13 +82,15 @@ constexpr Operator kCompress{.domain = kOnnxDomain,
                                   .outputs = kOutputs9,
                                   .attributes = kAttributes9,
                                   .constraints = kConstraints9,
-                                  .infer = inferCompress},
+                                  .infer = inferCompress,
+                                  .kernel = runCompress},
                                  {.since_version = 11,
                                   .inputs = kInputs9,
                                   .outputs = kOutputs9,
                                   .attributes = kAttributes9,
                                   .constraints = kConstraints9,
-                                  .infer = inferCompress},
+                                  .infer = inferCompress,
+                                  .kernel = runCompress},
                              }};
 static_assert(isWellFormed(kCompress));
 

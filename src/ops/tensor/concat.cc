@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -67,6 +68,54 @@ void inferConcat(InferenceContext& ctx) {
   ctx.setOutputData(0, std::move(data));
 }
 
+Status runConcat(KernelContext& ctx) {
+  std::vector<const Array*> parts;
+  for (size_t i = 0; i < ctx.inputCount(); ++i) {
+    const Array* part = ctx.inputArray(i);
+    if (part == nullptr) return ctx.fail("input " + std::to_string(i) + " is not a tensor");
+    parts.push_back(part);
+  }
+  if (parts.empty()) return ctx.fail("needs at least one input");
+  const Array& first = *parts[0];
+  size_t rank = first.rank();
+  if (rank == 0) return ctx.fail("cannot join scalars (inputs of rank 0)");
+  std::optional<size_t> axis = kernelAxis(ctx.intAttribute("axis").value_or(1), rank);
+  if (!axis) return ctx.fail("axis is out of range for rank " + std::to_string(rank));
+  std::vector<int64_t> out_shape = first.shape();
+  out_shape[*axis] = 0;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Array& part = *parts[i];
+    if (part.type() != first.type()) return ctx.fail("inputs of different element types");
+    if (part.rank() != rank) {
+      return ctx.fail("inputs have ranks " + std::to_string(rank) + " and " +
+                      std::to_string(part.rank()));
+    }
+    for (size_t d = 0; d < rank; ++d) {
+      if (d != *axis && part.dim(d) != first.dim(d)) {
+        return ctx.fail("input " + std::to_string(i) + " differs in dimension " +
+                        std::to_string(d) + ": " + std::to_string(part.dim(d)) + " and " +
+                        std::to_string(first.dim(d)));
+      }
+    }
+    out_shape[*axis] += part.dim(*axis);
+  }
+  Result<Array> made = newArray(first.type(), out_shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  int64_t outer = elementProduct(out_shape, 0, *axis);
+  int64_t inner = elementProduct(out_shape, *axis + 1);
+  int64_t out_row = out_shape[*axis] * inner;
+  int64_t offset = 0;
+  for (const Array* part : parts) {
+    int64_t row = part->dim(*axis) * inner;
+    copyStrided(ctx, {outer, row}, *part, StridedView{0, {row, 1}}, out,
+                StridedView{offset, {out_row, 1}});
+    offset += row;
+  }
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {variadic("inputs", "T", 1)};
@@ -83,25 +132,29 @@ constexpr Operator kConcat{.domain = kOnnxDomain,
                                 .outputs = kOutputs1,
                                 .attributes = {attr("axis", kInt)},
                                 .constraints = {{"T", tensor("float16 float double")}},
-                                .infer = inferConcat},
+                                .infer = inferConcat,
+                                .kernel = runConcat},
                                {.since_version = 4,
                                 .inputs = kInputs1,
                                 .outputs = kOutputs1,
                                 .attributes = kAttributes4,
                                 .constraints = kConstraints4,
-                                .infer = inferConcat},
+                                .infer = inferConcat,
+                                .kernel = runConcat},
                                {.since_version = 11,
                                 .inputs = kInputs1,
                                 .outputs = kOutputs1,
                                 .attributes = kAttributes4,
                                 .constraints = kConstraints4,
-                                .infer = inferConcat},
+                                .infer = inferConcat,
+                                .kernel = runConcat},
                                {.since_version = 13,
                                 .inputs = kInputs1,
                                 .outputs = kOutputs1,
                                 .attributes = kAttributes4,
                                 .constraints = {{"T", tensor(kIr4Types)}},
-                                .infer = inferConcat},
+                                .infer = inferConcat,
+                                .kernel = runConcat},
                            }};
 static_assert(isWellFormed(kConcat));
 

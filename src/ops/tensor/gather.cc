@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -48,6 +49,45 @@ void inferGather(InferenceContext& ctx) {
   ctx.setOutputData(0, std::move(result));
 }
 
+Status runGather(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  const Array* indices = ctx.inputArray(1);
+  if (data == nullptr || indices == nullptr) return ctx.fail("needs data and indices tensors");
+  size_t rank = data->rank();
+  if (rank == 0) return ctx.fail("data must have rank 1 or more");
+  std::optional<size_t> axis = kernelAxis(ctx.intAttribute("axis").value_or(0), rank);
+  if (!axis) return ctx.fail("axis is out of range for rank " + std::to_string(rank));
+  int64_t size = data->dim(*axis);
+  Result<std::vector<int64_t>> where = wrappedIndices(ctx, *indices, size, "indices");
+  if (!where) return where.status();
+  std::vector<int64_t> shape(data->shape().begin(), data->shape().begin() + *axis);
+  shape.insert(shape.end(), indices->shape().begin(), indices->shape().end());
+  shape.insert(shape.end(), data->shape().begin() + *axis + 1, data->shape().end());
+  Result<Array> made = newArray(data->type(), shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  size_t outer = static_cast<size_t>(elementProduct(data->shape(), 0, *axis));
+  size_t inner = static_cast<size_t>(elementProduct(data->shape(), *axis + 1));
+  size_t count = where->size();
+  const std::vector<int64_t>& picks = *where;
+  size_t grain = std::max<size_t>(1, (size_t{1} << 14) / std::max<size_t>(inner, 1));
+  dispatchStorage(data->type(), [&]<class T>() {
+    const T* in = elementsOf<T>(*data);
+    T* result = elementsOf<T>(out);
+    parallelFor(ctx, outer * count, grain, [&](size_t begin, size_t end) {
+      for (size_t row = begin; row < end; ++row) {
+        size_t o = row / count;
+        size_t j = row % count;
+        const T* from =
+            in + (o * static_cast<size_t>(size) + static_cast<size_t>(picks[j])) * inner;
+        std::copy_n(from, inner, result + row * inner);
+      }
+    });
+  });
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}, {"indices", "Tind"}};
@@ -65,19 +105,22 @@ constexpr Operator kGather{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferGather},
+         .infer = inferGather,
+         .kernel = runGather},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferGather},
+         .infer = inferGather,
+         .kernel = runGather},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}},
-         .infer = inferGather},
+         .infer = inferGather,
+         .kernel = runGather},
     }};
 static_assert(isWellFormed(kGather));
 

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -41,6 +42,68 @@ void inferGatherND(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+Status runGatherND(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  const Array* indices = ctx.inputArray(1);
+  if (data == nullptr || indices == nullptr) return ctx.fail("needs data and indices tensors");
+  int64_t batch = ctx.intAttribute("batch_dims").value_or(0);
+  size_t r = data->rank();
+  size_t q = indices->rank();
+  if (r == 0 || q == 0) return ctx.fail("data and indices must have rank 1 or more");
+  if (batch < 0 || static_cast<size_t>(batch) >= std::min(r, q)) {
+    return ctx.fail("batch_dims " + std::to_string(batch) + " must be less than both ranks");
+  }
+  size_t b = static_cast<size_t>(batch);
+  for (size_t d = 0; d < b; ++d) {
+    if (data->dim(d) != indices->dim(d)) {
+      return ctx.fail("data and indices differ in batch dimension " + std::to_string(d));
+    }
+  }
+  int64_t depth = indices->shape().back();
+  if (depth < 1 || static_cast<size_t>(depth) > r - b) {
+    return ctx.fail("indices' last dimension " + std::to_string(depth) + " must be in [1, " +
+                    std::to_string(r - b) + "]");
+  }
+  size_t k = static_cast<size_t>(depth);
+  std::optional<std::vector<int64_t>> where = integersOf(*indices);
+  if (!where) return ctx.fail("indices must be int64");
+  std::vector<int64_t> shape(indices->shape().begin(), indices->shape().end() - 1);
+  shape.insert(shape.end(), data->shape().begin() + static_cast<std::ptrdiff_t>(b + k),
+               data->shape().end());
+  Result<Array> made = newArray(data->type(), shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  std::vector<int64_t> strides = denseStrides(data->shape());
+  size_t batches = static_cast<size_t>(elementProduct(data->shape(), 0, b));
+  size_t batch_stride = b == 0 ? data->size() : static_cast<size_t>(strides[b - 1]);
+  size_t tuples = where->size() / k;
+  size_t per_batch = batches == 0 ? 0 : tuples / batches;
+  size_t inner = static_cast<size_t>(elementProduct(data->shape(), b + k));
+  // Each tuple's data offset, checked and wrapped.
+  std::vector<size_t> offsets(tuples);
+  for (size_t t = 0; t < tuples; ++t) {
+    size_t offset = (t / std::max<size_t>(per_batch, 1)) * batch_stride;
+    for (size_t j = 0; j < k; ++j) {
+      int64_t index = (*where)[t * k + j];
+      int64_t size = data->dim(b + j);
+      if (index < -size || index >= size) {
+        return ctx.fail("indices hold " + std::to_string(index) +
+                        ", out of range for a dimension of " + std::to_string(size));
+      }
+      if (index < 0) index += size;
+      offset += static_cast<size_t>(index * strides[b + j]);
+    }
+    offsets[t] = offset;
+  }
+  dispatchStorage(data->type(), [&]<class T>() {
+    const T* in = elementsOf<T>(*data);
+    T* result = elementsOf<T>(out);
+    for (size_t t = 0; t < tuples; ++t) std::copy_n(in + offsets[t], inner, result + t * inner);
+  });
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs11 = {{"data", "T"}, {"indices", "tensor(int64)"}};
@@ -58,19 +121,22 @@ constexpr Operator kGatherND{
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .constraints = kConstraints11,
-         .infer = inferGatherND},
+         .infer = inferGatherND,
+         .kernel = runGatherND},
         {.since_version = 12,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes12,
          .constraints = kConstraints11,
-         .infer = inferGatherND},
+         .infer = inferGatherND,
+         .kernel = runGatherND},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferGatherND},
+         .infer = inferGatherND,
+         .kernel = runGatherND},
     }};
 static_assert(isWellFormed(kGatherND));
 

@@ -5,6 +5,7 @@
 #include "onyx/core/element_type.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -38,6 +39,66 @@ void inferOneHot(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+Status runOneHot(KernelContext& ctx) {
+  const Array* indices = ctx.inputArray(0);
+  const Array* depth_input = ctx.inputArray(1);
+  const Array* values = ctx.inputArray(2);
+  if (indices == nullptr || depth_input == nullptr || values == nullptr) {
+    return ctx.fail("needs indices, depth and values tensors");
+  }
+  if (depth_input->size() != 1) return ctx.fail("depth must hold one number");
+  if (values->size() != 2) return ctx.fail("values must hold [off_value, on_value]");
+  double depth_value = elementAsDouble(*depth_input, 0);
+  if (!(depth_value >= 1) || depth_value > static_cast<double>(int64_t{1} << 40)) {
+    return ctx.fail("depth must be at least 1");
+  }
+  int64_t depth = static_cast<int64_t>(depth_value);
+  size_t rank = indices->rank();
+  int64_t axis = ctx.intAttribute("axis").value_or(-1);
+  int64_t out_rank = static_cast<int64_t>(rank) + 1;
+  if (axis < -out_rank || axis >= out_rank) {
+    return ctx.fail("axis " + std::to_string(axis) + " is out of range for rank " +
+                    std::to_string(out_rank));
+  }
+  size_t at = static_cast<size_t>(axis < 0 ? axis + out_rank : axis);
+  std::vector<int64_t> shape = indices->shape();
+  shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(at), depth);
+  Result<Array> made = newArray(values->type(), shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  // Each index as a position along the depth axis; -1 when none.
+  std::vector<int64_t> hot(indices->size());
+  std::optional<std::vector<int64_t>> integers = integersOf(*indices);
+  double bound = static_cast<double>(depth) + 1;
+  for (size_t i = 0; i < hot.size(); ++i) {
+    int64_t whole = depth;  // out of range unless shown otherwise
+    if (integers) {
+      whole = (*integers)[i];
+    } else if (double index = elementAsDouble(*indices, i); index > -bound && index < bound) {
+      whole = static_cast<int64_t>(index);  // non-integer indices truncate, as a cast to int64
+    }
+    if (whole < 0) whole += depth;
+    hot[i] = whole >= 0 && whole < depth ? whole : -1;
+  }
+  size_t outer = static_cast<size_t>(elementProduct(indices->shape(), 0, at));
+  size_t inner = static_cast<size_t>(elementProduct(indices->shape(), at));
+  size_t d = static_cast<size_t>(depth);
+  dispatchStorage(values->type(), [&]<class T>() {
+    const T off = elementsOf<T>(*values)[0];
+    const T on = elementsOf<T>(*values)[1];
+    T* result = elementsOf<T>(out);
+    std::fill_n(result, out.size(), off);
+    for (size_t o = 0; o < outer; ++o) {
+      for (size_t i = 0; i < inner; ++i) {
+        int64_t h = hot[o * inner + i];
+        if (h >= 0) result[(o * d + static_cast<size_t>(h)) * inner + i] = on;
+      }
+    }
+  });
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr TypeSet kT1Types9 =
@@ -57,13 +118,15 @@ constexpr Operator kOneHot{.domain = kOnnxDomain,
                                 .outputs = kOutputs9,
                                 .attributes = kAttributes9,
                                 .constraints = kConstraints9,
-                                .infer = inferOneHot},
+                                .infer = inferOneHot,
+                                .kernel = runOneHot},
                                {.since_version = 11,
                                 .inputs = kInputs9,
                                 .outputs = kOutputs9,
                                 .attributes = kAttributes9,
                                 .constraints = kConstraints9,
-                                .infer = inferOneHot},
+                                .infer = inferOneHot,
+                                .kernel = runOneHot},
                            }};
 static_assert(isWellFormed(kOneHot));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -66,6 +67,157 @@ void inferPad(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+Status runPad(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  int64_t version = ctx.schema().since_version;
+  size_t rank = data->rank();
+  Result<std::optional<std::vector<int64_t>>> pads =
+      version < 11 ? intListOf(ctx, std::nullopt, version < 2 ? "paddings" : "pads")
+                   : intListOf(ctx, 1, "");
+  if (!pads) return pads.status();
+  if (!*pads) return ctx.fail("needs pads");
+  Result<std::optional<std::vector<int64_t>>> axes_given =
+      version < 18 ? Result<std::optional<std::vector<int64_t>>>(std::nullopt)
+                   : intListOf(ctx, 3, "");
+  if (!axes_given) return axes_given.status();
+  std::vector<size_t> axes;
+  if (*axes_given) {
+    Result<std::vector<size_t>> normal = kernelAxes(ctx, **axes_given, rank);
+    if (!normal) return normal.status();
+    axes = std::move(*normal);
+  } else {
+    for (size_t i = 0; i < rank; ++i) axes.push_back(i);
+  }
+  if ((*pads)->size() != 2 * axes.size()) {
+    return ctx.fail("pads has " + std::to_string((*pads)->size()) + " entries for " +
+                    std::to_string(axes.size()) + " axes");
+  }
+  std::string mode(ctx.stringAttribute("mode").value_or("constant"));
+  enum class Mode { kConstant, kReflect, kEdge, kWrap } how;
+  if (mode == "constant") {
+    how = Mode::kConstant;
+  } else if (mode == "reflect") {
+    how = Mode::kReflect;
+  } else if (mode == "edge") {
+    how = Mode::kEdge;
+  } else if (mode == "wrap" && version >= 19) {
+    how = Mode::kWrap;
+  } else {
+    return ctx.fail("unknown mode '" + mode + "'");
+  }
+  std::vector<int64_t> before(rank, 0);
+  std::vector<int64_t> after(rank, 0);
+  for (size_t i = 0; i < axes.size(); ++i) {
+    before[axes[i]] = (**pads)[i];
+    after[axes[i]] = (**pads)[axes.size() + i];
+  }
+  constexpr int64_t kLimit = int64_t{1} << 40;
+  std::vector<int64_t> shape(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t n = data->dim(d);
+    if (std::abs(before[d]) > kLimit || std::abs(after[d]) > kLimit) {
+      return ctx.fail("pads are too large");
+    }
+    shape[d] = n + before[d] + after[d];
+    if (shape[d] < 0) return ctx.fail("pads remove more than axis " + std::to_string(d) + " has");
+    if (how != Mode::kConstant && n == 0 && shape[d] > 0) {
+      return ctx.fail("mode '" + mode + "' cannot pad an empty axis");
+    }
+  }
+  Result<Array> made = newArray(data->type(), shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  if (out.size() == 0) {
+    ctx.setOutput(0, std::move(out));
+    return Status::ok();
+  }
+  // The constant, as one element of the data's type.
+  Array fill(data->type(), {});
+  if (version < 11) {
+    storeDouble(fill, 0, ctx.floatAttribute("value").value_or(0.0f));
+  } else if (const Array* value = ctx.inputArray(2); value != nullptr && value->size() > 0) {
+    if (value->type() != data->type()) return ctx.fail("constant_value's type is not the data's");
+    copyElements(*value, 0, fill, 0, 1);
+  } else if (!fill.isString()) {
+    storeDouble(fill, 0, 0.0);
+  }
+  // For each axis, the input coordinate of each output coordinate (-1: the constant).
+  std::vector<std::vector<int64_t>> source(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t n = data->dim(d);
+    source[d].resize(static_cast<size_t>(shape[d]));
+    for (int64_t o = 0; o < shape[d]; ++o) {
+      int64_t i = o - before[d];
+      if (i < 0 || i >= n) {
+        switch (how) {
+          case Mode::kConstant: i = -1; break;
+          case Mode::kEdge: i = std::clamp<int64_t>(i, 0, n - 1); break;
+          case Mode::kWrap: i = ((i % n) + n) % n; break;
+          case Mode::kReflect: {
+            int64_t period = 2 * (n - 1);
+            if (period == 0) {
+              i = 0;
+            } else {
+              i = ((i % period) + period) % period;
+              if (i >= n) i = period - i;
+            }
+            break;
+          }
+        }
+      }
+      source[d][static_cast<size_t>(o)] = i;
+    }
+  }
+  std::vector<int64_t> strides = denseStrides(data->shape());
+  size_t inner = rank == 0 ? 1 : static_cast<size_t>(shape.back());
+  size_t rows = out.size() / inner;
+  size_t outer_rank = rank == 0 ? 0 : rank - 1;
+  dispatchStorage(data->type(), [&]<class T>() {
+    const T* in = elementsOf<T>(*data);
+    T* result = elementsOf<T>(out);
+    const T value = elementsOf<T>(fill)[0];
+    if (rank == 0) {
+      result[0] = in[0];
+      return;
+    }
+    const std::vector<int64_t>& last = source.back();
+    parallelFor(ctx, rows, std::max<size_t>(1, 4096 / inner), [&](size_t begin, size_t end) {
+      std::vector<int64_t> position(outer_rank, 0);
+      size_t rest = begin;
+      for (size_t d = outer_rank; d-- > 0;) {
+        position[d] = static_cast<int64_t>(rest % static_cast<size_t>(shape[d]));
+        rest /= static_cast<size_t>(shape[d]);
+      }
+      for (size_t row = begin; row < end; ++row) {
+        T* to = result + row * inner;
+        int64_t base = 0;
+        bool outside = false;
+        for (size_t d = 0; d < outer_rank; ++d) {
+          int64_t i = source[d][static_cast<size_t>(position[d])];
+          if (i < 0) {
+            outside = true;
+            break;
+          }
+          base += i * strides[d];
+        }
+        if (outside) {
+          std::fill_n(to, inner, value);
+        } else {
+          const T* from = in + base;
+          for (size_t j = 0; j < inner; ++j) to[j] = last[j] < 0 ? value : from[last[j]];
+        }
+        for (size_t d = outer_rank; d-- > 0;) {
+          if (++position[d] < shape[d]) break;
+          position[d] = 0;
+        }
+      }
+    });
+  });
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
@@ -91,13 +243,15 @@ constexpr Operator kPad{
          .outputs = kOutputs1,
          .attributes = {attr("mode", "constant"), required("paddings", kInts), attr("value", 0.0f)},
          .constraints = kConstraints1,
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
         {.since_version = 2,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("mode", "constant"), required("pads", kInts), attr("value", 0.0f)},
          .constraints = kConstraints1,
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -106,25 +260,29 @@ constexpr Operator kPad{
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
               {"tensor(int64)", tensor("int64")}},
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .attributes = kAttributes11,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
         {.since_version = 18,
          .inputs = kInputs18,
          .outputs = kOutputs1,
          .attributes = kAttributes11,
          .constraints = kConstraints18,
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
         {.since_version = 19,
          .inputs = kInputs18,
          .outputs = kOutputs1,
          .attributes = kAttributes11,
          .constraints = kConstraints18,
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
         {.since_version = 21,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -132,7 +290,8 @@ constexpr Operator kPad{
          .constraints = {{"T", tensor(kIr10Types)},
                          {"Tind", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
         {.since_version = 23,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -140,7 +299,8 @@ constexpr Operator kPad{
          .constraints = {{"T", tensor(kIr11Types)},
                          {"Tind", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
         {.since_version = 24,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -148,7 +308,8 @@ constexpr Operator kPad{
          .constraints = {{"T", tensor(kIr12Types)},
                          {"Tind", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
         {.since_version = 25,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -156,7 +317,8 @@ constexpr Operator kPad{
          .constraints = {{"T", tensor(kIr13Types)},
                          {"Tind", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
-         .infer = inferPad},
+         .infer = inferPad,
+         .kernel = runPad},
     }};
 static_assert(isWellFormed(kPad));
 

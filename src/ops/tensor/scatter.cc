@@ -4,9 +4,15 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+Status runScatter(KernelContext& ctx) { return scatterAlongAxis(ctx); }
+
+}  // namespace
 
 constexpr Formals kInputs9 = {{"data", "T"}, {"indices", "Tind"}, {"updates", "T"}};
 constexpr Formals kOutputs9 = {{"output", "T"}};
@@ -22,14 +28,16 @@ constexpr Operator kScatter{.domain = kOnnxDomain,
                                  .outputs = kOutputs9,
                                  .attributes = kAttributes9,
                                  .constraints = kConstraints9,
-                                 .infer = inferSameShape},
+                                 .infer = inferSameShape,
+                                 .kernel = runScatter},
                                 {.since_version = 11,
                                  .deprecated = true,
                                  .inputs = kInputs9,
                                  .outputs = kOutputs9,
                                  .attributes = kAttributes9,
                                  .constraints = kConstraints9,
-                                 .infer = inferSameShape},
+                                 .infer = inferSameShape,
+                                 .kernel = runScatter},
                             }};
 static_assert(isWellFormed(kScatter));
 

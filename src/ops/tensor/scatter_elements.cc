@@ -4,9 +4,15 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+Status runScatterElements(KernelContext& ctx) { return scatterAlongAxis(ctx); }
+
+}  // namespace
 
 constexpr Formals kInputs11 = {{"data", "T"}, {"indices", "Tind"}, {"updates", "T"}};
 constexpr Formals kOutputs11 = {{"output", "T"}};
@@ -24,25 +30,29 @@ constexpr Operator kScatterElements{
          .outputs = kOutputs11,
          .attributes = kAttributes11,
          .constraints = {{"T", tensor(kIr3Types)}, {"Tind", tensor("int32 int64")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runScatterElements},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes11,
          .constraints = kConstraints13,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runScatterElements},
         {.since_version = 16,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes16,
          .constraints = kConstraints13,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runScatterElements},
         {.since_version = 18,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes16,
          .constraints = kConstraints13,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runScatterElements},
     }};
 static_assert(isWellFormed(kScatterElements));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -137,6 +138,62 @@ void inferSlice(InferenceContext& ctx) {
   ctx.setOutputData(0, std::move(picked));
 }
 
+Status runSlice(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  bool attributes = ctx.schema().since_version < 10;
+  std::optional<size_t> none;
+  Result<std::optional<std::vector<int64_t>>> starts =
+      intListOf(ctx, attributes ? none : std::optional<size_t>(1), attributes ? "starts" : "");
+  if (!starts) return starts.status();
+  Result<std::optional<std::vector<int64_t>>> ends =
+      intListOf(ctx, attributes ? none : std::optional<size_t>(2), attributes ? "ends" : "");
+  if (!ends) return ends.status();
+  Result<std::optional<std::vector<int64_t>>> axes =
+      intListOf(ctx, attributes ? none : std::optional<size_t>(3), attributes ? "axes" : "");
+  if (!axes) return axes.status();
+  Result<std::optional<std::vector<int64_t>>> steps =
+      intListOf(ctx, attributes ? none : std::optional<size_t>(4), "");
+  if (!steps) return steps.status();
+  if (!*starts || !*ends) return ctx.fail("needs starts and ends");
+  size_t count = (*starts)->size();
+  if ((*ends)->size() != count) return ctx.fail("starts and ends differ in length");
+  std::vector<int64_t> axis_list;
+  if (*axes) {
+    axis_list = **axes;
+    if (axis_list.size() != count) return ctx.fail("axes and starts differ in length");
+  } else {
+    for (size_t i = 0; i < count; ++i) axis_list.push_back(static_cast<int64_t>(i));
+  }
+  std::vector<int64_t> step_list(count, 1);
+  if (*steps) {
+    step_list = **steps;
+    if (step_list.size() != count) return ctx.fail("steps and starts differ in length");
+  }
+  size_t rank = data->rank();
+  Result<std::vector<size_t>> normal = kernelAxes(ctx, axis_list, rank);
+  if (!normal) return normal.status();
+  std::vector<int64_t> in_strides = denseStrides(data->shape());
+  std::vector<int64_t> shape = data->shape();
+  StridedView source{0, in_strides};
+  for (size_t i = 0; i < count; ++i) {
+    size_t axis = (*normal)[i];
+    int64_t step = step_list[i];
+    if (step == 0) return ctx.fail("steps[" + std::to_string(i) + "] is 0");
+    SliceRange range = sliceRange(data->dim(axis), (**starts)[i], (**ends)[i], step);
+    shape[axis] = range.length;
+    if (range.length > 0) {
+      source.offset += range.first * in_strides[axis];
+      // A step past the axis takes one element; its stride is then never used.
+      source.strides[axis] = range.length > 1 ? in_strides[axis] * step : in_strides[axis];
+    }
+  }
+  Array out(data->type(), shape);
+  copyOut(ctx, shape, *data, std::move(source), out);
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs10 = {{"data", "T"},
@@ -157,22 +214,26 @@ constexpr Operator kSlice{
          .outputs = kOutputs1,
          .attributes = {attr("axes", kInts), required("ends", kInts), required("starts", kInts)},
          .constraints = {{"T", tensor(kIr3Types)}},
-         .infer = inferSlice},
+         .infer = inferSlice,
+         .kernel = runSlice},
         {.since_version = 10,
          .inputs = kInputs10,
          .outputs = kOutputs1,
          .constraints = kConstraints10,
-         .infer = inferSlice},
+         .infer = inferSlice,
+         .kernel = runSlice},
         {.since_version = 11,
          .inputs = kInputs10,
          .outputs = kOutputs1,
          .constraints = kConstraints10,
-         .infer = inferSlice},
+         .infer = inferSlice,
+         .kernel = runSlice},
         {.since_version = 13,
          .inputs = kInputs10,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}},
-         .infer = inferSlice},
+         .infer = inferSlice,
+         .kernel = runSlice},
     }};
 static_assert(isWellFormed(kSlice));
 

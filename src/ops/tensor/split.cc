@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -91,6 +92,72 @@ void inferSplit(InferenceContext& ctx) {
   }
 }
 
+Status runSplit(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  size_t rank = data->rank();
+  if (rank == 0) return ctx.fail("cannot split a scalar");
+  std::optional<size_t> axis = kernelAxis(ctx.intAttribute("axis").value_or(0), rank);
+  if (!axis) return ctx.fail("axis is out of range for rank " + std::to_string(rank));
+  int64_t size = data->dim(*axis);
+  bool attribute = ctx.schema().since_version < 13;
+  Result<std::optional<std::vector<int64_t>>> given =
+      intListOf(ctx, attribute ? std::nullopt : std::optional<size_t>(1), attribute ? "split" : "");
+  if (!given) return given.status();
+  size_t outputs = ctx.outputCount();
+  std::vector<int64_t> parts;
+  if (*given) {
+    parts = **given;
+    if (parts.size() != outputs) {
+      return ctx.fail("split has " + std::to_string(parts.size()) + " entries for " +
+                      std::to_string(outputs) + " outputs");
+    }
+    int64_t total = 0;
+    for (int64_t part : parts) {
+      if (part < 0) return ctx.fail("split has a negative entry");
+      if (part > size - total)
+        return ctx.fail("split adds up to more than " + std::to_string(size));
+      total += part;
+    }
+    if (total != size) {
+      return ctx.fail("split does not add up to the dimension " + std::to_string(size));
+    }
+  } else {
+    int64_t count = static_cast<int64_t>(outputs);
+    if (std::optional<int64_t> num = ctx.intAttribute("num_outputs");
+        num && ctx.schema().since_version >= 18) {
+      if (*num != count) {
+        return ctx.fail("num_outputs is " + std::to_string(*num) + " but the node has " +
+                        std::to_string(count) + " outputs");
+      }
+    }
+    if (count <= 0) return ctx.fail("needs outputs");
+    int64_t chunk = size % count == 0 ? size / count : size / count + 1;
+    parts.assign(outputs, chunk);
+    parts.back() = size - chunk * (count - 1);
+    if (parts.back() < 0) {
+      return ctx.fail("cannot split a dimension of " + std::to_string(size) + " into " +
+                      std::to_string(count) + " parts");
+    }
+  }
+  int64_t outer = elementProduct(data->shape(), 0, *axis);
+  int64_t inner = elementProduct(data->shape(), *axis + 1);
+  int64_t row = size * inner;
+  int64_t offset = 0;
+  for (size_t i = 0; i < outputs; ++i) {
+    std::vector<int64_t> shape = data->shape();
+    shape[*axis] = parts[i];
+    if (ctx.hasOutput(i)) {
+      Array out(data->type(), shape);
+      int64_t width = parts[i] * inner;
+      copyOut(ctx, {outer, width}, *data, StridedView{offset, {row, 1}}, out);
+      ctx.setOutput(i, std::move(out));
+    }
+    offset += parts[i] * inner;
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs2 = {{"input", "T"}};
@@ -116,25 +183,29 @@ constexpr Operator kSplit{.domain = kOnnxDomain,
                                .outputs = kOutputs2,
                                .attributes = kAttributes2,
                                .constraints = kConstraints2,
-                               .infer = inferSplit},
+                               .infer = inferSplit,
+                               .kernel = runSplit},
                               {.since_version = 11,
                                .inputs = kInputs2,
                                .outputs = kOutputs2,
                                .attributes = kAttributes2,
                                .constraints = kConstraints2,
-                               .infer = inferSplit},
+                               .infer = inferSplit,
+                               .kernel = runSplit},
                               {.since_version = 13,
                                .inputs = kInputs13,
                                .outputs = kOutputs2,
                                .attributes = {attr("axis", 0)},
                                .constraints = kConstraints13,
-                               .infer = inferSplit},
+                               .infer = inferSplit,
+                               .kernel = runSplit},
                               {.since_version = 18,
                                .inputs = kInputs13,
                                .outputs = kOutputs2,
                                .attributes = {attr("axis", 0), attr("num_outputs", kInt)},
                                .constraints = kConstraints13,
-                               .infer = inferSplit},
+                               .infer = inferSplit,
+                               .kernel = runSplit},
                           }};
 static_assert(isWellFormed(kSplit));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -55,6 +56,35 @@ void inferSqueeze(InferenceContext& ctx) {
   if (const Dims* data = ctx.inputData(0); data != nullptr && carry) ctx.setOutputData(0, *data);
 }
 
+Status runSqueeze(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  Result<std::optional<std::vector<int64_t>>> axes =
+      intListOf(ctx, 1, ctx.schema().since_version < 13 ? "axes" : "");
+  if (!axes) return axes.status();
+  size_t rank = data->rank();
+  std::vector<bool> removed(rank, false);
+  if (*axes) {
+    Result<std::vector<size_t>> normal = kernelAxes(ctx, **axes, rank);
+    if (!normal) return normal.status();
+    for (size_t axis : *normal) {
+      if (data->dim(axis) != 1) {
+        return ctx.fail("axis " + std::to_string(axis) + " has dimension " +
+                        std::to_string(data->dim(axis)) + ", not 1");
+      }
+      removed[axis] = true;
+    }
+  } else {
+    for (size_t i = 0; i < rank; ++i) removed[i] = data->dim(i) == 1;
+  }
+  std::vector<int64_t> shape;
+  for (size_t i = 0; i < rank; ++i) {
+    if (!removed[i]) shape.push_back(data->dim(i));
+  }
+  ctx.setOutput(0, data->reshaped(std::move(shape)));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
@@ -73,38 +103,45 @@ constexpr Operator kSqueeze{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferSqueeze},
+         .infer = inferSqueeze,
+         .kernel = runSqueeze},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferSqueeze},
+         .infer = inferSqueeze,
+         .kernel = runSqueeze},
         {.since_version = 13,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSqueeze},
+         .infer = inferSqueeze,
+         .kernel = runSqueeze},
         {.since_version = 21,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSqueeze},
+         .infer = inferSqueeze,
+         .kernel = runSqueeze},
         {.since_version = 23,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSqueeze},
+         .infer = inferSqueeze,
+         .kernel = runSqueeze},
         {.since_version = 24,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSqueeze},
+         .infer = inferSqueeze,
+         .kernel = runSqueeze},
         {.since_version = 25,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSqueeze},
+         .infer = inferSqueeze,
+         .kernel = runSqueeze},
     }};
 static_assert(isWellFormed(kSqueeze));
 

@@ -4,11 +4,70 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 extern const Operator kTensorScatter;
+namespace {
+Status runTensorScatter(KernelContext& ctx) {
+  const Array* cache = ctx.inputArray(0);
+  const Array* update = ctx.inputArray(1);
+  if (cache == nullptr || update == nullptr) return ctx.fail("needs past_cache and update tensors");
+  if (update->type() != cache->type()) return ctx.fail("update's type is not past_cache's");
+  size_t rank = cache->rank();
+  if (update->rank() != rank) return ctx.fail("update's rank is not past_cache's");
+  std::optional<size_t> axis = kernelAxis(ctx.intAttribute("axis").value_or(-2), rank);
+  if (!axis || *axis == 0) {
+    return ctx.fail("axis must name a dimension after the batch dimension");
+  }
+  std::string mode(ctx.stringAttribute("mode").value_or("linear"));
+  if (mode != "linear" && mode != "circular") return ctx.fail("unknown mode '" + mode + "'");
+  bool circular = mode == "circular";
+  for (size_t d = 0; d < rank; ++d) {
+    if (d != *axis && update->dim(d) != cache->dim(d)) {
+      return ctx.fail("update differs from past_cache in dimension " + std::to_string(d));
+    }
+  }
+  int64_t capacity = cache->dim(*axis);
+  int64_t length = update->dim(*axis);
+  if (length > capacity) return ctx.fail("update is longer than past_cache along axis");
+  int64_t batch = cache->dim(0);
+  std::vector<int64_t> starts(static_cast<size_t>(batch), 0);
+  if (const Array* given = ctx.inputArray(2)) {
+    std::optional<std::vector<int64_t>> values = integersOf(*given);
+    if (!values || values->size() != static_cast<size_t>(batch)) {
+      return ctx.fail("write_indices must hold one int64 per batch entry");
+    }
+    starts = std::move(*values);
+  }
+  for (int64_t start : starts) {
+    if (start < 0 || (!circular && start > capacity - length)) {
+      return ctx.fail("write index " + std::to_string(start) + " does not fit past_cache");
+    }
+  }
+  size_t prefixes = static_cast<size_t>(elementProduct(cache->shape(), 0, *axis));
+  size_t per_batch = static_cast<size_t>(elementProduct(cache->shape(), 1, *axis));
+  size_t inner = static_cast<size_t>(elementProduct(cache->shape(), *axis + 1));
+  Array out = cache->clone();
+  std::vector<size_t> targets;
+  targets.reserve(prefixes * static_cast<size_t>(length));
+  for (size_t p = 0; p < prefixes; ++p) {
+    int64_t start = starts[p / std::max<size_t>(per_batch, 1)];
+    for (int64_t s = 0; s < length; ++s) {
+      int64_t at = start + s;
+      if (circular) at %= capacity;
+      targets.push_back((p * static_cast<size_t>(capacity) + static_cast<size_t>(at)) * inner);
+    }
+  }
+  ONYX_RETURN_IF_ERROR(scatterBlocks(ctx, out, *update, targets, inner, Reduction::kNone));
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
+}  // namespace
+
 constexpr Operator kTensorScatter{
     .domain = kOnnxDomain,
     .name = "TensorScatter",
@@ -20,7 +79,8 @@ constexpr Operator kTensorScatter{
          .outputs = {{"present_cache", "T"}},
          .attributes = {attr("axis", -2), attr("mode", "linear")},
          .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runTensorScatter},
     }};
 static_assert(isWellFormed(kTensorScatter));
 

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -40,6 +41,35 @@ void inferTranspose(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+Status runTranspose(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  size_t rank = data->rank();
+  std::vector<int64_t> perm;
+  if (std::optional<std::vector<int64_t>> given = ctx.intsAttribute("perm")) {
+    perm = std::move(*given);
+    if (perm.size() != rank) {
+      return ctx.fail("perm has " + std::to_string(perm.size()) + " entries for an input of rank " +
+                      std::to_string(rank));
+    }
+  } else {
+    for (size_t i = rank; i-- > 0;) perm.push_back(static_cast<int64_t>(i));
+  }
+  Result<std::vector<size_t>> axes = kernelAxes(ctx, perm, rank);
+  if (!axes) return axes.status();
+  std::vector<int64_t> in_strides = denseStrides(data->shape());
+  std::vector<int64_t> out_shape(rank);
+  StridedView source;
+  for (size_t i = 0; i < rank; ++i) {
+    out_shape[i] = data->dim((*axes)[i]);
+    source.strides.push_back(in_strides[(*axes)[i]]);
+  }
+  Array out(data->type(), out_shape);
+  copyOut(ctx, out_shape, *data, std::move(source), out);
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
@@ -55,37 +85,43 @@ constexpr Operator kTranspose{.domain = kOnnxDomain,
                                    .outputs = kOutputs1,
                                    .attributes = kAttributes1,
                                    .constraints = {{"T", tensor(kIr3Types)}},
-                                   .infer = inferTranspose},
+                                   .infer = inferTranspose,
+                                   .kernel = runTranspose},
                                   {.since_version = 13,
                                    .inputs = kInputs1,
                                    .outputs = kOutputs1,
                                    .attributes = kAttributes1,
                                    .constraints = {{"T", tensor(kIr4Types)}},
-                                   .infer = inferTranspose},
+                                   .infer = inferTranspose,
+                                   .kernel = runTranspose},
                                   {.since_version = 21,
                                    .inputs = kInputs1,
                                    .outputs = kOutputs1,
                                    .attributes = kAttributes1,
                                    .constraints = {{"T", tensor(kIr10Types)}},
-                                   .infer = inferTranspose},
+                                   .infer = inferTranspose,
+                                   .kernel = runTranspose},
                                   {.since_version = 23,
                                    .inputs = kInputs1,
                                    .outputs = kOutputs1,
                                    .attributes = kAttributes1,
                                    .constraints = {{"T", tensor(kIr11Types)}},
-                                   .infer = inferTranspose},
+                                   .infer = inferTranspose,
+                                   .kernel = runTranspose},
                                   {.since_version = 24,
                                    .inputs = kInputs1,
                                    .outputs = kOutputs1,
                                    .attributes = kAttributes1,
                                    .constraints = {{"T", tensor(kIr12Types)}},
-                                   .infer = inferTranspose},
+                                   .infer = inferTranspose,
+                                   .kernel = runTranspose},
                                   {.since_version = 25,
                                    .inputs = kInputs1,
                                    .outputs = kOutputs1,
                                    .attributes = kAttributes1,
                                    .constraints = {{"T", tensor(kIr13Types)}},
-                                   .infer = inferTranspose},
+                                   .infer = inferTranspose,
+                                   .kernel = runTranspose},
                               }};
 static_assert(isWellFormed(kTranspose));
 

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -42,6 +43,26 @@ void inferUnsqueeze(InferenceContext& ctx) {
   }
 }
 
+Status runUnsqueeze(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  Result<std::optional<std::vector<int64_t>>> axes =
+      intListOf(ctx, 1, ctx.schema().since_version < 13 ? "axes" : "");
+  if (!axes) return axes.status();
+  if (!*axes) return ctx.fail("needs axes");
+  size_t rank = data->rank() + (*axes)->size();
+  Result<std::vector<size_t>> normal = kernelAxes(ctx, **axes, rank);
+  if (!normal) return normal.status();
+  std::vector<bool> inserted(rank, false);
+  for (size_t axis : *normal) inserted[axis] = true;
+  std::vector<int64_t> shape;
+  shape.reserve(rank);
+  size_t next = 0;
+  for (size_t i = 0; i < rank; ++i) shape.push_back(inserted[i] ? 1 : data->dim(next++));
+  ctx.setOutput(0, data->reshaped(std::move(shape)));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
@@ -60,38 +81,45 @@ constexpr Operator kUnsqueeze{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferUnsqueeze},
+         .infer = inferUnsqueeze,
+         .kernel = runUnsqueeze},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = kConstraints1,
-         .infer = inferUnsqueeze},
+         .infer = inferUnsqueeze,
+         .kernel = runUnsqueeze},
         {.since_version = 13,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferUnsqueeze},
+         .infer = inferUnsqueeze,
+         .kernel = runUnsqueeze},
         {.since_version = 21,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferUnsqueeze},
+         .infer = inferUnsqueeze,
+         .kernel = runUnsqueeze},
         {.since_version = 23,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferUnsqueeze},
+         .infer = inferUnsqueeze,
+         .kernel = runUnsqueeze},
         {.since_version = 24,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferUnsqueeze},
+         .infer = inferUnsqueeze,
+         .kernel = runUnsqueeze},
         {.since_version = 25,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferUnsqueeze},
+         .infer = inferUnsqueeze,
+         .kernel = runUnsqueeze},
     }};
 static_assert(isWellFormed(kUnsqueeze));
 
