@@ -2,11 +2,13 @@
 // shape input, and the random number generator of the random operators.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <numbers>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -118,9 +120,12 @@ class Random {
   bool has_spare_ = false;
 };
 
-/// The seed of a random operator: its `seed` attribute (a float, whose bits are used) when
-/// present, else the run's seed.
+/// The seed of a random operator: its `seed` attribute (a float, whose bits are used, or
+/// Dropout's int) when present, else the run's seed.
 inline uint64_t seedOf(const KernelContext& ctx) {
+  if (std::optional<int64_t> seed = ctx.intAttribute("seed")) {
+    return 0x5eed100000000000ULL ^ static_cast<uint64_t>(*seed);
+  }
   if (std::optional<float> seed = ctx.floatAttribute("seed")) {
     uint32_t bits = 0;
     std::memcpy(&bits, &*seed, sizeof bits);
