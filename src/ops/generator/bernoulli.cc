@@ -5,6 +5,8 @@
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
 #include "ops/body_text.h"
+#include "ops/generator/generator_kernels.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/tensor/tensor_rules.h"
@@ -21,6 +23,31 @@ void inferRandomLike(InferenceContext& ctx) {
                                                                 : ctx.inputElemType(0);
   if (elem_type != 0) ctx.setOutputElemType(0, elem_type);
   if (const Dims* in = ctx.inputShape(0)) ctx.setOutputShape(0, *in);
+}
+
+// Each output element is 1 with the probability the input element gives, else 0, in `dtype`
+// (by default the input's type).
+Status runBernoulli(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  ElementType type = x->type();
+  if (std::optional<int64_t> dtype = ctx.intAttribute("dtype")) {
+    const ElementTypeInfo* info =
+        *dtype > 0 && *dtype <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(*dtype)) : nullptr;
+    if (info == nullptr || info->type == ElementType::kString || info->isComplex()) {
+      return ctx.fail("dtype " + std::to_string(*dtype) + " is not a numeric element type");
+    }
+    type = info->type;
+  }
+  Array out(type, x->shape());
+  generator::Random random(generator::seedOf(ctx));
+  for (size_t i = 0; i < x->size(); ++i) {
+    double p = elementAsDouble(*x, i);
+    if (!(p >= 0 && p <= 1)) return ctx.fail("a probability is outside [0, 1]");
+    storeDouble(out, i, random.uniform() < p ? 1.0 : 0.0);
+  }
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
 }
 
 }  // namespace
@@ -62,7 +89,8 @@ constexpr Operator kBernoulli{
                          {"T2", tensor("float16 float double bfloat16 uint8 uint16 uint32 uint64 "
                                        "int8 int16 int32 int64 bool")}},
          .build_function_body = buildBernoulli,
-         .infer = inferRandomLike},
+         .infer = inferRandomLike,
+         .kernel = runBernoulli},
         {.since_version = 22,
          .inputs = kInputs15,
          .outputs = kOutputs15,
@@ -71,7 +99,8 @@ constexpr Operator kBernoulli{
                          {"T2", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 "
                                        "float16 float double bool")}},
          .build_function_body = buildBernoulli,
-         .infer = inferRandomLike},
+         .infer = inferRandomLike,
+         .kernel = runBernoulli},
     }};
 static_assert(isWellFormed(kBernoulli));
 

@@ -53,12 +53,90 @@ void inferConstant(InferenceContext& ctx) {
   }
 }
 
+// The sparse_value form: a dense tensor of the sparse tensor's dims, zero but at the listed
+// indices (INT64, either [N] linear indices or [N, rank] coordinates).
+Result<Array> densify(const KernelContext& ctx, const SparseTensor& sparse) {
+  if (sparse.values == nullptr || sparse.indices == nullptr) {
+    return ctx.fail("sparse_value needs values and indices");
+  }
+  Result<Array> values = arrayFromTensor(*sparse.values);
+  if (!values) return values.status();
+  Result<Array> indices = arrayFromTensor(*sparse.indices);
+  if (!indices) return indices.status();
+  std::vector<int64_t> dims(sparse.dims.begin(), sparse.dims.end());
+  for (int64_t dim : dims) {
+    if (dim < 0) return ctx.fail("sparse_value has a negative dimension");
+  }
+  Result<Array> made = Array::allocate(values->type(), dims);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  if (!out.isString()) {
+    std::span<std::byte> bytes = out.bytes();
+    std::fill(bytes.begin(), bytes.end(), std::byte{0});
+  }
+  std::optional<std::vector<int64_t>> where = integersOf(*indices);
+  if (!where) return ctx.fail("sparse_value's indices must be INT64");
+  size_t count = values->size();
+  size_t rank = dims.size();
+  bool linear = indices->rank() == 1;
+  if (linear ? indices->size() != count
+             : indices->rank() != 2 || static_cast<size_t>(indices->dim(0)) != count ||
+                   static_cast<size_t>(indices->dim(1)) != rank) {
+    return ctx.fail("sparse_value's indices do not match its values and dims");
+  }
+  std::vector<size_t> strides = stridesOf(dims);
+  for (size_t k = 0; k < count; ++k) {
+    int64_t flat = 0;
+    if (linear) {
+      flat = (*where)[k];
+      if (flat < 0 || static_cast<size_t>(flat) >= out.size()) {
+        return ctx.fail("sparse_value has an index out of range");
+      }
+    } else {
+      for (size_t axis = 0; axis < rank; ++axis) {
+        int64_t at = (*where)[k * rank + axis];
+        if (at < 0 || at >= dims[axis]) return ctx.fail("sparse_value has an index out of range");
+        flat += at * static_cast<int64_t>(strides[axis]);
+      }
+    }
+    copyElements(*values, k, out, static_cast<size_t>(flat), 1);
+  }
+  return out;
+}
+
 Status runConstant(KernelContext& ctx) {
-  const Tensor* value = ctx.tensorAttribute("value");
-  if (value == nullptr) return ctx.fail("only the `value` form runs yet");
-  Result<Array> array = arrayFromTensor(*value);
-  if (!array) return array.status();
-  ctx.setOutput(0, std::move(*array));
+  Result<Array> out = Array();
+  if (const Tensor* value = ctx.tensorAttribute("value")) {
+    out = arrayFromTensor(*value);
+  } else if (std::optional<int64_t> integer = ctx.intAttribute("value_int")) {
+    out = Array::scalar<int64_t>(ElementType::kInt64, *integer);
+  } else if (std::optional<std::vector<int64_t>> integers = ctx.intsAttribute("value_ints")) {
+    out = int64Array(*integers, {static_cast<int64_t>(integers->size())});
+  } else if (std::optional<float> real = ctx.floatAttribute("value_float")) {
+    out = Array::scalar<float>(ElementType::kFloat, *real);
+  } else if (std::optional<std::vector<float>> reals = ctx.floatsAttribute("value_floats")) {
+    Array array(ElementType::kFloat, {static_cast<int64_t>(reals->size())});
+    std::copy(reals->begin(), reals->end(), array.data<float>());
+    out = std::move(array);
+  } else if (std::optional<std::string_view> text = ctx.stringAttribute("value_string")) {
+    Array array(ElementType::kString, {});
+    array.strings()[0] = std::string(*text);
+    out = std::move(array);
+  } else if (const Attribute* texts = ctx.attribute("value_strings")) {
+    size_t count = texts->lists != nullptr ? texts->lists->strings.size() : 0;
+    Array array(ElementType::kString, {static_cast<int64_t>(count)});
+    for (size_t i = 0; i < count; ++i) array.strings()[i] = std::string(texts->lists->strings[i]);
+    out = std::move(array);
+  } else if (const Attribute* sparse = ctx.attribute("sparse_value");
+             sparse != nullptr && sparse->sparse_tensor != nullptr) {
+    out = densify(ctx, *sparse->sparse_tensor);
+  } else {
+    return ctx.fail(
+        "has none of value, value_float(s), value_int(s), value_string(s), "
+        "sparse_value");
+  }
+  if (!out) return out.status();
+  ctx.setOutput(0, std::move(*out));
   return Status::ok();
 }
 

@@ -4,6 +4,8 @@
 // see docs/ops.md for the format and how to change it.
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
+#include "onyx/ir/tensor_array.h"
+#include "ops/generator/generator_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/tensor/tensor_rules.h"
@@ -44,6 +46,24 @@ void inferConstantOfShape(InferenceContext& ctx) {
   ctx.setOutputData(0, Dims(count, DimValue::known(static_cast<int64_t>((*fill)[0]))));
 }
 
+Status runConstantOfShape(KernelContext& ctx) {
+  std::string error;
+  std::optional<std::vector<int64_t>> dims = generator::shapeFromInput(ctx.inputArray(0), error);
+  if (!dims) return ctx.fail(error);
+  Array value = Array::scalar<float>(ElementType::kFloat, 0.0f);
+  if (const Tensor* attribute = ctx.tensorAttribute("value")) {
+    Result<Array> read = arrayFromTensor(*attribute);
+    if (!read) return read.status();
+    if (read->size() != 1) return ctx.fail("`value` must hold one element");
+    value = std::move(*read);
+  }
+  Result<Array> out = Array::allocate(value.type(), *dims);
+  if (!out) return out.status();
+  generator::fillWith(*out, value);
+  ctx.setOutput(0, std::move(*out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs9 = {{"input", "T1"}};
@@ -62,7 +82,8 @@ constexpr Operator kConstantOfShape{
          .constraints = {{"T1", tensor("int64")},
                          {"T2", tensor("float16 float double int8 int16 int32 int64 uint8 uint16 "
                                        "uint32 uint64 bool")}},
-         .infer = inferConstantOfShape},
+         .infer = inferConstantOfShape,
+         .kernel = runConstantOfShape},
         {.since_version = 20,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -72,7 +93,8 @@ constexpr Operator kConstantOfShape{
               {"T2",
                tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool "
                       "bfloat16 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}},
-         .infer = inferConstantOfShape},
+         .infer = inferConstantOfShape,
+         .kernel = runConstantOfShape},
         {.since_version = 21,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -83,7 +105,8 @@ constexpr Operator kConstantOfShape{
                tensor(
                    "float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 uint4 "
                    "int4 bool bfloat16 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}},
-         .infer = inferConstantOfShape},
+         .infer = inferConstantOfShape,
+         .kernel = runConstantOfShape},
         {.since_version = 23,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -92,7 +115,8 @@ constexpr Operator kConstantOfShape{
                          {"T2", tensor("float16 float double int8 int16 int32 int64 uint8 uint16 "
                                        "uint32 uint64 uint4 int4 bool bfloat16 float8e4m3fn "
                                        "float8e4m3fnuz float8e5m2 float8e5m2fnuz float4e2m1")}},
-         .infer = inferConstantOfShape},
+         .infer = inferConstantOfShape,
+         .kernel = runConstantOfShape},
         {.since_version = 24,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -102,7 +126,8 @@ constexpr Operator kConstantOfShape{
                           tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 "
                                  "uint64 uint4 int4 bool bfloat16 float8e4m3fn float8e4m3fnuz "
                                  "float8e5m2 float8e5m2fnuz float4e2m1 float8e8m0")}},
-         .infer = inferConstantOfShape},
+         .infer = inferConstantOfShape,
+         .kernel = runConstantOfShape},
         {.since_version = 25,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -112,7 +137,8 @@ constexpr Operator kConstantOfShape{
                           tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 "
                                  "uint64 uint4 int4 bool bfloat16 float8e4m3fn float8e4m3fnuz "
                                  "float8e5m2 float8e5m2fnuz float4e2m1 float8e8m0 uint2 int2")}},
-         .infer = inferConstantOfShape},
+         .infer = inferConstantOfShape,
+         .kernel = runConstantOfShape},
     }};
 static_assert(isWellFormed(kConstantOfShape));
 

@@ -2,8 +2,11 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/tensor/tensor_rules.h"
@@ -28,6 +31,36 @@ void inferEyeLike(InferenceContext& ctx) {
   ctx.setOutputShape(0, *in);
 }
 
+Status runEyeLike(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  if (x->rank() != 2) return ctx.fail("needs an input of rank 2, not " + std::to_string(x->rank()));
+  ElementType type = x->type();
+  if (std::optional<int64_t> dtype = ctx.intAttribute("dtype")) {
+    const ElementTypeInfo* info =
+        *dtype > 0 && *dtype <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(*dtype)) : nullptr;
+    if (info == nullptr || info->type == ElementType::kString || info->isComplex()) {
+      return ctx.fail("dtype " + std::to_string(*dtype) + " is not a numeric element type");
+    }
+    type = info->type;
+  }
+  int64_t k = ctx.intAttribute("k").value_or(0);
+  Array out(type, x->shape());
+  std::span<std::byte> bytes = out.bytes();
+  std::fill(bytes.begin(), bytes.end(), std::byte{0});
+  int64_t rows = x->dim(0), columns = x->dim(1);
+  // Clamped, k keeps the same diagonal (or none) and row + k cannot overflow.
+  k = std::clamp<int64_t>(k, -rows, columns);
+  for (int64_t row = 0; row < rows; ++row) {
+    int64_t column = row + k;
+    if (column >= 0 && column < columns) {
+      storeDouble(out, static_cast<size_t>(row * columns + column), 1.0);
+    }
+  }
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr TypeSet kT1Types9 =
@@ -47,13 +80,15 @@ constexpr Operator kEyeLike{.domain = kOnnxDomain,
                                  .outputs = kOutputs9,
                                  .attributes = kAttributes9,
                                  .constraints = {{"T1", kT1Types9}, {"T2", kT1Types9}},
-                                 .infer = inferEyeLike},
+                                 .infer = inferEyeLike,
+                                 .kernel = runEyeLike},
                                 {.since_version = 22,
                                  .inputs = kInputs9,
                                  .outputs = kOutputs9,
                                  .attributes = kAttributes9,
                                  .constraints = {{"T1", kT1Types22}, {"T2", kT1Types22}},
-                                 .infer = inferEyeLike},
+                                 .infer = inferEyeLike,
+                                 .kernel = runEyeLike},
                             }};
 static_assert(isWellFormed(kEyeLike));
 

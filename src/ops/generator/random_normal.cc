@@ -4,6 +4,8 @@
 // see docs/ops.md for the format and how to change it.
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
+#include "ops/generator/generator_kernels.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/tensor/tensor_rules.h"
@@ -31,6 +33,37 @@ void inferRandom(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+// The output element type: `dtype` when given (a floating-point type), else `fallback`.
+Result<ElementType> randomType(const KernelContext& ctx, ElementType fallback) {
+  std::optional<int64_t> dtype = ctx.intAttribute("dtype");
+  if (!dtype) return fallback;
+  const ElementTypeInfo* info =
+      *dtype > 0 && *dtype <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(*dtype)) : nullptr;
+  if (info == nullptr || !info->isFloatingPoint()) {
+    return ctx.fail("dtype " + std::to_string(*dtype) + " is not a floating-point type");
+  }
+  return info->type;
+}
+
+Status runRandomNormal(KernelContext& ctx) {
+  std::vector<int64_t> shape = ctx.intsAttribute("shape").value_or(std::vector<int64_t>{});
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      return ctx.fail("the shape has a negative dimension (" + std::to_string(dim) + ")");
+  }
+  Result<ElementType> type = randomType(ctx, ElementType::kFloat);
+  if (!type) return type.status();
+  double mean = ctx.floatAttribute("mean").value_or(0.0f);
+  double scale = ctx.floatAttribute("scale").value_or(1.0f);
+  Result<Array> made = Array::allocate(*type, shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  generator::Random random(generator::seedOf(ctx));
+  for (size_t i = 0; i < out.size(); ++i) storeDouble(out, i, mean + scale * random.normal());
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kOutputs1 = {{"output", "T"}};
@@ -46,12 +79,14 @@ constexpr Operator kRandomNormal{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferRandom},
+         .infer = inferRandom,
+         .kernel = runRandomNormal},
         {.since_version = 22,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-         .infer = inferRandom},
+         .infer = inferRandom,
+         .kernel = runRandomNormal},
     }};
 static_assert(isWellFormed(kRandomNormal));
 

@@ -4,6 +4,8 @@
 // see docs/ops.md for the format and how to change it.
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
+#include "ops/generator/generator_kernels.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/tensor/tensor_rules.h"
@@ -20,6 +22,35 @@ void inferRandomLike(InferenceContext& ctx) {
                                                                 : ctx.inputElemType(0);
   if (elem_type != 0) ctx.setOutputElemType(0, elem_type);
   if (const Dims* in = ctx.inputShape(0)) ctx.setOutputShape(0, *in);
+}
+
+// The output element type: `dtype` when given (a floating-point type), else `fallback`.
+Result<ElementType> randomType(const KernelContext& ctx, ElementType fallback) {
+  std::optional<int64_t> dtype = ctx.intAttribute("dtype");
+  if (!dtype) return fallback;
+  const ElementTypeInfo* info =
+      *dtype > 0 && *dtype <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(*dtype)) : nullptr;
+  if (info == nullptr || !info->isFloatingPoint()) {
+    return ctx.fail("dtype " + std::to_string(*dtype) + " is not a floating-point type");
+  }
+  return info->type;
+}
+
+Status runRandomNormalLike(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  std::vector<int64_t> shape = x->shape();
+  Result<ElementType> type = randomType(ctx, x->type());
+  if (!type) return type.status();
+  double mean = ctx.floatAttribute("mean").value_or(0.0f);
+  double scale = ctx.floatAttribute("scale").value_or(1.0f);
+  Result<Array> made = Array::allocate(*type, shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  generator::Random random(generator::seedOf(ctx));
+  for (size_t i = 0; i < out.size(); ++i) storeDouble(out, i, mean + scale * random.normal());
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
 }
 
 }  // namespace
@@ -39,14 +70,16 @@ constexpr Operator kRandomNormalLike{
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T1", tensor(kIr3Types)}, {"T2", tensor("float16 float double")}},
-         .infer = inferRandomLike},
+         .infer = inferRandomLike,
+         .kernel = runRandomNormalLike},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T1", tensor(kIr4Types)},
                          {"T2", tensor("bfloat16 float16 float double")}},
-         .infer = inferRandomLike},
+         .infer = inferRandomLike,
+         .kernel = runRandomNormalLike},
     }};
 static_assert(isWellFormed(kRandomNormalLike));
 

@@ -6,6 +6,7 @@
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
 #include "ops/body_text.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/tensor/tensor_rules.h"
@@ -83,6 +84,58 @@ void inferRange(InferenceContext& ctx) {
     }
   }
   ctx.setOutputShape(0, {dims.fresh()});
+}
+
+Status runRange(KernelContext& ctx) {
+  const Array* start = ctx.inputArray(0);
+  const Array* limit = ctx.inputArray(1);
+  const Array* delta = ctx.inputArray(2);
+  if (start == nullptr || limit == nullptr || delta == nullptr) {
+    return ctx.fail("needs three tensor inputs");
+  }
+  for (const Array* scalar : {start, limit, delta}) {
+    if (scalar->size() != 1 || scalar->rank() > 1) {
+      return ctx.fail("start, limit and delta must be scalars");
+    }
+    if (scalar->type() != start->type()) return ctx.fail("start, limit and delta differ in type");
+  }
+  const ElementType type = start->type();
+  const bool integral =
+      type == ElementType::kInt16 || type == ElementType::kInt32 || type == ElementType::kInt64;
+  double first = elementAsDouble(*start, 0);
+  double step = elementAsDouble(*delta, 0);
+  double count = std::ceil((elementAsDouble(*limit, 0) - first) / step);
+  if (step == 0) return ctx.fail("delta is 0");
+  if (std::isnan(count)) return ctx.fail("start, limit or delta is NaN");
+  if (count < 0) count = 0;
+  if (count > 1e15) return ctx.fail("the range has too many elements");
+  Result<Array> made = Array::allocate(type, {static_cast<int64_t>(count)});
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  if (integral) {
+    // Exact, in 64-bit two's complement (the values lie between start and limit).
+    int64_t a = static_cast<int64_t>(first);
+    int64_t d = static_cast<int64_t>(step);
+    if (type == ElementType::kInt64) {
+      a = start->data<int64_t>()[0];
+      d = delta->data<int64_t>()[0];
+    }
+    for (size_t i = 0; i < out.size(); ++i) {
+      auto value = static_cast<int64_t>(static_cast<uint64_t>(a) +
+                                        static_cast<uint64_t>(i) * static_cast<uint64_t>(d));
+      if (type == ElementType::kInt64) {
+        out.data<int64_t>()[i] = value;
+      } else {
+        storeDouble(out, i, static_cast<double>(value));
+      }
+    }
+  } else {
+    for (size_t i = 0; i < out.size(); ++i) {
+      storeDouble(out, i, first + static_cast<double>(i) * step);
+    }
+  }
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
 }
 
 }  // namespace
@@ -177,14 +230,16 @@ constexpr Operator kRange{
          .outputs = kOutputs11,
          .constraints = {{"T", tensor("float double int16 int32 int64")}},
          .function_bodies = {{11, kBody11}},
-         .infer = inferRange},
+         .infer = inferRange,
+         .kernel = runRange},
         {.since_version = 27,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = {attr("stash_type", 1)},
          .constraints = {{"T", tensor("float double int16 int32 int64 float16 bfloat16")}},
          .build_function_body = buildRange27,
-         .infer = inferRange},
+         .infer = inferRange,
+         .kernel = runRange},
     }};
 static_assert(isWellFormed(kRange));
 

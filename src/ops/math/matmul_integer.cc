@@ -2,6 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/kernels.h"
+#include "ops/quantization/quantization_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,6 +13,18 @@ using namespace dsl;
 namespace {
 
 void inferMatMulInteger(InferenceContext& ctx) { inferMatMulShape(ctx, 0, 1); }
+
+Status runMatMulInteger(KernelContext& ctx) {
+  const Array* a = ctx.inputArray(0);
+  const Array* b = ctx.inputArray(1);
+  if (a == nullptr || b == nullptr) return ctx.fail("needs A and B");
+  Result<Array> out =
+      quant::integerMatMul(ctx, *a, *b, ctx.inputArray(2), ctx.inputArray(3), ElementType::kInt32,
+                           [](size_t, size_t, int32_t sum) { return double(sum); });
+  if (!out) return out.status();
+  ctx.setOutput(0, std::move(*out));
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -27,7 +41,8 @@ constexpr Operator kMatMulInteger{.domain = kOnnxDomain,
                                        .constraints = {{"T1", tensor("int8 uint8")},
                                                        {"T2", tensor("int8 uint8")},
                                                        {"T3", tensor("int32")}},
-                                       .infer = inferMatMulInteger},
+                                       .infer = inferMatMulInteger,
+                                       .kernel = runMatMulInteger},
                                   }};
 static_assert(isWellFormed(kMatMulInteger));
 

@@ -2,6 +2,10 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cmath>
+#include "ops/kernels.h"
+#include "ops/quantization/quantization_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -12,6 +16,52 @@ namespace {
 
 // The product of `a` (input 0) and `b` (input 3); the rest are scales and zero points.
 void inferQLinearMatMul(InferenceContext& ctx) { inferMatMulShape(ctx, 0, 3); }
+
+// As the reference computes: the integer product times (a_scale * b_scale / y_scale) (in the
+// scales' type), plus y_zero_point, rounded to nearest even and saturated.
+Status runQLinearMatMul(KernelContext& ctx) {
+  const Array* a = ctx.inputArray(0);
+  const Array* a_scale = ctx.inputArray(1);
+  const Array* a_zero = ctx.inputArray(2);
+  const Array* b = ctx.inputArray(3);
+  const Array* b_scale = ctx.inputArray(4);
+  const Array* b_zero = ctx.inputArray(5);
+  const Array* y_scale = ctx.inputArray(6);
+  const Array* y_zero = ctx.inputArray(7);
+  if (a == nullptr || a_scale == nullptr || b == nullptr || b_scale == nullptr ||
+      y_scale == nullptr) {
+    return ctx.fail("needs a, a_scale, b, b_scale and y_scale");
+  }
+  ElementType out_type = y_zero != nullptr ? y_zero->type() : a->type();
+  std::optional<std::pair<double, double>> range = quant::integerRange(out_type);
+  if (!range) return ctx.fail(std::string(elementTypeName(out_type)) + " is not a quantized type");
+  int64_t m = a->rank() >= 2 ? a->dim(a->rank() - 2) : 1;
+  int64_t n = b->rank() >= 2 ? b->dim(b->rank() - 1) : 1;
+  std::optional<quant::Granularity> as = quant::matrixGranularity(a_scale, m, n, true);
+  std::optional<quant::Granularity> bs = quant::matrixGranularity(b_scale, m, n, false);
+  std::optional<quant::Granularity> ys = quant::matrixGranularity(y_scale, m, n, false);
+  std::optional<quant::Granularity> yz = quant::matrixGranularity(y_zero, m, n, false);
+  if (!as || !bs || !ys || !yz) return ctx.fail("a scale or zero point has the wrong shape");
+  ElementType scale_type = a_scale->type();
+  auto pick = [](const Array* value, quant::Granularity mode, size_t row, size_t column) {
+    size_t at = mode == quant::Granularity::kRows      ? row
+                : mode == quant::Granularity::kColumns ? column
+                                                       : 0;
+    return elementAsDouble(*value, at);
+  };
+  auto then = [&](size_t row, size_t column, int32_t sum) {
+    double product = quant::roundTo(
+        pick(a_scale, *as, row, column) * pick(b_scale, *bs, row, column), scale_type);
+    double multiplier = quant::roundTo(product / pick(y_scale, *ys, row, column), scale_type);
+    double value = static_cast<double>(sum) * multiplier;
+    if (y_zero != nullptr) value += pick(y_zero, *yz, row, column);
+    return std::clamp(std::nearbyint(value), range->first, range->second);
+  };
+  Result<Array> out = quant::integerMatMul(ctx, *a, *b, a_zero, b_zero, out_type, then);
+  if (!out) return out.status();
+  ctx.setOutput(0, std::move(*out));
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -37,7 +87,8 @@ constexpr Operator kQLinearMatMul{.domain = kOnnxDomain,
                                                        {"T2", tensor("int8 uint8")},
                                                        {"T3", tensor("int8 uint8")},
                                                        {"tensor(float)", tensor("float")}},
-                                       .infer = inferQLinearMatMul},
+                                       .infer = inferQLinearMatMul,
+                                       .kernel = runQLinearMatMul},
                                       {.since_version = 21,
                                        .inputs = {{"a", "T1"},
                                                   {"a_scale", "TS"},
@@ -52,7 +103,8 @@ constexpr Operator kQLinearMatMul{.domain = kOnnxDomain,
                                                        {"T1", kT1Types21},
                                                        {"T2", kT1Types21},
                                                        {"T3", kT1Types21}},
-                                       .infer = inferQLinearMatMul},
+                                       .infer = inferQLinearMatMul,
+                                       .kernel = runQLinearMatMul},
                                   }};
 static_assert(isWellFormed(kQLinearMatMul));
 

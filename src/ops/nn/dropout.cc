@@ -2,6 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/generator/generator_kernels.h"
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -16,6 +18,62 @@ void inferDropout(InferenceContext& ctx) {
   if (input == nullptr) return;
   if (ctx.hasOutput(1)) ctx.setOutputShape(1, *input);
   ctx.setOutputShape(0, *input);
+}
+
+// Dropout: in inference mode the output is the data and the mask all true; in training mode
+// each element is kept with probability 1 - ratio (the mask) and scaled by 1 / (1 - ratio).
+// Versions 1 and 6 train unless is_test; 7 and 10 always infer; 12 on read the ratio and
+// training_mode inputs. Before version 10 the mask has the data's type (1 and 0).
+Status runDropout(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  const int version = ctx.schema().since_version;
+  double ratio = 0.5;
+  bool training = false;
+  if (version >= 12) {
+    if (const Array* given = ctx.inputArray(1)) {
+      if (given->size() != 1) return ctx.fail("ratio must be a scalar");
+      ratio = elementAsDouble(*given, 0);
+    }
+    if (const Array* mode = ctx.inputArray(2)) {
+      if (mode->size() != 1 || mode->type() != ElementType::kBool) {
+        return ctx.fail("training_mode must be a bool scalar");
+      }
+      training = mode->data<bool>()[0];
+    }
+  } else {
+    ratio = ctx.floatAttribute("ratio").value_or(0.5f);
+    if (version < 7) training = ctx.intAttribute("is_test").value_or(0) == 0;
+  }
+  if (training && !(ratio >= 0 && ratio < 1)) {
+    return ctx.fail("ratio must be in [0, 1), not " + std::to_string(ratio));
+  }
+  const ElementType mask_type = version >= 10 ? ElementType::kBool : x->type();
+  Array mask(mask_type, x->shape());
+  if (!training || ratio == 0) {
+    ctx.setOutput(0, *x);
+    if (ctx.hasOutput(1)) {
+      for (size_t i = 0; i < mask.size(); ++i) storeDouble(mask, i, 1.0);
+      ctx.setOutput(1, std::move(mask));
+    }
+    return Status::ok();
+  }
+  generator::Random random(generator::seedOf(ctx));
+  Array wide = widenToFloat(*x);
+  Array out(wide.type(), wide.shape());
+  const double scale = 1.0 / (1.0 - ratio);
+  dispatchFloat(wide.type(), [&]<class T>() {
+    const T* in = wide.data<T>();
+    T* result = out.data<T>();
+    for (size_t i = 0; i < wide.size(); ++i) {
+      bool keep = random.uniform() >= ratio;
+      result[i] = keep ? static_cast<T>(static_cast<double>(in[i]) * scale) : T{0};
+      storeDouble(mask, i, keep ? 1.0 : 0.0);
+    }
+  });
+  ctx.setOutput(0, narrowFromFloat(out, x->type()));
+  if (ctx.hasOutput(1)) ctx.setOutput(1, std::move(mask));
+  return Status::ok();
 }
 
 }  // namespace
@@ -41,25 +99,29 @@ constexpr Operator kDropout{
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts), attr("is_test", 0), attr("ratio", 0.5f)},
          .constraints = kConstraints1,
-         .infer = inferDropout},
+         .infer = inferDropout,
+         .kernel = runDropout},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("is_test", 0), attr("ratio", 0.5f)},
          .constraints = kConstraints1,
-         .infer = inferDropout},
+         .infer = inferDropout,
+         .kernel = runDropout},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes7,
          .constraints = kConstraints1,
-         .infer = inferDropout},
+         .infer = inferDropout,
+         .kernel = runDropout},
         {.since_version = 10,
          .inputs = kInputs1,
          .outputs = {{"output", "T"}, optional("mask", "T1")},
          .attributes = kAttributes7,
          .constraints = {{"T", tensor("float16 float double")}, {"T1", tensor("bool")}},
-         .infer = inferDropout},
+         .infer = inferDropout,
+         .kernel = runDropout},
         {.since_version = 12,
          .inputs = kInputs12,
          .outputs = kOutputs12,
@@ -67,7 +129,8 @@ constexpr Operator kDropout{
          .constraints = {{"T", tensor("float16 float double")},
                          {"T1", tensor("float16 float double")},
                          {"T2", tensor("bool")}},
-         .infer = inferDropout},
+         .infer = inferDropout,
+         .kernel = runDropout},
         {.since_version = 13,
          .inputs = kInputs12,
          .outputs = kOutputs12,
@@ -75,13 +138,15 @@ constexpr Operator kDropout{
          .constraints = {{"T", tensor("float16 float double bfloat16")},
                          {"T1", tensor("float16 float double")},
                          {"T2", tensor("bool")}},
-         .infer = inferDropout},
+         .infer = inferDropout,
+         .kernel = runDropout},
         {.since_version = 22,
          .inputs = kInputs12,
          .outputs = kOutputs12,
          .attributes = kAttributes12,
          .constraints = {{"T", kTTypes22}, {"T1", kTTypes22}, {"T2", tensor("bool")}},
-         .infer = inferDropout},
+         .infer = inferDropout,
+         .kernel = runDropout},
     }};
 static_assert(isWellFormed(kDropout));
 

@@ -2,8 +2,11 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/kernels.h"
+#include "ops/quantization/quantization_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/cast_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -21,6 +24,67 @@ void inferDequantizeLinear(InferenceContext& ctx) {
   } else if (output_dtype == 0 && ctx.inputElemType(1) != 0) {
     ctx.setOutputElemType(0, ctx.inputElemType(1));
   }
+}
+
+Status runDequantizeLinear(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* scale = ctx.inputArray(1);
+  const Array* zero = ctx.inputArray(2);
+  if (x == nullptr || scale == nullptr) return ctx.fail("needs x and x_scale");
+  const int version = ctx.schema().since_version;
+  const bool float_input = isNarrowFloat(x->type());
+  if (zero != nullptr) {
+    if (zero->size() != scale->size()) {
+      return ctx.fail("x_zero_point and x_scale differ in shape");
+    }
+    if (!float_input && zero->type() != x->type()) {
+      return ctx.fail("x_zero_point and x differ in type");
+    }
+    if (float_input && x->type() != ElementType::kFloat4E2M1) {
+      for (size_t i = 0; i < zero->size(); ++i) {
+        if (elementAsDouble(*zero, i) != 0) return ctx.fail("a float8 x_zero_point must be 0");
+      }
+    }
+  }
+  ElementType out_type = version >= 19 ? scale->type() : ElementType::kFloat;
+  if (version >= 23) {
+    int64_t output_dtype = ctx.intAttribute("output_dtype").value_or(0);
+    if (output_dtype != 0) {
+      const ElementTypeInfo* info =
+          output_dtype <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(output_dtype)) : nullptr;
+      if (info == nullptr || !info->isFloatingPoint()) {
+        return ctx.fail("output_dtype " + std::to_string(output_dtype) +
+                        " is not a floating-point type");
+      }
+      out_type = info->type;
+    }
+  }
+  int64_t block = version >= 21 ? ctx.intAttribute("block_size").value_or(0) : 0;
+  if (block < 0) return ctx.fail("block_size is negative");
+  if (version < 21 && scale->rank() > 1) return ctx.fail("x_scale must be a scalar or 1-D");
+  std::string error;
+  std::optional<quant::ScaleLayout> layout =
+      quant::scaleLayout(x->shape(), *scale, ctx.intAttribute("axis").value_or(1), block, error);
+  if (!layout) return ctx.fail(error);
+  // As the reference computes: in float, in double when x is INT32 (numpy's promotion).
+  const bool wide = x->type() == ElementType::kInt32 || scale->type() == ElementType::kDouble;
+  Array computed(wide ? ElementType::kDouble : ElementType::kFloat, x->shape());
+  const bool subtract = zero != nullptr && (!float_input || x->type() == ElementType::kFloat4E2M1);
+  for (size_t i = 0; i < x->size(); ++i) {
+    size_t at = layout->index(i);
+    double value = elementAsDouble(*x, i);
+    if (subtract) value -= elementAsDouble(*zero, at);
+    double product = value * elementAsDouble(*scale, at);
+    if (wide) {
+      computed.data<double>()[i] = product;
+    } else {
+      computed.data<float>()[i] = static_cast<float>(product);
+    }
+  }
+  Result<Array> out = cast::castArray(computed, out_type, cast::CastOptions{});
+  if (!out) return out.status();
+  ctx.setOutput(0, std::move(*out));
+  return Status::ok();
 }
 
 }  // namespace
@@ -50,13 +114,15 @@ constexpr Operator kDequantizeLinear{
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .constraints = kConstraints10,
-         .infer = inferDequantizeLinear},
+         .infer = inferDequantizeLinear,
+         .kernel = runDequantizeLinear},
         {.since_version = 13,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes13,
          .constraints = kConstraints10,
-         .infer = inferDequantizeLinear},
+         .infer = inferDequantizeLinear,
+         .kernel = runDequantizeLinear},
         {.since_version = 19,
          .inputs = kInputs19,
          .outputs = kOutputs19,
@@ -65,7 +131,8 @@ constexpr Operator kDequantizeLinear{
              {{"T1",
                tensor("int8 uint8 int32 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")},
               {"T2", tensor("float float16 bfloat16")}},
-         .infer = inferDequantizeLinear},
+         .infer = inferDequantizeLinear,
+         .kernel = runDequantizeLinear},
         {.since_version = 21,
          .inputs = kInputs19,
          .outputs = kOutputs19,
@@ -73,7 +140,8 @@ constexpr Operator kDequantizeLinear{
          .constraints = {{"T1", tensor("int8 uint8 int16 uint16 int32 float8e4m3fn float8e4m3fnuz "
                                        "float8e5m2 float8e5m2fnuz uint4 int4")},
                          {"T2", tensor("float float16 bfloat16")}},
-         .infer = inferDequantizeLinear},
+         .infer = inferDequantizeLinear,
+         .kernel = runDequantizeLinear},
         {.since_version = 23,
          .inputs = kInputs19,
          .outputs = kOutputs23,
@@ -81,7 +149,8 @@ constexpr Operator kDequantizeLinear{
          .constraints = {{"T1", kT1Types23},
                          {"T2", tensor("float float16 bfloat16")},
                          {"T3", tensor("float float16 bfloat16")}},
-         .infer = inferDequantizeLinear},
+         .infer = inferDequantizeLinear,
+         .kernel = runDequantizeLinear},
         {.since_version = 24,
          .inputs = kInputs19,
          .outputs = kOutputs23,
@@ -89,7 +158,8 @@ constexpr Operator kDequantizeLinear{
          .constraints = {{"T1", kT1Types23},
                          {"T2", kT2Types24},
                          {"T3", tensor("float float16 bfloat16")}},
-         .infer = inferDequantizeLinear},
+         .infer = inferDequantizeLinear,
+         .kernel = runDequantizeLinear},
         {.since_version = 25,
          .inputs = kInputs19,
          .outputs = kOutputs23,
@@ -99,7 +169,8 @@ constexpr Operator kDequantizeLinear{
                                  "float8e5m2 float8e5m2fnuz uint4 int4 float4e2m1 uint2 int2")},
                          {"T2", kT2Types24},
                          {"T3", tensor("float float16 bfloat16")}},
-         .infer = inferDequantizeLinear},
+         .infer = inferDequantizeLinear,
+         .kernel = runDequantizeLinear},
     }};
 static_assert(isWellFormed(kDequantizeLinear));
 

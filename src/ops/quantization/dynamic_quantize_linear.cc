@@ -2,8 +2,13 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cmath>
+#include "ops/kernels.h"
+#include "ops/quantization/quantization_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/cast_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -40,6 +45,34 @@ void inferDynamicQuantizeLinear(InferenceContext& ctx) {
   if (ctx.hasOutput(2)) ctx.setOutputShape(2, {});
 }
 
+// As the reference computes, in float: the range [min(0, min x), max(0, max x)] mapped onto
+// [0, 255].
+Status runDynamicQuantizeLinear(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  Array wide = widenToFloat(*x);
+  if (wide.type() != ElementType::kFloat) return ctx.fail("x must be FLOAT");
+  const float* in = wide.data<float>();
+  float low = 0, high = 0;
+  for (size_t i = 0; i < wide.size(); ++i) {
+    if (std::isnan(in[i])) return ctx.fail("x holds NaN");
+    low = std::min(low, in[i]);
+    high = std::max(high, in[i]);
+  }
+  float scale = (high == low ? 1.0f : high - low) / 255.0f;
+  float initial = 0.0f - low / scale;
+  float zero = std::nearbyint(std::clamp(initial, 0.0f, 255.0f));
+  Array y(ElementType::kUint8, x->shape());
+  for (size_t i = 0; i < wide.size(); ++i) {
+    float q = std::nearbyint(in[i] / scale) + zero;
+    y.data<uint8_t>()[i] = static_cast<uint8_t>(std::clamp(q, 0.0f, 255.0f));
+  }
+  ctx.setOutput(0, std::move(y));
+  ctx.setOutput(1, Array::scalar<float>(ElementType::kFloat, scale));
+  ctx.setOutput(2, Array::scalar<uint8_t>(ElementType::kUint8, static_cast<uint8_t>(zero)));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kDynamicQuantizeLinear;
@@ -54,7 +87,8 @@ constexpr Operator kDynamicQuantizeLinear{
                          {"T2", tensor("uint8")},
                          {"tensor(float)", tensor("float")}},
          .function_bodies = {{11, kBody11}},
-         .infer = inferDynamicQuantizeLinear},
+         .infer = inferDynamicQuantizeLinear,
+         .kernel = runDynamicQuantizeLinear},
     }};
 static_assert(isWellFormed(kDynamicQuantizeLinear));
 

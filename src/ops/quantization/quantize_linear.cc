@@ -2,9 +2,13 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include "onyx/core/element_type.h"
+#include "ops/kernels.h"
+#include "ops/quantization/quantization_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/cast_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -21,6 +25,89 @@ void inferQuantizeLinear(InferenceContext& ctx) {
   if (output_dtype < 0 || output_dtype > 26) return;
   ctx.setOutputElemType(0, output_dtype != 0 ? static_cast<int32_t>(output_dtype)
                                              : static_cast<int32_t>(ElementType::kUint8));
+}
+
+Status runQuantizeLinear(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* scale = ctx.inputArray(1);
+  const Array* zero = ctx.inputArray(2);
+  if (x == nullptr || scale == nullptr) return ctx.fail("needs x and y_scale");
+  const int version = ctx.schema().since_version;
+  int64_t output_dtype = version >= 21 ? ctx.intAttribute("output_dtype").value_or(0) : 0;
+  ElementType out_type = ElementType::kUint8;
+  if (zero != nullptr) {
+    out_type = zero->type();
+    if (output_dtype != 0 && output_dtype != static_cast<int64_t>(out_type)) {
+      return ctx.fail("output_dtype differs from y_zero_point's type");
+    }
+    if (zero->size() != scale->size()) {
+      return ctx.fail("y_zero_point and y_scale differ in shape");
+    }
+  } else if (output_dtype != 0) {
+    const ElementTypeInfo* info =
+        output_dtype <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(output_dtype)) : nullptr;
+    if (info == nullptr)
+      return ctx.fail("output_dtype " + std::to_string(output_dtype) + " is unknown");
+    out_type = info->type;
+  }
+  std::optional<std::pair<double, double>> range = quant::integerRange(out_type);
+  bool float8 = float8FormatOf(out_type).has_value() && out_type != ElementType::kFloat8E8M0;
+  if ((!range || out_type == ElementType::kInt32) && !float8 &&
+      out_type != ElementType::kFloat4E2M1) {
+    return ctx.fail(std::string(elementTypeName(out_type)) + " is not a quantized type");
+  }
+  int64_t block = version >= 21 ? ctx.intAttribute("block_size").value_or(0) : 0;
+  if (block < 0) return ctx.fail("block_size is negative");
+  if (version < 21 && scale->rank() > 1) return ctx.fail("y_scale must be a scalar or 1-D");
+  std::string error;
+  std::optional<quant::ScaleLayout> layout =
+      quant::scaleLayout(x->shape(), *scale, ctx.intAttribute("axis").value_or(1), block, error);
+  if (!layout) return ctx.fail(error);
+  // The division's type: `precision` when given, else numpy's promotion of x and the scale.
+  ElementType division = ElementType::kFloat;
+  int64_t precision = version >= 23 ? ctx.intAttribute("precision").value_or(0) : 0;
+  if (precision != 0) {
+    const ElementTypeInfo* info =
+        precision <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(precision)) : nullptr;
+    if (info == nullptr || !info->isFloatingPoint()) {
+      return ctx.fail("precision " + std::to_string(precision) + " is not a floating-point type");
+    }
+    division = info->type;
+  } else if (x->type() == ElementType::kDouble || scale->type() == ElementType::kDouble ||
+             x->type() == ElementType::kInt32 || scale->type() == ElementType::kInt32) {
+    division = ElementType::kDouble;
+  } else if (x->type() == scale->type()) {
+    division = x->type();
+  }
+  cast::CastOptions options;
+  options.saturate = ctx.intAttribute("saturate").value_or(1) != 0;
+  options.fnuz_inf_is_nan = version < 24;
+  Result<Array> made = Array::allocate(out_type, x->shape());
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  for (size_t i = 0; i < x->size(); ++i) {
+    size_t at = layout->index(i);
+    double value = elementAsDouble(*x, i);
+    double divisor = elementAsDouble(*scale, at);
+    if (precision != 0) {
+      value = quant::roundTo(value, division);
+      divisor = quant::roundTo(divisor, division);
+    }
+    double quotient = quant::roundTo(value / divisor, division);
+    if (range) {
+      double result = quant::rintToInt32(quotient);
+      if (zero != nullptr) result += elementAsDouble(*zero, at);
+      storeDouble(out, i, std::clamp(result, range->first, range->second));
+    } else {
+      if (out_type == ElementType::kFloat4E2M1 && zero != nullptr) {
+        quotient += elementAsDouble(*zero, at);
+      }
+      out.data<uint8_t>()[i] =
+          static_cast<uint8_t>(cast::encodeNarrow(static_cast<float>(quotient), out_type, options));
+    }
+  }
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
 }
 
 }  // namespace
@@ -51,13 +138,15 @@ constexpr Operator kQuantizeLinear{
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .constraints = kConstraints10,
-         .infer = inferQuantizeLinear},
+         .infer = inferQuantizeLinear,
+         .kernel = runQuantizeLinear},
         {.since_version = 13,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = {attr("axis", 1)},
          .constraints = kConstraints10,
-         .infer = inferQuantizeLinear},
+         .infer = inferQuantizeLinear,
+         .kernel = runQuantizeLinear},
         {.since_version = 19,
          .inputs = kInputs19,
          .outputs = kOutputs10,
@@ -65,7 +154,8 @@ constexpr Operator kQuantizeLinear{
          .constraints =
              {{"T1", tensor("float float16 bfloat16 int32")},
               {"T2", tensor("int8 uint8 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}},
-         .infer = inferQuantizeLinear},
+         .infer = inferQuantizeLinear,
+         .kernel = runQuantizeLinear},
         {.since_version = 21,
          .inputs = kInputs19,
          .outputs = kOutputs10,
@@ -74,7 +164,8 @@ constexpr Operator kQuantizeLinear{
          .constraints = {{"T1", tensor("float float16 bfloat16 int32")},
                          {"T2", tensor("int8 uint8 int16 uint16 float8e4m3fn float8e4m3fnuz "
                                        "float8e5m2 float8e5m2fnuz uint4 int4")}},
-         .infer = inferQuantizeLinear},
+         .infer = inferQuantizeLinear,
+         .kernel = runQuantizeLinear},
         {.since_version = 23,
          .inputs = kInputs23,
          .outputs = kOutputs23,
@@ -82,7 +173,8 @@ constexpr Operator kQuantizeLinear{
          .constraints = {{"T1", tensor("float float16 bfloat16 int32")},
                          {"T2", tensor("float float16 bfloat16 int32")},
                          {"T3", kT3Types23}},
-         .infer = inferQuantizeLinear},
+         .infer = inferQuantizeLinear,
+         .kernel = runQuantizeLinear},
         {.since_version = 24,
          .inputs = kInputs23,
          .outputs = kOutputs23,
@@ -90,7 +182,8 @@ constexpr Operator kQuantizeLinear{
          .constraints = {{"T1", tensor("float float16 bfloat16 int32")},
                          {"T2", kT2Types24},
                          {"T3", kT3Types23}},
-         .infer = inferQuantizeLinear},
+         .infer = inferQuantizeLinear,
+         .kernel = runQuantizeLinear},
         {.since_version = 25,
          .inputs = kInputs23,
          .outputs = kOutputs23,
@@ -100,7 +193,8 @@ constexpr Operator kQuantizeLinear{
                          {"T3",
                           tensor("int8 uint8 int16 uint16 float8e4m3fn float8e4m3fnuz float8e5m2 "
                                  "float8e5m2fnuz uint4 int4 float4e2m1 uint2 int2")}},
-         .infer = inferQuantizeLinear},
+         .infer = inferQuantizeLinear,
+         .kernel = runQuantizeLinear},
     }};
 static_assert(isWellFormed(kQuantizeLinear));
 

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "onyx/core/element_type.h"
 #include "ops/schema_dsl.h"
+#include "ops/tensor/cast_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -40,6 +41,37 @@ void inferCast1(InferenceContext& ctx) {
   std::optional<std::string_view> to = ctx.stringAttribute("to");
   std::optional<ElementType> type = to ? elementTypeFromName(*to) : std::nullopt;
   castTo(ctx, type ? static_cast<int32_t>(*type) : 0);
+}
+
+Status runCastTo(KernelContext& ctx, ElementType to) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  Result<cast::CastOptions> options = cast::castOptions(ctx);
+  if (!options) return options.status();
+  Result<Array> out = cast::castArray(*x, to, *options);
+  if (!out) return ctx.fail(out.status().message());
+  ctx.setOutput(0, std::move(*out));
+  return Status::ok();
+}
+
+Status runCast(KernelContext& ctx) {
+  int64_t to = ctx.intAttribute("to").value_or(0);
+  const ElementTypeInfo* info =
+      to > 0 && to <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(to)) : nullptr;
+  if (info == nullptr || info->isComplex()) {
+    return ctx.fail("`to` = " + std::to_string(to) + " is not an element type Cast can produce");
+  }
+  return runCastTo(ctx, info->type);
+}
+
+// Cast-1 names the type as a string ("FLOAT").
+Status runCast1(KernelContext& ctx) {
+  std::string_view name = ctx.stringAttribute("to").value_or("");
+  std::optional<ElementType> type = elementTypeFromName(name);
+  if (!type || *type == ElementType::kComplex64 || *type == ElementType::kComplex128) {
+    return ctx.fail("`to` = \"" + std::string(name) + "\" is not an element type Cast can produce");
+  }
+  return runCastTo(ctx, *type);
 }
 
 }  // namespace
@@ -83,55 +115,64 @@ constexpr Operator kCast{.domain = kOnnxDomain,
                               .outputs = kOutputs1,
                               .attributes = {required("to", kString)},
                               .constraints = kConstraints1,
-                              .infer = inferCast1},
+                              .infer = inferCast1,
+                              .kernel = runCast1},
                              {.since_version = 6,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
                               .constraints = kConstraints1,
-                              .infer = inferCast},
+                              .infer = inferCast,
+                              .kernel = runCast},
                              {.since_version = 9,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
                               .constraints = {{"T1", kT1Types9}, {"T2", kT1Types9}},
-                              .infer = inferCast},
+                              .infer = inferCast,
+                              .kernel = runCast},
                              {.since_version = 13,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
                               .constraints = {{"T1", kT1Types13}, {"T2", kT1Types13}},
-                              .infer = inferCast},
+                              .infer = inferCast,
+                              .kernel = runCast},
                              {.since_version = 19,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes19,
                               .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}},
-                              .infer = inferCast},
+                              .infer = inferCast,
+                              .kernel = runCast},
                              {.since_version = 21,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes19,
                               .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}},
-                              .infer = inferCast},
+                              .infer = inferCast,
+                              .kernel = runCast},
                              {.since_version = 23,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes19,
                               .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}},
-                              .infer = inferCast},
+                              .infer = inferCast,
+                              .kernel = runCast},
                              {.since_version = 24,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes24,
                               .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}},
-                              .infer = inferCast},
+                              .infer = inferCast,
+                              .kernel = runCast},
                              {.since_version = 25,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes24,
                               .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}},
-                              .infer = inferCast},
+                              .infer = inferCast,
+                              .kernel = runCast},
                          }};
 static_assert(isWellFormed(kCast));
 

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/body_text.h"
 #include "ops/schema_dsl.h"
+#include "ops/tensor/cast_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -18,6 +19,18 @@ void inferCastLike(InferenceContext& ctx) {
   if (const Dims* data = ctx.inputData(0); data != nullptr && carriesData(to)) {
     ctx.setOutputData(0, *data);
   }
+}
+
+Status runCastLike(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* like = ctx.inputArray(1);
+  if (x == nullptr || like == nullptr) return ctx.fail("needs two tensor inputs");
+  Result<cast::CastOptions> options = cast::castOptions(ctx);
+  if (!options) return options.status();
+  Result<Array> out = cast::castArray(*x, like->type(), *options);
+  if (!out) return ctx.fail(out.status().message());
+  ctx.setOutput(0, std::move(*out));
+  return Status::ok();
 }
 
 }  // namespace
@@ -76,42 +89,48 @@ constexpr Operator kCastLike{.domain = kOnnxDomain,
                                   .outputs = kOutputs15,
                                   .constraints = {{"T1", kT1Types15}, {"T2", kT1Types15}},
                                   .build_function_body = buildCastLike15,
-                                  .infer = inferCastLike},
+                                  .infer = inferCastLike,
+                                  .kernel = runCastLike},
                                  {.since_version = 19,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes19,
                                   .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}},
                                   .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike},
+                                  .infer = inferCastLike,
+                                  .kernel = runCastLike},
                                  {.since_version = 21,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes19,
                                   .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}},
                                   .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike},
+                                  .infer = inferCastLike,
+                                  .kernel = runCastLike},
                                  {.since_version = 23,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes19,
                                   .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}},
                                   .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike},
+                                  .infer = inferCastLike,
+                                  .kernel = runCastLike},
                                  {.since_version = 24,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes24,
                                   .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}},
                                   .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike},
+                                  .infer = inferCastLike,
+                                  .kernel = runCastLike},
                                  {.since_version = 25,
                                   .inputs = kInputs15,
                                   .outputs = kOutputs15,
                                   .attributes = kAttributes24,
                                   .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}},
                                   .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike},
+                                  .infer = inferCastLike,
+                                  .kernel = runCastLike},
                              }};
 static_assert(isWellFormed(kCastLike));
 

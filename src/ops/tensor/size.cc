@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -13,6 +14,13 @@ namespace {
 void inferSize(InferenceContext& ctx) {
   ctx.setOutputShape(0, {});
   if (const Dims* in = ctx.inputShape(0)) ctx.setOutputData(0, {productOf(ctx, *in)});
+}
+
+Status runSize(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  ctx.setOutput(0, Array::scalar<int64_t>(ElementType::kInt64, static_cast<int64_t>(x->size())));
+  return Status::ok();
 }
 
 }  // namespace
@@ -28,37 +36,44 @@ constexpr Operator kSize{.domain = kOnnxDomain,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}},
-                              .infer = inferSize},
+                              .infer = inferSize,
+                              .kernel = runSize},
                              {.since_version = 13,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = {{"T", tensor(kIr4Types)}, {"T1", tensor("int64")}},
-                              .infer = inferSize},
+                              .infer = inferSize,
+                              .kernel = runSize},
                              {.since_version = 19,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = {{"T", tensor(kIr9Types)}, {"T1", tensor("int64")}},
-                              .infer = inferSize},
+                              .infer = inferSize,
+                              .kernel = runSize},
                              {.since_version = 21,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = {{"T", tensor(kIr10Types)}, {"T1", tensor("int64")}},
-                              .infer = inferSize},
+                              .infer = inferSize,
+                              .kernel = runSize},
                              {.since_version = 23,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = {{"T", tensor(kIr11Types)}, {"T1", tensor("int64")}},
-                              .infer = inferSize},
+                              .infer = inferSize,
+                              .kernel = runSize},
                              {.since_version = 24,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = {{"T", tensor(kIr12Types)}, {"T1", tensor("int64")}},
-                              .infer = inferSize},
+                              .infer = inferSize,
+                              .kernel = runSize},
                              {.since_version = 25,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = {{"T", tensor(kIr13Types)}, {"T1", tensor("int64")}},
-                              .infer = inferSize},
+                              .infer = inferSize,
+                              .kernel = runSize},
                          }};
 static_assert(isWellFormed(kSize));
 
