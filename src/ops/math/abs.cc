@@ -2,11 +2,30 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// |x|; the most negative integer stays itself, as it does in two's complement.
+Status runAbs(KernelContext& ctx) {
+  return elementwise::unaryArithmeticKernel(ctx, [](auto x) {
+    using T = decltype(x);
+    if constexpr (std::is_floating_point_v<T>) {
+      return std::abs(x);
+    } else if constexpr (std::is_signed_v<T>) {
+      return x < 0 ? elementwise::wrapNeg(x) : x;
+    } else {
+      return x;
+    }
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -21,20 +40,23 @@ constexpr Operator kAbs{
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts)},
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runAbs},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints =
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runAbs},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runAbs},
     }};
 static_assert(isWellFormed(kAbs));
 

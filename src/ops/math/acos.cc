@@ -2,11 +2,20 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runAcos(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) { return std::acos(x); });
+}
+
+}  // namespace
 
 constexpr Formals kInputs7 = {{"input", "T"}};
 constexpr Formals kOutputs7 = {{"output", "T"}};
@@ -19,12 +28,14 @@ constexpr Operator kAcos{.domain = kOnnxDomain,
                               .inputs = kInputs7,
                               .outputs = kOutputs7,
                               .constraints = {{"T", tensor("float16 float double")}},
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runAcos},
                              {.since_version = 22,
                               .inputs = kInputs7,
                               .outputs = kOutputs7,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runAcos},
                          }};
 static_assert(isWellFormed(kAcos));
 

@@ -2,7 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include "ops/kernels.h"
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -14,8 +14,10 @@ namespace {
 void inferAddLegacy(InferenceContext& ctx) { inferSameShape(ctx); }
 void inferAdd(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic::kAdd); }
 
+// Integers wrap around on overflow; the narrow floating types are computed in FLOAT.
 Status runAdd(KernelContext& ctx) {
-  return binaryKernel(ctx, [](auto a, auto b) { return a + b; });
+  return elementwise::binaryArithmeticKernel(
+      ctx, [](auto a, auto b) { return elementwise::wrapAdd(a, b); });
 }
 
 }  // namespace
@@ -35,13 +37,15 @@ constexpr Operator kAdd{
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0), attr("consumed_inputs", kInts)},
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferAddLegacy},
+         .infer = inferAddLegacy,
+         .kernel = runAdd},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0)},
          .constraints = kConstraints6,
-         .infer = inferAddLegacy},
+         .infer = inferAddLegacy,
+         .kernel = runAdd},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,

@@ -2,11 +2,20 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runAtanh(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) { return std::atanh(x); });
+}
+
+}  // namespace
 
 constexpr Formals kInputs9 = {{"input", "T"}};
 constexpr Formals kOutputs9 = {{"output", "T"}};
@@ -19,12 +28,14 @@ constexpr Operator kAtanh{.domain = kOnnxDomain,
                                .inputs = kInputs9,
                                .outputs = kOutputs9,
                                .constraints = {{"T", tensor("float16 float double")}},
-                               .infer = inferSameShape},
+                               .infer = inferSameShape,
+                               .kernel = runAtanh},
                               {.since_version = 22,
                                .inputs = kInputs9,
                                .outputs = kOutputs9,
                                .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                               .infer = inferSameShape},
+                               .infer = inferSameShape,
+                               .kernel = runAtanh},
                           }};
 static_assert(isWellFormed(kAtanh));
 

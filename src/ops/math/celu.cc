@@ -3,11 +3,27 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/body_text.h"
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// max(0, x) + min(0, alpha * (e^(x / alpha) - 1)).
+Status runCelu(KernelContext& ctx) {
+  float alpha = ctx.floatAttribute("alpha").value_or(1.0f);
+  if (alpha == 0.0f) return ctx.fail("alpha must not be 0");
+  return elementwise::unaryFloatingKernel(ctx, [alpha](auto x) {
+    using T = decltype(x);
+    T a = static_cast<T>(alpha);
+    return x > T(0) ? x : a * std::expm1(x / a);
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs12 = {{"X", "T"}};
 constexpr Formals kOutputs12 = {{"Y", "T"}};
@@ -51,14 +67,16 @@ constexpr Operator kCelu{.domain = kOnnxDomain,
                               .attributes = kAttributes12,
                               .constraints = {{"T", tensor("float")}},
                               .build_function_body = buildCelu12,
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runCelu},
                              {.since_version = 28,
                               .inputs = kInputs12,
                               .outputs = kOutputs12,
                               .attributes = kAttributes12,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                               .function_bodies = {{28, kBody28}},
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runCelu},
                          }};
 static_assert(isWellFormed(kCelu));
 

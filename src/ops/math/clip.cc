@@ -3,11 +3,59 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/body_text.h"
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// One bound of Clip as a tensor of the computing type: input `index` (version 11 on) or the
+// attribute `name` (before), else the type's extreme, which clips nothing.
+Result<Array> clipBound(const KernelContext& ctx, size_t index, const char* name, ElementType type,
+                        ElementType computing, bool lower) {
+  if (ctx.hasInput(index)) {
+    const Array* bound = ctx.inputArray(index);
+    if (bound == nullptr) return ctx.fail(std::string(name) + " is not a tensor");
+    if (bound->type() != type)
+      return ctx.fail(std::string(name) + " has another element type than the input");
+    return isNarrowFloat(type) ? widenToFloat(*bound) : *bound;
+  }
+  double infinity = std::numeric_limits<double>::infinity();
+  Array value(computing, {});
+  storeDouble(value, 0, ctx.floatAttribute(name).value_or(lower ? -infinity : infinity));
+  return value;
+}
+
+// min(max(input, min), max), numpy's clip: NaN stays NaN, and min > max gives max.
+Status runClip(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  ElementType type = x->type();
+  Array in = isNarrowFloat(type) ? widenToFloat(*x) : *x;
+  Result<Array> lo = clipBound(ctx, 1, "min", type, in.type(), true);
+  if (!lo) return lo.status();
+  Result<Array> hi = clipBound(ctx, 2, "max", type, in.type(), false);
+  if (!hi) return hi.status();
+  std::optional<elementwise::Broadcast> plan =
+      elementwise::planBroadcast({&in.shape(), &lo->shape(), &hi->shape()});
+  if (!plan) return ctx.fail("the bounds' shapes do not broadcast to the input's");
+  Result<Array> made = Array::allocate(in.type(), plan->shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  bool ok = elementwise::dispatchArithmetic(in.type(), [&]<class T>() {
+    elementwise::ternaryLoop(
+        ctx, *plan, in.data<T>(), lo->data<T>(), hi->data<T>(), out.data<T>(),
+        [](T v, T low, T high) { return elementwise::nanMin(elementwise::nanMax(v, low), high); });
+  });
+  if (!ok) return elementwise::unsupported(ctx, type);
+  ctx.setOutput(0, elementwise::narrowTo(std::move(out), type));
+  return Status::ok();
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
 constexpr Formals kInputs11 = {{"input", "T"}, optional("min", "T"), optional("max", "T")};
@@ -48,32 +96,37 @@ constexpr Operator kClip{
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts), attr("max", kFloat), attr("min", kFloat)},
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runClip},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("max", 3.40282347e+38f), attr("min", -3.40282347e+38f)},
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runClip},
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runClip},
         {.since_version = 12,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .constraints =
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runClip},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
          .build_function_body = buildClip13,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runClip},
     }};
 static_assert(isWellFormed(kClip));
 

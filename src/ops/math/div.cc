@@ -3,7 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <type_traits>
-#include "ops/kernels.h"
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -14,17 +14,16 @@ namespace {
 
 void inferDiv(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic::kDivide); }
 
-// Integer division by zero has no defined result: it gives 0 here rather than a crash.
+// Integer division truncates toward zero; division by zero gives 0, as onnx's reference
+// does, and the most negative value divided by -1 wraps to itself.
 Status runDiv(KernelContext& ctx) {
-  return binaryKernel(ctx, [](auto a, auto b) {
+  return elementwise::binaryArithmeticKernel(ctx, [](auto a, auto b) {
     using T = decltype(a);
     if constexpr (std::is_integral_v<T>) {
-      if (b == 0) return T{0};
-      if constexpr (std::is_signed_v<T>) {
-        if (b == T(-1)) return static_cast<T>(T{0} - a);
-      }
+      return elementwise::truncDiv(a, b);
+    } else {
+      return a / b;
     }
-    return static_cast<T>(a / b);
   });
 }
 
@@ -45,13 +44,15 @@ constexpr Operator kDiv{
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0), attr("consumed_inputs", kInts)},
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runDiv},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0)},
          .constraints = kConstraints6,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runDiv},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,

@@ -2,11 +2,25 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// x for x > 0, alpha * (e^x - 1) otherwise.
+Status runElu(KernelContext& ctx) {
+  float alpha = ctx.floatAttribute("alpha").value_or(1.0f);
+  return elementwise::unaryFloatingKernel(ctx, [alpha](auto x) {
+    using T = decltype(x);
+    return x > T(0) ? x : static_cast<T>(alpha) * std::expm1(x);
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -41,21 +55,24 @@ constexpr Operator kElu{.domain = kOnnxDomain,
                              .outputs = kOutputs1,
                              .attributes = {attr("alpha", 1.0f), attr("consumed_inputs", kInts)},
                              .constraints = kConstraints1,
-                             .infer = inferSameShape},
+                             .infer = inferSameShape,
+                             .kernel = runElu},
                             {.since_version = 6,
                              .inputs = kInputs1,
                              .outputs = kOutputs1,
                              .attributes = kAttributes6,
                              .constraints = kConstraints1,
                              .function_bodies = {{18, kBody18}},
-                             .infer = inferSameShape},
+                             .infer = inferSameShape,
+                             .kernel = runElu},
                             {.since_version = 22,
                              .inputs = kInputs1,
                              .outputs = kOutputs1,
                              .attributes = kAttributes6,
                              .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                              .function_bodies = {{22, kBody18}},
-                             .infer = inferSameShape},
+                             .infer = inferSameShape,
+                             .kernel = runElu},
                         }};
 static_assert(isWellFormed(kElu));
 

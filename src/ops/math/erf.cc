@@ -2,11 +2,22 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Integer inputs (version 9) are computed in DOUBLE and truncated back.
+Status runErf(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(
+      ctx, [](auto x) { return std::erf(x); }, /*integers=*/true);
+}
+
+}  // namespace
 
 constexpr Formals kInputs9 = {{"input", "T"}};
 constexpr Formals kOutputs9 = {{"output", "T"}};
@@ -22,12 +33,14 @@ constexpr Operator kErf{
          .constraints =
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runErf},
         {.since_version = 13,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runErf},
     }};
 static_assert(isWellFormed(kErf));
 

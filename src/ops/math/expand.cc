@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
 #include <string>
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,6 +12,29 @@ namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
+
+// The input broadcast with `shape` (numpy's rule both ways: a 1 in `shape` keeps the input's
+// dimension).
+Status runExpand(KernelContext& ctx) {
+  const Array* x = ctx.inputArray(0);
+  const Array* shape = ctx.inputArray(1);
+  if (x == nullptr || shape == nullptr) return ctx.fail("needs two tensor inputs");
+  if (shape->rank() != 1) return ctx.fail("shape must be 1-D");
+  std::optional<std::vector<int64_t>> dims = integersOf(*shape);
+  if (!dims) return ctx.fail("shape must be an integer tensor");
+  for (int64_t dim : *dims) {
+    if (dim < 0) return ctx.fail("shape has a negative dimension " + std::to_string(dim));
+  }
+  std::optional<elementwise::Broadcast> plan = elementwise::planBroadcast({&x->shape(), &*dims});
+  if (!plan) return ctx.fail("the input's shape does not broadcast with shape");
+  Result<Array> made = Array::allocate(x->type(), plan->shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  if (!elementwise::broadcastCopy(ctx, *plan, *x, out))
+    return elementwise::unsupported(ctx, x->type());
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
 
 // The broadcast of the input's shape with the target shape (input 1's elements). When the
 // target's elements are unknown but its length is, the rank is known: an axis the input
@@ -72,12 +96,14 @@ constexpr Operator kExpand{
          .inputs = kInputs8,
          .outputs = kOutputs8,
          .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferExpand},
+         .infer = inferExpand,
+         .kernel = runExpand},
         {.since_version = 13,
          .inputs = kInputs8,
          .outputs = kOutputs8,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferExpand},
+         .infer = inferExpand,
+         .kernel = runExpand},
     }};
 static_assert(isWellFormed(kExpand));
 

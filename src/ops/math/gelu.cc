@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/body_text.h"
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -10,6 +11,26 @@ namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
+
+// x * Phi(x) with the normal CDF Phi, or its tanh approximation.
+Status runGelu(KernelContext& ctx) {
+  std::string_view approximate = ctx.stringAttribute("approximate").value_or("none");
+  if (approximate == "tanh") {
+    return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+      using T = decltype(x);
+      const T k = static_cast<T>(0.79788456080286535588);  // sqrt(2 / pi)
+      return T(0.5) * x * (T(1) + std::tanh(k * (x + T(0.044715) * x * x * x)));
+    });
+  }
+  if (approximate != "none") {
+    return ctx.fail("approximate is \"" + std::string(approximate) +
+                    "\"; it must be \"none\" or \"tanh\"");
+  }
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+    using T = decltype(x);
+    return T(0.5) * x * (T(1) + std::erf(x * static_cast<T>(0.70710678118654752440)));
+  });
+}
 
 // Gelu 20 as the spec defines it: 0.5 * X * (1 + erf(X / sqrt(2))), or with approximate = "tanh"
 // 0.5 * X * (1 + tanh(sqrt(2 / pi) * (X + 0.044715 * X^3))).
@@ -56,7 +77,8 @@ constexpr Operator kGelu{.domain = kOnnxDomain,
                               .attributes = {attr("approximate", "none")},
                               .constraints = {{"T", tensor("float16 float double bfloat16")}},
                               .build_function_body = buildGelu20,
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runGelu},
                          }};
 static_assert(isWellFormed(kGelu));
 

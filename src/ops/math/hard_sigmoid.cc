@@ -2,11 +2,27 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// clamp(alpha * x + beta, 0, 1); NaN stays NaN.
+Status runHardSigmoid(KernelContext& ctx) {
+  float alpha = ctx.floatAttribute("alpha").value_or(0.2f);
+  float beta = ctx.floatAttribute("beta").value_or(0.5f);
+  return elementwise::unaryFloatingKernel(ctx, [alpha, beta](auto x) {
+    using T = decltype(x);
+    T y = static_cast<T>(alpha) * x + static_cast<T>(beta);
+    return y < T(0) ? T(0) : (y > T(1) ? T(1) : y);
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -42,21 +58,24 @@ constexpr Operator kHardSigmoid{
          .outputs = kOutputs1,
          .attributes = {attr("alpha", 0.2f), attr("beta", 0.5f), attr("consumed_inputs", kInts)},
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runHardSigmoid},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
          .constraints = kConstraints1,
          .function_bodies = {{18, kBody18}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runHardSigmoid},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .function_bodies = {{22, kBody18}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runHardSigmoid},
     }};
 static_assert(isWellFormed(kHardSigmoid));
 

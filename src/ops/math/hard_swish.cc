@@ -2,11 +2,26 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// x * clamp(x / 6 + 1/2, 0, 1); NaN stays NaN.
+Status runHardSwish(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+    using T = decltype(x);
+    T gate = x / T(6) + T(0.5);
+    gate = gate < T(0) ? T(0) : (gate > T(1) ? T(1) : gate);
+    return x * gate;
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs14 = {{"X", "T"}};
 constexpr Formals kOutputs14 = {{"Y", "T"}};
@@ -29,13 +44,15 @@ constexpr Operator kHardSwish{.domain = kOnnxDomain,
                                    .outputs = kOutputs14,
                                    .constraints = {{"T", tensor("float16 float double")}},
                                    .function_bodies = {{14, kBody14}},
-                                   .infer = inferSameShape},
+                                   .infer = inferSameShape,
+                                   .kernel = runHardSwish},
                                   {.since_version = 22,
                                    .inputs = kInputs14,
                                    .outputs = kOutputs14,
                                    .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                    .function_bodies = {{22, kBody14}},
-                                   .infer = inferSameShape},
+                                   .infer = inferSameShape,
+                                   .kernel = runHardSwish},
                               }};
 static_assert(isWellFormed(kHardSwish));
 

@@ -2,11 +2,24 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runLeakyRelu(KernelContext& ctx) {
+  float alpha = ctx.floatAttribute("alpha").value_or(0.01f);
+  return elementwise::unaryFloatingKernel(ctx, [alpha](auto x) {
+    using T = decltype(x);
+    return x < T(0) ? static_cast<T>(alpha) * x : x;
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -37,20 +50,23 @@ constexpr Operator kLeakyRelu{
          .outputs = kOutputs1,
          .attributes = {attr("alpha", 0.01f), attr("consumed_inputs", kInts)},
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runLeakyRelu},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runLeakyRelu},
         {.since_version = 16,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .function_bodies = {{16, kBody16}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runLeakyRelu},
     }};
 static_assert(isWellFormed(kLeakyRelu));
 

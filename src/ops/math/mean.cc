@@ -2,11 +2,34 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The sum of one or more inputs, broadcast together and added in input order, divided by
+// their count.
+Status runMean(KernelContext& ctx) {
+  ElementType type = ctx.inputArray(0) != nullptr ? ctx.inputArray(0)->type() : ElementType::kFloat;
+  Result<Array> folded = elementwise::foldInputs(ctx, [](auto a, auto b) { return a + b; });
+  if (!folded) return folded.status();
+  Array sum = std::move(*folded);
+  double count = static_cast<double>(ctx.inputCount());
+  bool ok = dispatchFloat(sum.type(), [&]<class T>() {
+    T* data = sum.data<T>();
+    elementwise::unaryLoop(ctx, sum.size(), data, data,
+                           [count](T v) { return static_cast<T>(v / static_cast<T>(count)); });
+  });
+  if (!ok) return elementwise::unsupported(ctx, type);
+  ctx.setOutput(0, elementwise::narrowTo(std::move(sum), type));
+  return Status::ok();
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {variadic("data_0", "T", 1)};
 constexpr Formals kOutputs1 = {{"mean", "T"}};
@@ -21,22 +44,26 @@ constexpr Operator kMean{.domain = kOnnxDomain,
                               .outputs = kOutputs1,
                               .attributes = {attr("consumed_inputs", kInts)},
                               .constraints = kConstraints1,
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runMean},
                              {.since_version = 6,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = kConstraints1,
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runMean},
                              {.since_version = 8,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = kConstraints1,
-                              .infer = inferBroadcast},
+                              .infer = inferBroadcast,
+                              .kernel = runMean},
                              {.since_version = 13,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = {{"T", tensor("float16 float double bfloat16")}},
-                              .infer = inferBroadcast},
+                              .infer = inferBroadcast,
+                              .kernel = runMean},
                          }};
 static_assert(isWellFormed(kMean));
 

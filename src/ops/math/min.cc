@@ -2,11 +2,26 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The elementwise minimum of one or more inputs, broadcast together; NaN wins.
+Status runMin(KernelContext& ctx) {
+  ElementType type = ctx.inputArray(0) != nullptr ? ctx.inputArray(0)->type() : ElementType::kFloat;
+  Result<Array> folded =
+      elementwise::foldInputs(ctx, [](auto a, auto b) { return elementwise::nanMin(a, b); });
+  if (!folded) return folded.status();
+  ctx.setOutput(0, elementwise::narrowTo(std::move(*folded), type));
+  return Status::ok();
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {variadic("data_0", "T", 1)};
 constexpr Formals kOutputs1 = {{"min", "T"}};
@@ -22,30 +37,35 @@ constexpr Operator kMin{
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts)},
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runMin},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runMin},
         {.since_version = 8,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runMin},
         {.since_version = 12,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints =
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runMin},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runMin},
     }};
 static_assert(isWellFormed(kMin));
 

@@ -2,11 +2,25 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// x * tanh(softplus(x)).
+Status runMish(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+    using T = decltype(x);
+    T softplus = x > T(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+    return x * std::tanh(softplus);
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs18 = {{"X", "T"}};
 constexpr Formals kOutputs18 = {{"Y", "T"}};
@@ -30,13 +44,15 @@ constexpr Operator kMish{.domain = kOnnxDomain,
                               .outputs = kOutputs18,
                               .constraints = {{"T", tensor("float16 float double")}},
                               .function_bodies = {{18, kBody18}},
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runMish},
                              {.since_version = 22,
                               .inputs = kInputs18,
                               .outputs = kOutputs18,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                               .function_bodies = {{22, kBody18}},
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runMish},
                          }};
 static_assert(isWellFormed(kMish));
 

@@ -2,7 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include "ops/kernels.h"
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -13,8 +13,10 @@ namespace {
 
 void inferMul(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic::kMultiply); }
 
+// Integers wrap around on overflow; the narrow floating types are computed in FLOAT.
 Status runMul(KernelContext& ctx) {
-  return binaryKernel(ctx, [](auto a, auto b) { return a * b; });
+  return elementwise::binaryArithmeticKernel(
+      ctx, [](auto a, auto b) { return elementwise::wrapMul(a, b); });
 }
 
 }  // namespace
@@ -34,13 +36,15 @@ constexpr Operator kMul{
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0), attr("consumed_inputs", kInts)},
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runMul},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0)},
          .constraints = kConstraints6,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runMul},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,

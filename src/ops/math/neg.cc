@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -9,6 +10,11 @@ namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
+
+// -x; the most negative integer stays itself, as it does in two's complement.
+Status runNeg(KernelContext& ctx) {
+  return elementwise::unaryArithmeticKernel(ctx, [](auto x) { return elementwise::wrapNeg(x); });
+}
 
 // Shapes are often computed with Neg (a count of trailing axes from a negative axis): the
 // negated elements propagate.
@@ -39,17 +45,20 @@ constexpr Operator kNeg{
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts)},
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferNeg},
+         .infer = inferNeg,
+         .kernel = runNeg},
         {.since_version = 6,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double")}},
-         .infer = inferNeg},
+         .infer = inferNeg,
+         .kernel = runNeg},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double bfloat16")}},
-         .infer = inferNeg},
+         .infer = inferNeg,
+         .kernel = runNeg},
     }};
 static_assert(isWellFormed(kNeg));
 

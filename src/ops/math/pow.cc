@@ -2,11 +2,90 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// base^exponent in wrapping integer arithmetic; a negative exponent gives the reciprocal
+// truncated toward zero (1 and -1 keep their magnitude, anything else gives 0).
+template <class T>
+T integerPower(T base, int64_t exponent) {
+  if (exponent < 0) {
+    if (base == T(1)) return T(1);
+    if constexpr (std::is_signed_v<T>) {
+      if (base == T(-1)) return exponent % 2 == 0 ? T(1) : T(-1);
+    }
+    return T(0);
+  }
+  using W = elementwise::WrapType<T>;
+  W result = 1;
+  W factor = static_cast<W>(base);
+  while (exponent != 0) {
+    if ((exponent & 1) != 0) result = static_cast<W>(result * factor);
+    factor = static_cast<W>(factor * factor);
+    exponent >>= 1;
+  }
+  return static_cast<T>(result);
+}
+
+// X^Y, broadcast, Y of any numeric type from version 12. One floating type for both is
+// computed in it; integer X and Y exactly (wrapping on overflow); any other pair in DOUBLE,
+// converted to X's type (integers truncated and clamped).
+Status runPow(KernelContext& ctx) {
+  elementwise::BinaryOperands in;
+  if (Status s = elementwise::binaryOperands(ctx, in, /*same_type=*/false); !s) return s;
+  ElementType type = in.a->type();
+  ElementType exponent_type = in.b->type();
+  Result<Array> made =
+      Array::allocate(isNarrowFloat(type) ? ElementType::kFloat : type, in.plan.shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  const elementwise::Broadcast& plan = in.plan;
+  bool ok = false;
+  if (type == exponent_type && (type == ElementType::kFloat || type == ElementType::kDouble)) {
+    ok = dispatchFloat(type, [&]<class T>() {
+      elementwise::binaryLoop(ctx, plan, in.a->data<T>(), in.b->data<T>(), out.data<T>(),
+                              [](T x, T y) { return std::pow(x, y); });
+    });
+  } else if (elementwise::isNativeInteger(type) && elementwise::isNativeInteger(exponent_type)) {
+    std::vector<int64_t> exponents(in.b->size());
+    dispatchInteger(exponent_type, [&]<class E>() {
+      const E* e = in.b->data<E>();
+      for (size_t i = 0; i < exponents.size(); ++i) {
+        if constexpr (std::is_same_v<E, uint64_t>) {
+          constexpr uint64_t kMax = std::numeric_limits<int64_t>::max();
+          exponents[i] = static_cast<int64_t>(std::min(e[i], kMax));
+        } else {
+          exponents[i] = static_cast<int64_t>(e[i]);
+        }
+      }
+    });
+    ok = dispatchInteger(type, [&]<class T>() {
+      elementwise::binaryLoop(ctx, plan, in.a->data<T>(), exponents.data(), out.data<T>(),
+                              [](T x, int64_t y) { return integerPower(x, y); });
+    });
+  } else {
+    Array base = isNarrowFloat(type) ? widenToFloat(*in.a) : *in.a;
+    std::vector<double> exponents(in.b->size());
+    for (size_t i = 0; i < exponents.size(); ++i) exponents[i] = elementAsDouble(*in.b, i);
+    ok = elementwise::dispatchArithmetic(base.type(), [&]<class T>() {
+      elementwise::binaryLoop(
+          ctx, plan, base.data<T>(), exponents.data(), out.data<T>(), [](T x, double y) {
+            return elementwise::fromDouble<T>(std::pow(static_cast<double>(x), y));
+          });
+    });
+  }
+  if (!ok) return elementwise::unsupported(ctx, type);
+  ctx.setOutput(0, elementwise::narrowTo(std::move(out), type));
+  return Status::ok();
+}
+
+}  // namespace
 
 constexpr TypeSet kT1Types12 =
     tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double");
@@ -26,29 +105,34 @@ constexpr Operator kPow{
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0)},
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runPow},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runPow},
         {.since_version = 12,
          .inputs = kInputs12,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("int32 int64 float16 float double")}, {"T1", kT1Types12}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runPow},
         {.since_version = 13,
          .inputs = kInputs12,
          .outputs = kOutputs1,
          .constraints = {{"T", kTTypes13}, {"T1", kT1Types12}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runPow},
         {.since_version = 15,
          .inputs = kInputs12,
          .outputs = kOutputs1,
          .constraints = {{"T", kTTypes13},
                          {"T1", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                        "float double bfloat16")}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runPow},
     }};
 static_assert(isWellFormed(kPow));
 

@@ -2,7 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include "ops/kernels.h"
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,18 +11,12 @@ using namespace dsl;
 
 namespace {
 
+// max(x, 0); NaN stays NaN. The narrow floating types are computed in FLOAT.
 Status runRelu(KernelContext& ctx) {
-  const Array* x = ctx.inputArray(0);
-  if (x == nullptr) return ctx.fail("needs a tensor input");
-  Array y(x->type(), x->shape());
-  bool ok = dispatchNative(x->type(), [&]<class T>() {
-    const T* in = x->data<T>();
-    T* out = y.data<T>();
-    for (size_t i = 0; i < y.size(); ++i) out[i] = in[i] > T(0) ? in[i] : T(0);
+  return elementwise::unaryArithmeticKernel(ctx, [](auto x) {
+    using T = decltype(x);
+    return x < T(0) ? T(0) : x;
   });
-  if (!ok) return ctx.fail("no kernel for this element type yet");
-  ctx.setOutput(0, std::move(y));
-  return Status::ok();
 }
 
 }  // namespace

@@ -2,11 +2,21 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// Halves round to even (the default rounding mode of nearbyint).
+Status runRound(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) { return std::nearbyint(x); });
+}
+
+}  // namespace
 
 constexpr Formals kInputs11 = {{"X", "T"}};
 constexpr Formals kOutputs11 = {{"Y", "T"}};
@@ -19,12 +29,14 @@ constexpr Operator kRound{.domain = kOnnxDomain,
                                .inputs = kInputs11,
                                .outputs = kOutputs11,
                                .constraints = {{"T", tensor("float16 float double")}},
-                               .infer = inferSameShape},
+                               .infer = inferSameShape,
+                               .kernel = runRound},
                               {.since_version = 22,
                                .inputs = kInputs11,
                                .outputs = kOutputs11,
                                .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                               .infer = inferSameShape},
+                               .infer = inferSameShape,
+                               .kernel = runRound},
                           }};
 static_assert(isWellFormed(kRound));
 

@@ -2,11 +2,28 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// gamma * x for x > 0, gamma * (alpha * e^x - alpha) otherwise.
+Status runSelu(KernelContext& ctx) {
+  float alpha = ctx.floatAttribute("alpha").value_or(1.6732632f);
+  float gamma = ctx.floatAttribute("gamma").value_or(1.050701f);
+  return elementwise::unaryFloatingKernel(ctx, [alpha, gamma](auto x) {
+    using T = decltype(x);
+    T a = static_cast<T>(alpha);
+    T g = static_cast<T>(gamma);
+    return x > T(0) ? g * x : g * (a * std::exp(x) - a);
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -44,21 +61,24 @@ constexpr Operator kSelu{.domain = kOnnxDomain,
                               .attributes = {attr("alpha", 1.6732f), attr("consumed_inputs", kInts),
                                              attr("gamma", 1.0507f)},
                               .constraints = kConstraints1,
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runSelu},
                              {.since_version = 6,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
                               .constraints = kConstraints1,
                               .function_bodies = {{18, kBody18}},
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runSelu},
                              {.since_version = 22,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .attributes = kAttributes6,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                               .function_bodies = {{22, kBody18}},
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runSelu},
                          }};
 static_assert(isWellFormed(kSelu));
 

@@ -2,11 +2,26 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// 1 / (1 + e^-x), written so that neither exponential overflows.
+Status runSigmoid(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+    using T = decltype(x);
+    if (x >= T(0)) return T(1) / (T(1) + std::exp(-x));
+    T e = std::exp(x);
+    return e / (T(1) + e);
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -21,17 +36,20 @@ constexpr Operator kSigmoid{.domain = kOnnxDomain,
                                  .outputs = kOutputs1,
                                  .attributes = {attr("consumed_inputs", kInts)},
                                  .constraints = kConstraints1,
-                                 .infer = inferSameShape},
+                                 .infer = inferSameShape,
+                                 .kernel = runSigmoid},
                                 {.since_version = 6,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .constraints = kConstraints1,
-                                 .infer = inferSameShape},
+                                 .infer = inferSameShape,
+                                 .kernel = runSigmoid},
                                 {.since_version = 13,
                                  .inputs = kInputs1,
                                  .outputs = kOutputs1,
                                  .constraints = {{"T", tensor("float16 float double bfloat16")}},
-                                 .infer = inferSameShape},
+                                 .infer = inferSameShape,
+                                 .kernel = runSigmoid},
                             }};
 static_assert(isWellFormed(kSigmoid));
 

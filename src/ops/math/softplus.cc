@@ -2,11 +2,24 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// log(1 + e^x), written so that the exponential does not overflow.
+Status runSoftplus(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+    using T = decltype(x);
+    return x > T(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
 constexpr Formals kOutputs1 = {{"Y", "T"}};
@@ -32,13 +45,15 @@ constexpr Operator kSoftplus{.domain = kOnnxDomain,
                                   .outputs = kOutputs1,
                                   .constraints = {{"T", tensor("float16 float double")}},
                                   .function_bodies = {{18, kBody18}},
-                                  .infer = inferSameShape},
+                                  .infer = inferSameShape,
+                                  .kernel = runSoftplus},
                                  {.since_version = 22,
                                   .inputs = kInputs1,
                                   .outputs = kOutputs1,
                                   .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                   .function_bodies = {{22, kBody18}},
-                                  .infer = inferSameShape},
+                                  .infer = inferSameShape,
+                                  .kernel = runSoftplus},
                              }};
 static_assert(isWellFormed(kSoftplus));
 

@@ -2,11 +2,23 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runSoftsign(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+    using T = decltype(x);
+    return x / (T(1) + std::abs(x));
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
 constexpr Formals kOutputs1 = {{"output", "T"}};
@@ -32,13 +44,15 @@ constexpr Operator kSoftsign{.domain = kOnnxDomain,
                                   .outputs = kOutputs1,
                                   .constraints = {{"T", tensor("float16 float double")}},
                                   .function_bodies = {{18, kBody18}},
-                                  .infer = inferSameShape},
+                                  .infer = inferSameShape,
+                                  .kernel = runSoftsign},
                                  {.since_version = 22,
                                   .inputs = kInputs1,
                                   .outputs = kOutputs1,
                                   .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                   .function_bodies = {{22, kBody18}},
-                                  .infer = inferSameShape},
+                                  .infer = inferSameShape,
+                                  .kernel = runSoftsign},
                              }};
 static_assert(isWellFormed(kSoftsign));
 

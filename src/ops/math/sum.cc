@@ -2,11 +2,26 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// The elementwise sum of one or more inputs, broadcast together, added in input order.
+Status runSum(KernelContext& ctx) {
+  ElementType type = ctx.inputArray(0) != nullptr ? ctx.inputArray(0)->type() : ElementType::kFloat;
+  Result<Array> folded =
+      elementwise::foldInputs(ctx, [](auto a, auto b) { return elementwise::wrapAdd(a, b); });
+  if (!folded) return folded.status();
+  ctx.setOutput(0, elementwise::narrowTo(std::move(*folded), type));
+  return Status::ok();
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {variadic("data_0", "T", 1)};
 constexpr Formals kOutputs1 = {{"sum", "T"}};
@@ -21,22 +36,26 @@ constexpr Operator kSum{.domain = kOnnxDomain,
                              .outputs = kOutputs1,
                              .attributes = {attr("consumed_inputs", kInts)},
                              .constraints = kConstraints1,
-                             .infer = inferSameShape},
+                             .infer = inferSameShape,
+                             .kernel = runSum},
                             {.since_version = 6,
                              .inputs = kInputs1,
                              .outputs = kOutputs1,
                              .constraints = kConstraints1,
-                             .infer = inferSameShape},
+                             .infer = inferSameShape,
+                             .kernel = runSum},
                             {.since_version = 8,
                              .inputs = kInputs1,
                              .outputs = kOutputs1,
                              .constraints = kConstraints1,
-                             .infer = inferBroadcast},
+                             .infer = inferBroadcast,
+                             .kernel = runSum},
                             {.since_version = 13,
                              .inputs = kInputs1,
                              .outputs = kOutputs1,
                              .constraints = {{"T", tensor("float16 float double bfloat16")}},
-                             .infer = inferBroadcast},
+                             .infer = inferBroadcast,
+                             .kernel = runSum},
                         }};
 static_assert(isWellFormed(kSum));
 

@@ -4,10 +4,46 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "onyx/ops/inference_context.h"
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// A * sigmoid(alpha * A) * B, A and B of one shape.
+Status runSwiGLU(KernelContext& ctx) {
+  const Array* gate = ctx.inputArray(0);
+  const Array* value = ctx.inputArray(1);
+  if (gate == nullptr || value == nullptr) return ctx.fail("needs two tensor inputs");
+  if (gate->type() != value->type()) return ctx.fail("A and B have different element types");
+  if (gate->shape() != value->shape()) return ctx.fail("A and B have different shapes");
+  float alpha = ctx.floatAttribute("alpha").value_or(1.0f);
+  ElementType type = gate->type();
+  bool narrow = isNarrowFloat(type);
+  Array a = narrow ? widenToFloat(*gate) : *gate;
+  Array b = narrow ? widenToFloat(*value) : *value;
+  Array out(a.type(), a.shape());
+  bool ok = dispatchFloat(a.type(), [&]<class T>() {
+    const T* x = a.data<T>();
+    const T* y = b.data<T>();
+    T* z = out.data<T>();
+    T k = static_cast<T>(alpha);
+    parallelFor(ctx, out.size(), elementwise::kGrain, [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) {
+        T t = k * x[i];
+        T sigmoid = t >= T(0) ? T(1) / (T(1) + std::exp(-t)) : std::exp(t) / (T(1) + std::exp(t));
+        z[i] = x[i] * sigmoid * y[i];
+      }
+    });
+  });
+  if (!ok) return elementwise::unsupported(ctx, type);
+  ctx.setOutput(0, elementwise::narrowTo(std::move(out), type));
+  return Status::ok();
+}
+
+}  // namespace
 
 // SwiGLU as the spec defines it: Swish(A) * B.
 constexpr const char* kBody28 = R"ONNX(
@@ -61,7 +97,8 @@ constexpr Operator kSwiGLU{.domain = kOnnxDomain,
                                 .attributes = {attr("alpha", 1.0f)},
                                 .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                 .function_bodies = {{28, kBody28}},
-                                .infer = inferSwiGLU},
+                                .infer = inferSwiGLU,
+                                .kernel = runSwiGLU},
                            }};
 static_assert(isWellFormed(kSwiGLU));
 

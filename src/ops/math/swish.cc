@@ -2,11 +2,27 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// x * sigmoid(alpha * x).
+Status runSwish(KernelContext& ctx) {
+  float alpha = ctx.floatAttribute("alpha").value_or(1.0f);
+  return elementwise::unaryFloatingKernel(ctx, [alpha](auto x) {
+    using T = decltype(x);
+    T z = static_cast<T>(alpha) * x;
+    T sigmoid = z >= T(0) ? T(1) / (T(1) + std::exp(-z)) : std::exp(z) / (T(1) + std::exp(z));
+    return x * sigmoid;
+  });
+}
+
+}  // namespace
 
 // Swish as the spec defines it: X * sigmoid(alpha * X).
 constexpr const char* kBody24 = R"ONNX(
@@ -30,7 +46,8 @@ constexpr Operator kSwish{.domain = kOnnxDomain,
                                .attributes = {attr("alpha", 1.0f)},
                                .constraints = {{"T", tensor("float16 float bfloat16 double")}},
                                .function_bodies = {{24, kBody24}},
-                               .infer = inferSameShape},
+                               .infer = inferSameShape,
+                               .kernel = runSwish},
                           }};
 static_assert(isWellFormed(kSwish));
 

@@ -2,11 +2,20 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runTanh(KernelContext& ctx) {
+  return elementwise::unaryFloatingKernel(ctx, [](auto x) { return std::tanh(x); });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
 constexpr Formals kOutputs1 = {{"output", "T"}};
@@ -21,17 +30,20 @@ constexpr Operator kTanh{.domain = kOnnxDomain,
                               .outputs = kOutputs1,
                               .attributes = {attr("consumed_inputs", kInts)},
                               .constraints = kConstraints1,
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runTanh},
                              {.since_version = 6,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = kConstraints1,
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runTanh},
                              {.since_version = 13,
                               .inputs = kInputs1,
                               .outputs = kOutputs1,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                              .infer = inferSameShape},
+                              .infer = inferSameShape,
+                              .kernel = runTanh},
                          }};
 static_assert(isWellFormed(kTanh));
 

@@ -2,11 +2,24 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runThresholdedRelu(KernelContext& ctx) {
+  float alpha = ctx.floatAttribute("alpha").value_or(1.0f);
+  return elementwise::unaryFloatingKernel(ctx, [alpha](auto x) {
+    using T = decltype(x);
+    return x > static_cast<T>(alpha) ? x : T(0);
+  });
+}
+
+}  // namespace
 
 constexpr Formals kInputs10 = {{"X", "T"}};
 constexpr Formals kOutputs10 = {{"Y", "T"}};
@@ -36,14 +49,16 @@ constexpr Operator kThresholdedRelu{
          .attributes = kAttributes10,
          .constraints = {{"T", tensor("float16 float double")}},
          .function_bodies = {{18, kBody18}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runThresholdedRelu},
         {.since_version = 22,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes10,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .function_bodies = {{22, kBody18}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runThresholdedRelu},
     }};
 static_assert(isWellFormed(kThresholdedRelu));
 
