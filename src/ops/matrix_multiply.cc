@@ -31,6 +31,19 @@ void sgemmOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k,
 
 }  // namespace
 
+void multiplyFloatOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k,
+                               float alpha, const float* a, size_t lda, const float* b,
+                               size_t ldb, float beta, float* c, size_t ldc) {
+  if (m == 0 || n == 0) return;
+  if (k == 0) {
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
+    }
+    return;
+  }
+  sgemmOnThisThread(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 void multiplyFloat(const KernelContext& ctx, bool trans_a, bool trans_b, size_t m, size_t n,
                    size_t k, float alpha, const float* a, size_t lda, const float* b, size_t ldb,
                    float beta, float* c, size_t ldc) {

@@ -1,8 +1,9 @@
 // Internal: what the kernels of the convolutions and poolings share (Conv, ConvInteger,
 // QLinearConv, DeformConv, ConvTranspose, Col2Im, CausalConvWithState, the poolings).
 //
-// - `gemm`: the one matrix multiply every convolution goes through (row-major, with leading
-//   dimensions as BLAS's gemm has them, so that a BLAS sgemm/dgemm can replace it).
+// - `gemm`: the matrix multiply of the non-float convolutions (row-major, with leading
+//   dimensions as BLAS's gemm has them); float ones go through oneDNN's sgemm
+//   (ops/matrix_multiply.h).
 // - `Window`: the sliding-window geometry of a node, read from its attributes against the
 //   actual input shape (the same arithmetic as the shape rules of window_shape.h).
 // - `TapTable`, `im2col`, `col2imAdd`: gathering an image's windows into the columns of a
@@ -17,10 +18,12 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "onyx/core/array.h"
 #include "onyx/core/array_elements.h"
+#include "ops/matrix_multiply.h"
 #include "onyx/core/status.h"
 #include "onyx/ops/kernel_context.h"
 #include "ops/kernels.h"
@@ -443,8 +446,14 @@ inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, c
         ldb = p1 - p0;
       }
       T* out = y + (n * static_cast<size_t>(s.outputs) + g * group_outputs) * columns + p0;
-      gemm(group_outputs, p1 - p0, depth, w + g * group_outputs * depth, depth, b, ldb, out,
-           columns);
+      if constexpr (std::is_same_v<T, float>) {
+        multiplyFloatOnThisThread(false, false, group_outputs, p1 - p0, depth, 1.0f,
+                                  w + g * group_outputs * depth, depth, b, ldb, 0.0f, out,
+                                  columns);
+      } else {
+        gemm(group_outputs, p1 - p0, depth, w + g * group_outputs * depth, depth, b, ldb, out,
+             columns);
+      }
       if (bias != nullptr) {
         for (size_t m = 0; m < group_outputs; ++m) {
           T add = bias[g * group_outputs + m];
