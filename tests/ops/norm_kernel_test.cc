@@ -321,5 +321,80 @@ TEST(NormKernels, RoiAlignRefusesABatchIndexOutOfRange) {
   EXPECT_TRUE(mentions(out.status(), "batch index")) << out.status().toString();
 }
 
+// ---- extreme inputs: errors or values, never a crash ------------------------------------
+
+TEST(NormKernels, ResizeCropFarOutsideGivesTheExtrapolationValue) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (float[2] x, float[2] roi, int64[1] sizes) => (float[3] y) {
+      y = Resize <mode = "cubic", coordinate_transformation_mode = "tf_crop_and_resize",
+                  extrapolation_value = 7.0> (x, roi, , sizes)
+    })",
+              {{"x", floats({2}, {1, 2})},
+               {"roi", floats({2}, {1e30f, 3e30f})},
+               {"sizes", tensorOf<int64_t>(ElementType::kInt64, {1}, {3})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{7, 7, 7}));
+}
+
+TEST(NormKernels, ResizeAntialiasDownsamplingAverages) {
+  // Linear antialias halving (1, 3, 5, 7): each output the triangle weights (1, 3, 3, 1) / 8
+  // over four inputs, the edge repeated: (1 + 3 + 9 + 5) / 8 and (3 + 15 + 21 + 7) / 8.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (float[4] x, float[1] scales) => (float[2] y) {
+      y = Resize <mode = "linear", antialias = 1> (x, , scales)
+    })",
+              {{"x", floats({4}, {1, 3, 5, 7})}, {"scales", floats({1}, {0.5f})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<float> y = valuesOf<float>((*out)[0]);
+  ASSERT_EQ(y.size(), 2u);
+  EXPECT_NEAR(y[0], 2.25f, 1e-5f);
+  EXPECT_NEAR(y[1], 5.75f, 1e-5f);
+}
+
+TEST(NormKernels, GridSampleOfNaNCoordinatesIsPadding) {
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 20]>
+    g (float[1,1,2,2] x, float[1,1,1,2] grid) => (float[1,1,1,1] y) {
+      y = GridSample <mode = "nearest", padding_mode = "reflection"> (x, grid)
+    })",
+      {{"x", floats({1, 1, 2, 2}, {1, 2, 3, 4})}, {"grid", floats({1, 1, 1, 2}, {NAN, 1e38f})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]).size(), 1u);
+}
+
+TEST(NormKernels, RoiAlignOfANaNRegionIsZero) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 16]>
+    g (float[1,1,2,2] x, float[1,4] rois, int64[1] b) => (float[1,1,1,1] y) {
+      y = RoiAlign <sampling_ratio = 2> (x, rois, b)
+    })",
+              {{"x", floats({1, 1, 2, 2}, {1, 2, 3, 4})},
+               {"rois", floats({1, 4}, {NAN, 0, 1, 1})},
+               {"b", tensorOf<int64_t>(ElementType::kInt64, {1}, {0})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{0}));
+}
+
+TEST(NormKernels, AttentionRefusesANegativeNonpadLength) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 24]>
+    g (float[1,1,1,1] q, float[1,1,2,1] k, float[1,1,2,1] v, int64[1] n) => (float[1,1,1,1] y) {
+      y = Attention <is_causal = 1> (q, k, v, , , , n)
+    })",
+              {{"q", floats({1, 1, 1, 1}, {1})},
+               {"k", floats({1, 1, 2, 1}, {1, 2})},
+               {"v", floats({1, 1, 2, 1}, {1, 2})},
+               {"n", tensorOf<int64_t>(ElementType::kInt64, {1}, {INT64_MIN})}});
+  ASSERT_FALSE(out);
+  EXPECT_TRUE(mentions(out.status(), "nonpad_kv_seqlen")) << out.status().toString();
+}
+
 }  // namespace
 }  // namespace onyx
