@@ -590,6 +590,12 @@ Status runAttention(KernelContext& ctx, int version) {
       return ctx.fail("nonpad_kv_seqlen must hold one length per batch");
     }
     nonpad_lengths = *lengths;
+    for (int64_t length : nonpad_lengths) {
+      if (length < 0 || length > static_cast<int64_t>(past_length + kl->sequence)) {
+        return ctx.fail("a nonpad_kv_seqlen of " + std::to_string(length) +
+                        " is outside the key sequence");
+      }
+    }
   }
   const size_t sq = ql->sequence;
   const size_t total = past_length + kl->sequence;

@@ -3,6 +3,7 @@
 // FLOAT8 types are widened on the way in and rounded to nearest even on the way out).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>

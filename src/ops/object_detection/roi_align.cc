@@ -2,6 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include "onyx/ops/inference_context.h"
 #include "ops/nn/real_kernels.h"
@@ -123,8 +125,9 @@ Status runRoiAlign(KernelContext& ctx) {
                         (static_cast<double>(ix) + 0.5) * bin_w / static_cast<double>(grid_w);
             double y = yy;
             Sample s{{0, 0, 0, 0}, {0, 0, 0, 0}};
-            if (y < -1.0 || y > static_cast<double>(height) || xx < -1.0 ||
-                xx > static_cast<double>(width) || height == 0 || width == 0) {
+            if (!std::isfinite(y) || !std::isfinite(xx) || y < -1.0 ||
+                y > static_cast<double>(height) || xx < -1.0 || xx > static_cast<double>(width) ||
+                height == 0 || width == 0) {
               samples.push_back(s);
               continue;
             }

@@ -163,7 +163,8 @@ Status runGridSample(KernelContext& ctx) {
         double normalized = g[k - 1 - d];
         double position =
             align ? (normalized + 1) / 2.0 * (length - 1) : ((normalized + 1) * length - 1) / 2.0;
-        position = static_cast<float>(position);
+        // The spec's reference rounds the coordinates to float.
+        if (std::abs(position) < 1e30) position = static_cast<float>(position);
         if (mode == GridMode::kNearest) position = std::nearbyint(position);
         double low = align ? 0.0 : -0.5;
         double high = align ? length - 1 : length - 0.5;

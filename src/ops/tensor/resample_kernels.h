@@ -131,6 +131,10 @@ inline Result<AxisResample> planAxis(const ResampleOptions& options, size_t inpu
     double ratio = x == floor_x ? 1.0 : x - floor_x;
     std::vector<double> c = resampleCoefficients(options, ratio, scale);
     size_t n = c.size();
+    // Far outside the input every tap clamps to the same edge: bound x so the index
+    // arithmetic stays in range.
+    const double bound = in + static_cast<double>(n) + 8;
+    x = std::clamp(x, -bound, bound);
     if (o == 0) {
       plan.taps = n;
       plan.index.resize(output * n);

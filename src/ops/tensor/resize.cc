@@ -216,6 +216,9 @@ Status runResize(KernelContext& ctx) {
             policy == "not_larger" ? std::min(scale, scales[axis]) : std::max(scale, scales[axis]);
       }
       for (size_t axis : axes) {
+        if (!(scale * static_cast<double>(x->dim(axis)) < 9.0e15)) {
+          return ctx.fail("the output is too large");
+        }
         scales[axis] = scale;
         sizes[axis] = static_cast<int64_t>(scale * static_cast<double>(x->dim(axis)) + 0.5);
       }

@@ -1,0 +1,400 @@
+// Kernels of the normalization, attention, resampling and detection operators: edge cases and
+// bad inputs the conformance suite does not cover.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/eval_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::runText;
+using testing::tensorOf;
+using testing::valuesOf;
+
+EvalValue floats(std::vector<int64_t> shape, const std::vector<float>& values) {
+  return tensorOf<float>(ElementType::kFloat, std::move(shape), values);
+}
+
+bool mentions(const Status& status, const std::string& text) {
+  return status.message().find(text) != std::string::npos;
+}
+
+// ---- normalization --------------------------------------------------------------------------
+
+TEST(NormKernels, LayerNormalizationNegativeAxisGivesStatistics) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 17]>
+    g (float[2,2] x, float[2] s) => (float[2,2] y, float[2,1] m, float[2,1] r) {
+      y, m, r = LayerNormalization <axis = -1, epsilon = 0.0> (x, s)
+    })",
+              {{"x", floats({2, 2}, {1, 3, 2, 2})}, {"s", floats({2}, {1, 2})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<float> y = valuesOf<float>((*out)[0]);
+  ASSERT_EQ(y.size(), 4u);
+  EXPECT_FLOAT_EQ(y[0], -1.0f);
+  EXPECT_FLOAT_EQ(y[1], 2.0f);
+  // The second row has no variance: (x - mean) * 1 / sqrt(0) is 0 * inf.
+  EXPECT_TRUE(std::isnan(y[2]));
+  EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{2, 2}));
+  EXPECT_FLOAT_EQ(valuesOf<float>((*out)[2])[0], 1.0f);
+}
+
+TEST(NormKernels, LayerNormalizationRefusesAnAxisOutOfRange) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 17]>
+    g (float[2,2] x, float[2] s) => (float[2,2] y) { y = LayerNormalization <axis = 2> (x, s) })",
+              {{"x", floats({2, 2}, {1, 3, 2, 2})}, {"s", floats({2}, {1, 2})}});
+  ASSERT_FALSE(out);
+  EXPECT_TRUE(mentions(out.status(), "axis")) << out.status().toString();
+}
+
+TEST(NormKernels, RmsNormalizationOfFloat16) {
+  // float16 2.0 is 0x4000; rms of (2, 2) is 2, so y = x / 2 = 1 (0x3C00).
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float16[1,2] x, float16[2] s) => (float16[1,2] y) {
+      y = RMSNormalization <epsilon = 0.0> (x, s)
+    })",
+              {{"x", tensorOf<uint16_t>(ElementType::kFloat16, {1, 2}, {0x4000, 0x4000})},
+               {"s", tensorOf<uint16_t>(ElementType::kFloat16, {2}, {0x3C00, 0x3C00})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<uint16_t>((*out)[0]), (std::vector<uint16_t>{0x3C00, 0x3C00}));
+}
+
+TEST(NormKernels, BatchNormalizationTrainingUpdatesTheRunningStatistics) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 15]>
+    g (float[2,1] x, float[1] s, float[1] b, float[1] m, float[1] v)
+        => (float[2,1] y, float[1] rm, float[1] rv) {
+      y, rm, rv = BatchNormalization <training_mode = 1, momentum = 0.5, epsilon = 0.0>
+          (x, s, b, m, v)
+    })",
+                                               {{"x", floats({2, 1}, {1, 3})},
+                                                {"s", floats({1}, {1})},
+                                                {"b", floats({1}, {0})},
+                                                {"m", floats({1}, {0})},
+                                                {"v", floats({1}, {1})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{-1, 1}));
+  EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{1}));  // 0 * .5 + 2 * .5
+  EXPECT_EQ(valuesOf<float>((*out)[2]), (std::vector<float>{1}));  // 1 * .5 + 1 * .5
+}
+
+TEST(NormKernels, GroupNormalizationRefusesChannelsThatDoNotSplit) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[1,3,1] x, float[3] s, float[3] b) => (float[1,3,1] y) {
+      y = GroupNormalization <num_groups = 2> (x, s, b)
+    })",
+                                               {{"x", floats({1, 3, 1}, {1, 2, 3})},
+                                                {"s", floats({3}, {1, 1, 1})},
+                                                {"b", floats({3}, {0, 0, 0})}});
+  ASSERT_FALSE(out);
+  EXPECT_TRUE(mentions(out.status(), "groups")) << out.status().toString();
+}
+
+TEST(NormKernels, InstanceNormalizationOfAnEmptyBatch) {
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 6]>
+    g (float[0,2,3] x, float[2] s, float[2] b) => (float[0,2,3] y) {
+      y = InstanceNormalization (x, s, b)
+    })",
+      {{"x", floats({0, 2, 3}, {})}, {"s", floats({2}, {1, 1})}, {"b", floats({2}, {0, 0})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{0, 2, 3}));
+}
+
+// ---- attention ------------------------------------------------------------------------------
+
+TEST(NormKernels, AttentionZeroesAFullyMaskedRow) {
+  // Two queries, two keys; the mask lets the first query see the second key and the second
+  // query see nothing.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[1,1,2,1] q, float[1,1,2,1] k, float[1,1,2,1] v, bool[2,2] m) => (float[1,1,2,1] y) {
+      y = Attention (q, k, v, m)
+    })",
+              {{"q", floats({1, 1, 2, 1}, {1, 1})},
+               {"k", floats({1, 1, 2, 1}, {1, 2})},
+               {"v", floats({1, 1, 2, 1}, {10, 20})},
+               {"m", tensorOf<bool>(ElementType::kBool, {2, 2}, {false, true, false, false})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{20, 0}));
+}
+
+TEST(NormKernels, AttentionRefusesHeadsThatDoNotGroup) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[1,3,1,2] q, float[1,2,1,2] k, float[1,2,1,2] v) => (float[1,3,1,2] y) {
+      y = Attention (q, k, v)
+    })",
+                                               {{"q", floats({1, 3, 1, 2}, {1, 2, 3, 4, 5, 6})},
+                                                {"k", floats({1, 2, 1, 2}, {1, 2, 3, 4})},
+                                                {"v", floats({1, 2, 1, 2}, {1, 2, 3, 4})}});
+  ASSERT_FALSE(out);
+  EXPECT_TRUE(mentions(out.status(), "heads")) << out.status().toString();
+}
+
+TEST(NormKernels, LinearAttentionNeedsDecayForAGatedRule) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 27]>
+    g (float[1,1,2] q, float[1,1,2] k, float[1,1,2] v) => (float[1,1,2] y) {
+      y, s = LinearAttention <q_num_heads = 1, kv_num_heads = 1, update_rule = "gated"> (q, k, v)
+    })",
+                                               {{"q", floats({1, 1, 2}, {1, 0})},
+                                                {"k", floats({1, 1, 2}, {1, 0})},
+                                                {"v", floats({1, 1, 2}, {3, 4})}});
+  ASSERT_FALSE(out);
+  EXPECT_TRUE(mentions(out.status(), "decay")) << out.status().toString();
+}
+
+TEST(NormKernels, LinearAttentionReadsTheGrownState) {
+  // One step, linear rule: S = k v^T = [[3, 4], [0, 0]]; y = scale * q^T S with scale 1.
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 27]>
+    g (float[1,1,2] q, float[1,1,2] k, float[1,1,2] v) => (float[1,1,2] y, float[1,1,2,2] s) {
+      y, s = LinearAttention <q_num_heads = 1, kv_num_heads = 1, update_rule = "linear",
+                              scale = 1.0> (q, k, v)
+    })",
+                                               {{"q", floats({1, 1, 2}, {2, 0})},
+                                                {"k", floats({1, 1, 2}, {1, 0})},
+                                                {"v", floats({1, 1, 2}, {3, 4})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{6, 8}));
+  EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{3, 4, 0, 0}));
+}
+
+TEST(NormKernels, RotaryEmbeddingRefusesAPositionOutOfRange) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[1,1,1,2] x, float[2,1] c, float[2,1] s, int64[1,1] p) => (float[1,1,1,2] y) {
+      y = RotaryEmbedding (x, c, s, p)
+    })",
+              {{"x", floats({1, 1, 1, 2}, {1, 2})},
+               {"c", floats({2, 1}, {1, 0})},
+               {"s", floats({2, 1}, {0, 1})},
+               {"p", tensorOf<int64_t>(ElementType::kInt64, {1, 1}, {2})}});
+  ASSERT_FALSE(out);
+  EXPECT_TRUE(mentions(out.status(), "position")) << out.status().toString();
+}
+
+TEST(NormKernels, RotaryEmbeddingRotatesByTheCachedAngle) {
+  // Position 1: cos 0, sin 1 rotates (1, 2) to (-2, 1).
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 23]>
+    g (float[1,1,1,2] x, float[2,1] c, float[2,1] s, int64[1,1] p) => (float[1,1,1,2] y) {
+      y = RotaryEmbedding (x, c, s, p)
+    })",
+              {{"x", floats({1, 1, 1, 2}, {1, 2})},
+               {"c", floats({2, 1}, {1, 0})},
+               {"s", floats({2, 1}, {0, 1})},
+               {"p", tensorOf<int64_t>(ElementType::kInt64, {1, 1}, {1})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{-2, 1}));
+}
+
+// ---- resampling -----------------------------------------------------------------------------
+
+TEST(NormKernels, ResizeLinearRoundsIntegersToNearestEven) {
+  // Asymmetric linear upsampling of (0, 1) by 4: 0, .25, .5, .75, 1, 1, 1, 1, rounded half to
+  // even: 0, 0, 0, 1, 1, 1, 1, 1.
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (int32[2] x, float[1] scales) => (int32[8] y) {
+      y = Resize <mode = "linear", coordinate_transformation_mode = "asymmetric"> (x, , scales)
+    })",
+      {{"x", tensorOf<int32_t>(ElementType::kInt32, {2}, {0, 1})}, {"scales", floats({1}, {4})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{0, 0, 0, 1, 1, 1, 1, 1}));
+}
+
+TEST(NormKernels, ResizeWithANegativeAxis) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (float[2,2] x, int64[1] sizes) => (float[2,4] y) {
+      y = Resize <axes = [-1], coordinate_transformation_mode = "asymmetric"> (x, , , sizes)
+    })",
+              {{"x", floats({2, 2}, {1, 2, 3, 4})},
+               {"sizes", tensorOf<int64_t>(ElementType::kInt64, {1}, {4})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{1, 1, 2, 2, 3, 3, 4, 4}));
+}
+
+TEST(NormKernels, ResizeRefusesScalesAndSizesTogether) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (float[2] x, float[1] scales, int64[1] sizes) => (float[4] y) {
+      y = Resize (x, , scales, sizes)
+    })",
+              {{"x", floats({2}, {1, 2})},
+               {"scales", floats({1}, {2})},
+               {"sizes", tensorOf<int64_t>(ElementType::kInt64, {1}, {4})}});
+  ASSERT_FALSE(out);
+  EXPECT_TRUE(mentions(out.status(), "scales")) << out.status().toString();
+}
+
+TEST(NormKernels, UpsampleRepeatsNearest) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 9]>
+    g (int64[1,2] x, float[2] scales) => (int64[2,4] y) { y = Upsample (x, scales) })",
+              {{"x", tensorOf<int64_t>(ElementType::kInt64, {1, 2}, {5, 7})},
+               {"scales", floats({2}, {2, 2})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int64_t>((*out)[0]), (std::vector<int64_t>{5, 5, 7, 7, 5, 5, 7, 7}));
+}
+
+TEST(NormKernels, GridSampleCornersWithAlignCorners) {
+  // The grid points at the four corners in (x, y) order read the corner pixels.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 20]>
+    g (float[1,1,2,2] x, float[1,1,4,2] grid) => (float[1,1,1,4] y) {
+      y = GridSample <align_corners = 1> (x, grid)
+    })",
+              {{"x", floats({1, 1, 2, 2}, {1, 2, 3, 4})},
+               {"grid", floats({1, 1, 4, 2}, {-1, -1, 1, -1, -1, 1, 1, 1})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{1, 2, 3, 4}));
+}
+
+TEST(NormKernels, GridSampleRefusesAGridOfTheWrongWidth) {
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 20]>
+    g (float[1,1,2,2] x, float[1,1,1,3] grid) => (float[1,1,1,1] y) { y = GridSample (x, grid) })",
+      {{"x", floats({1, 1, 2, 2}, {1, 2, 3, 4})}, {"grid", floats({1, 1, 1, 3}, {0, 0, 0})}});
+  ASSERT_FALSE(out);
+}
+
+// ---- detection ------------------------------------------------------------------------------
+
+TEST(NormKernels, NonMaxSuppressionSelectsNothingWithoutAMaximum) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 11]>
+    g (float[1,1,4] boxes, float[1,1,1] scores) => (int64[N,3] y) {
+      y = NonMaxSuppression (boxes, scores)
+    })",
+              {{"boxes", floats({1, 1, 4}, {0, 0, 1, 1})}, {"scores", floats({1, 1, 1}, {0.9f})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{0, 3}));
+}
+
+TEST(NormKernels, NonMaxSuppressionRefusesMismatchedScores) {
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 11]>
+    g (float[1,1,4] boxes, float[1,1,2] scores) => (int64[N,3] y) {
+      y = NonMaxSuppression (boxes, scores)
+    })",
+      {{"boxes", floats({1, 1, 4}, {0, 0, 1, 1})}, {"scores", floats({1, 1, 2}, {0.9f, 0.8f})}});
+  ASSERT_FALSE(out);
+}
+
+TEST(NormKernels, RoiAlignRefusesABatchIndexOutOfRange) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 16]>
+    g (float[1,1,2,2] x, float[1,4] rois, int64[1] b) => (float[1,1,1,1] y) {
+      y = RoiAlign (x, rois, b)
+    })",
+              {{"x", floats({1, 1, 2, 2}, {1, 2, 3, 4})},
+               {"rois", floats({1, 4}, {0, 0, 1, 1})},
+               {"b", tensorOf<int64_t>(ElementType::kInt64, {1}, {1})}});
+  ASSERT_FALSE(out);
+  EXPECT_TRUE(mentions(out.status(), "batch index")) << out.status().toString();
+}
+
+// ---- extreme inputs: errors or values, never a crash ------------------------------------
+
+TEST(NormKernels, ResizeCropFarOutsideGivesTheExtrapolationValue) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (float[2] x, float[2] roi, int64[1] sizes) => (float[3] y) {
+      y = Resize <mode = "cubic", coordinate_transformation_mode = "tf_crop_and_resize",
+                  extrapolation_value = 7.0> (x, roi, , sizes)
+    })",
+              {{"x", floats({2}, {1, 2})},
+               {"roi", floats({2}, {1e30f, 3e30f})},
+               {"sizes", tensorOf<int64_t>(ElementType::kInt64, {1}, {3})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{7, 7, 7}));
+}
+
+TEST(NormKernels, ResizeAntialiasDownsamplingAverages) {
+  // Linear antialias halving (1, 3, 5, 7): each output the triangle weights (1, 3, 3, 1) / 8
+  // over four inputs, the edge repeated: (1 + 3 + 9 + 5) / 8 and (3 + 15 + 21 + 7) / 8.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (float[4] x, float[1] scales) => (float[2] y) {
+      y = Resize <mode = "linear", antialias = 1> (x, , scales)
+    })",
+              {{"x", floats({4}, {1, 3, 5, 7})}, {"scales", floats({1}, {0.5f})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<float> y = valuesOf<float>((*out)[0]);
+  ASSERT_EQ(y.size(), 2u);
+  EXPECT_NEAR(y[0], 2.25f, 1e-5f);
+  EXPECT_NEAR(y[1], 5.75f, 1e-5f);
+}
+
+TEST(NormKernels, GridSampleOfNaNCoordinatesIsPadding) {
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 20]>
+    g (float[1,1,2,2] x, float[1,1,1,2] grid) => (float[1,1,1,1] y) {
+      y = GridSample <mode = "nearest", padding_mode = "reflection"> (x, grid)
+    })",
+      {{"x", floats({1, 1, 2, 2}, {1, 2, 3, 4})}, {"grid", floats({1, 1, 1, 2}, {NAN, 1e38f})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]).size(), 1u);
+}
+
+TEST(NormKernels, RoiAlignOfANaNRegionIsZero) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 16]>
+    g (float[1,1,2,2] x, float[1,4] rois, int64[1] b) => (float[1,1,1,1] y) {
+      y = RoiAlign <sampling_ratio = 2> (x, rois, b)
+    })",
+              {{"x", floats({1, 1, 2, 2}, {1, 2, 3, 4})},
+               {"rois", floats({1, 4}, {NAN, 0, 1, 1})},
+               {"b", tensorOf<int64_t>(ElementType::kInt64, {1}, {0})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{0}));
+}
+
+TEST(NormKernels, AttentionRefusesANegativeNonpadLength) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 24]>
+    g (float[1,1,1,1] q, float[1,1,2,1] k, float[1,1,2,1] v, int64[1] n) => (float[1,1,1,1] y) {
+      y = Attention <is_causal = 1> (q, k, v, , , , n)
+    })",
+              {{"q", floats({1, 1, 1, 1}, {1})},
+               {"k", floats({1, 1, 2, 1}, {1, 2})},
+               {"v", floats({1, 1, 2, 1}, {1, 2})},
+               {"n", tensorOf<int64_t>(ElementType::kInt64, {1}, {INT64_MIN})}});
+  ASSERT_FALSE(out);
+  EXPECT_TRUE(mentions(out.status(), "nonpad_kv_seqlen")) << out.status().toString();
+}
+
+}  // namespace
+}  // namespace onyx
