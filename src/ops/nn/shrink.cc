@@ -16,15 +16,12 @@ namespace {
 Status runShrink(KernelContext& ctx) {
   float bias = ctx.floatAttribute("bias").value_or(0.0f);
   float lambd = ctx.floatAttribute("lambd").value_or(0.5f);
-  return elementwise::unaryFloatingKernel(
-      ctx,
-      [bias, lambd](auto x) {
-        using T = decltype(x);
-        T b = static_cast<T>(bias);
-        T l = static_cast<T>(lambd);
-        return x < -l ? x + b : (x > l ? x - b : T(0));
-      },
-      /*integers=*/true);
+  return elementwise::unaryFloatingKernel<true>(ctx, [bias, lambd](auto x) {
+    using T = decltype(x);
+    T b = static_cast<T>(bias);
+    T l = static_cast<T>(lambd);
+    return x < -l ? x + b : (x > l ? x - b : T(0));
+  });
 }
 
 }  // namespace
