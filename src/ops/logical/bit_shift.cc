@@ -2,11 +2,42 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// X shifted by Y bits; a shift by the width of the type or more gives 0, as numpy does.
+Status runBitShift(KernelContext& ctx) {
+  std::string_view direction = ctx.stringAttribute("direction").value_or("");
+  if (direction != "LEFT" && direction != "RIGHT") {
+    return ctx.fail("direction is \"" + std::string(direction) + "\"; it must be LEFT or RIGHT");
+  }
+  const Array* x = ctx.inputArray(0);
+  if (x != nullptr && x->type() != ElementType::kUint8 && x->type() != ElementType::kUint16 &&
+      x->type() != ElementType::kUint32 && x->type() != ElementType::kUint64) {
+    return elementwise::unsupported(ctx, x->type());
+  }
+  bool left = direction == "LEFT";
+  return elementwise::integerBinaryKernel(
+      ctx,
+      [left](auto a, auto b) {
+        using T = decltype(a);
+        if constexpr (std::is_signed_v<T>) {
+          return T(0);  // not reached: the signed types are refused above
+        } else {
+          if (b >= T(sizeof(T) * 8)) return T(0);
+          return static_cast<T>(left ? a << b : a >> b);
+        }
+      },
+      /*booleans=*/false);
+}
+
+}  // namespace
 
 extern const Operator kBitShift;
 constexpr Operator kBitShift{.domain = kOnnxDomain,
@@ -17,7 +48,8 @@ constexpr Operator kBitShift{.domain = kOnnxDomain,
                                   .outputs = {{"Z", "T"}},
                                   .attributes = {required("direction", kString)},
                                   .constraints = {{"T", tensor("uint8 uint16 uint32 uint64")}},
-                                  .infer = inferBroadcast},
+                                  .infer = inferBroadcast,
+                                  .kernel = runBitShift},
                              }};
 static_assert(isWellFormed(kBitShift));
 

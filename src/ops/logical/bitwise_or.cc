@@ -2,11 +2,22 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runBitwiseOr(KernelContext& ctx) {
+  return elementwise::integerBinaryKernel(
+      ctx, [](auto a, auto b) { return a | b; },
+      /*booleans=*/false);
+}
+
+}  // namespace
 
 extern const Operator kBitwiseOr;
 constexpr Operator kBitwiseOr{
@@ -17,7 +28,8 @@ constexpr Operator kBitwiseOr{
          .inputs = {{"A", "T"}, {"B", "T"}},
          .outputs = {{"C", "T"}},
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64")}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runBitwiseOr},
     }};
 static_assert(isWellFormed(kBitwiseOr));
 

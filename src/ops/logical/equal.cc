@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
 
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,6 +12,13 @@ namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
+
+// Equality, broadcast; NaN equals nothing. Strings compare by their bytes.
+Status runEqual(KernelContext& ctx) {
+  return elementwise::compareKernel(
+      ctx, [](const auto& a, const auto& b) { return a == b; },
+      /*strings=*/true);
+}
 
 // Functions branch on shapes (`Equal(Size(shape), 4)` picks a 2-D or 3-D body): the
 // comparison of known integer data propagates, as 0 or 1, so If can take one branch.
@@ -53,12 +61,14 @@ constexpr Operator kEqual{
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0)},
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runEqual},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
-         .infer = inferEqual},
+         .infer = inferEqual,
+         .kernel = runEqual},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -67,21 +77,24 @@ constexpr Operator kEqual{
                tensor(
                    "bool uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
               {"T1", tensor("bool")}},
-         .infer = inferEqual},
+         .infer = inferEqual,
+         .kernel = runEqual},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bool uint8 uint16 uint32 uint64 int8 int16 int32 int64 "
                                       "float16 float double bfloat16")},
                          {"T1", tensor("bool")}},
-         .infer = inferEqual},
+         .infer = inferEqual,
+         .kernel = runEqual},
         {.since_version = 19,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bool uint8 uint16 uint32 uint64 int8 int16 int32 int64 "
                                       "float16 float double bfloat16 string")},
                          {"T1", tensor("bool")}},
-         .infer = inferEqual},
+         .infer = inferEqual,
+         .kernel = runEqual},
     }};
 static_assert(isWellFormed(kEqual));
 

@@ -2,11 +2,20 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runGreaterOrEqual(KernelContext& ctx) {
+  return elementwise::compareKernel(ctx, [](auto a, auto b) { return a >= b; });
+}
+
+}  // namespace
 
 constexpr Formals kInputs12 = {{"A", "T"}, {"B", "T"}};
 constexpr Formals kOutputs12 = {{"C", "T1"}};
@@ -34,7 +43,8 @@ constexpr Operator kGreaterOrEqual{
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
               {"T1", tensor("bool")}},
          .function_bodies = {{12, kBody12}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runGreaterOrEqual},
         {.since_version = 16,
          .inputs = kInputs12,
          .outputs = kOutputs12,
@@ -42,7 +52,8 @@ constexpr Operator kGreaterOrEqual{
                                       "float double bfloat16")},
                          {"T1", tensor("bool")}},
          .function_bodies = {{16, kBody12}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runGreaterOrEqual},
     }};
 static_assert(isWellFormed(kGreaterOrEqual));
 

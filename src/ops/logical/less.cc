@@ -2,11 +2,20 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runLess(KernelContext& ctx) {
+  return elementwise::compareKernel(ctx, [](auto a, auto b) { return a < b; });
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"A", "T"}, {"B", "T"}};
 constexpr Formals kOutputs1 = {{"C", "T1"}};
@@ -23,12 +32,14 @@ constexpr Operator kLess{
          .outputs = kOutputs1,
          .attributes = {attr("axis", kInt), attr("broadcast", 0)},
          .constraints = kConstraints1,
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runLess},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runLess},
         {.since_version = 9,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -36,14 +47,16 @@ constexpr Operator kLess{
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
               {"T1", tensor("bool")}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runLess},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")},
                          {"T1", tensor("bool")}},
-         .infer = inferBroadcast},
+         .infer = inferBroadcast,
+         .kernel = runLess},
     }};
 static_assert(isWellFormed(kLess));
 

@@ -2,11 +2,22 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+Status runXor(KernelContext& ctx) {
+  return elementwise::integerBinaryKernel(
+      ctx, [](bool a, bool b) { return a != b; },
+      /*booleans=*/true);
+}
+
+}  // namespace
 
 constexpr Formals kInputs1 = {{"A", "T"}, {"B", "T"}};
 constexpr Formals kOutputs1 = {{"C", "T1"}};
@@ -21,12 +32,14 @@ constexpr Operator kXor{.domain = kOnnxDomain,
                              .outputs = kOutputs1,
                              .attributes = {attr("axis", kInt), attr("broadcast", 0)},
                              .constraints = kConstraints1,
-                             .infer = inferSameShape},
+                             .infer = inferSameShape,
+                             .kernel = runXor},
                             {.since_version = 7,
                              .inputs = kInputs1,
                              .outputs = kOutputs1,
                              .constraints = kConstraints1,
-                             .infer = inferBroadcast},
+                             .infer = inferBroadcast,
+                             .kernel = runXor},
                         }};
 static_assert(isWellFormed(kXor));
 

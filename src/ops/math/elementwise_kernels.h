@@ -510,10 +510,10 @@ Status integerBinaryKernel(KernelContext& ctx, Op op, bool booleans) {
 
 /// An elementwise operator over the floating-point types: FLOAT and DOUBLE natively (`op`
 /// gets and returns a float or a double), the narrow types in FLOAT, rounded back. With
-/// `integers` set, integer inputs are computed in DOUBLE and converted back (truncating and
+/// kIntegers, integer inputs are computed in DOUBLE and converted back (truncating and
 /// clamping, as the reference's astype does within range).
-template <class Op>
-Status unaryFloatingKernel(KernelContext& ctx, Op op, bool integers = false) {
+template <bool kIntegers = false, class Op>
+Status unaryFloatingKernel(KernelContext& ctx, Op op) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("needs a tensor input");
   ElementType type = x->type();
@@ -524,11 +524,13 @@ Status unaryFloatingKernel(KernelContext& ctx, Op op, bool integers = false) {
     unaryLoop(ctx, in.size(), in.data<T>(), out.data<T>(),
               [&](T v) { return static_cast<T>(op(v)); });
   });
-  if (!ok && integers) {
-    ok = dispatchInteger(type, [&]<class T>() {
-      unaryLoop(ctx, in.size(), in.data<T>(), out.data<T>(),
-                [&](T v) { return fromDouble<T>(op(static_cast<double>(v))); });
-    });
+  if constexpr (kIntegers) {
+    if (!ok) {
+      ok = dispatchInteger(type, [&]<class T>() {
+        unaryLoop(ctx, in.size(), in.data<T>(), out.data<T>(),
+                  [&](T v) { return fromDouble<T>(op(static_cast<double>(v))); });
+      });
+    }
   }
   if (!ok) return unsupported(ctx, type);
   ctx.setOutput(0, narrowTo(std::move(out), type));

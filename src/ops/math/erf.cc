@@ -13,8 +13,7 @@ namespace {
 
 // Integer inputs (version 9) are computed in DOUBLE and truncated back.
 Status runErf(KernelContext& ctx) {
-  return elementwise::unaryFloatingKernel(
-      ctx, [](auto x) { return std::erf(x); }, /*integers=*/true);
+  return elementwise::unaryFloatingKernel<true>(ctx, [](auto x) { return std::erf(x); });
 }
 
 }  // namespace

@@ -2,11 +2,29 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/math/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
+
+namespace {
+
+// x + bias below -lambd, x - bias above lambd, 0 between. Integer inputs are computed in
+// DOUBLE and truncated back.
+Status runShrink(KernelContext& ctx) {
+  float bias = ctx.floatAttribute("bias").value_or(0.0f);
+  float lambd = ctx.floatAttribute("lambd").value_or(0.5f);
+  return elementwise::unaryFloatingKernel<true>(ctx, [bias, lambd](auto x) {
+    using T = decltype(x);
+    T b = static_cast<T>(bias);
+    T l = static_cast<T>(lambd);
+    return x < -l ? x + b : (x > l ? x - b : T(0));
+  });
+}
+
+}  // namespace
 
 // Shrink as the spec defines it (from opset 18): input + bias below -lambd, input - bias
 // above lambd, 0 between.
@@ -47,7 +65,8 @@ constexpr Operator kShrink{
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
          .function_bodies = {{18, kBody18}},
-         .infer = inferShrink},
+         .infer = inferShrink,
+         .kernel = runShrink},
     }};
 static_assert(isWellFormed(kShrink));
 

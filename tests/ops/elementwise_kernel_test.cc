@@ -1,0 +1,405 @@
+// Elementwise kernels (math, logical, Where, IsInf/IsNaN, Shrink): what the conformance
+// suite leaves out — errors on bad inputs, wrap-around and division by zero, NaN, empty
+// tensors, the narrow types, legacy broadcasting, thread-count independence.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "onyx/core/float_formats.h"
+#include "support/eval_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::runText;
+using testing::tensorOf;
+using testing::valuesOf;
+
+// The single output of a run, the test failing when the run does.
+EvalValue runOne(std::string_view text, std::vector<NamedValue> inputs,
+                 const EvalOptions& options = {}) {
+  Result<std::vector<EvalValue>> out = runText(text, std::move(inputs), options);
+  EXPECT_TRUE(out) << out.status().toString();
+  if (!out || out->empty()) return {};
+  return (*out)[0];
+}
+
+// The error message of a run that must fail.
+std::string failure(std::string_view text, std::vector<NamedValue> inputs) {
+  Result<std::vector<EvalValue>> out = runText(text, std::move(inputs));
+  EXPECT_FALSE(out);
+  return out ? std::string() : out.status().toString();
+}
+
+TEST(ElementwiseKernels, AddBroadcastsAcrossCollapsedAxes) {
+  std::vector<float> a(24), b(3);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(100 * (i + 1));
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[2,3,4] a, float[3,1] b) => (float[2,3,4] y) { y = Add(a, b) })",
+                       {{"a", tensorOf<float>(ElementType::kFloat, {2, 3, 4}, a)},
+                        {"b", tensorOf<float>(ElementType::kFloat, {3, 1}, b)}});
+  ASSERT_EQ(y.tensor.shape(), (std::vector<int64_t>{2, 3, 4}));
+  std::vector<float> got = valuesOf<float>(y);
+  for (size_t i = 0; i < 24; ++i) {
+    size_t row = (i / 4) % 3;
+    EXPECT_EQ(got[i], a[i] + b[row]) << i;
+  }
+}
+
+TEST(ElementwiseKernels, ResultsDoNotDependOnTheThreadCount) {
+  const int64_t rows = 700, cols = 300;
+  std::vector<double> a(static_cast<size_t>(rows * cols)), b(static_cast<size_t>(cols));
+  for (size_t i = 0; i < a.size(); ++i) a[i] = std::sin(static_cast<double>(i));
+  for (size_t i = 0; i < b.size(); ++i) b[i] = 1.0 + static_cast<double>(i) / 7.0;
+  const char* text = R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (double[700,300] a, double[300] b) => (double[700,300] y) { y = Div(a, b) })";
+  auto inputs = [&] {
+    return std::vector<NamedValue>{{"a", tensorOf<double>(ElementType::kDouble, {rows, cols}, a)},
+                                   {"b", tensorOf<double>(ElementType::kDouble, {cols}, b)}};
+  };
+  EvalOptions one;
+  one.threads = 1;
+  EvalOptions four;
+  four.threads = 4;
+  std::vector<double> serial = valuesOf<double>(runOne(text, inputs(), one));
+  std::vector<double> parallel = valuesOf<double>(runOne(text, inputs(), four));
+  ASSERT_EQ(serial.size(), a.size());
+  EXPECT_EQ(serial, parallel);
+  EXPECT_EQ(serial[static_cast<size_t>(5 * cols + 7)], a[static_cast<size_t>(5 * cols + 7)] / b[7]);
+}
+
+TEST(ElementwiseKernels, ShapesThatDoNotBroadcastAreAnError) {
+  std::string message = failure(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[N] a, float[M] b) => (float[K] y) { y = Mul(a, b) })",
+                                {{"a", tensorOf<float>(ElementType::kFloat, {2}, {1, 2})},
+                                 {"b", tensorOf<float>(ElementType::kFloat, {3}, {1, 2, 3})}});
+  EXPECT_NE(message.find("broadcast"), std::string::npos) << message;
+}
+
+TEST(ElementwiseKernels, EmptyTensorsBroadcastToEmptyResults) {
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[0,3] a, float[3] b) => (float[0,3] y) { y = Sub(a, b) })",
+                       {{"a", tensorOf<float>(ElementType::kFloat, {0, 3}, {})},
+                        {"b", tensorOf<float>(ElementType::kFloat, {3}, {1, 2, 3})}});
+  EXPECT_EQ(y.tensor.shape(), (std::vector<int64_t>{0, 3}));
+  EXPECT_EQ(y.tensor.size(), 0u);
+}
+
+TEST(ElementwiseKernels, IntegerArithmeticWrapsAround) {
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  EvalValue sum = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int32[2] a, int32[2] b) => (int32[2] y) { y = Add(a, b) })",
+                         {{"a", tensorOf<int32_t>(ElementType::kInt32, {2}, {kMax, kMin})},
+                          {"b", tensorOf<int32_t>(ElementType::kInt32, {2}, {1, -1})}});
+  EXPECT_EQ(valuesOf<int32_t>(sum), (std::vector<int32_t>{kMin, kMax}));
+  EvalValue product = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (uint16[1] a, uint16[1] b) => (uint16[1] y) { y = Mul(a, b) })",
+                             {{"a", tensorOf<uint16_t>(ElementType::kUint16, {1}, {65535})},
+                              {"b", tensorOf<uint16_t>(ElementType::kUint16, {1}, {65535})}});
+  EXPECT_EQ(valuesOf<uint16_t>(product), (std::vector<uint16_t>{1}));
+  EvalValue negated = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int32[2] a) => (int32[2] y) { y = Neg(a) })",
+                             {{"a", tensorOf<int32_t>(ElementType::kInt32, {2}, {kMin, 5})}});
+  EXPECT_EQ(valuesOf<int32_t>(negated), (std::vector<int32_t>{kMin, -5}));
+  EvalValue absolute = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int8[3] a) => (int8[3] y) { y = Abs(a) })",
+                              {{"a", tensorOf<int8_t>(ElementType::kInt8, {3}, {-128, -3, 4})}});
+  EXPECT_EQ(valuesOf<int8_t>(absolute), (std::vector<int8_t>{-128, 3, 4}));
+}
+
+TEST(ElementwiseKernels, IntegerDivisionTruncatesAndDivisionByZeroGivesZero) {
+  constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int64[4] a, int64[4] b) => (int64[4] y) { y = Div(a, b) })",
+                       {{"a", tensorOf<int64_t>(ElementType::kInt64, {4}, {-7, 7, 5, kMin})},
+                        {"b", tensorOf<int64_t>(ElementType::kInt64, {4}, {2, -2, 0, -1})}});
+  EXPECT_EQ(valuesOf<int64_t>(y), (std::vector<int64_t>{-3, -3, 0, kMin}));
+}
+
+TEST(ElementwiseKernels, ModFollowsTheDivisorOrWithFmodTheDividend) {
+  auto inputs = [] {
+    return std::vector<NamedValue>{
+        {"a", tensorOf<int32_t>(ElementType::kInt32, {5},
+                                {-7, 7, -7, 5, std::numeric_limits<int32_t>::min()})},
+        {"b", tensorOf<int32_t>(ElementType::kInt32, {5}, {3, -3, -3, 0, -1})}};
+  };
+  EvalValue python = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int32[5] a, int32[5] b) => (int32[5] y) { y = Mod(a, b) })",
+                            inputs());
+  EXPECT_EQ(valuesOf<int32_t>(python), (std::vector<int32_t>{2, -2, -1, 0, 0}));
+  EvalValue c = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int32[5] a, int32[5] b) => (int32[5] y) { y = Mod <fmod = 1> (a, b) })",
+                       inputs());
+  EXPECT_EQ(valuesOf<int32_t>(c), (std::vector<int32_t>{-1, 1, -1, 0, 0}));
+}
+
+TEST(ElementwiseKernels, Float16IsComputedInFloatAndRoundedBack) {
+  uint16_t one = floatToFloat16(1.0f), two = floatToFloat16(2.0f), third = floatToFloat16(1 / 3.0f);
+  EvalValue y =
+      runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float16[2] a, float16[2] b) => (float16[2] y) { y = Div(a, b) })",
+             {{"a", tensorOf<uint16_t>(ElementType::kFloat16, {2}, {two, one})},
+              {"b", tensorOf<uint16_t>(ElementType::kFloat16, {2}, {one, floatToFloat16(3.0f)})}});
+  EXPECT_EQ(y.tensor.type(), ElementType::kFloat16);
+  EXPECT_EQ(valuesOf<uint16_t>(y), (std::vector<uint16_t>{two, third}));
+  EvalValue relu =
+      runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (bfloat16[2] a) => (bfloat16[2] y) { y = Relu(a) })",
+             {{"a", tensorOf<uint16_t>(ElementType::kBfloat16, {2},
+                                       {floatToBfloat16(-2.0f), floatToBfloat16(3.0f)})}});
+  EXPECT_EQ(valuesOf<uint16_t>(relu),
+            (std::vector<uint16_t>{floatToBfloat16(0.0f), floatToBfloat16(3.0f)}));
+}
+
+TEST(ElementwiseKernels, RoundHalvesToEven) {
+  EvalValue y = runOne(
+      R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[6] x) => (float[6] y) { y = Round(x) })",
+      {{"x", tensorOf<float>(ElementType::kFloat, {6}, {0.5f, 1.5f, 2.5f, -2.5f, 2.6f, -0.4f})}});
+  std::vector<float> got = valuesOf<float>(y);
+  EXPECT_EQ(got, (std::vector<float>{0.0f, 2.0f, 2.0f, -2.0f, 3.0f, -0.0f}));
+}
+
+TEST(ElementwiseKernels, ClipKeepsNaNAndClipsIntegersWithOneBound) {
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 13]>
+    g (float[3] x, float lo, float hi) => (float[3] y) { y = Clip(x, lo, hi) })",
+                       {{"x", tensorOf<float>(ElementType::kFloat, {3}, {nan, -5.0f, 5.0f})},
+                        {"lo", tensorOf<float>(ElementType::kFloat, {}, {-1.0f})},
+                        {"hi", tensorOf<float>(ElementType::kFloat, {}, {1.0f})}});
+  std::vector<float> got = valuesOf<float>(y);
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_TRUE(std::isnan(got[0]));
+  EXPECT_EQ(got[1], -1.0f);
+  EXPECT_EQ(got[2], 1.0f);
+  EvalValue ints = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 13]>
+    g (int8[3] x, int8 hi) => (int8[3] y) { y = Clip(x, , hi) })",
+                          {{"x", tensorOf<int8_t>(ElementType::kInt8, {3}, {-128, 3, 127})},
+                           {"hi", tensorOf<int8_t>(ElementType::kInt8, {}, {2})}});
+  EXPECT_EQ(valuesOf<int8_t>(ints), (std::vector<int8_t>{-128, 2, 2}));
+  EvalValue legacy =
+      runOne(R"(
+    <ir_version: 10, opset_import: ["" : 6]>
+    g (float[3] x) => (float[3] y) { y = Clip <min = 0.0> (x) })",
+             {{"x", tensorOf<float>(ElementType::kFloat, {3}, {-1.0f, 0.5f, 1e30f})}});
+  EXPECT_EQ(valuesOf<float>(legacy), (std::vector<float>{0.0f, 0.5f, 1e30f}));
+}
+
+TEST(ElementwiseKernels, PowMixesTypes) {
+  EvalValue ints = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 15]>
+    g (int64[4] x, int32[4] e) => (int64[4] y) { y = Pow(x, e) })",
+                          {{"x", tensorOf<int64_t>(ElementType::kInt64, {4}, {3, 2, -1, 1})},
+                           {"e", tensorOf<int32_t>(ElementType::kInt32, {4}, {39, -1, -3, -5})}});
+  EXPECT_EQ(valuesOf<int64_t>(ints), (std::vector<int64_t>{4052555153018976267, 0, -1, 1}));
+  EvalValue truncated = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 15]>
+    g (int32[2] x, float[2] e) => (int32[2] y) { y = Pow(x, e) })",
+                               {{"x", tensorOf<int32_t>(ElementType::kInt32, {2}, {2, 10})},
+                                {"e", tensorOf<float>(ElementType::kFloat, {2}, {0.5f, 20.0f})}});
+  EXPECT_EQ(valuesOf<int32_t>(truncated),
+            (std::vector<int32_t>{1, std::numeric_limits<int32_t>::max()}));
+}
+
+TEST(ElementwiseKernels, BitShiftByTheWidthOrMoreGivesZero) {
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (uint8[3] x, uint8[3] s) => (uint8[3] y) { y = BitShift <direction = "LEFT"> (x, s) })",
+                       {{"x", tensorOf<uint8_t>(ElementType::kUint8, {3}, {1, 255, 1})},
+                        {"s", tensorOf<uint8_t>(ElementType::kUint8, {3}, {7, 1, 8})}});
+  EXPECT_EQ(valuesOf<uint8_t>(y), (std::vector<uint8_t>{128, 254, 0}));
+  std::string message = failure(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (uint8[1] x, uint8[1] s) => (uint8[1] y) { y = BitShift <direction = "UP"> (x, s) })",
+                                {{"x", tensorOf<uint8_t>(ElementType::kUint8, {1}, {1})},
+                                 {"s", tensorOf<uint8_t>(ElementType::kUint8, {1}, {1})}});
+  EXPECT_NE(message.find("direction"), std::string::npos) << message;
+}
+
+TEST(ElementwiseKernels, WhereBroadcastsStringsAndNarrowTypes) {
+  Array condition(ElementType::kBool, {2, 1});
+  condition.data<bool>()[0] = true;
+  condition.data<bool>()[1] = false;
+  Array x(ElementType::kString, {2});
+  x.strings() = {"a", "b"};
+  Array y(ElementType::kString, {});
+  y.strings() = {"z"};
+  EvalValue out =
+      runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (bool[2,1] c, string[2] x, string y) => (string[2,2] out) { out = Where(c, x, y) })",
+             {{"c", EvalValue::of(condition)}, {"x", EvalValue::of(x)}, {"y", EvalValue::of(y)}});
+  ASSERT_EQ(out.tensor.shape(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(out.tensor.strings(), (std::vector<std::string>{"a", "b", "z", "z"}));
+  EvalValue halves = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (bool[2,1] c, float16[2] x, float16 y) => (float16[2,2] out) { out = Where(c, x, y) })",
+                            {{"c", EvalValue::of(condition)},
+                             {"x", tensorOf<uint16_t>(ElementType::kFloat16, {2}, {1, 2})},
+                             {"y", tensorOf<uint16_t>(ElementType::kFloat16, {}, {9})}});
+  EXPECT_EQ(valuesOf<uint16_t>(halves), (std::vector<uint16_t>{1, 2, 9, 9}));
+}
+
+TEST(ElementwiseKernels, ExpandBroadcastsBothWaysAndRefusesNegativeDims) {
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 13]>
+    g (int32[3,1] x, int64[3] shape) => (int32[2,3,2] y) { y = Expand(x, shape) })",
+                       {{"x", tensorOf<int32_t>(ElementType::kInt32, {3, 1}, {1, 2, 3})},
+                        {"shape", tensorOf<int64_t>(ElementType::kInt64, {3}, {2, 1, 2})}});
+  ASSERT_EQ(y.tensor.shape(), (std::vector<int64_t>{2, 3, 2}));
+  EXPECT_EQ(valuesOf<int32_t>(y), (std::vector<int32_t>{1, 1, 2, 2, 3, 3, 1, 1, 2, 2, 3, 3}));
+  std::string message = failure(R"(
+    <ir_version: 10, opset_import: ["" : 13]>
+    g (int32[3] x, int64[2] shape) => (int32[A,B] y) { y = Expand(x, shape) })",
+                                {{"x", tensorOf<int32_t>(ElementType::kInt32, {3}, {1, 2, 3})},
+                                 {"shape", tensorOf<int64_t>(ElementType::kInt64, {2}, {-2, 3})}});
+  EXPECT_NE(message.find("negative"), std::string::npos) << message;
+}
+
+TEST(ElementwiseKernels, VariadicMaxBroadcastsAndPropagatesNaN) {
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 13]>
+    g (float[2,1] a, float[3] b, float c) => (float[2,3] y) { y = Max(a, b, c) })",
+                       {{"a", tensorOf<float>(ElementType::kFloat, {2, 1}, {0.0f, nan})},
+                        {"b", tensorOf<float>(ElementType::kFloat, {3}, {-1.0f, 5.0f, 2.0f})},
+                        {"c", tensorOf<float>(ElementType::kFloat, {}, {1.0f})}});
+  std::vector<float> got = valuesOf<float>(y);
+  ASSERT_EQ(got.size(), 6u);
+  EXPECT_EQ(got[0], 1.0f);
+  EXPECT_EQ(got[1], 5.0f);
+  EXPECT_EQ(got[2], 2.0f);
+  EXPECT_TRUE(std::isnan(got[3]) && std::isnan(got[4]) && std::isnan(got[5]));
+  EvalValue mean = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 13]>
+    g (double[2] a, double b, double[2] c) => (double[2] y) { y = Mean(a, b, c) })",
+                          {{"a", tensorOf<double>(ElementType::kDouble, {2}, {1.0, 2.0})},
+                           {"b", tensorOf<double>(ElementType::kDouble, {}, {3.0})},
+                           {"c", tensorOf<double>(ElementType::kDouble, {2}, {5.0, 7.0})}});
+  EXPECT_EQ(valuesOf<double>(mean), (std::vector<double>{3.0, 4.0}));
+}
+
+TEST(ElementwiseKernels, LegacyBroadcastAttributeAlignsBAtAxis) {
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 6]>
+    g (float[2,3] a, float[2] b) => (float[2,3] y) { y = Add <broadcast = 1, axis = 0> (a, b) })",
+                       {{"a", tensorOf<float>(ElementType::kFloat, {2, 3}, {0, 1, 2, 3, 4, 5})},
+                        {"b", tensorOf<float>(ElementType::kFloat, {2}, {10, 20})}});
+  EXPECT_EQ(valuesOf<float>(y), (std::vector<float>{10, 11, 12, 23, 24, 25}));
+  std::string message =
+      failure(R"(
+    <ir_version: 10, opset_import: ["" : 6]>
+    g (float[2,3] a, float[3] b) => (float[2,3] y) { y = Add(a, b) })",
+              {{"a", tensorOf<float>(ElementType::kFloat, {2, 3}, {0, 1, 2, 3, 4, 5})},
+               {"b", tensorOf<float>(ElementType::kFloat, {3}, {1, 2, 3})}});
+  EXPECT_NE(message.find("broadcast"), std::string::npos) << message;
+}
+
+TEST(ElementwiseKernels, PReluSlopeFollowsTheAxisOfItsLength) {
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 16]>
+    g (float[2,3,2] x, float[3] slope) => (float[2,3,2] y) { y = PRelu(x, slope) })",
+                       {{"x", tensorOf<float>(ElementType::kFloat, {2, 3, 2},
+                                              {-1, 1, -1, 1, -1, 1, -2, 2, -2, 2, -2, 2})},
+                        {"slope", tensorOf<float>(ElementType::kFloat, {3}, {1, 2, 3})}});
+  EXPECT_EQ(valuesOf<float>(y), (std::vector<float>{-1, 1, -2, 1, -3, 1, -2, 2, -4, 2, -6, 2}));
+}
+
+TEST(ElementwiseKernels, ComparisonsAndLogicalOperators) {
+  Array a(ElementType::kString, {3});
+  a.strings() = {"x", "", "yz"};
+  Array b(ElementType::kString, {});
+  b.strings() = {"yz"};
+  EvalValue equal = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (string[3] a, string b) => (bool[3] y) { y = Equal(a, b) })",
+                           {{"a", EvalValue::of(a)}, {"b", EvalValue::of(b)}});
+  EXPECT_EQ(valuesOf<bool>(equal), (std::vector<bool>{false, false, true}));
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  EvalValue less = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 16]>
+    g (float[3] a, float[3] b) => (bool[3] y) { y = LessOrEqual(a, b) })",
+                          {{"a", tensorOf<float>(ElementType::kFloat, {3}, {1, nan, 2})},
+                           {"b", tensorOf<float>(ElementType::kFloat, {3}, {1, 0, 1})}});
+  EXPECT_EQ(valuesOf<bool>(less), (std::vector<bool>{true, false, false}));
+  EvalValue xor_ =
+      runOne(R"(
+    <ir_version: 10, opset_import: ["" : 7]>
+    g (bool[2,2] a, bool[2] b) => (bool[2,2] y) { y = Xor(a, b) })",
+             {{"a", tensorOf<bool>(ElementType::kBool, {2, 2}, {true, false, true, true})},
+              {"b", tensorOf<bool>(ElementType::kBool, {2}, {true, false})}});
+  EXPECT_EQ(valuesOf<bool>(xor_), (std::vector<bool>{false, false, false, true}));
+  EvalValue inverted = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (int16[2] a) => (int16[2] y) { y = BitwiseNot(a) })",
+                              {{"a", tensorOf<int16_t>(ElementType::kInt16, {2}, {0, -1})}});
+  EXPECT_EQ(valuesOf<int16_t>(inverted), (std::vector<int16_t>{-1, 0}));
+}
+
+TEST(ElementwiseKernels, IsInfHonoursTheSignAttributesOnNarrowTypes) {
+  uint16_t plus = floatToFloat16(std::numeric_limits<float>::infinity());
+  uint16_t minus = floatToFloat16(-std::numeric_limits<float>::infinity());
+  EvalValue y = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 20]>
+    g (float16[3] x) => (bool[3] y) { y = IsInf <detect_negative = 0> (x) })",
+                       {{"x", tensorOf<uint16_t>(ElementType::kFloat16, {3}, {plus, minus, 0})}});
+  EXPECT_EQ(valuesOf<bool>(y), (std::vector<bool>{true, false, false}));
+}
+
+TEST(ElementwiseKernels, ActivationEdgeCases) {
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  EvalValue sign = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 13]>
+    g (float[3] x) => (float[3] y) { y = Sign(x) })",
+                          {{"x", tensorOf<float>(ElementType::kFloat, {3}, {nan, -3, 0})}});
+  std::vector<float> s = valuesOf<float>(sign);
+  ASSERT_EQ(s.size(), 3u);
+  EXPECT_TRUE(std::isnan(s[0]));
+  EXPECT_EQ(s[1], -1.0f);
+  EXPECT_EQ(s[2], 0.0f);
+  EvalValue softplus =
+      runOne(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (double[2] x) => (double[2] y) { y = Softplus(x) })",
+             {{"x", tensorOf<double>(ElementType::kDouble, {2}, {1000.0, -1000.0})}});
+  std::vector<double> sp = valuesOf<double>(softplus);
+  ASSERT_EQ(sp.size(), 2u);
+  EXPECT_EQ(sp[0], 1000.0);
+  EXPECT_GE(sp[1], 0.0);
+  EXPECT_LT(sp[1], 1e-300);
+  EvalValue shrink = runOne(R"(
+    <ir_version: 10, opset_import: ["" : 9]>
+    g (int32[3] x) => (int32[3] y) { y = Shrink <lambd = 1.5, bias = 1.5> (x) })",
+                            {{"x", tensorOf<int32_t>(ElementType::kInt32, {3}, {-3, 1, 4})}});
+  EXPECT_EQ(valuesOf<int32_t>(shrink), (std::vector<int32_t>{-1, 0, 2}));
+  std::string message = failure(R"(
+    <ir_version: 10, opset_import: ["" : 20]>
+    g (float[1] x) => (float[1] y) { y = Gelu <approximate = "exact"> (x) })",
+                                {{"x", tensorOf<float>(ElementType::kFloat, {1}, {1})}});
+  EXPECT_NE(message.find("approximate"), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace onyx
