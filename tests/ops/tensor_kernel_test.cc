@@ -439,5 +439,21 @@ TEST(TensorKernels, ReverseSequenceRefusesALengthPastTheTimeAxis) {
               {{"x", floats({2, 2}, {1, 2, 3, 4})}, {"l", int64s({2}, {1, 3})}}, "outside");
 }
 
+TEST(TensorKernels, TheFirstTileAndSplitTakeFloatCounts) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 3, opset_import: ["" : 1]>
+    g (float[2] x, float t, float a, float[2] s) => (float[4] y, float[1] p, float[1] q) {
+      y = Tile(x, t, a)
+      p, q = Split(x, s)
+    })",
+                                               {{"x", floats({2}, {1, 2})},
+                                                {"t", floats({}, {2})},
+                                                {"a", floats({}, {0})},
+                                                {"s", floats({2}, {1, 1})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{1, 2, 1, 2}));
+  EXPECT_EQ(valuesOf<float>((*out)[2]), (std::vector<float>{2}));
+}
+
 }  // namespace
 }  // namespace onyx
