@@ -127,8 +127,9 @@ Status runSplit(KernelContext& ctx) {
     int64_t total = 0;
     for (int64_t part : parts) {
       if (part < 0) return ctx.fail("split has a negative entry");
-      if (part > size - total)
+      if (part > size - total) {
         return ctx.fail("split adds up to more than " + std::to_string(size));
+      }
       total += part;
     }
     if (total != size) {
