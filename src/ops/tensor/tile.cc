@@ -123,8 +123,9 @@ Status runTile1(KernelContext& ctx) {
   if (data == nullptr || tiles == nullptr || axis_input == nullptr) {
     return ctx.fail("needs input, tiles and axis");
   }
-  if (tiles->size() != 1 || axis_input->size() != 1)
+  if (tiles->size() != 1 || axis_input->size() != 1) {
     return ctx.fail("tiles and axis must be one number each");
+  }
   double count = elementAsDouble(*tiles, 0);
   double axis_value = elementAsDouble(*axis_input, 0);
   constexpr double kLimit = static_cast<double>(int64_t{1} << 40);
