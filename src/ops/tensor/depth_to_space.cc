@@ -5,6 +5,7 @@
 #include "onyx/core/element_type.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -38,6 +39,42 @@ void inferDepthToSpace(InferenceContext& ctx) {
       0, {(*in)[0], c ? *c : dims.fresh(), dims.multiply((*in)[2], b), dims.multiply((*in)[3], b)});
 }
 
+// The rank-6 regrouping DepthToSpace and SpaceToDepth are: `data` read as `dims`, axes
+// permuted by `perm`, the result given `shape`.
+Status regroup(KernelContext& ctx, const Array& data, const std::vector<int64_t>& dims,
+               const std::vector<size_t>& perm, std::vector<int64_t> shape) {
+  std::vector<int64_t> strides = denseStrides(dims);
+  std::vector<int64_t> out_dims;
+  StridedView source;
+  for (size_t axis : perm) {
+    out_dims.push_back(dims[axis]);
+    source.strides.push_back(strides[axis]);
+  }
+  Array out(data.type(), std::move(shape));
+  copyOut(ctx, out_dims, data, std::move(source), out);
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
+Status runDepthToSpace(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  if (data->rank() != 4) return ctx.fail("input must have rank 4");
+  int64_t b = ctx.intAttribute("blocksize").value_or(0);
+  if (b <= 0 || b > (int64_t{1} << 20)) return ctx.fail("blocksize must be positive");
+  int64_t n = data->dim(0);
+  int64_t c = data->dim(1);
+  int64_t h = data->dim(2);
+  int64_t w = data->dim(3);
+  if (c % (b * b) != 0) return ctx.fail("channels do not divide by blocksize squared");
+  int64_t depth = c / (b * b);
+  std::string mode(ctx.stringAttribute("mode").value_or("DCR"));
+  std::vector<int64_t> shape = {n, depth, h * b, w * b};
+  if (mode == "DCR") return regroup(ctx, *data, {n, b, b, depth, h, w}, {0, 3, 4, 1, 5, 2}, shape);
+  if (mode == "CRD") return regroup(ctx, *data, {n, depth, b, b, h, w}, {0, 1, 4, 2, 5, 3}, shape);
+  return ctx.fail("unknown mode '" + mode + "'");
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
@@ -54,19 +91,22 @@ constexpr Operator kDepthToSpace{.domain = kOnnxDomain,
                                       .outputs = kOutputs1,
                                       .attributes = {required("blocksize", kInt)},
                                       .constraints = kConstraints1,
-                                      .infer = inferDepthToSpace},
+                                      .infer = inferDepthToSpace,
+                                      .kernel = runDepthToSpace},
                                      {.since_version = 11,
                                       .inputs = kInputs1,
                                       .outputs = kOutputs1,
                                       .attributes = kAttributes11,
                                       .constraints = kConstraints1,
-                                      .infer = inferDepthToSpace},
+                                      .infer = inferDepthToSpace,
+                                      .kernel = runDepthToSpace},
                                      {.since_version = 13,
                                       .inputs = kInputs1,
                                       .outputs = kOutputs1,
                                       .attributes = kAttributes11,
                                       .constraints = {{"T", tensor(kIr4Types)}},
-                                      .infer = inferDepthToSpace},
+                                      .infer = inferDepthToSpace,
+                                      .kernel = runDepthToSpace},
                                  }};
 static_assert(isWellFormed(kDepthToSpace));
 

@@ -5,6 +5,7 @@
 #include "onyx/core/element_type.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -17,6 +18,44 @@ void inferNonZero(InferenceContext& ctx) {
   std::optional<size_t> rank = ctx.inputRank(0);
   ctx.setOutputShape(0, {rank ? DimValue::known(static_cast<int64_t>(*rank)) : ctx.dims().fresh(),
                          ctx.dims().fresh()});
+}
+
+Status runNonZero(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  std::vector<size_t> hits;
+  bool native = dispatchNative(data->type(), [&]<class T>() {
+    const T* x = data->data<T>();
+    for (size_t i = 0; i < data->size(); ++i) {
+      if (x[i] != T{}) hits.push_back(i);
+    }
+  });
+  if (!native) {
+    if (data->isString()) {
+      const std::vector<std::string>& x = data->strings();
+      for (size_t i = 0; i < x.size(); ++i) {
+        if (!x[i].empty()) hits.push_back(i);
+      }
+    } else {
+      for (size_t i = 0; i < data->size(); ++i) {
+        if (elementAsDouble(*data, i) != 0) hits.push_back(i);
+      }
+    }
+  }
+  size_t rank = data->rank();
+  int64_t count = static_cast<int64_t>(hits.size());
+  Array out(ElementType::kInt64, {static_cast<int64_t>(rank), count});
+  int64_t* y = out.data<int64_t>();
+  std::vector<int64_t> strides = denseStrides(data->shape());
+  for (size_t j = 0; j < hits.size(); ++j) {
+    int64_t rest = static_cast<int64_t>(hits[j]);
+    for (size_t d = 0; d < rank; ++d) {
+      y[d * hits.size() + j] = rest / strides[d];
+      rest %= strides[d];
+    }
+  }
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
 }
 
 }  // namespace
@@ -33,12 +72,14 @@ constexpr Operator kNonZero{
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferNonZero},
+         .infer = inferNonZero,
+         .kernel = runNonZero},
         {.since_version = 13,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferNonZero},
+         .infer = inferNonZero,
+         .kernel = runNonZero},
     }};
 static_assert(isWellFormed(kNonZero));
 

@@ -116,7 +116,7 @@ Status runPad(KernelContext& ctx) {
   std::vector<int64_t> shape(rank);
   for (size_t d = 0; d < rank; ++d) {
     int64_t n = data->dim(d);
-    if (std::abs(before[d]) > kLimit || std::abs(after[d]) > kLimit) {
+    if (before[d] < -kLimit || before[d] > kLimit || after[d] < -kLimit || after[d] > kLimit) {
       return ctx.fail("pads are too large");
     }
     shape[d] = n + before[d] + after[d];

@@ -107,14 +107,24 @@ void inferReshape1(InferenceContext& ctx) {
 
 Status runReshape(KernelContext& ctx) {
   const Array* data = ctx.inputArray(0);
-  const Array* shape = ctx.inputArray(1);
-  if (data == nullptr || shape == nullptr || shape->type() != ElementType::kInt64 ||
-      shape->rank() != 1) {
-    return ctx.fail("needs a tensor and a 1-D int64 shape");
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  std::vector<int64_t> out;
+  if (ctx.schema().since_version < 5) {
+    std::optional<std::vector<int64_t>> shape = ctx.intsAttribute("shape");
+    if (!shape) return ctx.fail("needs the shape attribute");
+    out = std::move(*shape);
+  } else {
+    const Array* shape = ctx.inputArray(1);
+    if (shape == nullptr || shape->type() != ElementType::kInt64 || shape->rank() != 1) {
+      return ctx.fail("needs a 1-D int64 shape");
+    }
+    out.assign(shape->data<int64_t>(), shape->data<int64_t>() + shape->size());
   }
   bool allow_zero = ctx.intAttribute("allowzero").value_or(0) != 0;
-  std::vector<int64_t> out(shape->data<int64_t>(), shape->data<int64_t>() + shape->size());
-  int64_t known = 1;
+  int64_t count = static_cast<int64_t>(data->size());
+  int64_t known = 1;  // the product of the dimensions other than -1
+  bool has_zero = false;
+  bool overflow = false;
   std::optional<size_t> inferred;
   for (size_t i = 0; i < out.size(); ++i) {
     if (out[i] == 0 && !allow_zero) {
@@ -127,9 +137,14 @@ Status runReshape(KernelContext& ctx) {
       continue;
     }
     if (out[i] < 0) return ctx.fail("shape has a negative dimension");
-    known *= out[i];
+    if (out[i] == 0) has_zero = true;
+    if (!overflow) overflow = __builtin_mul_overflow(known, out[i], &known);
   }
-  int64_t count = static_cast<int64_t>(data->size());
+  if (has_zero) {
+    known = 0;
+  } else if (overflow) {
+    return ctx.fail("shape holds more elements than the input's " + std::to_string(count));
+  }
   if (inferred) {
     if (known == 0 || count % known != 0) return ctx.fail("the element count does not divide");
     out[*inferred] = count / known;
@@ -159,7 +174,8 @@ constexpr Operator kReshape{
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts), attr("shape", kInts)},
          .constraints = {{"T", tensor("float16 float double")}},
-         .infer = inferReshape1},
+         .infer = inferReshape1,
+         .kernel = runReshape},
         {.since_version = 5,
          .inputs = kInputs5,
          .outputs = kOutputs1,

@@ -4,11 +4,54 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 extern const Operator kReverseSequence;
+namespace {
+Status runReverseSequence(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  const Array* lens = ctx.inputArray(1);
+  if (data == nullptr || lens == nullptr) return ctx.fail("needs input and sequence_lens");
+  if (data->rank() < 2) return ctx.fail("input must have rank 2 or more");
+  int64_t batch_axis = ctx.intAttribute("batch_axis").value_or(1);
+  int64_t time_axis = ctx.intAttribute("time_axis").value_or(0);
+  if (!((batch_axis == 0 && time_axis == 1) || (batch_axis == 1 && time_axis == 0))) {
+    return ctx.fail("batch_axis and time_axis must be 0 and 1, in some order");
+  }
+  int64_t batches = data->dim(static_cast<size_t>(batch_axis));
+  int64_t steps = data->dim(static_cast<size_t>(time_axis));
+  std::optional<std::vector<int64_t>> lengths = integersOf(*lens);
+  if (!lengths || lens->rank() != 1 || static_cast<int64_t>(lengths->size()) != batches) {
+    return ctx.fail("sequence_lens must hold one int64 per batch entry");
+  }
+  for (int64_t length : *lengths) {
+    if (length < 0 || length > steps) {
+      return ctx.fail("sequence length " + std::to_string(length) + " is outside [0, " +
+                      std::to_string(steps) + "]");
+    }
+  }
+  std::vector<int64_t> strides = denseStrides(data->shape());
+  int64_t batch_stride = strides[static_cast<size_t>(batch_axis)];
+  int64_t time_stride = strides[static_cast<size_t>(time_axis)];
+  int64_t inner = elementProduct(data->shape(), 2);
+  Array out = data->clone();
+  for (int64_t b = 0; b < batches; ++b) {
+    int64_t length = (*lengths)[static_cast<size_t>(b)];
+    for (int64_t t = 0; t < length; ++t) {
+      copyElements(*data, static_cast<size_t>(b * batch_stride + (length - 1 - t) * time_stride),
+                   out, static_cast<size_t>(b * batch_stride + t * time_stride),
+                   static_cast<size_t>(inner));
+    }
+  }
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
+}  // namespace
+
 constexpr Operator kReverseSequence{
     .domain = kOnnxDomain,
     .name = "ReverseSequence",
@@ -18,7 +61,8 @@ constexpr Operator kReverseSequence{
          .outputs = {{"Y", "T"}},
          .attributes = {attr("batch_axis", 1), attr("time_axis", 0)},
          .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSameShape},
+         .infer = inferSameShape,
+         .kernel = runReverseSequence},
     }};
 static_assert(isWellFormed(kReverseSequence));
 

@@ -5,6 +5,7 @@
 #include "onyx/core/element_type.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -42,6 +43,32 @@ void inferSpaceToDepth(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+Status runSpaceToDepth(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  if (data == nullptr) return ctx.fail("needs a tensor input");
+  if (data->rank() != 4) return ctx.fail("input must have rank 4");
+  int64_t b = ctx.intAttribute("blocksize").value_or(0);
+  if (b <= 0 || b > (int64_t{1} << 20)) return ctx.fail("blocksize must be positive");
+  int64_t n = data->dim(0);
+  int64_t c = data->dim(1);
+  int64_t h = data->dim(2);
+  int64_t w = data->dim(3);
+  if (h % b != 0 || w % b != 0) return ctx.fail("height and width must divide by blocksize");
+  std::vector<int64_t> dims = {n, c, h / b, b, w / b, b};
+  std::vector<int64_t> strides = denseStrides(dims);
+  std::vector<size_t> perm = {0, 3, 5, 1, 2, 4};
+  std::vector<int64_t> out_dims;
+  StridedView source;
+  for (size_t axis : perm) {
+    out_dims.push_back(dims[axis]);
+    source.strides.push_back(strides[axis]);
+  }
+  Array out(data->type(), {n, c * b * b, h / b, w / b});
+  copyOut(ctx, out_dims, *data, std::move(source), out);
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
@@ -57,13 +84,15 @@ constexpr Operator kSpaceToDepth{.domain = kOnnxDomain,
                                       .outputs = kOutputs1,
                                       .attributes = kAttributes1,
                                       .constraints = {{"T", tensor(kIr3Types)}},
-                                      .infer = inferSpaceToDepth},
+                                      .infer = inferSpaceToDepth,
+                                      .kernel = runSpaceToDepth},
                                      {.since_version = 13,
                                       .inputs = kInputs1,
                                       .outputs = kOutputs1,
                                       .attributes = kAttributes1,
                                       .constraints = {{"T", tensor(kIr4Types)}},
-                                      .infer = inferSpaceToDepth},
+                                      .infer = inferSpaceToDepth,
+                                      .kernel = runSpaceToDepth},
                                  }};
 static_assert(isWellFormed(kSpaceToDepth));
 

@@ -104,6 +104,18 @@ Status runSplit(KernelContext& ctx) {
   Result<std::optional<std::vector<int64_t>>> given =
       intListOf(ctx, attribute ? std::nullopt : std::optional<size_t>(1), attribute ? "split" : "");
   if (!given) return given.status();
+  if (const Array* numbers = ctx.inputArray(1); numbers != nullptr && attribute) {
+    // Split-1's split input has the data's (floating-point) type.
+    std::vector<int64_t> values;
+    for (size_t i = 0; i < numbers->size(); ++i) {
+      double value = elementAsDouble(*numbers, i);
+      if (!(value >= 0 && value <= static_cast<double>(size))) {
+        return ctx.fail("split has an entry outside [0, " + std::to_string(size) + "]");
+      }
+      values.push_back(static_cast<int64_t>(value));
+    }
+    *given = std::move(values);
+  }
   size_t outputs = ctx.outputCount();
   std::vector<int64_t> parts;
   if (*given) {
@@ -115,8 +127,9 @@ Status runSplit(KernelContext& ctx) {
     int64_t total = 0;
     for (int64_t part : parts) {
       if (part < 0) return ctx.fail("split has a negative entry");
-      if (part > size - total)
+      if (part > size - total) {
         return ctx.fail("split adds up to more than " + std::to_string(size));
+      }
       total += part;
     }
     if (total != size) {
@@ -177,7 +190,8 @@ constexpr Operator kSplit{.domain = kOnnxDomain,
                                .outputs = {variadic("outputs...", "T", 1)},
                                .attributes = {attr("axis", kInt), attr("split", kInts)},
                                .constraints = {{"T", tensor("float16 float double")}},
-                               .infer = inferSplit},
+                               .infer = inferSplit,
+                               .kernel = runSplit},
                               {.since_version = 2,
                                .inputs = kInputs2,
                                .outputs = kOutputs2,

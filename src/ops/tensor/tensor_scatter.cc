@@ -56,8 +56,7 @@ Status runTensorScatter(KernelContext& ctx) {
   for (size_t p = 0; p < prefixes; ++p) {
     int64_t start = starts[p / std::max<size_t>(per_batch, 1)];
     for (int64_t s = 0; s < length; ++s) {
-      int64_t at = start + s;
-      if (circular) at %= capacity;
+      int64_t at = circular ? (start % capacity + s) % capacity : start + s;
       targets.push_back((p * static_cast<size_t>(capacity) + static_cast<size_t>(at)) * inner);
     }
   }

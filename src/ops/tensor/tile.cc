@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/tensor/tensor_kernels.h"
 #include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
@@ -60,6 +61,83 @@ void inferTile1(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
+// `data` repeated repeats[d] times along each axis d.
+Status tile(KernelContext& ctx, const Array* data, const std::vector<int64_t>& repeats) {
+  size_t rank = data->rank();
+  if (repeats.size() != rank) {
+    return ctx.fail("repeats has " + std::to_string(repeats.size()) + " entries for rank " +
+                    std::to_string(rank));
+  }
+  std::vector<int64_t> shape(rank);
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t r = repeats[d];
+    if (r < 0) return ctx.fail("repeats has a negative entry");
+    int64_t dim = data->dim(d);
+    if (dim != 0 && r > (int64_t{1} << 40) / dim) return ctx.fail("the output is too large");
+    shape[d] = dim * r;
+  }
+  Result<Array> made = newArray(data->type(), shape);
+  if (!made) return made.status();
+  Array out = std::move(*made);
+  if (out.size() == 0) {
+    ctx.setOutput(0, std::move(out));
+    return Status::ok();
+  }
+  std::vector<int64_t> out_strides = denseStrides(shape);
+  // The input in the first tile, then each axis from the innermost repeated by doubling
+  // what is already filled: a region of in[0..d-1] x out[d..] at the start of `out`.
+  copyInto(ctx, *data, out, StridedView{0, out_strides});
+  for (size_t d = rank; d-- > 0;) {
+    int64_t r = repeats[d];
+    int64_t tile = data->dim(d) * out_strides[d];  // one repetition along d, contiguous
+    std::vector<int64_t> dims(data->shape().begin(), data->shape().begin() + d);
+    std::vector<int64_t> strides(out_strides.begin(), out_strides.begin() + d);
+    dims.push_back(0);
+    strides.push_back(1);
+    for (int64_t filled = 1; filled < r;) {
+      int64_t count = std::min(filled, r - filled);
+      dims.back() = count * tile;
+      copyStrided(ctx, dims, out, StridedView{0, strides}, out,
+                  StridedView{filled * tile, strides});
+      filled += count;
+    }
+  }
+  ctx.setOutput(0, std::move(out));
+  return Status::ok();
+}
+
+Status runTile(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  const Array* repeats_input = ctx.inputArray(1);
+  if (data == nullptr || repeats_input == nullptr) return ctx.fail("needs input and repeats");
+  std::optional<std::vector<int64_t>> repeats = integersOf(*repeats_input);
+  if (!repeats || repeats_input->rank() != 1) return ctx.fail("repeats must be a 1-D int64 tensor");
+  return tile(ctx, data, *repeats);
+}
+
+// Tile-1: `tiles` copies along one `axis` (both one number).
+Status runTile1(KernelContext& ctx) {
+  const Array* data = ctx.inputArray(0);
+  const Array* tiles = ctx.inputArray(1);
+  const Array* axis_input = ctx.inputArray(2);
+  if (data == nullptr || tiles == nullptr || axis_input == nullptr) {
+    return ctx.fail("needs input, tiles and axis");
+  }
+  if (tiles->size() != 1 || axis_input->size() != 1) {
+    return ctx.fail("tiles and axis must be one number each");
+  }
+  double count = elementAsDouble(*tiles, 0);
+  double axis_value = elementAsDouble(*axis_input, 0);
+  constexpr double kLimit = static_cast<double>(int64_t{1} << 40);
+  if (!(count >= 0 && count <= kLimit)) return ctx.fail("tiles must be a count");
+  if (!(axis_value > -kLimit && axis_value < kLimit)) return ctx.fail("axis is out of range");
+  std::optional<size_t> axis = kernelAxis(static_cast<int64_t>(axis_value), data->rank());
+  if (!axis) return ctx.fail("axis is out of range for rank " + std::to_string(data->rank()));
+  std::vector<int64_t> repeats(data->rank(), 1);
+  repeats[*axis] = static_cast<int64_t>(count);
+  return tile(ctx, data, repeats);
+}
+
 }  // namespace
 
 constexpr Formals kInputs6 = {{"input", "T"}, {"repeats", "T1"}};
@@ -74,17 +152,20 @@ constexpr Operator kTile{
          .inputs = {{"input", "T"}, {"tiles", "T"}, {"axis", "T"}},
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float16 float double")}, {"T1", tensor("int64")}},
-         .infer = inferTile1},
+         .infer = inferTile1,
+         .kernel = runTile1},
         {.since_version = 6,
          .inputs = kInputs6,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}},
-         .infer = inferTile},
+         .infer = inferTile,
+         .kernel = runTile},
         {.since_version = 13,
          .inputs = kInputs6,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr4Types)}, {"T1", tensor("int64")}},
-         .infer = inferTile},
+         .infer = inferTile,
+         .kernel = runTile},
     }};
 static_assert(isWellFormed(kTile));
 
