@@ -171,10 +171,16 @@ Result<nn::Window> transposedWindow(const KernelContext& ctx, const std::vector<
   w.pad_begin.resize(rank);
   w.pad_end.resize(rank);
   for (size_t a = 0; a < rank; ++a) {
-    int64_t full = w.strides[a] * (w.columns[a] - 1) + (*output_padding)[a] + w.extent(a);
-    if (w.columns[a] == 0) full = 0;
+    // stride * input stays far from overflowing (any larger output could not be allocated).
+    int64_t scaled = 0;
+    if (__builtin_mul_overflow(w.strides[a], w.columns[a], &scaled) ||
+        scaled > (int64_t{1} << 52)) {
+      return ctx.fail("spatial axis " + std::to_string(a) + " would be too large");
+    }
+    int64_t full =
+        w.columns[a] == 0 ? 0 : scaled - w.strides[a] + (*output_padding)[a] + w.extent(a);
     if (has_output_shape || (same && !has_pads)) {
-      int64_t out = has_output_shape ? (*output_shape)[a] : w.columns[a] * w.strides[a];
+      int64_t out = has_output_shape ? (*output_shape)[a] : scaled;
       int64_t total = full - out;
       int64_t half = nn::floorDiv(total, 2);
       w.pad_begin[a] = *auto_pad == AutoPad::kSameUpper ? half : total - half;
