@@ -212,6 +212,20 @@ TEST(ConvTransposeKernel, AWeightWithTheWrongChannelCountIsAnError) {
   EXPECT_NE(out.status().message().find("channels"), std::string::npos) << out.status().toString();
 }
 
+TEST(ConvTransposeKernel, SameUpperOutputIsInputTimesStrideEvenWhenThatNeedsNegativePads) {
+  // Full output 3 * (2 - 1) + 1 = 4, SAME asks for 6: a total padding of -2, -1 at each end,
+  // so the inputs land at 1 and 4.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,2] x, float[1,1,1] w) => (float[1,1,6] y) {
+      y = ConvTranspose <auto_pad = "SAME_UPPER", strides = [3]> (x, w)
+    })",
+              {{"x", floats({1, 1, 2}, {1, 2})}, {"w", floats({1, 1, 1}, {10})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{0, 10, 0, 0, 20, 0}));
+}
+
 // ---- poolings -----------------------------------------------------------------------------
 
 TEST(MaxPoolKernel, IndicesInColumnMajorOrderWithStorageOrderOne) {
@@ -304,6 +318,15 @@ TEST(LpPoolKernel, PaddingAddsNothing) {
                                                {{"x", floats({1, 1, 3}, {-3, 4, -5})}});
   ASSERT_TRUE(out) << out.status().toString();
   expectNear(valuesOf<float>((*out)[0]), {3.0f, 9.0f});
+}
+
+TEST(GlobalPoolKernels, LpPoolWithP3) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,2,1] x) => (float[1,1,1,1] y) { y = GlobalLpPool <p = 3> (x) })",
+                                               {{"x", floats({1, 1, 2, 1}, {-1, 2})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  expectNear(valuesOf<float>((*out)[0]), {std::cbrt(9.0f)});
 }
 
 TEST(GlobalPoolKernels, MaxPropagatesNaNAndAverageWorksInBfloat16) {
