@@ -273,28 +273,29 @@ Status runConvTranspose(KernelContext& ctx) {
       }
     }
     size_t tile = nn::columnTile(rows, in_volume);
-    parallelFor(ctx, batch * groups, 1, [&](size_t begin, size_t end) {
-      std::vector<T> col(rows * tile);
-      for (size_t task = begin; task < end; ++task) {
-        size_t g = task % groups;
-        size_t n = task / groups;
-        const T* image = xd + (n * static_cast<size_t>(channels) + g * cg) * in_volume;
-        T* out = yd + (n * static_cast<size_t>(outputs) + g * mg) * out_volume;
-        for (size_t p0 = 0; p0 < in_volume; p0 += tile) {
-          size_t p1 = std::min(in_volume, p0 + tile);
-          nn::gemm(rows, p1 - p0, cg, transposed.data() + g * rows * cg, cg, image + p0, in_volume,
-                   col.data(), p1 - p0);
-          nn::col2imAdd(win, table, col.data(), mg, p0, p1, out);
-        }
-        if (b != nullptr) {
-          const T* bias = bs.data<T>() + g * mg;
-          for (size_t m = 0; m < mg; ++m) {
-            T* row = out + m * out_volume;
-            for (size_t i = 0; i < out_volume; ++i) row[i] += bias[m];
-          }
-        }
-      }
-    });
+    parallelFor(ctx, batch * groups, nn::grainFor(rows * cg * in_volume),
+                [&](size_t begin, size_t end) {
+                  std::vector<T> col(rows * tile);
+                  for (size_t task = begin; task < end; ++task) {
+                    size_t g = task % groups;
+                    size_t n = task / groups;
+                    const T* image = xd + (n * static_cast<size_t>(channels) + g * cg) * in_volume;
+                    T* out = yd + (n * static_cast<size_t>(outputs) + g * mg) * out_volume;
+                    for (size_t p0 = 0; p0 < in_volume; p0 += tile) {
+                      size_t p1 = std::min(in_volume, p0 + tile);
+                      nn::gemm(rows, p1 - p0, cg, transposed.data() + g * rows * cg, cg, image + p0,
+                               in_volume, col.data(), p1 - p0);
+                      nn::col2imAdd(win, table, col.data(), mg, p0, p1, out);
+                    }
+                    if (b != nullptr) {
+                      const T* bias = bs.data<T>() + g * mg;
+                      for (size_t m = 0; m < mg; ++m) {
+                        T* row = out + m * out_volume;
+                        for (size_t i = 0; i < out_volume; ++i) row[i] += bias[m];
+                      }
+                    }
+                  }
+                });
   });
   if (!ok) return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
   ctx.setOutput(0, narrowFromFloat(y, x->type()));

@@ -121,56 +121,58 @@ Status runDeformConv(KernelContext& ctx) {
     if (columns == 0 || batch == 0 || mg == 0) return;
     size_t tile = nn::columnTile(depth, columns);
     size_t tiles = (columns + tile - 1) / tile;
-    parallelFor(ctx, batch * groups * tiles, 1, [&](size_t begin, size_t end) {
-      std::vector<T> col(depth * tile);
-      std::vector<int64_t> taps(rank), coords(rank), low(rank);
-      std::vector<T> pos(rank), frac(rank);
-      for (size_t task = begin; task < end; ++task) {
-        size_t t0 = task % tiles;
-        size_t g = (task / tiles) % groups;
-        size_t n = task / tiles / groups;
-        size_t p0 = t0 * tile;
-        size_t p1 = std::min(columns, p0 + tile);
-        size_t width = p1 - p0;
-        for (size_t c = 0; c < cg; ++c) {
-          size_t channel = g * cg + c;
-          size_t og = channel / per_offset_group;
-          const T* image = xd + (n * channels + channel) * image_volume;
-          for (size_t t = 0; t < kvol; ++t) {
-            nn::tapCoordinates(win, t, taps.data());
-            const T* shift =
-                od + ((n * static_cast<size_t>(offset_group) + og) * kvol + t) * rank * columns;
-            const T* scale =
-                md != nullptr
-                    ? md + ((n * static_cast<size_t>(offset_group) + og) * kvol + t) * columns
-                    : nullptr;
-            T* row = col.data() + (c * kvol + t) * width;
-            for (size_t p = p0; p < p1; ++p) {
-              size_t rest = p;
-              for (size_t a = rank; a-- > 0;) {
-                coords[a] = static_cast<int64_t>(rest % static_cast<size_t>(win.columns[a]));
-                rest /= static_cast<size_t>(win.columns[a]);
+    parallelFor(
+        ctx, batch * groups * tiles, nn::grainFor(mg * depth * tile),
+        [&](size_t begin, size_t end) {
+          std::vector<T> col(depth * tile);
+          std::vector<int64_t> taps(rank), coords(rank), low(rank);
+          std::vector<T> pos(rank), frac(rank);
+          for (size_t task = begin; task < end; ++task) {
+            size_t t0 = task % tiles;
+            size_t g = (task / tiles) % groups;
+            size_t n = task / tiles / groups;
+            size_t p0 = t0 * tile;
+            size_t p1 = std::min(columns, p0 + tile);
+            size_t width = p1 - p0;
+            for (size_t c = 0; c < cg; ++c) {
+              size_t channel = g * cg + c;
+              size_t og = channel / per_offset_group;
+              const T* image = xd + (n * channels + channel) * image_volume;
+              for (size_t t = 0; t < kvol; ++t) {
+                nn::tapCoordinates(win, t, taps.data());
+                const T* shift =
+                    od + ((n * static_cast<size_t>(offset_group) + og) * kvol + t) * rank * columns;
+                const T* scale =
+                    md != nullptr
+                        ? md + ((n * static_cast<size_t>(offset_group) + og) * kvol + t) * columns
+                        : nullptr;
+                T* row = col.data() + (c * kvol + t) * width;
+                for (size_t p = p0; p < p1; ++p) {
+                  size_t rest = p;
+                  for (size_t a = rank; a-- > 0;) {
+                    coords[a] = static_cast<int64_t>(rest % static_cast<size_t>(win.columns[a]));
+                    rest /= static_cast<size_t>(win.columns[a]);
+                  }
+                  for (size_t a = 0; a < rank; ++a) {
+                    pos[a] = static_cast<T>(coords[a] * win.strides[a] - win.pad_begin[a] +
+                                            taps[a] * win.dilations[a]) +
+                             shift[a * columns + p];
+                  }
+                  T value = interpolate(image, win.image, image_strides, pos.data(), low, frac);
+                  row[p - p0] = scale != nullptr ? value * scale[p] : value;
+                }
               }
-              for (size_t a = 0; a < rank; ++a) {
-                pos[a] = static_cast<T>(coords[a] * win.strides[a] - win.pad_begin[a] +
-                                        taps[a] * win.dilations[a]) +
-                         shift[a * columns + p];
+            }
+            T* out = yd + (n * static_cast<size_t>(shape->outputs) + g * mg) * columns + p0;
+            nn::gemm(mg, width, depth, wd + g * mg * depth, depth, col.data(), width, out, columns);
+            if (b != nullptr) {
+              const T* bias = bs.data<T>() + g * mg;
+              for (size_t m = 0; m < mg; ++m) {
+                for (size_t j = 0; j < width; ++j) out[m * columns + j] += bias[m];
               }
-              T value = interpolate(image, win.image, image_strides, pos.data(), low, frac);
-              row[p - p0] = scale != nullptr ? value * scale[p] : value;
             }
           }
-        }
-        T* out = yd + (n * static_cast<size_t>(shape->outputs) + g * mg) * columns + p0;
-        nn::gemm(mg, width, depth, wd + g * mg * depth, depth, col.data(), width, out, columns);
-        if (b != nullptr) {
-          const T* bias = bs.data<T>() + g * mg;
-          for (size_t m = 0; m < mg; ++m) {
-            for (size_t j = 0; j < width; ++j) out[m * columns + j] += bias[m];
-          }
-        }
-      }
-    });
+        });
   });
   if (!ok) return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
   ctx.setOutput(0, narrowFromFloat(y, x->type()));
