@@ -8,6 +8,7 @@
 // - `TapTable`, `im2col`, `col2imAdd`: gathering an image's windows into the columns of a
 //   matrix, and adding columns back into an image, over any number of spatial axes.
 // - `convolve`: a grouped N-d convolution as im2col + gemm, parallel over column tiles.
+// - `integerConvolution`: ConvInteger's and QLinearConv's zero-point-corrected convolution.
 #pragma once
 
 #include <algorithm>
