@@ -9,6 +9,7 @@
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
 #include "ops/kernels.h"
+#include "ops/nn/conv_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -144,7 +145,7 @@ Status runCausalConvWithState(KernelContext& ctx) {
   size_t len = static_cast<size_t>(length);
   size_t hist = static_cast<size_t>(history);
   size_t rows = static_cast<size_t>(batch * channels);
-  parallelFor(ctx, rows, 1, [&](size_t begin, size_t end) {
+  parallelFor(ctx, rows, nn::grainFor(len * (hist + 1)), [&](size_t begin, size_t end) {
     std::vector<float> padded(len + hist);
     for (size_t row = begin; row < end; ++row) {
       size_t c = row % static_cast<size_t>(channels);

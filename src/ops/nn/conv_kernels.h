@@ -9,6 +9,7 @@
 // - `TapTable`, `im2col`, `col2imAdd`: gathering an image's windows into the columns of a
 //   matrix, and adding columns back into an image, over any number of spatial axes.
 // - `convolve`: a grouped N-d convolution as im2col + gemm, parallel over column tiles.
+// - `integerConvolution`: ConvInteger's and QLinearConv's zero-point-corrected convolution.
 #pragma once
 
 #include <algorithm>
@@ -341,6 +342,12 @@ inline void col2imAdd(const Window& w, const TapTable& table, const T* col, size
   }
 }
 
+/// A parallelFor grain for tasks of about `work` multiply-adds each: enough tasks per thread
+/// that starting a thread is worth it (about 64K multiply-adds).
+inline size_t grainFor(size_t work) {
+  return std::max<size_t>(1, (size_t{1} << 16) / std::max<size_t>(work, 1));
+}
+
 /// Column tile width for a column matrix of `rows` rows: about 128K elements, at least 16.
 inline size_t columnTile(size_t rows, size_t columns) {
   size_t tile = std::max<size_t>(16, (size_t{1} << 17) / std::max<size_t>(rows, 1));
@@ -425,7 +432,7 @@ inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, c
   size_t tile = columnTile(depth, columns);
   size_t tiles = (columns + tile - 1) / tile;
   size_t tasks = static_cast<size_t>(s.batch) * group * tiles;
-  parallelFor(ctx, tasks, 1, [&](size_t begin, size_t end) {
+  parallelFor(ctx, tasks, grainFor(group_outputs * depth * tile), [&](size_t begin, size_t end) {
     std::vector<T> col(direct ? 0 : depth * tile);
     for (size_t task = begin; task < end; ++task) {
       size_t t = task % tiles;

@@ -171,10 +171,16 @@ Result<nn::Window> transposedWindow(const KernelContext& ctx, const std::vector<
   w.pad_begin.resize(rank);
   w.pad_end.resize(rank);
   for (size_t a = 0; a < rank; ++a) {
-    int64_t full = w.strides[a] * (w.columns[a] - 1) + (*output_padding)[a] + w.extent(a);
-    if (w.columns[a] == 0) full = 0;
+    // stride * input stays far from overflowing (any larger output could not be allocated).
+    int64_t scaled = 0;
+    if (__builtin_mul_overflow(w.strides[a], w.columns[a], &scaled) ||
+        scaled > (int64_t{1} << 52)) {
+      return ctx.fail("spatial axis " + std::to_string(a) + " would be too large");
+    }
+    int64_t full =
+        w.columns[a] == 0 ? 0 : scaled - w.strides[a] + (*output_padding)[a] + w.extent(a);
     if (has_output_shape || (same && !has_pads)) {
-      int64_t out = has_output_shape ? (*output_shape)[a] : w.columns[a] * w.strides[a];
+      int64_t out = has_output_shape ? (*output_shape)[a] : scaled;
       int64_t total = full - out;
       int64_t half = nn::floorDiv(total, 2);
       w.pad_begin[a] = *auto_pad == AutoPad::kSameUpper ? half : total - half;
@@ -267,28 +273,29 @@ Status runConvTranspose(KernelContext& ctx) {
       }
     }
     size_t tile = nn::columnTile(rows, in_volume);
-    parallelFor(ctx, batch * groups, 1, [&](size_t begin, size_t end) {
-      std::vector<T> col(rows * tile);
-      for (size_t task = begin; task < end; ++task) {
-        size_t g = task % groups;
-        size_t n = task / groups;
-        const T* image = xd + (n * static_cast<size_t>(channels) + g * cg) * in_volume;
-        T* out = yd + (n * static_cast<size_t>(outputs) + g * mg) * out_volume;
-        for (size_t p0 = 0; p0 < in_volume; p0 += tile) {
-          size_t p1 = std::min(in_volume, p0 + tile);
-          nn::gemm(rows, p1 - p0, cg, transposed.data() + g * rows * cg, cg, image + p0, in_volume,
-                   col.data(), p1 - p0);
-          nn::col2imAdd(win, table, col.data(), mg, p0, p1, out);
-        }
-        if (b != nullptr) {
-          const T* bias = bs.data<T>() + g * mg;
-          for (size_t m = 0; m < mg; ++m) {
-            T* row = out + m * out_volume;
-            for (size_t i = 0; i < out_volume; ++i) row[i] += bias[m];
-          }
-        }
-      }
-    });
+    parallelFor(ctx, batch * groups, nn::grainFor(rows * cg * in_volume),
+                [&](size_t begin, size_t end) {
+                  std::vector<T> col(rows * tile);
+                  for (size_t task = begin; task < end; ++task) {
+                    size_t g = task % groups;
+                    size_t n = task / groups;
+                    const T* image = xd + (n * static_cast<size_t>(channels) + g * cg) * in_volume;
+                    T* out = yd + (n * static_cast<size_t>(outputs) + g * mg) * out_volume;
+                    for (size_t p0 = 0; p0 < in_volume; p0 += tile) {
+                      size_t p1 = std::min(in_volume, p0 + tile);
+                      nn::gemm(rows, p1 - p0, cg, transposed.data() + g * rows * cg, cg, image + p0,
+                               in_volume, col.data(), p1 - p0);
+                      nn::col2imAdd(win, table, col.data(), mg, p0, p1, out);
+                    }
+                    if (b != nullptr) {
+                      const T* bias = bs.data<T>() + g * mg;
+                      for (size_t m = 0; m < mg; ++m) {
+                        T* row = out + m * out_volume;
+                        for (size_t i = 0; i < out_volume; ++i) row[i] += bias[m];
+                      }
+                    }
+                  }
+                });
   });
   if (!ok) return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
   ctx.setOutput(0, narrowFromFloat(y, x->type()));

@@ -100,8 +100,12 @@ Status runMaxUnpool(KernelContext& ctx) {
   std::vector<int64_t> unpooled = {x->dim(0), x->dim(1)};
   for (size_t a = 0; a < rank; ++a) {
     int64_t in = x->dim(2 + a);
+    int64_t scaled = 0;
+    if (__builtin_mul_overflow(in, (*strides)[a], &scaled) || scaled > (int64_t{1} << 52)) {
+      return ctx.fail("spatial axis " + std::to_string(a) + " would be too large");
+    }
     int64_t size =
-        in == 0 ? 0 : (in - 1) * (*strides)[a] + (*kernel)[a] - (*pads)[a] - (*pads)[rank + a];
+        in == 0 ? 0 : scaled - (*strides)[a] + (*kernel)[a] - (*pads)[a] - (*pads)[rank + a];
     if (size < 0) {
       return ctx.fail("spatial axis " + std::to_string(a) + " gets the negative size " +
                       std::to_string(size));

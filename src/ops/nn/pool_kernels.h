@@ -125,7 +125,8 @@ inline void forEachPoolWindow(const KernelContext& ctx, const Window& w, size_t 
   std::vector<int64_t> jumps(rank);
   for (size_t a = 0; a < rank; ++a) jumps[a] = w.dilations[a] * strides[a];
   size_t outputs = w.columnVolume();
-  parallelFor(ctx, planes, 1, [&](size_t begin, size_t end) {
+  size_t work = outputs * std::min<size_t>(w.kernelVolume(), w.imageVolume());
+  parallelFor(ctx, planes, grainFor(work), [&](size_t begin, size_t end) {
     std::vector<int64_t> tap_first(rank), tap_count(rank), counter(rank), coords(rank);
     PoolTaps taps;
     taps.rank = rank;
@@ -197,7 +198,7 @@ inline Status globalPool(KernelContext& ctx, bool allow_empty, Reduce&& reduce) 
   bool ok = dispatchFloat(xs.type(), [&]<class T>() {
     const T* in = xs.data<T>();
     T* out = y.data<T>();
-    parallelFor(ctx, planes, 1, [&](size_t begin, size_t end) {
+    parallelFor(ctx, planes, grainFor(volume), [&](size_t begin, size_t end) {
       for (size_t plane = begin; plane < end; ++plane) {
         out[plane] = static_cast<T>(reduce(in + plane * volume, volume));
       }

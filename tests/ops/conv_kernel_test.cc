@@ -1,0 +1,479 @@
+// The convolution and pooling kernels (src/ops/nn): what the conformance cases leave out —
+// bad inputs, padding corner cases, narrow types, thread-count independence, and Conv /
+// ConvTranspose against a direct loop.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "onyx/core/float_formats.h"
+#include "support/eval_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::runText;
+using testing::tensorOf;
+using testing::valuesOf;
+
+std::vector<float> randomValues(size_t count, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float& v : values) v = distribution(generator);
+  return values;
+}
+
+EvalValue floats(std::vector<int64_t> shape, const std::vector<float>& values) {
+  return tensorOf<float>(ElementType::kFloat, std::move(shape), values);
+}
+
+void expectNear(const std::vector<float>& actual, const std::vector<float>& expected,
+                float tolerance = 1e-4f) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_NEAR(actual[i], expected[i], tolerance) << "at " << i;
+  }
+}
+
+// ---- Conv ---------------------------------------------------------------------------------
+
+// A direct 2-D grouped convolution: x (N, C, H, W), w (M, C / group, KH, KW).
+std::vector<float> directConv2d(const std::vector<float>& x, const std::vector<float>& w,
+                                const std::vector<float>& bias, int64_t n_, int64_t c_, int64_t h_,
+                                int64_t w_, int64_t m_, int64_t kh, int64_t kw, int64_t group,
+                                int64_t sh, int64_t sw, int64_t dh, int64_t dw, int64_t ph,
+                                int64_t pw, int64_t oh, int64_t ow) {
+  std::vector<float> y(static_cast<size_t>(n_ * m_ * oh * ow));
+  int64_t cg = c_ / group, mg = m_ / group;
+  for (int64_t n = 0; n < n_; ++n) {
+    for (int64_t m = 0; m < m_; ++m) {
+      int64_t g = m / mg;
+      for (int64_t i = 0; i < oh; ++i) {
+        for (int64_t j = 0; j < ow; ++j) {
+          double sum = bias.empty() ? 0.0 : bias[static_cast<size_t>(m)];
+          for (int64_t c = 0; c < cg; ++c) {
+            for (int64_t a = 0; a < kh; ++a) {
+              for (int64_t b = 0; b < kw; ++b) {
+                int64_t r = i * sh - ph + a * dh, s = j * sw - pw + b * dw;
+                if (r < 0 || r >= h_ || s < 0 || s >= w_) continue;
+                sum += x[static_cast<size_t>(((n * c_ + g * cg + c) * h_ + r) * w_ + s)] *
+                       w[static_cast<size_t>(((m * cg + c) * kh + a) * kw + b)];
+              }
+            }
+          }
+          y[static_cast<size_t>(((n * m_ + m) * oh + i) * ow + j)] = static_cast<float>(sum);
+        }
+      }
+    }
+  }
+  return y;
+}
+
+TEST(ConvKernel, MatchesADirectLoopWithGroupsStridesDilationsAndPads) {
+  // x (2, 4, 9, 8), w (6, 2, 3, 2), group 2, strides (2, 1), dilations (1, 2), pads (1, 2, 0, 1).
+  std::vector<float> x = randomValues(2 * 4 * 9 * 8, 1);
+  std::vector<float> w = randomValues(6 * 2 * 3 * 2, 2);
+  std::vector<float> b = randomValues(6, 3);
+  // H: (9 + 1 + 0 - 3) / 2 + 1 = 4; W: (8 + 2 + 1 - 3) / 1 + 1 = 9.
+  std::vector<float> expected =
+      directConv2d(x, w, b, 2, 4, 9, 8, 6, 3, 2, 2, 2, 1, 1, 2, 1, 2, 4, 9);
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[2,4,9,8] x, float[6,2,3,2] w, float[6] b) => (float[2,6,4,9] y) {
+      y = Conv <group = 2, strides = [2, 1], dilations = [1, 2], pads = [1, 2, 0, 1]> (x, w, b)
+    })",
+      {{"x", floats({2, 4, 9, 8}, x)}, {"w", floats({6, 2, 3, 2}, w)}, {"b", floats({6}, b)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{2, 6, 4, 9}));
+  expectNear(valuesOf<float>((*out)[0]), expected);
+}
+
+TEST(ConvKernel, SameLowerAndSameUpperPutTheOddPadAtOppositeEnds) {
+  // Length 4, kernel 2: one pad in total; SAME_UPPER pads at the end, SAME_LOWER at the start.
+  const char* model = R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,4] x, float[1,1,2] w) => (float[1,1,4] y) {
+      y = Conv <auto_pad = "%s"> (x, w)
+    })";
+  std::vector<NamedValue> inputs = {{"x", floats({1, 1, 4}, {1, 2, 3, 4})},
+                                    {"w", floats({1, 1, 2}, {1, 10})}};
+  char text[512];
+  std::snprintf(text, sizeof text, model, "SAME_UPPER");
+  Result<std::vector<EvalValue>> upper = runText(text, inputs);
+  ASSERT_TRUE(upper) << upper.status().toString();
+  EXPECT_EQ(valuesOf<float>((*upper)[0]), (std::vector<float>{21, 32, 43, 4}));
+  std::snprintf(text, sizeof text, model, "SAME_LOWER");
+  Result<std::vector<EvalValue>> lower = runText(text, inputs);
+  ASSERT_TRUE(lower) << lower.status().toString();
+  EXPECT_EQ(valuesOf<float>((*lower)[0]), (std::vector<float>{10, 21, 32, 43}));
+}
+
+TEST(ConvKernel, ResultsDoNotDependOnTheThreadCount) {
+  std::vector<float> x = randomValues(2 * 3 * 20 * 20, 4);
+  std::vector<float> w = randomValues(5 * 3 * 3 * 3, 5);
+  const char* model = R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[2,3,20,20] x, float[5,3,3,3] w) => (float[2,5,20,20] y) {
+      y = Conv <pads = [1, 1, 1, 1]> (x, w)
+    })";
+  std::vector<NamedValue> inputs = {{"x", floats({2, 3, 20, 20}, x)},
+                                    {"w", floats({5, 3, 3, 3}, w)}};
+  EvalOptions one;
+  one.threads = 1;
+  EvalOptions four;
+  four.threads = 4;
+  Result<std::vector<EvalValue>> a = runText(model, inputs, one);
+  Result<std::vector<EvalValue>> b = runText(model, inputs, four);
+  ASSERT_TRUE(a) << a.status().toString();
+  ASSERT_TRUE(b) << b.status().toString();
+  EXPECT_EQ(valuesOf<float>((*a)[0]), valuesOf<float>((*b)[0]));
+}
+
+TEST(ConvKernel, Float16IsComputedInFloatAndRounded) {
+  std::vector<uint16_t> x = {floatToFloat16(1.0f), floatToFloat16(2.0f), floatToFloat16(3.0f)};
+  std::vector<uint16_t> w = {floatToFloat16(0.5f), floatToFloat16(0.25f)};
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float16[1,1,3] x, float16[1,1,2] w) => (float16[1,1,2] y) { y = Conv (x, w) })",
+              {{"x", tensorOf(ElementType::kFloat16, {1, 1, 3}, x)},
+               {"w", tensorOf(ElementType::kFloat16, {1, 1, 2}, w)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  ASSERT_EQ((*out)[0].tensor.type(), ElementType::kFloat16);
+  std::vector<uint16_t> y = valuesOf<uint16_t>((*out)[0]);
+  ASSERT_EQ(y.size(), 2u);
+  EXPECT_EQ(float16ToFloat(y[0]), 1.0f);
+  EXPECT_EQ(float16ToFloat(y[1]), 1.75f);
+}
+
+TEST(ConvKernel, ChannelsThatDoNotMatchTheWeightAreAnError) {
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,3,4] x, float[1,2,2] w) => (float[1,1,3] y) { y = Conv (x, w) })",
+      {{"x", floats({1, 3, 4}, randomValues(12, 6))}, {"w", floats({1, 2, 2}, {1, 1, 1, 1})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("channels"), std::string::npos) << out.status().toString();
+}
+
+TEST(ConvKernel, AnEmptyBatchGivesAnEmptyOutput) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[0,1,4] x, float[2,1,3] w) => (float[0,2,2] y) { y = Conv (x, w) })",
+              {{"x", floats({0, 1, 4}, {})}, {"w", floats({2, 1, 3}, {1, 2, 3, 4, 5, 6})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{0, 2, 2}));
+}
+
+// ---- ConvTranspose ------------------------------------------------------------------------
+
+TEST(ConvTransposeKernel, IsTheAdjointOfConv) {
+  // <Conv(x), y> == <x, ConvTranspose(y)> for the same weight, strides, pads and dilations.
+  std::vector<float> x = randomValues(1 * 4 * 7 * 6, 7);
+  std::vector<float> w = randomValues(6 * 2 * 3 * 2, 8);  // Conv: (M=6, C/g=2); group 2
+  std::vector<float> y = randomValues(1 * 6 * 3 * 6, 9);
+  // Conv with pads (1, 0, 0, 1): H (7 + 1 - 3) / 2 + 1 = 3; W, extent 3 with dilation 2:
+  // (6 + 1 - 3) + 1 = 5. ConvTranspose back: H 2 * 2 + 1 + 3 - 1 = 7, W 4 + 3 - 1 = 6.
+  std::vector<float> conv = directConv2d(x, w, {}, 1, 4, 7, 6, 6, 3, 2, 2, 2, 1, 1, 2, 1, 0, 3, 5);
+  std::vector<float> yy = randomValues(conv.size(), 10);
+  double left = 0;
+  for (size_t i = 0; i < conv.size(); ++i) left += static_cast<double>(conv[i]) * yy[i];
+  // ConvTranspose weight is (C=6, M/g=2, ...): the same array read as (in=6, out/g=2).
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,6,3,5] y, float[6,2,3,2] w) => (float[1,4,7,6] x) {
+      x = ConvTranspose <group = 2, strides = [2, 1], dilations = [1, 2], pads = [1, 0, 0, 1],
+                         output_padding = [1, 0]> (y, w)
+    })",
+              {{"y", floats({1, 6, 3, 5}, yy)}, {"w", floats({6, 2, 3, 2}, w)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  ASSERT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{1, 4, 7, 6}));
+  std::vector<float> back = valuesOf<float>((*out)[0]);
+  double right = 0;
+  for (size_t i = 0; i < back.size(); ++i) right += static_cast<double>(back[i]) * x[i];
+  EXPECT_NEAR(left, right, 1e-3);
+}
+
+TEST(ConvTransposeKernel, AWeightWithTheWrongChannelCountIsAnError) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,2,3] x, float[3,1,2] w) => (float[1,1,4] y) { y = ConvTranspose (x, w) })",
+                                               {{"x", floats({1, 2, 3}, randomValues(6, 11))},
+                                                {"w", floats({3, 1, 2}, randomValues(6, 12))}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("channels"), std::string::npos) << out.status().toString();
+}
+
+TEST(ConvTransposeKernel, SameUpperOutputIsInputTimesStrideEvenWhenThatNeedsNegativePads) {
+  // Full output 3 * (2 - 1) + 1 = 4, SAME asks for 6: a total padding of -2, -1 at each end,
+  // so the inputs land at 1 and 4.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,2] x, float[1,1,1] w) => (float[1,1,6] y) {
+      y = ConvTranspose <auto_pad = "SAME_UPPER", strides = [3]> (x, w)
+    })",
+              {{"x", floats({1, 1, 2}, {1, 2})}, {"w", floats({1, 1, 1}, {10})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{0, 10, 0, 0, 20, 0}));
+}
+
+// ---- poolings -----------------------------------------------------------------------------
+
+TEST(MaxPoolKernel, IndicesInColumnMajorOrderWithStorageOrderOne) {
+  // x (1, 1, 2, 3); both 2x2 windows hold the max 9 at (1, 1): row-major index 4,
+  // column-major 1 + 1 * 2 = 3.
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,2,3] x) => (float[1,1,1,2] y, int64[1,1,1,2] i) {
+      y, i = MaxPool <kernel_shape = [2, 2], storage_order = 1> (x)
+    })",
+                                               {{"x", floats({1, 1, 2, 3}, {1, 2, 0, 3, 9, 4})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{9, 9}));
+  EXPECT_EQ(valuesOf<int64_t>((*out)[1]), (std::vector<int64_t>{3, 3}));
+}
+
+TEST(MaxPoolKernel, NaNPropagatesAndNegativeValuesBeatThePadding) {
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,4] x) => (float[1,1,3] y) {
+      y = MaxPool <kernel_shape = [2], strides = [2], pads = [1, 1]> (x)
+    })",
+                                               {{"x", floats({1, 1, 4}, {-5, nan, -3, -4})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<float> y = valuesOf<float>((*out)[0]);
+  ASSERT_EQ(y.size(), 3u);
+  EXPECT_EQ(y[0], -5.0f);
+  EXPECT_TRUE(std::isnan(y[1]));
+  EXPECT_EQ(y[2], -4.0f);
+}
+
+TEST(MaxPoolKernel, Int8) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (int8[1,1,5] x) => (int8[1,1,2] y) { y = MaxPool <kernel_shape = [3], strides = [2]> (x) })",
+              {{"x", tensorOf<int8_t>(ElementType::kInt8, {1, 1, 5}, {-7, -9, -8, 100, -128})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int8_t>((*out)[0]), (std::vector<int8_t>{-7, 100}));
+}
+
+TEST(MaxPoolKernel, AKernelShapeOfTheWrongLengthIsAnError) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,4,4] x) => (float[1,1,3,3] y) { y = MaxPool <kernel_shape = [2]> (x) })",
+                                               {{"x", floats({1, 1, 4, 4}, randomValues(16, 13))}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("kernel_shape"), std::string::npos)
+      << out.status().toString();
+}
+
+TEST(AveragePoolKernel, CountIncludePadCountsPadsButNotTheCeilOverhang) {
+  // Length 4, kernel 2, stride 2, pads (1, 0), ceil_mode: windows at -1, 1, 3 (the last reads
+  // 3 and one position past the end, which is not padding).
+  const char* model = R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,4] x) => (float[1,1,3] y) {
+      y = AveragePool <kernel_shape = [2], strides = [2], pads = [1, 0], ceil_mode = 1,
+                       count_include_pad = %d> (x)
+    })";
+  std::vector<NamedValue> inputs = {{"x", floats({1, 1, 4}, {2, 4, 6, 8})}};
+  char text[512];
+  std::snprintf(text, sizeof text, model, 1);
+  Result<std::vector<EvalValue>> with = runText(text, inputs);
+  ASSERT_TRUE(with) << with.status().toString();
+  expectNear(valuesOf<float>((*with)[0]), {1.0f, 5.0f, 8.0f});
+  std::snprintf(text, sizeof text, model, 0);
+  Result<std::vector<EvalValue>> without = runText(text, inputs);
+  ASSERT_TRUE(without) << without.status().toString();
+  expectNear(valuesOf<float>((*without)[0]), {2.0f, 5.0f, 8.0f});
+}
+
+TEST(AveragePoolKernel, AWindowLargerThanThePaddedInputIsAnError) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,2] x) => (float[1,1,1] y) { y = AveragePool <kernel_shape = [4]> (x) })",
+                                               {{"x", floats({1, 1, 2}, {1, 2})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("negative size"), std::string::npos)
+      << out.status().toString();
+}
+
+TEST(LpPoolKernel, PaddingAddsNothing) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,3] x) => (float[1,1,2] y) {
+      y = LpPool <kernel_shape = [2], strides = [2], pads = [1, 0], p = 1> (x)
+    })",
+                                               {{"x", floats({1, 1, 3}, {-3, 4, -5})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  expectNear(valuesOf<float>((*out)[0]), {3.0f, 9.0f});
+}
+
+TEST(GlobalPoolKernels, LpPoolWithP3) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,2,1] x) => (float[1,1,1,1] y) { y = GlobalLpPool <p = 3> (x) })",
+                                               {{"x", floats({1, 1, 2, 1}, {-1, 2})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  expectNear(valuesOf<float>((*out)[0]), {std::cbrt(9.0f)});
+}
+
+TEST(GlobalPoolKernels, MaxPropagatesNaNAndAverageWorksInBfloat16) {
+  float nan = std::numeric_limits<float>::quiet_NaN();
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,2,3] x, bfloat16[1,1,2,2] z) => (float[1,2,1] y, bfloat16[1,1,1,1] a) {
+      y = GlobalMaxPool (x)
+      a = GlobalAveragePool (z)
+    })",
+              {{"x", floats({1, 2, 3}, {1, nan, 0, -1, -2, -3})},
+               {"z", tensorOf(ElementType::kBfloat16, {1, 1, 2, 2},
+                              std::vector<uint16_t>{floatToBfloat16(1), floatToBfloat16(2),
+                                                    floatToBfloat16(3), floatToBfloat16(6)})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<float> y = valuesOf<float>((*out)[0]);
+  ASSERT_EQ(y.size(), 2u);
+  EXPECT_TRUE(std::isnan(y[0]));
+  EXPECT_EQ(y[1], -1.0f);
+  std::vector<uint16_t> a = valuesOf<uint16_t>((*out)[1]);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(bfloat16ToFloat(a[0]), 3.0f);
+}
+
+// ---- the rest -----------------------------------------------------------------------------
+
+TEST(Col2ImKernel, ABlockCountThatDoesNotMatchTheImageIsAnError) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,4,5] x, int64[2] image, int64[2] block) => (float[1,1,3,3] y) {
+      y = Col2Im (x, image, block)
+    })",
+              {{"x", floats({1, 4, 5}, randomValues(20, 14))},
+               {"image", tensorOf<int64_t>(ElementType::kInt64, {2}, {3, 3})},
+               {"block", tensorOf<int64_t>(ElementType::kInt64, {2}, {2, 2})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("blocks"), std::string::npos) << out.status().toString();
+}
+
+TEST(Col2ImKernel, OverlappingBlocksAdd) {
+  // Image 3, block 2, stride 1: positions 0 and 1; the middle pixel gets both.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,2,2] x, int64[1] image, int64[1] block) => (float[1,1,3] y) {
+      y = Col2Im (x, image, block)
+    })",
+              {{"x", floats({1, 2, 2}, {1, 2, 10, 20})},
+               {"image", tensorOf<int64_t>(ElementType::kInt64, {1}, {3})},
+               {"block", tensorOf<int64_t>(ElementType::kInt64, {1}, {2})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{1, 12, 20}));
+}
+
+TEST(MaxUnpoolKernel, AnIndexOutsideTheOutputIsAnError) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,2] x, int64[1,1,2] i) => (float[1,1,4] y) {
+      y = MaxUnpool <kernel_shape = [2], strides = [2]> (x, i)
+    })",
+              {{"x", floats({1, 1, 2}, {1, 2})},
+               {"i", tensorOf<int64_t>(ElementType::kInt64, {1, 1, 2}, {1, 4})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("index 4"), std::string::npos) << out.status().toString();
+}
+
+TEST(QLinearConvKernel, PerChannelScalesRoundHalfToEvenAndSaturate) {
+  // x - 1 = (1, 2), w = (1) per channel; scales: channel 0 x 0.25 -> 0.25, 0.5 -> 0, 0 (+ 0);
+  // channel 1 x 100 -> 100, 200 -> saturates at 127.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (uint8[1,1,2] x, float xs, uint8 xz, int8[2,1,1] w, float[2] ws, int8[2] wz, float ys,
+       int8 yz) => (int8[1,2,2] y) {
+      y = QLinearConv (x, xs, xz, w, ws, wz, ys, yz)
+    })",
+              {{"x", tensorOf<uint8_t>(ElementType::kUint8, {1, 1, 2}, {2, 3})},
+               {"xs", floats({}, {1})},
+               {"xz", tensorOf<uint8_t>(ElementType::kUint8, {}, {1})},
+               {"w", tensorOf<int8_t>(ElementType::kInt8, {2, 1, 1}, {1, 1})},
+               {"ws", floats({2}, {0.25f, 100})},
+               {"wz", tensorOf<int8_t>(ElementType::kInt8, {2}, {0, 0})},
+               {"ys", floats({}, {1})},
+               {"yz", tensorOf<int8_t>(ElementType::kInt8, {}, {0})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int8_t>((*out)[0]), (std::vector<int8_t>{0, 0, 100, 127}));
+}
+
+TEST(ConvIntegerKernel, PaddingReadsTheZeroPoint) {
+  // x - 5 = (1, 2), padded by one on both sides with zeros; w - 1 = (1, 1).
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (uint8[1,1,2] x, uint8[1,1,2] w, uint8 xz, uint8 wz) => (int32[1,1,3] y) {
+      y = ConvInteger <pads = [1, 1]> (x, w, xz, wz)
+    })",
+              {{"x", tensorOf<uint8_t>(ElementType::kUint8, {1, 1, 2}, {6, 7})},
+               {"w", tensorOf<uint8_t>(ElementType::kUint8, {1, 1, 2}, {2, 2})},
+               {"xz", tensorOf<uint8_t>(ElementType::kUint8, {}, {5})},
+               {"wz", tensorOf<uint8_t>(ElementType::kUint8, {}, {1})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{1, 3, 2}));
+}
+
+TEST(CausalConvWithStateKernel, CarriesTheStateAndChecksItsShape) {
+  const char* model = R"(
+    <ir_version: 10, opset_import: ["" : 27]>
+    g (float[1,1,2] x, float[1,1,3] w, float[1,1,%d] s) => (float[1,1,2] y, float[1,1,2] t) {
+      y, t = CausalConvWithState (x, w, , s)
+    })";
+  char text[512];
+  std::snprintf(text, sizeof text, model, 2);
+  Result<std::vector<EvalValue>> out = runText(text, {{"x", floats({1, 1, 2}, {3, 4})},
+                                                      {"w", floats({1, 1, 3}, {1, 10, 100})},
+                                                      {"s", floats({1, 1, 2}, {1, 2})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  // padded (1, 2, 3, 4): y = (1 + 20 + 300, 2 + 30 + 400); state (3, 4).
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{321, 432}));
+  EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{3, 4}));
+  std::snprintf(text, sizeof text, model, 1);
+  Result<std::vector<EvalValue>> bad = runText(text, {{"x", floats({1, 1, 2}, {3, 4})},
+                                                      {"w", floats({1, 1, 3}, {1, 10, 100})},
+                                                      {"s", floats({1, 1, 1}, {1})}});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.status().message().find("past_state"), std::string::npos)
+      << bad.status().toString();
+}
+
+TEST(DeformConvKernel, ZeroOffsetsGiveConvAndHalfOffsetsInterpolate) {
+  // x (1, 1, 1, 3), w (1, 1, 1, 2); offsets move the second tap half a pixel left / right.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,1,1,3] x, float[1,1,1,2] w, float[1,4,1,2] o) => (float[1,1,1,2] y) {
+      y = DeformConv (x, w, o)
+    })",
+              {{"x", floats({1, 1, 1, 3}, {2, 4, 8})},
+               {"w", floats({1, 1, 1, 2}, {1, 1})},
+               // (tap, axis) channels: tap 0 (h, w), tap 1 (h, w).
+               {"o", floats({1, 4, 1, 2}, {0, 0, 0, 0, 0, 0, -0.5f, 0.5f})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  // Position 0: 2 + x(0.5) = 2 + 3; position 1: 4 + x(2.5) = 4 + 8 * 0.5 (pixel 3 is outside).
+  expectNear(valuesOf<float>((*out)[0]), {5.0f, 8.0f});
+}
+
+}  // namespace
+}  // namespace onyx
