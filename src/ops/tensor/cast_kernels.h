@@ -220,7 +220,8 @@ inline std::optional<ParsedNumber> parseNumber(std::string_view text) {
     text.remove_suffix(1);
   if (text.empty()) return std::nullopt;
   ParsedNumber number;
-  std::string_view digits = text[0] == '+' ? text.substr(1) : text;
+  std::string_view digits =
+      text[0] == '+' && text.size() > 1 && text[1] != '-' ? text.substr(1) : text;
   if (!digits.empty()) {
     auto [end, error] =
         std::from_chars(digits.data(), digits.data() + digits.size(), number.integer);
