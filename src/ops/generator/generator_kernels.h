@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "onyx/core/array.h"
+#include "onyx/ir/node.h"
+#include "onyx/ir/value.h"
 #include "ops/kernels.h"
 
 namespace onyx::ops::generator {
@@ -121,7 +123,9 @@ class Random {
 };
 
 /// The seed of a random operator: its `seed` attribute (a float, whose bits are used, or
-/// Dropout's int) when present, else the run's seed.
+/// Dropout's int) when present; else the run's seed mixed with the name of the node's first
+/// output, so that two unseeded nodes draw different numbers (and each the same ones on
+/// every run).
 inline uint64_t seedOf(const KernelContext& ctx) {
   if (std::optional<int64_t> seed = ctx.intAttribute("seed")) {
     return 0x5eed100000000000ULL ^ static_cast<uint64_t>(*seed);
@@ -131,7 +135,14 @@ inline uint64_t seedOf(const KernelContext& ctx) {
     std::memcpy(&bits, &*seed, sizeof bits);
     return 0x5eed000000000000ULL ^ bits;
   }
-  return ctx.seed();
+  uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
+  const Node& node = ctx.node();
+  if (!node.outputs.empty() && node.outputs[0] != nullptr) {
+    for (char c : node.outputs[0]->name) {
+      hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+    }
+  }
+  return ctx.seed() ^ hash;
 }
 
 }  // namespace onyx::ops::generator
