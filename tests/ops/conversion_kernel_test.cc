@@ -408,19 +408,27 @@ TEST(RandomKernels, SeededUniformIsInRangeAndRepeatable) {
   EXPECT_EQ(valuesOf<double>((*again)[0]), y);
 }
 
-TEST(RandomKernels, BernoulliAndMultinomialAtCertainProbabilities) {
-  Result<std::vector<EvalValue>> out =
-      runText(R"(
+TEST(RandomKernels, MultinomialNeverDrawsAClassOfProbabilityZero) {
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
     <ir_version: 10, opset_import: ["" : 21]>
-    g (float[4] p, float[1,2] logits) => (int32[4] b, int64[1,5] m) {
-      b = Bernoulli <dtype = 6> (p)
-      m = Multinomial <sample_size = 5, dtype = 7> (logits)
-    })",
-              {{"p", tensorOf<float>(ElementType::kFloat, {4}, {0, 1, 1, 0})},
-               {"logits", tensorOf<float>(ElementType::kFloat, {1, 2}, {-INFINITY, 0.0f})}});
+    g (float[2,3] logits) => (int64[2,5] m) { m = Multinomial <sample_size = 5, dtype = 7> (logits) })",
+      {{"logits", tensorOf<float>(ElementType::kFloat, {2, 3},
+                                  {-INFINITY, 0.0f, -INFINITY, 0.0f, -INFINITY, -INFINITY})}});
   ASSERT_TRUE(out) << out.status().toString();
-  EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{0, 1, 1, 0}));
-  EXPECT_EQ(valuesOf<int64_t>((*out)[1]), (std::vector<int64_t>(5, 1)));
+  EXPECT_EQ(valuesOf<int64_t>((*out)[0]), (std::vector<int64_t>{1, 1, 1, 1, 1, 0, 0, 0, 0, 0}));
+}
+
+TEST(RandomKernels, ASeededNodeDrawsNumpysRandomStateNumbers) {
+  // numpy.random.RandomState(0).rand(3) = [0.5488135039273248, 0.7151893663724195,
+  // 0.6027633760716439], the numbers onnx's reference draws for seed 0.
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g () => (double[3] y) { y = RandomUniform <shape = [3], dtype = 11, seed = 0.0> () })",
+                                               {});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<double>((*out)[0]),
+            (std::vector<double>{0.5488135039273248, 0.7151893663724195, 0.6027633760716439}));
 }
 
 }  // namespace

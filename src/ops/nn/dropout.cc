@@ -58,7 +58,7 @@ Status runDropout(KernelContext& ctx) {
     }
     return Status::ok();
   }
-  generator::Random random(generator::seedOf(ctx));
+  generator::Random random = generator::Random::forNode(ctx);
   Array wide = widenToFloat(*x);
   Array out(wide.type(), wide.shape());
   const double scale = 1.0 / (1.0 - ratio);
