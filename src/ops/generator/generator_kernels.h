@@ -8,11 +8,14 @@
 #include <cstring>
 #include <numbers>
 #include <optional>
+#include <random>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "onyx/core/array.h"
+#include "onyx/ir/node.h"
+#include "onyx/ir/value.h"
 #include "ops/kernels.h"
 
 namespace onyx::ops::generator {
@@ -63,14 +66,74 @@ inline std::optional<std::vector<int64_t>> shapeFromInput(const Array* shape, st
   return dims;
 }
 
-/// The random operators' generator: SplitMix64 seeding a xoshiro256** stream (both public,
-/// fully specified algorithms), so a seed gives the same numbers on every platform. The
-/// distributions are written out here rather than taken from <random>, whose distributions
-/// differ between standard libraries.
+/// The random operators' generator, in one of two fully specified modes:
+///  - for a node with a `seed` attribute, numpy's legacy RandomState(seed), which ONNX's
+///    reference uses: MT19937 seeded as std::mt19937 is (the standard fixes its output), a
+///    double from two draws (27 + 26 bits), normals by the polar method in pairs; the same
+///    seed then gives the reference's numbers;
+///  - otherwise SplitMix64 seeding xoshiro256**, from the run's seed.
+/// The distributions are written out here rather than taken from <random>, whose
+/// distributions differ between standard libraries.
 class Random {
  public:
+  /// The generator for the node `ctx` runs.
+  static Random forNode(const KernelContext& ctx) {
+    if (std::optional<int64_t> seed = ctx.intAttribute("seed")) {
+      return Random(static_cast<uint32_t>(static_cast<uint64_t>(*seed)));
+    }
+    if (std::optional<float> seed = ctx.floatAttribute("seed"); seed && std::isfinite(*seed)) {
+      double whole = std::trunc(static_cast<double>(*seed));
+      auto wrapped = std::fabs(whole) < 9.0e18 ? static_cast<int64_t>(whole) : int64_t{0};
+      return Random(static_cast<uint32_t>(static_cast<uint64_t>(wrapped)));
+    }
+    return Random(runSeed(ctx));
+  }
+
+  /// Uniform in [0, 1), 53 random bits.
+  double uniform() {
+    if (numpy_) {
+      double high = static_cast<double>(mt_() >> 5);
+      double low = static_cast<double>(mt_() >> 6);
+      return (high * 67108864.0 + low) / 9007199254740992.0;
+    }
+    return static_cast<double>(next() >> 11) * 0x1.0p-53;
+  }
+
+  /// Standard normal: the polar method, both values of a pair used (second one first kept).
+  double normal() {
+    if (has_spare_) {
+      has_spare_ = false;
+      return spare_;
+    }
+    double x1 = 0, x2 = 0, r2 = 0;
+    do {
+      x1 = 2.0 * uniform() - 1.0;
+      x2 = 2.0 * uniform() - 1.0;
+      r2 = x1 * x1 + x2 * x2;
+    } while (r2 >= 1.0 || r2 == 0.0);
+    double f = std::sqrt(-2.0 * std::log(r2) / r2);
+    spare_ = f * x1;
+    has_spare_ = true;
+    return f * x2;
+  }
+
+ private:
+  explicit Random(uint32_t numpy_seed) : numpy_(true), mt_(numpy_seed) {}
   explicit Random(uint64_t seed) {
     for (uint64_t& word : state_) word = splitMix(seed);
+  }
+
+  /// The run's seed mixed with the name of the node's first output, so that two unseeded
+  /// nodes draw different numbers (and each the same ones on every run).
+  static uint64_t runSeed(const KernelContext& ctx) {
+    uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
+    const Node& node = ctx.node();
+    if (!node.outputs.empty() && node.outputs[0] != nullptr) {
+      for (char c : node.outputs[0]->name) {
+        hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+      }
+    }
+    return ctx.seed() ^ hash;
   }
 
   uint64_t next() {
@@ -84,29 +147,6 @@ class Random {
     state_[3] = rotl(state_[3], 45);
     return result;
   }
-
-  /// Uniform in [0, 1), 53 random bits.
-  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }
-
-  /// Standard normal (Box-Muller; both values of a pair are used).
-  double normal() {
-    if (has_spare_) {
-      has_spare_ = false;
-      return spare_;
-    }
-    double u1 = 0;
-    do {
-      u1 = uniform();
-    } while (u1 <= 0);
-    double u2 = uniform();
-    double radius = std::sqrt(-2.0 * std::log(u1));
-    double angle = 2.0 * std::numbers::pi * u2;
-    spare_ = radius * std::sin(angle);
-    has_spare_ = true;
-    return radius * std::cos(angle);
-  }
-
- private:
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   static uint64_t splitMix(uint64_t& x) {
     uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
@@ -115,23 +155,11 @@ class Random {
     return z ^ (z >> 31);
   }
 
+  bool numpy_ = false;
+  std::mt19937 mt_;
   uint64_t state_[4] = {};
   double spare_ = 0;
   bool has_spare_ = false;
 };
-
-/// The seed of a random operator: its `seed` attribute (a float, whose bits are used, or
-/// Dropout's int) when present, else the run's seed.
-inline uint64_t seedOf(const KernelContext& ctx) {
-  if (std::optional<int64_t> seed = ctx.intAttribute("seed")) {
-    return 0x5eed100000000000ULL ^ static_cast<uint64_t>(*seed);
-  }
-  if (std::optional<float> seed = ctx.floatAttribute("seed")) {
-    uint32_t bits = 0;
-    std::memcpy(&bits, &*seed, sizeof bits);
-    return 0x5eed000000000000ULL ^ bits;
-  }
-  return ctx.seed();
-}
 
 }  // namespace onyx::ops::generator

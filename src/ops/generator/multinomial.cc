@@ -55,7 +55,7 @@ Status runMultinomial(KernelContext& ctx) {
   Result<Array> made = Array::allocate(type, {batch, samples});
   if (!made) return made.status();
   Array out = std::move(*made);
-  generator::Random random(generator::seedOf(ctx));
+  generator::Random random = generator::Random::forNode(ctx);
   auto cls = static_cast<size_t>(classes);
   std::vector<double> cumulative(cls);
   for (size_t row = 0; row < static_cast<size_t>(batch); ++row) {

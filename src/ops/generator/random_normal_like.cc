@@ -47,7 +47,7 @@ Status runRandomNormalLike(KernelContext& ctx) {
   Result<Array> made = Array::allocate(*type, shape);
   if (!made) return made.status();
   Array out = std::move(*made);
-  generator::Random random(generator::seedOf(ctx));
+  generator::Random random = generator::Random::forNode(ctx);
   for (size_t i = 0; i < out.size(); ++i) storeDouble(out, i, mean + scale * random.normal());
   ctx.setOutput(0, std::move(out));
   return Status::ok();

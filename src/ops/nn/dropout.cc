@@ -22,8 +22,9 @@ void inferDropout(InferenceContext& ctx) {
 
 // Dropout: in inference mode the output is the data and the mask all true; in training mode
 // each element is kept with probability 1 - ratio (the mask) and scaled by 1 / (1 - ratio).
-// Versions 1 and 6 train unless is_test; 7 and 10 always infer; 12 on read the ratio and
-// training_mode inputs. Before version 10 the mask has the data's type (1 and 0).
+// Versions 1 to 10 always infer (versions 1 and 6 name training as is_test = 0, their default,
+// but models set it for inference and ONNX's reference runs them as version 7 does); 12 on
+// read the ratio and training_mode inputs. Before version 10 the mask has the data's type.
 Status runDropout(KernelContext& ctx) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("needs a tensor input");
@@ -43,7 +44,6 @@ Status runDropout(KernelContext& ctx) {
     }
   } else {
     ratio = ctx.floatAttribute("ratio").value_or(0.5f);
-    if (version < 7) training = ctx.intAttribute("is_test").value_or(0) == 0;
   }
   if (training && !(ratio >= 0 && ratio < 1)) {
     return ctx.fail("ratio must be in [0, 1), not " + std::to_string(ratio));
@@ -58,7 +58,7 @@ Status runDropout(KernelContext& ctx) {
     }
     return Status::ok();
   }
-  generator::Random random(generator::seedOf(ctx));
+  generator::Random random = generator::Random::forNode(ctx);
   Array wide = widenToFloat(*x);
   Array out(wide.type(), wide.shape());
   const double scale = 1.0 / (1.0 - ratio);

@@ -55,7 +55,7 @@ Status runDynamicQuantizeLinear(KernelContext& ctx) {
   const float* in = wide.data<float>();
   float low = 0, high = 0;
   for (size_t i = 0; i < wide.size(); ++i) {
-    if (std::isnan(in[i])) return ctx.fail("x holds NaN");
+    if (!std::isfinite(in[i])) return ctx.fail("x holds NaN or an infinity");
     low = std::min(low, in[i]);
     high = std::max(high, in[i]);
   }

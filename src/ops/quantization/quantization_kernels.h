@@ -191,9 +191,12 @@ Result<Array> integerMatMul(const KernelContext& ctx, const Array& a, const Arra
     }
     for (size_t r = 0; r < mm; ++r) {
       for (size_t c = 0; c < nn; ++c) {
-        int64_t sum = 0;
-        for (size_t q = 0; q < kk; ++q) sum += left[r * kk + q] * right[q * nn + c];
-        auto wrapped = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(sum)));
+        // Unsigned arithmetic wraps where int32 would (only the low 32 bits are kept).
+        uint64_t sum = 0;
+        for (size_t q = 0; q < kk; ++q) {
+          sum += static_cast<uint64_t>(left[r * kk + q]) * static_cast<uint64_t>(right[q * nn + c]);
+        }
+        auto wrapped = static_cast<int32_t>(static_cast<uint32_t>(sum));
         storeDouble(out, (p * mm + r) * nn + c, then(r, c, wrapped));
       }
     }

@@ -48,7 +48,7 @@ Status runCastTo(KernelContext& ctx, ElementType to) {
   if (x == nullptr) return ctx.fail("needs a tensor input");
   Result<cast::CastOptions> options = cast::castOptions(ctx);
   if (!options) return options.status();
-  Result<Array> out = cast::castArray(*x, to, *options);
+  Result<Array> out = cast::castArray(*x, to, *options, &ctx);
   if (!out) return ctx.fail(out.status().message());
   ctx.setOutput(0, std::move(*out));
   return Status::ok();

@@ -132,13 +132,34 @@ inline uint16_t encodeNarrow(float value, ElementType type, const CastOptions& o
       return floatToFloat8E8M0(value, options.saturate, options.rounding);
     default: break;
   }
-  std::optional<Float8Format> format = float8FormatOf(type);
-  if (!format) return 0;
+  Float8Format format = Float8Format::kE4M3FN;
+  switch (type) {
+    case ElementType::kFloat8E4M3FN: format = Float8Format::kE4M3FN; break;
+    case ElementType::kFloat8E4M3FNUZ: format = Float8Format::kE4M3FNUZ; break;
+    case ElementType::kFloat8E5M2: format = Float8Format::kE5M2; break;
+    case ElementType::kFloat8E5M2FNUZ: format = Float8Format::kE5M2FNUZ; break;
+    default: return 0;
+  }
   if (options.fnuz_inf_is_nan && std::isinf(value) &&
-      (*format == Float8Format::kE4M3FNUZ || *format == Float8Format::kE5M2FNUZ)) {
+      (format == Float8Format::kE4M3FNUZ || format == Float8Format::kE5M2FNUZ)) {
     return 0x80;
   }
-  return floatToFloat8(value, *format, options.saturate);
+  return floatToFloat8(value, format, options.saturate);
+}
+
+/// isNarrowFloat, inline for per-element use.
+inline bool isNarrowFloatType(ElementType type) {
+  switch (type) {
+    case ElementType::kFloat16:
+    case ElementType::kBfloat16:
+    case ElementType::kFloat8E4M3FN:
+    case ElementType::kFloat8E4M3FNUZ:
+    case ElementType::kFloat8E5M2:
+    case ElementType::kFloat8E5M2FNUZ:
+    case ElementType::kFloat4E2M1:
+    case ElementType::kFloat8E8M0: return true;
+    default: return false;
+  }
 }
 
 /// The shortest decimal digits of `value` that read back to the same value of `type` (FLOAT,
@@ -220,7 +241,8 @@ inline std::optional<ParsedNumber> parseNumber(std::string_view text) {
     text.remove_suffix(1);
   if (text.empty()) return std::nullopt;
   ParsedNumber number;
-  std::string_view digits = text[0] == '+' ? text.substr(1) : text;
+  std::string_view digits =
+      text[0] == '+' && text.size() > 1 && text[1] != '-' ? text.substr(1) : text;
   if (!digits.empty()) {
     auto [end, error] =
         std::from_chars(digits.data(), digits.data() + digits.size(), number.integer);
@@ -255,8 +277,10 @@ inline std::optional<ParsedNumber> parseNumber(std::string_view text) {
 template <class S>
 inline void storeConverted(S value, Array& out, size_t index, const CastOptions& options);
 
-/// `in` cast to `to`. Fails (with the text) only for a string that is not a number.
-inline Result<Array> castArray(const Array& in, ElementType to, const CastOptions& options) {
+/// `in` cast to `to`. Fails (with the text) only for a string that is not a number. With a
+/// context, numeric elements are converted on its threads.
+inline Result<Array> castArray(const Array& in, ElementType to, const CastOptions& options,
+                               const KernelContext* ctx = nullptr) {
   Result<Array> made = Array::allocate(to, in.shape());
   if (!made) return made.status();
   Array out = std::move(*made);
@@ -289,7 +313,14 @@ inline Result<Array> castArray(const Array& in, ElementType to, const CastOption
 
   // ---- numeric sources -----------------------------------------------------------------
   auto run = [&]<class S>(const S* data) {
-    for (size_t i = 0; i < count; ++i) storeConverted<S>(data[i], out, i, options);
+    auto convert = [&](size_t begin, size_t end) {
+      for (size_t i = begin; i < end; ++i) storeConverted<S>(data[i], out, i, options);
+    };
+    if (ctx != nullptr && to != ElementType::kString) {
+      parallelFor(*ctx, count, size_t{1} << 15, convert);
+    } else {
+      convert(0, count);
+    }
   };
   switch (in.type()) {
     case ElementType::kInt4:
@@ -355,7 +386,7 @@ inline void storeConverted(S value, Array& out, size_t index, const CastOptions&
     out.data<uint8_t>()[index] = wrapSubByte(wide, to);
     return;
   }
-  if (isNarrowFloat(to)) {
+  if (isNarrowFloatType(to)) {
     float narrow = 0;
     if constexpr (std::is_same_v<S, float>) {
       narrow = value;

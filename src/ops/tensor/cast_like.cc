@@ -27,7 +27,7 @@ Status runCastLike(KernelContext& ctx) {
   if (x == nullptr || like == nullptr) return ctx.fail("needs two tensor inputs");
   Result<cast::CastOptions> options = cast::castOptions(ctx);
   if (!options) return options.status();
-  Result<Array> out = cast::castArray(*x, like->type(), *options);
+  Result<Array> out = cast::castArray(*x, like->type(), *options, &ctx);
   if (!out) return ctx.fail(out.status().message());
   ctx.setOutput(0, std::move(*out));
   return Status::ok();
