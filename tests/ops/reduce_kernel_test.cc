@@ -62,6 +62,19 @@ TEST(ReduceKernels, NoopWithEmptyAxesReturnsTheInput) {
   EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{1, 2, 3, 4}));
 }
 
+TEST(ReduceKernels, NoopWithEmptyAxesStillAppliesTheElementwiseSteps) {
+  // The spec: reducing over no axes, ReduceSumSquare squares and ReduceL1 takes |x|.
+  auto out = runText(R"(<ir_version: 10, opset_import: ["" : 18]>
+    g (float[3] x, int64[0] axes) => (float[3] sq, float[3] l1) {
+      sq = ReduceSumSquare <noop_with_empty_axes = 1> (x, axes)
+      l1 = ReduceL1 <noop_with_empty_axes = 1> (x, axes)
+    })",
+                     {{"x", floats({3}, {-2, 0, 3})}, {"axes", int64s({0}, {})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{4, 0, 9}));
+  EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{2, 0, 3}));
+}
+
 TEST(ReduceKernels, AnAxisOutOfRangeOrRepeatedIsAnError) {
   const char* model = R"(<ir_version: 10, opset_import: ["" : 18]>
     g (float[2, 2] x, int64[2] axes) => (float[1, 1] y) { y = ReduceMean (x, axes) })";
@@ -249,6 +262,19 @@ TEST(LinalgKernels, GemmTransposesScalesAndBroadcastsC) {
                  {"c", floats({2}, {10, 20})}});
   ASSERT_TRUE(out) << out.status().toString();
   EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{7, 14}));
+}
+
+TEST(LinalgKernels, GemmOnIntegersScalesInDoubleAndTruncates) {
+  auto out = runText(R"(<ir_version: 10, opset_import: ["" : 13]>
+    g (int32[1, 2] a, int32[2, 1] b, int32[1, 1] c) => (int32[1, 1] y) {
+      y = Gemm <alpha = 0.5, beta = 1.0> (a, b, c)
+    })",
+                     {{"a", tensorOf<int32_t>(ElementType::kInt32, {1, 2}, {1, 2})},
+                      {"b", tensorOf<int32_t>(ElementType::kInt32, {2, 1}, {3, 1})},
+                      {"c", tensorOf<int32_t>(ElementType::kInt32, {1, 1}, {-10})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  // 0.5 * 5 - 10 = -7.5, truncated toward zero.
+  EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{-7}));
 }
 
 TEST(LinalgKernels, EinsumImplicitTraceAndABadEquation) {
