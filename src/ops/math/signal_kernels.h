@@ -2,13 +2,16 @@
 // Blackman) and MelWeightMatrix.
 //
 // Transforms compute in double with an exact twiddle table (angle 2*pi*j/n for j < n);
-// lengths that are powers of two use a radix-2 FFT, others the direct O(n^2) sum.
+// lengths that are powers of two use a radix-2 FFT, others the direct O(n^2) sum. Full
+// transforms of complex FLOAT signals instead run single-precision mixed-radix passes that
+// round as numpy's complex64 FFT (the conformance data's source) does.
 #pragma once
 
 #include <cmath>
 #include <complex>
 #include <cstdint>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -70,6 +73,219 @@ inline std::vector<Complex> twiddles(size_t n) {
   }
   return table;
 }
+
+// ---- FLOAT transforms with numpy's complex64 rounding ----------------------------------
+//
+// numpy (2.x) transforms complex64 signals in single precision with a mixed-radix FFT whose
+// rounding the conformance data carries (an exact zero comes out as ~1e-7). FLOAT signals
+// whose length factors into that FFT's radix-2, 3, 4 and 5 passes are transformed the same
+// way, in the same operation order: factors 4 first, then one 2 moved to the front, then
+// 3s and 5s; each pass reads `cc` and writes `ch` in FFTPACK's layout, twiddles in float.
+
+struct ComplexF {
+  float r, i;
+};
+inline ComplexF operator+(ComplexF a, ComplexF b) { return {a.r + b.r, a.i + b.i}; }
+inline ComplexF operator-(ComplexF a, ComplexF b) { return {a.r - b.r, a.i - b.i}; }
+
+// v * w (backward) or v * conj(w) (forward).
+template <bool kForward>
+inline ComplexF twiddled(ComplexF v, ComplexF w) {
+  if constexpr (kForward) {
+    return {v.r * w.r + v.i * w.i, v.i * w.r - v.r * w.i};
+  } else {
+    return {v.r * w.r - v.i * w.i, v.r * w.i + v.i * w.r};
+  }
+}
+
+// i * a (backward) or -i * a (forward).
+template <bool kForward>
+inline ComplexF quarterTurn(ComplexF a) {
+  if constexpr (kForward) {
+    return {a.i, -a.r};
+  } else {
+    return {-a.i, a.r};
+  }
+}
+
+// The radices of n in the order the passes run; empty when n needs another radix (8, 7,
+// larger primes), which the double-precision transform then handles.
+inline std::vector<size_t> floatRadices(size_t n) {
+  std::vector<size_t> radices;
+  if (n % 8 == 0) return {};
+  size_t rest = n;
+  while (rest % 4 == 0) {
+    radices.push_back(4);
+    rest /= 4;
+  }
+  if (rest % 2 == 0) {
+    rest /= 2;
+    radices.push_back(2);
+    std::swap(radices.front(), radices.back());
+  }
+  for (size_t p : {size_t{3}, size_t{5}}) {
+    while (rest % p == 0) {
+      radices.push_back(p);
+      rest /= p;
+    }
+  }
+  if (rest != 1) return {};
+  return radices;
+}
+
+class FloatFft {
+ public:
+  FloatFft(size_t n, std::vector<size_t> radices) : n_(n), radices_(std::move(radices)) {
+    // Angles 2*pi*x/n in double, rounded to float.
+    std::vector<ComplexF> unit(n);
+    for (size_t x = 0; x < n; ++x) {
+      double angle = 2.0 * std::numbers::pi * static_cast<double>(x) / static_cast<double>(n);
+      unit[x] = {static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle))};
+    }
+    size_t l1 = 1;
+    for (size_t ip : radices_) {
+      size_t ido = n / (l1 * ip);
+      std::vector<ComplexF> table((ip - 1) * (ido > 0 ? ido - 1 : 0));
+      for (size_t j = 1; j < ip; ++j) {
+        for (size_t i = 1; i < ido; ++i) table[(j - 1) * (ido - 1) + i - 1] = unit[j * l1 * i];
+      }
+      tables_.push_back(std::move(table));
+      l1 *= ip;
+    }
+  }
+
+  /// Transforms `data` (n values) in place, scaled by `factor` when it is not 1.
+  template <bool kForward>
+  void run(std::vector<ComplexF>& data, std::vector<ComplexF>& scratch, float factor) const {
+    scratch.resize(n_);
+    ComplexF* p1 = data.data();
+    ComplexF* p2 = scratch.data();
+    size_t l1 = 1;
+    for (size_t f = 0; f < radices_.size(); ++f) {
+      size_t ip = radices_[f];
+      size_t ido = n_ / (l1 * ip);
+      const ComplexF* wa = tables_[f].data();
+      if (ip == 2) pass2<kForward>(ido, l1, p1, p2, wa);
+      if (ip == 3) pass3<kForward>(ido, l1, p1, p2, wa);
+      if (ip == 4) pass4<kForward>(ido, l1, p1, p2, wa);
+      if (ip == 5) pass5<kForward>(ido, l1, p1, p2, wa);
+      std::swap(p1, p2);
+      l1 *= ip;
+    }
+    if (p1 != data.data()) std::copy(p1, p1 + n_, data.data());
+    if (factor != 1.0f) {
+      for (ComplexF& v : data) v = {v.r * factor, v.i * factor};
+    }
+  }
+
+ private:
+  // Element (a, b, c) of the pass output [c][b][a] (l1 rows) and input [c][b][a] (ip rows).
+  static size_t out(size_t ido, size_t l1, size_t a, size_t b, size_t c) {
+    return a + ido * (b + l1 * c);
+  }
+  static size_t in(size_t ido, size_t ip, size_t a, size_t b, size_t c) {
+    return a + ido * (b + ip * c);
+  }
+
+  template <bool kForward>
+  static void pass2(size_t ido, size_t l1, const ComplexF* cc, ComplexF* ch, const ComplexF* wa) {
+    for (size_t k = 0; k < l1; ++k) {
+      for (size_t i = 0; i < ido; ++i) {
+        ComplexF a = cc[in(ido, 2, i, 0, k)], b = cc[in(ido, 2, i, 1, k)];
+        ch[out(ido, l1, i, k, 0)] = a + b;
+        ch[out(ido, l1, i, k, 1)] = i == 0 ? a - b : twiddled<kForward>(a - b, wa[i - 1]);
+      }
+    }
+  }
+
+  template <bool kForward>
+  static void pass3(size_t ido, size_t l1, const ComplexF* cc, ComplexF* ch, const ComplexF* wa) {
+    constexpr float kCos = -0.5f;
+    const float sine = (kForward ? -1.0f : 1.0f) * 0.866025403784438646763723170752936f;
+    for (size_t k = 0; k < l1; ++k) {
+      for (size_t i = 0; i < ido; ++i) {
+        ComplexF t0 = cc[in(ido, 3, i, 0, k)];
+        ComplexF c1 = cc[in(ido, 3, i, 1, k)], c2 = cc[in(ido, 3, i, 2, k)];
+        ComplexF t1 = c1 + c2, t2 = c1 - c2;
+        ch[out(ido, l1, i, k, 0)] = t0 + t1;
+        ComplexF ca = t0 + ComplexF{t1.r * kCos, t1.i * kCos};
+        ComplexF cb = {t2.r * sine, t2.i * sine};
+        cb = {-cb.i, cb.r};
+        ComplexF da = ca + cb, db = ca - cb;
+        if (i == 0) {
+          ch[out(ido, l1, 0, k, 1)] = da;
+          ch[out(ido, l1, 0, k, 2)] = db;
+        } else {
+          ch[out(ido, l1, i, k, 1)] = twiddled<kForward>(da, wa[i - 1]);
+          ch[out(ido, l1, i, k, 2)] = twiddled<kForward>(db, wa[i - 1 + (ido - 1)]);
+        }
+      }
+    }
+  }
+
+  template <bool kForward>
+  static void pass4(size_t ido, size_t l1, const ComplexF* cc, ComplexF* ch, const ComplexF* wa) {
+    for (size_t k = 0; k < l1; ++k) {
+      for (size_t i = 0; i < ido; ++i) {
+        ComplexF c0 = cc[in(ido, 4, i, 0, k)], c1 = cc[in(ido, 4, i, 1, k)],
+                 c2 = cc[in(ido, 4, i, 2, k)], c3 = cc[in(ido, 4, i, 3, k)];
+        ComplexF t2 = c0 + c2, t1 = c0 - c2;
+        ComplexF t3 = c1 + c3, t4 = quarterTurn<kForward>(c1 - c3);
+        if (i == 0) {
+          ch[out(ido, l1, 0, k, 0)] = t2 + t3;
+          ch[out(ido, l1, 0, k, 2)] = t2 - t3;
+          ch[out(ido, l1, 0, k, 1)] = t1 + t4;
+          ch[out(ido, l1, 0, k, 3)] = t1 - t4;
+        } else {
+          ch[out(ido, l1, i, k, 0)] = t2 + t3;
+          ComplexF d3 = t2 - t3, d2 = t1 + t4, d4 = t1 - t4;
+          ch[out(ido, l1, i, k, 1)] = twiddled<kForward>(d2, wa[i - 1]);
+          ch[out(ido, l1, i, k, 2)] = twiddled<kForward>(d3, wa[i - 1 + (ido - 1)]);
+          ch[out(ido, l1, i, k, 3)] = twiddled<kForward>(d4, wa[i - 1 + 2 * (ido - 1)]);
+        }
+      }
+    }
+  }
+
+  template <bool kForward>
+  static void pass5(size_t ido, size_t l1, const ComplexF* cc, ComplexF* ch, const ComplexF* wa) {
+    const float sign = kForward ? -1.0f : 1.0f;
+    const float c1r = 0.3090169943749474241022934171828191f;
+    const float c1i = sign * 0.9510565162951535721164393333793821f;
+    const float c2r = -0.8090169943749474241022934171828191f;
+    const float c2i = sign * 0.5877852522924731291687059546390728f;
+    for (size_t k = 0; k < l1; ++k) {
+      for (size_t i = 0; i < ido; ++i) {
+        ComplexF t0 = cc[in(ido, 5, i, 0, k)];
+        ComplexF x1 = cc[in(ido, 5, i, 1, k)], x2 = cc[in(ido, 5, i, 2, k)],
+                 x3 = cc[in(ido, 5, i, 3, k)], x4 = cc[in(ido, 5, i, 4, k)];
+        ComplexF t1 = x1 + x4, t4 = x1 - x4, t2 = x2 + x3, t3 = x2 - x3;
+        ch[out(ido, l1, i, k, 0)] = {t0.r + t1.r + t2.r, t0.i + t1.i + t2.i};
+        // Outputs u1 and u2 = 5 - u1 from cosines (ar, br) and sines (ai, bi).
+        auto step = [&](size_t u1, size_t u2, float ar, float br, float ai, float bi) {
+          ComplexF ca = {t0.r + ar * t1.r + br * t2.r, t0.i + ar * t1.i + br * t2.i};
+          ComplexF cb;
+          cb.i = ai * t4.r + bi * t3.r;
+          cb.r = -(ai * t4.i + bi * t3.i);
+          ComplexF da = ca + cb, db = ca - cb;
+          if (i == 0) {
+            ch[out(ido, l1, 0, k, u1)] = da;
+            ch[out(ido, l1, 0, k, u2)] = db;
+          } else {
+            ch[out(ido, l1, i, k, u1)] = twiddled<kForward>(da, wa[i - 1 + (u1 - 1) * (ido - 1)]);
+            ch[out(ido, l1, i, k, u2)] = twiddled<kForward>(db, wa[i - 1 + (u2 - 1) * (ido - 1)]);
+          }
+        };
+        step(1, 4, c1r, c2r, c1i, c2i);
+        step(2, 3, c2r, c1r, c2i, -c1i);
+      }
+    }
+  }
+
+  size_t n_;
+  std::vector<size_t> radices_;
+  std::vector<std::vector<ComplexF>> tables_;
+};
 
 /// A scalar integer input (rank 0 or one element); nullopt when absent or not one integer.
 inline std::optional<int64_t> scalarInput(const KernelContext& ctx, size_t i) {
@@ -141,11 +357,20 @@ inline Status runDftKernel(KernelContext& ctx, bool axis_from_input) {
   size_t outer = 1;
   for (size_t i = 0; i < *axis; ++i) outer *= static_cast<size_t>(x->dim(i));
   std::vector<Complex> table = twiddles(n);
+  // Full transforms of complex FLOAT signals (numpy's complex64) round as numpy's single-
+  // precision FFT does; real signals, which numpy promotes to complex128, go in double.
+  std::vector<size_t> radices = floatRadices(n);
+  bool single =
+      wide.type() == ElementType::kFloat && in_c == 2 && !onesided && (n == 1 || !radices.empty());
+  std::optional<FloatFft> float_fft;
+  if (single) float_fft.emplace(n, radices);
+  float factor = inverse ? static_cast<float>(1.0 / static_cast<double>(n)) : 1.0f;
   double* result = out.data<double>();
   bool ok = dispatchFloat(wide.type(), [&]<class T>() {
     const T* in = wide.data<T>();
     parallelFor(ctx, outer * inner, std::max<size_t>(1, 256 / n), [&](size_t begin, size_t end) {
       std::vector<Complex> line, scratch;
+      std::vector<ComplexF> line_f, scratch_f;
       for (size_t l = begin; l < end; ++l) {
         size_t in_start = (l / inner) * length * inner * in_c + (l % inner) * in_c;
         size_t out_start = (l / inner) * n_out * inner * out_c + (l % inner) * out_c;
@@ -153,6 +378,24 @@ inline Status runDftKernel(KernelContext& ctx, bool axis_from_input) {
           const T* p = in + in_start + t * inner * in_c;
           return Complex(static_cast<double>(p[0]), in_c == 2 ? static_cast<double>(p[1]) : 0.0);
         };
+        if (float_fft) {
+          line_f.assign(n, ComplexF{0.0f, 0.0f});
+          for (size_t t = 0; t < n && t < length; ++t) {
+            const T* p = in + in_start + t * inner * in_c;
+            line_f[t] = {static_cast<float>(p[0]), in_c == 2 ? static_cast<float>(p[1]) : 0.0f};
+          }
+          if (inverse) {
+            float_fft->run<false>(line_f, scratch_f, factor);
+          } else {
+            float_fft->run<true>(line_f, scratch_f, factor);
+          }
+          for (size_t k = 0; k < n_out; ++k) {
+            double* p = result + out_start + k * inner * out_c;
+            p[0] = line_f[k].r;
+            p[1] = line_f[k].i;
+          }
+          continue;
+        }
         line.assign(n, Complex(0, 0));
         if (real_out) {
           // Rebuild the full Hermitian spectrum from bins 0..n/2 (imaginary parts of bin 0
