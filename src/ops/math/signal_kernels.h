@@ -341,6 +341,7 @@ inline Status runDftKernel(KernelContext& ctx, bool axis_from_input) {
     n_value = *given;
   }
   if (n_value < 1) return ctx.fail("dft_length must be positive");
+  if (n_value > (int64_t{1} << 26)) return ctx.fail("dft_length is too large");
   size_t n = static_cast<size_t>(n_value);
   bool real_out = inverse && onesided;
   size_t n_out = !inverse && onesided ? n / 2 + 1 : n;
@@ -570,8 +571,10 @@ inline Status runMelWeightMatrixKernel(KernelContext& ctx) {
   for (size_t i = 0; i < edges.size(); ++i) {
     double mel = static_cast<double>(i) * static_cast<double>(mel_step) + low_mel;
     double hz = 700.0 * (std::pow(10.0, mel / 2595.0) - 1.0);
-    edges[i] = static_cast<int64_t>(
-        std::floor(static_cast<double>(*dft_length + 1) * hz / static_cast<double>(*sample_rate)));
+    double bin = std::floor((static_cast<double>(*dft_length) + 1.0) * hz /
+                            static_cast<double>(*sample_rate));
+    if (!(std::fabs(bin) < 9.0e15)) return ctx.fail("the edge frequencies give no finite bins");
+    edges[i] = static_cast<int64_t>(bin);
   }
   std::vector<double> values(static_cast<size_t>(spectrogram_bins * *mel_bins), 0.0);
   auto set = [&](int64_t row, int64_t column, double value) -> bool {
