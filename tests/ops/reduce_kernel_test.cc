@@ -308,8 +308,9 @@ TEST(LinalgKernels, LpNormalizationOfZerosIsZero) {
 // ---- signal processing ---------------------------------------------------------------------
 
 TEST(SignalKernels, DftOfAnImpulseIsFlatAndTheInverseRestoresIt) {
-  // Length 8 takes the radix-2 path, length 6 the direct sum.
-  for (int64_t n : {8, 6}) {
+  // Real signals transform in double: radix 2 (8), mixed radix (6, 12, 40, 45), the direct
+  // sum (7, 14).
+  for (int64_t n : {8, 6, 12, 40, 45, 7, 14}) {
     std::vector<float> impulse(static_cast<size_t>(n), 0.0f);
     impulse[1] = 1.0f;
     std::string model = R"(<ir_version: 10, opset_import: ["" : 20]>

@@ -1,8 +1,9 @@
 // Internal: the signal-processing kernels: DFT, STFT, the cosine windows (Hann, Hamming,
 // Blackman) and MelWeightMatrix.
 //
-// Transforms compute in double with an exact twiddle table (angle 2*pi*j/n for j < n);
-// lengths that are powers of two use a radix-2 FFT, others the direct O(n^2) sum. Full
+// Transforms compute in double with an exact twiddle table (angle 2*pi*j/n for j < n):
+// radix-2 for powers of two, mixed radix (2, 3, 4, 5) for lengths of those factors, the
+// direct O(n^2) sum otherwise. Full
 // transforms of complex FLOAT signals instead run single-precision mixed-radix passes that
 // round as numpy's complex64 FFT (the conformance data's source) does.
 #pragma once
@@ -82,15 +83,23 @@ inline std::vector<Complex> twiddles(size_t n) {
 // way, in the same operation order: factors 4 first, then one 2 moved to the front, then
 // 3s and 5s; each pass reads `cc` and writes `ch` in FFTPACK's layout, twiddles in float.
 
-struct ComplexF {
-  float r, i;
+template <class F>
+struct ComplexOf {
+  F r, i;
 };
-inline ComplexF operator+(ComplexF a, ComplexF b) { return {a.r + b.r, a.i + b.i}; }
-inline ComplexF operator-(ComplexF a, ComplexF b) { return {a.r - b.r, a.i - b.i}; }
+template <class F>
+inline ComplexOf<F> operator+(ComplexOf<F> a, ComplexOf<F> b) {
+  return {a.r + b.r, a.i + b.i};
+}
+template <class F>
+inline ComplexOf<F> operator-(ComplexOf<F> a, ComplexOf<F> b) {
+  return {a.r - b.r, a.i - b.i};
+}
+using ComplexF = ComplexOf<float>;
 
 // v * w (backward) or v * conj(w) (forward).
-template <bool kForward>
-inline ComplexF twiddled(ComplexF v, ComplexF w) {
+template <bool kForward, class F>
+inline ComplexOf<F> twiddled(ComplexOf<F> v, ComplexOf<F> w) {
   if constexpr (kForward) {
     return {v.r * w.r + v.i * w.i, v.i * w.r - v.r * w.i};
   } else {
@@ -99,8 +108,8 @@ inline ComplexF twiddled(ComplexF v, ComplexF w) {
 }
 
 // i * a (backward) or -i * a (forward).
-template <bool kForward>
-inline ComplexF quarterTurn(ComplexF a) {
+template <bool kForward, class F>
+inline ComplexOf<F> quarterTurn(ComplexOf<F> a) {
   if constexpr (kForward) {
     return {a.i, -a.r};
   } else {
@@ -133,19 +142,22 @@ inline std::vector<size_t> floatRadices(size_t n) {
   return radices;
 }
 
-class FloatFft {
+template <class F>
+class MixedRadixFft {
  public:
-  FloatFft(size_t n, std::vector<size_t> radices) : n_(n), radices_(std::move(radices)) {
+  using C = ComplexOf<F>;
+
+  MixedRadixFft(size_t n, std::vector<size_t> radices) : n_(n), radices_(std::move(radices)) {
     // Angles 2*pi*x/n in double, rounded to float.
-    std::vector<ComplexF> unit(n);
+    std::vector<C> unit(n);
     for (size_t x = 0; x < n; ++x) {
       double angle = 2.0 * std::numbers::pi * static_cast<double>(x) / static_cast<double>(n);
-      unit[x] = {static_cast<float>(std::cos(angle)), static_cast<float>(std::sin(angle))};
+      unit[x] = {static_cast<F>(std::cos(angle)), static_cast<F>(std::sin(angle))};
     }
     size_t l1 = 1;
     for (size_t ip : radices_) {
       size_t ido = n / (l1 * ip);
-      std::vector<ComplexF> table((ip - 1) * (ido > 0 ? ido - 1 : 0));
+      std::vector<C> table((ip - 1) * (ido > 0 ? ido - 1 : 0));
       for (size_t j = 1; j < ip; ++j) {
         for (size_t i = 1; i < ido; ++i) table[(j - 1) * (ido - 1) + i - 1] = unit[j * l1 * i];
       }
@@ -156,15 +168,15 @@ class FloatFft {
 
   /// Transforms `data` (n values) in place, scaled by `factor` when it is not 1.
   template <bool kForward>
-  void run(std::vector<ComplexF>& data, std::vector<ComplexF>& scratch, float factor) const {
+  void run(std::vector<C>& data, std::vector<C>& scratch, F factor) const {
     scratch.resize(n_);
-    ComplexF* p1 = data.data();
-    ComplexF* p2 = scratch.data();
+    C* p1 = data.data();
+    C* p2 = scratch.data();
     size_t l1 = 1;
     for (size_t f = 0; f < radices_.size(); ++f) {
       size_t ip = radices_[f];
       size_t ido = n_ / (l1 * ip);
-      const ComplexF* wa = tables_[f].data();
+      const C* wa = tables_[f].data();
       if (ip == 2) pass2<kForward>(ido, l1, p1, p2, wa);
       if (ip == 3) pass3<kForward>(ido, l1, p1, p2, wa);
       if (ip == 4) pass4<kForward>(ido, l1, p1, p2, wa);
@@ -173,8 +185,8 @@ class FloatFft {
       l1 *= ip;
     }
     if (p1 != data.data()) std::copy(p1, p1 + n_, data.data());
-    if (factor != 1.0f) {
-      for (ComplexF& v : data) v = {v.r * factor, v.i * factor};
+    if (factor != F(1)) {
+      for (C& v : data) v = {v.r * factor, v.i * factor};
     }
   }
 
@@ -188,10 +200,10 @@ class FloatFft {
   }
 
   template <bool kForward>
-  static void pass2(size_t ido, size_t l1, const ComplexF* cc, ComplexF* ch, const ComplexF* wa) {
+  static void pass2(size_t ido, size_t l1, const C* cc, C* ch, const C* wa) {
     for (size_t k = 0; k < l1; ++k) {
       for (size_t i = 0; i < ido; ++i) {
-        ComplexF a = cc[in(ido, 2, i, 0, k)], b = cc[in(ido, 2, i, 1, k)];
+        C a = cc[in(ido, 2, i, 0, k)], b = cc[in(ido, 2, i, 1, k)];
         ch[out(ido, l1, i, k, 0)] = a + b;
         ch[out(ido, l1, i, k, 1)] = i == 0 ? a - b : twiddled<kForward>(a - b, wa[i - 1]);
       }
@@ -199,19 +211,19 @@ class FloatFft {
   }
 
   template <bool kForward>
-  static void pass3(size_t ido, size_t l1, const ComplexF* cc, ComplexF* ch, const ComplexF* wa) {
-    constexpr float kCos = -0.5f;
-    const float sine = (kForward ? -1.0f : 1.0f) * 0.866025403784438646763723170752936f;
+  static void pass3(size_t ido, size_t l1, const C* cc, C* ch, const C* wa) {
+    const F kCos = F(-0.5);
+    const F sine = (kForward ? F(-1) : F(1)) * F(0.866025403784438646763723170752936L);
     for (size_t k = 0; k < l1; ++k) {
       for (size_t i = 0; i < ido; ++i) {
-        ComplexF t0 = cc[in(ido, 3, i, 0, k)];
-        ComplexF c1 = cc[in(ido, 3, i, 1, k)], c2 = cc[in(ido, 3, i, 2, k)];
-        ComplexF t1 = c1 + c2, t2 = c1 - c2;
+        C t0 = cc[in(ido, 3, i, 0, k)];
+        C c1 = cc[in(ido, 3, i, 1, k)], c2 = cc[in(ido, 3, i, 2, k)];
+        C t1 = c1 + c2, t2 = c1 - c2;
         ch[out(ido, l1, i, k, 0)] = t0 + t1;
-        ComplexF ca = t0 + ComplexF{t1.r * kCos, t1.i * kCos};
-        ComplexF cb = {t2.r * sine, t2.i * sine};
+        C ca = t0 + C{t1.r * kCos, t1.i * kCos};
+        C cb = {t2.r * sine, t2.i * sine};
         cb = {-cb.i, cb.r};
-        ComplexF da = ca + cb, db = ca - cb;
+        C da = ca + cb, db = ca - cb;
         if (i == 0) {
           ch[out(ido, l1, 0, k, 1)] = da;
           ch[out(ido, l1, 0, k, 2)] = db;
@@ -224,13 +236,13 @@ class FloatFft {
   }
 
   template <bool kForward>
-  static void pass4(size_t ido, size_t l1, const ComplexF* cc, ComplexF* ch, const ComplexF* wa) {
+  static void pass4(size_t ido, size_t l1, const C* cc, C* ch, const C* wa) {
     for (size_t k = 0; k < l1; ++k) {
       for (size_t i = 0; i < ido; ++i) {
-        ComplexF c0 = cc[in(ido, 4, i, 0, k)], c1 = cc[in(ido, 4, i, 1, k)],
-                 c2 = cc[in(ido, 4, i, 2, k)], c3 = cc[in(ido, 4, i, 3, k)];
-        ComplexF t2 = c0 + c2, t1 = c0 - c2;
-        ComplexF t3 = c1 + c3, t4 = quarterTurn<kForward>(c1 - c3);
+        C c0 = cc[in(ido, 4, i, 0, k)], c1 = cc[in(ido, 4, i, 1, k)], c2 = cc[in(ido, 4, i, 2, k)],
+          c3 = cc[in(ido, 4, i, 3, k)];
+        C t2 = c0 + c2, t1 = c0 - c2;
+        C t3 = c1 + c3, t4 = quarterTurn<kForward>(c1 - c3);
         if (i == 0) {
           ch[out(ido, l1, 0, k, 0)] = t2 + t3;
           ch[out(ido, l1, 0, k, 2)] = t2 - t3;
@@ -238,7 +250,7 @@ class FloatFft {
           ch[out(ido, l1, 0, k, 3)] = t1 - t4;
         } else {
           ch[out(ido, l1, i, k, 0)] = t2 + t3;
-          ComplexF d3 = t2 - t3, d2 = t1 + t4, d4 = t1 - t4;
+          C d3 = t2 - t3, d2 = t1 + t4, d4 = t1 - t4;
           ch[out(ido, l1, i, k, 1)] = twiddled<kForward>(d2, wa[i - 1]);
           ch[out(ido, l1, i, k, 2)] = twiddled<kForward>(d3, wa[i - 1 + (ido - 1)]);
           ch[out(ido, l1, i, k, 3)] = twiddled<kForward>(d4, wa[i - 1 + 2 * (ido - 1)]);
@@ -248,26 +260,26 @@ class FloatFft {
   }
 
   template <bool kForward>
-  static void pass5(size_t ido, size_t l1, const ComplexF* cc, ComplexF* ch, const ComplexF* wa) {
-    const float sign = kForward ? -1.0f : 1.0f;
-    const float c1r = 0.3090169943749474241022934171828191f;
-    const float c1i = sign * 0.9510565162951535721164393333793821f;
-    const float c2r = -0.8090169943749474241022934171828191f;
-    const float c2i = sign * 0.5877852522924731291687059546390728f;
+  static void pass5(size_t ido, size_t l1, const C* cc, C* ch, const C* wa) {
+    const F sign = kForward ? F(-1) : F(1);
+    const F c1r = F(0.3090169943749474241022934171828191L);
+    const F c1i = sign * F(0.9510565162951535721164393333793821L);
+    const F c2r = F(-0.8090169943749474241022934171828191L);
+    const F c2i = sign * F(0.5877852522924731291687059546390728L);
     for (size_t k = 0; k < l1; ++k) {
       for (size_t i = 0; i < ido; ++i) {
-        ComplexF t0 = cc[in(ido, 5, i, 0, k)];
-        ComplexF x1 = cc[in(ido, 5, i, 1, k)], x2 = cc[in(ido, 5, i, 2, k)],
-                 x3 = cc[in(ido, 5, i, 3, k)], x4 = cc[in(ido, 5, i, 4, k)];
-        ComplexF t1 = x1 + x4, t4 = x1 - x4, t2 = x2 + x3, t3 = x2 - x3;
+        C t0 = cc[in(ido, 5, i, 0, k)];
+        C x1 = cc[in(ido, 5, i, 1, k)], x2 = cc[in(ido, 5, i, 2, k)], x3 = cc[in(ido, 5, i, 3, k)],
+          x4 = cc[in(ido, 5, i, 4, k)];
+        C t1 = x1 + x4, t4 = x1 - x4, t2 = x2 + x3, t3 = x2 - x3;
         ch[out(ido, l1, i, k, 0)] = {t0.r + t1.r + t2.r, t0.i + t1.i + t2.i};
         // Outputs u1 and u2 = 5 - u1 from cosines (ar, br) and sines (ai, bi).
-        auto step = [&](size_t u1, size_t u2, float ar, float br, float ai, float bi) {
-          ComplexF ca = {t0.r + ar * t1.r + br * t2.r, t0.i + ar * t1.i + br * t2.i};
-          ComplexF cb;
+        auto step = [&](size_t u1, size_t u2, F ar, F br, F ai, F bi) {
+          C ca = {t0.r + ar * t1.r + br * t2.r, t0.i + ar * t1.i + br * t2.i};
+          C cb;
           cb.i = ai * t4.r + bi * t3.r;
           cb.r = -(ai * t4.i + bi * t3.i);
-          ComplexF da = ca + cb, db = ca - cb;
+          C da = ca + cb, db = ca - cb;
           if (i == 0) {
             ch[out(ido, l1, 0, k, u1)] = da;
             ch[out(ido, l1, 0, k, u2)] = db;
@@ -284,7 +296,64 @@ class FloatFft {
 
   size_t n_;
   std::vector<size_t> radices_;
-  std::vector<std::vector<ComplexF>> tables_;
+  std::vector<std::vector<C>> tables_;
+};
+
+// The radices for a double-precision mixed-radix transform of n points (4s, a 2, 3s, 5s);
+// empty when n has another prime factor.
+inline std::vector<size_t> mixedRadices(size_t n) {
+  std::vector<size_t> radices;
+  size_t rest = n;
+  while (rest % 4 == 0) {
+    radices.push_back(4);
+    rest /= 4;
+  }
+  if (rest % 2 == 0) {
+    radices.push_back(2);
+    rest /= 2;
+  }
+  for (size_t p : {size_t{3}, size_t{5}}) {
+    while (rest % p == 0) {
+      radices.push_back(p);
+      rest /= p;
+    }
+  }
+  if (rest != 1 || n == 1) return {};
+  return radices;
+}
+
+// A double-precision transform of n points: radix-2 for powers of two, mixed radix for
+// lengths of factors 2, 3 and 5, the direct sum otherwise.
+class LineTransform {
+ public:
+  explicit LineTransform(size_t n) : n_(n), table_(twiddles(n)) {
+    if ((n & (n - 1)) != 0) {
+      std::vector<size_t> radices = mixedRadices(n);
+      if (!radices.empty()) mixed_.emplace(n, std::move(radices));
+    }
+  }
+
+  void apply(std::vector<Complex>& line, std::vector<Complex>& scratch,
+             std::vector<ComplexOf<double>>& buffer, std::vector<ComplexOf<double>>& spare,
+             bool inverse) const {
+    if (!mixed_) {
+      transformLine(line, scratch, table_, inverse);
+      return;
+    }
+    buffer.resize(n_);
+    for (size_t t = 0; t < n_; ++t) buffer[t] = {line[t].real(), line[t].imag()};
+    if (inverse) {
+      mixed_->run<false>(buffer, spare, 1.0);
+    } else {
+      mixed_->run<true>(buffer, spare, 1.0);
+    }
+    for (size_t t = 0; t < n_; ++t) line[t] = Complex(buffer[t].r, buffer[t].i);
+  }
+
+ private:
+  size_t n_;
+  std::vector<Complex> table_;
+  std::optional<MixedRadixFft<double>> mixed_;
 };
 
 /// A scalar integer input (rank 0 or one element); nullopt when absent or not one integer.
@@ -357,13 +426,13 @@ inline Status runDftKernel(KernelContext& ctx, bool axis_from_input) {
   for (size_t i = *axis + 1; i + 1 < rank; ++i) inner *= static_cast<size_t>(x->dim(i));
   size_t outer = 1;
   for (size_t i = 0; i < *axis; ++i) outer *= static_cast<size_t>(x->dim(i));
-  std::vector<Complex> table = twiddles(n);
+  LineTransform transform(n);
   // Full transforms of complex FLOAT signals (numpy's complex64) round as numpy's single-
   // precision FFT does; real signals, which numpy promotes to complex128, go in double.
   std::vector<size_t> radices = floatRadices(n);
   bool single =
       wide.type() == ElementType::kFloat && in_c == 2 && !onesided && (n == 1 || !radices.empty());
-  std::optional<FloatFft> float_fft;
+  std::optional<MixedRadixFft<float>> float_fft;
   if (single) float_fft.emplace(n, radices);
   float factor = inverse ? static_cast<float>(1.0 / static_cast<double>(n)) : 1.0f;
   double* result = out.data<double>();
@@ -371,6 +440,7 @@ inline Status runDftKernel(KernelContext& ctx, bool axis_from_input) {
     const T* in = wide.data<T>();
     parallelFor(ctx, outer * inner, std::max<size_t>(1, 256 / n), [&](size_t begin, size_t end) {
       std::vector<Complex> line, scratch;
+      std::vector<ComplexOf<double>> buffer, spare;
       std::vector<ComplexF> line_f, scratch_f;
       for (size_t l = begin; l < end; ++l) {
         size_t in_start = (l / inner) * length * inner * in_c + (l % inner) * in_c;
@@ -409,7 +479,7 @@ inline Status runDftKernel(KernelContext& ctx, bool axis_from_input) {
         } else {
           for (size_t t = 0; t < n && t < length; ++t) line[t] = sample(t);
         }
-        transformLine(line, scratch, table, inverse);
+        transform.apply(line, scratch, buffer, spare, inverse);
         double scale = inverse ? 1.0 / static_cast<double>(n) : 1.0;
         for (size_t k = 0; k < n_out; ++k) {
           double* p = result + out_start + k * inner * out_c;
@@ -465,12 +535,13 @@ inline Status runStftKernel(KernelContext& ctx) {
   if (window != nullptr) {
     for (size_t i = 0; i < weights.size(); ++i) weights[i] = elementAsDouble(*window, i);
   }
-  std::vector<Complex> table = twiddles(n);
+  LineTransform transform(n);
   size_t c = static_cast<size_t>(channels);
   bool ok = dispatchFloat(wide.type(), [&]<class T>() {
     const T* in = wide.data<T>();
     parallelFor(ctx, batch * frames, 1, [&](size_t begin, size_t end) {
       std::vector<Complex> line, scratch;
+      std::vector<ComplexOf<double>> buffer, spare;
       for (size_t job = begin; job < end; ++job) {
         size_t b = job / frames, f = job % frames;
         size_t first = f * static_cast<size_t>(*step);
@@ -482,7 +553,7 @@ inline Status runStftKernel(KernelContext& ctx) {
           line[t] = Complex(static_cast<double>(p[0]), c == 2 ? static_cast<double>(p[1]) : 0.0) *
                     weights[t];
         }
-        transformLine(line, scratch, table, false);
+        transform.apply(line, scratch, buffer, spare, false);
         double* dst = result + job * bins * 2;
         for (size_t k = 0; k < bins; ++k) {
           dst[2 * k] = line[k].real();
