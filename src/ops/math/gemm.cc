@@ -83,8 +83,8 @@ Status runGemm(KernelContext& ctx) {
   if (c != nullptr) {
     if (c->rank() > 2) return ctx.fail("C must have rank 2 or less");
     bool exact = c->shape() == shape;
-    if (!exact && ctx.attribute("broadcast") != nullptr &&
-        ctx.intAttribute("broadcast").value_or(0) == 0) {
+    // Versions 1 and 6 have `broadcast` (default 0); later versions always broadcast.
+    if (!exact && ctx.intAttribute("broadcast").value_or(1) == 0) {
       return ctx.fail("C must have shape [M, N] without broadcast");
     }
     std::optional<std::vector<int64_t>> joint = broadcastShape(c->shape(), shape);
