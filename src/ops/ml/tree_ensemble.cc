@@ -102,7 +102,9 @@ Status runTreeEnsemble(KernelContext& ctx) {
   if (!ctx.intAttribute("n_targets")) {
     for (int64_t id : leaf_targets) targets = std::max(targets, id + 1);
   }
-  if (targets <= 0 || targets > (int64_t{1} << 31)) return ctx.fail("n_targets is not positive");
+  if (targets <= 0 || targets > (int64_t{1} << 24)) {
+    return ctx.fail("n_targets is " + std::to_string(targets) + ", not in [1, 2^24]");
+  }
   for (int64_t id : leaf_targets) {
     if (id < 0 || id >= targets) return ctx.fail("leaf_targetids holds " + std::to_string(id));
   }
@@ -142,7 +144,9 @@ Status runTreeEnsemble(KernelContext& ctx) {
   double largest = x->type() == ElementType::kDouble    ? std::numeric_limits<double>::max()
                    : x->type() == ElementType::kFloat16 ? 65504.0
                                                         : std::numeric_limits<float>::max();
-  Array y(x->type(), {static_cast<int64_t>(rows), targets});
+  Result<Array> made = Array::allocate(x->type(), {static_cast<int64_t>(rows), targets});
+  if (!made) return made.status();
+  Array y = std::move(*made);
   std::vector<double> row(features);
   std::vector<double> result(static_cast<size_t>(targets));
   for (size_t n = 0; n < rows; ++n) {
