@@ -2,6 +2,7 @@
 // operators: what the conformance cases leave out (bad inputs, edge cases, other attributes).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -378,6 +379,50 @@ TEST(FlowKernels, AdagradTakesOneStepAndRefusesAnUnevenInputList) {
                  {"g", floats({1}, {3})}});
   ASSERT_FALSE(out);
   EXPECT_NE(out.status().message().find("groups"), std::string::npos) << messageOf(out);
+}
+
+// ---- images -------------------------------------------------------------------------------
+
+EvalValue bytesOf(const std::string& bytes) {
+  Array array(ElementType::kUint8, {static_cast<int64_t>(bytes.size())});
+  std::copy(bytes.begin(), bytes.end(), array.data<uint8_t>());
+  return EvalValue::of(std::move(array));
+}
+
+constexpr const char* kDecodeModel = R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (uint8[N] data) => (uint8[H,W,C] image) {
+      image = ImageDecoder <pixel_format = "BGR"> (data)
+    })";
+
+TEST(FlowKernels, ImageDecoderReadsAPngWithAStoredDeflateBlock) {
+  // A 1x1 RGB PNG (CRCs and the Adler checksum are not checked): filter 0, pixel 10 20 30.
+  std::string header("\x89PNG\r\n\x1a\n", 8);
+  std::string ihdr("\0\0\0\x0dIHDR\0\0\0\x01\0\0\0\x01\x08\x02\0\0\0CRC!", 25);
+  std::string zlib("\x78\x01\x01\x04\0\xfb\xff\0\x0a\x14\x1e\0\0\0\0", 15);
+  std::string idat = std::string("\0\0\0\x0fIDAT", 8) + zlib + "CRC!";
+  std::string iend("\0\0\0\0IENDCRC!", 12);
+  Result<std::vector<EvalValue>> out =
+      runText(kDecodeModel, {{"data", bytesOf(header + ihdr + idat + iend)}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{1, 1, 3}));
+  EXPECT_EQ(valuesOf<uint8_t>((*out)[0]), (std::vector<uint8_t>{30, 20, 10}));
+}
+
+TEST(FlowKernels, ImageDecoderRepeatsAGrayPnmIntoThreeChannels) {
+  Result<std::vector<EvalValue>> out =
+      runText(kDecodeModel, {{"data", bytesOf(std::string("P5\n# c\n2 1\n255\n\x07\x09", 17))}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ(valuesOf<uint8_t>((*out)[0]), (std::vector<uint8_t>{7, 7, 7, 9, 9, 9}));
+}
+
+TEST(FlowKernels, ImageDecoderRefusesATruncatedBmpAndUnknownFormats) {
+  Result<std::vector<EvalValue>> out = runText(kDecodeModel, {{"data", bytesOf("BM1234")}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("truncated"), std::string::npos) << messageOf(out);
+  out = runText(kDecodeModel, {{"data", bytesOf("GIF89a")}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("no image format"), std::string::npos) << messageOf(out);
 }
 
 }  // namespace
