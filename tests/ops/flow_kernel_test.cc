@@ -416,10 +416,13 @@ TEST(FlowKernels, ImageDecoderRepeatsAGrayPnmIntoThreeChannels) {
   EXPECT_EQ(valuesOf<uint8_t>((*out)[0]), (std::vector<uint8_t>{7, 7, 7, 9, 9, 9}));
 }
 
-TEST(FlowKernels, ImageDecoderRefusesATruncatedBmpAndUnknownFormats) {
+TEST(FlowKernels, ImageDecoderRefusesTruncatedImagesAndUnknownFormats) {
   Result<std::vector<EvalValue>> out = runText(kDecodeModel, {{"data", bytesOf("BM1234")}});
   ASSERT_FALSE(out);
   EXPECT_NE(out.status().message().find("truncated"), std::string::npos) << messageOf(out);
+  out = runText(kDecodeModel, {{"data", bytesOf(std::string("\xff\xd8\xff\xd9", 4))}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("no scan"), std::string::npos) << messageOf(out);
   out = runText(kDecodeModel, {{"data", bytesOf("GIF89a")}});
   ASSERT_FALSE(out);
   EXPECT_NE(out.status().message().find("no image format"), std::string::npos) << messageOf(out);

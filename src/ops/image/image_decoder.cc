@@ -9,6 +9,7 @@
 
 #include "onyx/ops/inference_context.h"
 #include "ops/image/image_formats.h"
+#include "ops/image/jpeg_decoder.h"
 #include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 
@@ -53,13 +54,13 @@ Status runImageDecoder(KernelContext& ctx) {
   } else if (starts("\x89PNG\r\n\x1a\n")) {
     pixels = image::decodePng(bytes, error);
   } else if (starts("\xff\xd8")) {
-    error = "JPEG images are not decoded yet";
+    pixels = image::decodeJpeg(bytes, error);
   } else if (starts("RIFF")) {
     error = "WebP images are not decoded yet";
   } else if (starts(std::string_view("\0\0\0\x0cjP", 6)) || starts("\xff\x4f\xff\x51")) {
     error = "JPEG 2000 images are not decoded yet";
   } else {
-    error = "the stream is in no image format onyx reads (BMP, PNM, TIFF, PNG)";
+    error = "the stream is in no image format onyx reads (BMP, PNM, TIFF, PNG, baseline JPEG)";
   }
   if (!pixels) return ctx.fail(error);
   size_t count = pixels->height * pixels->width;
