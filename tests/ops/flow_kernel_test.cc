@@ -352,6 +352,21 @@ TEST(FlowKernels, TreeEnsembleAveragesTwoStumpsWithLogistic) {
   EXPECT_NEAR(y[1], 1 / (1 + std::exp(-2.0)), 1e-6);  // (3 + 1) / 2
 }
 
+TEST(FlowKernels, TreeEnsembleRefusesATreeWithACycle) {
+  Result<std::vector<EvalValue>> out = runText(R"(
+    <ir_version: 10, opset_import: ["" : 21, "ai.onnx.ml" : 5]>
+    g (float[1,1] x) => (float[1,1] y) {
+      y = ai.onnx.ml.TreeEnsemble <
+        nodes_featureids = [0], nodes_modes = uint8[1] {0}, nodes_splits = float[1] {0.5},
+        nodes_truenodeids = [0], nodes_trueleafs = [0], nodes_falsenodeids = [0],
+        nodes_falseleafs = [1], tree_roots = [0], leaf_targetids = [0],
+        leaf_weights = float[1] {1}> (x)
+    })",
+                                               {{"x", floats({1, 1}, {0.25f})}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("cycle"), std::string::npos) << messageOf(out);
+}
+
 TEST(FlowKernels, AdagradTakesOneStepAndRefusesAnUnevenInputList) {
   Result<std::vector<EvalValue>> out =
       runText(R"(
