@@ -34,7 +34,7 @@ struct Component {
   int h = 1, v = 1;
   int quant = 0;
   int dc_table = 0, ac_table = 0;
-  int predictor = 0;
+  int32_t predictor = 0;
   size_t plane_width = 0, plane_height = 0;  // in samples, whole blocks
   std::vector<uint8_t> plane;
 };
@@ -48,7 +48,7 @@ inline uint8_t idctSample(int64_t value) {
 }
 
 // libjpeg's jpeg_idct_islow: `in` holds dequantized coefficients in natural order.
-inline void idctIslow(const int32_t* in, uint8_t* out, size_t stride) {
+inline void idctIslow(const int64_t* in, uint8_t* out, size_t stride) {
   constexpr int kConstBits = 13, kPass1Bits = 2;
   auto descale = [](int64_t x, int n) { return (x + (int64_t{1} << (n - 1))) >> n; };
   constexpr int64_t k0298 = 2446, k0390 = 3196, k0541 = 4433, k0765 = 6270, k0899 = 7373,
@@ -56,10 +56,10 @@ inline void idctIslow(const int32_t* in, uint8_t* out, size_t stride) {
                     k2562 = 20995, k3072 = 25172;
   std::array<int64_t, 64> ws{};
   for (int col = 0; col < 8; ++col) {
-    const int32_t* c = in + col;
+    const int64_t* c = in + col;
     if (c[8] == 0 && c[16] == 0 && c[24] == 0 && c[32] == 0 && c[40] == 0 && c[48] == 0 &&
         c[56] == 0) {
-      int64_t dc = int64_t{c[0]} * (1 << kPass1Bits);
+      int64_t dc = c[0] * (1 << kPass1Bits);
       for (int k = 0; k < 8; ++k) ws[static_cast<size_t>(col + 8 * k)] = dc;
       continue;
     }
@@ -351,7 +351,7 @@ inline std::optional<Pixels> decodeJpeg(Bytes b, std::string& error) {
     c.plane.assign(c.plane_width * c.plane_height, 0);
   }
   BitReader reader(b, at);
-  std::array<int32_t, 64> coefficients{};
+  std::array<int64_t, 64> coefficients{};
   size_t mcus = mcus_x * mcus_y;
   for (size_t m = 0; m < mcus; ++m) {
     if (restart_interval > 0 && m > 0 && m % static_cast<size_t>(restart_interval) == 0) {
@@ -368,8 +368,11 @@ inline std::optional<Pixels> decodeJpeg(Bytes b, std::string& error) {
           coefficients.fill(0);
           int size = decodeSymbol(reader, dc);
           if (size < 0 || size > 11) return fail("the JPEG's data is corrupt");
-          c.predictor += extend(reader.bits(size), size);
-          coefficients[0] = c.predictor * q[0];
+          // As libjpeg: the predictor wraps, coefficients are kept in 16 bits.
+          c.predictor =
+              static_cast<int32_t>(static_cast<uint32_t>(c.predictor) +
+                                   static_cast<uint32_t>(extend(reader.bits(size), size)));
+          coefficients[0] = int64_t{static_cast<int16_t>(c.predictor)} * q[0];
           for (int k = 1; k < 64;) {
             int symbol = decodeSymbol(reader, ac);
             if (symbol < 0) return fail("the JPEG's data is corrupt");
@@ -382,7 +385,8 @@ inline std::optional<Pixels> decodeJpeg(Bytes b, std::string& error) {
             k += run;
             if (k > 63) return fail("the JPEG's data is corrupt");
             size_t natural = kNaturalOrder[static_cast<size_t>(k)];
-            coefficients[natural] = extend(reader.bits(s), s) * q[natural];
+            coefficients[natural] =
+                int64_t{static_cast<int16_t>(extend(reader.bits(s), s))} * q[natural];
             ++k;
           }
           size_t x0 = (mx * static_cast<size_t>(c.h) + static_cast<size_t>(bx)) * 8;
