@@ -86,6 +86,25 @@ TEST(FlowKernels, ScanReversesInputsAndStacksAlongANegativeAxis) {
   EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{3, 5, 6, 30, 50, 60}));
 }
 
+TEST(FlowKernels, Scan8StopsShortSequencesAndPadsTheirOutputsWithZeros) {
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 8]>
+    g (int64[2] lens, float[2,1] init, float[2,2,1] xs) => (float[2,1] last, float[2,2,1] sums) {
+      last, sums = Scan (lens, init, xs) <num_scan_inputs = 1,
+          body = body (float[1] acc, float[1] x) => (float[1] acc_out, float[1] s) {
+        acc_out = Add(acc, x)
+        s = Identity(acc_out)
+      }>
+    })",
+              {{"lens", tensorOf<int64_t>(ElementType::kInt64, {2}, {1, 2})},
+               {"init", floats({2, 1}, {0, 0})},
+               {"xs", floats({2, 2, 1}, {1, 10, 2, 20})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{1, 22}));
+  EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{1, 0, 2, 22}));
+}
+
 TEST(FlowKernels, IfRefusesAConditionOfSeveralElements) {
   Result<std::vector<EvalValue>> out = runText(
       R"(
