@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "onyx/core/array_elements.h"
 #include "support/eval_testing.h"
 
 namespace onyx {
@@ -230,6 +231,22 @@ TEST(FlowKernels, RnnStopsEachBatchEntryAtItsSequenceLength) {
   std::vector<float> h = valuesOf<float>((*out)[1]);
   EXPECT_NEAR(h[0], std::tanh(0.5f), 1e-6);
   EXPECT_NEAR(h[1], std::tanh(1.0f), 1e-6);
+}
+
+TEST(FlowKernels, RnnComputesFloat16InFloatAndRoundsBack) {
+  // float16 bits: 0.5 = 0x3800, 1 = 0x3C00, 0 = 0.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float16[1,1,1] x, float16[1,1,1] w, float16[1,1,1] r) => (float16[1,1,1] h) {
+      y, h = RNN <hidden_size = 1> (x, w, r)
+    })",
+              {{"x", tensorOf<uint16_t>(ElementType::kFloat16, {1, 1, 1}, {0x3800})},
+               {"w", tensorOf<uint16_t>(ElementType::kFloat16, {1, 1, 1}, {0x3C00})},
+               {"r", tensorOf<uint16_t>(ElementType::kFloat16, {1, 1, 1}, {0})}});
+  ASSERT_TRUE(out) << messageOf(out);
+  ASSERT_EQ((*out)[0].tensor.type(), ElementType::kFloat16);
+  EXPECT_NEAR(elementAsDouble((*out)[0].tensor, 0), std::tanh(0.5), 1e-3);
 }
 
 TEST(FlowKernels, LstmWithBatchFirstLayoutAndOnlyBias) {
