@@ -9,7 +9,6 @@
 
 #include "onyx/ops/inference_context.h"
 #include "ops/image/image_formats.h"
-#include "ops/image/jpeg_decoder.h"
 #include "ops/kernels.h"
 #include "ops/schema_dsl.h"
 
@@ -49,29 +48,39 @@ Status runImageDecoder(KernelContext& ctx) {
     pixels = image::decodeBmp(bytes, error);
   } else if (starts("P5") || starts("P6")) {
     pixels = image::decodePnm(bytes, error);
-  } else if (starts(std::string_view("II*\0", 4)) || starts(std::string_view("MM\0*", 4))) {
+  } else if (starts(std::string_view("II*\0", 4)) || starts(std::string_view("MM\0*", 4)) ||
+             starts(std::string_view("II+\0", 4)) || starts(std::string_view("MM\0+", 4))) {
     pixels = image::decodeTiff(bytes, error);
   } else if (starts("\x89PNG\r\n\x1a\n")) {
     pixels = image::decodePng(bytes, error);
   } else if (starts("\xff\xd8")) {
     pixels = image::decodeJpeg(bytes, error);
-  } else if (starts("RIFF")) {
-    error = "WebP images are not decoded yet";
-  } else if (starts(std::string_view("\0\0\0\x0cjP", 6)) || starts("\xff\x4f\xff\x51")) {
-    error = "JPEG 2000 images are not decoded yet";
+  } else if (starts("RIFF") && bytes.size() >= 12 &&
+             std::string_view(reinterpret_cast<const char*>(bytes.data()) + 8, 4) == "WEBP") {
+    pixels = image::decodeWebp(bytes, error);
+  } else if (starts(std::string_view("\0\0\0\x0cjP  \r\n\x87\n", 12)) ||
+             starts("\xff\x4f\xff\x51")) {
+    pixels = image::decodeJpeg2000(bytes, error);
   } else {
-    error = "the stream is in no image format onyx reads (BMP, PNM, TIFF, PNG, baseline JPEG)";
+    error =
+        "the stream is in no image format onyx reads (BMP, PNM, TIFF, PNG, JPEG, WebP, JPEG "
+        "2000)";
   }
   if (!pixels) return ctx.fail(error);
-  size_t count = pixels->height * pixels->width;
   bool gray = format == "Grayscale";
+  size_t channels = gray ? 1 : 3;
+  if (pixels->channels == channels && format != "BGR") {
+    ctx.setOutput(0, std::move(pixels->data));
+    return Status::ok();
+  }
+  size_t count = pixels->height * pixels->width;
   Array out(ElementType::kUint8, {static_cast<int64_t>(pixels->height),
                                   static_cast<int64_t>(pixels->width), gray ? 1 : 3});
   uint8_t* y = out.data<uint8_t>();
-  const uint8_t* in = pixels->data.data();
+  const uint8_t* in = pixels->data.data<uint8_t>();
   for (size_t i = 0; i < count; ++i) {
     if (pixels->channels == 1) {
-      for (size_t c = 0; c < (gray ? 1u : 3u); ++c) y[i * (gray ? 1 : 3) + c] = in[i];
+      for (size_t c = 0; c < channels; ++c) y[i * channels + c] = in[i];
     } else if (gray) {
       // ITU-R 601-2 luma, rounded as Pillow's convert("L") does.
       uint32_t r = in[3 * i], g = in[3 * i + 1], b = in[3 * i + 2];
