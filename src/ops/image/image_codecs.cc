@@ -14,11 +14,16 @@
 #include <string>
 #include <vector>
 
-// clang-format off: jpeglib.h needs <cstdio> first.
+// jpeglib.h needs <cstdio> (above) first.
 #include <jerror.h>
 #include <jpeglib.h>
-// clang-format on
+// OpenJPEG installs its header in a versioned folder that pkg-config adds to the include
+// path; a compile without that flag finds Debian's 2.5 one by name.
+#if __has_include(<openjpeg.h>)
 #include <openjpeg.h>
+#else
+#include <openjpeg-2.5/openjpeg.h>
+#endif
 #include <png.h>
 #include <tiffio.h>
 #include <webp/decode.h>
