@@ -651,5 +651,20 @@ TEST(FlowKernels, ImageDecoderRefusesDamagedFilesOfEachFormat) {
   }
 }
 
+TEST(FlowKernels, ImageDecoderRefusesAnImageLargerThanPillowsLimit) {
+  // A PNG header of 20000x10000 pixels (more than Pillow's 178956970), an empty IDAT: it
+  // is refused for its size, before anything that size is allocated.
+  std::string png =
+      std::string("\x89PNG\r\n\x1a\n", 8) +
+      std::string(
+          "\x00\x00\x00\x0d\x49\x48\x44\x52\x00\x00\x4e\x20\x00\x00\x27\x10\x08\x02\x00"
+          "\x00\x00\x76\x46\xdf\xf5",
+          25) +
+      std::string("\0\0\0\0IDAT\x35\xaf\x06\x1e", 12);
+  Result<std::vector<EvalValue>> out = runText(kDecodeRgbModel, {{"data", bytesOf(png)}});
+  ASSERT_FALSE(out);
+  EXPECT_NE(out.status().message().find("not sane"), std::string::npos) << messageOf(out);
+}
+
 }  // namespace
 }  // namespace onyx

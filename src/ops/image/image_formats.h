@@ -27,8 +27,9 @@ struct Pixels {
 
 using Bytes = std::span<const uint8_t>;
 
-// Images larger than this many pixels are refused.
-inline constexpr uint64_t kMaxPixels = uint64_t{1} << 28;
+// Images larger than this many pixels are refused: Pillow's limit (twice its
+// MAX_IMAGE_PIXELS, where it raises DecompressionBombError instead of warning).
+inline constexpr uint64_t kMaxPixels = 2 * (uint64_t{1} << 30) / 4 / 3;
 
 inline bool sizeIsSane(uint64_t width, uint64_t height) {
   return width > 0 && height > 0 && width <= kMaxPixels && height <= kMaxPixels &&
