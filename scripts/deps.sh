@@ -3,7 +3,8 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev nlohmann-json3-dev
-          libprotobuf-dev protobuf-compiler libonnx-dev python3-onnx python3-numpy libdnnl-dev)
+          libprotobuf-dev protobuf-compiler libonnx-dev python3-onnx python3-numpy libdnnl-dev
+          libjpeg-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -39,7 +39,9 @@ inline Array emptyScanOutput(const Graph& body, size_t output, size_t axis = 0) 
     }
   }
   shape.insert(shape.begin() + static_cast<std::ptrdiff_t>(std::min(axis, shape.size())), 0);
-  return Array(type, shape);
+  Result<Array> made = Array::allocate(type, shape, uint64_t{1} << 32);
+  if (!made) return Array(type, {0});
+  return std::move(*made);
 }
 
 /// What a Scan body run over slices gives: the final states and the scan outputs stacked.

@@ -2,6 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cstddef>
 #include <string>
 
 #include "ops/controlflow/control_kernels.h"
@@ -275,14 +277,18 @@ Status runScan8(KernelContext& ctx) {
     if (input.dim(0) != batch) return ctx.fail("the inputs differ in batch size");
   }
   int64_t length = inputs[n].dim(1);
+  std::vector<int64_t> lengths(static_cast<size_t>(batch), length);
   if (const Array* lens = ctx.inputArray(0)) {
     std::optional<std::vector<int64_t>> values = integersOf(*lens);
     if (!values || values->size() != static_cast<size_t>(batch)) {
       return ctx.fail("sequence_lens needs one length per batch entry");
     }
-    for (int64_t value : *values) {
-      if (value != length)
-        return ctx.fail("sequence_lens shorter than the scan inputs run not yet");
+    for (size_t b = 0; b < values->size(); ++b) {
+      if ((*values)[b] < 0 || (*values)[b] > length) {
+        return ctx.fail("sequence_lens[" + std::to_string(b) + "] is outside [0, " +
+                        std::to_string(length) + "]");
+      }
+      lengths[b] = (*values)[b];
     }
   }
   std::optional<std::vector<bool>> reverse = directionsOf(ctx, "directions", m);
@@ -298,7 +304,12 @@ Status runScan8(KernelContext& ctx) {
     std::vector<EvalValue> states;
     for (size_t i = 0; i < n; ++i) states.push_back(EvalValue::of(entry(inputs[i], b)));
     std::vector<Array> scans;
-    for (size_t j = 0; j < m; ++j) scans.push_back(entry(inputs[n + j], b));
+    // A shorter sequence scans its first sequence_lens[b] slices only.
+    int64_t used = lengths[static_cast<size_t>(b)];
+    for (size_t j = 0; j < m; ++j) {
+      Array scan = entry(inputs[n + j], b);
+      scans.push_back(used == length ? scan : sliceAlongAxis(scan, 0, 0, used));
+    }
     Result<ScanRun> run =
         runScanBody(ctx, *body, std::move(states), scans, std::vector<size_t>(m, 0), *reverse,
                     std::vector<int64_t>(k_count, 0), std::vector<bool>(k_count));
@@ -307,7 +318,19 @@ Status runScan8(KernelContext& ctx) {
       if (!run->states[i].isTensor()) return ctx.fail("a state is not a tensor");
       results[i].push_back(run->states[i].tensor);
     }
-    for (size_t k = 0; k < k_count; ++k) results[n + k].push_back(run->scan_outputs[k]);
+    for (size_t k = 0; k < k_count; ++k) {
+      Array& scanned = run->scan_outputs[k];
+      if (scanned.rank() >= 1 && scanned.dim(0) < length) {
+        // Slices past a shorter sequence's end are zeros.
+        std::vector<int64_t> shape = scanned.shape();
+        shape[0] = length;
+        Array padded(scanned.type(), shape);
+        std::fill(padded.bytes().begin(), padded.bytes().end(), std::byte{0});
+        copyElements(scanned, 0, padded, 0, scanned.size());
+        scanned = std::move(padded);
+      }
+      results[n + k].push_back(std::move(scanned));
+    }
   }
   for (size_t i = 0; i < results.size() && i < ctx.outputCount(); ++i) {
     if (results[i].empty()) {

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -102,7 +103,9 @@ Status runTreeEnsemble(KernelContext& ctx) {
   if (!ctx.intAttribute("n_targets")) {
     for (int64_t id : leaf_targets) targets = std::max(targets, id + 1);
   }
-  if (targets <= 0 || targets > (int64_t{1} << 31)) return ctx.fail("n_targets is not positive");
+  if (targets <= 0 || targets > (int64_t{1} << 24)) {
+    return ctx.fail("n_targets is " + std::to_string(targets) + ", not in [1, 2^24]");
+  }
   for (int64_t id : leaf_targets) {
     if (id < 0 || id >= targets) return ctx.fail("leaf_targetids holds " + std::to_string(id));
   }
@@ -142,71 +145,81 @@ Status runTreeEnsemble(KernelContext& ctx) {
   double largest = x->type() == ElementType::kDouble    ? std::numeric_limits<double>::max()
                    : x->type() == ElementType::kFloat16 ? 65504.0
                                                         : std::numeric_limits<float>::max();
-  Array y(x->type(), {static_cast<int64_t>(rows), targets});
-  std::vector<double> row(features);
-  std::vector<double> result(static_cast<size_t>(targets));
-  for (size_t n = 0; n < rows; ++n) {
-    for (size_t f = 0; f < features; ++f) row[f] = elementAsDouble(*x, n * features + f);
-    double start = aggregate == 2 ? largest : aggregate == 3 ? -largest : 0.0;
-    std::fill(result.begin(), result.end(), start);
-    for (int64_t root : roots) {
-      size_t at = static_cast<size_t>(root);
-      size_t leaf = 0;
-      for (size_t steps = 0;; ++steps) {
-        if (steps > nodes) return ctx.fail("a tree has a cycle");
-        double value = row[static_cast<size_t>(feature_ids[at])];
-        double split = (*splits)[at];
-        bool taken = false;
-        switch (static_cast<int>((*modes)[at])) {
-          case 0: taken = value <= split; break;
-          case 1: taken = value < split; break;
-          case 2: taken = value >= split; break;
-          case 3: taken = value > split; break;
-          case 4: taken = value == split; break;
-          case 5: taken = value != split; break;
-          default: taken = std::find(sets[at].begin(), sets[at].end(), value) != sets[at].end();
+  Result<Array> made = Array::allocate(x->type(), {static_cast<int64_t>(rows), targets});
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  // Rows are independent: each writes only its own outputs.
+  std::atomic<bool> cycle{false};
+  parallelFor(ctx, rows, 64, [&](size_t begin, size_t end) {
+    std::vector<double> row(features);
+    std::vector<double> result(static_cast<size_t>(targets));
+    for (size_t n = begin; n < end; ++n) {
+      for (size_t f = 0; f < features; ++f) row[f] = elementAsDouble(*x, n * features + f);
+      double start = aggregate == 2 ? largest : aggregate == 3 ? -largest : 0.0;
+      std::fill(result.begin(), result.end(), start);
+      for (int64_t root : roots) {
+        size_t at = static_cast<size_t>(root);
+        size_t leaf = 0;
+        for (size_t steps = 0;; ++steps) {
+          if (steps > nodes) {
+            cycle = true;
+            return;
+          }
+          double value = row[static_cast<size_t>(feature_ids[at])];
+          double split = (*splits)[at];
+          bool taken = false;
+          switch (static_cast<int>((*modes)[at])) {
+            case 0: taken = value <= split; break;
+            case 1: taken = value < split; break;
+            case 2: taken = value >= split; break;
+            case 3: taken = value > split; break;
+            case 4: taken = value == split; break;
+            case 5: taken = value != split; break;
+            default: taken = std::find(sets[at].begin(), sets[at].end(), value) != sets[at].end();
+          }
+          if (!taken && std::isnan(value) && !missing_true.empty() && missing_true[at] != 0) {
+            taken = true;
+          }
+          int64_t next = taken ? true_ids[at] : false_ids[at];
+          bool is_leaf = (taken ? true_leafs[at] : false_leafs[at]) != 0;
+          if (is_leaf) {
+            leaf = static_cast<size_t>(next);
+            break;
+          }
+          at = static_cast<size_t>(next);
         }
-        if (!taken && std::isnan(value) && !missing_true.empty() && missing_true[at] != 0) {
-          taken = true;
+        double weight = (*leaf_weights)[leaf];
+        double& slot = result[static_cast<size_t>(leaf_targets[leaf])];
+        switch (aggregate) {
+          case 0: slot += weight / static_cast<double>(roots.size()); break;
+          case 1: slot += weight; break;
+          case 2: slot = std::min(slot, weight); break;
+          default: slot = std::max(slot, weight);
         }
-        int64_t next = taken ? true_ids[at] : false_ids[at];
-        bool is_leaf = (taken ? true_leafs[at] : false_leafs[at]) != 0;
-        if (is_leaf) {
-          leaf = static_cast<size_t>(next);
-          break;
-        }
-        at = static_cast<size_t>(next);
       }
-      double weight = (*leaf_weights)[leaf];
-      double& slot = result[static_cast<size_t>(leaf_targets[leaf])];
-      switch (aggregate) {
-        case 0: slot += weight / static_cast<double>(roots.size()); break;
-        case 1: slot += weight; break;
-        case 2: slot = std::min(slot, weight); break;
-        default: slot = std::max(slot, weight);
+      if (post == 1 || post == 3) {
+        double top = -std::numeric_limits<double>::infinity();
+        for (double v : result) {
+          if (post == 1 || v != 0) top = std::max(top, v);
+        }
+        double sum = 0;
+        for (double& v : result) {
+          if (post == 3 && v == 0) continue;
+          v = std::exp(v - top);
+          sum += v;
+        }
+        for (double& v : result) {
+          if (sum > 0 && !(post == 3 && v == 0)) v /= sum;
+        }
+      } else if (post == 2) {
+        for (double& v : result) v = 1 / (1 + std::exp(-v));
+      } else if (post == 4) {
+        for (double& v : result) v = probit(v);
       }
+      for (size_t k = 0; k < result.size(); ++k) storeDouble(y, n * result.size() + k, result[k]);
     }
-    if (post == 1 || post == 3) {
-      double top = -std::numeric_limits<double>::infinity();
-      for (double v : result) {
-        if (post == 1 || v != 0) top = std::max(top, v);
-      }
-      double sum = 0;
-      for (double& v : result) {
-        if (post == 3 && v == 0) continue;
-        v = std::exp(v - top);
-        sum += v;
-      }
-      for (double& v : result) {
-        if (sum > 0 && !(post == 3 && v == 0)) v /= sum;
-      }
-    } else if (post == 2) {
-      for (double& v : result) v = 1 / (1 + std::exp(-v));
-    } else if (post == 4) {
-      for (double& v : result) v = probit(v);
-    }
-    for (size_t k = 0; k < result.size(); ++k) storeDouble(y, n * result.size() + k, result[k]);
-  }
+  });
+  if (cycle) return ctx.fail("a tree has a cycle");
   ctx.setOutput(0, std::move(y));
   return Status::ok();
 }

@@ -97,6 +97,8 @@ Status runTfIdfVectorizer(KernelContext& ctx) {
                       indexes[ordinal]);
     }
   }
+  // No n-gram of the pool is longer than its number of groups.
+  max_gram = std::min(max_gram, static_cast<int64_t>(counts.size()));
   int64_t rows = x->rank() == 2 ? x->dim(0) : 1;
   int64_t row_size = x->rank() == 2 ? x->dim(1) : x->dim(0);
   std::vector<int64_t> tokens(x->size());
@@ -129,6 +131,7 @@ Status runTfIdfVectorizer(KernelContext& ctx) {
       int64_t skips = n == 1 ? 0 : max_skip;
       for (int64_t skip = 0; skip <= skips; ++skip) {
         int64_t step = skip + 1;
+        if (n > 1 && step > row_size) break;
         for (int64_t start = 0; start + step * (n - 1) < row_size; ++start) {
           gram.clear();
           for (int64_t k = 0; k < n; ++k) gram.push_back(row[start + k * step]);

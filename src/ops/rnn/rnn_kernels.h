@@ -221,8 +221,6 @@ inline Status runRecurrent(KernelContext& ctx, RecurrentKind kind) {
   // Results in layout 0: Y [seq, dirs, batch, hidden], Y_h / Y_c [dirs, batch, hidden].
   std::vector<double> y(seq * dirs * batch * hidden, 0.0);
   std::vector<double> yh(dirs * batch * hidden, 0.0), yc(dirs * batch * hidden, 0.0);
-  std::vector<double> pre(gh), h(hidden), c(hidden), gate_z(hidden), rgate(hidden),
-      hidden_gate(hidden);
   auto clipped = [&](double v) { return clip_attribute ? std::clamp(v, -clip, clip) : v; };
   for (size_t d = 0; d < dirs; ++d) {
     bool reverse = direction == "reverse" || d == 1;
@@ -232,76 +230,81 @@ inline Status runRecurrent(KernelContext& ctx, RecurrentKind kind) {
     const double* rb = bias.empty() ? nullptr : wb + gh;
     const double* pd = peep.empty() ? nullptr : peep.data() + d * 3 * hidden;
     const RecurrentActivation* f = activations.data() + d * per_direction;
-    for (size_t b = 0; b < batch; ++b) {
-      for (size_t k = 0; k < hidden; ++k) {
-        h[k] = h0.empty() ? 0.0 : h0[state_index(d, b) + k];
-        c[k] = c0.empty() ? 0.0 : c0[state_index(d, b) + k];
-      }
-      size_t length = static_cast<size_t>(lens[b]);
-      for (size_t s = 0; s < length; ++s) {
-        size_t t = reverse ? length - 1 - s : s;
-        const double* xt = x_at(t, b);
-        // pre = W x + Wb (+ R h + Rb, except GRU's hidden gate, done below).
-        for (size_t g = 0; g < gh; ++g) {
-          double sum = wb != nullptr ? wb[g] : 0.0;
-          const double* row = wd + g * input;
-          for (size_t i = 0; i < input; ++i) sum += row[i] * xt[i];
-          bool gru_hidden_gate = kind == RecurrentKind::kGru && g >= 2 * hidden;
-          if (!gru_hidden_gate) {
-            const double* rrow = rd + g * hidden;
-            for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * h[i];
-            if (rb != nullptr) sum += rb[g];
-          }
-          pre[g] = sum;
+    // Batch entries are independent: each writes only its own outputs.
+    parallelFor(ctx, batch, 1, [&](size_t begin, size_t end) {
+      std::vector<double> pre(gh), h(hidden), c(hidden), gate_z(hidden), rgate(hidden),
+          hidden_gate(hidden);
+      for (size_t b = begin; b < end; ++b) {
+        for (size_t k = 0; k < hidden; ++k) {
+          h[k] = h0.empty() ? 0.0 : h0[state_index(d, b) + k];
+          c[k] = c0.empty() ? 0.0 : c0[state_index(d, b) + k];
         }
-        if (kind == RecurrentKind::kRnn) {
-          for (size_t k = 0; k < hidden; ++k) h[k] = f[0](clipped(pre[k]));
-        } else if (kind == RecurrentKind::kGru) {
-          // Gates z, r, h.
-          std::vector<double>& z = gate_z;
-          for (size_t k = 0; k < hidden; ++k) {
-            z[k] = f[0](clipped(pre[k]));
-            rgate[k] = f[0](clipped(pre[hidden + k]));
-          }
-          for (size_t k = 0; k < hidden; ++k) {
-            const double* rrow = rd + (2 * hidden + k) * hidden;
-            double rbh = rb != nullptr ? rb[2 * hidden + k] : 0.0;
-            double sum = 0;
-            if (linear_before_reset) {
+        size_t length = static_cast<size_t>(lens[b]);
+        for (size_t s = 0; s < length; ++s) {
+          size_t t = reverse ? length - 1 - s : s;
+          const double* xt = x_at(t, b);
+          // pre = W x + Wb (+ R h + Rb, except GRU's hidden gate, done below).
+          for (size_t g = 0; g < gh; ++g) {
+            double sum = wb != nullptr ? wb[g] : 0.0;
+            const double* row = wd + g * input;
+            for (size_t i = 0; i < input; ++i) sum += row[i] * xt[i];
+            bool gru_hidden_gate = kind == RecurrentKind::kGru && g >= 2 * hidden;
+            if (!gru_hidden_gate) {
+              const double* rrow = rd + g * hidden;
               for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * h[i];
-              sum = rgate[k] * (sum + rbh);
-            } else {
-              for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * rgate[i] * h[i];
-              sum += rbh;
+              if (rb != nullptr) sum += rb[g];
             }
-            hidden_gate[k] = f[1](clipped(pre[2 * hidden + k] + sum));
+            pre[g] = sum;
           }
-          for (size_t k = 0; k < hidden; ++k) {
-            h[k] = (1 - z[k]) * hidden_gate[k] + z[k] * h[k];
+          if (kind == RecurrentKind::kRnn) {
+            for (size_t k = 0; k < hidden; ++k) h[k] = f[0](clipped(pre[k]));
+          } else if (kind == RecurrentKind::kGru) {
+            // Gates z, r, h.
+            std::vector<double>& z = gate_z;
+            for (size_t k = 0; k < hidden; ++k) {
+              z[k] = f[0](clipped(pre[k]));
+              rgate[k] = f[0](clipped(pre[hidden + k]));
+            }
+            for (size_t k = 0; k < hidden; ++k) {
+              const double* rrow = rd + (2 * hidden + k) * hidden;
+              double rbh = rb != nullptr ? rb[2 * hidden + k] : 0.0;
+              double sum = 0;
+              if (linear_before_reset) {
+                for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * h[i];
+                sum = rgate[k] * (sum + rbh);
+              } else {
+                for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * rgate[i] * h[i];
+                sum += rbh;
+              }
+              hidden_gate[k] = f[1](clipped(pre[2 * hidden + k] + sum));
+            }
+            for (size_t k = 0; k < hidden; ++k) {
+              h[k] = (1 - z[k]) * hidden_gate[k] + z[k] * h[k];
+            }
+          } else {
+            // Gates i, o, f, c; peepholes i, o, f.
+            for (size_t k = 0; k < hidden; ++k) {
+              double pi = pd != nullptr ? pd[k] : 0.0;
+              double po = pd != nullptr ? pd[hidden + k] : 0.0;
+              double pf = pd != nullptr ? pd[2 * hidden + k] : 0.0;
+              double ig = f[0](clipped(pre[k] + pi * c[k]));
+              double fg = input_forget ? 1 - ig : f[0](clipped(pre[2 * hidden + k] + pf * c[k]));
+              double cg = f[1](clipped(pre[3 * hidden + k]));
+              double cell = fg * c[k] + ig * cg;
+              double og = f[0](clipped(pre[hidden + k] + po * cell));
+              c[k] = cell;
+              h[k] = og * f[2](cell);
+            }
           }
-        } else {
-          // Gates i, o, f, c; peepholes i, o, f.
-          for (size_t k = 0; k < hidden; ++k) {
-            double pi = pd != nullptr ? pd[k] : 0.0;
-            double po = pd != nullptr ? pd[hidden + k] : 0.0;
-            double pf = pd != nullptr ? pd[2 * hidden + k] : 0.0;
-            double ig = f[0](clipped(pre[k] + pi * c[k]));
-            double fg = input_forget ? 1 - ig : f[0](clipped(pre[2 * hidden + k] + pf * c[k]));
-            double cg = f[1](clipped(pre[3 * hidden + k]));
-            double cell = fg * c[k] + ig * cg;
-            double og = f[0](clipped(pre[hidden + k] + po * cell));
-            c[k] = cell;
-            h[k] = og * f[2](cell);
-          }
+          double* yt = y.data() + ((t * dirs + d) * batch + b) * hidden;
+          std::copy(h.begin(), h.end(), yt);
         }
-        double* yt = y.data() + ((t * dirs + d) * batch + b) * hidden;
-        std::copy(h.begin(), h.end(), yt);
+        std::copy(h.begin(), h.end(),
+                  yh.begin() + static_cast<std::ptrdiff_t>((d * batch + b) * hidden));
+        std::copy(c.begin(), c.end(),
+                  yc.begin() + static_cast<std::ptrdiff_t>((d * batch + b) * hidden));
       }
-      std::copy(h.begin(), h.end(),
-                yh.begin() + static_cast<std::ptrdiff_t>((d * batch + b) * hidden));
-      std::copy(c.begin(), c.end(),
-                yc.begin() + static_cast<std::ptrdiff_t>((d * batch + b) * hidden));
-    }
+    });
   }
   ElementType type = x_array->type();
   auto store = [&](const std::vector<double>& values, std::vector<int64_t> shape, auto index_of) {

@@ -78,6 +78,9 @@ Status runStringSplit(KernelContext& ctx) {
     pieces.push_back(splitText(text, delimiter, maxsplit));
     widest = std::max(widest, pieces.back().size());
   }
+  if (widest != 0 && x->size() > (size_t{1} << 28) / widest) {
+    return ctx.fail("the padded result would hold too many strings");
+  }
   std::vector<int64_t> shape = x->shape();
   Array counts(ElementType::kInt64, shape);
   shape.push_back(static_cast<int64_t>(widest));
