@@ -26,13 +26,11 @@ void inferRandomLike(InferenceContext& ctx) {
 }
 
 // Each output element is 1 with the probability the input element gives, else 0, in `dtype`
-// (by default the input's type).
-//
-// Not registered as the kernel yet: the conformance cases (test_bernoulli*) compare values
-// that onnx drew from numpy's global random state, which no seed reproduces, and the
-// evaluator's conformance test counts any difference as a wrong kernel. Once that test skips
-// such cases, add `.kernel = runBernoulli` to both versions.
-[[maybe_unused]] Status runBernoulli(KernelContext& ctx) {
+// (by default the input's type), as the spec says. (onnx's function body, Cast(Greater(
+// RandomUniformLike(input), input)), gives 1 with probability 1 - p; the kernel runs instead
+// of it.) The conformance cases' values are numpy draws nothing reproduces: their test checks
+// types and shapes only.
+Status runBernoulli(KernelContext& ctx) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("needs a tensor input");
   ElementType type = x->type();
@@ -98,7 +96,8 @@ constexpr Operator kBernoulli{
                          {"T2", tensor("float16 float double bfloat16 uint8 uint16 uint32 uint64 "
                                        "int8 int16 int32 int64 bool")}},
          .build_function_body = buildBernoulli,
-         .infer = inferRandomLike},
+         .infer = inferRandomLike,
+         .kernel = runBernoulli},
         {.since_version = 22,
          .inputs = kInputs15,
          .outputs = kOutputs15,
@@ -107,7 +106,8 @@ constexpr Operator kBernoulli{
                          {"T2", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 "
                                        "float16 float double bool")}},
          .build_function_body = buildBernoulli,
-         .infer = inferRandomLike},
+         .infer = inferRandomLike,
+         .kernel = runBernoulli},
     }};
 static_assert(isWellFormed(kBernoulli));
 
