@@ -1,20 +1,13 @@
 #include "onyx/core/array.h"
 
+#include "onyx/core/buffer_pool.h"
+
 #include <cstring>
 #include <new>
 
 namespace onyx {
 
 namespace {
-
-// Kernels vectorise: 64-byte alignment lets them use aligned loads on every CPU.
-constexpr std::align_val_t kAlignment{64};
-
-std::shared_ptr<std::byte[]> allocateBytes(size_t bytes) {
-  auto* memory = static_cast<std::byte*>(::operator new(std::max<size_t>(bytes, 1), kAlignment));
-  return std::shared_ptr<std::byte[]>(
-      memory, [](std::byte* pointer) { ::operator delete(pointer, kAlignment); });
-}
 
 size_t countOf(const std::vector<int64_t>& shape) {
   size_t count = 1;
@@ -37,7 +30,7 @@ Array::Array(ElementType type, std::vector<int64_t> shape)
   if (type_ == ElementType::kString) {
     strings_ = std::make_shared<std::vector<std::string>>(size_);
   } else {
-    bytes_ = allocateBytes(size_ * arrayElementBytes(type_));
+    bytes_ = core_internal::allocateArrayBytes(size_ * arrayElementBytes(type_));
   }
 }
 

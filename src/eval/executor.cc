@@ -8,6 +8,7 @@
 #include "check/quote.h"
 
 #include "eval/thread_pool.h"
+#include "onyx/core/buffer_pool.h"
 #include "onyx/core/element_type.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/attribute.h"
@@ -155,6 +156,10 @@ class Executor final : public KernelHost {
   std::unordered_map<const Graph*, std::vector<std::vector<const Value*>>> drops_;
   std::unordered_map<const Value*, EvalValue> initializers_;
   ThreadPool pool_;
+
+ public:
+  // The memory of one run's freed arrays, reused by the next allocations of the same size.
+  BufferPool buffers_;
   // Where the walk is, for subgraph calls from kernels.
   Scope* current_scope_ = nullptr;
   const Imports* current_imports_ = nullptr;
@@ -406,6 +411,7 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
     ONYX_RETURN_IF_ERROR(executor_->checkRunnable(graph, imports, "graph"));
     checked_ = true;
   }
+  BufferPoolScope reuse(executor_->buffers_);
   Scope scope;
   for (const NamedValue& input : inputs) {
     const Value* formal = graph.lookup(input.name);

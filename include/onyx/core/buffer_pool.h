@@ -1,0 +1,50 @@
+// onyx/core/buffer_pool.h — reusing the memory of freed Arrays.
+//
+// A model run allocates an array per node output and frees it after its last reader; the
+// next run asks for the same sizes again. Fresh large blocks come from the system as
+// untouched pages, each faulting on first write. While a BufferPool is active on a thread
+// (a BufferPoolScope), the large arrays that thread allocates take their memory from the
+// pool's freed blocks of the same size, and give it back when freed, wherever that happens
+// (even after the scope ended, or from another thread). The evaluator keeps one per
+// Evaluator.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+
+namespace onyx {
+
+class BufferPool {
+ public:
+  /// Keeps up to `max_cached_bytes` of freed blocks.
+  explicit BufferPool(size_t max_cached_bytes = size_t{1} << 30);
+  ~BufferPool();
+  BufferPool(const BufferPool&) = delete;
+  BufferPool& operator=(const BufferPool&) = delete;
+
+  struct State;
+
+ private:
+  friend class BufferPoolScope;
+  std::shared_ptr<State> state_;
+};
+
+/// Makes `pool` the current one of this thread until destroyed (scopes nest).
+class BufferPoolScope {
+ public:
+  explicit BufferPoolScope(BufferPool& pool);
+  ~BufferPoolScope();
+  BufferPoolScope(const BufferPoolScope&) = delete;
+  BufferPoolScope& operator=(const BufferPoolScope&) = delete;
+
+ private:
+  std::shared_ptr<BufferPool::State> previous_;
+};
+
+namespace core_internal {
+/// The aligned block of at least `bytes` Arrays store their elements in: from the current
+/// pool when there is one and the block is large, else new.
+std::shared_ptr<std::byte[]> allocateArrayBytes(size_t bytes);
+}  // namespace core_internal
+
+}  // namespace onyx

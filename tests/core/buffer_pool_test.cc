@@ -1,0 +1,52 @@
+// Freed arrays' memory comes back for the next array of the same size while a pool is
+// active, never to two live arrays at once, within the pool's limit; an array may outlive its
+// pool.
+#include "onyx/core/buffer_pool.h"
+
+#include <gtest/gtest.h>
+
+#include "onyx/core/array.h"
+
+namespace onyx {
+namespace {
+
+TEST(BufferPool, AFreedLargeArrayIsReusedBySameSizedAllocation) {
+  BufferPool pool;
+  BufferPoolScope scope(pool);
+  const std::byte* first = nullptr;
+  {
+    Array array(ElementType::kFloat, {256, 256});
+    first = array.bytes().data();
+  }
+  Array again(ElementType::kFloat, {65536});
+  EXPECT_EQ(again.bytes().data(), first);
+  Array other(ElementType::kFloat, {256, 256});
+  EXPECT_NE(other.bytes().data(), first) << "a block in use is not handed out twice";
+}
+
+TEST(BufferPool, AnArrayMayOutliveItsPool) {
+  Array survivor;
+  {
+    BufferPool pool;
+    BufferPoolScope scope(pool);
+    survivor = Array(ElementType::kFloat, {256, 256});
+    survivor.data<float>()[0] = 3.0f;
+  }
+  EXPECT_EQ(survivor.data<float>()[0], 3.0f);
+  survivor = Array();  // frees into the pool's state, which lives until now
+}
+
+TEST(BufferPool, ThePoolKeepsNoMoreThanItsLimit) {
+  BufferPool pool(1 << 20);
+  BufferPoolScope scope(pool);
+  const std::byte* big = nullptr;
+  {
+    Array array(ElementType::kFloat, {1 << 19});  // 2 MiB: over the limit, not kept
+    big = array.bytes().data();
+  }
+  Array small(ElementType::kFloat, {1 << 16});
+  EXPECT_NE(small.bytes().data(), big);
+}
+
+}  // namespace
+}  // namespace onyx
