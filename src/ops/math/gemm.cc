@@ -5,6 +5,7 @@
 #include <string>
 #include "onyx/ops/inference_context.h"
 #include "ops/math/matmul_kernels.h"
+#include "ops/matrix_multiply.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -97,6 +98,21 @@ Status runGemm(KernelContext& ctx) {
   Result<Array> made = Array::allocate(wa.type(), shape);
   if (!made) return made.status();
   Array out = std::move(*made);
+  if (wa.type() == ElementType::kFloat) {
+    float* result = out.data<float>();
+    multiplyFloat(ctx, trans_a, trans_b, m, n, k, static_cast<float>(alpha), wa.data<float>(),
+                  trans_a ? m : k, wb.data<float>(), trans_b ? k : n, 0.0f, result, n);
+    if (c != nullptr && beta != 0.0) {
+      const float* bias = wc.data<float>();
+      float scale = static_cast<float>(beta);
+      for (size_t i = 0; i < m * n; ++i) {
+        float add = bias[ic.empty() ? i : ic[i]];
+        result[i] += beta == 1.0 ? add : scale * add;
+      }
+    }
+    ctx.setOutput(0, narrowFromFloat(out, a->type()));
+    return Status::ok();
+  }
   bool ok = dispatchMatmul(wa.type(), [&]<class T>() {
     const T* x = wa.data<T>();
     const T* y = wb.data<T>();
