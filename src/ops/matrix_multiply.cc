@@ -32,8 +32,8 @@ void sgemmOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k,
 }  // namespace
 
 void multiplyFloatOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k,
-                               float alpha, const float* a, size_t lda, const float* b,
-                               size_t ldb, float beta, float* c, size_t ldc) {
+                               float alpha, const float* a, size_t lda, const float* b, size_t ldb,
+                               float beta, float* c, size_t ldc) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
     for (size_t i = 0; i < m; ++i) {

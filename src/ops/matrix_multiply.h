@@ -24,7 +24,7 @@ void multiplyFloat(const KernelContext& ctx, bool trans_a, bool trans_b, size_t 
 /// The same product on the calling thread alone, for kernels that split their work
 /// themselves (Conv's column tiles): each call's result depends only on its arguments.
 void multiplyFloatOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k,
-                               float alpha, const float* a, size_t lda, const float* b,
-                               size_t ldb, float beta, float* c, size_t ldc);
+                               float alpha, const float* a, size_t lda, const float* b, size_t ldb,
+                               float beta, float* c, size_t ldc);
 
 }  // namespace onyx::ops

@@ -24,10 +24,10 @@
 
 #include "onyx/core/array.h"
 #include "onyx/core/array_elements.h"
-#include "ops/matrix_multiply.h"
 #include "onyx/core/status.h"
 #include "onyx/ops/kernel_context.h"
 #include "ops/kernels.h"
+#include "ops/matrix_multiply.h"
 #include "ops/nn/window_shape.h"
 
 namespace onyx::ops::nn {
@@ -455,8 +455,7 @@ inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, c
       T* out = y + (n * static_cast<size_t>(s.outputs) + g * group_outputs) * columns + p0;
       if constexpr (std::is_same_v<T, float>) {
         multiplyFloatOnThisThread(false, false, group_outputs, p1 - p0, depth, 1.0f,
-                                  w + g * group_outputs * depth, depth, b, ldb, 0.0f, out,
-                                  columns);
+                                  w + g * group_outputs * depth, depth, b, ldb, 0.0f, out, columns);
       } else {
         gemm(group_outputs, p1 - p0, depth, w + g * group_outputs * depth, depth, b, ldb, out,
              columns);
