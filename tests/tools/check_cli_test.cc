@@ -1,7 +1,6 @@
 // `onyx check` as scripts use it: exit 0 valid, 1 invalid with one diagnostic per line on
 // stdout, 2 unreadable or bad usage; --json gives an array of {rule, severity, path, message}.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +9,7 @@
 #include <sstream>
 
 #include "support/proto_builder.h"
+#include "support/tool_testing.h"
 
 namespace onyx {
 namespace {
@@ -17,21 +17,10 @@ namespace {
 namespace fs = std::filesystem;
 namespace f = testing::field;
 
-struct ToolRun {
-  int status;
-  std::string out;  // stdout only
-};
+using testing::ToolRun;
 
 ToolRun onyx(const std::string& arguments) {
-  std::string command = std::string(ONYX_TOOL_PATH) + " " + arguments + " 2>/dev/null";
-  ToolRun run{-1, {}};
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
-  int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return run;
+  return testing::runOnyx(arguments, testing::Stderr::kDropped);
 }
 
 std::vector<std::string> lines(const std::string& text) {

@@ -1,6 +1,5 @@
 // The onyx tool as scripts use it: exit statuses, outputs, and files it writes.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -10,6 +9,7 @@
 #include "onyx/serde/model_io.h"
 #include "support/model_equal.h"
 #include "support/proto_builder.h"
+#include "support/tool_testing.h"
 
 namespace onyx {
 namespace {
@@ -18,21 +18,10 @@ namespace fs = std::filesystem;
 
 const std::string kExample = ONYX_SOURCE_DIR "/examples/tiny_cnn.onnx";
 
-struct ToolRun {
-  int status;
-  std::string out;
-};
+using testing::ToolRun;
 
 ToolRun onyx(const std::string& arguments) {
-  std::string command = std::string(ONYX_TOOL_PATH) + " " + arguments + " 2>&1";
-  ToolRun run{-1, {}};
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
-  int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return run;
+  return testing::runOnyx(arguments, testing::Stderr::kMerged);
 }
 
 std::string readFile(const fs::path& path) {

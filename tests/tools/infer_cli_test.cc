@@ -2,7 +2,6 @@
 // it writes the model with value_info filled in; exit 1 on an inference error, 2 when the
 // model cannot be read.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -14,27 +13,17 @@
 #include "onyx/ir/value.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/text/parser.h"
+#include "support/tool_testing.h"
 
 namespace onyx {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct ToolRun {
-  int status;
-  std::string out;
-};
+using testing::ToolRun;
 
 ToolRun onyx(const std::string& arguments) {
-  std::string command = std::string(ONYX_TOOL_PATH) + " " + arguments + " 2>/dev/null";
-  ToolRun run{-1, {}};
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
-  int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return run;
+  return testing::runOnyx(arguments, testing::Stderr::kDropped);
 }
 
 class InferCli : public ::testing::Test {

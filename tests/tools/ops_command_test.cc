@@ -1,29 +1,19 @@
 // `onyx ops`: the listing people read and the JSON scripts parse, and its usage errors.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "support/tool_testing.h"
+
 namespace onyx {
 namespace {
 
-struct ToolRun {
-  int status;
-  std::string out;
-};
+using testing::ToolRun;
 
 ToolRun onyxOps(const std::string& arguments) {
-  std::string command = std::string(ONYX_TOOL_PATH) + " ops " + arguments + " 2>&1";
-  ToolRun run{-1, {}};
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
-  int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return run;
+  return testing::runOnyx("ops " + arguments, testing::Stderr::kMerged);
 }
 
 TEST(OpsCommand, ListsTheVersionInForceAtAnOpset) {

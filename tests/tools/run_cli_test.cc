@@ -1,7 +1,6 @@
 // `onyx run` as scripts use it: inputs from .pb and .npy files, outputs printed and written,
 // exit 1 when the model cannot run on what it was given, 2 when a file cannot be read.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -13,27 +12,17 @@
 #include "onyx/serde/npy.h"
 #include "onyx/serde/test_data.h"
 #include "onyx/text/parser.h"
+#include "support/tool_testing.h"
 
 namespace onyx {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct ToolRun {
-  int status;
-  std::string out;
-};
+using testing::ToolRun;
 
 ToolRun onyx(const std::string& arguments) {
-  std::string command = std::string(ONYX_TOOL_PATH) + " " + arguments + " 2>&1";
-  ToolRun run{-1, {}};
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  while (size_t n = fread(buffer, 1, sizeof buffer, pipe)) run.out.append(buffer, n);
-  int raw = pclose(pipe);
-  run.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  return run;
+  return testing::runOnyx(arguments, testing::Stderr::kMerged);
 }
 
 class RunCli : public ::testing::Test {

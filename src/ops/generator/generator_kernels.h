@@ -162,4 +162,17 @@ class Random {
   bool has_spare_ = false;
 };
 
+/// A random operator's output element type: `dtype` when given (a floating-point type), else
+/// `fallback`.
+inline Result<ElementType> randomType(const KernelContext& ctx, ElementType fallback) {
+  std::optional<int64_t> dtype = ctx.intAttribute("dtype");
+  if (!dtype) return fallback;
+  const ElementTypeInfo* info =
+      *dtype > 0 && *dtype <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(*dtype)) : nullptr;
+  if (info == nullptr || !info->isFloatingPoint()) {
+    return ctx.fail("dtype " + std::to_string(*dtype) + " is not a floating-point type");
+  }
+  return info->type;
+}
+
 }  // namespace onyx::ops::generator

@@ -33,25 +33,13 @@ void inferRandom(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
-// The output element type: `dtype` when given (a floating-point type), else `fallback`.
-Result<ElementType> randomType(const KernelContext& ctx, ElementType fallback) {
-  std::optional<int64_t> dtype = ctx.intAttribute("dtype");
-  if (!dtype) return fallback;
-  const ElementTypeInfo* info =
-      *dtype > 0 && *dtype <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(*dtype)) : nullptr;
-  if (info == nullptr || !info->isFloatingPoint()) {
-    return ctx.fail("dtype " + std::to_string(*dtype) + " is not a floating-point type");
-  }
-  return info->type;
-}
-
 Status runRandomNormal(KernelContext& ctx) {
   std::vector<int64_t> shape = ctx.intsAttribute("shape").value_or(std::vector<int64_t>{});
   for (int64_t dim : shape) {
     if (dim < 0)
       return ctx.fail("the shape has a negative dimension (" + std::to_string(dim) + ")");
   }
-  Result<ElementType> type = randomType(ctx, ElementType::kFloat);
+  Result<ElementType> type = generator::randomType(ctx, ElementType::kFloat);
   if (!type) return type.status();
   double mean = ctx.floatAttribute("mean").value_or(0.0f);
   double scale = ctx.floatAttribute("scale").value_or(1.0f);

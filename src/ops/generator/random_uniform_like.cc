@@ -24,23 +24,11 @@ void inferRandomLike(InferenceContext& ctx) {
   if (const Dims* in = ctx.inputShape(0)) ctx.setOutputShape(0, *in);
 }
 
-// The output element type: `dtype` when given (a floating-point type), else `fallback`.
-Result<ElementType> randomType(const KernelContext& ctx, ElementType fallback) {
-  std::optional<int64_t> dtype = ctx.intAttribute("dtype");
-  if (!dtype) return fallback;
-  const ElementTypeInfo* info =
-      *dtype > 0 && *dtype <= INT32_MAX ? elementTypeInfo(static_cast<int32_t>(*dtype)) : nullptr;
-  if (info == nullptr || !info->isFloatingPoint()) {
-    return ctx.fail("dtype " + std::to_string(*dtype) + " is not a floating-point type");
-  }
-  return info->type;
-}
-
 Status runRandomUniformLike(KernelContext& ctx) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("needs a tensor input");
   std::vector<int64_t> shape = x->shape();
-  Result<ElementType> type = randomType(ctx, x->type());
+  Result<ElementType> type = generator::randomType(ctx, x->type());
   if (!type) return type.status();
   double low = ctx.floatAttribute("low").value_or(0.0f);
   double high = ctx.floatAttribute("high").value_or(1.0f);
