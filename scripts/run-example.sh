@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds onyx and runs its main job on the bundled example model: a summary, the check, the
-# inferred output types, then a round trip through the binary writer that must give back the
-# very same bytes.
+# inferred output types, a round trip through the binary writer that must give back the very
+# same bytes, then a run of the model on an image (the evaluator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
@@ -15,4 +15,7 @@ $onyx infer "$model"
 out=$(mktemp -d)
 $onyx convert "$model" "$out/roundtrip.onnx"
 cmp "$model" "$out/roundtrip.onnx" && echo "round trip: byte-identical ($(stat -c %s "$model") bytes)"
+# Run it on an image of 0.5s (a .npy written by NumPy, as users' inputs are).
+/usr/bin/python3 -c "import numpy; numpy.save('$out/image.npy', numpy.full((1, 3, 32, 32), 0.5, numpy.float32))"
+$onyx run "$model" --input image="$out/image.npy" --output-dir "$out/outputs"
 rm -rf "$out"
