@@ -4,9 +4,12 @@
 #include <string>
 #include <thread>
 #include <unordered_map>
+#include <unordered_set>
+
 #include "check/opset_imports.h"
 #include "check/quote.h"
-
+#include "eval/conv_fusion.h"
+#include "eval/fused_convolution.h"
 #include "eval/thread_pool.h"
 #include "onyx/core/buffer_pool.h"
 #include "onyx/core/element_type.h"
@@ -44,6 +47,9 @@ struct Imports {
 // outer graph's values; a function body reads nothing outside).
 struct Scope {
   std::unordered_map<const Value*, EvalValue> values;
+  // Those of `values` a fused convolution wrote channels-last (fused_convolution.h); only
+  // fused convolutions read them.
+  std::unordered_set<const Value*> channels_last;
   const Scope* outer = nullptr;
 
   const EvalValue* find(const Value* value) const {
@@ -89,12 +95,15 @@ void forEachRead(const Graph& graph, Visit&& visit) {
 
 // For each node of a graph, the values no later node (nor the graph's outputs) reads: they
 // are dropped from the scope once the node has run, so memory follows the live values.
+// `runs_at[i]`: where node i runs (a fused node runs with its group's last node).
 std::vector<std::vector<const Value*>> lastReads(const Graph& graph,
-                                                 std::span<const Value* const> kept) {
+                                                 std::span<const Value* const> kept,
+                                                 const std::vector<size_t>& runs_at) {
   std::unordered_map<const Value*, size_t> last;
   size_t index = 0;
   for (const Node* node : graph.nodes()) {
-    auto note = [&](const Value* value) { last[value] = index; };
+    size_t at = runs_at[index];
+    auto note = [&](const Value* value) { last[value] = std::max(last[value], at); };
     for (size_t i = 0; i < node->inputCount(); ++i) {
       if (const Value* input = node->input(i)) note(input);
     }
@@ -106,7 +115,7 @@ std::vector<std::vector<const Value*>> lastReads(const Graph& graph,
     }
     // An output nothing reads is dropped at once.
     for (size_t i = 0; i < node->outputCount(); ++i) {
-      if (const Value* output = node->output(i)) last.try_emplace(output, index);
+      if (const Value* output = node->output(i)) last.try_emplace(output, at);
     }
     ++index;
   }
@@ -147,13 +156,23 @@ class Executor final : public KernelHost {
                                        const Imports& imports);
 
   Status runNode(const Node& node, Scope& scope, const Imports& imports);
+  // Runs a fused convolution group where its last node stands; `dropped`: the values the
+  // graph drops after it.
+  Status runConvGroup(const ConvGroup& group, const FusionPlan& plan, Scope& scope,
+                      const Imports& imports, const std::vector<const Value*>& dropped);
   Result<std::vector<EvalValue>> callFunction(const Function& function, KernelContext& ctx);
   Result<const EvalValue*> read(const Value* value, Scope& scope);
 
   const Model& model_;
   const EvalOptions& options_;
   std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
-  std::unordered_map<const Graph*, std::vector<std::vector<const Value*>>> drops_;
+  // Per graph: what runs fused, and the values dropped after each node.
+  struct GraphPlan {
+    FusionPlan fusion;
+    std::vector<std::vector<const Value*>> drops;
+  };
+  std::unordered_map<const Graph*, GraphPlan> plans_;
+  std::unordered_map<const Node*, std::unique_ptr<FusedConvolution>> fused_convolutions_;
   std::unordered_map<const Value*, EvalValue> initializers_;
   ThreadPool pool_;
 
@@ -267,6 +286,91 @@ Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports)
   return Status::ok();
 }
 
+Status Executor::runConvGroup(const ConvGroup& group, const FusionPlan& plan, Scope& scope,
+                              const Imports& imports, const std::vector<const Value*>& dropped) {
+  const Node& conv = *group.conv.node;
+  auto tensorAt = [&](const Value* value) -> const EvalValue* {
+    if (value == nullptr) return nullptr;
+    Result<const EvalValue*> found = read(value, scope);
+    return found && (*found)->isTensor() ? *found : nullptr;
+  };
+  const Value* x_value = conv.input(0);
+  const Value* w_value = conv.input(1);
+  const Value* b_value = conv.inputCount() > 2 ? conv.input(2) : nullptr;
+  const Value* r_value =
+      group.add.node != nullptr ? group.add.node->input(group.residual_input) : nullptr;
+  const EvalValue* x = tensorAt(x_value);
+  const EvalValue* w = tensorAt(w_value);
+  const EvalValue* b = tensorAt(b_value);
+  const EvalValue* r = tensorAt(r_value);
+  std::optional<int64_t> opset = imports.versionOf(conv.domainOrDefault());
+  const OpSchema* schema =
+      opset ? findSchema(conv.domainOrDefault(), conv.opType(), *opset) : nullptr;
+  bool usable = x != nullptr && w != nullptr && (b_value == nullptr || b != nullptr) &&
+                (r_value == nullptr || r != nullptr) && schema != nullptr &&
+                x->tensor.type() == ElementType::kFloat && x->tensor.rank() == 4;
+  if (usable) {
+    bool x_channels_last = scope.channels_last.contains(x_value);
+    std::vector<int64_t> x_shape = x->tensor.shape();
+    if (x_channels_last) x_shape = {x_shape[0], x_shape[3], x_shape[1], x_shape[2]};
+    KernelContext ctx(conv, *schema, *opset, *this);
+    Result<ops::nn::ConvShape> shape = ops::nn::convShape(ctx, x_shape, w->tensor.shape());
+    if (shape) {
+      FusedConvolutionCall call;
+      call.shape = &*shape;
+      call.x = &x->tensor;
+      call.x_channels_last = x_channels_last;
+      call.weights = &w->tensor;
+      call.weights_fixed = w_value->initializer != nullptr && scope.find(w_value) == nullptr;
+      call.bias = b != nullptr ? &b->tensor : nullptr;
+      call.residual = r != nullptr ? &r->tensor : nullptr;
+      call.residual_channels_last = r_value != nullptr && scope.channels_last.contains(r_value);
+      call.relu = group.relu.node != nullptr;
+      call.output_channels_last = plan.channels_last.contains(group.output());
+      call.threads = threads();
+      // The residual's elements become the result's when this is their last read and no
+      // one else holds them.
+      auto held = r_value != nullptr ? scope.values.find(r_value) : scope.values.end();
+      if (call.residual_channels_last && held != scope.values.end() &&
+          held->second.tensor.soleHandle() && r_value != x_value &&
+          std::find(dropped.begin(), dropped.end(), r_value) != dropped.end()) {
+        call.residual_storage = std::move(held->second.tensor);
+        call.residual = &*call.residual_storage;
+      }
+      auto& fused = fused_convolutions_[&conv];
+      if (fused == nullptr) fused = std::make_unique<FusedConvolution>();
+      Result<std::optional<Array>> result = fused->run(call);
+      if (!result) return result.status();
+      if (*result) {
+        const Value* output = group.output();
+        scope.values[output] = EvalValue::of(std::move(**result));
+        if (call.output_channels_last) scope.channels_last.insert(output);
+        return Status::ok();
+      }
+      if (call.residual_storage) held->second.tensor = std::move(*call.residual_storage);
+    }
+  }
+  // Node by node, in the layout the kernels read.
+  for (const ConvGroup::Member& member : group.members()) {
+    for (size_t i = 0; i < member.node->inputCount(); ++i) {
+      const Value* input = member.node->input(i);
+      if (input == nullptr || !scope.channels_last.contains(input)) continue;
+      EvalValue& held = scope.values.at(input);
+      held.tensor = channelsFirst(held.tensor);
+      scope.channels_last.erase(input);
+    }
+    Status status = runNode(*member.node, scope, imports);
+    if (!status.isOk()) {
+      std::string where = "node[" + std::to_string(member.index) + "]";
+      if (!member.node->nameOrEmpty().empty()) {
+        where += "(" + std::string(member.node->nameOrEmpty()) + ")";
+      }
+      return status.within(where);
+    }
+  }
+  return Status::ok();
+}
+
 Result<const Function*> Executor::operatorBody(const Node& node, const OpSchema& schema,
                                                int64_t opset, const Imports& imports) {
   auto found = operator_bodies_.find(&node);
@@ -283,18 +387,35 @@ Result<const Function*> Executor::operatorBody(const Node& node, const OpSchema&
 Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& scope,
                                                   const Imports& imports,
                                                   std::span<const Value* const> kept) {
-  auto cached = drops_.find(&graph);
-  if (cached == drops_.end()) cached = drops_.emplace(&graph, lastReads(graph, kept)).first;
-  const std::vector<std::vector<const Value*>>& drops = cached->second;
+  auto cached = plans_.find(&graph);
+  if (cached == plans_.end()) {
+    GraphPlan made;
+    made.fusion = planConvFusion(graph, kept);
+    made.drops = lastReads(graph, kept, made.fusion.runs_at);
+    cached = plans_.emplace(&graph, std::move(made)).first;
+  }
+  const GraphPlan& plan = cached->second;
   size_t index = 0;
   for (const Node* node : graph.nodes()) {
-    Status status = runNode(*node, scope, imports);
+    int group = plan.fusion.group_of[index];
+    Status status;
+    if (group < 0) {
+      status = runNode(*node, scope, imports);
+    } else if (plan.fusion.runs_at[index] == index) {
+      // Names the member that failed itself.
+      status = runConvGroup(plan.fusion.groups[static_cast<size_t>(group)], plan.fusion, scope,
+                            imports, plan.drops[index]);
+      if (!status.isOk()) return status;
+    }
     if (!status.isOk()) {
       std::string where = "node[" + std::to_string(index) + "]";
       if (!node->nameOrEmpty().empty()) where += "(" + std::string(node->nameOrEmpty()) + ")";
       return status.within(where);
     }
-    for (const Value* value : drops[index]) scope.values.erase(value);
+    for (const Value* value : plan.drops[index]) {
+      scope.values.erase(value);
+      scope.channels_last.erase(value);
+    }
     ++index;
   }
   std::vector<EvalValue> outputs;

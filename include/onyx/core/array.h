@@ -74,6 +74,8 @@ class Array {
   Array reshaped(std::vector<int64_t> shape) const;
   /// A copy that owns its own elements.
   Array clone() const;
+  /// Whether no other Array shares these elements: then its holder may write them in place.
+  bool soleHandle() const { return bytes_.use_count() == 1; }
 
  private:
   ElementType type_;

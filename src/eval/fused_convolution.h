@@ -1,0 +1,59 @@
+// Internal to the evaluator: a float 2-D convolution with its residual Add and Relu, through
+// oneDNN's convolution primitive (conv_fusion.h says which nodes).
+//
+// oneDNN's fast convolutions read and write channels-last tensors (NHWC); onyx's arrays are
+// channels-first (NCHW). A fused convolution reads either and writes either, so that a chain
+// of them converts only where a value enters or leaves the chain. A channels-last value is an
+// Array of shape (N, H, W, C) that only fused convolutions ever see.
+//
+// Results are the same on any thread count: oneDNN splits a forward convolution's work by
+// output elements, never one accumulation (tests/eval/thread_count_test.cc checks).
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "onyx/core/array.h"
+#include "ops/nn/conv_kernels.h"
+
+namespace onyx::eval_internal {
+
+struct FusedConvolutionCall {
+  const ops::nn::ConvShape* shape = nullptr;
+  const Array* x = nullptr;
+  bool x_channels_last = false;
+  const Array* weights = nullptr;
+  bool weights_fixed = false;  // the same elements on every run (an initializer)
+  const Array* bias = nullptr;
+  const Array* residual = nullptr;
+  bool residual_channels_last = false;
+  /// The residual's storage when nothing else holds it: the result is written over it.
+  std::optional<Array> residual_storage;
+  bool relu = false;
+  bool output_channels_last = false;
+  int threads = 1;
+};
+
+/// One Conv node's oneDNN primitive and reordered weights, kept between runs.
+class FusedConvolution {
+ public:
+  FusedConvolution();
+  ~FusedConvolution();
+  FusedConvolution(const FusedConvolution&) = delete;
+  FusedConvolution& operator=(const FusedConvolution&) = delete;
+
+  /// The result; nullopt when this call is outside what the fused path handles (element
+  /// types, ranks, shapes, what oneDNN refuses) and nothing was touched: the caller then runs
+  /// the nodes one by one. An error once `residual_storage` may have been written.
+  Result<std::optional<Array>> run(FusedConvolutionCall& call);
+
+  struct Cache;
+
+ private:
+  std::unique_ptr<Cache> cache_;
+};
+
+/// The channels-first (N, C, H, W) copy of a channels-last (N, H, W, C) float array.
+Array channelsFirst(const Array& channels_last);
+
+}  // namespace onyx::eval_internal
