@@ -18,6 +18,48 @@ namespace {
 // Indices (version 8 on) has Y's shape.
 void inferMaxPool(InferenceContext& ctx) { inferPooling(ctx, true); }
 
+// A 2-D max pool without indices (what convolution networks use), with the tap ranges of
+// each output row and column worked out once instead of per output position. The same
+// choices as the general walk below: NaN wins, 0 for a window wholly in the padding.
+template <class T>
+void maxPool2d(const KernelContext& ctx, const nn::Window& w, size_t planes, const T* in, T* out) {
+  nn::AxisTaps rows = nn::axisTaps(w, 0);
+  nn::AxisTaps columns = nn::axisTaps(w, 1);
+  size_t width = static_cast<size_t>(w.image[1]);
+  size_t volume = w.imageVolume();
+  size_t out_rows = static_cast<size_t>(w.columns[0]);
+  size_t out_columns = static_cast<size_t>(w.columns[1]);
+  size_t row_step = static_cast<size_t>(w.dilations[0]) * width;
+  size_t column_step = static_cast<size_t>(w.dilations[1]);
+  size_t work = w.columnVolume() * w.kernelVolume();
+  parallelFor(ctx, planes, nn::grainFor(work), [&](size_t begin, size_t end) {
+    for (size_t plane = begin; plane < end; ++plane) {
+      const T* image = in + plane * volume;
+      T* result = out + plane * out_rows * out_columns;
+      for (size_t i = 0; i < out_rows; ++i) {
+        size_t row_count = static_cast<size_t>(rows.count[i]);
+        for (size_t j = 0; j < out_columns; ++j) {
+          size_t column_count = static_cast<size_t>(columns.count[j]);
+          const T* tap_row = image + static_cast<size_t>(rows.first[i]) * width +
+                             static_cast<size_t>(columns.first[j]);
+          T best = T(0);
+          bool any = false;
+          for (size_t r = 0; r < row_count; ++r, tap_row += row_step) {
+            for (size_t c = 0; c < column_count; ++c) {
+              T v = tap_row[c * column_step];
+              if (!any || v > best || (nn::isNan(v) && !nn::isNan(best))) {
+                best = v;
+                any = true;
+              }
+            }
+          }
+          result[i * out_columns + j] = best;
+        }
+      }
+    }
+  });
+}
+
 // The largest tap inside the input (NaN when any is NaN; the first of equal maxima), and its
 // flat index in the whole input: row-major, or with storage_order 1 column-major within each
 // (n, c) plane. A window entirely in the padding gives 0 and the index -1.
@@ -48,6 +90,10 @@ Status runMaxPool(KernelContext& ctx) {
   auto pool = [&]<class T>() {
     const T* in = xs.data<T>();
     T* out = y.data<T>();
+    if (rank == 2 && !want_indices) {
+      maxPool2d(ctx, w, planes, in, out);
+      return;
+    }
     int64_t* where = want_indices ? indices.data<int64_t>() : nullptr;
     nn::forEachPoolWindow(ctx, w, planes, [&](size_t plane, size_t p, const nn::PoolTaps& taps) {
       const T* image = in + plane * volume;

@@ -99,26 +99,41 @@ struct PoolTaps {
 
 /// Calls f(plane, output position, taps) for every (N * C) plane of the input and every
 /// output position of `w`, parallel over planes.
+/// Per output position along one axis of a window: the first valid tap's image index, the
+/// number of valid taps, the number of taps inside the padded image.
+struct AxisTaps {
+  std::vector<int64_t> first;
+  std::vector<int64_t> count;
+  std::vector<int64_t> padded;
+};
+
+inline AxisTaps axisTaps(const Window& w, size_t a) {
+  AxisTaps taps;
+  int64_t in = w.image[a];
+  int64_t d = w.dilations[a];
+  int64_t k = w.kernel[a];
+  for (int64_t o = 0; o < w.columns[a]; ++o) {
+    int64_t start = o * w.strides[a] - w.pad_begin[a];
+    int64_t lo = start >= 0 ? 0 : (-start + d - 1) / d;
+    int64_t hi = in - 1 - start < 0 ? 0 : std::min(k, (in - 1 - start) / d + 1);
+    taps.first.push_back(start + lo * d);
+    taps.count.push_back(std::max<int64_t>(0, hi - lo));
+    int64_t limit = in + w.pad_end[a] - 1 - start;
+    taps.padded.push_back(limit < 0 ? 0 : std::min(k, limit / d + 1));
+  }
+  return taps;
+}
+
 template <class F>
 inline void forEachPoolWindow(const KernelContext& ctx, const Window& w, size_t planes, F&& f) {
   size_t rank = w.rank();
   if (planes == 0 || w.columnVolume() == 0) return;
-  // Per axis and output position: the first valid tap's image index, the number of valid
-  // taps, the number of taps inside the padded image.
   std::vector<std::vector<int64_t>> first(rank), count(rank), padded(rank);
   for (size_t a = 0; a < rank; ++a) {
-    int64_t in = w.image[a];
-    int64_t d = w.dilations[a];
-    int64_t k = w.kernel[a];
-    for (int64_t o = 0; o < w.columns[a]; ++o) {
-      int64_t start = o * w.strides[a] - w.pad_begin[a];
-      int64_t lo = start >= 0 ? 0 : (-start + d - 1) / d;
-      int64_t hi = in - 1 - start < 0 ? 0 : std::min(k, (in - 1 - start) / d + 1);
-      first[a].push_back(start + lo * d);
-      count[a].push_back(std::max<int64_t>(0, hi - lo));
-      int64_t limit = in + w.pad_end[a] - 1 - start;
-      padded[a].push_back(limit < 0 ? 0 : std::min(k, limit / d + 1));
-    }
+    AxisTaps taps = axisTaps(w, a);
+    first[a] = std::move(taps.first);
+    count[a] = std::move(taps.count);
+    padded[a] = std::move(taps.padded);
   }
   std::vector<int64_t> strides(rank, 1);
   for (size_t a = rank; a-- > 1;) strides[a - 1] = strides[a] * w.image[a];
