@@ -8,6 +8,21 @@ namespace {
 // wait for workers that are busy with the outer one.
 thread_local bool running_parts = false;
 
+// Whether `ready()` became true within `limit`, checked between CPU pause hints.
+template <class Ready>
+bool spinFor(std::chrono::microseconds limit, Ready&& ready) {
+  auto deadline = std::chrono::steady_clock::now() + limit;
+  while (true) {
+    for (int i = 0; i < 64; ++i) {
+      if (ready()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return ready();
+  }
+}
+
 }  // namespace
 
 ThreadPool::ThreadPool(int threads) {
@@ -41,8 +56,12 @@ void ThreadPool::run(size_t parts, const std::function<void(size_t part)>& body)
   running_parts = true;
   runParts();
   running_parts = false;
-  std::unique_lock<std::mutex> lock(mutex_);
-  done_.wait(lock, [this] { return finished_ == parts_; });
+  auto all_done = [this, parts] { return finished_.load(std::memory_order_acquire) == parts; };
+  if (!spinFor(kSpin, all_done)) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, all_done);
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
   body_ = nullptr;
 }
 
@@ -55,21 +74,22 @@ void ThreadPool::runParts() {
     lock.unlock();
     (*body)(part);
     lock.lock();
-    if (++finished_ == parts_) done_.notify_all();
+    if (finished_.fetch_add(1, std::memory_order_release) + 1 == parts_) done_.notify_all();
   }
 }
 
 void ThreadPool::work() {
   running_parts = true;
   size_t seen = 0;
-  std::unique_lock<std::mutex> lock(mutex_);
+  auto called = [&] { return stopping_ || generation_.load(std::memory_order_acquire) != seen; };
   while (true) {
-    wake_.wait(lock, [&] { return stopping_ || generation_ != seen; });
+    if (!spinFor(kSpin, called)) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      wake_.wait(lock, called);
+    }
     if (stopping_) return;
     seen = generation_;
-    lock.unlock();
     runParts();
-    lock.lock();
   }
 }
 
