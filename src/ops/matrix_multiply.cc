@@ -47,35 +47,51 @@ void multiplyFloatOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, s
 void multiplyFloat(const KernelContext& ctx, bool trans_a, bool trans_b, size_t m, size_t n,
                    size_t k, float alpha, const float* a, size_t lda, const float* b, size_t ldb,
                    float beta, float* c, size_t ldc) {
-  if (m == 0 || n == 0) return;
+  const size_t origin = 0;
+  multiplyFloatBatches(ctx, 1, &origin, &origin, 0, trans_a, trans_b, m, n, k, alpha, a, lda, b,
+                       ldb, beta, c, ldc);
+}
+
+void multiplyFloatBatches(const KernelContext& ctx, size_t count, const size_t* a_offsets,
+                          const size_t* b_offsets, size_t c_stride, bool trans_a, bool trans_b,
+                          size_t m, size_t n, size_t k, float alpha, const float* a, size_t lda,
+                          const float* b, size_t ldb, float beta, float* c, size_t ldc) {
+  if (m == 0 || n == 0 || count == 0) return;
   if (k == 0) {
     // sgemm would still scale C by beta; the product itself is zero.
-    for (size_t i = 0; i < m; ++i) {
-      for (size_t j = 0; j < n; ++j) c[i * ldc + j] = beta == 0.0f ? 0.0f : beta * c[i * ldc + j];
+    for (size_t item = 0; item < count; ++item) {
+      float* out = c + item * c_stride;
+      for (size_t i = 0; i < m; ++i) {
+        for (size_t j = 0; j < n; ++j) {
+          out[i * ldc + j] = beta == 0.0f ? 0.0f : beta * out[i * ldc + j];
+        }
+      }
     }
     return;
   }
-  if (m >= 2 * kRowBlock || n < 2 * kColumnBlock) {
-    size_t blocks = (m + kRowBlock - 1) / kRowBlock;
-    parallelFor(ctx, blocks, 1, [&](size_t begin, size_t end) {
-      for (size_t block = begin; block < end; ++block) {
+  // Blocks of rows, or of columns for few rows; every product cut alike.
+  bool by_rows = m >= 2 * kRowBlock || n < 2 * kColumnBlock;
+  size_t blocks = by_rows ? (m + kRowBlock - 1) / kRowBlock : (n + kColumnBlock - 1) / kColumnBlock;
+  parallelFor(ctx, count * blocks, 1, [&](size_t begin, size_t end) {
+    for (size_t task = begin; task < end; ++task) {
+      size_t item = task / blocks;
+      size_t block = task % blocks;
+      const float* a_item = a + a_offsets[item];
+      const float* b_item = b + b_offsets[item];
+      float* c_item = c + item * c_stride;
+      if (by_rows) {
         size_t row = block * kRowBlock;
         size_t rows = std::min(kRowBlock, m - row);
-        const float* a_block = trans_a ? a + row : a + row * lda;
-        sgemmOnThisThread(trans_a, trans_b, rows, n, k, alpha, a_block, lda, b, ldb, beta,
-                          c + row * ldc, ldc);
+        const float* a_block = trans_a ? a_item + row : a_item + row * lda;
+        sgemmOnThisThread(trans_a, trans_b, rows, n, k, alpha, a_block, lda, b_item, ldb, beta,
+                          c_item + row * ldc, ldc);
+      } else {
+        size_t column = block * kColumnBlock;
+        size_t columns = std::min(kColumnBlock, n - column);
+        const float* b_block = trans_b ? b_item + column * ldb : b_item + column;
+        sgemmOnThisThread(trans_a, trans_b, m, columns, k, alpha, a_item, lda, b_block, ldb, beta,
+                          c_item + column, ldc);
       }
-    });
-    return;
-  }
-  size_t blocks = (n + kColumnBlock - 1) / kColumnBlock;
-  parallelFor(ctx, blocks, 1, [&](size_t begin, size_t end) {
-    for (size_t block = begin; block < end; ++block) {
-      size_t column = block * kColumnBlock;
-      size_t columns = std::min(kColumnBlock, n - column);
-      const float* b_block = trans_b ? b + column * ldb : b + column;
-      sgemmOnThisThread(trans_a, trans_b, m, columns, k, alpha, a, lda, b_block, ldb, beta,
-                        c + column, ldc);
     }
   });
 }

@@ -21,6 +21,14 @@ void multiplyFloat(const KernelContext& ctx, bool trans_a, bool trans_b, size_t 
                    size_t k, float alpha, const float* a, size_t lda, const float* b, size_t ldb,
                    float beta, float* c, size_t ldc);
 
+/// `count` products of the same sizes, split together (a batched MatMul's): C_i = alpha *
+/// op(A_i) * op(B_i) + beta * C_i with A_i at a + a_offsets[i], B_i at b + b_offsets[i] and
+/// C_i at c + i * c_stride (offsets in elements).
+void multiplyFloatBatches(const KernelContext& ctx, size_t count, const size_t* a_offsets,
+                          const size_t* b_offsets, size_t c_stride, bool trans_a, bool trans_b,
+                          size_t m, size_t n, size_t k, float alpha, const float* a, size_t lda,
+                          const float* b, size_t ldb, float beta, float* c, size_t ldc);
+
 /// The same product on the calling thread alone, for kernels that split their work
 /// themselves (Conv's column tiles): each call's result depends only on its arguments.
 void multiplyFloatOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k,

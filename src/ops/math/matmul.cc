@@ -57,12 +57,11 @@ Status runMatMul(KernelContext& ctx) {
   size_t rows = static_cast<size_t>(n), inner = static_cast<size_t>(k),
          cols = static_cast<size_t>(m);
   if (wa.type() == ElementType::kFloat) {
-    for (size_t batch_index = 0; batch_index < ia.size(); ++batch_index) {
-      multiplyFloat(ctx, false, false, rows, cols, inner, 1.0f,
-                    wa.data<float>() + ia[batch_index] * rows * inner, inner,
-                    wb.data<float>() + ib[batch_index] * inner * cols, cols, 0.0f,
-                    out.data<float>() + batch_index * rows * cols, cols);
-    }
+    for (size_t& offset : ia) offset *= rows * inner;
+    for (size_t& offset : ib) offset *= inner * cols;
+    multiplyFloatBatches(ctx, ia.size(), ia.data(), ib.data(), rows * cols, false, false, rows,
+                         cols, inner, 1.0f, wa.data<float>(), inner, wb.data<float>(), cols, 0.0f,
+                         out.data<float>(), cols);
     ctx.setOutput(0, narrowFromFloat(out, a->type()));
     return Status::ok();
   }
