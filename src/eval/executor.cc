@@ -8,8 +8,9 @@
 
 #include "check/opset_imports.h"
 #include "check/quote.h"
-#include "eval/conv_fusion.h"
 #include "eval/fused_convolution.h"
+#include "eval/fused_matmul.h"
+#include "eval/fusion_plan.h"
 #include "eval/thread_pool.h"
 #include "onyx/core/buffer_pool.h"
 #include "onyx/core/element_type.h"
@@ -156,10 +157,16 @@ class Executor final : public KernelHost {
                                        const Imports& imports);
 
   Status runNode(const Node& node, Scope& scope, const Imports& imports);
-  // Runs a fused convolution group where its last node stands; `dropped`: the values the
-  // graph drops after it.
-  Status runConvGroup(const ConvGroup& group, const FusionPlan& plan, Scope& scope,
-                      const Imports& imports, const std::vector<const Value*>& dropped);
+  // Runs a fused group where its last node stands; `dropped`: the values the graph drops
+  // after it.
+  Status runFusedGroup(const FusedGroup& group, const FusionPlan& plan, Scope& scope,
+                       const Imports& imports, const std::vector<const Value*>& dropped);
+  // Runs a convolution group as one oneDNN convolution: whether it could.
+  Result<bool> runFusedConvolution(const FusedGroup& group, const FusionPlan& plan, Scope& scope,
+                                   const Imports& imports,
+                                   const std::vector<const Value*>& dropped);
+  // Runs a MatMul + bias (+ Relu) group as one product: whether it could.
+  bool runFusedMatMul(const FusedGroup& group, Scope& scope, const Imports& imports);
   Result<std::vector<EvalValue>> callFunction(const Function& function, KernelContext& ctx);
   Result<const EvalValue*> read(const Value* value, Scope& scope);
 
@@ -286,9 +293,10 @@ Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports)
   return Status::ok();
 }
 
-Status Executor::runConvGroup(const ConvGroup& group, const FusionPlan& plan, Scope& scope,
-                              const Imports& imports, const std::vector<const Value*>& dropped) {
-  const Node& conv = *group.conv.node;
+Result<bool> Executor::runFusedConvolution(const FusedGroup& group, const FusionPlan& plan,
+                                           Scope& scope, const Imports& imports,
+                                           const std::vector<const Value*>& dropped) {
+  const Node& conv = *group.anchor.node;
   auto tensorAt = [&](const Value* value) -> const EvalValue* {
     if (value == nullptr) return nullptr;
     Result<const EvalValue*> found = read(value, scope);
@@ -297,8 +305,7 @@ Status Executor::runConvGroup(const ConvGroup& group, const FusionPlan& plan, Sc
   const Value* x_value = conv.input(0);
   const Value* w_value = conv.input(1);
   const Value* b_value = conv.inputCount() > 2 ? conv.input(2) : nullptr;
-  const Value* r_value =
-      group.add.node != nullptr ? group.add.node->input(group.residual_input) : nullptr;
+  const Value* r_value = group.addend();
   const EvalValue* x = tensorAt(x_value);
   const EvalValue* w = tensorAt(w_value);
   const EvalValue* b = tensorAt(b_value);
@@ -345,13 +352,46 @@ Status Executor::runConvGroup(const ConvGroup& group, const FusionPlan& plan, Sc
         const Value* output = group.output();
         scope.values[output] = EvalValue::of(std::move(**result));
         if (call.output_channels_last) scope.channels_last.insert(output);
-        return Status::ok();
+        return true;
       }
       if (call.residual_storage) held->second.tensor = std::move(*call.residual_storage);
     }
   }
+  return false;
+}
+
+bool Executor::runFusedMatMul(const FusedGroup& group, Scope& scope, const Imports& imports) {
+  const Node& matmul = *group.anchor.node;
+  auto tensorAt = [&](const Value* value) -> const EvalValue* {
+    Result<const EvalValue*> found = read(value, scope);
+    return found && (*found)->isTensor() ? *found : nullptr;
+  };
+  const EvalValue* a = tensorAt(matmul.input(0));
+  const EvalValue* b = tensorAt(matmul.input(1));
+  const EvalValue* bias = tensorAt(group.addend());
+  std::optional<int64_t> opset = imports.versionOf(matmul.domainOrDefault());
+  const OpSchema* schema =
+      opset ? findSchema(matmul.domainOrDefault(), matmul.opType(), *opset) : nullptr;
+  if (a == nullptr || b == nullptr || bias == nullptr || schema == nullptr) return false;
+  KernelContext ctx(matmul, *schema, *opset, *this);
+  std::optional<Array> result =
+      multiplyAddBias(ctx, a->tensor, b->tensor, bias->tensor, group.relu.node != nullptr);
+  if (!result) return false;
+  scope.values[group.output()] = EvalValue::of(std::move(*result));
+  return true;
+}
+
+Status Executor::runFusedGroup(const FusedGroup& group, const FusionPlan& plan, Scope& scope,
+                               const Imports& imports, const std::vector<const Value*>& dropped) {
+  if (group.kind == FusedGroup::Kind::kConvolution) {
+    Result<bool> ran = runFusedConvolution(group, plan, scope, imports, dropped);
+    if (!ran) return ran.status();
+    if (*ran) return Status::ok();
+  } else if (runFusedMatMul(group, scope, imports)) {
+    return Status::ok();
+  }
   // Node by node, in the layout the kernels read.
-  for (const ConvGroup::Member& member : group.members()) {
+  for (const FusedGroup::Member& member : group.members()) {
     for (size_t i = 0; i < member.node->inputCount(); ++i) {
       const Value* input = member.node->input(i);
       if (input == nullptr || !scope.channels_last.contains(input)) continue;
@@ -390,7 +430,7 @@ Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& sco
   auto cached = plans_.find(&graph);
   if (cached == plans_.end()) {
     GraphPlan made;
-    made.fusion = planConvFusion(graph, kept);
+    made.fusion = planFusion(graph, kept);
     made.drops = lastReads(graph, kept, made.fusion.runs_at);
     cached = plans_.emplace(&graph, std::move(made)).first;
   }
@@ -403,8 +443,8 @@ Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& sco
       status = runNode(*node, scope, imports);
     } else if (plan.fusion.runs_at[index] == index) {
       // Names the member that failed itself.
-      status = runConvGroup(plan.fusion.groups[static_cast<size_t>(group)], plan.fusion, scope,
-                            imports, plan.drops[index]);
+      status = runFusedGroup(plan.fusion.groups[static_cast<size_t>(group)], plan.fusion, scope,
+                             imports, plan.drops[index]);
       if (!status.isOk()) return status;
     }
     if (!status.isOk()) {

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "onyx/eval/evaluator.h"
-#include "onyx/eval/test_case.h"
 #include "onyx/text/parser.h"
 #include "support/eval_testing.h"
 
@@ -205,14 +204,7 @@ TEST(FusedConvolution, TheBlockGivesTheSameBitsOnOneAndTwoThreads) {
   Result<Model> model = parseText(block.withInitializers());
   ASSERT_TRUE(model) << model.status().toString();
   std::vector<NamedValue> inputs = {{"x", valueOf(block.x)}};
-  EvalOptions one;
-  one.threads = 1;
-  EvalOptions two;
-  two.threads = 2;
-  Result<std::vector<EvalValue>> a = evaluate(*model, inputs, one);
-  Result<std::vector<EvalValue>> b = evaluate(*model, inputs, two);
-  ASSERT_TRUE(a && b);
-  EXPECT_EQ(compareValues((*a)[0], (*b)[0], Tolerance{0.0, 0.0}), "");
+  EXPECT_EQ(testing::threadCountDifference(*model, inputs), "");
 }
 
 TEST(FusedConvolution, GroupedDilatedSameUpperConvWithRelu) {

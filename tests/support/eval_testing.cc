@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "onyx/eval/test_case.h"
 #include "onyx/text/parser.h"
 
 namespace onyx::testing {
@@ -12,6 +13,24 @@ Result<std::vector<EvalValue>> runText(std::string_view text, std::vector<NamedV
   EXPECT_TRUE(parsed) << parsed.status().toString();
   if (!parsed) return parsed.status();
   return evaluate(*parsed, inputs, options);
+}
+
+std::string threadCountDifference(const Model& model, const std::vector<NamedValue>& inputs,
+                                  int threads) {
+  EvalOptions one;
+  one.threads = 1;
+  EvalOptions many;
+  many.threads = threads;
+  Result<std::vector<EvalValue>> expected = evaluate(model, inputs, one);
+  Result<std::vector<EvalValue>> actual = evaluate(model, inputs, many);
+  if (!expected) return "1 thread: " + expected.status().toString();
+  if (!actual) return std::to_string(threads) + " threads: " + actual.status().toString();
+  if (expected->size() != actual->size()) return "a different number of outputs";
+  for (size_t i = 0; i < expected->size(); ++i) {
+    std::string why = compareValues((*expected)[i], (*actual)[i], Tolerance{0.0, 0.0});
+    if (!why.empty()) return "output " + std::to_string(i) + ": " + why;
+  }
+  return {};
 }
 
 }  // namespace onyx::testing

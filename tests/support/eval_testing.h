@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,11 @@ namespace onyx::testing {
 /// Parses `text` (a whole model; the test fails on a parse error) and evaluates it.
 Result<std::vector<EvalValue>> runText(std::string_view text, std::vector<NamedValue> inputs,
                                        const EvalOptions& options = {});
+
+/// How the outputs of `model` on `inputs` differ between 1 thread and `threads` threads
+/// (compareValues's message, naming the output); empty when they are bit-identical.
+std::string threadCountDifference(const Model& model, const std::vector<NamedValue>& inputs,
+                                  int threads = 2);
 
 /// A tensor of `type` whose storage is `T` (float for FLOAT, uint16_t for FLOAT16, ...).
 template <class T>

@@ -1,4 +1,4 @@
-#include "eval/conv_fusion.h"
+#include "eval/fusion_plan.h"
 
 #include <unordered_map>
 
@@ -34,6 +34,12 @@ bool fusibleConv(const Node& node) {
          node.input(0) != nullptr && node.input(1) != nullptr;
 }
 
+// A MatMul of anything by a matrix (the bias Add checks the rest when it runs).
+bool fusibleMatMul(const Node& node) {
+  return isOnnxOperator(node, "MatMul") && singleOutput(node) && node.inputCount() == 2 &&
+         node.input(0) != nullptr && node.input(1) != nullptr;
+}
+
 bool fusibleRelu(const Node& node) {
   return isOnnxOperator(node, "Relu") && singleOutput(node) && node.inputCount() == 1;
 }
@@ -47,20 +53,24 @@ bool fusibleAdd(const Node& node) {
 
 }  // namespace
 
-const ConvGroup::Member& ConvGroup::last() const {
-  return relu.node != nullptr ? relu : add.node != nullptr ? add : conv;
+const FusedGroup::Member& FusedGroup::last() const {
+  return relu.node != nullptr ? relu : add.node != nullptr ? add : anchor;
 }
 
-const Value* ConvGroup::output() const { return last().node->output(0); }
+const Value* FusedGroup::output() const { return last().node->output(0); }
 
-std::vector<ConvGroup::Member> ConvGroup::members() const {
-  std::vector<Member> in_order = {conv};
+const Value* FusedGroup::addend() const {
+  return add.node != nullptr ? add.node->input(addend_input) : nullptr;
+}
+
+std::vector<FusedGroup::Member> FusedGroup::members() const {
+  std::vector<Member> in_order = {anchor};
   if (add.node != nullptr) in_order.push_back(add);
   if (relu.node != nullptr) in_order.push_back(relu);
   return in_order;
 }
 
-FusionPlan planConvFusion(const Graph& graph, std::span<const Value* const> kept) {
+FusionPlan planFusion(const Graph& graph, std::span<const Value* const> kept) {
   std::unordered_set<const Value*> kept_values(kept.begin(), kept.end());
   std::unordered_map<const Node*, size_t> index_of;
   std::vector<const Node*> nodes;
@@ -74,40 +84,53 @@ FusionPlan planConvFusion(const Graph& graph, std::span<const Value* const> kept
   for (size_t i = 0; i < nodes.size(); ++i) plan.runs_at[i] = i;
 
   for (size_t i = 0; i < nodes.size(); ++i) {
-    const Node& conv = *nodes[i];
-    if (plan.group_of[i] >= 0 || !fusibleConv(conv)) continue;
-    // A Conv alone still gains from oneDNN's convolution and the channels-last chain.
-    ConvGroup group;
-    group.conv = {&conv, i};
-    const Node* next = soleReader(conv.output(0), graph, kept_values);
+    const Node& anchor = *nodes[i];
+    if (plan.group_of[i] >= 0) continue;
+    FusedGroup group;
+    if (fusibleConv(anchor)) {
+      group.kind = FusedGroup::Kind::kConvolution;
+    } else if (fusibleMatMul(anchor)) {
+      group.kind = FusedGroup::Kind::kMatMul;
+    } else {
+      continue;
+    }
+    group.anchor = {&anchor, i};
+    const Node* next = soleReader(anchor.output(0), graph, kept_values);
     if (next != nullptr && plan.group_of[index_of.at(next)] < 0 && fusibleAdd(*next)) {
       group.add = {next, index_of.at(next)};
-      group.residual_input = next->input(0) == conv.output(0) ? 1 : 0;
+      group.addend_input = next->input(0) == anchor.output(0) ? 1 : 0;
       next = soleReader(next->output(0), graph, kept_values);
     }
     if (next != nullptr && plan.group_of[index_of.at(next)] < 0 && fusibleRelu(*next)) {
       group.relu = {next, index_of.at(next)};
     }
+    // A Conv alone still gains from oneDNN's convolution and the channels-last chain; a
+    // MatMul alone is a MatMul.
+    if (group.kind == FusedGroup::Kind::kMatMul && group.add.node == nullptr) continue;
     int id = static_cast<int>(plan.groups.size());
-    for (const ConvGroup::Member& member : group.members()) {
+    for (const FusedGroup::Member& member : group.members()) {
       plan.group_of[member.index] = id;
       plan.runs_at[member.index] = group.last().index;
     }
     plan.groups.push_back(group);
   }
 
-  for (const ConvGroup& group : plan.groups) {
+  for (const FusedGroup& group : plan.groups) {
     const Value* out = group.output();
-    if (kept_values.contains(out) || !out->hasUses()) continue;
+    if (group.kind != FusedGroup::Kind::kConvolution || kept_values.contains(out) ||
+        !out->hasUses()) {
+      continue;
+    }
     bool only_groups_read = true;
     for (const Use& use : out->uses()) {
       bool fused_read = false;
       if (use.user != nullptr && use.user->graph == &graph) {
         int reader = plan.group_of[index_of.at(use.user)];
         if (reader >= 0) {
-          const ConvGroup& other = plan.groups[static_cast<size_t>(reader)];
-          fused_read = (use.user == other.conv.node && use.index() == 0) ||
-                       (use.user == other.add.node && use.index() == other.residual_input);
+          const FusedGroup& other = plan.groups[static_cast<size_t>(reader)];
+          fused_read = other.kind == FusedGroup::Kind::kConvolution &&
+                       ((use.user == other.anchor.node && use.index() == 0) ||
+                        (use.user == other.add.node && use.index() == other.addend_input));
         }
       }
       only_groups_read = only_groups_read && fused_read;

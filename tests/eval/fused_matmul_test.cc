@@ -1,0 +1,120 @@
+// A MatMul by a matrix + a bias row (+ Relu) runs as one product (src/eval/fused_matmul.h):
+// it computes what the nodes compute one by one, up to float rounding.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "onyx/eval/evaluator.h"
+#include "onyx/text/parser.h"
+#include "support/eval_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::tensorOf;
+using testing::valuesOf;
+
+std::vector<float> randomValues(size_t count, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float& v : values) v = uniform(generator);
+  return values;
+}
+
+// a (rows x inner) * b (inner x columns) + bias, in double.
+std::vector<double> linear(const std::vector<float>& a, const std::vector<float>& b,
+                           const std::vector<float>& bias, size_t rows, size_t inner,
+                           size_t columns) {
+  std::vector<double> out(rows * columns);
+  for (size_t i = 0; i < rows; ++i) {
+    for (size_t j = 0; j < columns; ++j) {
+      double sum = bias[j];
+      for (size_t p = 0; p < inner; ++p)
+        sum += double(a[i * inner + p]) * double(b[p * columns + j]);
+      out[i * columns + j] = sum;
+    }
+  }
+  return out;
+}
+
+void expectNear(const std::vector<double>& expected, const EvalValue& actual) {
+  std::vector<float> got = valuesOf<float>(actual);
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_NEAR(got[i], expected[i], 1e-5 + 1e-5 * std::fabs(expected[i])) << "element " << i;
+  }
+}
+
+TEST(FusedMatMul, ALinearLayerWithReluOverABatchOfRows) {
+  std::vector<float> a = randomValues(2 * 3 * 4, 1), b = randomValues(4 * 5, 2),
+                     bias = randomValues(5, 3);
+  Result<std::vector<EvalValue>> out = testing::runText(
+      R"(<ir_version: 10, opset_import: ["" : 21]>
+      g (float[2, 3, 4] a, float[4, 5] b, float[5] bias) => (float[2, 3, 5] y) {
+        product = MatMul(a, b)
+        shifted = Add(bias, product)
+        y = Relu(shifted)
+      })",
+      {{"a", tensorOf<float>(ElementType::kFloat, {2, 3, 4}, a)},
+       {"b", tensorOf<float>(ElementType::kFloat, {4, 5}, b)},
+       {"bias", tensorOf<float>(ElementType::kFloat, {5}, bias)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  ASSERT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{2, 3, 5}));
+  std::vector<double> expected = linear(a, b, bias, 6, 4, 5);
+  for (double& v : expected) v = std::max(v, 0.0);
+  expectNear(expected, (*out)[0]);
+}
+
+TEST(FusedMatMul, ABiasOfShapeOneByNAndAnEmptyInnerDimension) {
+  std::vector<float> bias = randomValues(3, 4);
+  Result<std::vector<EvalValue>> out = testing::runText(
+      R"(<ir_version: 10, opset_import: ["" : 21]>
+      g (float[2, 0] a, float[0, 3] b, float[1, 3] bias) => (float[2, 3] y) {
+        product = MatMul(a, b)
+        y = Add(product, bias)
+      })",
+      {{"a", tensorOf<float>(ElementType::kFloat, {2, 0}, std::vector<float>{})},
+       {"b", tensorOf<float>(ElementType::kFloat, {0, 3}, std::vector<float>{})},
+       {"bias", tensorOf<float>(ElementType::kFloat, {1, 3}, bias)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<double> expected;
+  for (int row = 0; row < 2; ++row) expected.insert(expected.end(), bias.begin(), bias.end());
+  expectNear(expected, (*out)[0]);
+}
+
+TEST(FusedMatMul, AnAddOfAWholeTensorRunsNodeByNode) {
+  std::vector<float> a = randomValues(3 * 4, 5), b = randomValues(4 * 2, 6),
+                     r = randomValues(3 * 2, 7);
+  Result<std::vector<EvalValue>> out = testing::runText(
+      R"(<ir_version: 10, opset_import: ["" : 21]>
+      g (float[3, 4] a, float[4, 2] b, float[3, 2] r) => (float[3, 2] y) {
+        product = MatMul(a, b)
+        y = Add(product, r)
+      })",
+      {{"a", tensorOf<float>(ElementType::kFloat, {3, 4}, a)},
+       {"b", tensorOf<float>(ElementType::kFloat, {4, 2}, b)},
+       {"r", tensorOf<float>(ElementType::kFloat, {3, 2}, r)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<double> expected = linear(a, b, {0, 0}, 3, 4, 2);
+  for (size_t i = 0; i < expected.size(); ++i) expected[i] += r[i];
+  expectNear(expected, (*out)[0]);
+}
+
+TEST(FusedMatMul, TheSameBitsOnOneAndTwoThreads) {
+  Result<Model> model = parseText(R"(<ir_version: 10, opset_import: ["" : 21]>
+      g (float[1, 300, 256] a, float[256, 600] b, float[600] bias) => (float[1, 300, 600] y) {
+        product = MatMul(a, b)
+        y = Add(product, bias)
+      })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {
+      {"a", tensorOf<float>(ElementType::kFloat, {1, 300, 256}, randomValues(300 * 256, 8))},
+      {"b", tensorOf<float>(ElementType::kFloat, {256, 600}, randomValues(256 * 600, 9))},
+      {"bias", tensorOf<float>(ElementType::kFloat, {600}, randomValues(600, 10))}};
+  EXPECT_EQ(testing::threadCountDifference(*model, inputs), "");
+}
+
+}  // namespace
+}  // namespace onyx
