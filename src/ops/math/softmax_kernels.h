@@ -4,7 +4,8 @@
 // prod(dims[axis:])]) and work along the second dimension; from 13 they work along the one
 // axis. Floating-point types only: FLOAT and DOUBLE natively, the narrow ones in FLOAT. Softmax
 // and LogSoftmax of FLOAT along the innermost axis (the common case) take a path of their own
-// that computes each exponential once, in FLOAT; the others compute in double.
+// that computes each exponential once, in FLOAT (vector_math's exp); the others compute in
+// double.
 #pragma once
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "ops/kernels.h"
+#include "ops/math/vector_math.h"
 
 namespace onyx::ops {
 
@@ -60,7 +62,7 @@ inline double lineSum(const float* __restrict values, size_t count) {
 template <SoftmaxKind K>
 void floatSoftmaxLine(const float* __restrict from, float* __restrict to, size_t count) {
   const float top = lineMaximum(from, count);
-  for (size_t i = 0; i < count; ++i) to[i] = std::exp(from[i] - top);
+  for (size_t i = 0; i < count; ++i) to[i] = vector_math::expFloat(from[i] - top);
   const double sum = lineSum(to, count);
   if constexpr (K == SoftmaxKind::kSoftmax) {
     const float total = static_cast<float>(sum);
