@@ -62,7 +62,7 @@ inline double lineSum(const float* __restrict values, size_t count) {
 template <SoftmaxKind K>
 void floatSoftmaxLine(const float* __restrict from, float* __restrict to, size_t count) {
   const float top = lineMaximum(from, count);
-  for (size_t i = 0; i < count; ++i) to[i] = vector_math::expFloat(from[i] - top);
+  vector_math::expShiftedFloats(from, top, to, count);
   const double sum = lineSum(to, count);
   if constexpr (K == SoftmaxKind::kSoftmax) {
     const float total = static_cast<float>(sum);

@@ -2,13 +2,29 @@
 
 #include <algorithm>
 
+// On x86-64 Linux, g++ compiles the loops below twice, for AVX2 and for the baseline (SSE2),
+// and the loader picks one for the CPU (an ifunc): twice the lanes where AVX2 is there. Not
+// FMA, so that both give the same bits.
+#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
+#define ONYX_WIDER_VECTORS __attribute__((target_clones("avx2", "default")))
+#else
+#define ONYX_WIDER_VECTORS
+#endif
+
 namespace onyx::ops::vector_math {
 
-void expFloats(const float* __restrict from, float* __restrict to, size_t count) {
+ONYX_WIDER_VECTORS void expFloats(const float* __restrict from, float* __restrict to,
+                                  size_t count) {
   for (size_t i = 0; i < count; ++i) to[i] = expFloat(from[i]);
 }
 
-void erfFloats(const float* __restrict from, float* __restrict to, size_t count) {
+ONYX_WIDER_VECTORS void expShiftedFloats(const float* __restrict from, float shift,
+                                         float* __restrict to, size_t count) {
+  for (size_t i = 0; i < count; ++i) to[i] = expFloat(from[i] - shift);
+}
+
+ONYX_WIDER_VECTORS void erfFloats(const float* __restrict from, float* __restrict to,
+                                  size_t count) {
   // Most inputs of the Erf in a GELU are small: a block with no |x| >= kErfSplit skips the
   // exponential. Both loops give the same bits for such a block.
   constexpr size_t kBlock = 32;

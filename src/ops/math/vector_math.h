@@ -3,10 +3,12 @@
 //
 // Both are polynomials whose coefficients scripts/vector_math_coefficients.py derives (a
 // Chebyshev fit of each function, rounded to float). Over all floats they are within
-// kExpMaxUlp and kErfMaxUlp units in the last place of the exact result (measured exhaustively
-// against double; tests/ops/vector_math_test.cc checks a sample), handle NaN, infinities, -0,
-// overflow and gradual underflow, and give the same bits whatever the vector width, so a
-// kernel that uses them gives the same result for every thread count.
+// kExpMaxUlp and kErfMaxUlp units in the last place of the exact result (measured
+// exhaustively against double; tests/ops/vector_math_test.cc checks a sample), and they
+// handle NaN, infinities, -0, overflow and gradual underflow. The whole-array forms hold the
+// loops; on x86-64 Linux they are also compiled for AVX2 and chosen when the library loads.
+// Every vector width gives the same bits, so a kernel that uses them gives the same result
+// on every thread count.
 #pragma once
 
 #include <bit>
@@ -99,6 +101,10 @@ inline float erfFloat(float x) {
 
 /// to[i] = e^from[i] for i < count; the arrays do not overlap.
 void expFloats(const float* from, float* to, size_t count);
+
+/// to[i] = e^(from[i] - shift) for i < count (softmax's exponentials); the arrays do not
+/// overlap.
+void expShiftedFloats(const float* from, float shift, float* to, size_t count);
 
 /// to[i] = erf(from[i]) for i < count; the arrays do not overlap.
 void erfFloats(const float* from, float* to, size_t count);
