@@ -2,14 +2,7 @@
 
 #include <algorithm>
 
-// On x86-64 Linux, g++ compiles the loops below twice, for AVX2 and for the baseline (SSE2),
-// and the loader picks one for the CPU (an ifunc): twice the lanes where AVX2 is there. Not
-// FMA, so that both give the same bits.
-#if defined(__x86_64__) && defined(__linux__) && defined(__GNUC__) && !defined(__clang__)
-#define ONYX_WIDER_VECTORS __attribute__((target_clones("avx2", "default")))
-#else
-#define ONYX_WIDER_VECTORS
-#endif
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::vector_math {
 

@@ -10,7 +10,6 @@
 // allocated besides the output.
 #pragma once
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -55,26 +54,14 @@ inline std::optional<std::vector<float>> rowParameter(const Array& parameter,
   return values;
 }
 
-/// The sum of `values[0, count)` in double, as eight interleaved partial sums added in a fixed
-/// order at the end: a chain of independent additions the compiler can vectorize.
-inline double rowSum(const float* values, size_t count, double shift, bool squares) {
-  constexpr size_t kLanes = 8;
-  double lanes[kLanes] = {};
-  size_t c = 0;
-  for (; c + kLanes <= count; c += kLanes) {
-    for (size_t j = 0; j < kLanes; ++j) {
-      double d = static_cast<double>(values[c + j]) - shift;
-      lanes[j] += squares ? d * d : d;
-    }
-  }
-  double total = 0;
-  for (size_t j = 0; j < kLanes; ++j) total += lanes[j];
-  for (; c < count; ++c) {
-    double d = static_cast<double>(values[c]) - shift;
-    total += squares ? d * d : d;
-  }
-  return total;
-}
+/// Normalizes one row of `columns` elements, `from` into `to` (see normalizeFloatRows), and
+/// returns its mean and inverse standard deviation.
+struct RowMoments {
+  double mean;
+  double inverse_deviation;
+};
+RowMoments normalizeFloatRow(const float* from, float* to, size_t columns, const float* scale,
+                             const float* bias, double epsilon, bool rms);
 
 /// The statistics a row normalization leaves per row.
 struct RowStatistics {
@@ -91,28 +78,12 @@ inline RowStatistics normalizeFloatRows(const KernelContext& ctx, const Array& x
   RowStatistics statistics{std::vector<double>(rows), std::vector<double>(rows)};
   const float* in = x.data<float>();
   float* out = y.data<float>();
-  const double count = static_cast<double>(columns);
   parallelFor(ctx, rows, 16, [&](size_t begin, size_t end) {
     for (size_t r = begin; r < end; ++r) {
-      const float* __restrict row = in + r * columns;
-      float* __restrict to = out + r * columns;
-      const double mean = rms ? 0.0 : rowSum(row, columns, 0.0, false) / count;
-      const double variance = rowSum(row, columns, mean, true) / count;
-      const double inverse = 1.0 / std::sqrt(variance + epsilon);
-      statistics.means[r] = mean;
-      statistics.inverse_deviations[r] = inverse;
-      if (bias != nullptr) {
-        for (size_t c = 0; c < columns; ++c) {
-          to[c] = static_cast<float>((static_cast<double>(row[c]) - mean) * inverse *
-                                         static_cast<double>(scale[c]) +
-                                     static_cast<double>(bias[c]));
-        }
-      } else {
-        for (size_t c = 0; c < columns; ++c) {
-          to[c] = static_cast<float>((static_cast<double>(row[c]) - mean) * inverse *
-                                     static_cast<double>(scale[c]));
-        }
-      }
+      RowMoments moments = normalizeFloatRow(in + r * columns, out + r * columns, columns, scale,
+                                             bias, epsilon, rms);
+      statistics.means[r] = moments.mean;
+      statistics.inverse_deviations[r] = moments.inverse_deviation;
     }
   });
   return statistics;
