@@ -401,5 +401,55 @@ TEST(ElementwiseKernels, ActivationEdgeCases) {
   EXPECT_NE(message.find("approximate"), std::string::npos) << message;
 }
 
+// Sigmoid and Gelu compute FLOAT with vector_math's exp and erf: within a few units in the
+// last place of double, and the tails and special values as the plain formulas give them.
+TEST(ElementwiseKernels, FloatSigmoidAndGeluFollowDouble) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {-inf, -200, -100, -20, -3, -1e-30f, -0.0f, 0, 0.7f, 5, 30, 200, inf};
+  for (int i = -60; i <= 60; ++i) x.push_back(static_cast<float>(i) / 7.0f);
+  x.push_back(std::numeric_limits<float>::quiet_NaN());
+  const int64_t n = static_cast<int64_t>(x.size());
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 20]>
+    g (float[N] x) => (float[N] s, float[N] g, float[N] t) {
+      s = Sigmoid (x)
+      g = Gelu (x)
+      t = Gelu <approximate = "tanh"> (x)
+    })",
+              {{"x", tensorOf<float>(ElementType::kFloat, {n}, x)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<float> s = valuesOf<float>((*out)[0]);
+  std::vector<float> g = valuesOf<float>((*out)[1]);
+  std::vector<float> t = valuesOf<float>((*out)[2]);
+  ASSERT_EQ(s.size(), x.size());
+  for (size_t i = 0; i + 1 < x.size(); ++i) {
+    const double v = x[i];
+    const double sigmoid = v >= 0 ? 1 / (1 + std::exp(-v)) : std::exp(v) / (1 + std::exp(v));
+    const double gelu = 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+    const double u = std::sqrt(2 / std::acos(-1.0)) * (v + 0.044715 * v * v * v);
+    const double gelu_tanh = 0.5 * v * (1 + std::tanh(u));
+    // A few units in the last place; x (1 + erf) loses to cancellation what 1 + erf does.
+    const double denorm = std::numeric_limits<float>::denorm_min();
+    EXPECT_NEAR(s[i], sigmoid, 1e-6 * sigmoid + 2 * denorm) << x[i];
+    if (std::isinf(v)) {
+      // -inf * (1 + erf(-inf)) is -inf * 0.
+      EXPECT_EQ(std::isnan(g[i]), v < 0) << x[i];
+      EXPECT_EQ(std::isnan(t[i]), v < 0) << x[i];
+      if (v > 0) {
+        EXPECT_EQ(g[i], inf);
+        EXPECT_EQ(t[i], inf);
+      }
+    } else {
+      EXPECT_NEAR(g[i], gelu, 1e-6 * (std::fabs(gelu) + std::fabs(v)) + 2 * denorm) << x[i];
+      EXPECT_NEAR(t[i], gelu_tanh, 1e-6 * (std::fabs(gelu_tanh) + std::fabs(v)) + 2 * denorm)
+          << x[i];
+    }
+  }
+  EXPECT_TRUE(std::isnan(s.back()));
+  EXPECT_TRUE(std::isnan(g.back()));
+  EXPECT_TRUE(std::isnan(t.back()));
+}
+
 }  // namespace
 }  // namespace onyx

@@ -45,6 +45,52 @@ TEST(NormKernels, LayerNormalizationNegativeAxisGivesStatistics) {
   EXPECT_FLOAT_EQ(valuesOf<float>((*out)[2])[0], 1.0f);
 }
 
+// Y over rows of x [2, 3] normalized along axis 1, scale and bias given per element of x.
+std::vector<double> layerNormReference(const std::vector<float>& x, const std::vector<float>& scale,
+                                       const std::vector<float>& bias) {
+  std::vector<double> y(x.size());
+  for (size_t r = 0; r < 2; ++r) {
+    double mean = 0;
+    for (size_t c = 0; c < 3; ++c) mean += x[r * 3 + c] / 3.0;
+    double variance = 0;
+    for (size_t c = 0; c < 3; ++c) variance += (x[r * 3 + c] - mean) * (x[r * 3 + c] - mean) / 3.0;
+    for (size_t c = 0; c < 3; ++c) {
+      size_t i = r * 3 + c;
+      y[i] = (x[i] - mean) / std::sqrt(variance + 1e-5) * scale[i] + bias[i];
+    }
+  }
+  return y;
+}
+
+// Scale and B that repeat along the rows take the FLOAT row path; a B that differs from row
+// to row takes the general one. Both give the same values.
+TEST(NormKernels, LayerNormalizationBroadcastsScaleAndBiasAlongAndAcrossRows) {
+  const std::vector<float> x = {1, -2, 4, 0.5f, 0.25f, -3};
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 17]>
+    g (float[2,3] x, float[1,3] s, float[1] b, float[2,1] b2) => (float[2,3] y, float[2,3] z) {
+      y = LayerNormalization <axis = 1> (x, s, b)
+      z = LayerNormalization <axis = -1> (x, s, b2)
+    })",
+      {{"x", floats({2, 3}, x)},
+       {"s", floats({1, 3}, {2, 0.5f, -1})},
+       {"b", floats({1}, {0.75f})},
+       {"b2", floats({2, 1}, {1, -1})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<float> scale = {2, 0.5f, -1, 2, 0.5f, -1};
+  std::vector<double> y = layerNormReference(x, scale, std::vector<float>(6, 0.75f));
+  std::vector<double> z = layerNormReference(x, scale, {1, 1, 1, -1, -1, -1});
+  std::vector<float> y_got = valuesOf<float>((*out)[0]);
+  std::vector<float> z_got = valuesOf<float>((*out)[1]);
+  ASSERT_EQ(y_got.size(), 6u);
+  ASSERT_EQ(z_got.size(), 6u);
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_FLOAT_EQ(y_got[i], static_cast<float>(y[i])) << i;
+    EXPECT_FLOAT_EQ(z_got[i], static_cast<float>(z[i])) << i;
+  }
+}
+
 TEST(NormKernels, LayerNormalizationRefusesAnAxisOutOfRange) {
   Result<std::vector<EvalValue>> out =
       runText(R"(

@@ -184,6 +184,39 @@ TEST(SoftmaxKernels, HardmaxMarksTheFirstLargestAndLogSoftmaxIsStable) {
   EXPECT_FLOAT_EQ(l[0], -2000.0f - std::log(2.0f));
 }
 
+TEST(SoftmaxKernels, ALongRowMatchesDoubleAndANaNSpoilsOnlyItsRow) {
+  // Row 0: 21 values, the largest last (past the interleaved part of the maximum); row 1 holds
+  // a NaN; row 2 holds -inf, whose probability is 0.
+  std::vector<float> x(63);
+  for (size_t i = 0; i < 21; ++i) x[i] = 0.37f * static_cast<float>(i) - 3.0f;
+  for (size_t i = 21; i < 63; ++i) x[i] = 0.5f;
+  x[30] = std::numeric_limits<float>::quiet_NaN();
+  x[42] = -std::numeric_limits<float>::infinity();
+  auto out = runText(R"(<ir_version: 10, opset_import: ["" : 13]>
+    g (float[3, 21] x) => (float[3, 21] y, float[3, 21] l) {
+      y = Softmax (x)
+      l = LogSoftmax (x)
+    })",
+                     {{"x", floats({3, 21}, x)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  std::vector<float> y = valuesOf<float>((*out)[0]);
+  std::vector<float> l = valuesOf<float>((*out)[1]);
+  double sum = 0;
+  for (size_t i = 0; i < 21; ++i) sum += std::exp(static_cast<double>(x[i]) - x[20]);
+  for (size_t i = 0; i < 21; ++i) {
+    double expected = std::exp(static_cast<double>(x[i]) - x[20]) / sum;
+    EXPECT_NEAR(y[i], expected, 1e-6 * expected) << i;
+    EXPECT_NEAR(l[i], std::log(expected), 1e-6) << i;
+  }
+  for (size_t i = 21; i < 42; ++i) {
+    EXPECT_TRUE(std::isnan(y[i])) << i;
+    EXPECT_TRUE(std::isnan(l[i])) << i;
+  }
+  EXPECT_EQ(y[42], 0.0f);
+  EXPECT_EQ(l[42], -std::numeric_limits<float>::infinity());
+  for (size_t i = 43; i < 63; ++i) EXPECT_FLOAT_EQ(y[i], 1.0f / 20.0f) << i;
+}
+
 // ---- losses ------------------------------------------------------------------------------
 
 TEST(LossKernels, IgnoredTargetsWeighNothingInTheMean) {

@@ -537,6 +537,28 @@ Status unaryFloatingKernel(KernelContext& ctx, Op op) {
   return Status::ok();
 }
 
+/// As unaryFloatingKernel, except that FLOAT (and the narrow types, widened to FLOAT) goes
+/// through `floats(from, to, count)` on contiguous, non-overlapping chunks: a whole-array
+/// function whose loop the compiler vectorizes (vector_math.h). It must compute each element
+/// on its own, so that the chunking (the thread count) changes nothing.
+template <bool kIntegers = false, class Floats, class Op>
+Status unaryFloatArrayKernel(KernelContext& ctx, Floats floats, Op op) {
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return ctx.fail("needs a tensor input");
+  ElementType type = x->type();
+  if (type != ElementType::kFloat && !isNarrowFloat(type)) {
+    return unaryFloatingKernel<kIntegers>(ctx, op);
+  }
+  Array in = widenToFloat(*x);
+  Array out(ElementType::kFloat, in.shape());
+  const float* from = in.data<float>();
+  float* to = out.data<float>();
+  parallelFor(ctx, in.size(), kGrain,
+              [&](size_t begin, size_t end) { floats(from + begin, to + begin, end - begin); });
+  ctx.setOutput(0, narrowTo(std::move(out), type));
+  return Status::ok();
+}
+
 /// An elementwise operator over FLOAT, DOUBLE and the integers natively (`op` gets and
 /// returns T), the narrow floating types in FLOAT.
 template <class Op>

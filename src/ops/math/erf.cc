@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/math/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,9 +12,11 @@ using namespace dsl;
 
 namespace {
 
-// Integer inputs (version 9) are computed in DOUBLE and truncated back.
+// FLOAT through vector_math's erf; integer inputs (version 9) are computed in DOUBLE and
+// truncated back.
 Status runErf(KernelContext& ctx) {
-  return elementwise::unaryFloatingKernel<true>(ctx, [](auto x) { return std::erf(x); });
+  return elementwise::unaryFloatArrayKernel<true>(ctx, vector_math::erfFloats,
+                                                  [](auto x) { return std::erf(x); });
 }
 
 }  // namespace

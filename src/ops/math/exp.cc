@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/math/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,8 +12,10 @@ using namespace dsl;
 
 namespace {
 
+// FLOAT through vector_math's exp.
 Status runExp(KernelContext& ctx) {
-  return elementwise::unaryFloatingKernel(ctx, [](auto x) { return std::exp(x); });
+  return elementwise::unaryFloatArrayKernel(ctx, vector_math::expFloats,
+                                            [](auto x) { return std::exp(x); });
 }
 
 }  // namespace

@@ -2,8 +2,11 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+
 #include "ops/body_text.h"
 #include "ops/math/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -12,11 +15,39 @@ using namespace dsl;
 
 namespace {
 
+constexpr float kSqrtHalf = 0.70710678118654752440f;
+constexpr float kSqrtTwoOverPi = 0.79788456080286535588f;
+
+// FLOAT x Phi(x) with vector_math's erf, which works on whole arrays: the scaled inputs and
+// their erf go through buffers on the stack.
+void geluFloats(const float* __restrict from, float* __restrict to, size_t count) {
+  constexpr size_t kChunk = 256;
+  float scaled[kChunk];
+  float erfs[kChunk];
+  for (size_t begin = 0; begin < count; begin += kChunk) {
+    const size_t length = std::min(kChunk, count - begin);
+    const float* x = from + begin;
+    for (size_t i = 0; i < length; ++i) scaled[i] = x[i] * kSqrtHalf;
+    vector_math::erfFloats(scaled, erfs, length);
+    for (size_t i = 0; i < length; ++i) to[begin + i] = 0.5f * x[i] * (1.0f + erfs[i]);
+  }
+}
+
+// FLOAT tanh approximation as x / (1 + e^(-2u)), which is (1 + tanh(u)) / 2 times x, with
+// vector_math's exp; +-0 and NaN where the tanh form gives them.
+void geluTanhFloats(const float* __restrict from, float* __restrict to, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const float x = from[i];
+    const float u = kSqrtTwoOverPi * (x + 0.044715f * x * x * x);
+    to[i] = x / (1.0f + vector_math::expFloat(-2.0f * u));
+  }
+}
+
 // x * Phi(x) with the normal CDF Phi, or its tanh approximation.
 Status runGelu(KernelContext& ctx) {
   std::string_view approximate = ctx.stringAttribute("approximate").value_or("none");
   if (approximate == "tanh") {
-    return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+    return elementwise::unaryFloatArrayKernel(ctx, geluTanhFloats, [](auto x) {
       using T = decltype(x);
       const T k = static_cast<T>(0.79788456080286535588);  // sqrt(2 / pi)
       return T(0.5) * x * (T(1) + std::tanh(k * (x + T(0.044715) * x * x * x)));
@@ -26,7 +57,7 @@ Status runGelu(KernelContext& ctx) {
     return ctx.fail("approximate is \"" + std::string(approximate) +
                     "\"; it must be \"none\" or \"tanh\"");
   }
-  return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+  return elementwise::unaryFloatArrayKernel(ctx, geluFloats, [](auto x) {
     using T = decltype(x);
     return T(0.5) * x * (T(1) + std::erf(x * static_cast<T>(0.70710678118654752440)));
   });

@@ -2,20 +2,78 @@
 //
 // Before opset 13 these operators coerce the input to 2-D at `axis` ([prod(dims[:axis]),
 // prod(dims[axis:])]) and work along the second dimension; from 13 they work along the one
-// axis. Floating-point types only: FLOAT and DOUBLE natively, the narrow ones in FLOAT.
+// axis. Floating-point types only: FLOAT and DOUBLE natively, the narrow ones in FLOAT. Softmax
+// and LogSoftmax of FLOAT along the innermost axis (the common case) take a path of their own
+// that computes each exponential once, in FLOAT (vector_math's exp); the others compute in
+// double.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
 
 #include "ops/kernels.h"
+#include "ops/math/vector_math.h"
 
 namespace onyx::ops {
 
 enum class SoftmaxKind { kSoftmax, kLogSoftmax, kHardmax };
+
+/// The largest of `values[0, count)` (count > 0), ignoring NaN unless values[0] is NaN (a
+/// NaN makes the whole softmax NaN through the sum anyway): eight interleaved maxima, so that
+/// the compiler can vectorize the loop.
+inline float lineMaximum(const float* __restrict values, size_t count) {
+  constexpr size_t kLanes = 8;
+  float lanes[kLanes];
+  for (size_t j = 0; j < kLanes; ++j) lanes[j] = values[0];
+  size_t i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    for (size_t j = 0; j < kLanes; ++j) {
+      lanes[j] = values[i + j] > lanes[j] ? values[i + j] : lanes[j];
+    }
+  }
+  float top = lanes[0];
+  for (size_t j = 1; j < kLanes; ++j) top = lanes[j] > top ? lanes[j] : top;
+  for (; i < count; ++i) top = values[i] > top ? values[i] : top;
+  return top;
+}
+
+/// The sum of `values[0, count)` in double, as eight interleaved partial sums added in a fixed
+/// order: independent additions the compiler can vectorize, the same for every thread count.
+inline double lineSum(const float* __restrict values, size_t count) {
+  constexpr size_t kLanes = 8;
+  double lanes[kLanes] = {};
+  size_t i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    for (size_t j = 0; j < kLanes; ++j) lanes[j] += static_cast<double>(values[i + j]);
+  }
+  double total = 0;
+  for (size_t j = 0; j < kLanes; ++j) total += lanes[j];
+  for (; i < count; ++i) total += static_cast<double>(values[i]);
+  return total;
+}
+
+/// Softmax or LogSoftmax of one contiguous FLOAT line of `count` (> 0) elements: each
+/// exponential computed once, in FLOAT, kept in `to` and then scaled; the sum in double.
+template <SoftmaxKind K>
+void floatSoftmaxLine(const float* __restrict from, float* __restrict to, size_t count) {
+  const float top = lineMaximum(from, count);
+  vector_math::expShiftedFloats(from, top, to, count);
+  const double sum = lineSum(to, count);
+  if constexpr (K == SoftmaxKind::kSoftmax) {
+    const float total = static_cast<float>(sum);
+    for (size_t i = 0; i < count; ++i) to[i] /= total;
+  } else {
+    const double log_sum = std::log(sum);
+    for (size_t i = 0; i < count; ++i) {
+      to[i] = static_cast<float>(static_cast<double>(from[i]) - static_cast<double>(top) - log_sum);
+    }
+  }
+}
 
 template <SoftmaxKind K>
 Status runSoftmaxFamily(KernelContext& ctx, bool coerce_2d) {
@@ -47,6 +105,19 @@ Status runSoftmaxFamily(KernelContext& ctx, bool coerce_2d) {
   }
   Array wide = widenToFloat(*x);
   Array out(wide.type(), wide.shape());
+  if (K != SoftmaxKind::kHardmax && inner == 1 && wide.type() == ElementType::kFloat) {
+    const float* in = wide.data<float>();
+    float* result = out.data<float>();
+    if (n > 0) {
+      parallelFor(ctx, outer, std::max<size_t>(1, 4096 / n), [&](size_t begin, size_t end) {
+        for (size_t line = begin; line < end; ++line) {
+          floatSoftmaxLine<K>(in + line * n, result + line * n, n);
+        }
+      });
+    }
+    ctx.setOutput(0, narrowFromFloat(out, x->type()));
+    return Status::ok();
+  }
   bool ok = dispatchFloat(wide.type(), [&]<class T>() {
     const T* in = wide.data<T>();
     T* result = out.data<T>();

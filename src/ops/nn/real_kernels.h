@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ops/kernels.h"
+#include "ops/nn/row_normalization.h"
 
 namespace onyx::ops {
 
@@ -76,48 +77,27 @@ inline std::string shapeText(const std::vector<int64_t>& shape) {
 
 namespace onyx::ops {
 
-/// For an affine parameter (Scale, B) that broadcasts to `shape`: the index into it of each
-/// element of `shape`; nullopt when it does not broadcast to exactly `shape`.
-inline std::optional<std::vector<size_t>> parameterIndices(const Array& parameter,
-                                                           const std::vector<int64_t>& shape) {
+/// Whether `parameter` broadcasts to exactly `shape`.
+inline bool broadcastsTo(const Array& parameter, const std::vector<int64_t>& shape) {
   std::optional<std::vector<int64_t>> joint = broadcastShape(parameter.shape(), shape);
-  if (!joint || *joint != shape) return std::nullopt;
-  return broadcastIndices(parameter.shape(), shape);
+  return joint && *joint == shape;
 }
 
-/// LayerNormalization and RMSNormalization over the trailing axes from `axis`: `rms` leaves
-/// out the mean. Y = (x - mean) / sqrt(var + epsilon) * scale (+ bias); the statistics
-/// (mean, inverse standard deviation) per leading index when asked for.
-inline Status trailingNormalization(KernelContext& ctx, bool rms) {
-  const Array* x = ctx.inputArray(0);
-  const Array* scale = ctx.inputArray(1);
-  const Array* bias = rms ? nullptr : ctx.inputArray(2);
-  if (x == nullptr || scale == nullptr) return ctx.fail("needs X and Scale tensors");
-  if (!isRealType(x->type())) return ctx.fail("X must be a floating-point tensor");
-  std::optional<size_t> axis = kernelAxis(ctx.intAttribute("axis").value_or(-1), x->rank());
-  if (!axis) return ctx.fail("axis is out of range for X of rank " + std::to_string(x->rank()));
-  double epsilon = ctx.floatAttribute("epsilon").value_or(1e-5f);
-  std::optional<std::vector<size_t>> scale_index = parameterIndices(*scale, x->shape());
-  if (!scale_index) {
-    return ctx.fail("Scale " + shapeText(scale->shape()) + " does not broadcast to X " +
-                    shapeText(x->shape()));
-  }
-  std::optional<std::vector<size_t>> bias_index;
-  if (bias != nullptr) {
-    bias_index = parameterIndices(*bias, x->shape());
-    if (!bias_index) {
-      return ctx.fail("B " + shapeText(bias->shape()) + " does not broadcast to X " +
-                      shapeText(x->shape()));
-    }
-  }
-  size_t rows = productOf(x->shape(), 0, *axis);
-  size_t columns = productOf(x->shape(), *axis, x->rank());
-  std::vector<double> in = realsOf(*x);
-  std::vector<double> w = realsOf(*scale);
+/// trailingNormalization in double for any element types and parameter broadcasts: `x` as
+/// `rows` rows of `columns`; sets output 0 and fills the statistics per row.
+inline void generalTrailingNormalization(KernelContext& ctx, const Array& x, const Array& scale,
+                                         const Array* bias, size_t rows, size_t columns,
+                                         double epsilon, bool rms, std::vector<double>& means,
+                                         std::vector<double>& inverses) {
+  const std::vector<size_t> scale_index = broadcastIndices(scale.shape(), x.shape());
+  const std::vector<size_t> bias_index =
+      bias != nullptr ? broadcastIndices(bias->shape(), x.shape()) : std::vector<size_t>();
+  std::vector<double> in = realsOf(x);
+  std::vector<double> w = realsOf(scale);
   std::vector<double> b = bias != nullptr ? realsOf(*bias) : std::vector<double>();
   std::vector<double> out(in.size());
-  std::vector<double> means(rows, 0.0);
-  std::vector<double> inverses(rows, 0.0);
+  means.assign(rows, 0.0);
+  inverses.assign(rows, 0.0);
   parallelFor(ctx, rows, 16, [&](size_t begin, size_t end) {
     for (size_t r = begin; r < end; ++r) {
       const double* row = in.data() + r * columns;
@@ -134,13 +114,58 @@ inline Status trailingNormalization(KernelContext& ctx, bool rms) {
       inverses[r] = inverse;
       for (size_t c = 0; c < columns; ++c) {
         size_t i = r * columns + c;
-        double value = (row[c] - mean) * inverse * w[(*scale_index)[i]];
-        if (bias != nullptr) value += b[(*bias_index)[i]];
+        double value = (row[c] - mean) * inverse * w[scale_index[i]];
+        if (bias != nullptr) value += b[bias_index[i]];
         out[i] = value;
       }
     }
   });
-  ctx.setOutput(0, arrayOfReals(out, x->shape(), x->type()));
+  ctx.setOutput(0, arrayOfReals(out, x.shape(), x.type()));
+}
+
+/// LayerNormalization and RMSNormalization over the trailing axes from `axis`: `rms` leaves
+/// out the mean. Y = (x - mean) / sqrt(var + epsilon) * scale (+ bias); the statistics
+/// (mean, inverse standard deviation) per leading index when asked for.
+inline Status trailingNormalization(KernelContext& ctx, bool rms) {
+  const Array* x = ctx.inputArray(0);
+  const Array* scale = ctx.inputArray(1);
+  const Array* bias = rms ? nullptr : ctx.inputArray(2);
+  if (x == nullptr || scale == nullptr) return ctx.fail("needs X and Scale tensors");
+  if (!isRealType(x->type())) return ctx.fail("X must be a floating-point tensor");
+  std::optional<size_t> axis = kernelAxis(ctx.intAttribute("axis").value_or(-1), x->rank());
+  if (!axis) return ctx.fail("axis is out of range for X of rank " + std::to_string(x->rank()));
+  double epsilon = ctx.floatAttribute("epsilon").value_or(1e-5f);
+  if (!broadcastsTo(*scale, x->shape())) {
+    return ctx.fail("Scale " + shapeText(scale->shape()) + " does not broadcast to X " +
+                    shapeText(x->shape()));
+  }
+  if (bias != nullptr && !broadcastsTo(*bias, x->shape())) {
+    return ctx.fail("B " + shapeText(bias->shape()) + " does not broadcast to X " +
+                    shapeText(x->shape()));
+  }
+  size_t rows = productOf(x->shape(), 0, *axis);
+  size_t columns = productOf(x->shape(), *axis, x->rank());
+  std::vector<double> means;
+  std::vector<double> inverses;
+  std::optional<std::vector<float>> scale_row;
+  std::optional<std::vector<float>> bias_row;
+  if (isFloatRowType(x->type())) {
+    scale_row = rowParameter(*scale, x->shape(), *axis);
+    if (bias != nullptr) bias_row = rowParameter(*bias, x->shape(), *axis);
+  }
+  if (scale_row && (bias == nullptr || bias_row)) {
+    Array wide = widenToFloat(*x);
+    Array y(ElementType::kFloat, x->shape());
+    RowStatistics statistics =
+        normalizeFloatRows(ctx, wide, y, rows, columns, scale_row->data(),
+                           bias_row ? bias_row->data() : nullptr, epsilon, rms);
+    ctx.setOutput(0, narrowFromFloat(y, x->type()));
+    means = std::move(statistics.means);
+    inverses = std::move(statistics.inverse_deviations);
+  } else {
+    generalTrailingNormalization(ctx, *x, *scale, bias, rows, columns, epsilon, rms, means,
+                                 inverses);
+  }
   std::vector<int64_t> statistics_shape(x->shape().begin(),
                                         x->shape().begin() + static_cast<std::ptrdiff_t>(*axis));
   statistics_shape.resize(x->rank(), 1);

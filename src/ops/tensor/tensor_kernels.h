@@ -118,6 +118,69 @@ void copyRun(const T* from, int64_t from_stride, T* to, int64_t to_stride, int64
   for (int64_t i = 0; i < count; ++i) to[i * to_stride] = from[i * from_stride];
 }
 
+/// The outer axis of coalesced `dims` that `source` walks contiguously when the innermost
+/// axis is strided in `source` but contiguous in `target`: a transpose, which copyStrided
+/// copies in square tiles so that both sides move whole cache lines. nullopt otherwise.
+inline std::optional<size_t> transposedAxis(const std::vector<int64_t>& dims,
+                                            const StridedView& source, const StridedView& target) {
+  if (dims.size() < 2 || source.strides.back() == 1 || target.strides.back() != 1) {
+    return std::nullopt;
+  }
+  for (size_t axis = 0; axis + 1 < dims.size(); ++axis) {
+    if (source.strides[axis] == 1) return axis;
+  }
+  return std::nullopt;
+}
+
+/// copyStrided's transpose: for each position of the outer axes other than `axis`, the
+/// [dims[axis], inner] block in tiles of kTile x kTile, split over threads by rows of tiles.
+template <class T>
+void copyTransposed(const KernelContext& ctx, const std::vector<int64_t>& dims, size_t axis,
+                    const T* in, const StridedView& source, T* out, const StridedView& target) {
+  constexpr int64_t kTile = 16;
+  const int64_t rows = dims[axis];
+  const int64_t inner = dims.back();
+  const int64_t inner_from = source.strides.back();
+  const int64_t row_to = target.strides[axis];
+  const int64_t tiles = (rows + kTile - 1) / kTile;
+  std::vector<int64_t> other_dims;
+  std::vector<int64_t> other_from;
+  std::vector<int64_t> other_to;
+  for (size_t a = 0; a + 1 < dims.size(); ++a) {
+    if (a == axis) continue;
+    other_dims.push_back(dims[a]);
+    other_from.push_back(source.strides[a]);
+    other_to.push_back(target.strides[a]);
+  }
+  const int64_t others = elementProduct(other_dims, 0, other_dims.size());
+  const size_t grain =
+      static_cast<size_t>(std::max<int64_t>(1, (int64_t{1} << 15) / (kTile * inner)));
+  parallelFor(ctx, static_cast<size_t>(others * tiles), grain, [&](size_t begin, size_t end) {
+    for (size_t item = begin; item < end; ++item) {
+      const int64_t tile = static_cast<int64_t>(item) % tiles;
+      int64_t rest = static_cast<int64_t>(item) / tiles;
+      int64_t at_from = source.offset;
+      int64_t at_to = target.offset;
+      for (size_t a = other_dims.size(); a-- > 0;) {
+        const int64_t position = rest % other_dims[a];
+        rest /= other_dims[a];
+        at_from += position * other_from[a];
+        at_to += position * other_to[a];
+      }
+      const int64_t first = tile * kTile;
+      const int64_t last = std::min(rows, first + kTile);
+      for (int64_t column = 0; column < inner; column += kTile) {
+        const int64_t stop = std::min(inner, column + kTile);
+        for (int64_t r = first; r < last; ++r) {
+          const T* from = in + at_from + r;
+          T* to = out + at_to + r * row_to;
+          for (int64_t c = column; c < stop; ++c) to[c] = from[c * inner_from];
+        }
+      }
+    }
+  });
+}
+
 }  // namespace tensor_kernels_detail
 
 /// Copies the elements of a view of `dims` over `from` to the same positions of a view over
@@ -141,9 +204,14 @@ inline void copyStrided(const KernelContext& ctx, std::vector<int64_t> dims, con
   int64_t inner_to = target.strides.back();
   int64_t outer = elementProduct(dims, 0, outer_rank);
   size_t grain = static_cast<size_t>(std::max<int64_t>(1, (int64_t{1} << 15) / inner));
+  std::optional<size_t> transposed = tensor_kernels_detail::transposedAxis(dims, source, target);
   dispatchStorage(from.type(), [&]<class T>() {
     const T* in = elementsOf<T>(from);
     T* out = elementsOf<T>(to);
+    if (transposed) {
+      tensor_kernels_detail::copyTransposed(ctx, dims, *transposed, in, source, out, target);
+      return;
+    }
     parallelFor(ctx, static_cast<size_t>(outer), grain, [&](size_t begin, size_t end) {
       std::vector<int64_t> position(outer_rank, 0);
       int64_t rest = static_cast<int64_t>(begin);
