@@ -258,6 +258,53 @@ TEST(MaxPoolKernel, NaNPropagatesAndNegativeValuesBeatThePadding) {
   EXPECT_EQ(y[2], -4.0f);
 }
 
+TEST(MaxPoolKernel, The2DPathWithoutIndicesChoosesWhatTheGeneralWalkChooses) {
+  // Asking for Indices takes the general N-d walk; Y alone the 2-D two-pass path. Random
+  // values with NaNs, -0 and +0, pads wider than the dilated kernel's reach (windows wholly
+  // in the padding), dilation, strides and ceil_mode.
+  std::mt19937 generator(5);
+  std::uniform_int_distribution<int> pick(-3, 3);
+  std::vector<float> values(2 * 3 * 9 * 11);
+  for (float& v : values) {
+    int k = pick(generator);
+    v = k == -3 ? std::numeric_limits<float>::quiet_NaN() : k == 3 ? -0.0f : float(k);
+  }
+  const char* attributes[] = {
+      "kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]",
+      "kernel_shape = [2, 3], strides = [3, 1], pads = [3, 0, 2, 4], ceil_mode = 1",
+      "kernel_shape = [3, 2], dilations = [2, 3], pads = [2, 3, 2, 3]",
+      "kernel_shape = [1, 1], strides = [2, 3]",
+  };
+  for (const char* attribute : attributes) {
+    std::string body = std::string(
+                           "<ir_version: 10, opset_import: [\"\" : 22]>\n"
+                           "g (float[2,3,9,11] x) => (float y, int64 i) {\n"
+                           "  y, i = MaxPool <") +
+                       attribute + "> (x)\n}";
+    std::string alone = std::string(
+                            "<ir_version: 10, opset_import: [\"\" : 22]>\n"
+                            "g (float[2,3,9,11] x) => (float y) {\n"
+                            "  y = MaxPool <") +
+                        attribute + "> (x)\n}";
+    Result<std::vector<EvalValue>> general =
+        runText(body, {{"x", tensorOf<float>(ElementType::kFloat, {2, 3, 9, 11}, values)}});
+    Result<std::vector<EvalValue>> fast =
+        runText(alone, {{"x", tensorOf<float>(ElementType::kFloat, {2, 3, 9, 11}, values)}});
+    ASSERT_TRUE(general && fast) << attribute;
+    const Array& a = (*general)[0].tensor;
+    const Array& b = (*fast)[0].tensor;
+    ASSERT_EQ(a.shape(), b.shape()) << attribute;
+    for (size_t k = 0; k < a.size(); ++k) {
+      float x = a.data<float>()[k], y = b.data<float>()[k];
+      ASSERT_EQ(std::isnan(x), std::isnan(y)) << attribute << " at " << k;
+      if (!std::isnan(x)) {
+        ASSERT_EQ(x, y) << attribute << " at " << k;
+        ASSERT_EQ(std::signbit(x), std::signbit(y)) << attribute << " at " << k;
+      }
+    }
+  }
+}
+
 TEST(MaxPoolKernel, Int8) {
   Result<std::vector<EvalValue>> out =
       runText(R"(

@@ -2,8 +2,10 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "ops/kernels.h"
 #include "ops/nn/pool_kernels.h"
@@ -18,42 +20,86 @@ namespace {
 // Indices (version 8 on) has Y's shape.
 void inferMaxPool(InferenceContext& ctx) { inferPooling(ctx, true); }
 
-// A 2-D max pool without indices (what convolution networks use), with the tap ranges of
-// each output row and column worked out once instead of per output position. The same
-// choices as the general walk below: NaN wins, 0 for a window wholly in the padding.
+// The larger of a running maximum and the next tap: NaN wins, and of equal values the first
+// stays (the general walk below chooses alike).
+template <class T>
+inline T keepMax(T best, T v) {
+  return (v > best || (nn::isNan(v) && !nn::isNan(best))) ? v : best;
+}
+
+// A 2-D max pool without indices (what convolution networks use), as two passes: the maximum
+// of each input row's taps for every output column, then of those over each output row's
+// taps, along the output row. Comparisons are branch-free (pooled activations are full of
+// ties that defeat branch prediction) while no NaN turns up, and exact with keepMax when one
+// does. A window is a rectangle of
+// valid taps (rows x columns), so the two passes choose what the general walk below
+// chooses: NaN wins, the first of equal maxima, 0 for a window wholly in the padding.
 template <class T>
 void maxPool2d(const KernelContext& ctx, const nn::Window& w, size_t planes, const T* in, T* out) {
   nn::AxisTaps rows = nn::axisTaps(w, 0);
   nn::AxisTaps columns = nn::axisTaps(w, 1);
+  size_t height = static_cast<size_t>(w.image[0]);
   size_t width = static_cast<size_t>(w.image[1]);
-  size_t volume = w.imageVolume();
   size_t out_rows = static_cast<size_t>(w.columns[0]);
   size_t out_columns = static_cast<size_t>(w.columns[1]);
-  size_t row_step = static_cast<size_t>(w.dilations[0]) * width;
-  size_t column_step = static_cast<size_t>(w.dilations[1]);
+  size_t row_dilation = static_cast<size_t>(w.dilations[0]);
+  size_t column_dilation = static_cast<size_t>(w.dilations[1]);
   size_t work = w.columnVolume() * w.kernelVolume();
   parallelFor(ctx, planes, nn::grainFor(work), [&](size_t begin, size_t end) {
+    std::vector<T> row_maxima(height * out_columns);
     for (size_t plane = begin; plane < end; ++plane) {
-      const T* image = in + plane * volume;
+      const T* image = in + plane * height * width;
+      for (size_t y = 0; y < height; ++y) {
+        const T* line = image + y * width;
+        T* maxima = row_maxima.data() + y * out_columns;
+        for (size_t j = 0; j < out_columns; ++j) {
+          size_t count = static_cast<size_t>(columns.count[j]);
+          if (count == 0) continue;
+          const T* tap = line + static_cast<size_t>(columns.first[j]);
+          // Branch-free for the usual window without NaN; redone exactly when there is one.
+          T best = tap[0];
+          bool nan = nn::isNan(best);
+          for (size_t c = 1; c < count; ++c) {
+            T v = tap[c * column_dilation];
+            best = v > best ? v : best;
+            nan |= nn::isNan(v);
+          }
+          if (nan) {
+            best = tap[0];
+            for (size_t c = 1; c < count; ++c) best = keepMax(best, tap[c * column_dilation]);
+          }
+          maxima[j] = best;
+        }
+      }
       T* result = out + plane * out_rows * out_columns;
       for (size_t i = 0; i < out_rows; ++i) {
-        size_t row_count = static_cast<size_t>(rows.count[i]);
-        for (size_t j = 0; j < out_columns; ++j) {
-          size_t column_count = static_cast<size_t>(columns.count[j]);
-          const T* tap_row = image + static_cast<size_t>(rows.first[i]) * width +
-                             static_cast<size_t>(columns.first[j]);
-          T best = T(0);
-          bool any = false;
-          for (size_t r = 0; r < row_count; ++r, tap_row += row_step) {
-            for (size_t c = 0; c < column_count; ++c) {
-              T v = tap_row[c * column_step];
-              if (!any || v > best || (nn::isNan(v) && !nn::isNan(best))) {
-                best = v;
-                any = true;
-              }
-            }
+        T* target = result + i * out_columns;
+        size_t count = static_cast<size_t>(rows.count[i]);
+        if (count == 0) {
+          std::fill(target, target + out_columns, T(0));
+          continue;
+        }
+        const T* first = row_maxima.data() + static_cast<size_t>(rows.first[i]) * out_columns;
+        std::copy_n(first, out_columns, target);
+        bool nan = false;
+        for (size_t j = 0; j < out_columns; ++j) nan |= nn::isNan(first[j]);
+        for (size_t r = 1; r < count; ++r) {
+          const T* next = first + r * row_dilation * out_columns;
+          for (size_t j = 0; j < out_columns; ++j) {
+            T v = next[j];
+            target[j] = v > target[j] ? v : target[j];
+            nan |= nn::isNan(v);
           }
-          result[i * out_columns + j] = best;
+        }
+        if (nan) {
+          std::copy_n(first, out_columns, target);
+          for (size_t r = 1; r < count; ++r) {
+            const T* next = first + r * row_dilation * out_columns;
+            for (size_t j = 0; j < out_columns; ++j) target[j] = keepMax(target[j], next[j]);
+          }
+        }
+        for (size_t j = 0; j < out_columns; ++j) {
+          if (columns.count[j] == 0) target[j] = T(0);
         }
       }
     }
