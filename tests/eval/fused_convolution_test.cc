@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 #include <sstream>
 #include <string>
 
@@ -26,14 +25,9 @@ struct Tensor4 {
 };
 
 Tensor4 randomTensor(std::vector<int64_t> dims, uint32_t seed) {
-  Tensor4 t{std::move(dims), {}};
   size_t count = 1;
-  for (int64_t d : t.dims) count *= static_cast<size_t>(d);
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  t.values.resize(count);
-  for (float& v : t.values) v = uniform(generator);
-  return t;
+  for (int64_t d : dims) count *= static_cast<size_t>(d);
+  return Tensor4{std::move(dims), testing::randomFloats(count, seed)};
 }
 
 struct ConvAttributes {

@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 
 #include "onyx/eval/evaluator.h"
 #include "onyx/text/parser.h"
@@ -15,13 +14,7 @@ namespace {
 using testing::tensorOf;
 using testing::valuesOf;
 
-std::vector<float> randomValues(size_t count, uint32_t seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  std::vector<float> values(count);
-  for (float& v : values) v = uniform(generator);
-  return values;
-}
+using testing::randomFloats;
 
 // a (rows x inner) * b (inner x columns) + bias, in double.
 std::vector<double> linear(const std::vector<float>& a, const std::vector<float>& b,
@@ -48,8 +41,8 @@ void expectNear(const std::vector<double>& expected, const EvalValue& actual) {
 }
 
 TEST(FusedMatMul, ALinearLayerWithReluOverABatchOfRows) {
-  std::vector<float> a = randomValues(2 * 3 * 4, 1), b = randomValues(4 * 5, 2),
-                     bias = randomValues(5, 3);
+  std::vector<float> a = randomFloats(2 * 3 * 4, 1), b = randomFloats(4 * 5, 2),
+                     bias = randomFloats(5, 3);
   Result<std::vector<EvalValue>> out = testing::runText(
       R"(<ir_version: 10, opset_import: ["" : 21]>
       g (float[2, 3, 4] a, float[4, 5] b, float[5] bias) => (float[2, 3, 5] y) {
@@ -68,7 +61,7 @@ TEST(FusedMatMul, ALinearLayerWithReluOverABatchOfRows) {
 }
 
 TEST(FusedMatMul, ABiasOfShapeOneByNAndAnEmptyInnerDimension) {
-  std::vector<float> bias = randomValues(3, 4);
+  std::vector<float> bias = randomFloats(3, 4);
   Result<std::vector<EvalValue>> out = testing::runText(
       R"(<ir_version: 10, opset_import: ["" : 21]>
       g (float[2, 0] a, float[0, 3] b, float[1, 3] bias) => (float[2, 3] y) {
@@ -85,8 +78,8 @@ TEST(FusedMatMul, ABiasOfShapeOneByNAndAnEmptyInnerDimension) {
 }
 
 TEST(FusedMatMul, AnAddOfAWholeTensorRunsNodeByNode) {
-  std::vector<float> a = randomValues(3 * 4, 5), b = randomValues(4 * 2, 6),
-                     r = randomValues(3 * 2, 7);
+  std::vector<float> a = randomFloats(3 * 4, 5), b = randomFloats(4 * 2, 6),
+                     r = randomFloats(3 * 2, 7);
   Result<std::vector<EvalValue>> out = testing::runText(
       R"(<ir_version: 10, opset_import: ["" : 21]>
       g (float[3, 4] a, float[4, 2] b, float[3, 2] r) => (float[3, 2] y) {
@@ -110,9 +103,9 @@ TEST(FusedMatMul, TheSameBitsOnOneAndTwoThreads) {
       })");
   ASSERT_TRUE(model) << model.status().toString();
   std::vector<NamedValue> inputs = {
-      {"a", tensorOf<float>(ElementType::kFloat, {1, 300, 256}, randomValues(300 * 256, 8))},
-      {"b", tensorOf<float>(ElementType::kFloat, {256, 600}, randomValues(256 * 600, 9))},
-      {"bias", tensorOf<float>(ElementType::kFloat, {600}, randomValues(600, 10))}};
+      {"a", tensorOf<float>(ElementType::kFloat, {1, 300, 256}, randomFloats(300 * 256, 8))},
+      {"b", tensorOf<float>(ElementType::kFloat, {256, 600}, randomFloats(256 * 600, 9))},
+      {"bias", tensorOf<float>(ElementType::kFloat, {600}, randomFloats(600, 10))}};
   EXPECT_EQ(testing::threadCountDifference(*model, inputs), "");
 }
 

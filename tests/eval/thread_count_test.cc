@@ -25,11 +25,10 @@ std::vector<EvalValue> runWith(const Model& model, const std::vector<NamedValue>
 }
 
 EvalValue randomTensor(std::vector<int64_t> shape, uint32_t seed) {
-  Array array(ElementType::kFloat, std::move(shape));
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
-  for (size_t i = 0; i < array.size(); ++i) array.data<float>()[i] = uniform(generator);
-  return EvalValue::of(std::move(array));
+  size_t count = 1;
+  for (int64_t d : shape) count *= static_cast<size_t>(d);
+  return testing::tensorOf<float>(ElementType::kFloat, std::move(shape),
+                                  testing::randomFloats(count, seed));
 }
 
 TEST(ThreadCount, ALargeModelGivesTheSameBitsOnOneTwoAndFiveThreads) {

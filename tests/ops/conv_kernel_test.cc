@@ -16,17 +16,10 @@
 namespace onyx {
 namespace {
 
+using testing::randomFloats;
 using testing::runText;
 using testing::tensorOf;
 using testing::valuesOf;
-
-std::vector<float> randomValues(size_t count, uint32_t seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> distribution(-1.0f, 1.0f);
-  std::vector<float> values(count);
-  for (float& v : values) v = distribution(generator);
-  return values;
-}
 
 EvalValue floats(std::vector<int64_t> shape, const std::vector<float>& values) {
   return tensorOf<float>(ElementType::kFloat, std::move(shape), values);
@@ -76,9 +69,9 @@ std::vector<float> directConv2d(const std::vector<float>& x, const std::vector<f
 
 TEST(ConvKernel, MatchesADirectLoopWithGroupsStridesDilationsAndPads) {
   // x (2, 4, 9, 8), w (6, 2, 3, 2), group 2, strides (2, 1), dilations (1, 2), pads (1, 2, 0, 1).
-  std::vector<float> x = randomValues(2 * 4 * 9 * 8, 1);
-  std::vector<float> w = randomValues(6 * 2 * 3 * 2, 2);
-  std::vector<float> b = randomValues(6, 3);
+  std::vector<float> x = randomFloats(2 * 4 * 9 * 8, 1);
+  std::vector<float> w = randomFloats(6 * 2 * 3 * 2, 2);
+  std::vector<float> b = randomFloats(6, 3);
   // H: (9 + 1 + 0 - 3) / 2 + 1 = 4; W: (8 + 2 + 1 - 3) / 1 + 1 = 9.
   std::vector<float> expected =
       directConv2d(x, w, b, 2, 4, 9, 8, 6, 3, 2, 2, 2, 1, 1, 2, 1, 2, 4, 9);
@@ -115,8 +108,8 @@ TEST(ConvKernel, SameLowerAndSameUpperPutTheOddPadAtOppositeEnds) {
 }
 
 TEST(ConvKernel, ResultsDoNotDependOnTheThreadCount) {
-  std::vector<float> x = randomValues(2 * 3 * 20 * 20, 4);
-  std::vector<float> w = randomValues(5 * 3 * 3 * 3, 5);
+  std::vector<float> x = randomFloats(2 * 3 * 20 * 20, 4);
+  std::vector<float> w = randomFloats(5 * 3 * 3 * 3, 5);
   const char* model = R"(
     <ir_version: 10, opset_import: ["" : 22]>
     g (float[2,3,20,20] x, float[5,3,3,3] w) => (float[2,5,20,20] y) {
@@ -157,7 +150,7 @@ TEST(ConvKernel, ChannelsThatDoNotMatchTheWeightAreAnError) {
       R"(
     <ir_version: 10, opset_import: ["" : 22]>
     g (float[1,3,4] x, float[1,2,2] w) => (float[1,1,3] y) { y = Conv (x, w) })",
-      {{"x", floats({1, 3, 4}, randomValues(12, 6))}, {"w", floats({1, 2, 2}, {1, 1, 1, 1})}});
+      {{"x", floats({1, 3, 4}, randomFloats(12, 6))}, {"w", floats({1, 2, 2}, {1, 1, 1, 1})}});
   ASSERT_FALSE(out);
   EXPECT_NE(out.status().message().find("channels"), std::string::npos) << out.status().toString();
 }
@@ -176,13 +169,13 @@ TEST(ConvKernel, AnEmptyBatchGivesAnEmptyOutput) {
 
 TEST(ConvTransposeKernel, IsTheAdjointOfConv) {
   // <Conv(x), y> == <x, ConvTranspose(y)> for the same weight, strides, pads and dilations.
-  std::vector<float> x = randomValues(1 * 4 * 7 * 6, 7);
-  std::vector<float> w = randomValues(6 * 2 * 3 * 2, 8);  // Conv: (M=6, C/g=2); group 2
-  std::vector<float> y = randomValues(1 * 6 * 3 * 6, 9);
+  std::vector<float> x = randomFloats(1 * 4 * 7 * 6, 7);
+  std::vector<float> w = randomFloats(6 * 2 * 3 * 2, 8);  // Conv: (M=6, C/g=2); group 2
+  std::vector<float> y = randomFloats(1 * 6 * 3 * 6, 9);
   // Conv with pads (1, 0, 0, 1): H (7 + 1 - 3) / 2 + 1 = 3; W, extent 3 with dilation 2:
   // (6 + 1 - 3) + 1 = 5. ConvTranspose back: H 2 * 2 + 1 + 3 - 1 = 7, W 4 + 3 - 1 = 6.
   std::vector<float> conv = directConv2d(x, w, {}, 1, 4, 7, 6, 6, 3, 2, 2, 2, 1, 1, 2, 1, 0, 3, 5);
-  std::vector<float> yy = randomValues(conv.size(), 10);
+  std::vector<float> yy = randomFloats(conv.size(), 10);
   double left = 0;
   for (size_t i = 0; i < conv.size(); ++i) left += static_cast<double>(conv[i]) * yy[i];
   // ConvTranspose weight is (C=6, M/g=2, ...): the same array read as (in=6, out/g=2).
@@ -206,8 +199,8 @@ TEST(ConvTransposeKernel, AWeightWithTheWrongChannelCountIsAnError) {
   Result<std::vector<EvalValue>> out = runText(R"(
     <ir_version: 10, opset_import: ["" : 22]>
     g (float[1,2,3] x, float[3,1,2] w) => (float[1,1,4] y) { y = ConvTranspose (x, w) })",
-                                               {{"x", floats({1, 2, 3}, randomValues(6, 11))},
-                                                {"w", floats({3, 1, 2}, randomValues(6, 12))}});
+                                               {{"x", floats({1, 2, 3}, randomFloats(6, 11))},
+                                                {"w", floats({3, 1, 2}, randomFloats(6, 12))}});
   ASSERT_FALSE(out);
   EXPECT_NE(out.status().message().find("channels"), std::string::npos) << out.status().toString();
 }
@@ -319,7 +312,7 @@ TEST(MaxPoolKernel, AKernelShapeOfTheWrongLengthIsAnError) {
   Result<std::vector<EvalValue>> out = runText(R"(
     <ir_version: 10, opset_import: ["" : 22]>
     g (float[1,1,4,4] x) => (float[1,1,3,3] y) { y = MaxPool <kernel_shape = [2]> (x) })",
-                                               {{"x", floats({1, 1, 4, 4}, randomValues(16, 13))}});
+                                               {{"x", floats({1, 1, 4, 4}, randomFloats(16, 13))}});
   ASSERT_FALSE(out);
   EXPECT_NE(out.status().message().find("kernel_shape"), std::string::npos)
       << out.status().toString();
@@ -408,7 +401,7 @@ TEST(Col2ImKernel, ABlockCountThatDoesNotMatchTheImageIsAnError) {
     g (float[1,4,5] x, int64[2] image, int64[2] block) => (float[1,1,3,3] y) {
       y = Col2Im (x, image, block)
     })",
-              {{"x", floats({1, 4, 5}, randomValues(20, 14))},
+              {{"x", floats({1, 4, 5}, randomFloats(20, 14))},
                {"image", tensorOf<int64_t>(ElementType::kInt64, {2}, {3, 3})},
                {"block", tensorOf<int64_t>(ElementType::kInt64, {2}, {2, 2})}});
   ASSERT_FALSE(out);

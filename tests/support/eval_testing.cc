@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "onyx/eval/test_case.h"
 #include "onyx/text/parser.h"
 
@@ -13,6 +15,14 @@ Result<std::vector<EvalValue>> runText(std::string_view text, std::vector<NamedV
   EXPECT_TRUE(parsed) << parsed.status().toString();
   if (!parsed) return parsed.status();
   return evaluate(*parsed, inputs, options);
+}
+
+std::vector<float> randomFloats(size_t count, uint32_t seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
+  std::vector<float> values(count);
+  for (float& v : values) v = uniform(generator);
+  return values;
 }
 
 std::string threadCountDifference(const Model& model, const std::vector<NamedValue>& inputs,

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,9 @@ Result<std::vector<EvalValue>> runText(std::string_view text, std::vector<NamedV
 /// (compareValues's message, naming the output); empty when they are bit-identical.
 std::string threadCountDifference(const Model& model, const std::vector<NamedValue>& inputs,
                                   int threads = 2);
+
+/// `count` floats drawn uniformly from [-1, 1) by MT19937 seeded with `seed`.
+std::vector<float> randomFloats(size_t count, uint32_t seed);
 
 /// A tensor of `type` whose storage is `T` (float for FLOAT, uint16_t for FLOAT16, ...).
 template <class T>
