@@ -169,6 +169,13 @@ class Executor final : public KernelHost {
   bool runFusedMatMul(const FusedGroup& group, Scope& scope, const Imports& imports);
   Result<std::vector<EvalValue>> callFunction(const Function& function, KernelContext& ctx);
   Result<const EvalValue*> read(const Value* value, Scope& scope);
+  // The tensor `value` holds; null when it is absent, unreadable or not a tensor (a fused
+  // step then runs node by node, whose kernels say what is wrong).
+  const EvalValue* readTensor(Scope& scope, const Value* value) {
+    if (value == nullptr) return nullptr;
+    Result<const EvalValue*> found = read(value, scope);
+    return found && (*found)->isTensor() ? *found : nullptr;
+  }
 
   const Model& model_;
   const EvalOptions& options_;
@@ -297,19 +304,14 @@ Result<bool> Executor::runFusedConvolution(const FusedGroup& group, const Fusion
                                            Scope& scope, const Imports& imports,
                                            const std::vector<const Value*>& dropped) {
   const Node& conv = *group.anchor.node;
-  auto tensorAt = [&](const Value* value) -> const EvalValue* {
-    if (value == nullptr) return nullptr;
-    Result<const EvalValue*> found = read(value, scope);
-    return found && (*found)->isTensor() ? *found : nullptr;
-  };
   const Value* x_value = conv.input(0);
   const Value* w_value = conv.input(1);
   const Value* b_value = conv.inputCount() > 2 ? conv.input(2) : nullptr;
   const Value* r_value = group.addend();
-  const EvalValue* x = tensorAt(x_value);
-  const EvalValue* w = tensorAt(w_value);
-  const EvalValue* b = tensorAt(b_value);
-  const EvalValue* r = tensorAt(r_value);
+  const EvalValue* x = readTensor(scope, x_value);
+  const EvalValue* w = readTensor(scope, w_value);
+  const EvalValue* b = readTensor(scope, b_value);
+  const EvalValue* r = readTensor(scope, r_value);
   std::optional<int64_t> opset = imports.versionOf(conv.domainOrDefault());
   const OpSchema* schema =
       opset ? findSchema(conv.domainOrDefault(), conv.opType(), *opset) : nullptr;
@@ -362,13 +364,9 @@ Result<bool> Executor::runFusedConvolution(const FusedGroup& group, const Fusion
 
 bool Executor::runFusedMatMul(const FusedGroup& group, Scope& scope, const Imports& imports) {
   const Node& matmul = *group.anchor.node;
-  auto tensorAt = [&](const Value* value) -> const EvalValue* {
-    Result<const EvalValue*> found = read(value, scope);
-    return found && (*found)->isTensor() ? *found : nullptr;
-  };
-  const EvalValue* a = tensorAt(matmul.input(0));
-  const EvalValue* b = tensorAt(matmul.input(1));
-  const EvalValue* bias = tensorAt(group.addend());
+  const EvalValue* a = readTensor(scope, matmul.input(0));
+  const EvalValue* b = readTensor(scope, matmul.input(1));
+  const EvalValue* bias = readTensor(scope, group.addend());
   std::optional<int64_t> opset = imports.versionOf(matmul.domainOrDefault());
   const OpSchema* schema =
       opset ? findSchema(matmul.domainOrDefault(), matmul.opType(), *opset) : nullptr;
