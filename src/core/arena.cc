@@ -4,6 +4,7 @@
 
 #include <cstdlib>
 #include <mutex>
+#include <utility>
 #include <vector>
 
 namespace onyx {
@@ -39,18 +40,27 @@ class BlockPool {
     static BlockPool* pool = new BlockPool();  // never destroyed: arenas may outlive exit
     return *pool;
   }
-  void* take(size_t size) {
+  /// The smallest pooled block of `size` to 4 x `size` bytes (its size in `size`), or
+  /// null. Not only an exact fit: arenas filled by several threads ask for different sizes
+  /// from one load to the next; but not a block so big that a small arena would hold
+  /// what the next large one needs.
+  void* take(size_t& size) {
     std::lock_guard<std::mutex> lock(mutex_);
+    size_t best = blocks_.size();
     for (size_t i = 0; i < blocks_.size(); ++i) {
-      if (blocks_[i].size == size) {
-        void* memory = blocks_[i].memory;
-        pooled_ -= size;
-        blocks_[i] = blocks_.back();
-        blocks_.pop_back();
-        return memory;
+      size_t candidate = blocks_[i].size;
+      if (candidate >= size && candidate / 4 <= size &&
+          (best == blocks_.size() || candidate < blocks_[best].size)) {
+        best = i;
       }
     }
-    return nullptr;
+    if (best == blocks_.size()) return nullptr;
+    void* memory = blocks_[best].memory;
+    size = blocks_[best].size;
+    pooled_ -= size;
+    blocks_[best] = blocks_.back();
+    blocks_.pop_back();
+    return memory;
   }
   bool give(void* memory, size_t size) {
     // Under AddressSanitizer freed blocks are unmapped, so that a use after the model is
@@ -83,6 +93,27 @@ Arena::~Arena() {
     if (!BlockPool::instance().give(blocks_, size)) munmap(blocks_, size);
     blocks_ = previous;
   }
+}
+
+void Arena::adopt(Arena& other) {
+  if (other.blocks_ == nullptr) return;
+  if (blocks_ == nullptr) {
+    std::swap(next_, other.next_);
+    std::swap(end_, other.end_);
+    std::swap(blocks_, other.blocks_);
+    std::swap(reserved_, other.reserved_);
+    return;
+  }
+  // The adopted blocks go behind the current one, so allocation carries on where it was.
+  Block* oldest = other.blocks_;
+  while (oldest->previous != nullptr) oldest = oldest->previous;
+  oldest->previous = blocks_->previous;
+  blocks_->previous = other.blocks_;
+  reserved_ += other.reserved_;
+  other.next_ = nullptr;
+  other.end_ = nullptr;
+  other.blocks_ = nullptr;
+  other.reserved_ = 0;
 }
 
 void* Arena::allocateSlow(size_t bytes, size_t alignment) {

@@ -1,11 +1,15 @@
 // One decode function per onnx.proto message, each a switch over the field numbers it
 // knows (the numbers are onnx.proto's); everything else is kept as an unknown field.
 #include <algorithm>
+#include <memory>
 #include <span>
+#include <thread>
+#include <type_traits>
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/walk.h"
 #include "serde/decoder.h"
+#include "serde/graph_prefetch.h"
 
 namespace onyx::serde {
 
@@ -99,19 +103,91 @@ size_t countDefinitions(Reader r) {
   return count;
 }
 
+int threadCount(const LoadOptions& options) {
+  if (options.threads > 0) return options.threads;
+  unsigned cores = std::thread::hardware_concurrency();
+  return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
 }  // namespace
+
+bool Decoder::wantsPrefetch(std::string_view bytes) const {
+  // One graph decoded ahead at a time: a graph inside a prefetched one is decoded by the
+  // main thread while the workers are busy with the outer graph's items.
+  return prefetch_ == nullptr && !prefetching_ && bytes.size() >= options_.parallel_min_bytes &&
+         depth_ + 1 <= options_.max_depth && threadCount(options_) > 1;
+}
+
+template <class T>
+T* Decoder::takePrefetched(Reader& r) {
+  if (prefetch_ == nullptr) return nullptr;
+  GraphPrefetch::Chunk* entered;
+  const GraphPrefetch::Item* item = prefetch_->take(r.position(), entered);
+  if (entered != nullptr) {
+    bindPendingNames();  // the previous chunk's, while they are still there
+    tensors_.insert(tensors_.end(), entered->tensors.begin(), entered->tensors.end());
+    const PendingName* base = entered->names.data();
+    chunk_names_ = {base, base, base};
+  }
+  if (item == nullptr || item->object == nullptr) {
+    // Decoded here: the names it binds go after those queued so far.
+    bindPendingNames();
+    return nullptr;
+  }
+  std::string_view bytes;
+  r.readBytes(bytes);  // the scan read this length prefix: it cannot fail
+  if (!pending_names_.empty()) bindPendingNames();
+  chunk_names_.end = chunk_names_.base + item->names_end;
+  return static_cast<T*>(item->object);
+}
+
+void Decoder::queueGraphName(Graph& graph, NameUse use, void* target) {
+  OptString name = use == NameUse::kInitializer ? static_cast<Tensor*>(target)->name
+                                                : static_cast<ValueInfo*>(target)->name;
+  if (!name.has_value()) return;
+  // An empty name defines nothing; a value_info entry named "" still looks itself up.
+  if (name->empty() && use != NameUse::kValueInfo) return;
+  queueName(graph, target, *name, 0, use);
+}
+
+Decoder::Step Decoder::graphValueInfo(Reader& r, WireType wt, Graph& graph, const char* field,
+                                      ArenaList<ValueInfo*>& list, NameUse use) {
+  if (ValueInfo* info = takePrefetched<ValueInfo>(r)) {
+    list.push_back(arena_, info);  // its name is queued already
+    return Step::kRead;
+  }
+  if (item(r, wt, field, list, &Decoder::decodeValueInfo) == Step::kFailed) return Step::kFailed;
+  queueGraphName(graph, use, list.back());
+  bindPendingNames();
+  return Step::kRead;
+}
 
 bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
   Graph* saved_graph = current_graph_;
+  GraphPrefetch* saved_prefetch = prefetch_;
+  ChunkNames saved_chunk_names = chunk_names_;
   current_graph_ = &graph;
+  std::unique_ptr<GraphPrefetch> prefetch;
   if (graph.names.size() == 0) {
-    size_t definitions = countDefinitions(reader(bytes));
+    size_t definitions;
+    if (wantsPrefetch(bytes)) {
+      prefetch =
+          GraphPrefetch::start(*this, graph, bytes, threadCount(options_), depth_ + 1, definitions);
+    } else {
+      definitions = countDefinitions(reader(bytes));
+    }
     graph.names.reserve(arena_, definitions);
     graph.values.reserve(arena_, definitions);
   }
+  prefetch_ = prefetch.get();
+  chunk_names_ = {};
   bool ok = readFields(bytes, graph.unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
       case 1: {
+        if (Node* node = takePrefetched<Node>(r)) {
+          graph.appendNode(node);
+          return Step::kRead;
+        }
         Node* node = arena_.make<Node>();
         graph.appendNode(node);
         if (readMessage(r, wt, "node", *node, &Decoder::decodeNode)) return Step::kRead;
@@ -119,62 +195,23 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
       }
       case 2: return step(readString(r, wt, graph.name, "name", true));
       case 5: {
+        if (Tensor* tensor = takePrefetched<Tensor>(r)) {
+          graph.initializers.push_back(arena_, tensor);  // its name is queued already
+          return Step::kRead;
+        }
         if (item(r, wt, "initializer", graph.initializers, &Decoder::decodeTensor) ==
             Step::kFailed) {
           return Step::kFailed;
         }
-        Tensor* tensor = graph.initializers.back();
-        if (tensor->name.has_value() && !tensor->name->empty()) {
-          Value* value = defineAs(graph, *tensor->name, Role::kInitializer);
-          if (value->initializer == nullptr) value->initializer = tensor;
-        }
+        queueGraphName(graph, NameUse::kInitializer, graph.initializers.back());
+        bindPendingNames();
         return Step::kRead;
       }
       case 10: return step(readString(r, wt, graph.doc_string, "doc_string", false));
-      case 11: {
-        if (item(r, wt, "input", graph.inputs, &Decoder::decodeValueInfo) == Step::kFailed) {
-          return Step::kFailed;
-        }
-        ValueInfo* info = graph.inputs.back();
-        if (info->name.has_value() && !info->name->empty()) {
-          Value* value = defineAs(graph, *info->name, Role::kGraphInput);
-          if (value->input == nullptr) value->input = info;
-          info->value = value;
-        }
-        return Step::kRead;
-      }
-      case 12: {
-        if (item(r, wt, "output", graph.outputs, &Decoder::decodeValueInfo) == Step::kFailed) {
-          return Step::kFailed;
-        }
-        ValueInfo* info = graph.outputs.back();
-        if (info->name.has_value() && !info->name->empty()) {
-          Value* value = valueForRead(graph, *info->name);
-          info->output.set(value);
-          // A read of an outer name is a placeholder until linkScopes: it declares
-          // nothing for the outer value.
-          declareType(*value, *info);
-        }
-        return Step::kRead;
-      }
-      case 13: {
-        if (item(r, wt, "value_info", graph.value_info, &Decoder::decodeValueInfo) ==
-            Step::kFailed) {
-          return Step::kFailed;
-        }
-        // Bound now, while its name is in cache, when the name is already defined here: a
-        // defined name keeps its value for good. Others wait for linkScopes.
-        ValueInfo* info = graph.value_info.back();
-        if (info->name.has_value()) {
-          bindPendingNames();
-          Value* value = graph.names.find(*info->name);
-          if (value != nullptr && !value->isUndefined()) {
-            info->value = value;
-            declareType(*value, *info);
-          }
-        }
-        return Step::kRead;
-      }
+      case 11: return graphValueInfo(r, wt, graph, "input", graph.inputs, NameUse::kGraphInput);
+      case 12: return graphValueInfo(r, wt, graph, "output", graph.outputs, NameUse::kGraphOutput);
+      case 13:
+        return graphValueInfo(r, wt, graph, "value_info", graph.value_info, NameUse::kValueInfo);
       case 14:
         return item(r, wt, "quantization_annotation", graph.quantization_annotation,
                     &Decoder::decodeAnnotation);
@@ -196,6 +233,9 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
     }
   });
   bindPendingNames();
+  prefetch.reset();  // joins the workers; their arenas become this decode's
+  prefetch_ = saved_prefetch;
+  chunk_names_ = saved_chunk_names;
   current_graph_ = saved_graph;
   return ok;
 }
@@ -253,7 +293,8 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
     node.outputs.resize(arena_, outputs);
     for (size_t i = 0; i < outputs; ++i) {
       std::string_view name = scratch_outputs_[first_output + i];
-      if (!name.empty()) queueName(graph, node, name, static_cast<uint32_t>(i), true);
+      if (!name.empty())
+        queueName(graph, &node, name, static_cast<uint32_t>(i), NameUse::kNodeOutput);
     }
     size_t inputs = scratch_names_.size() - first_input;
     // The input slots are allocated once, at their final size, so the links never move.
@@ -261,9 +302,10 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
     for (size_t i = 0; i < inputs; ++i) {
       node.inputs[i].user = &node;
       std::string_view name = scratch_names_[first_input + i];
-      if (!name.empty()) queueName(graph, node, name, static_cast<uint32_t>(i), false);
+      if (!name.empty())
+        queueName(graph, &node, name, static_cast<uint32_t>(i), NameUse::kNodeInput);
     }
-    if (pending_names_.size() >= kNameBatch) bindPendingNames();
+    if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,
                            scratch_attributes_.size() - first_attribute);
   }
@@ -283,6 +325,7 @@ bool Decoder::decodeAttribute(std::string_view bytes, Attribute& attribute) {
       case 4: return step(readString(r, wt, attribute.s, "s", false));
       case 5: return one(r, wt, "t", ensure(attribute.t), &Decoder::decodeTensor);
       case 6:
+        if (prefetching_) return Step::kFailed;  // a scope: the main decode's to build
         return one(r, wt, "g", ensureGraph(attribute.g, current_graph_, current_node_),
                    &Decoder::decodeGraph);
       case 7: return step(readRepeatedFloat(r, wt, attribute.floats, "floats"));
@@ -290,6 +333,7 @@ bool Decoder::decodeAttribute(std::string_view bytes, Attribute& attribute) {
       case 9: return step(readBytesList(r, wt, lists().strings, "strings", false));
       case 10: return item(r, wt, "tensors", lists().tensors, &Decoder::decodeTensor);
       case 11: {
+        if (prefetching_) return Step::kFailed;
         Graph* graph = newGraph(current_graph_, current_node_);
         ArenaList<Graph*>& graphs = lists().graphs;
         graphs.push_back(arena_, graph);
@@ -455,22 +499,39 @@ bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
 }
 
 bool Decoder::finishTensors(const Model* model) {
-  std::sort(tensors_.begin(), tensors_.end(),
-            [](const DecodedTensor& a, const DecodedTensor& b) { return a.tensor < b.tensor; });
+  // A tensor met twice (a singular field that merges) is judged at its last occurrence.
+  std::sort(tensors_.begin(), tensors_.end(), [](const DecodedTensor& a, const DecodedTensor& b) {
+    return a.tensor != b.tensor ? a.tensor < b.tensor : a.end_offset < b.end_offset;
+  });
   external_tensors_.clear();
+  std::vector<DecodedTensor> external;
+  const DecodedTensor* first_bad = nullptr;
+  Status bad_status;
   for (size_t i = 0; i < tensors_.size(); ++i) {
-    if (i > 0 && tensors_[i].tensor == tensors_[i - 1].tensor) continue;
+    if (i + 1 < tensors_.size() && tensors_[i + 1].tensor == tensors_[i].tensor) continue;
     const Tensor& tensor = *tensors_[i].tensor;
     // Every later use multiplies the dims; refuse here what no use could survive.
     auto count = elementCount(std::span<const int64_t>(tensor.dims.begin(), tensor.dims.size()));
     if (!count) {
-      Status status = std::move(count).takeStatus();
-      fail(status.code(), status.message(), tensors_[i].end_offset);
-      within("dims");
-      if (model != nullptr) within(tensorPath(*model, &tensor));
-      return false;
+      // The error names the first such tensor in the file, whichever thread decoded it.
+      if (first_bad == nullptr || tensors_[i].end_offset < first_bad->end_offset) {
+        first_bad = &tensors_[i];
+        bad_status = std::move(count).takeStatus();
+      }
+      continue;
     }
-    if (tensor.isExternal()) external_tensors_.push_back(tensors_[i].tensor);
+    if (tensor.isExternal()) external.push_back(tensors_[i]);
+  }
+  // In file order, whichever thread met them.
+  std::sort(external.begin(), external.end(), [](const DecodedTensor& a, const DecodedTensor& b) {
+    return a.end_offset < b.end_offset;
+  });
+  for (const DecodedTensor& decoded : external) external_tensors_.push_back(decoded.tensor);
+  if (first_bad != nullptr) {
+    fail(bad_status.code(), bad_status.message(), first_bad->end_offset);
+    within("dims");
+    if (model != nullptr) within(tensorPath(*model, first_bad->tensor));
+    return false;
   }
   return true;
 }

@@ -338,26 +338,85 @@ Value* Decoder::defineAs(Graph& graph, std::string_view name, uint64_t hash, Rol
 }
 
 void Decoder::bindPendingNames() {
-  // Far enough ahead for the slot to arrive, near enough that it is still in cache.
-  constexpr size_t kPrefetchAhead = 32;
-  size_t count = pending_names_.size();
-  for (size_t i = 0; i < count; ++i) {
-    if (i + kPrefetchAhead < count) {
-      const PendingName& later = pending_names_[i + kPrefetchAhead];
+  if (chunk_names_.bound != chunk_names_.end) {
+    bindNames(chunk_names_.bound, chunk_names_.end);
+    chunk_names_.bound = chunk_names_.end;
+  }
+  if (!pending_names_.empty()) {
+    bindNames(pending_names_.data(), pending_names_.data() + pending_names_.size());
+    pending_names_.clear();
+  }
+}
+
+void Decoder::bindNames(const PendingName* begin, const PendingName* end) {
+  // Each binding waits on up to three cache misses in a row: the table slot, then the name
+  // it holds (to compare) and its value (to link a use). The slot is asked for far ahead,
+  // the name and value nearer, once the slot has arrived.
+  constexpr ptrdiff_t kSlotAhead = 32;
+  constexpr ptrdiff_t kEntryAhead = 12;
+  for (const PendingName* at = begin; at != end; ++at) {
+    ptrdiff_t left = end - at;
+    if (left > kSlotAhead) {
+      const PendingName& later = at[kSlotAhead];
       later.graph->names.prefetch(later.hash);
     }
-    const PendingName& pending = pending_names_[i];
-    Node& node = *pending.node;
-    if (pending.is_output) {
-      Value* value = defineAs(*pending.graph, pending.name, pending.hash, Role::kNodeOutput);
+    if (left > kEntryAhead) {
+      const PendingName& later = at[kEntryAhead];
+      later.graph->names.prefetchEntry(later.hash);
+    }
+    bindName(*at);
+  }
+}
+
+void Decoder::bindName(const PendingName& pending) {
+  Graph& graph = *pending.graph;
+  switch (pending.use) {
+    case NameUse::kNodeOutput: {
+      Node& node = *static_cast<Node*>(pending.target);
+      Value* value = defineAs(graph, pending.name, pending.hash, Role::kNodeOutput);
       value->producer = &node;
       value->output_index = pending.index;
       node.outputs[pending.index] = value;
-    } else {
-      node.inputs[pending.index].set(valueForRead(*pending.graph, pending.name, pending.hash));
+      return;
+    }
+    case NameUse::kNodeInput: {
+      Node& node = *static_cast<Node*>(pending.target);
+      node.inputs[pending.index].set(valueForRead(graph, pending.name, pending.hash));
+      return;
+    }
+    case NameUse::kInitializer: {
+      Value* value = defineAs(graph, pending.name, pending.hash, Role::kInitializer);
+      if (value->initializer == nullptr) value->initializer = static_cast<Tensor*>(pending.target);
+      return;
+    }
+    case NameUse::kGraphInput: {
+      auto* info = static_cast<ValueInfo*>(pending.target);
+      Value* value = defineAs(graph, pending.name, pending.hash, Role::kGraphInput);
+      if (value->input == nullptr) value->input = info;
+      info->value = value;
+      return;
+    }
+    case NameUse::kGraphOutput: {
+      auto* info = static_cast<ValueInfo*>(pending.target);
+      Value* value = valueForRead(graph, pending.name, pending.hash);
+      info->output.set(value);
+      // A read of an outer name is a placeholder until linkScopes: it declares nothing
+      // for the outer value.
+      declareType(*value, *info);
+      return;
+    }
+    case NameUse::kValueInfo: {
+      // Bound now, while its name is in cache, when the name is already defined here: a
+      // defined name keeps its value for good. Others wait for linkScopes.
+      auto* info = static_cast<ValueInfo*>(pending.target);
+      Value* value = graph.names.find(pending.name, pending.hash);
+      if (value != nullptr && !value->isUndefined()) {
+        info->value = value;
+        declareType(*value, *info);
+      }
+      return;
     }
   }
-  pending_names_.clear();
 }
 
 void Decoder::linkScopes(Graph& root) {

@@ -23,6 +23,8 @@
 
 namespace onyx::serde {
 
+class GraphPrefetch;
+
 class Decoder {
  public:
   enum class Role { kNodeOutput, kGraphInput, kInitializer, kSparseInitializer, kFunctionInput };
@@ -177,6 +179,8 @@ class Decoder {
   void leave() { --depth_; }
 
  private:
+  friend class GraphPrefetch;
+
   // The name a list item shows in error paths, for messages that have one.
   template <class T>
   static OptString nameOf(const T& target) {
@@ -232,32 +236,73 @@ class Decoder {
   Value* valueForRead(Graph& graph, std::string_view name, uint64_t hash);
   Value* defineAs(Graph& graph, std::string_view name, uint64_t hash, Role role);
 
-  // Node inputs and outputs are bound to values in batches: a large graph's name table
-  // does not fit in cache, and resolving names one at a time waits on a miss for each,
-  // where a batch prefetches ahead and overlaps them. Names bind in the order they were
-  // read, exactly as if each were resolved on the spot: every other name operation binds
-  // the pending ones first.
+  // Names are bound to values in batches: a large graph's name table does not fit in
+  // cache, and resolving names one at a time waits on a miss for each, where a batch
+  // prefetches ahead and overlaps them. Names bind in the order they were read, exactly as
+  // if each were resolved on the spot: a name operation that is not queued binds the
+  // queued ones first. Node inputs and outputs are always queued; a graph's initializers,
+  // inputs, outputs and value_info entries when a GraphPrefetch decoded them.
   static constexpr size_t kNameBatch = 256;
+  enum class NameUse : uint8_t {
+    kNodeOutput,   // target: the Node; index: the output's
+    kNodeInput,    // target: the Node; index: the input's
+    kInitializer,  // target: the Tensor
+    kGraphInput,   // target: the ValueInfo
+    kGraphOutput,  // target: the ValueInfo
+    kValueInfo,    // target: the ValueInfo
+  };
   struct PendingName {
     uint64_t hash;
     std::string_view name;
     Graph* graph;
-    Node* node;
-    uint32_t index;  // of the input or output
-    bool is_output;
+    void* target;
+    uint32_t index;
+    NameUse use;
   };
-  void queueName(Graph& graph, Node& node, std::string_view name, uint32_t index, bool is_output) {
-    pending_names_.push_back({NameTable::hashName(name), name, &graph, &node, index, is_output});
+  void queueName(Graph& graph, void* target, std::string_view name, uint32_t index, NameUse use) {
+    pending_names_.push_back({NameTable::hashName(name), name, &graph, target, index, use});
   }
+  void bindName(const PendingName& pending);
+  /// Queues the name a graph's initializer (`target` a Tensor) or input, output or
+  /// value_info entry (a ValueInfo) binds, if it binds one.
+  void queueGraphName(Graph& graph, NameUse use, void* target);
+  /// A graph's input, output or value_info field, into `list`, its name queued and bound.
+  Step graphValueInfo(wire::Reader& r, wire::WireType wt, Graph& graph, const char* field,
+                      ArenaList<ValueInfo*>& list, NameUse use);
+  /// Binds every queued name: a prefetched chunk's, then pending_names_ (never both at
+  /// once: taking a prefetched node binds pending_names_ first, decoding one here binds
+  /// the chunk's first).
   void bindPendingNames();
+  void bindNames(const PendingName* begin, const PendingName* end);
+
+  // ---- a graph decoded ahead by other threads (graph_prefetch.h) -------------------------
+
+  /// Whether `bytes`, a graph at the current depth, is worth decoding on several threads.
+  bool wantsPrefetch(std::string_view bytes) const;
+  /// The object a worker decoded for the field whose length prefix is at r's position
+  /// (a Node, Tensor or ValueInfo, as the field is), with r moved past it; null when this
+  /// decoder is to decode the field itself.
+  template <class T>
+  T* takePrefetched(wire::Reader& r);
+  // The names of prefetched nodes, taken but not yet bound: [bound, end) of the names of
+  // the chunk that starts at `base`.
+  struct ChunkNames {
+    const PendingName* base = nullptr;
+    const PendingName* bound = nullptr;
+    const PendingName* end = nullptr;
+  };
 
   Arena& arena_;
   const LoadOptions& options_;
   const char* origin_;
   Status status_;
   int depth_ = 0;
-  Graph* current_graph_ = nullptr;  // the graph whose nodes are being read
-  Node* current_node_ = nullptr;    // the node whose attributes are being read
+  Graph* current_graph_ = nullptr;     // the graph whose nodes are being read
+  GraphPrefetch* prefetch_ = nullptr;  // current_graph_'s, when it is decoded ahead
+  ChunkNames chunk_names_;
+  // A worker of a GraphPrefetch: decodes single items, binds no names and builds no scopes.
+  bool prefetching_ = false;
+  Node* current_node_ = nullptr;  // the node whose attributes are being read
   struct DecodedTensor {
     Tensor* tensor;
     uint64_t end_offset;  // where its last occurrence ended, for error messages

@@ -73,10 +73,26 @@ struct Parsed {
   Result<Model> model;
 };
 
+// Also decodes the bytes with their graphs split over threads (however small), and
+// expects the same model or the very same error.
 Parsed parse(std::string_view bytes, const LoadOptions& options = {},
              const std::string& folder = "") {
   auto buffer = std::make_shared<const ExactBuffer>(bytes);
-  Result<Model> model = parseModel(buffer->view(), buffer, options, folder);
+  LoadOptions serial = options;
+  serial.threads = 1;
+  Result<Model> model = parseModel(buffer->view(), buffer, serial, folder);
+  LoadOptions parallel = options;
+  parallel.threads = 2;
+  parallel.parallel_min_bytes = 0;
+  Result<Model> split = parseModel(buffer->view(), buffer, parallel, folder);
+  EXPECT_EQ(split.isOk(), model.isOk()) << "one thread and two disagree";
+  if (!model.isOk() && !split.isOk()) {
+    EXPECT_EQ(split.status().toString(), model.status().toString());
+  } else if (model.isOk() && split.isOk()) {
+    Result<std::string> one = serializeModel(*model);
+    Result<std::string> two = serializeModel(*split);
+    EXPECT_TRUE(one.isOk() && two.isOk() && *one == *two) << "one thread and two disagree";
+  }
   return {std::move(buffer), std::move(model)};
 }
 

@@ -51,6 +51,11 @@ class Arena {
     return {bytes, text.size()};
   }
 
+  /// Takes over every block of `other`, which is left empty: what was allocated there now
+  /// lives as long as this arena. Lets threads build parts of one model in arenas of their
+  /// own, without locking, and hand them over when done.
+  void adopt(Arena& other);
+
   /// Bytes obtained from the system so far.
   size_t reservedBytes() const { return reserved_; }
   /// Bytes handed out or skipped, up to the current position in the current block.

@@ -21,9 +21,10 @@ class NameTable {
  public:
   static constexpr size_t kMaxNameBytes = UINT32_MAX;
 
-  Value* find(std::string_view name) const {
+  Value* find(std::string_view name) const { return find(name, hashName(name)); }
+  /// find() with `hash` = hashName(name) computed by the caller.
+  Value* find(std::string_view name, uint64_t hash) const {
     if (capacity_ == 0) return nullptr;
-    uint64_t hash = hashName(name);
     for (size_t i = hash & (capacity_ - 1);; i = (i + 1) & (capacity_ - 1)) {
       const Slot& slot = slots_[i];
       if (slot.value == nullptr) return nullptr;
@@ -76,6 +77,17 @@ class NameTable {
   /// a batch of lookups overlaps its cache misses instead of waiting for each in turn.
   void prefetch(uint64_t hash) const {
     if (capacity_ != 0) __builtin_prefetch(&slots_[hash & (capacity_ - 1)]);
+  }
+
+  /// The second step after prefetch(): once the slot has arrived, asks for the name and
+  /// value it holds, which a lookup that finds it reads next.
+  void prefetchEntry(uint64_t hash) const {
+    if (capacity_ == 0) return;
+    const Slot& slot = slots_[hash & (capacity_ - 1)];
+    if (slot.value != nullptr) {
+      __builtin_prefetch(slot.name);
+      __builtin_prefetch(slot.value);
+    }
   }
 
   size_t size() const { return size_; }

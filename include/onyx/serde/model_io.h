@@ -27,6 +27,13 @@ struct LoadOptions {
   /// Map each external data file and check every tensor's range in it at load. When
   /// false, external tensors stay unresolved and their files are not touched.
   bool load_external_data = true;
+  /// Threads that decode a large graph's nodes, initializers and value_info entries
+  /// (0: one per core). The model, its errors and the order of everything in it are the
+  /// same for any count.
+  int threads = 0;
+  /// Graphs smaller than this many bytes decode on the calling thread alone: for them,
+  /// starting threads costs more than it saves.
+  uint64_t parallel_min_bytes = uint64_t{1} << 20;
 };
 
 /// Loads the model at `path`; external data locations resolve against its folder.

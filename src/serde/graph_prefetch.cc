@@ -1,0 +1,208 @@
+#include "serde/graph_prefetch.h"
+
+#include <cstring>
+#include <system_error>
+
+namespace onyx::serde {
+
+using wire::Reader;
+using wire::WireType;
+
+namespace {
+
+// Big enough that claiming a chunk and waking a waiter are lost in its decoding, small
+// enough that the last chunks to finish leave no core idle for long.
+constexpr size_t kChunkBytes = size_t{64} << 10;
+
+// A copy of `list` in `arena`.
+template <class T>
+std::span<const T> keep(Arena& arena, const std::vector<T>& list) {
+  if (list.empty()) return {};
+  T* copy = arena.allocateArray<T>(list.size());
+  std::memcpy(static_cast<void*>(copy), list.data(), list.size() * sizeof(T));
+  return {copy, list.size()};
+}
+
+}  // namespace
+
+std::unique_ptr<GraphPrefetch> GraphPrefetch::start(Decoder& main, Graph& graph,
+                                                    std::string_view bytes, int threads, int depth,
+                                                    size_t& definitions) {
+  auto prefetch = std::make_unique<GraphPrefetch>(main, graph, depth);
+  prefetch->scan(bytes, main.origin_, definitions);
+  if (prefetch->items_.empty()) return nullptr;
+  prefetch->split(threads);
+  return prefetch;
+}
+
+GraphPrefetch::GraphPrefetch(Decoder& main, Graph& graph, int depth)
+    : main_(main), graph_(graph), depth_(depth) {}
+
+void GraphPrefetch::scan(std::string_view bytes, const char* origin, size_t& definitions) {
+  definitions = 0;
+  Reader r(bytes.data(), bytes.data() + bytes.size(), origin);
+  uint32_t field;
+  WireType wt;
+  // Only keys and lengths are read; a malformed field ends the scan, and the main decode
+  // reports it where it stands.
+  while (!r.atEnd() && r.readTag(field, wt)) {
+    if (field == 1 || field == 5 || field == 11 || field == 15) ++definitions;
+    bool is_item = field == 1 || field == 5 || field == 11 || field == 12 || field == 13;
+    if (!is_item || wt != WireType::kLengthDelimited) {
+      if (!r.skipValue(field, wt, 0)) break;
+      continue;
+    }
+    const char* key = r.position();
+    std::string_view message;
+    if (!r.readBytes(message) || message.size() > UINT32_MAX) break;
+    Kind kind = field == 1    ? Kind::kNode
+                : field == 5  ? Kind::kInitializer
+                : field == 11 ? Kind::kInput
+                : field == 12 ? Kind::kOutput
+                              : Kind::kValueInfo;
+    items_.push_back(
+        scratch_, {key, message.data(), static_cast<uint32_t>(message.size()), 0, nullptr, kind});
+  }
+}
+
+void GraphPrefetch::split(int threads) {
+  size_t chunk_count = 0;
+  size_t bytes = 0;
+  for (size_t i = 0; i < items_.size(); ++i) {
+    bytes += items_[i].size;
+    if (bytes >= kChunkBytes || i + 1 == items_.size()) {
+      ++chunk_count;
+      bytes = 0;
+    }
+  }
+  chunks_ = std::vector<Chunk>(chunk_count);
+  size_t chunk = 0;
+  bytes = 0;
+  for (size_t i = 0; i < items_.size(); ++i) {
+    bytes += items_[i].size;
+    if (bytes >= kChunkBytes || i + 1 == items_.size()) {
+      chunks_[chunk].end_item = i + 1;
+      if (chunk + 1 < chunk_count) chunks_[chunk + 1].first_item = i + 1;
+      ++chunk;
+      bytes = 0;
+    }
+  }
+
+  size_t worker_count = threads < 1 ? 1 : static_cast<size_t>(threads);
+  if (worker_count > chunk_count) worker_count = chunk_count;
+  workers_.resize(worker_count);
+  for (Worker& worker : workers_) {
+    worker.arena = std::make_unique<Arena>();
+    worker.scratch = std::make_unique<Arena>();
+    worker.decoder = std::make_unique<Decoder>(*worker.arena, main_.options_, main_.origin_);
+    worker.decoder->prefetching_ = true;
+    worker.decoder->current_graph_ = &graph_;
+  }
+  threads_.reserve(worker_count - 1);
+  for (size_t w = 1; w < worker_count; ++w) {
+    try {
+      threads_.emplace_back([this, w] { work(w); });
+    } catch (const std::system_error&) {
+      break;  // fewer threads than asked: the main thread decodes what they would have
+    }
+  }
+}
+
+GraphPrefetch::~GraphPrefetch() {
+  cancelled_.store(true, std::memory_order_relaxed);
+  for (std::thread& thread : threads_) thread.join();
+  for (Worker& worker : workers_) {
+    worker.decoder.reset();
+    main_.arena_.adopt(*worker.arena);
+  }
+}
+
+void GraphPrefetch::work(size_t worker) {
+  for (;;) {
+    size_t index = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+    if (index >= chunks_.size() || cancelled_.load(std::memory_order_relaxed)) return;
+    Chunk& chunk = chunks_[index];
+    if (!claim(chunk)) continue;  // the main thread took it
+    decodeChunk(worker, chunk);
+    chunk.state.store(kDone, std::memory_order_release);
+    chunk.state.notify_all();
+  }
+}
+
+void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
+  Decoder& decoder = *workers_[worker].decoder;
+  for (size_t i = chunk.first_item; i < chunk.end_item; ++i) {
+    if (cancelled_.load(std::memory_order_relaxed)) break;
+    Item& item = items_[i];
+    size_t names_before = decoder.pending_names_.size();
+    size_t tensors_before = decoder.tensors_.size();
+    decoder.depth_ = depth_;
+    std::string_view bytes(item.data, item.size);
+    Arena& arena = decoder.arena_;
+    void* object = nullptr;
+    bool ok = false;
+    switch (item.kind) {
+      case Kind::kNode: {
+        Node* node = arena.make<Node>();
+        ok = decoder.decodeNode(bytes, *node);
+        object = node;
+        break;
+      }
+      case Kind::kInitializer: {
+        Tensor* tensor = arena.make<Tensor>();
+        ok = decoder.decodeTensor(bytes, *tensor);
+        if (ok) decoder.queueGraphName(graph_, Decoder::NameUse::kInitializer, tensor);
+        object = tensor;
+        break;
+      }
+      case Kind::kInput:
+      case Kind::kOutput:
+      case Kind::kValueInfo: {
+        ValueInfo* info = arena.make<ValueInfo>();
+        ok = decoder.decodeValueInfo(bytes, *info);
+        Decoder::NameUse use = item.kind == Kind::kInput    ? Decoder::NameUse::kGraphInput
+                               : item.kind == Kind::kOutput ? Decoder::NameUse::kGraphOutput
+                                                            : Decoder::NameUse::kValueInfo;
+        if (ok) decoder.queueGraphName(graph_, use, info);
+        object = info;
+        break;
+      }
+    }
+    if (ok) {
+      item.object = object;
+      item.names_end = static_cast<uint32_t>(decoder.pending_names_.size());
+    } else {
+      // What the failed item queued belongs to nothing the model will hold.
+      decoder.pending_names_.resize(names_before);
+      decoder.tensors_.resize(tensors_before);
+      decoder.status_ = Status();
+      item.names_end = static_cast<uint32_t>(names_before);
+    }
+  }
+  chunk.names = keep(*workers_[worker].scratch, decoder.pending_names_);
+  chunk.tensors = keep(*workers_[worker].scratch, decoder.tensors_);
+  decoder.pending_names_.clear();
+  decoder.tensors_.clear();
+}
+
+const GraphPrefetch::Item* GraphPrefetch::take(const char* key, Chunk*& entered) {
+  entered = nullptr;
+  if (next_item_ >= items_.size() || items_[next_item_].key != key) return nullptr;
+  Chunk& chunk = chunks_[current_chunk_];
+  if (next_item_ == chunk.first_item) {
+    if (claim(chunk)) {
+      decodeChunk(0, chunk);
+      chunk.state.store(kDone, std::memory_order_relaxed);
+    } else {
+      for (int state; (state = chunk.state.load(std::memory_order_acquire)) != kDone;) {
+        chunk.state.wait(state, std::memory_order_acquire);
+      }
+    }
+    entered = &chunk;
+  }
+  const Item* item = &items_[next_item_];
+  if (++next_item_ == chunk.end_item) ++current_chunk_;
+  return item;
+}
+
+}  // namespace onyx::serde

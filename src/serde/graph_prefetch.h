@@ -1,0 +1,107 @@
+// Internal: a large graph's nodes, initializers and value_info entries decoded on several
+// threads, ahead of the decode that walks the graph.
+//
+// The walking decode (the "main" one) still reads the graph's fields in file order and
+// alone does everything that touches shared state: linking nodes into the list, binding
+// names to values (so use-list order, and which value a repeated name gets, are as
+// without threads), making subgraphs and their scopes. What it takes from here is each
+// item's own message, decoded by a worker into an arena of the worker's (a Node, a Tensor,
+// a ValueInfo), with the names it binds hashed and queued for the main decode to bind. An item a
+// worker could not decode — it is malformed, or it holds a subgraph, whose scope only the main
+// decode may build — is left for the main decode to decode where it stands, which gives
+// the same error at the same place as without threads.
+//
+// The main thread decodes chunks too: when the chunk it needs next is unclaimed, it takes
+// it rather than wait.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "serde/decoder.h"
+
+namespace onyx::serde {
+
+class GraphPrefetch {
+ public:
+  enum class Kind : uint8_t { kNode, kInitializer, kInput, kOutput, kValueInfo };
+  struct Item {
+    const char* key;   // where the field's length prefix starts: the main decode's position
+    const char* data;  // the message
+    uint32_t size;
+    uint32_t names_end = 0;  // where the names it binds end in its chunk's names
+    void* object = nullptr;  // the decoded Node / Tensor / ValueInfo; null: not decoded
+    Kind kind;
+  };
+  struct Chunk {
+    size_t first_item = 0;
+    size_t end_item = 0;
+    // In the arena of the worker that decoded the chunk.
+    std::span<const Decoder::PendingName> names;
+    std::span<const Decoder::DecodedTensor> tensors;
+    std::atomic<int> state{kUnclaimed};
+  };
+
+  /// Decodes the graph `bytes` ahead on `threads` threads (the caller's among them), the
+  /// graph's messages being read at nesting depth `depth`. Null when there is nothing to
+  /// decode ahead. Either way counts the graph's name-defining fields into `definitions`.
+  static std::unique_ptr<GraphPrefetch> start(Decoder& main, Graph& graph, std::string_view bytes,
+                                              int threads, int depth, size_t& definitions);
+  GraphPrefetch(Decoder& main, Graph& graph, int depth);
+  /// Stops the workers and hands their arenas, which hold what the graph now links to, to
+  /// the main decode's arena.
+  ~GraphPrefetch();
+
+  GraphPrefetch(const GraphPrefetch&) = delete;
+  GraphPrefetch& operator=(const GraphPrefetch&) = delete;
+
+  /// The item whose length prefix is at `key` (the next one in file order), once decoded;
+  /// null when `key` is not the next item's (the scan stopped before it). When the item
+  /// starts a chunk, `entered` is that chunk: its names and tensors are the main decode's
+  /// to take.
+  const Item* take(const char* key, Chunk*& entered);
+
+ private:
+  /// Lists the items of the graph `bytes` (up to the first malformed field) in items_.
+  void scan(std::string_view bytes, const char* origin, size_t& definitions);
+  void split(int threads);
+
+  static constexpr int kUnclaimed = 0;
+  static constexpr int kClaimed = 1;
+  static constexpr int kDone = 2;
+
+  struct Worker {
+    std::unique_ptr<Arena> arena;    // what the model keeps: nodes, tensors, value infos
+    std::unique_ptr<Arena> scratch;  // what only the main decode reads: chunk names
+    std::unique_ptr<Decoder> decoder;
+  };
+
+  void work(size_t worker);
+  void decodeChunk(size_t worker, Chunk& chunk);
+  bool claim(Chunk& chunk) {
+    int expected = kUnclaimed;
+    return chunk.state.compare_exchange_strong(expected, kClaimed, std::memory_order_acquire);
+  }
+
+  Decoder& main_;
+  Graph& graph_;
+  int depth_;
+  // Transient memory from arenas, whose blocks the next load reuses without page faults
+  // (from malloc, a large graph's lists would fault in fresh pages on every load).
+  Arena scratch_;
+  ArenaList<Item> items_;
+  std::vector<Chunk> chunks_;
+  std::vector<Worker> workers_;  // [0] is the main thread's
+  std::vector<std::thread> threads_;
+  std::atomic<size_t> next_chunk_{0};
+  std::atomic<bool> cancelled_{false};
+  size_t next_item_ = 0;
+  size_t current_chunk_ = 0;
+};
+
+}  // namespace onyx::serde

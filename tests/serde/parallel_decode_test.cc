@@ -1,0 +1,340 @@
+// A graph decoded on several threads is the graph decoded on one: the same fields, the same
+// values in the same order, the same use-list order, the same bindings of value_info
+// entries, and for a bad file the same error at the same place.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "onyx/serde/model_io.h"
+#include "support/conformance.h"
+#include "support/proto_builder.h"
+
+namespace onyx {
+namespace {
+
+using testing::ProtoBuilder;
+namespace f = ::onyx::field;
+
+LoadOptions serialOptions() {
+  LoadOptions options;
+  options.threads = 1;
+  return options;
+}
+
+LoadOptions parallelOptions(int threads) {
+  LoadOptions options;
+  options.threads = threads;
+  options.parallel_min_bytes = 0;  // every graph, however small
+  return options;
+}
+
+// Everything about a model's names and links that the wire bytes do not show: the order
+// of each graph's values, what each node input, node output, graph output and value_info
+// entry is bound to, each value's use list in order and its type declaration.
+class BindingDescription {
+ public:
+  static std::string of(const Model& model) {
+    BindingDescription description;
+    if (model.graph != nullptr) description.graph(*model.graph, "graph");
+    for (size_t i = 0; i < model.functions.size(); ++i) {
+      description.graph(*model.functions[i]->body, "function" + std::to_string(i));
+    }
+    return description.out_.str();
+  }
+
+ private:
+  void graph(const Graph& graph, const std::string& path) {
+    // Ids first, so that a node may refer to a value of an enclosing or nested graph.
+    for (size_t i = 0; i < graph.values.size(); ++i) {
+      value_ids_[graph.values[i]] = path + ".value" + std::to_string(i);
+    }
+    size_t index = 0;
+    for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
+      node_ids_[node] = path + ".node" + std::to_string(index);
+    }
+    for (size_t i = 0; i < graph.value_info.size(); ++i) {
+      info_ids_[graph.value_info[i]] = path + ".value_info" + std::to_string(i);
+    }
+    for (size_t i = 0; i < graph.outputs.size(); ++i) {
+      info_ids_[graph.outputs[i]] = path + ".output" + std::to_string(i);
+    }
+    for (size_t i = 0; i < graph.inputs.size(); ++i) {
+      info_ids_[graph.inputs[i]] = path + ".input" + std::to_string(i);
+    }
+    index = 0;
+    for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
+      out_ << path << ".node" << index << " in:";
+      for (size_t i = 0; i < node->inputCount(); ++i) out_ << ' ' << id(node->input(i));
+      out_ << " out:";
+      for (size_t i = 0; i < node->outputCount(); ++i) out_ << ' ' << id(node->output(i));
+      out_ << '\n';
+      size_t sub = 0;
+      for (const Attribute* attribute : node->attributes) {
+        if (attribute->g != nullptr) {
+          this->graph(*attribute->g,
+                      path + ".node" + std::to_string(index) + ".g" + std::to_string(sub++));
+        }
+      }
+    }
+    for (size_t i = 0; i < graph.values.size(); ++i) {
+      const Value* value = graph.values[i];
+      out_ << id(value) << ' ' << value->name << " producer " << id(value->producer) << '/'
+           << value->output_index << " declared " << id(value->value_info) << " input "
+           << id(value->input) << " initializer " << (value->initializer != nullptr) << " uses:";
+      for (const Use& use : value->uses()) {
+        out_ << ' ' << (use.user == nullptr ? std::string("output") : id(use.user)) << '#'
+             << (use.user == nullptr ? 0 : use.index());
+      }
+      out_ << '\n';
+    }
+    for (size_t i = 0; i < graph.value_info.size(); ++i) {
+      out_ << path << ".value_info" << i << " -> " << id(graph.value_info[i]->value) << '\n';
+    }
+    for (size_t i = 0; i < graph.outputs.size(); ++i) {
+      out_ << path << ".output" << i << " -> " << id(graph.outputs[i]->output.value) << '\n';
+    }
+  }
+
+  template <class T>
+  std::string id(const T* object) const {
+    if (object == nullptr) return "-";
+    const auto& ids = idsOf(object);
+    auto found = ids.find(object);
+    return found == ids.end() ? "?" : found->second;
+  }
+  const std::map<const void*, std::string>& idsOf(const Value*) const { return value_ids_; }
+  const std::map<const void*, std::string>& idsOf(const Node*) const { return node_ids_; }
+  const std::map<const void*, std::string>& idsOf(const ValueInfo*) const { return info_ids_; }
+
+  std::map<const void*, std::string> value_ids_;
+  std::map<const void*, std::string> node_ids_;
+  std::map<const void*, std::string> info_ids_;
+  std::ostringstream out_;
+};
+
+// Decodes `bytes` on one thread and on 2, 3 and 8, and checks that they agree: the same
+// bytes written back and the same bindings, or the same error.
+void expectSameOnEveryThreadCount(const std::string& bytes) {
+  Result<Model> serial = parseModel(bytes, nullptr, serialOptions());
+  std::string serial_bytes;
+  std::string serial_bindings;
+  if (serial.isOk()) {
+    Result<std::string> written = serializeModel(*serial);
+    ASSERT_TRUE(written.isOk()) << written.status().toString();
+    serial_bytes = *written;
+    serial_bindings = BindingDescription::of(*serial);
+  }
+  for (int threads : {2, 3, 8}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    Result<Model> parallel = parseModel(bytes, nullptr, parallelOptions(threads));
+    ASSERT_EQ(parallel.isOk(), serial.isOk())
+        << (serial.isOk() ? parallel.status().toString() : serial.status().toString());
+    if (!serial.isOk()) {
+      EXPECT_EQ(parallel.status().toString(), serial.status().toString());
+      continue;
+    }
+    Result<std::string> written = serializeModel(*parallel);
+    ASSERT_TRUE(written.isOk()) << written.status().toString();
+    EXPECT_TRUE(*written == serial_bytes) << "the models write back differently";
+    EXPECT_EQ(BindingDescription::of(*parallel), serial_bindings);
+  }
+}
+
+ProtoBuilder floatType(int64_t dim) {
+  ProtoBuilder shape;
+  shape.message(f::shape::kDim, ProtoBuilder().varint(f::shape::kDimValue, dim));
+  ProtoBuilder tensor;
+  tensor.varint(f::type::kElemType, 1).message(f::type::kShape, shape);
+  return ProtoBuilder().message(f::type::kTensorType, tensor);
+}
+
+ProtoBuilder valueInfo(const std::string& name, int64_t dim = 4) {
+  return ProtoBuilder()
+      .bytes(f::value_info::kName, name)
+      .message(f::value_info::kType, floatType(dim));
+}
+
+ProtoBuilder tensor(const std::string& name, uint64_t dim) {
+  ProtoBuilder tensor;
+  tensor.varint(f::tensor::kDims, dim)
+      .varint(f::tensor::kDataType, 1)
+      .bytes(f::tensor::kName, name)
+      .bytes(f::tensor::kRawData, std::string(4 * (dim > 64 ? 0 : dim), '\0'));
+  return tensor;
+}
+
+ProtoBuilder node(std::initializer_list<std::string> inputs,
+                  std::initializer_list<std::string> outputs, const std::string& op_type) {
+  ProtoBuilder node;
+  for (const std::string& input : inputs) node.bytes(f::node::kInput, input);
+  for (const std::string& output : outputs) node.bytes(f::node::kOutput, output);
+  node.bytes(f::node::kOpType, op_type);
+  return node;
+}
+
+ProtoBuilder intAttribute(const std::string& name, uint64_t value) {
+  return ProtoBuilder()
+      .bytes(f::attribute::kName, name)
+      .varint(f::attribute::kI, value)
+      .varint(f::attribute::kType, 2);
+}
+
+// A graph with everything that binds names, in many small chunks' worth: blocks of nodes
+// with attributes, initializers, inputs, outputs and value_info entries between them;
+// names defined twice, read before they are defined, read by their own node, left empty,
+// never defined; nodes holding subgraphs that read outer names; unknown fields. Block
+// `faulty_block`'s first node is replaced by the bytes `faulty_node`.
+std::string trickyModel(int blocks = 2000, int faulty_block = -1,
+                        const std::string& faulty_node = "") {
+  ProtoBuilder graph;
+  graph.bytes(f::graph::kName, "tricky");
+  graph.message(f::graph::kInput, valueInfo("x"));
+  graph.message(f::graph::kValueInfo, valueInfo("b0_out"));  // before its definition
+  for (int b = 0; b < blocks; ++b) {
+    std::string p = "b" + std::to_string(b);
+    std::string prev = b == 0 ? "x" : "b" + std::to_string(b - 1) + "_out";
+    if (b % 7 == 0) graph.message(f::graph::kInitializer, tensor(p + "_w", 4));
+    std::string weight = "b" + std::to_string(b - b % 7) + "_w";
+    ProtoBuilder first = node({prev, weight}, {p + "_a"}, "Mul");
+    first.message(f::node::kAttribute, intAttribute("axis", static_cast<uint64_t>(b)));
+    first.bytes(f::node::kName, p + "/mul");
+    if (b == faulty_block) {
+      graph.bytes(f::graph::kNode, faulty_node);
+    } else {
+      graph.message(f::graph::kNode, first);
+    }
+    graph.message(f::graph::kNode, node({p + "_a", "", p + "_late"}, {p + "_b", ""}, "Clip"));
+    graph.message(f::graph::kNode, node({p + "_b"}, {p + "_late"}, "Relu"));  // read above
+    if (b % 11 == 3) {
+      // A name defined twice: reads keep binding to the first definition.
+      graph.message(f::graph::kNode, node({p + "_a"}, {p + "_b"}, "Neg"));
+    }
+    if (b % 13 == 5) {
+      graph.message(f::graph::kNode, node({p + "_self"}, {p + "_self"}, "Identity"));
+    }
+    if (b % 17 == 2) {
+      // A subgraph reading an outer name, a name of its own and one defined later outside.
+      ProtoBuilder body;
+      body.message(f::graph::kNode, node({p + "_b", p + "_late"}, {p + "_inner"}, "Add"));
+      body.message(f::graph::kNode,
+                   node({p + "_inner", "b" + std::to_string(b + 1) + "_a"}, {p + "_then"}, "Sub"));
+      body.message(f::graph::kOutput, valueInfo(p + "_then"));
+      ProtoBuilder attribute;
+      attribute.bytes(f::attribute::kName, "then_branch")
+          .message(f::attribute::kG, body)
+          .varint(f::attribute::kType, 5);
+      ProtoBuilder holder = node({p + "_cond"}, {p + "_if"}, "If");
+      holder.message(f::node::kAttribute, attribute);
+      graph.message(f::graph::kNode, holder);
+    }
+    graph.message(f::graph::kNode, node({p + "_late", "undefined_" + p}, {p + "_out"}, "Add"));
+    if (b % 5 == 1) graph.message(f::graph::kValueInfo, valueInfo(p + "_a"));
+    if (b % 9 == 4) graph.message(f::graph::kValueInfo, valueInfo("never_" + p));
+    if (b % 23 == 0) graph.varint(99, static_cast<uint64_t>(b));  // an unknown field
+    if (b % 31 == 30) graph.message(f::graph::kOutput, valueInfo(p + "_late"));
+    if (b % 29 == 28) graph.message(f::graph::kInput, valueInfo(p + "_b"));  // clashes
+  }
+  graph.message(f::graph::kOutput, valueInfo("b" + std::to_string(blocks - 1) + "_out"));
+  graph.message(f::graph::kValueInfo, valueInfo("b1_out"));
+  ProtoBuilder model;
+  model.varint(f::model::kIrVersion, 8)
+      .message(f::model::kGraph, graph)
+      .message(f::model::kOpsetImport,
+               ProtoBuilder().bytes(f::opset::kDomain, "").varint(f::opset::kVersion, 17));
+  return model.str();
+}
+
+TEST(ParallelDecode, AGraphWithEveryKindOfBindingDecodesTheSameOnAnyThreadCount) {
+  std::string bytes = trickyModel();
+  ASSERT_GT(bytes.size(), 150u << 10) << "too small for several chunks";
+  Result<Model> model = parseModel(bytes, nullptr, parallelOptions(2));
+  ASSERT_TRUE(model.isOk()) << model.status().toString();
+  EXPECT_GT(model->graph->node_count, 8000u);
+  expectSameOnEveryThreadCount(bytes);
+}
+
+TEST(ParallelDecode, TheDefaultThresholdKeepsASmallGraphOnOneThreadAndDecodesALargeOneTheSame) {
+  // Past 1 MiB the defaults decode ahead; the result is still the serial one.
+  std::string bytes = trickyModel(6000);
+  ASSERT_GT(bytes.size(), size_t{1} << 20);
+  Result<Model> serial = parseModel(bytes, nullptr, serialOptions());
+  LoadOptions defaults;
+  defaults.threads = 2;  // whatever the machine has
+  Result<Model> parallel = parseModel(bytes, nullptr, defaults);
+  ASSERT_TRUE(serial.isOk()) << serial.status().toString();
+  ASSERT_TRUE(parallel.isOk()) << parallel.status().toString();
+  EXPECT_EQ(BindingDescription::of(*parallel), BindingDescription::of(*serial));
+}
+
+TEST(ParallelDecode, AMalformedNodeGivesTheSameErrorAtTheSamePlace) {
+  ProtoBuilder cut = node({"a"}, {"b"}, "Relu");
+  std::string truncated = cut.str().substr(0, cut.size() - 2);
+  for (int block : {0, 1, 900, 1999}) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    std::string bytes = trickyModel(2000, block, truncated);
+    Result<Model> serial = parseModel(bytes, nullptr, serialOptions());
+    ASSERT_FALSE(serial.isOk());
+    EXPECT_NE(serial.status().path().find("graph.node["), std::string::npos)
+        << serial.status().toString();
+    expectSameOnEveryThreadCount(bytes);
+  }
+}
+
+TEST(ParallelDecode, ANameThatIsNotUtf8GivesTheSameError) {
+  std::string bytes = trickyModel(2000, 200, node({"a\xff"}, {"b"}, "Relu").str());
+  Result<Model> serial = parseModel(bytes, nullptr, serialOptions());
+  ASSERT_FALSE(serial.isOk());
+  EXPECT_NE(serial.status().message().find("UTF-8"), std::string::npos);
+  expectSameOnEveryThreadCount(bytes);
+}
+
+TEST(ParallelDecode, TheFirstOfTwoTensorsWithImpossibleDimsIsTheOneNamed) {
+  // Decoded by different threads, the tensors are still judged in file order.
+  ProtoBuilder huge;
+  huge.varint(f::tensor::kDims, uint64_t{1} << 40)
+      .varint(f::tensor::kDims, uint64_t{1} << 40)
+      .varint(f::tensor::kDataType, 1);
+  ProtoBuilder attribute;
+  attribute.bytes(f::attribute::kName, "value")
+      .message(f::attribute::kT, huge)
+      .varint(f::attribute::kType, 4);
+  ProtoBuilder constant = node({}, {"c"}, "Constant");
+  constant.message(f::node::kAttribute, attribute);
+  for (int block : {10, 1500}) {
+    std::string bytes = trickyModel(2000, block, constant.str());
+    Result<Model> serial = parseModel(bytes, nullptr, serialOptions());
+    ASSERT_FALSE(serial.isOk());
+    EXPECT_NE(serial.status().path().find("graph.node["), std::string::npos)
+        << serial.status().toString();
+    expectSameOnEveryThreadCount(bytes);
+  }
+}
+
+TEST(ParallelDecode, EveryConformanceModelDecodesTheSameOnTwoThreads) {
+  auto cases = testing::conformanceCases();
+  if (cases.empty()) GTEST_SKIP() << testing::conformanceMissingReason();
+  size_t compared = 0;
+  for (const auto& folder : cases) {
+    std::ifstream in(folder / "model.onnx", std::ios::binary);
+    if (!in) continue;
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    Result<Model> serial = parseModel(bytes, nullptr, serialOptions());
+    Result<Model> parallel = parseModel(bytes, nullptr, parallelOptions(2));
+    ASSERT_EQ(serial.isOk(), parallel.isOk()) << folder;
+    if (!serial.isOk()) continue;
+    EXPECT_EQ(BindingDescription::of(*parallel), BindingDescription::of(*serial)) << folder;
+    Result<std::string> a = serializeModel(*serial);
+    Result<std::string> b = serializeModel(*parallel);
+    ASSERT_TRUE(a.isOk() && b.isOk()) << folder;
+    EXPECT_TRUE(*a == *b) << folder;
+    ++compared;
+  }
+  EXPECT_GT(compared, 1000u);
+}
+
+}  // namespace
+}  // namespace onyx
