@@ -118,27 +118,56 @@ bool Decoder::wantsPrefetch(std::string_view bytes) const {
          depth_ + 1 <= options_.max_depth && threadCount(options_) > 1;
 }
 
-template <class T>
-T* Decoder::takePrefetched(Reader& r) {
-  if (prefetch_ == nullptr) return nullptr;
+const PrefetchItem* Decoder::nextPrefetched(const char* key) {
   GraphPrefetch::Chunk* entered;
-  const GraphPrefetch::Item* item = prefetch_->take(r.position(), entered);
+  const PrefetchItem* item = prefetch_->next(key, entered);
   if (entered != nullptr) {
     bindPendingNames();  // the previous chunk's, while they are still there
     tensors_.insert(tensors_.end(), entered->tensors.begin(), entered->tensors.end());
     const PendingName* base = entered->names.data();
     chunk_names_ = {base, base, base};
   }
+  return item;
+}
+
+bool Decoder::takePrefetched(Reader& r, Graph& graph) {
+  const PrefetchItem* item = nextPrefetched(r.position());
+  if (item != nullptr) prefetch_->pop();
   if (item == nullptr || item->object == nullptr) {
     // Decoded here: the names it binds go after those queued so far.
     bindPendingNames();
-    return nullptr;
+    return false;
   }
-  std::string_view bytes;
-  r.readBytes(bytes);  // the scan read this length prefix: it cannot fail
   if (!pending_names_.empty()) bindPendingNames();
-  chunk_names_.end = chunk_names_.base + item->names_end;
-  return static_cast<T*>(item->object);
+  // This item, and every decoded one right behind it in the file: their keys need not be
+  // read again.
+  for (;;) {
+    chunk_names_.end = chunk_names_.base + item->names_end;
+    switch (item->kind) {
+      case PrefetchItem::Kind::kNode: graph.appendNode(static_cast<Node*>(item->object)); break;
+      case PrefetchItem::Kind::kInitializer:
+        graph.initializers.push_back(arena_, static_cast<Tensor*>(item->object));
+        break;
+      case PrefetchItem::Kind::kInput:
+        graph.inputs.push_back(arena_, static_cast<ValueInfo*>(item->object));
+        break;
+      case PrefetchItem::Kind::kOutput:
+        graph.outputs.push_back(arena_, static_cast<ValueInfo*>(item->object));
+        break;
+      case PrefetchItem::Kind::kValueInfo:
+        graph.value_info.push_back(arena_, static_cast<ValueInfo*>(item->object));
+        break;
+    }
+    const char* end = item->data + item->size;
+    r.skipTo(end);
+    // Every item field has a one-byte key: the next item follows directly if its length
+    // prefix is one byte on.
+    if (r.remaining() < 2) return true;
+    item = nextPrefetched(end + 1);
+    // One the workers did not decode is left for the walk to meet.
+    if (item == nullptr || item->object == nullptr) return true;
+    prefetch_->pop();
+  }
 }
 
 void Decoder::queueGraphName(Graph& graph, NameUse use, void* target) {
@@ -152,10 +181,7 @@ void Decoder::queueGraphName(Graph& graph, NameUse use, void* target) {
 
 Decoder::Step Decoder::graphValueInfo(Reader& r, WireType wt, Graph& graph, const char* field,
                                       ArenaList<ValueInfo*>& list, NameUse use) {
-  if (ValueInfo* info = takePrefetched<ValueInfo>(r)) {
-    list.push_back(arena_, info);  // its name is queued already
-    return Step::kRead;
-  }
+  if (prefetch_ != nullptr && takePrefetched(r, graph)) return Step::kRead;
   if (item(r, wt, field, list, &Decoder::decodeValueInfo) == Step::kFailed) return Step::kFailed;
   queueGraphName(graph, use, list.back());
   bindPendingNames();
@@ -184,10 +210,7 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
   bool ok = readFields(bytes, graph.unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
       case 1: {
-        if (Node* node = takePrefetched<Node>(r)) {
-          graph.appendNode(node);
-          return Step::kRead;
-        }
+        if (prefetch_ != nullptr && takePrefetched(r, graph)) return Step::kRead;
         Node* node = arena_.make<Node>();
         graph.appendNode(node);
         if (readMessage(r, wt, "node", *node, &Decoder::decodeNode)) return Step::kRead;
@@ -195,10 +218,7 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
       }
       case 2: return step(readString(r, wt, graph.name, "name", true));
       case 5: {
-        if (Tensor* tensor = takePrefetched<Tensor>(r)) {
-          graph.initializers.push_back(arena_, tensor);  // its name is queued already
-          return Step::kRead;
-        }
+        if (prefetch_ != nullptr && takePrefetched(r, graph)) return Step::kRead;
         if (item(r, wt, "initializer", graph.initializers, &Decoder::decodeTensor) ==
             Step::kFailed) {
           return Step::kFailed;

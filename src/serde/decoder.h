@@ -24,6 +24,7 @@
 namespace onyx::serde {
 
 class GraphPrefetch;
+struct PrefetchItem;
 
 class Decoder {
  public:
@@ -279,11 +280,13 @@ class Decoder {
 
   /// Whether `bytes`, a graph at the current depth, is worth decoding on several threads.
   bool wantsPrefetch(std::string_view bytes) const;
-  /// The object a worker decoded for the field whose length prefix is at r's position
-  /// (a Node, Tensor or ValueInfo, as the field is), with r moved past it; null when this
-  /// decoder is to decode the field itself.
-  template <class T>
-  T* takePrefetched(wire::Reader& r);
+  /// Takes what the workers decoded for the field whose length prefix is at r's position,
+  /// and for the fields right behind it, into `graph`, moving r past them; false when
+  /// this decoder is to decode the field itself.
+  bool takePrefetched(wire::Reader& r, Graph& graph);
+  /// The decoded item whose length prefix is at `key`, its chunk's names and tensors taken
+  /// when it is the first of its chunk; null when there is none.
+  const PrefetchItem* nextPrefetched(const char* key);
   // The names of prefetched nodes, taken but not yet bound: [bound, end) of the names of
   // the chunk that starts at `base`.
   struct ChunkNames {

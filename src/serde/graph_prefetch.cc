@@ -185,11 +185,11 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
   decoder.tensors_.clear();
 }
 
-const GraphPrefetch::Item* GraphPrefetch::take(const char* key, Chunk*& entered) {
+const GraphPrefetch::Item* GraphPrefetch::next(const char* key, Chunk*& entered) {
   entered = nullptr;
   if (next_item_ >= items_.size() || items_[next_item_].key != key) return nullptr;
-  Chunk& chunk = chunks_[current_chunk_];
-  if (next_item_ == chunk.first_item) {
+  if (!current_chunk_entered_) {
+    Chunk& chunk = chunks_[current_chunk_];
     if (claim(chunk)) {
       decodeChunk(0, chunk);
       chunk.state.store(kDone, std::memory_order_relaxed);
@@ -199,10 +199,16 @@ const GraphPrefetch::Item* GraphPrefetch::take(const char* key, Chunk*& entered)
       }
     }
     entered = &chunk;
+    current_chunk_entered_ = true;
   }
-  const Item* item = &items_[next_item_];
-  if (++next_item_ == chunk.end_item) ++current_chunk_;
-  return item;
+  return &items_[next_item_];
+}
+
+void GraphPrefetch::pop() {
+  if (++next_item_ == chunks_[current_chunk_].end_item) {
+    ++current_chunk_;
+    current_chunk_entered_ = false;
+  }
 }
 
 }  // namespace onyx::serde

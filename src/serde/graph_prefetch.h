@@ -27,17 +27,22 @@
 
 namespace onyx::serde {
 
+/// A field of the graph that workers decode: its message, and what they made of it.
+struct PrefetchItem {
+  enum class Kind : uint8_t { kNode, kInitializer, kInput, kOutput, kValueInfo };
+  const char* key;   // where the field's length prefix starts: the main decode's position
+  const char* data;  // the message
+  uint32_t size;
+  uint32_t names_end = 0;  // where the names it binds end in its chunk's names
+  void* object = nullptr;  // the decoded Node / Tensor / ValueInfo; null: not decoded
+  Kind kind;
+};
+
 class GraphPrefetch {
  public:
-  enum class Kind : uint8_t { kNode, kInitializer, kInput, kOutput, kValueInfo };
-  struct Item {
-    const char* key;   // where the field's length prefix starts: the main decode's position
-    const char* data;  // the message
-    uint32_t size;
-    uint32_t names_end = 0;  // where the names it binds end in its chunk's names
-    void* object = nullptr;  // the decoded Node / Tensor / ValueInfo; null: not decoded
-    Kind kind;
-  };
+  using Item = PrefetchItem;
+  using Kind = PrefetchItem::Kind;
+
   struct Chunk {
     size_t first_item = 0;
     size_t end_item = 0;
@@ -60,11 +65,12 @@ class GraphPrefetch {
   GraphPrefetch(const GraphPrefetch&) = delete;
   GraphPrefetch& operator=(const GraphPrefetch&) = delete;
 
-  /// The item whose length prefix is at `key` (the next one in file order), once decoded;
-  /// null when `key` is not the next item's (the scan stopped before it). When the item
-  /// starts a chunk, `entered` is that chunk: its names and tensors are the main decode's
-  /// to take.
-  const Item* take(const char* key, Chunk*& entered);
+  /// The item whose length prefix is at `key` when it is the next one in file order (its
+  /// chunk decoded), else null (the scan stopped before it). When this call reached a new
+  /// chunk, `entered` is that chunk: its names and tensors are the main decode's to take.
+  /// The item stays next until pop().
+  const Item* next(const char* key, Chunk*& entered);
+  void pop();
 
  private:
   /// Lists the items of the graph `bytes` (up to the first malformed field) in items_.
@@ -102,6 +108,7 @@ class GraphPrefetch {
   std::atomic<bool> cancelled_{false};
   size_t next_item_ = 0;
   size_t current_chunk_ = 0;
+  bool current_chunk_entered_ = false;
 };
 
 }  // namespace onyx::serde

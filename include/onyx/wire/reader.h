@@ -80,6 +80,10 @@ class Reader {
     return true;
   }
 
+  /// Moves on to `position`, a place between here and the end that is known to start a
+  /// field (one a scan of the same bytes met).
+  void skipTo(const char* position) { pos_ = position; }
+
   /// Reads a length prefix and the bytes it covers. Lengths are 64-bit (protobuf's stop at
   /// 2 GiB), but a length padded past the 5 bytes protobuf allows is refused as it is there.
   bool readBytes(std::string_view& bytes) {
