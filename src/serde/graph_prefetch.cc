@@ -12,7 +12,15 @@ namespace {
 
 // Big enough that claiming a chunk and waking a waiter are lost in its decoding, small
 // enough that the last chunks to finish leave no core idle for long.
-constexpr size_t kChunkBytes = size_t{64} << 10;
+constexpr size_t kChunkCost = size_t{64} << 10;
+
+// What decoding an item costs, in bytes of an ordinary message: a tensor's data is a view,
+// as cheap at a gigabyte as at a kilobyte.
+size_t decodeCost(const PrefetchItem& item) {
+  constexpr size_t kMostBytes = 1024;
+  constexpr size_t kFixed = 64;
+  return (item.size < kMostBytes ? item.size : kMostBytes) + kFixed;
+}
 
 // A copy of `list` in `arena`.
 template <class T>
@@ -30,7 +38,9 @@ std::unique_ptr<GraphPrefetch> GraphPrefetch::start(Decoder& main, Graph& graph,
                                                     size_t& definitions) {
   auto prefetch = std::make_unique<GraphPrefetch>(main, graph, depth);
   prefetch->scan(bytes, main.origin_, definitions);
-  if (prefetch->items_.empty()) return nullptr;
+  size_t cost = 0;
+  for (const Item& item : prefetch->items_) cost += decodeCost(item);
+  if (prefetch->items_.empty() || cost < main.options_.parallel_min_bytes) return nullptr;
   prefetch->split(threads);
   return prefetch;
 }
@@ -67,24 +77,24 @@ void GraphPrefetch::scan(std::string_view bytes, const char* origin, size_t& def
 
 void GraphPrefetch::split(int threads) {
   size_t chunk_count = 0;
-  size_t bytes = 0;
+  size_t cost = 0;
   for (size_t i = 0; i < items_.size(); ++i) {
-    bytes += items_[i].size;
-    if (bytes >= kChunkBytes || i + 1 == items_.size()) {
+    cost += decodeCost(items_[i]);
+    if (cost >= kChunkCost || i + 1 == items_.size()) {
       ++chunk_count;
-      bytes = 0;
+      cost = 0;
     }
   }
   chunks_ = std::vector<Chunk>(chunk_count);
   size_t chunk = 0;
-  bytes = 0;
+  cost = 0;
   for (size_t i = 0; i < items_.size(); ++i) {
-    bytes += items_[i].size;
-    if (bytes >= kChunkBytes || i + 1 == items_.size()) {
+    cost += decodeCost(items_[i]);
+    if (cost >= kChunkCost || i + 1 == items_.size()) {
       chunks_[chunk].end_item = i + 1;
       if (chunk + 1 < chunk_count) chunks_[chunk + 1].first_item = i + 1;
       ++chunk;
-      bytes = 0;
+      cost = 0;
     }
   }
 
