@@ -148,15 +148,13 @@ bool Decoder::takePrefetched(Reader& r, Graph& graph) {
       case PrefetchItem::Kind::kInitializer:
         graph.initializers.push_back(arena_, static_cast<Tensor*>(item->object));
         break;
-      case PrefetchItem::Kind::kInput:
-        graph.inputs.push_back(arena_, static_cast<ValueInfo*>(item->object));
-        break;
-      case PrefetchItem::Kind::kOutput:
-        graph.outputs.push_back(arena_, static_cast<ValueInfo*>(item->object));
-        break;
-      case PrefetchItem::Kind::kValueInfo:
-        graph.value_info.push_back(arena_, static_cast<ValueInfo*>(item->object));
-        break;
+      default: {
+        ArenaList<ValueInfo*>& list = item->kind == PrefetchItem::Kind::kInput ? graph.inputs
+                                      : item->kind == PrefetchItem::Kind::kOutput
+                                          ? graph.outputs
+                                          : graph.value_info;
+        list.push_back(arena_, static_cast<ValueInfo*>(item->object));
+      }
     }
     const char* end = item->data + item->size;
     r.skipTo(end);
@@ -313,8 +311,9 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
     node.outputs.resize(arena_, outputs);
     for (size_t i = 0; i < outputs; ++i) {
       std::string_view name = scratch_outputs_[first_output + i];
-      if (!name.empty())
+      if (!name.empty()) {
         queueName(graph, &node, name, static_cast<uint32_t>(i), NameUse::kNodeOutput);
+      }
     }
     size_t inputs = scratch_names_.size() - first_input;
     // The input slots are allocated once, at their final size, so the links never move.
@@ -322,8 +321,9 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
     for (size_t i = 0; i < inputs; ++i) {
       node.inputs[i].user = &node;
       std::string_view name = scratch_names_[first_input + i];
-      if (!name.empty())
+      if (!name.empty()) {
         queueName(graph, &node, name, static_cast<uint32_t>(i), NameUse::kNodeInput);
+      }
     }
     if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,
