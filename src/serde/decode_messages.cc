@@ -97,7 +97,7 @@ size_t countDefinitions(Reader r) {
   uint32_t field;
   WireType wt;
   while (!r.atEnd() && r.readTag(field, wt)) {
-    if (field == 1 || field == 5 || field == 11 || field == 15) ++count;
+    if (definesName(field)) ++count;
     if (!r.skipValue(field, wt, 0)) break;
   }
   return count;

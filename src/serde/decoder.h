@@ -26,6 +26,12 @@ namespace onyx::serde {
 class GraphPrefetch;
 struct PrefetchItem;
 
+/// Whether a GraphProto field defines a name (node, initializer, input, sparse initializer):
+/// what sizes the graph's name table before the decode.
+inline bool definesName(uint32_t graph_field) {
+  return graph_field == 1 || graph_field == 5 || graph_field == 11 || graph_field == 15;
+}
+
 class Decoder {
  public:
   enum class Role { kNodeOutput, kGraphInput, kInitializer, kSparseInitializer, kFunctionInput };

@@ -56,7 +56,7 @@ void GraphPrefetch::scan(std::string_view bytes, const char* origin, size_t& def
   // Only keys and lengths are read; a malformed field ends the scan, and the main decode
   // reports it where it stands.
   while (!r.atEnd() && r.readTag(field, wt)) {
-    if (field == 1 || field == 5 || field == 11 || field == 15) ++definitions;
+    if (definesName(field)) ++definitions;
     bool is_item = field == 1 || field == 5 || field == 11 || field == 12 || field == 13;
     if (!is_item || wt != WireType::kLengthDelimited) {
       if (!r.skipValue(field, wt, 0)) break;
@@ -76,26 +76,21 @@ void GraphPrefetch::scan(std::string_view bytes, const char* origin, size_t& def
 }
 
 void GraphPrefetch::split(int threads) {
-  size_t chunk_count = 0;
+  // Where each chunk ends; the chunks hold atomics, so they are made once, at their count.
+  std::vector<size_t> ends;
   size_t cost = 0;
   for (size_t i = 0; i < items_.size(); ++i) {
     cost += decodeCost(items_[i]);
     if (cost >= kChunkCost || i + 1 == items_.size()) {
-      ++chunk_count;
+      ends.push_back(i + 1);
       cost = 0;
     }
   }
+  size_t chunk_count = ends.size();
   chunks_ = std::vector<Chunk>(chunk_count);
-  size_t chunk = 0;
-  cost = 0;
-  for (size_t i = 0; i < items_.size(); ++i) {
-    cost += decodeCost(items_[i]);
-    if (cost >= kChunkCost || i + 1 == items_.size()) {
-      chunks_[chunk].end_item = i + 1;
-      if (chunk + 1 < chunk_count) chunks_[chunk + 1].first_item = i + 1;
-      ++chunk;
-      cost = 0;
-    }
+  for (size_t c = 0; c < chunk_count; ++c) {
+    chunks_[c].first_item = c == 0 ? 0 : ends[c - 1];
+    chunks_[c].end_item = ends[c];
   }
 
   size_t worker_count = threads < 1 ? 1 : static_cast<size_t>(threads);
