@@ -213,8 +213,19 @@ const GraphPrefetch::Item* GraphPrefetch::next(const char* key, Chunk*& entered)
       decodeChunk(0, chunk);
       chunk.state.store(kDone, std::memory_order_relaxed);
     } else {
-      for (int state; (state = chunk.state.load(std::memory_order_acquire)) != kDone;) {
-        chunk.state.wait(state, std::memory_order_acquire);
+      // A worker holds it: decode a chunk nobody has claimed yet rather than wait.
+      while (chunk.state.load(std::memory_order_acquire) != kDone) {
+        size_t index = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+        if (index >= chunks_.size()) {
+          for (int state; (state = chunk.state.load(std::memory_order_acquire)) != kDone;) {
+            chunk.state.wait(state, std::memory_order_acquire);
+          }
+          break;
+        }
+        Chunk& other = chunks_[index];
+        if (!claim(other)) continue;
+        decodeChunk(0, other);
+        other.state.store(kDone, std::memory_order_release);
       }
     }
     entered = &chunk;
