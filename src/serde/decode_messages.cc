@@ -311,9 +311,9 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
     node.outputs.resize(arena_, outputs);
     for (size_t i = 0; i < outputs; ++i) {
       std::string_view name = scratch_outputs_[first_output + i];
-      if (!name.empty()) {
-        queueName(graph, &node, name, static_cast<uint32_t>(i), NameUse::kNodeOutput);
-      }
+      if (name.empty()) continue;
+      if (prefetching_ && defineLocally(graph, node, name, static_cast<uint32_t>(i))) continue;
+      queueName(graph, &node, name, static_cast<uint32_t>(i), NameUse::kNodeOutput);
     }
     size_t inputs = scratch_names_.size() - first_input;
     // The input slots are allocated once, at their final size, so the links never move.
@@ -321,9 +321,16 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
     for (size_t i = 0; i < inputs; ++i) {
       node.inputs[i].user = &node;
       std::string_view name = scratch_names_[first_input + i];
-      if (!name.empty()) {
-        queueName(graph, &node, name, static_cast<uint32_t>(i), NameUse::kNodeInput);
+      if (name.empty()) continue;
+      uint64_t hash = NameTable::hashName(name);
+      if (prefetching_) {
+        if (Value* local = local_names_.find(name, hash)) {
+          node.inputs[i].set(local);
+          continue;
+        }
       }
+      pending_names_.push_back(
+          {hash, name, &graph, &node, static_cast<uint32_t>(i), NameUse::kNodeInput});
     }
     if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,

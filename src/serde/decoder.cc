@@ -405,6 +405,34 @@ void Decoder::bindName(const PendingName& pending) {
       declareType(*value, *info);
       return;
     }
+    case NameUse::kLocalOutput: {
+      Value* local = static_cast<Value*>(pending.target);
+      bool made = false;
+      Value* value = graph.names.findOrAdd(arena_, pending.name, pending.hash, [&] {
+        made = true;
+        return local;
+      });
+      if (made) {
+        graph.values.push_back(arena_, local);
+        return;
+      }
+      if (value->isUndefined()) {
+        // Read before this definition: the value made for that read becomes the output.
+        Node* node = local->producer;
+        value->producer = node;
+        value->output_index = local->output_index;
+        node->outputs[local->output_index] = value;
+        moveUses(*local, *value);
+        local->producer = nullptr;
+        local->graph = nullptr;
+        return;
+      }
+      // Defined before: this output gets a value of its own outside the name table, and
+      // the reads keep binding to the first definition.
+      graph.values.push_back(arena_, local);
+      moveUses(*local, *value);
+      return;
+    }
     case NameUse::kValueInfo: {
       // Bound now, while its name is in cache, when the name is already defined here: a
       // defined name keeps its value for good. Others wait for linkScopes.
@@ -417,6 +445,57 @@ void Decoder::bindName(const PendingName& pending) {
       return;
     }
   }
+}
+
+Decoder::LocalNames::Slot& Decoder::LocalNames::slotFor(std::string_view name, uint64_t hash) {
+  for (size_t i = hash & (kCapacity - 1);; i = (i + 1) & (kCapacity - 1)) {
+    Slot& slot = slots_[i];
+    if (slot.generation != generation_) return slot;
+    if (slot.hash == hash && slot.name == name) return slot;
+  }
+}
+
+Value* Decoder::LocalNames::find(std::string_view name, uint64_t hash) const {
+  const Slot& slot = const_cast<LocalNames*>(this)->slotFor(name, hash);
+  return slot.generation == generation_ ? slot.value : nullptr;
+}
+
+bool Decoder::LocalNames::add(Value* value, uint64_t hash) {
+  if (2 * (count_ + 1) > kCapacity) return false;  // keeps probe runs short, and ends them
+  Slot& slot = slotFor(value->name, hash);
+  if (slot.generation != generation_) {
+    slot = Slot{hash, value->name, value, generation_};
+    ++count_;
+  } else {
+    slot.value = value;  // defined again after it was dropped
+  }
+  return true;
+}
+
+void Decoder::LocalNames::drop(std::string_view name, uint64_t hash) {
+  Slot& slot = slotFor(name, hash);
+  if (slot.generation == generation_) slot.value = nullptr;
+}
+
+bool Decoder::defineLocally(Graph& graph, Node& node, std::string_view name, uint32_t index) {
+  uint64_t hash = NameTable::hashName(name);
+  if (local_names_.find(name, hash) != nullptr) return false;
+  Value* value = arena_.make<Value>();
+  value->name = name;
+  value->graph = &graph;
+  value->producer = &node;
+  value->output_index = index;
+  if (!local_names_.add(value, hash)) return false;
+  node.outputs[index] = value;
+  pending_names_.push_back({hash, name, &graph, value, index, NameUse::kLocalOutput});
+  return true;
+}
+
+void Decoder::moveUses(Value& from, Value& to) {
+  // The list runs newest first, and linking puts a use first: move the oldest first.
+  std::vector<Use*> uses;
+  for (Use& use : from.uses()) uses.push_back(&use);
+  for (size_t i = uses.size(); i-- > 0;) uses[i]->set(&to);
 }
 
 void Decoder::linkScopes(Graph& root) {

@@ -257,6 +257,9 @@ class Decoder {
     kGraphInput,   // target: the ValueInfo
     kGraphOutput,  // target: the ValueInfo
     kValueInfo,    // target: the ValueInfo
+    // A node output whose value a worker made, with the chunk's reads of it already
+    // linked (see LocalNames). target: the Value (its producer and output_index say where).
+    kLocalOutput,
   };
   struct PendingName {
     uint64_t hash;
@@ -319,6 +322,48 @@ class Decoder {
   std::vector<DecodedTensor> tensors_;
   std::vector<Tensor*> external_tensors_;
   std::vector<PendingName> pending_names_;
+
+  // A worker's names defined so far in the chunk it decodes. Most reads name a value defined
+  // a few nodes before, in the same chunk: the worker makes that value and links such reads
+  // itself, and the main decode only puts the value in place (kLocalOutput), fixing up what
+  // one thread would have done differently: a name read before this definition, or defined
+  // before it. Uses of a local value must all come from the chunk's nodes, in file order, so
+  // a name is dropped when anything else in the chunk might read it (a graph output naming
+  // it, an item the main decode decodes itself).
+  class LocalNames {
+   public:
+    void clear() {
+      ++generation_;
+      count_ = 0;
+    }
+    /// The local value named `name`, or null.
+    Value* find(std::string_view name, uint64_t hash) const;
+    /// Records `value` under its name; false when the table is full (the name is then
+    /// bound by the main decode, as any other).
+    bool add(Value* value, uint64_t hash);
+    /// Forgets `name`: later reads of it go to the main decode.
+    void drop(std::string_view name, uint64_t hash);
+
+   private:
+    struct Slot {
+      uint64_t hash = 0;
+      std::string_view name;
+      Value* value = nullptr;  // null: dropped
+      uint32_t generation = 0;
+    };
+    static constexpr size_t kCapacity = 4096;  // a power of two
+    /// The slot of `name`, or the empty one where it would go.
+    Slot& slotFor(std::string_view name, uint64_t hash);
+    std::vector<Slot> slots_ = std::vector<Slot>(kCapacity);
+    uint32_t generation_ = 1;
+    size_t count_ = 0;
+  };
+  LocalNames local_names_;
+  /// On a worker: makes the value node output `index` defines, for the chunk's reads to link
+  /// to; false when the main decode is to define it (the name is already local here).
+  bool defineLocally(Graph& graph, Node& node, std::string_view name, uint32_t index);
+  /// Moves every use of `from` onto `to`, in file order after `to`'s own.
+  static void moveUses(Value& from, Value& to);
   std::vector<std::string_view> scratch_names_;
   std::vector<std::string_view> scratch_outputs_;
   std::vector<Attribute*> scratch_attributes_;

@@ -136,6 +136,7 @@ void GraphPrefetch::work(size_t worker) {
 
 void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
   Decoder& decoder = *workers_[worker].decoder;
+  decoder.local_names_.clear();
   for (size_t i = chunk.first_item; i < chunk.end_item; ++i) {
     if (cancelled_.load(std::memory_order_relaxed)) break;
     Item& item = items_[i];
@@ -169,6 +170,11 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
                                : item.kind == Kind::kOutput ? Decoder::NameUse::kGraphOutput
                                                             : Decoder::NameUse::kValueInfo;
         if (ok) decoder.queueGraphName(graph_, use, info);
+        if (ok && item.kind == Kind::kOutput && info->name.has_value()) {
+          // A graph output is a use the main decode links: later reads of the name in this
+          // chunk must be linked after it, by the main decode too.
+          decoder.local_names_.drop(*info->name, NameTable::hashName(*info->name));
+        }
         object = info;
         break;
       }
@@ -177,7 +183,10 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
       item.object = object;
       item.names_end = static_cast<uint32_t>(decoder.pending_names_.size());
     } else {
-      // What the failed item queued belongs to nothing the model will hold.
+      // What the failed item queued belongs to nothing the model will hold. The main decode
+      // decodes it itself, and whatever it reads must be linked in order with the reads
+      // after it: no name is local from here on.
+      decoder.local_names_.clear();
       decoder.pending_names_.resize(names_before);
       decoder.tensors_.resize(tensors_before);
       decoder.status_ = Status();
@@ -199,8 +208,19 @@ const GraphPrefetch::Item* GraphPrefetch::next(const char* key, Chunk*& entered)
       decodeChunk(0, chunk);
       chunk.state.store(kDone, std::memory_order_relaxed);
     } else {
-      for (int state; (state = chunk.state.load(std::memory_order_acquire)) != kDone;) {
-        chunk.state.wait(state, std::memory_order_acquire);
+      // A worker holds it: decode a chunk nobody has claimed yet rather than wait.
+      while (chunk.state.load(std::memory_order_acquire) != kDone) {
+        size_t index = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+        if (index >= chunks_.size()) {
+          for (int state; (state = chunk.state.load(std::memory_order_acquire)) != kDone;) {
+            chunk.state.wait(state, std::memory_order_acquire);
+          }
+          break;
+        }
+        Chunk& other = chunks_[index];
+        if (!claim(other)) continue;
+        decodeChunk(0, other);
+        other.state.store(kDone, std::memory_order_release);
       }
     }
     entered = &chunk;
