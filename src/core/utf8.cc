@@ -48,6 +48,4 @@ size_t validUtf8Prefix(std::string_view text) {
   return text.size();
 }
 
-bool isValidUtf8(std::string_view text) { return validUtf8Prefix(text) == text.size(); }
-
 }  // namespace onyx
