@@ -97,6 +97,7 @@ size_t countDefinitions(Reader r) {
   uint32_t field;
   WireType wt;
   while (!r.atEnd() && r.readTag(field, wt)) {
+    r.prefetchAhead();
     if (definesName(field)) ++count;
     if (!r.skipValue(field, wt, 0)) break;
   }
@@ -330,7 +331,7 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
         }
       }
       pending_names_.push_back(
-          {hash, name, &graph, &node, static_cast<uint32_t>(i), NameUse::kNodeInput});
+          {hash, name, &graph, &node.inputs[i], static_cast<uint32_t>(i), NameUse::kNodeInput});
     }
     if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,

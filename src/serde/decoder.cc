@@ -363,6 +363,8 @@ void Decoder::bindNames(const PendingName* begin, const PendingName* end) {
     if (left > kEntryAhead) {
       const PendingName& later = at[kEntryAhead];
       later.graph->names.prefetchEntry(later.hash);
+      // A worker wrote the input's slot: it is in the other core's cache, or gone from all.
+      if (later.use == NameUse::kNodeInput) __builtin_prefetch(later.target, 1);
     }
     bindName(*at);
   }
@@ -379,11 +381,9 @@ void Decoder::bindName(const PendingName& pending) {
       node.outputs[pending.index] = value;
       return;
     }
-    case NameUse::kNodeInput: {
-      Node& node = *static_cast<Node*>(pending.target);
-      node.inputs[pending.index].set(valueForRead(graph, pending.name, pending.hash));
+    case NameUse::kNodeInput:
+      static_cast<Use*>(pending.target)->set(valueForRead(graph, pending.name, pending.hash));
       return;
-    }
     case NameUse::kInitializer: {
       Value* value = defineAs(graph, pending.name, pending.hash, Role::kInitializer);
       if (value->initializer == nullptr) value->initializer = static_cast<Tensor*>(pending.target);

@@ -252,7 +252,7 @@ class Decoder {
   static constexpr size_t kNameBatch = 256;
   enum class NameUse : uint8_t {
     kNodeOutput,   // target: the Node; index: the output's
-    kNodeInput,    // target: the Node; index: the input's
+    kNodeInput,    // target: the input's Use (binding need not touch the Node)
     kInitializer,  // target: the Tensor
     kGraphInput,   // target: the ValueInfo
     kGraphOutput,  // target: the ValueInfo

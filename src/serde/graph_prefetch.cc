@@ -56,6 +56,7 @@ void GraphPrefetch::scan(std::string_view bytes, const char* origin, size_t& def
   // Only keys and lengths are read; a malformed field ends the scan, and the main decode
   // reports it where it stands.
   while (!r.atEnd() && r.readTag(field, wt)) {
+    r.prefetchAhead();
     if (definesName(field)) ++definitions;
     bool is_item = field == 1 || field == 5 || field == 11 || field == 12 || field == 13;
     if (!is_item || wt != WireType::kLengthDelimited) {
