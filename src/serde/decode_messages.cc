@@ -526,11 +526,34 @@ bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
   return true;
 }
 
-bool Decoder::finishTensors(const Model* model) {
-  // A tensor met twice (a singular field that merges) is judged at its last occurrence.
-  std::sort(tensors_.begin(), tensors_.end(), [](const DecodedTensor& a, const DecodedTensor& b) {
+namespace {
+
+// A tensor met twice (a singular field that merges) is judged at its last occurrence: sorted
+// so, its last occurrence is the last of its run.
+template <class Decoded>
+void sortByTensor(std::vector<Decoded>& tensors) {
+  std::sort(tensors.begin(), tensors.end(), [](const Decoded& a, const Decoded& b) {
     return a.tensor != b.tensor ? a.tensor < b.tensor : a.end_offset < b.end_offset;
   });
+}
+
+}  // namespace
+
+void Decoder::keepUnfinishedTensors() {
+  sortByTensor(tensors_);
+  size_t kept = 0;
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    if (i + 1 < tensors_.size() && tensors_[i + 1].tensor == tensors_[i].tensor) continue;
+    const Tensor& tensor = *tensors_[i].tensor;
+    bool dims_fit = static_cast<bool>(
+        elementCount(std::span<const int64_t>(tensor.dims.begin(), tensor.dims.size())));
+    if (tensor.isExternal() || !dims_fit) tensors_[kept++] = tensors_[i];
+  }
+  tensors_.resize(kept);
+}
+
+bool Decoder::finishTensors(const Model* model) {
+  sortByTensor(tensors_);
   external_tensors_.clear();
   std::vector<DecodedTensor> external;
   const DecodedTensor* first_bad = nullptr;

@@ -71,6 +71,11 @@ class Decoder {
   /// Also lists the external tensors. Call once after the outermost decode.
   bool finishTensors(const Model* model);
 
+  /// On a worker, once its chunk is decoded: forgets the tensors finishTensors would pass
+  /// over (internal, dims fine), each judged as there, at its last occurrence. An item, and
+  /// so every occurrence of its tensors, is decoded by one thread: the judgement is final.
+  void keepUnfinishedTensors();
+
   /// Every tensor the decode met whose data_location says EXTERNAL (after finishTensors).
   const std::vector<Tensor*>& externalTensors() const { return external_tensors_; }
 

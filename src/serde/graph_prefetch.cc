@@ -194,6 +194,8 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
       item.names_end = static_cast<uint32_t>(names_before);
     }
   }
+  // Checked here, the main decode has (nearly) none of this chunk's tensors left to check.
+  decoder.keepUnfinishedTensors();
   chunk.names = keep(*workers_[worker].scratch, decoder.pending_names_);
   chunk.tensors = keep(*workers_[worker].scratch, decoder.tensors_);
   decoder.pending_names_.clear();

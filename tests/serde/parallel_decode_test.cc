@@ -3,6 +3,7 @@
 // entries, and for a bad file the same error at the same place.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -346,6 +347,103 @@ TEST(ParallelDecode, OfTwoTensorsWithImpossibleDimsTheFirstInTheFileIsNamed) {
   std::string both =
       expectRefusedAtANode(trickyModel(2000, {{10, constant.str()}, {1500, constant.str()}}));
   EXPECT_EQ(both, first_only);
+}
+
+TEST(ParallelDecode, ATensorMetTwiceIsJudgedAtItsLastOccurrenceOnAnyThread) {
+  // A singular tensor field given twice merges; the error's place is the second.
+  ProtoBuilder huge;
+  huge.varint(f::tensor::kDims, uint64_t{1} << 40).varint(f::tensor::kDims, uint64_t{1} << 40);
+  ProtoBuilder typed;
+  typed.varint(f::tensor::kDataType, 1);
+  ProtoBuilder attribute;
+  attribute.bytes(f::attribute::kName, "value")
+      .message(f::attribute::kT, huge)
+      .message(f::attribute::kT, typed)
+      .varint(f::attribute::kType, 4);
+  ProtoBuilder constant = node({}, {"c"}, "Constant");
+  constant.message(f::node::kAttribute, attribute);
+  for (int block : {3, 1200}) {
+    SCOPED_TRACE("block " + std::to_string(block));
+    expectRefusedAtANode(trickyModel(2000, {{block, constant.str()}}));
+  }
+}
+
+// A chain of `nodes` Relu nodes with an external initializer before every 50th, reading
+// the file "w<node>.bin" of the model's folder (4 floats at offset 0).
+std::string modelWithExternalWeights(int nodes) {
+  ProtoBuilder graph;
+  graph.message(f::graph::kInput, valueInfo("v0"));
+  for (int i = 0; i < nodes; ++i) {
+    std::string at = std::to_string(i);
+    if (i % 50 == 0) {
+      ProtoBuilder weight;
+      weight.varint(f::tensor::kDims, 4)
+          .varint(f::tensor::kDataType, 1)
+          .bytes(f::tensor::kName, "w" + at)
+          .message(f::tensor::kExternalData, ProtoBuilder()
+                                                 .bytes(f::entry::kKey, "location")
+                                                 .bytes(f::entry::kValue, "w" + at + ".bin"))
+          .varint(f::tensor::kDataLocation, f::tensor::kExternal);
+      graph.message(f::graph::kInitializer, weight);
+    }
+    graph.message(f::graph::kNode,
+                  node({"v" + at}, {"v" + std::to_string(i + 1)}, "Relu")
+                      .bytes(f::node::kName, "relu_" + at + "_with_a_longer_name"));
+  }
+  graph.message(f::graph::kOutput, valueInfo("v" + std::to_string(nodes)));
+  ProtoBuilder model;
+  model.varint(f::model::kIrVersion, 8)
+      .message(f::model::kGraph, graph)
+      .message(f::model::kOpsetImport,
+               ProtoBuilder().bytes(f::opset::kDomain, "").varint(f::opset::kVersion, 17));
+  return model.str();
+}
+
+TEST(ParallelDecode, ExternalTensorsDecodedOnAnyThreadAreResolvedInFileOrder) {
+  constexpr int kNodes = 6000;
+  std::string bytes = modelWithExternalWeights(kNodes);
+  std::string pattern = std::filesystem::temp_directory_path() / "onyx-parallel-XXXXXX";
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  std::filesystem::path folder = pattern;
+  auto write = [&](int node) {
+    std::ofstream out(folder / ("w" + std::to_string(node) + ".bin"), std::ios::binary);
+    float data[4] = {static_cast<float>(node), 1, 2, 3};
+    out.write(reinterpret_cast<const char*>(data), sizeof(data));
+  };
+  // Two files missing, far apart: the error names the first in the file, whichever thread
+  // decoded it.
+  for (int node = 0; node < kNodes; node += 50) {
+    if (node != 150 && node != 5000) write(node);
+  }
+  std::string first_error;
+  for (int threads : {1, 2, 3, 8}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    Result<Model> model = parseModel(bytes, nullptr, parallelOptions(threads), folder);
+    ASSERT_FALSE(model.isOk());
+    EXPECT_NE(model.status().toString().find("w150"), std::string::npos)
+        << model.status().toString();
+    if (threads == 1) first_error = model.status().toString();
+    EXPECT_EQ(model.status().toString(), first_error);
+  }
+  write(150);
+  write(5000);
+  for (int threads : {1, 2, 8}) {
+    SCOPED_TRACE(std::to_string(threads) + " threads");
+    Result<Model> model = parseModel(bytes, nullptr, parallelOptions(threads), folder);
+    ASSERT_TRUE(model.isOk()) << model.status().toString();
+    size_t checked = 0;
+    for (const Tensor* weight : model->graph->initializers) {
+      ASSERT_TRUE(weight->external_bytes.has_value()) << weight->nameOrEmpty();
+      ASSERT_EQ(weight->external_bytes->size(), 16u) << weight->nameOrEmpty();
+      float first;
+      std::memcpy(&first, weight->external_bytes->data(), sizeof(first));
+      EXPECT_EQ("w" + std::to_string(static_cast<int>(first)), weight->nameOrEmpty());
+      ++checked;
+    }
+    EXPECT_EQ(checked, size_t{kNodes / 50});
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(folder, ignored);
 }
 
 TEST(ParallelDecode, EveryConformanceModelDecodesTheSameOnTwoThreads) {
