@@ -460,18 +460,6 @@ Value* Decoder::LocalNames::find(std::string_view name, uint64_t hash) const {
   return slot.generation == generation_ ? slot.value : nullptr;
 }
 
-bool Decoder::LocalNames::add(Value* value, uint64_t hash) {
-  if (2 * (count_ + 1) > kCapacity) return false;  // keeps probe runs short, and ends them
-  Slot& slot = slotFor(value->name, hash);
-  if (slot.generation != generation_) {
-    slot = Slot{hash, value->name, value, generation_};
-    ++count_;
-  } else {
-    slot.value = value;  // defined again after it was dropped
-  }
-  return true;
-}
-
 void Decoder::LocalNames::drop(std::string_view name, uint64_t hash) {
   Slot& slot = slotFor(name, hash);
   if (slot.generation == generation_) slot.value = nullptr;
@@ -479,13 +467,16 @@ void Decoder::LocalNames::drop(std::string_view name, uint64_t hash) {
 
 bool Decoder::defineLocally(Graph& graph, Node& node, std::string_view name, uint32_t index) {
   uint64_t hash = NameTable::hashName(name);
-  if (local_names_.find(name, hash) != nullptr) return false;
-  Value* value = arena_.make<Value>();
-  value->name = name;
-  value->graph = &graph;
-  value->producer = &node;
-  value->output_index = index;
-  if (!local_names_.add(value, hash)) return false;
+  Value* value = nullptr;
+  bool added = local_names_.add(name, hash, [&] {
+    value = arena_.make<Value>();
+    value->name = name;
+    value->graph = &graph;
+    value->producer = &node;
+    value->output_index = index;
+    return value;
+  });
+  if (!added) return false;
   node.outputs[index] = value;
   pending_names_.push_back({hash, name, &graph, value, index, NameUse::kLocalOutput});
   return true;

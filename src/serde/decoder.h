@@ -343,9 +343,22 @@ class Decoder {
     }
     /// The local value named `name`, or null.
     Value* find(std::string_view name, uint64_t hash) const;
-    /// Records `value` under its name; false when the table is full (the name is then
-    /// bound by the main decode, as any other).
-    bool add(Value* value, uint64_t hash);
+    /// Records the value `make()` returns under `name`, in one probe; false, without calling
+    /// `make`, when the name is already local or the table is full (the name is then bound
+    /// by the main decode, as any other).
+    template <class Make>
+    bool add(std::string_view name, uint64_t hash, Make&& make) {
+      Slot& slot = slotFor(name, hash);
+      if (slot.generation == generation_) {
+        if (slot.value != nullptr) return false;
+        slot.value = make();  // defined again after it was dropped
+        return true;
+      }
+      if (2 * (count_ + 1) > kCapacity) return false;  // keeps probe runs short, and ends them
+      slot = Slot{hash, name, make(), generation_};
+      ++count_;
+      return true;
+    }
     /// Forgets `name`: later reads of it go to the main decode.
     void drop(std::string_view name, uint64_t hash);
 
