@@ -100,17 +100,11 @@ class NameTable {
     size_t n = name.size();
     uint64_t h = 0x9e3779b97f4a7c15ull ^ (n * 0xff51afd7ed558ccdull);
     while (n >= 8) {
-      uint64_t word;
-      std::memcpy(&word, p, 8);
-      h = mix(h ^ word);
+      h = mix(h ^ load8(p));
       p += 8;
       n -= 8;
     }
-    if (n > 0) {
-      uint64_t word = 0;
-      std::memcpy(&word, p, n);
-      h = mix(h ^ word);
-    }
+    if (n > 0) h = mix(h ^ tail(p, n, name.size() >= 8));
     return mix(h);
   }
 
@@ -127,6 +121,26 @@ class NameTable {
     }
   };
 
+  static uint64_t load8(const char* p) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);  // little-endian, as every target onyx builds for
+    return word;
+  }
+  /// The last `n` (1 to 7) bytes at `p` as a little-endian number. Read as whole words, not
+  /// byte by byte into memory: a word just written byte-wise cannot be read back at once,
+  /// and that stall was a fifth of decoding a node.
+  static uint64_t tail(const char* p, size_t n, bool has_bytes_before) {
+    if (has_bytes_before) return load8(p + n - 8) >> (8 * (8 - n));
+    auto byte = [&](size_t i) { return uint64_t{static_cast<uint8_t>(p[i])}; };
+    if (n >= 4) {
+      uint32_t low;
+      uint32_t high;
+      std::memcpy(&low, p, 4);
+      std::memcpy(&high, p + n - 4, 4);
+      return low | (uint64_t{high} << (8 * (n - 4)));
+    }
+    return byte(0) | (byte(n / 2) << (8 * (n / 2))) | (byte(n - 1) << (8 * (n - 1)));
+  }
   static uint64_t mix(uint64_t h) {
     h *= 0xbf58476d1ce4e5b9ull;
     return h ^ (h >> 31);
