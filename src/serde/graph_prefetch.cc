@@ -202,41 +202,29 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
   decoder.tensors_.clear();
 }
 
-const GraphPrefetch::Item* GraphPrefetch::next(const char* key, Chunk*& entered) {
-  entered = nullptr;
-  if (next_item_ >= items_.size() || items_[next_item_].key != key) return nullptr;
-  if (!current_chunk_entered_) {
-    Chunk& chunk = chunks_[current_chunk_];
-    if (claim(chunk)) {
-      decodeChunk(0, chunk);
-      chunk.state.store(kDone, std::memory_order_relaxed);
-    } else {
-      // A worker holds it: decode a chunk nobody has claimed yet rather than wait.
-      while (chunk.state.load(std::memory_order_acquire) != kDone) {
-        size_t index = next_chunk_.fetch_add(1, std::memory_order_relaxed);
-        if (index >= chunks_.size()) {
-          for (int state; (state = chunk.state.load(std::memory_order_acquire)) != kDone;) {
-            chunk.state.wait(state, std::memory_order_acquire);
-          }
-          break;
+GraphPrefetch::Chunk* GraphPrefetch::enterChunk() {
+  Chunk& chunk = chunks_[current_chunk_];
+  if (claim(chunk)) {
+    decodeChunk(0, chunk);
+    chunk.state.store(kDone, std::memory_order_relaxed);
+  } else {
+    // A worker holds it: decode a chunk nobody has claimed yet rather than wait.
+    while (chunk.state.load(std::memory_order_acquire) != kDone) {
+      size_t index = next_chunk_.fetch_add(1, std::memory_order_relaxed);
+      if (index >= chunks_.size()) {
+        for (int state; (state = chunk.state.load(std::memory_order_acquire)) != kDone;) {
+          chunk.state.wait(state, std::memory_order_acquire);
         }
-        Chunk& other = chunks_[index];
-        if (!claim(other)) continue;
-        decodeChunk(0, other);
-        other.state.store(kDone, std::memory_order_release);
+        break;
       }
+      Chunk& other = chunks_[index];
+      if (!claim(other)) continue;
+      decodeChunk(0, other);
+      other.state.store(kDone, std::memory_order_release);
     }
-    entered = &chunk;
-    current_chunk_entered_ = true;
   }
-  return &items_[next_item_];
-}
-
-void GraphPrefetch::pop() {
-  if (++next_item_ == chunks_[current_chunk_].end_item) {
-    ++current_chunk_;
-    current_chunk_entered_ = false;
-  }
+  current_chunk_entered_ = true;
+  return &chunk;
 }
 
 }  // namespace onyx::serde

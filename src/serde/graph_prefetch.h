@@ -69,8 +69,18 @@ class GraphPrefetch {
   /// chunk decoded), else null (the scan stopped before it). When this call reached a new
   /// chunk, `entered` is that chunk: its names and tensors are the main decode's to take.
   /// The item stays next until pop().
-  const Item* next(const char* key, Chunk*& entered);
-  void pop();
+  const Item* next(const char* key, Chunk*& entered) {
+    entered = nullptr;
+    if (next_item_ >= items_.size() || items_[next_item_].key != key) return nullptr;
+    if (!current_chunk_entered_) entered = enterChunk();
+    return &items_[next_item_];
+  }
+  void pop() {
+    if (++next_item_ == chunks_[current_chunk_].end_item) {
+      ++current_chunk_;
+      current_chunk_entered_ = false;
+    }
+  }
 
  private:
   /// Lists the items of the graph `bytes` (up to the first malformed field) in items_.
@@ -87,6 +97,8 @@ class GraphPrefetch {
     std::unique_ptr<Decoder> decoder;
   };
 
+  /// Waits for the chunk the walk reaches (decoding it, or others, meanwhile) and returns it.
+  Chunk* enterChunk();
   void work(size_t worker);
   void decodeChunk(size_t worker, Chunk& chunk);
   bool claim(Chunk& chunk) {
