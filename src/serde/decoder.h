@@ -369,7 +369,7 @@ class Decoder {
       Value* value = nullptr;  // null: dropped
       uint32_t generation = 0;
     };
-    static constexpr size_t kCapacity = 4096;  // a power of two
+    static constexpr size_t kCapacity = 1024;  // a power of two
     /// The slot of `name`, or the empty one where it would go.
     Slot& slotFor(std::string_view name, uint64_t hash);
     std::vector<Slot> slots_ = std::vector<Slot>(kCapacity);
