@@ -3,16 +3,18 @@
 //
 // The walking decode (the "main" one) still reads the graph's fields in file order and
 // alone does everything that touches shared state: linking nodes into the list, binding
-// names to values (so use-list order, and which value a repeated name gets, are as
-// without threads), making subgraphs and their scopes. What it takes from here is each
+// names in the graph's table (so use-list order, and which value a repeated name gets, are
+// as without threads), making subgraphs and their scopes. What it takes from here is each
 // item's own message, decoded by a worker into an arena of the worker's (a Node, a Tensor,
-// a ValueInfo), with the names it binds hashed and queued for the main decode to bind. An item a
-// worker could not decode — it is malformed, or it holds a subgraph, whose scope only the main
-// decode may build — is left for the main decode to decode where it stands, which gives
-// the same error at the same place as without threads.
+// a ValueInfo), with the names it binds hashed and queued for the main decode to bind. A
+// worker links a read of a name defined earlier in its own chunk itself (Decoder::LocalNames);
+// the main decode puts such values in the table and fixes up what one thread would have done
+// differently. An item a worker could not decode — it is malformed, or it holds a subgraph,
+// whose scope only the main decode may build — is left for the main decode to decode where
+// it stands, which gives the same error at the same place as without threads.
 //
 // The main thread decodes chunks too: when the chunk it needs next is unclaimed, it takes
-// it rather than wait.
+// it; when a worker holds it, it decodes a later unclaimed one rather than wait.
 #pragma once
 
 #include <atomic>

@@ -205,6 +205,16 @@ ProtoBuilder intAttribute(const std::string& name, uint64_t value) {
       .varint(f::attribute::kType, 2);
 }
 
+// An IR 8, opset 17 model holding `graph`.
+std::string modelOf(const ProtoBuilder& graph) {
+  ProtoBuilder model;
+  model.varint(f::model::kIrVersion, 8)
+      .message(f::model::kGraph, graph)
+      .message(f::model::kOpsetImport,
+               ProtoBuilder().bytes(f::opset::kDomain, "").varint(f::opset::kVersion, 17));
+  return model.str();
+}
+
 // A graph with everything that binds names, in many small chunks' worth: blocks of nodes
 // with attributes, initializers, inputs, outputs and value_info entries between them;
 // names defined twice, read before they are defined, read by their own node, left empty,
@@ -270,12 +280,7 @@ std::string trickyModel(int blocks = 2000, const std::map<int, std::string>& fau
   }
   graph.message(f::graph::kOutput, valueInfo("b" + std::to_string(blocks - 1) + "_out"));
   graph.message(f::graph::kValueInfo, valueInfo("b1_out"));
-  ProtoBuilder model;
-  model.varint(f::model::kIrVersion, 8)
-      .message(f::model::kGraph, graph)
-      .message(f::model::kOpsetImport,
-               ProtoBuilder().bytes(f::opset::kDomain, "").varint(f::opset::kVersion, 17));
-  return model.str();
+  return modelOf(graph);
 }
 
 TEST(ParallelDecode, AGraphWithEveryKindOfBindingDecodesTheSameOnAnyThreadCount) {
@@ -391,12 +396,7 @@ std::string modelWithExternalWeights(int nodes) {
                       .bytes(f::node::kName, "relu_" + at + "_with_a_longer_name"));
   }
   graph.message(f::graph::kOutput, valueInfo("v" + std::to_string(nodes)));
-  ProtoBuilder model;
-  model.varint(f::model::kIrVersion, 8)
-      .message(f::model::kGraph, graph)
-      .message(f::model::kOpsetImport,
-               ProtoBuilder().bytes(f::opset::kDomain, "").varint(f::opset::kVersion, 17));
-  return model.str();
+  return modelOf(graph);
 }
 
 TEST(ParallelDecode, ExternalTensorsDecodedOnAnyThreadAreResolvedInFileOrder) {
