@@ -330,8 +330,7 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
           continue;
         }
       }
-      pending_names_.push_back(
-          {hash, name, &graph, &node.inputs[i], static_cast<uint32_t>(i), NameUse::kNodeInput});
+      pending_names_.push_back({hash, name, &graph, &node.inputs[i], 0, NameUse::kNodeInput});
     }
     if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,
@@ -526,21 +525,12 @@ bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
   return true;
 }
 
-namespace {
-
-// A tensor met twice (a singular field that merges) is judged at its last occurrence: sorted
-// so, its last occurrence is the last of its run.
-template <class Decoded>
-void sortByTensor(std::vector<Decoded>& tensors) {
-  std::sort(tensors.begin(), tensors.end(), [](const Decoded& a, const Decoded& b) {
+void Decoder::keepUnfinishedTensors() {
+  // A tensor met twice (a singular field that merges) is judged at its last occurrence:
+  // sorted so, that is the last entry of its run.
+  std::sort(tensors_.begin(), tensors_.end(), [](const DecodedTensor& a, const DecodedTensor& b) {
     return a.tensor != b.tensor ? a.tensor < b.tensor : a.end_offset < b.end_offset;
   });
-}
-
-}  // namespace
-
-void Decoder::keepUnfinishedTensors() {
-  sortByTensor(tensors_);
   size_t kept = 0;
   for (size_t i = 0; i < tensors_.size(); ++i) {
     if (i + 1 < tensors_.size() && tensors_[i + 1].tensor == tensors_[i].tensor) continue;
@@ -553,25 +543,24 @@ void Decoder::keepUnfinishedTensors() {
 }
 
 bool Decoder::finishTensors(const Model* model) {
-  sortByTensor(tensors_);
+  keepUnfinishedTensors();  // what is left is each tensor once, its dims bad or it external
   external_tensors_.clear();
   std::vector<DecodedTensor> external;
   const DecodedTensor* first_bad = nullptr;
   Status bad_status;
-  for (size_t i = 0; i < tensors_.size(); ++i) {
-    if (i + 1 < tensors_.size() && tensors_[i + 1].tensor == tensors_[i].tensor) continue;
-    const Tensor& tensor = *tensors_[i].tensor;
+  for (const DecodedTensor& decoded : tensors_) {
+    const Tensor& tensor = *decoded.tensor;
     // Every later use multiplies the dims; refuse here what no use could survive.
     auto count = elementCount(std::span<const int64_t>(tensor.dims.begin(), tensor.dims.size()));
     if (!count) {
       // The error names the first such tensor in the file, whichever thread decoded it.
-      if (first_bad == nullptr || tensors_[i].end_offset < first_bad->end_offset) {
-        first_bad = &tensors_[i];
+      if (first_bad == nullptr || decoded.end_offset < first_bad->end_offset) {
+        first_bad = &decoded;
         bad_status = std::move(count).takeStatus();
       }
       continue;
     }
-    if (tensor.isExternal()) external.push_back(tensors_[i]);
+    external.push_back(decoded);
   }
   // In file order, whichever thread met them.
   std::sort(external.begin(), external.end(), [](const DecodedTensor& a, const DecodedTensor& b) {

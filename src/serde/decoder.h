@@ -71,9 +71,10 @@ class Decoder {
   /// Also lists the external tensors. Call once after the outermost decode.
   bool finishTensors(const Model* model);
 
-  /// On a worker, once its chunk is decoded: forgets the tensors finishTensors would pass
-  /// over (internal, dims fine), each judged as there, at its last occurrence. An item, and
-  /// so every occurrence of its tensors, is decoded by one thread: the judgement is final.
+  /// Forgets the tensors met so far that need nothing more (internal, dims fine), each
+  /// judged at its last occurrence, and keeps the rest once each. finishTensors starts so; a
+  /// worker calls it after each chunk (an item, and so every occurrence of its tensors, is
+  /// decoded by one thread, so the judgement is final).
   void keepUnfinishedTensors();
 
   /// Every tensor the decode met whose data_location says EXTERNAL (after finishTensors).
@@ -257,7 +258,7 @@ class Decoder {
   static constexpr size_t kNameBatch = 256;
   enum class NameUse : uint8_t {
     kNodeOutput,   // target: the Node; index: the output's
-    kNodeInput,    // target: the input's Use (binding need not touch the Node)
+    kNodeInput,    // target: the input's Use (binding need not touch the Node); no index
     kInitializer,  // target: the Tensor
     kGraphInput,   // target: the ValueInfo
     kGraphOutput,  // target: the ValueInfo
