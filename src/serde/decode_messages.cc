@@ -176,6 +176,9 @@ void Decoder::queueGraphName(Graph& graph, NameUse use, void* target) {
   // An empty name defines nothing; a value_info entry named "" still looks itself up.
   if (name->empty() && use != NameUse::kValueInfo) return;
   queueName(graph, target, *name, 0, use);
+  // Bound in batches, as node names are: a graph's initializers and value_info entries come
+  // after its nodes in the file, so each lookup finds a name read long before, out of cache.
+  if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
 }
 
 Decoder::Step Decoder::graphValueInfo(Reader& r, WireType wt, Graph& graph, const char* field,
@@ -183,7 +186,6 @@ Decoder::Step Decoder::graphValueInfo(Reader& r, WireType wt, Graph& graph, cons
   if (prefetch_ != nullptr && takePrefetched(r, graph)) return Step::kRead;
   if (item(r, wt, field, list, &Decoder::decodeValueInfo) == Step::kFailed) return Step::kFailed;
   queueGraphName(graph, use, list.back());
-  bindPendingNames();
   return Step::kRead;
 }
 
@@ -223,7 +225,6 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
           return Step::kFailed;
         }
         queueGraphName(graph, NameUse::kInitializer, graph.initializers.back());
-        bindPendingNames();
         return Step::kRead;
       }
       case 10: return step(readString(r, wt, graph.doc_string, "doc_string", false));

@@ -253,8 +253,8 @@ class Decoder {
   // cache, and resolving names one at a time waits on a miss for each, where a batch
   // prefetches ahead and overlaps them. Names bind in the order they were read, exactly as
   // if each were resolved on the spot: a name operation that is not queued binds the
-  // queued ones first. Node inputs and outputs are always queued; a graph's initializers,
-  // inputs, outputs and value_info entries when a GraphPrefetch decoded them.
+  // queued ones first. Node inputs and outputs are queued, and so are a graph's
+  // initializers, inputs, outputs and value_info entries.
   static constexpr size_t kNameBatch = 256;
   enum class NameUse : uint8_t {
     kNodeOutput,   // target: the Node; index: the output's
