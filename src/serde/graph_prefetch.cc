@@ -37,20 +37,24 @@ std::unique_ptr<GraphPrefetch> GraphPrefetch::start(Decoder& main, Graph& graph,
                                                     std::string_view bytes, int threads, int depth,
                                                     size_t& definitions) {
   auto prefetch = std::make_unique<GraphPrefetch>(main, graph, depth);
-  prefetch->scan(bytes, main.origin_, definitions);
-  size_t cost = 0;
-  for (const Item& item : prefetch->items_) cost += decodeCost(item);
-  if (prefetch->items_.empty() || cost < main.options_.parallel_min_bytes) return nullptr;
-  prefetch->split(threads);
+  if (!prefetch->scan(bytes, threads, definitions)) return nullptr;
   return prefetch;
 }
 
 GraphPrefetch::GraphPrefetch(Decoder& main, Graph& graph, int depth)
     : main_(main), graph_(graph), depth_(depth) {}
 
-void GraphPrefetch::scan(std::string_view bytes, const char* origin, size_t& definitions) {
+bool GraphPrefetch::scan(std::string_view bytes, int threads, size_t& definitions) {
+  // Every item takes at least its key and length byte, and costs at least kFixed: bounds
+  // on how many items and chunks there can be.
+  size_t most_items = bytes.size() / 2 + 1;
+  items_.init(most_items);
+  chunks_.init((bytes.size() + most_items * 64) / kChunkCost + 1);
   definitions = 0;
-  Reader r(bytes.data(), bytes.data() + bytes.size(), origin);
+  size_t total_cost = 0;
+  size_t chunk_cost = 0;
+  bool started = false;
+  Reader r(bytes.data(), bytes.data() + bytes.size(), main_.origin_);
   uint32_t field;
   WireType wt;
   // Only keys and lengths are read; a malformed field ends the scan, and the main decode
@@ -66,36 +70,47 @@ void GraphPrefetch::scan(std::string_view bytes, const char* origin, size_t& def
     const char* key = r.position();
     std::string_view message;
     if (!r.readBytes(message) || message.size() > UINT32_MAX) break;
-    Kind kind = field == 1    ? Kind::kNode
+    Item& item = items_.emplace_back(scratch_);
+    item.key = key;
+    item.data = message.data();
+    item.size = static_cast<uint32_t>(message.size());
+    item.kind = field == 1    ? Kind::kNode
                 : field == 5  ? Kind::kInitializer
                 : field == 11 ? Kind::kInput
                 : field == 12 ? Kind::kOutput
                               : Kind::kValueInfo;
-    items_.push_back(
-        scratch_, {key, message.data(), static_cast<uint32_t>(message.size()), 0, nullptr, kind});
-  }
-}
-
-void GraphPrefetch::split(int threads) {
-  // Where each chunk ends; the chunks hold atomics, so they are made once, at their count.
-  std::vector<size_t> ends;
-  size_t cost = 0;
-  for (size_t i = 0; i < items_.size(); ++i) {
-    cost += decodeCost(items_[i]);
-    if (cost >= kChunkCost || i + 1 == items_.size()) {
-      ends.push_back(i + 1);
-      cost = 0;
+    size_t cost = decodeCost(item);
+    total_cost += cost;
+    chunk_cost += cost;
+    if (chunk_cost < kChunkCost) continue;
+    closeChunk(items_.size());
+    chunk_cost = 0;
+    if (!started && total_cost >= main_.options_.parallel_min_bytes) {
+      startWorkers(threads);
+      started = true;
     }
   }
-  size_t chunk_count = ends.size();
-  chunks_ = std::vector<Chunk>(chunk_count);
-  for (size_t c = 0; c < chunk_count; ++c) {
-    chunks_[c].first_item = c == 0 ? 0 : ends[c - 1];
-    chunks_[c].end_item = ends[c];
+  if (chunk_cost != 0) closeChunk(items_.size());
+  if (!started && items_.size() != 0 && total_cost >= main_.options_.parallel_min_bytes) {
+    startWorkers(threads);
+    started = true;
   }
+  scanned_.store(chunks_.size() * 2 + 1, std::memory_order_release);
+  scanned_.notify_all();
+  return started;
+}
 
+void GraphPrefetch::closeChunk(size_t end_item) {
+  size_t first_item = chunks_.size() == 0 ? 0 : chunks_[chunks_.size() - 1].end_item;
+  Chunk& chunk = chunks_.emplace_back(scratch_);
+  chunk.first_item = first_item;
+  chunk.end_item = end_item;
+  scanned_.store(chunks_.size() * 2, std::memory_order_release);
+  scanned_.notify_all();
+}
+
+void GraphPrefetch::startWorkers(int threads) {
   size_t worker_count = threads < 1 ? 1 : static_cast<size_t>(threads);
-  if (worker_count > chunk_count) worker_count = chunk_count;
   workers_.resize(worker_count);
   for (Worker& worker : workers_) {
     worker.arena = std::make_unique<Arena>();
@@ -114,6 +129,15 @@ void GraphPrefetch::split(int threads) {
   }
 }
 
+bool GraphPrefetch::waitForChunk(size_t index) {
+  for (size_t state = scanned_.load(std::memory_order_acquire);;
+       state = scanned_.load(std::memory_order_acquire)) {
+    if (index < state / 2) return true;
+    if (state % 2 == 1) return false;
+    scanned_.wait(state, std::memory_order_acquire);
+  }
+}
+
 GraphPrefetch::~GraphPrefetch() {
   cancelled_.store(true, std::memory_order_relaxed);
   for (std::thread& thread : threads_) thread.join();
@@ -126,7 +150,7 @@ GraphPrefetch::~GraphPrefetch() {
 void GraphPrefetch::work(size_t worker) {
   for (;;) {
     size_t index = next_chunk_.fetch_add(1, std::memory_order_relaxed);
-    if (index >= chunks_.size() || cancelled_.load(std::memory_order_relaxed)) return;
+    if (!waitForChunk(index) || cancelled_.load(std::memory_order_relaxed)) return;
     Chunk& chunk = chunks_[index];
     if (!claim(chunk)) continue;  // the main thread took it
     decodeChunk(worker, chunk);

@@ -15,11 +15,17 @@
 //
 // The main thread decodes chunks too: when the chunk it needs next is unclaimed, it takes
 // it; when a worker holds it, it decodes a later unclaimed one rather than wait.
+//
+// Finding the items means reading every key of the graph in turn, which for a large graph
+// takes as long as a sixth of the rest of the load. The workers do not wait for it: the
+// main thread hands out each chunk as soon as its items are found, and the workers decode
+// it while the bytes are still in cache.
 #pragma once
 
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <span>
 #include <string_view>
 #include <thread>
@@ -40,6 +46,31 @@ struct PrefetchItem {
   Kind kind;
 };
 
+/// An array that one thread appends to while others read the elements below a count it
+/// has published to them: the elements never move, as a vector's would when it grows.
+template <class T, size_t kSegmentShift>
+class StableArray {
+ public:
+  /// Room for up to `capacity` elements; their storage is allocated as they are added.
+  void init(size_t capacity) { segments_.assign((capacity >> kSegmentShift) + 1, nullptr); }
+
+  size_t size() const { return size_; }
+  T& operator[](size_t i) { return segments_[i >> kSegmentShift][i & kMask]; }
+  const T& operator[](size_t i) const { return segments_[i >> kSegmentShift][i & kMask]; }
+
+  /// A new element, value-initialized, at the end. Never called past init's capacity.
+  T& emplace_back(Arena& arena) {
+    T*& segment = segments_[size_ >> kSegmentShift];
+    if (segment == nullptr) segment = arena.allocateArray<T>(kMask + 1);
+    return *new (&segment[size_++ & kMask]) T();
+  }
+
+ private:
+  static constexpr size_t kMask = (size_t{1} << kSegmentShift) - 1;
+  std::vector<T*> segments_;
+  size_t size_ = 0;
+};
+
 class GraphPrefetch {
  public:
   using Item = PrefetchItem;
@@ -55,8 +86,9 @@ class GraphPrefetch {
   };
 
   /// Decodes the graph `bytes` ahead on `threads` threads (the caller's among them), the
-  /// graph's messages being read at nesting depth `depth`. Null when there is nothing to
-  /// decode ahead. Either way counts the graph's name-defining fields into `definitions`.
+  /// graph's messages being read at nesting depth `depth`; returns once it has found every
+  /// item, the workers decoding on. Null when there is too little to decode ahead. Either
+  /// way counts the graph's name-defining fields into `definitions`.
   static std::unique_ptr<GraphPrefetch> start(Decoder& main, Graph& graph, std::string_view bytes,
                                               int threads, int depth, size_t& definitions);
   GraphPrefetch(Decoder& main, Graph& graph, int depth);
@@ -85,9 +117,14 @@ class GraphPrefetch {
   }
 
  private:
-  /// Lists the items of the graph `bytes` (up to the first malformed field) in items_.
-  void scan(std::string_view bytes, const char* origin, size_t& definitions);
-  void split(int threads);
+  /// Lists the items of the graph `bytes` (up to the first malformed field) in items_ and
+  /// hands out each chunk as it closes, starting the workers once there is enough to do.
+  /// Whether they were started.
+  bool scan(std::string_view bytes, int threads, size_t& definitions);
+  void closeChunk(size_t end_item);
+  void startWorkers(int threads);
+  /// Waits until chunk `index` is handed out; false when the scan ended without it.
+  bool waitForChunk(size_t index);
 
   static constexpr int kUnclaimed = 0;
   static constexpr int kClaimed = 1;
@@ -114,8 +151,11 @@ class GraphPrefetch {
   // Transient memory from arenas, whose blocks the next load reuses without page faults
   // (from malloc, a large graph's lists would fault in fresh pages on every load).
   Arena scratch_;
-  ArenaList<Item> items_;
-  std::vector<Chunk> chunks_;
+  StableArray<Item, 12> items_;
+  StableArray<Chunk, 8> chunks_;
+  // The chunks handed out so far, times two, plus one once the scan has ended: the workers
+  // wait on it, so the end must change it too.
+  std::atomic<size_t> scanned_{0};
   std::vector<Worker> workers_;  // [0] is the main thread's
   std::vector<std::thread> threads_;
   std::atomic<size_t> next_chunk_{0};
