@@ -360,8 +360,11 @@ void Decoder::bindNames(const PendingName* begin, const PendingName* end) {
       const PendingName& later = at[kSlotAhead];
       later.graph->names.prefetch(later.hash);
       // The name itself, to compare with the slot's: a worker read it, this core has not.
-      __builtin_prefetch(later.name.data());
-      __builtin_prefetch(later.name.data() + later.name.size() - 1);
+      // Not for a chunk's own definitions, which are new to the table nearly always.
+      if (later.use != NameUse::kLocalOutput) {
+        __builtin_prefetch(later.name.data());
+        __builtin_prefetch(later.name.data() + later.name.size() - 1);
+      }
     }
     if (left > kEntryAhead) {
       const PendingName& later = at[kEntryAhead];
