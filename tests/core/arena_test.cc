@@ -64,5 +64,21 @@ TEST(ArenaList, GrowsInsertsErasesAndAssigns) {
   EXPECT_EQ(list[4], 0);
 }
 
+TEST(ArenaList, IsTwoWordsAndRefusesMoreThanItsSizeHolds) {
+  // Hundreds of thousands of lists in a large graph's nodes and attributes: their size is
+  // part of every load's cost.
+  EXPECT_EQ(sizeof(ArenaList<int>), 16u);
+  EXPECT_EQ(ArenaList<int>::kMaxSize, size_t{UINT32_MAX});
+  // A size that would wrap the 32-bit count ends the process (as running out of memory
+  // does) before anything is allocated or written.
+  EXPECT_DEATH(
+      {
+        Arena arena;
+        ArenaList<int> list;
+        list.reserve(arena, ArenaList<int>::kMaxSize + 1);
+      },
+      "");
+}
+
 }  // namespace
 }  // namespace onyx

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/attribute.h"
 #include "onyx/ir/unique_names.h"
 #include "support/graph_testing.h"
 #include "support/proto_builder.h"
@@ -20,7 +21,8 @@ TEST(ValueLayout, TheGraphApiAddsNothingToTheObjectsALoadMakesPerNodeAndName) {
   // A 200,000-node graph has this many of each: the sizes are the loader's budget.
   EXPECT_EQ(sizeof(Value), 80u);
   EXPECT_EQ(sizeof(Use), 32u);
-  EXPECT_EQ(sizeof(Node), 248u);
+  EXPECT_EQ(sizeof(Node), 200u);
+  EXPECT_EQ(sizeof(Attribute), 200u);
 }
 
 TEST(ValueType, TensorShapesWithKnownSymbolicAndUnknownDims) {

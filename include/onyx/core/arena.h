@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <new>
 #include <string_view>
@@ -76,13 +77,19 @@ class Arena {
   size_t reserved_ = 0;
 };
 
-/// A growable array whose storage comes from an Arena: three words, no destructor.
+/// A growable array whose storage comes from an Arena: 16 bytes, no destructor.
 /// Growth takes the arena explicitly because the list does not remember it.
+///
+/// Sizes are 32-bit: a large graph holds hundreds of thousands of these lists, and their
+/// bytes are written on every load. A list of 2^32 elements would need 16 GiB or more of
+/// arena; asking for one ends the process as running out of memory does.
 template <class T>
 class ArenaList {
   static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
 
  public:
+  static constexpr size_t kMaxSize = UINT32_MAX;
+
   using value_type = T;
   using iterator = T*;
   using const_iterator = const T*;
@@ -101,11 +108,11 @@ class ArenaList {
   const T& back() const { return data_[size_ - 1]; }
 
   void push_back(Arena& arena, const T& value) {
-    if (size_ == capacity_) grow(arena, size_ + 1);
+    if (size_ == capacity_) grow(arena, size_t{size_} + 1);
     data_[size_++] = value;
   }
   T& emplace_back(Arena& arena) {
-    if (size_ == capacity_) grow(arena, size_ + 1);
+    if (size_ == capacity_) grow(arena, size_t{size_} + 1);
     data_[size_] = T{};
     return data_[size_++];
   }
@@ -118,7 +125,7 @@ class ArenaList {
     --size_;
   }
   void insert(Arena& arena, size_t i, const T& value) {
-    if (size_ == capacity_) grow(arena, size_ + 1);
+    if (size_ == capacity_) grow(arena, size_t{size_} + 1);
     std::memmove(static_cast<void*>(data_ + i + 1), data_ + i, (size_ - i) * sizeof(T));
     data_[i] = value;
     ++size_;
@@ -127,36 +134,39 @@ class ArenaList {
   /// size.
   void assign(Arena& arena, const T* source, size_t count) {
     if (count > capacity_) {
+      if (count > kMaxSize) std::abort();
       data_ = arena.allocateArray<T>(count);
-      capacity_ = count;
+      capacity_ = static_cast<uint32_t>(count);
     }
     if (count != 0) std::memcpy(static_cast<void*>(data_), source, count * sizeof(T));
-    size_ = count;
+    size_ = static_cast<uint32_t>(count);
   }
   void clear() { size_ = 0; }
   /// Drops the elements from `size` on.
   void truncate(size_t size) {
-    if (size < size_) size_ = size;
+    if (size < size_) size_ = static_cast<uint32_t>(size);
   }
   void resize(Arena& arena, size_t size) {
     reserve(arena, size);
     for (size_t i = size_; i < size; ++i) data_[i] = T{};
-    size_ = size;
+    size_ = static_cast<uint32_t>(size);
   }
 
  private:
   void grow(Arena& arena, size_t needed) {
-    size_t capacity = capacity_ < 4 ? 4 : capacity_ * 2;
+    if (needed > kMaxSize) std::abort();
+    size_t capacity = capacity_ < 4 ? 4 : size_t{capacity_} * 2;
     if (capacity < needed) capacity = needed;
+    if (capacity > kMaxSize) capacity = kMaxSize;
     T* bigger = arena.allocateArray<T>(capacity);
     if (size_ != 0) std::memcpy(static_cast<void*>(bigger), data_, size_ * sizeof(T));
     data_ = bigger;
-    capacity_ = capacity;
+    capacity_ = static_cast<uint32_t>(capacity);
   }
 
   T* data_ = nullptr;
-  size_t size_ = 0;
-  size_t capacity_ = 0;
+  uint32_t size_ = 0;
+  uint32_t capacity_ = 0;
 };
 
 }  // namespace onyx
