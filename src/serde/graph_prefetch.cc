@@ -140,6 +140,10 @@ bool GraphPrefetch::waitForChunk(size_t index) {
 
 GraphPrefetch::~GraphPrefetch() {
   cancelled_.store(true, std::memory_order_relaxed);
+  // Ends the scan for the workers, should it not have ended (start() left early): else a
+  // worker waiting for the next chunk would wait for ever.
+  scanned_.fetch_or(1, std::memory_order_release);
+  scanned_.notify_all();
   for (std::thread& thread : threads_) thread.join();
   for (Worker& worker : workers_) {
     worker.decoder.reset();
