@@ -178,7 +178,7 @@ void Decoder::queueGraphName(Graph& graph, NameUse use, void* target) {
   queueName(graph, target, *name, 0, use);
   // Bound in batches, as node names are: a graph's initializers and value_info entries come
   // after its nodes in the file, so each lookup finds a name read long before, out of cache.
-  if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
+  bindFullBatch();
 }
 
 Decoder::Step Decoder::graphValueInfo(Reader& r, WireType wt, Graph& graph, const char* field,
@@ -333,7 +333,7 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
       }
       pending_names_.push_back({hash, name, &graph, &node.inputs[i], 0, NameUse::kNodeInput});
     }
-    if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
+    bindFullBatch();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,
                            scratch_attributes_.size() - first_attribute);
   }

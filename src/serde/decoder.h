@@ -279,6 +279,10 @@ class Decoder {
     pending_names_.push_back({NameTable::hashName(name), name, &graph, target, index, use});
   }
   void bindName(const PendingName& pending);
+  /// Binds the queue once it holds a batch (never on a worker, which binds nothing).
+  void bindFullBatch() {
+    if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
+  }
   /// Queues the name a graph's initializer (`target` a Tensor) or input, output or
   /// value_info entry (a ValueInfo) binds, if it binds one.
   void queueGraphName(Graph& graph, NameUse use, void* target);

@@ -16,10 +16,10 @@ constexpr size_t kChunkCost = size_t{64} << 10;
 
 // What decoding an item costs, in bytes of an ordinary message: a tensor's data is a view,
 // as cheap at a gigabyte as at a kilobyte.
+constexpr size_t kMostItemCost = 1024;
+constexpr size_t kFixedItemCost = 64;
 size_t decodeCost(const PrefetchItem& item) {
-  constexpr size_t kMostBytes = 1024;
-  constexpr size_t kFixed = 64;
-  return (item.size < kMostBytes ? item.size : kMostBytes) + kFixed;
+  return (item.size < kMostItemCost ? item.size : kMostItemCost) + kFixedItemCost;
 }
 
 // A copy of `list` in `arena`.
@@ -45,15 +45,20 @@ GraphPrefetch::GraphPrefetch(Decoder& main, Graph& graph, int depth)
     : main_(main), graph_(graph), depth_(depth) {}
 
 bool GraphPrefetch::scan(std::string_view bytes, int threads, size_t& definitions) {
-  // Every item takes at least its key and length byte, and costs at least kFixed: bounds
-  // on how many items and chunks there can be.
+  // Every item takes at least its key and length byte, and costs at most its size plus
+  // kFixedItemCost: bounds on how many items and chunks there can be.
   size_t most_items = bytes.size() / 2 + 1;
   items_.init(most_items);
-  chunks_.init((bytes.size() + most_items * 64) / kChunkCost + 1);
+  chunks_.init((bytes.size() + most_items * kFixedItemCost) / kChunkCost + 1);
   definitions = 0;
   size_t total_cost = 0;
   size_t chunk_cost = 0;
   bool started = false;
+  auto startOnceWorthIt = [&] {
+    if (started || chunks_.size() == 0 || total_cost < main_.options_.parallel_min_bytes) return;
+    startWorkers(threads);
+    started = true;
+  };
   Reader r(bytes.data(), bytes.data() + bytes.size(), main_.origin_);
   uint32_t field;
   WireType wt;
@@ -85,16 +90,10 @@ bool GraphPrefetch::scan(std::string_view bytes, int threads, size_t& definition
     if (chunk_cost < kChunkCost) continue;
     closeChunk(items_.size());
     chunk_cost = 0;
-    if (!started && total_cost >= main_.options_.parallel_min_bytes) {
-      startWorkers(threads);
-      started = true;
-    }
+    startOnceWorthIt();
   }
   if (chunk_cost != 0) closeChunk(items_.size());
-  if (!started && items_.size() != 0 && total_cost >= main_.options_.parallel_min_bytes) {
-    startWorkers(threads);
-    started = true;
-  }
+  startOnceWorthIt();
   scanned_.store(chunks_.size() * 2 + 1, std::memory_order_release);
   scanned_.notify_all();
   return started;

@@ -56,7 +56,6 @@ class StableArray {
 
   size_t size() const { return size_; }
   T& operator[](size_t i) { return segments_[i >> kSegmentShift][i & kMask]; }
-  const T& operator[](size_t i) const { return segments_[i >> kSegmentShift][i & kMask]; }
 
   /// A new element, value-initialized, at the end. Never called past init's capacity.
   T& emplace_back(Arena& arena) {
