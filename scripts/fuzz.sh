@@ -6,9 +6,10 @@
 # <target> is fuzz_model_differential, fuzz_model_decoder, fuzz_wire_reader, fuzz_text_printer,
 # fuzz_text_parser, fuzz_checker or fuzz_npy; seconds defaults to 60. The seed corpus (conformance models
 # plus hand-built ones; hand-written texts for fuzz_text_parser) is written into the build tree
-# first; what the fuzzer learns goes to build/fuzz/corpus/<target>, crashes to
-# build/fuzz/artifacts/<target>/. One fuzzing process: one core. ONYX_FUZZ_BUILD_JOBS sets
-# the build's parallelism (default 1).
+# first; what the fuzzer learns goes to <build>/corpus/<target>, crashes to
+# <build>/artifacts/<target>/. One fuzzing process: one core. ONYX_FUZZ_BUILD_JOBS sets
+# the build's parallelism (default 1); ONYX_FUZZ_BUILD_DIR the build folder (default build/fuzz;
+# the test script passes its sanitizer build, which is configured for fuzzing too).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -45,7 +46,7 @@ if [ $# -ge 1 ] && [[ $1 =~ ^[0-9]+$ ]]; then
   shift
 fi
 
-dir=build/fuzz
+dir=${ONYX_FUZZ_BUILD_DIR:-build/fuzz}
 CC=clang CXX=clang++ cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DONYX_FUZZ=ON -DONYX_TESTS=ON >/dev/null
 cmake --build "$dir" -j "${ONYX_FUZZ_BUILD_JOBS:-1}" --target "$target" onyx_fuzz_seeds

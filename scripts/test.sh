@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds onyx twice (optimised, and with AddressSanitizer + UndefinedBehaviorSanitizer) and
-# runs every test in both; then builds the libFuzzer targets with clang and runs each briefly
-# (ONYX_FUZZ_SECONDS, default 20; 0 skips), so that they keep building and a shallow bug shows
-# at once. The conformance tests read ../shared/conformance when present.
+# Builds onyx twice and runs every test in both builds: optimised with g++, and with clang
+# under AddressSanitizer + UndefinedBehaviorSanitizer. The sanitizer build also carries the
+# libFuzzer coverage instrumentation, so the same build gives the fuzz targets, each of which
+# then runs briefly (ONYX_FUZZ_SECONDS, default 20; 0 skips) so that they keep building and a
+# shallow bug shows at once. The conformance tests read ../shared/conformance when present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
@@ -15,8 +16,11 @@ for config in release asan; do
   # The optimised build carries no debug information: it makes a third of its compile time,
   # and a failure is debugged in the sanitizer build, whose reports need it.
   [ $config = release ] && flags+=("-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG")
-  [ $config = asan ] && flags+=(-DONYX_SANITIZE=ON)
-  cmake -S . -B "$dir" -G Ninja "${flags[@]}" >/dev/null
+  compilers=()
+  # One clang build serves the sanitized tests and the fuzz targets (a third full build of
+  # the library cost CI about 15 minutes).
+  [ $config = asan ] && flags+=(-DONYX_SANITIZE=ON -DONYX_FUZZ=ON) && compilers=(CC=clang CXX=clang++)
+  env "${compilers[@]}" cmake -S . -B "$dir" -G Ninja "${flags[@]}" >/dev/null
   cmake --build "$dir" -j "$jobs"
   echo "== tests ($config)"
   log=$dir/ctest.log
@@ -32,7 +36,8 @@ fuzz_seconds=${ONYX_FUZZ_SECONDS:-20}
 if [ "$fuzz_seconds" -gt 0 ]; then
   for target in fuzz_wire_reader fuzz_model_decoder fuzz_model_differential fuzz_text_printer \
     fuzz_text_parser fuzz_checker fuzz_npy; do
-    ONYX_FUZZ_BUILD_JOBS=$jobs ./scripts/fuzz.sh "$target" "$fuzz_seconds"
+    ONYX_FUZZ_BUILD_DIR=build/asan ONYX_FUZZ_BUILD_JOBS=$jobs ./scripts/fuzz.sh "$target" \
+      "$fuzz_seconds"
   done
 fi
 echo "tests: $passed passed, $failed failed"
