@@ -23,7 +23,6 @@ namespace sequence_field {
 constexpr uint32_t kElemType = 2;
 constexpr uint32_t kTensorValues = 3;
 constexpr uint32_t kSequenceValues = 5;
-constexpr uint32_t kMapValues = 6;
 constexpr uint32_t kOptionalValues = 7;
 }  // namespace sequence_field
 namespace map_field {

@@ -74,10 +74,6 @@ const OpSchema* at(const char* op, int64_t opset, const char* domain = "") {
   return findSchema(domain, op, opset);
 }
 
-constexpr const char* kIr4 =
-    "uint8 uint16 uint32 uint64 int8 int16 int32 int64 bfloat16 float16 float double string "
-    "bool complex64 complex128";
-
 TEST(Signatures, Conv) {
   EXPECT_EQ(versionsOf("", "Conv"), (std::vector<int>{1, 11, 22}));
   for (int opset : {1, 11, 22}) {
