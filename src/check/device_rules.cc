@@ -52,8 +52,9 @@ void checkModelDevices(const CheckContext& context) {
 void checkNodeDevices(const Node& node, const LazyPath& path, const CheckContext& context) {
   const Model& model = context.model;
   Diagnostics& out = context.out;
-  for (size_t c = 0; c < node.device_configurations.size(); ++c) {
-    const NodeDeviceConfiguration* config = node.device_configurations[c];
+  const ArenaList<NodeDeviceConfiguration*>& configs = node.rare().device_configurations;
+  for (size_t c = 0; c < configs.size(); ++c) {
+    const NodeDeviceConfiguration* config = configs[c];
     if (config == nullptr) continue;
     auto config_path = [&] {
       std::string text = path();

@@ -49,7 +49,8 @@ std::optional<size_t> FunctionIndex::find(std::string_view domain, std::string_v
 }
 
 std::optional<size_t> FunctionIndex::callee(const Node& node) const {
-  return find(node.domainOrDefault(), node.opType(), node.overload.value_or(std::string_view()));
+  return find(node.domainOrDefault(), node.opType(),
+              node.rare().overload.value_or(std::string_view()));
 }
 
 }  // namespace onyx::check

@@ -209,7 +209,7 @@ Status Executor::checkRunnable(const Graph& graph, const Imports& imports,
     std::optional<int64_t> opset = imports.versionOf(domain);
     const OpSchema* schema = opset ? findSchema(domain, node->opType(), *opset) : nullptr;
     bool local = model_.findFunction(domain, node->opType(),
-                                     node->overload.value_or(std::string_view())) != nullptr;
+                                     node->rare().overload.value_or(std::string_view())) != nullptr;
     if (!local && !runnable(schema, opset)) {
       return notRunnable(*node, schema).within(path + ".node[" + std::to_string(index) + "]");
     }
@@ -245,9 +245,9 @@ Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports)
   std::optional<int64_t> opset = imports.versionOf(domain);
   const OpSchema* schema = opset ? findSchema(domain, node.opType(), *opset) : nullptr;
   const Function* local =
-      schema == nullptr
-          ? model_.findFunction(domain, node.opType(), node.overload.value_or(std::string_view()))
-          : nullptr;
+      schema == nullptr ? model_.findFunction(domain, node.opType(),
+                                              node.rare().overload.value_or(std::string_view()))
+                        : nullptr;
   if (local == nullptr && !runnable(schema, opset)) return notRunnable(node, schema);
   static constexpr OpSchema kNoSignature{};
   KernelContext ctx(node, schema != nullptr ? *schema : kNoSignature, opset.value_or(0), *this);

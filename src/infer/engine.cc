@@ -116,7 +116,8 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
   const OpSchema* schema = opset ? findSchema(domain, node.opType(), *opset) : nullptr;
   const Function* local = nullptr;
   if (schema == nullptr) {
-    local = model_.findFunction(domain, node.opType(), node.overload.value_or(std::string_view()));
+    local = model_.findFunction(domain, node.opType(),
+                                node.rare().overload.value_or(std::string_view()));
   }
   static constexpr OpSchema kNoSignature{};
   InferenceContext ctx(node, schema != nullptr ? *schema : kNoSignature, opset.value_or(0), dims_,

@@ -303,9 +303,7 @@ class Cloner {
     copy->graph = scope;
     copy->name = source.name;
     copy->op_type = source.op_type;
-    copy->doc_string = source.doc_string;
     copy->domain = source.domain;
-    copy->overload = source.overload;
     copy->outputs = each(source.outputs, [&](const Value& v) {
       Value* clone = value(&v);
       clone->producer = copy;
@@ -319,11 +317,17 @@ class Cloner {
     }
     copy->attributes =
         each(source.attributes, [&](const Attribute& a) { return attribute(a, scope, copy); });
-    copy->metadata_props = entries(source.metadata_props);
-    copy->device_configurations =
-        each(source.device_configurations,
-             [&](const NodeDeviceConfiguration& config) { return deviceConfiguration(config); });
-    copy->unknown = list(source.unknown);
+    if (source.rare_fields != nullptr) {
+      const NodeRareFields& rare = *source.rare_fields;
+      NodeRareFields& rare_copy = copy->rare(arena_);
+      rare_copy.doc_string = rare.doc_string;
+      rare_copy.overload = rare.overload;
+      rare_copy.metadata_props = entries(rare.metadata_props);
+      rare_copy.device_configurations =
+          each(rare.device_configurations,
+               [&](const NodeDeviceConfiguration& config) { return deviceConfiguration(config); });
+      rare_copy.unknown = list(rare.unknown);
+    }
     return copy;
   }
 

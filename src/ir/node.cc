@@ -10,6 +10,8 @@
 
 namespace onyx {
 
+const NodeRareFields Node::kNone{};
+
 using ir_internal::discardGraph;
 using ir_internal::removeValue;
 

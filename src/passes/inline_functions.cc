@@ -51,7 +51,7 @@ const Function* localCallee(const Model& model, const Node& node) {
     if (canonicalDomain(function->domainOrEmpty()) != canonicalDomain(node.domainOrDefault())) {
       continue;
     }
-    if (overloads && function->overloadOrEmpty() != node.overload.value_or("")) continue;
+    if (overloads && function->overloadOrEmpty() != node.rare().overload.value_or("")) continue;
     return function;
   }
   return nullptr;
@@ -196,9 +196,14 @@ class BodyCopier {
     if (!name.empty() || source.name) copy->name = name;
     copy->op_type = source.op_type;
     copy->domain = source.domain;
-    copy->overload = source.overload;
-    copy->doc_string = source.doc_string;
-    copy->metadata_props.assign(arena_, source.metadata_props.data(), source.metadata_props.size());
+    if (source.rare_fields != nullptr) {
+      const NodeRareFields& rare = *source.rare_fields;
+      NodeRareFields& rare_copy = copy->rare(arena_);
+      rare_copy.overload = rare.overload;
+      rare_copy.doc_string = rare.doc_string;
+      rare_copy.metadata_props.assign(arena_, rare.metadata_props.data(),
+                                      rare.metadata_props.size());
+    }
     copy->inputs.resize(arena_, source.inputCount());
     for (size_t i = 0; i < source.inputCount(); ++i) {
       copy->inputs[i].user = copy;

@@ -270,7 +270,9 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
   size_t first_input = scratch_names_.size();
   size_t first_output = scratch_outputs_.size();
   size_t first_attribute = scratch_attributes_.size();
-  bool ok = readFields(bytes, node.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+  // The rare fields are allocated only when one occurs (most nodes have none).
+  auto unknown = [&]() -> UnknownFields& { return node.rare(arena_).unknown; };
+  bool ok = readFields(bytes, unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
       case 1: {
         OptString name;
@@ -295,12 +297,12 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
         return step(
             within("attribute", scratch_attributes_.size() - 1 - first_attribute, attribute->name));
       }
-      case 6: return step(readString(r, wt, node.doc_string, "doc_string", false));
+      case 6: return step(readString(r, wt, node.rare(arena_).doc_string, "doc_string", false));
       case 7: return step(readString(r, wt, node.domain, "domain", true));
-      case 8: return step(readString(r, wt, node.overload, "overload", true));
-      case 9: return entries(r, wt, "metadata_props", node.metadata_props);
+      case 8: return step(readString(r, wt, node.rare(arena_).overload, "overload", true));
+      case 9: return entries(r, wt, "metadata_props", node.rare(arena_).metadata_props);
       case 10:
-        return item(r, wt, "device_configurations", node.device_configurations,
+        return item(r, wt, "device_configurations", node.rare(arena_).device_configurations,
                     &Decoder::decodeNodeDeviceConfiguration);
       default: return Step::kUnknown;
     }

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "onyx/core/status.h"
@@ -94,6 +95,14 @@ class Decoder {
   /// it knows and returns kUnknown for the rest, which are kept in `unknown`.
   template <class Handler>
   bool readFields(std::string_view bytes, UnknownFields& unknown, Handler&& handle) {
+    return readFields(
+        bytes, [&]() -> UnknownFields& { return unknown; }, handle);
+  }
+  /// The same, with `unknown_list()` giving the list for unknown fields, called only when
+  /// one occurs (for a message whose list is allocated on first use).
+  template <class Handler, class UnknownList>
+  requires std::is_invocable_r_v<UnknownFields&, UnknownList>
+  bool readFields(std::string_view bytes, UnknownList&& unknown_list, Handler&& handle) {
     wire::Reader r = reader(bytes);
     while (!r.atEnd()) {
       const char* key_start = r.position();
@@ -104,7 +113,7 @@ class Decoder {
         case Step::kRead: break;
         case Step::kFailed: return false;
         case Step::kUnknown:
-          if (!keepUnknown(r, field, wt, key_start, unknown)) return false;
+          if (!keepUnknown(r, field, wt, key_start, unknown_list())) return false;
       }
     }
     return true;

@@ -87,7 +87,8 @@ class Encoder {
   }
 
   void node(const Node& n) {
-    Unknown u(s_, n.unknown);
+    const NodeRareFields& rare = n.rare();
+    Unknown u(s_, rare.unknown);
     u.upTo(1);
     for (const Use& use : n.inputs) s_.bytesField(1, use.value ? use.value->name : "");
     u.upTo(2);
@@ -99,15 +100,15 @@ class Encoder {
     u.upTo(5);
     for (const Attribute* a : n.attributes) s_.message(5, [&] { attribute(*a); });
     u.upTo(6);
-    str(6, n.doc_string);
+    str(6, rare.doc_string);
     u.upTo(7);
     str(7, n.domain);
     u.upTo(8);
-    str(8, n.overload);
+    str(8, rare.overload);
     u.upTo(9);
-    entries(9, n.metadata_props);
+    entries(9, rare.metadata_props);
     u.upTo(10);
-    for (const NodeDeviceConfiguration* c : n.device_configurations) {
+    for (const NodeDeviceConfiguration* c : rare.device_configurations) {
       s_.message(10, [&] { nodeDeviceConfiguration(*c); });
     }
     u.rest();

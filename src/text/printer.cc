@@ -545,9 +545,9 @@ void Printer::node(const Node& n, int indent) {
   if (!op_type.empty() || !domain.empty()) {
     plainWord(op_type, "op_type", "an operator type");
   }
-  if (!n.overload.value_or("").empty()) {
+  if (!n.rare().overload.value_or("").empty()) {
     w_.raw(':');
-    plainWord(*n.overload, "overload", "an overload");
+    plainWord(*n.rare().overload, "overload", "an overload");
   }
 
   // Attributes go after the inputs when one of them is a graph, so that the inputs stay
@@ -572,15 +572,16 @@ void Printer::node(const Node& n, int indent) {
     if (opened) w_.raw('>');
   }
 
-  if (!n.doc_string.value_or("").empty()) log_.lose("doc_string", *n.doc_string);
-  if (!n.metadata_props.empty()) {
-    log_.lose("metadata_props", countOf(n.metadata_props.size(), "entry", "entries"));
+  const NodeRareFields& rare = n.rare();
+  if (!rare.doc_string.value_or("").empty()) log_.lose("doc_string", *rare.doc_string);
+  if (!rare.metadata_props.empty()) {
+    log_.lose("metadata_props", countOf(rare.metadata_props.size(), "entry", "entries"));
   }
-  if (!n.device_configurations.empty()) {
+  if (!rare.device_configurations.empty()) {
     log_.lose("device_configurations",
-              countOf(n.device_configurations.size(), "configuration", "configurations"));
+              countOf(rare.device_configurations.size(), "configuration", "configurations"));
   }
-  log_.loseUnknown(n.unknown);
+  log_.loseUnknown(rare.unknown);
   w_.raw('\n');
   endStatement();
 }

@@ -216,14 +216,14 @@ TEST(GraphAnnotations, QuantizationAnnotationsAndMetadata) {
   EXPECT_EQ(g.metadata_props.size(), 1u);
   Node* n = g.createNode(arena, "Relu", {x});
   g.appendNode(n);
-  setMetadata(arena, n->metadata_props, "origin", "pass");
+  setMetadata(arena, n->rare(arena).metadata_props, "origin", "pass");
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
   ASSERT_EQ(back.graph->quantization_annotation.size(), 1u);
   EXPECT_EQ(metadataValue(back.graph->quantization_annotation[0]->quant_parameter_tensor_names,
                           "ZERO_POINT_TENSOR"),
             "x_zp");
-  EXPECT_EQ(metadataValue(back.graph->first_node->metadata_props, "origin"), "pass");
+  EXPECT_EQ(metadataValue(back.graph->first_node->rare().metadata_props, "origin"), "pass");
   EXPECT_TRUE(removeMetadata(g.metadata_props, "author"));
   EXPECT_FALSE(removeMetadata(g.metadata_props, "author"));
   EXPECT_EQ(metadataValue(g.metadata_props, "author"), std::nullopt);

@@ -21,7 +21,7 @@ TEST(ValueLayout, TheGraphApiAddsNothingToTheObjectsALoadMakesPerNodeAndName) {
   // A 200,000-node graph has this many of each: the sizes are the loader's budget.
   EXPECT_EQ(sizeof(Value), 80u);
   EXPECT_EQ(sizeof(Use), 32u);
-  EXPECT_EQ(sizeof(Node), 200u);
+  EXPECT_EQ(sizeof(Node), 128u);
   EXPECT_EQ(sizeof(Attribute), 200u);
 }
 

@@ -235,7 +235,7 @@ TEST(DecoderLossless, UnknownFieldsStayWhereTheyWere) {
       .fixed64(99, 0x0123456789abcdefull);
   std::string bytes = testing::modelWithGraph(graph).str() + ProtoBuilder().varint(1000, 5).str();
   Model model = parse(bytes);
-  EXPECT_EQ(model.graph->first_node->unknown.size(), 2u);
+  EXPECT_EQ(model.graph->first_node->rare().unknown.size(), 2u);
   EXPECT_EQ(model.graph->unknown.size(), 2u);
   EXPECT_EQ(model.unknown.size(), 1u);
   EXPECT_EQ(roundTrip(bytes), bytes);
@@ -259,7 +259,7 @@ TEST(DecoderLossless, PresenceAndEncodingsComeBackAsRead) {
   Model model = parse(bytes);
   EXPECT_TRUE(model.graph->first_node->domain.has_value());
   EXPECT_TRUE(model.graph->first_node->domain->empty());
-  EXPECT_FALSE(model.graph->first_node->overload.has_value());
+  EXPECT_FALSE(model.graph->first_node->rare().overload.has_value());
   const Tensor& w = *model.graph->initializers[0];
   EXPECT_TRUE(w.dims.packed);
   EXPECT_EQ(w.data_type, -1);

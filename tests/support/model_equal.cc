@@ -270,6 +270,8 @@ class Comparer {
   static std::string_view infoNameOf(const ValueInfo* info) { return infoName(*info); }
 
   bool node(const Node& a, const Node& b) {
+    const NodeRareFields& ra = a.rare();
+    const NodeRareFields& rb = b.rare();
     if (a.inputs.size() != b.inputs.size()) {
       return differ("input", entries(a.inputs.size()), entries(b.inputs.size()));
     }
@@ -290,12 +292,12 @@ class Comparer {
     return same("name", a.name, b.name) && same("op_type", a.op_type, b.op_type) &&
            pointerList("attribute", a.attributes, b.attributes, &Comparer::attribute,
                        [](const Attribute* x) { return x->nameOrEmpty(); }) &&
-           sameDoc("doc_string", a.doc_string, b.doc_string) &&
-           same("domain", a.domain, b.domain) && same("overload", a.overload, b.overload) &&
-           (text_ || stringEntries("metadata_props", a.metadata_props, b.metadata_props)) &&
-           (text_ || pointerList("device_configurations", a.device_configurations,
-                                 b.device_configurations, &Comparer::nodeDeviceConfiguration)) &&
-           unknown(a.unknown, b.unknown);
+           sameDoc("doc_string", ra.doc_string, rb.doc_string) &&
+           same("domain", a.domain, b.domain) && same("overload", ra.overload, rb.overload) &&
+           (text_ || stringEntries("metadata_props", ra.metadata_props, rb.metadata_props)) &&
+           (text_ || pointerList("device_configurations", ra.device_configurations,
+                                 rb.device_configurations, &Comparer::nodeDeviceConfiguration)) &&
+           unknown(ra.unknown, rb.unknown);
   }
 
   bool attribute(const Attribute& a, const Attribute& b) {

@@ -163,8 +163,8 @@ std::vector<Case> cases() {
        true},
       {"node domain", [](Model& m) { firstNode(m).domain = "com.y"; }, "graph.node[0](n0).domain",
        true},
-      {"overload", [](Model& m) { firstNode(m).overload = "o2"; }, "graph.node[0](n0).overload",
-       true},
+      {"overload", [](Model& m) { firstNode(m).rare(m.arena()).overload = "o2"; },
+       "graph.node[0](n0).overload", true},
       {"attribute name", [](Model& m) { attributeOf(m, 0).name = "fb"; },
        "graph.node[0](n0).attribute[0](fa).name", true},
       {"attribute f", [](Model& m) { attributeOf(m, 0).f = 2.5f; },
@@ -191,13 +191,14 @@ std::vector<Case> cases() {
        "graph.node[0](n0).attribute[1](ia).ref_attr_name", true},
       {"attribute doc_string", [](Model& m) { attributeOf(m, 1).doc_string = "doc"; },
        "graph.node[0](n0).attribute[1](ia).doc_string", false},
-      {"node doc_string", [](Model& m) { firstNode(m).doc_string = "other"; },
+      {"node doc_string", [](Model& m) { firstNode(m).rare(m.arena()).doc_string = "other"; },
        "graph.node[0](n0).doc_string", false},
-      {"node metadata", [](Model& m) { firstNode(m).metadata_props[0].value = "x"; },
+      {"node metadata",
+       [](Model& m) { firstNode(m).rare(m.arena()).metadata_props[0].value = "x"; },
        "graph.node[0](n0).metadata_props[0](nk).value", false},
       {"node unknown field",
        [](Model& m) {
-         firstNode(m).unknown.push_back(m.arena(), {99, "\x98\x06\x01"});
+         firstNode(m).rare(m.arena()).unknown.push_back(m.arena(), {99, "\x98\x06\x01"});
        },
        "graph.node[0](n0).unknown", false},
       {"graph name", [](Model& m) { m.graph->name = "h"; }, "graph.name", true},

@@ -377,8 +377,8 @@ TEST(TextParserFields, NodeLabelsDomainsAndOverloads) {
   EXPECT_EQ(nodeAt(g, 6)->opType(), "Op");
   EXPECT_TRUE(nodeAt(g, 7)->op_type.has_value());
   EXPECT_EQ(nodeAt(g, 7)->opType(), "");
-  EXPECT_EQ(*nodeAt(g, 8)->overload, "variant");
-  EXPECT_FALSE(nodeAt(g, 7)->overload.has_value());
+  EXPECT_EQ(*nodeAt(g, 8)->rare().overload, "variant");
+  EXPECT_FALSE(nodeAt(g, 7)->rare().overload.has_value());
 }
 
 TEST(TextParserFields, QuotedNamesAndEscapes) {

@@ -22,6 +22,16 @@ namespace onyx {
 
 struct Graph;
 
+/// The NodeProto fields few nodes set. They live out of line so that a Node stays small:
+/// loading a large graph costs mostly the memory its nodes are written into.
+struct NodeRareFields {
+  OptString doc_string;
+  OptString overload;
+  ArenaList<StringStringEntry> metadata_props;
+  ArenaList<NodeDeviceConfiguration*> device_configurations;
+  UnknownFields unknown;
+};
+
 struct Node {
   // Input slots are the use-list links themselves; the array is allocated with its final
   // size, so the slots never move while linked.
@@ -30,16 +40,21 @@ struct Node {
   OptString name;
   OptString op_type;
   ArenaList<Attribute*> attributes;
-  OptString doc_string;
   OptString domain;
-  OptString overload;
-  ArenaList<StringStringEntry> metadata_props;
-  ArenaList<NodeDeviceConfiguration*> device_configurations;
-  UnknownFields unknown;
+  NodeRareFields* rare_fields = nullptr;  // null: none of them set
 
   Graph* graph = nullptr;  // the graph whose node this is; null once destroyed
   Node* prev = nullptr;
   Node* next = nullptr;
+
+  /// doc_string, overload, metadata_props, device_configurations and unknown fields: all
+  /// absent or empty when the node has none of them. O(1).
+  const NodeRareFields& rare() const { return rare_fields != nullptr ? *rare_fields : kNone; }
+  /// The same, for writing: allocated in `arena` on first use. O(1).
+  NodeRareFields& rare(Arena& arena) {
+    if (rare_fields == nullptr) rare_fields = arena.make<NodeRareFields>();
+    return *rare_fields;
+  }
 
   std::string_view opType() const { return op_type.value_or(std::string_view()); }
   std::string_view domainOrDefault() const { return domain.value_or(std::string_view()); }
@@ -179,6 +194,9 @@ struct Node {
   /// (for nodes in a function body).
   Attribute& setAttrRef(Arena& arena, std::string_view attribute_name, AttributeKind kind,
                         std::string_view referenced);
+
+ private:
+  static const NodeRareFields kNone;
 };
 
 /// The nodes of one graph in list order, as a range of Node*. The node the loop is on may
