@@ -466,15 +466,16 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
       out.error("R11", path(), "uses " + what + ", which the model does not import");
     }
   }
-  if (node.rare().overload) {
+  const NodeRareFields& rare = node.rare();
+  if (rare.overload) {
     auto at = [&] { return joinPath(path(), "overload"); };
     context_.fieldSince("R54", 10, LazyPath(at), "NodeProto.overload");
   }
   if (context_.options.name_style && !node.nameOrEmpty().empty()) {
     checkNameStyle(node.nameOrEmpty(), node_path, "node name");
   }
-  checkMetadata(node.rare().metadata_props, MetadataOwner::kOther, node_path, context_);
-  if (!node.rare().device_configurations.empty()) checkNodeDevices(node, node_path, context_);
+  checkMetadata(rare.metadata_props, MetadataOwner::kOther, node_path, context_);
+  if (!rare.device_configurations.empty()) checkNodeDevices(node, node_path, context_);
 
   for (size_t j = 0; j < node.inputs.size(); ++j) {
     const Value* value = node.inputs[j].value;
