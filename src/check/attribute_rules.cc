@@ -82,7 +82,7 @@ ValueFields valueFields(const Attribute& attribute) {
   auto add = [&](bool used, AttributeKind kind) {
     if (used) set.kinds[set.size++] = kind;
   };
-  const AttributeLists* lists = attribute.lists;
+  const AttributeRareFields& lists = attribute.rare();
   add(attribute.f.has_value(), AttributeKind::kFloat);
   add(attribute.i.has_value(), AttributeKind::kInt);
   add(attribute.s.has_value(), AttributeKind::kString);
@@ -90,13 +90,13 @@ ValueFields valueFields(const Attribute& attribute) {
   add(attribute.g != nullptr, AttributeKind::kGraph);
   add(!attribute.floats.empty(), AttributeKind::kFloats);
   add(!attribute.ints.empty(), AttributeKind::kInts);
-  add(lists != nullptr && !lists->strings.empty(), AttributeKind::kStrings);
-  add(lists != nullptr && !lists->tensors.empty(), AttributeKind::kTensors);
-  add(lists != nullptr && !lists->graphs.empty(), AttributeKind::kGraphs);
-  add(attribute.tp != nullptr, AttributeKind::kTypeProto);
-  add(lists != nullptr && !lists->type_protos.empty(), AttributeKind::kTypeProtos);
-  add(attribute.sparse_tensor != nullptr, AttributeKind::kSparseTensor);
-  add(lists != nullptr && !lists->sparse_tensors.empty(), AttributeKind::kSparseTensors);
+  add(!lists.strings.empty(), AttributeKind::kStrings);
+  add(!lists.tensors.empty(), AttributeKind::kTensors);
+  add(!lists.graphs.empty(), AttributeKind::kGraphs);
+  add(attribute.rare().tp != nullptr, AttributeKind::kTypeProto);
+  add(!lists.type_protos.empty(), AttributeKind::kTypeProtos);
+  add(attribute.rare().sparse_tensor != nullptr, AttributeKind::kSparseTensor);
+  add(!lists.sparse_tensors.empty(), AttributeKind::kSparseTensors);
   return set;
 }
 
@@ -105,7 +105,7 @@ ValueFields valueFields(const Attribute& attribute) {
 std::optional<AttributeKind> checkKind(const Attribute& attribute, const ValueContext& context,
                                        const std::string& path, Diagnostics& out) {
   std::optional<int64_t> code;
-  if (auto undeclared = undeclaredEnumValue(attribute.unknown, kTypeField)) {
+  if (auto undeclared = undeclaredEnumValue(attribute.rare().unknown, kTypeField)) {
     code = *undeclared;
   } else if (attribute.type.has_value()) {
     code = *attribute.type;
@@ -141,28 +141,27 @@ void checkNestedValues(const Attribute& attribute, const ValueContext& context,
   ValueContext inner = context;
   inner.is_initializer = false;
   if (attribute.t != nullptr) checkTensor(*attribute.t, inner, path + ".t", out);
-  if (attribute.sparse_tensor != nullptr) {
-    checkSparseTensor(*attribute.sparse_tensor, inner, path + ".sparse_tensor", out);
+  if (attribute.rare().sparse_tensor != nullptr) {
+    checkSparseTensor(*attribute.rare().sparse_tensor, inner, path + ".sparse_tensor", out);
   }
-  if (attribute.tp != nullptr) checkType(*attribute.tp, inner, path + ".tp", out);
-  const AttributeLists* lists = attribute.lists;
-  if (lists == nullptr) return;
+  if (attribute.rare().tp != nullptr) checkType(*attribute.rare().tp, inner, path + ".tp", out);
+  const AttributeRareFields& lists = attribute.rare();
   // Null entries cannot come from a file; the walker skips them wherever it meets lists.
-  for (size_t i = 0; i < lists->tensors.size(); ++i) {
-    if (lists->tensors[i] == nullptr) continue;
-    const Tensor& tensor = *lists->tensors[i];
+  for (size_t i = 0; i < lists.tensors.size(); ++i) {
+    if (lists.tensors[i] == nullptr) continue;
+    const Tensor& tensor = *lists.tensors[i];
     checkTensor(tensor, inner, path + indexedSegment("tensors", i, tensor.nameOrEmpty()), out);
   }
-  for (size_t i = 0; i < lists->sparse_tensors.size(); ++i) {
-    if (lists->sparse_tensors[i] == nullptr) continue;
-    const SparseTensor& sparse = *lists->sparse_tensors[i];
+  for (size_t i = 0; i < lists.sparse_tensors.size(); ++i) {
+    if (lists.sparse_tensors[i] == nullptr) continue;
+    const SparseTensor& sparse = *lists.sparse_tensors[i];
     const std::string_view name =
         sparse.values != nullptr ? sparse.values->nameOrEmpty() : std::string_view();
     checkSparseTensor(sparse, inner, path + indexedSegment("sparse_tensors", i, name), out);
   }
-  for (size_t i = 0; i < lists->type_protos.size(); ++i) {
-    if (lists->type_protos[i] == nullptr) continue;
-    checkType(*lists->type_protos[i], inner, path + indexedSegment("type_protos", i), out);
+  for (size_t i = 0; i < lists.type_protos.size(); ++i) {
+    if (lists.type_protos[i] == nullptr) continue;
+    checkType(*lists.type_protos[i], inner, path + indexedSegment("type_protos", i), out);
   }
 }
 
@@ -170,7 +169,7 @@ void checkNestedValues(const Attribute& attribute, const ValueContext& context,
 // function gives that attribute a default.
 void checkReferenceTarget(const Attribute& attribute, const Function& function,
                           const std::string& path, Diagnostics& out) {
-  const std::string_view target = *attribute.ref_attr_name;
+  const std::string_view target = *attribute.rare().ref_attr_name;
   for (std::string_view declared : function.attribute) {
     if (declared == target) return;
   }
@@ -225,21 +224,21 @@ void checkAttribute(const Attribute& attribute, const ValueContext& context,
   } else if (attribute.isReference()) {
     // R59: references only in function bodies, and without a value of their own.
     const std::string where = path + ".ref_attr_name";
-    if (attribute.ref_attr_name->empty()) {
+    if (attribute.rare().ref_attr_name->empty()) {
       out.error("R59", where, "ref_attr_name is present but empty; it must name an attribute");
     }
     if (!context.in_function_body) {
       out.error("R59", where,
-                "the attribute refers to " + quoted(*attribute.ref_attr_name) +
+                "the attribute refers to " + quoted(*attribute.rare().ref_attr_name) +
                     ", an attribute of a calling function, but it is not inside a function body");
     }
     if (context.in_function_body && context.function != nullptr &&
-        !attribute.ref_attr_name->empty()) {
+        !attribute.rare().ref_attr_name->empty()) {
       checkReferenceTarget(attribute, *context.function, path, out);
     }
     if (fields.size > 0) {
       out.error("R59", path,
-                "the attribute refers to " + quoted(*attribute.ref_attr_name) +
+                "the attribute refers to " + quoted(*attribute.rare().ref_attr_name) +
                     " and also holds a value (in " + fields.names() +
                     "); a reference takes its value from the calling node");
     }

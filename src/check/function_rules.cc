@@ -84,8 +84,7 @@ std::vector<std::vector<size_t>> callGraph(const CheckContext& context) {
         for (const Attribute* attribute : node->attributes) {
           if (attribute == nullptr) continue;
           if (attribute->g != nullptr) pending.push_back(attribute->g);
-          if (attribute->lists == nullptr) continue;
-          for (const Graph* sub : attribute->lists->graphs) {
+          for (const Graph* sub : attribute->rare().graphs) {
             if (sub != nullptr) pending.push_back(sub);
           }
         }
@@ -263,9 +262,8 @@ void checkFunctions(CheckContext& context, Walker& walker) {
         place.root = at() + ".g";
         walker.walk(*attribute->g, place, GraphRole::kAttributeDefault, scope);
       }
-      if (attribute->lists == nullptr) continue;
-      for (size_t g = 0; g < attribute->lists->graphs.size(); ++g) {
-        const Graph* graph = attribute->lists->graphs[g];
+      for (size_t g = 0; g < attribute->rare().graphs.size(); ++g) {
+        const Graph* graph = attribute->rare().graphs[g];
         if (graph == nullptr) continue;
         place.root = at();
         appendSegment(place.root, "graphs", g, graph->name.value_or(std::string_view()));

@@ -619,8 +619,7 @@ void Walker::walkAttributeGraphs(const Frame& frame, const Node& node, size_t in
     if (attribute->g != nullptr) {
       walkGraph(Frame{*attribute->g, place, GraphRole::kSubgraph, frame.scope, frame.depth + 1});
     }
-    if (attribute->lists == nullptr) continue;
-    const ArenaList<Graph*>& graphs = attribute->lists->graphs;
+    const ArenaList<Graph*>& graphs = attribute->rare().graphs;
     for (size_t k = 0; k < graphs.size(); ++k) {
       if (graphs[k] == nullptr) continue;
       place.list_index = k;
@@ -641,9 +640,8 @@ void Walker::checkAttributeMetadata(const Attribute& attribute, const LazyPath& 
     tensor(held->values, [&] { return joinPath(held_path(), "values"); });
   };
   tensor(attribute.t, [&] { return joinPath(path(), "t"); });
-  sparse(attribute.sparse_tensor, [&] { return joinPath(path(), "sparse_tensor"); });
-  if (attribute.lists == nullptr) return;
-  const AttributeLists& lists = *attribute.lists;
+  sparse(attribute.rare().sparse_tensor, [&] { return joinPath(path(), "sparse_tensor"); });
+  const AttributeRareFields& lists = attribute.rare();
   for (size_t k = 0; k < lists.tensors.size(); ++k) {
     const Tensor* held = lists.tensors[k];
     tensor(held, [&] {

@@ -87,9 +87,7 @@ void forEachRead(const Graph& graph, Visit&& visit) {
     }
     for (const Attribute* attribute : node->attributes) {
       if (attribute->g != nullptr) forEachRead(*attribute->g, visit);
-      if (attribute->lists != nullptr) {
-        for (const Graph* graph_item : attribute->lists->graphs) forEachRead(*graph_item, visit);
-      }
+      for (const Graph* graph_item : attribute->rare().graphs) forEachRead(*graph_item, visit);
     }
   }
 }
@@ -110,9 +108,7 @@ std::vector<std::vector<const Value*>> lastReads(const Graph& graph,
     }
     for (const Attribute* attribute : node->attributes) {
       if (attribute->g != nullptr) forEachRead(*attribute->g, note);
-      if (attribute->lists != nullptr) {
-        for (const Graph* graph_item : attribute->lists->graphs) forEachRead(*graph_item, note);
-      }
+      for (const Graph* graph_item : attribute->rare().graphs) forEachRead(*graph_item, note);
     }
     // An output nothing reads is dropped at once.
     for (size_t i = 0; i < node->outputCount(); ++i) {

@@ -201,9 +201,7 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
       }
     };
     consider(attribute->g);
-    if (attribute->lists != nullptr) {
-      for (const Graph* body : attribute->lists->graphs) consider(body);
-    }
+    for (const Graph* body : attribute->rare().graphs) consider(body);
   }
   bool complete = true;
   for (size_t i = 0; i < node.outputCount(); ++i) {
@@ -340,8 +338,7 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
         path += ".g";
         break;
       }
-      if (attribute->lists == nullptr) continue;
-      const ArenaList<Graph*>& graphs = attribute->lists->graphs;
+      const ArenaList<Graph*>& graphs = attribute->rare().graphs;
       for (size_t k = 0; k < graphs.size(); ++k) {
         if (graphs[k] != &graph) continue;
         check::appendSegment(path, "attribute", a, attribute->nameOrEmpty());

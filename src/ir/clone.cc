@@ -157,20 +157,20 @@ class Cloner {
     if (source.g != nullptr) copy->g = subgraph(*source.g, scope, owner);
     copy->floats = repeated(source.floats);
     copy->ints = repeated(source.ints);
-    if (source.lists != nullptr) {
-      const AttributeLists& lists = *source.lists;
-      copy->lists = arena_.make<AttributeLists>();
-      copy->lists->strings = list(lists.strings);
-      copy->lists->tensors = each(lists.tensors, [&](const Tensor& t) { return tensor(t); });
-      copy->lists->graphs =
-          each(lists.graphs, [&](const Graph& g) { return subgraph(g, scope, owner); });
-      copy->lists->sparse_tensors =
-          each(lists.sparse_tensors, [&](const SparseTensor& s) { return sparse(s); });
-      copy->lists->type_protos = each(lists.type_protos, [&](const Type& t) { return type(t); });
+    if (source.rare_fields != nullptr) {
+      const AttributeRareFields& more = *source.rare_fields;
+      copy->rare_fields = arena_.make<AttributeRareFields>(more);
+      AttributeRareFields& out = *copy->rare_fields;
+      out.strings = list(more.strings);
+      out.tensors = each(more.tensors, [&](const Tensor& t) { return tensor(t); });
+      out.graphs = each(more.graphs, [&](const Graph& g) { return subgraph(g, scope, owner); });
+      out.sparse_tensors =
+          each(more.sparse_tensors, [&](const SparseTensor& s) { return sparse(s); });
+      out.type_protos = each(more.type_protos, [&](const Type& t) { return type(t); });
+      if (more.tp != nullptr) out.tp = type(*more.tp);
+      if (more.sparse_tensor != nullptr) out.sparse_tensor = sparse(*more.sparse_tensor);
+      out.unknown = list(more.unknown);
     }
-    if (source.tp != nullptr) copy->tp = type(*source.tp);
-    if (source.sparse_tensor != nullptr) copy->sparse_tensor = sparse(*source.sparse_tensor);
-    copy->unknown = list(source.unknown);
     return copy;
   }
 

@@ -141,8 +141,8 @@ Status Node::destroy() {
   for (Use& use : inputs) use.set(nullptr);
   for (const Attribute* attribute : attributes) {
     if (attribute->g != nullptr) discardGraph(attribute->g);
-    if (attribute->lists != nullptr) {
-      for (Graph* sub : attribute->lists->graphs) discardGraph(sub);
+    if (attribute->rare_fields != nullptr) {
+      for (Graph* sub : attribute->rare().graphs) discardGraph(sub);
     }
   }
   for (Value* value : outputs) {

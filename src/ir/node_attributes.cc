@@ -29,9 +29,7 @@ void discardGraphsOf(const Attribute& attribute, std::span<Graph* const> kept) {
     }
   };
   if (attribute.g != nullptr) discard(attribute.g);
-  if (attribute.lists != nullptr) {
-    for (Graph* graph : attribute.lists->graphs) discard(graph);
-  }
+  for (Graph* graph : attribute.rare().graphs) discard(graph);
 }
 
 // A fresh attribute named `name` of `kind`, in place of the node's attribute of that name
@@ -50,11 +48,6 @@ Attribute& fresh(Arena& arena, Node& node, std::string_view name, AttributeKind 
   }
   node.attributes.push_back(arena, attribute);
   return *attribute;
-}
-
-AttributeLists& listsOf(Arena& arena, Attribute& attribute) {
-  if (attribute.lists == nullptr) attribute.lists = arena.make<AttributeLists>();
-  return *attribute.lists;
 }
 
 template <class T>
@@ -116,12 +109,12 @@ Graph* Node::graphAttr(std::string_view n) const {
 
 SparseTensor* Node::sparseTensorAttr(std::string_view n) const {
   const Attribute* a = ofKind(*this, n, AttributeKind::kSparseTensor);
-  return a ? a->sparse_tensor : nullptr;
+  return a ? a->rare().sparse_tensor : nullptr;
 }
 
 Type* Node::typeAttr(std::string_view n) const {
   const Attribute* a = ofKind(*this, n, AttributeKind::kTypeProto);
-  return a ? a->tp : nullptr;
+  return a ? a->rare().tp : nullptr;
 }
 
 std::span<const float> Node::floatsAttr(std::string_view n) const {
@@ -136,32 +129,32 @@ std::span<const int64_t> Node::intsAttr(std::string_view n) const {
 
 std::span<const std::string_view> Node::stringsAttr(std::string_view n) const {
   const Attribute* a = ofKind(*this, n, AttributeKind::kStrings);
-  if (a == nullptr || a->lists == nullptr) return {};
-  return spanOf(a->lists->strings);
+  if (a == nullptr) return {};
+  return spanOf(a->rare().strings);
 }
 
 std::span<Tensor* const> Node::tensorsAttr(std::string_view n) const {
   const Attribute* a = ofKind(*this, n, AttributeKind::kTensors);
-  if (a == nullptr || a->lists == nullptr) return {};
-  return spanOf(a->lists->tensors);
+  if (a == nullptr) return {};
+  return spanOf(a->rare().tensors);
 }
 
 std::span<Graph* const> Node::graphsAttr(std::string_view n) const {
   const Attribute* a = ofKind(*this, n, AttributeKind::kGraphs);
-  if (a == nullptr || a->lists == nullptr) return {};
-  return spanOf(a->lists->graphs);
+  if (a == nullptr) return {};
+  return spanOf(a->rare().graphs);
 }
 
 std::span<SparseTensor* const> Node::sparseTensorsAttr(std::string_view n) const {
   const Attribute* a = ofKind(*this, n, AttributeKind::kSparseTensors);
-  if (a == nullptr || a->lists == nullptr) return {};
-  return spanOf(a->lists->sparse_tensors);
+  if (a == nullptr) return {};
+  return spanOf(a->rare().sparse_tensors);
 }
 
 std::span<Type* const> Node::typesAttr(std::string_view n) const {
   const Attribute* a = ofKind(*this, n, AttributeKind::kTypeProtos);
-  if (a == nullptr || a->lists == nullptr) return {};
-  return spanOf(a->lists->type_protos);
+  if (a == nullptr) return {};
+  return spanOf(a->rare().type_protos);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -207,13 +200,13 @@ Attribute& Node::setGraphAttr(Arena& arena, std::string_view n, Graph* subgraph)
 
 Attribute& Node::setSparseTensorAttr(Arena& arena, std::string_view n, SparseTensor* value) {
   Attribute& a = fresh(arena, *this, n, AttributeKind::kSparseTensor);
-  a.sparse_tensor = value;
+  a.rare(arena).sparse_tensor = value;
   return a;
 }
 
 Attribute& Node::setTypeAttr(Arena& arena, std::string_view n, Type* value) {
   Attribute& a = fresh(arena, *this, n, AttributeKind::kTypeProto);
-  a.tp = value;
+  a.rare(arena).tp = value;
   return a;
 }
 
@@ -234,7 +227,7 @@ Attribute& Node::setIntsAttr(Arena& arena, std::string_view n, std::span<const i
 Attribute& Node::setStringsAttr(Arena& arena, std::string_view n,
                                 std::span<const std::string_view> values) {
   Attribute& a = fresh(arena, *this, n, AttributeKind::kStrings);
-  ArenaList<std::string_view>& strings = listsOf(arena, a).strings;
+  ArenaList<std::string_view>& strings = a.rare(arena).strings;
   strings.reserve(arena, values.size());
   for (std::string_view text : values) strings.push_back(arena, arena.copy(text));
   return a;
@@ -242,7 +235,7 @@ Attribute& Node::setStringsAttr(Arena& arena, std::string_view n,
 
 Attribute& Node::setTensorsAttr(Arena& arena, std::string_view n, std::span<Tensor* const> values) {
   Attribute& a = fresh(arena, *this, n, AttributeKind::kTensors);
-  copyInto(arena, listsOf(arena, a).tensors, values);
+  copyInto(arena, a.rare(arena).tensors, values);
   return a;
 }
 
@@ -250,27 +243,27 @@ Attribute& Node::setGraphsAttr(Arena& arena, std::string_view n,
                                std::span<Graph* const> subgraphs) {
   Attribute& a = fresh(arena, *this, n, AttributeKind::kGraphs, subgraphs);
   for (Graph* subgraph : subgraphs) ir_internal::adoptGraph(arena, this, subgraph);
-  copyInto(arena, listsOf(arena, a).graphs, subgraphs);
+  copyInto(arena, a.rare(arena).graphs, subgraphs);
   return a;
 }
 
 Attribute& Node::setSparseTensorsAttr(Arena& arena, std::string_view n,
                                       std::span<SparseTensor* const> values) {
   Attribute& a = fresh(arena, *this, n, AttributeKind::kSparseTensors);
-  copyInto(arena, listsOf(arena, a).sparse_tensors, values);
+  copyInto(arena, a.rare(arena).sparse_tensors, values);
   return a;
 }
 
 Attribute& Node::setTypesAttr(Arena& arena, std::string_view n, std::span<Type* const> values) {
   Attribute& a = fresh(arena, *this, n, AttributeKind::kTypeProtos);
-  copyInto(arena, listsOf(arena, a).type_protos, values);
+  copyInto(arena, a.rare(arena).type_protos, values);
   return a;
 }
 
 Attribute& Node::setAttrRef(Arena& arena, std::string_view n, AttributeKind kind,
                             std::string_view referenced) {
   Attribute& a = fresh(arena, *this, n, kind);
-  a.ref_attr_name = arena.copy(referenced);
+  a.rare(arena).ref_attr_name = arena.copy(referenced);
   return a;
 }
 

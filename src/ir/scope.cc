@@ -35,9 +35,7 @@ void unlinkAll(Graph& graph) {
     for (Use& use : node->inputs) use.set(nullptr);
     for (const Attribute* attribute : node->attributes) {
       if (attribute->g != nullptr) unlinkAll(*attribute->g);
-      if (attribute->lists != nullptr) {
-        for (Graph* sub : attribute->lists->graphs) unlinkAll(*sub);
-      }
+      for (Graph* sub : attribute->rare().graphs) unlinkAll(*sub);
     }
   }
   for (ValueInfo* info : graph.outputs) info->output.set(nullptr);

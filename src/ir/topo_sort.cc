@@ -23,18 +23,14 @@ void forEachNestedRead(const Node& node, Fn&& fn) {
       for (const Use& use : inner->inputs) fn(use.value);
       for (const Attribute* attribute : inner->attributes) {
         if (attribute->g != nullptr) visit(*attribute->g);
-        if (attribute->lists != nullptr) {
-          for (const Graph* sub : attribute->lists->graphs) visit(*sub);
-        }
+        for (const Graph* sub : attribute->rare().graphs) visit(*sub);
       }
     }
     for (const ValueInfo* info : graph.outputs) fn(info->output.value);
   };
   for (const Attribute* attribute : node.attributes) {
     if (attribute->g != nullptr) visit(*attribute->g);
-    if (attribute->lists != nullptr) {
-      for (const Graph* sub : attribute->lists->graphs) visit(*sub);
-    }
+    for (const Graph* sub : attribute->rare().graphs) visit(*sub);
   }
 }
 

@@ -102,11 +102,9 @@ class Verifier {
           collect(*sub, sub_path);
         };
         if (attribute.g != nullptr) nested(attribute.g, at + ".g");
-        if (attribute.lists != nullptr) {
-          for (size_t g = 0; g < attribute.lists->graphs.size(); ++g) {
-            const Graph* sub = attribute.lists->graphs[g];
-            nested(sub, at + "." + segment("graphs", g, sub->name.value_or("")));
-          }
+        for (size_t g = 0; g < attribute.rare().graphs.size(); ++g) {
+          const Graph* sub = attribute.rare().graphs[g];
+          nested(sub, at + "." + segment("graphs", g, sub->name.value_or("")));
         }
       }
       if (index > graph.node_count) break;  // a looping list; reported by graph()
@@ -343,10 +341,8 @@ Status verifyModel(const Model& model) {
       const Attribute& attribute = *function.attribute_proto[a];
       std::string at = path + "." + segment("attribute_proto", a, attribute.nameOrEmpty());
       if (attribute.g != nullptr) verifier.tree(*attribute.g, at + ".g");
-      if (attribute.lists != nullptr) {
-        for (size_t g = 0; g < attribute.lists->graphs.size(); ++g) {
-          verifier.tree(*attribute.lists->graphs[g], at + "." + segment("graphs", g));
-        }
+      for (size_t g = 0; g < attribute.rare().graphs.size(); ++g) {
+        verifier.tree(*attribute.rare().graphs[g], at + "." + segment("graphs", g));
       }
     }
   }

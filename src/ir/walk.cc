@@ -15,9 +15,7 @@ void visitGraph(Graph& graph, const std::function<void(Graph&)>& fn) {
 
 void visitAttributeGraphs(const Attribute& attribute, const std::function<void(Graph&)>& fn) {
   if (attribute.g != nullptr) visitGraph(*attribute.g, fn);
-  if (attribute.lists != nullptr) {
-    for (Graph* graph : attribute.lists->graphs) visitGraph(*graph, fn);
-  }
+  for (Graph* graph : attribute.rare().graphs) visitGraph(*graph, fn);
 }
 
 void visitSparse(SparseTensor* sparse, TensorRole role,
@@ -30,12 +28,10 @@ void visitSparse(SparseTensor* sparse, TensorRole role,
 void visitAttributeTensors(const Attribute& attribute,
                            const std::function<void(Tensor&, TensorRole)>& fn) {
   if (attribute.t != nullptr) fn(*attribute.t, TensorRole::kAttribute);
-  visitSparse(attribute.sparse_tensor, TensorRole::kAttribute, fn);
-  if (attribute.lists != nullptr) {
-    for (Tensor* tensor : attribute.lists->tensors) fn(*tensor, TensorRole::kAttribute);
-    for (SparseTensor* sparse : attribute.lists->sparse_tensors) {
-      visitSparse(sparse, TensorRole::kAttribute, fn);
-    }
+  visitSparse(attribute.rare().sparse_tensor, TensorRole::kAttribute, fn);
+  for (Tensor* tensor : attribute.rare().tensors) fn(*tensor, TensorRole::kAttribute);
+  for (SparseTensor* sparse : attribute.rare().sparse_tensors) {
+    visitSparse(sparse, TensorRole::kAttribute, fn);
   }
 }
 
@@ -97,13 +93,12 @@ bool findInSparse(const SparseTensor* sparse, const Tensor* tensor, std::string&
 bool findInAttribute(const Attribute& attribute, const Tensor* tensor, std::string& path) {
   std::string inner;
   if (attribute.t == tensor) return (path = "t", true);
-  if (findInSparse(attribute.sparse_tensor, tensor, inner))
+  if (findInSparse(attribute.rare().sparse_tensor, tensor, inner))
     return (path = "sparse_tensor." + inner, true);
   if (attribute.g != nullptr && findInGraph(*attribute.g, tensor, inner)) {
     return (path = "g." + inner, true);
   }
-  if (attribute.lists == nullptr) return false;
-  const AttributeLists& lists = *attribute.lists;
+  const AttributeRareFields& lists = attribute.rare();
   for (size_t i = 0; i < lists.tensors.size(); ++i) {
     if (lists.tensors[i] == tensor) {
       return (path = segment("tensors", i, tensor->nameOrEmpty()), true);

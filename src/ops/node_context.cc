@@ -10,7 +10,7 @@ const Attribute* NodeContext::attribute(std::string_view name) const {
   const Attribute* given = node_->attribute(name);
   if (given == nullptr || !given->isReference()) return given;
   if (caller_ == nullptr) return nullptr;
-  std::string_view referenced = *given->ref_attr_name;
+  std::string_view referenced = *given->rare().ref_attr_name;
   if (const Attribute* actual = caller_->attribute(referenced)) return actual;
   if (callee_ != nullptr) {
     for (const Attribute* fallback : callee_->attribute_proto) {

@@ -243,7 +243,7 @@ class BodyCopier {
   /// Null when a reference has neither: the attribute is left out.
   Attribute* bindAttribute(const Attribute& attribute, Node& owner) {
     if (!attribute.isReference()) return copyAttribute(attribute, owner, true);
-    std::string_view wanted = *attribute.ref_attr_name;
+    std::string_view wanted = *attribute.rare().ref_attr_name;
     const Attribute* value = call_.attribute(wanted);
     if (value == nullptr) {
       for (const Attribute* fallback : callee_.attribute_proto) {
@@ -260,35 +260,46 @@ class BodyCopier {
   Attribute* copyAttribute(const Attribute& source, Node& owner, bool from_body) {
     Attribute* copy = arena_.make<Attribute>(source);
     if (source.t != nullptr) copy->t = cloneTensor(arena_, *source.t);
-    if (source.tp != nullptr) copy->tp = cloneType(arena_, *source.tp);
-    if (source.sparse_tensor != nullptr) {
-      copy->sparse_tensor = cloneSparseTensor(arena_, *source.sparse_tensor);
-    }
-    copy->floats.values.assign(arena_, source.floats.values.data(), source.floats.values.size());
-    copy->ints.values.assign(arena_, source.ints.values.data(), source.ints.values.size());
-    copy->unknown.assign(arena_, source.unknown.data(), source.unknown.size());
+    // The copy starts as a bitwise copy of the source: every list gets its own storage.
+    copy->floats.values = copied(source.floats.values);
+    copy->ints.values = copied(source.ints.values);
     if (source.g != nullptr) copy->g = copyGraph(*source.g, owner, from_body);
-    if (source.lists != nullptr) {
-      const AttributeLists& lists = *source.lists;
-      copy->lists = arena_.make<AttributeLists>();
-      copy->lists->strings.assign(arena_, lists.strings.data(), lists.strings.size());
-      for (const Tensor* tensor : lists.tensors) {
-        copy->lists->tensors.push_back(arena_,
-                                       tensor != nullptr ? cloneTensor(arena_, *tensor) : nullptr);
+    if (source.rare_fields != nullptr) {
+      const AttributeRareFields& more = *source.rare_fields;
+      copy->rare_fields = arena_.make<AttributeRareFields>(more);
+      AttributeRareFields& out = *copy->rare_fields;
+      if (more.tp != nullptr) out.tp = cloneType(arena_, *more.tp);
+      if (more.sparse_tensor != nullptr) {
+        out.sparse_tensor = cloneSparseTensor(arena_, *more.sparse_tensor);
       }
-      for (const Graph* graph : lists.graphs) {
-        copy->lists->graphs.push_back(
-            arena_, graph != nullptr ? copyGraph(*graph, owner, from_body) : nullptr);
+      out.unknown = copied(more.unknown);
+      out.strings = copied(more.strings);
+      out.tensors = {};
+      for (const Tensor* tensor : more.tensors) {
+        out.tensors.push_back(arena_, tensor != nullptr ? cloneTensor(arena_, *tensor) : nullptr);
       }
-      for (const SparseTensor* tensor : lists.sparse_tensors) {
-        copy->lists->sparse_tensors.push_back(
+      out.graphs = {};
+      for (const Graph* graph : more.graphs) {
+        out.graphs.push_back(arena_,
+                             graph != nullptr ? copyGraph(*graph, owner, from_body) : nullptr);
+      }
+      out.sparse_tensors = {};
+      for (const SparseTensor* tensor : more.sparse_tensors) {
+        out.sparse_tensors.push_back(
             arena_, tensor != nullptr ? cloneSparseTensor(arena_, *tensor) : nullptr);
       }
-      for (const Type* type : lists.type_protos) {
-        copy->lists->type_protos.push_back(arena_,
-                                           type != nullptr ? cloneType(arena_, *type) : nullptr);
+      out.type_protos = {};
+      for (const Type* type : more.type_protos) {
+        out.type_protos.push_back(arena_, type != nullptr ? cloneType(arena_, *type) : nullptr);
       }
     }
+    return copy;
+  }
+
+  template <class T>
+  ArenaList<T> copied(const ArenaList<T>& source) {
+    ArenaList<T> copy;
+    copy.assign(arena_, source.data(), source.size());
     return copy;
   }
 
@@ -482,10 +493,8 @@ class Expander {
     for (size_t a = 0; a < node.attributes.size(); ++a) {
       Attribute* attribute = node.attributes[a];
       if (attribute->g != nullptr) ONYX_RETURN_IF_ERROR(expandGraph(*attribute->g, depth));
-      if (attribute->lists != nullptr) {
-        for (Graph* graph : attribute->lists->graphs) {
-          if (graph != nullptr) ONYX_RETURN_IF_ERROR(expandGraph(*graph, depth));
-        }
+      for (Graph* graph : attribute->rare().graphs) {
+        if (graph != nullptr) ONYX_RETURN_IF_ERROR(expandGraph(*graph, depth));
       }
     }
     return Status::ok();

@@ -346,8 +346,10 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
 }
 
 bool Decoder::decodeAttribute(std::string_view bytes, Attribute& attribute) {
-  auto lists = [&]() -> AttributeLists& { return ensure(attribute.lists); };
-  return readFields(bytes, attribute.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+  // The rare fields are allocated only when one occurs (most attributes have none).
+  auto more = [&]() -> AttributeRareFields& { return attribute.rare(arena_); };
+  auto unknown = [&]() -> UnknownFields& { return more().unknown; };
+  return readFields(bytes, unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
       case 1: return step(readString(r, wt, attribute.name, "name", true));
       case 2: return step(readFloat(r, wt, attribute.f, "f"));
@@ -360,27 +362,27 @@ bool Decoder::decodeAttribute(std::string_view bytes, Attribute& attribute) {
                    &Decoder::decodeGraph);
       case 7: return step(readRepeatedFloat(r, wt, attribute.floats, "floats"));
       case 8: return step(readRepeatedInt64(r, wt, attribute.ints, "ints"));
-      case 9: return step(readBytesList(r, wt, lists().strings, "strings", false));
-      case 10: return item(r, wt, "tensors", lists().tensors, &Decoder::decodeTensor);
+      case 9: return step(readBytesList(r, wt, more().strings, "strings", false));
+      case 10: return item(r, wt, "tensors", more().tensors, &Decoder::decodeTensor);
       case 11: {
         if (prefetching_) return Step::kFailed;
         Graph* graph = newGraph(current_graph_, current_node_);
-        ArenaList<Graph*>& graphs = lists().graphs;
+        ArenaList<Graph*>& graphs = more().graphs;
         graphs.push_back(arena_, graph);
         if (readMessage(r, wt, "graphs", *graph, &Decoder::decodeGraph)) return Step::kRead;
         return step(within("graphs", graphs.size() - 1, graph->name));
       }
-      case 13: return step(readString(r, wt, attribute.doc_string, "doc_string", false));
-      case 14: return one(r, wt, "tp", ensure(attribute.tp), &Decoder::decodeType);
-      case 15: return item(r, wt, "type_protos", lists().type_protos, &Decoder::decodeType);
+      case 13: return step(readString(r, wt, more().doc_string, "doc_string", false));
+      case 14: return one(r, wt, "tp", ensure(more().tp), &Decoder::decodeType);
+      case 15: return item(r, wt, "type_protos", more().type_protos, &Decoder::decodeType);
       case 20:
         return readEnum(r, wt, attribute.type, "type", [](int32_t v) { return v >= 0 && v <= 14; });
-      case 21: return step(readString(r, wt, attribute.ref_attr_name, "ref_attr_name", true));
+      case 21: return step(readString(r, wt, more().ref_attr_name, "ref_attr_name", true));
       case 22:
-        return one(r, wt, "sparse_tensor", ensure(attribute.sparse_tensor),
+        return one(r, wt, "sparse_tensor", ensure(more().sparse_tensor),
                    &Decoder::decodeSparseTensor);
       case 23:
-        return item(r, wt, "sparse_tensors", lists().sparse_tensors, &Decoder::decodeSparseTensor);
+        return item(r, wt, "sparse_tensors", more().sparse_tensors, &Decoder::decodeSparseTensor);
       default: return Step::kUnknown;
     }
   });

@@ -115,9 +115,8 @@ class Encoder {
   }
 
   void attribute(const Attribute& a) {
-    static const AttributeLists kNoLists{};
-    const AttributeLists& lists = a.lists ? *a.lists : kNoLists;
-    Unknown u(s_, a.unknown);
+    const AttributeRareFields& more = a.rare();
+    Unknown u(s_, more.unknown);
     u.upTo(1);
     str(1, a.name);
     u.upTo(2);
@@ -135,25 +134,25 @@ class Encoder {
     u.upTo(8);
     repeatedInt64(8, a.ints);
     u.upTo(9);
-    for (std::string_view text : lists.strings) s_.bytesField(9, text);
+    for (std::string_view text : more.strings) s_.bytesField(9, text);
     u.upTo(10);
-    for (const Tensor* t : lists.tensors) s_.message(10, [&] { tensor(*t); });
+    for (const Tensor* t : more.tensors) s_.message(10, [&] { tensor(*t); });
     u.upTo(11);
-    for (const Graph* g : lists.graphs) s_.message(11, [&] { graph(*g); });
+    for (const Graph* g : more.graphs) s_.message(11, [&] { graph(*g); });
     u.upTo(13);
-    str(13, a.doc_string);
+    str(13, more.doc_string);
     u.upTo(14);
-    if (a.tp) s_.message(14, [&] { type(*a.tp); });
+    if (more.tp) s_.message(14, [&] { type(*more.tp); });
     u.upTo(15);
-    for (const Type* t : lists.type_protos) s_.message(15, [&] { type(*t); });
+    for (const Type* t : more.type_protos) s_.message(15, [&] { type(*t); });
     u.upTo(20);
     i32(20, a.type);
     u.upTo(21);
-    str(21, a.ref_attr_name);
+    str(21, more.ref_attr_name);
     u.upTo(22);
-    if (a.sparse_tensor) s_.message(22, [&] { sparseTensor(*a.sparse_tensor); });
+    if (more.sparse_tensor) s_.message(22, [&] { sparseTensor(*more.sparse_tensor); });
     u.upTo(23);
-    for (const SparseTensor* t : lists.sparse_tensors) s_.message(23, [&] { sparseTensor(*t); });
+    for (const SparseTensor* t : more.sparse_tensors) s_.message(23, [&] { sparseTensor(*t); });
     u.rest();
   }
 

@@ -41,21 +41,21 @@ struct AttributeFields {
   static constexpr size_t kCount = 14;
 
   explicit AttributeFields(const Attribute& a) {
-    const AttributeLists* lists = a.lists;
+    const AttributeRareFields& lists = a.rare();
     set[0] = a.f.has_value();
     set[1] = a.i.has_value();
     set[2] = a.s.has_value();
     set[3] = a.t != nullptr;
     set[4] = a.g != nullptr;
-    set[5] = a.sparse_tensor != nullptr;
-    set[6] = a.tp != nullptr;
+    set[5] = a.rare().sparse_tensor != nullptr;
+    set[6] = a.rare().tp != nullptr;
     set[7] = !a.floats.empty();
     set[8] = !a.ints.empty();
-    set[9] = lists != nullptr && !lists->strings.empty();
-    set[10] = lists != nullptr && !lists->tensors.empty();
-    set[11] = lists != nullptr && !lists->graphs.empty();
-    set[12] = lists != nullptr && !lists->sparse_tensors.empty();
-    set[13] = lists != nullptr && !lists->type_protos.empty();
+    set[9] = !lists.strings.empty();
+    set[10] = !lists.tensors.empty();
+    set[11] = !lists.graphs.empty();
+    set[12] = !lists.sparse_tensors.empty();
+    set[13] = !lists.type_protos.empty();
   }
   static constexpr const char* kField[kCount] = {
       "f",      "i",    "s",       "t",       "g",      "sparse_tensor",  "tp",
@@ -611,14 +611,14 @@ bool Printer::attribute(const Attribute& a, int indent, AttributePlace place) {
   AttributeFields fields(a);
   AttributeKind kind = a.kind();
 
-  if (a.ref_attr_name) {
+  if (a.rare().ref_attr_name) {
     // A reference to an attribute of the enclosing function: `name: kind = @ref`.
     if (kind != AttributeKind::kUndefined) {
       w_.raw(": ");
       w_.raw(attributeKindName(kind));
     }
     w_.raw(" = @");
-    w_.name(*a.ref_attr_name);
+    w_.name(*a.rare().ref_attr_name);
     for (size_t k = 0; k < AttributeFields::kCount; ++k) {
       if (fields.set[k]) log_.lose(AttributeFields::kField[k], "a value beside ref_attr_name");
     }
@@ -641,13 +641,13 @@ bool Printer::attribute(const Attribute& a, int indent, AttributePlace place) {
       }
     }
   }
-  if (!a.doc_string.value_or("").empty()) log_.lose("doc_string", *a.doc_string);
-  log_.loseUnknown(a.unknown);
+  if (!a.rare().doc_string.value_or("").empty()) log_.lose("doc_string", *a.rare().doc_string);
+  log_.loseUnknown(a.rare().unknown);
   return true;
 }
 
 void Printer::attributeValue(const Attribute& a, AttributeKind kind, int indent, bool& written) {
-  const AttributeLists* lists = a.lists;
+  const AttributeRareFields& lists = a.rare();
   // The type is always written: an attribute float such as 2 would read back as an int,
   // and an empty list needs it.
   w_.raw(": ");
@@ -691,7 +691,7 @@ void Printer::attributeValue(const Attribute& a, AttributeKind kind, int indent,
     }
     case AttributeKind::kTypeProto: {
       LossLog::Scope scope(log_, "tp");
-      if (a.tp == nullptr || !type(*a.tp)) {
+      if (a.rare().tp == nullptr || !type(*a.rare().tp)) {
         log_.lose("", "a type the text cannot spell");
         written = false;
       }
@@ -726,11 +726,9 @@ void Printer::attributeValue(const Attribute& a, AttributeKind kind, int indent,
       return;
     case AttributeKind::kStrings:
       w_.raw('[');
-      if (lists != nullptr) {
-        for (size_t i = 0; i < lists->strings.size(); ++i) {
-          if (i > 0) w_.raw(", ");
-          w_.quoted(lists->strings[i]);
-        }
+      for (size_t i = 0; i < lists.strings.size(); ++i) {
+        if (i > 0) w_.raw(", ");
+        w_.quoted(lists.strings[i]);
       }
       w_.raw(']');
       return;
@@ -742,22 +740,20 @@ void Printer::attributeValue(const Attribute& a, AttributeKind kind, int indent,
       // floats and strings from a list), so only the empty list can be written.
       size_t count = 0;
       const char* field = "tensors";
-      if (lists != nullptr) {
-        switch (kind) {
-          case AttributeKind::kTensors: count = lists->tensors.size(); break;
-          case AttributeKind::kGraphs:
-            count = lists->graphs.size();
-            field = "graphs";
-            break;
-          case AttributeKind::kSparseTensors:
-            count = lists->sparse_tensors.size();
-            field = "sparse_tensors";
-            break;
-          default:
-            count = lists->type_protos.size();
-            field = "type_protos";
-            break;
-        }
+      switch (kind) {
+        case AttributeKind::kTensors: count = lists.tensors.size(); break;
+        case AttributeKind::kGraphs:
+          count = lists.graphs.size();
+          field = "graphs";
+          break;
+        case AttributeKind::kSparseTensors:
+          count = lists.sparse_tensors.size();
+          field = "sparse_tensors";
+          break;
+        default:
+          count = lists.type_protos.size();
+          field = "type_protos";
+          break;
       }
       w_.raw("[]");
       if (count > 0) {

@@ -28,10 +28,7 @@ class AttributeRules : public ::testing::Test {
     result->type = kindCode(kind);
     return result;
   }
-  AttributeLists& lists(Attribute& a) {
-    if (a.lists == nullptr) a.lists = arena.make<AttributeLists>();
-    return *a.lists;
-  }
+  AttributeRareFields& lists(Attribute& a) { return a.rare(arena); }
   Diagnostics check(const Attribute& a, int64_t ir_version = 10, bool in_function = false) {
     ValueContext context;
     context.ir_version = ir_version;
@@ -144,7 +141,7 @@ TEST_F(AttributeRules, R58TheValueIsInTheFieldTheTypeNames) {
   undefined->i = 1;
   EXPECT_TRUE(onlyRule(check(*undefined), "R58"));
   Attribute* sparse = attribute("value", AttributeKind::kTensor);
-  sparse->sparse_tensor = arena.make<SparseTensor>();
+  sparse->rare(arena).sparse_tensor = arena.make<SparseTensor>();
   diagnostics = check(*sparse);
   ASSERT_FALSE(diagnostics.all().empty());
   EXPECT_EQ(diagnostics.all()[0].rule, "R58");  // then the empty sparse tensor's own problems
@@ -153,7 +150,7 @@ TEST_F(AttributeRules, R58TheValueIsInTheFieldTheTypeNames) {
 
 TEST_F(AttributeRules, R59ReferencesOnlyInFunctionBodiesAndWithoutAValue) {
   Attribute* reference = attribute("alpha", AttributeKind::kFloat);
-  reference->ref_attr_name = "scale";
+  reference->rare(arena).ref_attr_name = "scale";
   EXPECT_TRUE(clean(check(*reference, 10, /*in_function=*/true)));
   Diagnostics diagnostics = check(*reference, 10, /*in_function=*/false);
   EXPECT_TRUE(onlyRule(diagnostics, "R59"));
@@ -165,7 +162,7 @@ TEST_F(AttributeRules, R59ReferencesOnlyInFunctionBodiesAndWithoutAValue) {
   reference->f = 2.0f;
   EXPECT_TRUE(onlyRule(check(*reference, 10, true), "R59"));
   reference->f.reset();
-  reference->ref_attr_name = "";
+  reference->rare(arena).ref_attr_name = "";
   EXPECT_TRUE(onlyRule(check(*reference, 10, true), "R59"));
 }
 
@@ -185,9 +182,9 @@ TEST_F(AttributeRules, R59AReferenceNamesAnAttributeTheFunctionDeclares) {
     return out;
   };
   Attribute* reference = attribute("value", AttributeKind::kFloat);
-  reference->ref_attr_name = "scale";
+  reference->rare(arena).ref_attr_name = "scale";
   EXPECT_TRUE(clean(checkIn(*reference)));
-  reference->ref_attr_name = "alpha";
+  reference->rare(arena).ref_attr_name = "alpha";
   EXPECT_TRUE(clean(checkIn(*reference)));
   reference->type = kindCode(AttributeKind::kInt);
   Diagnostics diagnostics = checkIn(*reference);
@@ -195,7 +192,7 @@ TEST_F(AttributeRules, R59AReferenceNamesAnAttributeTheFunctionDeclares) {
   EXPECT_EQ(single(diagnostics).message,
             "the attribute refers to 'alpha', a FLOAT attribute of function 'Scale', but has "
             "type INT");
-  reference->ref_attr_name = "gamma";
+  reference->rare(arena).ref_attr_name = "gamma";
   diagnostics = checkIn(*reference);
   EXPECT_TRUE(onlyRule(diagnostics, "R59"));
   EXPECT_EQ(single(diagnostics).message,
@@ -212,7 +209,7 @@ TEST_F(AttributeRules, R50StructuredAttributesCarryTheirValue) {
             "a TENSOR attribute must hold its value in t, which is missing");
   // A reference in a function body takes its value from the caller.
   Attribute* reference = attribute("value", AttributeKind::kTensor);
-  reference->ref_attr_name = "weights";
+  reference->rare(arena).ref_attr_name = "weights";
   EXPECT_TRUE(clean(check(*reference, 10, true)));
   // List kinds may be empty.
   EXPECT_TRUE(clean(check(*attribute("value", AttributeKind::kTensors))));
@@ -236,7 +233,7 @@ TEST_F(AttributeRules, NestedTensorsSparseTensorsAndTypesAreCheckedWithTheirPath
   EXPECT_EQ(single(diagnostics).path, "graph.node[2](c).attribute(value).tensors[1](b).dims[0]");
 
   Attribute* sparse = attribute("value", AttributeKind::kSparseTensor);
-  sparse->sparse_tensor = arena.make<SparseTensor>();
+  sparse->rare(arena).sparse_tensor = arena.make<SparseTensor>();
   diagnostics = check(*sparse);
   EXPECT_TRUE(diagnostics.has("R76"));
   EXPECT_TRUE(diagnostics.has("R77"));
@@ -250,7 +247,7 @@ TEST_F(AttributeRules, NestedTensorsSparseTensorsAndTypesAreCheckedWithTheirPath
   EXPECT_EQ(single(diagnostics).path, "graph.node[2](c).attribute(value).type_protos[1]");
 
   Attribute* tp = attribute("type", AttributeKind::kTypeProto);
-  tp->tp = Type::sequence(arena, nullptr);
+  tp->rare(arena).tp = Type::sequence(arena, nullptr);
   EXPECT_TRUE(onlyRule(check(*tp), "R85"));
 
   // Element types in nested tensors are gated by the model's IR version too.

@@ -154,9 +154,11 @@ TEST(ValueRuleSites, ReferencesInFunctionBodiesAreCheckedAgainstTheirFunction) {
   Diagnostics found = checkModel(model);
   EXPECT_TRUE(found.all().empty()) << listed(found);
   Graph& body = *model.functions[0]->body;
-  body.first_node->attributes[0]->ref_attr_name = "beta";
-  body.first_node->next->next->graphAttr("then_branch")->first_node->attributes[0]->ref_attr_name =
-      "gamma";
+  body.first_node->attributes[0]->rare(model.arena()).ref_attr_name = "beta";
+  body.first_node->next->next->graphAttr("then_branch")
+      ->first_node->attributes[0]
+      ->rare(model.arena())
+      .ref_attr_name = "gamma";
   found = checkModel(model);
   ASSERT_EQ(errorRules(found), (Rules{"R59", "R59"})) << listed(found);
   EXPECT_EQ(found.all()[0].path, "functions[0](F).node[0].attribute[0](value_float).ref_attr_name");

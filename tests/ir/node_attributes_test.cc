@@ -129,7 +129,7 @@ TEST(NodeAttributes, SettingAgainReplacesInPlaceAndRemoveDeletes) {
   one.node->setIntAttr(one.arena, "a", 1);
   one.node->setIntAttr(one.arena, "b", 2);
   one.node->setIntAttr(one.arena, "c", 3);
-  one.node->setFloatAttr(one.arena, "b", 2.5f).doc_string = "now a float";
+  one.node->setFloatAttr(one.arena, "b", 2.5f).rare(one.arena).doc_string = "now a float";
   ASSERT_EQ(one.node->attributes.size(), 3u);
   EXPECT_EQ(one.node->attributes[1]->nameOrEmpty(), "b");
   EXPECT_EQ(one.node->floatAttr("b"), 2.5f);
@@ -140,7 +140,7 @@ TEST(NodeAttributes, SettingAgainReplacesInPlaceAndRemoveDeletes) {
   EXPECT_EQ(one.node->attributes[0]->nameOrEmpty(), "b");
   Model back = testing::reparse(one.model);
   EXPECT_EQ(back.graph->first_node->floatAttr("b"), 2.5f);
-  EXPECT_EQ(back.graph->first_node->attribute("b")->doc_string.value_or(""), "now a float");
+  EXPECT_EQ(back.graph->first_node->attribute("b")->rare().doc_string.value_or(""), "now a float");
 }
 
 TEST(NodeAttributes, ReferencesToFunctionAttributes) {
@@ -163,7 +163,7 @@ TEST(NodeAttributes, ReferencesToFunctionAttributes) {
   Model back = testing::reparse(model);
   const Attribute* read = back.functions[0]->body->first_node->attribute("alpha");
   ASSERT_NE(read, nullptr);
-  EXPECT_EQ(read->ref_attr_name.value_or(""), "factor");
+  EXPECT_EQ(read->rare().ref_attr_name.value_or(""), "factor");
   EXPECT_TRUE(verified(back));
 }
 

@@ -22,7 +22,7 @@ TEST(ValueLayout, TheGraphApiAddsNothingToTheObjectsALoadMakesPerNodeAndName) {
   EXPECT_EQ(sizeof(Value), 80u);
   EXPECT_EQ(sizeof(Use), 32u);
   EXPECT_EQ(sizeof(Node), 128u);
-  EXPECT_EQ(sizeof(Attribute), 200u);
+  EXPECT_EQ(sizeof(Attribute), 136u);
 }
 
 TEST(ValueType, TensorShapesWithKnownSymbolicAndUnknownDims) {

@@ -104,10 +104,8 @@ void checkGraph(const std::string& model, const Graph& graph, const Opsets& opse
   for (const Node* node = graph.first_node; node != nullptr; node = node->next) {
     for (const Attribute* attribute : node->attributes) {
       if (attribute->g) checkGraph(model, *attribute->g, opsets, tally);
-      if (attribute->lists) {
-        for (const Graph* nested : attribute->lists->graphs) {
-          checkGraph(model, *nested, opsets, tally);
-        }
+      for (const Graph* nested : attribute->rare().graphs) {
+        checkGraph(model, *nested, opsets, tally);
       }
     }
     std::string_view domain = canonicalDomain(node->domainOrDefault());

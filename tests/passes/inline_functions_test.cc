@@ -138,6 +138,33 @@ TEST(InlineFunctions, AttributeReferencesTakeTheCallsValueElseTheDefaultElseAreD
   EXPECT_TRUE(checksValid(model));
 }
 
+TEST(InlineFunctions, TheCopiedAttributesOwnTheirLists) {
+  // The copy of a body attribute starts as a bitwise copy; its lists must not stay shared
+  // with the function's, or a pass editing the inlined node would edit the function too.
+  Model model = parseOrFail(R"(
+    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (float[N, 4] x) => (float[N, 4] y) {
+      y = local.flip (x)
+    }
+    <domain: "local", opset_import: ["" : 18]>
+    flip (a) => (b) {
+      b = Transpose <perm: ints = [1, 0], doc: strings = ["kept"]> (a)
+    }
+  )");
+  ASSERT_TRUE(inlineNode(model, *nodeWithOp(*model.graph, "flip")));
+  Node* inlined = nodeWithOp(*model.graph, "Transpose");
+  ASSERT_NE(inlined, nullptr);
+  Attribute* perm = inlined->attribute("perm");
+  Attribute* doc = inlined->attribute("doc");
+  ASSERT_NE(perm, nullptr);
+  ASSERT_NE(doc, nullptr);
+  perm->ints.values[0] = 7;
+  doc->rare(model.arena()).strings[0] = "changed";
+  const Node* body = model.functions[0]->body->first_node;
+  EXPECT_EQ(body->intsAttr("perm")[0], 1);
+  EXPECT_EQ(body->stringsAttr("doc")[0], "kept");
+}
+
 TEST(InlineFunctions, NestedGraphsAreCopiedWithTheirReadsBound) {
   Model model = parseOrFail(R"(
     <ir_version: 10, opset_import: ["" : 18, "local" : 1]>

@@ -301,25 +301,24 @@ class Comparer {
   }
 
   bool attribute(const Attribute& a, const Attribute& b) {
-    static const AttributeLists kNoLists;
-    const AttributeLists& x = a.lists ? *a.lists : kNoLists;
-    const AttributeLists& y = b.lists ? *b.lists : kNoLists;
+    const AttributeRareFields& x = a.rare();
+    const AttributeRareFields& y = b.rare();
     return same("name", a.name, b.name) && same("f", a.f, b.f) && same("i", a.i, b.i) &&
            same("s", a.s, b.s) && pointer("t", a.t, b.t, &Comparer::tensor) &&
            pointer("g", a.g, b.g, &Comparer::graph) && repeated("floats", a.floats, b.floats) &&
            repeated("ints", a.ints, b.ints) && stringList("strings", x.strings, y.strings) &&
            (text_ || pointerList("tensors", x.tensors, y.tensors, &Comparer::tensor)) &&
            (text_ || pointerList("graphs", x.graphs, y.graphs, &Comparer::graph)) &&
-           sameDoc("doc_string", a.doc_string, b.doc_string) &&
-           pointer("tp", a.tp, b.tp, &Comparer::type) &&
+           sameDoc("doc_string", x.doc_string, y.doc_string) &&
+           pointer("tp", x.tp, y.tp, &Comparer::type) &&
            (text_ || pointerList("type_protos", x.type_protos, y.type_protos, &Comparer::type)) &&
            same("type", a.type, b.type) &&
-           same("ref_attr_name", a.ref_attr_name, b.ref_attr_name) &&
+           same("ref_attr_name", x.ref_attr_name, y.ref_attr_name) &&
            (text_ ||
-            pointer("sparse_tensor", a.sparse_tensor, b.sparse_tensor, &Comparer::sparseTensor)) &&
+            pointer("sparse_tensor", x.sparse_tensor, y.sparse_tensor, &Comparer::sparseTensor)) &&
            (text_ || pointerList("sparse_tensors", x.sparse_tensors, y.sparse_tensors,
                                  &Comparer::sparseTensor)) &&
-           unknown(a.unknown, b.unknown);
+           unknown(x.unknown, y.unknown);
   }
 
   bool valueInfo(const ValueInfo& a, const ValueInfo& b) {

@@ -446,8 +446,8 @@ TEST(TextParserFields, ListAttributes) {
   EXPECT_EQ(std::vector<float>(floats.floats.begin(), floats.floats.end()),
             (std::vector<float>{0.5f, 1.0f, 2.0f}));
   EXPECT_EQ(attr(n.node, "strings").kind(), AttributeKind::kStrings);
-  ASSERT_NE(attr(n.node, "strings").lists, nullptr);
-  EXPECT_EQ(attr(n.node, "strings").lists->strings[1], "b");
+  ASSERT_EQ(attr(n.node, "strings").rare().strings.size(), 2u);
+  EXPECT_EQ(attr(n.node, "strings").rare().strings[1], "b");
   EXPECT_EQ(attr(n.node, "typed").kind(), AttributeKind::kFloats);
   EXPECT_EQ(attr(n.node, "typed").floats.size(), 2u);
   // onnx accepts a list where a single int is declared, and makes it a list.
@@ -479,9 +479,9 @@ TEST(TextParserFields, TypeAndGraphAttributes) {
       body = inner (float[N] a) => (b) { b = Neg(a) }> ())");
   const Attribute& tp = attr(n.node, "tp");
   EXPECT_EQ(tp.kind(), AttributeKind::kTypeProto);
-  ASSERT_NE(tp.tp, nullptr);
-  EXPECT_EQ(formatType(*tp.tp), "float[N,3]");
-  EXPECT_EQ(formatType(*attr(n.node, "seq_tp").tp), "seq(int64)");
+  ASSERT_NE(tp.rare().tp, nullptr);
+  EXPECT_EQ(formatType(*tp.rare().tp), "float[N,3]");
+  EXPECT_EQ(formatType(*attr(n.node, "seq_tp").rare().tp), "seq(int64)");
   const Attribute& body = attr(n.node, "body");
   EXPECT_EQ(body.kind(), AttributeKind::kGraph);
   ASSERT_NE(body.g, nullptr);
@@ -498,16 +498,16 @@ TEST(TextParserFields, ListsOfTensorsGraphsAndTypesAreKept) {
                  graphs = [first () => () {}, second () => () {}]> ())");
   const Attribute& types = attr(n.node, "types");
   EXPECT_EQ(types.kind(), AttributeKind::kTypeProtos);
-  ASSERT_NE(types.lists, nullptr);
-  EXPECT_EQ(types.lists->type_protos.size(), 2u);
+  ASSERT_NE(types.rare_fields, nullptr);
+  EXPECT_EQ(types.rare().type_protos.size(), 2u);
   const Attribute& tensors = attr(n.node, "tensors");
   EXPECT_EQ(tensors.kind(), AttributeKind::kTensors);
-  ASSERT_EQ(tensors.lists->tensors.size(), 2u);
-  EXPECT_EQ(*tensors.lists->tensors[1]->name, "b");
+  ASSERT_EQ(tensors.rare().tensors.size(), 2u);
+  EXPECT_EQ(*tensors.rare().tensors[1]->name, "b");
   const Attribute& graphs = attr(n.node, "graphs");
   EXPECT_EQ(graphs.kind(), AttributeKind::kGraphs);
-  ASSERT_EQ(graphs.lists->graphs.size(), 2u);
-  EXPECT_EQ(*graphs.lists->graphs[1]->name, "second");
+  ASSERT_EQ(graphs.rare().graphs.size(), 2u);
+  EXPECT_EQ(*graphs.rare().graphs[1]->name, "second");
 }
 
 TEST(TextParserFields, SubgraphsReadOuterValues) {
@@ -558,7 +558,7 @@ TEST(TextParserFields, FunctionsWithAttributesDefaultsAndValueInfo) {
   EXPECT_EQ(infos[2]->type, nullptr);
   // A reference keeps its annotated type; without one, it has none.
   const Node* first = fn.body->first_node;
-  EXPECT_EQ(*attr(first, "value_float").ref_attr_name, "alpha");
+  EXPECT_EQ(*attr(first, "value_float").rare().ref_attr_name, "alpha");
   EXPECT_EQ(attr(first, "value_float").kind(), AttributeKind::kFloat);
   EXPECT_FALSE(attr(first->next, "value_float").type.has_value());
 }

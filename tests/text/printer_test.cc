@@ -270,10 +270,7 @@ class PrinterAttributes : public ::testing::Test {
     a->type = static_cast<int32_t>(kind);
     return *a;
   }
-  AttributeLists& lists(Attribute& a) {
-    if (a.lists == nullptr) a.lists = arena().make<AttributeLists>();
-    return *a.lists;
-  }
+  AttributeRareFields& lists(Attribute& a) { return a.rare(arena()); }
   Arena& arena() { return model_.arena(); }
   Model model_;
 };
@@ -337,15 +334,15 @@ TEST_F(PrinterAttributes, TensorsTypesAndReferences) {
   Type* type = arena().make<Type>();
   type->kind = Type::Kind::kTensor;
   type->elem_type = 1;
-  tp.tp = type;
+  tp.rare(arena()).tp = type;
   EXPECT_EQ(printAttribute(tp), "dtype: type_proto = float[]");
 
   Attribute& ref = make("alpha", AttributeKind::kFloat);
-  ref.ref_attr_name = "outer";
+  ref.rare(arena()).ref_attr_name = "outer";
   EXPECT_EQ(printAttribute(ref), "alpha: float = @outer");
   Attribute& untyped_ref = make("beta", AttributeKind::kUndefined);
   untyped_ref.type.reset();
-  untyped_ref.ref_attr_name = "an outer";
+  untyped_ref.rare(arena()).ref_attr_name = "an outer";
   EXPECT_EQ(printAttribute(untyped_ref), "beta = @\"an outer\"");
 }
 
@@ -356,7 +353,7 @@ TEST_F(PrinterAttributes, WhatTheSyntaxCannotSayIsReported) {
   EXPECT_EQ(printAttribute(tensors), "ts: tensors = []");
   // No sparse tensor literal exists, so the attribute cannot be written at all.
   Attribute& sparse = make("st", AttributeKind::kSparseTensor);
-  sparse.sparse_tensor = arena().make<SparseTensor>();
+  sparse.rare(arena()).sparse_tensor = arena().make<SparseTensor>();
   EXPECT_EQ(printAttribute(sparse), "st = ?");
   // A missing type is stated from the value.
   Attribute& untyped = make("k", AttributeKind::kUndefined);

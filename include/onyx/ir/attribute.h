@@ -17,13 +17,20 @@ struct Tensor;
 struct SparseTensor;
 struct Type;
 
-/// The list-valued members that few attributes use, kept out of line to keep Attribute small.
-struct AttributeLists {
+/// The AttributeProto fields few attributes set: the five list-valued members, doc_string,
+/// tp, ref_attr_name, sparse_tensor and unknown fields. They live out of line so that an
+/// Attribute stays small: a large graph holds about one attribute per node.
+struct AttributeRareFields {
   ArenaList<std::string_view> strings;
   ArenaList<Tensor*> tensors;
   ArenaList<Graph*> graphs;
   ArenaList<SparseTensor*> sparse_tensors;
   ArenaList<Type*> type_protos;
+  OptString doc_string;
+  Type* tp = nullptr;
+  OptString ref_attr_name;
+  SparseTensor* sparse_tensor = nullptr;
+  UnknownFields unknown;
 };
 
 struct Attribute {
@@ -35,13 +42,8 @@ struct Attribute {
   Graph* g = nullptr;
   Repeated<float> floats;
   Repeated<int64_t> ints;
-  AttributeLists* lists = nullptr;  // null when all five lists are empty
-  OptString doc_string;
-  Type* tp = nullptr;
   std::optional<int32_t> type;
-  OptString ref_attr_name;
-  SparseTensor* sparse_tensor = nullptr;
-  UnknownFields unknown;
+  AttributeRareFields* rare_fields = nullptr;  // null: none of them set
 
   /// Its `type`; when absent (models older than IR 2 leave it out), the kind the set
   /// field implies. O(1).
@@ -49,7 +51,18 @@ struct Attribute {
   std::string_view nameOrEmpty() const { return name.value_or(std::string_view()); }
   /// A reference to an attribute of the calling function (`ref_attr_name`), inside a
   /// function body: it has a kind but no value of its own.
-  bool isReference() const { return ref_attr_name.has_value(); }
+  bool isReference() const { return rare().ref_attr_name.has_value(); }
+
+  /// The rare fields: all absent or empty when the attribute has none of them. O(1).
+  const AttributeRareFields& rare() const { return rare_fields != nullptr ? *rare_fields : kNone; }
+  /// The same, for writing: allocated in `arena` on first use. O(1).
+  AttributeRareFields& rare(Arena& arena) {
+    if (rare_fields == nullptr) rare_fields = arena.make<AttributeRareFields>();
+    return *rare_fields;
+  }
+
+ private:
+  static const AttributeRareFields kNone;
 };
 
 }  // namespace onyx

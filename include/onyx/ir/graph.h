@@ -164,8 +164,8 @@ void Graph::forEachNode(Fn&& fn) const {
     for (size_t a = 0; node->graph == this && a < node->attributes.size(); ++a) {
       const Attribute* attribute = node->attributes[a];
       if (attribute->g != nullptr) attribute->g->forEachNode(fn);
-      for (size_t g = 0; attribute->lists != nullptr && g < attribute->lists->graphs.size(); ++g) {
-        attribute->lists->graphs[g]->forEachNode(fn);
+      for (size_t g = 0; g < attribute->rare().graphs.size(); ++g) {
+        attribute->rare().graphs[g]->forEachNode(fn);
       }
     }
     node = next;

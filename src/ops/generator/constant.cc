@@ -42,12 +42,12 @@ void inferConstant(InferenceContext& ctx) {
   } else if (ctx.stringAttribute("value_string")) {
     scalar(kString);
   } else if (const Attribute* strings = ctx.attribute("value_strings")) {
-    vector(kString, strings->lists != nullptr ? strings->lists->strings.size() : 0);
+    vector(kString, strings->rare().strings.size());
   } else if (const Attribute* sparse = ctx.attribute("sparse_value");
-             sparse != nullptr && sparse->sparse_tensor != nullptr) {
+             sparse != nullptr && sparse->rare().sparse_tensor != nullptr) {
     Dims dims;
-    for (int64_t dim : sparse->sparse_tensor->dims) dims.push_back(DimValue::known(dim));
-    const Tensor* nonzero = sparse->sparse_tensor->values;
+    for (int64_t dim : sparse->rare().sparse_tensor->dims) dims.push_back(DimValue::known(dim));
+    const Tensor* nonzero = sparse->rare().sparse_tensor->values;
     ctx.setOutputTensor(0, nonzero != nullptr ? nonzero->data_type.value_or(0) : 0,
                         std::move(dims));
   }
@@ -123,13 +123,13 @@ Status runConstant(KernelContext& ctx) {
     array.strings()[0] = std::string(*text);
     out = std::move(array);
   } else if (const Attribute* texts = ctx.attribute("value_strings")) {
-    size_t count = texts->lists != nullptr ? texts->lists->strings.size() : 0;
+    size_t count = texts->rare().strings.size();
     Array array(ElementType::kString, {static_cast<int64_t>(count)});
-    for (size_t i = 0; i < count; ++i) array.strings()[i] = std::string(texts->lists->strings[i]);
+    for (size_t i = 0; i < count; ++i) array.strings()[i] = std::string(texts->rare().strings[i]);
     out = std::move(array);
   } else if (const Attribute* sparse = ctx.attribute("sparse_value");
-             sparse != nullptr && sparse->sparse_tensor != nullptr) {
-    out = densify(ctx, *sparse->sparse_tensor);
+             sparse != nullptr && sparse->rare().sparse_tensor != nullptr) {
+    out = densify(ctx, *sparse->rare().sparse_tensor);
   } else {
     return ctx.fail(
         "has none of value, value_float(s), value_int(s), value_string(s), "

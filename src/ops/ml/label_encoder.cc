@@ -57,10 +57,10 @@ std::optional<Array> labelList(const KernelContext& ctx, const std::string& pref
     return array->reshaped({static_cast<int64_t>(array->size())});
   }
   if (const Attribute* strings = ctx.attribute(prefix + "_strings");
-      strings != nullptr && strings->lists != nullptr && !strings->lists->strings.empty()) {
-    Array array(ElementType::kString, {static_cast<int64_t>(strings->lists->strings.size())});
+      strings != nullptr && !strings->rare().strings.empty()) {
+    Array array(ElementType::kString, {static_cast<int64_t>(strings->rare().strings.size())});
     size_t i = 0;
-    for (std::string_view text : strings->lists->strings) array.strings()[i++] = std::string(text);
+    for (std::string_view text : strings->rare().strings) array.strings()[i++] = std::string(text);
     return array;
   }
   if (std::optional<std::vector<int64_t>> ints = ctx.intsAttribute(prefix + "_int64s");
@@ -168,9 +168,8 @@ Status runLabelEncoder1(KernelContext& ctx) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("X must be a tensor");
   std::vector<std::string> classes;
-  if (const Attribute* attribute = ctx.attribute("classes_strings");
-      attribute != nullptr && attribute->lists != nullptr) {
-    for (std::string_view text : attribute->lists->strings) classes.emplace_back(text);
+  if (const Attribute* attribute = ctx.attribute("classes_strings"); attribute != nullptr) {
+    for (std::string_view text : attribute->rare().strings) classes.emplace_back(text);
   }
   Array names(ElementType::kString, {static_cast<int64_t>(classes.size())});
   names.strings() = classes;

@@ -43,7 +43,7 @@ inline size_t attributeLength(const InferenceContext& ctx, std::string_view name
   const Attribute* attribute = ctx.attribute(name);
   if (attribute == nullptr) return 0;
   size_t length = attribute->ints.size() + attribute->floats.size();
-  if (attribute->lists != nullptr) length += attribute->lists->strings.size();
+  length += attribute->rare().strings.size();
   return length;
 }
 

@@ -22,11 +22,11 @@ void inferOptional(InferenceContext& ctx) {
     return;
   }
   const Attribute* type = ctx.attribute("type");
-  if (type == nullptr || type->tp == nullptr) {
+  if (type == nullptr || type->rare().tp == nullptr) {
     ctx.fail("an Optional without an input needs the type attribute");
     return;
   }
-  InferredType element = infer::fromDeclared(*type->tp, ctx.dims());
+  InferredType element = infer::fromDeclared(*type->rare().tp, ctx.dims());
   if (element.isKnown()) ctx.setOutputType(0, InferredType::optional(std::move(element)));
 }
 

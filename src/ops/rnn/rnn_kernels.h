@@ -171,9 +171,8 @@ inline Status runRecurrent(KernelContext& ctx, RecurrentKind kind) {
   }
   // Activations: per_direction of them for each direction.
   std::vector<std::string> names;
-  if (const Attribute* attribute = ctx.attribute("activations");
-      attribute != nullptr && attribute->lists != nullptr) {
-    for (std::string_view name : attribute->lists->strings) names.emplace_back(name);
+  if (const Attribute* attribute = ctx.attribute("activations"); attribute != nullptr) {
+    for (std::string_view name : attribute->rare().strings) names.emplace_back(name);
   }
   if (names.empty()) {
     if (kind == RecurrentKind::kRnn) names = {"Tanh"};

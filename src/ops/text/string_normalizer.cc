@@ -32,8 +32,7 @@ void inferStringNormalizer(InferenceContext& ctx) {
     return;
   }
   const Attribute* stopwords = ctx.attribute("stopwords");
-  bool may_remove =
-      stopwords != nullptr && stopwords->lists != nullptr && !stopwords->lists->strings.empty();
+  bool may_remove = stopwords != nullptr && !stopwords->rare().strings.empty();
   Dims dims = *in;
   if (may_remove) dims.back() = ctx.dims().fresh();
   ctx.setOutputShape(0, std::move(dims));

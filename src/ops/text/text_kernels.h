@@ -17,8 +17,8 @@ inline std::vector<std::string> stringsAttributeOf(const KernelContext& ctx,
                                                    std::string_view name) {
   std::vector<std::string> values;
   const Attribute* attribute = ctx.attribute(name);
-  if (attribute == nullptr || attribute->lists == nullptr) return values;
-  for (std::string_view text : attribute->lists->strings) values.emplace_back(text);
+  if (attribute == nullptr) return values;
+  for (std::string_view text : attribute->rare().strings) values.emplace_back(text);
   return values;
 }
 

@@ -21,8 +21,8 @@ namespace {
 void inferGradient(InferenceContext& ctx) {
   const Attribute* xs = ctx.attribute("xs");
   const Graph* graph = ctx.node().graph;
-  if (xs == nullptr || xs->lists == nullptr || graph == nullptr) return;
-  const ArenaList<std::string_view>& names = xs->lists->strings;
+  if (xs == nullptr || graph == nullptr) return;
+  const ArenaList<std::string_view>& names = xs->rare().strings;
   if (ctx.outputCount() != names.size()) {
     ctx.fail("Gradient has " + std::to_string(ctx.outputCount()) + " outputs for " +
              std::to_string(names.size()) + " names in xs");
