@@ -333,7 +333,7 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
           continue;
         }
       }
-      pending_names_.push_back({hash, name, &graph, &node.inputs[i], 0, NameUse::kNodeInput});
+      pending_names_.emplace_back(hash, name, &graph, &node.inputs[i], 0u, NameUse::kNodeInput);
     }
     bindFullBatch();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,

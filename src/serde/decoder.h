@@ -277,6 +277,11 @@ class Decoder {
     kLocalOutput,
   };
   struct PendingName {
+    // Constructed in place in the queue: a temporary's fields, written one by one and then
+    // copied as 16-byte words, stalled every push on store forwarding.
+    PendingName(uint64_t name_hash, std::string_view text, Graph* scope, void* where,
+                uint32_t position, NameUse kind)
+        : hash(name_hash), name(text), graph(scope), target(where), index(position), use(kind) {}
     uint64_t hash;
     std::string_view name;
     Graph* graph;
@@ -285,7 +290,7 @@ class Decoder {
     NameUse use;
   };
   void queueName(Graph& graph, void* target, std::string_view name, uint32_t index, NameUse use) {
-    pending_names_.push_back({NameTable::hashName(name), name, &graph, target, index, use});
+    pending_names_.emplace_back(NameTable::hashName(name), name, &graph, target, index, use);
   }
   void bindName(const PendingName& pending);
   /// Binds the queue once it holds a batch (never on a worker, which binds nothing).

@@ -215,7 +215,9 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
       // decodes it itself, and whatever it reads must be linked in order with the reads
       // after it: no name is local from here on.
       decoder.local_names_.clear();
-      decoder.pending_names_.resize(names_before);
+      decoder.pending_names_.erase(
+          decoder.pending_names_.begin() + static_cast<std::ptrdiff_t>(names_before),
+          decoder.pending_names_.end());
       decoder.tensors_.resize(tensors_before);
       decoder.status_ = Status();
       item.names_end = static_cast<uint32_t>(names_before);
