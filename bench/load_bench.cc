@@ -827,6 +827,15 @@ int main(int argc, char** argv) {
       args.push_back(argv[i]);
     }
   }
+  // Repetitions run in a random order across benchmarks, not one benchmark's all in a row:
+  // this host's speed swings by 2x within minutes, and a ratio is only fair when both sides
+  // met the same spells.
+  static char interleave[] = "--benchmark_enable_random_interleaving=true";
+  bool interleave_given = false;
+  for (const char* arg : args) {
+    interleave_given |= std::string(arg).rfind("--benchmark_enable_random_interleaving", 0) == 0;
+  }
+  if (!interleave_given) args.push_back(interleave);
   int count = static_cast<int>(args.size());
   benchmark::Initialize(&count, args.data());
   if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 2;
