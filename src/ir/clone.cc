@@ -17,9 +17,7 @@ class Cloner {
 
   template <class T>
   ArenaList<T> list(const ArenaList<T>& source) {
-    ArenaList<T> copy;
-    copy.assign(arena_, source.data(), source.size());
-    return copy;
+    return source.copy(arena_);
   }
   template <class T>
   Repeated<T> repeated(const Repeated<T>& source) {

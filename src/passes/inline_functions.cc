@@ -260,9 +260,9 @@ class BodyCopier {
   Attribute* copyAttribute(const Attribute& source, Node& owner, bool from_body) {
     Attribute* copy = arena_.make<Attribute>(source);
     if (source.t != nullptr) copy->t = cloneTensor(arena_, *source.t);
-    // The copy starts as a bitwise copy of the source: every list gets its own storage.
-    copy->floats.values = copied(source.floats.values);
-    copy->ints.values = copied(source.ints.values);
+    // The copy starts as a bitwise copy of the source; every list needs storage of its own.
+    copy->floats.values = source.floats.values.copy(arena_);
+    copy->ints.values = source.ints.values.copy(arena_);
     if (source.g != nullptr) copy->g = copyGraph(*source.g, owner, from_body);
     if (source.rare_fields != nullptr) {
       const AttributeRareFields& more = *source.rare_fields;
@@ -272,8 +272,8 @@ class BodyCopier {
       if (more.sparse_tensor != nullptr) {
         out.sparse_tensor = cloneSparseTensor(arena_, *more.sparse_tensor);
       }
-      out.unknown = copied(more.unknown);
-      out.strings = copied(more.strings);
+      out.unknown = more.unknown.copy(arena_);
+      out.strings = more.strings.copy(arena_);
       out.tensors = {};
       for (const Tensor* tensor : more.tensors) {
         out.tensors.push_back(arena_, tensor != nullptr ? cloneTensor(arena_, *tensor) : nullptr);
@@ -293,13 +293,6 @@ class BodyCopier {
         out.type_protos.push_back(arena_, type != nullptr ? cloneType(arena_, *type) : nullptr);
       }
     }
-    return copy;
-  }
-
-  template <class T>
-  ArenaList<T> copied(const ArenaList<T>& source) {
-    ArenaList<T> copy;
-    copy.assign(arena_, source.data(), source.size());
     return copy;
   }
 

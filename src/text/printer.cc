@@ -47,8 +47,8 @@ struct AttributeFields {
     set[2] = a.s.has_value();
     set[3] = a.t != nullptr;
     set[4] = a.g != nullptr;
-    set[5] = a.rare().sparse_tensor != nullptr;
-    set[6] = a.rare().tp != nullptr;
+    set[5] = lists.sparse_tensor != nullptr;
+    set[6] = lists.tp != nullptr;
     set[7] = !a.floats.empty();
     set[8] = !a.ints.empty();
     set[9] = !lists.strings.empty();

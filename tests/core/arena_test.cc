@@ -64,6 +64,18 @@ TEST(ArenaList, GrowsInsertsErasesAndAssigns) {
   EXPECT_EQ(list[4], 0);
 }
 
+TEST(ArenaList, ACopyHasStorageOfItsOwn) {
+  Arena arena;
+  ArenaList<int> original;
+  for (int i = 0; i < 4; ++i) original.push_back(arena, i);
+  ArenaList<int> copy = original.copy(arena);
+  ASSERT_EQ(copy.size(), 4u);
+  EXPECT_NE(copy.data(), original.data());
+  copy[0] = 9;
+  EXPECT_EQ(original[0], 0);
+  EXPECT_EQ(ArenaList<int>().copy(arena).size(), 0u);
+}
+
 TEST(ArenaList, IsTwoWordsAndRefusesMoreThanItsSizeHolds) {
   // Hundreds of thousands of lists in a large graph's nodes and attributes: their size is
   // part of every load's cost.

@@ -130,8 +130,15 @@ class ArenaList {
     data_[i] = value;
     ++size_;
   }
-  /// Replaces the contents with `count` elements from `source`, in storage of exactly that
-  /// size.
+  /// A copy in storage of its own: unlike assign() onto a bitwise copy, which would write
+  /// into the buffer it shares with the original.
+  ArenaList copy(Arena& arena) const {
+    ArenaList result;
+    result.assign(arena, data_, size_);
+    return result;
+  }
+  /// Replaces the contents with `count` elements from `source`, reusing the storage when it
+  /// has room, else allocating storage of exactly that size.
   void assign(Arena& arena, const T* source, size_t count) {
     if (count > capacity_) {
       if (count > kMaxSize) std::abort();
