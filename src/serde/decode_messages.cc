@@ -158,7 +158,7 @@ bool Decoder::takePrefetched(Reader& r, Graph& graph) {
       }
     }
     const char* end = item->data + item->size;
-    r.skipTo(end);
+    r.moveTo(end);
     // Every item field has a one-byte key: the next item follows directly if its length
     // prefix is one byte on.
     if (r.remaining() < 2) return true;
@@ -375,8 +375,7 @@ bool Decoder::decodeAttribute(std::string_view bytes, Attribute& attribute) {
       case 13: return step(readString(r, wt, more().doc_string, "doc_string", false));
       case 14: return one(r, wt, "tp", ensure(more().tp), &Decoder::decodeType);
       case 15: return item(r, wt, "type_protos", more().type_protos, &Decoder::decodeType);
-      case 20:
-        return readEnum(r, wt, attribute.type, "type", [](int32_t v) { return v >= 0 && v <= 14; });
+      case 20: return readEnum(r, wt, attribute.type, "type", 14);
       case 21: return step(readString(r, wt, more().ref_attr_name, "ref_attr_name", true));
       case 22:
         return one(r, wt, "sparse_tensor", ensure(more().sparse_tensor),
@@ -518,9 +517,7 @@ bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
         return step(readPacked(r, wt, tensor.uint64_data, PackedKind::kVarint, "uint64_data"));
       case 12: return step(readString(r, wt, tensor.doc_string, "doc_string", false));
       case 13: return entries(r, wt, "external_data", tensor.external_data);
-      case 14:
-        return readEnum(r, wt, tensor.data_location, "data_location",
-                        [](int32_t v) { return v == 0 || v == 1; });
+      case 14: return readEnum(r, wt, tensor.data_location, "data_location", 1);
       case 16: return entries(r, wt, "metadata_props", tensor.metadata_props);
       default: return Step::kUnknown;
     }

@@ -262,14 +262,16 @@ bool Decoder::readPacked(Reader& r, WireType wt, PackedData& out, PackedKind kin
 }
 
 Decoder::Step Decoder::readEnum(Reader& r, WireType wt, std::optional<int32_t>& out,
-                                const char* field, bool (*declared)(int32_t)) {
+                                const char* field, int32_t largest) {
   if (!expectType(r, wt, WireType::kVarint, field)) return step(within(field));
-  Reader ahead = r;
+  const char* start = r.position();
   uint64_t raw;
-  if (!ahead.readVarint(raw)) return step(fieldWireError(ahead, field));
+  if (!r.readVarint(raw)) return step(fieldWireError(r, field));
   int32_t value = static_cast<int32_t>(static_cast<uint32_t>(raw));
-  if (!declared(value)) return Step::kUnknown;  // the caller keeps it from r's position
-  r = ahead;
+  if (value < 0 || value > largest) {
+    r.moveTo(start);  // the caller keeps the field, key and value, from there
+    return Step::kUnknown;
+  }
   out = value;
   return Step::kRead;
 }

@@ -243,10 +243,11 @@ class Decoder {
                ArenaList<StringStringEntry>& list) {
     return valueItem(r, wt, name, list, &Decoder::decodeEntry);
   }
-  /// An enum field: a value the enum declares is read into `out`; any other stays an
-  /// unknown field, as protobuf keeps it, so that it is written back as it came.
+  /// An enum field whose declared values are 0 to `largest`: such a value is read into
+  /// `out`; any other stays an unknown field, as protobuf keeps it, so that it is written
+  /// back as it came.
   Step readEnum(wire::Reader& r, wire::WireType wt, std::optional<int32_t>& out, const char* field,
-                bool (*declared)(int32_t));
+                int32_t largest);
   /// A graph held by `slot`, made on first use, scoped inside `parent`.
   Graph& ensureGraph(Graph*& slot, Graph* parent, Node* owner);
   Graph* newGraph(Graph* parent, Node* owner);

@@ -2,19 +2,42 @@
 
 namespace onyx::wire {
 
+std::string Reader::error() const {
+  auto number = [&](int i) { return std::to_string(error_numbers_[i]); };
+  switch (failure_) {
+    case ReadFailure::kNone: return {};
+    case ReadFailure::kFixed32PastEnd: return "a 4-byte value runs past the end of its message";
+    case ReadFailure::kFixed64PastEnd: return "an 8-byte value runs past the end of its message";
+    case ReadFailure::kVarintPastEnd: return "a varint runs past the end of its message";
+    case ReadFailure::kVarintTooLong: return "a varint is longer than 10 bytes";
+    case ReadFailure::kLengthPadded: return "a length is padded past 5 bytes";
+    case ReadFailure::kLengthPastEnd:
+      return "length " + number(0) + " runs past the end of its message (" + number(1) +
+             " bytes remain)";
+    case ReadFailure::kKeyTooLong: return "a field key is longer than 5 bytes";
+    case ReadFailure::kFieldNumber: return "invalid field number " + number(0);
+    case ReadFailure::kWireType:
+      return "invalid wire type " + number(0) + " for field " + number(1);
+    case ReadFailure::kGroupsTooDeep: return "groups nest too deeply";
+    case ReadFailure::kGroupWithoutEnd: return "group " + number(0) + " has no end";
+    case ReadFailure::kGroupEndsAs: return "group " + number(0) + " ends as group " + number(1);
+    case ReadFailure::kEndGroupAlone: return "end of group " + number(0) + " without a start";
+  }
+  return "unknown read failure";
+}
+
 bool Reader::readBytesSlow(std::string_view& bytes) {
   uint64_t length;
   const char* start = pos_;
   if (!readVarint(length)) return false;
   if (pos_ - start > 5 && length < (uint64_t{1} << 35)) {
     pos_ = start;
-    return fail("a length is padded past 5 bytes");
+    return fail(ReadFailure::kLengthPadded);
   }
   if (length > remaining()) {
     uint64_t left = remaining();
     pos_ = start;
-    return fail("length " + std::to_string(length) + " runs past the end of its message (" +
-                std::to_string(left) + " bytes remain)");
+    return fail(ReadFailure::kLengthPastEnd, length, left);
   }
   bytes = std::string_view(pos_, static_cast<size_t>(length));
   pos_ += length;
@@ -27,18 +50,17 @@ bool Reader::readTagSlow(uint32_t& field, WireType& type) {
   if (!readVarint(key)) return false;
   if (pos_ - start > 5) {
     pos_ = start;
-    return fail("a field key is longer than 5 bytes");
+    return fail(ReadFailure::kKeyTooLong);
   }
   uint64_t number = key >> 3;
   uint32_t wire = static_cast<uint32_t>(key & 7);
   if (number == 0 || number > kMaxFieldNumber) {
     pos_ = start;
-    return fail("invalid field number " + std::to_string(number));
+    return fail(ReadFailure::kFieldNumber, number);
   }
   if (wire > 5) {
     pos_ = start;
-    return fail("invalid wire type " + std::to_string(wire) + " for field " +
-                std::to_string(number));
+    return fail(ReadFailure::kWireType, wire, number);
   }
   field = static_cast<uint32_t>(number);
   type = static_cast<WireType>(wire);
@@ -49,7 +71,7 @@ bool Reader::readVarintSlow(uint64_t& value) {
   uint64_t result = 0;
   const char* p = pos_;
   for (int i = 0; i < 10; ++i) {
-    if (p == end_) return fail("a varint runs past the end of its message");
+    if (p == end_) return fail(ReadFailure::kVarintPastEnd);
     uint8_t byte = static_cast<uint8_t>(*p++);
     // Bits past the 64th are dropped, as libprotobuf does, so both readers agree.
     result |= static_cast<uint64_t>(byte & 0x7f) << (7 * i);
@@ -59,7 +81,7 @@ bool Reader::readVarintSlow(uint64_t& value) {
       return true;
     }
   }
-  return fail("a varint is longer than 10 bytes");
+  return fail(ReadFailure::kVarintTooLong);
 }
 
 bool Reader::skipValue(uint32_t field, WireType type, int max_depth) {
@@ -81,25 +103,23 @@ bool Reader::skipValue(uint32_t field, WireType type, int max_depth) {
       return readBytes(ignored);
     }
     case WireType::kStartGroup: {
-      if (max_depth <= 0) return fail("groups nest too deeply", ErrorCode::kLimitExceeded);
+      if (max_depth <= 0) return fail(ReadFailure::kGroupsTooDeep);
       while (true) {
-        if (atEnd()) return fail("group " + std::to_string(field) + " has no end");
+        if (atEnd()) return fail(ReadFailure::kGroupWithoutEnd, field);
         uint32_t inner;
         WireType inner_type;
         if (!readTag(inner, inner_type)) return false;
         if (inner_type == WireType::kEndGroup) {
-          if (inner != field)
-            return fail("group " + std::to_string(field) + " ends as group " +
-                        std::to_string(inner));
+          if (inner != field) return fail(ReadFailure::kGroupEndsAs, field, inner);
           return true;
         }
         if (!skipValue(inner, inner_type, max_depth - 1)) return false;
       }
     }
-    case WireType::kEndGroup:
-      return fail("end of group " + std::to_string(field) + " without a start");
+    case WireType::kEndGroup: return fail(ReadFailure::kEndGroupAlone, field);
   }
-  return fail("invalid wire type");
+  // A WireType made from a key is always one of the six; anything else is a wire type 6 or 7.
+  return fail(ReadFailure::kWireType, static_cast<uint64_t>(type), field);
 }
 
 bool countPackedVarints(std::string_view payload, uint64_t& count) {

@@ -86,6 +86,42 @@ TEST(WireReader, GroupsAreSkippedWithTheirEnd) {
   EXPECT_FALSE(too_deep.skipValue(field, type, 1));
 }
 
+TEST(WireReader, FailuresAreWordedWithTheirNumbers) {
+  uint32_t field;
+  WireType type;
+  Reader wire7(std::string_view("\x0f", 1));  // field 1, wire type 7
+  EXPECT_FALSE(wire7.readTag(field, type));
+  EXPECT_EQ(wire7.error(), "invalid wire type 7 for field 1");
+  EXPECT_EQ(wire7.errorCode(), ErrorCode::kMalformed);
+  Reader mismatched(std::string_view("\x2b\x34", 2));
+  ASSERT_TRUE(mismatched.readTag(field, type));
+  EXPECT_FALSE(mismatched.skipValue(field, type, 10));
+  EXPECT_EQ(mismatched.error(), "group 5 ends as group 6");
+  Reader too_deep(std::string_view("\x2b\x2b\x2c\x2c", 4));
+  ASSERT_TRUE(too_deep.readTag(field, type));
+  EXPECT_FALSE(too_deep.skipValue(field, type, 1));
+  EXPECT_EQ(too_deep.errorCode(), ErrorCode::kLimitExceeded);
+  Reader fine(std::string_view("\x08\x01", 2));
+  EXPECT_FALSE(fine.failed());
+  EXPECT_EQ(fine.error(), "");
+}
+
+TEST(WireReader, ACopyReadsOnItsOwn) {
+  // The decoder peeks ahead with copies; neither the position nor a failure is shared.
+  Reader r(std::string_view("\x08\x96", 2));
+  uint32_t field;
+  WireType type;
+  ASSERT_TRUE(r.readTag(field, type));
+  Reader ahead = r;
+  uint64_t value;
+  EXPECT_FALSE(ahead.readVarint(value));
+  EXPECT_TRUE(ahead.failed());
+  EXPECT_FALSE(r.failed());
+  EXPECT_EQ(r.offset(), 1u);
+  ahead.moveTo(r.position());
+  EXPECT_EQ(ahead.offset(), 1u);
+}
+
 TEST(WireReader, PackedVarintsAreCounted) {
   uint64_t count = 0;
   EXPECT_TRUE(countPackedVarints(std::string_view("\x01\x96\x01\x7f", 4), count));

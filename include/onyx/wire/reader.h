@@ -9,7 +9,9 @@
 
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <type_traits>
 
 #include "onyx/core/status.h"
 
@@ -26,6 +28,26 @@ enum class WireType : uint8_t {
 
 /// The largest field number protobuf allows (2^29 - 1).
 inline constexpr uint32_t kMaxFieldNumber = (1u << 29) - 1;
+
+/// What made a read fail. A reader keeps the kind and its numbers, not a message: readers
+/// are made and copied for every message of a model, and a string member made each of
+/// those a call and, on copy, a store-forwarding stall.
+enum class ReadFailure : uint8_t {
+  kNone,
+  kFixed32PastEnd,
+  kFixed64PastEnd,
+  kVarintPastEnd,
+  kVarintTooLong,
+  kLengthPadded,
+  kLengthPastEnd,  // numbers: the length, the bytes that remain
+  kKeyTooLong,
+  kFieldNumber,  // number: the field number
+  kWireType,     // numbers: the wire type, the field number
+  kGroupsTooDeep,
+  kGroupWithoutEnd,  // number: the group's field
+  kGroupEndsAs,      // numbers: the group's field, the field of the end key
+  kEndGroupAlone,    // number: the group's field
+};
 
 class Reader {
  public:
@@ -68,13 +90,13 @@ class Reader {
   }
 
   bool readFixed32(uint32_t& value) {
-    if (remaining() < 4) return fail("a 4-byte value runs past the end of its message");
+    if (remaining() < 4) return fail(ReadFailure::kFixed32PastEnd);
     std::memcpy(&value, pos_, 4);  // the wire is little-endian, as is every target onyx builds for
     pos_ += 4;
     return true;
   }
   bool readFixed64(uint64_t& value) {
-    if (remaining() < 8) return fail("an 8-byte value runs past the end of its message");
+    if (remaining() < 8) return fail(ReadFailure::kFixed64PastEnd);
     std::memcpy(&value, pos_, 8);
     pos_ += 8;
     return true;
@@ -92,9 +114,9 @@ class Reader {
     }
   }
 
-  /// Moves on to `position`, a place between here and the end that is known to start a
-  /// field (one a scan of the same bytes met).
-  void skipTo(const char* position) { pos_ = position; }
+  /// Moves to `position`, a place in this reader's bytes known to start a field or value:
+  /// on past items a scan of the same bytes met, or back to read a value again.
+  void moveTo(const char* position) { pos_ = position; }
 
   /// Reads a length prefix and the bytes it covers. Lengths are 64-bit (protobuf's stop at
   /// 2 GiB), but a length padded past the 5 bytes protobuf allows is refused as it is there.
@@ -120,20 +142,26 @@ class Reader {
   /// matching their end key, at most `max_depth` groups deep.
   bool skipValue(uint32_t field, WireType type, int max_depth);
 
-  /// Records a failure at the current position; always returns false.
-  bool fail(std::string message, ErrorCode code = ErrorCode::kMalformed) {
-    if (error_.empty()) {
-      error_ = std::move(message);
+  /// Records a failure at the current position (the first only); always returns false.
+  bool fail(ReadFailure failure, uint64_t first = 0, uint64_t second = 0) {
+    if (failure_ == ReadFailure::kNone) {
+      failure_ = failure;
       error_offset_ = offset();
-      error_code_ = code;
+      error_numbers_[0] = first;
+      error_numbers_[1] = second;
     }
     return false;
   }
-  bool failed() const { return !error_.empty(); }
-  const std::string& error() const { return error_; }
+  bool failed() const { return failure_ != ReadFailure::kNone; }
+  ReadFailure failure() const { return failure_; }
+  /// The failure in words; empty when there is none.
+  std::string error() const;
   uint64_t errorOffset() const { return error_offset_; }
   /// kMalformed, or kLimitExceeded for groups nested past the limit.
-  ErrorCode errorCode() const { return error_code_; }
+  ErrorCode errorCode() const {
+    return failure_ == ReadFailure::kGroupsTooDeep ? ErrorCode::kLimitExceeded
+                                                   : ErrorCode::kMalformed;
+  }
 
  private:
   bool readVarintSlow(uint64_t& value);
@@ -141,10 +169,11 @@ class Reader {
   const char* pos_;
   const char* end_;
   const char* origin_;
-  std::string error_;
   uint64_t error_offset_ = 0;
-  ErrorCode error_code_ = ErrorCode::kMalformed;
+  uint64_t error_numbers_[2] = {0, 0};
+  ReadFailure failure_ = ReadFailure::kNone;
 };
+static_assert(std::is_trivially_copyable_v<Reader>);
 
 /// Bytes a value takes as a varint (1 to 10).
 inline int varintSize(uint64_t value) {
