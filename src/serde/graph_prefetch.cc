@@ -110,13 +110,12 @@ void GraphPrefetch::closeChunk(size_t end_item) {
 
 void GraphPrefetch::startWorkers(int threads) {
   size_t worker_count = threads < 1 ? 1 : static_cast<size_t>(threads);
-  workers_.resize(worker_count);
-  for (Worker& worker : workers_) {
-    worker.arena = std::make_unique<Arena>();
-    worker.scratch = std::make_unique<Arena>();
-    worker.decoder = std::make_unique<Decoder>(*worker.arena, main_.options_, main_.origin_);
-    worker.decoder->prefetching_ = true;
-    worker.decoder->current_graph_ = &graph_;
+  workers_.reserve(worker_count);
+  for (size_t w = 0; w < worker_count; ++w) {
+    Worker& worker =
+        *workers_.emplace_back(std::make_unique<Worker>(main_.options_, main_.origin_));
+    worker.decoder.prefetching_ = true;
+    worker.decoder.current_graph_ = &graph_;
   }
   threads_.reserve(worker_count - 1);
   for (size_t w = 1; w < worker_count; ++w) {
@@ -144,10 +143,7 @@ GraphPrefetch::~GraphPrefetch() {
   scanned_.fetch_or(1, std::memory_order_release);
   scanned_.notify_all();
   for (std::thread& thread : threads_) thread.join();
-  for (Worker& worker : workers_) {
-    worker.decoder.reset();
-    main_.arena_.adopt(*worker.arena);
-  }
+  for (std::unique_ptr<Worker>& worker : workers_) main_.arena_.adopt(worker->arena);
 }
 
 void GraphPrefetch::work(size_t worker) {
@@ -163,7 +159,7 @@ void GraphPrefetch::work(size_t worker) {
 }
 
 void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
-  Decoder& decoder = *workers_[worker].decoder;
+  Decoder& decoder = workers_[worker]->decoder;
   decoder.local_names_.clear();
   for (size_t i = chunk.first_item; i < chunk.end_item; ++i) {
     if (cancelled_.load(std::memory_order_relaxed)) break;
@@ -225,8 +221,8 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
   }
   // Checked here, the main decode has (nearly) none of this chunk's tensors left to check.
   decoder.keepUnfinishedTensors();
-  chunk.names = keep(*workers_[worker].scratch, decoder.pending_names_);
-  chunk.tensors = keep(*workers_[worker].scratch, decoder.tensors_);
+  chunk.names = keep(workers_[worker]->scratch, decoder.pending_names_);
+  chunk.tensors = keep(workers_[worker]->scratch, decoder.tensors_);
   decoder.pending_names_.clear();
   decoder.tensors_.clear();
 }

@@ -48,6 +48,9 @@ struct PrefetchItem {
 
 /// An array that one thread appends to while others read the elements below a count it
 /// has published to them: the elements never move, as a vector's would when it grows.
+/// The size of a cache line, the unit in which cores share memory.
+inline constexpr size_t kCacheLine = 64;
+
 template <class T, size_t kSegmentShift>
 class StableArray {
  public:
@@ -66,8 +69,10 @@ class StableArray {
 
  private:
   static constexpr size_t kMask = (size_t{1} << kSegmentShift) - 1;
-  std::vector<T*> segments_;
-  size_t size_ = 0;
+  // Readers go through segments_; size_, which the appending thread writes for every
+  // element, sits on a line of its own.
+  alignas(kCacheLine) std::vector<T*> segments_;
+  alignas(kCacheLine) size_t size_ = 0;
 };
 
 class GraphPrefetch {
@@ -129,10 +134,13 @@ class GraphPrefetch {
   static constexpr int kClaimed = 1;
   static constexpr int kDone = 2;
 
-  struct Worker {
-    std::unique_ptr<Arena> arena;    // what the model keeps: nodes, tensors, value infos
-    std::unique_ptr<Arena> scratch;  // what only the main decode reads: chunk names
-    std::unique_ptr<Decoder> decoder;
+  // One thread's state, written on every item it decodes: on cache lines of its own, not
+  // beside another worker's in the heap.
+  struct alignas(kCacheLine) Worker {
+    Worker(const LoadOptions& options, const char* origin) : decoder(arena, options, origin) {}
+    Arena arena;    // what the model keeps: nodes, tensors, value infos
+    Arena scratch;  // what only the main decode reads: chunk names
+    Decoder decoder;
   };
 
   /// Waits for the chunk the walk reaches (decoding it, or others, meanwhile) and returns it.
@@ -144,24 +152,30 @@ class GraphPrefetch {
     return chunk.state.compare_exchange_strong(expected, kClaimed, std::memory_order_acquire);
   }
 
+  // Members are grouped by who writes them, each group on cache lines of its own: a line
+  // one thread writes while another reads it moves between the cores on every write.
+
+  // Set before the workers start; read by all (cancelled_ is set only at the end).
   Decoder& main_;
   Graph& graph_;
   int depth_;
+  std::atomic<bool> cancelled_{false};
+  std::vector<std::unique_ptr<Worker>> workers_;  // [0] is the main thread's
+  StableArray<Item, 12> items_;
+  StableArray<Chunk, 8> chunks_;
+  // Written by the scan as it goes. The chunks handed out so far, times two, plus one once
+  // the scan has ended: the workers wait on it, so the end must change it too.
+  alignas(kCacheLine) std::atomic<size_t> scanned_{0};
   // Transient memory from arenas, whose blocks the next load reuses without page faults
   // (from malloc, a large graph's lists would fault in fresh pages on every load).
   Arena scratch_;
-  StableArray<Item, 12> items_;
-  StableArray<Chunk, 8> chunks_;
-  // The chunks handed out so far, times two, plus one once the scan has ended: the workers
-  // wait on it, so the end must change it too.
-  std::atomic<size_t> scanned_{0};
-  std::vector<Worker> workers_;  // [0] is the main thread's
-  std::vector<std::thread> threads_;
-  std::atomic<size_t> next_chunk_{0};
-  std::atomic<bool> cancelled_{false};
-  size_t next_item_ = 0;
+  // Taken by every thread, a chunk at a time.
+  alignas(kCacheLine) std::atomic<size_t> next_chunk_{0};
+  // The walk's, on the main thread alone.
+  alignas(kCacheLine) size_t next_item_ = 0;
   size_t current_chunk_ = 0;
   bool current_chunk_entered_ = false;
+  std::vector<std::thread> threads_;
 };
 
 }  // namespace onyx::serde
