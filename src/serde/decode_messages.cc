@@ -145,7 +145,21 @@ bool Decoder::takePrefetched(Reader& r, Graph& graph) {
   for (;;) {
     chunk_names_.end = chunk_names_.base + item->names_end;
     switch (item->kind) {
-      case PrefetchItem::Kind::kNode: graph.appendNode(static_cast<Node*>(item->object)); break;
+      case PrefetchItem::Kind::kNode: {
+        Node* node = static_cast<Node*>(item->object);
+        // Its worker linked it to the nodes it decoded before and after it: when the one
+        // before is the last node here now, the link holds; else it is appended, keeping
+        // the link to the one after (which then finds it last).
+        if (node->prev != nullptr && node->prev == graph.last_node) {
+          graph.last_node = node;
+          ++graph.node_count;
+        } else {
+          Node* after = node->next;
+          graph.appendNode(node);
+          node->next = after;
+        }
+        break;
+      }
       case PrefetchItem::Kind::kInitializer:
         graph.initializers.push_back(arena_, static_cast<Tensor*>(item->object));
         break;

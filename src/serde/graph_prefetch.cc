@@ -161,6 +161,8 @@ void GraphPrefetch::work(size_t worker) {
 void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
   Decoder& decoder = workers_[worker]->decoder;
   decoder.local_names_.clear();
+  // The last node decoded here with no failed node after it: the next one is linked to it.
+  Node* previous_node = nullptr;
   for (size_t i = chunk.first_item; i < chunk.end_item; ++i) {
     if (cancelled_.load(std::memory_order_relaxed)) break;
     Item& item = items_[i];
@@ -176,6 +178,18 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
         Node* node = arena.make<Node>();
         ok = decoder.decodeNode(bytes, *node);
         object = node;
+        // Linked here into the graph's list as the main decode will append it, so that it
+        // need not write to the node (a line in this core's cache) unless the chain breaks.
+        if (!ok) {
+          previous_node = nullptr;
+          break;
+        }
+        node->graph = &graph_;
+        if (previous_node != nullptr) {
+          node->prev = previous_node;
+          previous_node->next = node;
+        }
+        previous_node = node;
         break;
       }
       case Kind::kInitializer: {

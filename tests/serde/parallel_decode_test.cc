@@ -66,9 +66,12 @@ class BindingDescription {
     for (size_t i = 0; i < graph.inputs.size(); ++i) {
       info_ids_[graph.inputs[i]] = path + ".input" + std::to_string(i);
     }
+    // The list's links both ways, and each node's graph: workers link the nodes they decode.
+    out_ << path << " nodes " << graph.node_count << " last " << id(graph.last_node) << '\n';
     index = 0;
     for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
-      out_ << path << ".node" << index << " in:";
+      out_ << path << ".node" << index << " prev " << id(node->prev)
+           << (node->graph == &graph ? "" : " in another graph") << " in:";
       for (size_t i = 0; i < node->inputCount(); ++i) out_ << ' ' << id(node->input(i));
       out_ << " out:";
       for (size_t i = 0; i < node->outputCount(); ++i) out_ << ' ' << id(node->output(i));
