@@ -2,12 +2,13 @@
 // threads, ahead of the decode that walks the graph.
 //
 // The walking decode (the "main" one) still reads the graph's fields in file order and
-// alone does everything that touches shared state: linking nodes into the list, binding
-// names in the graph's table (so use-list order, and which value a repeated name gets, are
-// as without threads), making subgraphs and their scopes. What it takes from here is each
-// item's own message, decoded by a worker into an arena of the worker's (a Node, a Tensor,
-// a ValueInfo), with the names it binds hashed and queued for the main decode to bind. A
-// worker links a read of a name defined earlier in its own chunk itself (Decoder::LocalNames);
+// alone does everything that touches shared state: joining nodes into the graph's list,
+// binding names in the graph's table (so use-list order, and which value a repeated name
+// gets, are as without threads), making subgraphs and their scopes. What it takes from here
+// is each item's own message, decoded by a worker into an arena of the worker's (a Node, a
+// Tensor, a ValueInfo), with the names it binds hashed and queued for the main decode to
+// bind. A worker links the nodes of its chunk to each other as the main decode will append
+// them, and a read of a name defined earlier in its own chunk (Decoder::LocalNames);
 // the main decode puts such values in the table and fixes up what one thread would have done
 // differently. An item a worker could not decode — it is malformed, or it holds a subgraph,
 // whose scope only the main decode may build — is left for the main decode to decode where
