@@ -1,6 +1,7 @@
 // One decode function per onnx.proto message, each a switch over the field numbers it
 // knows (the numbers are onnx.proto's); everything else is kept as an unknown field.
 #include <algorithm>
+#include <cassert>
 #include <memory>
 #include <span>
 #include <thread>
@@ -147,10 +148,12 @@ bool Decoder::takePrefetched(Reader& r, Graph& graph) {
     switch (item->kind) {
       case PrefetchItem::Kind::kNode: {
         Node* node = static_cast<Node*>(item->object);
-        // Its worker linked it to the nodes it decoded before and after it: when the one
-        // before is the last node here now, the link holds; else it is appended, keeping
-        // the link to the one after (which then finds it last).
-        if (node->prev != nullptr && node->prev == graph.last_node) {
+        // Its worker linked it to the nodes it decoded before and after it. When the one
+        // before is the last node here (the item says so: the node's line is in the worker's
+        // cache), the link holds; else it is appended, keeping the link to the one after,
+        // which then finds it last.
+        if (item->follows_linked) {
+          assert(node->prev == graph.last_node);
           graph.last_node = node;
           ++graph.node_count;
         } else {

@@ -188,6 +188,7 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
         if (previous_node != nullptr) {
           node->prev = previous_node;
           previous_node->next = node;
+          item.follows_linked = true;
         }
         previous_node = node;
         break;

@@ -45,6 +45,9 @@ struct PrefetchItem {
   uint32_t names_end = 0;  // where the names it binds end in its chunk's names
   void* object = nullptr;  // the decoded Node / Tensor / ValueInfo; null: not decoded
   Kind kind;
+  // A node its worker linked behind the node item before it in the chunk (no node between
+  // them failed): that one is the graph's last node when the walk takes this one.
+  bool follows_linked = false;
 };
 
 /// An array that one thread appends to while others read the elements below a count it
