@@ -69,7 +69,7 @@ std::optional<uint64_t> checkDims(const Tensor& tensor, const std::string& path,
 
 // R69.
 void checkDataLocation(const Tensor& tensor, const std::string& path, Diagnostics& out) {
-  std::optional<int64_t> location = undeclaredEnumValue(tensor.unknown, kDataLocationField);
+  std::optional<int64_t> location = undeclaredEnumValue(tensor.rare().unknown, kDataLocationField);
   if (!location && tensor.data_location.has_value() && *tensor.data_location != 0 &&
       *tensor.data_location != Tensor::kExternal) {
     location = *tensor.data_location;
@@ -83,10 +83,10 @@ void checkDataLocation(const Tensor& tensor, const std::string& path, Diagnostic
 
 // R75.
 void checkSegment(const Tensor& tensor, const std::string& path, Diagnostics& out) {
-  if (tensor.segment == nullptr) return;
+  if (tensor.rare().segment == nullptr) return;
   // proto2 defaults: an absent bound reads as 0.
-  const int64_t begin = tensor.segment->begin.value_or(0);
-  const int64_t end = tensor.segment->end.value_or(0);
+  const int64_t begin = tensor.rare().segment->begin.value_or(0);
+  const int64_t end = tensor.rare().segment->end.value_or(0);
   if (begin < 0 || end < begin) {
     out.error("R75", path + ".segment",
               "segment is [" + std::to_string(begin) + ", " + std::to_string(end) +
@@ -206,7 +206,7 @@ void checkTensor(const Tensor& tensor, const ValueContext& context, const std::s
     checkExternalData(tensor, expected_bytes, context, path, out);
     return;
   }
-  if (!tensor.external_data.empty()) {
+  if (!tensor.rare().external_data.empty()) {
     out.warning("R73", path + ".external_data",
                 "external_data is set but data_location is not EXTERNAL, so it is ignored");
   }

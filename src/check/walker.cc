@@ -330,7 +330,7 @@ void Walker::checkInitializers(const Frame& frame) {
         context_.out,
         [&](const std::string& at, Diagnostics& out) { checkTensor(*tensor, values, at, out); },
         path);
-    checkMetadata(tensor->metadata_props, MetadataOwner::kOther, lazy, context_);
+    checkMetadata(tensor->rare().metadata_props, MetadataOwner::kOther, lazy, context_);
   }
   for (size_t i = 0; i < graph.sparse_initializers.size(); ++i) {
     const SparseTensor* sparse = graph.sparse_initializers[i];
@@ -349,8 +349,8 @@ void Walker::checkInitializers(const Frame& frame) {
         path);
     if (sparse->values != nullptr) {
       auto values_path = [&] { return joinPath(path(), "values"); };
-      checkMetadata(sparse->values->metadata_props, MetadataOwner::kOther, LazyPath(values_path),
-                    context_);
+      checkMetadata(sparse->values->rare().metadata_props, MetadataOwner::kOther,
+                    LazyPath(values_path), context_);
     }
   }
 }
@@ -633,7 +633,7 @@ void Walker::checkAttributeMetadata(const Attribute& attribute, const LazyPath& 
                                     const CheckContext& context) {
   auto tensor = [&](const Tensor* held, const auto& held_path) {
     if (held == nullptr) return;
-    checkMetadata(held->metadata_props, MetadataOwner::kOther, LazyPath(held_path), context);
+    checkMetadata(held->rare().metadata_props, MetadataOwner::kOther, LazyPath(held_path), context);
   };
   auto sparse = [&](const SparseTensor* held, const auto& held_path) {
     if (held == nullptr) return;

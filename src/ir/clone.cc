@@ -62,19 +62,24 @@ class Cloner {
   Tensor* tensor(const Tensor& source) {
     Tensor* copy = arena_.make<Tensor>(source);
     copy->dims = repeated(source.dims);
-    if (source.segment != nullptr) {
-      copy->segment = arena_.make<TensorSegment>(*source.segment);
-      copy->segment->unknown = list(source.segment->unknown);
+    if (source.rare_fields != nullptr) {
+      const TensorRareFields& more = *source.rare_fields;
+      copy->rare_fields = arena_.make<TensorRareFields>(more);
+      TensorRareFields& out = *copy->rare_fields;
+      if (more.segment != nullptr) {
+        out.segment = arena_.make<TensorSegment>(*more.segment);
+        out.segment->unknown = list(more.segment->unknown);
+      }
+      // The payloads are shared views; the clone has no spare room after them to grow into.
+      for (PackedData* data : {&out.float_data, &out.int32_data, &out.int64_data, &out.double_data,
+                               &out.uint64_data}) {
+        data->arena_capacity = 0;
+      }
+      out.string_data = list(more.string_data);
+      out.external_data = entries(more.external_data);
+      out.metadata_props = entries(more.metadata_props);
+      out.unknown = list(more.unknown);
     }
-    // The payloads are shared views; the clone has no spare room after them to grow into.
-    for (PackedData* data : {&copy->float_data, &copy->int32_data, &copy->int64_data,
-                             &copy->double_data, &copy->uint64_data}) {
-      data->arena_capacity = 0;
-    }
-    copy->string_data = list(source.string_data);
-    copy->external_data = entries(source.external_data);
-    copy->metadata_props = entries(source.metadata_props);
-    copy->unknown = list(source.unknown);
     return copy;
   }
 

@@ -19,13 +19,13 @@ Result<Array> arrayFromTensor(const Tensor& tensor) {
   if (!made) return made.status();
   Array array = std::move(*made);
   if (type == ElementType::kString) {
-    if (tensor.string_data.size() != array.size()) {
+    if (tensor.rare().string_data.size() != array.size()) {
       return Status(ErrorCode::kMalformed,
-                    "string_data has " + std::to_string(tensor.string_data.size()) +
+                    "string_data has " + std::to_string(tensor.rare().string_data.size()) +
                         " elements, the dims " + std::to_string(array.size()));
     }
     for (size_t i = 0; i < array.size(); ++i) {
-      array.strings()[i] = std::string(tensor.string_data[i]);
+      array.strings()[i] = std::string(tensor.rare().string_data[i]);
     }
     return array;
   }
@@ -61,7 +61,7 @@ Tensor* tensorFromArray(const Array& array, Arena& arena) {
   for (int64_t dim : array.shape()) tensor->dims.values.push_back(arena, dim);
   if (array.isString()) {
     for (const std::string& text : array.strings()) {
-      tensor->string_data.push_back(arena, arena.copy(text));
+      tensor->rare(arena).string_data.push_back(arena, arena.copy(text));
     }
     return tensor;
   }

@@ -10,9 +10,10 @@ namespace onyx {
 TensorStorage tensorStorage(const Tensor& tensor) {
   if (tensor.isExternal()) return TensorStorage::kExternal;
   if (tensor.raw_data.has_value()) return TensorStorage::kRaw;
-  if (!tensor.string_data.empty()) return TensorStorage::kStrings;
-  if (tensor.float_data.present || tensor.int32_data.present || tensor.int64_data.present ||
-      tensor.double_data.present || tensor.uint64_data.present) {
+  if (!tensor.rare().string_data.empty()) return TensorStorage::kStrings;
+  if (tensor.rare().float_data.present || tensor.rare().int32_data.present ||
+      tensor.rare().int64_data.present || tensor.rare().double_data.present ||
+      tensor.rare().uint64_data.present) {
     return TensorStorage::kTyped;
   }
   return TensorStorage::kNone;
@@ -40,18 +41,15 @@ std::string varintsToWords(const PackedData& data, size_t width) {
 Result<TensorBytes> rawBytes(const Tensor& tensor) {
   switch (tensorStorage(tensor)) {
     case TensorStorage::kExternal:
-      if (!tensor.external_bytes) {
+      if (!tensor.rare().external_bytes) {
         return Status(ErrorCode::kInvalidArgument, "external data has not been loaded");
       }
-      return TensorBytes::view(*tensor.external_bytes);
-    case TensorStorage::kRaw:
-      return TensorBytes::view(*tensor.raw_data);
+      return TensorBytes::view(*tensor.rare().external_bytes);
+    case TensorStorage::kRaw: return TensorBytes::view(*tensor.raw_data);
     case TensorStorage::kStrings:
       return Status(ErrorCode::kInvalidArgument, "a STRING tensor has no raw form");
-    case TensorStorage::kNone:
-      return TensorBytes::view({});
-    case TensorStorage::kTyped:
-      break;
+    case TensorStorage::kNone: return TensorBytes::view({});
+    case TensorStorage::kTyped: break;
   }
   int32_t code = tensor.data_type.value_or(0);
   const ElementTypeInfo* info = elementTypeInfo(code);
@@ -64,26 +62,25 @@ Result<TensorBytes> rawBytes(const Tensor& tensor) {
   };
   switch (info->storage) {
     case StorageField::kFloatData:
-      if (!tensor.float_data.present) return wrongField();
-      return TensorBytes::view(tensor.float_data.payload);
+      if (!tensor.rare().float_data.present) return wrongField();
+      return TensorBytes::view(tensor.rare().float_data.payload);
     case StorageField::kDoubleData:
-      if (!tensor.double_data.present) return wrongField();
-      return TensorBytes::view(tensor.double_data.payload);
+      if (!tensor.rare().double_data.present) return wrongField();
+      return TensorBytes::view(tensor.rare().double_data.payload);
     case StorageField::kInt64Data:
-      if (!tensor.int64_data.present) return wrongField();
-      return TensorBytes::owned(varintsToWords(tensor.int64_data, 8));
+      if (!tensor.rare().int64_data.present) return wrongField();
+      return TensorBytes::owned(varintsToWords(tensor.rare().int64_data, 8));
     case StorageField::kUint64Data:
-      if (!tensor.uint64_data.present) return wrongField();
-      return TensorBytes::owned(varintsToWords(tensor.uint64_data, info->bitWidth / 8u));
+      if (!tensor.rare().uint64_data.present) return wrongField();
+      return TensorBytes::owned(varintsToWords(tensor.rare().uint64_data, info->bitWidth / 8u));
     case StorageField::kInt32Data: {
-      if (!tensor.int32_data.present) return wrongField();
+      if (!tensor.rare().int32_data.present) return wrongField();
       // Sub-byte types hold one packed byte per int32, the rest one element per int32.
       size_t width = info->isSubByte() ? 1 : info->bitWidth / 8u;
-      return TensorBytes::owned(varintsToWords(tensor.int32_data, width));
+      return TensorBytes::owned(varintsToWords(tensor.rare().int32_data, width));
     }
     case StorageField::kStringData:
-    case StorageField::kNone:
-      break;
+    case StorageField::kNone: break;
   }
   return wrongField();
 }

@@ -517,25 +517,28 @@ bool Decoder::decodeSegment(std::string_view bytes, TensorSegment& segment) {
 }
 
 bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
-  bool ok = readFields(bytes, tensor.unknown, [&](Reader& r, uint32_t field, WireType wt) {
+  // The rare fields are allocated only when one occurs (most tensors have none).
+  auto more = [&]() -> TensorRareFields& { return tensor.rare(arena_); };
+  auto unknown = [&]() -> UnknownFields& { return more().unknown; };
+  bool ok = readFields(bytes, unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
       case 1: return step(readRepeatedInt64(r, wt, tensor.dims, "dims"));
       case 2: return step(readInt32(r, wt, tensor.data_type, "data_type"));
-      case 3: return one(r, wt, "segment", ensure(tensor.segment), &Decoder::decodeSegment);
-      case 4: return step(readPacked(r, wt, tensor.float_data, PackedKind::kFixed32, "float_data"));
-      case 5: return step(readPacked(r, wt, tensor.int32_data, PackedKind::kVarint, "int32_data"));
-      case 6: return step(readBytesList(r, wt, tensor.string_data, "string_data", false));
-      case 7: return step(readPacked(r, wt, tensor.int64_data, PackedKind::kVarint, "int64_data"));
+      case 3: return one(r, wt, "segment", ensure(more().segment), &Decoder::decodeSegment);
+      case 4: return step(readPacked(r, wt, more().float_data, PackedKind::kFixed32, "float_data"));
+      case 5: return step(readPacked(r, wt, more().int32_data, PackedKind::kVarint, "int32_data"));
+      case 6: return step(readBytesList(r, wt, more().string_data, "string_data", false));
+      case 7: return step(readPacked(r, wt, more().int64_data, PackedKind::kVarint, "int64_data"));
       case 8: return step(readString(r, wt, tensor.name, "name", true));
       case 9: return step(readString(r, wt, tensor.raw_data, "raw_data", false));
       case 10:
-        return step(readPacked(r, wt, tensor.double_data, PackedKind::kFixed64, "double_data"));
+        return step(readPacked(r, wt, more().double_data, PackedKind::kFixed64, "double_data"));
       case 11:
-        return step(readPacked(r, wt, tensor.uint64_data, PackedKind::kVarint, "uint64_data"));
-      case 12: return step(readString(r, wt, tensor.doc_string, "doc_string", false));
-      case 13: return entries(r, wt, "external_data", tensor.external_data);
+        return step(readPacked(r, wt, more().uint64_data, PackedKind::kVarint, "uint64_data"));
+      case 12: return step(readString(r, wt, more().doc_string, "doc_string", false));
+      case 13: return entries(r, wt, "external_data", more().external_data);
       case 14: return readEnum(r, wt, tensor.data_location, "data_location", 1);
-      case 16: return entries(r, wt, "metadata_props", tensor.metadata_props);
+      case 16: return entries(r, wt, "metadata_props", more().metadata_props);
       default: return Step::kUnknown;
     }
   });

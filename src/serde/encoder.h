@@ -243,37 +243,38 @@ class Encoder {
 
   void tensor(const Tensor& original) {
     const Tensor& t = replaced(original);
-    Unknown u(s_, t.unknown);
+    const TensorRareFields& more = t.rare();
+    Unknown u(s_, more.unknown);
     u.upTo(1);
     repeatedInt64(1, t.dims);
     u.upTo(2);
     i32(2, t.data_type);
     u.upTo(3);
-    if (t.segment) s_.message(3, [&] { segment(*t.segment); });
+    if (more.segment) s_.message(3, [&] { segment(*more.segment); });
     u.upTo(4);
-    packed(4, t.float_data, wire::WireType::kFixed32);
+    packed(4, more.float_data, wire::WireType::kFixed32);
     u.upTo(5);
-    packed(5, t.int32_data, wire::WireType::kVarint);
+    packed(5, more.int32_data, wire::WireType::kVarint);
     u.upTo(6);
-    for (std::string_view text : t.string_data) s_.bytesField(6, text);
+    for (std::string_view text : more.string_data) s_.bytesField(6, text);
     u.upTo(7);
-    packed(7, t.int64_data, wire::WireType::kVarint);
+    packed(7, more.int64_data, wire::WireType::kVarint);
     u.upTo(8);
     str(8, t.name);
     u.upTo(9);
     str(9, t.raw_data);
     u.upTo(10);
-    packed(10, t.double_data, wire::WireType::kFixed64);
+    packed(10, more.double_data, wire::WireType::kFixed64);
     u.upTo(11);
-    packed(11, t.uint64_data, wire::WireType::kVarint);
+    packed(11, more.uint64_data, wire::WireType::kVarint);
     u.upTo(12);
-    str(12, t.doc_string);
+    str(12, more.doc_string);
     u.upTo(13);
-    entries(13, t.external_data);
+    entries(13, more.external_data);
     u.upTo(14);
     i32(14, t.data_location);
     u.upTo(16);
-    entries(16, t.metadata_props);
+    entries(16, more.metadata_props);
     u.rest();
   }
 

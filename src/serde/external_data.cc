@@ -20,7 +20,7 @@ Result<uint64_t> parseDecimal(std::string_view text, std::string_view key) {
   return value;
 }
 
-Status resolveOne(ExternalDataDir& dir, Tensor& tensor) {
+Status resolveOne(ExternalDataDir& dir, Tensor& tensor, Arena& arena) {
   std::optional<std::string_view> location = tensor.externalValue("location");
   if (!location) {
     return Status(ErrorCode::kMalformed, "external data without a location");
@@ -41,7 +41,7 @@ Status resolveOne(ExternalDataDir& dir, Tensor& tensor) {
   if (!file) return std::move(file).takeStatus();
   auto bytes = slice(**file, offset, length);
   if (!bytes) return std::move(bytes).takeStatus();
-  tensor.external_bytes = *bytes;
+  tensor.rare(arena).external_bytes = *bytes;
   return Status::ok();
 }
 
@@ -55,7 +55,7 @@ Status resolveExternalData(Model& model, const std::vector<Tensor*>& tensors) {
   auto dir = ExternalDataDir::open(model.folder());
   if (!dir) return std::move(dir).takeStatus();
   for (Tensor* tensor : tensors) {
-    Status status = resolveOne(*dir, *tensor);
+    Status status = resolveOne(*dir, *tensor, model.arena());
     if (!status) {
       std::string path = tensorPath(model, tensor);
       return status.within(path.empty() ? "tensor(" + std::string(tensor->nameOrEmpty()) + ")"

@@ -173,33 +173,38 @@ class Saver {
   }
 
   const Tensor* inlineCopy(const Tensor& tensor, TensorBytes bytes) {
-    Tensor* copy = scratch_.make<Tensor>(tensor);
+    Tensor* copy = dataFreeCopy(tensor);
     std::string_view view = bytes.bytes();
     if (!bytes.isView()) view = scratch_.copy(view);
-    clearData(*copy);
     copy->raw_data = view;
-    copy->external_data = ArenaList<StringStringEntry>();
     copy->data_location.reset();
-    copy->external_bytes.reset();
     return copy;
   }
 
-  static void clearData(Tensor& tensor) {
-    tensor.raw_data.reset();
-    tensor.float_data = PackedData();
-    tensor.int32_data = PackedData();
-    tensor.int64_data = PackedData();
-    tensor.double_data = PackedData();
-    tensor.uint64_data = PackedData();
+  /// A copy of `tensor` without its data and external_data, for the writer to fill in; the
+  /// rest (lists included) are shared with `tensor`, which stays as it was.
+  Tensor* dataFreeCopy(const Tensor& tensor) {
+    Tensor* copy = scratch_.make<Tensor>(tensor);
+    copy->raw_data.reset();
+    if (tensor.rare_fields != nullptr) {
+      TensorRareFields& more =
+          *(copy->rare_fields = scratch_.make<TensorRareFields>(tensor.rare()));
+      more.float_data = PackedData();
+      more.int32_data = PackedData();
+      more.int64_data = PackedData();
+      more.double_data = PackedData();
+      more.uint64_data = PackedData();
+      more.external_data = ArenaList<StringStringEntry>();
+      more.external_bytes.reset();
+    }
+    return copy;
   }
 
   const Tensor* externalCopy(const Tensor& tensor, std::string_view location, uint64_t offset,
                              uint64_t length) {
-    Tensor* copy = scratch_.make<Tensor>(tensor);
-    clearData(*copy);
-    copy->external_data = ArenaList<StringStringEntry>();
+    Tensor* copy = dataFreeCopy(tensor);
     auto add = [&](std::string_view key, std::string_view value) {
-      StringStringEntry& entry = copy->external_data.emplace_back(scratch_);
+      StringStringEntry& entry = copy->rare(scratch_).external_data.emplace_back(scratch_);
       entry.key = scratch_.copy(key);
       entry.value = scratch_.copy(value);
     };
@@ -207,7 +212,6 @@ class Saver {
     add("offset", std::to_string(offset));
     add("length", std::to_string(length));
     copy->data_location = Tensor::kExternal;
-    copy->external_bytes.reset();
     return copy;
   }
 

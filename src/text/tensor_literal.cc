@@ -196,8 +196,8 @@ void writeTypedField(TextWriter& writer, LossLog& log, const TypedField& field,
 
 void writeStrings(TextWriter& writer, const Tensor& tensor, const TensorFormat& format) {
   if (!format.write_data) return;
-  ElementList list(writer, format, tensor.string_data.size(), 8);
-  for (std::string_view text : tensor.string_data) {
+  ElementList list(writer, format, tensor.rare().string_data.size(), 8);
+  for (std::string_view text : tensor.rare().string_data) {
     list.next();
     writer.quoted(text);
   }
@@ -210,8 +210,8 @@ void writeEmpty(TextWriter& writer, const TensorFormat& format) {
 
 void writeExternalReference(TextWriter& writer, LossLog& log, const Tensor& tensor) {
   writer.raw('[');
-  for (size_t i = 0; i < tensor.external_data.size(); ++i) {
-    const StringStringEntry& entry = tensor.external_data[i];
+  for (size_t i = 0; i < tensor.rare().external_data.size(); ++i) {
+    const StringStringEntry& entry = tensor.rare().external_data[i];
     if (i > 0) writer.raw(", ");
     writer.quoted(entry.key.value_or(""));
     writer.raw(": ");
@@ -266,18 +266,18 @@ void writeTensorLiteral(TextWriter& writer, LossLog& log, const Tensor& tensor,
   }
 
   const TypedField typed[] = {
-      {"float_data", &tensor.float_data, StorageField::kFloatData},
-      {"int32_data", &tensor.int32_data, StorageField::kInt32Data},
-      {"int64_data", &tensor.int64_data, StorageField::kInt64Data},
-      {"double_data", &tensor.double_data, StorageField::kDoubleData},
-      {"uint64_data", &tensor.uint64_data, StorageField::kUint64Data},
+      {"float_data", &tensor.rare().float_data, StorageField::kFloatData},
+      {"int32_data", &tensor.rare().int32_data, StorageField::kInt32Data},
+      {"int64_data", &tensor.rare().int64_data, StorageField::kInt64Data},
+      {"double_data", &tensor.rare().double_data, StorageField::kDoubleData},
+      {"uint64_data", &tensor.rare().uint64_data, StorageField::kUint64Data},
   };
   // Everything that holds elements, apart from the one storage written; each is lost.
   auto loseOtherStorage = [&](std::string_view kept, bool raw_kept, bool strings_kept) {
     if (!raw_kept && tensor.raw_data.has_value()) {
       log.lose("raw_data", fmt::format("also present; the text keeps {}", kept));
     }
-    if (!strings_kept && !tensor.string_data.empty()) {
+    if (!strings_kept && !tensor.rare().string_data.empty()) {
       log.lose("string_data", fmt::format("also present; the text keeps {}", kept));
     }
     for (const TypedField& field : typed) {
@@ -288,13 +288,13 @@ void writeTensorLiteral(TextWriter& writer, LossLog& log, const Tensor& tensor,
   };
 
   if (external) {
-    if (tensor.external_data.empty()) {
+    if (tensor.rare().external_data.empty()) {
       log.lose("external_data", "stored externally with no location: the reference is empty");
     }
     writeExternalReference(writer, log, tensor);
     loseOtherStorage("the external reference", false, false);
   } else {
-    if (!tensor.external_data.empty()) {
+    if (!tensor.rare().external_data.empty()) {
       log.lose("external_data", "entries on a tensor stored inline");
     }
     if (info.type == ElementType::kString) {
@@ -321,20 +321,21 @@ void writeTensorLiteral(TextWriter& writer, LossLog& log, const Tensor& tensor,
                                              info.name));
           }
         }
-        if (!tensor.string_data.empty()) {
+        if (!tensor.rare().string_data.empty()) {
           log.lose("string_data", fmt::format("strings in a {} tensor", info.name));
         }
       }
     }
   }
 
-  if (!tensor.doc_string.value_or("").empty()) log.lose("doc_string", *tensor.doc_string);
-  if (tensor.segment != nullptr) log.lose("segment", "tensor segments have no text form");
-  if (!tensor.metadata_props.empty()) {
-    log.lose("metadata_props", fmt::format("{} entr{}", tensor.metadata_props.size(),
-                                           tensor.metadata_props.size() == 1 ? "y" : "ies"));
+  if (!tensor.rare().doc_string.value_or("").empty())
+    log.lose("doc_string", *tensor.rare().doc_string);
+  if (tensor.rare().segment != nullptr) log.lose("segment", "tensor segments have no text form");
+  if (!tensor.rare().metadata_props.empty()) {
+    log.lose("metadata_props", fmt::format("{} entr{}", tensor.rare().metadata_props.size(),
+                                           tensor.rare().metadata_props.size() == 1 ? "y" : "ies"));
   }
-  log.loseUnknown(tensor.unknown);
+  log.loseUnknown(tensor.rare().unknown);
 }
 
 }  // namespace onyx::text

@@ -50,7 +50,8 @@ class ExternalDataRules : public ::testing::Test {
                    ElementType type = ElementType::kFloat) {
     Tensor* tensor = makeTensor(arena_, type, {2, 3});
     tensor->data_location = Tensor::kExternal;
-    for (auto [key, value] : entries) addEntry(arena_, tensor->external_data, key, value);
+    for (auto [key, value] : entries)
+      addEntry(arena_, tensor->rare(arena_).external_data, key, value);
     return tensor;
   }
 
@@ -76,9 +77,9 @@ TEST_F(ExternalDataRules, AValidExternalTensorIsClean) {
   // An empty tensor needs no bytes: a zero-length range at the end of the file.
   Tensor* empty = makeTensor(arena_, ElementType::kFloat, {0, 3});
   empty->data_location = Tensor::kExternal;
-  addEntry(arena_, empty->external_data, "location", "w.bin");
-  addEntry(arena_, empty->external_data, "offset", "24");
-  addEntry(arena_, empty->external_data, "length", "0");
+  addEntry(arena_, empty->rare(arena_).external_data, "location", "w.bin");
+  addEntry(arena_, empty->rare(arena_).external_data, "offset", "24");
+  addEntry(arena_, empty->rare(arena_).external_data, "length", "0");
   EXPECT_TRUE(clean(check(*empty)));
 }
 
@@ -92,7 +93,7 @@ TEST_F(ExternalDataRules, R70ExternalTensorsHoldNoInlineDataAndNameALocation) {
   EXPECT_EQ(single(diagnostics).path, "graph.initializer[0](w).raw_data");
 
   Tensor* typed_too = external({{"location", "w.bin"}});
-  typed_too->float_data = words(arena_, 6, 4);
+  typed_too->rare(arena_).float_data = words(arena_, 6, 4);
   EXPECT_TRUE(onlyRule(check(*typed_too), "R70"));
 
   diagnostics = check(*external({{"offset", "0"}}));
@@ -167,11 +168,11 @@ TEST_F(ExternalDataRules, R72TheRangeHasExactlyTheTensorsBytes) {
 TEST_F(ExternalDataRules, R72DataLoadedWithTheModelIsMeasuredWithoutOpeningTheFileAgain) {
   Tensor* loaded = external({{"location", "w.bin"}, {"length", "10"}});
   const std::string bytes(10, 'x');
-  loaded->external_bytes = std::string_view(bytes);
+  loaded->rare(arena_).external_bytes = std::string_view(bytes);
   Model elsewhere;  // the folder does not matter: the bytes are there
   EXPECT_TRUE(onlyRule(check(*loaded, &elsewhere), "R72"));
   const std::string right(24, 'x');
-  loaded->external_bytes = std::string_view(right);
+  loaded->rare(arena_).external_bytes = std::string_view(right);
   EXPECT_TRUE(clean(check(*loaded, &elsewhere)));
 }
 
@@ -194,7 +195,7 @@ TEST_F(ExternalDataRules, R72AModelLoadedFromItsFolderIsChecked) {
     auto model = loadModel((folder() / "model.onnx").string());
     ASSERT_TRUE(model) << model.status().toString();
     const Tensor& tensor = *model->graph->initializers[0];
-    ASSERT_TRUE(tensor.external_bytes.has_value());
+    ASSERT_TRUE(tensor.rare().external_bytes.has_value());
     Diagnostics diagnostics = check(tensor, &*model);
     if (expect_clean) {
       EXPECT_TRUE(clean(diagnostics));
@@ -206,7 +207,7 @@ TEST_F(ExternalDataRules, R72AModelLoadedFromItsFolderIsChecked) {
     lazy.load_external_data = false;
     auto unloaded = loadModel((folder() / "model.onnx").string(), lazy);
     ASSERT_TRUE(unloaded) << unloaded.status().toString();
-    ASSERT_FALSE(unloaded->graph->initializers[0]->external_bytes.has_value());
+    ASSERT_FALSE(unloaded->graph->initializers[0]->rare().external_bytes.has_value());
     diagnostics = check(*unloaded->graph->initializers[0], &*unloaded);
     if (expect_clean) {
       EXPECT_TRUE(clean(diagnostics));
@@ -242,7 +243,7 @@ TEST_F(ExternalDataRules, R73KeysAreUniqueKnownAndWellFormed) {
   // external_data on a tensor stored inline is ignored by readers: a warning.
   Tensor* inline_tensor = makeTensor(arena_, ElementType::kFloat, {2, 3});
   setRaw(arena_, *inline_tensor, 24);
-  addEntry(arena_, inline_tensor->external_data, "location", "w.bin");
+  addEntry(arena_, inline_tensor->rare(arena_).external_data, "location", "w.bin");
   EXPECT_TRUE(onlyRule(check(*inline_tensor), "R73", Severity::kWarning));
 }
 

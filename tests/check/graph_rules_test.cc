@@ -26,9 +26,9 @@ SparseTensor* validSparse(Arena& arena, std::string_view name) {
   namespace values = check::testing;
   auto* sparse = arena.make<SparseTensor>();
   sparse->values = values::makeTensor(arena, ElementType::kFloat, {1}, name);
-  sparse->values->float_data = values::words(arena, 1, 4);
+  sparse->values->rare(arena).float_data = values::words(arena, 1, 4);
   sparse->indices = values::makeTensor(arena, ElementType::kInt64, {1});
-  sparse->indices->int64_data = values::varints(arena, {1});
+  sparse->indices->rare(arena).int64_data = values::varints(arena, {1});
   sparse->dims.values.push_back(arena, 4);
   return sparse;
 }

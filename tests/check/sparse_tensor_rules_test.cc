@@ -52,7 +52,7 @@ TEST_F(SparseTensorRules, ValidSparseTensorsAreClean) {
   // Indices in int64_data rather than raw_data.
   SparseTensor* typed = sparse({3, 4}, 2, {2}, {});
   typed->indices->raw_data.reset();
-  typed->indices->int64_data = varints(arena, {3, 10});
+  typed->indices->rare(arena).int64_data = varints(arena, {3, 10});
   EXPECT_TRUE(clean(check(*typed)));
 }
 
@@ -159,7 +159,7 @@ TEST_F(SparseTensorRules, R80IndicesAreStrictlyAscending) {
 
   SparseTensor* typed = sparse({3, 4}, 2, {2}, {});
   typed->indices->raw_data.reset();
-  typed->indices->int64_data = varints(arena, {10, 3});
+  typed->indices->rare(arena).int64_data = varints(arena, {10, 3});
   EXPECT_TRUE(onlyRule(check(*typed), "R80"));
 }
 
@@ -175,7 +175,7 @@ TEST_F(SparseTensorRules, R81IndexDataIsCompleteBeforeItIsRead) {
 
   SparseTensor* short_typed = sparse({3, 4}, 2, {2}, {});
   short_typed->indices->raw_data.reset();
-  short_typed->indices->int64_data = varints(arena, {1});
+  short_typed->indices->rare(arena).int64_data = varints(arena, {1});
   diagnostics = check(*short_typed);
   EXPECT_TRUE(diagnostics.has("R81"));
   EXPECT_TRUE(diagnostics.has("R66"));
@@ -183,7 +183,7 @@ TEST_F(SparseTensorRules, R81IndexDataIsCompleteBeforeItIsRead) {
 
   SparseTensor* wrong_field = sparse({3, 4}, 2, {2}, {});
   wrong_field->indices->raw_data.reset();
-  wrong_field->indices->int32_data = varints(arena, {1, 2});
+  wrong_field->indices->rare(arena).int32_data = varints(arena, {1, 2});
   diagnostics = check(*wrong_field);
   EXPECT_TRUE(diagnostics.has("R81"));
   EXPECT_TRUE(diagnostics.has("R65"));
@@ -192,13 +192,13 @@ TEST_F(SparseTensorRules, R81IndexDataIsCompleteBeforeItIsRead) {
   SparseTensor* external = sparse({3, 4}, 2, {2}, {});
   external->indices->raw_data.reset();
   external->indices->data_location = Tensor::kExternal;
-  addEntry(arena, external->indices->external_data, "location", "i.bin");
+  addEntry(arena, external->indices->rare(arena).external_data, "location", "i.bin");
   diagnostics = check(*external);
   EXPECT_FALSE(diagnostics.hasErrors()) << describe(diagnostics);
   EXPECT_TRUE(diagnostics.has("R81"));
   // Loaded, they are read from the mapped bytes.
   const int64_t unordered[] = {5, 2};
-  external->indices->external_bytes =
+  external->indices->rare(arena).external_bytes =
       std::string_view(reinterpret_cast<const char*>(unordered), sizeof unordered);
   diagnostics = check(*external);
   EXPECT_TRUE(diagnostics.has("R80"));

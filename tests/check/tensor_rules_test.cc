@@ -121,7 +121,7 @@ TEST_F(TensorRules, R64EmptyTensorsHoldNoDataAndOthersExactlyOneField) {
   EXPECT_EQ(single(diagnostics).message, "no data field holds the 6 elements of dims [2, 3]");
 
   Tensor* two_fields = rawTensor(ElementType::kFloat, {1}, 4);
-  two_fields->float_data = words(arena, 1, 4);
+  two_fields->rare(arena).float_data = words(arena, 1, 4);
   diagnostics = check(*two_fields);
   EXPECT_TRUE(onlyRule(diagnostics, "R64"));
   EXPECT_EQ(single(diagnostics).message,
@@ -130,7 +130,7 @@ TEST_F(TensorRules, R64EmptyTensorsHoldNoDataAndOthersExactlyOneField) {
 
   // An empty raw_data next to the typed field carries nothing: one field in use.
   Tensor* empty_raw = makeTensor(arena, ElementType::kFloat, {1});
-  empty_raw->float_data = words(arena, 1, 4);
+  empty_raw->rare(arena).float_data = words(arena, 1, 4);
   empty_raw->raw_data = std::string_view();
   EXPECT_TRUE(clean(check(*empty_raw)));
 }
@@ -139,7 +139,7 @@ TEST_F(TensorRules, R64EmptyTensorsHoldNoDataAndOthersExactlyOneField) {
 
 TEST_F(TensorRules, R65TheTypedFieldIsTheOneTheTypeUses) {
   Tensor* int64_in_int32 = makeTensor(arena, ElementType::kInt64, {2});
-  int64_in_int32->int32_data = varints(arena, {1, 2});
+  int64_in_int32->rare(arena).int32_data = varints(arena, {1, 2});
   Diagnostics diagnostics = check(*int64_in_int32);
   EXPECT_TRUE(onlyRule(diagnostics, "R65"));
   EXPECT_EQ(single(diagnostics).path, "graph.initializer[0](w).int32_data");
@@ -147,29 +147,29 @@ TEST_F(TensorRules, R65TheTypedFieldIsTheOneTheTypeUses) {
             "an int64 tensor keeps its elements in int64_data or raw_data, not in int32_data");
 
   Tensor* string_in_float = makeTensor(arena, ElementType::kString, {1});
-  string_in_float->float_data = words(arena, 1, 4);
+  string_in_float->rare(arena).float_data = words(arena, 1, 4);
   EXPECT_TRUE(onlyRule(check(*string_in_float), "R65"));
 
   Tensor* uint32_in_int32 = makeTensor(arena, ElementType::kUint32, {1});
-  uint32_in_int32->int32_data = varints(arena, {1});
+  uint32_in_int32->rare(arena).int32_data = varints(arena, {1});
   EXPECT_TRUE(onlyRule(check(*uint32_in_int32), "R65"));
 
   // The fields onnx.proto assigns: UINT16 in int32_data, UINT32 in uint64_data, COMPLEX64 in
   // float_data, FLOAT16 as bit patterns in int32_data, BOOL in int32_data.
   Tensor* uint16 = makeTensor(arena, ElementType::kUint16, {2});
-  uint16->int32_data = varints(arena, {1, 65535});
+  uint16->rare(arena).int32_data = varints(arena, {1, 65535});
   EXPECT_TRUE(clean(check(*uint16)));
   Tensor* uint32 = makeTensor(arena, ElementType::kUint32, {1});
-  uint32->uint64_data = varints(arena, {4000000000});
+  uint32->rare(arena).uint64_data = varints(arena, {4000000000});
   EXPECT_TRUE(clean(check(*uint32)));
   Tensor* complex = makeTensor(arena, ElementType::kComplex64, {2});
-  complex->float_data = words(arena, 4, 4);
+  complex->rare(arena).float_data = words(arena, 4, 4);
   EXPECT_TRUE(clean(check(*complex)));
   Tensor* half = makeTensor(arena, ElementType::kFloat16, {1});
-  half->int32_data = varints(arena, {0x3C00});
+  half->rare(arena).int32_data = varints(arena, {0x3C00});
   EXPECT_TRUE(clean(check(*half)));
   Tensor* flags = makeTensor(arena, ElementType::kBool, {2});
-  flags->int32_data = varints(arena, {0, 1});
+  flags->rare(arena).int32_data = varints(arena, {0, 1});
   EXPECT_TRUE(clean(check(*flags)));
 }
 
@@ -177,7 +177,7 @@ TEST_F(TensorRules, R65TheTypedFieldIsTheOneTheTypeUses) {
 
 TEST_F(TensorRules, R66TypedFieldsHoldExactlyTheElements) {
   Tensor* short_int8 = makeTensor(arena, ElementType::kInt8, {2, 3});
-  short_int8->int32_data = varints(arena, {1, 2, 3, 4, 5});
+  short_int8->rare(arena).int32_data = varints(arena, {1, 2, 3, 4, 5});
   Diagnostics diagnostics = check(*short_int8);
   EXPECT_TRUE(onlyRule(diagnostics, "R66"));
   EXPECT_EQ(single(diagnostics).message,
@@ -185,40 +185,40 @@ TEST_F(TensorRules, R66TypedFieldsHoldExactlyTheElements) {
 
   // Too many is as wrong as too few (onnx only rejects too few).
   Tensor* long_float = makeTensor(arena, ElementType::kFloat, {2});
-  long_float->float_data = words(arena, 3, 4);
+  long_float->rare(arena).float_data = words(arena, 3, 4);
   EXPECT_TRUE(onlyRule(check(*long_float), "R66"));
 
   // 4-bit types: one packed byte per int32 entry, so 3 elements take 2 entries.
   Tensor* int4 = makeTensor(arena, ElementType::kInt4, {3});
-  int4->int32_data = varints(arena, {0x21, 0x03});
+  int4->rare(arena).int32_data = varints(arena, {0x21, 0x03});
   EXPECT_TRUE(clean(check(*int4)));
-  int4->int32_data = varints(arena, {0x21});
+  int4->rare(arena).int32_data = varints(arena, {0x21});
   diagnostics = check(*int4);
   EXPECT_TRUE(onlyRule(diagnostics, "R66"));
   EXPECT_EQ(single(diagnostics).message,
             "int32_data has 1 entry; an int4 tensor of dims [3] needs 2 (two elements packed in "
             "each entry)");
-  int4->int32_data = varints(arena, {1, 2, 3});
+  int4->rare(arena).int32_data = varints(arena, {1, 2, 3});
   EXPECT_TRUE(onlyRule(check(*int4), "R66"));
 
   // 2-bit types: four elements per entry.
   Tensor* uint2 = makeTensor(arena, ElementType::kUint2, {5});
-  uint2->int32_data = varints(arena, {0xFF, 0x01});
+  uint2->rare(arena).int32_data = varints(arena, {0xFF, 0x01});
   EXPECT_TRUE(clean(check(*uint2)));
-  uint2->int32_data = varints(arena, {0xFF});
+  uint2->rare(arena).int32_data = varints(arena, {0xFF});
   EXPECT_TRUE(onlyRule(check(*uint2), "R66"));
 
   // Complex types: real and imaginary parts.
   Tensor* complex = makeTensor(arena, ElementType::kComplex128, {2});
-  complex->double_data = words(arena, 4, 8);
+  complex->rare(arena).double_data = words(arena, 4, 8);
   EXPECT_TRUE(clean(check(*complex)));
-  complex->double_data = words(arena, 2, 8);
+  complex->rare(arena).double_data = words(arena, 2, 8);
   EXPECT_TRUE(onlyRule(check(*complex), "R66"));
 
   Tensor* strings = makeTensor(arena, ElementType::kString, {2});
-  for (std::string_view s : {"a", "b", "c"}) strings->string_data.push_back(arena, s);
+  for (std::string_view s : {"a", "b", "c"}) strings->rare(arena).string_data.push_back(arena, s);
   EXPECT_TRUE(onlyRule(check(*strings), "R66"));
-  strings->string_data.truncate(2);
+  strings->rare(arena).string_data.truncate(2);
   EXPECT_TRUE(clean(check(*strings)));
 }
 
@@ -253,7 +253,7 @@ TEST_F(TensorRules, R68StringsAreNeverInRawData) {
   EXPECT_TRUE(onlyRule(diagnostics, "R68"));
   EXPECT_EQ(single(diagnostics).path, "graph.initializer[0](w).raw_data");
   Tensor* strings = makeTensor(arena, ElementType::kString, {1});
-  strings->string_data.push_back(arena, "text");
+  strings->rare(arena).string_data.push_back(arena, "text");
   EXPECT_TRUE(clean(check(*strings)));
 }
 
@@ -294,7 +294,7 @@ TEST_F(TensorRules, R69AnUndeclaredDataLocationSetAsideByTheDecoderIsFound) {
 TEST_F(TensorRules, R75SegmentIsASaneRange) {
   Tensor* tensor = rawTensor(ElementType::kFloat, {4}, 16);
   TensorSegment segment;
-  tensor->segment = &segment;
+  tensor->rare(arena).segment = &segment;
   segment.begin = 3;
   segment.end = 2;
   Diagnostics diagnostics = check(*tensor);

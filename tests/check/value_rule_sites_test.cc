@@ -23,9 +23,9 @@ const Rules kNone;
 SparseTensor* sparseAt(Arena& arena, int64_t position, std::string_view name = {}) {
   auto* sparse = arena.make<SparseTensor>();
   sparse->values = values::makeTensor(arena, ElementType::kFloat, {1}, name);
-  sparse->values->float_data = values::words(arena, 1, 4);
+  sparse->values->rare(arena).float_data = values::words(arena, 1, 4);
   sparse->indices = values::makeTensor(arena, ElementType::kInt64, {1});
-  sparse->indices->int64_data = values::varints(arena, {position});
+  sparse->indices->rare(arena).int64_data = values::varints(arena, {position});
   sparse->dims.values.push_back(arena, 4);
   return sparse;
 }

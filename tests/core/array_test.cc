@@ -71,8 +71,8 @@ TEST(Array, FromTensorStrings) {
   Tensor strings;
   strings.data_type = static_cast<int32_t>(ElementType::kString);
   strings.dims.values.push_back(arena, 2);
-  strings.string_data.push_back(arena, arena.copy("a"));
-  strings.string_data.push_back(arena, arena.copy("bc"));
+  strings.rare(arena).string_data.push_back(arena, arena.copy("a"));
+  strings.rare(arena).string_data.push_back(arena, arena.copy("bc"));
   Result<Array> read = arrayFromTensor(strings);
   ASSERT_TRUE(read) << read.status().toString();
   EXPECT_EQ(read->strings()[1], "bc");

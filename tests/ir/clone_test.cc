@@ -94,6 +94,30 @@ TEST(Clone, AClonedModelSharesNoStructure) {
   EXPECT_EQ(source.relu->output(0)->useCount(), 1u);
 }
 
+TEST(Clone, AClonedTensorOwnsItsRareFields) {
+  // The typed data fields, external_data and the rest sit behind one pointer: a clone that
+  // copied the pointer would share them with the source.
+  Arena arena;
+  Tensor source;
+  source.name = "w";
+  TensorRareFields& more = source.rare(arena);
+  more.string_data.push_back(arena, "a");
+  more.external_data.push_back(arena, {"location", "w.bin", {}});
+  more.doc_string = "the weights";
+  Tensor* clone = cloneTensor(arena, source);
+  ASSERT_NE(clone->rare_fields, nullptr);
+  EXPECT_NE(clone->rare_fields, source.rare_fields);
+  clone->rare(arena).string_data[0] = "b";
+  clone->rare(arena).external_data.push_back(arena, {"offset", "0", {}});
+  clone->rare(arena).doc_string = "changed";
+  EXPECT_EQ(source.rare().string_data[0], "a");
+  EXPECT_EQ(source.rare().external_data.size(), 1u);
+  EXPECT_EQ(*source.rare().doc_string, "the weights");
+  // A tensor without them clones without them.
+  Tensor plain;
+  EXPECT_EQ(cloneTensor(arena, plain)->rare_fields, nullptr);
+}
+
 TEST(Clone, ASubgraphClonedUnderAnotherNodeReadsTheSameOuterValues) {
   WithBranch source;
   Node* second_if = source.g.createNode(source.arena, "If", {source.x});

@@ -39,6 +39,7 @@ std::string littleEndian(std::initializer_list<T> values) {
 }
 
 TEST(TensorData, RawAndExternalDataAreViews) {
+  Arena arena;
   Tensor tensor;
   tensor.data_type = static_cast<int32_t>(ElementType::kFloat);
   std::string raw = littleEndian<float>({1.5f, -2.0f});
@@ -51,15 +52,16 @@ TEST(TensorData, RawAndExternalDataAreViews) {
   Tensor external;
   external.data_location = Tensor::kExternal;
   EXPECT_FALSE(rawBytes(external));  // not resolved yet
-  external.external_bytes = std::string_view(raw);
+  external.rare(arena).external_bytes = std::string_view(raw);
   ASSERT_TRUE(rawBytes(external));
   EXPECT_EQ(rawBytes(external)->bytes(), raw);
 }
 
 TEST(TensorData, TypedFieldsBecomeLittleEndianWords) {
+  Arena arena;
   struct Case {
     ElementType type;
-    PackedData Tensor::*field;
+    PackedData TensorRareFields::*field;
     std::string payload;
     uint64_t count;
     std::string expected;
@@ -67,33 +69,33 @@ TEST(TensorData, TypedFieldsBecomeLittleEndianWords) {
   std::string floats = littleEndian<float>({0.25f, 3.0f});
   std::string doubles = littleEndian<double>({0.5, -1.0});
   const Case cases[] = {
-      {ElementType::kFloat, &Tensor::float_data, floats, 2, floats},
-      {ElementType::kDouble, &Tensor::double_data, doubles, 2, doubles},
-      {ElementType::kInt64, &Tensor::int64_data, varints({5, static_cast<uint64_t>(-3)}), 2,
-       littleEndian<int64_t>({5, -3})},
-      {ElementType::kInt32, &Tensor::int32_data, varints({7, static_cast<uint64_t>(-1)}), 2,
-       littleEndian<int32_t>({7, -1})},
-      {ElementType::kInt8, &Tensor::int32_data, varints({static_cast<uint64_t>(-128), 127}), 2,
-       littleEndian<int8_t>({-128, 127})},
-      {ElementType::kUint16, &Tensor::int32_data, varints({65535, 1}), 2,
+      {ElementType::kFloat, &TensorRareFields::float_data, floats, 2, floats},
+      {ElementType::kDouble, &TensorRareFields::double_data, doubles, 2, doubles},
+      {ElementType::kInt64, &TensorRareFields::int64_data, varints({5, static_cast<uint64_t>(-3)}),
+       2, littleEndian<int64_t>({5, -3})},
+      {ElementType::kInt32, &TensorRareFields::int32_data, varints({7, static_cast<uint64_t>(-1)}),
+       2, littleEndian<int32_t>({7, -1})},
+      {ElementType::kInt8, &TensorRareFields::int32_data,
+       varints({static_cast<uint64_t>(-128), 127}), 2, littleEndian<int8_t>({-128, 127})},
+      {ElementType::kUint16, &TensorRareFields::int32_data, varints({65535, 1}), 2,
        littleEndian<uint16_t>({65535, 1})},
-      {ElementType::kFloat16, &Tensor::int32_data, varints({0x3c00, 0xc000}), 2,
+      {ElementType::kFloat16, &TensorRareFields::int32_data, varints({0x3c00, 0xc000}), 2,
        littleEndian<uint16_t>({0x3c00, 0xc000})},
-      {ElementType::kBool, &Tensor::int32_data, varints({1, 0, 1}), 3,
+      {ElementType::kBool, &TensorRareFields::int32_data, varints({1, 0, 1}), 3,
        littleEndian<uint8_t>({1, 0, 1})},
-      {ElementType::kUint32, &Tensor::uint64_data, varints({4000000000u, 2}), 2,
+      {ElementType::kUint32, &TensorRareFields::uint64_data, varints({4000000000u, 2}), 2,
        littleEndian<uint32_t>({4000000000u, 2})},
-      {ElementType::kUint64, &Tensor::uint64_data, varints({~uint64_t{0}}), 1,
+      {ElementType::kUint64, &TensorRareFields::uint64_data, varints({~uint64_t{0}}), 1,
        littleEndian<uint64_t>({~uint64_t{0}})},
       // Sub-byte types: one packed byte per int32.
-      {ElementType::kInt4, &Tensor::int32_data, varints({0x21, 0x0f}), 2,
+      {ElementType::kInt4, &TensorRareFields::int32_data, varints({0x21, 0x0f}), 2,
        littleEndian<uint8_t>({0x21, 0x0f})},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(std::string(elementTypeName(c.type)));
     Tensor tensor;
     tensor.data_type = static_cast<int32_t>(c.type);
-    tensor.*(c.field) = packed(c.payload, c.count);
+    tensor.rare(arena).*(c.field) = packed(c.payload, c.count);
     EXPECT_EQ(tensorStorage(tensor), TensorStorage::kTyped);
     auto bytes = rawBytes(tensor);
     ASSERT_TRUE(bytes) << bytes.status().toString();
@@ -102,20 +104,20 @@ TEST(TensorData, TypedFieldsBecomeLittleEndianWords) {
 }
 
 TEST(TensorData, MisplacedOrUnknownDataIsAnError) {
+  Arena arena;
   Tensor wrong_field;
   wrong_field.data_type = static_cast<int32_t>(ElementType::kFloat);
-  wrong_field.int64_data = packed(varints({1}), 1);
+  wrong_field.rare(arena).int64_data = packed(varints({1}), 1);
   EXPECT_EQ(rawBytes(wrong_field).status().code(), ErrorCode::kMalformed);
 
   Tensor unknown_type;
   unknown_type.data_type = 99;
-  unknown_type.int32_data = packed(varints({1}), 1);
+  unknown_type.rare(arena).int32_data = packed(varints({1}), 1);
   EXPECT_EQ(rawBytes(unknown_type).status().code(), ErrorCode::kMalformed);
 
-  Arena arena;
   Tensor strings;
   strings.data_type = static_cast<int32_t>(ElementType::kString);
-  strings.string_data.push_back(arena, "a");
+  strings.rare(arena).string_data.push_back(arena, "a");
   EXPECT_EQ(tensorStorage(strings), TensorStorage::kStrings);
   EXPECT_EQ(rawBytes(strings).status().code(), ErrorCode::kInvalidArgument);
 

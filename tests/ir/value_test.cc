@@ -23,6 +23,7 @@ TEST(ValueLayout, TheGraphApiAddsNothingToTheObjectsALoadMakesPerNodeAndName) {
   EXPECT_EQ(sizeof(Use), 32u);
   EXPECT_EQ(sizeof(Node), 128u);
   EXPECT_EQ(sizeof(Attribute), 136u);
+  EXPECT_EQ(sizeof(Tensor), 80u);
 }
 
 TEST(ValueType, TensorShapesWithKnownSymbolicAndUnknownDims) {

@@ -1393,8 +1393,8 @@ TEST_F(BadInput, ExternalDataInsideTheFolderIsAccepted) {
   Result<Model> loaded = loadModel(writeModel(bytes));
   ASSERT_TRUE(loaded.isOk()) << loaded.status().toString();
   const Tensor& tensor = *loaded->graph->initializers[0];
-  ASSERT_TRUE(tensor.external_bytes.has_value());
-  EXPECT_EQ(*tensor.external_bytes, "\x05\x06\x07\x08"s);
+  ASSERT_TRUE(tensor.rare().external_bytes.has_value());
+  EXPECT_EQ(*tensor.rare().external_bytes, "\x05\x06\x07\x08"s);
 }
 
 TEST_F(BadInput, ExternalLocationLeavingTheFolder) {
@@ -1530,7 +1530,7 @@ TEST_F(BadInput, UnsafeExternalLocationsAreNotTouchedWhenExternalDataIsNotLoaded
   Parsed parsed =
       expectAccepted(modelWithExternal({{"location", "../outside/x"}, {"offset", "-1"}}), options);
   ASSERT_TRUE(parsed.model.isOk());
-  EXPECT_FALSE(parsed.model->graph->initializers[0]->external_bytes.has_value());
+  EXPECT_FALSE(parsed.model->graph->initializers[0]->rare().external_bytes.has_value());
 }
 
 // ---------------------------------------------------------------------------------------

@@ -263,8 +263,8 @@ TEST(DecoderLossless, PresenceAndEncodingsComeBackAsRead) {
   const Tensor& w = *model.graph->initializers[0];
   EXPECT_TRUE(w.dims.packed);
   EXPECT_EQ(w.data_type, -1);
-  EXPECT_FALSE(w.float_data.packed);
-  EXPECT_EQ(w.float_data.count, 2u);
+  EXPECT_FALSE(w.rare().float_data.packed);
+  EXPECT_EQ(w.rare().float_data.count, 2u);
   EXPECT_EQ(roundTrip(bytes), bytes);
 }
 
@@ -323,8 +323,8 @@ TEST(DecoderLossless, EnumValuesTheSchemaDoesNotDeclareStayUnknownFields) {
   ASSERT_EQ(a.rare().unknown.size(), 1u);
   EXPECT_EQ(a.t->data_location, 1);
   EXPECT_TRUE(a.t->isExternal());
-  ASSERT_EQ(a.t->unknown.size(), 1u);
-  EXPECT_EQ(a.t->unknown[0].encoded.size(), 1u + 5u);  // the full 2^32 + 7, as it came
+  ASSERT_EQ(a.t->rare().unknown.size(), 1u);
+  EXPECT_EQ(a.t->rare().unknown[0].encoded.size(), 1u + 5u);  // the full 2^32 + 7, as it came
   auto written = serializeModel(*model);
   ASSERT_TRUE(written);
   EXPECT_EQ(*written, bytes);

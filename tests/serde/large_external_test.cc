@@ -20,7 +20,7 @@ constexpr uint64_t kHugeLength = uint64_t{9} << 28;  // 2.25 GiB of zeros
 
 void addExternal(Arena& arena, Tensor& tensor, std::string_view offset, std::string_view length) {
   auto add = [&](std::string_view key, std::string_view value) {
-    StringStringEntry& entry = tensor.external_data.emplace_back(arena);
+    StringStringEntry& entry = tensor.rare(arena).external_data.emplace_back(arena);
     entry.key = arena.copy(key);
     entry.value = arena.copy(value);
   };
@@ -73,9 +73,9 @@ TEST_F(LargeExternal, LoadsDataPastTwoGibibytes) {
   ASSERT_TRUE(model) << model.status().toString();
   const Tensor* far = model->graph->initializers[0];
   const Tensor* huge = model->graph->initializers[1];
-  ASSERT_TRUE(far->external_bytes && huge->external_bytes);
-  EXPECT_EQ(*far->external_bytes, std::string(4096, 'x'));
-  EXPECT_EQ(huge->external_bytes->size(), kHugeLength);
+  ASSERT_TRUE(far->rare().external_bytes && huge->rare().external_bytes);
+  EXPECT_EQ(*far->rare().external_bytes, std::string(4096, 'x'));
+  EXPECT_EQ(huge->rare().external_bytes->size(), kHugeLength);
 }
 
 TEST_F(LargeExternal, ResavesInPlaceWithoutTouchingTheData) {
@@ -133,6 +133,47 @@ TEST(TooLargeForProtobuf, SavingSwitchesToExternalDataAndSaysSo) {
   ASSERT_TRUE(saveModel(*reloaded, (dir / "inline.onnx").string(), explicit_inline));
   EXPECT_TRUE(said.empty());
   EXPECT_GT(std::filesystem::file_size(dir / "inline.onnx"), 10000u);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(SavingExternalData, LeavesTheSavedModelAsItWas) {
+  // The writer moves data with copies of the tensors; the model it was given keeps its own
+  // data, external_data and rare fields (the copies must not share them).
+  char pattern[] = "/tmp/onyx-keep-XXXXXX";
+  ASSERT_NE(mkdtemp(pattern), nullptr);
+  std::filesystem::path dir = pattern;
+  auto model = loadModel(ONYX_SOURCE_DIR "/examples/tiny_cnn.onnx");
+  ASSERT_TRUE(model);
+  model->graph->initializers[0]->rare(model->arena()).doc_string = "kept";
+  auto before = serializeModel(*model);
+  ASSERT_TRUE(before);
+  SaveOptions external;
+  external.external_threshold = 0;
+  external.external_file = "m.bin";
+  ASSERT_TRUE(saveModel(*model, (dir / "m.onnx").string(), external));
+  auto after = serializeModel(*model);
+  ASSERT_TRUE(after);
+  EXPECT_TRUE(*after == *before);
+
+  auto reloaded = loadModel((dir / "m.onnx").string());
+  ASSERT_TRUE(reloaded) << reloaded.status().toString();
+  const Tensor& first = *reloaded->graph->initializers[0];
+  ASSERT_TRUE(first.isExternal());
+  EXPECT_EQ(*first.rare().doc_string, "kept");
+  auto external_before = serializeModel(*reloaded);
+  ASSERT_TRUE(external_before);
+  SaveOptions back_inline;
+  back_inline.inline_external = true;
+  ASSERT_TRUE(saveModel(*reloaded, (dir / "inline.onnx").string(), back_inline));
+  auto external_after = serializeModel(*reloaded);
+  ASSERT_TRUE(external_after);
+  EXPECT_TRUE(*external_after == *external_before);
+  EXPECT_TRUE(first.isExternal());
+  EXPECT_TRUE(first.rare().external_bytes.has_value());
+  auto inlined = loadModel((dir / "inline.onnx").string());
+  ASSERT_TRUE(inlined);
+  EXPECT_FALSE(inlined->graph->initializers[0]->isExternal());
+  EXPECT_TRUE(inlined->graph->initializers[0]->rare().external_data.empty());
   std::filesystem::remove_all(dir);
 }
 

@@ -436,10 +436,10 @@ TEST(ParallelDecode, ExternalTensorsDecodedOnAnyThreadAreResolvedInFileOrder) {
     ASSERT_TRUE(model.isOk()) << model.status().toString();
     size_t checked = 0;
     for (const Tensor* weight : model->graph->initializers) {
-      ASSERT_TRUE(weight->external_bytes.has_value()) << weight->nameOrEmpty();
-      ASSERT_EQ(weight->external_bytes->size(), 16u) << weight->nameOrEmpty();
+      ASSERT_TRUE(weight->rare().external_bytes.has_value()) << weight->nameOrEmpty();
+      ASSERT_EQ(weight->rare().external_bytes->size(), 16u) << weight->nameOrEmpty();
       float first;
-      std::memcpy(&first, weight->external_bytes->data(), sizeof(first));
+      std::memcpy(&first, weight->rare().external_bytes->data(), sizeof(first));
       EXPECT_EQ("w" + std::to_string(static_cast<int>(first)), weight->nameOrEmpty());
       ++checked;
     }

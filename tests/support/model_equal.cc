@@ -364,17 +364,19 @@ class Comparer {
 
   bool tensor(const Tensor& a, const Tensor& b) {
     if (!repeated("dims", a.dims, b.dims) || !same("data_type", a.data_type, b.data_type) ||
-        !same("name", a.name, b.name) || !sameDoc("doc_string", a.doc_string, b.doc_string) ||
-        !stringEntries("external_data", a.external_data, b.external_data) ||
+        !same("name", a.name, b.name) ||
+        !sameDoc("doc_string", a.rare().doc_string, b.rare().doc_string) ||
+        !stringEntries("external_data", a.rare().external_data, b.rare().external_data) ||
         !same("data_location", a.data_location, b.data_location) ||
-        (!text_ && !pointer("segment", a.segment, b.segment, &Comparer::segmentOf)) ||
-        (!text_ && !stringEntries("metadata_props", a.metadata_props, b.metadata_props)) ||
-        !unknown(a.unknown, b.unknown)) {
+        (!text_ && !pointer("segment", a.rare().segment, b.rare().segment, &Comparer::segmentOf)) ||
+        (!text_ &&
+         !stringEntries("metadata_props", a.rare().metadata_props, b.rare().metadata_props)) ||
+        !unknown(a.rare().unknown, b.rare().unknown)) {
       return false;
     }
     if (a.isExternal()) return true;  // the references are equal; the data is in the file
     if (a.data_type.value_or(0) == static_cast<int32_t>(ElementType::kString)) {
-      return stringList("string_data", a.string_data, b.string_data);
+      return stringList("string_data", a.rare().string_data, b.rare().string_data);
     }
     auto x = rawBytes(a);
     auto y = rawBytes(b);

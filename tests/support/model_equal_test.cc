@@ -215,11 +215,14 @@ std::vector<Case> cases() {
        "graph.initializer[0](w).data", true},
       {"initializer location",
        [](Model& m) {
-         m.graph->initializers[0]->external_data.push_back(m.arena(), {"location", "w.bin", {}});
+         m.graph->initializers[0]->rare(m.arena()).external_data.push_back(
+             m.arena(), {"location", "w.bin", {}});
        },
        "graph.initializer[0](w).external_data", true},
       {"initializer segment",
-       [](Model& m) { m.graph->initializers[0]->segment = m.arena().make<TensorSegment>(); },
+       [](Model& m) {
+         m.graph->initializers[0]->rare(m.arena()).segment = m.arena().make<TensorSegment>();
+       },
        "graph.initializer[0](w).segment", false},
       {"graph doc_string", [](Model& m) { m.graph->doc_string = "x"; }, "graph.doc_string", false},
       {"input elem_type", [](Model& m) { m.graph->inputs[0]->type->elem_type = 7; },

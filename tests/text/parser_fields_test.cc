@@ -258,22 +258,23 @@ TEST(TextParserFields, TensorDataGoesWhereOnnxPutsIt) {
       string[2] s = {"a", "b\"c"}, complex64[2] c = {1, 2}, int4[1] n = {-3}> {})");
   const auto& init = model.graph->initializers;
   ASSERT_EQ(init.size(), 12u);
-  EXPECT_EQ(packed<float>(init[0]->float_data), (std::vector<float>{1.5f, -2.0f}));
-  EXPECT_EQ(packed<double>(init[1]->double_data), (std::vector<double>{0.25, 1e300}));
-  EXPECT_EQ(varints(init[2]->int64_data),
+  EXPECT_EQ(packed<float>(init[0]->rare().float_data), (std::vector<float>{1.5f, -2.0f}));
+  EXPECT_EQ(packed<double>(init[1]->rare().double_data), (std::vector<double>{0.25, 1e300}));
+  EXPECT_EQ(varints(init[2]->rare().int64_data),
             (std::vector<uint64_t>{~uint64_t{0}, 0x7fffffffffffffffull}));
   // int32 data sign-extends to 64 bits, as protobuf writes an int32.
-  EXPECT_EQ(varints(init[3]->int32_data), (std::vector<uint64_t>{~uint64_t{4}, 7}));
-  EXPECT_EQ(varints(init[4]->int32_data), (std::vector<uint64_t>{0, 255}));
-  EXPECT_EQ(varints(init[5]->int32_data), std::vector<uint64_t>{15360});
-  EXPECT_EQ(varints(init[6]->int32_data), std::vector<uint64_t>{1});
-  EXPECT_EQ(varints(init[7]->uint64_data), std::vector<uint64_t>{4294967295u});
+  EXPECT_EQ(varints(init[3]->rare().int32_data), (std::vector<uint64_t>{~uint64_t{4}, 7}));
+  EXPECT_EQ(varints(init[4]->rare().int32_data), (std::vector<uint64_t>{0, 255}));
+  EXPECT_EQ(varints(init[5]->rare().int32_data), std::vector<uint64_t>{15360});
+  EXPECT_EQ(varints(init[6]->rare().int32_data), std::vector<uint64_t>{1});
+  EXPECT_EQ(varints(init[7]->rare().uint64_data), std::vector<uint64_t>{4294967295u});
   // A negative uint64 wraps around, as onnx reads it (strtoull).
-  EXPECT_EQ(varints(init[8]->uint64_data), (std::vector<uint64_t>{~uint64_t{0}, ~uint64_t{0}}));
-  ASSERT_EQ(init[9]->string_data.size(), 2u);
-  EXPECT_EQ(init[9]->string_data[1], "b\"c");
-  EXPECT_EQ(packed<float>(init[10]->float_data), (std::vector<float>{1, 2}));
-  EXPECT_EQ(varints(init[11]->int32_data), std::vector<uint64_t>{~uint64_t{2}});
+  EXPECT_EQ(varints(init[8]->rare().uint64_data),
+            (std::vector<uint64_t>{~uint64_t{0}, ~uint64_t{0}}));
+  ASSERT_EQ(init[9]->rare().string_data.size(), 2u);
+  EXPECT_EQ(init[9]->rare().string_data[1], "b\"c");
+  EXPECT_EQ(packed<float>(init[10]->rare().float_data), (std::vector<float>{1, 2}));
+  EXPECT_EQ(varints(init[11]->rare().int32_data), std::vector<uint64_t>{~uint64_t{2}});
   for (const Tensor* tensor : init) EXPECT_FALSE(tensor->raw_data.has_value());
   // The values are readable as raw bytes like any loaded tensor's.
   auto bytes = rawBytes(*init[0]);
@@ -287,8 +288,8 @@ TEST(TextParserFields, TensorWithoutDataAndEmptyTensor) {
   ASSERT_EQ(init.size(), 2u);
   EXPECT_EQ(init[0]->dims.values[0], 2);
   EXPECT_EQ(init[0]->data_type, 6);
-  EXPECT_FALSE(init[0]->int32_data.present);
-  EXPECT_FALSE(init[1]->float_data.present);
+  EXPECT_FALSE(init[0]->rare().int32_data.present);
+  EXPECT_FALSE(init[1]->rare().float_data.present);
 }
 
 TEST(TextParserFields, ExternalData) {
@@ -299,14 +300,14 @@ TEST(TextParserFields, ExternalData) {
   EXPECT_EQ(m.externalValue("location"), "weights.bin");
   EXPECT_EQ(m.externalValue("offset"), "17");
   EXPECT_EQ(m.dims.size(), 2u);
-  EXPECT_FALSE(m.external_bytes.has_value());  // no folder given: the file is not read
+  EXPECT_FALSE(m.rare().external_bytes.has_value());  // no folder given: the file is not read
 }
 
 TEST(TextParserFields, NumberSpellings) {
   Model model = parse(
       "g () => () <float[9] f = {1e1, 2.5E-1, 4E+1, 1., 007, inf, -Infinity, nan, -0}, "
       "float[1] sub = {1e-40}, float[1] zero = {1e-50}, double[1] d = {4.9e-324}> {}");
-  std::vector<float> f = packed<float>(model.graph->initializers[0]->float_data);
+  std::vector<float> f = packed<float>(model.graph->initializers[0]->rare().float_data);
   ASSERT_EQ(f.size(), 9u);
   EXPECT_EQ(f[0], 10.0f);
   EXPECT_EQ(f[1], 0.25f);
@@ -318,9 +319,9 @@ TEST(TextParserFields, NumberSpellings) {
   EXPECT_TRUE(std::isnan(f[7]));
   EXPECT_TRUE(f[8] == 0.0f && std::signbit(f[8]));
   // Underflow gives the nearest subnormal or zero, as onnx accepts it.
-  EXPECT_EQ(packed<float>(model.graph->initializers[1]->float_data)[0], 1e-40f);
-  EXPECT_EQ(packed<float>(model.graph->initializers[2]->float_data)[0], 0.0f);
-  EXPECT_EQ(packed<double>(model.graph->initializers[3]->double_data)[0], 4.9e-324);
+  EXPECT_EQ(packed<float>(model.graph->initializers[1]->rare().float_data)[0], 1e-40f);
+  EXPECT_EQ(packed<float>(model.graph->initializers[2]->rare().float_data)[0], 0.0f);
+  EXPECT_EQ(packed<double>(model.graph->initializers[3]->rare().double_data)[0], 4.9e-324);
 }
 
 // ---- nodes -----------------------------------------------------------------------------
@@ -465,12 +466,12 @@ TEST(TextParserFields, TensorAttributes) {
   EXPECT_EQ(t.kind(), AttributeKind::kTensor);
   ASSERT_NE(t.t, nullptr);
   EXPECT_EQ(t.t->data_type, 1);
-  EXPECT_EQ(packed<float>(t.t->float_data), (std::vector<float>{1, 2, 3}));
+  EXPECT_EQ(packed<float>(t.t->rare().float_data), (std::vector<float>{1, 2, 3}));
   // An attribute's tensor always has a name field, empty when the text gives none.
   EXPECT_TRUE(t.t->name.has_value());
   EXPECT_EQ(*t.t->name, "");
   EXPECT_EQ(*attr(n.node, "named").t->name, "shape");
-  EXPECT_EQ(attr(n.node, "eq").t->float_data.count, 1u);
+  EXPECT_EQ(attr(n.node, "eq").t->rare().float_data.count, 1u);
   EXPECT_TRUE(attr(n.node, "scalar").t->dims.empty());
 }
 

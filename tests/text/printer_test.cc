@@ -462,30 +462,30 @@ TEST_F(PrinterTensors, NarrowFloatsAreBitPatternsAndSubByteTypesPackedBytes) {
 
 TEST_F(PrinterTensors, TypedFieldsPrintTheirValues) {
   Tensor& i32 = make(ElementType::kInt32, {3});
-  i32.int32_data = varints({1, -1, 2147483647});
+  i32.rare(arena()).int32_data = varints({1, -1, 2147483647});
   EXPECT_EQ(printTensor(i32), "int32[3] {1, -1, 2147483647}");
   Tensor& h = make(ElementType::kFloat16, {1});
-  h.int32_data = varints({15360});
+  h.rare(arena()).int32_data = varints({15360});
   EXPECT_EQ(printTensor(h), "float16[1] {15360}");
   Tensor& i64 = make(ElementType::kInt64, {2});
-  i64.int64_data = varints({-5, 5});
+  i64.rare(arena()).int64_data = varints({-5, 5});
   EXPECT_EQ(printTensor(i64), "int64[2] {-5, 5}");
   Tensor& u64 = make(ElementType::kUint64, {1});
-  u64.uint64_data = varints({-1});
+  u64.rare(arena()).uint64_data = varints({-1});
   EXPECT_EQ(printTensor(u64), "uint64[1] {18446744073709551615}");
   Tensor& f = make(ElementType::kFloat, {2});
-  f.float_data.payload = raw<float>({0.25f, 8.0f});
-  f.float_data.count = 2;
-  f.float_data.present = true;
+  f.rare(arena()).float_data.payload = raw<float>({0.25f, 8.0f});
+  f.rare(arena()).float_data.count = 2;
+  f.rare(arena()).float_data.present = true;
   EXPECT_EQ(printTensor(f), "float[2] {0.25, 8}");
   Tensor& d = make(ElementType::kDouble, {1});
-  d.double_data.payload = raw<double>({-1e300});
-  d.double_data.count = 1;
-  d.double_data.present = true;
+  d.rare(arena()).double_data.payload = raw<double>({-1e300});
+  d.rare(arena()).double_data.count = 1;
+  d.rare(arena()).double_data.present = true;
   EXPECT_EQ(printTensor(d), "double[1] {-1e+300}");
   Tensor& s = make(ElementType::kString, {2});
-  s.string_data.push_back(arena(), "Hello");
-  s.string_data.push_back(arena(), "say \"x\"");
+  s.rare(arena()).string_data.push_back(arena(), "Hello");
+  s.rare(arena()).string_data.push_back(arena(), "say \"x\"");
   EXPECT_EQ(printTensor(s), "string[2] {\"Hello\", \"say \\\"x\\\"\"}");
 }
 
@@ -497,8 +497,8 @@ TEST_F(PrinterTensors, ScalarsEmptyTensorsAndExternalReferences) {
   EXPECT_EQ(printTensor(empty), "float[0] {}");
   Tensor& external = make(ElementType::kFloat, {2, 2}, "w");
   external.data_location = Tensor::kExternal;
-  external.external_data.push_back(arena(), {"location", "w.bin", {}});
-  external.external_data.push_back(arena(), {"offset", "4096", {}});
+  external.rare(arena()).external_data.push_back(arena(), {"location", "w.bin", {}});
+  external.rare(arena()).external_data.push_back(arena(), {"offset", "4096", {}});
   // As an attribute the `=` tells the parser a tensor follows and not a type.
   EXPECT_EQ(printTensor(external),
             "float[2,2] w = [\"location\": \"w.bin\", \"offset\": \"4096\"]");

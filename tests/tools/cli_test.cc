@@ -105,8 +105,8 @@ TEST_F(Cli, ExternalDataIsAlignedAndInlineBringsItBack) {
     if (length >= 4096) {
       EXPECT_EQ(offset % 4096, 0u);
     }
-    ASSERT_TRUE(tensor->external_bytes.has_value());
-    EXPECT_EQ(tensor->external_bytes->size(), length);
+    ASSERT_TRUE(tensor->rare().external_bytes.has_value());
+    EXPECT_EQ(tensor->rare().external_bytes->size(), length);
   }
   EXPECT_EQ(external, 5u);  // fc.b (40 bytes) is under the threshold and stays inline
 

@@ -26,14 +26,14 @@ uint64_t dataBytes(const Tensor& tensor) {
   switch (tensorStorage(tensor)) {
     case TensorStorage::kRaw: return tensor.raw_data->size();
     case TensorStorage::kExternal: {
-      if (tensor.external_bytes) return tensor.external_bytes->size();
+      if (tensor.rare().external_bytes) return tensor.rare().external_bytes->size();
       // Not loaded: the length the model states (info works without the data files).
       auto length = tensor.externalValue("length");
       return length ? std::strtoull(std::string(*length).c_str(), nullptr, 10) : 0;
     }
     case TensorStorage::kStrings: {
       uint64_t total = 0;
-      for (std::string_view s : tensor.string_data) total += s.size();
+      for (std::string_view s : tensor.rare().string_data) total += s.size();
       return total;
     }
     case TensorStorage::kTyped: {

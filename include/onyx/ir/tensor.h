@@ -18,19 +18,18 @@ struct TensorSegment {
   UnknownFields unknown;
 };
 
-struct Tensor {
-  Repeated<int64_t> dims;
-  std::optional<int32_t> data_type;
+/// The TensorProto fields most tensors leave unset. A tensor read from an exporter holds its
+/// data in raw_data; the typed data fields, segments, documentation and external data are
+/// the exception, and a graph has tens of thousands of tensors whose bytes are written on
+/// every load, so these sit behind one pointer, allocated on first use.
+struct TensorRareFields {
   TensorSegment* segment = nullptr;
   PackedData float_data;  // field 4, fixed32
   PackedData int32_data;  // field 5, varint
   ArenaList<std::string_view> string_data;
   PackedData int64_data;  // field 7, varint
-  OptString name;
   OptString doc_string;
-  OptString raw_data;
   ArenaList<StringStringEntry> external_data;
-  std::optional<int32_t> data_location;
   PackedData double_data;  // field 10, fixed64
   PackedData uint64_data;  // field 11, varint
   ArenaList<StringStringEntry> metadata_props;
@@ -39,12 +38,34 @@ struct Tensor {
   /// For a tensor stored externally: its bytes in the mapped data file, once resolved.
   /// Not part of the message; never written as such.
   std::optional<std::string_view> external_bytes;
+};
+
+struct Tensor {
+  Repeated<int64_t> dims;
+  std::optional<int32_t> data_type;
+  std::optional<int32_t> data_location;
+  OptString name;
+  OptString raw_data;
+  TensorRareFields* rare_fields = nullptr;  // null: none of them set
 
   static constexpr int32_t kExternal = 1;
   bool isExternal() const { return data_location.value_or(0) == kExternal; }
   std::string_view nameOrEmpty() const { return name.value_or(std::string_view()); }
   /// The value of external_data key `key`, if present (the last one wins).
   std::optional<std::string_view> externalValue(std::string_view key) const;
+
+  /// The typed data fields, segment, doc_string, external_data, metadata_props, unknown
+  /// fields and resolved external bytes: all absent or empty when the tensor has none of
+  /// them. O(1).
+  const TensorRareFields& rare() const { return rare_fields != nullptr ? *rare_fields : kNone; }
+  /// The same, for writing: allocated in `arena` on first use. O(1).
+  TensorRareFields& rare(Arena& arena) {
+    if (rare_fields == nullptr) rare_fields = arena.make<TensorRareFields>();
+    return *rare_fields;
+  }
+
+ private:
+  static const TensorRareFields kNone;
 };
 
 struct SparseTensor {
