@@ -127,7 +127,7 @@ const PrefetchItem* Decoder::nextPrefetched(const char* key) {
     bindPendingNames();  // the previous chunk's, while they are still there
     tensors_.insert(tensors_.end(), entered->tensors.begin(), entered->tensors.end());
     const PendingName* base = entered->names.data();
-    chunk_names_ = {base, base, base};
+    chunk_names_ = {current_graph_, base, base, base};
   }
   return item;
 }
@@ -350,7 +350,7 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
           continue;
         }
       }
-      pending_names_.emplace_back(hash, name, &graph, &node.inputs[i], 0u, NameUse::kNodeInput);
+      queueName(graph, hash, name, &node.inputs[i], 0u, NameUse::kNodeInput);
     }
     bindFullBatch();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,

@@ -341,16 +341,17 @@ Value* Decoder::defineAs(Graph& graph, std::string_view name, uint64_t hash, Rol
 
 void Decoder::bindPendingNames() {
   if (chunk_names_.bound != chunk_names_.end) {
-    bindNames(chunk_names_.bound, chunk_names_.end);
+    bindNames(chunk_names_.bound, chunk_names_.end, *chunk_names_.graph);
     chunk_names_.bound = chunk_names_.end;
   }
   if (!pending_names_.empty()) {
-    bindNames(pending_names_.data(), pending_names_.data() + pending_names_.size());
+    bindNames(pending_names_.data(), pending_names_.data() + pending_names_.size(),
+              *pending_graph_);
     pending_names_.clear();
   }
 }
 
-void Decoder::bindNames(const PendingName* begin, const PendingName* end) {
+void Decoder::bindNames(const PendingName* begin, const PendingName* end, Graph& graph) {
   // Each binding waits on up to three cache misses in a row: the table slot, then the name
   // it holds (to compare) and its value (to link a use). The slot is asked for far ahead,
   // the name and value nearer, once the slot has arrived.
@@ -360,53 +361,53 @@ void Decoder::bindNames(const PendingName* begin, const PendingName* end) {
     ptrdiff_t left = end - at;
     if (left > kSlotAhead) {
       const PendingName& later = at[kSlotAhead];
-      later.graph->names.prefetch(later.hash);
+      graph.names.prefetch(later.hash);
       // The name itself, to compare with the slot's: a worker read it, this core has not.
       // Not for a chunk's own definitions, which are new to the table nearly always.
       if (later.use != NameUse::kLocalOutput) {
-        __builtin_prefetch(later.name.data());
-        __builtin_prefetch(later.name.data() + later.name.size() - 1);
+        __builtin_prefetch(later.name);
+        __builtin_prefetch(later.name + later.length - 1);
       }
     }
     if (left > kEntryAhead) {
       const PendingName& later = at[kEntryAhead];
-      later.graph->names.prefetchEntry(later.hash);
+      graph.names.prefetchEntry(later.hash);
       // A worker wrote the input's slot: it is in the other core's cache, or gone from all.
       if (later.use == NameUse::kNodeInput) __builtin_prefetch(later.target, 1);
     }
-    bindName(*at);
+    bindName(*at, graph);
   }
 }
 
-void Decoder::bindName(const PendingName& pending) {
-  Graph& graph = *pending.graph;
+void Decoder::bindName(const PendingName& pending, Graph& graph) {
+  std::string_view name = pending.text();
   switch (pending.use) {
     case NameUse::kNodeOutput: {
       Node& node = *static_cast<Node*>(pending.target);
-      Value* value = defineAs(graph, pending.name, pending.hash, Role::kNodeOutput);
+      Value* value = defineAs(graph, name, pending.hash, Role::kNodeOutput);
       value->producer = &node;
       value->output_index = pending.index;
       node.outputs[pending.index] = value;
       return;
     }
     case NameUse::kNodeInput:
-      static_cast<Use*>(pending.target)->set(valueForRead(graph, pending.name, pending.hash));
+      static_cast<Use*>(pending.target)->set(valueForRead(graph, name, pending.hash));
       return;
     case NameUse::kInitializer: {
-      Value* value = defineAs(graph, pending.name, pending.hash, Role::kInitializer);
+      Value* value = defineAs(graph, name, pending.hash, Role::kInitializer);
       if (value->initializer == nullptr) value->initializer = static_cast<Tensor*>(pending.target);
       return;
     }
     case NameUse::kGraphInput: {
       auto* info = static_cast<ValueInfo*>(pending.target);
-      Value* value = defineAs(graph, pending.name, pending.hash, Role::kGraphInput);
+      Value* value = defineAs(graph, name, pending.hash, Role::kGraphInput);
       if (value->input == nullptr) value->input = info;
       info->value = value;
       return;
     }
     case NameUse::kGraphOutput: {
       auto* info = static_cast<ValueInfo*>(pending.target);
-      Value* value = valueForRead(graph, pending.name, pending.hash);
+      Value* value = valueForRead(graph, name, pending.hash);
       info->output.set(value);
       // A read of an outer name is a placeholder until linkScopes: it declares nothing
       // for the outer value.
@@ -416,7 +417,7 @@ void Decoder::bindName(const PendingName& pending) {
     case NameUse::kLocalOutput: {
       Value* local = static_cast<Value*>(pending.target);
       bool made = false;
-      Value* value = graph.names.findOrAdd(arena_, pending.name, pending.hash, [&] {
+      Value* value = graph.names.findOrAdd(arena_, name, pending.hash, [&] {
         made = true;
         return local;
       });
@@ -445,7 +446,7 @@ void Decoder::bindName(const PendingName& pending) {
       // Bound now, while its name is in cache, when the name is already defined here: a
       // defined name keeps its value for good. Others wait for linkScopes.
       auto* info = static_cast<ValueInfo*>(pending.target);
-      Value* value = graph.names.find(pending.name, pending.hash);
+      Value* value = graph.names.find(name, pending.hash);
       if (value != nullptr && !value->isUndefined()) {
         info->value = value;
         declareType(*value, *info);
@@ -486,7 +487,7 @@ bool Decoder::defineLocally(Graph& graph, Node& node, std::string_view name, uin
   });
   if (!added) return false;
   node.outputs[index] = value;
-  pending_names_.push_back({hash, name, &graph, value, index, NameUse::kLocalOutput});
+  queueName(graph, hash, name, value, index, NameUse::kLocalOutput);
   return true;
 }
 

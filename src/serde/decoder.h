@@ -279,21 +279,40 @@ class Decoder {
   };
   struct PendingName {
     // Constructed in place in the queue: a temporary's fields, written one by one and then
-    // copied as 16-byte words, stalled every push on store forwarding.
-    PendingName(uint64_t name_hash, std::string_view text, Graph* scope, void* where,
-                uint32_t position, NameUse kind)
-        : hash(name_hash), name(text), graph(scope), target(where), index(position), use(kind) {}
-    uint64_t hash;
-    std::string_view name;
-    Graph* graph;
+    // copied as 16-byte words, stalled every push on store forwarding. 32 bytes: a large
+    // graph queues hundreds of thousands, each written by a worker and read by the binding
+    // thread. The graph they bind in is the queue's (pending_graph_, ChunkNames::graph).
+    PendingName(uint64_t name_hash, std::string_view text, void* where, uint32_t position,
+                NameUse kind)
+        : name(text.data()),
+          hash(static_cast<uint32_t>(name_hash)),
+          length(static_cast<uint32_t>(text.size())),
+          target(where),
+          index(position),
+          use(kind) {}
+    std::string_view text() const { return {name, length}; }
+    const char* name;
+    // The low half of the name's hash: all a name table uses (the slot and the tag).
+    uint32_t hash;
+    uint32_t length;  // names are shorter than NameTable::kMaxNameBytes
     void* target;
     uint32_t index;
     NameUse use;
   };
-  void queueName(Graph& graph, void* target, std::string_view name, uint32_t index, NameUse use) {
-    pending_names_.emplace_back(NameTable::hashName(name), name, &graph, target, index, use);
+  /// Queues a name `graph` binds. The queue binds in one graph: a name of another graph
+  /// binds what is queued first (never on a worker, which queues for one graph only).
+  void queueName(Graph& graph, uint64_t hash, std::string_view name, void* target, uint32_t index,
+                 NameUse use) {
+    if (&graph != pending_graph_) {
+      if (!pending_names_.empty()) bindPendingNames();
+      pending_graph_ = &graph;
+    }
+    pending_names_.emplace_back(hash, name, target, index, use);
   }
-  void bindName(const PendingName& pending);
+  void queueName(Graph& graph, void* target, std::string_view name, uint32_t index, NameUse use) {
+    queueName(graph, NameTable::hashName(name), name, target, index, use);
+  }
+  void bindName(const PendingName& pending, Graph& graph);
   /// Binds the queue once it holds a batch (never on a worker, which binds nothing).
   void bindFullBatch() {
     if (pending_names_.size() >= kNameBatch && !prefetching_) bindPendingNames();
@@ -308,7 +327,7 @@ class Decoder {
   /// once: taking a prefetched node binds pending_names_ first, decoding one here binds
   /// the chunk's first).
   void bindPendingNames();
-  void bindNames(const PendingName* begin, const PendingName* end);
+  void bindNames(const PendingName* begin, const PendingName* end, Graph& graph);
 
   // ---- a graph decoded ahead by other threads (graph_prefetch.h) -------------------------
 
@@ -324,6 +343,7 @@ class Decoder {
   // The names of prefetched nodes, taken but not yet bound: [bound, end) of the names of
   // the chunk that starts at `base`.
   struct ChunkNames {
+    Graph* graph = nullptr;  // the graph the chunk's items belong to
     const PendingName* base = nullptr;
     const PendingName* bound = nullptr;
     const PendingName* end = nullptr;
@@ -347,6 +367,7 @@ class Decoder {
   std::vector<DecodedTensor> tensors_;
   std::vector<Tensor*> external_tensors_;
   std::vector<PendingName> pending_names_;
+  Graph* pending_graph_ = nullptr;  // the graph pending_names_ bind in
 
   // A worker's names defined so far in the chunk it decodes. Most reads name a value defined
   // a few nodes before, in the same chunk: the worker makes that value and links such reads
