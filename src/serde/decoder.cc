@@ -103,7 +103,8 @@ bool Decoder::tooDeep(const Reader& r) {
 // ---------------------------------------------------------------------------------------
 // Scalar fields
 
-bool Decoder::readString(Reader& r, WireType wt, OptString& out, const char* field, bool is_name) {
+bool Decoder::readStringSlow(Reader& r, WireType wt, OptString& out, const char* field,
+                             bool is_name) {
   if (!expectType(r, wt, WireType::kLengthDelimited, field)) return within(field);
   std::string_view text;
   uint64_t at = r.offset();

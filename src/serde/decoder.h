@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "onyx/core/status.h"
+#include "onyx/core/utf8.h"
 #include "onyx/ir/model.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/serde/test_data.h"
@@ -178,8 +179,28 @@ class Decoder {
   }
   bool wrongType(wire::Reader& r, wire::WireType actual, wire::WireType expected,
                  const char* field);
+  /// A string or bytes field; a name (`is_name`) must be shorter than 4 GiB and, unless
+  /// the options say otherwise, valid UTF-8.
   bool readString(wire::Reader& r, wire::WireType wt, OptString& out, const char* field,
-                  bool is_name);
+                  bool is_name) {
+    // Inline for the common case, a length-delimited field of under 128 bytes that fits,
+    // ASCII when a name: most fields of a graph are such names.
+    const char* at = r.position();
+    if (wt == wire::WireType::kLengthDelimited && at < r.end()) {
+      uint8_t length = static_cast<uint8_t>(*at);
+      if (length < 0x80 && length < r.end() - at) {
+        std::string_view text(at + 1, length);
+        if (!is_name || !options_.validate_utf8 || detail::isAscii(text)) {
+          r.moveTo(at + 1 + length);
+          out = text;
+          return true;
+        }
+      }
+    }
+    return readStringSlow(r, wt, out, field, is_name);
+  }
+  bool readStringSlow(wire::Reader& r, wire::WireType wt, OptString& out, const char* field,
+                      bool is_name);
   bool readBytesList(wire::Reader& r, wire::WireType wt, ArenaList<std::string_view>& out,
                      const char* field, bool is_name);
   bool readInt64(wire::Reader& r, wire::WireType wt, std::optional<int64_t>& out,
