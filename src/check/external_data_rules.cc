@@ -47,8 +47,9 @@ bool looksLikeSha1(std::string_view text) {
 void checkKeys(const Tensor& tensor, const std::string& path, Diagnostics& out) {
   std::unordered_map<std::string_view, size_t> seen;
   std::vector<std::string_view> order;  // report duplicates in the order keys first appear
-  for (size_t i = 0; i < tensor.rare().external_data.size(); ++i) {
-    const StringStringEntry& entry = tensor.rare().external_data[i];
+  const ArenaList<StringStringEntry>& entries = tensor.rare().external_data;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const StringStringEntry& entry = entries[i];
     const std::string_view key = entry.key.value_or("");
     if (key.empty()) {
       out.error("R73", path + ".external_data[" + std::to_string(i) + "]",
@@ -142,10 +143,10 @@ void checkExternalData(const Tensor& tensor, std::optional<uint64_t> expected_by
   if (bad_number) return;
   const std::string where = rangeText(*location, offset.value_or(0), length);
 
-  if (tensor.rare().external_bytes) {
+  if (const auto& loaded = tensor.rare().external_bytes) {
     // Loaded with the model: the loader opened it through the resolver and found the range
     // inside the file; what is left is whether the range fits the tensor.
-    compareSize(tensor.rare().external_bytes->size(), expected_bytes, tensor, where, path, out);
+    compareSize(loaded->size(), expected_bytes, tensor, where, path, out);
     return;
   }
   if (!context.open_external_files) return;  // asked to read the model file alone

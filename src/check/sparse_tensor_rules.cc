@@ -148,21 +148,22 @@ std::optional<IndexStream> indexData(const Tensor& indices, uint64_t needed,
     if (!holds(bytes.size() / 8)) return std::nullopt;
     return IndexStream::words(bytes);
   };
+  const TensorRareFields& more = indices.rare();
   switch (tensorStorage(indices)) {
     case TensorStorage::kExternal:
-      if (!indices.rare().external_bytes) {
+      if (!more.external_bytes) {
         if (!context.open_external_files) return std::nullopt;  // asked to read the model alone
         out.warning("R81", where,
                     "the indices are in an external file that was not loaded, so their bounds "
                     "and order were not checked");
         return std::nullopt;
       }
-      return fromBytes(*indices.rare().external_bytes);
+      return fromBytes(*more.external_bytes);
     case TensorStorage::kRaw: return fromBytes(*indices.raw_data);
     case TensorStorage::kTyped:
-      if (indices.rare().int64_data.count == 0) break;
-      if (!holds(indices.rare().int64_data.count)) return std::nullopt;
-      return IndexStream::varints(indices.rare().int64_data.payload);
+      if (more.int64_data.count == 0) break;
+      if (!holds(more.int64_data.count)) return std::nullopt;
+      return IndexStream::varints(more.int64_data.payload);
     case TensorStorage::kNone:
     case TensorStorage::kStrings: break;
   }

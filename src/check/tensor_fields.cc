@@ -16,13 +16,14 @@ UsedDataFields usedDataFields(const Tensor& tensor) {
   auto add = [&](std::string_view name, StorageField field, uint64_t entries) {
     if (entries != 0) used.fields[used.size++] = {name, field, entries};
   };
-  add("float_data", StorageField::kFloatData, tensor.rare().float_data.count);
-  add("int32_data", StorageField::kInt32Data, tensor.rare().int32_data.count);
-  add("string_data", StorageField::kStringData, tensor.rare().string_data.size());
-  add("int64_data", StorageField::kInt64Data, tensor.rare().int64_data.count);
+  const TensorRareFields& more = tensor.rare();
+  add("float_data", StorageField::kFloatData, more.float_data.count);
+  add("int32_data", StorageField::kInt32Data, more.int32_data.count);
+  add("string_data", StorageField::kStringData, more.string_data.size());
+  add("int64_data", StorageField::kInt64Data, more.int64_data.count);
   add("raw_data", StorageField::kNone, tensor.raw_data.value_or(std::string_view()).size());
-  add("double_data", StorageField::kDoubleData, tensor.rare().double_data.count);
-  add("uint64_data", StorageField::kUint64Data, tensor.rare().uint64_data.count);
+  add("double_data", StorageField::kDoubleData, more.double_data.count);
+  add("uint64_data", StorageField::kUint64Data, more.uint64_data.count);
   return used;
 }
 

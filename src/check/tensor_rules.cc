@@ -83,10 +83,11 @@ void checkDataLocation(const Tensor& tensor, const std::string& path, Diagnostic
 
 // R75.
 void checkSegment(const Tensor& tensor, const std::string& path, Diagnostics& out) {
-  if (tensor.rare().segment == nullptr) return;
+  const TensorSegment* segment = tensor.rare().segment;
+  if (segment == nullptr) return;
   // proto2 defaults: an absent bound reads as 0.
-  const int64_t begin = tensor.rare().segment->begin.value_or(0);
-  const int64_t end = tensor.rare().segment->end.value_or(0);
+  const int64_t begin = segment->begin.value_or(0);
+  const int64_t end = segment->end.value_or(0);
   if (begin < 0 || end < begin) {
     out.error("R75", path + ".segment",
               "segment is [" + std::to_string(begin) + ", " + std::to_string(end) +

@@ -19,13 +19,14 @@ Result<Array> arrayFromTensor(const Tensor& tensor) {
   if (!made) return made.status();
   Array array = std::move(*made);
   if (type == ElementType::kString) {
-    if (tensor.rare().string_data.size() != array.size()) {
-      return Status(ErrorCode::kMalformed,
-                    "string_data has " + std::to_string(tensor.rare().string_data.size()) +
-                        " elements, the dims " + std::to_string(array.size()));
+    const ArenaList<std::string_view>& strings = tensor.rare().string_data;
+    if (strings.size() != array.size()) {
+      return Status(ErrorCode::kMalformed, "string_data has " + std::to_string(strings.size()) +
+                                               " elements, the dims " +
+                                               std::to_string(array.size()));
     }
     for (size_t i = 0; i < array.size(); ++i) {
-      array.strings()[i] = std::string(tensor.rare().string_data[i]);
+      array.strings()[i] = std::string(strings[i]);
     }
     return array;
   }

@@ -10,10 +10,10 @@ namespace onyx {
 TensorStorage tensorStorage(const Tensor& tensor) {
   if (tensor.isExternal()) return TensorStorage::kExternal;
   if (tensor.raw_data.has_value()) return TensorStorage::kRaw;
-  if (!tensor.rare().string_data.empty()) return TensorStorage::kStrings;
-  if (tensor.rare().float_data.present || tensor.rare().int32_data.present ||
-      tensor.rare().int64_data.present || tensor.rare().double_data.present ||
-      tensor.rare().uint64_data.present) {
+  const TensorRareFields& more = tensor.rare();
+  if (!more.string_data.empty()) return TensorStorage::kStrings;
+  if (more.float_data.present || more.int32_data.present || more.int64_data.present ||
+      more.double_data.present || more.uint64_data.present) {
     return TensorStorage::kTyped;
   }
   return TensorStorage::kNone;
@@ -39,12 +39,13 @@ std::string varintsToWords(const PackedData& data, size_t width) {
 }  // namespace
 
 Result<TensorBytes> rawBytes(const Tensor& tensor) {
+  const TensorRareFields& more = tensor.rare();
   switch (tensorStorage(tensor)) {
     case TensorStorage::kExternal:
-      if (!tensor.rare().external_bytes) {
+      if (!more.external_bytes) {
         return Status(ErrorCode::kInvalidArgument, "external data has not been loaded");
       }
-      return TensorBytes::view(*tensor.rare().external_bytes);
+      return TensorBytes::view(*more.external_bytes);
     case TensorStorage::kRaw: return TensorBytes::view(*tensor.raw_data);
     case TensorStorage::kStrings:
       return Status(ErrorCode::kInvalidArgument, "a STRING tensor has no raw form");
@@ -62,22 +63,22 @@ Result<TensorBytes> rawBytes(const Tensor& tensor) {
   };
   switch (info->storage) {
     case StorageField::kFloatData:
-      if (!tensor.rare().float_data.present) return wrongField();
-      return TensorBytes::view(tensor.rare().float_data.payload);
+      if (!more.float_data.present) return wrongField();
+      return TensorBytes::view(more.float_data.payload);
     case StorageField::kDoubleData:
-      if (!tensor.rare().double_data.present) return wrongField();
-      return TensorBytes::view(tensor.rare().double_data.payload);
+      if (!more.double_data.present) return wrongField();
+      return TensorBytes::view(more.double_data.payload);
     case StorageField::kInt64Data:
-      if (!tensor.rare().int64_data.present) return wrongField();
-      return TensorBytes::owned(varintsToWords(tensor.rare().int64_data, 8));
+      if (!more.int64_data.present) return wrongField();
+      return TensorBytes::owned(varintsToWords(more.int64_data, 8));
     case StorageField::kUint64Data:
-      if (!tensor.rare().uint64_data.present) return wrongField();
-      return TensorBytes::owned(varintsToWords(tensor.rare().uint64_data, info->bitWidth / 8u));
+      if (!more.uint64_data.present) return wrongField();
+      return TensorBytes::owned(varintsToWords(more.uint64_data, info->bitWidth / 8u));
     case StorageField::kInt32Data: {
-      if (!tensor.rare().int32_data.present) return wrongField();
+      if (!more.int32_data.present) return wrongField();
       // Sub-byte types hold one packed byte per int32, the rest one element per int32.
       size_t width = info->isSubByte() ? 1 : info->bitWidth / 8u;
-      return TensorBytes::owned(varintsToWords(tensor.rare().int32_data, width));
+      return TensorBytes::owned(varintsToWords(more.int32_data, width));
     }
     case StorageField::kStringData:
     case StorageField::kNone: break;

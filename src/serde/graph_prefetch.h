@@ -50,11 +50,11 @@ struct PrefetchItem {
   bool follows_linked = false;
 };
 
-/// An array that one thread appends to while others read the elements below a count it
-/// has published to them: the elements never move, as a vector's would when it grows.
 /// The size of a cache line, the unit in which cores share memory.
 inline constexpr size_t kCacheLine = 64;
 
+/// An array that one thread appends to while others read the elements below a count it
+/// has published to them: the elements never move, as a vector's would when it grows.
 template <class T, size_t kSegmentShift>
 class StableArray {
  public:

@@ -187,8 +187,8 @@ class Saver {
     Tensor* copy = scratch_.make<Tensor>(tensor);
     copy->raw_data.reset();
     if (tensor.rare_fields != nullptr) {
-      TensorRareFields& more =
-          *(copy->rare_fields = scratch_.make<TensorRareFields>(tensor.rare()));
+      copy->rare_fields = scratch_.make<TensorRareFields>(*tensor.rare_fields);
+      TensorRareFields& more = *copy->rare_fields;
       more.float_data = PackedData();
       more.int32_data = PackedData();
       more.int64_data = PackedData();

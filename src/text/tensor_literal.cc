@@ -230,6 +230,7 @@ const ElementTypeInfo* literalElementType(const Tensor& tensor) {
 
 void writeTensorLiteral(TextWriter& writer, LossLog& log, const Tensor& tensor,
                         const TensorFormat& format) {
+  const TensorRareFields& more = tensor.rare();
   const ElementTypeInfo& info = *literalElementType(tensor);
   writer.raw(info.shortName);
   if (!tensor.dims.empty()) {
@@ -266,18 +267,18 @@ void writeTensorLiteral(TextWriter& writer, LossLog& log, const Tensor& tensor,
   }
 
   const TypedField typed[] = {
-      {"float_data", &tensor.rare().float_data, StorageField::kFloatData},
-      {"int32_data", &tensor.rare().int32_data, StorageField::kInt32Data},
-      {"int64_data", &tensor.rare().int64_data, StorageField::kInt64Data},
-      {"double_data", &tensor.rare().double_data, StorageField::kDoubleData},
-      {"uint64_data", &tensor.rare().uint64_data, StorageField::kUint64Data},
+      {"float_data", &more.float_data, StorageField::kFloatData},
+      {"int32_data", &more.int32_data, StorageField::kInt32Data},
+      {"int64_data", &more.int64_data, StorageField::kInt64Data},
+      {"double_data", &more.double_data, StorageField::kDoubleData},
+      {"uint64_data", &more.uint64_data, StorageField::kUint64Data},
   };
   // Everything that holds elements, apart from the one storage written; each is lost.
   auto loseOtherStorage = [&](std::string_view kept, bool raw_kept, bool strings_kept) {
     if (!raw_kept && tensor.raw_data.has_value()) {
       log.lose("raw_data", fmt::format("also present; the text keeps {}", kept));
     }
-    if (!strings_kept && !tensor.rare().string_data.empty()) {
+    if (!strings_kept && !more.string_data.empty()) {
       log.lose("string_data", fmt::format("also present; the text keeps {}", kept));
     }
     for (const TypedField& field : typed) {
@@ -288,13 +289,13 @@ void writeTensorLiteral(TextWriter& writer, LossLog& log, const Tensor& tensor,
   };
 
   if (external) {
-    if (tensor.rare().external_data.empty()) {
+    if (more.external_data.empty()) {
       log.lose("external_data", "stored externally with no location: the reference is empty");
     }
     writeExternalReference(writer, log, tensor);
     loseOtherStorage("the external reference", false, false);
   } else {
-    if (!tensor.rare().external_data.empty()) {
+    if (!more.external_data.empty()) {
       log.lose("external_data", "entries on a tensor stored inline");
     }
     if (info.type == ElementType::kString) {
@@ -321,21 +322,20 @@ void writeTensorLiteral(TextWriter& writer, LossLog& log, const Tensor& tensor,
                                              info.name));
           }
         }
-        if (!tensor.rare().string_data.empty()) {
+        if (!more.string_data.empty()) {
           log.lose("string_data", fmt::format("strings in a {} tensor", info.name));
         }
       }
     }
   }
 
-  if (!tensor.rare().doc_string.value_or("").empty())
-    log.lose("doc_string", *tensor.rare().doc_string);
-  if (tensor.rare().segment != nullptr) log.lose("segment", "tensor segments have no text form");
-  if (!tensor.rare().metadata_props.empty()) {
-    log.lose("metadata_props", fmt::format("{} entr{}", tensor.rare().metadata_props.size(),
-                                           tensor.rare().metadata_props.size() == 1 ? "y" : "ies"));
+  if (!more.doc_string.value_or("").empty()) log.lose("doc_string", *more.doc_string);
+  if (more.segment != nullptr) log.lose("segment", "tensor segments have no text form");
+  if (!more.metadata_props.empty()) {
+    log.lose("metadata_props", fmt::format("{} entr{}", more.metadata_props.size(),
+                                           more.metadata_props.size() == 1 ? "y" : "ies"));
   }
-  log.loseUnknown(tensor.rare().unknown);
+  log.loseUnknown(more.unknown);
 }
 
 }  // namespace onyx::text

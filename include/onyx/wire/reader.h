@@ -153,7 +153,6 @@ class Reader {
     return false;
   }
   bool failed() const { return failure_ != ReadFailure::kNone; }
-  ReadFailure failure() const { return failure_; }
   /// The failure in words; empty when there is none.
   std::string error() const;
   uint64_t errorOffset() const { return error_offset_; }
