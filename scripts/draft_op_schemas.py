@@ -78,7 +78,7 @@ FAMILIES = {
     "Reshape Resize ReverseSequence Scatter ScatterElements ScatterND Shape Size Slice "
     "SpaceToDepth Split Squeeze TensorScatter Tile Transpose Trilu Unique Unsqueeze Upsample "
     "Where",
-    "text": "RegexFullMatch StringConcat StringNormalizer StringSplit",
+    "string": "RegexFullMatch StringConcat StringNormalizer StringSplit",
 }
 FAMILY_OF = {op: family for family, ops in FAMILIES.items() for op in ops.split()}
 

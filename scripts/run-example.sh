@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
-cmake -S . -B build/release -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+./scripts/configure.sh release
 cmake --build build/release -j "$(nproc)" --target onyx_tool
 onyx=build/release/tools/onyx/onyx
 model=examples/tiny_cnn.onnx

@@ -12,7 +12,7 @@
 #include "check/value_text.h"
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor_data.h"
-#include "onyx/wire/reader.h"
+#include "wire/reader.h"
 
 namespace onyx::check {
 

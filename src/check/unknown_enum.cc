@@ -1,6 +1,6 @@
 #include "check/unknown_enum.h"
 
-#include "onyx/wire/reader.h"
+#include "wire/reader.h"
 
 namespace onyx::check {
 

@@ -1,6 +1,6 @@
 #include "onyx/core/array.h"
 
-#include "onyx/core/buffer_pool.h"
+#include "core/array_bytes.h"
 
 #include <cstring>
 #include <new>

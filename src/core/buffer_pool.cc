@@ -1,4 +1,5 @@
 #include "onyx/core/buffer_pool.h"
+#include "core/array_bytes.h"
 
 #include <algorithm>
 #include <mutex>

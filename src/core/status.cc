@@ -2,26 +2,22 @@
 
 namespace onyx {
 
+const Status& Status::okStatus() {
+  static const Status kOk;
+  return kOk;
+}
+
 std::string_view errorCodeName(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kOk:
-      return "ok";
-    case ErrorCode::kInvalidArgument:
-      return "invalid-argument";
-    case ErrorCode::kMalformed:
-      return "malformed";
-    case ErrorCode::kLimitExceeded:
-      return "limit-exceeded";
-    case ErrorCode::kUnsafePath:
-      return "unsafe-path";
-    case ErrorCode::kNotFound:
-      return "not-found";
-    case ErrorCode::kIoError:
-      return "io-error";
-    case ErrorCode::kUnsupported:
-      return "unsupported";
-    case ErrorCode::kInternal:
-      return "internal";
+    case ErrorCode::kOk: return "ok";
+    case ErrorCode::kInvalidArgument: return "invalid-argument";
+    case ErrorCode::kMalformed: return "malformed";
+    case ErrorCode::kLimitExceeded: return "limit-exceeded";
+    case ErrorCode::kUnsafePath: return "unsafe-path";
+    case ErrorCode::kNotFound: return "not-found";
+    case ErrorCode::kIoError: return "io-error";
+    case ErrorCode::kUnsupported: return "unsupported";
+    case ErrorCode::kInternal: return "internal";
   }
   return "unknown";
 }

@@ -11,6 +11,7 @@
 #include "eval/fused_convolution.h"
 #include "eval/fused_matmul.h"
 #include "eval/fusion_plan.h"
+#include "eval/native_kernels.h"
 #include "eval/thread_pool.h"
 #include "onyx/core/buffer_pool.h"
 #include "onyx/core/element_type.h"
@@ -146,6 +147,7 @@ class Executor final : public KernelHost {
     pool_.run(parts, body);
   }
   int64_t maxIterations() const override { return options_.max_iterations; }
+  const NativeKernels* nativeKernels() const override { return &eval_internal::nativeKernels(); }
 
  private:
   // The body of a function-operator node onyx has no kernel for, built once per node.

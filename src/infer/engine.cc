@@ -8,7 +8,6 @@
 #include "check/quote.h"
 #include "infer/merge.h"
 #include "infer/signature_types.h"
-#include "infer/type_conversion.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph.h"
@@ -16,6 +15,7 @@
 #include "onyx/ir/tensor.h"
 #include "onyx/ir/value.h"
 #include "onyx/ops/registry.h"
+#include "ops/type_conversion.h"
 
 namespace onyx::infer {
 
@@ -81,16 +81,16 @@ ValueState& Engine::stateOf(const Value& value) {
   ValueState& state = *found;
   if (!inserted) return state;
   const Type* declared = value.type();
-  if (declared != nullptr) state.type = fromDeclared(*declared, dims_);
+  if (declared != nullptr) state.type = ops::fromDeclared(*declared, dims_);
   if (value.isGraphInput()) state.data_source = &value;
   if (value.initializer != nullptr) {
     const Tensor& tensor = *value.initializer;
-    state.type = mergeTypes(state.type, typeOfTensor(tensor), dims_).type;
+    state.type = mergeTypes(state.type, ops::typeOfTensor(tensor), dims_).type;
     // An initializer that is also a graph input is only a default: the caller may feed
     // another value, so it is not a constant (IR.md, "Graphs").
     if (!value.isGraphInput()) {
       state.constant = &tensor;
-      if (std::optional<Dims> elements = integerElements(tensor)) {
+      if (std::optional<Dims> elements = ops::integerElements(tensor)) {
         state.data = std::make_unique<Dims>(std::move(*elements));
       }
     }
@@ -259,7 +259,7 @@ ValueState& Engine::setOutput(Value& value, InferenceContext::OutputSlot slot,
     state.type = std::move(slot.type);
     state.improves_declaration = state.type.isKnown();
   } else {
-    InferredType declared = fromDeclared(*declared_type, dims_);
+    InferredType declared = ops::fromDeclared(*declared_type, dims_);
     Merged merged = mergeTypes(declared, slot.type, dims_);
     if (!merged.conflict.empty()) {
       // Both sources named: where the declaration is, and which operator gives the other.
@@ -279,7 +279,7 @@ ValueState& Engine::setOutput(Value& value, InferenceContext::OutputSlot slot,
   state.constant = slot.constant;
   // A constant's elements are data for the rules downstream, like an initializer's.
   if (!state.data && state.constant != nullptr) {
-    if (std::optional<Dims> elements = integerElements(*state.constant)) {
+    if (std::optional<Dims> elements = ops::integerElements(*state.constant)) {
       state.data = std::make_unique<Dims>(std::move(*elements));
     }
   }
@@ -355,7 +355,7 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
       // pass (Loop) may bring less precise types than the first.
       const Type* declared_type = formal->type();
       InferredType declared =
-          declared_type != nullptr ? fromDeclared(*declared_type, dims_) : InferredType{};
+          declared_type != nullptr ? ops::fromDeclared(*declared_type, dims_) : InferredType{};
       Merged merged = mergeTypes(declared, inputs[i], dims_);
       if (!merged.conflict.empty()) {
         std::string input_path = path;
@@ -398,7 +398,7 @@ void Engine::writeBack() {
   };
   for (auto [value, state] : to_write_back_) {
     if (!state->improves_declaration) continue;
-    if (Type* type = toDeclared(state->type, arena, symbol_text, this)) {
+    if (Type* type = ops::toDeclared(state->type, arena, symbol_text, this)) {
       value->setType(arena, type);
     }
   }

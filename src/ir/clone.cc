@@ -1,7 +1,7 @@
 #include "onyx/ir/clone.h"
 
-#include <cassert>
 #include <unordered_map>
+#include "core/development_checks.h"
 
 #include "ir/scope.h"
 
@@ -146,7 +146,7 @@ class Cloner {
     if (found != values_.end()) return found->second;
     // Defined outside what is cloned: the same name in the clone's enclosing scopes, or
     // an undefined read of the clone's root. (Roots with no parent read nothing outside.)
-    assert(root_ != nullptr);
+    ONYX_ASSERT(root_ != nullptr);
     Value* outer = root_->parent != nullptr ? root_->parent->lookup(source->name) : nullptr;
     if (outer == nullptr) outer = root_->names.find(source->name);
     if (outer == nullptr) outer = ir_internal::defineValue(arena_, *root_, source->name);

@@ -1,6 +1,6 @@
 // Graph: creating and removing nodes, inputs, outputs and initializers.
-#include <cassert>
 #include <string>
+#include "core/development_checks.h"
 
 #include "ir/scope.h"
 #include "onyx/ir/graph.h"
@@ -83,7 +83,7 @@ void Graph::prependNode(Node* node) {
 }
 
 Status Graph::removeNode(Node* node) {
-  assert(node->graph == this || node->graph == nullptr);
+  ONYX_ASSERT(node->graph == this || node->graph == nullptr);
   return node->destroy();
 }
 
@@ -123,7 +123,7 @@ Status Graph::removeInput(Value* value) {
 }
 
 void Graph::addOutput(Arena& arena, Value* value) {
-  assert(value != nullptr && value->graph != nullptr && value->graph->encloses(this));
+  ONYX_ASSERT(value != nullptr && value->graph != nullptr && value->graph->encloses(this));
   ValueInfo* info = arena.make<ValueInfo>();
   info->name = value->name;
   info->type = const_cast<Type*>(value->type());

@@ -1,8 +1,8 @@
 // Node: its place in the node list, its inputs and outputs, and destroying it.
 #include "onyx/ir/node.h"
 
-#include <cassert>
 #include <string>
+#include "core/development_checks.h"
 
 #include "ir/scope.h"
 #include "onyx/ir/graph.h"
@@ -91,26 +91,26 @@ bool Node::isAttached() const {
 }
 
 void Node::insertBefore(Node* other) {
-  assert(!isAttached() && other->isAttached());
-  assert((graph == nullptr || graph == other->graph) && "nodes stay in their graph");
+  ONYX_ASSERT(!isAttached() && other->isAttached());
+  ONYX_ASSERT((graph == nullptr || graph == other->graph) && "nodes stay in their graph");
   linkBefore(this, other);
 }
 
 void Node::insertAfter(Node* other) {
-  assert(!isAttached() && other->isAttached());
-  assert((graph == nullptr || graph == other->graph) && "nodes stay in their graph");
+  ONYX_ASSERT(!isAttached() && other->isAttached());
+  ONYX_ASSERT((graph == nullptr || graph == other->graph) && "nodes stay in their graph");
   linkAfter(this, other);
 }
 
 void Node::moveBefore(Node* other) {
-  assert(isAttached() && other->isAttached() && graph == other->graph);
+  ONYX_ASSERT(isAttached() && other->isAttached() && graph == other->graph);
   if (other == this || other->prev == this) return;
   unlinkFromList(this);
   linkBefore(this, other);
 }
 
 void Node::moveAfter(Node* other) {
-  assert(isAttached() && other->isAttached() && graph == other->graph);
+  ONYX_ASSERT(isAttached() && other->isAttached() && graph == other->graph);
   if (other == this || other->next == this) return;
   unlinkFromList(this);
   linkAfter(this, other);
@@ -156,16 +156,16 @@ Status Node::destroy() {
 // Inputs
 
 void Node::setInput(size_t i, Value* value) {
-  assert(i < inputs.size());
-  assert(visibleFrom(graph, value) && "a node reads only values visible from its graph");
+  ONYX_ASSERT(i < inputs.size());
+  ONYX_ASSERT(visibleFrom(graph, value) && "a node reads only values visible from its graph");
   inputs[i].set(value);
 }
 
 void Node::addInput(Arena& arena, Value* value) { insertInput(arena, inputs.size(), value); }
 
 void Node::insertInput(Arena& arena, size_t i, Value* value) {
-  assert(i <= inputs.size());
-  assert(visibleFrom(graph, value) && "a node reads only values visible from its graph");
+  ONYX_ASSERT(i <= inputs.size());
+  ONYX_ASSERT(visibleFrom(graph, value) && "a node reads only values visible from its graph");
   // Linked slots must not move by copy: the new array takes each link over in place.
   ArenaList<Use> grown;
   grown.resize(arena, inputs.size() + 1);
@@ -176,7 +176,7 @@ void Node::insertInput(Arena& arena, size_t i, Value* value) {
 }
 
 void Node::removeInput(size_t i) {
-  assert(i < inputs.size());
+  ONYX_ASSERT(i < inputs.size());
   inputs[i].set(nullptr);
   for (size_t j = i + 1; j < inputs.size(); ++j) transferUse(inputs[j - 1], inputs[j]);
   inputs.truncate(inputs.size() - 1);
@@ -188,7 +188,7 @@ void Node::removeAllInputs() {
 }
 
 void Node::replaceInputWith(Value* from, Value* to) {
-  assert(visibleFrom(graph, to) && "a node reads only values visible from its graph");
+  ONYX_ASSERT(visibleFrom(graph, to) && "a node reads only values visible from its graph");
   for (Use& use : inputs) {
     if (use.value == from) use.set(to);
   }
@@ -198,7 +198,7 @@ void Node::replaceInputWith(Value* from, Value* to) {
 // Outputs
 
 Value* Node::addOutput(Arena& arena, std::string_view hint) {
-  assert(graph != nullptr);
+  ONYX_ASSERT(graph != nullptr);
   std::string fallback;
   if (hint.empty()) {
     fallback = std::string(opType().empty() ? "v" : opType()) + "_out";
@@ -212,7 +212,7 @@ Value* Node::addOutput(Arena& arena, std::string_view hint) {
 }
 
 Result<Value*> Node::addOutputNamed(Arena& arena, std::string_view output_name) {
-  assert(graph != nullptr);
+  ONYX_ASSERT(graph != nullptr);
   if (output_name.empty()) {
     outputs.push_back(arena, nullptr);
     return static_cast<Value*>(nullptr);
@@ -233,7 +233,7 @@ Result<Value*> Node::addOutputNamed(Arena& arena, std::string_view output_name) 
 }
 
 Status Node::removeOutput(size_t i) {
-  assert(i < outputs.size());
+  ONYX_ASSERT(i < outputs.size());
   Value* value = outputs[i];
   if (value != nullptr) {
     if (value->hasUses()) {
@@ -257,7 +257,7 @@ bool Node::hasUses() const {
 }
 
 void Node::replaceAllUsesWith(const Node* other) {
-  assert(other->outputs.size() >= outputs.size());
+  ONYX_ASSERT(other->outputs.size() >= outputs.size());
   for (size_t i = 0; i < outputs.size(); ++i) {
     if (outputs[i] != nullptr) outputs[i]->replaceAllUsesWith(other->outputs[i]);
   }

@@ -1,6 +1,6 @@
 #include "ir/scope.h"
 
-#include <cassert>
+#include "core/development_checks.h"
 
 namespace onyx::ir_internal {
 
@@ -14,7 +14,7 @@ Value* defineValue(Arena& arena, Graph& graph, std::string_view name) {
 }
 
 void removeValue(Value* value) {
-  assert(!value->hasUses() && "a value is removed only once nothing reads it");
+  ONYX_ASSERT(!value->hasUses() && "a value is removed only once nothing reads it");
   Graph* graph = value->graph;
   if (graph == nullptr) return;
   if (!value->name.empty() && graph->names.find(value->name) == value) {
@@ -59,8 +59,8 @@ void discardGraph(Graph* graph) {
 
 void adoptGraph(Arena& arena, Node* owner, Graph* subgraph) {
   if (subgraph->parent == owner->graph && subgraph->owner == owner) return;
-  assert(subgraph->parent == nullptr && subgraph->owner == nullptr &&
-         "a subgraph held elsewhere cannot be adopted; clone it");
+  ONYX_ASSERT(subgraph->parent == nullptr && subgraph->owner == nullptr &&
+              "a subgraph held elsewhere cannot be adopted; clone it");
   subgraph->parent = owner->graph;
   subgraph->owner = owner;
   owner->graph->subgraphs.push_back(arena, subgraph);

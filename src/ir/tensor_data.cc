@@ -3,7 +3,7 @@
 #include <cstring>
 
 #include "onyx/core/element_type.h"
-#include "onyx/wire/reader.h"
+#include "wire/reader.h"
 
 namespace onyx {
 

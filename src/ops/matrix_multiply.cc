@@ -1,14 +1,9 @@
 #include "ops/matrix_multiply.h"
 
-#include <dnnl.h>
-
 #include <algorithm>
 
 #include "ops/kernels.h"
-
-// libgomp's, declared here because clang has no <omp.h> without libomp: oneDNN's sgemm
-// threads itself with OpenMP, and each of onyx's threads runs it on that thread alone.
-extern "C" void omp_set_num_threads(int count);
+#include "ops/native_kernels.h"
 
 namespace onyx::ops {
 
@@ -19,21 +14,33 @@ namespace {
 constexpr size_t kRowBlock = 64;
 constexpr size_t kColumnBlock = 256;
 
-void sgemmOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k, float alpha,
-                       const float* a, size_t lda, const float* b, size_t ldb, float beta, float* c,
-                       size_t ldc) {
-  omp_set_num_threads(1);
-  dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', static_cast<dnnl_dim_t>(m),
-             static_cast<dnnl_dim_t>(n), static_cast<dnnl_dim_t>(k), alpha, a,
-             static_cast<dnnl_dim_t>(lda), b, static_cast<dnnl_dim_t>(ldb), beta, c,
-             static_cast<dnnl_dim_t>(ldc));
+// C = alpha * op(A) * op(B) + beta * C, k > 0: the evaluator's sgemm, or a plain loop for a
+// host without one.
+void sgemmOnThisThread(const KernelContext& ctx, bool trans_a, bool trans_b, size_t m, size_t n,
+                       size_t k, float alpha, const float* a, size_t lda, const float* b,
+                       size_t ldb, float beta, float* c, size_t ldc) {
+  if (const NativeKernels* native = ctx.nativeKernels()) {
+    native->multiply_float(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  for (size_t i = 0; i < m; ++i) {
+    for (size_t j = 0; j < n; ++j) {
+      float sum = 0.0f;
+      for (size_t p = 0; p < k; ++p) {
+        sum += (trans_a ? a[p * lda + i] : a[i * lda + p]) *
+               (trans_b ? b[j * ldb + p] : b[p * ldb + j]);
+      }
+      float& out = c[i * ldc + j];
+      out = alpha * sum + (beta == 0.0f ? 0.0f : beta * out);
+    }
+  }
 }
 
 }  // namespace
 
-void multiplyFloatOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k,
-                               float alpha, const float* a, size_t lda, const float* b, size_t ldb,
-                               float beta, float* c, size_t ldc) {
+void multiplyFloatOnThisThread(const KernelContext& ctx, bool trans_a, bool trans_b, size_t m,
+                               size_t n, size_t k, float alpha, const float* a, size_t lda,
+                               const float* b, size_t ldb, float beta, float* c, size_t ldc) {
   if (m == 0 || n == 0) return;
   if (k == 0) {
     for (size_t i = 0; i < m; ++i) {
@@ -41,7 +48,7 @@ void multiplyFloatOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, s
     }
     return;
   }
-  sgemmOnThisThread(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  sgemmOnThisThread(ctx, trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 void multiplyFloat(const KernelContext& ctx, bool trans_a, bool trans_b, size_t m, size_t n,
@@ -83,14 +90,14 @@ void multiplyFloatBatches(const KernelContext& ctx, size_t count, const size_t* 
         size_t row = block * kRowBlock;
         size_t rows = std::min(kRowBlock, m - row);
         const float* a_block = trans_a ? a_item + row : a_item + row * lda;
-        sgemmOnThisThread(trans_a, trans_b, rows, n, k, alpha, a_block, lda, b_item, ldb, beta,
+        sgemmOnThisThread(ctx, trans_a, trans_b, rows, n, k, alpha, a_block, lda, b_item, ldb, beta,
                           c_item + row * ldc, ldc);
       } else {
         size_t column = block * kColumnBlock;
         size_t columns = std::min(kColumnBlock, n - column);
         const float* b_block = trans_b ? b_item + column * ldb : b_item + column;
-        sgemmOnThisThread(trans_a, trans_b, m, columns, k, alpha, a_item, lda, b_block, ldb, beta,
-                          c_item + column, ldc);
+        sgemmOnThisThread(ctx, trans_a, trans_b, m, columns, k, alpha, a_item, lda, b_block, ldb,
+                          beta, c_item + column, ldc);
       }
     }
   });

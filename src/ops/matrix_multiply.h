@@ -1,5 +1,5 @@
 // Internal: the one place float matrix products happen (MatMul, Gemm, Conv through im2col,
-// attention), on oneDNN's sgemm.
+// attention), on oneDNN's sgemm when the evaluator runs the kernel (NativeKernels).
 //
 // oneDNN was chosen by measurement (bench/README.md): on this project's machines its sgemm
 // runs at 1.1-4x Debian OpenBLAS's on the shapes of convolution and transformer layers,
@@ -31,8 +31,8 @@ void multiplyFloatBatches(const KernelContext& ctx, size_t count, const size_t* 
 
 /// The same product on the calling thread alone, for kernels that split their work
 /// themselves (Conv's column tiles): each call's result depends only on its arguments.
-void multiplyFloatOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k,
-                               float alpha, const float* a, size_t lda, const float* b, size_t ldb,
-                               float beta, float* c, size_t ldc);
+void multiplyFloatOnThisThread(const KernelContext& ctx, bool trans_a, bool trans_b, size_t m,
+                               size_t n, size_t k, float alpha, const float* a, size_t lda,
+                               const float* b, size_t ldb, float beta, float* c, size_t ldc);
 
 }  // namespace onyx::ops

@@ -1,11 +1,11 @@
 // One decode function per onnx.proto message, each a switch over the field numbers it
 // knows (the numbers are onnx.proto's); everything else is kept as an unknown field.
 #include <algorithm>
-#include <cassert>
 #include <memory>
 #include <span>
 #include <thread>
 #include <type_traits>
+#include "core/development_checks.h"
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/walk.h"
@@ -153,7 +153,7 @@ bool Decoder::takePrefetched(Reader& r, Graph& graph) {
         // cache), the link holds; else it is appended, keeping the link to the one after,
         // which then finds it last.
         if (item->follows_linked) {
-          assert(node->prev == graph.last_node);
+          ONYX_ASSERT(node->prev == graph.last_node);
           graph.last_node = node;
           ++graph.node_count;
         } else {

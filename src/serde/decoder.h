@@ -21,7 +21,7 @@
 #include "onyx/ir/model.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/serde/test_data.h"
-#include "onyx/wire/reader.h"
+#include "wire/reader.h"
 
 namespace onyx::serde {
 

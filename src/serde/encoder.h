@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #include "onyx/ir/model.h"
-#include "onyx/wire/writer.h"
+#include "wire/writer.h"
 
 namespace onyx::serde {
 

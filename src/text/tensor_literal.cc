@@ -4,7 +4,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "onyx/wire/reader.h"
+#include "wire/reader.h"
 
 namespace onyx::text {
 

@@ -1,4 +1,4 @@
-#include "onyx/wire/reader.h"
+#include "wire/reader.h"
 
 namespace onyx::wire {
 

@@ -9,7 +9,7 @@
 #include <cstdio>
 #include <string_view>
 
-#include "onyx/wire/reader.h"
+#include "wire/reader.h"
 
 namespace onyx::fuzz {
 namespace {

@@ -1,8 +1,8 @@
 // The wire reader and the two-pass writer against hand-computed encodings.
 #include <gtest/gtest.h>
 
-#include "onyx/wire/reader.h"
-#include "onyx/wire/writer.h"
+#include "wire/reader.h"
+#include "wire/writer.h"
 
 namespace onyx::wire {
 namespace {

@@ -18,6 +18,9 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct CheckOptions {
@@ -46,3 +49,5 @@ Diagnostics checkModel(const Model& model, const CheckOptions& options = {});
 Result<Diagnostics> checkModelFile(const std::string& path, const CheckOptions& options = {});
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

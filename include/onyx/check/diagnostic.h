@@ -11,6 +11,9 @@
 #include <string_view>
 #include <vector>
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 enum class Severity { kError, kWarning };
@@ -52,3 +55,5 @@ class Diagnostics {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -11,6 +11,9 @@
 #include "onyx/check/diagnostic.h"
 #include "onyx/serde/test_data.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Checks `value` and everything nested in it: a sequence says what its elements are, holds
@@ -24,3 +27,5 @@ namespace onyx {
 Diagnostics checkTestValue(const TestValue& value, const std::string& path = {});
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

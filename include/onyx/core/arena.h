@@ -15,6 +15,9 @@
 #include <type_traits>
 #include <utility>
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 class Arena {
@@ -177,3 +180,5 @@ class ArenaList {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -20,6 +20,9 @@
 #include "onyx/core/element_type.h"
 #include "onyx/core/status.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// The bytes one element takes in an Array (1 for sub-byte types and BOOL; 0 for STRING).
@@ -86,3 +89,5 @@ class Array {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -11,6 +11,9 @@
 
 #include "onyx/core/array.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Whether `type` is a floating-point type kernels compute in FLOAT (FLOAT16, BFLOAT16, the
@@ -35,3 +38,5 @@ Array widenToFloat(const Array& array);
 Array narrowFromFloat(const Array& computed, ElementType target);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -12,6 +12,9 @@
 #include <cstddef>
 #include <memory>
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 class BufferPool {
@@ -41,10 +44,6 @@ class BufferPoolScope {
   std::shared_ptr<BufferPool::State> previous_;
 };
 
-namespace core_internal {
-/// The aligned block of at least `bytes` Arrays store their elements in: from the current
-/// pool when there is one and the block is large, else new.
-std::shared_ptr<std::byte[]> allocateArrayBytes(size_t bytes);
-}  // namespace core_internal
-
 }  // namespace onyx
+
+#pragma GCC visibility pop

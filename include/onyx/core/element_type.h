@@ -14,6 +14,9 @@
 
 #include "onyx/core/status.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// TensorProto.DataType. The values are the codes on the wire.
@@ -233,15 +236,13 @@ inline void packSubByte(uint8_t* bytes, uint64_t index, uint8_t code, ElementTyp
 /// other sub-byte types the code is returned unchanged (zero-extended).
 inline int8_t signExtendSubByte(uint8_t code, ElementType type) {
   switch (type) {
-    case ElementType::kInt4:
-      return static_cast<int8_t>(((code & 0xF) ^ 0x8) - 0x8);
-    case ElementType::kInt2:
-      return static_cast<int8_t>(((code & 0x3) ^ 0x2) - 0x2);
-    case ElementType::kUint2:
-      return static_cast<int8_t>(code & 0x3);
-    default:
-      return static_cast<int8_t>(code & 0xF);
+    case ElementType::kInt4: return static_cast<int8_t>(((code & 0xF) ^ 0x8) - 0x8);
+    case ElementType::kInt2: return static_cast<int8_t>(((code & 0x3) ^ 0x2) - 0x2);
+    case ElementType::kUint2: return static_cast<int8_t>(code & 0x3);
+    default: return static_cast<int8_t>(code & 0xF);
   }
 }
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -13,6 +13,9 @@
 
 #include "onyx/core/status.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Whether commit() waits for the data to reach the disk.
@@ -106,3 +109,5 @@ class AtomicFileWriter {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -13,6 +13,9 @@
 
 #include "onyx/core/element_type.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 enum class Float8Format : uint8_t {
@@ -73,3 +76,5 @@ uint8_t floatToFloat4E2M1(float value, bool saturate = true);
 float float4E2M1ToFloat(uint8_t code);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -13,6 +13,9 @@
 
 #include "onyx/core/status.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// An immutable byte range holding a whole file: either a private read-only mapping
@@ -70,3 +73,5 @@ class MappedFile {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -13,6 +13,9 @@
 #include <utility>
 #include <variant>
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 enum class ErrorCode : uint8_t {
@@ -36,6 +39,8 @@ class [[nodiscard]] Status {
   Status(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) {}
 
   static Status ok() { return {}; }
+  /// One success, for accessors that return a Status by reference (Result<T>::status()).
+  static const Status& okStatus();
 
   bool isOk() const { return code_ == ErrorCode::kOk; }
   explicit operator bool() const { return isOk(); }
@@ -80,10 +85,7 @@ class [[nodiscard]] Result {
   T& operator*() & { return value(); }
   const T& operator*() const& { return value(); }
 
-  const Status& status() const {
-    static const Status kOkStatus;
-    return isOk() ? kOkStatus : std::get<1>(state_);
-  }
+  const Status& status() const { return isOk() ? Status::okStatus() : std::get<1>(state_); }
   Status takeStatus() && { return isOk() ? Status() : std::get<1>(std::move(state_)); }
 
  private:
@@ -98,3 +100,5 @@ class [[nodiscard]] Result {
     ::onyx::Status onyx_status_ = (expr);          \
     if (!onyx_status_.isOk()) return onyx_status_; \
   } while (0)
+
+#pragma GCC visibility pop

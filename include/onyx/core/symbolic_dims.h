@@ -20,6 +20,9 @@
 #include <unordered_map>
 #include <vector>
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// The value of a dimension, or of one element of an integer tensor being propagated: a
@@ -134,3 +137,5 @@ class SymbolicDims {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

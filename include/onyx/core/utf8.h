@@ -6,6 +6,9 @@
 #include <cstring>
 #include <string_view>
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// The length of the longest prefix of `text` that is well-formed UTF-8 (no overlong forms,
@@ -43,3 +46,5 @@ inline bool isValidUtf8(std::string_view text) {
 }
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

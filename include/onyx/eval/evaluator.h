@@ -17,6 +17,13 @@
 #include "onyx/ir/model.h"
 #include "onyx/ops/eval_value.h"
 
+namespace onyx::eval_internal {
+class Executor;  // internal: not exported
+}
+
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct EvalOptions {
@@ -32,10 +39,6 @@ struct NamedValue {
   std::string name;
   EvalValue value;
 };
-
-namespace eval_internal {
-class Executor;
-}
 
 /// A model prepared to run many times: the operator check is done once, initializers are
 /// converted once and kept, function-operator bodies are built once per node. One run at a
@@ -63,3 +66,5 @@ Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const Name
                                         const EvalOptions& options = {});
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -14,6 +14,9 @@
 #include "onyx/ops/eval_value.h"
 #include "onyx/serde/test_data.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct Tolerance {
@@ -48,3 +51,5 @@ struct TestCaseResult {
 Result<TestCaseResult> runTestCase(const std::string& folder, const EvalOptions& options = {});
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -18,6 +18,9 @@
 #include "onyx/check/diagnostic.h"
 #include "onyx/ir/model.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct InferOptions {
@@ -60,3 +63,5 @@ InferResult inferModel(Model& model, const InferOptions& options = {});
 void checkInferredTypes(const Model& model, Diagnostics& out);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

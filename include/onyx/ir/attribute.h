@@ -10,6 +10,9 @@
 #include "onyx/ir/attribute_kind.h"
 #include "onyx/ir/fields.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct Graph;
@@ -66,3 +69,5 @@ struct Attribute {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -4,6 +4,9 @@
 
 #include <cstdint>
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// AttributeProto::AttributeType codes: the 14 kinds an attribute can have.
@@ -26,3 +29,5 @@ enum class AttributeKind : int32_t {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

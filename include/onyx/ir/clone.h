@@ -15,6 +15,9 @@
 
 #include "onyx/ir/model.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// A copy of `source` scoped inside `parent` (null: a root graph) and held by an
@@ -35,3 +38,5 @@ Tensor* cloneTensor(Arena& arena, const Tensor& source);
 SparseTensor* cloneSparseTensor(Arena& arena, const SparseTensor& source);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

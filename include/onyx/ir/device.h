@@ -6,6 +6,9 @@
 
 #include "onyx/ir/fields.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct DeviceConfiguration {
@@ -51,3 +54,5 @@ struct NodeDeviceConfiguration {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

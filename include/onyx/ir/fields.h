@@ -12,6 +12,9 @@
 
 #include "onyx/core/arena.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// An optional string or bytes field: absent, or present (possibly empty). Two words: a
@@ -90,3 +93,5 @@ struct PackedData {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

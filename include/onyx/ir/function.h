@@ -12,6 +12,9 @@
 #include "onyx/ir/fields.h"
 #include "onyx/ir/graph.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct OperatorSetId {
@@ -55,3 +58,5 @@ Function* newFunction(Arena& arena, std::string_view domain, std::string_view na
                       std::string_view overload = {});
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -20,6 +20,9 @@
 #include "onyx/ir/type.h"
 #include "onyx/ir/value.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct TensorAnnotation {
@@ -173,3 +176,5 @@ void Graph::forEachNode(Fn&& fn) const {
 }
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

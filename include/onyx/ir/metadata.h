@@ -9,6 +9,9 @@
 
 #include "onyx/ir/fields.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// The value for `key` (the last entry wins, as in a protobuf map), or nullopt. O(entries).
@@ -24,3 +27,5 @@ void setMetadata(Arena& arena, ArenaList<StringStringEntry>& entries, std::strin
 bool removeMetadata(ArenaList<StringStringEntry>& entries, std::string_view key);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -18,6 +18,9 @@
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct TrainingInfo {
@@ -101,3 +104,5 @@ class Model {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -13,6 +13,9 @@
 
 #include "onyx/core/arena.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct Value;
@@ -154,3 +157,5 @@ class NameTable {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

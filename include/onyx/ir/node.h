@@ -18,6 +18,9 @@
 #include "onyx/ir/tensor.h"
 #include "onyx/ir/value.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct Graph;
@@ -238,3 +241,5 @@ class NodeRange {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

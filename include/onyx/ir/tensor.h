@@ -10,6 +10,9 @@
 
 #include "onyx/ir/fields.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct TensorSegment {
@@ -76,3 +79,5 @@ struct SparseTensor {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -5,6 +5,9 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/tensor.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 class Arena;
@@ -18,3 +21,5 @@ Result<Array> arrayFromTensor(const Tensor& tensor);
 Tensor* tensorFromArray(const Array& array, Arena& arena);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -13,6 +13,9 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/tensor.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 class TensorBytes {
@@ -54,3 +57,5 @@ TensorStorage tensorStorage(const Tensor& tensor);
 Result<TensorBytes> rawBytes(const Tensor& tensor);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

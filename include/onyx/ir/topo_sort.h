@@ -6,6 +6,9 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/graph.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Reorders the node list of `graph`, and of every graph nested in it, so that each node
@@ -19,3 +22,5 @@ namespace onyx {
 Status topologicalSort(Graph& graph, std::vector<Node*>* cycle = nullptr);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -8,6 +8,9 @@
 
 #include "onyx/ir/fields.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// One dimension: a number, a symbol, or neither (unknown).
@@ -90,3 +93,5 @@ struct Type {
 std::string formatType(const Type& type);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

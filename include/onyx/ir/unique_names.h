@@ -6,6 +6,9 @@
 #include "onyx/core/arena.h"
 #include "onyx/ir/graph.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Whether defining `name` in `graph` would clash: a value of `graph` or of an enclosing
@@ -26,3 +29,5 @@ std::string_view uniqueValueName(Arena& arena, Graph& graph, std::string_view hi
 Status renameValue(Arena& arena, Value& value, std::string_view new_name);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -16,6 +16,9 @@
 
 #include "onyx/ir/fields.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 class Arena;
@@ -195,3 +198,5 @@ struct ValueInfo {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -22,6 +22,9 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Verifies `graph` and the graphs nested in it. Uses of its values from outside it are
@@ -35,3 +38,5 @@ Status verifyFunction(const Function& function);
 Status verifyModel(const Model& model);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

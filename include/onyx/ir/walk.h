@@ -6,6 +6,9 @@
 
 #include "onyx/ir/model.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Calls `fn` on the main graph, each training graph, each function body, and every graph
@@ -27,3 +30,5 @@ void forEachTensor(const Model& model, const std::function<void(Tensor&, TensorR
 std::string tensorPath(const Model& model, const Tensor* tensor);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -10,6 +10,9 @@
 
 #include "onyx/core/array.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct EvalValue {
@@ -40,3 +43,5 @@ struct EvalValue {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

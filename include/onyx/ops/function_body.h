@@ -30,6 +30,9 @@
 #include "onyx/ir/node.h"
 #include "onyx/ops/op_schema.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// What a builder (OpSchema::build_function_body) knows of the node it writes a body for.
@@ -89,3 +92,5 @@ Result<FunctionBody> functionBodyFor(const OpSchema& schema, const Node& node, i
 Result<FunctionBody> parseFixedFunctionBody(const OpSchema& schema, int64_t opset);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

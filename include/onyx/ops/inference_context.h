@@ -34,6 +34,9 @@
 #include "onyx/ops/node_context.h"
 #include "onyx/ops/op_schema.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct Attribute;
@@ -159,3 +162,5 @@ class InferenceContext : public NodeContext {
 using InferenceRule = void (*)(InferenceContext&);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -12,6 +12,9 @@
 
 #include "onyx/core/symbolic_dims.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 using Dims = std::vector<DimValue>;
@@ -78,3 +81,5 @@ struct InferredType {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

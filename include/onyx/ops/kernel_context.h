@@ -26,9 +26,13 @@
 #include "onyx/ops/eval_value.h"
 #include "onyx/ops/node_context.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct Graph;
+struct NativeKernels;
 
 /// The evaluator's side of a context: what needs the evaluator's state.
 class KernelHost {
@@ -49,6 +53,10 @@ class KernelHost {
   virtual void runParts(size_t parts, const std::function<void(size_t part)>& body) {
     for (size_t part = 0; part < parts; ++part) body(part);
   }
+  /// Kernels built on libraries only the evaluator links (oneDNN's sgemm, the image
+  /// codecs); null from any other host, whose kernels then use portable code or say what
+  /// is missing.
+  virtual const NativeKernels* nativeKernels() const { return nullptr; }
 };
 
 class KernelContext : public NodeContext {
@@ -79,6 +87,7 @@ class KernelContext : public NodeContext {
   int threads() const { return host_->threads(); }
   uint64_t seed() const { return host_->seed(); }
   int64_t maxIterations() const { return host_->maxIterations(); }
+  const NativeKernels* nativeKernels() const { return host_->nativeKernels(); }
   /// KernelHost::runParts; kernels use ops::parallelFor (src/ops/kernels.h).
   void runParts(size_t parts, const std::function<void(size_t part)>& body) const {
     host_->runParts(parts, body);
@@ -100,3 +109,5 @@ class KernelContext : public NodeContext {
 using Kernel = Status (*)(KernelContext&);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

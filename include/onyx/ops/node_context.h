@@ -9,6 +9,9 @@
 
 #include "onyx/ops/op_schema.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct Attribute;
@@ -55,3 +58,5 @@ class NodeContext {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

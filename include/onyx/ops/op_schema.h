@@ -16,6 +16,9 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/attribute_kind.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct Type;
@@ -225,3 +228,5 @@ struct Operator {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -17,6 +17,9 @@
 
 #include "onyx/ops/op_schema.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// A standard domain and the versions of it that exist.
@@ -55,3 +58,5 @@ struct ResolvedOperator {
 std::vector<ResolvedOperator> operatorsAt(std::string_view domain, int64_t opset_version);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

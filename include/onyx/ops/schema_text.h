@@ -8,6 +8,9 @@
 
 #include "onyx/ops/op_schema.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// "int", "floats", "graph", "sparse_tensor", "type_proto", ... ("undefined" for kUndefined).
@@ -27,3 +30,5 @@ std::string attributeDefaultText(const AttributeSpec& attribute);
 std::string_view parameterOptionName(ParameterOption option);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

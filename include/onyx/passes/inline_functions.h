@@ -31,6 +31,9 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Inlines `node`, a node of `model` (in its main graph, a nested graph, a training graph or a
@@ -73,3 +76,5 @@ struct InlineReport {
 Result<InlineReport> inlineAllFunctions(Model& model, const InlineOptions& options = {});
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

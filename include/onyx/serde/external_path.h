@@ -30,6 +30,9 @@
 #include "onyx/core/mapped_file.h"
 #include "onyx/core/status.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Checks a location syntactically (see the file comment for the rules). Errors are
@@ -130,3 +133,5 @@ class ExternalDataDir {
 };
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

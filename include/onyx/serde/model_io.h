@@ -17,6 +17,9 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct LoadOptions {
@@ -78,3 +81,5 @@ Result<std::string> serializeModel(const Model& model);
 Status saveModel(const Model& model, const std::string& path, const SaveOptions& options = {});
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -15,6 +15,9 @@
 #include "onyx/core/array.h"
 #include "onyx/core/status.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 /// Decodes a whole .npy file. Errors name what is wrong: the magic, the header, the dtype,
@@ -27,3 +30,5 @@ Result<Array> parseNpy(std::string_view bytes);
 Result<std::string> serializeNpy(const Array& array);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -16,6 +16,9 @@
 #include "onyx/ir/type.h"
 #include "onyx/serde/model_io.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct MapValue;
@@ -94,3 +97,5 @@ Result<std::string> serializeTestValue(const TestValue& value);
 Result<std::string> serializeTensor(const Tensor& tensor);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -20,6 +20,9 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
 namespace onyx {
 
 struct TextParseOptions {
@@ -52,3 +55,5 @@ Result<Type*> parseTypeText(std::string_view text, Model& owner,
                             const TextParseOptions& options = {});
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -17,7 +17,8 @@
 // Whether an optional field is absent or set to its default is not always kept: onnx's parser
 // sets some fields the binary may leave out (every node's domain, every graph's and tensor's
 // name, every opset's domain), so such a field comes back set and empty. Proto2 readers treat
-// both the same, and textLosses() does not count it. docs/text-syntax-printing.md lists the choices.
+// both the same, and textLosses() does not count it. docs/text-syntax-printing.md lists the
+// choices.
 //
 // Printing reads the model and never changes it; several threads may print one model.
 #pragma once
@@ -26,6 +27,9 @@
 #include <vector>
 
 #include "onyx/ir/model.h"
+
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
 
 namespace onyx {
 
@@ -74,3 +78,5 @@ std::string printType(const Type& type);
 std::string printTensor(const Tensor& tensor, const PrintOptions& options = {});
 
 }  // namespace onyx
+
+#pragma GCC visibility pop

@@ -14,7 +14,7 @@
 #include "onyx/ir/type.h"
 #include "onyx/ir/value.h"
 #include "ops/kernels.h"
-#include "ops/sequence/sequence_kernels.h"
+#include "ops/lib/sequence_kernels.h"
 
 namespace onyx::ops {
 

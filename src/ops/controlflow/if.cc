@@ -5,8 +5,8 @@
 #include <string>
 
 #include "onyx/core/element_type.h"
-#include "ops/controlflow/subgraph_types.h"
 #include "ops/kernels.h"
+#include "ops/lib/subgraph_types.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {

@@ -4,14 +4,14 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 
-#include "infer/type_conversion.h"
 #include "onyx/core/element_type.h"
 #include "onyx/ir/type.h"
 #include "onyx/ir/value.h"
 #include "ops/controlflow/control_kernels.h"
-#include "ops/controlflow/subgraph_types.h"
 #include "ops/kernels.h"
+#include "ops/lib/subgraph_types.h"
 #include "ops/schema_dsl.h"
+#include "ops/type_conversion.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -73,7 +73,7 @@ void inferLoop(InferenceContext& ctx) {
   // Constant's rule keeps a `value` tensor as a constant, not as data.
   std::optional<Dims> constant_trip_count;
   if (trip_count == nullptr && ctx.inputConstant(0) != nullptr) {
-    constant_trip_count = infer::integerElements(*ctx.inputConstant(0));
+    constant_trip_count = ops::integerElements(*ctx.inputConstant(0));
     if (constant_trip_count) trip_count = &*constant_trip_count;
   }
   if (!ctx.hasInput(1) && trip_count != nullptr && trip_count->size() == 1 &&

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "ops/controlflow/control_kernels.h"
-#include "ops/controlflow/subgraph_types.h"
 #include "ops/kernels.h"
+#include "ops/lib/subgraph_types.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 

@@ -7,9 +7,9 @@
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
 #include "ops/kernels.h"
+#include "ops/lib/tensor_rules.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
-#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

@@ -7,11 +7,11 @@
 #include <limits>
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
-#include "ops/generator/generator_kernels.h"
 #include "ops/kernels.h"
+#include "ops/lib/generator_kernels.h"
+#include "ops/lib/tensor_rules.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
-#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

@@ -7,9 +7,9 @@
 #include "onyx/ir/tensor.h"
 #include "ops/body_text.h"
 #include "ops/kernels.h"
+#include "ops/lib/tensor_rules.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
-#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

@@ -10,6 +10,7 @@
 #include "onyx/ops/inference_context.h"
 #include "ops/image/image_formats.h"
 #include "ops/kernels.h"
+#include "ops/native_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -44,23 +45,32 @@ Status runImageDecoder(KernelContext& ctx) {
   };
   std::string error;
   std::optional<image::Pixels> pixels;
+  const NativeKernels* native = ctx.nativeKernels();
+  // A format read through its library, when the host has the library.
+  auto viaLibrary = [&](NativeKernels::ImageReader NativeKernels::*reader, const char* name) {
+    if (native == nullptr) {
+      error = std::string("decoding ") + name + " needs the evaluator's image codecs";
+      return;
+    }
+    pixels = (native->*reader)(bytes, error);
+  };
   if (starts("BM")) {
     pixels = image::decodeBmp(bytes, error);
   } else if (starts("P5") || starts("P6")) {
     pixels = image::decodePnm(bytes, error);
   } else if (starts(std::string_view("II*\0", 4)) || starts(std::string_view("MM\0*", 4)) ||
              starts(std::string_view("II+\0", 4)) || starts(std::string_view("MM\0+", 4))) {
-    pixels = image::decodeTiff(bytes, error);
+    viaLibrary(&NativeKernels::read_tiff, "TIFF");
   } else if (starts("\x89PNG\r\n\x1a\n")) {
-    pixels = image::decodePng(bytes, error);
+    viaLibrary(&NativeKernels::read_png, "PNG");
   } else if (starts("\xff\xd8")) {
-    pixels = image::decodeJpeg(bytes, error);
+    viaLibrary(&NativeKernels::read_jpeg, "JPEG");
   } else if (starts("RIFF") && bytes.size() >= 12 &&
              std::string_view(reinterpret_cast<const char*>(bytes.data()) + 8, 4) == "WEBP") {
-    pixels = image::decodeWebp(bytes, error);
+    viaLibrary(&NativeKernels::read_webp, "WebP");
   } else if (starts(std::string_view("\0\0\0\x0cjP  \r\n\x87\n", 12)) ||
              starts("\xff\x4f\xff\x51")) {
-    pixels = image::decodeJpeg2000(bytes, error);
+    viaLibrary(&NativeKernels::read_jpeg2000, "JPEG 2000");
   } else {
     error =
         "the stream is in no image format onyx reads (BMP, PNM, TIFF, PNG, JPEG, WebP, JPEG "

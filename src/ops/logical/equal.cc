@@ -4,7 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
 
-#include "ops/math/elementwise_kernels.h"
+#include "ops/lib/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 

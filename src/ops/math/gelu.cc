@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "ops/body_text.h"
-#include "ops/math/elementwise_kernels.h"
+#include "ops/lib/elementwise_kernels.h"
 #include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"

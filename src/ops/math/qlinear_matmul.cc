@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include "ops/kernels.h"
-#include "ops/quantization/quantization_kernels.h"
+#include "ops/lib/quantization_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 

@@ -4,7 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include "onyx/ops/inference_context.h"
-#include "ops/math/elementwise_kernels.h"
+#include "ops/lib/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {

@@ -4,7 +4,7 @@
 // see docs/ops.md for the format and how to change it. output_counts added by hand.
 #include <cmath>
 
-#include "ops/nn/real_kernels.h"
+#include "ops/lib/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 

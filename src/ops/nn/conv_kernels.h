@@ -454,7 +454,7 @@ inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, c
       }
       T* out = y + (n * static_cast<size_t>(s.outputs) + g * group_outputs) * columns + p0;
       if constexpr (std::is_same_v<T, float>) {
-        multiplyFloatOnThisThread(false, false, group_outputs, p1 - p0, depth, 1.0f,
+        multiplyFloatOnThisThread(ctx, false, false, group_outputs, p1 - p0, depth, 1.0f,
                                   w + g * group_outputs * depth, depth, b, ldb, 0.0f, out, columns);
       } else {
         gemm(group_outputs, p1 - p0, depth, w + g * group_outputs * depth, depth, b, ldb, out,

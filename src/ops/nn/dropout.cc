@@ -2,8 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include "ops/generator/generator_kernels.h"
 #include "ops/kernels.h"
+#include "ops/lib/generator_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 

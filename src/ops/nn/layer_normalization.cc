@@ -4,7 +4,7 @@
 // see docs/ops.md for the format and how to change it. unchecked_attributes added by hand:
 // onnx's schema lets the node carry attributes it does not declare.
 #include "ops/body_text.h"
-#include "ops/nn/real_kernels.h"
+#include "ops/lib/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 

@@ -7,7 +7,7 @@
 
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
-#include "ops/nn/real_kernels.h"
+#include "ops/lib/real_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {

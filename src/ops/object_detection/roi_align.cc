@@ -6,7 +6,7 @@
 #include <cmath>
 #include <string>
 #include "onyx/ops/inference_context.h"
-#include "ops/nn/real_kernels.h"
+#include "ops/lib/real_kernels.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {

@@ -2,11 +2,11 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include "infer/type_conversion.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/kernels.h"
 #include "ops/schema_dsl.h"
+#include "ops/type_conversion.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -26,7 +26,7 @@ void inferOptional(InferenceContext& ctx) {
     ctx.fail("an Optional without an input needs the type attribute");
     return;
   }
-  InferredType element = infer::fromDeclared(*type->rare().tp, ctx.dims());
+  InferredType element = ops::fromDeclared(*type->rare().tp, ctx.dims());
   if (element.isKnown()) ctx.setOutputType(0, InferredType::optional(std::move(element)));
 }
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cmath>
 #include "ops/kernels.h"
-#include "ops/quantization/quantization_kernels.h"
+#include "ops/lib/cast_kernels.h"
+#include "ops/lib/quantization_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
-#include "ops/tensor/cast_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

@@ -6,8 +6,8 @@
 
 #include "onyx/core/element_type.h"
 #include "onyx/ops/inference_context.h"
+#include "ops/lib/sequence_kernels.h"
 #include "ops/schema_dsl.h"
-#include "ops/sequence/sequence_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

@@ -2,9 +2,9 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include "ops/controlflow/subgraph_types.h"
+#include "ops/lib/sequence_kernels.h"
+#include "ops/lib/subgraph_types.h"
 #include "ops/schema_dsl.h"
-#include "ops/sequence/sequence_kernels.h"
 #include "ops/sequence/sequence_types.h"
 
 namespace onyx::ops::ai_onnx {

@@ -11,8 +11,8 @@
 #include "onyx/ops/inference_context.h"
 #include "onyx/text/printer.h"
 #include "ops/body_text.h"
+#include "ops/lib/sequence_kernels.h"
 #include "ops/schema_dsl.h"
-#include "ops/sequence/sequence_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

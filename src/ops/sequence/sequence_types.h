@@ -6,7 +6,7 @@
 
 #include "onyx/core/element_type.h"
 #include "onyx/ops/inference_context.h"
-#include "ops/controlflow/subgraph_types.h"
+#include "ops/lib/subgraph_types.h"
 
 namespace onyx::ops {
 

@@ -5,10 +5,10 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "infer/type_conversion.h"
+#include "ops/lib/sequence_kernels.h"
 #include "ops/schema_dsl.h"
-#include "ops/sequence/sequence_kernels.h"
 #include "ops/shape_rules.h"
+#include "ops/type_conversion.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -41,7 +41,7 @@ void inferSplitToSequence(InferenceContext& ctx) {
     // Constant's rule keeps a `value` tensor as a constant, not as data.
     std::optional<Dims> constant_split;
     if (split == nullptr && ctx.inputConstant(1) != nullptr) {
-      constant_split = infer::integerElements(*ctx.inputConstant(1));
+      constant_split = ops::integerElements(*ctx.inputConstant(1));
       if (constant_split) split = &*constant_split;
     }
     std::optional<size_t> split_rank = ctx.inputRank(1);

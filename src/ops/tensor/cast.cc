@@ -3,9 +3,9 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "onyx/core/element_type.h"
+#include "ops/lib/cast_kernels.h"
+#include "ops/lib/tensor_rules.h"
 #include "ops/schema_dsl.h"
-#include "ops/tensor/cast_kernels.h"
-#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

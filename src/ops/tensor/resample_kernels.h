@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ops/nn/real_kernels.h"
+#include "ops/lib/real_kernels.h"
 
 namespace onyx::ops {
 

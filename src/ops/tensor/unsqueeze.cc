@@ -2,9 +2,9 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/lib/tensor_kernels.h"
+#include "ops/lib/tensor_rules.h"
 #include "ops/schema_dsl.h"
-#include "ops/tensor/tensor_kernels.h"
-#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

@@ -4,9 +4,9 @@
 // see docs/ops.md for the format and how to change it.
 #include <cmath>
 
+#include "ops/lib/tensor_rules.h"
 #include "ops/schema_dsl.h"
 #include "ops/tensor/resample_kernels.h"
-#include "ops/tensor/tensor_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

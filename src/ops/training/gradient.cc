@@ -2,13 +2,13 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include "infer/type_conversion.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/value.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
+#include "ops/type_conversion.h"
 
 namespace onyx::ops::ai_onnx_preview_training {
 using namespace dsl;
@@ -33,8 +33,8 @@ void inferGradient(InferenceContext& ctx) {
     const Value* x = graph->lookup(names[i]);
     if (x == nullptr) continue;
     InferredType type;
-    if (const Type* declared = x->type()) type = infer::fromDeclared(*declared, ctx.dims());
-    if (!type.isKnown() && x->initializer != nullptr) type = infer::typeOfTensor(*x->initializer);
+    if (const Type* declared = x->type()) type = ops::fromDeclared(*declared, ctx.dims());
+    if (!type.isKnown() && x->initializer != nullptr) type = ops::typeOfTensor(*x->initializer);
     if (type.isTensor()) ctx.setOutputType(i, std::move(type));
   }
 }

@@ -1,4 +1,4 @@
-#include "ops/nn/row_normalization.h"
+#include "ops/lib/row_normalization.h"
 
 #include <cmath>
 

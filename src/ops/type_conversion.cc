@@ -1,4 +1,4 @@
-#include "infer/type_conversion.h"
+#include "ops/type_conversion.h"
 
 #include <cstring>
 
@@ -6,7 +6,7 @@
 #include "onyx/ir/tensor_data.h"
 #include "onyx/ops/inference_context.h"
 
-namespace onyx::infer {
+namespace onyx::ops {
 
 namespace {
 
@@ -145,4 +145,4 @@ std::optional<Dims> integerElements(const Tensor& tensor) {
   return elements;
 }
 
-}  // namespace onyx::infer
+}  // namespace onyx::ops

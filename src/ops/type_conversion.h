@@ -11,7 +11,7 @@
 #include "onyx/ir/type.h"
 #include "onyx/ops/inferred_type.h"
 
-namespace onyx::infer {
+namespace onyx::ops {
 
 /// A declared type: a dim_param becomes the symbol of that name, a dimension with neither
 /// number nor name a fresh anonymous symbol.
@@ -29,4 +29,4 @@ Type* toDeclared(const InferredType& type, Arena& arena, SymbolText symbol_text,
 /// kMaxPropagatedElements elements; nullopt for any other tensor or unreadable data.
 std::optional<Dims> integerElements(const Tensor& tensor);
 
-}  // namespace onyx::infer
+}  // namespace onyx::ops

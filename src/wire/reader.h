@@ -1,4 +1,4 @@
-// onyx/wire/reader.h — a forward reader of protobuf wire format over [begin, end).
+// Internal: a forward reader of protobuf wire format over [begin, end).
 //
 // Zero-copy: length-delimited fields come back as views into the input. Every length is
 // read as 64 bits and compared with the bytes that remain before it is trusted, so a

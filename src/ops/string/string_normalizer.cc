@@ -9,8 +9,8 @@
 #include "onyx/ir/attribute.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/kernels.h"
+#include "ops/lib/string_kernels.h"
 #include "ops/schema_dsl.h"
-#include "ops/text/text_kernels.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;

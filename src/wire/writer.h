@@ -1,4 +1,4 @@
-// onyx/wire/writer.h — protobuf wire format out, in two passes over the same code.
+// Internal: protobuf wire format out, in two passes over the same code.
 //
 // A length-delimited sub-message needs its size before its bytes. Rather than reserve a
 // fixed-width slot (which breaks byte identity with other writers) or move bytes around,
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "onyx/core/status.h"
-#include "onyx/wire/reader.h"
+#include "wire/reader.h"
 
 namespace onyx::wire {
 

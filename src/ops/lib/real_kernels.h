@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ops/kernels.h"
-#include "ops/nn/row_normalization.h"
+#include "ops/lib/row_normalization.h"
 
 namespace onyx::ops {
 
