@@ -110,5 +110,18 @@ TEST_F(InferCli, InfoMarksInferredOutputTypes) {
   EXPECT_NE(run.out.find("y: float[N,3] (inferred)"), std::string::npos) << run.out;
 }
 
+// An output declared in full is shown as declared: info runs inference only when it could
+// add to a declaration (on a large graph inference is most of the command's time), and
+// judging a declaration is the checker's work.
+TEST_F(InferCli, InfoShowsCompleteDeclarationsAsDeclared) {
+  std::string model = writeModel("declared.onnx", R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[N, 3] x) => (float[M, 3] y) { y = Relu(x) })");
+  ToolRun run = onyx("info " + model);
+  EXPECT_EQ(run.status, 0);
+  EXPECT_NE(run.out.find("y: float[M,3]\n"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("(inferred)"), std::string::npos) << run.out;
+}
+
 }  // namespace
 }  // namespace onyx

@@ -67,6 +67,27 @@ std::string typeText(const ValueInfo& info) {
   return info.type ? formatType(*info.type) : std::string("?");
 }
 
+// Whether inference could tell more about a value than `type` declares: the type is missing,
+// or a tensor in it has no element type, no rank or an unknown dimension.
+bool declaresLess(const Type* type) {
+  if (type == nullptr) return true;
+  switch (type->kind) {
+    case Type::Kind::kTensor:
+    case Type::Kind::kSparseTensor:
+      if (!type->elem_type || type->shape == nullptr) return true;
+      for (const Dimension& dim : type->shape->dims) {
+        if (dim.isUnknown()) return true;
+      }
+      return false;
+    case Type::Kind::kSequence:
+    case Type::Kind::kOptional: return declaresLess(type->elem);
+    case Type::Kind::kMap: return !type->key_type || declaresLess(type->elem);
+    case Type::Kind::kOpaque: return false;
+    case Type::Kind::kNone: return true;
+  }
+  return true;
+}
+
 std::string valueName(const ValueInfo& info) {
   const Value* value = info.bound();
   return std::string(value ? value->name : info.name.value_or(""));
@@ -83,11 +104,17 @@ int runInfo(const std::string& path, bool json) {
   }
   Model& model = *loaded;
   // Outputs are shown as inference finds them; what the file itself declares is kept
-  // beside, so that an inferred type is marked as such.
+  // beside, so that an inferred type is marked as such. Inference runs only when an output
+  // is declared with less than it could find: on a large graph it is most of the command's
+  // time, and a summary need not repeat a complete declaration.
   std::vector<std::string> declared_outputs;
   if (model.graph) {
-    for (const ValueInfo* info : model.graph->outputs) declared_outputs.push_back(typeText(*info));
-    (void)inferModel(model);
+    bool incomplete = false;
+    for (const ValueInfo* info : model.graph->outputs) {
+      declared_outputs.push_back(typeText(*info));
+      incomplete = incomplete || declaresLess(info->type);
+    }
+    if (incomplete) (void)inferModel(model);
   }
   auto outputTypeText = [&](size_t index) {
     std::string inferred = typeText(*model.graph->outputs[index]);

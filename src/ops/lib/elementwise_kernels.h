@@ -481,9 +481,11 @@ Status compareKernel(KernelContext& ctx, Op op, bool strings = false) {
   return Status::ok();
 }
 
-/// A broadcast operator on BOOL or on the integer types only (logical, bitwise).
-template <class Op>
-Status integerBinaryKernel(KernelContext& ctx, Op op, bool booleans) {
+/// A broadcast operator on BOOL only (kBooleans: And, Or, Xor) or on the integer types only
+/// (bitwise, BitShift). Which is a template argument: a BOOL operator's loop is compiled for
+/// BOOL alone, not for every integer type.
+template <bool kBooleans, class Op>
+Status logicalBinaryKernel(KernelContext& ctx, Op op) {
   BinaryOperands in;
   if (Status s = binaryOperands(ctx, in); !s) return s;
   ElementType type = in.a->type();
@@ -495,7 +497,7 @@ Status integerBinaryKernel(KernelContext& ctx, Op op, bool booleans) {
                [&](T x, T y) { return static_cast<T>(op(x, y)); });
   };
   bool ok = false;
-  if (booleans) {
+  if constexpr (kBooleans) {
     if (type == ElementType::kBool) {
       run.template operator()<bool>();
       ok = true;
@@ -506,6 +508,16 @@ Status integerBinaryKernel(KernelContext& ctx, Op op, bool booleans) {
   if (!ok) return unsupported(ctx, type);
   ctx.setOutput(0, std::move(out));
   return Status::ok();
+}
+
+template <class Op>
+Status booleanBinaryKernel(KernelContext& ctx, Op op) {
+  return logicalBinaryKernel<true>(ctx, op);
+}
+
+template <class Op>
+Status integerBinaryKernel(KernelContext& ctx, Op op) {
+  return logicalBinaryKernel<false>(ctx, op);
 }
 
 /// An elementwise operator over the floating-point types: FLOAT and DOUBLE natively (`op`

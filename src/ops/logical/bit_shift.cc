@@ -23,18 +23,15 @@ Status runBitShift(KernelContext& ctx) {
     return elementwise::unsupported(ctx, x->type());
   }
   bool left = direction == "LEFT";
-  return elementwise::integerBinaryKernel(
-      ctx,
-      [left](auto a, auto b) {
-        using T = decltype(a);
-        if constexpr (std::is_signed_v<T>) {
-          return T(0);  // not reached: the signed types are refused above
-        } else {
-          if (b >= T(sizeof(T) * 8)) return T(0);
-          return static_cast<T>(left ? a << b : a >> b);
-        }
-      },
-      /*booleans=*/false);
+  return elementwise::integerBinaryKernel(ctx, [left](auto a, auto b) {
+    using T = decltype(a);
+    if constexpr (std::is_signed_v<T>) {
+      return T(0);  // not reached: the signed types are refused above
+    } else {
+      if (b >= T(sizeof(T) * 8)) return T(0);
+      return static_cast<T>(left ? a << b : a >> b);
+    }
+  });
 }
 
 }  // namespace

@@ -12,9 +12,7 @@ using namespace dsl;
 namespace {
 
 Status runBitwiseOr(KernelContext& ctx) {
-  return elementwise::integerBinaryKernel(
-      ctx, [](auto a, auto b) { return a | b; },
-      /*booleans=*/false);
+  return elementwise::integerBinaryKernel(ctx, [](auto a, auto b) { return a | b; });
 }
 
 }  // namespace

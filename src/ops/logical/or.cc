@@ -12,9 +12,7 @@ using namespace dsl;
 namespace {
 
 Status runOr(KernelContext& ctx) {
-  return elementwise::integerBinaryKernel(
-      ctx, [](bool a, bool b) { return a || b; },
-      /*booleans=*/true);
+  return elementwise::booleanBinaryKernel(ctx, [](bool a, bool b) { return a || b; });
 }
 
 }  // namespace
