@@ -2,7 +2,7 @@
 
 #include "check/opset_imports.h"
 #include "check/place.h"
-#include "check/quote.h"
+#include "core/quote.h"
 #include "onyx/ir/name_table.h"
 
 namespace onyx::check {

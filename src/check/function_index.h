@@ -7,7 +7,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "onyx/check/diagnostic.h"
+#include "onyx/core/diagnostic.h"
 #include "onyx/ir/model.h"
 
 namespace onyx::check {

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "check/metadata_rules.h"
-#include "check/quote.h"
+#include "core/quote.h"
 
 namespace onyx::check {
 

@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "check/place.h"
-#include "check/quote.h"
+#include "core/quote.h"
 
 namespace onyx::check {
 

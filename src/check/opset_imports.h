@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "onyx/check/diagnostic.h"
+#include "onyx/core/diagnostic.h"
 #include "onyx/ir/function.h"
 
 namespace onyx::check {

@@ -7,11 +7,13 @@
 #include <unordered_set>
 
 #include "check/opset_imports.h"
-#include "check/quote.h"
+#include "core/place_path.h"
+#include "core/quote.h"
 #include "eval/fused_convolution.h"
 #include "eval/fused_matmul.h"
 #include "eval/fusion_plan.h"
 #include "eval/thread_pool.h"
+#include "ir/graph_place.h"
 #include "onyx/core/buffer_pool.h"
 #include "onyx/core/element_type.h"
 #include "onyx/eval/evaluator.h"
@@ -26,8 +28,6 @@
 #include "onyx/ops/registry.h"
 
 namespace onyx {
-
-using check::quoted;
 
 namespace eval_internal {
 
@@ -206,13 +206,15 @@ Status Executor::checkRunnable(const Graph& graph, const Imports& imports,
     const OpSchema* schema = opset ? findSchema(domain, node->opType(), *opset) : nullptr;
     bool local = model_.findFunction(domain, node->opType(),
                                      node->rare().overload.value_or(std::string_view())) != nullptr;
-    if (!local && !runnable(schema, opset)) {
-      return notRunnable(*node, schema).within(path + ".node[" + std::to_string(index) + "]");
-    }
-    for (const Attribute* attribute : node->attributes) {
+    std::string node_path = path;
+    appendSegment(node_path, "node", index, node->nameOrEmpty());
+    if (!local && !runnable(schema, opset)) return notRunnable(*node, schema).within(node_path);
+    for (size_t a = 0; a < node->attributes.size(); ++a) {
+      const Attribute* attribute = node->attributes[a];
       if (attribute->g != nullptr) {
-        ONYX_RETURN_IF_ERROR(
-            checkRunnable(*attribute->g, imports, path + ".node[" + std::to_string(index) + "].g"));
+        std::string body_path = node_path;
+        appendSegment(body_path, "attribute", a, attribute->nameOrEmpty());
+        ONYX_RETURN_IF_ERROR(checkRunnable(*attribute->g, imports, joinPath(body_path, "g")));
       }
     }
     ++index;
@@ -395,11 +397,7 @@ Status Executor::runFusedGroup(const FusedGroup& group, const FusionPlan& plan, 
     }
     Status status = runNode(*member.node, scope, imports);
     if (!status.isOk()) {
-      std::string where = "node[" + std::to_string(member.index) + "]";
-      if (!member.node->nameOrEmpty().empty()) {
-        where += "(" + std::string(member.node->nameOrEmpty()) + ")";
-      }
-      return status.within(where);
+      return status.within(pathSegment("node", member.index, member.node->nameOrEmpty()));
     }
   }
   return Status::ok();
@@ -441,11 +439,7 @@ Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& sco
                              imports, plan.drops[index]);
       if (!status.isOk()) return status;
     }
-    if (!status.isOk()) {
-      std::string where = "node[" + std::to_string(index) + "]";
-      if (!node->nameOrEmpty().empty()) where += "(" + std::string(node->nameOrEmpty()) + ")";
-      return status.within(where);
-    }
+    if (!status.isOk()) return status.within(pathSegment("node", index, node->nameOrEmpty()));
     for (const Value* value : plan.drops[index]) {
       scope.values.erase(value);
       scope.channels_last.erase(value);
@@ -479,6 +473,11 @@ Result<std::vector<EvalValue>> Executor::runSubgraph(const Graph& graph,
   Result<std::vector<EvalValue>> outputs = runGraph(graph, inner, *current_imports_);
   current_scope_ = outer;
   --depth_;
+  if (!outputs && graph.owner != nullptr) {
+    // Named as the checker names it: the node's path, then the attribute holding the graph.
+    Status failed = std::move(outputs).takeStatus();
+    return failed.within(graphPathInNode(*graph.owner, graph));
+  }
   return outputs;
 }
 

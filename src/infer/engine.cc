@@ -4,11 +4,12 @@
 #include <array>
 
 #include "check/opset_imports.h"
-#include "check/place.h"
-#include "check/quote.h"
+#include "core/place_path.h"
+#include "core/quote.h"
 #include "infer/merge.h"
 #include "infer/signature_types.h"
 #include "infer/type_conversion.h"
+#include "ir/graph_place.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph.h"
@@ -20,8 +21,6 @@
 namespace onyx::infer {
 
 namespace {
-
-using check::quoted;
 
 std::vector<std::pair<std::string_view, int64_t>> readOpsets(const ArenaList<OperatorSetId>& list) {
   std::vector<std::pair<std::string_view, int64_t>> opsets;
@@ -100,7 +99,7 @@ ValueState& Engine::stateOf(const Value& value) {
 
 std::string Engine::NodePlace::path() const {
   std::string text = *graph_path;
-  check::appendSegment(text, "node", index, node->nameOrEmpty());
+  appendSegment(text, "node", index, node->nameOrEmpty());
   return text;
 }
 
@@ -330,21 +329,8 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
   Graph& graph = const_cast<Graph&>(const_graph);
   std::string path = current_place_ != nullptr ? current_place_->path() : std::string("graph");
   if (current_place_ != nullptr) {
-    const Node* owner = current_place_->node;
-    for (size_t a = 0; a < owner->attributes.size(); ++a) {
-      const Attribute* attribute = owner->attributes[a];
-      if (attribute->g == &graph) {
-        check::appendSegment(path, "attribute", a, attribute->nameOrEmpty());
-        path += ".g";
-        break;
-      }
-      const ArenaList<Graph*>& graphs = attribute->rare().graphs;
-      for (size_t k = 0; k < graphs.size(); ++k) {
-        if (graphs[k] != &graph) continue;
-        check::appendSegment(path, "attribute", a, attribute->nameOrEmpty());
-        check::appendSegment(path, "graphs", k, graph.name.value_or(std::string_view()));
-      }
-    }
+    std::string below = graphPathInNode(*current_place_->node, graph);
+    if (!below.empty()) path = joinPath(std::move(path), below);
   }
   for (size_t i = 0; i < graph.inputs.size(); ++i) {
     const Value* formal = graph.inputs[i]->value;
@@ -359,7 +345,7 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
       Merged merged = mergeTypes(declared, inputs[i], dims_);
       if (!merged.conflict.empty()) {
         std::string input_path = path;
-        check::appendSegment(input_path, "input", i, formal->name);
+        appendSegment(input_path, "input", i, formal->name);
         result_.diagnostics.error("R36", input_path,
                                   quoted(formal->name) + ": the body declares " +
                                       describe(state.type, dims_) + ", the node gives " +

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "onyx/core/element_type.h"
+#include "text/text_writer.h"
 
 namespace onyx {
 
@@ -57,13 +58,11 @@ std::vector<std::string> typeSetNames(const TypeSet& set) {
 
 namespace {
 
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
+// A string default as the text syntax writes a string literal.
+std::string stringLiteral(std::string_view value) {
+  std::string out;
+  text::TextWriter(out).quoted(value);
+  return out;
 }
 
 }  // namespace
@@ -79,13 +78,13 @@ std::string attributeDefaultText(const AttributeSpec& attribute) {
       if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
       return text;
     }
-    case AttributeKind::kString: return quoted(attribute.default_string);
+    case AttributeKind::kString: return stringLiteral(attribute.default_string);
     case AttributeKind::kInts: return fmt::format("[{}]", fmt::join(attribute.default_ints, ", "));
     case AttributeKind::kStrings: {
       std::string out = "[";
       for (const char* value : attribute.default_strings) {
         if (out.size() > 1) out += ", ";
-        out += quoted(value);
+        out += stringLiteral(value);
       }
       return out + "]";
     }
