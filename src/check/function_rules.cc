@@ -24,16 +24,6 @@ std::string itemPath(const std::string& prefix, std::string_view list, size_t in
   return text;
 }
 
-const char* kindName(AttributeKind kind) {
-  switch (kind) {
-    case AttributeKind::kTensor: return "TENSOR";
-    case AttributeKind::kGraph: return "GRAPH";
-    case AttributeKind::kSparseTensor: return "SPARSE_TENSOR";
-    case AttributeKind::kTypeProto: return "TYPE_PROTO";
-    default: return "";
-  }
-}
-
 // R101: an attribute default is usable as the value of the attribute. Scalars may lack
 // their field (a proto3 writer drops a zero) and lists may be empty; a message value may not.
 // The value rules stay silent about what this reports (ValueContext::is_attribute_default);
@@ -61,7 +51,8 @@ void checkDefault(const Attribute& attribute, int64_t ir_version, const LazyPath
     case AttributeKind::kSparseTensor:
     case AttributeKind::kTypeProto:
       out.error("R101", path(),
-                std::string("the default has type ") + kindName(kind) + " but holds no such value");
+                "the default has type " + std::string(attributeTypeName(kind)) +
+                    " but holds no such value");
       return;
     default: return;
   }

@@ -8,27 +8,6 @@
 
 namespace onyx {
 
-std::string_view attributeKindName(AttributeKind kind) {
-  switch (kind) {
-    case AttributeKind::kFloat: return "float";
-    case AttributeKind::kInt: return "int";
-    case AttributeKind::kString: return "string";
-    case AttributeKind::kTensor: return "tensor";
-    case AttributeKind::kGraph: return "graph";
-    case AttributeKind::kFloats: return "floats";
-    case AttributeKind::kInts: return "ints";
-    case AttributeKind::kStrings: return "strings";
-    case AttributeKind::kTensors: return "tensors";
-    case AttributeKind::kGraphs: return "graphs";
-    case AttributeKind::kSparseTensor: return "sparse_tensor";
-    case AttributeKind::kSparseTensors: return "sparse_tensors";
-    case AttributeKind::kTypeProto: return "type_proto";
-    case AttributeKind::kTypeProtos: return "type_protos";
-    case AttributeKind::kUndefined: break;
-  }
-  return "undefined";
-}
-
 std::vector<std::string> typeSetNames(const TypeSet& set) {
   struct Form {
     uint32_t bits;
