@@ -71,7 +71,9 @@ std::vector<std::vector<size_t>> callGraph(const CheckContext& context) {
       const Graph* graph = pending.back();
       pending.pop_back();
       for (const Node* node = graph->first_node; node != nullptr; node = node->next) {
-        if (auto callee = context.functions.callee(*node)) calls[i].push_back(*callee);
+        if (auto callee = context.functions.localFunctionIndex(*node)) {
+          calls[i].push_back(*callee);
+        }
         for (const Attribute* attribute : node->attributes) {
           if (attribute == nullptr) continue;
           if (attribute->g != nullptr) pending.push_back(attribute->g);
@@ -197,6 +199,21 @@ void checkSignature(const Function& function, const std::string& prefix,
 }
 
 }  // namespace
+
+void checkFunctionIds(CheckContext& context) {
+  const Model& model = context.model;
+  for (auto [index, first] : context.functions.repeatedIds()) {
+    const Function& function = *model.functions[index];
+    FunctionId id = FunctionId::of(function, context.functions.countsOverload());
+    std::string what = "domain " + quoted(id.domain) + ", name " + quoted(id.name);
+    if (context.functions.countsOverload()) what += ", overload " + quoted(id.overload);
+    std::string first_path;
+    appendSegment(first_path, "functions", first, function.nameOrEmpty());
+    context.out.error("R92", pathSegment("functions", index, function.nameOrEmpty()),
+                      "has the same id (" + what + ") as " + first_path +
+                          "; a call could not tell which function it means");
+  }
+}
 
 void checkFunctions(CheckContext& context, Walker& walker) {
   const Model& model = context.model;

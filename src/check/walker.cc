@@ -509,11 +509,7 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
   signature.model_imports = &context_.model_imports;
   signature.function = frame.scope.function;
   signature.memo = &context_.signatures;
-  if (!context_.functions.empty()) {
-    if (auto callee = context_.functions.callee(node)) {
-      signature.callee = context_.model.functions[*callee];
-    }
-  }
+  signature.callee = context_.functions.localFunction(node);
   checkNodeSignature(node, signature, node_path, out);
 
   walkAttributeGraphs(frame, node, index);

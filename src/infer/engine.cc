@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <array>
 
-#include "check/opset_imports.h"
 #include "core/place_path.h"
 #include "core/quote.h"
 #include "infer/merge.h"
@@ -22,15 +21,6 @@ namespace onyx::infer {
 
 namespace {
 
-std::vector<std::pair<std::string_view, int64_t>> readOpsets(const ArenaList<OperatorSetId>& list) {
-  std::vector<std::pair<std::string_view, int64_t>> opsets;
-  for (const OperatorSetId& entry : list) {
-    opsets.emplace_back(check::canonicalDomain(entry.domain.value_or(std::string_view())),
-                        entry.version.value_or(0));
-  }
-  return opsets;
-}
-
 // Whether every dimension of a tensor type is a number or a named expression.
 bool isCompleteIn(const InferredType& type, const SymbolicDims& dims) {
   if (!type.isTensorLike() || !type.has_shape) return false;
@@ -46,14 +36,12 @@ std::string trimmed(const std::string& detail) { return detail == " " ? std::str
 }  // namespace
 
 Engine::Engine(Model& model, const InferOptions& options, InferResult& result)
-    : model_(model), options_(options), result_(result) {}
+    : model_(model), options_(options), callees_(model), result_(result) {}
 
 void Engine::run() {
   if (model_.graph == nullptr) return;
   Frame main;
-  for (auto [domain, version] : readOpsets(model_.opset_import)) {
-    main.opsets.push_back({domain, version});
-  }
+  main.imports = OpsetImports(model_.opset_import);
   main.write_back = options_.write_back;
   // Room for every value the main graph defines, up front (a count the graph keeps).
   main.values.reserve(model_.graph->values.size());
@@ -61,16 +49,6 @@ void Engine::run() {
   inferGraph(*model_.graph, "graph");
   if (main.write_back) writeBack();
   frame_ = nullptr;
-}
-
-std::optional<int64_t> Engine::opsetOf(std::string_view domain) const {
-  std::string_view wanted = check::canonicalDomain(domain);
-  std::optional<int64_t> found;
-  for (const OpsetEntry& entry : frame_->opsets) {
-    // The highest version when a domain is imported twice (a model R10 refuses).
-    if (entry.domain == wanted && (!found || entry.version > *found)) found = entry.version;
-  }
-  return found;
 }
 
 bool Engine::isComplete(const InferredType& type) const { return isCompleteIn(type, dims_); }
@@ -111,13 +89,10 @@ void Engine::inferGraph(Graph& graph, const std::string& path) {
 void Engine::inferNode(Node& node, const NodePlace& place) {
   ++result_.stats.nodes;
   std::string_view domain = node.domainOrDefault();
-  std::optional<int64_t> opset = opsetOf(domain);
-  const OpSchema* schema = opset ? findSchema(domain, node.opType(), *opset) : nullptr;
-  const Function* local = nullptr;
-  if (schema == nullptr) {
-    local = model_.findFunction(domain, node.opType(),
-                                node.rare().overload.value_or(std::string_view()));
-  }
+  Callee callee = callees_.resolve(node, frame_->imports);
+  std::optional<int64_t> opset = callee.opset;
+  const OpSchema* schema = callee.schema;
+  const Function* local = callee.function;
   static constexpr OpSchema kNoSignature{};
   InferenceContext ctx(node, schema != nullptr ? *schema : kNoSignature, opset.value_or(0), dims_,
                        *this);
@@ -294,9 +269,7 @@ void Engine::inferCall(const Function& function, InferenceContext& ctx, const No
   }
   if (function.body == nullptr) return;
   Frame call;
-  for (auto [domain, version] : readOpsets(function.opset_import)) {
-    call.opsets.push_back({domain, version});
-  }
+  call.imports = OpsetImports(function.opset_import);
   call.caller = &ctx.node();
   call.callee = &function;
   call.depth = frame_->depth + 1;
