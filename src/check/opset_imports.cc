@@ -20,13 +20,10 @@ std::optional<std::pair<int64_t, int64_t>> publishedOpsetVersions(std::string_vi
   return std::nullopt;
 }
 
-namespace {
-
 std::string domainName(std::string_view domain) {
+  domain = canonicalDomain(domain);
   return domain.empty() ? std::string("the default domain (ai.onnx)") : "domain " + quoted(domain);
 }
-
-}  // namespace
 
 OpsetImports readOpsetImports(const ArenaList<OperatorSetId>& list, const std::string& path,
                               Diagnostics& out) {

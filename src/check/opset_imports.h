@@ -22,6 +22,9 @@ namespace onyx::check {
 /// domain onyx does not define.
 std::optional<std::pair<int64_t, int64_t>> publishedOpsetVersions(std::string_view domain);
 
+/// A domain as diagnostics name it: "the default domain (ai.onnx)", or "domain 'com.x'".
+std::string domainName(std::string_view domain);
+
 /// Reads an opset_import list (`path` is where the list is: "opset_import",
 /// "functions[0](f).opset_import"), reporting what breaks R10 and R12 into `out`: the imports
 /// as every layer reads them (onyx/ir/opset_imports.h, whose rule binds a repeated domain to

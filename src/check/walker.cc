@@ -455,8 +455,7 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
   }
   std::string_view domain = node.domainOrDefault();
   if (frame.scope.imports != nullptr && !frame.scope.imports->versionOf(domain)) {
-    std::string what =
-        domain.empty() ? std::string("the default domain (ai.onnx)") : "domain " + quoted(domain);
+    std::string what = domainName(domain);
     if (frame.scope.function != nullptr) {
       out.error("R97", path(),
                 "uses " + what +

@@ -14,6 +14,7 @@
 #include <limits>
 #include <utility>
 
+#include "core/errno_text.h"
 #include "core/quote.h"
 
 namespace onyx {
@@ -27,12 +28,6 @@ constexpr size_t kMaxChunk = size_t{1} << 30;
 // the destination's name is.
 constexpr size_t kMaxNameInTemp = 100;
 constexpr int kCreateAttempts = 16;
-
-std::string errnoText(int err) {
-  char buf[256];
-  // GNU strerror_r: returns a pointer that may or may not be `buf`.
-  return strerror_r(err, buf, sizeof buf);
-}
 
 uint64_t randomBits(int attempt) {
   uint64_t value = 0;

@@ -12,16 +12,11 @@
 #include <limits>
 #include <utility>
 
+#include "core/errno_text.h"
 #include "core/quote.h"
 
 namespace onyx {
 namespace {
-
-std::string errnoText(int err) {
-  char buf[256];
-  // GNU strerror_r: returns a pointer that may or may not be `buf`.
-  return strerror_r(err, buf, sizeof buf);
-}
 
 const char* fileKind(mode_t mode) {
   if (S_ISDIR(mode)) return "a directory";

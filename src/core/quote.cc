@@ -47,26 +47,26 @@ void escapeControlCharacters(std::string& text) {
   text.swap(escaped);
 }
 
-std::string quoted(std::string_view text) {
-  // A diagnostic stays one readable line even for a megabyte-long string attribute.
+namespace {
+
+// `text` between two `quote`s, escaped; text past 200 bytes is cut and marked `...`, so that a
+// message stays one readable line even for a megabyte-long string.
+std::string quotedWith(std::string_view text, char quote) {
   constexpr size_t kMaxShown = 200;
   size_t shown = text.size() > kMaxShown ? kMaxShown : text.size();
   std::string out;
   out.reserve(shown + 5);
-  out += '\'';
-  for (char c : text.substr(0, shown)) appendOne(out, c, '\'');
+  out += quote;
+  for (char c : text.substr(0, shown)) appendOne(out, c, quote);
   if (shown < text.size()) out += "...";
-  out += '\'';
+  out += quote;
   return out;
 }
 
-std::string quotedPath(std::string_view path) {
-  std::string out;
-  out.reserve(path.size() + 2);
-  out += '"';
-  for (char c : path) appendOne(out, c, '\0', false);
-  out += '"';
-  return out;
-}
+}  // namespace
+
+std::string quoted(std::string_view text) { return quotedWith(text, '\''); }
+
+std::string quotedPath(std::string_view path) { return quotedWith(path, '"'); }
 
 }  // namespace onyx

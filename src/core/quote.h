@@ -20,8 +20,9 @@ void escapeControlCharacters(std::string& text);
 /// is cut and marked `...`.
 std::string quoted(std::string_view text);
 
-/// `"path"` for a file path, with control characters escaped (a path's backslashes and quotes
-/// are left as they are); never cut, since a shortened path names no file.
+/// `"path"` for a file path or an external-data location, escaped as quoted() escapes (with
+/// `"` written as `\"`) and cut the same way: a location comes from an untrusted file and ends
+/// up in terminals and logs.
 std::string quotedPath(std::string_view path);
 
 }  // namespace onyx
