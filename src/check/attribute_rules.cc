@@ -16,28 +16,6 @@ namespace {
 
 constexpr uint32_t kTypeField = 20;
 
-// The value field each kind uses.
-std::string_view fieldOf(AttributeKind kind) {
-  switch (kind) {
-    case AttributeKind::kFloat: return "f";
-    case AttributeKind::kInt: return "i";
-    case AttributeKind::kString: return "s";
-    case AttributeKind::kTensor: return "t";
-    case AttributeKind::kGraph: return "g";
-    case AttributeKind::kFloats: return "floats";
-    case AttributeKind::kInts: return "ints";
-    case AttributeKind::kStrings: return "strings";
-    case AttributeKind::kTensors: return "tensors";
-    case AttributeKind::kGraphs: return "graphs";
-    case AttributeKind::kSparseTensor: return "sparse_tensor";
-    case AttributeKind::kSparseTensors: return "sparse_tensors";
-    case AttributeKind::kTypeProto: return "tp";
-    case AttributeKind::kTypeProtos: return "type_protos";
-    case AttributeKind::kUndefined: break;
-  }
-  return "";
-}
-
 bool isKnownKind(int32_t code) { return code >= 0 && code <= 14; }
 
 // The value fields that hold something: scalars and messages when present, lists when
@@ -50,7 +28,7 @@ struct ValueFields {
     std::string text;
     for (size_t i = 0; i < size; ++i) {
       if (i > 0) text += i + 1 == size ? " and " : ", ";
-      text += fieldOf(kinds[i]);
+      text += attributeValueField(kinds[i]);
     }
     return text;
   }
@@ -189,13 +167,13 @@ void checkAttribute(const Attribute& attribute, const ValueContext& context,
   }
   // R58: the value is in the field the type names.
   if (kind && fields.size == 1 && fields.kinds[0] != *kind) {
-    out.error("R58", path + "." + std::string(fieldOf(fields.kinds[0])),
+    out.error("R58", path + "." + std::string(attributeValueField(fields.kinds[0])),
               "the type is " + std::string(attributeTypeName(*kind)) + " but the value is in " +
-                  std::string(fieldOf(fields.kinds[0])) +
+                  std::string(attributeValueField(fields.kinds[0])) +
                   (*kind == AttributeKind::kUndefined
                        ? ""
                        : "; " + std::string(attributeTypeName(*kind)) + " values go in " +
-                             std::string(fieldOf(*kind))));
+                             std::string(attributeValueField(*kind))));
   }
   if (context.is_attribute_default) {
     // A function's default that refers to an attribute, or lacks its structured value, does
@@ -228,10 +206,10 @@ void checkAttribute(const Attribute& attribute, const ValueContext& context,
       case AttributeKind::kGraph:
       case AttributeKind::kSparseTensor:
       case AttributeKind::kTypeProto:
-        out.error("R50", path + "." + std::string(fieldOf(*kind)),
+        out.error("R50", path + "." + std::string(attributeValueField(*kind)),
                   std::string(article(attributeTypeName(*kind))) + " " +
                       std::string(attributeTypeName(*kind)) + " attribute must hold its value in " +
-                      std::string(fieldOf(*kind)) + ", which is missing");
+                      std::string(attributeValueField(*kind)) + ", which is missing");
         break;
       default: break;
     }

@@ -9,25 +9,26 @@ namespace {
 struct KindNames {
   std::string_view text;   // the text syntax's spelling
   std::string_view proto;  // AttributeProto.AttributeType's
+  std::string_view field;  // the AttributeProto field holding such a value
 };
 
 // By kind code, 0 to 14.
 constexpr std::array<KindNames, 15> kNames = {{
-    {"undefined", "UNDEFINED"},
-    {"float", "FLOAT"},
-    {"int", "INT"},
-    {"string", "STRING"},
-    {"tensor", "TENSOR"},
-    {"graph", "GRAPH"},
-    {"floats", "FLOATS"},
-    {"ints", "INTS"},
-    {"strings", "STRINGS"},
-    {"tensors", "TENSORS"},
-    {"graphs", "GRAPHS"},
-    {"sparse_tensor", "SPARSE_TENSOR"},
-    {"sparse_tensors", "SPARSE_TENSORS"},
-    {"type_proto", "TYPE_PROTO"},
-    {"type_protos", "TYPE_PROTOS"},
+    {"undefined", "UNDEFINED", ""},
+    {"float", "FLOAT", "f"},
+    {"int", "INT", "i"},
+    {"string", "STRING", "s"},
+    {"tensor", "TENSOR", "t"},
+    {"graph", "GRAPH", "g"},
+    {"floats", "FLOATS", "floats"},
+    {"ints", "INTS", "ints"},
+    {"strings", "STRINGS", "strings"},
+    {"tensors", "TENSORS", "tensors"},
+    {"graphs", "GRAPHS", "graphs"},
+    {"sparse_tensor", "SPARSE_TENSOR", "sparse_tensor"},
+    {"sparse_tensors", "SPARSE_TENSORS", "sparse_tensors"},
+    {"type_proto", "TYPE_PROTO", "tp"},
+    {"type_protos", "TYPE_PROTOS", "type_protos"},
 }};
 
 const KindNames* namesOf(AttributeKind kind) {
@@ -53,6 +54,11 @@ AttributeKind attributeKindNamed(std::string_view name) {
 std::string_view attributeTypeName(AttributeKind kind) {
   const KindNames* names = namesOf(kind);
   return names != nullptr ? names->proto : "UNKNOWN";
+}
+
+std::string_view attributeValueField(AttributeKind kind) {
+  const KindNames* names = namesOf(kind);
+  return names != nullptr ? names->field : std::string_view();
 }
 
 }  // namespace onyx

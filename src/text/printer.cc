@@ -36,9 +36,6 @@ struct AttributeFields {
     set[12] = !lists.sparse_tensors.empty();
     set[13] = !lists.type_protos.empty();
   }
-  static constexpr const char* kField[kCount] = {
-      "f",      "i",    "s",       "t",       "g",      "sparse_tensor",  "tp",
-      "floats", "ints", "strings", "tensors", "graphs", "sparse_tensors", "type_protos"};
   static constexpr AttributeKind kKind[kCount] = {
       AttributeKind::kFloat,         AttributeKind::kInt,       AttributeKind::kString,
       AttributeKind::kTensor,        AttributeKind::kGraph,     AttributeKind::kSparseTensor,
@@ -599,7 +596,8 @@ bool Printer::attribute(const Attribute& a, int indent, AttributePlace place) {
     w_.raw(" = @");
     w_.name(*a.rare().ref_attr_name);
     for (size_t k = 0; k < AttributeFields::kCount; ++k) {
-      if (fields.set[k]) log_.lose(AttributeFields::kField[k], "a value beside ref_attr_name");
+      if (fields.set[k])
+        log_.lose(attributeValueField(AttributeFields::kKind[k]), "a value beside ref_attr_name");
     }
   } else {
     if (kind == AttributeKind::kUndefined) {
@@ -615,7 +613,7 @@ bool Printer::attribute(const Attribute& a, int indent, AttributePlace place) {
     if (!written) return false;
     for (size_t k = 0; k < AttributeFields::kCount; ++k) {
       if (fields.set[k] && AttributeFields::kKind[k] != kind) {
-        log_.lose(AttributeFields::kField[k],
+        log_.lose(attributeValueField(AttributeFields::kKind[k]),
                   fmt::format("set beside the {} value", attributeKindName(kind)));
       }
     }

@@ -37,4 +37,9 @@ AttributeKind attributeKindNamed(std::string_view name);
 /// ("UNDEFINED" for kUndefined, "UNKNOWN" for a code out of range).
 std::string_view attributeTypeName(AttributeKind kind);
 
+/// The AttributeProto field that holds a value of the kind: "f", "i", "s", "t", "g",
+/// "sparse_tensor", "tp", "floats", ..., "type_protos" (empty for kUndefined or a code out of
+/// range).
+std::string_view attributeValueField(AttributeKind kind);
+
 }  // namespace onyx
