@@ -16,49 +16,6 @@ namespace {
 
 constexpr uint32_t kTypeField = 20;
 
-std::string_view kindName(AttributeKind kind) {
-  switch (kind) {
-    case AttributeKind::kUndefined: return "UNDEFINED";
-    case AttributeKind::kFloat: return "FLOAT";
-    case AttributeKind::kInt: return "INT";
-    case AttributeKind::kString: return "STRING";
-    case AttributeKind::kTensor: return "TENSOR";
-    case AttributeKind::kGraph: return "GRAPH";
-    case AttributeKind::kFloats: return "FLOATS";
-    case AttributeKind::kInts: return "INTS";
-    case AttributeKind::kStrings: return "STRINGS";
-    case AttributeKind::kTensors: return "TENSORS";
-    case AttributeKind::kGraphs: return "GRAPHS";
-    case AttributeKind::kSparseTensor: return "SPARSE_TENSOR";
-    case AttributeKind::kSparseTensors: return "SPARSE_TENSORS";
-    case AttributeKind::kTypeProto: return "TYPE_PROTO";
-    case AttributeKind::kTypeProtos: return "TYPE_PROTOS";
-  }
-  return "UNKNOWN";
-}
-
-// The value field each kind uses.
-std::string_view fieldOf(AttributeKind kind) {
-  switch (kind) {
-    case AttributeKind::kFloat: return "f";
-    case AttributeKind::kInt: return "i";
-    case AttributeKind::kString: return "s";
-    case AttributeKind::kTensor: return "t";
-    case AttributeKind::kGraph: return "g";
-    case AttributeKind::kFloats: return "floats";
-    case AttributeKind::kInts: return "ints";
-    case AttributeKind::kStrings: return "strings";
-    case AttributeKind::kTensors: return "tensors";
-    case AttributeKind::kGraphs: return "graphs";
-    case AttributeKind::kSparseTensor: return "sparse_tensor";
-    case AttributeKind::kSparseTensors: return "sparse_tensors";
-    case AttributeKind::kTypeProto: return "tp";
-    case AttributeKind::kTypeProtos: return "type_protos";
-    case AttributeKind::kUndefined: break;
-  }
-  return "";
-}
-
 bool isKnownKind(int32_t code) { return code >= 0 && code <= 14; }
 
 // The value fields that hold something: scalars and messages when present, lists when
@@ -71,7 +28,7 @@ struct ValueFields {
     std::string text;
     for (size_t i = 0; i < size; ++i) {
       if (i > 0) text += i + 1 == size ? " and " : ", ";
-      text += fieldOf(kinds[i]);
+      text += attributeValueField(kinds[i]);
     }
     return text;
   }
@@ -128,7 +85,7 @@ std::optional<AttributeKind> checkKind(const Attribute& attribute, const ValueCo
     // onnx.proto dates these kinds by the messages they hold; an older reader would drop the
     // value, but the spec does not say the attribute is invalid.
     out.warning("R56", path + ".type",
-                std::string(kindName(kind)) + " attributes need IR version " +
+                std::string(attributeTypeName(kind)) + " attributes need IR version " +
                     std::to_string(firstIrVersion(kind)) + " or later; the model has IR version " +
                     std::to_string(context.ir_version));
   }
@@ -178,9 +135,9 @@ void checkReferenceTarget(const Attribute& attribute, const Function& function,
     if (attribute.type && declared->type && *attribute.type != *declared->type) {
       out.error("R59", path + ".type",
                 "the attribute refers to " + quoted(target) + ", a " +
-                    std::string(kindName(declared->kind())) + " attribute of function " +
+                    std::string(attributeTypeName(declared->kind())) + " attribute of function " +
                     quoted(function.nameOrEmpty()) + ", but has type " +
-                    std::string(kindName(attribute.kind())));
+                    std::string(attributeTypeName(attribute.kind())));
     }
     return;
   }
@@ -210,13 +167,13 @@ void checkAttribute(const Attribute& attribute, const ValueContext& context,
   }
   // R58: the value is in the field the type names.
   if (kind && fields.size == 1 && fields.kinds[0] != *kind) {
-    out.error("R58", path + "." + std::string(fieldOf(fields.kinds[0])),
-              "the type is " + std::string(kindName(*kind)) + " but the value is in " +
-                  std::string(fieldOf(fields.kinds[0])) +
+    out.error("R58", path + "." + std::string(attributeValueField(fields.kinds[0])),
+              "the type is " + std::string(attributeTypeName(*kind)) + " but the value is in " +
+                  std::string(attributeValueField(fields.kinds[0])) +
                   (*kind == AttributeKind::kUndefined
                        ? ""
-                       : "; " + std::string(kindName(*kind)) + " values go in " +
-                             std::string(fieldOf(*kind))));
+                       : "; " + std::string(attributeTypeName(*kind)) + " values go in " +
+                             std::string(attributeValueField(*kind))));
   }
   if (context.is_attribute_default) {
     // A function's default that refers to an attribute, or lacks its structured value, does
@@ -249,10 +206,10 @@ void checkAttribute(const Attribute& attribute, const ValueContext& context,
       case AttributeKind::kGraph:
       case AttributeKind::kSparseTensor:
       case AttributeKind::kTypeProto:
-        out.error("R50", path + "." + std::string(fieldOf(*kind)),
-                  std::string(article(kindName(*kind))) + " " + std::string(kindName(*kind)) +
-                      " attribute must hold its value in " + std::string(fieldOf(*kind)) +
-                      ", which is missing");
+        out.error("R50", path + "." + std::string(attributeValueField(*kind)),
+                  std::string(article(attributeTypeName(*kind))) + " " +
+                      std::string(attributeTypeName(*kind)) + " attribute must hold its value in " +
+                      std::string(attributeValueField(*kind)) + ", which is missing");
         break;
       default: break;
     }

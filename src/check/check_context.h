@@ -1,18 +1,19 @@
 // Internal: what the parts of one checkModel run share — the model, the options, where
-// diagnostics go, the IR version the rules follow, the model's imports and its functions,
-// and what the signature rules remember from node to node.
+// diagnostics go, the IR version the rules follow, the model's imports and its functions
+// (indexed by onyx/ops/callee.h, as every layer finds them), and what the signature rules
+// remember from node to node.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
-#include "check/function_index.h"
 #include "check/node_signature.h"
 #include "check/opset_imports.h"
 #include "check/place.h"
 #include "check/value_rules.h"
 #include "onyx/check/checker.h"
+#include "onyx/ops/callee.h"
 
 namespace onyx::check {
 
@@ -21,7 +22,7 @@ inline constexpr int64_t kLatestIrVersion = 13;
 
 struct CheckContext {
   CheckContext(const Model& checked, const CheckOptions& chosen, Diagnostics& sink)
-      : model(checked), options(chosen), out(sink) {}
+      : model(checked), options(chosen), out(sink), functions(checked) {}
 
   const Model& model;
   const CheckOptions& options;
@@ -30,7 +31,7 @@ struct CheckContext {
   int64_t ir = kLatestIrVersion;  // what IR-gated rules follow: ir_version when it is one
                                   // onyx knows, else the latest (R6/R7 report the rest)
   OpsetImports model_imports;
-  FunctionIndex functions;
+  CalleeResolver functions;  // the model-local function a node names
   SignatureMemo signatures;
 
   /// The context of a value inside the body of `function` (null: outside any function body).

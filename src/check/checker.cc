@@ -13,7 +13,7 @@ Diagnostics checkModel(const Model& model, const CheckOptions& options) {
   check::CheckContext context(model, options, out);
   check::checkModelFields(context);
   check::checkModelDevices(context);
-  context.functions.build(model, context.ir >= 10, out);
+  check::checkFunctionIds(context);
 
   check::Walker walker(context);
   if (model.graph != nullptr) {

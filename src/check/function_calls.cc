@@ -5,8 +5,8 @@
 // omitted (IR.md "Functions").
 #include <unordered_map>
 
-#include "check/quote.h"
 #include "check/signature_rules.h"
+#include "core/quote.h"
 
 namespace onyx::check {
 

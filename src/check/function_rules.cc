@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "check/metadata_rules.h"
-#include "check/quote.h"
+#include "core/quote.h"
 
 namespace onyx::check {
 
@@ -22,16 +22,6 @@ std::string itemPath(const std::string& prefix, std::string_view list, size_t in
   std::string text = prefix;
   appendSegment(text, list, index, name);
   return text;
-}
-
-const char* kindName(AttributeKind kind) {
-  switch (kind) {
-    case AttributeKind::kTensor: return "TENSOR";
-    case AttributeKind::kGraph: return "GRAPH";
-    case AttributeKind::kSparseTensor: return "SPARSE_TENSOR";
-    case AttributeKind::kTypeProto: return "TYPE_PROTO";
-    default: return "";
-  }
 }
 
 // R101: an attribute default is usable as the value of the attribute. Scalars may lack
@@ -61,7 +51,8 @@ void checkDefault(const Attribute& attribute, int64_t ir_version, const LazyPath
     case AttributeKind::kSparseTensor:
     case AttributeKind::kTypeProto:
       out.error("R101", path(),
-                std::string("the default has type ") + kindName(kind) + " but holds no such value");
+                "the default has type " + std::string(attributeTypeName(kind)) +
+                    " but holds no such value");
       return;
     default: return;
   }
@@ -80,7 +71,9 @@ std::vector<std::vector<size_t>> callGraph(const CheckContext& context) {
       const Graph* graph = pending.back();
       pending.pop_back();
       for (const Node* node = graph->first_node; node != nullptr; node = node->next) {
-        if (auto callee = context.functions.callee(*node)) calls[i].push_back(*callee);
+        if (auto callee = context.functions.localFunctionIndex(*node)) {
+          calls[i].push_back(*callee);
+        }
         for (const Attribute* attribute : node->attributes) {
           if (attribute == nullptr) continue;
           if (attribute->g != nullptr) pending.push_back(attribute->g);
@@ -206,6 +199,21 @@ void checkSignature(const Function& function, const std::string& prefix,
 }
 
 }  // namespace
+
+void checkFunctionIds(CheckContext& context) {
+  const Model& model = context.model;
+  for (auto [index, first] : context.functions.repeatedIds()) {
+    const Function& function = *model.functions[index];
+    FunctionId id = FunctionId::of(function, context.functions.countsOverload());
+    std::string what = "domain " + quoted(id.domain) + ", name " + quoted(id.name);
+    if (context.functions.countsOverload()) what += ", overload " + quoted(id.overload);
+    std::string first_path;
+    appendSegment(first_path, "functions", first, function.nameOrEmpty());
+    context.out.error("R92", pathSegment("functions", index, function.nameOrEmpty()),
+                      "has the same id (" + what + ") as " + first_path +
+                          "; a call could not tell which function it means");
+  }
+}
 
 void checkFunctions(CheckContext& context, Walker& walker) {
   const Model& model = context.model;

@@ -6,6 +6,10 @@
 
 namespace onyx::check {
 
+/// R92: functions that share an id (onyx/ir/function.h's FunctionId); the first keeps it.
+/// Reported before the walk, as the model's own fields are.
+void checkFunctionIds(CheckContext& context);
+
 void checkFunctions(CheckContext& context, Walker& walker);
 
 }  // namespace onyx::check

@@ -8,12 +8,6 @@ bool mentions(const Status& status, std::string_view text) {
   return status.message().find(text) != std::string::npos;
 }
 
-std::string messageOf(const Status& status) {
-  std::string message = status.message();
-  if (auto offset = status.offset()) message += " (at byte " + std::to_string(*offset) + ")";
-  return message;
-}
-
 }  // namespace
 
 Diagnostic loadFailure(const Status& status) {
@@ -26,7 +20,7 @@ Diagnostic loadFailure(const Status& status) {
   } else if (mentions(status, "is negative (") || mentions(status, "product of the dims")) {
     rule = "R63";
   }
-  return {rule, Severity::kError, status.path(), messageOf(status)};
+  return Diagnostic::fromStatus(status, rule);
 }
 
 }  // namespace onyx::check

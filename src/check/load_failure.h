@@ -4,7 +4,7 @@
 // not reported as such: the value rules judge each external tensor, R70–R74.)
 #pragma once
 
-#include "onyx/check/diagnostic.h"
+#include "onyx/core/diagnostic.h"
 #include "onyx/core/status.h"
 
 namespace onyx::check {

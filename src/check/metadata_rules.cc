@@ -1,7 +1,7 @@
 #include "check/metadata_rules.h"
 
 #include "check/hash_sets.h"
-#include "check/quote.h"
+#include "core/quote.h"
 
 namespace onyx::check {
 

@@ -47,7 +47,9 @@ void checkImports(CheckContext& context) {
   }
   if (model.opset_import.empty()) {
     // Before IR 3 there were no imports: every model used ai.onnx version 1.
-    context.model_imports.entries.push_back({std::string_view(), 1});
+    OperatorSetId first_opset;
+    first_opset.version = 1;
+    context.model_imports = OpsetImports(std::span<const OperatorSetId>(&first_opset, 1));
     return;
   }
   out.error("R9", "opset_import",

@@ -6,8 +6,8 @@
 #include <cctype>
 #include <unordered_map>
 
-#include "check/quote.h"
 #include "check/signature_rules.h"
+#include "core/quote.h"
 #include "onyx/ir/name_table.h"
 #include "onyx/ops/registry.h"
 

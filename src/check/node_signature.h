@@ -23,7 +23,7 @@
 
 #include "check/opset_imports.h"
 #include "check/place.h"
-#include "onyx/check/diagnostic.h"
+#include "onyx/core/diagnostic.h"
 #include "onyx/ir/model.h"
 
 namespace onyx::check {

@@ -3,13 +3,9 @@
 #include <limits>
 
 #include "check/place.h"
-#include "check/quote.h"
+#include "core/quote.h"
 
 namespace onyx::check {
-
-std::string_view canonicalDomain(std::string_view domain) {
-  return domain == "ai.onnx" ? std::string_view() : domain;
-}
 
 std::optional<std::pair<int64_t, int64_t>> publishedOpsetVersions(std::string_view domain) {
   // The versions onyx's operator sets define (DESIGN.md's spec target). A version past the
@@ -24,17 +20,18 @@ std::optional<std::pair<int64_t, int64_t>> publishedOpsetVersions(std::string_vi
   return std::nullopt;
 }
 
-namespace {
-
 std::string domainName(std::string_view domain) {
+  domain = canonicalDomain(domain);
   return domain.empty() ? std::string("the default domain (ai.onnx)") : "domain " + quoted(domain);
 }
 
-}  // namespace
-
 OpsetImports readOpsetImports(const ArenaList<OperatorSetId>& list, const std::string& path,
                               Diagnostics& out) {
-  OpsetImports imports;
+  struct Seen {
+    std::string_view domain;
+    int64_t version;
+  };
+  std::vector<Seen> seen;
   for (size_t i = 0; i < list.size(); ++i) {
     const OperatorSetId& entry = list[i];
     std::string_view domain = canonicalDomain(entry.domain.value_or(std::string_view()));
@@ -43,8 +40,6 @@ OpsetImports readOpsetImports(const ArenaList<OperatorSetId>& list, const std::s
       appendSegment(text, "opset_import", i);
       return text;
     };
-    // An entry refused here still imports its domain, so that its nodes are not reported
-    // again as using a domain nobody imports; its version is kept as read (0 when absent).
     int64_t version = entry.version.value_or(0);
     if (!entry.version) {
       out.error("R10", where(), "the import of " + domainName(domain) + " has no version");
@@ -62,18 +57,18 @@ OpsetImports readOpsetImports(const ArenaList<OperatorSetId>& list, const std::s
               "; version " + std::to_string(version) + " is not one of them");
     }
     bool repeated = false;
-    for (OpsetImports::Entry& seen : imports.entries) {
-      if (seen.domain != domain) continue;
+    for (Seen& earlier : seen) {
+      if (earlier.domain != domain) continue;
       repeated = true;
       out.error("R10", where(),
                 domainName(domain) + " is imported twice (versions " +
-                    std::to_string(seen.version) + " and " + std::to_string(version) +
+                    std::to_string(earlier.version) + " and " + std::to_string(version) +
                     "); readers disagree on which one binds, so import each domain once");
-      if (version > seen.version) seen.version = version;
+      earlier.version = version;
     }
-    if (!repeated) imports.entries.push_back({domain, version});
+    if (!repeated) seen.push_back({domain, version});
   }
-  return imports;
+  return OpsetImports(list);
 }
 
 }  // namespace onyx::check

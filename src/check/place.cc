@@ -1,27 +1,6 @@
 #include "check/place.h"
 
-#include "check/quote.h"
-
 namespace onyx::check {
-
-void appendSegment(std::string& path, std::string_view list, size_t index, std::string_view name) {
-  if (!path.empty()) path += '.';
-  path += list;
-  path += '[';
-  path += std::to_string(index);
-  path += ']';
-  if (!name.empty()) {
-    path += '(';
-    appendEscaped(path, name);
-    path += ')';
-  }
-}
-
-std::string joinPath(std::string path, std::string_view field) {
-  if (!path.empty()) path += '.';
-  path += field;
-  return path;
-}
 
 std::string GraphPlace::path() const {
   if (outer == nullptr) return root;

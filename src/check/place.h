@@ -1,15 +1,11 @@
 // Internal: where the walker is, kept as a few links per graph and turned into a path
-// string only when a diagnostic is reported. Paths use the style of load errors:
+// string only when a diagnostic is reported. Paths are those of core/place_path.h:
 //
 //   graph.node[12](conv1).input[2]
 //   graph.node[3](loop).attribute[0](body).g.node[0](add)
 //   graph.node[1](if0).attribute[2](branches).graphs[1](then).output[0](y)
 //   functions[1](MyFn).node[0]
 //   training_info[0].algorithm.node[2]
-//
-// A list item that is a message with a name field shows the name in parentheses when it
-// has one; string lists (node inputs and outputs, function inputs) show the index alone and
-// the message names the value.
 #pragma once
 
 #include <cstddef>
@@ -17,17 +13,11 @@
 #include <string>
 #include <string_view>
 
+#include "core/place_path.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"
 
 namespace onyx::check {
-
-/// Appends `.list[index](name)` (no `.` on an empty path; no parentheses for an empty name).
-void appendSegment(std::string& path, std::string_view list, size_t index,
-                   std::string_view name = {});
-
-/// `path` + `.field` (or `field` alone on an empty path).
-std::string joinPath(std::string path, std::string_view field);
 
 /// A graph being walked, and how the walk reached it.
 struct GraphPlace {

@@ -16,7 +16,6 @@ namespace {
 using check::countOf;
 using check::elementTypeLabel;
 using check::indexedSegment;
-using check::quoted;
 
 // SequenceProto.DataType and OptionalProto.DataType share their numbers.
 enum class ElemKind : int32_t {

@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <string>
 
-#include "onyx/check/diagnostic.h"
+#include "onyx/core/diagnostic.h"
 #include "onyx/ir/model.h"
 
 namespace onyx::check {

@@ -2,7 +2,7 @@
 // from the model, and path segments — so that every message reads the same way.
 #pragma once
 
-#include "check/quote.h"  // quoted(): names and strings in messages
+#include "core/quote.h"  // quoted(): names and strings in messages
 
 #include <cstdint>
 #include <span>

@@ -3,7 +3,7 @@
 #include "check/device_rules.h"
 #include "check/metadata_rules.h"
 #include "check/node_signature.h"
-#include "check/quote.h"
+#include "core/quote.h"
 
 namespace onyx::check {
 
@@ -455,8 +455,7 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
   }
   std::string_view domain = node.domainOrDefault();
   if (frame.scope.imports != nullptr && !frame.scope.imports->versionOf(domain)) {
-    std::string what =
-        domain.empty() ? std::string("the default domain (ai.onnx)") : "domain " + quoted(domain);
+    std::string what = domainName(domain);
     if (frame.scope.function != nullptr) {
       out.error("R97", path(),
                 "uses " + what +
@@ -509,11 +508,7 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
   signature.model_imports = &context_.model_imports;
   signature.function = frame.scope.function;
   signature.memo = &context_.signatures;
-  if (!context_.functions.empty()) {
-    if (auto callee = context_.functions.callee(node)) {
-      signature.callee = context_.model.functions[*callee];
-    }
-  }
+  signature.callee = context_.functions.localFunction(node);
   checkNodeSignature(node, signature, node_path, out);
 
   walkAttributeGraphs(frame, node, index);

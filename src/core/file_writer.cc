@@ -14,6 +14,9 @@
 #include <limits>
 #include <utility>
 
+#include "core/errno_text.h"
+#include "core/quote.h"
+
 namespace onyx {
 namespace {
 
@@ -25,14 +28,6 @@ constexpr size_t kMaxChunk = size_t{1} << 30;
 // the destination's name is.
 constexpr size_t kMaxNameInTemp = 100;
 constexpr int kCreateAttempts = 16;
-
-std::string errnoText(int err) {
-  char buf[256];
-  // GNU strerror_r: returns a pointer that may or may not be `buf`.
-  return strerror_r(err, buf, sizeof buf);
-}
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 uint64_t randomBits(int attempt) {
   uint64_t value = 0;
@@ -72,7 +67,7 @@ Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& destination
   }
   if (destination.back() == '/') {
     return Status(ErrorCode::kInvalidArgument,
-                  "cannot write " + quoted(destination) + ": the name ends with '/'");
+                  "cannot write " + quotedPath(destination) + ": the name ends with '/'");
   }
   const size_t slash = destination.rfind('/');
   std::string dir;
@@ -88,8 +83,8 @@ Result<AtomicFileWriter> AtomicFileWriter::create(const std::string& destination
     const int err = errno;
     const ErrorCode code =
         (err == ENOENT || err == ENOTDIR) ? ErrorCode::kNotFound : ErrorCode::kIoError;
-    return Status(code, "cannot write " + quoted(destination) + ": cannot open its folder " +
-                            quoted(dir) + ": " + errnoText(err));
+    return Status(code, "cannot write " + quotedPath(destination) + ": cannot open its folder " +
+                            quotedPath(dir) + ": " + errnoText(err));
   }
   auto writer = createAt(dir_fd, name, destination);
   ::close(dir_fd);
@@ -101,9 +96,9 @@ Result<AtomicFileWriter> AtomicFileWriter::createAt(int dir_fd, std::string_view
   if (name_in_dir.empty() || name_in_dir == "." || name_in_dir == ".." ||
       name_in_dir.find('/') != std::string_view::npos ||
       name_in_dir.find('\0') != std::string_view::npos) {
-    return Status(ErrorCode::kInvalidArgument, "cannot write " + quoted(display_path) + ": \"" +
-                                                   std::string(name_in_dir) +
-                                                   "\" is not a plain file name");
+    return Status(ErrorCode::kInvalidArgument, "cannot write " + quotedPath(display_path) + ": " +
+                                                   quotedPath(name_in_dir) +
+                                                   " is not a plain file name");
   }
   AtomicFileWriter writer;
   writer.display_path_ = std::move(display_path);
@@ -114,7 +109,7 @@ Result<AtomicFileWriter> AtomicFileWriter::createAt(int dir_fd, std::string_view
   if (writer.dir_fd_ < 0) {
     const int err = errno;
     writer.done_ = true;
-    return Status(ErrorCode::kIoError, "cannot write " + quoted(writer.display_path_) +
+    return Status(ErrorCode::kIoError, "cannot write " + quotedPath(writer.display_path_) +
                                            ": cannot open its folder: " + errnoText(err));
   }
 
@@ -124,7 +119,7 @@ Result<AtomicFileWriter> AtomicFileWriter::createAt(int dir_fd, std::string_view
       S_ISDIR(st.st_mode)) {
     writer.abandon();
     return Status(ErrorCode::kInvalidArgument,
-                  "cannot write " + quoted(writer.display_path_) + ": it is a directory");
+                  "cannot write " + quotedPath(writer.display_path_) + ": it is a directory");
   }
 
   const std::string prefix =
@@ -146,7 +141,8 @@ Result<AtomicFileWriter> AtomicFileWriter::createAt(int dir_fd, std::string_view
   if (writer.fd_ < 0) {
     writer.abandon();
     return Status(ErrorCode::kIoError, "cannot create a temporary file beside " +
-                                           quoted(writer.display_path_) + ": " + errnoText(err));
+                                           quotedPath(writer.display_path_) + ": " +
+                                           errnoText(err));
   }
   writer.buffer_.reset(new char[kBufferSize]);
   return writer;
@@ -184,8 +180,8 @@ AtomicFileWriter& AtomicFileWriter::operator=(AtomicFileWriter&& other) noexcept
 AtomicFileWriter::~AtomicFileWriter() { abandon(); }
 
 Status AtomicFileWriter::closedError() const {
-  return Status(ErrorCode::kInvalidArgument,
-                "the writer of " + quoted(display_path_) + " was already committed or abandoned");
+  return Status(ErrorCode::kInvalidArgument, "the writer of " + quotedPath(display_path_) +
+                                                 " was already committed or abandoned");
 }
 
 Status AtomicFileWriter::failWith(Status status) {
@@ -200,12 +196,12 @@ Status AtomicFileWriter::writeFully(const char* data, size_t size) {
       if (errno == EINTR) continue;
       const int err = errno;
       return failWith(Status(ErrorCode::kIoError,
-                             "cannot write " + quoted(display_path_) + ": " + errnoText(err)));
+                             "cannot write " + quotedPath(display_path_) + ": " + errnoText(err)));
     }
     if (n == 0) {
       // write(2) returning 0 for a non-empty request would otherwise loop forever.
-      return failWith(
-          Status(ErrorCode::kIoError, "cannot write " + quoted(display_path_) + ": no progress"));
+      return failWith(Status(ErrorCode::kIoError,
+                             "cannot write " + quotedPath(display_path_) + ": no progress"));
     }
     data += n;
     size -= static_cast<size_t>(n);
@@ -226,7 +222,7 @@ Status AtomicFileWriter::write(const void* data, size_t size) {
   if (size == 0) return Status::ok();
   if (size > std::numeric_limits<uint64_t>::max() - position_) {
     return failWith(Status(ErrorCode::kLimitExceeded,
-                           "cannot write " + quoted(display_path_) + ": file size overflows"));
+                           "cannot write " + quotedPath(display_path_) + ": file size overflows"));
   }
   const char* bytes = static_cast<const char*>(data);
   if (size <= kBufferSize - buffered_) {
@@ -250,7 +246,7 @@ Status AtomicFileWriter::writeZeros(uint64_t count) {
   if (!error_.isOk()) return error_;
   if (count > std::numeric_limits<uint64_t>::max() - position_) {
     return failWith(Status(ErrorCode::kLimitExceeded,
-                           "cannot write " + quoted(display_path_) + ": file size overflows"));
+                           "cannot write " + quotedPath(display_path_) + ": file size overflows"));
   }
   while (count > 0) {
     if (buffered_ == kBufferSize) ONYX_RETURN_IF_ERROR(flushBuffer());
@@ -273,8 +269,8 @@ Status AtomicFileWriter::commit(SyncMode sync) {
   Status status = flushBuffer();
   if (status.isOk() && sync == SyncMode::kFsync && ::fsync(fd_) != 0) {
     const int err = errno;
-    status = Status(ErrorCode::kIoError,
-                    "cannot write " + quoted(display_path_) + ": fsync failed: " + errnoText(err));
+    status = Status(ErrorCode::kIoError, "cannot write " + quotedPath(display_path_) +
+                                             ": fsync failed: " + errnoText(err));
   }
   if (status.isOk()) {
     // Linux releases the descriptor even when close reports EINTR; only real errors
@@ -283,14 +279,14 @@ Status AtomicFileWriter::commit(SyncMode sync) {
     const int err = errno;
     fd_ = -1;
     if (rc != 0 && err != EINTR) {
-      status = Status(ErrorCode::kIoError, "cannot write " + quoted(display_path_) +
+      status = Status(ErrorCode::kIoError, "cannot write " + quotedPath(display_path_) +
                                                ": close failed: " + errnoText(err));
     }
   }
   if (status.isOk() && ::renameat(dir_fd_, temp_name_.c_str(), dir_fd_, dest_name_.c_str()) != 0) {
     const int err = errno;
     status = Status(ErrorCode::kIoError,
-                    "cannot replace " + quoted(display_path_) + ": " + errnoText(err));
+                    "cannot replace " + quotedPath(display_path_) + ": " + errnoText(err));
   }
   if (!status.isOk()) {
     abandon();
@@ -304,7 +300,7 @@ Status AtomicFileWriter::commit(SyncMode sync) {
   if (sync == SyncMode::kFsync && ::fsync(dir_fd_) != 0 && errno != EINVAL) {
     const int err = errno;
     closeFd(dir_fd_);
-    return Status(ErrorCode::kIoError, quoted(display_path_) +
+    return Status(ErrorCode::kIoError, quotedPath(display_path_) +
                                            " was written, but its folder could not be synced, "
                                            "so the rename may not survive a power loss: " +
                                            errnoText(err));

@@ -12,16 +12,11 @@
 #include <limits>
 #include <utility>
 
+#include "core/errno_text.h"
+#include "core/quote.h"
+
 namespace onyx {
 namespace {
-
-std::string errnoText(int err) {
-  char buf[256];
-  // GNU strerror_r: returns a pointer that may or may not be `buf`.
-  return strerror_r(err, buf, sizeof buf);
-}
-
-std::string quoted(const std::string& path) { return "\"" + path + "\""; }
 
 const char* fileKind(mode_t mode) {
   if (S_ISDIR(mode)) return "a directory";
@@ -46,7 +41,7 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const std::string& pa
     const int err = errno;
     const ErrorCode code =
         (err == ENOENT || err == ENOTDIR) ? ErrorCode::kNotFound : ErrorCode::kIoError;
-    return Status(code, "cannot open " + quoted(path) + ": " + errnoText(err));
+    return Status(code, "cannot open " + quotedPath(path) + ": " + errnoText(err));
   }
   auto result = fromFd(fd, path);
   ::close(fd);
@@ -59,15 +54,15 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::fromFd(int fd,
   if (::fstat(fd, &st) != 0) {
     const int err = errno;
     return Status(ErrorCode::kIoError,
-                  "cannot inspect " + quoted(path_for_messages) + ": " + errnoText(err));
+                  "cannot inspect " + quotedPath(path_for_messages) + ": " + errnoText(err));
   }
   if (!S_ISREG(st.st_mode)) {
-    return Status(ErrorCode::kInvalidArgument, quoted(path_for_messages) + " is " +
+    return Status(ErrorCode::kInvalidArgument, quotedPath(path_for_messages) + " is " +
                                                    fileKind(st.st_mode) + ", not a regular file");
   }
   if (st.st_size < 0 || static_cast<uint64_t>(st.st_size) > std::numeric_limits<size_t>::max()) {
     return Status(ErrorCode::kLimitExceeded,
-                  quoted(path_for_messages) + " is too large to map on this platform");
+                  quotedPath(path_for_messages) + " is too large to map on this platform");
   }
   const auto size = static_cast<uint64_t>(st.st_size);
 
@@ -80,7 +75,7 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::fromFd(int fd,
   if (addr == MAP_FAILED) {
     const int err = errno;
     file->size_ = 0;
-    return Status(ErrorCode::kIoError, "cannot map " + quoted(file->path_) + " (" +
+    return Status(ErrorCode::kIoError, "cannot map " + quotedPath(file->path_) + " (" +
                                            std::to_string(size) + " bytes): " + errnoText(err));
   }
   file->data_ = static_cast<const char*>(addr);

@@ -6,13 +6,14 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "check/opset_imports.h"
-#include "check/quote.h"
+#include "core/place_path.h"
+#include "core/quote.h"
 #include "eval/fused_convolution.h"
 #include "eval/fused_matmul.h"
 #include "eval/fusion_plan.h"
 #include "eval/native_kernels.h"
 #include "eval/thread_pool.h"
+#include "ir/graph_place.h"
 #include "onyx/core/buffer_pool.h"
 #include "onyx/core/element_type.h"
 #include "onyx/eval/evaluator.h"
@@ -20,30 +21,17 @@
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/node.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/value.h"
+#include "onyx/ops/callee.h"
 #include "onyx/ops/function_body.h"
 #include "onyx/ops/kernel_context.h"
 #include "onyx/ops/registry.h"
 
 namespace onyx {
 
-using check::quoted;
-
 namespace eval_internal {
-
-struct Imports {
-  const ArenaList<OperatorSetId>* list = nullptr;
-  std::optional<int64_t> versionOf(std::string_view domain) const {
-    std::optional<int64_t> found;
-    for (const OperatorSetId& entry : *list) {
-      if (check::canonicalDomain(entry.domain.value_or("")) == check::canonicalDomain(domain)) {
-        found = std::max(found.value_or(0), entry.version.value_or(0));
-      }
-    }
-    return found;
-  }
-};
 
 // The values of one graph being run, with the scope that encloses it (a subgraph reads its
 // outer graph's values; a function body reads nothing outside).
@@ -63,15 +51,17 @@ struct Scope {
   }
 };
 
-bool runnable(const OpSchema* schema, std::optional<int64_t> opset) {
-  return schema != nullptr &&
-         (schema->kernel != nullptr || hasFunctionBodyAt(*schema, opset.value_or(0)));
+// Whether onyx can run what a node calls: a model-local function, or a standard operator with
+// a kernel or a function body.
+bool runnable(const Callee& callee) {
+  return callee.function != nullptr ||
+         (callee.schema != nullptr && (callee.schema->kernel != nullptr || callee.operator_body));
 }
 
 Status notRunnable(const Node& node, const OpSchema* schema) {
   std::string what = std::string(node.opType());
   std::string_view domain = node.domainOrDefault();
-  if (!check::canonicalDomain(domain).empty()) what = std::string(domain) + "." + what;
+  if (!canonicalDomain(domain).empty()) what = std::string(domain) + "." + what;
   return Status(ErrorCode::kUnsupported, schema == nullptr
                                              ? what + " is not a known operator at this opset"
                                              : what + "-" + std::to_string(schema->since_version) +
@@ -129,12 +119,19 @@ std::vector<std::vector<const Value*>> lastReads(const Graph& graph,
 class Executor final : public KernelHost {
  public:
   Executor(const Model& model, const EvalOptions& options)
-      : model_(model), options_(options), pool_(threads()) {}
+      : model_(model),
+        options_(options),
+        callees_(model),
+        model_imports_(model.opset_import),
+        pool_(threads()) {}
 
-  Status checkRunnable(const Graph& graph, const Imports& imports, const std::string& path);
+  const OpsetImports& modelImports() const { return model_imports_; }
+
+  Status checkRunnable(const Graph& graph, const OpsetImports& imports, const std::string& path);
   /// Runs `graph`'s nodes in `scope`; its outputs. `kept`: values read after the graph
   /// ends besides its outputs (a function body's outputs).
-  Result<std::vector<EvalValue>> runGraph(const Graph& graph, Scope& scope, const Imports& imports,
+  Result<std::vector<EvalValue>> runGraph(const Graph& graph, Scope& scope,
+                                          const OpsetImports& imports,
                                           std::span<const Value* const> kept = {});
   Result<std::vector<EvalValue>> runSubgraph(const Graph& graph,
                                              std::vector<EvalValue> inputs) override;
@@ -152,19 +149,19 @@ class Executor final : public KernelHost {
  private:
   // The body of a function-operator node onyx has no kernel for, built once per node.
   Result<const Function*> operatorBody(const Node& node, const OpSchema& schema, int64_t opset,
-                                       const Imports& imports);
+                                       const OpsetImports& imports);
 
-  Status runNode(const Node& node, Scope& scope, const Imports& imports);
+  Status runNode(const Node& node, Scope& scope, const OpsetImports& imports);
   // Runs a fused group where its last node stands; `dropped`: the values the graph drops
   // after it.
   Status runFusedGroup(const FusedGroup& group, const FusionPlan& plan, Scope& scope,
-                       const Imports& imports, const std::vector<const Value*>& dropped);
+                       const OpsetImports& imports, const std::vector<const Value*>& dropped);
   // Runs a convolution group as one oneDNN convolution: whether it could.
   Result<bool> runFusedConvolution(const FusedGroup& group, const FusionPlan& plan, Scope& scope,
-                                   const Imports& imports,
+                                   const OpsetImports& imports,
                                    const std::vector<const Value*>& dropped);
   // Runs a MatMul + bias (+ Relu) group as one product: whether it could.
-  bool runFusedMatMul(const FusedGroup& group, Scope& scope, const Imports& imports);
+  bool runFusedMatMul(const FusedGroup& group, Scope& scope, const OpsetImports& imports);
   Result<std::vector<EvalValue>> callFunction(const Function& function, KernelContext& ctx);
   Result<const EvalValue*> read(const Value* value, Scope& scope);
   // The tensor `value` holds; null when it is absent, unreadable or not a tensor (a fused
@@ -175,8 +172,20 @@ class Executor final : public KernelHost {
     return found && (*found)->isTensor() ? *found : nullptr;
   }
 
+  // The imports of a function's body, read once per function.
+  const OpsetImports& importsOf(const Function& function) {
+    auto found = function_imports_.find(&function);
+    if (found == function_imports_.end()) {
+      found = function_imports_.emplace(&function, OpsetImports(function.opset_import)).first;
+    }
+    return found->second;
+  }
+
   const Model& model_;
   const EvalOptions& options_;
+  CalleeResolver callees_;
+  OpsetImports model_imports_;
+  std::unordered_map<const Function*, OpsetImports> function_imports_;
   std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
   // Per graph: what runs fused, and the values dropped after each node.
   struct GraphPlan {
@@ -193,28 +202,26 @@ class Executor final : public KernelHost {
   BufferPool buffers_;
   // Where the walk is, for subgraph calls from kernels.
   Scope* current_scope_ = nullptr;
-  const Imports* current_imports_ = nullptr;
+  const OpsetImports* current_imports_ = nullptr;
   const Node* caller_ = nullptr;
   const Function* callee_ = nullptr;
   int depth_ = 0;
 };
 
-Status Executor::checkRunnable(const Graph& graph, const Imports& imports,
+Status Executor::checkRunnable(const Graph& graph, const OpsetImports& imports,
                                const std::string& path) {
   size_t index = 0;
   for (const Node* node : graph.nodes()) {
-    std::string_view domain = node->domainOrDefault();
-    std::optional<int64_t> opset = imports.versionOf(domain);
-    const OpSchema* schema = opset ? findSchema(domain, node->opType(), *opset) : nullptr;
-    bool local = model_.findFunction(domain, node->opType(),
-                                     node->rare().overload.value_or(std::string_view())) != nullptr;
-    if (!local && !runnable(schema, opset)) {
-      return notRunnable(*node, schema).within(path + ".node[" + std::to_string(index) + "]");
-    }
-    for (const Attribute* attribute : node->attributes) {
+    Callee callee = callees_.resolve(*node, imports);
+    std::string node_path = path;
+    appendSegment(node_path, "node", index, node->nameOrEmpty());
+    if (!runnable(callee)) return notRunnable(*node, callee.schema).within(node_path);
+    for (size_t a = 0; a < node->attributes.size(); ++a) {
+      const Attribute* attribute = node->attributes[a];
       if (attribute->g != nullptr) {
-        ONYX_RETURN_IF_ERROR(
-            checkRunnable(*attribute->g, imports, path + ".node[" + std::to_string(index) + "].g"));
+        std::string body_path = node_path;
+        appendSegment(body_path, "attribute", a, attribute->nameOrEmpty());
+        ONYX_RETURN_IF_ERROR(checkRunnable(*attribute->g, imports, joinPath(body_path, "g")));
       }
     }
     ++index;
@@ -238,15 +245,12 @@ Result<const EvalValue*> Executor::read(const Value* value, Scope& scope) {
   return Status(ErrorCode::kInvalidArgument, quoted(value->name) + " has no value");
 }
 
-Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports) {
-  std::string_view domain = node.domainOrDefault();
-  std::optional<int64_t> opset = imports.versionOf(domain);
-  const OpSchema* schema = opset ? findSchema(domain, node.opType(), *opset) : nullptr;
-  const Function* local =
-      schema == nullptr ? model_.findFunction(domain, node.opType(),
-                                              node.rare().overload.value_or(std::string_view()))
-                        : nullptr;
-  if (local == nullptr && !runnable(schema, opset)) return notRunnable(node, schema);
+Status Executor::runNode(const Node& node, Scope& scope, const OpsetImports& imports) {
+  Callee callee = callees_.resolve(node, imports);
+  if (!runnable(callee)) return notRunnable(node, callee.schema);
+  const OpSchema* schema = callee.schema;
+  std::optional<int64_t> opset = callee.opset;
+  const Function* local = callee.function;
   static constexpr OpSchema kNoSignature{};
   KernelContext ctx(node, schema != nullptr ? *schema : kNoSignature, opset.value_or(0), *this);
   ctx.caller_ = caller_;
@@ -264,7 +268,7 @@ Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports)
   for (size_t i = 0; i < node.outputCount(); ++i) ctx.wanted_[i] = node.output(i) != nullptr;
 
   Scope* outer_scope = current_scope_;
-  const Imports* outer_imports = current_imports_;
+  const OpsetImports* outer_imports = current_imports_;
   current_scope_ = &scope;
   current_imports_ = &imports;
   Status status;
@@ -299,7 +303,7 @@ Status Executor::runNode(const Node& node, Scope& scope, const Imports& imports)
 }
 
 Result<bool> Executor::runFusedConvolution(const FusedGroup& group, const FusionPlan& plan,
-                                           Scope& scope, const Imports& imports,
+                                           Scope& scope, const OpsetImports& imports,
                                            const std::vector<const Value*>& dropped) {
   const Node& conv = *group.anchor.node;
   const Value* x_value = conv.input(0);
@@ -310,9 +314,9 @@ Result<bool> Executor::runFusedConvolution(const FusedGroup& group, const Fusion
   const EvalValue* w = readTensor(scope, w_value);
   const EvalValue* b = readTensor(scope, b_value);
   const EvalValue* r = readTensor(scope, r_value);
-  std::optional<int64_t> opset = imports.versionOf(conv.domainOrDefault());
-  const OpSchema* schema =
-      opset ? findSchema(conv.domainOrDefault(), conv.opType(), *opset) : nullptr;
+  Callee callee = callees_.resolve(conv, imports);
+  const OpSchema* schema = callee.schema;
+  std::optional<int64_t> opset = callee.opset;
   bool usable = x != nullptr && w != nullptr && (b_value == nullptr || b != nullptr) &&
                 (r_value == nullptr || r != nullptr) && schema != nullptr &&
                 x->tensor.type() == ElementType::kFloat && x->tensor.rank() == 4;
@@ -360,14 +364,14 @@ Result<bool> Executor::runFusedConvolution(const FusedGroup& group, const Fusion
   return false;
 }
 
-bool Executor::runFusedMatMul(const FusedGroup& group, Scope& scope, const Imports& imports) {
+bool Executor::runFusedMatMul(const FusedGroup& group, Scope& scope, const OpsetImports& imports) {
   const Node& matmul = *group.anchor.node;
   const EvalValue* a = readTensor(scope, matmul.input(0));
   const EvalValue* b = readTensor(scope, matmul.input(1));
   const EvalValue* bias = readTensor(scope, group.addend());
-  std::optional<int64_t> opset = imports.versionOf(matmul.domainOrDefault());
-  const OpSchema* schema =
-      opset ? findSchema(matmul.domainOrDefault(), matmul.opType(), *opset) : nullptr;
+  Callee callee = callees_.resolve(matmul, imports);
+  const OpSchema* schema = callee.schema;
+  std::optional<int64_t> opset = callee.opset;
   if (a == nullptr || b == nullptr || bias == nullptr || schema == nullptr) return false;
   KernelContext ctx(matmul, *schema, *opset, *this);
   std::optional<Array> result =
@@ -378,7 +382,8 @@ bool Executor::runFusedMatMul(const FusedGroup& group, Scope& scope, const Impor
 }
 
 Status Executor::runFusedGroup(const FusedGroup& group, const FusionPlan& plan, Scope& scope,
-                               const Imports& imports, const std::vector<const Value*>& dropped) {
+                               const OpsetImports& imports,
+                               const std::vector<const Value*>& dropped) {
   if (group.kind == FusedGroup::Kind::kConvolution) {
     Result<bool> ran = runFusedConvolution(group, plan, scope, imports, dropped);
     if (!ran) return ran.status();
@@ -397,22 +402,17 @@ Status Executor::runFusedGroup(const FusedGroup& group, const FusionPlan& plan, 
     }
     Status status = runNode(*member.node, scope, imports);
     if (!status.isOk()) {
-      std::string where = "node[" + std::to_string(member.index) + "]";
-      if (!member.node->nameOrEmpty().empty()) {
-        where += "(" + std::string(member.node->nameOrEmpty()) + ")";
-      }
-      return status.within(where);
+      return status.within(pathSegment("node", member.index, member.node->nameOrEmpty()));
     }
   }
   return Status::ok();
 }
 
 Result<const Function*> Executor::operatorBody(const Node& node, const OpSchema& schema,
-                                               int64_t opset, const Imports& imports) {
+                                               int64_t opset, const OpsetImports& imports) {
   auto found = operator_bodies_.find(&node);
   if (found != operator_bodies_.end()) return found->second->function;
-  std::vector<OperatorSetId> opsets(imports.list->begin(), imports.list->end());
-  Result<FunctionBody> body = functionBodyFor(schema, node, opset, opsets);
+  Result<FunctionBody> body = functionBodyFor(schema, node, opset, imports);
   if (!body) return body.status();
   auto owned = std::make_unique<FunctionBody>(std::move(body).value());
   const Function* function = owned->function;
@@ -421,7 +421,7 @@ Result<const Function*> Executor::operatorBody(const Node& node, const OpSchema&
 }
 
 Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& scope,
-                                                  const Imports& imports,
+                                                  const OpsetImports& imports,
                                                   std::span<const Value* const> kept) {
   auto cached = plans_.find(&graph);
   if (cached == plans_.end()) {
@@ -443,11 +443,7 @@ Result<std::vector<EvalValue>> Executor::runGraph(const Graph& graph, Scope& sco
                              imports, plan.drops[index]);
       if (!status.isOk()) return status;
     }
-    if (!status.isOk()) {
-      std::string where = "node[" + std::to_string(index) + "]";
-      if (!node->nameOrEmpty().empty()) where += "(" + std::string(node->nameOrEmpty()) + ")";
-      return status.within(where);
-    }
+    if (!status.isOk()) return status.within(pathSegment("node", index, node->nameOrEmpty()));
     for (const Value* value : plan.drops[index]) {
       scope.values.erase(value);
       scope.channels_last.erase(value);
@@ -481,6 +477,11 @@ Result<std::vector<EvalValue>> Executor::runSubgraph(const Graph& graph,
   Result<std::vector<EvalValue>> outputs = runGraph(graph, inner, *current_imports_);
   current_scope_ = outer;
   --depth_;
+  if (!outputs && graph.owner != nullptr) {
+    // Named as the checker names it: the node's path, then the attribute holding the graph.
+    Status failed = std::move(outputs).takeStatus();
+    return failed.within(graphPathInNode(*graph.owner, graph));
+  }
   return outputs;
 }
 
@@ -497,7 +498,7 @@ Result<std::vector<EvalValue>> Executor::callFunction(const Function& function,
       body.values[formal] = *ctx.input(i);
     }
   }
-  Imports imports{&function.opset_import};
+  const OpsetImports& imports = importsOf(function);
   const Node* outer_caller = caller_;
   const Function* outer_callee = callee_;
   caller_ = &ctx.node();
@@ -557,13 +558,12 @@ Evaluator::Evaluator(const Model& model, EvalOptions options)
 Evaluator::~Evaluator() = default;
 
 Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs) {
-  using eval_internal::Imports;
   using eval_internal::Scope;
   if (model_.graph == nullptr) {
     return Status(ErrorCode::kInvalidArgument, "the model has no graph");
   }
   const Graph& graph = *model_.graph;
-  Imports imports{&model_.opset_import};
+  const OpsetImports& imports = executor_->modelImports();
   if (!checked_) {
     ONYX_RETURN_IF_ERROR(executor_->checkRunnable(graph, imports, "graph"));
     checked_ = true;

@@ -2,8 +2,8 @@
 
 #include <unordered_map>
 
-#include "check/opset_imports.h"
 #include "onyx/ir/node.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/value.h"
 
 namespace onyx::eval_internal {
@@ -11,7 +11,7 @@ namespace onyx::eval_internal {
 namespace {
 
 bool isOnnxOperator(const Node& node, std::string_view op_type) {
-  return node.opType() == op_type && check::canonicalDomain(node.domainOrDefault()).empty();
+  return node.opType() == op_type && canonicalDomain(node.domainOrDefault()).empty();
 }
 
 // The node that alone reads `value`, once: null when a graph output, a kept value, a subgraph

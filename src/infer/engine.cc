@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <array>
 
-#include "check/opset_imports.h"
-#include "check/place.h"
-#include "check/quote.h"
+#include "core/place_path.h"
+#include "core/quote.h"
 #include "infer/merge.h"
 #include "infer/signature_types.h"
+#include "ir/graph_place.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph.h"
@@ -20,17 +20,6 @@
 namespace onyx::infer {
 
 namespace {
-
-using check::quoted;
-
-std::vector<std::pair<std::string_view, int64_t>> readOpsets(const ArenaList<OperatorSetId>& list) {
-  std::vector<std::pair<std::string_view, int64_t>> opsets;
-  for (const OperatorSetId& entry : list) {
-    opsets.emplace_back(check::canonicalDomain(entry.domain.value_or(std::string_view())),
-                        entry.version.value_or(0));
-  }
-  return opsets;
-}
 
 // Whether every dimension of a tensor type is a number or a named expression.
 bool isCompleteIn(const InferredType& type, const SymbolicDims& dims) {
@@ -47,14 +36,12 @@ std::string trimmed(const std::string& detail) { return detail == " " ? std::str
 }  // namespace
 
 Engine::Engine(Model& model, const InferOptions& options, InferResult& result)
-    : model_(model), options_(options), result_(result) {}
+    : model_(model), options_(options), callees_(model), result_(result) {}
 
 void Engine::run() {
   if (model_.graph == nullptr) return;
   Frame main;
-  for (auto [domain, version] : readOpsets(model_.opset_import)) {
-    main.opsets.push_back({domain, version});
-  }
+  main.imports = OpsetImports(model_.opset_import);
   main.write_back = options_.write_back;
   // Room for every value the main graph defines, up front (a count the graph keeps).
   main.values.reserve(model_.graph->values.size());
@@ -62,16 +49,6 @@ void Engine::run() {
   inferGraph(*model_.graph, "graph");
   if (main.write_back) writeBack();
   frame_ = nullptr;
-}
-
-std::optional<int64_t> Engine::opsetOf(std::string_view domain) const {
-  std::string_view wanted = check::canonicalDomain(domain);
-  std::optional<int64_t> found;
-  for (const OpsetEntry& entry : frame_->opsets) {
-    // The highest version when a domain is imported twice (a model R10 refuses).
-    if (entry.domain == wanted && (!found || entry.version > *found)) found = entry.version;
-  }
-  return found;
 }
 
 bool Engine::isComplete(const InferredType& type) const { return isCompleteIn(type, dims_); }
@@ -100,7 +77,7 @@ ValueState& Engine::stateOf(const Value& value) {
 
 std::string Engine::NodePlace::path() const {
   std::string text = *graph_path;
-  check::appendSegment(text, "node", index, node->nameOrEmpty());
+  appendSegment(text, "node", index, node->nameOrEmpty());
   return text;
 }
 
@@ -112,13 +89,10 @@ void Engine::inferGraph(Graph& graph, const std::string& path) {
 void Engine::inferNode(Node& node, const NodePlace& place) {
   ++result_.stats.nodes;
   std::string_view domain = node.domainOrDefault();
-  std::optional<int64_t> opset = opsetOf(domain);
-  const OpSchema* schema = opset ? findSchema(domain, node.opType(), *opset) : nullptr;
-  const Function* local = nullptr;
-  if (schema == nullptr) {
-    local = model_.findFunction(domain, node.opType(),
-                                node.rare().overload.value_or(std::string_view()));
-  }
+  Callee callee = callees_.resolve(node, frame_->imports);
+  std::optional<int64_t> opset = callee.opset;
+  const OpSchema* schema = callee.schema;
+  const Function* local = callee.function;
   static constexpr OpSchema kNoSignature{};
   InferenceContext ctx(node, schema != nullptr ? *schema : kNoSignature, opset.value_or(0), dims_,
                        *this);
@@ -295,9 +269,7 @@ void Engine::inferCall(const Function& function, InferenceContext& ctx, const No
   }
   if (function.body == nullptr) return;
   Frame call;
-  for (auto [domain, version] : readOpsets(function.opset_import)) {
-    call.opsets.push_back({domain, version});
-  }
+  call.imports = OpsetImports(function.opset_import);
   call.caller = &ctx.node();
   call.callee = &function;
   call.depth = frame_->depth + 1;
@@ -330,21 +302,8 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
   Graph& graph = const_cast<Graph&>(const_graph);
   std::string path = current_place_ != nullptr ? current_place_->path() : std::string("graph");
   if (current_place_ != nullptr) {
-    const Node* owner = current_place_->node;
-    for (size_t a = 0; a < owner->attributes.size(); ++a) {
-      const Attribute* attribute = owner->attributes[a];
-      if (attribute->g == &graph) {
-        check::appendSegment(path, "attribute", a, attribute->nameOrEmpty());
-        path += ".g";
-        break;
-      }
-      const ArenaList<Graph*>& graphs = attribute->rare().graphs;
-      for (size_t k = 0; k < graphs.size(); ++k) {
-        if (graphs[k] != &graph) continue;
-        check::appendSegment(path, "attribute", a, attribute->nameOrEmpty());
-        check::appendSegment(path, "graphs", k, graph.name.value_or(std::string_view()));
-      }
-    }
+    std::string below = graphPathInNode(*current_place_->node, graph);
+    if (!below.empty()) path = joinPath(std::move(path), below);
   }
   for (size_t i = 0; i < graph.inputs.size(); ++i) {
     const Value* formal = graph.inputs[i]->value;
@@ -359,7 +318,7 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
       Merged merged = mergeTypes(declared, inputs[i], dims_);
       if (!merged.conflict.empty()) {
         std::string input_path = path;
-        check::appendSegment(input_path, "input", i, formal->name);
+        appendSegment(input_path, "input", i, formal->name);
         result_.diagnostics.error("R36", input_path,
                                   quoted(formal->name) + ": the body declares " +
                                       describe(state.type, dims_) + ", the node gives " +

@@ -8,6 +8,8 @@
 
 #include "infer/value_states.h"
 #include "onyx/infer/infer.h"
+#include "onyx/ir/opset_imports.h"
+#include "onyx/ops/callee.h"
 #include "onyx/ops/inference_context.h"
 
 namespace onyx::infer {
@@ -22,16 +24,11 @@ class Engine final : public InferenceHost {
                                           bool may_not_run) override;
 
  private:
-  struct OpsetEntry {
-    std::string_view domain;  // "" for ai.onnx
-    int64_t version;
-  };
-
   // A scope of values with types: the main graph with its subgraphs, or one call of a
   // model-local function (its body is closed, so it needs nothing from outside).
   struct Frame {
     ValueStates values;
-    std::vector<OpsetEntry> opsets;
+    OpsetImports imports;
     bool write_back = false;
     const Node* caller = nullptr;
     const Function* callee = nullptr;
@@ -56,7 +53,6 @@ class Engine final : public InferenceHost {
   /// Records a node output: merged with its declaration (a conflict is R36).
   ValueState& setOutput(Value& value, InferenceContext::OutputSlot slot,
                         const std::function<std::string()>& path);
-  std::optional<int64_t> opsetOf(std::string_view domain) const;
   /// A tensor type whose every dimension is a number or a named expression.
   bool isComplete(const InferredType& type) const;
   /// The dim_param text of a symbolic dimension, in the model's arena (made once).
@@ -64,6 +60,7 @@ class Engine final : public InferenceHost {
 
   Model& model_;
   const InferOptions& options_;
+  CalleeResolver callees_;
   InferResult& result_;
   SymbolicDims dims_;
   std::vector<std::string_view> declared_text_;  // by expression index; empty: not made yet

@@ -3,9 +3,32 @@
 #include <string>
 
 #include "ir/scope.h"
+#include "onyx/ir/name_table.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
 
 namespace onyx {
+
+bool FunctionId::countsOverload(std::optional<int64_t> ir_version) {
+  return !ir_version || *ir_version >= 10;
+}
+
+FunctionId FunctionId::of(const Function& function, bool overloads) {
+  return {canonicalDomain(function.domainOrEmpty()), function.nameOrEmpty(),
+          overloads ? function.overloadOrEmpty() : std::string_view()};
+}
+
+FunctionId FunctionId::calledBy(const Node& node, bool overloads) {
+  return {canonicalDomain(node.domainOrDefault()), node.opType(),
+          overloads ? node.rare().overload.value_or(std::string_view()) : std::string_view()};
+}
+
+size_t FunctionIdHash::operator()(const FunctionId& id) const {
+  uint64_t hash = NameTable::hashName(id.name);
+  hash = hash * 31 + NameTable::hashName(id.domain);
+  hash = hash * 31 + NameTable::hashName(id.overload);
+  return static_cast<size_t>(hash);
+}
 
 Function* newFunction(Arena& arena, std::string_view domain, std::string_view name,
                       std::string_view overload) {

@@ -2,20 +2,9 @@
 
 #include <string>
 
+#include "onyx/ir/opset_imports.h"
+
 namespace onyx {
-
-namespace {
-
-std::string_view canonicalDomain(std::string_view domain) {
-  return domain == "ai.onnx" ? std::string_view() : domain;
-}
-
-bool sameKey(const Function& a, std::string_view domain, std::string_view name,
-             std::string_view overload) {
-  return a.domainOrEmpty() == domain && a.nameOrEmpty() == name && a.overloadOrEmpty() == overload;
-}
-
-}  // namespace
 
 void Model::shareBytesOf(const Model& other) {
   if (&other == this) return;
@@ -24,25 +13,11 @@ void Model::shareBytesOf(const Model& other) {
 }
 
 std::optional<int64_t> Model::opsetVersion(std::string_view opset_domain) const {
-  std::optional<int64_t> version;
-  for (const OperatorSetId& opset : opset_import) {
-    if (canonicalDomain(opset.domain.value_or("")) == canonicalDomain(opset_domain)) {
-      version = opset.version;
-    }
-  }
-  return version;
+  return OpsetImports(opset_import).versionOf(opset_domain);
 }
 
 void Model::setOpsetVersion(std::string_view opset_domain, int64_t version) {
-  OperatorSetId* last = nullptr;
-  for (OperatorSetId& opset : opset_import) {
-    if (canonicalDomain(opset.domain.value_or("")) == canonicalDomain(opset_domain)) last = &opset;
-  }
-  if (last == nullptr) {
-    last = &opset_import.emplace_back(arena());
-    last->domain = arena().copy(opset_domain);
-  }
-  last->version = version;
+  setImportedVersion(arena(), opset_import, opset_domain, version);
 }
 
 bool Model::removeOpset(std::string_view opset_domain) {
@@ -58,8 +33,11 @@ bool Model::removeOpset(std::string_view opset_domain) {
 
 Function* Model::findFunction(std::string_view function_domain, std::string_view function_name,
                               std::string_view function_overload) const {
+  bool overloads = FunctionId::countsOverload(ir_version);
+  FunctionId wanted{canonicalDomain(function_domain), function_name,
+                    overloads ? function_overload : std::string_view()};
   for (Function* function : functions) {
-    if (sameKey(*function, function_domain, function_name, function_overload)) return function;
+    if (FunctionId::of(*function, overloads) == wanted) return function;
   }
   return nullptr;
 }

@@ -6,6 +6,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "core/place_path.h"
+
 namespace onyx {
 
 namespace {
@@ -34,10 +36,9 @@ void forEachNestedRead(const Node& node, Fn&& fn) {
   }
 }
 
+// `node[3](conv1) (Conv)`: the node's place in its graph, then its operator.
 std::string describe(const Node* node, size_t index) {
-  std::string text = node->nameOrEmpty().empty() ? "node[" + std::to_string(index) + "]"
-                                                 : std::string(node->nameOrEmpty());
-  return text + " (" + std::string(node->opType()) + ")";
+  return pathSegment("node", index, node->nameOrEmpty()) + " (" + std::string(node->opType()) + ")";
 }
 
 // The topological order of `graph`'s nodes, or the nodes on a cycle.

@@ -5,18 +5,12 @@
 #include <unordered_set>
 #include <vector>
 
+#include "core/place_path.h"
+#include "core/quote.h"
+
 namespace onyx {
 
 namespace {
-
-std::string segment(std::string_view list, size_t index, std::string_view name = {}) {
-  std::string text(list);
-  text += "[" + std::to_string(index) + "]";
-  if (!name.empty()) text += "(" + std::string(name) + ")";
-  return text;
-}
-
-std::string quoted(std::string_view name) { return "'" + std::string(name) + "'"; }
 
 class Verifier {
  public:
@@ -33,13 +27,13 @@ class Verifier {
       const Value* value = function.inputs[i];
       if (value == nullptr) continue;
       if (value->graph != body || !value->function_input) {
-        problem(path + "." + segment("input", i, value->name),
+        problem(path + "." + pathSegment("input", i, value->name),
                 "is not a function input defined in the body");
       }
     }
     for (size_t i = 0; i < function.outputs.size(); ++i) {
       const Use* use = function.outputs[i];
-      std::string at = path + "." + segment("output", i);
+      std::string at = path + "." + pathSegment("output", i);
       if (use == nullptr) {
         problem(at, "is null");
         continue;
@@ -79,7 +73,7 @@ class Verifier {
   }
 
   static std::string nodePath(const std::string& graph_path, size_t index, const Node& node) {
-    return graph_path + "." + segment("node", index, node.nameOrEmpty());
+    return graph_path + "." + pathSegment("node", index, node.nameOrEmpty());
   }
 
   // Lists the graph and its nested graphs, checking how each is held.
@@ -92,8 +86,8 @@ class Verifier {
     for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
       for (size_t a = 0; a < node->attributes.size(); ++a) {
         const Attribute& attribute = *node->attributes[a];
-        std::string at =
-            nodePath(path, index, *node) + "." + segment("attribute", a, attribute.nameOrEmpty());
+        std::string at = nodePath(path, index, *node) + "." +
+                         pathSegment("attribute", a, attribute.nameOrEmpty());
         auto nested = [&](const Graph* sub, const std::string& sub_path) {
           ++held;
           if (sub->parent != &graph) problem(sub_path, "its parent is not the node's graph");
@@ -104,7 +98,7 @@ class Verifier {
         if (attribute.g != nullptr) nested(attribute.g, at + ".g");
         for (size_t g = 0; g < attribute.rare().graphs.size(); ++g) {
           const Graph* sub = attribute.rare().graphs[g];
-          nested(sub, at + "." + segment("graphs", g, sub->name.value_or("")));
+          nested(sub, at + "." + pathSegment("graphs", g, sub->name.value_or("")));
         }
       }
       if (index > graph.node_count) break;  // a looping list; reported by graph()
@@ -156,14 +150,14 @@ class Verifier {
       std::string at = nodePath(path, index, *node);
       for (size_t i = 0; i < node->inputs.size(); ++i) {
         const Use& use = node->inputs[i];
-        std::string slot_at = at + "." + segment("input", i);
+        std::string slot_at = at + "." + pathSegment("input", i);
         if (use.user != node) problem(slot_at, "its user is not the node");
         slot(use, &graph, slot_at);
       }
       for (size_t i = 0; i < node->outputs.size(); ++i) {
         const Value* value = node->outputs[i];
         if (value == nullptr) continue;
-        std::string out_at = at + "." + segment("output", i, value->name);
+        std::string out_at = at + "." + pathSegment("output", i, value->name);
         if (value->producer != node || value->output_index != i) {
           problem(out_at, "its value does not name this node and index as its producer");
         }
@@ -184,7 +178,7 @@ class Verifier {
       const ValueInfo& info = *graph.inputs[i];
       const Value* value = info.value;
       if (value == nullptr) continue;
-      std::string at = path + "." + segment("input", i, value->name);
+      std::string at = path + "." + pathSegment("input", i, value->name);
       if (value->graph != &graph) problem(at, "declares a value of another graph");
       if (value->input == nullptr || value->input->value != value) {
         problem(at, "its value does not know it is an input");
@@ -192,14 +186,14 @@ class Verifier {
     }
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
       const ValueInfo& info = *graph.outputs[i];
-      std::string at = path + "." + segment("output", i, info.name.value_or(""));
+      std::string at = path + "." + pathSegment("output", i, info.name.value_or(""));
       if (info.output.user != nullptr) problem(at, "its use has a user node");
       slot(info.output, &graph, at);
     }
     for (size_t i = 0; i < graph.initializers.size(); ++i) {
       const Tensor* tensor = graph.initializers[i];
       if (tensor->nameOrEmpty().empty()) continue;
-      std::string at = path + "." + segment("initializer", i, tensor->nameOrEmpty());
+      std::string at = path + "." + pathSegment("initializer", i, tensor->nameOrEmpty());
       const Value* value = graph.names.find(tensor->nameOrEmpty());
       if (value == nullptr || value->initializer == nullptr) {
         problem(at, "no value of the graph has it as its initializer");
@@ -212,7 +206,7 @@ class Verifier {
       const Value* value = info.bound();
       if (value == nullptr || info.isRemoved()) continue;
       if (!value->graph->encloses(&graph)) {
-        problem(path + "." + segment("value_info", i, value->name),
+        problem(path + "." + pathSegment("value_info", i, value->name),
                 "declares a value not visible from the graph");
       }
     }
@@ -324,7 +318,7 @@ Status verifyModel(const Model& model) {
   if (model.graph != nullptr) verifier.tree(*model.graph, "graph");
   for (size_t i = 0; i < model.training_info.size(); ++i) {
     const TrainingInfo& info = *model.training_info[i];
-    std::string path = segment("training_info", i);
+    std::string path = pathSegment("training_info", i);
     if (info.initialization != nullptr) {
       verifier.tree(*info.initialization, path + ".initialization");
     }
@@ -332,17 +326,17 @@ Status verifyModel(const Model& model) {
   }
   for (size_t i = 0; i < model.functions.size(); ++i) {
     const Function& function = *model.functions[i];
-    std::string path = segment("functions", i, function.nameOrEmpty());
+    std::string path = pathSegment("functions", i, function.nameOrEmpty());
     if (function.body != nullptr) {
       verifier.tree(*function.body, path);
       verifier.functionSignature(function, path);
     }
     for (size_t a = 0; a < function.attribute_proto.size(); ++a) {
       const Attribute& attribute = *function.attribute_proto[a];
-      std::string at = path + "." + segment("attribute_proto", a, attribute.nameOrEmpty());
+      std::string at = path + "." + pathSegment("attribute_proto", a, attribute.nameOrEmpty());
       if (attribute.g != nullptr) verifier.tree(*attribute.g, at + ".g");
       for (size_t g = 0; g < attribute.rare().graphs.size(); ++g) {
-        verifier.tree(*attribute.rare().graphs[g], at + "." + segment("graphs", g));
+        verifier.tree(*attribute.rare().graphs[g], at + "." + pathSegment("graphs", g));
       }
     }
   }

@@ -1,5 +1,7 @@
 #include "onyx/ir/walk.h"
 
+#include "core/place_path.h"
+
 namespace onyx {
 
 namespace {
@@ -70,13 +72,6 @@ void forEachTensor(const Model& model, const std::function<void(Tensor&, TensorR
 
 namespace {
 
-std::string segment(std::string_view list, size_t index, std::string_view name = {}) {
-  std::string text(list);
-  text += "[" + std::to_string(index) + "]";
-  if (!name.empty()) text += "(" + std::string(name) + ")";
-  return text;
-}
-
 bool findInGraph(const Graph& graph, const Tensor* tensor, std::string& path);
 
 std::string_view sparseName(const SparseTensor& sparse) {
@@ -101,19 +96,20 @@ bool findInAttribute(const Attribute& attribute, const Tensor* tensor, std::stri
   const AttributeRareFields& lists = attribute.rare();
   for (size_t i = 0; i < lists.tensors.size(); ++i) {
     if (lists.tensors[i] == tensor) {
-      return (path = segment("tensors", i, tensor->nameOrEmpty()), true);
+      return (path = pathSegment("tensors", i, tensor->nameOrEmpty()), true);
     }
   }
   for (size_t i = 0; i < lists.sparse_tensors.size(); ++i) {
     if (findInSparse(lists.sparse_tensors[i], tensor, inner)) {
-      return (
-          path = segment("sparse_tensors", i, sparseName(*lists.sparse_tensors[i])) + "." + inner,
-          true);
+      return (path = pathSegment("sparse_tensors", i, sparseName(*lists.sparse_tensors[i])) + "." +
+                     inner,
+              true);
     }
   }
   for (size_t i = 0; i < lists.graphs.size(); ++i) {
     if (findInGraph(*lists.graphs[i], tensor, inner)) {
-      return (path = segment("graphs", i, lists.graphs[i]->name.value_or("")) + "." + inner, true);
+      return (path = pathSegment("graphs", i, lists.graphs[i]->name.value_or("")) + "." + inner,
+              true);
     }
   }
   return false;
@@ -126,8 +122,8 @@ bool findInNodes(const Graph& graph, const Tensor* tensor, std::string& path) {
       const Attribute& attribute = *node->attributes[a];
       std::string inner;
       if (findInAttribute(attribute, tensor, inner)) {
-        path = segment("node", index, node->nameOrEmpty()) + "." +
-               segment("attribute", a, attribute.nameOrEmpty()) + "." + inner;
+        path = pathSegment("node", index, node->nameOrEmpty()) + "." +
+               pathSegment("attribute", a, attribute.nameOrEmpty()) + "." + inner;
         return true;
       }
     }
@@ -138,15 +134,16 @@ bool findInNodes(const Graph& graph, const Tensor* tensor, std::string& path) {
 bool findInGraph(const Graph& graph, const Tensor* tensor, std::string& path) {
   for (size_t i = 0; i < graph.initializers.size(); ++i) {
     if (graph.initializers[i] == tensor) {
-      return (path = segment("initializer", i, tensor->nameOrEmpty()), true);
+      return (path = pathSegment("initializer", i, tensor->nameOrEmpty()), true);
     }
   }
   std::string inner;
   for (size_t i = 0; i < graph.sparse_initializers.size(); ++i) {
     if (findInSparse(graph.sparse_initializers[i], tensor, inner)) {
-      return (path = segment("sparse_initializer", i, sparseName(*graph.sparse_initializers[i])) +
-                     "." + inner,
-              true);
+      return (
+          path = pathSegment("sparse_initializer", i, sparseName(*graph.sparse_initializers[i])) +
+                 "." + inner,
+          true);
     }
   }
   return findInNodes(graph, tensor, path);
@@ -160,22 +157,23 @@ std::string tensorPath(const Model& model, const Tensor* tensor) {
   for (size_t i = 0; i < model.training_info.size(); ++i) {
     const TrainingInfo& info = *model.training_info[i];
     if (info.initialization != nullptr && findInGraph(*info.initialization, tensor, inner)) {
-      return segment("training_info", i) + ".initialization." + inner;
+      return pathSegment("training_info", i) + ".initialization." + inner;
     }
     if (info.algorithm != nullptr && findInGraph(*info.algorithm, tensor, inner)) {
-      return segment("training_info", i) + ".algorithm." + inner;
+      return pathSegment("training_info", i) + ".algorithm." + inner;
     }
   }
   for (size_t i = 0; i < model.functions.size(); ++i) {
     const Function& function = *model.functions[i];
-    std::string prefix = segment("functions", i, function.nameOrEmpty());
+    std::string prefix = pathSegment("functions", i, function.nameOrEmpty());
     if (function.body != nullptr && findInNodes(*function.body, tensor, inner)) {
       return prefix + "." + inner;
     }
     for (size_t a = 0; a < function.attribute_proto.size(); ++a) {
       const Attribute& attribute = *function.attribute_proto[a];
       if (findInAttribute(attribute, tensor, inner)) {
-        return prefix + "." + segment("attribute_proto", a, attribute.nameOrEmpty()) + "." + inner;
+        return prefix + "." + pathSegment("attribute_proto", a, attribute.nameOrEmpty()) + "." +
+               inner;
       }
     }
   }

@@ -46,16 +46,6 @@ const Type* FunctionBodyContext::inputType(size_t index) const {
   return hasInput(index) ? node.input(index)->type() : nullptr;
 }
 
-std::optional<int64_t> FunctionBodyContext::importedVersion(std::string_view domain) const {
-  std::optional<int64_t> version;
-  for (const OperatorSetId& import : imports) {
-    if (canonicalDomain(import.domain.value_or("")) == canonicalDomain(domain)) {
-      version = import.version;
-    }
-  }
-  return version;
-}
-
 // ---------------------------------------------------------------------------------------
 // Choosing and parsing
 
@@ -64,16 +54,7 @@ namespace {
 // The body's import of `domain` becomes `version`: the version the node's domain is imported
 // at, which the body stands for.
 void importAt(Model& holder, Function& function, std::string_view domain, int64_t version) {
-  for (OperatorSetId& opset : function.opset_import) {
-    if (canonicalDomain(opset.domain.value_or("")) == canonicalDomain(domain)) {
-      opset.version = version;
-      return;
-    }
-  }
-  OperatorSetId added;
-  added.domain = holder.arena().copy(domain);
-  added.version = version;
-  function.opset_import.push_back(holder.arena(), added);
+  setImportedVersion(holder.arena(), function.opset_import, domain, version);
 }
 
 Status bodyBug(std::string_view what, const Status& status) {
@@ -146,7 +127,7 @@ Result<FunctionBody> parseFixedFunctionBody(const OpSchema& schema, int64_t opse
 }
 
 Result<FunctionBody> functionBodyFor(const OpSchema& schema, const Node& node, int64_t opset,
-                                     std::span<const OperatorSetId> imports) {
+                                     const OpsetImports& imports) {
   std::string_view domain = node.domainOrDefault();
   if (schema.build_function_body != nullptr) {
     if (opset < schema.since_version) {

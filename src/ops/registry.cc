@@ -87,10 +87,6 @@ const OperatorSetInfo* findOperatorSet(std::string_view domain) {
   return number < 0 ? nullptr : &kOperatorSets[number];
 }
 
-std::string_view canonicalDomain(std::string_view domain) {
-  return domain.empty() ? std::string_view(kOnnxDomain) : domain;
-}
-
 const Operator* findOperator(std::string_view domain, std::string_view op_type) {
   int number = domainNumber(domain);
   if (number < 0) return nullptr;
@@ -114,9 +110,11 @@ std::span<const Operator* const> allOperators() { return kAllOperators; }
 
 std::vector<ResolvedOperator> operatorsAt(std::string_view domain, int64_t opset_version) {
   std::vector<ResolvedOperator> found;
-  std::string_view canonical = canonicalDomain(domain);
+  const OperatorSetInfo* set = findOperatorSet(domain);
+  if (set == nullptr) return found;
+  std::string_view spelled = set->domain;
   for (const IndexEntry& entry : kIndex) {
-    if (entry.domain != canonical) continue;
+    if (entry.domain != spelled) continue;
     if (const OpSchema* schema = entry.op->at(opset_version)) found.push_back({entry.op, schema});
   }
   return found;

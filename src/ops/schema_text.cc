@@ -4,29 +4,9 @@
 #include <fmt/format.h>
 
 #include "onyx/core/element_type.h"
+#include "text/text_writer.h"
 
 namespace onyx {
-
-std::string_view attributeKindName(AttributeKind kind) {
-  switch (kind) {
-    case AttributeKind::kFloat: return "float";
-    case AttributeKind::kInt: return "int";
-    case AttributeKind::kString: return "string";
-    case AttributeKind::kTensor: return "tensor";
-    case AttributeKind::kGraph: return "graph";
-    case AttributeKind::kFloats: return "floats";
-    case AttributeKind::kInts: return "ints";
-    case AttributeKind::kStrings: return "strings";
-    case AttributeKind::kTensors: return "tensors";
-    case AttributeKind::kGraphs: return "graphs";
-    case AttributeKind::kSparseTensor: return "sparse_tensor";
-    case AttributeKind::kSparseTensors: return "sparse_tensors";
-    case AttributeKind::kTypeProto: return "type_proto";
-    case AttributeKind::kTypeProtos: return "type_protos";
-    case AttributeKind::kUndefined: break;
-  }
-  return "undefined";
-}
 
 std::vector<std::string> typeSetNames(const TypeSet& set) {
   struct Form {
@@ -57,13 +37,11 @@ std::vector<std::string> typeSetNames(const TypeSet& set) {
 
 namespace {
 
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
+// A string default as the text syntax writes a string literal.
+std::string stringLiteral(std::string_view value) {
+  std::string out;
+  text::TextWriter(out).quoted(value);
+  return out;
 }
 
 }  // namespace
@@ -79,13 +57,13 @@ std::string attributeDefaultText(const AttributeSpec& attribute) {
       if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
       return text;
     }
-    case AttributeKind::kString: return quoted(attribute.default_string);
+    case AttributeKind::kString: return stringLiteral(attribute.default_string);
     case AttributeKind::kInts: return fmt::format("[{}]", fmt::join(attribute.default_ints, ", "));
     case AttributeKind::kStrings: {
       std::string out = "[";
       for (const char* value : attribute.default_strings) {
         if (out.size() > 1) out += ", ";
-        out += quoted(value);
+        out += stringLiteral(value);
       }
       return out + "]";
     }

@@ -9,7 +9,9 @@
 #include <utility>
 
 #include "onyx/ir/clone.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
+#include "onyx/ops/callee.h"
 #include "onyx/ops/function_body.h"
 #include "onyx/ops/registry.h"
 
@@ -31,41 +33,6 @@ ArenaList<OperatorSetId>& scopeImports(Model& model, const Node& node) {
   return model.opset_import;
 }
 
-std::optional<int64_t> importedVersion(const ArenaList<OperatorSetId>& imports,
-                                       std::string_view domain) {
-  std::optional<int64_t> version;
-  for (const OperatorSetId& import : imports) {
-    if (canonicalDomain(import.domain.value_or("")) == canonicalDomain(domain)) {
-      version = import.version;
-    }
-  }
-  return version;
-}
-
-/// The model-local function `node` calls: same domain ("" and ai.onnx alike) and name, and
-/// from IR 10 the same overload.
-const Function* localCallee(const Model& model, const Node& node) {
-  bool overloads = !model.ir_version || *model.ir_version >= 10;
-  for (const Function* function : model.functions) {
-    if (function->nameOrEmpty() != node.opType()) continue;
-    if (canonicalDomain(function->domainOrEmpty()) != canonicalDomain(node.domainOrDefault())) {
-      continue;
-    }
-    if (overloads && function->overloadOrEmpty() != node.rare().overload.value_or("")) continue;
-    return function;
-  }
-  return nullptr;
-}
-
-/// The schema a node binds to where it is, if its domain is a standard one and imported.
-const OpSchema* schemaOf(const ArenaList<OperatorSetId>& imports, const Node& node,
-                         int64_t& opset) {
-  std::optional<int64_t> version = importedVersion(imports, node.domainOrDefault());
-  if (!version) return nullptr;
-  opset = *version;
-  return findSchema(node.domainOrDefault(), node.opType(), *version);
-}
-
 std::string describe(const Node& node) {
   std::string text(node.opType());
   if (!node.nameOrEmpty().empty()) text += " (" + std::string(node.nameOrEmpty()) + ")";
@@ -74,29 +41,31 @@ std::string describe(const Node& node) {
 
 /// What a node calls, ready to inline: a model-local function, or a function-operator's body
 /// (which `operator_body` owns).
-struct Callee {
+struct InlinedBody {
   const Function* function = nullptr;
   std::optional<FunctionBody> operator_body;
 };
 
-Result<Callee> resolve(Model& model, const Node& node) {
-  Callee callee;
-  callee.function = localCallee(model, node);
-  if (callee.function != nullptr) return callee;
-  ArenaList<OperatorSetId>& imports = scopeImports(model, node);
-  int64_t opset = 0;
-  const OpSchema* schema = schemaOf(imports, node, opset);
-  if (schema == nullptr || !hasFunctionBody(*schema)) {
+/// The body `node` calls (onyx/ops/callee.h decides what it calls, from the imports where the
+/// node is).
+Result<InlinedBody> bodyCalledBy(Model& model, const CalleeResolver& callees, const Node& node) {
+  OpsetImports imports(scopeImports(model, node));
+  Callee target = callees.resolve(node, imports);
+  InlinedBody inlined;
+  if (target.function != nullptr) {
+    inlined.function = target.function;
+    return inlined;
+  }
+  if (target.schema == nullptr || !hasFunctionBody(*target.schema)) {
     return Status(
         ErrorCode::kInvalidArgument,
         describe(node) + " calls no model-local function, and its operator has no function body");
   }
-  Result<FunctionBody> body = functionBodyFor(
-      *schema, node, opset, std::span<const OperatorSetId>(imports.data(), imports.size()));
+  Result<FunctionBody> body = functionBodyFor(*target.schema, node, *target.opset, imports);
   if (!body) return body.status();
-  callee.operator_body = std::move(body).value();
-  callee.function = callee.operator_body->function;
-  return callee;
+  inlined.operator_body = std::move(body).value();
+  inlined.function = inlined.operator_body->function;
+  return inlined;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -362,10 +331,11 @@ struct ImportPlan {
 Result<ImportPlan> planImports(const ArenaList<OperatorSetId>& scope, const Function& callee,
                                const Node& call) {
   ImportPlan plan;
+  OpsetImports in_scope(scope);
   for (const OperatorSetId& import : callee.opset_import) {
     if (!import.version) continue;
     std::string_view domain = import.domain.value_or("");
-    std::optional<int64_t> have = importedVersion(scope, domain);
+    std::optional<int64_t> have = in_scope.versionOf(domain);
     if (!have) {
       bool planned = false;
       for (const auto& [added, version] : plan.added) {
@@ -393,7 +363,7 @@ void applyImports(Arena& arena, ArenaList<OperatorSetId>& scope, const ImportPla
   }
 }
 
-Status inlineResolved(Model& model, Node& node, const Callee& callee) {
+Status inlineResolved(Model& model, Node& node, const InlinedBody& callee) {
   ArenaList<OperatorSetId>& scope = scopeImports(model, node);
   Result<ImportPlan> plan = planImports(scope, *callee.function, node);
   if (!plan) return plan.status();
@@ -412,11 +382,12 @@ Status inlineResolved(Model& model, Node& node, const Callee& callee) {
 
 /// The calls among model-local functions, for refusing recursion before anything changes.
 Status refuseRecursion(const Model& model) {
+  CalleeResolver callees(model);
   std::unordered_map<const Function*, std::vector<const Function*>> calls;
   for (const Function* function : model.functions) {
     if (function->body == nullptr) continue;
     function->body->forEachNode([&](const Node* node) {
-      if (const Function* callee = localCallee(model, *node)) {
+      if (const Function* callee = callees.localFunction(*node)) {
         calls[function].push_back(callee);
       }
     });
@@ -455,8 +426,9 @@ Status refuseRecursion(const Model& model) {
 
 class Expander {
  public:
-  Expander(Model& model, const InlineOptions& options, InlineReport& report)
-      : model_(model), options_(options), report_(report) {}
+  Expander(Model& model, const CalleeResolver& callees, const InlineOptions& options,
+           InlineReport& report)
+      : model_(model), callees_(callees), options_(options), report_(report) {}
 
   /// Inlines what the nodes from `first` up to (not including) `stop` call, and what the
   /// bodies call in turn; `depth` counts the bodies these nodes came from.
@@ -495,20 +467,15 @@ class Expander {
 
   /// Whether `node` was inlined; an error for a model-local function that cannot be.
   Result<bool> tryInline(Node& node, int depth) {
-    bool local = localCallee(model_, node) != nullptr;
-    if (!local) {
-      if (!options_.function_operators) return false;
-      ArenaList<OperatorSetId>& imports = scopeImports(model_, node);
-      int64_t opset = 0;
-      const OpSchema* schema = schemaOf(imports, node, opset);
-      if (schema == nullptr || !hasFunctionBodyAt(*schema, opset)) return false;
-    }
+    Callee target = callees_.resolve(node, OpsetImports(scopeImports(model_, node)));
+    bool local = target.function != nullptr;
+    if (!local && !(options_.function_operators && target.operator_body)) return false;
     if (depth >= options_.max_depth) {
       return Status(ErrorCode::kLimitExceeded, describe(node) +
                                                    ": function bodies nest deeper than " +
                                                    std::to_string(options_.max_depth) + " levels");
     }
-    Result<Callee> callee = resolve(model_, node);
+    Result<InlinedBody> callee = bodyCalledBy(model_, callees_, node);
     Status status = callee ? inlineResolved(model_, node, *callee) : callee.status();
     if (status.isOk()) {
       ++(local ? report_.function_calls : report_.operator_calls);
@@ -520,18 +487,20 @@ class Expander {
   }
 
   Model& model_;
+  const CalleeResolver& callees_;
   const InlineOptions& options_;
   InlineReport& report_;
 };
 
 /// The functions something still calls: from the graphs, then through the bodies of those.
 std::unordered_set<const Function*> calledFunctions(const Model& model) {
+  CalleeResolver callees(model);
   std::unordered_set<const Function*> called;
   std::vector<const Function*> pending;
   auto collect = [&](const Graph* graph) {
     if (graph == nullptr) return;
     graph->forEachNode([&](const Node* node) {
-      const Function* callee = localCallee(model, *node);
+      const Function* callee = callees.localFunction(*node);
       if (callee != nullptr && called.insert(callee).second) pending.push_back(callee);
     });
   };
@@ -551,15 +520,13 @@ std::unordered_set<const Function*> calledFunctions(const Model& model) {
 bool anythingToInline(const Model& model, const InlineOptions& options) {
   if (!model.functions.empty()) return true;
   if (!options.function_operators || model.graph == nullptr) return false;
+  CalleeResolver callees(model);
+  OpsetImports imports(model.opset_import);
   bool found = false;
   auto scan = [&](const Graph* graph) {
     if (graph == nullptr) return;
     graph->forEachNode([&](const Node* node) {
-      if (found) return;
-      std::optional<int64_t> opset = model.opsetVersion(node->domainOrDefault());
-      if (!opset) return;
-      const OpSchema* schema = findSchema(node->domainOrDefault(), node->opType(), *opset);
-      found = schema != nullptr && hasFunctionBodyAt(*schema, *opset);
+      if (!found) found = callees.resolve(*node, imports).operator_body;
     });
   };
   scan(model.graph);
@@ -576,7 +543,8 @@ Status inlineNode(Model& model, Node& node) {
   if (node.graph == nullptr) {
     return Status(ErrorCode::kInvalidArgument, "the node is not in a graph");
   }
-  Result<Callee> callee = resolve(model, node);
+  CalleeResolver callees(model);
+  Result<InlinedBody> callee = bodyCalledBy(model, callees, node);
   if (!callee) return callee.status();
   return inlineResolved(model, node, *callee);
 }
@@ -587,7 +555,8 @@ Result<InlineReport> inlineAllFunctions(Model& model, const InlineOptions& optio
   if (!anythingToInline(model, options)) return report;
   // The work is done on a copy, so that an error half-way leaves the model as it was.
   Model work = cloneModel(model);
-  Expander expander(work, options, report);
+  CalleeResolver callees(work);
+  Expander expander(work, callees, options, report);
   if (work.graph != nullptr) ONYX_RETURN_IF_ERROR(expander.expandGraph(*work.graph, 0));
   for (TrainingInfo* info : work.training_info) {
     if (info->initialization != nullptr) {

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "core/place_path.h"
 #include "onyx/core/element_type.h"
 #include "onyx/core/utf8.h"
 
@@ -74,16 +75,7 @@ bool Decoder::within(std::string_view segment) {
 }
 
 bool Decoder::within(std::string_view list, size_t index, OptString name) {
-  std::string segment(list);
-  segment += '[';
-  segment += std::to_string(index);
-  segment += ']';
-  if (name.has_value() && !name->empty()) {
-    segment += '(';
-    segment += *name;
-    segment += ')';
-  }
-  return within(segment);
+  return within(pathSegment(list, index, name.value_or(std::string_view())));
 }
 
 bool Decoder::wrongType(Reader& r, WireType actual, WireType expected, const char* field) {

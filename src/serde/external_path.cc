@@ -12,46 +12,18 @@
 #include <cstdint>
 #include <utility>
 
+#include "core/errno_text.h"
+#include "core/quote.h"
+
 namespace onyx {
 namespace {
 
 constexpr std::string_view kOrtMemAddr = "_ORT_MEM_ADDR_";
-constexpr size_t kMaxQuoted = 200;  // keep messages readable when a location is huge
-constexpr int kOpenAttempts = 8;    // openat2 asks for a retry when a rename races it
-
-std::string errnoText(int err) {
-  char buf[256];
-  // GNU strerror_r: returns a pointer that may or may not be `buf`.
-  return strerror_r(err, buf, sizeof buf);
-}
-
-// The location in double quotes, with anything unprintable escaped: it comes from an
-// untrusted file and ends up in terminals and logs.
-std::string quoteLocation(std::string_view location) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out = "\"";
-  const size_t shown = location.size() > kMaxQuoted ? kMaxQuoted : location.size();
-  for (size_t i = 0; i < shown; ++i) {
-    const auto c = static_cast<unsigned char>(location[i]);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c == 0x7F) {
-      out += "\\x";
-      out += kHex[c >> 4];
-      out += kHex[c & 0xF];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  if (shown < location.size()) out += "...";
-  out += '"';
-  return out;
-}
+constexpr int kOpenAttempts = 8;  // openat2 asks for a retry when a rename races it
 
 Status unsafe(std::string_view location, std::string_view why) {
   return Status(ErrorCode::kUnsafePath,
-                "external data location " + quoteLocation(location) + " " + std::string(why));
+                "external data location " + quotedPath(location) + " " + std::string(why));
 }
 
 bool isAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -146,13 +118,13 @@ Status openError(int err, std::string_view location, const std::string& display)
     case EXDEV: return unsafe(location, "leaves the model's folder");
     case ENOENT:
       return Status(ErrorCode::kNotFound,
-                    "external data file " + quoteLocation(display) + " does not exist");
+                    "external data file " + quotedPath(display) + " does not exist");
     case ENOTDIR:
-      return Status(ErrorCode::kNotFound, "external data location " + quoteLocation(location) +
+      return Status(ErrorCode::kNotFound, "external data location " + quotedPath(location) +
                                               ": a component on the way is not a folder");
     default:
-      return Status(ErrorCode::kIoError, "cannot open external data file " +
-                                             quoteLocation(display) + ": " + errnoText(err));
+      return Status(ErrorCode::kIoError, "cannot open external data file " + quotedPath(display) +
+                                             ": " + errnoText(err));
   }
 }
 
@@ -233,7 +205,7 @@ Result<std::string_view> slice(const MappedFile& file, uint64_t offset,
   // and cannot wrap.
   if (offset > size || (length && *length > size - offset)) {
     const std::string name =
-        file.path().empty() ? std::string("the in-memory model") : quoteLocation(file.path());
+        file.path().empty() ? std::string("the in-memory model") : quotedPath(file.path());
     const std::string length_text = length ? std::to_string(*length) : "to the end";
     return Status(ErrorCode::kMalformed, "external data range (offset " + std::to_string(offset) +
                                              ", length " + length_text + ") lies outside " + name +
@@ -253,7 +225,8 @@ Result<ExternalDataDir> ExternalDataDir::open(const std::string& model_dir, Bene
     const int err = errno;
     const ErrorCode code =
         (err == ENOENT || err == ENOTDIR) ? ErrorCode::kNotFound : ErrorCode::kIoError;
-    return Status(code, "cannot open the model's folder \"" + folder + "\": " + errnoText(err));
+    return Status(code,
+                  "cannot open the model's folder " + quotedPath(folder) + ": " + errnoText(err));
   }
   ExternalDataDir dir;
   dir.fd_ = fd;
@@ -302,7 +275,7 @@ Result<std::shared_ptr<const MappedFile>> ExternalDataDir::openForRead(std::stri
   if (::fstat(fd, &st) != 0) {
     const int err = errno;
     status = Status(ErrorCode::kIoError, "cannot inspect external data file " +
-                                             quoteLocation(display) + ": " + errnoText(err));
+                                             quotedPath(display) + ": " + errnoText(err));
   } else {
     status = checkExistingFile(st, location);
   }
@@ -333,8 +306,8 @@ Result<AtomicFileWriter> ExternalDataDir::createForWrite(std::string_view locati
       const int err = errno;
       if (err == ENOENT) {
         return Status(ErrorCode::kNotFound, "cannot write external data file " +
-                                                quoteLocation(display) + ": its folder " +
-                                                quoteLocation(joinPath(folder_, parent)) +
+                                                quotedPath(display) + ": its folder " +
+                                                quotedPath(joinPath(folder_, parent)) +
                                                 " does not exist (onyx does not create "
                                                 "folders for external data)");
       }
@@ -349,7 +322,7 @@ Result<AtomicFileWriter> ExternalDataDir::createForWrite(std::string_view locati
   } else if (errno != ENOENT) {
     const int err = errno;
     status = Status(ErrorCode::kIoError, "cannot inspect external data file " +
-                                             quoteLocation(display) + ": " + errnoText(err));
+                                             quotedPath(display) + ": " + errnoText(err));
   }
   Result<AtomicFileWriter> writer = status.isOk()
                                         ? AtomicFileWriter::createAt(parent_fd, name, display)

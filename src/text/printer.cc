@@ -15,27 +15,6 @@ namespace onyx {
 namespace text {
 namespace {
 
-const char* attributeKindName(AttributeKind kind) {
-  switch (kind) {
-    case AttributeKind::kFloat: return "float";
-    case AttributeKind::kInt: return "int";
-    case AttributeKind::kString: return "string";
-    case AttributeKind::kTensor: return "tensor";
-    case AttributeKind::kGraph: return "graph";
-    case AttributeKind::kFloats: return "floats";
-    case AttributeKind::kInts: return "ints";
-    case AttributeKind::kStrings: return "strings";
-    case AttributeKind::kTensors: return "tensors";
-    case AttributeKind::kGraphs: return "graphs";
-    case AttributeKind::kSparseTensor: return "sparse_tensor";
-    case AttributeKind::kSparseTensors: return "sparse_tensors";
-    case AttributeKind::kTypeProto: return "type_proto";
-    case AttributeKind::kTypeProtos: return "type_protos";
-    case AttributeKind::kUndefined: break;
-  }
-  return "undefined";
-}
-
 // The value fields of an AttributeProto, in the order a missing type is guessed from them.
 struct AttributeFields {
   static constexpr size_t kCount = 14;
@@ -57,9 +36,6 @@ struct AttributeFields {
     set[12] = !lists.sparse_tensors.empty();
     set[13] = !lists.type_protos.empty();
   }
-  static constexpr const char* kField[kCount] = {
-      "f",      "i",    "s",       "t",       "g",      "sparse_tensor",  "tp",
-      "floats", "ints", "strings", "tensors", "graphs", "sparse_tensors", "type_protos"};
   static constexpr AttributeKind kKind[kCount] = {
       AttributeKind::kFloat,         AttributeKind::kInt,       AttributeKind::kString,
       AttributeKind::kTensor,        AttributeKind::kGraph,     AttributeKind::kSparseTensor,
@@ -620,7 +596,8 @@ bool Printer::attribute(const Attribute& a, int indent, AttributePlace place) {
     w_.raw(" = @");
     w_.name(*a.rare().ref_attr_name);
     for (size_t k = 0; k < AttributeFields::kCount; ++k) {
-      if (fields.set[k]) log_.lose(AttributeFields::kField[k], "a value beside ref_attr_name");
+      if (fields.set[k])
+        log_.lose(attributeValueField(AttributeFields::kKind[k]), "a value beside ref_attr_name");
     }
   } else {
     if (kind == AttributeKind::kUndefined) {
@@ -636,7 +613,7 @@ bool Printer::attribute(const Attribute& a, int indent, AttributePlace place) {
     if (!written) return false;
     for (size_t k = 0; k < AttributeFields::kCount; ++k) {
       if (fields.set[k] && AttributeFields::kKind[k] != kind) {
-        log_.lose(AttributeFields::kField[k],
+        log_.lose(attributeValueField(AttributeFields::kKind[k]),
                   fmt::format("set beside the {} value", attributeKindName(kind)));
       }
     }

@@ -17,42 +17,6 @@ namespace f = ::onyx::field;
 
 using Kind = AttributeKind;
 
-// The attribute types as the text spells them after ':'.
-struct AttributeTypeName {
-  std::string_view name;
-  Kind kind;
-};
-constexpr AttributeTypeName kAttributeTypes[] = {
-    {"float", Kind::kFloat},
-    {"int", Kind::kInt},
-    {"string", Kind::kString},
-    {"tensor", Kind::kTensor},
-    {"graph", Kind::kGraph},
-    {"sparse_tensor", Kind::kSparseTensor},
-    {"type_proto", Kind::kTypeProto},
-    {"floats", Kind::kFloats},
-    {"ints", Kind::kInts},
-    {"strings", Kind::kStrings},
-    {"tensors", Kind::kTensors},
-    {"graphs", Kind::kGraphs},
-    {"sparse_tensors", Kind::kSparseTensors},
-    {"type_protos", Kind::kTypeProtos},
-};
-
-Kind attributeKindNamed(std::string_view name) {
-  for (const AttributeTypeName& entry : kAttributeTypes) {
-    if (entry.name == name) return entry.kind;
-  }
-  return Kind::kUndefined;
-}
-
-std::string attributeKindName(Kind kind) {
-  for (const AttributeTypeName& entry : kAttributeTypes) {
-    if (entry.kind == kind) return std::string(entry.name);
-  }
-  return "undefined";
-}
-
 // The list kind holding values of `kind` (int -> ints), and the other way round; each maps
 // anything else to itself.
 constexpr std::pair<Kind, Kind> kListKinds[] = {
@@ -584,9 +548,9 @@ bool Transcoder::attribute(WireBuffer& out, uint32_t field, const TextString& na
                          "an empty list needs the attribute's type, as in `pads: ints = []`");
       }
       if (!isListKind(declared)) {
-        return s_.failAt(
-            value_at, ErrorCode::kMalformed,
-            "expected a value of type " + attributeKindName(declared) + ", found a list");
+        return s_.failAt(value_at, ErrorCode::kMalformed,
+                         "expected a value of type " + std::string(attributeKindName(declared)) +
+                             ", found a list");
       }
     } else {
       size_t ints_begin = ints_.size();
@@ -738,7 +702,7 @@ bool Transcoder::attributeValue(WireBuffer& out, AttributeKind expected, bool in
   // A reference has no type of its own: alone it takes the annotation's, in a list it
   // matches none (onnx's rule).
   if (expected != Kind::kUndefined && kind != expected && (in_list || kind != Kind::kUndefined)) {
-    return s_.expectedAt(at, "a value of type " + attributeKindName(expected));
+    return s_.expectedAt(at, "a value of type " + std::string(attributeKindName(expected)));
   }
   return true;
 }

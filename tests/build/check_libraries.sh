@@ -6,13 +6,16 @@ set -euo pipefail
 program=$1
 shift
 status=0
-heavy=$(ldd "$program" | grep -E 'libdnnl|libgomp|libjpeg|libpng|libtiff|libwebp|libopenjp2' || true)
+# Read whole before matching: grep -q would stop reading early, and under pipefail ldd's
+# SIGPIPE would fail the pipeline.
+linked=$(ldd "$program")
+heavy=$(grep -E 'libdnnl|libgomp|libjpeg|libpng|libtiff|libwebp|libopenjp2' <<<"$linked" || true)
 if [ -n "$heavy" ]; then
   echo "$program links what the light core must not:"
   echo "$heavy"
   status=1
 fi
-ldd "$program" | grep -q 'libonyx_core\.so' || {
+grep -q 'libonyx_core\.so' <<<"$linked" || {
   echo "$program does not link libonyx_core.so"
   status=1
 }

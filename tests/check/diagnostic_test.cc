@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "onyx/check/checker.h"
-#include "onyx/check/diagnostic.h"
+#include "onyx/core/diagnostic.h"
 #include "support/check_testing.h"
 
 namespace onyx {

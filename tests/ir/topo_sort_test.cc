@@ -87,7 +87,9 @@ TEST(TopoSort, ACycleIsReportedWithItsNodesAndNothingChanges) {
   ASSERT_LT(at, 3u);
   EXPECT_EQ(cycle[(at + 1) % 3], b);
   EXPECT_EQ(cycle[(at + 2) % 3], c);
-  EXPECT_NE(status.message().find("a (A) -> b (B)"), std::string::npos) << status.message();
+  // Each node as its place in the graph (core/place_path.h) and its operator.
+  EXPECT_NE(status.message().find("node[3](a) (A) -> node[1](b) (B)"), std::string::npos)
+      << status.message();
   EXPECT_NE(status.message().find("(C)"), std::string::npos);
   EXPECT_EQ(opTypes(g), "C B Start A");  // unchanged
   EXPECT_TRUE(testing::verified(model));

@@ -4,10 +4,10 @@
 // and declared types inside the type constraints. The strongest check of the signature data.
 #include <gtest/gtest.h>
 
-#include <map>
 #include <string>
 #include <vector>
 
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ops/registry.h"
 #include "onyx/ops/schema_text.h"
 #include "onyx/serde/model_io.h"
@@ -16,15 +16,7 @@
 namespace onyx {
 namespace {
 
-using Opsets = std::map<std::string, int64_t, std::less<>>;
-
-Opsets opsetsOf(const ArenaList<OperatorSetId>& imports) {
-  Opsets opsets;
-  for (const OperatorSetId& id : imports) {
-    opsets[std::string(canonicalDomain(id.domain.value_or("")))] = id.version.value_or(0);
-  }
-  return opsets;
-}
+using Opsets = OpsetImports;
 
 struct Tally {
   size_t standard_nodes = 0;   // nodes of a standard domain
@@ -114,15 +106,15 @@ void checkGraph(const std::string& model, const Graph& graph, const Opsets& opse
       continue;
     }
     ++tally.standard_nodes;
-    auto imported = opsets.find(domain);
-    if (imported == opsets.end()) {
+    std::optional<int64_t> imported = opsets.versionOf(domain);
+    if (!imported) {
       tally.failures.push_back(whereText(model, *node) + ": its domain is not imported");
       continue;
     }
-    const OpSchema* schema = findSchema(domain, node->opType(), imported->second);
+    const OpSchema* schema = findSchema(domain, node->opType(), *imported);
     if (schema == nullptr) {
       tally.failures.push_back(whereText(model, *node) + ": no schema at opset " +
-                               std::to_string(imported->second));
+                               std::to_string(*imported));
       continue;
     }
     std::vector<std::string> problems = misfits(*node, *schema, tally);
@@ -149,15 +141,14 @@ TEST(ConformanceOps, EveryNodeResolvesAndFitsItsSchema) {
     ASSERT_TRUE(model) << dir << ": " << model.status().toString();
     ++models;
     std::string name = dir.filename().string();
-    Opsets opsets = opsetsOf(model->opset_import);
+    Opsets opsets(model->opset_import);
     if (model->graph) checkGraph(name, *model->graph, opsets, tally);
     for (const TrainingInfo* training : model->training_info) {
       if (training->algorithm) checkGraph(name, *training->algorithm, opsets, tally);
       if (training->initialization) checkGraph(name, *training->initialization, opsets, tally);
     }
     for (const Function* function : model->functions) {
-      if (function->body)
-        checkGraph(name, *function->body, opsetsOf(function->opset_import), tally);
+      if (function->body) checkGraph(name, *function->body, Opsets(function->opset_import), tally);
     }
   }
   std::string failures;

@@ -14,7 +14,7 @@
 #include <functional>
 #include <string>
 
-#include "onyx/check/diagnostic.h"
+#include "onyx/core/diagnostic.h"
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "onyx/check/diagnostic.h"
+#include "onyx/core/diagnostic.h"
 #include "onyx/serde/test_data.h"
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).

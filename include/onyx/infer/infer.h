@@ -15,7 +15,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "onyx/check/diagnostic.h"
+#include "onyx/core/diagnostic.h"
 #include "onyx/ir/model.h"
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).

@@ -4,8 +4,10 @@
 // inputs as values. The proto's own graph fields (name, initializers, ...) stay empty.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
 #include "onyx/core/status.h"
 #include "onyx/ir/attribute.h"
@@ -50,6 +52,27 @@ struct Function {
   void addOutput(Arena& arena, Value* value);
   /// Removes output `index`. O(outputs).
   void removeOutput(size_t index);
+};
+
+/// What names a model-local function, and what a node calling it must match (IR.md,
+/// "Functions"): its domain ("" and "ai.onnx" are one, onyx/ir/opset_imports.h), its name
+/// and, from IR 10, its overload. Views into the function's or the node's strings.
+struct FunctionId {
+  std::string_view domain;  // canonical: "" for the default domain
+  std::string_view name;
+  std::string_view overload;  // empty when the model's IR version does not count it
+  bool operator==(const FunctionId&) const = default;
+
+  /// Whether a model of `ir_version` counts the overload in the id: from IR 10, and when the
+  /// version is absent (a model being built takes the current rules).
+  static bool countsOverload(std::optional<int64_t> ir_version);
+  static FunctionId of(const Function& function, bool overloads);
+  /// The id of the function `node` calls, if it calls a model-local one.
+  static FunctionId calledBy(const Node& node, bool overloads);
+};
+
+struct FunctionIdHash {
+  size_t operator()(const FunctionId& id) const;
 };
 
 /// A new function `domain.name` (with `overload`) with an empty body, not yet in a model

@@ -68,20 +68,25 @@ class Model {
 
   // ---- opsets -----------------------------------------------------------------------------
 
-  /// The version of `domain` this model imports ("" and "ai.onnx" are the same domain).
+  /// The version of `domain` this model imports, by the rule of OpsetImports
+  /// (onyx/ir/opset_imports.h: "" and "ai.onnx" are one domain; the last entry binds). Build
+  /// an OpsetImports to look up many nodes. O(opsets²).
   std::optional<int64_t> opsetVersion(std::string_view opset_domain) const;
-  /// Imports `domain` at `version`, or changes the version it is imported at. O(opsets).
+  /// Imports `domain` at `version`, or changes the version it is imported at (the entry that
+  /// binds). O(opsets).
   void setOpsetVersion(std::string_view opset_domain, int64_t version);
   /// Stops importing `domain`; false when it was not imported. O(opsets).
   bool removeOpset(std::string_view opset_domain);
 
-  // ---- functions, keyed by (domain, name, overload) -----------------------------------------
+  // ---- functions, keyed by FunctionId (domain, name and, from IR 10, overload) -------------
 
-  /// The function with this key, or null. O(functions).
+  /// The function with this id (FunctionId: "" and "ai.onnx" are one domain; the overload
+  /// counts from IR 10), or null. Which function a node calls is onyx/ops/callee.h's
+  /// question: a standard operator comes first. O(functions).
   Function* findFunction(std::string_view function_domain, std::string_view function_name,
                          std::string_view function_overload = {}) const;
   /// Adds `function` (from newFunction or cloneFunction in this model's arena). Refused
-  /// when its key is taken. O(functions).
+  /// when its id is taken. O(functions).
   Status addFunction(Function* function);
   /// Removes `function`; false when the model does not hold it. Nodes calling it are left
   /// as they are. O(functions).

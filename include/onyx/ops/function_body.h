@@ -21,13 +21,13 @@
 
 #include <cstdint>
 #include <optional>
-#include <span>
 #include <string_view>
 
 #include "onyx/core/status.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/model.h"
 #include "onyx/ir/node.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ops/op_schema.h"
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).
@@ -43,7 +43,7 @@ struct FunctionBodyContext {
   int64_t opset = 0;
   /// The opsets imported where the node is (the model's, or its function's), for bodies that
   /// use operators of another domain (FlexAttention, of ai.onnx.preview, uses ai.onnx's).
-  std::span<const OperatorSetId> imports;
+  const OpsetImports& imports;
 
   /// The node's attribute `name` as given (null when the node leaves it out: the builder
   /// applies the schema's default itself).
@@ -58,8 +58,6 @@ struct FunctionBodyContext {
   std::optional<int32_t> inputElementType(size_t index) const;
   /// The declared type of input `index`, or null.
   const Type* inputType(size_t index) const;
-  /// The version of `domain` among `imports` ("" and "ai.onnx" are one domain).
-  std::optional<int64_t> importedVersion(std::string_view domain) const;
 };
 
 /// A parsed body: `model` owns it and holds nothing else.
@@ -85,7 +83,7 @@ const FunctionBodyText* fixedFunctionBodyAt(const OpSchema& schema, int64_t opse
 /// refuses the node (kUnsupported, saying why); kInternal when a body does not parse or does
 /// not match its schema (a bug in onyx).
 Result<FunctionBody> functionBodyFor(const OpSchema& schema, const Node& node, int64_t opset,
-                                     std::span<const OperatorSetId> imports = {});
+                                     const OpsetImports& imports = OpsetImports());
 
 /// The text of a body with nothing of a node: the fixed body at `opset` (kNotFound when there
 /// is none; builders need a node).

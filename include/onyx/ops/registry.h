@@ -7,7 +7,9 @@
 // and a few compares, then a scan of the operator's versions (at most ten).
 //
 // A node binds to the version with the highest since_version not above the version its
-// domain is imported at (Operator::at). The domains "" and "ai.onnx" are the same.
+// domain is imported at (Operator::at). The domains "" and "ai.onnx" are the same
+// (onyx/ir/opset_imports.h); the registry spells the default domain "ai.onnx"
+// (OperatorSetInfo::domain, Operator::domain).
 #pragma once
 
 #include <cstdint>
@@ -34,8 +36,6 @@ struct OperatorSetInfo {
 std::span<const OperatorSetInfo> standardOperatorSets();
 /// The standard domain named `domain` ("" is ai.onnx), or null for any other domain.
 const OperatorSetInfo* findOperatorSet(std::string_view domain);
-/// `domain`, with "" spelled "ai.onnx".
-std::string_view canonicalDomain(std::string_view domain);
 
 /// The operator `op_type` of a standard domain with all its versions, or null.
 const Operator* findOperator(std::string_view domain, std::string_view op_type);

@@ -1,5 +1,5 @@
-// onyx/ops/schema_text.h — schemas in words, for tools and messages: attribute kinds, type
-// sets and default values in ONNX's own notation.
+// onyx/ops/schema_text.h — schemas in words, for tools and messages: type sets and default
+// values in ONNX's own notation (an attribute kind's name is onyx/ir/attribute_kind.h's).
 #pragma once
 
 #include <string>
@@ -12,9 +12,6 @@
 #pragma GCC visibility push(default)
 
 namespace onyx {
-
-/// "int", "floats", "graph", "sparse_tensor", "type_proto", ... ("undefined" for kUndefined).
-std::string_view attributeKindName(AttributeKind kind);
 
 /// The types of `set` in ONNX's notation ("tensor(float16)", "seq(tensor(int64))",
 /// "optional(seq(tensor(bool)))", "map(string, float)", "seq(map(int64, float))"), grouped

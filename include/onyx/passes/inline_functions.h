@@ -3,6 +3,9 @@
 // A node may call a model-local function (ModelProto.functions, matched by domain, name and,
 // from IR 10, overload) or a standard operator the spec defines as a function (a
 // "function-operator": Softmax, LayerNormalization, Celu, ...; onyx/ops/function_body.h).
+// Which one it calls is onyx/ops/callee.h's answer, the same the checker, inference and the
+// evaluator get: a standard operator at the imported opset comes before a model-local
+// function of the same name.
 // Inlining puts the body's nodes where the node was:
 //   - the body's inputs and outputs become the node's actual inputs and outputs (a formal
 //     input the node leaves out, or "", becomes ""; the node's output values stay, with their

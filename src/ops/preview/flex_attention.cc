@@ -87,7 +87,7 @@ Result<std::string> buildFlexAttention1(const FunctionBodyContext& context) {
   const int64_t softmax_type = context.intAttr("softmax_precision")
                                    .value_or(type == body::kDouble ? body::kDouble : body::kFloat);
   if (!isSoftmaxType(softmax_type)) return body::refuse("softmax_precision must be a float type");
-  std::optional<int64_t> onnx_opset = context.importedVersion("");
+  std::optional<int64_t> onnx_opset = context.imports.versionOf("");
   if (!onnx_opset || *onnx_opset < 15) {
     return body::refuse("the body needs ai.onnx at opset 15 or later imported beside it");
   }

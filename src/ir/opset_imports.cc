@@ -1,0 +1,46 @@
+#include "onyx/ir/opset_imports.h"
+
+namespace onyx {
+
+std::string_view canonicalDomain(std::string_view domain) {
+  return domain == kDefaultDomainAlias ? std::string_view() : domain;
+}
+
+OpsetImports::OpsetImports(std::span<const OperatorSetId> list) {
+  for (const OperatorSetId& import : list) {
+    std::string_view domain = canonicalDomain(import.domain.value_or(std::string_view()));
+    int64_t version = import.version.value_or(0);
+    bool seen = false;
+    for (Entry& entry : entries_) {
+      if (entry.domain != domain) continue;
+      entry.version = version;  // the last entry binds
+      seen = true;
+    }
+    if (!seen) entries_.push_back({domain, version});
+  }
+}
+
+std::optional<int64_t> OpsetImports::versionOf(std::string_view domain) const {
+  std::string_view wanted = canonicalDomain(domain);
+  for (const Entry& entry : entries_) {
+    if (entry.domain == wanted) return entry.version;
+  }
+  return std::nullopt;
+}
+
+void setImportedVersion(Arena& arena, ArenaList<OperatorSetId>& list, std::string_view domain,
+                        int64_t version) {
+  OperatorSetId* binding = nullptr;
+  for (OperatorSetId& import : list) {
+    if (canonicalDomain(import.domain.value_or(std::string_view())) == canonicalDomain(domain)) {
+      binding = &import;
+    }
+  }
+  if (binding == nullptr) {
+    binding = &list.emplace_back(arena);
+    binding->domain = arena.copy(domain);
+  }
+  binding->version = version;
+}
+
+}  // namespace onyx
