@@ -119,11 +119,7 @@ std::vector<std::vector<const Value*>> lastReads(const Graph& graph,
 class Executor final : public KernelHost {
  public:
   Executor(const Model& model, const EvalOptions& options)
-      : model_(model),
-        options_(options),
-        callees_(model),
-        model_imports_(model.opset_import),
-        pool_(threads()) {}
+      : options_(options), callees_(model), model_imports_(model.opset_import), pool_(threads()) {}
 
   const OpsetImports& modelImports() const { return model_imports_; }
 
@@ -181,7 +177,6 @@ class Executor final : public KernelHost {
     return found->second;
   }
 
-  const Model& model_;
   const EvalOptions& options_;
   CalleeResolver callees_;
   OpsetImports model_imports_;
