@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/development_checks.h"
 #include "onyx/ops/schema_text.h"
 
 namespace onyx::ops::body {
@@ -11,6 +12,31 @@ std::string floatText(float value) {
   // "1" would read as an int where a tensor literal is typed by its values elsewhere; a
   // point keeps the text a float everywhere.
   if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+  return text;
+}
+
+std::string argumentText(float value) { return fmt::format("{}", value); }
+std::string argumentText(double value) { return fmt::format("{}", value); }
+
+std::string substituted(std::string_view pattern, std::span<const std::string> arguments) {
+  std::string text;
+  text.reserve(pattern.size() + 16 * arguments.size());
+  size_t next = 0;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    char c = pattern[i];
+    bool doubled = i + 1 < pattern.size() && pattern[i + 1] == c;
+    if ((c == '{' || c == '}') && doubled) {
+      text += c;
+      ++i;
+    } else if (c == '{' && i + 1 < pattern.size() && pattern[i + 1] == '}') {
+      ONYX_ASSERT(next < arguments.size() && "a statement has more {} than arguments");
+      if (next < arguments.size()) text += arguments[next++];
+      ++i;
+    } else {
+      text += c;
+    }
+  }
+  ONYX_ASSERT(next == arguments.size() && "a statement has fewer {} than arguments");
   return text;
 }
 
@@ -61,7 +87,7 @@ BodyText& BodyText::scalarInt(std::string_view name, int64_t value) {
 
 BodyText& BodyText::ints(std::string_view name, std::initializer_list<int64_t> values) {
   return addf("{} = Constant <value = int64[{}] {{{}}}> ()", name, values.size(),
-              fmt::join(values, ", "));
+              fmt::format("{}", fmt::join(values, ", ")));
 }
 
 BodyText& BodyText::scalarFloat(std::string_view name, float value) {

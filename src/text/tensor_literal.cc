@@ -1,5 +1,7 @@
 #include "text/tensor_literal.h"
 
+#include <fmt/format.h>
+
 #include <bit>
 #include <cstring>
 #include <type_traits>

@@ -1,5 +1,7 @@
 #include "text/text_writer.h"
 
+#include <fmt/format.h>
+
 #include <bit>
 #include <cmath>
 

@@ -7,8 +7,7 @@
 // runs to the end of the line.
 #pragma once
 
-#include <fmt/format.h>
-
+#include <charconv>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -59,8 +58,8 @@ class TextWriter {
   /// cannot be mistaken for a type, quoted otherwise.
   void name(std::string_view text);
 
-  void integer(int64_t value) { out_.append(fmt::format_int(value).c_str()); }
-  void integer(uint64_t value) { out_.append(fmt::format_int(value).c_str()); }
+  void integer(int64_t value) { decimal(value); }
+  void integer(uint64_t value) { decimal(value); }
   /// The shortest text that reads back as the same value; NaN as nan or -nan and infinity
   /// as inf or -inf, which onnx's parser reads (NaN payloads cannot be written).
   void number(float value);
@@ -71,6 +70,12 @@ class TextWriter {
   void floatLiteral(float value);
 
  private:
+  template <class T>
+  void decimal(T value) {
+    char digits[24];
+    out_.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+  }
+
   std::string& out_;
 };
 

@@ -96,8 +96,9 @@ Result<std::string> buildLoss(const FunctionBodyContext& context, bool axes_as_i
   std::optional<int64_t> ignore_index = context.intAttr("ignore_index");
   // Unsqueeze / Squeeze along axis 1.
   auto along1 = [&](std::string_view op, std::string_view output, std::string_view input) {
-    return axes_as_input ? fmt::format("{} = {} ({}, axes)", output, op, input)
-                         : fmt::format("{} = {} <axes = [1]> ({})", output, op, input);
+    std::string statement = std::string(output) + " = " + std::string(op);
+    return axes_as_input ? statement + " (" + std::string(input) + ", axes)"
+                         : statement + " <axes = [1]> (" + std::string(input) + ")";
   };
 
   body::BodyText out(context, "NegativeLogLikelihoodLoss");

@@ -41,14 +41,15 @@ Status addModifier(body::BodyText& out, const Graph& modifier, std::string_view 
   for (Value* value : copy->values) {
     if (value->graph != copy) continue;
     if (value->isUndefined()) {
-      return body::refuse(
-          fmt::format("the modifier graph reads '{}', which it does not define", value->name));
+      return body::refuse("the modifier graph reads '" + std::string(value->name) +
+                          "', which it does not define");
     }
     values.push_back(value);
   }
   for (Value* value : values) {
     if (value == formal_input || value == formal_output) continue;
-    ONYX_RETURN_IF_ERROR(renameValue(arena, *value, fmt::format("{}{}", prefix, value->name)));
+    ONYX_RETURN_IF_ERROR(
+        renameValue(arena, *value, std::string(prefix) + std::string(value->name)));
   }
   if (formal_output == formal_input) {
     return body::refuse("the modifier graph's output is its input, but it has nodes");
@@ -100,7 +101,7 @@ Result<std::string> buildFlexAttention1(const FunctionBodyContext& context) {
     if (attribute == nullptr) continue;
     const Graph* graph = attribute->g;
     if (graph == nullptr || graph->inputs.size() != 1 || graph->outputs.size() != 1) {
-      return body::refuse(fmt::format("{} must be a graph of one input and one output", names[i]));
+      return body::refuse(std::string(names[i]) + " must be a graph of one input and one output");
     }
     bool identity = graph->node_count == 0 && graph->inputs[0]->value != nullptr &&
                     graph->inputs[0]->value == graph->outputs[0]->bound();

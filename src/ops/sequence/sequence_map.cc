@@ -49,9 +49,10 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
 
   std::vector<std::string> formal_inputs{"input_sequence"};
   for (size_t i = 1; i < inputs; ++i)
-    formal_inputs.push_back(fmt::format("additional_inputs_{}", i));
+    formal_inputs.push_back("additional_inputs_" + std::to_string(i));
   std::vector<std::string> formal_outputs;
-  for (size_t i = 0; i < outputs; ++i) formal_outputs.push_back(fmt::format("out_sequence_{}", i));
+  for (size_t i = 0; i < outputs; ++i)
+    formal_outputs.push_back("out_sequence_" + std::to_string(i));
 
   // The loop is built as a graph, then printed: a scratch model whose main graph has the
   // function's inputs, and a Loop node holding a copy of `body`, turned into the loop's body.
@@ -74,7 +75,7 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
     if (type == nullptr || type->kind != Type::Kind::kTensor || !type->elem_type) {
       return body::refuse("the body needs the element type of each of body's outputs");
     }
-    std::string empty = fmt::format("empty_{}", i);
+    std::string empty = "empty_" + std::to_string(i);
     out.addf("{} = SequenceEmpty <dtype = {}> ()", empty, *type->elem_type);
     loop_inputs.push_back(outer.addInput(arena, empty).value());
   }
@@ -87,7 +88,8 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
   step->name = std::string_view("sequence_map_step");
   for (Value* value : step->values) {
     if (value->graph == step && value->isUndefined()) {
-      return body::refuse(fmt::format("body reads '{}', which it does not define", value->name));
+      return body::refuse("body reads '" + std::string(value->name) +
+                          "', which it does not define");
     }
   }
   // body's inputs become values computed at the top of the step; then the step's own inputs.
@@ -130,7 +132,7 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
   keep->output(0)->setType(arena, Type::tensor(arena, static_cast<int32_t>(body::kBool), {}));
   for (size_t i = 0; i < outputs; ++i) {
     Type* sequence_type = Type::sequence(arena, cloneType(arena, *body_graph.outputs[i]->type));
-    std::string stem = fmt::format("accumulated_{}", i);
+    std::string stem = "accumulated_" + std::to_string(i);
     Value* before =
         step->addInput(arena, uniqueValueName(arena, *step, stem + "_in"), sequence_type).value();
     Node* insert = step->createNode(arena, "SequenceInsert", {before, produced[i]});
