@@ -40,8 +40,6 @@ Result<int32_t> requireElementType(const FunctionBodyContext& context, size_t in
 /// decimal, a floating-point number as fmt's `{}` writes it (the shortest text that reads
 /// back the same).
 inline std::string_view argumentText(std::string_view text) { return text; }
-inline std::string_view argumentText(const char* text) { return text; }
-inline std::string_view argumentText(const std::string& text) { return text; }
 template <std::integral T>
 std::string argumentText(T value) {
   return std::to_string(value);
