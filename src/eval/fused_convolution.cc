@@ -7,8 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
-// libgomp's (see ops/matrix_multiply.cc): oneDNN's primitives thread themselves with OpenMP.
-extern "C" void omp_set_num_threads(int count);
+#include "eval/openmp_threads.h"
 
 namespace onyx::eval_internal {
 
@@ -26,10 +25,24 @@ struct PrimitiveKey {
   std::vector<int64_t> strides, dilations, pad_begin, pad_end;
   bool bias = false;
   bool residual = false;
-  bool relu = false;
+  std::vector<ConvolutionActivation> activations;
   int threads = 1;  // oneDNN fixes a primitive's thread count when it makes it
   bool operator==(const PrimitiveKey&) const = default;
 };
+
+dnnl::algorithm algorithmOf(ConvolutionActivation::Kind kind) {
+  using Kind = ConvolutionActivation::Kind;
+  switch (kind) {
+    case Kind::kRelu:
+    case Kind::kLeakyRelu: return dnnl::algorithm::eltwise_relu;
+    case Kind::kClip: return dnnl::algorithm::eltwise_clip_v2;
+    case Kind::kHardSwish: return dnnl::algorithm::eltwise_hardswish;
+    case Kind::kSigmoid: return dnnl::algorithm::eltwise_logistic;
+    case Kind::kTanh: return dnnl::algorithm::eltwise_tanh;
+    case Kind::kLinear: return dnnl::algorithm::eltwise_linear;
+  }
+  return dnnl::algorithm::eltwise_relu;
+}
 
 // The fused path does not apply: the caller runs the nodes one by one.
 Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
@@ -86,11 +99,11 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
                    .pad_end = window.pad_end,
                    .bias = call.bias != nullptr,
                    .residual = call.residual != nullptr,
-                   .relu = call.relu,
+                   .activations = call.activations,
                    .threads = call.threads};
   bool overwriting = false;
   try {
-    omp_set_num_threads(call.threads);
+    OpenMpThreads threads(call.threads);
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
     if (!cache.key || *cache.key != key) {
@@ -115,7 +128,9 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
                     weights, dst, strides, dilations, window.pad_begin, window.pad_end);
       dnnl::post_ops post;
       if (call.residual != nullptr) post.append_sum(1.0f);
-      if (call.relu) post.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+      for (const ConvolutionActivation& activation : call.activations) {
+        post.append_eltwise(1.0f, algorithmOf(activation.kind), activation.alpha, activation.beta);
+      }
       dnnl::primitive_attr attributes;
       attributes.set_post_ops(post);
       cache.description =

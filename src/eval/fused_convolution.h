@@ -1,5 +1,5 @@
-// Internal to the evaluator: a float 2-D convolution with its residual Add and Relu, through
-// oneDNN's convolution primitive (conv_fusion.h says which nodes).
+// Internal to the evaluator: a float 2-D convolution with its residual Add and activations,
+// through oneDNN's convolution primitive (fusions/convolution_chain.h says which nodes).
 //
 // oneDNN's fast convolutions read and write channels-last tensors (NHWC); onyx's arrays are
 // channels-first (NCHW). A fused convolution reads either and writes either, so that a chain
@@ -12,11 +12,21 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "onyx/core/array.h"
 #include "ops/nn/conv_kernels.h"
 
 namespace onyx::eval_internal {
+
+/// An elementwise function applied to the convolution's result, in oneDNN's post-operation.
+struct ConvolutionActivation {
+  enum class Kind { kRelu, kLeakyRelu, kClip, kHardSwish, kSigmoid, kTanh, kLinear };
+  Kind kind = Kind::kRelu;
+  float alpha = 0;  // LeakyRelu's slope, Clip's lower bound, Linear's scale
+  float beta = 0;   // Clip's upper bound, Linear's shift
+  bool operator==(const ConvolutionActivation&) const = default;
+};
 
 struct FusedConvolutionCall {
   const ops::nn::ConvShape* shape = nullptr;
@@ -29,7 +39,8 @@ struct FusedConvolutionCall {
   bool residual_channels_last = false;
   /// The residual's storage when nothing else holds it: the result is written over it.
   std::optional<Array> residual_storage;
-  bool relu = false;
+  /// After the residual is added, in order.
+  std::vector<ConvolutionActivation> activations;
   bool output_channels_last = false;
   int threads = 1;
 };

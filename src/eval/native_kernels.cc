@@ -3,10 +3,7 @@
 #include <dnnl.h>
 
 #include "eval/image_codecs.h"
-
-// libgomp's, declared here because clang has no <omp.h> without libomp: oneDNN's sgemm
-// threads itself with OpenMP, and each of onyx's threads runs it on that thread alone.
-extern "C" void omp_set_num_threads(int count);
+#include "eval/openmp_threads.h"
 
 namespace onyx::eval_internal {
 
@@ -15,7 +12,8 @@ namespace {
 void sgemmOnThisThread(bool trans_a, bool trans_b, size_t m, size_t n, size_t k, float alpha,
                        const float* a, size_t lda, const float* b, size_t ldb, float beta, float* c,
                        size_t ldc) {
-  omp_set_num_threads(1);
+  // Each of onyx's threads runs oneDNN's sgemm on that thread alone.
+  OpenMpThreads one(1);
   dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', static_cast<dnnl_dim_t>(m),
              static_cast<dnnl_dim_t>(n), static_cast<dnnl_dim_t>(k), alpha, a,
              static_cast<dnnl_dim_t>(lda), b, static_cast<dnnl_dim_t>(ldb), beta, c,

@@ -146,4 +146,11 @@ Status topologicalSort(Graph& graph, std::vector<Node*>* cycle) {
   return Status::ok();
 }
 
+Result<std::vector<const Node*>> topologicalOrder(const Graph& graph) {
+  // orderOf only reads the graph.
+  std::vector<Node*> order;
+  ONYX_RETURN_IF_ERROR(orderOf(const_cast<Graph&>(graph), order, nullptr));
+  return std::vector<const Node*>(order.begin(), order.end());
+}
+
 }  // namespace onyx

@@ -7,10 +7,12 @@
 // after their last use.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "onyx/core/status.h"
@@ -26,6 +28,22 @@ class Executor;  // internal: not exported
 
 namespace onyx {
 
+/// What a caller may watch of a run (`onyx run --profile` and its warnings). Called on the
+/// thread that runs the model.
+class EvalObserver {
+ public:
+  virtual ~EvalObserver() = default;
+  /// A step of the main graph ran: one node, or the nodes one fused step stands for (a node
+  /// with subgraphs counts the time of everything inside them).
+  virtual void stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed) {
+    (void)nodes;
+    (void)elapsed;
+  }
+  /// Something the model does that the spec forbids but the evaluator runs anyway (nodes
+  /// out of topological order). Without an observer, warnings go to stderr.
+  virtual void warning(std::string_view message);
+};
+
 struct EvalOptions {
   /// Threads kernels may use; 0: all the machine has.
   int threads = 0;
@@ -33,6 +51,14 @@ struct EvalOptions {
   uint64_t seed = 0;
   /// A bound on Loop iterations, beyond the trip count a model gives.
   int64_t max_iterations = int64_t{1} << 31;
+  /// A bound on how deeply function calls and subgraphs nest.
+  int max_depth = 256;
+  /// Whether nodes may run fused (a Conv with the BatchNormalization, Add and activation
+  /// after it as one convolution, a MatMul with its bias): the same values up to float
+  /// rounding. Off, every node runs alone and gives its kernel's literal result.
+  bool fusions = true;
+  /// Told of each step and of warnings; not owned, may be null.
+  EvalObserver* observer = nullptr;
 };
 
 struct NamedValue {
@@ -57,7 +83,6 @@ class Evaluator {
   const Model& model_;
   std::unique_ptr<EvalOptions> options_;  // the executor holds a reference
   std::unique_ptr<eval_internal::Executor> executor_;
-  bool checked_ = false;
 };
 
 /// Runs `model`'s main graph with `inputs` (by graph input name; an input with an

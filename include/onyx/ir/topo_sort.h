@@ -21,6 +21,10 @@ namespace onyx {
 /// including those of nested graphs.
 Status topologicalSort(Graph& graph, std::vector<Node*>* cycle = nullptr);
 
+/// The order topologicalSort gives `graph`'s own nodes (not those of nested graphs), leaving
+/// the graph as it is; an error naming the nodes on a cycle.
+Result<std::vector<const Node*>> topologicalOrder(const Graph& graph);
+
 }  // namespace onyx
 
 #pragma GCC visibility pop

@@ -1,0 +1,98 @@
+// The public face of the evaluator: a model's inputs bound by name and checked against the
+// graph's declarations, then the walk (executor.h).
+#include "onyx/eval/evaluator.h"
+
+#include <iostream>
+
+#include "core/quote.h"
+#include "eval/executor.h"
+#include "onyx/core/element_type.h"
+#include "onyx/ir/value.h"
+
+namespace onyx {
+
+namespace {
+
+// Whether `value` fits the declared `type`: kind, element type, rank, known dims.
+std::string mismatch(const EvalValue& value, const Type* type) {
+  if (type == nullptr || type->kind != Type::Kind::kTensor) return {};
+  if (!value.isTensor()) return "a tensor is declared";
+  const Array& array = value.tensor;
+  if (type->elem_type && *type->elem_type != static_cast<int32_t>(array.type())) {
+    return std::string("the element type is ") + std::string(elementTypeName(array.type())) +
+           ", declared " + std::string(elementTypeName(*type->elem_type));
+  }
+  if (type->shape == nullptr) return {};
+  if (type->shape->rank() != array.rank()) {
+    return "the rank is " + std::to_string(array.rank()) + ", declared " +
+           std::to_string(type->shape->rank());
+  }
+  for (size_t axis = 0; axis < array.rank(); ++axis) {
+    const Dimension& dim = type->shape->dims[axis];
+    if (dim.dim_value && *dim.dim_value != array.dim(axis)) {
+      return "dimension " + std::to_string(axis) + " is " + std::to_string(array.dim(axis)) +
+             ", declared " + std::to_string(*dim.dim_value);
+    }
+  }
+  return {};
+}
+
+}  // namespace
+
+void EvalObserver::warning(std::string_view message) {
+  std::cerr << "warning: " << message << "\n";
+}
+
+Evaluator::Evaluator(const Model& model, EvalOptions options)
+    : model_(model),
+      options_(std::make_unique<EvalOptions>(options)),
+      executor_(std::make_unique<eval_internal::Executor>(model, *options_)) {}
+
+Evaluator::~Evaluator() = default;
+
+Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs) {
+  using eval_internal::Frame;
+  using eval_internal::GraphPlan;
+  if (model_.graph == nullptr) {
+    return Status(ErrorCode::kInvalidArgument, "the model has no graph");
+  }
+  const Graph& graph = *model_.graph;
+  Result<const GraphPlan*> compiled = executor_->mainPlan();
+  if (!compiled) return compiled.status();
+  const GraphPlan& plan = **compiled;
+  BufferPoolScope reuse(executor_->buffers());
+  Frame frame(plan, nullptr);
+  for (const NamedValue& input : inputs) {
+    const Value* formal = graph.lookup(input.name);
+    if (formal == nullptr || formal->input == nullptr || formal->graph != &graph) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "the graph has no input named " + quoted(input.name));
+    }
+    if (std::string why = mismatch(input.value, formal->type()); !why.empty()) {
+      return Status(ErrorCode::kInvalidArgument, "input " + quoted(input.name) + ": " + why);
+    }
+    frame.slots[plan.slot_of.at(formal)] = input.value;
+  }
+  for (size_t i = 0; i < graph.inputs.size(); ++i) {
+    const Value* formal = graph.inputs[i]->value;
+    if (formal == nullptr || plan.input_slots[i] < 0) continue;
+    std::optional<EvalValue>& slot = frame.slots[static_cast<size_t>(plan.input_slots[i])];
+    if (slot) continue;
+    if (formal->initializer == nullptr) {
+      return Status(ErrorCode::kInvalidArgument, "input " + quoted(formal->name) + " is not given");
+    }
+    // An input with an initializer left out takes the initializer.
+    Result<const EvalValue*> initial = executor_->constant(*formal);
+    if (!initial) return initial.status();
+    slot = **initial;
+  }
+  return executor_->runPlan(plan, frame);
+}
+
+Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,
+                                        const EvalOptions& options) {
+  Evaluator evaluator(model, options);
+  return evaluator.run(inputs);
+}
+
+}  // namespace onyx

@@ -1,0 +1,189 @@
+// The convolution chain (convolution_chain.h): the pattern that builds it, and the step that
+// runs it through oneDNN, folding a BatchNormalization into the weights once.
+#include "eval/fusions/convolution_chain.h"
+
+#include <cmath>
+
+#include "eval/plan.h"
+#include "onyx/ir/attribute.h"
+#include "onyx/ir/node.h"
+#include "onyx/ir/opset_imports.h"
+#include "ops/nn/conv_kernels.h"
+
+namespace onyx::eval_internal {
+
+bool isOnnxOperator(const Node& node, std::string_view op_type) {
+  if (node.opType() != op_type || !canonicalDomain(node.domainOrDefault()).empty()) return false;
+  for (const Attribute* attribute : node.attributes) {
+    if (attribute->isReference()) return false;
+  }
+  return true;
+}
+
+bool singleInOut(const Node& node) {
+  return node.inputCount() >= 1 && node.input(0) != nullptr && node.outputCount() == 1 &&
+         node.output(0) != nullptr;
+}
+
+namespace {
+
+class ConvolutionChainStep final : public FusedStep {
+ public:
+  explicit ConvolutionChainStep(ConvolutionChain chain) : chain_(std::move(chain)) {}
+
+  const Value* output() const override { return chain_.end; }
+  bool readsChannelsLast(const Value* value) const override {
+    return value == chain_.conv->input(0) || value == chain_.residual;
+  }
+  bool canWriteChannelsLast() const override { return true; }
+
+  Result<bool> run(StepRun& run) override;
+
+ private:
+  // The weights and bias with the BatchNormalization folded in, made at the first run:
+  // W'[m] = W[m] s[m], b'[m] = (b[m] - mean[m]) s[m] + beta[m], s = gamma / sqrt(var + eps).
+  bool fold(StepRun& run, const Array& weights, const Array* bias);
+
+  ConvolutionChain chain_;
+  FusedConvolution convolution_;
+  std::optional<Array> folded_weights_;
+  std::optional<Array> folded_bias_;
+  bool fold_refused_ = false;
+};
+
+bool ConvolutionChainStep::fold(StepRun& run, const Array& weights, const Array* bias) {
+  if (folded_weights_) return true;
+  if (fold_refused_) return false;
+  fold_refused_ = true;
+  const Node& bn = *chain_.batch_norm;
+  const Array* gamma = run.tensor(bn.input(1));
+  const Array* beta = run.tensor(bn.input(2));
+  const Array* mean = run.tensor(bn.input(3));
+  const Array* variance = run.tensor(bn.input(4));
+  int64_t m = weights.dim(0);
+  for (const Array* parameter : {gamma, beta, mean, variance}) {
+    if (parameter == nullptr || parameter->type() != ElementType::kFloat ||
+        parameter->rank() != 1 || parameter->dim(0) != m) {
+      return false;
+    }
+  }
+  if (bias != nullptr && (bias->type() != ElementType::kFloat || bias->size() != size_t(m))) {
+    return false;
+  }
+  KernelContext ctx = run.context(bn);
+  float epsilon = ctx.floatAttribute("epsilon").value_or(1e-5f);
+  Array folded_weights(ElementType::kFloat, weights.shape());
+  Array folded_bias(ElementType::kFloat, {m});
+  size_t per_output = weights.size() / static_cast<size_t>(m);
+  for (int64_t o = 0; o < m; ++o) {
+    float scale = gamma->data<float>()[o] / std::sqrt(variance->data<float>()[o] + epsilon);
+    const float* from = weights.data<float>() + static_cast<size_t>(o) * per_output;
+    float* to = folded_weights.data<float>() + static_cast<size_t>(o) * per_output;
+    for (size_t i = 0; i < per_output; ++i) to[i] = from[i] * scale;
+    float b = bias != nullptr ? bias->data<float>()[o] : 0.0f;
+    folded_bias.data<float>()[o] = (b - mean->data<float>()[o]) * scale + beta->data<float>()[o];
+  }
+  folded_weights_ = std::move(folded_weights);
+  folded_bias_ = std::move(folded_bias);
+  fold_refused_ = false;
+  return true;
+}
+
+Result<bool> ConvolutionChainStep::run(StepRun& run) {
+  const Node& conv = *chain_.conv;
+  const Value* x_value = conv.input(0);
+  const Value* w_value = conv.input(1);
+  const Value* b_value = conv.inputCount() > 2 ? conv.input(2) : nullptr;
+  const Value* r_value = chain_.residual;
+  const Array* x = run.tensor(x_value);
+  const Array* w = run.tensor(w_value);
+  const Array* b = run.tensor(b_value);
+  const Array* r = run.tensor(r_value);
+  if (x == nullptr || w == nullptr || (b_value != nullptr && b == nullptr) ||
+      (r_value != nullptr && r == nullptr) || x->type() != ElementType::kFloat ||
+      w->type() != ElementType::kFloat || x->rank() != 4 || w->rank() != 4) {
+    return false;
+  }
+  bool x_channels_last = run.channelsLast(x_value);
+  std::vector<int64_t> x_shape = x->shape();
+  if (x_channels_last) x_shape = {x_shape[0], x_shape[3], x_shape[1], x_shape[2]};
+  KernelContext ctx = run.context(conv);
+  Result<ops::nn::ConvShape> shape = ops::nn::convShape(ctx, x_shape, w->shape());
+  if (!shape) return false;
+  FusedConvolutionCall call;
+  call.shape = &*shape;
+  call.x = x;
+  call.x_channels_last = x_channels_last;
+  call.weights = w;
+  call.weights_fixed = chain_.weights_constant;
+  call.bias = b;
+  if (chain_.batch_norm != nullptr) {
+    if (!fold(run, *w, b)) return false;
+    call.weights = &*folded_weights_;
+    call.weights_fixed = true;
+    call.bias = &*folded_bias_;
+  }
+  call.residual = r;
+  call.residual_channels_last = r_value != nullptr && run.channelsLast(r_value);
+  call.activations = chain_.activations;
+  call.output_channels_last = writesChannelsLast();
+  call.threads = run.host().threads();
+  // The residual's elements become the result's when this is their last read and no one
+  // else holds them.
+  if (call.residual_channels_last && r_value != x_value) {
+    call.residual_storage = run.takeIfLastRead(r_value);
+    if (call.residual_storage) call.residual = &*call.residual_storage;
+  }
+  Result<std::optional<Array>> result = convolution_.run(call);
+  if (!result) return result.status();
+  if (!*result) {
+    if (call.residual_storage) run.restore(r_value, std::move(*call.residual_storage));
+    return false;
+  }
+  run.write(chain_.end, std::move(**result), call.output_channels_last);
+  return true;
+}
+
+bool fusibleConv(const Node& node) {
+  return isOnnxOperator(node, "Conv") && node.inputCount() >= 2 && node.input(0) != nullptr &&
+         node.input(1) != nullptr && node.outputCount() == 1 && node.output(0) != nullptr;
+}
+
+class ConvolutionChainPattern final : public FusionPattern {
+ public:
+  std::string_view name() const override { return "convolution chain"; }
+  std::optional<FusionMatch> match(const Node& anchor, const FusionGraph& graph) const override {
+    if (!fusibleConv(anchor)) return std::nullopt;
+    ConvolutionChain chain;
+    chain.conv = &anchor;
+    chain.members = {&anchor};
+    chain.end = anchor.output(0);
+    chain.weights_constant = graph.constant(anchor.input(1));
+    for (bool grew = true; grew;) {
+      grew = false;
+      const Node* next = graph.soleReader(chain.end);
+      if (next == nullptr || graph.fused(*next)) break;
+      for (const ConvolutionEpilogue* epilogue : convolutionEpilogues()) {
+        if (epilogue->absorb(*next, chain, graph)) {
+          chain.members.push_back(next);
+          chain.end = next->output(0);
+          grew = true;
+          break;
+        }
+      }
+    }
+    FusionMatch match;
+    match.members = chain.members;
+    match.step = std::make_unique<ConvolutionChainStep>(std::move(chain));
+    return match;
+  }
+};
+
+}  // namespace
+
+const FusionPattern& convolutionChainPattern() {
+  static const ConvolutionChainPattern kPattern;
+  return kPattern;
+}
+
+}  // namespace onyx::eval_internal

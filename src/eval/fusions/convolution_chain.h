@@ -1,0 +1,47 @@
+// Internal to the evaluator: a float 2-D Conv and what a convolution network puts after it,
+// run as one oneDNN convolution (fused_convolution.h).
+//
+// The chain starts at a Conv; then each node that alone reads the chain's end is offered to
+// the epilogues of convolutionEpilogues() (fusions.cc) in order, and the first that absorbs
+// it extends the chain: a BatchNormalization folded into the weights and bias, a residual
+// Add, activations. A new epilogue is a file in this folder and a line in that table.
+#pragma once
+
+#include <span>
+#include <vector>
+
+#include "eval/fused_convolution.h"
+#include "eval/fusions/fusion_pattern.h"
+
+namespace onyx::eval_internal {
+
+struct ConvolutionChain {
+  const Node* conv = nullptr;
+  std::vector<const Node*> members;  // the Conv first
+  bool weights_constant = false;     // the same weights on every run
+  /// Folded into the Conv's weights and bias (only right after the Conv).
+  const Node* batch_norm = nullptr;
+  /// Added to the result before the activations (at most one).
+  const Value* residual = nullptr;
+  std::vector<ConvolutionActivation> activations;
+  /// The value the chain ends with so far.
+  const Value* end = nullptr;
+};
+
+class ConvolutionEpilogue {
+ public:
+  virtual ~ConvolutionEpilogue() = default;
+  /// Extends `chain` with `next` (which alone reads chain.end), or leaves it as it is and
+  /// returns false. Whatever `next` needs at run time but the chain cannot say beforehand
+  /// (shapes) is checked when it runs, which declines a call it cannot do.
+  virtual bool absorb(const Node& next, ConvolutionChain& chain,
+                      const FusionGraph& graph) const = 0;
+};
+
+/// The epilogues, in the order they are offered a node (fusions.cc).
+std::span<const ConvolutionEpilogue* const> convolutionEpilogues();
+
+/// Whether `node` has one input slot and one output (an elementwise function of one value).
+bool singleInOut(const Node& node);
+
+}  // namespace onyx::eval_internal

@@ -1,0 +1,107 @@
+// Internal to the evaluator: nodes that run together as one step, and the table that lists
+// the patterns which find them.
+//
+// When fusions are on (EvalOptions::fusions), compiling a graph asks each pattern of
+// fusionPatterns() (fusions.cc) at each node not yet fused, in order: a pattern that matches
+// returns the group's nodes and the step that runs them. A fused step gives the values of
+// the group's nodes up to float rounding (it may fold constants, or keep the products of
+// several nodes in registers); it may decline a call (an element type, a shape it does not
+// handle), and the nodes then run one by one. A new fusion is a file in this folder and a
+// line in the table.
+//
+// Every value between two members must be read by the next member alone (FusionGraph::
+// soleReader), so that the group can run where its last member stands. A step may keep its
+// output channels-last (N, H, W, C) when every reader of it is a step that reads that layout
+// (the chain of convolutions oneDNN runs fastest); nothing else ever sees such a value.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "onyx/core/array.h"
+#include "onyx/ir/graph.h"
+#include "onyx/ops/kernel_context.h"
+
+namespace onyx::eval_internal {
+
+struct BoundNode;
+class StepRun;
+
+class FusedStep {
+ public:
+  virtual ~FusedStep() = default;
+  /// Runs the group: true when it did (its output written); false when it declines this
+  /// call, having written nothing: its nodes then run one by one.
+  virtual Result<bool> run(StepRun& run) = 0;
+  /// The value the group produces.
+  virtual const Value* output() const = 0;
+  /// Whether the step can read `value` (one of its inputs) channels-last.
+  virtual bool readsChannelsLast(const Value* value) const {
+    (void)value;
+    return false;
+  }
+  /// Whether it can write its output channels-last, and the plan's decision that it does.
+  virtual bool canWriteChannelsLast() const { return false; }
+  void setWritesChannelsLast(bool writes) { writes_channels_last_ = writes; }
+  bool writesChannelsLast() const { return writes_channels_last_; }
+
+ private:
+  bool writes_channels_last_ = false;
+};
+
+/// What a pattern may ask of the graph being compiled.
+class FusionGraph {
+ public:
+  virtual ~FusionGraph() = default;
+  /// The node of this graph that alone reads `value`, once; null when a graph output, a
+  /// subgraph, a value read after the graph ends, or more than one input slot reads it.
+  virtual const Node* soleReader(const Value* value) const = 0;
+  /// Whether `node` is already in a group.
+  virtual bool fused(const Node& node) const = 0;
+  /// The node's binding (its operator version).
+  virtual const BoundNode& bound(const Node& node) const = 0;
+  /// Whether `value` is the same on every run: an initializer no input can override.
+  virtual bool constant(const Value* value) const = 0;
+};
+
+struct FusionMatch {
+  std::vector<const Node*> members;  // in the order they would run alone
+  std::unique_ptr<FusedStep> step;
+};
+
+class FusionPattern {
+ public:
+  virtual ~FusionPattern() = default;
+  virtual std::string_view name() const = 0;
+  /// The group that starts at `anchor`, or nullopt.
+  virtual std::optional<FusionMatch> match(const Node& anchor, const FusionGraph& graph) const = 0;
+};
+
+/// The patterns, in the order they are tried (fusions.cc).
+std::span<const FusionPattern* const> fusionPatterns();
+
+/// A fused step's view of the run: the values it reads and writes, and the kernel host.
+class StepRun {
+ public:
+  virtual ~StepRun() = default;
+  /// The value `value` holds; null when it has none or is not a tensor.
+  virtual const Array* tensor(const Value* value) = 0;
+  virtual bool channelsLast(const Value* value) const = 0;
+  /// The elements of `value` when this step is its last reader and nothing else holds
+  /// them (taken out of the run: give them back with `restore` when declining), else null.
+  virtual std::optional<Array> takeIfLastRead(const Value* value) = 0;
+  virtual void restore(const Value* value, Array array) = 0;
+  virtual void write(const Value* value, Array array, bool channels_last) = 0;
+  /// A kernel context for `node` (a member), for reading its attributes.
+  virtual KernelContext context(const Node& node) = 0;
+  virtual KernelHost& host() = 0;
+};
+
+/// Whether `node` is the standard operator `op_type` with attributes of its own (none refers
+/// to a calling function's, whose values a pattern cannot see).
+bool isOnnxOperator(const Node& node, std::string_view op_type);
+
+}  // namespace onyx::eval_internal

@@ -1,0 +1,78 @@
+// A linear layer: a float MatMul by a matrix, the Add of a bias row, maybe a Relu, as one
+// matrix product that starts from the bias (fused_matmul.h).
+#include "eval/fused_matmul.h"
+#include "eval/fusions/convolution_chain.h"
+#include "eval/fusions/fusion_pattern.h"
+#include "onyx/ir/node.h"
+
+namespace onyx::eval_internal {
+
+namespace {
+
+class LinearLayerStep final : public FusedStep {
+ public:
+  LinearLayerStep(const Node& matmul, const Value* bias, const Node* relu, const Value* output)
+      : matmul_(matmul), bias_(bias), relu_(relu), output_(output) {}
+
+  const Value* output() const override { return output_; }
+
+  Result<bool> run(StepRun& run) override {
+    const Array* a = run.tensor(matmul_.input(0));
+    const Array* b = run.tensor(matmul_.input(1));
+    const Array* bias = run.tensor(bias_);
+    if (a == nullptr || b == nullptr || bias == nullptr) return false;
+    KernelContext ctx = run.context(matmul_);
+    std::optional<Array> result = multiplyAddBias(ctx, *a, *b, *bias, relu_ != nullptr);
+    if (!result) return false;
+    run.write(output_, std::move(*result), false);
+    return true;
+  }
+
+ private:
+  const Node& matmul_;
+  const Value* bias_;
+  const Node* relu_;
+  const Value* output_;
+};
+
+bool binary(const Node& node) {
+  return node.inputCount() == 2 && node.input(0) != nullptr && node.input(1) != nullptr &&
+         node.outputCount() == 1 && node.output(0) != nullptr;
+}
+
+class LinearLayerPattern final : public FusionPattern {
+ public:
+  std::string_view name() const override { return "linear layer"; }
+  std::optional<FusionMatch> match(const Node& anchor, const FusionGraph& graph) const override {
+    if (!isOnnxOperator(anchor, "MatMul") || !binary(anchor)) return std::nullopt;
+    const Node* add = graph.soleReader(anchor.output(0));
+    // The Adds of opsets before 7 broadcast only by attribute; those are left alone.
+    if (add == nullptr || graph.fused(*add) || !isOnnxOperator(*add, "Add") || !binary(*add) ||
+        add->attribute("broadcast") != nullptr || add->attribute("axis") != nullptr) {
+      return std::nullopt;
+    }
+    const Value* bias = add->input(0) == anchor.output(0) ? add->input(1) : add->input(0);
+    if (bias == anchor.output(0)) return std::nullopt;
+    FusionMatch match;
+    match.members = {&anchor, add};
+    const Node* relu = graph.soleReader(add->output(0));
+    if (relu != nullptr && !graph.fused(*relu) && isOnnxOperator(*relu, "Relu") &&
+        singleInOut(*relu) && relu->inputCount() == 1) {
+      match.members.push_back(relu);
+    } else {
+      relu = nullptr;
+    }
+    match.step =
+        std::make_unique<LinearLayerStep>(anchor, bias, relu, match.members.back()->output(0));
+    return match;
+  }
+};
+
+}  // namespace
+
+const FusionPattern& linearLayerPattern() {
+  static const LinearLayerPattern kPattern;
+  return kPattern;
+}
+
+}  // namespace onyx::eval_internal

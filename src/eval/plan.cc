@@ -1,0 +1,376 @@
+#include "eval/plan.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "core/place_path.h"
+#include "core/quote.h"
+#include "eval/fusions/fusion_pattern.h"
+#include "ir/graph_place.h"
+#include "onyx/ir/attribute.h"
+#include "onyx/ir/node.h"
+#include "onyx/ir/topo_sort.h"
+#include "onyx/ir/value.h"
+
+namespace onyx::eval_internal {
+
+GraphPlan::GraphPlan() = default;
+GraphPlan::~GraphPlan() = default;
+GraphPlan::GraphPlan(GraphPlan&&) noexcept = default;
+GraphPlan& GraphPlan::operator=(GraphPlan&&) noexcept = default;
+
+Operand GraphPlan::operandOf(const Value* value) const {
+  uint32_t depth = 0;
+  for (const GraphPlan* plan = this; plan != nullptr; plan = plan->outer, ++depth) {
+    auto found = plan->slot_of.find(value);
+    if (found != plan->slot_of.end()) {
+      return {.from = Operand::From::kSlot, .depth = depth, .slot = found->second};
+    }
+  }
+  return {};
+}
+
+bool runnable(const Callee& callee) {
+  return callee.function != nullptr ||
+         (callee.schema != nullptr && (callee.schema->kernel != nullptr || callee.operator_body));
+}
+
+std::vector<const Value*> graphInputs(const Graph& graph) {
+  std::vector<const Value*> values;
+  for (const ValueInfo* input : graph.inputs) values.push_back(input->value);
+  return values;
+}
+
+std::vector<const Value*> graphOutputs(const Graph& graph) {
+  std::vector<const Value*> values;
+  for (const ValueInfo* output : graph.outputs) values.push_back(output->bound());
+  return values;
+}
+
+namespace {
+
+Status notRunnable(const Node& node, const OpSchema* schema) {
+  std::string what = std::string(node.opType());
+  std::string_view domain = node.domainOrDefault();
+  if (!canonicalDomain(domain).empty()) what = std::string(domain) + "." + what;
+  return Status(ErrorCode::kUnsupported, schema == nullptr
+                                             ? what + " is not a known operator at this opset"
+                                             : what + "-" + std::to_string(schema->since_version) +
+                                                   " has no kernel in onyx yet");
+}
+
+// Calls `visit(value)` for every value read inside the graphs `node`'s attributes hold.
+template <class Visit>
+void forEachNestedRead(const Node& node, Visit&& visit) {
+  for (const Attribute* attribute : node.attributes) {
+    auto graphRead = [&](const Graph& graph, auto&& self) -> void {
+      for (const Node* inner : graph.nodes()) {
+        for (size_t i = 0; i < inner->inputCount(); ++i) {
+          if (const Value* input = inner->input(i)) visit(input);
+        }
+        forEachNestedRead(*inner, visit);
+      }
+      for (const ValueInfo* output : graph.outputs) {
+        if (const Value* value = output->bound()) visit(value);
+      }
+      (void)self;
+    };
+    if (attribute->g != nullptr) graphRead(*attribute->g, graphRead);
+    for (const Graph* graph : attribute->rare().graphs) graphRead(*graph, graphRead);
+  }
+}
+
+template <class Visit>
+void forEachGraphOf(const Node& node, Visit&& visit) {
+  for (size_t a = 0; a < node.attributes.size(); ++a) {
+    const Attribute* attribute = node.attributes[a];
+    if (attribute->g != nullptr) visit(*attribute->g);
+    for (const Graph* graph : attribute->rare().graphs) visit(*graph);
+  }
+}
+
+class Compiler final : public FusionGraph {
+ public:
+  Compiler(GraphPlan& plan, PlanContext& context, std::span<const Value* const> outputs)
+      : plan_(plan), context_(context), results_(outputs.begin(), outputs.end()) {}
+
+  Status compile(std::span<const Value* const> inputs, std::span<const Value* const> outputs);
+
+  // FusionGraph
+  const Node* soleReader(const Value* value) const override {
+    if (value == nullptr || results_.contains(value)) return nullptr;
+    const Node* reader = nullptr;
+    for (const Use& use : value->uses()) {
+      if (use.user == nullptr || use.user->graph != plan_.graph || reader != nullptr) {
+        return nullptr;
+      }
+      reader = use.user;
+    }
+    return reader;
+  }
+  bool fused(const Node& node) const override { return claimed_.contains(&node); }
+  const BoundNode& bound(const Node& node) const override {
+    return plan_.nodes[position_.at(&node)];
+  }
+  bool constant(const Value* value) const override {
+    return value != nullptr && value->initializer != nullptr &&
+           plan_.operandOf(value).from == Operand::From::kAbsent;
+  }
+
+ private:
+  Status order(std::vector<const Node*>& nodes);
+  Status bind(BoundNode& bound);
+  Result<Operand> operand(const Value* value);
+  void planSteps();
+  void planDrops();
+  void planLayouts();
+
+  GraphPlan& plan_;
+  PlanContext& context_;
+  std::unordered_set<const Value*> results_;
+  std::unordered_map<const Node*, size_t> position_;  // in plan_.nodes
+  std::unordered_set<const Node*> claimed_;
+};
+
+Status Compiler::order(std::vector<const Node*>& nodes) {
+  std::unordered_set<const Node*> seen;
+  bool sorted = true;
+  for (const Node* node : plan_.graph->nodes()) {
+    auto early = [&](const Value* value) {
+      if (value != nullptr && value->producer != nullptr && value->graph == plan_.graph &&
+          !seen.contains(value->producer)) {
+        sorted = false;
+      }
+    };
+    for (size_t i = 0; i < node->inputCount() && sorted; ++i) early(node->input(i));
+    if (sorted) forEachNestedRead(*node, early);
+    seen.insert(node);
+    nodes.push_back(node);
+  }
+  if (sorted) return Status::ok();
+  Result<std::vector<const Node*>> ordered = topologicalOrder(*plan_.graph);
+  if (!ordered) return ordered.status();
+  nodes = std::move(ordered).value();
+  plan_.reordered = true;
+  return Status::ok();
+}
+
+Result<Operand> Compiler::operand(const Value* value) {
+  Operand found = plan_.operandOf(value);
+  if (found.from != Operand::From::kAbsent) return found;
+  if (value->initializer != nullptr) {
+    Result<const EvalValue*> constant = context_.constant(*value);
+    if (!constant) return constant.status();
+    return Operand{.from = Operand::From::kConstant, .constant = *constant};
+  }
+  return Status(ErrorCode::kInvalidArgument, quoted(value->name) + " has no value");
+}
+
+Status Compiler::bind(BoundNode& bound) {
+  const Node& node = *bound.node;
+  Callee callee = context_.callees().resolve(node, *plan_.imports);
+  if (!runnable(callee)) return notRunnable(node, callee.schema);
+  bound.schema = callee.schema;
+  bound.opset = callee.opset.value_or(0);
+  bound.function = callee.function;
+  if (bound.function == nullptr) {
+    if (bound.schema->kernel != nullptr) {
+      bound.kernel = bound.schema->kernel;
+    } else {
+      Result<const Function*> body =
+          context_.operatorBody(node, *bound.schema, bound.opset, *plan_.imports);
+      if (!body) return body.status();
+      bound.function = *body;
+    }
+    for (const KernelProvider* provider : context_.providers()) {
+      bound.provided = provider->bind(node, *bound.schema, bound.opset);
+      if (bound.provided != nullptr) break;
+    }
+  }
+  for (size_t i = 0; i < node.inputCount(); ++i) {
+    const Value* input = node.input(i);
+    if (input == nullptr) {
+      bound.inputs.emplace_back();
+      continue;
+    }
+    Result<Operand> read = operand(input);
+    if (!read) return read.status();
+    bound.inputs.push_back(*read);
+  }
+  for (size_t i = 0; i < node.outputCount(); ++i) {
+    const Value* output = node.output(i);
+    bound.outputs.push_back(output != nullptr ? static_cast<int32_t>(plan_.slot_of.at(output))
+                                              : -1);
+  }
+  return Status::ok();
+}
+
+Status Compiler::compile(std::span<const Value* const> inputs,
+                         std::span<const Value* const> outputs) {
+  std::vector<const Node*> nodes;
+  ONYX_RETURN_IF_ERROR(order(nodes));
+  auto newSlot = [&](const Value* value) {
+    return plan_.slot_of.try_emplace(value, plan_.slot_count++).first->second;
+  };
+  for (const Value* input : inputs) {
+    plan_.input_slots.push_back(input != nullptr ? static_cast<int32_t>(newSlot(input)) : -1);
+  }
+  for (const Node* node : nodes) {
+    for (size_t i = 0; i < node->outputCount(); ++i) {
+      if (const Value* output = node->output(i)) newSlot(output);
+    }
+  }
+  plan_.nodes.resize(nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    position_.emplace(nodes[i], i);
+    plan_.nodes[i].node = nodes[i];
+  }
+  // Each node's place in the file, for error paths.
+  size_t file_index = 0;
+  for (const Node* node : plan_.graph->nodes())
+    plan_.nodes[position_.at(node)].index = file_index++;
+
+  for (BoundNode& bound : plan_.nodes) {
+    Status status = bind(bound);
+    if (status.isOk()) {
+      forEachGraphOf(*bound.node, [&](const Graph& graph) {
+        if (!status.isOk()) return;
+        Result<std::unique_ptr<GraphPlan>> inner = compileGraph(
+            graph, *plan_.imports, &plan_, graphInputs(graph), graphOutputs(graph), context_);
+        if (!inner) {
+          status = std::move(inner).takeStatus();
+          status.within(graphPathInNode(*bound.node, graph));
+          return;
+        }
+        plan_.subgraphs.emplace(&graph, std::move(inner).value());
+      });
+    }
+    if (!status.isOk()) {
+      return status.within(pathSegment("node", bound.index, bound.node->nameOrEmpty()));
+    }
+  }
+  for (const Value* output : outputs) {
+    if (output == nullptr) {
+      plan_.outputs.emplace_back();
+      continue;
+    }
+    Result<Operand> read = operand(output);
+    if (!read) return read.status();
+    plan_.outputs.push_back(*read);
+  }
+  planSteps();
+  planDrops();
+  planLayouts();
+  return Status::ok();
+}
+
+void Compiler::planSteps() {
+  // Where each fused group runs: at its last member.
+  std::vector<std::unique_ptr<FusedStep>> group_at(plan_.nodes.size());
+  std::vector<std::vector<size_t>> members_at(plan_.nodes.size());
+  if (context_.fusions()) {
+    for (size_t i = 0; i < plan_.nodes.size(); ++i) {
+      const Node& anchor = *plan_.nodes[i].node;
+      if (claimed_.contains(&anchor)) continue;
+      for (const FusionPattern* pattern : fusionPatterns()) {
+        std::optional<FusionMatch> match = pattern->match(anchor, *this);
+        if (!match) continue;
+        size_t last = 0;
+        std::vector<size_t> members;
+        for (const Node* member : match->members) {
+          claimed_.insert(member);
+          members.push_back(position_.at(member));
+          last = std::max(last, members.back());
+        }
+        members_at[last] = std::move(members);
+        group_at[last] = std::move(match->step);
+        break;
+      }
+    }
+  }
+  for (size_t i = 0; i < plan_.nodes.size(); ++i) {
+    if (group_at[i] != nullptr) {
+      PlanStep step;
+      step.members = std::move(members_at[i]);
+      step.fused = std::move(group_at[i]);
+      plan_.steps.push_back(std::move(step));
+    } else if (!claimed_.contains(plan_.nodes[i].node)) {
+      PlanStep step;
+      step.members = {i};
+      plan_.steps.push_back(std::move(step));
+    }
+  }
+}
+
+void Compiler::planDrops() {
+  // The last step that reads each slot of this frame (reads from inside subgraphs count at
+  // the step of the node that holds them).
+  std::vector<int64_t> last(plan_.slot_count, -1);
+  std::vector<bool> written(plan_.slot_count, false);
+  for (size_t s = 0; s < plan_.steps.size(); ++s) {
+    auto note = [&](const Value* value) {
+      auto found = plan_.slot_of.find(value);
+      if (found != plan_.slot_of.end()) last[found->second] = static_cast<int64_t>(s);
+    };
+    for (size_t member : plan_.steps[s].members) {
+      const Node& node = *plan_.nodes[member].node;
+      for (size_t i = 0; i < node.inputCount(); ++i) {
+        if (const Value* input = node.input(i)) note(input);
+      }
+      forEachNestedRead(node, note);
+    }
+    // An output nothing reads is dropped at once.
+    for (size_t member : plan_.steps[s].members) {
+      for (int32_t slot : plan_.nodes[member].outputs) {
+        if (slot < 0) continue;
+        if (last[static_cast<size_t>(slot)] < 0)
+          last[static_cast<size_t>(slot)] = static_cast<int64_t>(s);
+      }
+    }
+  }
+  for (const Operand& output : plan_.outputs) {
+    if (output.from == Operand::From::kSlot && output.depth == 0) last[output.slot] = -1;
+  }
+  for (uint32_t slot = 0; slot < plan_.slot_count; ++slot) {
+    if (last[slot] >= 0) plan_.steps[static_cast<size_t>(last[slot])].drops.push_back(slot);
+  }
+}
+
+void Compiler::planLayouts() {
+  std::unordered_map<const Node*, const FusedStep*> step_of;
+  for (const PlanStep& step : plan_.steps) {
+    if (step.fused == nullptr) continue;
+    for (size_t member : step.members) step_of.emplace(plan_.nodes[member].node, step.fused.get());
+  }
+  for (PlanStep& step : plan_.steps) {
+    if (step.fused == nullptr || !step.fused->canWriteChannelsLast()) continue;
+    const Value* out = step.fused->output();
+    if (results_.contains(out) || !out->hasUses()) continue;
+    bool only_steps_read = true;
+    for (const Use& use : out->uses()) {
+      auto reader = use.user != nullptr ? step_of.find(use.user) : step_of.end();
+      only_steps_read = only_steps_read && reader != step_of.end() &&
+                        reader->second != step.fused.get() &&
+                        reader->second->readsChannelsLast(out);
+    }
+    step.fused->setWritesChannelsLast(only_steps_read);
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<GraphPlan>> compileGraph(const Graph& graph, const OpsetImports& imports,
+                                                const GraphPlan* outer,
+                                                std::span<const Value* const> inputs,
+                                                std::span<const Value* const> outputs,
+                                                PlanContext& context) {
+  auto plan = std::make_unique<GraphPlan>();
+  plan->graph = &graph;
+  plan->imports = &imports;
+  plan->outer = outer;
+  Compiler compiler(*plan, context, outputs);
+  ONYX_RETURN_IF_ERROR(compiler.compile(inputs, outputs));
+  return plan;
+}
+
+}  // namespace onyx::eval_internal

@@ -1,0 +1,123 @@
+// Internal to the evaluator: a graph compiled once into what runs it.
+//
+// Compiling a graph (the main graph, a subgraph, a function body) binds each node once: the
+// operator version it calls, its kernel (a provider's first, kernel_provider.h) or the plan
+// of the function body it calls, and where it reads and writes its values. Values live in
+// numbered slots of a Frame (frame.h) instead of maps keyed by pointer: an initializer is a
+// constant the plan holds, a value of an enclosing graph is a slot of an outer frame, found
+// by how many frames out it is. Nodes are grouped into steps (a node alone, or a fused group
+// from the pattern table, fusion_pattern.h), and each step lists the slots no later step
+// reads, which are dropped when it ends. A graph whose nodes are out of topological order
+// runs in that order all the same; the plan says it reordered them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "eval/kernel_provider.h"
+#include "onyx/ir/graph.h"
+#include "onyx/ir/opset_imports.h"
+#include "onyx/ops/callee.h"
+#include "onyx/ops/eval_value.h"
+#include "onyx/ops/function_body.h"
+
+namespace onyx::eval_internal {
+
+class FusedStep;
+struct GraphPlan;
+
+/// Where a node reads a value.
+struct Operand {
+  enum class From : uint8_t {
+    kAbsent,    // an omitted optional input
+    kSlot,      // a slot of the frame `depth` frames out (0: this graph's)
+    kConstant,  // an initializer, converted once (`constant`)
+  };
+  From from = From::kAbsent;
+  uint32_t depth = 0;
+  uint32_t slot = 0;
+  const EvalValue* constant = nullptr;
+};
+
+/// One node, bound once.
+struct BoundNode {
+  const Node* node = nullptr;
+  size_t index = 0;  // in the graph's node list, for error paths
+  const OpSchema* schema = nullptr;
+  int64_t opset = 0;
+  Kernel kernel = nullptr;                   // the built-in kernel (null for a call)
+  std::unique_ptr<ProvidedKernel> provided;  // asked before `kernel`, when present
+  /// A call: the function it runs (model-local, or the operator's own body).
+  const Function* function = nullptr;
+  std::vector<Operand> inputs;
+  std::vector<int32_t> outputs;  // slot per output, -1 where the output is omitted
+};
+
+/// What runs at one place of the order: a node, or a fused group of nodes.
+struct PlanStep {
+  std::vector<size_t> members;       // indices into GraphPlan::nodes, in run order
+  std::unique_ptr<FusedStep> fused;  // null: members.size() == 1, run alone
+  std::vector<uint32_t> drops;       // slots no later step reads
+};
+
+struct GraphPlan {
+  GraphPlan();
+  ~GraphPlan();
+  GraphPlan(GraphPlan&&) noexcept;
+  GraphPlan& operator=(GraphPlan&&) noexcept;
+
+  const Graph* graph = nullptr;
+  const OpsetImports* imports = nullptr;
+  uint32_t slot_count = 0;
+  std::unordered_map<const Value*, uint32_t> slot_of;
+  std::vector<BoundNode> nodes;  // in run order
+  std::vector<PlanStep> steps;
+  std::vector<int32_t> input_slots;  // per graph input (-1 when it has no value)
+  std::vector<Operand> outputs;      // the graph's outputs, or the function's
+  /// Whether the nodes were out of topological order in the file.
+  bool reordered = false;
+
+  /// The operand that reads `value` here; kAbsent when no graph in reach defines it.
+  Operand operandOf(const Value* value) const;
+  /// The plan this one is nested in (a subgraph's), or null.
+  const GraphPlan* outer = nullptr;
+  /// The plans of the graphs this graph's nodes hold.
+  std::unordered_map<const Graph*, std::unique_ptr<GraphPlan>> subgraphs;
+};
+
+/// What compiling needs from the evaluator: constants, callees, kernel providers, fusions.
+class PlanContext {
+ public:
+  virtual ~PlanContext() = default;
+  virtual const CalleeResolver& callees() const = 0;
+  /// The initializer `value` holds, converted once for every run (an error names it).
+  virtual Result<const EvalValue*> constant(const Value& value) = 0;
+  /// The body of a standard operator onyx runs as a function, built once per node.
+  virtual Result<const Function*> operatorBody(const Node& node, const OpSchema& schema,
+                                               int64_t opset, const OpsetImports& imports) = 0;
+  virtual std::span<const KernelProvider* const> providers() const = 0;
+  virtual bool fusions() const = 0;
+};
+
+/// Compiles `graph` (nested in `outer`, or null) with its formal `inputs` and the values it
+/// gives back (a graph's inputs and outputs, or a function's), and the graphs inside it.
+/// An error names the node, as a path from `graph`.
+Result<std::unique_ptr<GraphPlan>> compileGraph(const Graph& graph, const OpsetImports& imports,
+                                                const GraphPlan* outer,
+                                                std::span<const Value* const> inputs,
+                                                std::span<const Value* const> outputs,
+                                                PlanContext& context);
+
+/// The formal inputs and the outputs of a graph, as compileGraph takes them.
+std::vector<const Value*> graphInputs(const Graph& graph);
+std::vector<const Value*> graphOutputs(const Graph& graph);
+
+/// Whether onyx can run what a node calls.
+bool runnable(const Callee& callee);
+
+}  // namespace onyx::eval_internal

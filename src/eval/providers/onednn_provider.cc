@@ -1,0 +1,73 @@
+// oneDNN as a kernel provider: 2-D float convolutions through its convolution primitive
+// (fused_convolution.h), which keeps the reordered weights between runs. What it declines
+// (other ranks and types) the built-in kernel runs.
+#include "eval/fused_convolution.h"
+#include "eval/kernel_provider.h"
+#include "onyx/ir/node.h"
+#include "onyx/ir/opset_imports.h"
+#include "onyx/ir/value.h"
+#include "ops/nn/conv_kernels.h"
+
+namespace onyx::eval_internal {
+
+namespace {
+
+class OnednnConvolution final : public ProvidedKernel {
+ public:
+  explicit OnednnConvolution(bool weights_constant) : weights_constant_(weights_constant) {}
+
+  Result<bool> run(KernelContext& ctx) override {
+    const Array* x = ctx.inputArray(0);
+    const Array* w = ctx.inputArray(1);
+    const Array* b = ctx.inputArray(2);
+    if (x == nullptr || w == nullptr || (ctx.hasInput(2) && b == nullptr) ||
+        x->type() != ElementType::kFloat || x->rank() != 4 || w->rank() != 4) {
+      return false;
+    }
+    Result<ops::nn::ConvShape> shape = ops::nn::convShape(ctx, x->shape(), w->shape());
+    if (!shape) return false;
+    FusedConvolutionCall call;
+    call.shape = &*shape;
+    call.x = x;
+    call.weights = w;
+    call.weights_fixed = weights_constant_;
+    call.bias = b;
+    call.threads = ctx.threads();
+    Result<std::optional<Array>> result = convolution_.run(call);
+    if (!result) return result.status();
+    if (!*result) return false;
+    ctx.setOutput(0, std::move(**result));
+    return true;
+  }
+
+ private:
+  bool weights_constant_;
+  FusedConvolution convolution_;
+};
+
+class OnednnProvider final : public KernelProvider {
+ public:
+  std::string_view name() const override { return "oneDNN"; }
+  std::unique_ptr<ProvidedKernel> bind(const Node& node, const OpSchema& schema,
+                                       int64_t opset) const override {
+    (void)schema;
+    (void)opset;
+    if (node.opType() != "Conv" || !canonicalDomain(node.domainOrDefault()).empty() ||
+        node.inputCount() < 2 || node.input(1) == nullptr) {
+      return nullptr;
+    }
+    // Weights an input cannot override are reordered for oneDNN once.
+    const Value* weights = node.input(1);
+    bool constant = weights->initializer != nullptr && weights->input == nullptr;
+    return std::make_unique<OnednnConvolution>(constant);
+  }
+};
+
+}  // namespace
+
+const KernelProvider& onednnProvider() {
+  static const OnednnProvider kProvider;
+  return kProvider;
+}
+
+}  // namespace onyx::eval_internal
