@@ -51,6 +51,16 @@ Result<Array> Array::allocate(ElementType type, std::vector<int64_t> shape, uint
   return Array(type, std::move(shape));
 }
 
+const std::vector<int64_t>& Array::emptyShape() {
+  static const std::vector<int64_t> kShape = {0};
+  return kShape;
+}
+
+const std::shared_ptr<std::byte[]>& Array::emptyBytes() {
+  static const std::shared_ptr<std::byte[]> kBytes = core_internal::allocateArrayBytes(0);
+  return kBytes;
+}
+
 Array Array::reshaped(std::vector<int64_t> shape) const {
   Array view = *this;
   view.shape_ = std::move(shape);
@@ -58,7 +68,7 @@ Array Array::reshaped(std::vector<int64_t> shape) const {
 }
 
 Array Array::clone() const {
-  Array copy(type_, shape_);
+  Array copy(type_, shape());
   if (isString()) {
     copy.strings() = strings();
   } else {

@@ -180,12 +180,20 @@ Result<const GraphPlan*> Executor::mainPlan() {
 
 Status Executor::runNode(const BoundNode& bound, Frame& frame) {
   const Node& node = *bound.node;
-  static constexpr OpSchema kNoSignature{};
-  KernelContext ctx(node, bound.schema != nullptr ? *bound.schema : kNoSignature, bound.opset,
-                    *this);
+  if (bound.context == nullptr) {
+    static constexpr OpSchema kNoSignature{};
+    bound.context = std::make_unique<KernelContext>(
+        node, bound.schema != nullptr ? *bound.schema : kNoSignature, bound.opset, *this);
+    bound.context->inputs_.resize(bound.inputs.size(), nullptr);
+    bound.context->outputs_.resize(bound.outputs.size());
+    bound.context->wanted_.resize(bound.outputs.size());
+    for (size_t i = 0; i < bound.outputs.size(); ++i) {
+      bound.context->wanted_[i] = bound.outputs[i] >= 0;
+    }
+  }
+  KernelContext& ctx = *bound.context;
   ctx.caller_ = at_.caller;
   ctx.callee_ = at_.callee;
-  ctx.inputs_.resize(bound.inputs.size(), nullptr);
   for (size_t i = 0; i < bound.inputs.size(); ++i) {
     const Operand& operand = bound.inputs[i];
     if (operand.from == Operand::From::kAbsent) continue;
@@ -194,10 +202,6 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
       return Status(ErrorCode::kInvalidArgument, quoted(node.input(i)->name) + " has no value");
     }
   }
-  ctx.outputs_.resize(bound.outputs.size());
-  ctx.wanted_.resize(bound.outputs.size());
-  for (size_t i = 0; i < bound.outputs.size(); ++i) ctx.wanted_[i] = bound.outputs[i] >= 0;
-
   Status status;
   {
     Enter enter(*this,
@@ -220,12 +224,14 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
       }
     }
   }
-  if (!status.isOk()) return status;
   for (size_t i = 0; i < bound.outputs.size(); ++i) {
-    if (bound.outputs[i] >= 0)
+    if (status.isOk() && bound.outputs[i] >= 0) {
       frame.slots[static_cast<size_t>(bound.outputs[i])] = std::move(ctx.outputs_[i]);
+    }
+    ctx.outputs_[i] = EvalValue{};
   }
-  return Status::ok();
+  std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
+  return status;
 }
 
 Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame) {

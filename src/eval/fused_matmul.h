@@ -1,5 +1,5 @@
 // Internal to the evaluator: a linear layer — a MatMul by a matrix, the Add of a bias row,
-// maybe a Relu — as one matrix product that starts from the bias (fusion_plan.h).
+// maybe a Relu — as one matrix product that starts from the bias (fusions/linear_layer.cc).
 //
 // sgemm's C = A B + C with C holding the bias saves the Add its own pass over the result. The
 // bias then enters the sum with the products instead of after them, a difference of float

@@ -33,7 +33,8 @@ bool onlyValuesDiffer(const std::vector<std::string>& failures) {
   return true;
 }
 
-TEST(EvalConformance, BackendCasesPass) {
+// Runs every case with `options`; checks the floor and that nothing that runs differs.
+void expectBackendCasesPass(const EvalOptions& options) {
   auto cases = testing::conformanceCases();
   if (cases.empty()) GTEST_SKIP() << testing::conformanceMissingReason();
   size_t passed = 0;
@@ -41,7 +42,7 @@ TEST(EvalConformance, BackendCasesPass) {
   std::map<std::string, size_t> reasons;
   std::vector<std::string> wrong;
   for (const auto& dir : cases) {
-    Result<TestCaseResult> result = runTestCase(dir.string());
+    Result<TestCaseResult> result = runTestCase(dir.string(), options);
     if (!result) {
       std::string why = result.status().message();
       size_t cut = why.find(": ");
@@ -64,6 +65,15 @@ TEST(EvalConformance, BackendCasesPass) {
   EXPECT_GE(passed, kPassedFloor);
   // A kernel that runs must compute the right thing: a difference is a bug, not a gap.
   EXPECT_TRUE(wrong.empty());
+}
+
+TEST(EvalConformance, BackendCasesPass) { expectBackendCasesPass({}); }
+
+// Every node alone, with its own kernel's literal result (the reference path).
+TEST(EvalConformance, BackendCasesPassWithFusionsOff) {
+  EvalOptions options;
+  options.fusions = false;
+  expectBackendCasesPass(options);
 }
 
 }  // namespace

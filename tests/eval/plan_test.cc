@@ -117,6 +117,45 @@ TEST(Plan, ConvBatchNormLeakyReluSigmoidTanh) {
                             "Conv+BatchNormalization+LeakyRelu+Sigmoid+Tanh");
 }
 
+// tf2onnx's NHWC idiom: a Transpose to channels-first before each Conv and back after it.
+TEST(Plan, TheTransposesAroundAConvInAChannelsLastModelRunWithIt) {
+  std::vector<float> weights = testing::randomFloats(6 * 8 * 3 * 3, 1);
+  std::vector<float> bias = testing::randomFloats(6, 2);
+  Result<Model> model =
+      parseText(R"(<ir_version: 10, opset_import: ["" : 13]>
+    g (float[1, 9, 9, 8] x, float[1, 9, 9, 6] skip) => (float[1, 9, 9, 6] y)
+        <float[6, 8, 3, 3] w = {)" +
+                floatList(weights) + "}, float[6] b = {" + floatList(bias) + R"(}> {
+      t = Transpose <perm = [0, 3, 1, 2]> (x)
+      c = Conv <pads = [1, 1, 1, 1]> (t, w, b)
+      back = Transpose <perm = [0, 2, 3, 1]> (c)
+      sum = Add (back, skip)
+      y = Relu (sum)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {
+      {"x", tensorOf<float>(ElementType::kFloat, {1, 9, 9, 8}, testing::randomFloats(648, 7))},
+      {"skip", tensorOf<float>(ElementType::kFloat, {1, 9, 9, 6}, testing::randomFloats(486, 8))}};
+  std::vector<std::vector<float>> results;
+  for (bool fusions : {true, false}) {
+    Recorder recorder;
+    EvalOptions options;
+    options.fusions = fusions;
+    options.observer = &recorder;
+    Result<std::vector<EvalValue>> out = evaluate(*model, inputs, options);
+    ASSERT_TRUE(out) << out.status().toString();
+    results.push_back(valuesOf<float>((*out)[0]));
+    EXPECT_EQ(recorder.steps.size(), fusions ? 1u : 5u);
+    if (fusions) {
+      EXPECT_EQ(recorder.steps[0], "Transpose+Conv+Transpose+Add+Relu");
+    }
+  }
+  ASSERT_EQ(results[0].size(), results[1].size());
+  for (size_t i = 0; i < results[0].size(); ++i) {
+    ASSERT_NEAR(results[0][i], results[1][i], 1e-4f * (1.0f + std::fabs(results[1][i])));
+  }
+}
+
 TEST(Plan, StatisticsThatAreInputsAreNotFolded) {
   Result<Model> model = parseText(R"(<ir_version: 10, opset_import: ["" : 21]>
     g (float[1, 2, 3, 3] x, float[2] gamma, float[2] beta, float[2] mean, float[2] var)

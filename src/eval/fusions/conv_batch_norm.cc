@@ -12,8 +12,8 @@ namespace {
 class ConvBatchNormEpilogue final : public ConvolutionEpilogue {
  public:
   bool absorb(const Node& next, ConvolutionChain& chain, const FusionGraph& graph) const override {
-    if (!isOnnxOperator(next, "BatchNormalization") || chain.members.size() != 1 ||
-        next.inputCount() != 5 || next.input(0) != chain.end || !chain.weights_constant) {
+    if (!isOnnxOperator(next, "BatchNormalization") || !chain.bare() || next.inputCount() != 5 ||
+        next.input(0) != chain.end || !chain.weights_constant) {
       return false;
     }
     // Training mode (opset 14's attribute) and the extra outputs of older opsets are left

@@ -2,6 +2,7 @@
 // runs it through oneDNN, folding a BatchNormalization into the weights once.
 #include "eval/fusions/convolution_chain.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "eval/plan.h"
@@ -20,6 +21,15 @@ bool isOnnxOperator(const Node& node, std::string_view op_type) {
   return true;
 }
 
+bool isTranspose(const Node& node, std::initializer_list<int64_t> perm) {
+  if (!isOnnxOperator(node, "Transpose") || !singleInOut(node) || node.inputCount() != 1) {
+    return false;
+  }
+  const Attribute* given = node.attribute("perm");
+  return given != nullptr &&
+         std::equal(given->ints.begin(), given->ints.end(), perm.begin(), perm.end());
+}
+
 bool singleInOut(const Node& node) {
   return node.inputCount() >= 1 && node.input(0) != nullptr && node.outputCount() == 1 &&
          node.output(0) != nullptr;
@@ -33,9 +43,10 @@ class ConvolutionChainStep final : public FusedStep {
 
   const Value* output() const override { return chain_.end; }
   bool readsChannelsLast(const Value* value) const override {
-    return value == chain_.conv->input(0) || value == chain_.residual;
+    return (value == chain_.x && chain_.input_transpose == nullptr) ||
+           (value == chain_.residual && !chain_.output_transposed);
   }
-  bool canWriteChannelsLast() const override { return true; }
+  bool canWriteChannelsLast() const override { return !chain_.output_transposed; }
 
   Result<bool> run(StepRun& run) override;
 
@@ -91,7 +102,7 @@ bool ConvolutionChainStep::fold(StepRun& run, const Array& weights, const Array*
 
 Result<bool> ConvolutionChainStep::run(StepRun& run) {
   const Node& conv = *chain_.conv;
-  const Value* x_value = conv.input(0);
+  const Value* x_value = chain_.x;
   const Value* w_value = conv.input(1);
   const Value* b_value = conv.inputCount() > 2 ? conv.input(2) : nullptr;
   const Value* r_value = chain_.residual;
@@ -104,7 +115,8 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
       w->type() != ElementType::kFloat || x->rank() != 4 || w->rank() != 4) {
     return false;
   }
-  bool x_channels_last = run.channelsLast(x_value);
+  // A channels-last tensor: the input Transpose's input, or a value the plan kept so.
+  bool x_channels_last = chain_.input_transpose != nullptr || run.channelsLast(x_value);
   std::vector<int64_t> x_shape = x->shape();
   if (x_channels_last) x_shape = {x_shape[0], x_shape[3], x_shape[1], x_shape[2]};
   KernelContext ctx = run.context(conv);
@@ -124,9 +136,10 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
     call.bias = &*folded_bias_;
   }
   call.residual = r;
-  call.residual_channels_last = r_value != nullptr && run.channelsLast(r_value);
+  call.residual_channels_last =
+      r_value != nullptr && (chain_.output_transposed || run.channelsLast(r_value));
   call.activations = chain_.activations;
-  call.output_channels_last = writesChannelsLast();
+  call.output_channels_last = chain_.output_transposed || writesChannelsLast();
   call.threads = run.host().threads();
   // The residual's elements become the result's when this is their last read and no one
   // else holds them.
@@ -140,7 +153,8 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
     if (call.residual_storage) run.restore(r_value, std::move(*call.residual_storage));
     return false;
   }
-  run.write(chain_.end, std::move(**result), call.output_channels_last);
+  // After an output Transpose, channels-last is the value's own layout.
+  run.write(chain_.end, std::move(**result), writesChannelsLast());
   return true;
 }
 
@@ -156,7 +170,15 @@ class ConvolutionChainPattern final : public FusionPattern {
     if (!fusibleConv(anchor)) return std::nullopt;
     ConvolutionChain chain;
     chain.conv = &anchor;
-    chain.members = {&anchor};
+    chain.x = anchor.input(0);
+    const Node* transpose = anchor.input(0)->producer;
+    if (transpose != nullptr && !graph.fused(*transpose) && isTranspose(*transpose, {0, 3, 1, 2}) &&
+        graph.soleReader(anchor.input(0)) == &anchor) {
+      chain.input_transpose = transpose;
+      chain.x = transpose->input(0);
+      chain.members.push_back(transpose);
+    }
+    chain.members.push_back(&anchor);
     chain.end = anchor.output(0);
     chain.weights_constant = graph.constant(anchor.input(1));
     for (bool grew = true; grew;) {

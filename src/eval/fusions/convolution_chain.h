@@ -7,6 +7,7 @@
 // Add, activations. A new epilogue is a file in this folder and a line in that table.
 #pragma once
 
+#include <initializer_list>
 #include <span>
 #include <vector>
 
@@ -17,15 +18,26 @@ namespace onyx::eval_internal {
 
 struct ConvolutionChain {
   const Node* conv = nullptr;
-  std::vector<const Node*> members;  // the Conv first
-  bool weights_constant = false;     // the same weights on every run
+  std::vector<const Node*> members;  // in the order they would run alone
+  /// A Transpose from channels-last (perm 0,3,1,2) whose result only the Conv reads, as
+  /// tf2onnx writes around each convolution: the Conv reads its input (`x`) as it is.
+  const Node* input_transpose = nullptr;
+  const Value* x = nullptr;
+  bool weights_constant = false;  // the same weights on every run
   /// Folded into the Conv's weights and bias (only right after the Conv).
   const Node* batch_norm = nullptr;
   /// Added to the result before the activations (at most one).
   const Value* residual = nullptr;
   std::vector<ConvolutionActivation> activations;
+  /// Whether a Transpose to channels-last (perm 0,2,3,1) follows: the chain then ends with
+  /// an (N, H, W, C) tensor, which the convolution writes as it is, and a residual or
+  /// activation after it is in that layout too.
+  bool output_transposed = false;
   /// The value the chain ends with so far.
   const Value* end = nullptr;
+
+  /// Whether nothing has been absorbed after the Conv yet.
+  bool bare() const { return end == conv->output(0); }
 };
 
 class ConvolutionEpilogue {
@@ -41,7 +53,10 @@ class ConvolutionEpilogue {
 /// The epilogues, in the order they are offered a node (fusions.cc).
 std::span<const ConvolutionEpilogue* const> convolutionEpilogues();
 
-/// Whether `node` has one input slot and one output (an elementwise function of one value).
+/// Whether `node` has a first input and one output.
 bool singleInOut(const Node& node);
+
+/// Whether `node` is a Transpose with this `perm` (given, not the default reversal).
+bool isTranspose(const Node& node, std::initializer_list<int64_t> perm);
 
 }  // namespace onyx::eval_internal

@@ -11,6 +11,7 @@ extern const FusionPattern& linearLayerPattern();
 extern const ConvolutionEpilogue& convBatchNormEpilogue();
 extern const ConvolutionEpilogue& convResidualAddEpilogue();
 extern const ConvolutionEpilogue& convActivationEpilogue();
+extern const ConvolutionEpilogue& convOutputTransposeEpilogue();
 
 std::span<const FusionPattern* const> fusionPatterns() {
   static const FusionPattern* const kPatterns[] = {
@@ -25,6 +26,7 @@ std::span<const ConvolutionEpilogue* const> convolutionEpilogues() {
       &convBatchNormEpilogue(),
       &convResidualAddEpilogue(),
       &convActivationEpilogue(),
+      &convOutputTransposeEpilogue(),
   };
   return kEpilogues;
 }
