@@ -121,6 +121,7 @@ void checkTypeAt(const Type& type, const ValueContext& context, const std::strin
   const std::string member(memberName(type.kind));
   switch (type.kind) {
     case Type::Kind::kNone:
+      if (depth == 0 && context.type_is_optional) return;  // an unknown type
       out.error("R83", path,
                 "the type sets none of tensor_type, sequence_type, map_type, optional_type, "
                 "sparse_tensor_type and opaque_type");

@@ -249,6 +249,7 @@ void Walker::checkInputs(const Frame& frame) {
     if (info.type != nullptr) {
       ValueContext values = context_.valueContext(frame.body(), false);
       values.is_graph_io = frame.topLevel();
+      values.type_is_optional = !frame.topLevel();
       runValueRule(
           context_.out,
           [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
@@ -395,6 +396,7 @@ void Walker::checkValueInfo(const Frame& frame) {
     }
     if (info.type != nullptr) {
       ValueContext values = context_.valueContext(frame.body(), false);
+      values.type_is_optional = true;
       runValueRule(
           context_.out,
           [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
@@ -433,6 +435,7 @@ void Walker::checkOutputs(const Frame& frame) {
     if (info.type != nullptr) {
       ValueContext values = context_.valueContext(frame.body(), false);
       values.is_graph_io = frame.topLevel();
+      values.type_is_optional = !frame.topLevel();
       runValueRule(
           context_.out,
           [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },

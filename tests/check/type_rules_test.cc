@@ -62,6 +62,23 @@ TEST_F(TypeRules, R83ATypeHasAKind) {
   EXPECT_EQ(single(diagnostics).path, "graph.input[0](x).type.sequence_type.elem_type");
 }
 
+TEST_F(TypeRules, R83AnEmptyTypeIsAnUnknownTypeWhereTypesAreOptional) {
+  // A nested graph's inputs and outputs and value_info entries may leave their type out, and
+  // an empty TypeProto there says no more than an absent one.
+  ValueContext optional;
+  optional.ir_version = 13;
+  optional.type_is_optional = true;
+  Type none;
+  Diagnostics out;
+  checkType(none, optional, "graph.value_info[0](t).type", out);
+  EXPECT_TRUE(clean(out));
+  // Only the type itself: a sequence of nothing still says too little.
+  checkType(*Type::sequence(arena, arena.make<Type>()), optional, "graph.value_info[0](t).type",
+            out);
+  EXPECT_TRUE(onlyRule(out, "R83"));
+  EXPECT_EQ(single(out).path, "graph.value_info[0](t).type.sequence_type.elem_type");
+}
+
 TEST_F(TypeRules, R84TensorElementTypesArePresentDefinedAndKnown) {
   Type* missing = tensor();
   missing->elem_type.reset();
