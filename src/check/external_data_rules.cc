@@ -44,6 +44,10 @@ bool looksLikeSha1(std::string_view text) {
 }
 
 // R73: each key once, each key one onnx recognises, a checksum shaped like a SHA1 digest.
+// All warnings: neither onnx.proto nor ExternalData.md says a key appears once or how a
+// checksum is spelled, and what onyx reads is settled — the last entry of a key, as
+// Tensor::externalValue takes it, and the checker judges that same entry — but a reader that
+// takes the first would read other data, and a checksum nobody can compare checks nothing.
 void checkKeys(const Tensor& tensor, const std::string& path, Diagnostics& out) {
   std::unordered_map<std::string_view, size_t> seen;
   std::vector<std::string_view> order;  // report duplicates in the order keys first appear
@@ -52,8 +56,8 @@ void checkKeys(const Tensor& tensor, const std::string& path, Diagnostics& out) 
     const StringStringEntry& entry = entries[i];
     const std::string_view key = entry.key.value_or("");
     if (key.empty()) {
-      out.error("R73", path + ".external_data[" + std::to_string(i) + "]",
-                "an external_data entry has no key");
+      out.warning("R73", path + ".external_data[" + std::to_string(i) + "]",
+                  "an external_data entry has no key, so it is ignored");
       continue;
     }
     if (seen[key]++ == 0) order.push_back(key);
@@ -61,9 +65,10 @@ void checkKeys(const Tensor& tensor, const std::string& path, Diagnostics& out) 
   for (std::string_view key : order) {
     const size_t times = seen[key];
     if (times > 1) {
-      out.error("R73", keyPath(path, key),
-                "the key " + quoted(key) + " appears " + std::to_string(times) +
-                    " times; each key may appear once, or readers may disagree on which counts");
+      out.warning("R73", keyPath(path, key),
+                  "the key " + quoted(key) + " appears " + std::to_string(times) +
+                      " times; onyx reads the last, but a reader that takes the first reads "
+                      "something else");
     }
     if (!isKnownKey(key)) {
       out.warning("R73", keyPath(path, key),
@@ -73,8 +78,10 @@ void checkKeys(const Tensor& tensor, const std::string& path, Diagnostics& out) 
     }
   }
   if (auto checksum = tensor.externalValue("checksum"); checksum && !looksLikeSha1(*checksum)) {
-    out.error("R73", keyPath(path, "checksum"),
-              "checksum " + quoted(*checksum) + " is not a SHA1 digest (40 hexadecimal digits)");
+    out.warning("R73", keyPath(path, "checksum"),
+                "checksum " + quoted(*checksum) +
+                    " is not a SHA1 digest written as 40 hexadecimal digits, so it cannot be "
+                    "compared with the file's");
   }
 }
 

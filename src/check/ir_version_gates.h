@@ -11,7 +11,10 @@
 
 namespace onyx::check {
 
-/// The first IR version whose tensors may have this element type.
+/// The first IR version whose tensors may have this element type. A newer type is an error
+/// (R62), not a warning as a newer field is: onnx.proto says data_type and elem_type "MUST
+/// have a valid TensorProto.DataType value", and the DataType of an older IR has no such
+/// value, so the model's own version makes the tensor unreadable.
 constexpr int64_t firstIrVersion(ElementType type) {
   switch (type) {
     case ElementType::kBfloat16: return 4;

@@ -81,7 +81,9 @@ void checkDataLocation(const Tensor& tensor, const std::string& path, Diagnostic
   }
 }
 
-// R75.
+// R75, a warning: onnx.proto describes a segment only as the part of a large tensor a
+// TensorProto holds, without saying what its bounds may be, and nothing reads it (onnx
+// ignores the field, and so does onyx).
 void checkSegment(const Tensor& tensor, const std::string& path, Diagnostics& out) {
   const TensorSegment* segment = tensor.rare().segment;
   if (segment == nullptr) return;
@@ -89,9 +91,9 @@ void checkSegment(const Tensor& tensor, const std::string& path, Diagnostics& ou
   const int64_t begin = segment->begin.value_or(0);
   const int64_t end = segment->end.value_or(0);
   if (begin < 0 || end < begin) {
-    out.error("R75", path + ".segment",
-              "segment is [" + std::to_string(begin) + ", " + std::to_string(end) +
-                  "]; it needs 0 <= begin <= end");
+    out.warning("R75", path + ".segment",
+                "segment is [" + std::to_string(begin) + ", " + std::to_string(end) +
+                    "]; it needs 0 <= begin <= end");
   }
 }
 

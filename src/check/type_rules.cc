@@ -8,9 +8,12 @@ namespace onyx::check {
 
 namespace {
 
-// Sequence and map types are documented from IR 6 (IR.md "Standard data types"), but ONNX-ML
-// models used them before, so an earlier model only gets a warning. Optional and sparse
-// tensor types came with IR 8 (onnx.proto `Version`).
+// Sequence and map types are documented from IR 6 (IR.md "Standard data types"), optional and
+// sparse tensor types from IR 8 (the same section; onnx.proto `Version`). Each is a member of
+// TypeProto's oneof that older readers do not know, so on an older model it gets a warning, as
+// every field newer than the model's IR version does: the spec dates these types without
+// forbidding them earlier (ONNX-ML models used sequences and maps before IR 6), and onnx's
+// checker accepts them.
 constexpr int64_t kSequenceAndMapIr = 6;
 constexpr int64_t kOptionalAndSparseIr = 8;
 
@@ -46,7 +49,10 @@ bool isMapKey(int32_t code) {
   }
 }
 
-// R84 (and R62 for the element type), R89.
+// R84 (and R62 for the element type), R89. A negative dim_value is an error: a static
+// dimension is the size of the values the type stands for, and IR.md ("Tensor Definition")
+// makes a shape "a list of non-negative integers"; an unknown size is written as no value or
+// a dim_param ("Static tensor shapes").
 void checkTensorType(const Type& type, std::string_view member, const ValueContext& context,
                      const std::string& path, Diagnostics& out) {
   const std::string where = path + "." + std::string(member);
@@ -121,6 +127,7 @@ void checkTypeAt(const Type& type, const ValueContext& context, const std::strin
   const std::string member(memberName(type.kind));
   switch (type.kind) {
     case Type::Kind::kNone:
+      if (depth == 0 && context.type_is_optional) return;  // an unknown type
       out.error("R83", path,
                 "the type sets none of tensor_type, sequence_type, map_type, optional_type, "
                 "sparse_tensor_type and opaque_type");
@@ -128,17 +135,19 @@ void checkTypeAt(const Type& type, const ValueContext& context, const std::strin
     case Type::Kind::kTensor: checkTensorType(type, member, context, path, out); return;
     case Type::Kind::kSparseTensor:
       if (predates(context.ir_version, kOptionalAndSparseIr)) {
-        out.error("R90", path + "." + member,
-                  "sparse tensor types need IR version 8 or later; the model has IR version " +
-                      std::to_string(context.ir_version));
+        out.warning("R90", path + "." + member,
+                    "sparse tensor types are part of ONNX from IR version 8; the model has IR "
+                    "version " +
+                        std::to_string(context.ir_version));
       }
       checkTensorType(type, member, context, path, out);
       return;
     case Type::Kind::kOptional:
       if (predates(context.ir_version, kOptionalAndSparseIr)) {
-        out.error("R90", path + "." + member,
-                  "optional types need IR version 8 or later; the model has IR version " +
-                      std::to_string(context.ir_version));
+        out.warning("R90", path + "." + member,
+                    "optional types are part of ONNX from IR version 8; the model has IR "
+                    "version " +
+                        std::to_string(context.ir_version));
       }
       checkElement(type, context, path, out, depth);
       return;

@@ -29,6 +29,12 @@ struct ValueContext {
   // The type of an input or output of a top-level graph (main, initialization, algorithm):
   // R24 requires its opaque name, so R88 does not also warn about it.
   bool is_graph_io = false;
+  // The declared type of a value whose type is optional: an input or output of a nested graph
+  // (IR.md "Graphs": nested graphs MAY define the types of their inputs and outputs) or a
+  // value_info entry. An empty TypeProto there (no kind set, as PyTorch writes for If and Loop
+  // bodies) declares nothing: the value's type is unknown, so R83 does not apply to the type
+  // itself, only to the types nested in one that has a kind. onnx's checker does the same.
+  bool type_is_optional = false;
   // False when asked not to open files (CheckOptions::external_data): an external location is
   // judged by its syntax alone, and a file not opened is not reported.
   bool open_external_files = true;

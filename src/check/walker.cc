@@ -15,6 +15,10 @@ namespace {
 // can reach this.
 constexpr int kMaxGraphDepth = 256;
 
+// The repair for a value read before the node that computes it (R30, R95): the value is
+// defined, only listed too late, which reordering the nodes fixes unless they form a cycle.
+constexpr const char* kSortHint = " (run `onyx convert --sort IN OUT` to reorder them)";
+
 std::string describeNode(const Node& node) {
   // op_type comes from the file like any name: escaped, so a diagnostic stays one line.
   std::string op_type;
@@ -249,6 +253,7 @@ void Walker::checkInputs(const Frame& frame) {
     if (info.type != nullptr) {
       ValueContext values = context_.valueContext(frame.body(), false);
       values.is_graph_io = frame.topLevel();
+      values.type_is_optional = !frame.topLevel();
       runValueRule(
           context_.out,
           [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
@@ -395,6 +400,7 @@ void Walker::checkValueInfo(const Frame& frame) {
     }
     if (info.type != nullptr) {
       ValueContext values = context_.valueContext(frame.body(), false);
+      values.type_is_optional = true;
       runValueRule(
           context_.out,
           [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
@@ -433,6 +439,7 @@ void Walker::checkOutputs(const Frame& frame) {
     if (info.type != nullptr) {
       ValueContext values = context_.valueContext(frame.body(), false);
       values.is_graph_io = frame.topLevel();
+      values.type_is_optional = !frame.topLevel();
       runValueRule(
           context_.out,
           [&](const std::string& at, Diagnostics& out) { checkType(*info.type, values, at, out); },
@@ -559,11 +566,11 @@ void Walker::checkRead(const Frame& frame, const Node& node, const Value& value,
     context_.out.error(rule, path(),
                        quoted(value.name) + " comes from an enclosing graph, where " +
                            describeNode(*value.producer) +
-                           " computes it only after the node holding this graph");
+                           " computes it only after the node holding this graph" + kSortHint);
   } else {
     context_.out.error(rule, path(),
                        quoted(value.name) + " is read before " + describeNode(*value.producer) +
-                           " computes it; nodes are listed in topological order");
+                           " computes it; nodes are listed in topological order" + kSortHint);
   }
 }
 

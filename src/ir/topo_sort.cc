@@ -7,13 +7,20 @@
 #include <unordered_map>
 
 #include "core/place_path.h"
+#include "ir/graph_place.h"
 
 namespace onyx {
 
 namespace {
 
+// One node list to sort, and where its graph is, for the message naming a cycle: a root (the
+// place given), or a graph held by `owner`, node `owner_index` of the graph of entry `outer`.
 struct GraphOrder {
   Graph* graph;
+  std::string root;
+  size_t outer = SIZE_MAX;
+  const Node* owner = nullptr;
+  size_t owner_index = 0;
   std::vector<Node*> order;
 };
 
@@ -110,14 +117,47 @@ Status orderOf(Graph& graph, std::vector<Node*>& order, std::vector<Node*>* cycl
     cycle->clear();
     for (size_t i : loop) cycle->push_back(nodes[i]);
   }
-  Status status(ErrorCode::kInvalidArgument, std::move(message));
-  if (graph.name.has_value()) status.within(*graph.name);
-  return status;
+  return Status(ErrorCode::kInvalidArgument, std::move(message));
 }
 
-void collect(Graph& graph, std::vector<GraphOrder>& all) {
-  all.push_back({&graph, {}});
-  for (Graph* sub : graph.subgraphs) collect(*sub, all);
+// `graph.node[2](if).attribute[0](then_branch).g`: the place of entry `at`, built only for a
+// message.
+std::string placeOf(const std::vector<GraphOrder>& all, size_t at) {
+  const GraphOrder& entry = all[at];
+  if (entry.owner == nullptr) return entry.root;
+  std::string path = placeOf(all, entry.outer);
+  appendSegment(path, "node", entry.owner_index, entry.owner->nameOrEmpty());
+  return joinPath(std::move(path), graphPathInNode(*entry.owner, *entry.graph));
+}
+
+void collectNested(const Attribute& attribute, size_t outer, const Node& owner, size_t index,
+                   std::vector<GraphOrder>& all);
+
+// Adds `graph` (entry `all[at]`, already added) and the graphs its nodes hold, outer first.
+void collectFrom(size_t at, std::vector<GraphOrder>& all) {
+  size_t index = 0;
+  for (const Node* node = all[at].graph->first_node; node != nullptr; node = node->next, ++index) {
+    for (const Attribute* attribute : node->attributes) {
+      if (attribute != nullptr) collectNested(*attribute, at, *node, index, all);
+    }
+  }
+}
+
+void collectNested(const Attribute& attribute, size_t outer, const Node& owner, size_t index,
+                   std::vector<GraphOrder>& all) {
+  auto add = [&](Graph* graph) {
+    if (graph == nullptr) return;
+    all.push_back({graph, {}, outer, &owner, index, {}});
+    collectFrom(all.size() - 1, all);
+  };
+  add(attribute.g);
+  for (Graph* graph : attribute.rare().graphs) add(graph);
+}
+
+void collectRoot(Graph* graph, std::string place, std::vector<GraphOrder>& all) {
+  if (graph == nullptr) return;
+  all.push_back({graph, std::move(place), SIZE_MAX, nullptr, 0, {}});
+  collectFrom(all.size() - 1, all);
 }
 
 void relink(Graph& graph, const std::vector<Node*>& order) {
@@ -135,15 +175,55 @@ void relink(Graph& graph, const std::vector<Node*>& order) {
   graph.last_node = prev;
 }
 
+// Every order first, then the changes: a cycle anywhere leaves everything as it was.
+Status sortAll(std::vector<GraphOrder>& all, std::vector<Node*>* cycle) {
+  for (size_t i = 0; i < all.size(); ++i) {
+    Status status = orderOf(*all[i].graph, all[i].order, cycle);
+    if (!status) return status.within(placeOf(all, i));
+  }
+  for (const GraphOrder& entry : all) relink(*entry.graph, entry.order);
+  return Status::ok();
+}
+
 }  // namespace
 
 Status topologicalSort(Graph& graph, std::vector<Node*>* cycle) {
-  // Every order first, then the changes: a cycle anywhere leaves everything as it was.
   std::vector<GraphOrder> all;
-  collect(graph, all);
-  for (GraphOrder& entry : all) ONYX_RETURN_IF_ERROR(orderOf(*entry.graph, entry.order, cycle));
-  for (const GraphOrder& entry : all) relink(*entry.graph, entry.order);
-  return Status::ok();
+  collectRoot(&graph, "", all);
+  return sortAll(all, cycle);
+}
+
+Status topologicalSort(Model& model, std::vector<Node*>* cycle) {
+  // The roots in the checker's words (docs/checker.md, "Paths").
+  std::vector<GraphOrder> all;
+  collectRoot(model.graph, "graph", all);
+  for (size_t i = 0; i < model.training_info.size(); ++i) {
+    const TrainingInfo* info = model.training_info[i];
+    std::string entry = pathSegment("training_info", i);
+    collectRoot(info->initialization, joinPath(entry, "initialization"), all);
+    collectRoot(info->algorithm, joinPath(entry, "algorithm"), all);
+  }
+  for (size_t i = 0; i < model.functions.size(); ++i) {
+    const Function* function = model.functions[i];
+    std::string place = pathSegment("functions", i, function->nameOrEmpty());
+    collectRoot(function->body, place, all);
+    // Graphs given as attribute defaults belong to no node: each is a root of its own.
+    for (size_t k = 0; k < function->attribute_proto.size(); ++k) {
+      const Attribute* attribute = function->attribute_proto[k];
+      if (attribute == nullptr) continue;
+      std::string item = place;
+      appendSegment(item, "attribute_proto", k, attribute->nameOrEmpty());
+      collectRoot(attribute->g, joinPath(item, "g"), all);
+      const ArenaList<Graph*>& graphs = attribute->rare().graphs;
+      for (size_t g = 0; g < graphs.size(); ++g) {
+        std::string listed = item;
+        appendSegment(listed, "graphs", g,
+                      graphs[g] != nullptr ? graphs[g]->name.value_or("") : "");
+        collectRoot(graphs[g], listed, all);
+      }
+    }
+  }
+  return sortAll(all, cycle);
 }
 
 Result<std::vector<const Node*>> topologicalOrder(const Graph& graph) {

@@ -368,9 +368,10 @@ void Printer::valueInfo(const ValueInfo& info, bool with_type) {
     if (type(*info.type)) {
       w_.raw(' ');
     } else {
-      // The type is optional here: without it the name stands alone.
+      // The type is optional here: without it the name stands alone. type() said what it
+      // could not spell; an empty type, lost whole, is already said once.
       w_.buffer().resize(mark);
-      log_.lose("", "a type the text cannot spell");
+      if (info.type->kind != Type::Kind::kNone) log_.lose("", "a type the text cannot spell");
     }
   }
   w_.name(infoName(info));
@@ -668,8 +669,12 @@ void Printer::attributeValue(const Attribute& a, AttributeKind kind, int indent,
     }
     case AttributeKind::kTypeProto: {
       LossLog::Scope scope(log_, "tp");
-      if (a.rare().tp == nullptr || !type(*a.rare().tp)) {
-        log_.lose("", "a type the text cannot spell");
+      const Type* held = a.rare().tp;
+      if (held == nullptr || !type(*held)) {
+        // As for a value info's type: an empty type's loss is said once, by type().
+        if (held == nullptr || held->kind != Type::Kind::kNone) {
+          log_.lose("", "a type the text cannot spell");
+        }
         written = false;
       }
       return;

@@ -221,9 +221,13 @@ g (float[2] x) => (float[2] y) {
   EXPECT_EQ(found.all()[0].path, "graph.node[0].input[1]");
   EXPECT_NE(found.all()[0].message.find("'missing' is not defined"), std::string::npos);
   EXPECT_EQ(found.all()[1].path, "graph.node[1].input[0]");
-  EXPECT_NE(found.all()[1].message.find("read before a Relu node computes it"), std::string::npos)
-      << found.all()[1].message;
+  // A value listed too late: the message names the repair.
+  EXPECT_EQ(found.all()[1].message,
+            "'w' is read before a Relu node computes it; nodes are listed in topological order "
+            "(run `onyx convert --sort IN OUT` to reorder them)");
   EXPECT_EQ(found.all()[2].path, "graph.node[3].input[0]");
+  // A name nothing defines has no such repair.
+  EXPECT_EQ(found.all()[0].message.find("--sort"), std::string::npos);
 }
 
 TEST(GraphRules, R30ANestedGraphSeesOnlyWhatIsDefinedBeforeItsNode) {
@@ -237,6 +241,8 @@ g (bool c, float[2] x) => (float[2] y, float[2] z) {
 })");
   EXPECT_EQ(errorRules(found), (Rules{"R30"})) << listed(found);
   EXPECT_EQ(pathOf(found, "R30"), "graph.node[1].attribute[0](then_branch).g.node[0].input[1]");
+  EXPECT_NE(found.all()[0].message.find("`onyx convert --sort IN OUT`"), std::string::npos)
+      << listed(found);
   // The If's own output is not visible inside its branches either.
   found = checkText(R"(<ir_version: 8, opset_import: ["" : 16]>
 g (bool c, float[2] x) => (float[2] y) {

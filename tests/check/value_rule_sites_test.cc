@@ -52,6 +52,43 @@ g (float[2] x) => (float[2] y) <float[2] t> { t = Neg(x)  y = Abs(t) })");
   EXPECT_EQ(found.all()[2].path, "graph.output[0](y).type.tensor_type.elem_type");
 }
 
+TEST(ValueRuleSites, AnEmptyTypeIsAnUnknownTypeExceptOnTheMainGraphsInputsAndOutputs) {
+  // PyTorch writes If and Loop bodies whose inputs and outputs have a type that sets no kind.
+  // Nested graphs MAY type their inputs and outputs (IR.md "Graphs"), and value_info is
+  // optional everywhere: there an empty type is an unknown one. The main graph MUST type its
+  // inputs and outputs, so there it is still R83.
+  Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 16]>
+g (bool b, float[2] x) => (float[2] y) <float[2] t> {
+  t = Neg(x)
+  y = If (b) <then_branch = th () => (float[2] p) <float[2] u> { u = Identity(t)  p = Abs(u) },
+              else_branch = el () => (float[2] q) { q = Identity(t) }>
+  z = Loop ("", b, x) <body = l (int64 i, bool c, float[2] v) => (bool d, float[2] w) {
+    d = Identity(c)
+    w = Neg(v)
+  }>
+})");
+  Arena& arena = model.arena();
+  Node* if_node = model.graph->first_node->next;
+  Node* loop = if_node->next;
+  Graph* then_branch = if_node->graphAttr("then_branch");
+  Graph* body = loop->graphAttr("body");
+  for (ValueInfo* info : {then_branch->outputs[0], then_branch->value_info[0],
+                          if_node->graphAttr("else_branch")->outputs[0], body->inputs[0],
+                          body->inputs[2], body->outputs[1], model.graph->value_info[0]}) {
+    info->type = arena.make<Type>();
+  }
+  Diagnostics found = checkModel(model);
+  EXPECT_EQ(errorRules(found), kNone) << listed(found);
+  EXPECT_EQ(warningRules(found), kNone) << listed(found);
+
+  model.graph->inputs[1]->type = arena.make<Type>();
+  model.graph->outputs[0]->type = arena.make<Type>();
+  found = checkModel(model);
+  ASSERT_EQ(errorRules(found), (Rules{"R83", "R83"})) << listed(found);
+  EXPECT_EQ(found.all()[0].path, "graph.input[1](x).type");
+  EXPECT_EQ(found.all()[1].path, "graph.output[0](y).type");
+}
+
 TEST(ValueRuleSites, AnOpaqueTypeInsideAGraphInputIsTheTypeRulesWarning) {
   // R24 wants the name of an input's own opaque type; one nested in it is R88's, a warning.
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 14]>
@@ -178,6 +215,12 @@ TEST(ValueRuleSites, FunctionValueInfoAndAttributeDefaultsHaveTheirValuesChecked
   ASSERT_EQ(errorRules(found), (Rules{"R61", "R84"})) << listed(found);
   EXPECT_EQ(found.all()[0].path, "functions[0](F).attribute_proto[0](value).t.data_type");
   EXPECT_EQ(found.all()[1].path, "functions[0](F).value_info[0](t).type.tensor_type.elem_type");
+
+  // An empty type there declares nothing, as in a graph's value_info.
+  function.body->value_info[0]->type = model.arena().make<Type>();
+  function.attribute_proto[0]->t->data_type = 1;
+  found = checkModel(model);
+  EXPECT_TRUE(found.all().empty()) << listed(found);
 }
 
 TEST(ValueRuleSites, TrainingGraphsHaveTheirValuesChecked) {

@@ -19,11 +19,11 @@ namespace onyx {
 namespace {
 
 using testing::errorRules;
+using testing::floatOutputs;
 using testing::listed;
 using testing::parseOrFail;
 using testing::Rules;
 using testing::tensorOf;
-using testing::valuesOf;
 
 CheckOptions withoutFiles() {
   CheckOptions options;
@@ -33,16 +33,6 @@ CheckOptions withoutFiles() {
 
 std::vector<NamedValue> twoByThree() {
   return {{"x", tensorOf<float>(ElementType::kFloat, {2, 3}, {1, 2, 3, 4, 5, 6})}};
-}
-
-// The outputs of `model` as floats, one list per output; a failure fails the test.
-std::vector<std::vector<float>> evaluated(const Model& model, std::vector<NamedValue> inputs) {
-  Result<std::vector<EvalValue>> out = evaluate(model, inputs);
-  EXPECT_TRUE(out) << out.status().toString();
-  std::vector<std::vector<float>> values;
-  if (!out) return values;
-  for (const EvalValue& value : *out) values.push_back(valuesOf<float>(value));
-  return values;
 }
 
 // What inference has to say: its diagnostics, and the nodes it found no rule or body for.
@@ -66,7 +56,7 @@ std::vector<std::vector<float>> inlinedAndEvaluated(std::string_view text,
   if (!report) return {};
   EXPECT_EQ(report->function_calls, expected_calls);
   EXPECT_TRUE(model.functions.empty());
-  return evaluated(model, std::move(inputs));
+  return floatOutputs(model, std::move(inputs));
 }
 
 // ReduceSum takes its axes as an attribute up to opset 12 and as an input from 13: bound at
@@ -92,7 +82,7 @@ void expectTheLastImportBinds(const std::string& text) {
   EXPECT_EQ(inferenceComplaints(text), "");
   // The evaluator sums the columns, in the graph and in the function.
   std::vector<std::vector<float>> expected = {{5, 7, 9}, {5, 7, 9}};
-  EXPECT_EQ(evaluated(parseOrFail(text), twoByThree()), expected);
+  EXPECT_EQ(floatOutputs(parseOrFail(text), twoByThree()), expected);
   // The inliner finds the function's import of "" (11) equal to the model's.
   EXPECT_EQ(inlinedAndEvaluated(text, twoByThree(), 1), expected);
 }
@@ -150,7 +140,7 @@ TEST(OneHome, AFunctionInAiOnnxIsCalledFromTheDefaultDomain) {
       {"x", tensorOf<float>(ElementType::kFloat, {3}, {-1.0f, 0.0f, 2.0f})}};
   std::vector<std::vector<float>> expected = {{1, 0, 0}};
   // Before: "NegRelu is not a known operator at this opset".
-  EXPECT_EQ(evaluated(parseOrFail(text), inputs), expected);
+  EXPECT_EQ(floatOutputs(parseOrFail(text), inputs), expected);
   EXPECT_EQ(inlinedAndEvaluated(text, inputs, 1), expected);
 }
 
@@ -180,7 +170,7 @@ TEST(OneHome, EachOverloadOfAFunctionIsCalledByItsOwnNodes) {
   std::vector<NamedValue> inputs = {
       {"x", tensorOf<float>(ElementType::kFloat, {3}, {1.0f, 2.0f, 3.0f})}};
   std::vector<std::vector<float>> expected = {{2, 4, 6}, {3, 6, 9}};
-  EXPECT_EQ(evaluated(parseOrFail(text), inputs), expected);
+  EXPECT_EQ(floatOutputs(parseOrFail(text), inputs), expected);
   EXPECT_EQ(inlinedAndEvaluated(text, inputs, 2), expected);
 }
 

@@ -17,6 +17,16 @@ Result<std::vector<EvalValue>> runText(std::string_view text, std::vector<NamedV
   return evaluate(*parsed, inputs, options);
 }
 
+std::vector<std::vector<float>> floatOutputs(const Model& model,
+                                             const std::vector<NamedValue>& inputs) {
+  Result<std::vector<EvalValue>> out = evaluate(model, inputs);
+  EXPECT_TRUE(out) << out.status().toString();
+  std::vector<std::vector<float>> values;
+  if (!out) return values;
+  for (const EvalValue& value : *out) values.push_back(valuesOf<float>(value));
+  return values;
+}
+
 std::vector<float> randomFloats(size_t count, uint32_t seed) {
   std::mt19937 generator(seed);
   std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);

@@ -22,6 +22,11 @@ namespace onyx::testing {
 Result<std::vector<EvalValue>> runText(std::string_view text, std::vector<NamedValue> inputs,
                                        const EvalOptions& options = {});
 
+/// The outputs of `model` on `inputs` as floats, one list per output (valuesOf<float>); an
+/// evaluation that fails fails the test and gives none.
+std::vector<std::vector<float>> floatOutputs(const Model& model,
+                                             const std::vector<NamedValue>& inputs);
+
 /// How the outputs of `model` on `inputs` differ between 1 thread and `threads` threads
 /// (compareValues's message, naming the output); empty when they are bit-identical.
 std::string threadCountDifference(const Model& model, const std::vector<NamedValue>& inputs,

@@ -323,10 +323,17 @@ class Comparer {
 
   bool valueInfo(const ValueInfo& a, const ValueInfo& b) {
     return sameName("name", infoName(a), infoName(b)) &&
-           pointer("type", a.type, b.type, &Comparer::type) &&
+           pointer("type", spelledType(a.type), spelledType(b.type), &Comparer::type) &&
            sameDoc("doc_string", a.doc_string, b.doc_string) &&
            (text_ || stringEntries("metadata_props", a.metadata_props, b.metadata_props)) &&
            unknown(a.unknown, b.unknown);
+  }
+
+  // A value info's type as the text holds it: an empty TypeProto has no spelling, and is
+  // written as no type.
+  const Type* spelledType(const Type* type) const {
+    if (text_ && type != nullptr && type->kind == Type::Kind::kNone) return nullptr;
+    return type;
   }
 
   bool type(const Type& a, const Type& b) {

@@ -15,6 +15,7 @@
 //  - the tensor, graph, type and sparse-tensor lists of attributes (only empty ones are
 //    spellable);
 //  - the payload of a NaN (any NaN equals any NaN of the same sign);
+//  - a value info's empty TypeProto (one that sets no kind), which the text writes as no type;
 //  - whether an optional field is absent or set to its default (the parser sets, for
 //    instance, every node's domain, and the name of every graph and tensor).
 #pragma once

@@ -273,6 +273,76 @@ TEST_F(Cli, ConvertOfABadTextSaysWhereAndExitsTwo) {
   EXPECT_FALSE(fs::exists(dir_ / "out.onnx"));
 }
 
+// The same model with its nodes in file order (kSortedText) and out of it (kUnsortedText):
+// the main graph reads 't' before its node, and the Loop body 'q' before its node.
+constexpr const char* kSortedText = R"(<ir_version: 8, opset_import: ["" : 16]>
+g (float[2] x, bool c) => (float[2] y, float[2] z) {
+  [neg] t = Neg(x)
+  [loop] z = Loop ("", c, t) <body = b (int64 i, bool d, float[2] v) => (bool e, float[2] w) {
+    e = Identity(d)
+    q = Abs(v)
+    w = Add(q, t)
+  }>
+  [relu] y = Relu(t)
+}
+)";
+constexpr const char* kUnsortedText = R"(<ir_version: 8, opset_import: ["" : 16]>
+g (float[2] x, bool c) => (float[2] y, float[2] z) {
+  [loop] z = Loop ("", c, t) <body = b (int64 i, bool d, float[2] v) => (bool e, float[2] w) {
+    e = Identity(d)
+    w = Add(q, t)
+    q = Abs(v)
+  }>
+  [relu] y = Relu(t)
+  [neg] t = Neg(x)
+}
+)";
+
+TEST_F(Cli, ConvertSortRepairsTheNodeOrderAndChangesNothingElse) {
+  std::ofstream(dir_ / "unsorted.txt") << kUnsortedText;
+  std::ofstream(dir_ / "sorted.txt") << kSortedText;
+  const std::string unsorted = (dir_ / "unsorted.onnx").string();
+  const std::string expected = (dir_ / "expected.onnx").string();
+  ASSERT_EQ(onyx("convert " + (dir_ / "unsorted.txt").string() + " " + unsorted).status, 0);
+  ASSERT_EQ(onyx("convert " + (dir_ / "sorted.txt").string() + " " + expected).status, 0);
+
+  // The checker reports the order, and names the repair.
+  ToolRun check = onyx("check " + unsorted);
+  EXPECT_EQ(check.status, 1) << check.out;
+  EXPECT_NE(check.out.find("error R30 graph.node[0](loop).attribute[0](body).g.node[1].input[0]"),
+            std::string::npos)
+      << check.out;
+  EXPECT_NE(check.out.find("run `onyx convert --sort IN OUT` to reorder them"), std::string::npos)
+      << check.out;
+
+  const fs::path sorted = dir_ / "sorted.onnx";
+  ToolRun run = onyx("convert " + unsorted + " " + sorted.string() + " --sort");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_EQ(onyx("check " + sorted.string()).status, 0);
+  // The bytes of the model written in order: only the order changed.
+  EXPECT_EQ(readFile(sorted), readFile(expected));
+  // A sorted model comes back byte for byte.
+  const fs::path again = dir_ / "again.onnx";
+  ASSERT_EQ(onyx("convert " + sorted.string() + " " + again.string() + " --sort").status, 0);
+  EXPECT_EQ(readFile(again), readFile(sorted));
+  ASSERT_EQ(onyx("convert " + kExample + " " + again.string() + " --sort").status, 0);
+  EXPECT_EQ(readFile(again), readFile(kExample));
+}
+
+TEST_F(Cli, ConvertSortOfACycleNamesItsNodesAndWritesNothing) {
+  std::ofstream(dir_ / "cycle.txt") << R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[2] x) => (float[2] y) { [a] y = Add(x, u)  [b] u = Neg(y) }
+)";
+  const fs::path out = dir_ / "out.onnx";
+  ToolRun run = onyx("convert " + (dir_ / "cycle.txt").string() + " " + out.string() + " --sort");
+  EXPECT_EQ(run.status, 1) << run.out;
+  EXPECT_NE(run.out.find("graph: the nodes form a cycle:"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("node[0](a) (Add)"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("node[1](b) (Neg)"), std::string::npos) << run.out;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_NE(onyx("convert --help").out.find("--sort"), std::string::npos);
+}
+
 TEST_F(Cli, ConvertToTextTakesNoExternalDataOptions) {
   ToolRun run = onyx("convert " + kExample + " " + (dir_ / "m.txt").string() + kExternalOptions);
   EXPECT_EQ(run.status, 2);

@@ -1,5 +1,6 @@
 // `onyx convert IN OUT`: rewrite a model, moving tensor data in or out of external files,
-// or between the binary format and the text syntax (chosen by each file's extension).
+// or between the binary format and the text syntax (chosen by each file's extension), and
+// with --sort putting every node list in topological order.
 #include <fmt/format.h>
 
 #include <filesystem>
@@ -7,6 +8,7 @@
 #include "commands.h"
 #include "onyx/core/file_writer.h"
 #include "onyx/core/mapped_file.h"
+#include "onyx/ir/topo_sort.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/text/parser.h"
 #include "onyx/text/printer.h"
@@ -24,6 +26,7 @@ struct ConvertArgs {
   uint64_t alignment = 4096;
   bool inline_external = false;
   bool lossy = false;
+  bool sort = false;
 };
 
 bool endsWith(const std::string& text, std::string_view suffix) {
@@ -101,6 +104,13 @@ int runConvert(const ConvertArgs& args) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", args.input, loaded.status().toString());
     return kExitUnreadable;
   }
+  if (args.sort) {
+    // A cycle cannot be sorted: the model is invalid, and nothing is written.
+    if (Status sorted = topologicalSort(*loaded); !sorted) {
+      fmt::print(stderr, "onyx: cannot sort {}: {}\n", args.input, sorted.toString());
+      return kExitInvalid;
+    }
+  }
   if (text_out) return writeText(*loaded, args);
   SaveOptions options;
   options.inline_external = args.inline_external;
@@ -125,7 +135,9 @@ int runConvert(const ConvertArgs& args) {
 
 void addConvertCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
-      "convert", "Rewrite a model, optionally moving tensor data to or from external files");
+      "convert",
+      "Rewrite a model, optionally moving tensor data to or from external files or putting "
+      "its nodes in topological order");
   auto args = std::make_shared<ConvertArgs>();
   command->add_option("IN", args->input, "the model to read")->required();
   command->add_option("OUT", args->output, "the model to write")->required();
@@ -136,6 +148,10 @@ void addConvertCommand(CLI::App& app, int& exit_code) {
   command->add_option("--align", args->alignment,
                       "align large tensors in the data file to this many bytes (default 4096)");
   command->add_flag("--inline", args->inline_external, "bring all external data back inline");
+  command->add_flag("--sort", args->sort,
+                    "write the nodes of every graph and function body in topological order "
+                    "(each after the nodes whose outputs it reads, the others in file order), "
+                    "leaving the rest as it was");
   command->add_flag("--lossy", args->lossy,
                     "write text even where the syntax cannot hold parts of the model (doc "
                     "strings, unknown fields, training info, ...), leaving them out");
