@@ -72,6 +72,11 @@ BufferPool::BufferPool(size_t max_cached_bytes)
 
 BufferPool::~BufferPool() = default;
 
+size_t BufferPool::cachedBytes() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->cached_bytes;
+}
+
 BufferPoolScope::BufferPoolScope(BufferPool& pool) : previous_(std::move(current_pool)) {
   current_pool = pool.state_;
 }

@@ -39,13 +39,12 @@ TEST(BufferPool, AnArrayMayOutliveItsPool) {
 TEST(BufferPool, ThePoolKeepsNoMoreThanItsLimit) {
   BufferPool pool(1 << 20);
   BufferPoolScope scope(pool);
-  const std::byte* big = nullptr;
-  {
-    Array array(ElementType::kFloat, {1 << 19});  // 2 MiB: over the limit, not kept
-    big = array.bytes().data();
-  }
-  Array small(ElementType::kFloat, {1 << 16});
-  EXPECT_NE(small.bytes().data(), big);
+  { Array array(ElementType::kFloat, {1 << 19}); }  // 2 MiB: over the limit, not kept
+  EXPECT_EQ(pool.cachedBytes(), 0u);
+  { Array array(ElementType::kFloat, {1 << 16}); }  // 256 KiB: kept
+  EXPECT_EQ(pool.cachedBytes(), size_t{1} << 18);
+  Array again(ElementType::kFloat, {1 << 16});  // takes it back
+  EXPECT_EQ(pool.cachedBytes(), 0u);
 }
 
 }  // namespace

@@ -25,6 +25,9 @@ class BufferPool {
   BufferPool(const BufferPool&) = delete;
   BufferPool& operator=(const BufferPool&) = delete;
 
+  /// The bytes of freed blocks the pool holds for reuse.
+  size_t cachedBytes() const;
+
   struct State;
 
  private:
