@@ -12,6 +12,7 @@
 #include "eval/fused_convolution.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/native_kernels.h"
+#include "eval/step_run.h"
 #include "ir/graph_place.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/node.h"
@@ -34,75 +35,6 @@ class Executor::Enter {
  private:
   Executor& executor_;
   Position saved_;
-};
-
-// A fused step's view of the frame it runs in.
-class FrameStepRun final : public StepRun {
- public:
-  FrameStepRun(Executor& executor, const GraphPlan& plan, const PlanStep& step, Frame& frame)
-      : executor_(executor), plan_(plan), step_(step), frame_(frame) {}
-
-  const Array* tensor(const Value* value) override {
-    if (value == nullptr) return nullptr;
-    const EvalValue* held = nullptr;
-    Operand operand = plan_.operandOf(value);
-    if (operand.from != Operand::From::kAbsent) {
-      held = frame_.read(operand);
-    } else if (value->initializer != nullptr) {
-      Result<const EvalValue*> constant = executor_.constant(*value);
-      held = constant ? *constant : nullptr;
-    }
-    return held != nullptr && held->isTensor() ? &held->tensor : nullptr;
-  }
-  bool channelsLast(const Value* value) const override {
-    std::optional<uint32_t> slot = ownSlot(value);
-    return slot && frame_.channels_last[*slot];
-  }
-  std::optional<Array> takeIfLastRead(const Value* value) override {
-    std::optional<uint32_t> slot = ownSlot(value);
-    if (!slot || std::find(step_.drops.begin(), step_.drops.end(), *slot) == step_.drops.end()) {
-      return std::nullopt;
-    }
-    std::optional<EvalValue>& held = frame_.slots[*slot];
-    if (!held || !held->isTensor() || !held->tensor.soleHandle()) return std::nullopt;
-    std::optional<Array> taken(std::move(held->tensor));
-    held.reset();
-    return taken;
-  }
-  void restore(const Value* value, Array array) override {
-    frame_.slots[*ownSlot(value)] = EvalValue::of(std::move(array));
-  }
-  void write(const Value* value, Array array, bool channels_last) override {
-    uint32_t slot = plan_.slot_of.at(value);
-    frame_.slots[slot] = EvalValue::of(std::move(array));
-    frame_.channels_last[slot] = channels_last;
-  }
-  KernelContext context(const Node& node) override {
-    static constexpr OpSchema kNoSignature{};
-    for (size_t member : step_.members) {
-      const BoundNode& bound = plan_.nodes[member];
-      if (bound.node != &node) continue;
-      KernelContext ctx(node, bound.schema != nullptr ? *bound.schema : kNoSignature, bound.opset,
-                        executor_);
-      ctx.caller_ = executor_.at_.caller;
-      ctx.callee_ = executor_.at_.callee;
-      return ctx;
-    }
-    return KernelContext(node, kNoSignature, 0, executor_);
-  }
-  KernelHost& host() override { return executor_; }
-
- private:
-  std::optional<uint32_t> ownSlot(const Value* value) const {
-    auto found = value != nullptr ? plan_.slot_of.find(value) : plan_.slot_of.end();
-    if (found == plan_.slot_of.end()) return std::nullopt;
-    return found->second;
-  }
-
-  Executor& executor_;
-  const GraphPlan& plan_;
-  const PlanStep& step_;
-  Frame& frame_;
 };
 
 Executor::Executor(const Model& model, const EvalOptions& options)
@@ -237,7 +169,7 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
 Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame) {
   Enter enter(*this, {.plan = &plan, .frame = &frame, .caller = at_.caller, .callee = at_.callee});
   if (step.fused != nullptr) {
-    FrameStepRun run(*this, plan, step, frame);
+    FrameStepRun run(*this, *this, plan, step, frame, at_.caller, at_.callee);
     Result<bool> ran = step.fused->run(run);
     const BoundNode& last = plan.nodes[step.members.back()];
     if (!ran) {

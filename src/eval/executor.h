@@ -49,7 +49,6 @@ class Executor final : public KernelHost, public PlanContext {
   bool fusions() const override { return options_.fusions; }
 
  private:
-  friend class FrameStepRun;
   // Where the walk is: the frame and plan of the node running, and the function call it is
   // in (for attribute references). Set for a node's run and restored after it.
   struct Position {

@@ -1,0 +1,69 @@
+#include "eval/step_run.h"
+
+#include <algorithm>
+
+#include "onyx/ir/value.h"
+
+namespace onyx::eval_internal {
+
+const Array* FrameStepRun::tensor(const Value* value) {
+  if (value == nullptr) return nullptr;
+  const EvalValue* held = nullptr;
+  Operand operand = plan_.operandOf(value);
+  if (operand.from != Operand::From::kAbsent) {
+    held = frame_.read(operand);
+  } else if (value->initializer != nullptr) {
+    Result<const EvalValue*> constant = plans_.constant(*value);
+    held = constant ? *constant : nullptr;
+  }
+  return held != nullptr && held->isTensor() ? &held->tensor : nullptr;
+}
+
+bool FrameStepRun::channelsLast(const Value* value) const {
+  std::optional<uint32_t> slot = ownSlot(value);
+  return slot && frame_.channels_last[*slot];
+}
+
+std::optional<Array> FrameStepRun::takeIfLastRead(const Value* value) {
+  std::optional<uint32_t> slot = ownSlot(value);
+  if (!slot || std::find(step_.drops.begin(), step_.drops.end(), *slot) == step_.drops.end()) {
+    return std::nullopt;
+  }
+  std::optional<EvalValue>& held = frame_.slots[*slot];
+  if (!held || !held->isTensor() || !held->tensor.soleHandle()) return std::nullopt;
+  std::optional<Array> taken(std::move(held->tensor));
+  held.reset();
+  return taken;
+}
+
+void FrameStepRun::restore(const Value* value, Array array) {
+  frame_.slots[*ownSlot(value)] = EvalValue::of(std::move(array));
+}
+
+void FrameStepRun::write(const Value* value, Array array, bool channels_last) {
+  uint32_t slot = plan_.slot_of.at(value);
+  frame_.slots[slot] = EvalValue::of(std::move(array));
+  frame_.channels_last[slot] = channels_last;
+}
+
+KernelContext FrameStepRun::context(const Node& node) {
+  static constexpr OpSchema kNoSignature{};
+  for (size_t member : step_.members) {
+    const BoundNode& bound = plan_.nodes[member];
+    if (bound.node != &node) continue;
+    KernelContext ctx(node, bound.schema != nullptr ? *bound.schema : kNoSignature, bound.opset,
+                      host_);
+    ctx.caller_ = caller_;
+    ctx.callee_ = callee_;
+    return ctx;
+  }
+  return KernelContext(node, kNoSignature, 0, host_);
+}
+
+std::optional<uint32_t> FrameStepRun::ownSlot(const Value* value) const {
+  auto found = value != nullptr ? plan_.slot_of.find(value) : plan_.slot_of.end();
+  if (found == plan_.slot_of.end()) return std::nullopt;
+  return found->second;
+}
+
+}  // namespace onyx::eval_internal
