@@ -5,7 +5,10 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
+#include <vector>
 
+#include "onyx/core/array_elements.h"
 #include "onyx/core/mapped_file.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/serde/model_io.h"
@@ -20,6 +23,8 @@ namespace {
 namespace fs = std::filesystem;
 
 using testing::ToolRun;
+
+const std::string kExample = ONYX_SOURCE_DIR "/examples/tiny_cnn.onnx";
 
 ToolRun onyx(const std::string& arguments) {
   return testing::runOnyx(arguments, testing::Stderr::kMerged);
@@ -63,6 +68,34 @@ class RunCli : public ::testing::Test {
     return writeFile(name, *bytes);
   }
 
+  // The elements of a tensor written by --output-dir, as doubles.
+  static std::vector<double> writtenElements(const fs::path& path) {
+    Result<TestValue> written = loadTestValue(path.string(), TestValueKind::kTensor);
+    EXPECT_TRUE(written) << written.status().toString();
+    if (!written) return {};
+    Result<Array> array = arrayFromTensor(*written->tensor());
+    EXPECT_TRUE(array) << array.status().toString();
+    if (!array) return {};
+    std::vector<double> elements;
+    for (size_t i = 0; i < array->size(); ++i) elements.push_back(elementAsDouble(*array, i));
+    return elements;
+  }
+  // `onyx run ARGUMENTS` exits with `status`, saying `message`.
+  static void expectRefusal(const std::string& arguments, int status, const std::string& message) {
+    ToolRun run = onyx("run " + arguments);
+    EXPECT_EQ(run.status, status) << arguments << "\n" << run.out;
+    EXPECT_NE(run.out.find(message), std::string::npos) << arguments << "\n" << run.out;
+  }
+  std::string saveText(const std::string& name, const char* text) {
+    Result<Model> parsed = parseText(text);
+    EXPECT_TRUE(parsed) << parsed.status().toString();
+    std::string path = (dir_ / name).string();
+    if (parsed) {
+      EXPECT_TRUE(saveModel(*parsed, path).isOk());
+    }
+    return path;
+  }
+
   fs::path dir_;
   std::string model_;
 };
@@ -96,11 +129,21 @@ TEST_F(RunCli, WritesNpyOnRequest) {
   EXPECT_EQ(array->data<float>()[1], 4.0f);
 }
 
-TEST_F(RunCli, AMissingInputIsNamedAndNothingRuns) {
+TEST_F(RunCli, AnInputLeftOutIsMadeUpFromItsDeclaredType) {
   std::string x = floatPb("x.pb", 1.0f, 2.0f);
-  ToolRun run = onyx("run " + model_ + " --input x=" + x);
-  EXPECT_EQ(run.status, 1) << run.out;
-  EXPECT_NE(run.out.find("input 'y' is not given"), std::string::npos) << run.out;
+  fs::path out = dir_ / "out";
+  ToolRun run = onyx("run " + model_ + " --input x=" + x + " --output-dir " + out.string());
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("generated input y: float[2], uniform in [0, 1) (seed 0)"),
+            std::string::npos)
+      << run.out;
+  EXPECT_EQ(run.out.find("generated input x"), std::string::npos) << run.out;
+  std::vector<double> sum = writtenElements(out / "output_0.pb");
+  ASSERT_EQ(sum.size(), 2u);
+  EXPECT_GE(sum[0], 1.0);
+  EXPECT_LT(sum[0], 2.0);
+  EXPECT_GE(sum[1], 2.0);
+  EXPECT_LT(sum[1], 3.0);
 }
 
 TEST_F(RunCli, AnInputOfTheWrongShapeIsRefused) {
@@ -124,6 +167,175 @@ TEST_F(RunCli, AnUnknownInputNameOrAnUnreadableFileIsAnError) {
   ToolRun bad = onyx("run " + model_ + " --input x=" + damaged);
   EXPECT_NE(bad.status, 0) << bad.out;
   EXPECT_NE(bad.out.find("not a readable .npy file"), std::string::npos) << bad.out;
+}
+
+// The bundled example's input is float[N,3,32,32]: N comes from --dim.
+TEST_F(RunCli, TheExampleRunsOnMadeUpInputsSizedByDim) {
+  ToolRun run = onyx("run " + kExample + " --dim N=2");
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("generated input image: float[2,3,32,32], uniform in [0, 1) (seed 0)"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("probabilities: FLOAT[2,10] = ["), std::string::npos) << run.out;
+}
+
+TEST_F(RunCli, MadeUpInputsDependOnlyOnTheSeed) {
+  auto outputs = [](const std::string& options) {
+    return testing::runOnyx("run " + kExample + " --dim N=1" + options, testing::Stderr::kDropped);
+  };
+  ToolRun first = outputs("");
+  ToolRun again = outputs("");
+  ToolRun other = outputs(" --seed 7");
+  ASSERT_EQ(first.status, 0) << first.out;
+  EXPECT_NE(first.out.find("probabilities: FLOAT[1,10]"), std::string::npos) << first.out;
+  EXPECT_EQ(first.out, again.out);
+  EXPECT_NE(first.out, other.out);
+}
+
+TEST_F(RunCli, MadeUpValuesFollowTheElementType) {
+  std::string model = saveText("types.onnx", R"(
+      <ir_version: 10, opset_import: ["" : 21]>
+      g (int64[64] i, uint8[64] u, int4[64] q, bool[64] b, float16[64] h)
+        => (int64[64] i2, uint8[64] u2, int4[64] q2, bool[64] b2, float16[64] h2) {
+        i2 = Identity(i)
+        u2 = Identity(u)
+        q2 = Identity(q)
+        b2 = Identity(b)
+        h2 = Identity(h)
+      })");
+  fs::path out = dir_ / "out";
+  ToolRun run = onyx("run " + model + " --output-dir " + out.string());
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("generated input i: int64[64], integers 0..9"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("generated input u: uint8[64], integers 0..255"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("generated input q: int4[64], integers 0..7"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("generated input b: bool[64], true or false"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("generated input h: float16[64], uniform in [0, 1)"), std::string::npos)
+      << run.out;
+  struct Expected {
+    double low, high;  // inclusive bounds
+  };
+  const Expected bounds[] = {{0, 9}, {0, 255}, {0, 7}, {0, 1}, {0, 1}};
+  for (size_t k = 0; k < std::size(bounds); ++k) {
+    std::vector<double> values = writtenElements(out / ("output_" + std::to_string(k) + ".pb"));
+    ASSERT_EQ(values.size(), 64u) << k;
+    double low = *std::min_element(values.begin(), values.end());
+    double high = *std::max_element(values.begin(), values.end());
+    EXPECT_GE(low, bounds[k].low) << k;
+    EXPECT_LE(high, bounds[k].high) << k;
+    // 64 draws: more than one value, or the generator is not random at all.
+    EXPECT_LT(low, high) << k;
+  }
+}
+
+TEST_F(RunCli, AnUnsizedSymbolicDimIsNamedWithTheOptionThatSizesIt) {
+  expectRefusal(kExample, 1,
+                "input 'image' (float[N,3,32,32]): dimension 0 is 'N'; give its size with --dim "
+                "N=VALUE");
+}
+
+TEST_F(RunCli, ABadDimOptionIsRefused) {
+  struct Case {
+    const char* options;
+    const char* message;
+  };
+  const Case cases[] = {
+      {" --dim N=1 --dim batch=1",
+       "--dim batch: no graph input has a dimension named 'batch' (the inputs' names: N)"},
+      {" --dim N", "--dim takes NAME=VALUE, not 'N'"},
+      {" --dim N=-1", "--dim N: the size must be a non-negative integer, not '-1'"},
+      {" --dim N=1 --dim N=2", "--dim N is given twice"},
+  };
+  for (const Case& bad : cases) expectRefusal(kExample + bad.options, 2, bad.message);
+}
+
+TEST_F(RunCli, InputsThatCannotBeMadeUpAreNamed) {
+  std::string sequence = saveText("sequence.onnx", R"(
+      <ir_version: 10, opset_import: ["" : 21]>
+      g (seq(float[2]) s) => (int64 n) { n = SequenceLength(s) })");
+  expectRefusal(sequence, 1,
+                "input 's' is a seq(float[2]), and values are made up only for tensors; give it "
+                "with --input s=FILE");
+  std::string unknown = saveText("unknown.onnx", R"(
+      <ir_version: 10, opset_import: ["" : 21]>
+      g (float[?] x) => (float[?] y) { y = Relu(x) })");
+  expectRefusal(unknown, 1, "input 'x' (float[?]): dimension 0 has neither a size nor a name");
+}
+
+// The statistics row of `onyx run --repeat`: min, median, p90, max.
+std::vector<double> latencyRow(const std::string& out) {
+  size_t header = out.find("p90");
+  if (header == std::string::npos) return {};
+  std::istringstream row(out.substr(out.find('\n', header) + 1));
+  std::vector<double> values(4);
+  for (double& value : values) row >> value;
+  return row ? values : std::vector<double>{};
+}
+
+TEST_F(RunCli, RepeatPrintsLatencyStatistics) {
+  fs::path out = dir_ / "out";
+  ToolRun run = testing::runOnyx(
+      "run " + kExample + " --dim N=1 --repeat 3 --warmup 1 --output-dir " + out.string(),
+      testing::Stderr::kDropped);
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("first run (plan + run): "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("3 timed runs after 1 warm-up run, in ms:\n"), std::string::npos)
+      << run.out;
+  std::vector<double> row = latencyRow(run.out);
+  ASSERT_EQ(row.size(), 4u) << run.out;
+  EXPECT_GT(row[0], 0.0) << run.out;
+  EXPECT_LE(row[0], row[1]) << run.out;
+  EXPECT_LE(row[1], row[2]) << run.out;
+  EXPECT_LE(row[2], row[3]) << run.out;
+  EXPECT_EQ(writtenElements(out / "output_0.pb").size(), 10u);
+}
+
+TEST_F(RunCli, RepeatWarmsUpOnceUnlessToldOtherwise) {
+  ToolRun run = onyx("run " + model_ + " --repeat 2");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("2 timed runs after 1 warm-up run, in ms:"), std::string::npos) << run.out;
+  run = onyx("run " + model_ + " --repeat 2 --warmup 0");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("2 timed runs (the first among them), in ms:"), std::string::npos)
+      << run.out;
+  run = onyx("run " + model_ + " --repeat 0");
+  EXPECT_EQ(run.status, 2) << run.out;
+}
+
+TEST_F(RunCli, ProfileShowsFusedStepsUnderTheChainOfTheirOperators) {
+  ToolRun run = testing::runOnyx("run " + kExample + " --dim N=1 --repeat 2 --profile",
+                                 testing::Stderr::kDropped);
+  ASSERT_EQ(run.status, 0) << run.out;
+  // conv → relu run as one oneDNN convolution: 7 steps for the 9 nodes.
+  EXPECT_NE(run.out.find("profile of 2 runs: 7 steps took "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nop type            steps   total ms      %    avg ms\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("\nConv+Relu              2"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nSoftmax                1"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\n7 slowest steps\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Conv+Relu          conv1+relu1\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Gemm               fc\n"), std::string::npos) << run.out;
+}
+
+TEST_F(RunCli, ProfileWithoutFusionsTimesEveryNode) {
+  ToolRun run = testing::runOnyx("run " + kExample + " --dim N=1 --profile --no-fusions",
+                                 testing::Stderr::kDropped);
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("profile of 1 run: 9 steps took "), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nConv                   2"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\nRelu                   2"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("Conv+Relu"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\n9 slowest steps\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Conv               conv2\n"), std::string::npos) << run.out;
+  // Every node is listed by name.
+  for (const char* name : {"conv1", "relu1", "pool1", "relu2", "gap", "flatten", "softmax"}) {
+    EXPECT_NE(run.out.find(std::string("  ") + name + "\n"), std::string::npos) << name;
+  }
 }
 
 }  // namespace

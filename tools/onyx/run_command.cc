@@ -1,16 +1,24 @@
-// `onyx run MODEL [--input NAME=FILE]... [--output-dir DIR] [--format pb|npy] [--threads N]
-// [--seed S] [--max-iterations N]`: evaluates the model. Inputs are .pb files (a
+// `onyx run MODEL [--input NAME=FILE]... [--dim NAME=VALUE]... [--output-dir DIR]
+// [--format pb|npy] [--threads N] [--seed S] [--max-iterations N] [--no-fusions]
+// [--repeat N] [--warmup K] [--profile]`: evaluates the model. Inputs are .pb files (a
 // TensorProto, or the SequenceProto/MapProto/OptionalProto an input of that type takes, as
-// in ONNX backend test cases) or .npy files. Each output is printed (type, shape, the first
-// elements); with --output-dir, also written there as output_K.pb (or .npy). Exit 0 when
-// the model ran, 1 when it could not run (a missing or mistyped input, an operator onyx has
-// no kernel for, a kernel's error), 2 when a file cannot be read or written or on bad usage.
+// in ONNX backend test cases) or .npy files; a tensor input left out is made up from its
+// declared type and the seed (generated_inputs.h), symbolic dims sized by --dim. Each output is
+// printed (type, shape, the first elements); with --output-dir, also written there as
+// output_K.pb (or .npy). With --repeat and --warmup, one Evaluator runs K untimed then N
+// timed times and the latency statistics are printed; --profile adds the time per operator
+// type and the slowest steps (run_timing.h). Exit 0 when the model ran, 1 when it could not
+// run (a missing or mistyped input, an operator onyx has no kernel for, a kernel's error), 2
+// when a file cannot be read or written or on bad usage.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 
 #include "commands.h"
+#include "generated_inputs.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/core/file_writer.h"
 #include "onyx/core/mapped_file.h"
@@ -21,6 +29,8 @@
 #include "onyx/ir/value.h"
 #include "onyx/serde/npy.h"
 #include "onyx/serde/test_data.h"
+#include "progress.h"
+#include "run_timing.h"
 
 namespace onyx::tool {
 
@@ -34,6 +44,11 @@ struct RunArguments {
   int threads = 0;
   uint64_t seed = 0;
   int64_t max_iterations = int64_t{1} << 31;
+  std::vector<std::string> dims;
+  bool no_fusions = false;
+  int repeat = 1;
+  int warmup = -1;  // -1: one warm-up run when timing, none otherwise
+  bool profile = false;
 };
 
 Result<EvalValue> readInput(const Graph& graph, const std::string& name, const std::string& path) {
@@ -98,6 +113,69 @@ Status writeOutput(const EvalValue& value, const std::string& destination, bool 
   return writer->commit();
 }
 
+// The inputs the user gave (--input) followed by those made up for the tensor inputs left
+// out, or the exit status when they cannot be had.
+Result<std::vector<NamedValue>> gatherInputs(const RunArguments& arguments, const Graph& graph,
+                                             int& exit_status) {
+  std::vector<NamedValue> inputs;
+  for (const std::string& binding : arguments.inputs) {
+    size_t equals = binding.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      exit_status = kExitUnreadable;
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("--input takes NAME=FILE, not '{}'", binding));
+    }
+    std::string name = binding.substr(0, equals);
+    std::string path = binding.substr(equals + 1);
+    Result<EvalValue> value = readInput(graph, name, path);
+    if (!value) {
+      exit_status =
+          value.status().code() == ErrorCode::kInvalidArgument ? kExitInvalid : kExitUnreadable;
+      return Status(value.status().code(),
+                    fmt::format("input '{}' from {}: {}", name, path, value.status().toString()));
+    }
+    inputs.push_back({name, std::move(*value)});
+  }
+  DimSizes sizes;
+  for (const std::string& binding : arguments.dims) {
+    Status added = addDimSize(binding, sizes);
+    if (!added.isOk()) {
+      exit_status = kExitUnreadable;
+      return added;
+    }
+  }
+  if (Status used = checkDimSizesUsed(graph, sizes); !used.isOk()) {
+    exit_status = kExitUnreadable;
+    return used;
+  }
+  for (const ValueInfo* declared : graph.inputs) {
+    const Value* formal = declared->value;
+    if (formal == nullptr || formal->initializer != nullptr) continue;
+    bool given = std::any_of(inputs.begin(), inputs.end(), [formal](const NamedValue& input) {
+      return input.name == formal->name;
+    });
+    if (given) continue;
+    Result<Array> made = generateInput(*formal, sizes, arguments.seed);
+    if (!made) {
+      exit_status =
+          made.status().code() == ErrorCode::kInvalidArgument ? kExitInvalid : kExitUnreadable;
+      return made.status();
+    }
+    std::string shape;
+    for (int64_t dim : made->shape()) shape += fmt::format("{}{}", shape.empty() ? "" : ",", dim);
+    fmt::print(stderr, "generated input {}: {}[{}], {} (seed {})\n", formal->name,
+               elementTypeInfo(made->type())->shortName, shape,
+               describeGeneratedValues(made->type()), arguments.seed);
+    inputs.push_back({std::string(formal->name), EvalValue::of(std::move(*made))});
+  }
+  return inputs;
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
 int runModel(const RunArguments& arguments) {
   Result<Model> loaded = loadModel(arguments.path);
   if (!loaded) {
@@ -109,40 +187,68 @@ int runModel(const RunArguments& arguments) {
     fmt::print(stderr, "onyx: {} has no graph\n", arguments.path);
     return kExitInvalid;
   }
-  std::vector<NamedValue> inputs;
-  for (const std::string& binding : arguments.inputs) {
-    size_t equals = binding.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      fmt::print(stderr, "onyx: --input takes NAME=FILE, not '{}'\n", binding);
-      return kExitUnreadable;
-    }
-    std::string name = binding.substr(0, equals);
-    std::string path = binding.substr(equals + 1);
-    Result<EvalValue> value = readInput(*model.graph, name, path);
-    if (!value) {
-      fmt::print(stderr, "onyx: input '{}' from {}: {}\n", name, path, value.status().toString());
-      return value.status().code() == ErrorCode::kInvalidArgument ? kExitInvalid : kExitUnreadable;
-    }
-    inputs.push_back({name, std::move(*value)});
+  int exit_status = kExitOk;
+  Result<std::vector<NamedValue>> inputs = gatherInputs(arguments, *model.graph, exit_status);
+  if (!inputs) {
+    fmt::print(stderr, "onyx: {}\n", inputs.status().message());
+    return exit_status;
   }
   EvalOptions options;
   options.threads = arguments.threads;
   options.seed = arguments.seed;
   options.max_iterations = arguments.max_iterations;
-  auto start = std::chrono::steady_clock::now();
-  Result<std::vector<EvalValue>> outputs = evaluate(model, inputs, options);
-  auto elapsed = std::chrono::steady_clock::now() - start;
-  if (!outputs) {
-    fmt::print(stderr, "onyx: {}\n", outputs.status().toString());
-    return kExitInvalid;
+  options.fusions = !arguments.no_fusions;
+  std::optional<StepProfile> profile;
+  if (arguments.profile) {
+    profile.emplace(*model.graph);
+    options.observer = &*profile;
+  }
+  // A warm-up run by default when timing: the first run compiles the plan and sets up the
+  // fused steps' primitives, which neither statistics nor a profile should count.
+  bool timing = arguments.repeat > 1 || arguments.profile;
+  int warmup = arguments.warmup >= 0 ? arguments.warmup : (timing ? 1 : 0);
+  int runs = warmup + arguments.repeat;
+  Evaluator evaluator(model, options);
+  Result<std::vector<EvalValue>> outputs = std::vector<EvalValue>();
+  double first_run = 0;
+  std::vector<double> timed;
+  {
+    ProgressBar progress("running", ProgressUnit::kItems);
+    for (int run = 0; run < runs; ++run) {
+      progress.update(static_cast<uint64_t>(run), static_cast<uint64_t>(runs));
+      bool counted = run >= warmup;
+      if (profile) profile->setRecording(counted);
+      auto start = std::chrono::steady_clock::now();
+      outputs = evaluator.run(*inputs);
+      double elapsed = millisecondsSince(start);
+      if (!outputs) {
+        fmt::print(stderr, "onyx: {}\n", outputs.status().toString());
+        return kExitInvalid;
+      }
+      if (run == 0) first_run = elapsed;
+      if (counted) timed.push_back(elapsed);
+    }
+    progress.update(static_cast<uint64_t>(runs), static_cast<uint64_t>(runs));
   }
   for (size_t i = 0; i < outputs->size(); ++i) {
     const Value* bound = model.graph->outputs[i]->bound();
     std::string name = bound != nullptr ? std::string(bound->name) : fmt::format("output {}", i);
     fmt::print("{}: {}\n", name, describeValue((*outputs)[i]));
   }
-  fmt::print(stderr, "ran in {:.3f} ms\n",
-             std::chrono::duration<double, std::milli>(elapsed).count());
+  if (runs == 1) {
+    fmt::print(stderr, "ran in {:.3f} ms\n", first_run);
+  } else {
+    fmt::print("\nfirst run (plan + run): {:.3f} ms\n{} timed run{} {}, in ms:\n{}", first_run,
+               timed.size(), timed.size() == 1 ? "" : "s",
+               warmup == 0 ? "(the first among them)"
+                           : fmt::format("after {} warm-up run{}", warmup, warmup == 1 ? "" : "s"),
+               formatLatencyTable(summarizeLatency(timed)));
+  }
+  if (profile) {
+    double all_timed = 0;
+    for (double elapsed : timed) all_timed += elapsed;
+    fmt::print("\n{}", profile->format(timed.size(), all_timed));
+  }
   if (arguments.output_dir.empty()) return kExitOk;
   std::error_code error;
   std::filesystem::create_directories(arguments.output_dir, error);
@@ -174,11 +280,25 @@ void addRunCommand(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"pb", "npy"}));
   command->add_option("--threads", arguments->threads, "threads kernels may use (0: all)")
       ->check(CLI::NonNegativeNumber);
-  command->add_option("--seed", arguments->seed, "the seed of random operators");
+  command->add_option("--dim", arguments->dims,
+                      "NAME=VALUE: the size of a symbolic dimension of the inputs left out");
+  command->add_option("--seed", arguments->seed,
+                      "the seed of random operators and of the inputs left out");
   command
       ->add_option("--max-iterations", arguments->max_iterations,
                    "a bound on any Loop's iterations")
       ->check(CLI::PositiveNumber);
+  command->add_flag("--no-fusions", arguments->no_fusions,
+                    "run every node alone: each kernel's literal result, no fused steps");
+  command->add_option("--repeat", arguments->repeat, "timed runs; more than one prints statistics")
+      ->check(CLI::PositiveNumber);
+  command
+      ->add_option(
+          "--warmup", arguments->warmup,
+          "untimed runs before them (default: 1 with --repeat above 1 or --profile, else 0)")
+      ->check(CLI::NonNegativeNumber);
+  command->add_flag("--profile", arguments->profile,
+                    "print the time per operator type and the slowest steps");
   command->callback([&exit_code, arguments] { exit_code = runModel(*arguments); });
 }
 

@@ -25,7 +25,7 @@ int runTests(const TestArguments& arguments) {
   size_t passed = 0;
   size_t failed = 0;
   size_t skipped = 0;
-  ProgressBar progress("testing");
+  ProgressBar progress("testing", ProgressUnit::kItems);
   size_t done = 0;
   for (const std::string& folder : arguments.cases) {
     progress.update(done++, arguments.cases.size());

@@ -1,0 +1,125 @@
+#include "run_timing.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "onyx/ir/node.h"
+
+namespace onyx::tool {
+
+namespace {
+
+double millisecondsOf(std::chrono::nanoseconds elapsed) {
+  return std::chrono::duration<double, std::milli>(elapsed).count();
+}
+
+double percentOf(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
+
+}  // namespace
+
+LatencySummary summarizeLatency(std::vector<double> milliseconds) {
+  std::sort(milliseconds.begin(), milliseconds.end());
+  size_t count = milliseconds.size();
+  LatencySummary summary;
+  summary.min = milliseconds.front();
+  summary.max = milliseconds.back();
+  summary.median = count % 2 == 1 ? milliseconds[count / 2]
+                                  : (milliseconds[count / 2 - 1] + milliseconds[count / 2]) / 2;
+  // Nearest rank: ceil(0.9 * count), counted from 1.
+  size_t rank = (9 * count + 9) / 10;
+  summary.p90 = milliseconds[rank - 1];
+  return summary;
+}
+
+std::string formatLatencyTable(const LatencySummary& summary) {
+  return fmt::format("{:>10} {:>10} {:>10} {:>10}\n{:>10.3f} {:>10.3f} {:>10.3f} {:>10.3f}\n",
+                     "min", "median", "p90", "max", summary.min, summary.median, summary.p90,
+                     summary.max);
+}
+
+StepProfile::StepProfile(const Graph& graph) {
+  size_t index = 0;
+  for (const Node* node : graph.nodes()) position_.emplace(node, index++);
+}
+
+StepProfile::StepTotals StepProfile::describe(std::span<const Node* const> nodes) const {
+  StepTotals totals;
+  for (const Node* node : nodes) {
+    const char* separator = totals.op_types.empty() ? "" : "+";
+    totals.op_types += fmt::format("{}{}", separator, node->opType());
+    std::string_view name = node->nameOrEmpty();
+    auto found = position_.find(node);
+    totals.names += !name.empty()              ? fmt::format("{}{}", separator, name)
+                    : found != position_.end() ? fmt::format("{}node[{}]", separator, found->second)
+                                               : fmt::format("{}?", separator);
+  }
+  return totals;
+}
+
+void StepProfile::stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed) {
+  if (!recording_ || nodes.empty()) return;
+  auto [entry, added] = steps_.try_emplace(nodes.back());
+  if (added) entry->second = describe(nodes);
+  entry->second.elapsed += elapsed;
+  ++entry->second.calls;
+}
+
+std::string StepProfile::format(size_t runs, double run_milliseconds, size_t slowest) const {
+  struct TypeTotals {
+    std::chrono::nanoseconds elapsed{0};
+    size_t steps = 0;  // distinct steps of this chain in one run
+    size_t calls = 0;
+  };
+  std::map<std::string_view, TypeTotals> by_type;
+  std::vector<const StepTotals*> ordered;
+  std::chrono::nanoseconds in_steps{0};
+  for (const auto& [last, step] : steps_) {
+    TypeTotals& totals = by_type[step.op_types];
+    totals.elapsed += step.elapsed;
+    totals.calls += step.calls;
+    ++totals.steps;
+    in_steps += step.elapsed;
+    ordered.push_back(&step);
+  }
+  std::string out =
+      fmt::format("profile of {} run{}: {} steps took {:.3f} ms of {:.3f} ms ({:.1f}%){}\n", runs,
+                  runs == 1 ? "" : "s", ordered.size(), millisecondsOf(in_steps), run_milliseconds,
+                  percentOf(millisecondsOf(in_steps), run_milliseconds),
+                  runs == 1 ? "" : "; times summed over the runs");
+
+  std::vector<std::pair<std::string_view, TypeTotals>> types(by_type.begin(), by_type.end());
+  std::stable_sort(types.begin(), types.end(), [](const auto& a, const auto& b) {
+    return a.second.elapsed > b.second.elapsed;
+  });
+  size_t type_width = std::string_view("op type").size();
+  for (const auto& [name, totals] : types) type_width = std::max(type_width, name.size());
+  out += fmt::format("{:<{}}  {:>5}  {:>9}  {:>5}  {:>8}\n", "op type", type_width, "steps",
+                     "total ms", "%", "avg ms");
+  for (const auto& [name, totals] : types) {
+    double total = millisecondsOf(totals.elapsed);
+    out += fmt::format("{:<{}}  {:>5}  {:>9.3f}  {:>5.1f}  {:>8.3f}\n", name, type_width,
+                       totals.steps, total, percentOf(total, run_milliseconds),
+                       total / static_cast<double>(std::max<size_t>(totals.calls, 1)));
+  }
+
+  std::stable_sort(ordered.begin(), ordered.end(), [](const StepTotals* a, const StepTotals* b) {
+    return a->elapsed != b->elapsed ? a->elapsed > b->elapsed : a->names < b->names;
+  });
+  ordered.resize(std::min(ordered.size(), slowest));
+  size_t chain_width = type_width;
+  for (const StepTotals* step : ordered) chain_width = std::max(chain_width, step->op_types.size());
+  out += fmt::format("\n{} slowest steps\n{:>9}  {:>5}  {:>8}  {:<{}}  {}\n", ordered.size(),
+                     "total ms", "%", "avg ms", "op type", chain_width, "node");
+  for (const StepTotals* step : ordered) {
+    double total = millisecondsOf(step->elapsed);
+    out += fmt::format("{:>9.3f}  {:>5.1f}  {:>8.3f}  {:<{}}  {}\n", total,
+                       percentOf(total, run_milliseconds),
+                       total / static_cast<double>(std::max<size_t>(step->calls, 1)),
+                       step->op_types, chain_width, step->names);
+  }
+  return out;
+}
+
+}  // namespace onyx::tool

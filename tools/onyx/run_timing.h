@@ -1,0 +1,67 @@
+// What `onyx run` reports of time: latency statistics over repeated runs (--repeat) and the
+// time per step, per operator type and per node (--profile).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <span>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "onyx/eval/evaluator.h"
+#include "onyx/ir/graph.h"
+
+namespace onyx::tool {
+
+/// Latencies in milliseconds. The median of an even count is the mean of the middle two;
+/// p90 is the nearest rank (the smallest latency that 90% of the runs do not exceed).
+struct LatencySummary {
+  double min = 0;
+  double median = 0;
+  double p90 = 0;
+  double max = 0;
+};
+
+/// The summary of `milliseconds` (at least one).
+LatencySummary summarizeLatency(std::vector<double> milliseconds);
+
+/// The summary as a two-line table (a header row, a row of values), each line ending in '\n'.
+std::string formatLatencyTable(const LatencySummary& summary);
+
+/// Adds up the time of each step of the main graph while recording is on (the timed runs,
+/// not the warm-up), and prints it per operator type and for the slowest steps.
+///
+/// A fused step is one measurement for several nodes: its time is shown under the chain of
+/// its members' operator types (`Conv+BatchNormalization+Relu`), not divided among them,
+/// which would invent numbers; the chain also tells the user which nodes ran fused, since a
+/// Conv that did not fuse is counted under `Conv` alone.
+class StepProfile : public EvalObserver {
+ public:
+  /// `graph` is the main graph the evaluator runs (its node positions name nameless nodes).
+  explicit StepProfile(const Graph& graph);
+
+  void setRecording(bool recording) { recording_ = recording; }
+  void stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed) override;
+
+  /// The profile of `runs` recorded runs that took `run_milliseconds` in all, as aligned
+  /// tables: operator types by total time, then the `slowest` slowest steps.
+  std::string format(size_t runs, double run_milliseconds, size_t slowest = 10) const;
+
+ private:
+  struct StepTotals {
+    std::string op_types;  // the members' operator types, joined by '+'
+    std::string names;     // the members' names (node[i] for a nameless one), joined by '+'
+    std::chrono::nanoseconds elapsed{0};
+    size_t calls = 0;
+  };
+
+  StepTotals describe(std::span<const Node* const> nodes) const;
+
+  std::unordered_map<const Node*, size_t> position_;
+  // Keyed by the step's last member, where the step runs.
+  std::unordered_map<const Node*, StepTotals> steps_;
+  bool recording_ = true;
+};
+
+}  // namespace onyx::tool
