@@ -18,4 +18,6 @@ cmp "$model" "$out/roundtrip.onnx" && echo "round trip: byte-identical ($(stat -
 # Run it on an image of 0.5s (a .npy written by NumPy, as users' inputs are).
 /usr/bin/python3 -c "import numpy; numpy.save('$out/image.npy', numpy.full((1, 3, 32, 32), 0.5, numpy.float32))"
 $onyx run "$model" --input image="$out/image.npy" --output-dir "$out/outputs"
+# Latency and where the time goes, on made-up inputs (N, the batch, set to 1).
+$onyx run "$model" --dim N=1 --repeat 20 --profile --threads 1
 rm -rf "$out"
