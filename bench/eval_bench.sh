@@ -1,18 +1,30 @@
 #!/usr/bin/env bash
-# The evaluator benchmark: onyx against onnxruntime-node 1.30 (CPU) on a ResNet-50-shaped
-# convolution net at batch 1 and a 6-block transformer encoder (sequence 128, hidden 512)
-# (bench/make_eval_models.py), at 1 and 2 threads, side by side in one run: median latency
-# and the ratio onyx / onnxruntime (target: at most 1.5). onnxruntime-node is installed from
-# npm into build/bench-node (--ignore-scripts: its install script would fetch GPU
-# libraries); it is used here only.
+# The evaluator benchmark: onyx against onnxruntime-node 1.30 (CPU) on the models of
+# bench/make_eval_models.py, at 1 and 2 threads, side by side in one run. Two models of the
+# kernels' speed (a ResNet-50-shaped convolution net with its batch normalization folded, a
+# 6-block transformer encoder) and five float32 models as exporters write them (MobileNetV3,
+# a DB text detector, ResNet-50 with BatchNormalization unfolded, a tf2onnx NHWC CNN, a
+# 2,000-node elementwise chain). Per model and thread count it prints
+#   - the warm median latency and the ratio onyx / onnxruntime (target: at most 1.5);
+#   - the first run, onyx's load + prepare + run against onnxruntime's session creation +
+#     run (target: at most 1.0);
+#   - how far onyx's outputs are from onnxruntime's: the largest absolute difference over
+#     the largest absolute output of onnxruntime ("DIFFERS" above 1e-3), and whether onyx
+#     gives the same bits at 1 and 2 threads.
+# onnxruntime-node is installed from npm into build/bench-node (--ignore-scripts: its install
+# script would fetch GPU libraries); it is used here only.
 #
-#   bench/eval_bench.sh [MODELS_FOLDER]        (REPS=n: timed runs, default 15)
+#   bench/eval_bench.sh [MODELS_FOLDER]
+#     REPS=n               timed runs per model and thread count (default 15)
+#     MODELS="a.onnx ..."  only these models
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build/bench
 models=${1:-build/bench-models}
 reps=${REPS:-15}
 node_dir=build/bench-node
+model_list=${MODELS:-eval_resnet50.onnx eval_encoder.onnx eval_mobilenetv3.onnx \
+eval_db_detector.onnx eval_resnet50_bn.onnx eval_nhwc_cnn.onnx eval_chain.onnx}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DONYX_BENCH=ON -DONYX_TESTS=OFF >/dev/null
 cmake --build "$build" --target onyx_bench_eval -j "$(nproc)" >/dev/null
 if [ ! -e "$node_dir/node_modules/onnxruntime-node/package.json" ]; then
@@ -26,20 +38,62 @@ mkdir -p "$results"
 out=$results/eval.txt
 : >"$out"
 echo "onyx: $(git rev-parse --short HEAD 2>/dev/null || echo '?')"
-for model in eval_resnet50.onnx eval_encoder.onnx; do
+# A run that fails is reported and leaves its rows empty; the others go on.
+for model in $model_list; do
   for threads in 1 2; do
-    "$build/bench/onyx_bench_eval" "$models/$model" --threads="$threads" --reps="$reps" | tee -a "$out"
-    NODE_PATH=$node_dir/node_modules node bench/eval_bench_ort.js "$models/$model" "$threads" "$reps" |
-      tee -a "$out"
+    outputs=$results/${model%.onnx}.onyx$threads.bin
+    rm -f "$outputs"
+    "$build/bench/onyx_bench_eval" "$models/$model" --threads="$threads" --reps="$reps" \
+      --outputs="$outputs" | tee -a "$out" || echo "onyx failed on $model"
+    NODE_PATH=$node_dir/node_modules node bench/eval_bench_ort.js "$models/$model" "$threads" \
+      "$reps" $([ -e "$outputs" ] && echo "$outputs") | tee -a "$out" ||
+      echo "onnxruntime failed on $model"
   done
+  one=$results/${model%.onnx}.onyx1.bin
+  two=$results/${model%.onnx}.onyx2.bin
+  if [ ! -e "$one" ] || [ ! -e "$two" ]; then
+    echo "THREADS|$model|not compared" | tee -a "$out"
+  elif cmp -s "$one" "$two"; then
+    echo "THREADS|$model|identical" | tee -a "$out"
+  else
+    echo "THREADS|$model|differ" | tee -a "$out"
+  fi
 done
-echo "== onyx median / onnxruntime median (target <= 1.5)"
-awk -F'|' '
-  /^RESULT\|/ { key = $3 " at " $4 " thread" ($4 == 1 ? "" : "s"); ms[$2, key] = $5; keys[key] = 1 }
-  END {
-    for (k in keys) {
-      ratio = ms["onyx", k] / ms["onnxruntime", k]
-      printf "SUMMARY|%s: onyx %.1f ms, onnxruntime %.1f ms|%.2f|<= 1.5|%s\n", k, ms["onyx", k],
-        ms["onnxruntime", k], ratio, (ratio <= 1.5 ? "holds" : "MISSED")
+echo "== onyx / onnxruntime: warm median (target <= 1.5), first run (target <= 1.0), outputs"
+awk -F'|' -v models="$model_list" '
+  function key(model, threads) { return model " at " threads " thread" (threads == 1 ? "" : "s") }
+  function ms(value) {
+    return sprintf(value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f", value)
+  }
+  function row(what, onyx, ort, target) {
+    if (onyx == "" || ort == "") {
+      printf "SUMMARY|%s: onyx %s, onnxruntime %s|-|<= %s|MISSED\n", what,
+        (onyx == "" ? "failed" : ms(onyx) " ms"), (ort == "" ? "failed" : ms(ort) " ms"), target
+      return
     }
-  }' "$out" | sort | tee "$results/eval-summary.txt"
+    printf "SUMMARY|%s: onyx %s ms, onnxruntime %s ms|%.2f|<= %s|%s\n", what, ms(onyx), ms(ort),
+      onyx / ort, target, (onyx / ort <= target ? "holds" : "MISSED")
+  }
+  /^RESULT\|/ { warm[$2, key($3, $4)] = $5 }
+  /^FIRST\|/ { first[$2, key($3, $4)] = $5 }
+  /^OUTPUTS\|/ { difference[key($2, $3)] = $4; largest[key($2, $3)] = $5 }
+  /^THREADS\|/ { same[$2] = $3 }
+  END {
+    count = split(models, list, " ")
+    for (m = 1; m <= count; ++m) {
+      for (t = 1; t <= 2; ++t) {
+        k = key(list[m], t)
+        row(k, warm["onyx", k], warm["onnxruntime", k], "1.5")
+        row(k ", first run", first["onyx", k], first["onnxruntime", k], "1.0")
+        if (k in difference) {
+          relative = (largest[k] > 0 ? difference[k] / largest[k] : difference[k])
+          printf "OUTPUTS|%s: largest |onyx - onnxruntime| / largest |onnxruntime| = %s / %s" \
+            " = %.1e|%s\n", k, difference[k], largest[k], relative,
+            (difference[k] ~ /NaN/ || relative > 1e-3 ? "DIFFERS" : "ok")
+        } else {
+          printf "OUTPUTS|%s: not compared|-\n", k
+        }
+      }
+      printf "OUTPUTS|%s: onyx at 1 and 2 threads: %s\n", list[m], same[list[m]]
+    }
+  }' "$out" | tee "$results/eval-summary.txt"

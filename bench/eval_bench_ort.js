@@ -1,47 +1,97 @@
-// The anchor of the evaluator benchmark: onnxruntime-node (CPU) on the same model, input
-// shape and thread count as onyx_bench_eval, timed the same way (a session created once,
-// two warm-up runs, then R runs; wall-clock median and minimum).
+// The anchor of the evaluator benchmark: onnxruntime-node (CPU) on the same model, input and
+// thread count as onyx_bench_eval, timed the same way: the first run (the session created
+// from the file with every graph optimization, 'all', then one run), one more warm-up run,
+// then R runs; wall-clock median and minimum.
 //
-//   node bench/eval_bench_ort.js MODEL THREADS [REPS]
+//   node bench/eval_bench_ort.js MODEL.onnx THREADS [REPS] [ONYX_OUTPUTS]
 //
-// Prints "RESULT|onnxruntime|<model>|<threads>|<median ms>|<min ms>".
+// The input is NAME.input.bin beside NAME.onnx, as for onyx_bench_eval. Given ONYX_OUTPUTS
+// (what onyx_bench_eval --outputs wrote), compares them with onnxruntime's first run.
+//
+// Prints "RESULT|onnxruntime|<model>|<threads>|<median ms>|<min ms>",
+// "FIRST|onnxruntime|<model>|<threads>|<first run ms>|create <ms> ms" and, comparing,
+// "OUTPUTS|<model>|<threads>|<largest |onyx - onnxruntime|>|<largest |onnxruntime|>".
 'use strict';
+const fs = require('fs');
 const path = require('path');
 const ort = require('onnxruntime-node');
 
+function milliseconds(start) {
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
+
+// The largest absolute difference between onyx's outputs (raw float32, one after another in
+// the graph's order) and onnxruntime's, and the largest absolute value of onnxruntime's; a NaN
+// on either side makes the difference NaN.
+function compare(onyxFile, session, outputs) {
+  const bytes = fs.readFileSync(onyxFile);
+  const onyx = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
+  let offset = 0;
+  let difference = 0;
+  let largest = 0;
+  for (const name of session.outputNames) {
+    const values = outputs[name].data;
+    if (offset + values.length > onyx.length) {
+      throw new Error(`${onyxFile}: ${onyx.length} values, onnxruntime's outputs have more`);
+    }
+    for (let i = 0; i < values.length; ++i) {
+      difference = Math.max(difference, Math.abs(onyx[offset + i] - values[i]));  // keeps NaN
+      largest = Math.max(largest, Math.abs(values[i]));
+    }
+    offset += values.length;
+  }
+  if (offset !== onyx.length) {
+    throw new Error(`${onyxFile}: ${onyx.length} values, onnxruntime's outputs ${offset}`);
+  }
+  return [difference, largest];
+}
+
 async function main() {
-  const [model, threadsText, repsText] = process.argv.slice(2);
+  const [model, threadsText, repsText, onyxOutputs] = process.argv.slice(2);
   const threads = Number(threadsText);
   const reps = Number(repsText || 15);
+  const inputFile = model.replace(/\.onnx$/, '.input.bin');
+  const bytes = fs.readFileSync(inputFile);
+
+  const createStart = process.hrtime.bigint();
   const session = await ort.InferenceSession.create(model, {
     intraOpNumThreads: threads,
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
   });
+  const createMs = milliseconds(createStart);
   const name = session.inputNames[0];
   const meta = session.inputMetadata ? session.inputMetadata[0] : null;
   const shape = meta && meta.shape ? meta.shape : JSON.parse(process.env.INPUT_SHAPE);
   const count = shape.reduce((a, b) => a * b, 1);
-  const data = new Float32Array(count);
-  let state = 11;
-  for (let i = 0; i < count; ++i) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    data[i] = (state / 2147483648) * 2 - 1;
+  if (bytes.length !== count * 4) {
+    throw new Error(`${inputFile} holds ${bytes.length} bytes; input '${name}' takes ${count * 4}`);
   }
+  const data = new Float32Array(bytes.buffer, bytes.byteOffset, count);
   const feeds = {[name]: new ort.Tensor('float32', data, shape)};
+
+  const firstStart = process.hrtime.bigint();
+  const firstOutputs = await session.run(feeds);
+  const firstMs = createMs + milliseconds(firstStart);
   const once = async () => {
     const start = process.hrtime.bigint();
     await session.run(feeds);
-    return Number(process.hrtime.bigint() - start) / 1e6;
+    return milliseconds(start);
   };
-  await once();
   await once();
   const times = [];
   for (let i = 0; i < reps; ++i) times.push(await once());
   times.sort((a, b) => a - b);
-  console.log(`RESULT|onnxruntime|${path.basename(model)}|${threads}|` +
-              `${times[Math.floor(times.length / 2)].toFixed(3)}|${times[0].toFixed(3)}`);
+  const prefix = `${path.basename(model)}|${threads}`;
+  console.log(
+      `RESULT|onnxruntime|${prefix}|` +
+      `${times[Math.floor(times.length / 2)].toFixed(3)}|${times[0].toFixed(3)}`);
+  console.log(`FIRST|onnxruntime|${prefix}|${firstMs.toFixed(3)}|create ${createMs.toFixed(1)} ms`);
+  if (onyxOutputs) {
+    const [difference, largest] = compare(onyxOutputs, session, firstOutputs);
+    console.log(`OUTPUTS|${prefix}|${difference.toExponential(2)}|${largest.toExponential(2)}`);
+  }
 }
 
 main().catch((error) => {
