@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -432,6 +433,34 @@ TEST(MatMulIntegerKernel, MismatchedInnerDimensionsAreAnError) {
   EXPECT_NE(out.status().message().find("inner"), std::string::npos) << out.status().toString();
 }
 
+TEST(MatMulIntegerKernel, NdZeroPointsPerRowAndPerColumnOfEachBatch) {
+  // The spec's N-D forms: a_zero_point [D, M, 1], b_zero_point [D, 1, N].
+  // Batch 0: A - az = [[0, 1], [0, 2]], B - bz = [[0, 0], [2, 2]].
+  // Batch 1: A - az = [[0, 1], [0, 1]], B - bz = [[0, 1], [1, 5]].
+  const char* model = R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (uint8[2,2,2] a, uint8[2,2,2] b, uint8[2,2,%d] az, uint8[2,1,2] bz) => (int32[2,2,2] y) {
+      y = MatMulInteger (a, b, az, bz)
+    })";
+  auto run = [&](int a_zero_columns, std::vector<uint8_t> a_zero) {
+    char text[512];
+    std::snprintf(text, sizeof text, model, a_zero_columns);
+    return runText(
+        text, {{"a", tensorOf<uint8_t>(ElementType::kUint8, {2, 2, 2}, {1, 2, 3, 5, 5, 6, 7, 8})},
+               {"b", tensorOf<uint8_t>(ElementType::kUint8, {2, 2, 2}, {1, 2, 3, 4, 5, 5, 6, 9})},
+               {"az", tensorOf<uint8_t>(ElementType::kUint8, {2, 2, a_zero_columns}, a_zero)},
+               {"bz", tensorOf<uint8_t>(ElementType::kUint8, {2, 1, 2}, {1, 2, 5, 4})}});
+  };
+  Result<std::vector<EvalValue>> out = run(1, {1, 3, 5, 7});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{2, 2, 4, 4, 1, 5, 1, 5}));
+  // A zero point with K columns is neither per tensor nor per row.
+  Result<std::vector<EvalValue>> bad = run(2, {1, 1, 3, 3, 5, 5, 7, 7});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.status().message().find("a_zero_point of shape [2, 2, 2]"), std::string::npos)
+      << bad.status().toString();
+}
+
 TEST(MatMulIntegerKernel, TheAccumulatorWrapsAt32Bits) {
   // 33026 products of 255 * 255 sum to 2147515650, past INT32_MAX: the spec lets the 32-bit
   // accumulation overflow, which leaves 2147515650 - 2^32.
@@ -444,6 +473,27 @@ TEST(MatMulIntegerKernel, TheAccumulatorWrapsAt32Bits) {
                {"b", tensorOf<uint8_t>(ElementType::kUint8, {33026, 1}, ones)}});
   ASSERT_TRUE(out) << out.status().toString();
   EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{-2147451646}));
+}
+
+TEST(QLinearMatMulKernel, NdScalesAndZeroPointsPerRow) {
+  // a_scale and a_zero_point [2, 1, 1]: batch 0 (1 + 2) * 1 = 3, batch 1 (2 + 3) * 2 = 10.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (uint8[2,1,2] a, float[2,1,1] as, uint8[2,1,1] az, uint8[2,1] b, float bs, uint8 bz,
+       float ys, uint8 yz) => (uint8[2,1,1] y) {
+      y = QLinearMatMul (a, as, az, b, bs, bz, ys, yz)
+    })",
+              {{"a", tensorOf<uint8_t>(ElementType::kUint8, {2, 1, 2}, {1, 2, 3, 4})},
+               {"as", tensorOf<float>(ElementType::kFloat, {2, 1, 1}, {1, 2})},
+               {"az", tensorOf<uint8_t>(ElementType::kUint8, {2, 1, 1}, {0, 1})},
+               {"b", tensorOf<uint8_t>(ElementType::kUint8, {2, 1}, {1, 1})},
+               {"bs", tensorOf<float>(ElementType::kFloat, {}, {1})},
+               {"bz", tensorOf<uint8_t>(ElementType::kUint8, {}, {0})},
+               {"ys", tensorOf<float>(ElementType::kFloat, {}, {1})},
+               {"yz", tensorOf<uint8_t>(ElementType::kUint8, {}, {0})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<uint8_t>((*out)[0]), (std::vector<uint8_t>{3, 10}));
 }
 
 // ---- Dropout and the random operators -----------------------------------------------------
