@@ -24,6 +24,16 @@ std::optional<std::vector<int64_t>> broadcastShape(const std::vector<int64_t>& a
 std::vector<size_t> broadcastIndices(const std::vector<int64_t>& in_shape,
                                      const std::vector<int64_t>& out_shape);
 
+/// The shape as text, "[2, 3]".
+inline std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += std::to_string(shape[i]);
+  }
+  return text + "]";
+}
+
 /// Calls `f.template operator()<T>()` with the C++ type of `type`'s storage for the
 /// numeric types kernels commonly compute on natively (float, double, the integers, bool);
 /// returns false for any other type.

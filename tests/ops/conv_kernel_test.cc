@@ -474,6 +474,39 @@ TEST(ConvIntegerKernel, PaddingReadsTheZeroPoint) {
   EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{1, 3, 2}));
 }
 
+TEST(ConvIntegerKernel, GroupsStridesAndPerChannelWeightZeroPoints) {
+  // Two groups of one channel, stride 2, one pad each side (read as x_zero_point 10).
+  // x - 10: (1, 2, 3, 4) and (0, 10, 20, 30); w - (1, 2) per output channel: (1, 0, 0) and
+  // (0, 1, 0). Padding read as 0 instead would make the first sum -10.
+  Result<std::vector<EvalValue>> out = runText(
+      R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (uint8[1,2,4] x, uint8[2,1,3] w, uint8 xz, uint8[2] wz) => (int32[1,2,2] y) {
+      y = ConvInteger <group = 2, pads = [1, 1], strides = [2]> (x, w, xz, wz)
+    })",
+      {{"x", tensorOf<uint8_t>(ElementType::kUint8, {1, 2, 4}, {11, 12, 13, 14, 10, 20, 30, 40})},
+       {"w", tensorOf<uint8_t>(ElementType::kUint8, {2, 1, 3}, {2, 1, 1, 2, 3, 2})},
+       {"xz", tensorOf<uint8_t>(ElementType::kUint8, {}, {10})},
+       {"wz", tensorOf<uint8_t>(ElementType::kUint8, {2}, {1, 2})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{0, 2, 0, 20}));
+}
+
+TEST(ConvIntegerKernel, Int8WeightsAndTheInt32Wrap) {
+  // uint8 x by int8 w, as quantize_dynamic writes signed weights: 255 * -128 * 65800 =
+  // -2147712000 is past INT32_MIN; the spec's 32-bit accumulation wraps it to that + 2^32.
+  std::vector<uint8_t> x(65800, 255);
+  std::vector<int8_t> w(65800, -128);
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (uint8[1,65800,1] x, int8[1,65800,1] w) => (int32[1,1,1] y) { y = ConvInteger (x, w) })",
+              {{"x", tensorOf<uint8_t>(ElementType::kUint8, {1, 65800, 1}, x)},
+               {"w", tensorOf<int8_t>(ElementType::kInt8, {1, 65800, 1}, w)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{2147255296}));
+}
+
 TEST(CausalConvWithStateKernel, CarriesTheStateAndChecksItsShape) {
   const char* model = R"(
     <ir_version: 10, opset_import: ["" : 27]>

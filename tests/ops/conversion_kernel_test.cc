@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -172,6 +173,20 @@ TEST(CastKernel, AnEmptyTensorCastsToAnEmptyTensor) {
 
 // ---- BitCast, Size ------------------------------------------------------------------------
 
+TEST(CastKernel, Int32ToFloatRoundsToNearestEven) {
+  // Above 2^24 floats are 2 apart: 2^24 + 1 and 2^24 + 3 are ties (to 2^24 and 2^24 + 4), as a
+  // quantized net's int32 sums cast to float round.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (int32[5] x) => (float[5] y) { y = Cast <to = 1> (x) })",
+              {{"x", tensorOf<int32_t>(ElementType::kInt32, {5},
+                                       {16777217, 16777219, -16777219, 2147483647, 123})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[0]),
+            (std::vector<float>{16777216.0f, 16777220.0f, -16777220.0f, 2147483648.0f, 123.0f}));
+}
+
 TEST(BitCastKernel, ReinterpretsBitsIncludingSubByteCodes) {
   Result<std::vector<EvalValue>> out =
       runText(R"(
@@ -330,6 +345,67 @@ TEST(DynamicQuantizeLinearKernel, RangeIncludesZero) {
   EXPECT_EQ(valuesOf<uint8_t>((*out)[0]), (std::vector<uint8_t>{100, 200, 255}));
 }
 
+// The model a DynamicQuantizeLinear node alone makes; x's length is the only parameter.
+std::string dynamicQuantizeModel(size_t length) {
+  std::string n = std::to_string(length);
+  return R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[)" +
+         n + "] x) => (uint8[" + n + R"(] y, float s, uint8 z) {
+      y, s, z = DynamicQuantizeLinear (x)
+    })";
+}
+
+TEST(DynamicQuantizeLinearKernel, TiesRoundToEvenBeforeTheZeroPointIsAdded) {
+  // Range [-127, 128]: scale 1, zero point 127. The spec rounds x / scale (half to even), then
+  // adds the zero point: 0.5 -> 0 + 127, where rounding x / scale + zero point would give 128
+  // and rounding half away from zero 1 + 127.
+  std::vector<float> x = {-127, 128, 0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f};
+  Result<std::vector<EvalValue>> out =
+      runText(dynamicQuantizeModel(x.size()),
+              {{"x", tensorOf<float>(ElementType::kFloat, {int64_t(x.size())}, x)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{1.0f}));
+  EXPECT_EQ(valuesOf<uint8_t>((*out)[2]), (std::vector<uint8_t>{127}));
+  EXPECT_EQ(valuesOf<uint8_t>((*out)[0]),
+            (std::vector<uint8_t>{0, 255, 127, 129, 129, 127, 125, 125}));
+}
+
+TEST(DynamicQuantizeLinearKernel, ZeroPointRoundsHalfToEvenAndTheTopSaturates) {
+  // Range [-128.5, 126.5]: scale 1, zero point 128.5 -> 128 (away from zero: 129).
+  Result<std::vector<EvalValue>> even =
+      runText(dynamicQuantizeModel(3),
+              {{"x", tensorOf<float>(ElementType::kFloat, {3}, {-128.5f, 126.5f, 0})}});
+  ASSERT_TRUE(even) << even.status().toString();
+  EXPECT_EQ(valuesOf<uint8_t>((*even)[2]), (std::vector<uint8_t>{128}));
+  EXPECT_EQ(valuesOf<uint8_t>((*even)[0]), (std::vector<uint8_t>{0, 254, 128}));
+  // Range [-1.5, 253.5]: zero point 1.5 -> 2, so the top, 254 + 2, saturates at 255.
+  Result<std::vector<EvalValue>> top =
+      runText(dynamicQuantizeModel(3),
+              {{"x", tensorOf<float>(ElementType::kFloat, {3}, {-1.5f, 253.5f, 252.5f})}});
+  ASSERT_TRUE(top) << top.status().toString();
+  EXPECT_EQ(valuesOf<uint8_t>((*top)[2]), (std::vector<uint8_t>{2}));
+  EXPECT_EQ(valuesOf<uint8_t>((*top)[0]), (std::vector<uint8_t>{0, 255, 254}));
+}
+
+TEST(DynamicQuantizeLinearKernel, NegativeOnlyAndAllZeroRanges) {
+  // Only negatives: the range is [min, 0], the zero point 255.
+  Result<std::vector<EvalValue>> negative = runText(
+      dynamicQuantizeModel(2), {{"x", tensorOf<float>(ElementType::kFloat, {2}, {-25.5f, -10})}});
+  ASSERT_TRUE(negative) << negative.status().toString();
+  EXPECT_EQ(valuesOf<float>((*negative)[1]), (std::vector<float>{25.5f / 255.0f}));
+  EXPECT_EQ(valuesOf<uint8_t>((*negative)[2]), (std::vector<uint8_t>{255}));
+  EXPECT_EQ(valuesOf<uint8_t>((*negative)[0]), (std::vector<uint8_t>{0, 155}));
+  // All zero: the spec's formula divides 0 by 0; onnx's reference takes the range as 1, so the
+  // scale is 1 / 255 (onnxruntime gives 1, docs/eval.md), the zero point and y 0.
+  Result<std::vector<EvalValue>> zero =
+      runText(dynamicQuantizeModel(2), {{"x", tensorOf<float>(ElementType::kFloat, {2}, {0, 0})}});
+  ASSERT_TRUE(zero) << zero.status().toString();
+  EXPECT_EQ(valuesOf<float>((*zero)[1]), (std::vector<float>{1.0f / 255.0f}));
+  EXPECT_EQ(valuesOf<uint8_t>((*zero)[2]), (std::vector<uint8_t>{0}));
+  EXPECT_EQ(valuesOf<uint8_t>((*zero)[0]), (std::vector<uint8_t>{0, 0}));
+}
+
 TEST(MatMulIntegerKernel, PerRowZeroPointAndBroadcastBatch) {
   Result<std::vector<EvalValue>> out =
       runText(R"(
@@ -355,6 +431,69 @@ TEST(MatMulIntegerKernel, MismatchedInnerDimensionsAreAnError) {
                {"b", tensorOf<uint8_t>(ElementType::kUint8, {3, 1}, {1, 1, 1})}});
   ASSERT_FALSE(out);
   EXPECT_NE(out.status().message().find("inner"), std::string::npos) << out.status().toString();
+}
+
+TEST(MatMulIntegerKernel, NdZeroPointsPerRowAndPerColumnOfEachBatch) {
+  // The spec's N-D forms: a_zero_point [D, M, 1], b_zero_point [D, 1, N].
+  // Batch 0: A - az = [[0, 1], [0, 2]], B - bz = [[0, 0], [2, 2]].
+  // Batch 1: A - az = [[0, 1], [0, 1]], B - bz = [[0, 1], [1, 5]].
+  const char* model = R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (uint8[2,2,2] a, uint8[2,2,2] b, uint8[2,2,%d] az, uint8[2,1,2] bz) => (int32[2,2,2] y) {
+      y = MatMulInteger (a, b, az, bz)
+    })";
+  auto run = [&](int a_zero_columns, std::vector<uint8_t> a_zero) {
+    char text[512];
+    std::snprintf(text, sizeof text, model, a_zero_columns);
+    return runText(
+        text, {{"a", tensorOf<uint8_t>(ElementType::kUint8, {2, 2, 2}, {1, 2, 3, 5, 5, 6, 7, 8})},
+               {"b", tensorOf<uint8_t>(ElementType::kUint8, {2, 2, 2}, {1, 2, 3, 4, 5, 5, 6, 9})},
+               {"az", tensorOf<uint8_t>(ElementType::kUint8, {2, 2, a_zero_columns}, a_zero)},
+               {"bz", tensorOf<uint8_t>(ElementType::kUint8, {2, 1, 2}, {1, 2, 5, 4})}});
+  };
+  Result<std::vector<EvalValue>> out = run(1, {1, 3, 5, 7});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{2, 2, 4, 4, 1, 5, 1, 5}));
+  // A zero point with K columns is neither per tensor nor per row.
+  Result<std::vector<EvalValue>> bad = run(2, {1, 1, 3, 3, 5, 5, 7, 7});
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.status().message().find("a_zero_point of shape [2, 2, 2]"), std::string::npos)
+      << bad.status().toString();
+}
+
+TEST(MatMulIntegerKernel, TheAccumulatorWrapsAt32Bits) {
+  // 33026 products of 255 * 255 sum to 2147515650, past INT32_MAX: the spec lets the 32-bit
+  // accumulation overflow, which leaves 2147515650 - 2^32.
+  std::vector<uint8_t> ones(33026, 255);
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (uint8[1,33026] a, uint8[33026,1] b) => (int32[1,1] y) { y = MatMulInteger (a, b) })",
+              {{"a", tensorOf<uint8_t>(ElementType::kUint8, {1, 33026}, ones)},
+               {"b", tensorOf<uint8_t>(ElementType::kUint8, {33026, 1}, ones)}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{-2147451646}));
+}
+
+TEST(QLinearMatMulKernel, NdScalesAndZeroPointsPerRow) {
+  // a_scale and a_zero_point [2, 1, 1]: batch 0 (1 + 2) * 1 = 3, batch 1 (2 + 3) * 2 = 10.
+  Result<std::vector<EvalValue>> out =
+      runText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (uint8[2,1,2] a, float[2,1,1] as, uint8[2,1,1] az, uint8[2,1] b, float bs, uint8 bz,
+       float ys, uint8 yz) => (uint8[2,1,1] y) {
+      y = QLinearMatMul (a, as, az, b, bs, bz, ys, yz)
+    })",
+              {{"a", tensorOf<uint8_t>(ElementType::kUint8, {2, 1, 2}, {1, 2, 3, 4})},
+               {"as", tensorOf<float>(ElementType::kFloat, {2, 1, 1}, {1, 2})},
+               {"az", tensorOf<uint8_t>(ElementType::kUint8, {2, 1, 1}, {0, 1})},
+               {"b", tensorOf<uint8_t>(ElementType::kUint8, {2, 1}, {1, 1})},
+               {"bs", tensorOf<float>(ElementType::kFloat, {}, {1})},
+               {"bz", tensorOf<uint8_t>(ElementType::kUint8, {}, {0})},
+               {"ys", tensorOf<float>(ElementType::kFloat, {}, {1})},
+               {"yz", tensorOf<uint8_t>(ElementType::kUint8, {}, {0})}});
+  ASSERT_TRUE(out) << out.status().toString();
+  EXPECT_EQ(valuesOf<uint8_t>((*out)[0]), (std::vector<uint8_t>{3, 10}));
 }
 
 // ---- Dropout and the random operators -----------------------------------------------------

@@ -1,6 +1,7 @@
 // Internal: what the quantization kernels share (QuantizeLinear, DequantizeLinear,
 // DynamicQuantizeLinear, QLinearMatMul, MatMulInteger): where an element's scale is, rounding
-// to a type's precision, and an integer matrix product with zero points.
+// to a type's precision, and an integer matrix product with zero points per tensor, row or
+// column.
 #pragma once
 
 #include <cmath>
@@ -121,73 +122,132 @@ inline double rintToInt32(double value) {
   return rounded;
 }
 
-/// Whether a zero point array is per tensor or has one value per row (size `rows`) or per
-/// column (size `columns`) of a matrix product; nullopt when its shape fits neither.
-enum class Granularity { kTensor, kRows, kColumns };
+/// The shapes of numpy's matmul of a by b, as the integer products see them: a 1-D a is one
+/// row [1, K] and a 1-D b one column [K, 1], and that axis is left out of the result; the
+/// batch dims (all but the last two) broadcast.
+struct MatrixProduct {
+  size_t rows = 0, inner = 0, columns = 0;       // M, K, N
+  std::vector<int64_t> a_batch, b_batch, batch;  // a's, b's and the result's batch dims
+  std::vector<size_t> a_index, b_index;          // for each batch of the result: a's, b's
+  std::vector<int64_t> result;                   // the result's shape
+};
 
-inline std::optional<Granularity> matrixGranularity(const Array* value, int64_t rows,
-                                                    int64_t columns, bool per_row) {
-  if (value == nullptr || value->size() == 1) return Granularity::kTensor;
-  if (per_row && value->size() == static_cast<size_t>(rows) &&
-      (value->rank() == 1 || (value->rank() == 2 && value->dim(1) == 1))) {
-    return Granularity::kRows;
-  }
-  if (!per_row && value->size() == static_cast<size_t>(columns) &&
-      (value->rank() == 1 || (value->rank() == 2 && value->dim(0) == 1))) {
-    return Granularity::kColumns;
-  }
-  return std::nullopt;
-}
-
-/// The integer matrix product (a - a_zero) @ (b - b_zero) with numpy's matmul broadcasting,
-/// accumulated in 64 bits and wrapped to int32 as the reference's int32 arithmetic does. The
-/// zero points are per tensor, per row of a, per column of b. `then(row, column, sum)` turns
-/// each sum into the output element (returned as double and stored with storeDouble).
-template <class Then>
-Result<Array> integerMatMul(const KernelContext& ctx, const Array& a, const Array& b,
-                            const Array* a_zero, const Array* b_zero, ElementType out_type,
-                            Then then) {
+inline Result<MatrixProduct> matrixProduct(const KernelContext& ctx, const Array& a,
+                                           const Array& b) {
   if (a.rank() == 0 || b.rank() == 0) return ctx.fail("matrix inputs must not be scalars");
   std::vector<int64_t> a_shape = a.shape(), b_shape = b.shape();
   bool a_vector = a_shape.size() == 1, b_vector = b_shape.size() == 1;
   if (a_vector) a_shape.insert(a_shape.begin(), 1);
   if (b_vector) b_shape.push_back(1);
-  int64_t m = a_shape[a_shape.size() - 2], k = a_shape.back();
-  int64_t n = b_shape.back();
+  int64_t k = a_shape.back();
   if (b_shape[b_shape.size() - 2] != k) {
     return ctx.fail("the inner dimensions differ (" + std::to_string(k) + " and " +
                     std::to_string(b_shape[b_shape.size() - 2]) + ")");
   }
-  std::vector<int64_t> a_batch(a_shape.begin(), a_shape.end() - 2);
-  std::vector<int64_t> b_batch(b_shape.begin(), b_shape.end() - 2);
-  std::optional<std::vector<int64_t>> batch = broadcastShape(a_batch, b_batch);
+  MatrixProduct product;
+  product.rows = static_cast<size_t>(a_shape[a_shape.size() - 2]);
+  product.inner = static_cast<size_t>(k);
+  product.columns = static_cast<size_t>(b_shape.back());
+  product.a_batch.assign(a_shape.begin(), a_shape.end() - 2);
+  product.b_batch.assign(b_shape.begin(), b_shape.end() - 2);
+  std::optional<std::vector<int64_t>> batch = broadcastShape(product.a_batch, product.b_batch);
   if (!batch) return ctx.fail("the batch dimensions do not broadcast");
-  std::optional<Granularity> a_mode = matrixGranularity(a_zero, m, n, true);
-  std::optional<Granularity> b_mode = matrixGranularity(b_zero, m, n, false);
-  if (!a_mode || !b_mode) return ctx.fail("a zero point is neither a scalar nor per row/column");
-  std::vector<int64_t> out_shape = *batch;
-  if (!a_vector) out_shape.push_back(m);
-  if (!b_vector) out_shape.push_back(n);
-  Result<Array> made = Array::allocate(out_type, out_shape);
+  product.batch = *batch;
+  product.a_index = broadcastIndices(product.a_batch, product.batch);
+  product.b_index = broadcastIndices(product.b_batch, product.batch);
+  product.result = product.batch;
+  if (!a_vector) product.result.push_back(a_shape[a_shape.size() - 2]);
+  if (!b_vector) product.result.push_back(b_shape.back());
+  return product;
+}
+
+/// A quantization parameter of a matrix product (a zero point or a scale) and which of its
+/// values each element of the result uses. The spec's shapes: a single value (per tensor); a
+/// vector of M values (per row, for a) or of N (per column, for b); and for an N-D operand
+/// [D1, D2, M, K] or [D1, D2, K, N], the operand's shape with K replaced by 1 ([D1, D2, M, 1]
+/// per row, [D1, D2, 1, N] per column), its leading dims broadcasting to the operand's batch
+/// dims as numpy's subtraction from the operand would. Absent (null): 0.
+class MatrixParameter {
+ public:
+  enum class Side { kRows, kColumns, kResult };  // a's rows, b's columns, the result's columns
+
+  /// The parameter `name` for `side` of `product`; an error for any other shape.
+  static Result<MatrixParameter> of(const KernelContext& ctx, const char* name, const Array* value,
+                                    Side side, const MatrixProduct& product) {
+    MatrixParameter parameter;
+    parameter.value_ = value;
+    parameter.per_row_ = side == Side::kRows;
+    if (value == nullptr || value->size() == 1) return parameter;
+    size_t extent = parameter.per_row_ ? product.rows : product.columns;
+    const char* what = parameter.per_row_       ? "per row of a ([..., M, 1])"
+                       : side == Side::kColumns ? "per column of b ([..., 1, N])"
+                                                : "per column of the result ([..., 1, N])";
+    std::vector<int64_t> dims = value->shape();
+    // The spec's per-row vector [M] stands for the column [M, 1].
+    if (parameter.per_row_ && dims.size() == 1) dims.push_back(1);
+    if (dims.size() == 1) dims.insert(dims.begin(), 1);
+    int64_t along = parameter.per_row_ ? dims[dims.size() - 2] : dims.back();
+    int64_t across = parameter.per_row_ ? dims.back() : dims[dims.size() - 2];
+    const std::vector<int64_t>& operand_batch = side == Side::kRows      ? product.a_batch
+                                                : side == Side::kColumns ? product.b_batch
+                                                                         : product.batch;
+    std::vector<int64_t> batch(dims.begin(), dims.end() - 2);
+    std::optional<std::vector<int64_t>> joint = broadcastShape(batch, operand_batch);
+    if (across != 1 || (along != 1 && static_cast<size_t>(along) != extent) || !joint ||
+        *joint != operand_batch) {
+      return ctx.fail(std::string(name) + " of shape " + shapeText(value->shape()) +
+                      " is neither a single value nor " + what + " for a product of shape " +
+                      shapeText(product.result));
+    }
+    parameter.count_ = static_cast<size_t>(along);
+    if (!batch.empty()) {
+      std::vector<size_t> own = broadcastIndices(batch, operand_batch);
+      const std::vector<size_t>* operand_index = side == Side::kRows      ? &product.a_index
+                                                 : side == Side::kColumns ? &product.b_index
+                                                                          : nullptr;
+      parameter.batches_.resize(product.a_index.size());
+      for (size_t p = 0; p < parameter.batches_.size(); ++p) {
+        parameter.batches_[p] = own[operand_index != nullptr ? (*operand_index)[p] : p];
+      }
+    }
+    return parameter;
+  }
+
+  /// The value for the result's element (`batch`, `row`, `column`).
+  double at(size_t batch, size_t row, size_t column) const {
+    if (value_ == nullptr) return 0;
+    size_t within = count_ == 1 ? 0 : per_row_ ? row : column;
+    return elementAsDouble(*value_, (batches_.empty() ? 0 : batches_[batch] * count_) + within);
+  }
+
+ private:
+  const Array* value_ = nullptr;
+  bool per_row_ = true;
+  size_t count_ = 1;             // values per matrix: one for all, or one per row or column
+  std::vector<size_t> batches_;  // for each batch of the result, the parameter's matrix
+};
+
+/// The integer matrix product (a - a_zero) @ (b - b_zero) of `product`'s shapes, accumulated
+/// in 64 bits and wrapped to int32 as the spec's 32-bit accumulator would. `then(batch, row,
+/// column, sum)` turns each sum into the result's element (returned as double and stored with
+/// storeDouble).
+template <class Then>
+Result<Array> integerMatMul(const Array& a, const Array& b, const MatrixProduct& product,
+                            const MatrixParameter& a_zero, const MatrixParameter& b_zero,
+                            ElementType out_type, Then then) {
+  Result<Array> made = Array::allocate(out_type, product.result);
   if (!made) return made.status();
   Array out = std::move(*made);
-  std::vector<size_t> a_index = broadcastIndices(a_batch, *batch);
-  std::vector<size_t> b_index = broadcastIndices(b_batch, *batch);
-  size_t batches = a_index.size();
-  auto mm = static_cast<size_t>(m), kk = static_cast<size_t>(k), nn = static_cast<size_t>(n);
+  size_t mm = product.rows, kk = product.inner, nn = product.columns;
   std::vector<int64_t> left(mm * kk), right(kk * nn);
-  for (size_t p = 0; p < batches; ++p) {
+  for (size_t p = 0; p < product.a_index.size(); ++p) {
     for (size_t i = 0; i < mm * kk; ++i) {
-      double zero = a_zero == nullptr               ? 0
-                    : *a_mode == Granularity::kRows ? elementAsDouble(*a_zero, i / kk)
-                                                    : elementAsDouble(*a_zero, 0);
-      left[i] = static_cast<int64_t>(elementAsDouble(a, a_index[p] * mm * kk + i) - zero);
+      double value = elementAsDouble(a, product.a_index[p] * mm * kk + i);
+      left[i] = static_cast<int64_t>(value - a_zero.at(p, i / kk, 0));
     }
     for (size_t i = 0; i < kk * nn; ++i) {
-      double zero = b_zero == nullptr                  ? 0
-                    : *b_mode == Granularity::kColumns ? elementAsDouble(*b_zero, i % nn)
-                                                       : elementAsDouble(*b_zero, 0);
-      right[i] = static_cast<int64_t>(elementAsDouble(b, b_index[p] * kk * nn + i) - zero);
+      double value = elementAsDouble(b, product.b_index[p] * kk * nn + i);
+      right[i] = static_cast<int64_t>(value - b_zero.at(p, 0, i % nn));
     }
     for (size_t r = 0; r < mm; ++r) {
       for (size_t c = 0; c < nn; ++c) {
@@ -197,7 +257,7 @@ Result<Array> integerMatMul(const KernelContext& ctx, const Array& a, const Arra
           sum += static_cast<uint64_t>(left[r * kk + q]) * static_cast<uint64_t>(right[q * nn + c]);
         }
         auto wrapped = static_cast<int32_t>(static_cast<uint32_t>(sum));
-        storeDouble(out, (p * mm + r) * nn + c, then(r, c, wrapped));
+        storeDouble(out, (p * mm + r) * nn + c, then(p, r, c, wrapped));
       }
     }
   }

@@ -63,16 +63,6 @@ inline size_t productOf(const std::vector<int64_t>& shape, size_t begin, size_t 
   return product;
 }
 
-/// The shape as text, "[2, 3]".
-inline std::string shapeText(const std::vector<int64_t>& shape) {
-  std::string text = "[";
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (i > 0) text += ", ";
-    text += std::to_string(shape[i]);
-  }
-  return text + "]";
-}
-
 }  // namespace onyx::ops
 
 namespace onyx::ops {

@@ -14,13 +14,24 @@ namespace {
 
 void inferMatMulInteger(InferenceContext& ctx) { inferMatMulShape(ctx, 0, 1); }
 
+// (A - a_zero_point) @ (B - b_zero_point) in int32, the zero points per tensor, per row of A
+// or per column of B (MatrixParameter).
 Status runMatMulInteger(KernelContext& ctx) {
   const Array* a = ctx.inputArray(0);
   const Array* b = ctx.inputArray(1);
   if (a == nullptr || b == nullptr) return ctx.fail("needs A and B");
-  Result<Array> out =
-      quant::integerMatMul(ctx, *a, *b, ctx.inputArray(2), ctx.inputArray(3), ElementType::kInt32,
-                           [](size_t, size_t, int32_t sum) { return double(sum); });
+  Result<quant::MatrixProduct> product = quant::matrixProduct(ctx, *a, *b);
+  if (!product) return product.status();
+  using quant::MatrixParameter;
+  Result<MatrixParameter> a_zero = MatrixParameter::of(ctx, "a_zero_point", ctx.inputArray(2),
+                                                       MatrixParameter::Side::kRows, *product);
+  if (!a_zero) return a_zero.status();
+  Result<MatrixParameter> b_zero = MatrixParameter::of(ctx, "b_zero_point", ctx.inputArray(3),
+                                                       MatrixParameter::Side::kColumns, *product);
+  if (!b_zero) return b_zero.status();
+  Result<Array> out = quant::integerMatMul(
+      *a, *b, *product, *a_zero, *b_zero, ElementType::kInt32,
+      [](size_t, size_t, size_t, int32_t sum) { return static_cast<double>(sum); });
   if (!out) return out.status();
   ctx.setOutput(0, std::move(*out));
   return Status::ok();

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 #include "ops/kernels.h"
 #include "ops/lib/quantization_kernels.h"
 #include "ops/schema_dsl.h"
@@ -35,29 +36,39 @@ Status runQLinearMatMul(KernelContext& ctx) {
   ElementType out_type = y_zero != nullptr ? y_zero->type() : a->type();
   std::optional<std::pair<double, double>> range = quant::integerRange(out_type);
   if (!range) return ctx.fail(std::string(elementTypeName(out_type)) + " is not a quantized type");
-  int64_t m = a->rank() >= 2 ? a->dim(a->rank() - 2) : 1;
-  int64_t n = b->rank() >= 2 ? b->dim(b->rank() - 1) : 1;
-  std::optional<quant::Granularity> as = quant::matrixGranularity(a_scale, m, n, true);
-  std::optional<quant::Granularity> bs = quant::matrixGranularity(b_scale, m, n, false);
-  std::optional<quant::Granularity> ys = quant::matrixGranularity(y_scale, m, n, false);
-  std::optional<quant::Granularity> yz = quant::matrixGranularity(y_zero, m, n, false);
-  if (!as || !bs || !ys || !yz) return ctx.fail("a scale or zero point has the wrong shape");
-  ElementType scale_type = a_scale->type();
-  auto pick = [](const Array* value, quant::Granularity mode, size_t row, size_t column) {
-    size_t at = mode == quant::Granularity::kRows      ? row
-                : mode == quant::Granularity::kColumns ? column
-                                                       : 0;
-    return elementAsDouble(*value, at);
+  Result<quant::MatrixProduct> product = quant::matrixProduct(ctx, *a, *b);
+  if (!product) return product.status();
+  // Each scale goes with its zero point: per tensor, per row of a, per column of b; y's per
+  // tensor (or per column of the result).
+  using quant::MatrixParameter;
+  using Side = MatrixParameter::Side;
+  struct Input {
+    const char* name;
+    const Array* value;
+    Side side;
   };
-  auto then = [&](size_t row, size_t column, int32_t sum) {
-    double product = quant::roundTo(
-        pick(a_scale, *as, row, column) * pick(b_scale, *bs, row, column), scale_type);
-    double multiplier = quant::roundTo(product / pick(y_scale, *ys, row, column), scale_type);
-    double value = static_cast<double>(sum) * multiplier;
-    if (y_zero != nullptr) value += pick(y_zero, *yz, row, column);
+  const Input inputs[] = {
+      {"a_scale", a_scale, Side::kRows},    {"a_zero_point", a_zero, Side::kRows},
+      {"b_scale", b_scale, Side::kColumns}, {"b_zero_point", b_zero, Side::kColumns},
+      {"y_scale", y_scale, Side::kResult},  {"y_zero_point", y_zero, Side::kResult}};
+  std::vector<MatrixParameter> parameters;
+  for (const Input& input : inputs) {
+    Result<MatrixParameter> made =
+        MatrixParameter::of(ctx, input.name, input.value, input.side, *product);
+    if (!made) return made.status();
+    parameters.push_back(std::move(*made));
+  }
+  const MatrixParameter &as = parameters[0], &az = parameters[1], &bs = parameters[2],
+                        &bz = parameters[3], &ys = parameters[4], &yz = parameters[5];
+  ElementType scale_type = a_scale->type();
+  auto then = [&](size_t batch, size_t row, size_t column, int32_t sum) {
+    double scales =
+        quant::roundTo(as.at(batch, row, column) * bs.at(batch, row, column), scale_type);
+    double multiplier = quant::roundTo(scales / ys.at(batch, row, column), scale_type);
+    double value = static_cast<double>(sum) * multiplier + yz.at(batch, row, column);
     return std::clamp(std::nearbyint(value), range->first, range->second);
   };
-  Result<Array> out = quant::integerMatMul(ctx, *a, *b, a_zero, b_zero, out_type, then);
+  Result<Array> out = quant::integerMatMul(*a, *b, *product, az, bz, out_type, then);
   if (!out) return out.status();
   ctx.setOutput(0, std::move(*out));
   return Status::ok();
