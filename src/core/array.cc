@@ -51,11 +51,6 @@ Result<Array> Array::allocate(ElementType type, std::vector<int64_t> shape, uint
   return Array(type, std::move(shape));
 }
 
-const std::vector<int64_t>& Array::emptyShape() {
-  static const std::vector<int64_t> kShape = {0};
-  return kShape;
-}
-
 const std::shared_ptr<std::byte[]>& Array::emptyBytes() {
   static const std::shared_ptr<std::byte[]> kBytes = core_internal::allocateArrayBytes(0);
   return kBytes;
@@ -68,7 +63,7 @@ Array Array::reshaped(std::vector<int64_t> shape) const {
 }
 
 Array Array::clone() const {
-  Array copy(type_, shape());
+  Array copy(type_, shape_);
   if (isString()) {
     copy.strings() = strings();
   } else {

@@ -122,6 +122,7 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
     for (size_t i = 0; i < bound.outputs.size(); ++i) {
       bound.context->wanted_[i] = bound.outputs[i] >= 0;
     }
+    bound.context->last_read_ = bound.last_read;
   }
   KernelContext& ctx = *bound.context;
   ctx.caller_ = at_.caller;
@@ -157,10 +158,13 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
     }
   }
   for (size_t i = 0; i < bound.outputs.size(); ++i) {
+    // Moved out, or dropped: the context keeps no value between runs.
     if (status.isOk() && bound.outputs[i] >= 0) {
       frame.slots[static_cast<size_t>(bound.outputs[i])] = std::move(ctx.outputs_[i]);
+      ctx.outputs_[i].kind = EvalValue::Kind::kNone;
+    } else {
+      ctx.outputs_[i] = EvalValue{};
     }
-    ctx.outputs_[i] = EvalValue{};
   }
   std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
   return status;

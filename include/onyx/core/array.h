@@ -30,9 +30,9 @@ size_t arrayElementBytes(ElementType type);
 
 class Array {
  public:
-  /// An empty FLOAT array of shape [0]. Allocates nothing (every EvalValue holds two): its
-  /// shape and its (empty) storage are shared by every default array.
-  Array() : type_(ElementType::kFloat), bytes_(emptyBytes()) {}
+  /// An empty FLOAT array of shape [0]. Every EvalValue holds two, so its (empty) storage is
+  /// shared by every default array instead of allocated.
+  Array() : type_(ElementType::kFloat), shape_(1, 0), bytes_(emptyBytes()) {}
 
   /// Elements uninitialised (strings empty). Dims must be non-negative; their product is
   /// overflow-checked by `allocate`.
@@ -50,12 +50,9 @@ class Array {
   }
 
   ElementType type() const { return type_; }
-  const std::vector<int64_t>& shape() const {
-    // Only the default array has no dims and no elements (a scalar has one).
-    return shape_.empty() && size_ == 0 ? emptyShape() : shape_;
-  }
-  size_t rank() const { return shape().size(); }
-  int64_t dim(size_t axis) const { return shape()[axis]; }
+  const std::vector<int64_t>& shape() const { return shape_; }
+  size_t rank() const { return shape_.size(); }
+  int64_t dim(size_t axis) const { return shape_[axis]; }
   /// The number of elements.
   size_t size() const { return size_; }
   bool isString() const { return type_ == ElementType::kString; }
@@ -85,7 +82,6 @@ class Array {
   bool soleHandle() const { return bytes_.use_count() == 1; }
 
  private:
-  static const std::vector<int64_t>& emptyShape();
   static const std::shared_ptr<std::byte[]>& emptyBytes();
 
   ElementType type_;
