@@ -76,7 +76,7 @@ std::vector<float> run(const Model& model, bool fusions, Recorder* recorder = nu
   return out ? valuesOf<float>((*out)[0]) : std::vector<float>{};
 }
 
-void expectFusedMatchesLiteral(const std::string& after, const std::string& fused_step,
+void expectFusedMatchesLiteral(const std::string& after, const std::vector<std::string>& steps,
                                const std::string& extra = "") {
   Result<Model> model = parseText(convBatchNormModel(after, extra));
   ASSERT_TRUE(model) << model.status().toString();
@@ -88,25 +88,25 @@ void expectFusedMatchesLiteral(const std::string& after, const std::string& fuse
   for (size_t i = 0; i < fused.size(); ++i) {
     ASSERT_NEAR(fused[i], literal[i], 1e-4f * (1.0f + std::fabs(literal[i]))) << "at " << i;
   }
-  EXPECT_EQ(fused_steps.steps, std::vector<std::string>{fused_step});
+  EXPECT_EQ(fused_steps.steps, steps);
   EXPECT_GE(literal_steps.steps.size(), 3u);
 }
 
 TEST(Plan, ConvBatchNormReluRunsAsOneStepAndGivesWhatItsNodesGive) {
-  expectFusedMatchesLiteral("y = Relu (bn)", "Conv+BatchNormalization+Relu");
+  expectFusedMatchesLiteral("y = Relu (bn)", {"Conv+BatchNormalization+Relu"});
 }
 
 TEST(Plan, ConvBatchNormHardSwish) {
-  expectFusedMatchesLiteral("y = HardSwish (bn)", "Conv+BatchNormalization+HardSwish");
+  expectFusedMatchesLiteral("y = HardSwish (bn)", {"Conv+BatchNormalization+HardSwish"});
 }
 
 TEST(Plan, ConvBatchNormHardSigmoidWithItsOwnAlphaAndBeta) {
   expectFusedMatchesLiteral("y = HardSigmoid <alpha = 0.25, beta = 0.4> (bn)",
-                            "Conv+BatchNormalization+HardSigmoid");
+                            {"Conv+BatchNormalization+HardSigmoid"});
 }
 
 TEST(Plan, ConvBatchNormClipWithConstantBounds) {
-  expectFusedMatchesLiteral("y = Clip (bn, low, high)", "Conv+BatchNormalization+Clip",
+  expectFusedMatchesLiteral("y = Clip (bn, low, high)", {"Conv+BatchNormalization+Clip"},
                             ", float low = {0.0}, float high = {0.5}");
 }
 
@@ -114,7 +114,7 @@ TEST(Plan, ConvBatchNormLeakyReluSigmoidTanh) {
   expectFusedMatchesLiteral(R"(l = LeakyRelu <alpha = 0.2> (bn)
       s = Sigmoid (l)
       y = Tanh (s))",
-                            "Conv+BatchNormalization+LeakyRelu+Sigmoid+Tanh");
+                            {"Conv+BatchNormalization+LeakyRelu+Sigmoid+Tanh"});
 }
 
 // tf2onnx's NHWC idiom: a Transpose to channels-first before each Conv and back after it.
@@ -154,6 +154,27 @@ TEST(Plan, TheTransposesAroundAConvInAChannelsLastModelRunWithIt) {
   for (size_t i = 0; i < results[0].size(); ++i) {
     ASSERT_NEAR(results[0][i], results[1][i], 1e-4f * (1.0f + std::fabs(results[1][i])));
   }
+}
+
+// MobileNetV3's squeeze-excitation after a convolution, whose result stays channels-last
+// for it; the step writes channels-first for the Relu after it.
+TEST(Plan, SqueezeExcitationAfterAConvolutionRunsAsOneStep) {
+  std::vector<float> w1 = testing::randomFloats(3 * 6, 11), b1 = testing::randomFloats(3, 12);
+  std::vector<float> w2 = testing::randomFloats(6 * 3, 13), b2 = testing::randomFloats(6, 14);
+  std::string excite = R"(
+      c1 = Conv (p, w1, b1)
+      r = Relu (c1)
+      c2 = Conv (r, w2, b2)
+      g = HardSigmoid <alpha = 0.1666667, beta = 0.5> (c2)
+      )";
+  std::string weights = ", float[3, 6, 1, 1] w1 = {" + floatList(w1) + "}, float[3] b1 = {" +
+                        floatList(b1) + "}, float[6, 3, 1, 1] w2 = {" + floatList(w2) +
+                        "}, float[6] b2 = {" + floatList(b2) + "}";
+  expectFusedMatchesLiteral(
+      "h = Relu (bn)\n      p = GlobalAveragePool (h)" + excite +
+          "e = Mul (h, g)\n      y = Relu (e)",
+      {"Conv+BatchNormalization+Relu", "GlobalAveragePool+Conv+Relu+Conv+HardSigmoid+Mul", "Relu"},
+      weights);
 }
 
 TEST(Plan, StatisticsThatAreInputsAreNotFolded) {

@@ -7,6 +7,7 @@ namespace onyx::eval_internal {
 
 extern const FusionPattern& convolutionChainPattern();
 extern const FusionPattern& linearLayerPattern();
+extern const FusionPattern& squeezeExcitationPattern();
 
 extern const ConvolutionEpilogue& convBatchNormEpilogue();
 extern const ConvolutionEpilogue& convResidualAddEpilogue();
@@ -17,6 +18,7 @@ std::span<const FusionPattern* const> fusionPatterns() {
   static const FusionPattern* const kPatterns[] = {
       &convolutionChainPattern(),
       &linearLayerPattern(),
+      &squeezeExcitationPattern(),
   };
   return kPatterns;
 }
