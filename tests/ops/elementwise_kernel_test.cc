@@ -18,6 +18,8 @@
 namespace onyx {
 namespace {
 
+using testing::dimsText;
+using testing::elementCount;
 using testing::floatUlp;
 using testing::randomFloats;
 using testing::runText;
@@ -458,6 +460,26 @@ TEST(ElementwiseKernels, FloatSigmoidAndGeluFollowDouble) {
 
 // ---- FLOAT fast paths ---------------------------------------------------------------------
 
+// For each element of a broadcast result of `out`, the index of the element of an operand of
+// shape `in` it reads: written out here, apart from the kernels' own plan.
+std::vector<size_t> sourcesOf(const std::vector<int64_t>& in, const std::vector<int64_t>& out) {
+  std::vector<size_t> sources(elementCount(out));
+  for (size_t flat = 0; flat < sources.size(); ++flat) {
+    size_t rest = flat, source = 0, stride = 1;
+    for (size_t axis = out.size(); axis-- > 0;) {
+      size_t position = rest % static_cast<size_t>(out[axis]);
+      rest /= static_cast<size_t>(out[axis]);
+      size_t offset = out.size() - in.size();
+      if (axis < offset) continue;
+      size_t dim = static_cast<size_t>(in[axis - offset]);
+      if (dim != 1) source += position * stride;
+      stride *= dim;
+    }
+    sources[flat] = source;
+  }
+  return sources;
+}
+
 // Random values with NaN, both infinities, both zeros and a subnormal among them.
 std::vector<float> valuesWithSpecials(size_t count, uint32_t seed, float scale) {
   std::vector<float> values = randomFloats(count, seed);
@@ -480,6 +502,49 @@ void expectSameFloat(float actual, float expected, const std::string& where) {
   } else {
     EXPECT_EQ(std::bit_cast<uint32_t>(actual), std::bit_cast<uint32_t>(expected))
         << where << ": " << actual << " for " << expected;
+  }
+}
+
+// Add, Sub, Mul and Div run FLOAT through vectorized loops, one call per run of the broadcast:
+// every element must be what the operator gives it alone, however the runs fall.
+TEST(ElementwiseKernels, FloatArithmeticGivesEachElementItsOwnResult) {
+  struct Case {
+    std::vector<int64_t> a, b, y;
+  };
+  const Case cases[] = {
+      {{2, 3, 5, 7}, {2, 3, 5, 7}, {2, 3, 5, 7}},  // same shapes
+      {{2, 3, 5, 7}, {}, {2, 3, 5, 7}},            // a scalar
+      {{}, {3, 37}, {3, 37}},                      // a scalar first
+      {{2, 3, 5, 7}, {1, 3, 1, 1}, {2, 3, 5, 7}},  // per channel (squeeze-excitation)
+      {{2, 3, 5, 7}, {3, 1, 1}, {2, 3, 5, 7}},     // per channel, lower rank
+      {{1, 3, 1, 1}, {2, 3, 5, 7}, {2, 3, 5, 7}},  // per channel first
+      {{2, 5, 7, 3}, {3}, {2, 5, 7, 3}},           // a bias [C] on channels-last values
+      {{4, 1, 37}, {1, 3, 1}, {4, 3, 37}},         // both repeated
+      {{1, 1}, {1}, {1, 1}},                       // one element
+      {{37}, {1}, {37}},                           // an odd length
+      {{0, 3}, {3}, {0, 3}},                       // empty
+  };
+  const char* ops[] = {"Add", "Sub", "Mul", "Div"};
+  for (const char* op : ops) {
+    for (const Case& c : cases) {
+      std::string where = std::string(op) + " " + dimsText(c.a) + " " + dimsText(c.b);
+      std::vector<float> a = valuesWithSpecials(elementCount(c.a), 3, 100.0f);
+      std::vector<float> b = valuesWithSpecials(elementCount(c.b), 4, 3.0f);
+      std::string text = "<ir_version: 10, opset_import: [\"\" : 14]>\ng (float" + dimsText(c.a) +
+                         " a, float" + dimsText(c.b) + " b) => (float" + dimsText(c.y) +
+                         " y) { y = " + op + "(a, b) }";
+      EvalValue y = runOne(text, {{"a", tensorOf<float>(ElementType::kFloat, c.a, a)},
+                                  {"b", tensorOf<float>(ElementType::kFloat, c.b, b)}});
+      ASSERT_EQ(y.tensor.shape(), c.y) << where;
+      std::vector<float> got = valuesOf<float>(y);
+      std::vector<size_t> from_a = sourcesOf(c.a, c.y);
+      std::vector<size_t> from_b = sourcesOf(c.b, c.y);
+      for (size_t i = 0; i < got.size(); ++i) {
+        float u = a[from_a[i]], v = b[from_b[i]];
+        float expected = op[0] == 'A' ? u + v : op[0] == 'S' ? u - v : op[0] == 'M' ? u * v : u / v;
+        expectSameFloat(got[i], expected, where + " at " + std::to_string(i));
+      }
+    }
   }
 }
 
