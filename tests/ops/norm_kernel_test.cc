@@ -7,17 +7,36 @@
 #include <string>
 #include <vector>
 
+#include "onyx/text/parser.h"
 #include "support/eval_testing.h"
 
 namespace onyx {
 namespace {
 
+using testing::dimsText;
+using testing::elementCount;
+using testing::floatUlp;
+using testing::randomFloats;
 using testing::runText;
 using testing::tensorOf;
 using testing::valuesOf;
 
 EvalValue floats(std::vector<int64_t> shape, const std::vector<float>& values) {
   return tensorOf<float>(ElementType::kFloat, std::move(shape), values);
+}
+
+// The same values as DOUBLE.
+EvalValue doubles(std::vector<int64_t> shape, const std::vector<float>& values) {
+  return tensorOf<double>(ElementType::kDouble, std::move(shape),
+                          std::vector<double>(values.begin(), values.end()));
+}
+
+// `text` with every "$T" replaced by `type`.
+std::string withType(std::string text, const std::string& type) {
+  for (size_t at = text.find("$T"); at != std::string::npos; at = text.find("$T", at)) {
+    text.replace(at, 2, type);
+  }
+  return text;
 }
 
 bool mentions(const Status& status, const std::string& text) {
@@ -132,6 +151,83 @@ TEST(NormKernels, BatchNormalizationTrainingUpdatesTheRunningStatistics) {
   EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{-1, 1}));
   EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{1}));  // 0 * .5 + 2 * .5
   EXPECT_EQ(valuesOf<float>((*out)[2]), (std::vector<float>{1}));  // 1 * .5 + 1 * .5
+}
+
+// Inference on FLOAT takes one pass with each channel's factor and shift; DOUBLE the general
+// path: the same values within a unit in the last place, for ranks 2 to 5, odd sizes, an
+// empty batch, a channel of zero variance, and version 7's per-position statistics.
+TEST(NormKernels, BatchNormalizationOfFloatFollowsTheGeneralPath) {
+  struct Case {
+    std::vector<int64_t> shape;
+    int opset;
+    const char* attributes;
+    std::vector<int64_t> parameters;
+  };
+  const Case cases[] = {
+      {{3, 5}, 15, "", {5}},
+      {{2, 4, 7}, 15, "epsilon = 0.001", {4}},
+      {{2, 3, 5, 7}, 15, "", {3}},
+      {{1, 2, 3, 4, 5}, 9, "", {2}},
+      {{2, 3, 4}, 7, "spatial = 0", {3, 4}},
+      {{0, 3, 4, 4}, 15, "", {3}},
+  };
+  for (const Case& c : cases) {
+    const size_t count = elementCount(c.parameters);
+    std::vector<float> x = randomFloats(elementCount(c.shape), 1);
+    for (float& v : x) v *= 10;
+    std::vector<float> scale = randomFloats(count, 2);
+    std::vector<float> bias = randomFloats(count, 3);
+    std::vector<float> mean = randomFloats(count, 4);
+    std::vector<float> var = randomFloats(count, 5);
+    for (float& v : var) v = std::fabs(v);
+    var[0] = 0;
+    const std::string attributes = *c.attributes ? std::string("<") + c.attributes + "> " : "";
+    const std::string p = "$T" + dimsText(c.parameters);
+    const std::string text = "<ir_version: 10, opset_import: [\"\" : " + std::to_string(c.opset) +
+                             "]>\ng ($T" + dimsText(c.shape) + " x, " + p + " s, " + p + " b, " +
+                             p + " m, " + p + " v) => ($T" + dimsText(c.shape) +
+                             " y) { y = BatchNormalization " + attributes + "(x, s, b, m, v) }";
+    const std::string where = dimsText(c.shape) + " opset " + std::to_string(c.opset);
+    Result<std::vector<EvalValue>> f =
+        runText(withType(text, "float"), {{"x", floats(c.shape, x)},
+                                          {"s", floats(c.parameters, scale)},
+                                          {"b", floats(c.parameters, bias)},
+                                          {"m", floats(c.parameters, mean)},
+                                          {"v", floats(c.parameters, var)}});
+    Result<std::vector<EvalValue>> d =
+        runText(withType(text, "double"), {{"x", doubles(c.shape, x)},
+                                           {"s", doubles(c.parameters, scale)},
+                                           {"b", doubles(c.parameters, bias)},
+                                           {"m", doubles(c.parameters, mean)},
+                                           {"v", doubles(c.parameters, var)}});
+    ASSERT_TRUE(f && d) << where << ": " << (f ? d.status() : f.status()).toString();
+    std::vector<float> got = valuesOf<float>((*f)[0]);
+    std::vector<double> exact = valuesOf<double>((*d)[0]);
+    ASSERT_EQ(got.size(), x.size()) << where;
+    ASSERT_EQ(exact.size(), x.size()) << where;
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_NEAR(got[i], exact[i], floatUlp(exact[i])) << where << " at " << i;
+    }
+  }
+}
+
+TEST(NormKernels, BatchNormalizationGivesTheSameBitsOnAnyThreadCount) {
+  Result<Model> model = parseText(R"(
+    <ir_version: 10, opset_import: ["" : 15]>
+    g (float[2,16,65,67] x, float[16] s, float[16] b, float[16] m, float[16] v)
+        => (float[2,16,65,67] y) {
+      y = BatchNormalization (x, s, b, m, v)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<float> var = randomFloats(16, 5);
+  for (float& v : var) v = std::fabs(v);
+  std::vector<NamedValue> inputs = {
+      {"x", floats({2, 16, 65, 67}, randomFloats(2 * 16 * 65 * 67, 1))},
+      {"s", floats({16}, randomFloats(16, 2))},
+      {"b", floats({16}, randomFloats(16, 3))},
+      {"m", floats({16}, randomFloats(16, 4))},
+      {"v", floats({16}, var)}};
+  EXPECT_EQ(testing::threadCountDifference(*model, inputs, 3), "");
 }
 
 TEST(NormKernels, GroupNormalizationRefusesChannelsThatDoNotSplit) {
