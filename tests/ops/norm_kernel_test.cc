@@ -401,6 +401,70 @@ TEST(NormKernels, UpsampleRepeatsNearest) {
   EXPECT_EQ(valuesOf<int64_t>((*out)[0]), (std::vector<int64_t>{5, 5, 7, 7, 5, 5, 7, 7}));
 }
 
+// FLOAT images resized along their last two axes take a plane-by-plane path (nearest copies
+// the chosen element, the other modes compute in double in the general path's order); DOUBLE
+// the general path: the same values for every coordinate transformation, nearest rounding
+// and interpolation, up and down, cropped, along one axis or both.
+TEST(NormKernels, ResizeOfFloatImagesFollowsTheGeneralPath) {
+  const std::vector<int64_t> shape = {2, 3, 5, 7};
+  const std::vector<float> x = randomFloats(elementCount(shape), 11);
+  const std::vector<float> roi = {0, 0, 0.1f, 0.2f, 1, 1, 0.8f, 1.3f};
+  const std::vector<std::vector<int64_t>> all_sizes = {{2, 3, 10, 14}, {2, 3, 3, 4}, {2, 3, 11, 6},
+                                                       {2, 3, 5, 13},  {2, 3, 9, 7}, {2, 3, 1, 1}};
+  std::vector<std::string> modes;
+  for (const char* coordinates : {"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+                                  "align_corners", "asymmetric", "tf_crop_and_resize"}) {
+    const std::string base = std::string("coordinate_transformation_mode = \"") + coordinates +
+                             "\", extrapolation_value = -5.0, mode = ";
+    for (const char* nearest : {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}) {
+      modes.push_back(base + "\"nearest\", nearest_mode = \"" + nearest + "\"");
+    }
+    modes.push_back(base + "\"linear\"");
+    modes.push_back(base + "\"cubic\"");
+  }
+  modes.push_back("mode = \"linear\", antialias = 1");
+  modes.push_back("mode = \"cubic\", antialias = 1, exclude_outside = 1");
+  modes.push_back("mode = \"nearest\", exclude_outside = 1");
+  for (const std::string& attributes : modes) {
+    for (const std::vector<int64_t>& sizes : all_sizes) {
+      const std::string text = "<ir_version: 10, opset_import: [\"\" : 19]>\ng ($T" +
+                               dimsText(shape) + " x, float[8] roi, int64[4] sizes) => ($T" +
+                               dimsText(sizes) + " y) {\n  y = Resize <" + attributes +
+                               "> (x, roi, , sizes)\n}";
+      const EvalValue size_values = tensorOf<int64_t>(ElementType::kInt64, {4}, sizes);
+      Result<std::vector<EvalValue>> f =
+          runText(withType(text, "float"),
+                  {{"x", floats(shape, x)}, {"roi", floats({8}, roi)}, {"sizes", size_values}});
+      Result<std::vector<EvalValue>> d =
+          runText(withType(text, "double"),
+                  {{"x", doubles(shape, x)}, {"roi", floats({8}, roi)}, {"sizes", size_values}});
+      const std::string where = attributes + " to " + dimsText(sizes);
+      ASSERT_TRUE(f && d) << where << ": " << (f ? d.status() : f.status()).toString();
+      std::vector<float> got = valuesOf<float>((*f)[0]);
+      std::vector<double> exact = valuesOf<double>((*d)[0]);
+      ASSERT_EQ(got.size(), elementCount(sizes)) << where;
+      ASSERT_EQ(exact.size(), got.size()) << where;
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i], static_cast<float>(exact[i])) << where << " at " << i;
+      }
+    }
+  }
+}
+
+TEST(NormKernels, ResizeOfFloatImagesGivesTheSameBitsOnAnyThreadCount) {
+  Result<Model> model = parseText(R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (float[1,4,100,90] x, float[4] scales) => (float[1,4,200,180] n, float[1,4,200,180] l) {
+      n = Resize <mode = "nearest", coordinate_transformation_mode = "asymmetric",
+                  nearest_mode = "floor"> (x, , scales)
+      l = Resize <mode = "linear"> (x, , scales)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {{"x", floats({1, 4, 100, 90}, randomFloats(36000, 1))},
+                                    {"scales", floats({4}, {1, 1, 2, 2})}};
+  EXPECT_EQ(testing::threadCountDifference(*model, inputs, 3), "");
+}
+
 TEST(NormKernels, GridSampleCornersWithAlignCorners) {
   // The grid points at the four corners in (x, y) order read the corner pixels.
   Result<std::vector<EvalValue>> out =
