@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "onyx/core/float_formats.h"
+#include "onyx/text/parser.h"
 #include "support/eval_testing.h"
 
 namespace onyx {
@@ -267,6 +268,7 @@ TEST(MaxPoolKernel, The2DPathWithoutIndicesChoosesWhatTheGeneralWalkChooses) {
       "kernel_shape = [2, 3], strides = [3, 1], pads = [3, 0, 2, 4], ceil_mode = 1",
       "kernel_shape = [3, 2], dilations = [2, 3], pads = [2, 3, 2, 3]",
       "kernel_shape = [1, 1], strides = [2, 3]",
+      "kernel_shape = [2, 3], dilations = [1, 6], pads = [0, 2, 0, 2]",  // no window inside
   };
   for (const char* attribute : attributes) {
     std::string body = std::string(
@@ -337,6 +339,49 @@ TEST(AveragePoolKernel, CountIncludePadCountsPadsButNotTheCeilOverhang) {
   Result<std::vector<EvalValue>> without = runText(text, inputs);
   ASSERT_TRUE(without) << without.status().toString();
   expectNear(valuesOf<float>((*without)[0]), {2.0f, 5.0f, 8.0f});
+}
+
+TEST(AveragePoolKernel, The2DPathGivesWhatTheGeneralWalkGives) {
+  // A 2-D pool takes the two-pass path; the same pool over a third axis of size 1 the general
+  // N-d walk. Pads wider than the kernel's reach (windows wholly in the padding: 0 / 0),
+  // dilations, strides, ceil_mode and count_include_pad.
+  const std::vector<float> values = randomFloats(2 * 3 * 9 * 11, 5);
+  const std::pair<const char*, const char*> attributes[] = {
+      {"kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]",
+       "kernel_shape = [3, 3, 1], strides = [2, 2, 1], pads = [1, 1, 0, 1, 1, 0]"},
+      {"kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1], count_include_pad = 1",
+       "kernel_shape = [3, 3, 1], strides = [2, 2, 1], pads = [1, 1, 0, 1, 1, 0], "
+       "count_include_pad = 1"},
+      {"kernel_shape = [2, 3], strides = [3, 1], pads = [3, 0, 2, 4], ceil_mode = 1",
+       "kernel_shape = [2, 3, 1], strides = [3, 1, 1], pads = [3, 0, 0, 2, 4, 0], ceil_mode = 1"},
+      {"kernel_shape = [3, 2], dilations = [2, 3], pads = [2, 3, 2, 3], count_include_pad = 1",
+       "kernel_shape = [3, 2, 1], dilations = [2, 3, 1], pads = [2, 3, 0, 2, 3, 0], "
+       "count_include_pad = 1"},
+      {"kernel_shape = [2, 2], strides = [2, 2]", "kernel_shape = [2, 2, 1], strides = [2, 2, 1]"},
+      {"kernel_shape = [1, 1], strides = [2, 3]", "kernel_shape = [1, 1, 1], strides = [2, 3, 1]"},
+      {"kernel_shape = [2, 3], dilations = [1, 6], pads = [0, 2, 0, 2]",
+       "kernel_shape = [2, 3, 1], dilations = [1, 6, 1], pads = [0, 2, 0, 0, 2, 0]"},
+  };
+  for (const auto& [flat, deep] : attributes) {
+    auto run = [&](const char* attribute, std::vector<int64_t> shape, const char* dims) {
+      std::string text = std::string("<ir_version: 10, opset_import: [\"\" : 22]>\ng (float") +
+                         dims + " x) => (float y) {\n  y = AveragePool <" + attribute + "> (x)\n}";
+      return runText(text, {{"x", floats(std::move(shape), values)}});
+    };
+    Result<std::vector<EvalValue>> fast = run(flat, {2, 3, 9, 11}, "[2,3,9,11]");
+    Result<std::vector<EvalValue>> general = run(deep, {2, 3, 9, 11, 1}, "[2,3,9,11,1]");
+    ASSERT_TRUE(fast && general) << flat;
+    const Array& a = (*fast)[0].tensor;
+    const Array& b = (*general)[0].tensor;
+    ASSERT_EQ(a.size(), b.size()) << flat;
+    for (size_t k = 0; k < a.size(); ++k) {
+      float x = a.data<float>()[k], y = b.data<float>()[k];
+      ASSERT_EQ(std::isnan(x), std::isnan(y)) << flat << " at " << k;
+      if (!std::isnan(y)) {
+        ASSERT_EQ(x, y) << flat << " at " << k;
+      }
+    }
+  }
 }
 
 TEST(AveragePoolKernel, AWindowLargerThanThePaddedInputIsAnError) {

@@ -314,6 +314,21 @@ inline void im2col(const Window& w, const TapTable& table, const T* image, size_
   }
 }
 
+/// Calls `f.template operator()<kStride>()` with kStride = `stride` when that is 1 or 2 (the
+/// strides of nearly every pooling and upsampling), else with 0, when the loop reads `stride`
+/// itself: with a constant stride the compiler vectorizes a strided loop by shuffles instead
+/// of one element at a time.
+template <class F>
+inline void withStride(size_t stride, F&& f) {
+  if (stride == 1) {
+    f.template operator()<1>();
+  } else if (stride == 2) {
+    f.template operator()<2>();
+  } else {
+    f.template operator()<0>();
+  }
+}
+
 /// The reverse of im2col: adds col[(c * kernelVolume + t), p - p0] into image[c, position of
 /// tap t at window position p] where that falls inside the image.
 template <class T>
