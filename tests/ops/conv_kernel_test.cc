@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "onyx/core/float_formats.h"
+#include "onyx/text/parser.h"
 #include "support/eval_testing.h"
 
 namespace onyx {
@@ -219,6 +220,114 @@ TEST(ConvTransposeKernel, SameUpperOutputIsInputTimesStrideEvenWhenThatNeedsNega
   EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{0, 10, 0, 0, 20, 0}));
 }
 
+// A direct 2-D transposed convolution: x (N, C, H, W), w (C, M / group, KH, KW); output
+// position o = i * stride - pad_begin + k * dilation along each axis.
+struct TransposedConv2d {
+  int64_t n, c, h, w, m, kh, kw, group, sh, sw, dh, dw, ph, pw, oh, ow;
+
+  std::vector<double> operator()(const std::vector<float>& x, const std::vector<float>& weight,
+                                 const std::vector<float>& bias) const {
+    std::vector<double> y(static_cast<size_t>(n * m * oh * ow));
+    const int64_t cg = c / group, mg = m / group;
+    for (int64_t b = 0; b < n; ++b) {
+      for (int64_t o = 0; o < m; ++o) {
+        for (size_t i = 0; i < static_cast<size_t>(oh * ow); ++i) {
+          y[static_cast<size_t>((b * m + o) * oh * ow) + i] =
+              bias.empty() ? 0.0 : bias[static_cast<size_t>(o)];
+        }
+      }
+      for (int64_t ch = 0; ch < c; ++ch) {
+        const int64_t g = ch / cg;
+        for (int64_t i = 0; i < h; ++i) {
+          for (int64_t j = 0; j < w; ++j) {
+            const double v = x[static_cast<size_t>(((b * c + ch) * h + i) * w + j)];
+            for (int64_t mo = 0; mo < mg; ++mo) {
+              for (int64_t a = 0; a < kh; ++a) {
+                for (int64_t e = 0; e < kw; ++e) {
+                  const int64_t r = i * sh - ph + a * dh, s = j * sw - pw + e * dw;
+                  if (r < 0 || r >= oh || s < 0 || s >= ow) continue;
+                  y[static_cast<size_t>(((b * m + g * mg + mo) * oh + r) * ow + s)] +=
+                      v * weight[static_cast<size_t>(((ch * mg + mo) * kh + a) * kw + e)];
+                }
+              }
+            }
+          }
+        }
+      }
+    }
+    return y;
+  }
+};
+
+// The sgemm + col2im kernel against the direct loop: upsampling whose windows do not overlap
+// (split by column tiles too, some outputs reached by no tap), overlapping windows, groups,
+// dilations, more output channels than one block, and DOUBLE (the portable product).
+TEST(ConvTransposeKernel, MatchesADirectLoop) {
+  struct Case {
+    TransposedConv2d shape;
+    const char* attributes;
+  };
+  const Case cases[] = {
+      {{1, 8, 5, 6, 4, 2, 2, 1, 2, 2, 1, 1, 0, 0, 10, 12}, "strides = [2, 2]"},
+      {{1, 3, 40, 50, 64, 2, 2, 1, 2, 2, 1, 1, 0, 0, 80, 100}, "strides = [2, 2]"},
+      {{1, 3, 4, 5, 2, 3, 3, 1, 3, 3, 1, 1, 0, 0, 14, 17},
+       "strides = [3, 3], output_padding = [2, 2]"},
+      {{1, 6, 5, 4, 6, 4, 4, 1, 2, 2, 1, 1, 1, 1, 10, 8}, "strides = [2, 2], pads = [1, 1, 1, 1]"},
+      {{2, 4, 3, 5, 6, 3, 2, 2, 2, 1, 1, 2, 1, 0, 6, 7},
+       "group = 2, strides = [2, 1], dilations = [1, 2], pads = [1, 0, 0, 0]"},
+      {{1, 2, 3, 3, 140, 2, 2, 1, 2, 2, 1, 1, 0, 0, 6, 6}, "strides = [2, 2]"},
+  };
+  for (const char* type : {"float", "double"}) {
+    for (const Case& c : cases) {
+      const TransposedConv2d& t = c.shape;
+      const std::vector<int64_t> x_shape = {t.n, t.c, t.h, t.w};
+      const std::vector<int64_t> w_shape = {t.c, t.m / t.group, t.kh, t.kw};
+      const std::vector<int64_t> y_shape = {t.n, t.m, t.oh, t.ow};
+      std::vector<float> x = randomFloats(static_cast<size_t>(t.n * t.c * t.h * t.w), 1);
+      std::vector<float> w =
+          randomFloats(static_cast<size_t>(t.c * t.m / t.group * t.kh * t.kw), 2);
+      std::vector<float> b = randomFloats(static_cast<size_t>(t.m), 3);
+      const std::string text =
+          std::string("<ir_version: 10, opset_import: [\"\" : 22]>\ng (") + type +
+          testing::dimsText(x_shape) + " x, " + type + testing::dimsText(w_shape) + " w, " + type +
+          "[" + std::to_string(t.m) + "] b) => (" + type + testing::dimsText(y_shape) +
+          " y) { y = ConvTranspose <" + c.attributes + "> (x, w, b) }";
+      auto value = [&](const std::vector<int64_t>& shape, const std::vector<float>& values) {
+        return type[0] == 'f' ? floats(shape, values)
+                              : tensorOf<double>(ElementType::kDouble, shape,
+                                                 std::vector<double>(values.begin(), values.end()));
+      };
+      Result<std::vector<EvalValue>> out = runText(
+          text, {{"x", value(x_shape, x)}, {"w", value(w_shape, w)}, {"b", value({t.m}, b)}});
+      ASSERT_TRUE(out) << c.attributes << ": " << out.status().toString();
+      ASSERT_EQ((*out)[0].tensor.shape(), y_shape) << c.attributes;
+      std::vector<double> expected = t(x, w, b);
+      const Array& y = (*out)[0].tensor;
+      for (size_t i = 0; i < expected.size(); ++i) {
+        double got = type[0] == 'f' ? y.data<float>()[i] : y.data<double>()[i];
+        ASSERT_NEAR(got, expected[i], 1e-5 * (1 + std::fabs(expected[i])))
+            << type << " " << c.attributes << " at " << i;
+      }
+    }
+  }
+}
+
+TEST(ConvTransposeKernel, ResultsDoNotDependOnTheThreadCount) {
+  Result<Model> model = parseText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[1,4,100,100] x, float[4,70,2,2] w, float[70] b, float[4,6,3,3] v)
+        => (float[1,70,200,200] y, float[1,6,201,201] z) {
+      y = ConvTranspose <strides = [2, 2]> (x, w, b)
+      z = ConvTranspose <strides = [2, 2]> (x, v)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {{"x", floats({1, 4, 100, 100}, randomFloats(40000, 1))},
+                                    {"w", floats({4, 70, 2, 2}, randomFloats(1120, 2))},
+                                    {"b", floats({70}, randomFloats(70, 3))},
+                                    {"v", floats({4, 6, 3, 3}, randomFloats(216, 4))}};
+  EXPECT_EQ(testing::threadCountDifference(*model, inputs, 3), "");
+}
+
 // ---- poolings -----------------------------------------------------------------------------
 
 TEST(MaxPoolKernel, IndicesInColumnMajorOrderWithStorageOrderOne) {
@@ -267,6 +376,7 @@ TEST(MaxPoolKernel, The2DPathWithoutIndicesChoosesWhatTheGeneralWalkChooses) {
       "kernel_shape = [2, 3], strides = [3, 1], pads = [3, 0, 2, 4], ceil_mode = 1",
       "kernel_shape = [3, 2], dilations = [2, 3], pads = [2, 3, 2, 3]",
       "kernel_shape = [1, 1], strides = [2, 3]",
+      "kernel_shape = [2, 3], dilations = [1, 6], pads = [0, 2, 0, 2]",  // no window inside
   };
   for (const char* attribute : attributes) {
     std::string body = std::string(
@@ -337,6 +447,49 @@ TEST(AveragePoolKernel, CountIncludePadCountsPadsButNotTheCeilOverhang) {
   Result<std::vector<EvalValue>> without = runText(text, inputs);
   ASSERT_TRUE(without) << without.status().toString();
   expectNear(valuesOf<float>((*without)[0]), {2.0f, 5.0f, 8.0f});
+}
+
+TEST(AveragePoolKernel, The2DPathGivesWhatTheGeneralWalkGives) {
+  // A 2-D pool takes the two-pass path; the same pool over a third axis of size 1 the general
+  // N-d walk. Pads wider than the kernel's reach (windows wholly in the padding: 0 / 0),
+  // dilations, strides, ceil_mode and count_include_pad.
+  const std::vector<float> values = randomFloats(2 * 3 * 9 * 11, 5);
+  const std::pair<const char*, const char*> attributes[] = {
+      {"kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1]",
+       "kernel_shape = [3, 3, 1], strides = [2, 2, 1], pads = [1, 1, 0, 1, 1, 0]"},
+      {"kernel_shape = [3, 3], strides = [2, 2], pads = [1, 1, 1, 1], count_include_pad = 1",
+       "kernel_shape = [3, 3, 1], strides = [2, 2, 1], pads = [1, 1, 0, 1, 1, 0], "
+       "count_include_pad = 1"},
+      {"kernel_shape = [2, 3], strides = [3, 1], pads = [3, 0, 2, 4], ceil_mode = 1",
+       "kernel_shape = [2, 3, 1], strides = [3, 1, 1], pads = [3, 0, 0, 2, 4, 0], ceil_mode = 1"},
+      {"kernel_shape = [3, 2], dilations = [2, 3], pads = [2, 3, 2, 3], count_include_pad = 1",
+       "kernel_shape = [3, 2, 1], dilations = [2, 3, 1], pads = [2, 3, 0, 2, 3, 0], "
+       "count_include_pad = 1"},
+      {"kernel_shape = [2, 2], strides = [2, 2]", "kernel_shape = [2, 2, 1], strides = [2, 2, 1]"},
+      {"kernel_shape = [1, 1], strides = [2, 3]", "kernel_shape = [1, 1, 1], strides = [2, 3, 1]"},
+      {"kernel_shape = [2, 3], dilations = [1, 6], pads = [0, 2, 0, 2]",
+       "kernel_shape = [2, 3, 1], dilations = [1, 6, 1], pads = [0, 2, 0, 0, 2, 0]"},
+  };
+  for (const auto& [flat, deep] : attributes) {
+    auto run = [&](const char* attribute, std::vector<int64_t> shape, const char* dims) {
+      std::string text = std::string("<ir_version: 10, opset_import: [\"\" : 22]>\ng (float") +
+                         dims + " x) => (float y) {\n  y = AveragePool <" + attribute + "> (x)\n}";
+      return runText(text, {{"x", floats(std::move(shape), values)}});
+    };
+    Result<std::vector<EvalValue>> fast = run(flat, {2, 3, 9, 11}, "[2,3,9,11]");
+    Result<std::vector<EvalValue>> general = run(deep, {2, 3, 9, 11, 1}, "[2,3,9,11,1]");
+    ASSERT_TRUE(fast && general) << flat;
+    const Array& a = (*fast)[0].tensor;
+    const Array& b = (*general)[0].tensor;
+    ASSERT_EQ(a.size(), b.size()) << flat;
+    for (size_t k = 0; k < a.size(); ++k) {
+      float x = a.data<float>()[k], y = b.data<float>()[k];
+      ASSERT_EQ(std::isnan(x), std::isnan(y)) << flat << " at " << k;
+      if (!std::isnan(y)) {
+        ASSERT_EQ(x, y) << flat << " at " << k;
+      }
+    }
+  }
 }
 
 TEST(AveragePoolKernel, AWindowLargerThanThePaddedInputIsAnError) {

@@ -3,6 +3,8 @@
 // tensors, the narrow types, legacy broadcasting, thread-count independence.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -10,11 +12,16 @@
 #include <vector>
 
 #include "onyx/core/float_formats.h"
+#include "onyx/text/parser.h"
 #include "support/eval_testing.h"
 
 namespace onyx {
 namespace {
 
+using testing::dimsText;
+using testing::elementCount;
+using testing::floatUlp;
+using testing::randomFloats;
 using testing::runText;
 using testing::tensorOf;
 using testing::valuesOf;
@@ -449,6 +456,173 @@ TEST(ElementwiseKernels, FloatSigmoidAndGeluFollowDouble) {
   EXPECT_TRUE(std::isnan(s.back()));
   EXPECT_TRUE(std::isnan(g.back()));
   EXPECT_TRUE(std::isnan(t.back()));
+}
+
+// ---- FLOAT fast paths ---------------------------------------------------------------------
+
+// For each element of a broadcast result of `out`, the index of the element of an operand of
+// shape `in` it reads: written out here, apart from the kernels' own plan.
+std::vector<size_t> sourcesOf(const std::vector<int64_t>& in, const std::vector<int64_t>& out) {
+  std::vector<size_t> sources(elementCount(out));
+  for (size_t flat = 0; flat < sources.size(); ++flat) {
+    size_t rest = flat, source = 0, stride = 1;
+    for (size_t axis = out.size(); axis-- > 0;) {
+      size_t position = rest % static_cast<size_t>(out[axis]);
+      rest /= static_cast<size_t>(out[axis]);
+      size_t offset = out.size() - in.size();
+      if (axis < offset) continue;
+      size_t dim = static_cast<size_t>(in[axis - offset]);
+      if (dim != 1) source += position * stride;
+      stride *= dim;
+    }
+    sources[flat] = source;
+  }
+  return sources;
+}
+
+// Random values with NaN, both infinities, both zeros and a subnormal among them.
+std::vector<float> valuesWithSpecials(size_t count, uint32_t seed, float scale) {
+  std::vector<float> values = randomFloats(count, seed);
+  const float specials[] = {std::numeric_limits<float>::quiet_NaN(),
+                            std::numeric_limits<float>::infinity(),
+                            -std::numeric_limits<float>::infinity(),
+                            0.0f,
+                            -0.0f,
+                            std::numeric_limits<float>::denorm_min()};
+  for (size_t i = 0; i < count; ++i) {
+    values[i] = i % 11 == 5 ? specials[(i / 11) % 6] : values[i] * scale;
+  }
+  return values;
+}
+
+// The same float, NaN for NaN.
+void expectSameFloat(float actual, float expected, const std::string& where) {
+  if (std::isnan(expected)) {
+    EXPECT_TRUE(std::isnan(actual)) << where;
+  } else {
+    EXPECT_EQ(std::bit_cast<uint32_t>(actual), std::bit_cast<uint32_t>(expected))
+        << where << ": " << actual << " for " << expected;
+  }
+}
+
+// Add, Sub, Mul and Div run FLOAT through vectorized loops, one call per run of the broadcast:
+// every element must be what the operator gives it alone, however the runs fall.
+TEST(ElementwiseKernels, FloatArithmeticGivesEachElementItsOwnResult) {
+  struct Case {
+    std::vector<int64_t> a, b, y;
+  };
+  const Case cases[] = {
+      {{2, 3, 5, 7}, {2, 3, 5, 7}, {2, 3, 5, 7}},  // same shapes
+      {{2, 3, 5, 7}, {}, {2, 3, 5, 7}},            // a scalar
+      {{}, {3, 37}, {3, 37}},                      // a scalar first
+      {{2, 3, 5, 7}, {1, 3, 1, 1}, {2, 3, 5, 7}},  // per channel (squeeze-excitation)
+      {{2, 3, 5, 7}, {3, 1, 1}, {2, 3, 5, 7}},     // per channel, lower rank
+      {{1, 3, 1, 1}, {2, 3, 5, 7}, {2, 3, 5, 7}},  // per channel first
+      {{2, 5, 7, 3}, {3}, {2, 5, 7, 3}},           // a bias [C] on channels-last values
+      {{4, 1, 37}, {1, 3, 1}, {4, 3, 37}},         // both repeated
+      {{1, 1}, {1}, {1, 1}},                       // one element
+      {{37}, {1}, {37}},                           // an odd length
+      {{0, 3}, {3}, {0, 3}},                       // empty
+  };
+  const char* ops[] = {"Add", "Sub", "Mul", "Div"};
+  for (const char* op : ops) {
+    for (const Case& c : cases) {
+      std::string where = std::string(op) + " " + dimsText(c.a) + " " + dimsText(c.b);
+      std::vector<float> a = valuesWithSpecials(elementCount(c.a), 3, 100.0f);
+      std::vector<float> b = valuesWithSpecials(elementCount(c.b), 4, 3.0f);
+      std::string text = "<ir_version: 10, opset_import: [\"\" : 14]>\ng (float" + dimsText(c.a) +
+                         " a, float" + dimsText(c.b) + " b) => (float" + dimsText(c.y) +
+                         " y) { y = " + op + "(a, b) }";
+      EvalValue y = runOne(text, {{"a", tensorOf<float>(ElementType::kFloat, c.a, a)},
+                                  {"b", tensorOf<float>(ElementType::kFloat, c.b, b)}});
+      ASSERT_EQ(y.tensor.shape(), c.y) << where;
+      std::vector<float> got = valuesOf<float>(y);
+      std::vector<size_t> from_a = sourcesOf(c.a, c.y);
+      std::vector<size_t> from_b = sourcesOf(c.b, c.y);
+      for (size_t i = 0; i < got.size(); ++i) {
+        float u = a[from_a[i]], v = b[from_b[i]];
+        float expected = op[0] == 'A' ? u + v : op[0] == 'S' ? u - v : op[0] == 'M' ? u * v : u / v;
+        expectSameFloat(got[i], expected, where + " at " + std::to_string(i));
+      }
+    }
+  }
+}
+
+// The FLOAT activations (vectorized, with vector_math's functions where libm's would be
+// called) against the general path, which DOUBLE takes: comparisons, clamps and products
+// exactly; the others within a few units in the last place of the result and of the input
+// (x * gate loses to cancellation what the gate does); NaN and infinities as the formulas
+// give them; lengths that are no multiple of a vector width.
+TEST(ElementwiseKernels, FloatActivationsFollowTheirDoubleResults) {
+  struct Case {
+    const char* node;
+    double ulps;  // 0: exactly the double result, rounded
+  };
+  const Case cases[] = {
+      {"Relu (x)", 0},
+      {"LeakyRelu <alpha = 0.1> (x)", 0},
+      {"Clip (x, low, high)", 0},
+      {"HardSigmoid <alpha = 0.16666667, beta = 0.5> (x)", 1},
+      {"HardSwish (x)", 2},
+      {"Tanh (x)", 3},
+      {"Softplus (x)", 4},
+      {"Mish (x)", 6},
+      {"Swish <alpha = 1.5> (x)", 4},
+      {"Sigmoid (x)", 4},
+  };
+  // Values at the edges of the approximations (tanh's split and saturation, Mish's cut-off
+  // and overflow, the exponential's range).
+  const float edges[] = {0.54f, 0.56f, -0.3f, 9.2f, 20.5f, 44.5f, 100.0f, -100.0f};
+  for (size_t n : {size_t{0}, size_t{1}, size_t{37}, size_t{1001}}) {
+    std::vector<float> x = valuesWithSpecials(n, 9, 12.0f);
+    for (size_t k = 0; k < std::size(edges) && k < n / 2; ++k) x[n - 1 - k] = edges[k];
+    std::vector<double> xd(x.begin(), x.end());
+    const int64_t length = static_cast<int64_t>(n);
+    for (const Case& c : cases) {
+      auto text = [&](const std::string& type) {
+        return "<ir_version: 10, opset_import: [\"\" : 24]>\ng (" + type + "[N] x, " + type +
+               " low, " + type + " high) => (" + type + "[N] y) { y = " + c.node + " }";
+      };
+      EvalValue f =
+          runOne(text("float"), {{"x", tensorOf<float>(ElementType::kFloat, {length}, x)},
+                                 {"low", tensorOf<float>(ElementType::kFloat, {}, {0})},
+                                 {"high", tensorOf<float>(ElementType::kFloat, {}, {6})}});
+      EvalValue d =
+          runOne(text("double"), {{"x", tensorOf<double>(ElementType::kDouble, {length}, xd)},
+                                  {"low", tensorOf<double>(ElementType::kDouble, {}, {0})},
+                                  {"high", tensorOf<double>(ElementType::kDouble, {}, {6})}});
+      std::vector<float> got = valuesOf<float>(f);
+      std::vector<double> exact = valuesOf<double>(d);
+      ASSERT_EQ(got.size(), n) << c.node;
+      ASSERT_EQ(exact.size(), n) << c.node;
+      for (size_t i = 0; i < n; ++i) {
+        std::string where = std::string(c.node) + " of " + std::to_string(x[i]);
+        const float rounded = static_cast<float>(exact[i]);
+        if (c.ulps == 0 || !std::isfinite(rounded) || !std::isfinite(x[i])) {
+          expectSameFloat(got[i], rounded, where);
+        } else {
+          EXPECT_NEAR(got[i], exact[i], c.ulps * (floatUlp(exact[i]) + floatUlp(x[i]))) << where;
+        }
+      }
+    }
+  }
+}
+
+// The fast paths split large tensors over threads by element: the same bits on any count.
+TEST(ElementwiseKernels, FloatFastPathsGiveTheSameBitsOnAnyThreadCount) {
+  Result<Model> model = parseText(R"(
+    <ir_version: 10, opset_import: ["" : 22]>
+    g (float[3,1,70001] x, float[1,5,1] c) => (float[3,5,70001] y, float[3,1,70001] t,
+                                                float[3,1,70001] m) {
+      y = Mul (x, c)
+      t = Tanh (x)
+      m = Mish (x)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {
+      {"x", tensorOf<float>(ElementType::kFloat, {3, 1, 70001}, valuesWithSpecials(210003, 1, 9))},
+      {"c", tensorOf<float>(ElementType::kFloat, {1, 5, 1}, randomFloats(5, 2))}};
+  EXPECT_EQ(testing::threadCountDifference(*model, inputs, 3), "");
 }
 
 }  // namespace

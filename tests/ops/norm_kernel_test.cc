@@ -7,17 +7,36 @@
 #include <string>
 #include <vector>
 
+#include "onyx/text/parser.h"
 #include "support/eval_testing.h"
 
 namespace onyx {
 namespace {
 
+using testing::dimsText;
+using testing::elementCount;
+using testing::floatUlp;
+using testing::randomFloats;
 using testing::runText;
 using testing::tensorOf;
 using testing::valuesOf;
 
 EvalValue floats(std::vector<int64_t> shape, const std::vector<float>& values) {
   return tensorOf<float>(ElementType::kFloat, std::move(shape), values);
+}
+
+// The same values as DOUBLE.
+EvalValue doubles(std::vector<int64_t> shape, const std::vector<float>& values) {
+  return tensorOf<double>(ElementType::kDouble, std::move(shape),
+                          std::vector<double>(values.begin(), values.end()));
+}
+
+// `text` with every "$T" replaced by `type`.
+std::string withType(std::string text, const std::string& type) {
+  for (size_t at = text.find("$T"); at != std::string::npos; at = text.find("$T", at)) {
+    text.replace(at, 2, type);
+  }
+  return text;
 }
 
 bool mentions(const Status& status, const std::string& text) {
@@ -132,6 +151,83 @@ TEST(NormKernels, BatchNormalizationTrainingUpdatesTheRunningStatistics) {
   EXPECT_EQ(valuesOf<float>((*out)[0]), (std::vector<float>{-1, 1}));
   EXPECT_EQ(valuesOf<float>((*out)[1]), (std::vector<float>{1}));  // 0 * .5 + 2 * .5
   EXPECT_EQ(valuesOf<float>((*out)[2]), (std::vector<float>{1}));  // 1 * .5 + 1 * .5
+}
+
+// Inference on FLOAT takes one pass with each channel's factor and shift; DOUBLE the general
+// path: the same values within a unit in the last place, for ranks 2 to 5, odd sizes, an
+// empty batch, a channel of zero variance, and version 7's per-position statistics.
+TEST(NormKernels, BatchNormalizationOfFloatFollowsTheGeneralPath) {
+  struct Case {
+    std::vector<int64_t> shape;
+    int opset;
+    const char* attributes;
+    std::vector<int64_t> parameters;
+  };
+  const Case cases[] = {
+      {{3, 5}, 15, "", {5}},
+      {{2, 4, 7}, 15, "epsilon = 0.001", {4}},
+      {{2, 3, 5, 7}, 15, "", {3}},
+      {{1, 2, 3, 4, 5}, 9, "", {2}},
+      {{2, 3, 4}, 7, "spatial = 0", {3, 4}},
+      {{0, 3, 4, 4}, 15, "", {3}},
+  };
+  for (const Case& c : cases) {
+    const size_t count = elementCount(c.parameters);
+    std::vector<float> x = randomFloats(elementCount(c.shape), 1);
+    for (float& v : x) v *= 10;
+    std::vector<float> scale = randomFloats(count, 2);
+    std::vector<float> bias = randomFloats(count, 3);
+    std::vector<float> mean = randomFloats(count, 4);
+    std::vector<float> var = randomFloats(count, 5);
+    for (float& v : var) v = std::fabs(v);
+    var[0] = 0;
+    const std::string attributes = *c.attributes ? std::string("<") + c.attributes + "> " : "";
+    const std::string p = "$T" + dimsText(c.parameters);
+    const std::string text = "<ir_version: 10, opset_import: [\"\" : " + std::to_string(c.opset) +
+                             "]>\ng ($T" + dimsText(c.shape) + " x, " + p + " s, " + p + " b, " +
+                             p + " m, " + p + " v) => ($T" + dimsText(c.shape) +
+                             " y) { y = BatchNormalization " + attributes + "(x, s, b, m, v) }";
+    const std::string where = dimsText(c.shape) + " opset " + std::to_string(c.opset);
+    Result<std::vector<EvalValue>> f =
+        runText(withType(text, "float"), {{"x", floats(c.shape, x)},
+                                          {"s", floats(c.parameters, scale)},
+                                          {"b", floats(c.parameters, bias)},
+                                          {"m", floats(c.parameters, mean)},
+                                          {"v", floats(c.parameters, var)}});
+    Result<std::vector<EvalValue>> d =
+        runText(withType(text, "double"), {{"x", doubles(c.shape, x)},
+                                           {"s", doubles(c.parameters, scale)},
+                                           {"b", doubles(c.parameters, bias)},
+                                           {"m", doubles(c.parameters, mean)},
+                                           {"v", doubles(c.parameters, var)}});
+    ASSERT_TRUE(f && d) << where << ": " << (f ? d.status() : f.status()).toString();
+    std::vector<float> got = valuesOf<float>((*f)[0]);
+    std::vector<double> exact = valuesOf<double>((*d)[0]);
+    ASSERT_EQ(got.size(), x.size()) << where;
+    ASSERT_EQ(exact.size(), x.size()) << where;
+    for (size_t i = 0; i < got.size(); ++i) {
+      EXPECT_NEAR(got[i], exact[i], floatUlp(exact[i])) << where << " at " << i;
+    }
+  }
+}
+
+TEST(NormKernels, BatchNormalizationGivesTheSameBitsOnAnyThreadCount) {
+  Result<Model> model = parseText(R"(
+    <ir_version: 10, opset_import: ["" : 15]>
+    g (float[2,16,65,67] x, float[16] s, float[16] b, float[16] m, float[16] v)
+        => (float[2,16,65,67] y) {
+      y = BatchNormalization (x, s, b, m, v)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<float> var = randomFloats(16, 5);
+  for (float& v : var) v = std::fabs(v);
+  std::vector<NamedValue> inputs = {
+      {"x", floats({2, 16, 65, 67}, randomFloats(2 * 16 * 65 * 67, 1))},
+      {"s", floats({16}, randomFloats(16, 2))},
+      {"b", floats({16}, randomFloats(16, 3))},
+      {"m", floats({16}, randomFloats(16, 4))},
+      {"v", floats({16}, var)}};
+  EXPECT_EQ(testing::threadCountDifference(*model, inputs, 3), "");
 }
 
 TEST(NormKernels, GroupNormalizationRefusesChannelsThatDoNotSplit) {
@@ -303,6 +399,70 @@ TEST(NormKernels, UpsampleRepeatsNearest) {
                {"scales", floats({2}, {2, 2})}});
   ASSERT_TRUE(out) << out.status().toString();
   EXPECT_EQ(valuesOf<int64_t>((*out)[0]), (std::vector<int64_t>{5, 5, 7, 7, 5, 5, 7, 7}));
+}
+
+// FLOAT images resized along their last two axes take a plane-by-plane path (nearest copies
+// the chosen element, the other modes compute in double in the general path's order); DOUBLE
+// the general path: the same values for every coordinate transformation, nearest rounding
+// and interpolation, up and down, cropped, along one axis or both.
+TEST(NormKernels, ResizeOfFloatImagesFollowsTheGeneralPath) {
+  const std::vector<int64_t> shape = {2, 3, 5, 7};
+  const std::vector<float> x = randomFloats(elementCount(shape), 11);
+  const std::vector<float> roi = {0, 0, 0.1f, 0.2f, 1, 1, 0.8f, 1.3f};
+  const std::vector<std::vector<int64_t>> all_sizes = {{2, 3, 10, 14}, {2, 3, 3, 4}, {2, 3, 11, 6},
+                                                       {2, 3, 5, 13},  {2, 3, 9, 7}, {2, 3, 1, 1}};
+  std::vector<std::string> modes;
+  for (const char* coordinates : {"half_pixel", "half_pixel_symmetric", "pytorch_half_pixel",
+                                  "align_corners", "asymmetric", "tf_crop_and_resize"}) {
+    const std::string base = std::string("coordinate_transformation_mode = \"") + coordinates +
+                             "\", extrapolation_value = -5.0, mode = ";
+    for (const char* nearest : {"round_prefer_floor", "round_prefer_ceil", "floor", "ceil"}) {
+      modes.push_back(base + "\"nearest\", nearest_mode = \"" + nearest + "\"");
+    }
+    modes.push_back(base + "\"linear\"");
+    modes.push_back(base + "\"cubic\"");
+  }
+  modes.push_back("mode = \"linear\", antialias = 1");
+  modes.push_back("mode = \"cubic\", antialias = 1, exclude_outside = 1");
+  modes.push_back("mode = \"nearest\", exclude_outside = 1");
+  for (const std::string& attributes : modes) {
+    for (const std::vector<int64_t>& sizes : all_sizes) {
+      const std::string text = "<ir_version: 10, opset_import: [\"\" : 19]>\ng ($T" +
+                               dimsText(shape) + " x, float[8] roi, int64[4] sizes) => ($T" +
+                               dimsText(sizes) + " y) {\n  y = Resize <" + attributes +
+                               "> (x, roi, , sizes)\n}";
+      const EvalValue size_values = tensorOf<int64_t>(ElementType::kInt64, {4}, sizes);
+      Result<std::vector<EvalValue>> f =
+          runText(withType(text, "float"),
+                  {{"x", floats(shape, x)}, {"roi", floats({8}, roi)}, {"sizes", size_values}});
+      Result<std::vector<EvalValue>> d =
+          runText(withType(text, "double"),
+                  {{"x", doubles(shape, x)}, {"roi", floats({8}, roi)}, {"sizes", size_values}});
+      const std::string where = attributes + " to " + dimsText(sizes);
+      ASSERT_TRUE(f && d) << where << ": " << (f ? d.status() : f.status()).toString();
+      std::vector<float> got = valuesOf<float>((*f)[0]);
+      std::vector<double> exact = valuesOf<double>((*d)[0]);
+      ASSERT_EQ(got.size(), elementCount(sizes)) << where;
+      ASSERT_EQ(exact.size(), got.size()) << where;
+      for (size_t i = 0; i < got.size(); ++i) {
+        ASSERT_EQ(got[i], static_cast<float>(exact[i])) << where << " at " << i;
+      }
+    }
+  }
+}
+
+TEST(NormKernels, ResizeOfFloatImagesGivesTheSameBitsOnAnyThreadCount) {
+  Result<Model> model = parseText(R"(
+    <ir_version: 10, opset_import: ["" : 19]>
+    g (float[1,4,100,90] x, float[4] scales) => (float[1,4,200,180] n, float[1,4,200,180] l) {
+      n = Resize <mode = "nearest", coordinate_transformation_mode = "asymmetric",
+                  nearest_mode = "floor"> (x, , scales)
+      l = Resize <mode = "linear"> (x, , scales)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {{"x", floats({1, 4, 100, 90}, randomFloats(36000, 1))},
+                                    {"scales", floats({4}, {1, 1, 2, 2})}};
+  EXPECT_EQ(testing::threadCountDifference(*model, inputs, 3), "");
 }
 
 TEST(NormKernels, GridSampleCornersWithAlignCorners) {

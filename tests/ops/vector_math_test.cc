@@ -1,5 +1,5 @@
-// vector_math's FLOAT exp and erf against libm's double ones: the error bound they claim over
-// a sample of every binade, and the special values.
+// vector_math's FLOAT exp, erf, tanh and log1p against libm's double ones: the error bound
+// they claim over a sample of every binade, and the special values.
 #include "ops/math/vector_math.h"
 
 #include <gtest/gtest.h>
@@ -51,7 +51,9 @@ std::vector<float> sampleFloats() {
                          -103.97208f,
                          -104.0f,
                          -110.0f,
-                         0.5f * std::log(2.0f)};
+                         0.5f * std::log(2.0f),
+                         kTanhSplit,
+                         9.1f};
   for (float edge : edges) {
     for (float value : {edge, -edge}) {
       values.push_back(value);
@@ -124,6 +126,44 @@ TEST(VectorMath, ErfOfSpecialValues) {
   // Tiny arguments: erf(x) = 2x / sqrt(pi), subnormals included.
   const float tiny = std::numeric_limits<float>::denorm_min() * 1000;
   EXPECT_EQ(erfFloat(tiny), static_cast<float>(std::erf(static_cast<double>(tiny))));
+}
+
+TEST(VectorMath, TanhIsWithinItsBoundOfTheExactValue) {
+  double worst = 0;
+  for (float x : sampleFloats()) {
+    const float y = tanhFloat(x);
+    if (std::isnan(x)) {
+      EXPECT_TRUE(std::isnan(y)) << x;
+      continue;
+    }
+    EXPECT_EQ(std::signbit(y), std::signbit(x)) << x;
+    const double off = ulpsOff(y, std::tanh(static_cast<double>(x)));
+    EXPECT_LE(off, kTanhMaxUlp) << "tanh(" << x << ") = " << y;
+    worst = std::max(worst, off);
+  }
+  RecordProperty("worst_ulp", std::to_string(worst));
+}
+
+TEST(VectorMath, TanhOfSpecialValues) {
+  EXPECT_EQ(std::bit_cast<uint32_t>(tanhFloat(-0.0f)), std::bit_cast<uint32_t>(-0.0f));
+  EXPECT_EQ(tanhFloat(kInf), 1.0f);
+  EXPECT_EQ(tanhFloat(-kInf), -1.0f);
+  EXPECT_EQ(tanhFloat(10.0f), 1.0f);
+  const float tiny = std::numeric_limits<float>::denorm_min() * 3;
+  EXPECT_EQ(tanhFloat(tiny), tiny);
+}
+
+TEST(VectorMath, Log1pIsWithinItsBoundOnTheUnitInterval) {
+  double worst = 0;
+  for (float u : sampleFloats()) {
+    if (!(u >= 0.0f && u <= 1.0f)) continue;
+    const float y = log1pUnitFloat(u);
+    const double off = ulpsOff(y, std::log1p(static_cast<double>(u)));
+    EXPECT_LE(off, kLog1pMaxUlp) << "log1p(" << u << ") = " << y;
+    worst = std::max(worst, off);
+  }
+  EXPECT_EQ(log1pUnitFloat(0.0f), 0.0f);
+  RecordProperty("worst_ulp", std::to_string(worst));
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 
 #include "onyx/eval/test_case.h"
@@ -25,6 +27,26 @@ std::vector<std::vector<float>> floatOutputs(const Model& model,
   if (!out) return values;
   for (const EvalValue& value : *out) values.push_back(valuesOf<float>(value));
   return values;
+}
+
+std::string dimsText(const std::vector<int64_t>& shape) {
+  if (shape.empty()) return "";
+  std::string text = "[";
+  for (size_t i = 0; i < shape.size(); ++i) text += (i > 0 ? "," : "") + std::to_string(shape[i]);
+  return text + "]";
+}
+
+size_t elementCount(const std::vector<int64_t>& shape) {
+  size_t count = 1;
+  for (int64_t dim : shape) count *= static_cast<size_t>(dim);
+  return count;
+}
+
+double floatUlp(double value) {
+  if (value == 0) return std::ldexp(1.0, -149);
+  int exponent = 0;
+  std::frexp(value, &exponent);
+  return std::ldexp(1.0, std::max(exponent - 24, -149));
 }
 
 std::vector<float> randomFloats(size_t count, uint32_t seed) {

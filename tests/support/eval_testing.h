@@ -32,6 +32,17 @@ std::vector<std::vector<float>> floatOutputs(const Model& model,
 std::string threadCountDifference(const Model& model, const std::vector<NamedValue>& inputs,
                                   int threads = 2);
 
+/// A unit in the last place of a float in |value|'s binade (2^-149 at 0 and below the normal
+/// range): the tolerance unit of tests that compare a FLOAT kernel with a DOUBLE result.
+double floatUlp(double value);
+
+/// A shape as the text syntax writes it: "[2,3]", or "" for a scalar (`float` + "" is a
+/// scalar float).
+std::string dimsText(const std::vector<int64_t>& shape);
+
+/// The number of elements of `shape`.
+size_t elementCount(const std::vector<int64_t>& shape);
+
 /// `count` floats drawn uniformly from [-1, 1) by MT19937 seeded with `seed`.
 std::vector<float> randomFloats(size_t count, uint32_t seed);
 

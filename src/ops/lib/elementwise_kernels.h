@@ -340,6 +340,35 @@ void binaryLoop(const KernelContext& ctx, const Broadcast& plan, const A* a, con
   });
 }
 
+/// The FLOAT loops of a binary operator over the runs of a broadcast (both operands stepping,
+/// or one repeated: same shapes, a scalar, a per-channel [1, C, 1, 1] or a bias [C]),
+/// compiled to vectorize (src/ops/math/float_arithmetic.h). Each gives exactly what the
+/// operator's general loop gives, element by element.
+struct FloatBinaryLoops {
+  void (*both)(const float* a, const float* b, float* out, size_t count);
+  void (*repeated_a)(float a, const float* b, float* out, size_t count);
+  void (*repeated_b)(const float* a, float b, float* out, size_t count);
+};
+
+/// binaryLoop over FLOAT operands with `loops` on each run.
+template <class Op>
+void floatBinaryLoop(const KernelContext& ctx, const Broadcast& plan, const float* a,
+                     const float* b, float* out, const FloatBinaryLoops& loops, Op op) {
+  size_t sa = plan.inner_step[0];
+  size_t sb = plan.inner_step[1];
+  forEachRun(ctx, plan, [&](size_t o, size_t length, const std::array<size_t, 3>& off) {
+    if (sa != 0 && sb != 0) {
+      loops.both(a + off[0], b + off[1], out + o, length);
+    } else if (sa != 0) {
+      loops.repeated_b(a + off[0], b[off[1]], out + o, length);
+    } else if (sb != 0) {
+      loops.repeated_a(a[off[0]], b + off[1], out + o, length);
+    } else {
+      std::fill(out + o, out + o + length, static_cast<float>(op(a[off[0]], b[off[1]])));
+    }
+  });
+}
+
 /// out[i] = op(a[..], b[..], c[..]) over a broadcast of three operands.
 template <class A, class B, class C, class Out, class Op>
 void ternaryLoop(const KernelContext& ctx, const Broadcast& plan, const A* a, const B* b,
@@ -422,9 +451,10 @@ inline Status binaryOperands(const KernelContext& ctx, BinaryOperands& operands,
 
 /// A broadcast binary operator whose result has its inputs' type: FLOAT, DOUBLE and the
 /// integers natively (`op(a, b)` with both of one type T, returning T), the narrow floating
-/// types in FLOAT, rounded back.
+/// types in FLOAT, rounded back; FLOAT through `float_loops` when given.
 template <class Op>
-Status binaryArithmeticKernel(KernelContext& ctx, Op op) {
+Status binaryArithmeticKernel(KernelContext& ctx, Op op,
+                              const FloatBinaryLoops* float_loops = nullptr) {
   BinaryOperands in;
   if (Status s = binaryOperands(ctx, in); !s) return s;
   ElementType type = in.a->type();
@@ -434,6 +464,12 @@ Status binaryArithmeticKernel(KernelContext& ctx, Op op) {
   Result<Array> made = Array::allocate(a.type(), in.plan.shape);
   if (!made) return made.status();
   Array out = std::move(*made);
+  if (float_loops != nullptr && a.type() == ElementType::kFloat) {
+    floatBinaryLoop(ctx, in.plan, a.data<float>(), b.data<float>(), out.data<float>(), *float_loops,
+                    op);
+    ctx.setOutput(0, narrowTo(std::move(out), type));
+    return Status::ok();
+  }
   bool ok = dispatchArithmetic(a.type(), [&]<class T>() {
     binaryLoop(ctx, in.plan, a.data<T>(), b.data<T>(), out.data<T>(),
                [&](T x, T y) { return static_cast<T>(op(x, y)); });

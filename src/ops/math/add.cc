@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/float_arithmetic.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -17,7 +18,7 @@ void inferAdd(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic:
 // Integers wrap around on overflow; the narrow floating types are computed in FLOAT.
 Status runAdd(KernelContext& ctx) {
   return elementwise::binaryArithmeticKernel(
-      ctx, [](auto a, auto b) { return elementwise::wrapAdd(a, b); });
+      ctx, [](auto a, auto b) { return elementwise::wrapAdd(a, b); }, &float_arithmetic::kAdd);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <type_traits>
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/float_arithmetic.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -17,14 +18,17 @@ void inferDiv(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic:
 // Integer division truncates toward zero; division by zero gives 0, as onnx's reference
 // does, and the most negative value divided by -1 wraps to itself.
 Status runDiv(KernelContext& ctx) {
-  return elementwise::binaryArithmeticKernel(ctx, [](auto a, auto b) {
-    using T = decltype(a);
-    if constexpr (std::is_integral_v<T>) {
-      return elementwise::truncDiv(a, b);
-    } else {
-      return a / b;
-    }
-  });
+  return elementwise::binaryArithmeticKernel(
+      ctx,
+      [](auto a, auto b) {
+        using T = decltype(a);
+        if constexpr (std::is_integral_v<T>) {
+          return elementwise::truncDiv(a, b);
+        } else {
+          return a / b;
+        }
+      },
+      &float_arithmetic::kDiv);
 }
 
 }  // namespace

@@ -3,19 +3,34 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
 
+// FLOAT as below, the clamps by masks so that the loop vectorizes.
+ONYX_WIDER_VECTORS void hardSigmoidFloats(const float* __restrict from, float* __restrict to,
+                                          size_t count, float alpha, float beta) {
+  for (size_t i = 0; i < count; ++i) {
+    float y = alpha * from[i] + beta;
+    y = vector_math::select(y < 0.0f, 0.0f, y);
+    to[i] = vector_math::select(y > 1.0f, 1.0f, y);
+  }
+}
+
 // clamp(alpha * x + beta, 0, 1); NaN stays NaN.
 Status runHardSigmoid(KernelContext& ctx) {
   float alpha = ctx.floatAttribute("alpha").value_or(0.2f);
   float beta = ctx.floatAttribute("beta").value_or(0.5f);
-  return elementwise::unaryFloatingKernel(ctx, [alpha, beta](auto x) {
+  auto floats = [alpha, beta](const float* from, float* to, size_t count) {
+    hardSigmoidFloats(from, to, count, alpha, beta);
+  };
+  return elementwise::unaryFloatArrayKernel(ctx, floats, [alpha, beta](auto x) {
     using T = decltype(x);
     T y = static_cast<T>(alpha) * x + static_cast<T>(beta);
     return y < T(0) ? T(0) : (y > T(1) ? T(1) : y);

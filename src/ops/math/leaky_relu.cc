@@ -3,17 +3,32 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
 
+// FLOAT as below, the choice by a mask so that the loop vectorizes.
+ONYX_WIDER_VECTORS void leakyReluFloats(const float* __restrict from, float* __restrict to,
+                                        size_t count, float alpha) {
+  for (size_t i = 0; i < count; ++i) {
+    const float x = from[i];
+    to[i] = vector_math::select(x < 0.0f, alpha * x, x);
+  }
+}
+
+// alpha * x below 0, x elsewhere; NaN stays NaN.
 Status runLeakyRelu(KernelContext& ctx) {
   float alpha = ctx.floatAttribute("alpha").value_or(0.01f);
-  return elementwise::unaryFloatingKernel(ctx, [alpha](auto x) {
+  auto floats = [alpha](const float* from, float* to, size_t count) {
+    leakyReluFloats(from, to, count, alpha);
+  };
+  return elementwise::unaryFloatArrayKernel(ctx, floats, [alpha](auto x) {
     using T = decltype(x);
     return x < T(0) ? static_cast<T>(alpha) * x : x;
   });

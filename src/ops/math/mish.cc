@@ -3,17 +3,31 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
 
+// FLOAT without a logarithm: with n = e^x, tanh(log(1 + n)) = n (n + 2) / (n (n + 2) + 2).
+// Above 20 that is 1 in float (and n (n + 2) would overflow from 44 on).
+ONYX_WIDER_VECTORS void mishFloats(const float* __restrict from, float* __restrict to,
+                                   size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const float x = from[i];
+    const float n = vector_math::expFloat(vector_math::select(x > 20.0f, 20.0f, x));
+    const float p = n * (n + 2.0f);
+    to[i] = x * vector_math::select(x > 20.0f, 1.0f, p / (p + 2.0f));
+  }
+}
+
 // x * tanh(softplus(x)).
 Status runMish(KernelContext& ctx) {
-  return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+  return elementwise::unaryFloatArrayKernel(ctx, mishFloats, [](auto x) {
     using T = decltype(x);
     T softplus = x > T(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
     return x * std::tanh(softplus);

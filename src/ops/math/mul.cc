@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/float_arithmetic.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -16,7 +17,7 @@ void inferMul(InferenceContext& ctx) { inferBroadcastArithmetic(ctx, Arithmetic:
 // Integers wrap around on overflow; the narrow floating types are computed in FLOAT.
 Status runMul(KernelContext& ctx) {
   return elementwise::binaryArithmeticKernel(
-      ctx, [](auto a, auto b) { return elementwise::wrapMul(a, b); });
+      ctx, [](auto a, auto b) { return elementwise::wrapMul(a, b); }, &float_arithmetic::kMul);
 }
 
 }  // namespace

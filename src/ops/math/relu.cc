@@ -3,20 +3,33 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
 
+// FLOAT as below, the choice by a mask so that the loop vectorizes.
+ONYX_WIDER_VECTORS void reluFloats(const float* __restrict from, float* __restrict to,
+                                   size_t count) {
+  for (size_t i = 0; i < count; ++i) to[i] = vector_math::select(from[i] < 0.0f, 0.0f, from[i]);
+}
+
 // max(x, 0); NaN stays NaN. The narrow floating types are computed in FLOAT.
 Status runRelu(KernelContext& ctx) {
-  return elementwise::unaryArithmeticKernel(ctx, [](auto x) {
+  auto relu = [](auto x) {
     using T = decltype(x);
     return x < T(0) ? T(0) : x;
-  });
+  };
+  const Array* x = ctx.inputArray(0);
+  if (x != nullptr && (x->type() == ElementType::kFloat || isNarrowFloat(x->type()))) {
+    return elementwise::unaryFloatArrayKernel(ctx, reluFloats, relu);
+  }
+  return elementwise::unaryArithmeticKernel(ctx, relu);
 }
 
 }  // namespace

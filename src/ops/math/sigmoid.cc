@@ -6,6 +6,7 @@
 #include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -13,12 +14,9 @@ using namespace dsl;
 namespace {
 
 // FLOAT as below, with vector_math's exp and without a branch.
-void sigmoidFloats(const float* __restrict from, float* __restrict to, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    const float x = from[i];
-    const float e = vector_math::expFloat(-std::fabs(x));
-    to[i] = vector_math::select(x >= 0.0f, 1.0f, e) / (1.0f + e);
-  }
+ONYX_WIDER_VECTORS void sigmoidFloats(const float* __restrict from, float* __restrict to,
+                                      size_t count) {
+  for (size_t i = 0; i < count; ++i) to[i] = vector_math::sigmoidFloat(from[i]);
 }
 
 // 1 / (1 + e^-x), written so that neither exponential overflows.

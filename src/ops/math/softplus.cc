@@ -3,17 +3,30 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
 
+// FLOAT as max(x, 0) + log(1 + e^-|x|), with vector_math's exp and log1p: e^-|x| is in
+// [0, 1].
+ONYX_WIDER_VECTORS void softplusFloats(const float* __restrict from, float* __restrict to,
+                                       size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const float x = from[i];
+    const float tail = vector_math::log1pUnitFloat(vector_math::expFloat(-std::fabs(x)));
+    to[i] = vector_math::select(x > 0.0f, x, 0.0f) + tail;
+  }
+}
+
 // log(1 + e^x), written so that the exponential does not overflow.
 Status runSoftplus(KernelContext& ctx) {
-  return elementwise::unaryFloatingKernel(ctx, [](auto x) {
+  return elementwise::unaryFloatArrayKernel(ctx, softplusFloats, [](auto x) {
     using T = decltype(x);
     return x > T(0) ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
   });

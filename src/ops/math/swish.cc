@@ -3,18 +3,30 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
 
-// x * sigmoid(alpha * x).
+ONYX_WIDER_VECTORS void swishFloats(const float* __restrict from, float* __restrict to,
+                                    size_t count, float alpha) {
+  for (size_t i = 0; i < count; ++i) {
+    to[i] = from[i] * vector_math::sigmoidFloat(alpha * from[i]);
+  }
+}
+
+// x * sigmoid(alpha * x); FLOAT with vector_math's sigmoid.
 Status runSwish(KernelContext& ctx) {
   float alpha = ctx.floatAttribute("alpha").value_or(1.0f);
-  return elementwise::unaryFloatingKernel(ctx, [alpha](auto x) {
+  auto floats = [alpha](const float* from, float* to, size_t count) {
+    swishFloats(from, to, count, alpha);
+  };
+  return elementwise::unaryFloatArrayKernel(ctx, floats, [alpha](auto x) {
     using T = decltype(x);
     T z = static_cast<T>(alpha) * x;
     T sigmoid = z >= T(0) ? T(1) / (T(1) + std::exp(-z)) : std::exp(z) / (T(1) + std::exp(z));

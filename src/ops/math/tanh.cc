@@ -3,16 +3,24 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
 
+ONYX_WIDER_VECTORS void tanhFloats(const float* __restrict from, float* __restrict to,
+                                   size_t count) {
+  for (size_t i = 0; i < count; ++i) to[i] = vector_math::tanhFloat(from[i]);
+}
+
+// FLOAT through vector_math's tanh.
 Status runTanh(KernelContext& ctx) {
-  return elementwise::unaryFloatingKernel(ctx, [](auto x) { return std::tanh(x); });
+  return elementwise::unaryFloatArrayKernel(ctx, tanhFloats, [](auto x) { return std::tanh(x); });
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
-// Internal: e^x and erf(x) of FLOAT without branches, for elementwise loops the compiler
-// vectorizes (libm's expf and erff are calls, one element at a time).
+// Internal: e^x, erf(x), tanh(x) and log(1 + u) of FLOAT without branches, for elementwise
+// loops the compiler vectorizes (libm's expf, erff, tanhf and log1pf are calls, one element
+// at a time).
 //
-// Both are polynomials whose coefficients scripts/vector_math_coefficients.py derives (a
+// They are polynomials whose coefficients scripts/vector_math_coefficients.py derives (a
 // Chebyshev fit of each function, rounded to float). Over all floats they are within
-// kExpMaxUlp and kErfMaxUlp units in the last place of the exact result (measured
-// exhaustively against double; tests/ops/vector_math_test.cc checks a sample), and they
-// handle NaN, infinities, -0, overflow and gradual underflow. The whole-array forms hold the
+// kExpMaxUlp, kErfMaxUlp and kTanhMaxUlp units in the last place of the exact result
+// (measured exhaustively against double; tests/ops/vector_math_test.cc checks a sample), and
+// they handle NaN, infinities, -0, overflow and gradual underflow; log1pUnitFloat is for
+// [0, 1] alone. The whole-array forms hold the
 // loops; on x86-64 Linux they are also compiled for AVX2 and chosen when the library loads.
 // Every vector width gives the same bits, so a kernel that uses them gives the same result
 // on every thread count.
@@ -23,6 +25,10 @@ namespace onyx::ops::vector_math {
 /// exhaustively against libm's double exp and erf.
 inline constexpr double kExpMaxUlp = 1.05;
 inline constexpr double kErfMaxUlp = 1.34;
+/// The same for tanhFloat over all floats and log1pUnitFloat over [0, 1]: 1.525 at x = 0.86540
+/// and 1.877 at u = 0.97754.
+inline constexpr double kTanhMaxUlp = 1.53;
+inline constexpr double kLog1pMaxUlp = 1.88;
 
 /// `condition ? a : b` by bit masks: a float `?:` after a comparison is a branch the compiler
 /// does not vectorize unless told that comparisons cannot trap (-fno-trapping-math).
@@ -97,6 +103,49 @@ inline float erfFloat(float x) {
   l = l * s - 1.556815266609192f;
   const float large = 1.0f - expFloat(l - b * b);
   return std::copysign(select(a < kErfSplit, small, large), x);
+}
+
+/// 1 / (1 + e^-x), with neither exponential overflowing: e^-|x| is at most 1.
+inline float sigmoidFloat(float x) {
+  const float e = expFloat(-std::fabs(x));
+  return select(x >= 0.0f, 1.0f, e) / (1.0f + e);
+}
+
+/// Below this |x|, tanh(x) = x + x t s(t) with t = x^2; at and above, (1 - e) / (1 + e) with
+/// e = e^(-2|x|) <= 1/3, where the difference loses nothing to cancellation.
+inline constexpr float kTanhSplit = 0.55f;
+
+/// tanh(x). Odd, so -0 stays -0; from 9.1 on it rounds to 1.
+inline float tanhFloat(float x) {
+  const float a = std::fabs(x);
+  const float t = a * a;
+  float s = 0.0025263905990868807f;
+  s = s * t - 0.008526332676410675f;
+  s = s * t + 0.02181844972074032f;
+  s = s * t - 0.05396470054984093f;
+  s = s * t + 0.1333332359790802f;
+  s = s * t - 0.3333333432674408f;
+  const float small = a + a * (t * s);
+  const float e = expFloat(-2.0f * a);  // NaN passes; 0 for large |x|
+  const float large = (1.0f - e) / (1.0f + e);
+  return std::copysign(select(a < kTanhSplit, small, large), x);
+}
+
+/// log(1 + u) for u in [0, 1] (and NaN): u p(u), whose relative error does not grow as u
+/// goes to 0 (softplus's log(1 + e^-|x|) has u there).
+inline float log1pUnitFloat(float u) {
+  float p = 0.001986696617677808f;
+  p = p * u - 0.013187826611101627f;
+  p = p * u + 0.04100657254457474f;
+  p = p * u - 0.08188040554523468f;
+  p = p * u + 0.12377995997667313f;
+  p = p * u - 0.16087622940540314f;
+  p = p * u + 0.19885820150375366f;
+  p = p * u - 0.24986496567726135f;
+  p = p * u + 0.33332496881484985f;
+  p = p * u - 0.4999997913837433f;
+  p = p * u + 1.0f;
+  return u * p;
 }
 
 /// to[i] = e^from[i] for i < count; the arrays do not overlap.

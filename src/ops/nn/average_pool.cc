@@ -2,8 +2,10 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "ops/kernels.h"
 #include "ops/nn/pool_kernels.h"
@@ -18,6 +20,86 @@ namespace {
 // Dilations exist from version 19; earlier versions have none.
 void inferAveragePool(InferenceContext& ctx) { inferPooling(ctx, false); }
 void inferAveragePool19(InferenceContext& ctx) { inferPooling(ctx, true); }
+
+// A 2-D average pool as two passes, as MaxPool's: the sum of each input row's taps for every
+// output column (the columns whose windows lie inside the row tap by tap, a loop the compiler
+// vectorizes), then of those sums over each output row's taps; in double, each sum from 0 in
+// the general walk's order of taps, the divisor as the general walk has it.
+template <class T>
+void averagePool2d(const KernelContext& ctx, const nn::Window& w, size_t planes, bool include_pad,
+                   const T* in, T* out) {
+  const nn::AxisTaps rows = nn::axisTaps(w, 0);
+  const nn::AxisTaps columns = nn::axisTaps(w, 1);
+  const nn::InteriorRange interior = nn::interiorOf(columns, w.kernel[1]);
+  const size_t height = static_cast<size_t>(w.image[0]);
+  const size_t width = static_cast<size_t>(w.image[1]);
+  const size_t out_rows = static_cast<size_t>(w.columns[0]);
+  const size_t out_columns = static_cast<size_t>(w.columns[1]);
+  const size_t row_dilation = static_cast<size_t>(w.dilations[0]);
+  const size_t column_dilation = static_cast<size_t>(w.dilations[1]);
+  const size_t column_stride = static_cast<size_t>(w.strides[1]);
+  const size_t kernel_width = static_cast<size_t>(w.kernel[1]);
+  std::vector<double> divisors(out_rows * out_columns);
+  for (size_t i = 0; i < out_rows; ++i) {
+    for (size_t j = 0; j < out_columns; ++j) {
+      divisors[i * out_columns + j] =
+          include_pad ? static_cast<double>(rows.padded[i]) * static_cast<double>(columns.padded[j])
+                      : static_cast<double>(rows.count[i] * columns.count[j]);
+    }
+  }
+  parallelFor(ctx, planes, nn::grainFor(w.columnVolume() * w.kernelVolume()),
+              [&](size_t begin, size_t end) {
+                std::vector<double> row_sums(height * out_columns);
+                std::vector<double> sums(out_columns);
+                for (size_t plane = begin; plane < end; ++plane) {
+                  const T* image = in + plane * height * width;
+                  for (size_t y = 0; y < height; ++y) {
+                    const T* line = image + y * width;
+                    double* row = row_sums.data() + y * out_columns;
+                    auto window = [&](size_t j) {
+                      const size_t first = static_cast<size_t>(columns.first[j]);
+                      const size_t count = static_cast<size_t>(columns.count[j]);
+                      double sum = 0;
+                      for (size_t c = 0; c < count; ++c) {
+                        sum += static_cast<double>(line[first + c * column_dilation]);
+                      }
+                      row[j] = sum;
+                    };
+                    for (size_t j = 0; j < interior.begin; ++j) window(j);
+                    for (size_t j = interior.end; j < out_columns; ++j) window(j);
+                    if (interior.begin == interior.end) continue;
+                    const T* taps = line + static_cast<size_t>(columns.first[interior.begin]);
+                    double* sum = row + interior.begin;
+                    size_t n = interior.end - interior.begin;
+                    nn::withStride(column_stride, [&]<size_t kStride>() {
+                      const size_t stride = kStride != 0 ? kStride : column_stride;
+                      std::fill(sum, sum + n, 0.0);
+                      for (size_t c = 0; c < kernel_width; ++c) {
+                        const T* tap = taps + c * column_dilation;
+                        for (size_t k = 0; k < n; ++k) {
+                          sum[k] += static_cast<double>(tap[k * stride]);
+                        }
+                      }
+                    });
+                  }
+                  T* result = out + plane * out_rows * out_columns;
+                  for (size_t i = 0; i < out_rows; ++i) {
+                    std::fill(sums.begin(), sums.end(), 0.0);
+                    const size_t count = static_cast<size_t>(rows.count[i]);
+                    for (size_t r = 0; r < count; ++r) {
+                      const size_t y = static_cast<size_t>(rows.first[i]) + r * row_dilation;
+                      const double* next = row_sums.data() + y * out_columns;
+                      for (size_t j = 0; j < out_columns; ++j) sums[j] += next[j];
+                    }
+                    const double* divisor = divisors.data() + i * out_columns;
+                    T* target = result + i * out_columns;
+                    for (size_t j = 0; j < out_columns; ++j) {
+                      target[j] = static_cast<T>(sums[j] / divisor[j]);
+                    }
+                  }
+                }
+              });
+}
 
 // The mean of the taps inside the input, or with count_include_pad of the taps inside the
 // padded input (the ceil_mode overhang never counts). Accumulated in double.
@@ -38,6 +120,10 @@ Status runAveragePool(KernelContext& ctx) {
   bool ok = dispatchFloat(xs.type(), [&]<class T>() {
     const T* in = xs.data<T>();
     T* out = y.data<T>();
+    if (w.rank() == 2) {
+      averagePool2d(ctx, w, planes, include_pad, in, out);
+      return;
+    }
     nn::forEachPoolWindow(ctx, w, planes, [&](size_t plane, size_t p, const nn::PoolTaps& taps) {
       const T* image = in + plane * volume;
       double sum = 0;

@@ -4,9 +4,11 @@
 // see docs/ops.md for the format and how to change it. output_counts added by hand.
 #include <cmath>
 
+#include "ops/lib/elementwise_kernels.h"
 #include "ops/lib/real_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -30,6 +32,44 @@ void inferBatchNormalization(InferenceContext& ctx) {
   for (size_t i = 1; i < ctx.outputCount(); ++i) {
     if (ctx.hasOutput(i)) ctx.setOutputShape(i, statistics);
   }
+}
+
+// Inference on FLOAT X: y = x * factor[f] + shift[f] per feature f (each `inner` long), with
+// factor = scale / sqrt(var + epsilon) and shift = B - mean * factor, all in double, rounded
+// once. One pass, nothing allocated but Y.
+ONYX_WIDER_VECTORS void scaleShiftFloats(const float* __restrict from, float* __restrict to,
+                                         size_t count, double factor, double shift) {
+  for (size_t i = 0; i < count; ++i) {
+    to[i] = static_cast<float>(static_cast<double>(from[i]) * factor + shift);
+  }
+}
+
+Status normalizeFloat(KernelContext& ctx, const Array& x, size_t batch, size_t features,
+                      size_t inner, const std::vector<double>& w, const std::vector<double>& b,
+                      const std::vector<double>& mean, const std::vector<double>& var,
+                      double epsilon) {
+  Result<Array> made = Array::allocate(ElementType::kFloat, x.shape());
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  std::vector<double> factor(features);
+  std::vector<double> shift(features);
+  for (size_t f = 0; f < features; ++f) {
+    factor[f] = w[f] / std::sqrt(var[f] + epsilon);
+    shift[f] = b[f] - mean[f] * factor[f];
+  }
+  const float* from = x.data<float>();
+  float* to = y.data<float>();
+  // By (n, f) plane, each the same affine map.
+  parallelFor(
+      ctx, batch * features, std::max<size_t>(1, elementwise::kGrain / std::max<size_t>(inner, 1)),
+      [&](size_t begin, size_t end) {
+        for (size_t plane = begin; plane < end; ++plane) {
+          const size_t f = plane % features;
+          scaleShiftFloats(from + plane * inner, to + plane * inner, inner, factor[f], shift[f]);
+        }
+      });
+  ctx.setOutput(0, std::move(y));
+  return Status::ok();
 }
 
 // Y = (x - mean) / sqrt(var + epsilon) * scale + B per channel, with the given statistics
@@ -73,6 +113,10 @@ Status runBatchNormalization(KernelContext& ctx) {
   }
   const double epsilon = ctx.floatAttribute("epsilon").value_or(1e-5f);
   const double momentum = ctx.floatAttribute("momentum").value_or(0.9f);
+  if (!training && x->type() == ElementType::kFloat) {
+    return normalizeFloat(ctx, *x, batch, features, inner, realsOf(*scale), realsOf(*bias),
+                          realsOf(*mean_in), realsOf(*var_in), epsilon);
+  }
   const std::vector<double> in = realsOf(*x);
   const std::vector<double> w = realsOf(*scale);
   const std::vector<double> b = realsOf(*bias);

@@ -314,32 +314,84 @@ inline void im2col(const Window& w, const TapTable& table, const T* image, size_
   }
 }
 
+/// Calls `f.template operator()<kStride>()` with kStride = `stride` when that is 1 or 2 (the
+/// strides of nearly every pooling and upsampling), else with 0, when the loop reads `stride`
+/// itself: with a constant stride the compiler vectorizes a strided loop by shuffles instead
+/// of one element at a time.
+template <class F>
+inline void withStride(size_t stride, F&& f) {
+  if (stride == 1) {
+    f.template operator()<1>();
+  } else if (stride == 2) {
+    f.template operator()<2>();
+  } else {
+    f.template operator()<0>();
+  }
+}
+
+/// The moves of col2im: calls write(to, from, count, step, channel) for each `count` elements
+/// of a row of `col` (c * kernelVolume + t, positions from p0) at `from` that land `step`
+/// apart at `to` in channel `channel` of the image (channels x imageVolume). The taps along the
+/// last axis come together, run by run, so that their writes share the cache lines of one
+/// output row; each lands inside for one range of window positions, a loop with no test and
+/// no table. Each image element receives its taps in tap order.
+template <class T, class Write>
+inline void forEachCol2imRun(const Window& w, const TapTable& table, const T* col, size_t channels,
+                             size_t p0, size_t p1, T* image, Write&& write) {
+  size_t taps_count = w.kernelVolume();
+  size_t image_volume = w.imageVolume();
+  size_t width = p1 - p0;
+  size_t last = w.rank() - 1;
+  size_t columns = static_cast<size_t>(w.columns[last]);
+  size_t stride = static_cast<size_t>(w.strides[last]);
+  size_t last_taps = static_cast<size_t>(w.kernel[last]);
+  // Per tap along the last axis: the window positions it lands inside.
+  std::vector<size_t> inside_begin(last_taps);
+  std::vector<size_t> inside_end(last_taps);
+  for (size_t k = 0; k < last_taps; ++k) {
+    const int64_t* index = table.index[last].data() + k * columns;
+    size_t begin = 0;
+    while (begin < columns && index[begin] < 0) ++begin;
+    size_t end = begin;
+    while (end < columns && index[end] >= 0) ++end;
+    inside_begin[k] = begin;
+    inside_end[k] = end;
+  }
+  std::vector<int64_t> taps(w.rank());
+  for (size_t c = 0; c < channels; ++c) {
+    T* dst = image + c * image_volume;
+    for (size_t t = 0; t < taps_count; t += last_taps) {
+      tapCoordinates(w, t, taps.data());
+      forEachRun(w, table, taps.data(), p0, p1,
+                 [&](size_t offset, int64_t base, const int64_t*, size_t j0, size_t run) {
+                   if (base < 0) return;
+                   for (size_t k = 0; k < last_taps; ++k) {
+                     size_t first = std::max(j0, inside_begin[k]);
+                     size_t stop = std::min(j0 + run, inside_end[k]);
+                     if (first >= stop) continue;
+                     const int64_t* index = table.index[last].data() + k * columns;
+                     write(dst + base + index[first],
+                           col + (c * taps_count + t + k) * width + offset + (first - j0),
+                           stop - first, stride, c);
+                   }
+                 });
+    }
+  }
+}
+
 /// The reverse of im2col: adds col[(c * kernelVolume + t), p - p0] into image[c, position of
 /// tap t at window position p] where that falls inside the image.
 template <class T>
 inline void col2imAdd(const Window& w, const TapTable& table, const T* col, size_t channels,
                       size_t p0, size_t p1, T* image) {
-  size_t taps_count = w.kernelVolume();
-  size_t image_volume = w.imageVolume();
-  size_t width = p1 - p0;
-  std::vector<int64_t> taps(w.rank());
-  for (size_t c = 0; c < channels; ++c) {
-    T* dst = image + c * image_volume;
-    for (size_t t = 0; t < taps_count; ++t) {
-      tapCoordinates(w, t, taps.data());
-      const T* src = col + (c * taps_count + t) * width;
-      forEachRun(w, table, taps.data(), p0, p1,
-                 [&](size_t offset, int64_t base, const int64_t* index, size_t j0, size_t run) {
-                   if (base < 0) return;
-                   const T* from = src + offset;
-                   T* to = dst + base;
-                   for (size_t j = 0; j < run; ++j) {
-                     int64_t i = index[j0 + j];
-                     if (i >= 0) to[i] += from[j];
-                   }
-                 });
-    }
-  }
+  forEachCol2imRun(
+      w, table, col, channels, p0, p1, image,
+      [](T* __restrict to, const T* __restrict from, size_t count, size_t step, size_t) {
+        withStride(step, [&]<size_t kStride>() {
+          const size_t s = kStride != 0 ? kStride : step;
+          for (size_t j = 0; j < count; ++j) to[j * s] += from[j];
+        });
+      });
 }
 
 /// A parallelFor grain for tasks of about `work` multiply-adds each: enough tasks per thread

@@ -2,9 +2,13 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "ops/kernels.h"
+#include "ops/matrix_multiply.h"
 #include "ops/nn/conv_kernels.h"
 #include "ops/nn/window_shape.h"
 #include "ops/schema_dsl.h"
@@ -199,8 +203,120 @@ Result<nn::Window> transposedWindow(const KernelContext& ctx, const std::vector<
   return w;
 }
 
-// y[n, g * Mg + m] = col2im(W_g^T X_g) + B: a gemm of the transposed weight by each group's
-// input into columns, added back into the output image; parallel over (image, group).
+// The sizes of a ConvTranspose: x (batch, channels, columns...), w (channels, Mg, kernel...),
+// y (batch, groups * Mg, image...) as `window` has them.
+struct TransposedShape {
+  size_t batch = 0;
+  size_t groups = 0;
+  size_t group_channels = 0;  // Cg
+  size_t group_outputs = 0;   // Mg
+  nn::Window window;
+};
+
+// y = col2im(W_g^T X_g) (+ bias) for each image and group: a gemm of the transposed weight by
+// the group's input into columns (sgemm for float), added into the output image. Parallel over
+// (image, group, block of output channels), and over column tiles too when no two input
+// positions reach the same output (a kernel no larger than its stride, as upsampling layers
+// have it); blocks and tiles depend only on the shapes, so the thread count changes nothing.
+// When the windows tile the output exactly (kernel = stride, no padding), each output is
+// written once, tap + bias, and never filled first.
+template <class T>
+void transposedConvolution(const KernelContext& ctx, const TransposedShape& s, const T* x,
+                           const T* w, const T* bias, T* y) {
+  const nn::Window& win = s.window;
+  const size_t channels = s.groups * s.group_channels;
+  const size_t outputs = s.groups * s.group_outputs;
+  const size_t cg = s.group_channels;
+  const size_t mg = s.group_outputs;
+  const size_t kvol = win.kernelVolume();
+  const size_t rows = mg * kvol;  // of W_g^T
+  const size_t in_volume = win.columnVolume();
+  const size_t out_volume = win.imageVolume();
+  bool disjoint = true;
+  bool tiling = true;
+  for (size_t a = 0; a < win.rank(); ++a) {
+    disjoint = disjoint && win.extent(a) <= win.strides[a];
+    tiling = tiling && win.extent(a) == win.strides[a] && win.pad_begin[a] == 0 &&
+             win.image[a] == win.columns[a] * win.strides[a];
+  }
+  // Otherwise each output starts at 0, or at its bias when it receives one tap at most (bias
+  // + tap is then what adding the bias last gives).
+  if (!tiling) {
+    parallelFor(ctx, s.batch * outputs, nn::grainFor(out_volume), [&](size_t begin, size_t end) {
+      for (size_t plane = begin; plane < end; ++plane) {
+        T start = disjoint && bias != nullptr ? bias[plane % outputs] : T(0);
+        std::fill(y + plane * out_volume, y + (plane + 1) * out_volume, start);
+      }
+    });
+  }
+  // The portable product wants W_g^T stored: W as (group, Mg * kvol, Cg).
+  std::vector<T> transposed(std::is_same_v<T, float> ? 0 : s.groups * rows * cg);
+  for (size_t g = 0; g < transposed.size() / std::max<size_t>(rows * cg, 1); ++g) {
+    for (size_t c = 0; c < cg; ++c) {
+      const T* from = w + (g * cg + c) * rows;
+      T* to = transposed.data() + g * rows * cg + c;
+      for (size_t r = 0; r < rows; ++r) to[r * cg] = from[r];
+    }
+  }
+  // Output channels per task: about 256 rows of W_g^T.
+  const size_t block = std::max<size_t>(1, std::min(mg, 256 / kvol));
+  const size_t blocks = (mg + block - 1) / block;
+  const size_t tile = nn::columnTile(block * kvol, in_volume);
+  const size_t tiles = (in_volume + tile - 1) / tile;
+  const size_t task_tiles = disjoint ? tiles : 1;
+  const nn::TapTable table = nn::tapTable(win);
+  const size_t tasks = s.batch * s.groups * blocks * task_tiles;
+  parallelFor(ctx, tasks, nn::grainFor(block * kvol * cg * tile), [&](size_t begin, size_t end) {
+    std::vector<T> col(block * kvol * tile);
+    for (size_t task = begin; task < end; ++task) {
+      size_t rest = task;
+      const size_t t = rest % task_tiles;
+      rest /= task_tiles;
+      const size_t m0 = rest % blocks * block;
+      rest /= blocks;
+      const size_t g = rest % s.groups;
+      const size_t n = rest / s.groups;
+      const size_t m1 = std::min(mg, m0 + block);
+      const size_t m_rows = (m1 - m0) * kvol;
+      const T* image = x + (n * channels + g * cg) * in_volume;
+      T* out = y + (n * outputs + g * mg + m0) * out_volume;
+      for (size_t tt = disjoint ? t : 0; tt < (disjoint ? t + 1 : tiles); ++tt) {
+        const size_t p0 = tt * tile;
+        const size_t p1 = std::min(in_volume, p0 + tile);
+        if constexpr (std::is_same_v<T, float>) {
+          // W_g is (Cg, Mg * kvol): the rows of W_g^T for channels [m0, m1) are columns of it.
+          multiplyFloatOnThisThread(ctx, true, false, m_rows, p1 - p0, cg, 1.0f,
+                                    w + g * cg * rows + m0 * kvol, rows, image + p0, in_volume,
+                                    0.0f, col.data(), p1 - p0);
+        } else {
+          nn::gemm(m_rows, p1 - p0, cg, transposed.data() + (g * rows + m0 * kvol) * cg, cg,
+                   image + p0, in_volume, col.data(), p1 - p0);
+        }
+        if (!tiling) {
+          nn::col2imAdd(win, table, col.data(), m1 - m0, p0, p1, out);
+          continue;
+        }
+        nn::forEachCol2imRun(
+            win, table, col.data(), m1 - m0, p0, p1, out,
+            [&](T* __restrict to, const T* __restrict from, size_t count, size_t step, size_t m) {
+              const T add = bias != nullptr ? bias[g * mg + m0 + m] : T(0);
+              nn::withStride(step, [&]<size_t kStride>() {
+                const size_t stride = kStride != 0 ? kStride : step;
+                for (size_t j = 0; j < count; ++j) to[j * stride] = from[j] + add;
+              });
+            });
+      }
+      if (!disjoint && bias != nullptr) {
+        for (size_t m = m0; m < m1; ++m) {
+          const T add = bias[g * mg + m];
+          T* row = out + (m - m0) * out_volume;
+          for (size_t i = 0; i < out_volume; ++i) row[i] += add;
+        }
+      }
+    }
+  });
+}
+
 Status runConvTranspose(KernelContext& ctx) {
   const Array* x = ctx.inputArray(0);
   const Array* w = ctx.inputArray(1);
@@ -233,69 +349,29 @@ Status runConvTranspose(KernelContext& ctx) {
   for (int64_t k : kernel) {
     if (k == 0) return ctx.fail("the weight has an empty spatial dimension");
   }
-  int64_t group_outputs = w->dim(1);
-  int64_t outputs = group_outputs * group;
+  int64_t outputs = w->dim(1) * group;
   if (b != nullptr && (b->rank() != 1 || b->dim(0) != outputs)) {
     return ctx.fail("B must have shape [" + std::to_string(outputs) + "]");
   }
   Result<nn::Window> window = transposedWindow(ctx, x->shape(), kernel);
   if (!window) return window.status();
-  const nn::Window& win = *window;
+  TransposedShape shape;
+  shape.batch = static_cast<size_t>(x->dim(0));
+  shape.groups = static_cast<size_t>(group);
+  shape.group_channels = static_cast<size_t>(channels / group);
+  shape.group_outputs = static_cast<size_t>(w->dim(1));
+  shape.window = std::move(*window);
   std::vector<int64_t> dims = {x->dim(0), outputs};
-  dims.insert(dims.end(), win.image.begin(), win.image.end());
+  dims.insert(dims.end(), shape.window.image.begin(), shape.window.image.end());
   Array xs = widenToFloat(*x);
   Array ws = widenToFloat(*w);
   Array bs = b != nullptr ? widenToFloat(*b) : Array();
   Result<Array> made = Array::allocate(xs.type(), dims);
   if (!made) return made.status();
   Array y = std::move(*made);
-  size_t batch = static_cast<size_t>(x->dim(0));
-  size_t groups = static_cast<size_t>(group);
-  size_t cg = static_cast<size_t>(channels / group);
-  size_t mg = static_cast<size_t>(group_outputs);
-  size_t kvol = win.kernelVolume();
-  size_t rows = mg * kvol;
-  size_t in_volume = win.columnVolume();
-  size_t out_volume = win.imageVolume();
-  nn::TapTable table = nn::tapTable(win);
   bool ok = dispatchFloat(xs.type(), [&]<class T>() {
-    const T* xd = xs.data<T>();
-    const T* wd = ws.data<T>();
-    T* yd = y.data<T>();
-    std::fill(yd, yd + y.size(), T(0));
-    // W as (group, Mg * kvol, Cg): each group's weight transposed.
-    std::vector<T> transposed(ws.size());
-    for (size_t g = 0; g < groups; ++g) {
-      for (size_t c = 0; c < cg; ++c) {
-        const T* from = wd + (g * cg + c) * rows;
-        T* to = transposed.data() + g * rows * cg + c;
-        for (size_t r = 0; r < rows; ++r) to[r * cg] = from[r];
-      }
-    }
-    size_t tile = nn::columnTile(rows, in_volume);
-    parallelFor(ctx, batch * groups, nn::grainFor(rows * cg * in_volume),
-                [&](size_t begin, size_t end) {
-                  std::vector<T> col(rows * tile);
-                  for (size_t task = begin; task < end; ++task) {
-                    size_t g = task % groups;
-                    size_t n = task / groups;
-                    const T* image = xd + (n * static_cast<size_t>(channels) + g * cg) * in_volume;
-                    T* out = yd + (n * static_cast<size_t>(outputs) + g * mg) * out_volume;
-                    for (size_t p0 = 0; p0 < in_volume; p0 += tile) {
-                      size_t p1 = std::min(in_volume, p0 + tile);
-                      nn::gemm(rows, p1 - p0, cg, transposed.data() + g * rows * cg, cg, image + p0,
-                               in_volume, col.data(), p1 - p0);
-                      nn::col2imAdd(win, table, col.data(), mg, p0, p1, out);
-                    }
-                    if (b != nullptr) {
-                      const T* bias = bs.data<T>() + g * mg;
-                      for (size_t m = 0; m < mg; ++m) {
-                        T* row = out + m * out_volume;
-                        for (size_t i = 0; i < out_volume; ++i) row[i] += bias[m];
-                      }
-                    }
-                  }
-                });
+    transposedConvolution(ctx, shape, xs.data<T>(), ws.data<T>(),
+                          b != nullptr ? bs.data<T>() : nullptr, y.data<T>());
   });
   if (!ok) return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
   ctx.setOutput(0, narrowFromFloat(y, x->type()));

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -29,21 +30,25 @@ inline T keepMax(T best, T v) {
 
 // A 2-D max pool without indices (what convolution networks use), as two passes: the maximum
 // of each input row's taps for every output column, then of those over each output row's
-// taps, along the output row. Comparisons are branch-free (pooled activations are full of
-// ties that defeat branch prediction) while no NaN turns up, and exact with keepMax when one
-// does. A window is a rectangle of
-// valid taps (rows x columns), so the two passes choose what the general walk below
-// chooses: NaN wins, the first of equal maxima, 0 for a window wholly in the padding.
+// taps, along the output row. Both are branch-free loops the compiler vectorizes (pooled
+// activations are full of ties that defeat branch prediction) while no NaN turns up, and exact
+// with keepMax when one does; the row pass takes the columns whose windows lie inside the
+// row tap by tap. A window is a rectangle of valid taps (rows x columns), so the two passes
+// choose what the general walk below chooses: NaN wins, the first of equal maxima, 0 for a
+// window wholly in the padding.
 template <class T>
 void maxPool2d(const KernelContext& ctx, const nn::Window& w, size_t planes, const T* in, T* out) {
   nn::AxisTaps rows = nn::axisTaps(w, 0);
   nn::AxisTaps columns = nn::axisTaps(w, 1);
+  const nn::InteriorRange interior = nn::interiorOf(columns, w.kernel[1]);
   size_t height = static_cast<size_t>(w.image[0]);
   size_t width = static_cast<size_t>(w.image[1]);
   size_t out_rows = static_cast<size_t>(w.columns[0]);
   size_t out_columns = static_cast<size_t>(w.columns[1]);
   size_t row_dilation = static_cast<size_t>(w.dilations[0]);
   size_t column_dilation = static_cast<size_t>(w.dilations[1]);
+  size_t column_stride = static_cast<size_t>(w.strides[1]);
+  size_t kernel_width = static_cast<size_t>(w.kernel[1]);
   size_t work = w.columnVolume() * w.kernelVolume();
   parallelFor(ctx, planes, nn::grainFor(work), [&](size_t begin, size_t end) {
     std::vector<T> row_maxima(height * out_columns);
@@ -52,24 +57,39 @@ void maxPool2d(const KernelContext& ctx, const nn::Window& w, size_t planes, con
       for (size_t y = 0; y < height; ++y) {
         const T* line = image + y * width;
         T* maxima = row_maxima.data() + y * out_columns;
-        for (size_t j = 0; j < out_columns; ++j) {
+        // Whether the row holds a NaN, as an integer: a bool's |= does not vectorize.
+        uint32_t nan = 0;
+        for (size_t x = 0; x < width; ++x) nan |= nn::isNan(line[x]) ? 1u : 0u;
+        // One window exactly.
+        auto window = [&](size_t j) {
           size_t count = static_cast<size_t>(columns.count[j]);
-          if (count == 0) continue;
+          if (count == 0) return;
           const T* tap = line + static_cast<size_t>(columns.first[j]);
-          // Branch-free for the usual window without NaN; redone exactly when there is one.
           T best = tap[0];
-          bool nan = nn::isNan(best);
-          for (size_t c = 1; c < count; ++c) {
-            T v = tap[c * column_dilation];
-            best = v > best ? v : best;
-            nan |= nn::isNan(v);
-          }
-          if (nan) {
-            best = tap[0];
-            for (size_t c = 1; c < count; ++c) best = keepMax(best, tap[c * column_dilation]);
-          }
+          for (size_t c = 1; c < count; ++c) best = keepMax(best, tap[c * column_dilation]);
           maxima[j] = best;
+        };
+        for (size_t j = 0; j < interior.begin; ++j) window(j);
+        for (size_t j = interior.end; j < out_columns; ++j) window(j);
+        if (nan != 0) {
+          for (size_t j = interior.begin; j < interior.end; ++j) window(j);
+          continue;
         }
+        if (interior.begin == interior.end) continue;
+        const T* taps = line + static_cast<size_t>(columns.first[interior.begin]);
+        T* best = maxima + interior.begin;
+        size_t n = interior.end - interior.begin;
+        nn::withStride(column_stride, [&]<size_t kStride>() {
+          const size_t stride = kStride != 0 ? kStride : column_stride;
+          for (size_t k = 0; k < n; ++k) best[k] = taps[k * stride];
+          for (size_t c = 1; c < kernel_width; ++c) {
+            const T* tap = taps + c * column_dilation;
+            for (size_t k = 0; k < n; ++k) {
+              T v = tap[k * stride];
+              best[k] = v > best[k] ? v : best[k];
+            }
+          }
+        });
       }
       T* result = out + plane * out_rows * out_columns;
       for (size_t i = 0; i < out_rows; ++i) {
@@ -81,25 +101,27 @@ void maxPool2d(const KernelContext& ctx, const nn::Window& w, size_t planes, con
         }
         const T* first = row_maxima.data() + static_cast<size_t>(rows.first[i]) * out_columns;
         std::copy_n(first, out_columns, target);
-        bool nan = false;
-        for (size_t j = 0; j < out_columns; ++j) nan |= nn::isNan(first[j]);
+        uint32_t nan = 0;
+        for (size_t j = 0; j < out_columns; ++j) nan |= nn::isNan(first[j]) ? 1u : 0u;
         for (size_t r = 1; r < count; ++r) {
           const T* next = first + r * row_dilation * out_columns;
           for (size_t j = 0; j < out_columns; ++j) {
             T v = next[j];
             target[j] = v > target[j] ? v : target[j];
-            nan |= nn::isNan(v);
+            nan |= nn::isNan(v) ? 1u : 0u;
           }
         }
-        if (nan) {
+        if (nan != 0) {
           std::copy_n(first, out_columns, target);
           for (size_t r = 1; r < count; ++r) {
             const T* next = first + r * row_dilation * out_columns;
             for (size_t j = 0; j < out_columns; ++j) target[j] = keepMax(target[j], next[j]);
           }
         }
+        // Windows wholly in the padding, at the edges.
         for (size_t j = 0; j < out_columns; ++j) {
-          if (columns.count[j] == 0) target[j] = T(0);
+          if (j == interior.begin) j = interior.end;
+          if (j < out_columns && columns.count[j] == 0) target[j] = T(0);
         }
       }
     }

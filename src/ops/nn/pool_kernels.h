@@ -124,6 +124,23 @@ inline AxisTaps axisTaps(const Window& w, size_t a) {
   return taps;
 }
 
+/// The output positions [begin, end) of an axis whose windows lie wholly inside the input
+/// (all taps valid, the first at begin * stride - pad_begin): a contiguous range, empty when
+/// there is none. Pooling loops run them tap by tap, a loop the compiler vectorizes.
+struct InteriorRange {
+  size_t begin = 0;
+  size_t end = 0;
+};
+
+inline InteriorRange interiorOf(const AxisTaps& taps, int64_t kernel) {
+  InteriorRange range;
+  size_t size = taps.count.size();
+  while (range.begin < size && taps.count[range.begin] != kernel) ++range.begin;
+  range.end = range.begin;
+  while (range.end < size && taps.count[range.end] == kernel) ++range.end;
+  return range;
+}
+
 template <class F>
 inline void forEachPoolWindow(const KernelContext& ctx, const Window& w, size_t planes, F&& f) {
   size_t rank = w.rank();

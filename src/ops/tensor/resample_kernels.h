@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -211,6 +212,117 @@ inline std::vector<double> applyAxis(const KernelContext& ctx, const std::vector
   return out;
 }
 
+// The source index of each output position of a nearest plan (its tap of weight 1), or
+// kOutsideCrop where it lies outside the crop; nullopt when a position has no such tap
+// (exclude_outside dropped it), which the general path then computes.
+inline constexpr size_t kOutsideCrop = SIZE_MAX;
+inline std::optional<std::vector<size_t>> nearestSources(const AxisResample& plan) {
+  std::vector<size_t> sources(plan.output);
+  for (size_t o = 0; o < plan.output; ++o) {
+    if (plan.outside[o]) {
+      sources[o] = kOutsideCrop;
+      continue;
+    }
+    size_t chosen = kOutsideCrop;
+    for (size_t k = 0; k < plan.taps; ++k) {
+      double w = plan.weight[o * plan.taps + k];
+      if (w == 1.0 && chosen == kOutsideCrop) {
+        chosen = plan.index[o * plan.taps + k];
+      } else if (w != 0.0) {
+        return std::nullopt;
+      }
+    }
+    if (chosen == kOutsideCrop) return std::nullopt;
+    sources[o] = chosen;
+  }
+  return sources;
+}
+
+// The resize of FLOAT `x` whose changing axes are among its last two: planes of `height` x
+// `width` (the leading axes kept), each row, column or both resampled by the same plans as
+// the general path (null: the axis is kept). Nearest copies the chosen element (with
+// `sources` per axis); the other modes compute in double in the general path's order (rows
+// first, each output the sum of its taps from 0), so they give its values, without a copy of
+// the whole tensor in double.
+struct FloatPlanes {
+  size_t planes = 0;
+  size_t height = 0;
+  size_t width = 0;
+  const AxisResample* rows = nullptr;
+  const AxisResample* columns = nullptr;
+};
+
+inline void resampleFloatPlanes(const KernelContext& ctx, const FloatPlanes& p, const float* in,
+                                float* out, const std::vector<size_t>* row_sources,
+                                const std::vector<size_t>* column_sources, double extrapolation) {
+  const size_t out_height = p.rows != nullptr ? p.rows->output : p.height;
+  const size_t out_width = p.columns != nullptr ? p.columns->output : p.width;
+  const float outside = static_cast<float>(extrapolation);
+  const bool nearest = row_sources != nullptr || column_sources != nullptr;
+  parallelFor(
+      ctx, p.planes * out_height, std::max<size_t>(1, (size_t{1} << 14) / out_width),
+      [&](size_t begin, size_t end) {
+        std::vector<double> mid(nearest ? 0 : p.width);
+        for (size_t item = begin; item < end; ++item) {
+          const size_t plane = item / out_height;
+          const size_t oy = item % out_height;
+          const float* image = in + plane * p.height * p.width;
+          float* target = out + item * out_width;
+          if (nearest) {
+            const size_t y = row_sources != nullptr ? (*row_sources)[oy] : oy;
+            if (y == kOutsideCrop) {
+              std::fill(target, target + out_width, outside);
+              continue;
+            }
+            // Rows repeated by upsampling are copies of the row above.
+            if (row_sources != nullptr && item > begin && oy > 0 && (*row_sources)[oy - 1] == y) {
+              std::copy_n(target - out_width, out_width, target);
+              continue;
+            }
+            const float* line = image + y * p.width;
+            if (column_sources == nullptr) {
+              std::copy_n(line, out_width, target);
+              continue;
+            }
+            for (size_t ox = 0; ox < out_width; ++ox) {
+              const size_t x = (*column_sources)[ox];
+              target[ox] = x == kOutsideCrop ? outside : line[x];
+            }
+            continue;
+          }
+          if (p.rows == nullptr) {
+            const float* line = image + oy * p.width;
+            for (size_t x = 0; x < p.width; ++x) mid[x] = line[x];
+          } else if (p.rows->outside[oy]) {
+            std::fill(mid.begin(), mid.end(), extrapolation);
+          } else {
+            std::fill(mid.begin(), mid.end(), 0.0);
+            for (size_t k = 0; k < p.rows->taps; ++k) {
+              const double w = p.rows->weight[oy * p.rows->taps + k];
+              const float* line = image + p.rows->index[oy * p.rows->taps + k] * p.width;
+              for (size_t x = 0; x < p.width; ++x) mid[x] += w * line[x];
+            }
+          }
+          if (p.columns == nullptr) {
+            for (size_t x = 0; x < p.width; ++x) target[x] = static_cast<float>(mid[x]);
+            continue;
+          }
+          const size_t taps = p.columns->taps;
+          for (size_t ox = 0; ox < out_width; ++ox) {
+            if (p.columns->outside[ox]) {
+              target[ox] = outside;
+              continue;
+            }
+            double sum = 0;
+            for (size_t k = 0; k < taps; ++k) {
+              sum += p.columns->weight[ox * taps + k] * mid[p.columns->index[ox * taps + k]];
+            }
+            target[ox] = static_cast<float>(sum);
+          }
+        }
+      });
+}
+
 // Resizes `x` along every axis to `sizes` with `scales` (one per axis of x); `roi` holds
 // 2 * rank values (starts then ends) or is empty.
 inline Result<Array> resample(const KernelContext& ctx, const Array& x,
@@ -219,20 +331,56 @@ inline Result<Array> resample(const KernelContext& ctx, const Array& x,
   const size_t rank = x.rank();
   Result<Array> made = Array::allocate(x.type(), sizes);
   if (!made) return made.status();
-  std::vector<double> values = realsOf(x);
-  std::vector<int64_t> shape = x.shape();
+  // The plan of each axis that changes (the others are skipped).
+  std::vector<std::optional<AxisResample>> plans(rank);
+  bool leading_change = false;
   for (size_t axis = 0; axis < rank; ++axis) {
     double roi_start = roi.empty() ? 0.0 : roi[axis];
     double roi_end = roi.empty() ? 1.0 : roi[axis + rank];
-    if (std::abs(scales[axis] - 1.0) <= 1e-9 && sizes[axis] == shape[axis] &&
+    if (std::abs(scales[axis] - 1.0) <= 1e-9 && sizes[axis] == x.dim(axis) &&
         (roi.empty() || (std::abs(roi_start) <= 1e-9 && std::abs(roi_end - 1.0) <= 1e-9))) {
       continue;
     }
     Result<AxisResample> plan =
-        planAxis(options, static_cast<size_t>(shape[axis]), static_cast<size_t>(sizes[axis]),
+        planAxis(options, static_cast<size_t>(x.dim(axis)), static_cast<size_t>(sizes[axis]),
                  scales[axis], roi_start, roi_end);
     if (!plan) return plan.status();
-    values = applyAxis(ctx, values, shape, axis, *plan, options.extrapolation);
+    plans[axis] = std::move(*plan);
+    leading_change = leading_change || axis + 2 < rank;
+  }
+  if (x.type() == ElementType::kFloat && rank > 0 && !leading_change && x.size() > 0 &&
+      made->size() > 0) {
+    FloatPlanes p;
+    p.width = static_cast<size_t>(x.dim(rank - 1));
+    p.height = rank >= 2 ? static_cast<size_t>(x.dim(rank - 2)) : 1;
+    p.planes = x.size() / (p.width * p.height);
+    p.columns = plans[rank - 1] ? &*plans[rank - 1] : nullptr;
+    p.rows = rank >= 2 && plans[rank - 2] ? &*plans[rank - 2] : nullptr;
+    std::optional<std::vector<size_t>> row_sources;
+    std::optional<std::vector<size_t>> column_sources;
+    bool gather = options.mode == "nearest";
+    if (gather && p.rows != nullptr) {
+      row_sources = nearestSources(*p.rows);
+      gather = row_sources.has_value();
+    }
+    if (gather && p.columns != nullptr) {
+      column_sources = nearestSources(*p.columns);
+      gather = column_sources.has_value();
+    }
+    if (gather || options.mode != "nearest") {
+      resampleFloatPlanes(ctx, p, x.data<float>(), made->data<float>(),
+                          gather && row_sources ? &*row_sources : nullptr,
+                          gather && column_sources ? &*column_sources : nullptr,
+                          options.extrapolation);
+      return std::move(*made);
+    }
+  }
+  std::vector<double> values = realsOf(x);
+  std::vector<int64_t> shape = x.shape();
+  for (size_t axis = 0; axis < rank; ++axis) {
+    if (plans[axis]) {
+      values = applyAxis(ctx, values, shape, axis, *plans[axis], options.extrapolation);
+    }
   }
   if (!isRealType(x.type())) {
     for (double& value : values) value = std::nearbyint(value);
