@@ -232,17 +232,34 @@ Result<std::vector<EvalValue>> Executor::runPlan(const GraphPlan& plan, Frame& f
   return outputs;
 }
 
+Result<const GraphPlan*> Executor::subgraphPlan(const Graph& graph) {
+  if (at_.plan != nullptr) {
+    auto held = at_.plan->subgraphs.find(&graph);
+    if (held != at_.plan->subgraphs.end()) return held->second.get();
+  }
+  // A graph the node does not hold itself: a calling function's graph attribute, reached
+  // through a reference. Compiled at its first run, seeing what the running plan sees.
+  auto& made = passed_subgraphs_[{at_.plan, &graph}];
+  if (made == nullptr) {
+    const OpsetImports& imports = at_.plan != nullptr ? *at_.plan->imports : model_imports_;
+    Result<std::unique_ptr<GraphPlan>> plan =
+        compileGraph(graph, imports, at_.plan, graphInputs(graph), graphOutputs(graph), *this);
+    if (!plan) return plan.status();
+    made = std::move(plan).value();
+  }
+  return made.get();
+}
+
 Result<std::vector<EvalValue>> Executor::runSubgraph(const Graph& graph,
                                                      std::vector<EvalValue> inputs) {
-  if (at_.plan == nullptr || !at_.plan->subgraphs.contains(&graph)) {
-    return Status(ErrorCode::kInternal, "a kernel ran a graph that is not its node's");
-  }
+  Result<const GraphPlan*> found = subgraphPlan(graph);
+  if (!found) return found.status();
   if (++depth_ > options_.max_depth) {
     --depth_;
     return Status(ErrorCode::kLimitExceeded,
                   "subgraphs nest deeper than " + std::to_string(options_.max_depth));
   }
-  const GraphPlan& plan = *at_.plan->subgraphs.at(&graph);
+  const GraphPlan& plan = **found;
   Frame inner(plan, at_.frame);
   for (size_t i = 0; i < plan.input_slots.size() && i < inputs.size(); ++i) {
     if (plan.input_slots[i] >= 0) {

@@ -2,9 +2,11 @@
 // kernels of one Evaluator share (threads, seed, subgraph calls).
 #pragma once
 
+#include <map>
 #include <memory>
 #include <span>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "eval/frame.h"
@@ -63,6 +65,8 @@ class Executor final : public KernelHost, public PlanContext {
   Status runNode(const BoundNode& bound, Frame& frame);
   Result<std::vector<EvalValue>> callFunction(const BoundNode& bound, KernelContext& ctx);
   Status warnIfReordered(const GraphPlan& plan, std::string_view where);
+  // The plan of `graph`, run by the node running now.
+  Result<const GraphPlan*> subgraphPlan(const Graph& graph);
 
   const Model& model_;
   const EvalOptions& options_;
@@ -72,6 +76,7 @@ class Executor final : public KernelHost, public PlanContext {
   std::unordered_map<const Function*, OpsetImports> function_imports_;
   std::unordered_map<const Function*, std::unique_ptr<GraphPlan>> function_plans_;
   std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
+  std::map<std::pair<const GraphPlan*, const Graph*>, std::unique_ptr<GraphPlan>> passed_subgraphs_;
   std::unordered_map<const Value*, EvalValue> constants_;
   ThreadPool pool_;
   BufferPool buffers_;

@@ -177,6 +177,35 @@ TEST(Plan, SqueezeExcitationAfterAConvolutionRunsAsOneStep) {
       weights);
 }
 
+// A function whose If takes its branches from the caller's graph attributes: the graphs run
+// belong to the calling node, not to the If.
+TEST(Plan, AGraphPassedToAFunctionThroughAReferenceRuns) {
+  Result<Model> model = parseText(R"(<ir_version: 10, opset_import: ["" : 21, "local" : 1]>
+    g (bool c, float[2] x) => (float[2] y) {
+      y = local.Choose <yes = t () => (float[2] a) {
+          two = Constant <value = float[2] {2, 2}> ()
+          a = Identity (two)
+        }, no = e () => (float[2] b) {
+          three = Constant <value = float[2] {3, 3}> ()
+          b = Identity (three)
+        }> (c, x)
+    }
+    <domain: "local", opset_import: ["" : 21]>
+    Choose <yes, no> (c, x) => (y) {
+      picked = If (c) <then_branch: graph = @yes, else_branch: graph = @no>
+      y = Mul (picked, x)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  for (bool c : {true, false}) {
+    std::vector<NamedValue> inputs = {{"c", tensorOf<bool>(ElementType::kBool, {}, {c})},
+                                      {"x", tensorOf<float>(ElementType::kFloat, {2}, {1, 2})}};
+    Result<std::vector<EvalValue>> out = evaluate(*model, inputs);
+    ASSERT_TRUE(out) << out.status().toString();
+    EXPECT_EQ(valuesOf<float>((*out)[0]),
+              c ? (std::vector<float>{2, 4}) : (std::vector<float>{3, 6}));
+  }
+}
+
 TEST(Plan, StatisticsThatAreInputsAreNotFolded) {
   Result<Model> model = parseText(R"(<ir_version: 10, opset_import: ["" : 21]>
     g (float[1, 2, 3, 3] x, float[2] gamma, float[2] beta, float[2] mean, float[2] var)
