@@ -78,7 +78,7 @@ Result<const Function*> Executor::operatorBody(const Node& node, const OpSchema&
   return function;
 }
 
-Status Executor::warnIfReordered(const GraphPlan& plan, std::string_view where) {
+void Executor::warnIfReordered(const GraphPlan& plan, std::string_view where) {
   if (plan.reordered) {
     std::string message = std::string(where) +
                           ": the nodes are not in topological order (the spec requires it); "
@@ -93,9 +93,8 @@ Status Executor::warnIfReordered(const GraphPlan& plan, std::string_view where) 
   for (const auto& [graph, inner] : plan.subgraphs) {
     std::string path(where);
     if (graph->owner != nullptr) path = joinPath(path, graphPathInNode(*graph->owner, *graph));
-    ONYX_RETURN_IF_ERROR(warnIfReordered(*inner, path));
+    warnIfReordered(*inner, path);
   }
-  return Status::ok();
 }
 
 Result<const GraphPlan*> Executor::mainPlan() {
@@ -105,7 +104,7 @@ Result<const GraphPlan*> Executor::mainPlan() {
         graph, model_imports_, nullptr, graphInputs(graph), graphOutputs(graph), *this);
     if (!plan) return std::move(plan).takeStatus().within("graph");
     main_plan_ = std::move(plan).value();
-    ONYX_RETURN_IF_ERROR(warnIfReordered(*main_plan_, "graph"));
+    warnIfReordered(*main_plan_, "graph");
   }
   return main_plan_.get();
 }
@@ -134,26 +133,24 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
       return Status(ErrorCode::kInvalidArgument, quoted(node.input(i)->name) + " has no value");
     }
   }
+  // runStep has moved the walk to this node's plan and frame (a kernel's subgraph runs
+  // nested in them).
   Status status;
-  {
-    Enter enter(*this,
-                {.plan = at_.plan, .frame = &frame, .caller = at_.caller, .callee = at_.callee});
-    if (bound.function != nullptr) {
-      Result<std::vector<EvalValue>> outputs = callFunction(bound, ctx);
-      if (outputs) {
-        for (size_t i = 0; i < outputs->size() && i < ctx.outputs_.size(); ++i) {
-          ctx.outputs_[i] = std::move((*outputs)[i]);
-        }
-      } else {
-        status = std::move(outputs).takeStatus();
+  if (bound.function != nullptr) {
+    Result<std::vector<EvalValue>> outputs = callFunction(bound, ctx);
+    if (outputs) {
+      for (size_t i = 0; i < outputs->size() && i < ctx.outputs_.size(); ++i) {
+        ctx.outputs_[i] = std::move((*outputs)[i]);
       }
     } else {
-      Result<bool> provided = bound.provided != nullptr ? bound.provided->run(ctx) : false;
-      if (!provided) {
-        status = std::move(provided).takeStatus();
-      } else if (!*provided) {
-        status = bound.kernel(ctx);
-      }
+      status = std::move(outputs).takeStatus();
+    }
+  } else {
+    Result<bool> provided = bound.provided != nullptr ? bound.provided->run(ctx) : false;
+    if (!provided) {
+      status = std::move(provided).takeStatus();
+    } else if (!*provided) {
+      status = bound.kernel(ctx);
     }
   }
   for (size_t i = 0; i < bound.outputs.size(); ++i) {
@@ -205,7 +202,9 @@ Result<std::vector<EvalValue>> Executor::runPlan(const GraphPlan& plan, Frame& f
   EvalObserver* observer = depth_ == 0 ? options_.observer : nullptr;
   std::vector<const Node*> members;
   for (const PlanStep& step : plan.steps) {
-    auto start = std::chrono::steady_clock::now();
+    // The clock is read only for an observer.
+    auto start = observer != nullptr ? std::chrono::steady_clock::now()
+                                     : std::chrono::steady_clock::time_point();
     ONYX_RETURN_IF_ERROR(runStep(plan, step, frame));
     if (observer != nullptr) {
       auto elapsed = std::chrono::steady_clock::now() - start;
@@ -298,11 +297,7 @@ Result<std::vector<EvalValue>> Executor::callFunction(const BoundNode& bound, Ke
       return std::move(made).takeStatus();
     }
     plan = function_plans_.emplace(&function, std::move(made).value()).first;
-    Status warned = warnIfReordered(*plan->second, std::string(bound.node->opType()));
-    if (!warned.isOk()) {
-      --depth_;
-      return warned;
-    }
+    warnIfReordered(*plan->second, std::string(bound.node->opType()));
   }
   Frame body(*plan->second, nullptr);  // closed: a function reads nothing outside it
   for (size_t i = 0; i < plan->second->input_slots.size() && i < ctx.inputCount(); ++i) {

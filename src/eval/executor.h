@@ -64,7 +64,7 @@ class Executor final : public KernelHost, public PlanContext {
   Status runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame);
   Status runNode(const BoundNode& bound, Frame& frame);
   Result<std::vector<EvalValue>> callFunction(const BoundNode& bound, KernelContext& ctx);
-  Status warnIfReordered(const GraphPlan& plan, std::string_view where);
+  void warnIfReordered(const GraphPlan& plan, std::string_view where);
   // The plan of `graph`, run by the node running now.
   Result<const GraphPlan*> subgraphPlan(const Graph& graph);
 

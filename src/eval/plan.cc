@@ -7,6 +7,7 @@
 #include "core/quote.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "ir/graph_place.h"
+#include "ir/nested_reads.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/topo_sort.h"
@@ -16,8 +17,6 @@ namespace onyx::eval_internal {
 
 GraphPlan::GraphPlan() = default;
 GraphPlan::~GraphPlan() = default;
-GraphPlan::GraphPlan(GraphPlan&&) noexcept = default;
-GraphPlan& GraphPlan::operator=(GraphPlan&&) noexcept = default;
 
 Operand GraphPlan::operandOf(const Value* value) const {
   uint32_t depth = 0;
@@ -28,6 +27,10 @@ Operand GraphPlan::operandOf(const Value* value) const {
     }
   }
   return {};
+}
+
+bool fixedInitializer(const Value* value) {
+  return value != nullptr && value->initializer != nullptr && value->input == nullptr;
 }
 
 bool runnable(const Callee& callee) {
@@ -59,36 +62,6 @@ Status notRunnable(const Node& node, const OpSchema* schema) {
                                                    " has no kernel in onyx yet");
 }
 
-// Calls `visit(value)` for every value read inside the graphs `node`'s attributes hold.
-template <class Visit>
-void forEachNestedRead(const Node& node, Visit&& visit) {
-  for (const Attribute* attribute : node.attributes) {
-    auto graphRead = [&](const Graph& graph, auto&& self) -> void {
-      for (const Node* inner : graph.nodes()) {
-        for (size_t i = 0; i < inner->inputCount(); ++i) {
-          if (const Value* input = inner->input(i)) visit(input);
-        }
-        forEachNestedRead(*inner, visit);
-      }
-      for (const ValueInfo* output : graph.outputs) {
-        if (const Value* value = output->bound()) visit(value);
-      }
-      (void)self;
-    };
-    if (attribute->g != nullptr) graphRead(*attribute->g, graphRead);
-    for (const Graph* graph : attribute->rare().graphs) graphRead(*graph, graphRead);
-  }
-}
-
-template <class Visit>
-void forEachGraphOf(const Node& node, Visit&& visit) {
-  for (size_t a = 0; a < node.attributes.size(); ++a) {
-    const Attribute* attribute = node.attributes[a];
-    if (attribute->g != nullptr) visit(*attribute->g);
-    for (const Graph* graph : attribute->rare().graphs) visit(*graph);
-  }
-}
-
 class Compiler final : public FusionGraph {
  public:
   Compiler(GraphPlan& plan, PlanContext& context, std::span<const Value* const> outputs)
@@ -112,10 +85,7 @@ class Compiler final : public FusionGraph {
   const BoundNode& bound(const Node& node) const override {
     return plan_.nodes[position_.at(&node)];
   }
-  bool constant(const Value* value) const override {
-    return value != nullptr && value->initializer != nullptr &&
-           plan_.operandOf(value).from == Operand::From::kAbsent;
-  }
+  bool constant(const Value* value) const override { return fixedInitializer(value); }
 
  private:
   Status order(std::vector<const Node*>& nodes);
@@ -306,7 +276,6 @@ void Compiler::planDrops() {
   // The last step that reads each slot of this frame (reads from inside subgraphs count at
   // the step of the node that holds them).
   std::vector<int64_t> last(plan_.slot_count, -1);
-  std::vector<bool> written(plan_.slot_count, false);
   for (size_t s = 0; s < plan_.steps.size(); ++s) {
     auto note = [&](const Value* value) {
       auto found = plan_.slot_of.find(value);

@@ -69,10 +69,8 @@ struct PlanStep {
 };
 
 struct GraphPlan {
-  GraphPlan();
+  GraphPlan();  // out of line, with the destructor: FusedStep is incomplete here
   ~GraphPlan();
-  GraphPlan(GraphPlan&&) noexcept;
-  GraphPlan& operator=(GraphPlan&&) noexcept;
 
   const Graph* graph = nullptr;
   const OpsetImports* imports = nullptr;
@@ -119,6 +117,10 @@ Result<std::unique_ptr<GraphPlan>> compileGraph(const Graph& graph, const OpsetI
 /// The formal inputs and the outputs of a graph, as compileGraph takes them.
 std::vector<const Value*> graphInputs(const Graph& graph);
 std::vector<const Value*> graphOutputs(const Graph& graph);
+
+/// Whether `value` holds the same elements on every run: an initializer that no graph input
+/// overrides (an input with an initializer only gives it a default).
+bool fixedInitializer(const Value* value);
 
 /// Whether onyx can run what a node calls.
 bool runnable(const Callee& callee);

@@ -8,6 +8,7 @@
 
 #include "core/place_path.h"
 #include "ir/graph_place.h"
+#include "ir/nested_reads.h"
 
 namespace onyx {
 
@@ -23,25 +24,6 @@ struct GraphOrder {
   size_t owner_index = 0;
   std::vector<Node*> order;
 };
-
-// Calls `fn(value)` for every value read inside the graphs that `node`'s attributes hold.
-template <class Fn>
-void forEachNestedRead(const Node& node, Fn&& fn) {
-  std::function<void(const Graph&)> visit = [&](const Graph& graph) {
-    for (const Node* inner = graph.first_node; inner != nullptr; inner = inner->next) {
-      for (const Use& use : inner->inputs) fn(use.value);
-      for (const Attribute* attribute : inner->attributes) {
-        if (attribute->g != nullptr) visit(*attribute->g);
-        for (const Graph* sub : attribute->rare().graphs) visit(*sub);
-      }
-    }
-    for (const ValueInfo* info : graph.outputs) fn(info->output.value);
-  };
-  for (const Attribute* attribute : node.attributes) {
-    if (attribute->g != nullptr) visit(*attribute->g);
-    for (const Graph* sub : attribute->rare().graphs) visit(*sub);
-  }
-}
 
 // `node[3](conv1) (Conv)`: the node's place in its graph, then its operator.
 std::string describe(const Node* node, size_t index) {

@@ -3,9 +3,9 @@
 // (other ranks and types) the built-in kernel runs.
 #include "eval/fused_convolution.h"
 #include "eval/kernel_provider.h"
+#include "eval/plan.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
-#include "onyx/ir/value.h"
 #include "ops/nn/conv_kernels.h"
 
 namespace onyx::eval_internal {
@@ -57,9 +57,7 @@ class OnednnProvider final : public KernelProvider {
       return nullptr;
     }
     // Weights an input cannot override are reordered for oneDNN once.
-    const Value* weights = node.input(1);
-    bool constant = weights->initializer != nullptr && weights->input == nullptr;
-    return std::make_unique<OnednnConvolution>(constant);
+    return std::make_unique<OnednnConvolution>(fixedInitializer(node.input(1)));
   }
 };
 
