@@ -121,6 +121,7 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
     for (size_t i = 0; i < bound.outputs.size(); ++i) {
       bound.context->wanted_[i] = bound.outputs[i] >= 0;
     }
+    bound.context->last_read_ = bound.last_read;
   }
   KernelContext& ctx = *bound.context;
   ctx.caller_ = at_.caller;

@@ -303,6 +303,24 @@ void Compiler::planDrops() {
   for (uint32_t slot = 0; slot < plan_.slot_count; ++slot) {
     if (last[slot] >= 0) plan_.steps[static_cast<size_t>(last[slot])].drops.push_back(slot);
   }
+  // A node alone may write its output over an input it reads last (and once).
+  for (const PlanStep& step : plan_.steps) {
+    if (step.fused != nullptr) continue;
+    BoundNode& bound = plan_.nodes[step.members.front()];
+    bound.last_read.assign(bound.inputs.size(), false);
+    for (size_t i = 0; i < bound.inputs.size(); ++i) {
+      const Operand& input = bound.inputs[i];
+      if (input.from != Operand::From::kSlot || input.depth != 0 ||
+          std::find(step.drops.begin(), step.drops.end(), input.slot) == step.drops.end()) {
+        continue;
+      }
+      size_t reads = 0;
+      for (const Operand& other : bound.inputs) {
+        reads += other.from == input.from && other.depth == 0 && other.slot == input.slot;
+      }
+      bound.last_read[i] = reads == 1;
+    }
+  }
 }
 
 void Compiler::planLayouts() {

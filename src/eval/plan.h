@@ -56,6 +56,8 @@ struct BoundNode {
   const Function* function = nullptr;
   std::vector<Operand> inputs;
   std::vector<int32_t> outputs;  // slot per output, -1 where the output is omitted
+  /// Per input: whether no later step reads it (KernelContext::reusableInput).
+  std::vector<bool> last_read;
   /// The context its kernel runs with, made at the first run and reused by later ones (a
   /// node runs once at a time: a call to its own function runs another plan's nodes).
   mutable std::unique_ptr<KernelContext> context;

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -81,6 +82,14 @@ class KernelContext : public NodeContext {
   }
   void setOutput(size_t i, Array array) { setOutput(i, EvalValue::of(std::move(array))); }
 
+  /// The storage of input `i`, to write an output into, when no one reads that input after
+  /// this node (the evaluator says so), nothing else holds its elements, and it has `type`
+  /// and as many elements as `shape`: the output then costs no allocation. nullopt
+  /// otherwise. Only for a kernel that reads element k of the input before it writes element
+  /// k of the output, and no input element after that (an elementwise function).
+  std::optional<Array> reusableInput(size_t i, ElementType type,
+                                     const std::vector<int64_t>& shape) const;
+
   Result<std::vector<EvalValue>> runSubgraph(const Graph& graph, std::vector<EvalValue> inputs) {
     return host_->runSubgraph(graph, std::move(inputs));
   }
@@ -100,6 +109,8 @@ class KernelContext : public NodeContext {
   std::vector<const EvalValue*> inputs_;
   std::vector<EvalValue> outputs_;
   std::vector<bool> wanted_;
+  /// Per input: whether no one reads it after this node (reusableInput).
+  std::vector<bool> last_read_;
 
  private:
   KernelHost* host_;
