@@ -226,6 +226,20 @@ inline std::optional<Broadcast> planBroadcast(
   if (count > (uint64_t{1} << 48)) return std::nullopt;
   plan.count = static_cast<size_t>(count);
   if (plan.count == 0) return plan;
+  // The common cases, without the per-axis tables: each operand either has the result's
+  // elements in its order (as many of them, every other axis of size 1) or is one element.
+  bool simple = true;
+  for (size_t k = 0; k < shapes.size() && simple; ++k) {
+    size_t size = 1;
+    for (int64_t d : *shapes[k]) size *= static_cast<size_t>(d);
+    plan.inner_step[k] = size == 1 ? 0 : 1;
+    simple = size == 1 || size == plan.count;
+  }
+  if (simple) {
+    plan.inner = plan.count;
+    return plan;
+  }
+  plan.inner_step = {};
   // Each operand's stride per result axis, 0 where it repeats.
   std::vector<std::array<size_t, kMaxOperands>> strides(rank);
   for (size_t k = 0; k < shapes.size(); ++k) {
