@@ -625,5 +625,51 @@ TEST(ElementwiseKernels, FloatFastPathsGiveTheSameBitsOnAnyThreadCount) {
   EXPECT_EQ(testing::threadCountDifference(*model, inputs, 3), "");
 }
 
+// A kernel writes its result into an input's storage when the evaluator says no one reads
+// that input afterwards: the chain computes the same bits as when every value is kept (each
+// one a graph output, so none is given away), and the caller's input is left as it was.
+TEST(ElementwiseKernels, ResultsWrittenInPlaceAreTheResultsWrittenApart) {
+  const char* chain = R"(
+      a = Sigmoid (x)
+      b = Mul (a, k)
+      c = Add (b, a)
+      d = BatchNormalization <epsilon = 0.01> (c, s, bias, m, v)
+      e = Clip (d, low, high)
+      f = HardSwish (e)
+      y = Tanh (f)
+    })";
+  const std::string header =
+      "<ir_version: 10, opset_import: [\"\" : 22]>\n"
+      "g (float[2,3,4,37] x, float[1,3,1,1] k, float[3] s, float[3] bias, float[3] m, float[3] v, "
+      "float low, float high) => (float[2,3,4,37] y";
+  const std::string all_kept =
+      ", float[2,3,4,37] a, float[2,3,4,37] b, float[2,3,4,37] c, "
+      "float[2,3,4,37] d, float[2,3,4,37] e, float[2,3,4,37] f";
+  const std::vector<float> x = valuesWithSpecials(2 * 3 * 4 * 37, 7, 4.0f);
+  auto inputs = [&] {
+    return std::vector<NamedValue>{
+        {"x", tensorOf<float>(ElementType::kFloat, {2, 3, 4, 37}, x)},
+        {"k", tensorOf<float>(ElementType::kFloat, {1, 3, 1, 1}, {0.5f, -2.0f, 3.0f})},
+        {"s", tensorOf<float>(ElementType::kFloat, {3}, {1.0f, 0.5f, 2.0f})},
+        {"bias", tensorOf<float>(ElementType::kFloat, {3}, {0.0f, 0.1f, -0.2f})},
+        {"m", tensorOf<float>(ElementType::kFloat, {3}, {0.3f, 0.0f, -0.1f})},
+        {"v", tensorOf<float>(ElementType::kFloat, {3}, {1.0f, 2.0f, 0.5f})},
+        {"low", tensorOf<float>(ElementType::kFloat, {}, {-1.0f})},
+        {"high", tensorOf<float>(ElementType::kFloat, {}, {6.0f})}};
+  };
+  std::vector<NamedValue> given = inputs();
+  Result<std::vector<EvalValue>> in_place = runText(header + ") {" + chain, given);
+  Result<std::vector<EvalValue>> apart = runText(header + all_kept + ") {" + chain, inputs());
+  ASSERT_TRUE(in_place && apart);
+  std::vector<float> got = valuesOf<float>((*in_place)[0]);
+  std::vector<float> expected = valuesOf<float>((*apart)[0]);
+  ASSERT_EQ(got.size(), x.size());
+  ASSERT_EQ(expected.size(), x.size());
+  for (size_t i = 0; i < x.size(); ++i) expectSameFloat(got[i], expected[i], std::to_string(i));
+  std::vector<float> after = valuesOf<float>(given[0].value);
+  for (size_t i = 0; i < x.size(); ++i)
+    expectSameFloat(after[i], x[i], "input " + std::to_string(i));
+}
+
 }  // namespace
 }  // namespace onyx

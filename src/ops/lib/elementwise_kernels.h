@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -357,7 +358,8 @@ void binaryLoop(const KernelContext& ctx, const Broadcast& plan, const A* a, con
 /// The FLOAT loops of a binary operator over the runs of a broadcast (both operands stepping,
 /// or one repeated: same shapes, a scalar, a per-channel [1, C, 1, 1] or a bias [C]),
 /// compiled to vectorize (src/ops/math/float_arithmetic.h). Each gives exactly what the
-/// operator's general loop gives, element by element.
+/// operator's general loop gives, element by element; `out` may be a stepping operand (the
+/// result written in place).
 struct FloatBinaryLoops {
   void (*both)(const float* a, const float* b, float* out, size_t count);
   void (*repeated_a)(float a, const float* b, float* out, size_t count);
@@ -412,6 +414,18 @@ void unaryLoop(const KernelContext& ctx, size_t count, const In* in, Out* out, O
 }
 
 // ---- kernels ------------------------------------------------------------------------------
+
+/// The array an elementwise kernel writes its result of `type` and `shape` into: the storage
+/// of the first of `inputs` the evaluator lets it reuse (KernelContext::reusableInput: no one
+/// reads that input after this node), else a new one. Only where element k of the result is
+/// computed from element k of that input alone, read before it is written.
+inline Result<Array> resultArray(const KernelContext& ctx, std::initializer_list<size_t> inputs,
+                                 ElementType type, const std::vector<int64_t>& shape) {
+  for (size_t i : inputs) {
+    if (std::optional<Array> reused = ctx.reusableInput(i, type, shape)) return std::move(*reused);
+  }
+  return Array::allocate(type, shape);
+}
 
 /// The two tensor inputs of a binary operator and their broadcast; fails (into `status`) on
 /// a missing input or shapes that do not broadcast.
@@ -473,11 +487,13 @@ Status binaryArithmeticKernel(KernelContext& ctx, Op op,
   if (Status s = binaryOperands(ctx, in); !s) return s;
   ElementType type = in.a->type();
   bool narrow = isNarrowFloat(type);
-  Array a = narrow ? widenToFloat(*in.a) : *in.a;
-  Array b = narrow ? widenToFloat(*in.b) : *in.b;
-  Result<Array> made = Array::allocate(a.type(), in.plan.shape);
+  // An operand with as many elements as the result is laid out as the result. Decided before
+  // the copies of the operands' handles below, which would keep them from being given away.
+  Result<Array> made = resultArray(ctx, {0, 1}, narrow ? ElementType::kFloat : type, in.plan.shape);
   if (!made) return made.status();
   Array out = std::move(*made);
+  Array a = narrow ? widenToFloat(*in.a) : *in.a;
+  Array b = narrow ? widenToFloat(*in.b) : *in.b;
   if (float_loops != nullptr && a.type() == ElementType::kFloat) {
     floatBinaryLoop(ctx, in.plan, a.data<float>(), b.data<float>(), out.data<float>(), *float_loops,
                     op);
@@ -570,6 +586,24 @@ Status integerBinaryKernel(KernelContext& ctx, Op op) {
   return logicalBinaryKernel<false>(ctx, op);
 }
 
+/// The input of a unary kernel as it computes on it (a narrow floating type widened to FLOAT,
+/// a copy the kernel owns) and the array it writes its result into: that copy, X's storage
+/// when the evaluator lets it go (resultArray), or a new array. Decided before any copy of
+/// X's handle is made, which would keep X from being given away.
+struct UnaryArrays {
+  Array in;
+  Array out;
+};
+inline Result<UnaryArrays> unaryArrays(const KernelContext& ctx, const Array& x) {
+  if (isNarrowFloat(x.type())) {
+    Array wide = widenToFloat(x);
+    return UnaryArrays{wide, wide};
+  }
+  Result<Array> out = resultArray(ctx, {0}, x.type(), x.shape());
+  if (!out) return out.status();
+  return UnaryArrays{x, std::move(*out)};
+}
+
 /// An elementwise operator over the floating-point types: FLOAT and DOUBLE natively (`op`
 /// gets and returns a float or a double), the narrow types in FLOAT, rounded back. With
 /// kIntegers, integer inputs are computed in DOUBLE and converted back (truncating and
@@ -579,9 +613,10 @@ Status unaryFloatingKernel(KernelContext& ctx, Op op) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("needs a tensor input");
   ElementType type = x->type();
-  bool narrow = isNarrowFloat(type);
-  Array in = narrow ? widenToFloat(*x) : *x;
-  Array out(in.type(), in.shape());
+  Result<UnaryArrays> arrays = unaryArrays(ctx, *x);
+  if (!arrays) return arrays.status();
+  Array in = std::move(arrays->in);
+  Array out = std::move(arrays->out);
   bool ok = dispatchFloat(in.type(), [&]<class T>() {
     unaryLoop(ctx, in.size(), in.data<T>(), out.data<T>(),
               [&](T v) { return static_cast<T>(op(v)); });
@@ -600,9 +635,10 @@ Status unaryFloatingKernel(KernelContext& ctx, Op op) {
 }
 
 /// As unaryFloatingKernel, except that FLOAT (and the narrow types, widened to FLOAT) goes
-/// through `floats(from, to, count)` on contiguous, non-overlapping chunks: a whole-array
-/// function whose loop the compiler vectorizes (vector_math.h). It must compute each element
-/// on its own, so that the chunking (the thread count) changes nothing.
+/// through `floats(from, to, count)` on contiguous chunks: a whole-array function whose loop
+/// the compiler vectorizes (vector_math.h). It must compute each element on its own, so that
+/// the chunking (the thread count) changes nothing, and take `to` equal to `from` (the result
+/// written in place).
 template <bool kIntegers = false, class Floats, class Op>
 Status unaryFloatArrayKernel(KernelContext& ctx, Floats floats, Op op) {
   const Array* x = ctx.inputArray(0);
@@ -611,8 +647,10 @@ Status unaryFloatArrayKernel(KernelContext& ctx, Floats floats, Op op) {
   if (type != ElementType::kFloat && !isNarrowFloat(type)) {
     return unaryFloatingKernel<kIntegers>(ctx, op);
   }
-  Array in = widenToFloat(*x);
-  Array out(ElementType::kFloat, in.shape());
+  Result<UnaryArrays> arrays = unaryArrays(ctx, *x);
+  if (!arrays) return arrays.status();
+  Array in = std::move(arrays->in);
+  Array out = std::move(arrays->out);
   const float* from = in.data<float>();
   float* to = out.data<float>();
   parallelFor(ctx, in.size(), kGrain,
@@ -628,9 +666,10 @@ Status unaryArithmeticKernel(KernelContext& ctx, Op op) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("needs a tensor input");
   ElementType type = x->type();
-  bool narrow = isNarrowFloat(type);
-  Array in = narrow ? widenToFloat(*x) : *x;
-  Array out(in.type(), in.shape());
+  Result<UnaryArrays> arrays = unaryArrays(ctx, *x);
+  if (!arrays) return arrays.status();
+  Array in = std::move(arrays->in);
+  Array out = std::move(arrays->out);
   bool ok = dispatchArithmetic(in.type(), [&]<class T>() {
     unaryLoop(ctx, in.size(), in.data<T>(), out.data<T>(),
               [&](T v) { return static_cast<T>(op(v)); });

@@ -33,8 +33,8 @@ Result<Array> clipBound(const KernelContext& ctx, size_t index, const char* name
 
 // FLOAT between two bounds that are not NaN, as nanMin(nanMax(x, low), high) gives it (NaN
 // stays NaN, low > high gives high), the choices by masks so that the loop vectorizes.
-ONYX_WIDER_VECTORS void clipFloats(const float* __restrict from, float* __restrict to, size_t count,
-                                   float low, float high) {
+ONYX_WIDER_VECTORS void clipFloats(const float* from, float* to, size_t count, float low,
+                                   float high) {
   for (size_t i = 0; i < count; ++i) {
     const float raised = vector_math::select(from[i] < low, low, from[i]);
     to[i] = vector_math::select(high < raised, high, raised);
@@ -46,17 +46,19 @@ Status runClip(KernelContext& ctx) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("needs a tensor input");
   ElementType type = x->type();
-  Array in = isNarrowFloat(type) ? widenToFloat(*x) : *x;
-  Result<Array> lo = clipBound(ctx, 1, "min", type, in.type(), true);
+  ElementType computing = isNarrowFloat(type) ? ElementType::kFloat : type;
+  Result<Array> lo = clipBound(ctx, 1, "min", type, computing, true);
   if (!lo) return lo.status();
-  Result<Array> hi = clipBound(ctx, 2, "max", type, in.type(), false);
+  Result<Array> hi = clipBound(ctx, 2, "max", type, computing, false);
   if (!hi) return hi.status();
   std::optional<elementwise::Broadcast> plan =
-      elementwise::planBroadcast({&in.shape(), &lo->shape(), &hi->shape()});
+      elementwise::planBroadcast({&x->shape(), &lo->shape(), &hi->shape()});
   if (!plan) return ctx.fail("the bounds' shapes do not broadcast to the input's");
-  Result<Array> made = Array::allocate(in.type(), plan->shape);
+  // Before the copy of X's handle below, which would keep X from being given away.
+  Result<Array> made = elementwise::resultArray(ctx, {0}, computing, plan->shape);
   if (!made) return made.status();
   Array out = std::move(*made);
+  Array in = isNarrowFloat(type) ? widenToFloat(*x) : *x;
   // Relu6 and the like: one bound each, the input's shape kept.
   if (in.type() == ElementType::kFloat && lo->size() == 1 && hi->size() == 1 &&
       plan->shape == in.shape() && !std::isnan(lo->data<float>()[0]) &&

@@ -10,20 +10,17 @@ namespace onyx::ops::float_arithmetic {
 namespace {
 
 template <class Op>
-ONYX_WIDER_VECTORS void both(const float* __restrict a, const float* __restrict b,
-                             float* __restrict out, size_t count) {
+ONYX_WIDER_VECTORS void both(const float* a, const float* b, float* out, size_t count) {
   for (size_t i = 0; i < count; ++i) out[i] = Op()(a[i], b[i]);
 }
 
 template <class Op>
-ONYX_WIDER_VECTORS void repeatedA(float a, const float* __restrict b, float* __restrict out,
-                                  size_t count) {
+ONYX_WIDER_VECTORS void repeatedA(float a, const float* b, float* out, size_t count) {
   for (size_t i = 0; i < count; ++i) out[i] = Op()(a, b[i]);
 }
 
 template <class Op>
-ONYX_WIDER_VECTORS void repeatedB(const float* __restrict a, float b, float* __restrict out,
-                                  size_t count) {
+ONYX_WIDER_VECTORS void repeatedB(const float* a, float b, float* out, size_t count) {
   for (size_t i = 0; i < count; ++i) out[i] = Op()(a[i], b);
 }
 

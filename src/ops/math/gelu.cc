@@ -20,7 +20,7 @@ constexpr float kSqrtTwoOverPi = 0.79788456080286535588f;
 
 // FLOAT x Phi(x) with vector_math's erf, which works on whole arrays: the scaled inputs and
 // their erf go through buffers on the stack.
-void geluFloats(const float* __restrict from, float* __restrict to, size_t count) {
+void geluFloats(const float* from, float* to, size_t count) {
   constexpr size_t kChunk = 256;
   float scaled[kChunk];
   float erfs[kChunk];
@@ -35,7 +35,7 @@ void geluFloats(const float* __restrict from, float* __restrict to, size_t count
 
 // FLOAT tanh approximation as x / (1 + e^(-2u)), which is (1 + tanh(u)) / 2 times x, with
 // vector_math's exp; +-0 and NaN where the tanh form gives them.
-void geluTanhFloats(const float* __restrict from, float* __restrict to, size_t count) {
+void geluTanhFloats(const float* from, float* to, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const float x = from[i];
     const float u = kSqrtTwoOverPi * (x + 0.044715f * x * x * x);

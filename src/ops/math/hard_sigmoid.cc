@@ -14,8 +14,8 @@ using namespace dsl;
 namespace {
 
 // FLOAT as below, the clamps by masks so that the loop vectorizes.
-ONYX_WIDER_VECTORS void hardSigmoidFloats(const float* __restrict from, float* __restrict to,
-                                          size_t count, float alpha, float beta) {
+ONYX_WIDER_VECTORS void hardSigmoidFloats(const float* from, float* to, size_t count, float alpha,
+                                          float beta) {
   for (size_t i = 0; i < count; ++i) {
     float y = alpha * from[i] + beta;
     y = vector_math::select(y < 0.0f, 0.0f, y);

@@ -14,8 +14,7 @@ using namespace dsl;
 namespace {
 
 // FLOAT as below, the clamps by masks so that the loop vectorizes.
-ONYX_WIDER_VECTORS void hardSwishFloats(const float* __restrict from, float* __restrict to,
-                                        size_t count) {
+ONYX_WIDER_VECTORS void hardSwishFloats(const float* from, float* to, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const float x = from[i];
     float gate = x / 6.0f + 0.5f;

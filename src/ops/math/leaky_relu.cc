@@ -14,8 +14,7 @@ using namespace dsl;
 namespace {
 
 // FLOAT as below, the choice by a mask so that the loop vectorizes.
-ONYX_WIDER_VECTORS void leakyReluFloats(const float* __restrict from, float* __restrict to,
-                                        size_t count, float alpha) {
+ONYX_WIDER_VECTORS void leakyReluFloats(const float* from, float* to, size_t count, float alpha) {
   for (size_t i = 0; i < count; ++i) {
     const float x = from[i];
     to[i] = vector_math::select(x < 0.0f, alpha * x, x);

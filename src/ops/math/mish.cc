@@ -15,8 +15,7 @@ namespace {
 
 // FLOAT without a logarithm: with n = e^x, tanh(log(1 + n)) = n (n + 2) / (n (n + 2) + 2).
 // Above 20 that is 1 in float (and n (n + 2) would overflow from 44 on).
-ONYX_WIDER_VECTORS void mishFloats(const float* __restrict from, float* __restrict to,
-                                   size_t count) {
+ONYX_WIDER_VECTORS void mishFloats(const float* from, float* to, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const float x = from[i];
     const float n = vector_math::expFloat(vector_math::select(x > 20.0f, 20.0f, x));

@@ -14,8 +14,7 @@ using namespace dsl;
 namespace {
 
 // FLOAT as below, the choice by a mask so that the loop vectorizes.
-ONYX_WIDER_VECTORS void reluFloats(const float* __restrict from, float* __restrict to,
-                                   size_t count) {
+ONYX_WIDER_VECTORS void reluFloats(const float* from, float* to, size_t count) {
   for (size_t i = 0; i < count; ++i) to[i] = vector_math::select(from[i] < 0.0f, 0.0f, from[i]);
 }
 

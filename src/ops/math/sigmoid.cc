@@ -14,8 +14,7 @@ using namespace dsl;
 namespace {
 
 // FLOAT as below, with vector_math's exp and without a branch.
-ONYX_WIDER_VECTORS void sigmoidFloats(const float* __restrict from, float* __restrict to,
-                                      size_t count) {
+ONYX_WIDER_VECTORS void sigmoidFloats(const float* from, float* to, size_t count) {
   for (size_t i = 0; i < count; ++i) to[i] = vector_math::sigmoidFloat(from[i]);
 }
 

@@ -15,8 +15,7 @@ namespace {
 
 // FLOAT as max(x, 0) + log(1 + e^-|x|), with vector_math's exp and log1p: e^-|x| is in
 // [0, 1].
-ONYX_WIDER_VECTORS void softplusFloats(const float* __restrict from, float* __restrict to,
-                                       size_t count) {
+ONYX_WIDER_VECTORS void softplusFloats(const float* from, float* to, size_t count) {
   for (size_t i = 0; i < count; ++i) {
     const float x = from[i];
     const float tail = vector_math::log1pUnitFloat(vector_math::expFloat(-std::fabs(x)));

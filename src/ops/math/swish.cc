@@ -13,8 +13,7 @@ using namespace dsl;
 
 namespace {
 
-ONYX_WIDER_VECTORS void swishFloats(const float* __restrict from, float* __restrict to,
-                                    size_t count, float alpha) {
+ONYX_WIDER_VECTORS void swishFloats(const float* from, float* to, size_t count, float alpha) {
   for (size_t i = 0; i < count; ++i) {
     to[i] = from[i] * vector_math::sigmoidFloat(alpha * from[i]);
   }

@@ -13,8 +13,7 @@ using namespace dsl;
 
 namespace {
 
-ONYX_WIDER_VECTORS void tanhFloats(const float* __restrict from, float* __restrict to,
-                                   size_t count) {
+ONYX_WIDER_VECTORS void tanhFloats(const float* from, float* to, size_t count) {
   for (size_t i = 0; i < count; ++i) to[i] = vector_math::tanhFloat(from[i]);
 }
 

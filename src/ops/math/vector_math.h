@@ -148,14 +148,14 @@ inline float log1pUnitFloat(float u) {
   return u * p;
 }
 
-/// to[i] = e^from[i] for i < count; the arrays do not overlap.
+/// to[i] = e^from[i] for i < count; `to` is `from` or does not overlap it.
 void expFloats(const float* from, float* to, size_t count);
 
 /// to[i] = e^(from[i] - shift) for i < count (softmax's exponentials); the arrays do not
 /// overlap.
 void expShiftedFloats(const float* from, float shift, float* to, size_t count);
 
-/// to[i] = erf(from[i]) for i < count; the arrays do not overlap.
+/// to[i] = erf(from[i]) for i < count; `to` is `from` or does not overlap it.
 void erfFloats(const float* from, float* to, size_t count);
 
 }  // namespace onyx::ops::vector_math

@@ -36,9 +36,9 @@ void inferBatchNormalization(InferenceContext& ctx) {
 
 // Inference on FLOAT X: y = x * factor[f] + shift[f] per feature f (each `inner` long), with
 // factor = scale / sqrt(var + epsilon) and shift = B - mean * factor, all in double, rounded
-// once. One pass, nothing allocated but Y.
-ONYX_WIDER_VECTORS void scaleShiftFloats(const float* __restrict from, float* __restrict to,
-                                         size_t count, double factor, double shift) {
+// once. One pass, into X's storage when no one reads X after this node.
+ONYX_WIDER_VECTORS void scaleShiftFloats(const float* from, float* to, size_t count, double factor,
+                                         double shift) {
   for (size_t i = 0; i < count; ++i) {
     to[i] = static_cast<float>(static_cast<double>(from[i]) * factor + shift);
   }
@@ -48,7 +48,7 @@ Status normalizeFloat(KernelContext& ctx, const Array& x, size_t batch, size_t f
                       size_t inner, const std::vector<double>& w, const std::vector<double>& b,
                       const std::vector<double>& mean, const std::vector<double>& var,
                       double epsilon) {
-  Result<Array> made = Array::allocate(ElementType::kFloat, x.shape());
+  Result<Array> made = elementwise::resultArray(ctx, {0}, ElementType::kFloat, x.shape());
   if (!made) return made.status();
   Array y = std::move(*made);
   std::vector<double> factor(features);
