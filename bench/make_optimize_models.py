@@ -32,7 +32,8 @@ The models:
                             with Split, Slice, Mul and Add against constant anchors,
                             NonMaxSuppression, and an If on the number of detections (then:
                             GatherND, TopK, Gather; else: constant empty tensors).
-  opt_swin.onnx             A Swin-style transformer of 12,830 nodes with dynamic batch: window
+  opt_swin.onnx             A Swin-style transformer of 12,851 nodes (swin_s's export has 12,830;
+                            the stage depths 2-2-50-5 come nearest) with dynamic batch: window
                             partition and reverse as Reshape/Transpose chains with their Shape
                             scaffolding, shifted windows as Slice pairs and Concat, the shift
                             mask, relative position bias as a Gather on a constant table,

@@ -18,7 +18,9 @@
 #   bench/optimize_bench.sh [MODELS_FOLDER]      (default build/bench-models)
 #     MODELS="a.onnx ..."  only these models
 #     BIG=1                also the 1.2 GB model (written once, 1.2 GB of disk beside the
-#                          others, and 2.4 GB more for the two optimised copies)
+#                          others, and up to 2.4 GB more for the two optimised models)
+# The optimised models are written beside the originals (NAME.ort.onnx, NAME.onyx.onnx), the
+# logs and the summary into build/bench/results/optimize.
 #     ONYX=path            the onyx binary to measure (default: built here in build/bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -65,8 +67,10 @@ field() {  # field N LINE: the Nth |-separated field of LINE, n/a when there is 
 for model in $model_list; do
   in=$models/$model
   base=${model%.onnx}
-  ort_out=$results/$base.ort.onnx
-  onyx_out=$results/$base.onyx.onnx
+  # Beside the input: a result may keep pointing at the input's external data file (its
+  # location is relative to the model's folder), as a pass that leaves weights alone should.
+  ort_out=$models/$base.ort.onnx
+  onyx_out=$models/$base.onyx.onnx
   rm -f "$ort_out" "$ort_out.data" "$onyx_out" "$onyx_out.data"
   before=$(/usr/bin/python3 bench/optimize_bench.py count "$in")
 
