@@ -150,9 +150,13 @@ class Exported(em.Net):
         b = self.param(scope.param("bias"), self.rng.standard_normal(n_out) * 0.02)
         return self.torch("Add", [b, y], scope, output=output)
 
+    def norm_affine(self, scope, width):
+        """A normalization's scale and shift, as training leaves them."""
+        return (self.param(scope.param("weight"), self.rng.uniform(0.8, 1.2, width)),
+                self.param(scope.param("bias"), self.rng.normal(0.0, 0.05, width)))
+
     def layer_norm(self, x, scope, width, output=None):
-        gamma = self.param(scope.param("weight"), self.rng.uniform(0.8, 1.2, width))
-        beta = self.param(scope.param("bias"), self.rng.normal(0.0, 0.05, width))
+        gamma, beta = self.norm_affine(scope, width)
         return self.torch("LayerNormalization", [x, gamma, beta], scope, output=output, axis=-1,
                           epsilon=1e-5)
 
@@ -164,8 +168,7 @@ class Exported(em.Net):
         variance = self.torch("ReduceMean", [square], scope, axes=[-1], keepdims=1)
         shifted = self.torch("Add", [variance, self.const(scope, 1e-5, np.float32)], scope)
         y = self.torch("Div", [centred, self.torch("Sqrt", [shifted], scope)], scope)
-        gamma = self.param(scope.param("weight"), self.rng.uniform(0.8, 1.2, width))
-        beta = self.param(scope.param("bias"), self.rng.normal(0.0, 0.05, width))
+        gamma, beta = self.norm_affine(scope, width)
         return self.torch("Add", [self.torch("Mul", [y, gamma], scope), beta], scope)
 
     def gelu_erf(self, x, scope):
@@ -189,9 +192,8 @@ class Exported(em.Net):
         finally:
             self.nodes = outer
 
-    def finish(self, path, name, inputs, outputs):
-        """Saves the model. inputs, outputs: (name, element type, shape with str for a
-        symbolic dimension)."""
+    def model(self, name, inputs, outputs):
+        """inputs, outputs: (name, element type, shape with str for a symbolic dimension)."""
         def infos(values):
             return [helper.make_tensor_value_info(n, t, s) for n, t, s in values]
 
@@ -199,6 +201,11 @@ class Exported(em.Net):
         model = helper.make_model(graph, producer_name="pytorch", producer_version="2.1.0",
                                   opset_imports=[helper.make_opsetid("", OPSET)])
         model.ir_version = 8
+        return model
+
+    def finish(self, path, name, inputs, outputs):
+        """Checks and saves the model; returns its node count."""
+        model = self.model(name, inputs, outputs)
         em.save(model, path)
         return count_nodes(model.graph)
 
@@ -800,19 +807,15 @@ def make_big_weights(path, layers=18, width=4096):
             net.inits.append(tensor)
             offset += len(raw)
     os.replace(data_path + ".partial", data_path)
-    graph = helper.make_graph(net.nodes, "opt_big_weights",
-                              [helper.make_tensor_value_info("input", TensorProto.FLOAT,
-                                                             ["batch", width])],
-                              [helper.make_tensor_value_info("output", TensorProto.FLOAT,
-                                                             ["batch", width])], net.inits)
-    model = helper.make_model(graph, producer_name="pytorch", producer_version="2.1.0",
-                              opset_imports=[helper.make_opsetid("", OPSET)])
-    model.ir_version = 8
+    model = net.model("opt_big_weights", [("input", TensorProto.FLOAT, ["batch", width])],
+                      [("output", TensorProto.FLOAT, ["batch", width])])
+    # Checked from the file: the checker finds the external data beside it.
     onnx.save(model, path + ".partial")
     os.replace(path + ".partial", path)
     onnx.checker.check_model(path, full_check=True)
     rng = np.random.default_rng(16)
-    return count_nodes(graph), [("input", rng.uniform(-1, 1, (2, width)).astype(np.float32))]
+    return count_nodes(model.graph), [("input", rng.uniform(-1, 1, (2, width))
+                                       .astype(np.float32))]
 
 
 MODELS = [
