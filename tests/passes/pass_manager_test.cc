@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "onyx/passes/optimize.h"
 #include "onyx/passes/standard_passes.h"
 #include "support/check_testing.h"
