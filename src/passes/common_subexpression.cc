@@ -12,6 +12,7 @@
 // and merge in the same walk. Candidates are found by a hash of the operator, the inputs
 // and the attributes; the hash table is only looked up, never iterated, so the result does
 // not depend on pointer values.
+#include <cstdint>
 #include <cstring>
 #include <unordered_map>
 #include <vector>
@@ -162,24 +163,38 @@ class CommonSubexpressionPass final : public GraphPass {
  protected:
   Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
     PassResult result;
-    std::unordered_map<size_t, std::vector<Node*>> seen;
+    // The nodes kept so far, each bucket a list through `later` in list order (no allocation
+    // per bucket): bucket hash -> (first, last) positions in `kept`.
+    std::vector<Node*> kept;
+    std::vector<size_t> later;
+    std::unordered_map<size_t, std::pair<size_t, size_t>> buckets;
+    constexpr size_t kEnd = SIZE_MAX;
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
+    buckets.reserve(nodes.size());
     for (Node* node : nodes) {
       if (node->graph != &graph) continue;
       if (!mergeable(*node, context.aggressive, context.callees(model))) continue;
-      std::vector<Node*>& bucket = seen[hashOf(*node)];
+      auto [bucket, fresh] = buckets.try_emplace(hashOf(*node), kEnd, kEnd);
       Node* first = nullptr;
-      for (Node* candidate : bucket) {
-        if (candidate->graph == &graph && sameComputation(*candidate, *node)) {
-          first = candidate;
+      for (size_t at = bucket->second.first; !fresh && at != kEnd; at = later[at]) {
+        if (kept[at]->graph == &graph && sameComputation(*kept[at], *node)) {
+          first = kept[at];
           break;
         }
       }
-      if (first == nullptr) {
-        bucket.push_back(node);
+      if (first != nullptr) {
+        result += merge(model.arena(), *node, *first);
         continue;
       }
-      result += merge(model.arena(), *node, *first);
+      kept.push_back(node);
+      later.push_back(kEnd);
+      size_t position = kept.size() - 1;
+      if (fresh) {
+        bucket->second.first = position;
+      } else {
+        later[bucket->second.second] = position;
+      }
+      bucket->second.second = position;
     }
     return result;
   }

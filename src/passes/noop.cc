@@ -53,7 +53,7 @@ class NoopPass final : public GraphPass {
   Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
     model_ = &model;
     graph_ = &graph;
-    types_ = &context.inferredTypes(model);
+    context_ = &context;
     PassResult result;
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
     for (Node* node : nodes) {
@@ -74,8 +74,10 @@ class NoopPass final : public GraphPass {
   }
 
  private:
+  // Inference runs on the first question: a graph of Identities never pays for it.
   const Type* typeOf(const Value* value) const {
-    return value != nullptr ? types_->typeOf(*value) : nullptr;
+    if (value == nullptr) return nullptr;
+    return context_->inferredTypes(*model_).typeOf(*value);
   }
 
   std::optional<int32_t> elemTypeOf(const Value* value) const {
@@ -263,7 +265,7 @@ class NoopPass final : public GraphPass {
 
   Model* model_ = nullptr;
   Graph* graph_ = nullptr;
-  const InferredTypes* types_ = nullptr;
+  PassContext* context_ = nullptr;
 };
 
 }  // namespace

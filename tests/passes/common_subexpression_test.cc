@@ -110,5 +110,22 @@ TEST(CommonSubexpression, AGraphOutputTakesTheNameOfTheMergedNode) {
   EXPECT_EQ(graph.outputs[1]->bound()->producer->opType(), "Neg");
 }
 
+TEST(CommonSubexpression, MergesInsideFunctionBodies) {
+  auto done = optimizeChecked(R"(
+    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (float[4] x) => (float[4] y) {
+      y = local.twice (x)
+    }
+    <domain: "local", opset_import: ["" : 18]>
+    twice (a) => (b) {
+      p = Neg (a)
+      q = Neg (a)
+      b = Add (p, q)
+    })",
+                              {"common-subexpression"}, vector4());
+  ASSERT_EQ(done.model.functions.size(), 1u);
+  EXPECT_EQ(opTypes(*done.model.functions[0]->body), "Neg Add");
+}
+
 }  // namespace
 }  // namespace onyx

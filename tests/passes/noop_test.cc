@@ -162,6 +162,31 @@ TEST(Noop, SliceExpandPadAndConcatThatChangeNothingGo) {
             "Slice");
 }
 
+TEST(Noop, SymbolicShapesCompareByTheirSymbols) {
+  // Expand to x's own shape, known only as [N,3]: inference gives the output [N,3] too.
+  auto done = optimizeChecked(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[N,3] x) => (float[N,3] y) {
+      s = Shape (x)
+      e = Expand (x, s)
+      y = Relu (e)
+    })",
+                              {"noop", "dead-code"}, matrix());
+  EXPECT_EQ(opTypes(*done.model.graph), "Relu");
+  // [N,3] and [M,3] may differ: the Expand stays.
+  done = optimizeChecked(
+      R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[N,3] x, float[M,3] z) => (float[M,3] y) {
+      s = Shape (z)
+      e = Expand (x, s)
+      y = Relu (e)
+    })",
+      {"noop", "dead-code"},
+      {matrix()[0], {"z", tensorOf<float>(ElementType::kFloat, {2, 3}, {0, 0, 0, 0, 0, 0})}});
+  EXPECT_EQ(opTypes(*done.model.graph), "Shape Expand Relu");
+}
+
 TEST(Noop, BypassesInsideSubgraphs) {
   auto done =
       optimizeChecked(R"(
