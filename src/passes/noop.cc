@@ -10,6 +10,7 @@
 //   - Pad whose pads are all zero;
 //   - Slice whose steps are all 1 and whose output has its input's shape;
 //   - Expand whose output has its input's shape;
+//   - Unsqueeze of a Squeeze, or Squeeze of an Unsqueeze, of the same constant axes;
 //   - Reshape, Squeeze, Unsqueeze and Flatten whose output has the shape of their input, or
 //     of the input of a chain of such nodes above them (Squeeze then Unsqueeze of the same
 //     axes): these never reorder elements, so equal shapes mean equal tensors.
@@ -22,6 +23,7 @@
 //     when its target shape is a constant without 0 (a 0 copies a dimension of the input,
 //     which differs) or allowzero is 1. The node it skipped is left to dead-code.
 // A bypassed node whose output is a graph output keeps the output's name (bypassOutput).
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -185,6 +187,9 @@ class NoopPass final : public GraphPass {
       return unit_steps && sameShape(input, output) ? input : nullptr;
     }
     if (op == "Expand") return sameShape(input, output) ? input : nullptr;
+    if (op == "Squeeze" || op == "Unsqueeze") {
+      if (Value* restored = undoneBy(node)) return restored;
+    }
     if (isReshaping(node)) {
       Value* candidate = input;
       for (size_t step = 0; step < kChainLimit && candidate != nullptr; ++step) {
@@ -195,6 +200,47 @@ class NoopPass final : public GraphPass {
       }
     }
     return nullptr;
+  }
+
+  // The axes of a Squeeze or Unsqueeze (attribute before opset 13, input from 13) made
+  // non-negative against `rank` (the rank they count in); nullopt when not constant, or
+  // negative and the rank unknown, or absent.
+  static std::optional<std::vector<int64_t>> axesOf(const Node& node, std::optional<size_t> rank) {
+    std::optional<std::vector<int64_t>> axes;
+    if (node.hasAttr("axes")) {
+      std::span<const int64_t> attr = node.intsAttr("axes");
+      axes.emplace(attr.begin(), attr.end());
+    } else if (node.inputCount() > 1) {
+      axes = constantIntegers(node.input(1));
+    }
+    if (!axes) return std::nullopt;
+    for (int64_t& axis : *axes) {
+      if (axis >= 0) continue;
+      if (!rank) return std::nullopt;
+      axis += static_cast<int64_t>(*rank);
+    }
+    std::sort(axes->begin(), axes->end());
+    return axes;
+  }
+
+  // For Unsqueeze(Squeeze(x, A), A) and Squeeze(Unsqueeze(x, A), A): x. Both count the axes
+  // in the same rank (the larger one), so equal sets of axes undo each other.
+  Value* undoneBy(const Node& node) const {
+    const Node* above = node.input(0)->producer;
+    if (above == nullptr || above->graph != graph_ || above->inputCount() == 0 ||
+        above->input(0) == nullptr || !isReshaping(*above)) {
+      return nullptr;
+    }
+    bool squeeze_first = above->opType() == "Squeeze" && node.opType() == "Unsqueeze";
+    bool unsqueeze_first = above->opType() == "Unsqueeze" && node.opType() == "Squeeze";
+    if (!squeeze_first && !unsqueeze_first) return nullptr;
+    // The larger rank: the Squeeze's input, the Unsqueeze's output.
+    const TensorShape* larger = shapeOf(squeeze_first ? above->input(0) : node.input(0));
+    std::optional<size_t> rank;
+    if (larger != nullptr) rank = larger->rank();
+    std::optional<std::vector<int64_t>> inner = axesOf(*above, rank);
+    std::optional<std::vector<int64_t>> outer = axesOf(node, rank);
+    return inner && outer && !inner->empty() && *inner == *outer ? above->input(0) : nullptr;
   }
 
   // The permutation a Transpose applies: its perm, else the reversal of its input's dims.

@@ -98,6 +98,30 @@ TEST(Noop, ShapePreservingReshapesGo) {
             "Reshape Relu");
 }
 
+TEST(Noop, SqueezeAndUnsqueezeOfTheSameAxesUndoEachOtherWithoutShapes) {
+  // x's dims are unknown, so shapes cannot tell: the axes do.
+  auto done = optimizeChecked(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[?,?] x) => (float[?,?] y) <int64[1] axes = {1}> {
+      a = Unsqueeze (x, axes)
+      b = Squeeze (a, axes)
+      y = Relu (b)
+    })",
+                              {"noop", "dead-code"}, matrix());
+  EXPECT_EQ(opTypes(*done.model.graph), "Relu");
+  // Other axes: a different tensor.
+  done = optimizeChecked(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[?,?] x) => (float[?,?] y) <int64[1] one = {1}, int64[1] zero = {0}> {
+      a = Unsqueeze (x, one)
+      b = Squeeze (a, zero)
+      y = Relu (b)
+    })",
+                         {"noop", "dead-code"},
+                         {{"x", tensorOf<float>(ElementType::kFloat, {1, 3}, {1, 2, 3})}});
+  EXPECT_EQ(opTypes(*done.model.graph), "Unsqueeze Squeeze Relu");
+}
+
 TEST(Noop, ReshapeOfAReshapeReadsTheFirstInput) {
   EXPECT_EQ(optimizedOps(R"(
     <ir_version: 10, opset_import: ["" : 18]>
