@@ -165,3 +165,62 @@ TEST(InlinePass, ReplacesCallsAndRemovesTheFunctions) {
 
 }  // namespace
 }  // namespace onyx
+
+namespace onyx {
+namespace {
+
+// Models the checker refuses still optimise without a crash and stay consistent: the passes
+// leave alone what they cannot judge. A cycle is the one error (topological-sort's).
+TEST(Optimize, InvalidModelsStayConsistent) {
+  const char* models[] = {
+      // Undefined reads, an operator no one knows, a Constant without a value or with two.
+      R"(<ir_version: 10, opset_import: ["" : 18]>
+         g (float[2] x) => (float[2] y, float[2] z) {
+           a = Identity (nowhere)
+           b = Constant ()
+           c = Constant <value_int = 1, value_float = 2.0> ()
+           y = Whatever (a, b, c)
+           z = Identity (y)
+         })",
+      // Attributes out of range or missing: Cast without `to`, a perm too long, axes too large.
+      R"(<ir_version: 10, opset_import: ["" : 18]>
+         g (float[2,3] x) => (float[2,3] y) <int64[1] axes = {7}> {
+           a = Cast (x)
+           b = Transpose <perm = [5, 0, 1]> (a)
+           c = Transpose <perm = [1, 0]> (b)
+           d = Unsqueeze (c, axes)
+           e = Squeeze (d, axes)
+           y = Reshape (e, x)
+         })",
+      // No default-domain import at all.
+      R"(<ir_version: 10, opset_import: ["custom" : 1]>
+         g (float[2] x) => (float[2] y) {
+           a = Identity (x)
+           y = custom.Op (a)
+         })",
+  };
+  for (const char* text : models) {
+    Model model = testing::parseOrFail(text);
+    if (model.graph == nullptr) continue;
+    OptimizeOptions options;
+    options.manager.verify = true;
+    Result<OptimizeReport> report = optimize(model, options);
+    EXPECT_TRUE(report) << report.status().toString() << "\n" << text;
+    EXPECT_TRUE(testing::verified(model)) << text;
+  }
+  Model cycle = testing::parseOrFail(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[2] x) => (float[2] y) {
+      a = Add (x, b)
+      b = Neg (a)
+      y = Identity (b)
+    })");
+  Result<OptimizeReport> report = optimize(cycle);
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.status().message().find("topological-sort"), std::string::npos)
+      << report.status().toString();
+  EXPECT_TRUE(testing::verified(cycle));
+}
+
+}  // namespace
+}  // namespace onyx
