@@ -6,7 +6,8 @@
 // element). Left alone: random operators (two draws differ), operators onyx does not know
 // (unless PassContext::aggressive: they might have side effects or be random), nodes with
 // no outputs, and nodes that hold graphs (If, Loop, Scan: comparing graphs is not done yet).
-// Commutative operands are not reordered (Add(a, b) and Add(b, a) stay two nodes).
+// The operands of commutative binary operators (Add, Mul, Equal, And, Or, Xor and the
+// bitwise ones) match in either order: Add(a, b) and Add(b, a) merge.
 //
 // One walk per graph in list order, so the readers of a merged node are looked at after it
 // and merge in the same walk. Candidates are found by a hash of the operator, the inputs
@@ -108,15 +109,35 @@ const Attribute* attributeNamed(const Node& node, std::string_view name) {
   return node.attribute(name);
 }
 
+// Binary operators whose two operands may be swapped bit for bit (IEEE addition and
+// multiplication commute; comparisons and logic too). Not Max/Min, whose NaN handling may
+// favour one side, nor Sum/Mean of more inputs, whose rounding depends on the order.
+bool isCommutative(const Node& node) {
+  static constexpr std::string_view kCommutative[] = {
+      "Add", "Mul", "Equal", "And", "Or", "Xor", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+  };
+  std::string_view domain = node.domainOrDefault();
+  if (node.inputCount() != 2 || (!domain.empty() && domain != "ai.onnx")) return false;
+  for (std::string_view op : kCommutative) {
+    if (node.opType() == op) return true;
+  }
+  return false;
+}
+
+bool sameInputs(const Node& a, const Node& b) {
+  bool in_order = true;
+  for (size_t i = 0; i < a.inputCount() && in_order; ++i) in_order = a.input(i) == b.input(i);
+  if (in_order) return true;
+  return isCommutative(a) && a.input(0) == b.input(1) && a.input(1) == b.input(0);
+}
+
 bool sameComputation(const Node& a, const Node& b) {
   if (a.opType() != b.opType() || a.domainOrDefault() != b.domainOrDefault() ||
       a.rare().overload != b.rare().overload || a.inputCount() != b.inputCount() ||
       a.outputCount() != b.outputCount() || a.attributes.size() != b.attributes.size()) {
     return false;
   }
-  for (size_t i = 0; i < a.inputCount(); ++i) {
-    if (a.input(i) != b.input(i)) return false;
-  }
+  if (!sameInputs(a, b)) return false;
   for (size_t i = 0; i < a.outputCount(); ++i) {
     if ((a.output(i) == nullptr) != (b.output(i) == nullptr)) return false;
   }
@@ -134,8 +155,13 @@ bool sameComputation(const Node& a, const Node& b) {
 size_t hashOf(const Node& node) {
   size_t seed = hashText(node.opType());
   mix(seed, hashText(node.domainOrDefault()));
-  for (size_t i = 0; i < node.inputCount(); ++i) {
-    mix(seed, std::hash<const Value*>()(node.input(i)));
+  if (isCommutative(node)) {
+    // In either order.
+    mix(seed, std::hash<const Value*>()(node.input(0)) + std::hash<const Value*>()(node.input(1)));
+  } else {
+    for (size_t i = 0; i < node.inputCount(); ++i) {
+      mix(seed, std::hash<const Value*>()(node.input(i)));
+    }
   }
   size_t attributes = 0;
   for (const Attribute* attribute : node.attributes) {

@@ -110,6 +110,22 @@ TEST(CommonSubexpression, AGraphOutputTakesTheNameOfTheMergedNode) {
   EXPECT_EQ(graph.outputs[1]->bound()->producer->opType(), "Neg");
 }
 
+TEST(CommonSubexpression, CommutativeOperandsMatchInEitherOrder) {
+  EXPECT_EQ(optimizedOps(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y) {
+      n = Neg (x)
+      a = Add (x, n)
+      b = Add (n, x)
+      p = Sub (x, n)
+      q = Sub (n, x)
+      s = Mul (a, b)
+      t = Mul (p, q)
+      y = Add (s, t)
+    })"),
+            "Neg Add Sub Sub Mul Mul Add");
+}
+
 TEST(CommonSubexpression, MergesInsideFunctionBodies) {
   auto done = optimizeChecked(R"(
     <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
