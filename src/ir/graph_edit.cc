@@ -1,5 +1,6 @@
 // Graph: creating and removing nodes, inputs, outputs and initializers.
 #include <string>
+#include <unordered_set>
 #include "core/development_checks.h"
 
 #include "ir/scope.h"
@@ -195,6 +196,39 @@ Status Graph::removeInitializer(Value* value) {
   }
   if (dense != nullptr) eraseFirst(initializers, dense);
   if (sparse != nullptr) eraseFirst(sparse_initializers, sparse);
+  return Status::ok();
+}
+
+Status Graph::removeInitializers(std::span<Value* const> removed) {
+  for (const Value* value : removed) {
+    if (value->graph != this || !value->isInitializer()) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "'" + std::string(value->name) + "' is not an initializer of this graph");
+    }
+    if (!value->isGraphInput() && value->hasUses()) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "'" + std::string(value->name) + "' still has uses");
+    }
+  }
+  std::unordered_set<const void*> tensors;
+  for (Value* value : removed) {
+    if (!value->isInitializer()) continue;  // listed twice
+    if (value->initializer != nullptr) tensors.insert(value->initializer);
+    if (value->sparse_initializer != nullptr) tensors.insert(value->sparse_initializer);
+    value->initializer = nullptr;
+    value->sparse_initializer = nullptr;
+    // Checked above: a value left undefined has no uses.
+    (void)dropDefinition(value);
+  }
+  auto keep = [&tensors](auto& list) {
+    size_t kept = 0;
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (!tensors.contains(list[i])) list[kept++] = list[i];
+    }
+    list.truncate(kept);
+  };
+  keep(initializers);
+  keep(sparse_initializers);
   return Status::ok();
 }
 

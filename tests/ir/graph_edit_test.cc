@@ -81,6 +81,35 @@ TEST(GraphInitializers, DenseAndSparseAddAndRemove) {
   EXPECT_TRUE(verified(model));
 }
 
+TEST(GraphInitializers, ManyRemovedAtOnceOrNoneWhenOneIsRead) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  std::vector<Value*> values;
+  for (const char* name : {"a", "b", "c", "d"}) {
+    values.push_back(*g.addInitializer(arena, testing::floatTensor(arena, name, {1}, {1})));
+  }
+  // An input's default: removing it leaves the input.
+  Value* bias = *g.addInput(arena, "bias", Type::tensor(arena, kFloat, {1}));
+  ASSERT_TRUE(g.addInitializer(arena, testing::floatTensor(arena, "bias", {1}, {0})));
+  Node* neg = g.createNode(arena, "Neg", {values[2]});
+  g.appendNode(neg);
+  g.addOutput(arena, neg->output(0));
+  Value* read = values[2];
+  std::vector<Value*> doomed = {values[3], read, values[0]};
+  EXPECT_FALSE(g.removeInitializers(doomed));  // c is read: nothing removed
+  EXPECT_EQ(g.initializers.size(), 5u);
+  doomed = {values[3], values[0], bias, values[0]};  // listed twice: removed once
+  ASSERT_TRUE(g.removeInitializers(doomed));
+  ASSERT_EQ(g.initializers.size(), 2u);
+  EXPECT_EQ(g.initializers[0]->nameOrEmpty(), "b");
+  EXPECT_EQ(g.initializers[1]->nameOrEmpty(), "c");
+  EXPECT_EQ(g.lookup("a"), nullptr);
+  EXPECT_EQ(g.lookup("bias"), bias);
+  EXPECT_TRUE(bias->isGraphInput() && !bias->isInitializer());
+  EXPECT_TRUE(verified(model));
+}
+
 TEST(GraphInitializers, AnInputAndAnInitializerOfOneNameAreOneValue) {
   Model model = testing::emptyModel();
   Arena& arena = model.arena();

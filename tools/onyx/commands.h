@@ -19,5 +19,6 @@ void addOpsCommand(CLI::App& app, int& exit_code);
 void addInferCommand(CLI::App& app, int& exit_code);
 void addTestCommand(CLI::App& app, int& exit_code);
 void addRunCommand(CLI::App& app, int& exit_code);
+void addOptimizeCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

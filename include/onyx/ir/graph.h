@@ -144,6 +144,10 @@ struct Graph {
   /// stays defined; any other is removed, which is refused while it has uses.
   /// O(initializers).
   Status removeInitializer(Value* value);
+  /// Removes the initializers (dense or sparse) of all `values` at once, under the rules of
+  /// removeInitializer; checked first, so on error nothing is removed. For removing many:
+  /// O(initializers + values) where one call each would be O(initializers) per value.
+  Status removeInitializers(std::span<Value* const> values);
 
   /// The quantization annotation for `tensor_name`, made when missing.
   /// O(annotations).

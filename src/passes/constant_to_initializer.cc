@@ -1,0 +1,120 @@
+// `constant-to-initializer`: Constant nodes of the main graph become initializers, under the
+// name their output had, so every reader (nested graphs included) and every graph output
+// reads the same name. The dense forms convert: `value` (the tensor as it is, external data
+// included), value_float(s), value_int(s), value_string(s) (as the tensors the operator
+// defines: scalars and 1-D). sparse_value stays a Constant: as a sparse initializer its
+// readers would see a sparse tensor, which onyx's evaluator (like most runtimes) does not
+// feed to dense operators.
+//
+// Only the main graph: subgraphs may hold initializers too (IR.md allows it), but several
+// consumers handle them poorly, and a Constant inside a Loop body costs a runtime nothing
+// per iteration; function bodies have no initializers. Models below IR 4, where every
+// initializer must also be a graph input, are left alone: that would add inputs.
+#include <string>
+#include <vector>
+
+#include "onyx/core/array.h"
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/unique_names.h"
+#include "onyx/passes/standard_passes.h"
+
+namespace onyx {
+
+namespace {
+
+// The tensor a Constant's value_* attribute stands for; null for another form.
+Tensor* tensorOfListForm(Arena& arena, const Node& node) {
+  if (std::optional<float> one = node.floatAttr("value_float")) {
+    return tensorFromArray(Array::scalar<float>(ElementType::kFloat, *one), arena);
+  }
+  if (std::optional<int64_t> one = node.intAttr("value_int")) {
+    return tensorFromArray(Array::scalar<int64_t>(ElementType::kInt64, *one), arena);
+  }
+  if (node.hasAttr("value_floats")) {
+    std::span<const float> values = node.floatsAttr("value_floats");
+    Array array(ElementType::kFloat, {static_cast<int64_t>(values.size())});
+    std::copy(values.begin(), values.end(), array.data<float>());
+    return tensorFromArray(array, arena);
+  }
+  if (node.hasAttr("value_ints")) {
+    std::span<const int64_t> values = node.intsAttr("value_ints");
+    Array array(ElementType::kInt64, {static_cast<int64_t>(values.size())});
+    std::copy(values.begin(), values.end(), array.data<int64_t>());
+    return tensorFromArray(array, arena);
+  }
+  if (OptString one = node.stringAttr("value_string")) {
+    Array array(ElementType::kString, {});
+    array.strings()[0] = std::string(*one);
+    return tensorFromArray(array, arena);
+  }
+  if (node.hasAttr("value_strings")) {
+    std::span<const std::string_view> values = node.stringsAttr("value_strings");
+    Array array(ElementType::kString, {static_cast<int64_t>(values.size())});
+    for (size_t i = 0; i < values.size(); ++i) array.strings()[i] = std::string(values[i]);
+    return tensorFromArray(array, arena);
+  }
+  return nullptr;
+}
+
+// Defines `name`'s replacement in `graph` from the Constant: null when its form is not one
+// this pass converts (an attribute reference, a missing value).
+Value* initializerFor(Arena& arena, Graph& graph, const Node& node, std::string_view name) {
+  if (node.attributes.size() != 1 || node.attributes[0]->isReference()) return nullptr;
+  Tensor* tensor = nullptr;
+  if (const Tensor* value = node.tensorAttr("value")) {
+    tensor = arena.make<Tensor>(*value);
+  } else {
+    tensor = tensorOfListForm(arena, node);
+  }
+  if (tensor == nullptr) return nullptr;
+  tensor->name = name;
+  Result<Value*> added = graph.addInitializer(arena, tensor);
+  return added ? *added : nullptr;
+}
+
+class ConstantToInitializerPass final : public Pass {
+ public:
+  std::string_view name() const override { return "constant-to-initializer"; }
+  std::string_view summary() const override {
+    return "turn the main graph's Constant nodes into initializers of the same name";
+  }
+  Preserves preserves() const override {
+    return Preserves::kNodeOrder | Preserves::kFunctionsAndImports;
+  }
+
+  Result<PassResult> run(Model& model, PassContext&) override {
+    PassResult result;
+    if (model.graph == nullptr || model.ir_version.value_or(0) < 4) return result;
+    Arena& arena = model.arena();
+    Graph& graph = *model.graph;
+    std::vector<Node*> constants;
+    for (Node* node : graph.nodes()) {
+      std::string_view domain = node->domainOrDefault();
+      if (node->opType() == "Constant" && (domain.empty() || domain == "ai.onnx") &&
+          node->outputCount() == 1 && node->output(0) != nullptr) {
+        constants.push_back(node);
+      }
+    }
+    for (Node* node : constants) {
+      Value* output = node->output(0);
+      std::string_view kept_name = output->name;
+      // The output holds the name until the node goes: the initializer borrows a free one.
+      Value* initializer =
+          initializerFor(arena, graph, *node, uniqueValueName(arena, graph, kept_name));
+      if (initializer == nullptr) continue;
+      output->replaceAllUsesWith(initializer);
+      if (Status gone = node->destroy(); !gone) return gone;
+      if (Status renamed = renameValue(arena, *initializer, kept_name); !renamed) return renamed;
+      ++result.nodes_removed;
+    }
+    return result;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeConstantToInitializerPass() {
+  return std::make_unique<ConstantToInitializerPass>();
+}
+
+}  // namespace onyx

@@ -1,0 +1,164 @@
+// `dead-code`: removes what no output depends on.
+//
+// Per graph: nodes none of whose outputs is read (by a node, a graph output or a graph
+// nested in the graph), on a worklist, so a chain goes in one run; then initializers
+// nothing reads. The value_info entries of removed values go with them (the writer leaves
+// them out). Per model: model-local functions no graph calls, directly or through other
+// functions, and opset imports no node, function or function import names.
+//
+// Kept, always: graph inputs, and initializers that are graph inputs (a default the user
+// may override); nodes of operators onyx does not know, which might have side effects
+// (unless PassContext::aggressive); the main graph's initializers when the model has
+// training_info, whose bindings name them; the default domain's import.
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "ir/nested_reads.h"
+#include "onyx/ir/opset_imports.h"
+#include "onyx/ir/walk.h"
+#include "onyx/passes/standard_passes.h"
+#include "passes/pass_helpers.h"
+
+namespace onyx {
+
+namespace {
+
+using passes_internal::isKnownOperator;
+
+class DeadCodePass final : public GraphPass {
+ public:
+  std::string_view name() const override { return "dead-code"; }
+  std::string_view summary() const override {
+    return "remove nodes, initializers, functions and opset imports no output depends on";
+  }
+  Preserves preserves() const override { return Preserves::kNodeOrder | Preserves::kInferredTypes; }
+
+  Result<PassResult> run(Model& model, PassContext& context) override {
+    Result<PassResult> result = GraphPass::run(model, context);
+    if (!result) return result;
+    result->entries_changed += removeUnusedFunctions(model);
+    result->entries_changed += removeUnusedImports(model);
+    return result;
+  }
+
+ protected:
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
+    PassResult result;
+    result.nodes_removed = removeDeadNodes(graph, context.aggressive, context.callees(model));
+    // The declarations of removed values are not written, but the printer and readers of
+    // the list still see them until the graph compacts.
+    if (result.nodes_removed > 0) graph.compact();
+    bool bound_by_training = &graph == model.graph && !model.training_info.empty();
+    if (!bound_by_training) {
+      Result<size_t> removed = removeUnusedInitializers(graph);
+      if (!removed) return removed.status();
+      result.entries_changed += *removed;
+      if (*removed > 0) graph.compact();
+    }
+    return result;
+  }
+
+ private:
+  static size_t removeDeadNodes(Graph& graph, bool aggressive, const CalleeResolver& callees) {
+    // Last node first, so that in a sorted graph a node's readers go before it is looked at;
+    // a removed node puts its producers back on the list, so any order converges.
+    std::vector<Node*> work(graph.nodes().begin(), graph.nodes().end());
+    size_t removed = 0;
+    while (!work.empty()) {
+      Node* node = work.back();
+      work.pop_back();
+      if (node->graph != &graph || node->hasUses()) continue;
+      if (!aggressive && !isKnownOperator(*node, callees)) continue;
+      auto reconsider = [&](const Value* read) {
+        if (read->producer != nullptr && read->graph == &graph) work.push_back(read->producer);
+      };
+      for (size_t i = 0; i < node->inputCount(); ++i) {
+        if (const Value* input = node->input(i)) reconsider(input);
+      }
+      forEachNestedRead(*node, reconsider);
+      if (node->destroy()) ++removed;
+    }
+    return removed;
+  }
+
+  static Result<size_t> removeUnusedInitializers(Graph& graph) {
+    std::vector<Value*> unused;
+    auto consider = [&](const Tensor* tensor) {
+      if (tensor == nullptr) return;
+      Value* value = graph.lookup(tensor->nameOrEmpty());
+      if (value != nullptr && value->graph == &graph && !value->isGraphInput() &&
+          !value->hasUses()) {
+        unused.push_back(value);
+      }
+    };
+    for (const Tensor* tensor : graph.initializers) consider(tensor);
+    for (const SparseTensor* sparse : graph.sparse_initializers) consider(sparse->values);
+    if (unused.empty()) return size_t{0};
+    if (Status removed = graph.removeInitializers(unused); !removed) return removed;
+    return unused.size();
+  }
+
+  // The functions a graph outside every function body calls, directly or through the
+  // bodies of the functions it calls, stay.
+  static size_t removeUnusedFunctions(Model& model) {
+    if (model.functions.empty()) return 0;
+    CalleeResolver callees(model);
+    std::unordered_set<const Function*> called;
+    std::vector<const Function*> work;
+    auto visit = [&](const Graph& graph) {
+      graph.forEachNode([&](const Node* node) {
+        const Function* function = callees.localFunction(*node);
+        if (function != nullptr && called.insert(function).second) work.push_back(function);
+      });
+    };
+    if (model.graph != nullptr) visit(*model.graph);
+    for (const TrainingInfo* info : model.training_info) {
+      if (info->initialization != nullptr) visit(*info->initialization);
+      if (info->algorithm != nullptr) visit(*info->algorithm);
+    }
+    while (!work.empty()) {
+      const Function* function = work.back();
+      work.pop_back();
+      if (function->body != nullptr) visit(*function->body);
+    }
+    std::vector<const Function*> unused;
+    for (const Function* function : model.functions) {
+      if (!called.contains(function)) unused.push_back(function);
+    }
+    for (const Function* function : unused) model.removeFunction(function);
+    return unused.size();
+  }
+
+  static size_t removeUnusedImports(Model& model) {
+    std::unordered_set<std::string> used;
+    auto use = [&used](std::string_view domain) {
+      used.insert(std::string(canonicalDomain(domain)));
+    };
+    forEachGraph(model, [&](Graph& graph) {
+      for (const Node* node : graph.nodes()) use(node->domainOrDefault());
+    });
+    for (const Function* function : model.functions) {
+      use(function->domainOrEmpty());
+      for (const OperatorSetId& import : function->opset_import) {
+        use(import.domain.value_or(std::string_view()));
+      }
+    }
+    std::vector<std::string> unused;
+    for (const OperatorSetId& import : model.opset_import) {
+      std::string_view domain = canonicalDomain(import.domain.value_or(std::string_view()));
+      if (!domain.empty() && !used.contains(std::string(domain))) {
+        unused.emplace_back(import.domain.value_or(std::string_view()));
+      }
+    }
+    size_t removed = 0;
+    for (const std::string& domain : unused) removed += model.removeOpset(domain) ? 1 : 0;
+    return removed;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeDeadCodePass() { return std::make_unique<DeadCodePass>(); }
+
+}  // namespace onyx

@@ -1,0 +1,321 @@
+// `noop`: nodes that hand their input on unchanged are bypassed (their readers read the
+// input), and pairs of Transposes and of Reshapes are composed into one node.
+//
+// What counts as unchanged, exactly (default domain only):
+//   - Identity, and Concat of a single input;
+//   - Dropout in inference: training_mode absent or a constant false (from opset 12), or an
+//     opset from 7 to 11 (no training mode), or is_test = 1 before; its mask output unread;
+//   - Cast to the element type its input has, CastLike to its input's type;
+//   - Transpose whose permutation is the identity;
+//   - Pad whose pads are all zero;
+//   - Slice whose steps are all 1 and whose output has its input's shape;
+//   - Expand whose output has its input's shape;
+//   - Unsqueeze of a Squeeze, or Squeeze of an Unsqueeze, of the same constant axes;
+//   - Reshape, Squeeze, Unsqueeze and Flatten whose output has the shape of their input, or
+//     of the input of a chain of such nodes above them (Squeeze then Unsqueeze of the same
+//     axes): these never reorder elements, so equal shapes mean equal tensors.
+// Shapes are shape inference's (PassContext::inferredTypes), compared dimension by
+// dimension: equal numbers, or the same symbol.
+// Composed:
+//   - Transpose of a Transpose: one Transpose with the composed permutation (none if it is
+//     the identity);
+//   - Reshape of a Reshape, Squeeze, Unsqueeze or Flatten reads that node's input instead,
+//     when its target shape is a constant without 0 (a 0 copies a dimension of the input,
+//     which differs) or allowzero is 1. The node it skipped is left to dead-code.
+// A bypassed node whose output is a graph output keeps the output's name (bypassOutput).
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "onyx/ir/tensor_array.h"
+#include "onyx/passes/standard_passes.h"
+#include "passes/pass_helpers.h"
+
+namespace onyx {
+
+namespace {
+
+using passes_internal::Bypass;
+using passes_internal::bypassOutput;
+using passes_internal::constantIntegers;
+using passes_internal::constantTensor;
+
+constexpr size_t kChainLimit = 8;  // reshaping nodes walked up per node: keeps a run linear
+
+class NoopPass final : public GraphPass {
+ public:
+  std::string_view name() const override { return "noop"; }
+  std::string_view summary() const override {
+    return "bypass nodes that change nothing (Identity, Dropout in inference, Cast to the same "
+           "type, ...) and compose Transpose and Reshape pairs";
+  }
+  Preserves preserves() const override { return Preserves::kNodeOrder | Preserves::kInferredTypes; }
+
+ protected:
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
+    model_ = &model;
+    graph_ = &graph;
+    context_ = &context;
+    PassResult result;
+    std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
+    for (Node* node : nodes) {
+      if (node->graph != &graph) continue;
+      std::string_view domain = node->domainOrDefault();
+      if (!domain.empty() && domain != "ai.onnx") continue;
+      if (Value* same = unchangedInput(*node)) {
+        switch (bypassOutput(model.arena(), *node, 0, *same)) {
+          case Bypass::kRefused: break;
+          case Bypass::kDone: ++result.nodes_rewritten; break;
+          case Bypass::kNodeRemoved: ++result.nodes_removed; break;
+        }
+        continue;
+      }
+      if (compose(*node)) ++result.nodes_rewritten;
+    }
+    return result;
+  }
+
+ private:
+  // Inference runs on the first question: a graph of Identities never pays for it.
+  const Type* typeOf(const Value* value) const {
+    if (value == nullptr) return nullptr;
+    return context_->inferredTypes(*model_).typeOf(*value);
+  }
+
+  std::optional<int32_t> elemTypeOf(const Value* value) const {
+    const Type* type = typeOf(value);
+    if (type != nullptr && type->elem_type) return type->elem_type;
+    return value != nullptr ? value->elemType() : std::nullopt;
+  }
+
+  const TensorShape* shapeOf(const Value* value) const {
+    const Type* type = typeOf(value);
+    return type != nullptr && type->isTensor() ? type->shape : nullptr;
+  }
+
+  static bool sameDim(const Dimension& a, const Dimension& b) {
+    if (a.isKnown() || b.isKnown()) return a.dim_value == b.dim_value;
+    return a.isSymbolic() && b.isSymbolic() && !a.dim_param->empty() && a.dim_param == b.dim_param;
+  }
+
+  bool sameShape(const Value* a, const Value* b) const {
+    const TensorShape* x = shapeOf(a);
+    const TensorShape* y = shapeOf(b);
+    if (x == nullptr || y == nullptr || x->rank() != y->rank()) return false;
+    for (size_t i = 0; i < x->rank(); ++i) {
+      if (!sameDim(x->dims[i], y->dims[i])) return false;
+    }
+    return true;
+  }
+
+  static bool isReshaping(const Node& node) {
+    std::string_view op = node.opType();
+    std::string_view domain = node.domainOrDefault();
+    return (domain.empty() || domain == "ai.onnx") &&
+           (op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" || op == "Flatten");
+  }
+
+  // Whether the graph is the main graph or nested in it, so the model's imports apply.
+  bool underMainGraph() const {
+    const Graph* root = graph_;
+    while (root->parent != nullptr) root = root->parent;
+    return root == model_->graph;
+  }
+
+  static bool allEqual(const std::optional<std::vector<int64_t>>& values, int64_t expected) {
+    if (!values) return false;
+    for (int64_t value : *values) {
+      if (value != expected) return false;
+    }
+    return true;
+  }
+
+  bool dropoutInInference(const Node& node) const {
+    if (node.outputCount() > 1 && node.output(1) != nullptr && node.output(1)->hasUses()) {
+      return false;
+    }
+    if (!underMainGraph()) return false;
+    int64_t opset = model_->opsetVersion("").value_or(0);
+    if (opset >= 12) {
+      if (node.inputCount() < 3 || node.input(2) == nullptr) return true;
+      const Tensor* mode = constantTensor(node.input(2));
+      if (mode == nullptr) return false;
+      Result<Array> value = arrayFromTensor(*mode);
+      return value && value->type() == ElementType::kBool && value->size() == 1 &&
+             !value->data<bool>()[0];
+    }
+    if (opset >= 7) return true;
+    return node.intAttr("is_test").value_or(0) == 1;
+  }
+
+  // The input `node` hands on unchanged as its output 0, or null.
+  Value* unchangedInput(const Node& node) const {
+    if (node.inputCount() == 0 || node.outputCount() == 0 || node.output(0) == nullptr) {
+      return nullptr;
+    }
+    Value* input = node.input(0);
+    Value* output = node.output(0);
+    if (input == nullptr) return nullptr;
+    std::string_view op = node.opType();
+    if (op == "Identity") return input;
+    if (op == "Concat") return node.inputCount() == 1 ? input : nullptr;
+    if (op == "Dropout") return dropoutInInference(node) ? input : nullptr;
+    if (op == "Cast") {
+      std::optional<int64_t> to = node.intAttr("to");
+      std::optional<int32_t> from = elemTypeOf(input);
+      return to && from && *to == *from ? input : nullptr;
+    }
+    if (op == "CastLike") {
+      std::optional<int32_t> from = elemTypeOf(input);
+      std::optional<int32_t> to = node.inputCount() > 1 ? elemTypeOf(node.input(1)) : std::nullopt;
+      return from && to && *from == *to ? input : nullptr;
+    }
+    if (op == "Transpose") return isIdentityTranspose(node) ? input : nullptr;
+    if (op == "Pad") {
+      std::optional<std::vector<int64_t>> pads;
+      if (node.hasAttr("pads")) {
+        std::span<const int64_t> attr = node.intsAttr("pads");
+        pads.emplace(attr.begin(), attr.end());
+      } else if (node.inputCount() > 1) {
+        pads = constantIntegers(node.input(1));
+      }
+      return allEqual(pads, 0) ? input : nullptr;
+    }
+    if (op == "Slice") {
+      bool unit_steps = node.inputCount() < 5 || node.input(4) == nullptr ||
+                        allEqual(constantIntegers(node.input(4)), 1);
+      return unit_steps && sameShape(input, output) ? input : nullptr;
+    }
+    if (op == "Expand") return sameShape(input, output) ? input : nullptr;
+    if (op == "Squeeze" || op == "Unsqueeze") {
+      if (Value* restored = undoneBy(node)) return restored;
+    }
+    if (isReshaping(node)) {
+      Value* candidate = input;
+      for (size_t step = 0; step < kChainLimit && candidate != nullptr; ++step) {
+        if (sameShape(candidate, output)) return candidate;
+        const Node* producer = candidate->producer;
+        if (producer == nullptr || producer->graph != graph_ || !isReshaping(*producer)) break;
+        candidate = producer->input(0);
+      }
+    }
+    return nullptr;
+  }
+
+  // The axes of a Squeeze or Unsqueeze (attribute before opset 13, input from 13) made
+  // non-negative against `rank` (the rank they count in); nullopt when not constant, or
+  // negative and the rank unknown, or absent.
+  static std::optional<std::vector<int64_t>> axesOf(const Node& node, std::optional<size_t> rank) {
+    std::optional<std::vector<int64_t>> axes;
+    if (node.hasAttr("axes")) {
+      std::span<const int64_t> attr = node.intsAttr("axes");
+      axes.emplace(attr.begin(), attr.end());
+    } else if (node.inputCount() > 1) {
+      axes = constantIntegers(node.input(1));
+    }
+    if (!axes) return std::nullopt;
+    for (int64_t& axis : *axes) {
+      if (axis >= 0) continue;
+      if (!rank) return std::nullopt;
+      axis += static_cast<int64_t>(*rank);
+    }
+    std::sort(axes->begin(), axes->end());
+    return axes;
+  }
+
+  // For Unsqueeze(Squeeze(x, A), A) and Squeeze(Unsqueeze(x, A), A): x. Both count the axes
+  // in the same rank (the larger one), so equal sets of axes undo each other.
+  Value* undoneBy(const Node& node) const {
+    const Node* above = node.input(0)->producer;
+    if (above == nullptr || above->graph != graph_ || above->inputCount() == 0 ||
+        above->input(0) == nullptr || !isReshaping(*above)) {
+      return nullptr;
+    }
+    bool squeeze_first = above->opType() == "Squeeze" && node.opType() == "Unsqueeze";
+    bool unsqueeze_first = above->opType() == "Unsqueeze" && node.opType() == "Squeeze";
+    if (!squeeze_first && !unsqueeze_first) return nullptr;
+    // The larger rank: the Squeeze's input, the Unsqueeze's output.
+    const TensorShape* larger = shapeOf(squeeze_first ? above->input(0) : node.input(0));
+    std::optional<size_t> rank;
+    if (larger != nullptr) rank = larger->rank();
+    std::optional<std::vector<int64_t>> inner = axesOf(*above, rank);
+    std::optional<std::vector<int64_t>> outer = axesOf(node, rank);
+    return inner && outer && !inner->empty() && *inner == *outer ? above->input(0) : nullptr;
+  }
+
+  // The permutation a Transpose applies: its perm, else the reversal of its input's dims.
+  std::optional<std::vector<int64_t>> permutationOf(const Node& node) const {
+    if (node.hasAttr("perm")) {
+      std::span<const int64_t> perm = node.intsAttr("perm");
+      return std::vector<int64_t>(perm.begin(), perm.end());
+    }
+    const TensorShape* shape = shapeOf(node.input(0));
+    if (shape == nullptr) return std::nullopt;
+    std::vector<int64_t> reversed(shape->rank());
+    std::iota(reversed.rbegin(), reversed.rend(), 0);
+    return reversed;
+  }
+
+  static bool isIdentity(const std::vector<int64_t>& perm) {
+    for (size_t i = 0; i < perm.size(); ++i) {
+      if (perm[i] != static_cast<int64_t>(i)) return false;
+    }
+    return true;
+  }
+
+  bool isIdentityTranspose(const Node& node) const {
+    std::optional<std::vector<int64_t>> perm = permutationOf(node);
+    return perm && isIdentity(*perm);
+  }
+
+  // Rewrites `node` to skip the node above it; true when it did.
+  bool compose(Node& node) const {
+    if (node.inputCount() == 0 || node.input(0) == nullptr) return false;
+    Node* above = node.input(0)->producer;
+    if (above == nullptr || above->graph != graph_ || above->inputCount() == 0 ||
+        above->input(0) == nullptr) {
+      return false;
+    }
+    std::string_view above_domain = above->domainOrDefault();
+    if (!above_domain.empty() && above_domain != "ai.onnx") return false;
+    if (node.opType() == "Transpose" && above->opType() == "Transpose") {
+      std::optional<std::vector<int64_t>> outer = permutationOf(node);
+      std::optional<std::vector<int64_t>> inner = permutationOf(*above);
+      if (!outer || !inner || outer->size() != inner->size()) return false;
+      std::vector<int64_t> composed(outer->size());
+      for (size_t i = 0; i < outer->size(); ++i) {
+        int64_t axis = (*outer)[i];
+        if (axis < 0 || axis >= static_cast<int64_t>(inner->size())) return false;
+        composed[i] = (*inner)[static_cast<size_t>(axis)];
+      }
+      // An identity result is left as a Transpose with an identity perm, which the next
+      // round bypasses under the rules for graph outputs.
+      node.setIntsAttr(model_->arena(), "perm", composed);
+      node.setInput(0, above->input(0));
+      return true;
+    }
+    if (node.opType() == "Reshape" && isReshaping(*above) && node.inputCount() > 1) {
+      std::optional<std::vector<int64_t>> target = constantIntegers(node.input(1));
+      if (!target) return false;
+      bool literal_zeros = node.intAttr("allowzero").value_or(0) == 1;
+      if (!literal_zeros) {
+        for (int64_t dim : *target) {
+          if (dim == 0) return false;
+        }
+      }
+      node.setInput(0, above->input(0));
+      return true;
+    }
+    return false;
+  }
+
+  Model* model_ = nullptr;
+  Graph* graph_ = nullptr;
+  PassContext* context_ = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeNoopPass() { return std::make_unique<NoopPass>(); }
+
+}  // namespace onyx

@@ -1,0 +1,47 @@
+// Internal: facts the standard passes share about nodes and values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "onyx/ir/model.h"
+#include "onyx/ops/callee.h"
+
+namespace onyx::passes_internal {
+
+/// Whether `node` is a standard operator or a call of a model-local function: an operator
+/// whose meaning onyx knows, so removing or merging it cannot drop a side effect. A node of
+/// any other domain might have side effects (a custom op that logs or writes).
+bool isKnownOperator(const Node& node, const CalleeResolver& callees);
+
+/// Whether `node` draws random numbers (RandomNormal, Bernoulli, Dropout, ...): two such
+/// nodes on the same inputs do not compute the same thing.
+bool isRandomOperator(const Node& node);
+
+/// The tensor a value always holds: an initializer no graph input overrides, or the `value`
+/// of the Constant node that produces it. Null otherwise.
+const Tensor* constantTensor(const Value* value);
+
+/// The integers a value always holds (INT64 or INT32 constant tensor, or a Constant's
+/// value_int / value_ints); nullopt when not constant or another type.
+std::optional<std::vector<int64_t>> constantIntegers(const Value* value);
+
+/// Whether some use of `value` is a graph or function output: its name is then part of an
+/// interface and must stay. O(uses).
+bool isOutput(const Value& value);
+
+enum class Bypass {
+  kRefused,      // nothing changed
+  kDone,         // the readers of the output read the replacement now
+  kNodeRemoved,  // ... and the node, read by nothing any more, was removed
+};
+
+/// Makes every reader of `node`'s output `output` read `replacement` instead. When the
+/// output is a graph or function output its name stays: `replacement` takes it, which needs
+/// `node` gone (its other outputs unread) and `replacement` free to be renamed (computed by
+/// a node of the same graph, not an output itself); else nothing changes (kRefused). A node
+/// left with no readers is removed.
+Bypass bypassOutput(Arena& arena, Node& node, size_t output, Value& replacement);
+
+}  // namespace onyx::passes_internal

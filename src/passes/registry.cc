@@ -1,0 +1,39 @@
+// The passes onyx has, one line each: the default list first, in the order it runs.
+#include <string>
+
+#include "onyx/passes/pass_manager.h"
+#include "onyx/passes/standard_passes.h"
+
+namespace onyx {
+
+namespace {
+
+// The default list sorts first (the others assume file order is topological), moves
+// constants out of the node list, bypasses no-ops (which exposes duplicates), merges
+// duplicates, and last removes what all that left unused.
+const PassInfo kPasses[] = {
+    {makeTopologicalSortPass, true},
+    {makeConstantToInitializerPass, true},
+    {makeNoopPass, true},
+    {makeCommonSubexpressionPass, true},
+    {makeDeadCodePass, true},
+    {makeInitializerToConstantPass, false},
+    {makeInlinePass, false},
+};
+
+}  // namespace
+
+std::span<const PassInfo> registeredPasses() { return kPasses; }
+
+Result<std::unique_ptr<Pass>> makePass(std::string_view name) {
+  std::string known;
+  for (const PassInfo& info : kPasses) {
+    std::unique_ptr<Pass> pass = info.make();
+    if (pass->name() == name) return pass;
+    known += (known.empty() ? "" : ", ") + std::string(pass->name());
+  }
+  return Status(ErrorCode::kInvalidArgument,
+                "no pass named '" + std::string(name) + "' (passes: " + known + ")");
+}
+
+}  // namespace onyx

@@ -1,0 +1,147 @@
+// common-subexpression: equal computations merge; different attributes, random operators
+// and graph-holding nodes do not.
+#include <gtest/gtest.h>
+
+#include "support/check_testing.h"
+#include "support/eval_testing.h"
+#include "support/graph_testing.h"
+#include "support/pass_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::optimizeChecked;
+using testing::opTypes;
+using testing::tensorOf;
+
+std::vector<NamedValue> vector4() {
+  return {{"x", tensorOf<float>(ElementType::kFloat, {4}, {1, -2, 3, -4})}};
+}
+
+std::string optimizedOps(std::string_view text) {
+  auto done = optimizeChecked(text, {"common-subexpression", "dead-code"}, vector4());
+  return done.model.graph != nullptr ? opTypes(*done.model.graph) : "";
+}
+
+TEST(CommonSubexpression, EqualNodesMergeAndTheirReadersThen) {
+  EXPECT_EQ(optimizedOps(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y) {
+      a = LeakyRelu <alpha = 0.5> (x)
+      b = LeakyRelu <alpha = 0.5> (x)
+      c = Neg (a)
+      d = Neg (b)
+      y = Add (c, d)
+    })"),
+            "LeakyRelu Neg Add");
+}
+
+TEST(CommonSubexpression, AttributesAreComparedAsValues) {
+  EXPECT_EQ(optimizedOps(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y) {
+      a = LeakyRelu <alpha = 0.5> (x)
+      b = LeakyRelu <alpha = 0.25> (x)
+      y = Add (a, b)
+    })"),
+            "LeakyRelu LeakyRelu Add");
+  EXPECT_EQ(optimizedOps(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y) {
+      a = Constant <value = float[4] {1, 2, 3, 4}> ()
+      b = Constant <value = float[4] {1, 2, 3, 4}> ()
+      c = Constant <value = float[4] {1, 2, 3, 5}> ()
+      s = Add (a, b)
+      t = Add (s, c)
+      y = Add (t, x)
+    })"),
+            "Constant Constant Add Add Add");
+}
+
+TEST(CommonSubexpression, DeterministicNodesMergeAndRandomOnesStay) {
+  auto done = optimizeChecked(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y) {
+      a = Shape (x)
+      b = Shape (x)
+      y = Expand (x, a)
+      z = Equal (a, b)
+    })",
+                              {"common-subexpression"}, vector4());
+  EXPECT_EQ(opTypes(*done.model.graph), "Shape Expand Equal");
+  Model random = testing::parseOrFail(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y, float[4] z) {
+      y = RandomNormalLike (x)
+      z = RandomNormalLike (x)
+    })");
+  OptimizeOptions options;
+  options.passes = {"common-subexpression"};
+  ASSERT_TRUE(optimize(random, options));
+  EXPECT_EQ(opTypes(*random.graph), "RandomNormalLike RandomNormalLike");
+}
+
+TEST(CommonSubexpression, TwoGraphOutputsOfEqualNodesKeepBothNames) {
+  auto done = optimizeChecked(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y, float[4] z) {
+      y = Neg (x)
+      z = Neg (x)
+    })",
+                              {"common-subexpression"}, vector4());
+  const Graph& graph = *done.model.graph;
+  EXPECT_EQ(opTypes(graph), "Neg Neg");
+  EXPECT_EQ(graph.outputs[0]->bound()->name, "y");
+  EXPECT_EQ(graph.outputs[1]->bound()->name, "z");
+}
+
+TEST(CommonSubexpression, AGraphOutputTakesTheNameOfTheMergedNode) {
+  auto done = optimizeChecked(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y, float[4] z) {
+      a = Neg (x)
+      y = Abs (a)
+      z = Neg (x)
+    })",
+                              {"common-subexpression"}, vector4());
+  const Graph& graph = *done.model.graph;
+  EXPECT_EQ(opTypes(graph), "Neg Abs");
+  EXPECT_EQ(graph.outputs[1]->bound()->name, "z");
+  EXPECT_EQ(graph.outputs[1]->bound()->producer->opType(), "Neg");
+}
+
+TEST(CommonSubexpression, CommutativeOperandsMatchInEitherOrder) {
+  EXPECT_EQ(optimizedOps(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y) {
+      n = Neg (x)
+      a = Add (x, n)
+      b = Add (n, x)
+      p = Sub (x, n)
+      q = Sub (n, x)
+      s = Mul (a, b)
+      t = Mul (p, q)
+      y = Add (s, t)
+    })"),
+            "Neg Add Sub Sub Mul Mul Add");
+}
+
+TEST(CommonSubexpression, MergesInsideFunctionBodies) {
+  auto done = optimizeChecked(R"(
+    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (float[4] x) => (float[4] y) {
+      y = local.twice (x)
+    }
+    <domain: "local", opset_import: ["" : 18]>
+    twice (a) => (b) {
+      p = Neg (a)
+      q = Neg (a)
+      b = Add (p, q)
+    })",
+                              {"common-subexpression"}, vector4());
+  ASSERT_EQ(done.model.functions.size(), 1u);
+  EXPECT_EQ(opTypes(*done.model.functions[0]->body), "Neg Add");
+}
+
+}  // namespace
+}  // namespace onyx

@@ -1,0 +1,54 @@
+#include "support/pass_testing.h"
+
+#include "onyx/check/checker.h"
+#include "onyx/eval/test_case.h"
+#include "onyx/ir/verify.h"
+#include "support/check_testing.h"
+#include "support/graph_testing.h"
+
+namespace onyx::testing {
+
+namespace {
+
+std::vector<EvalValue> outputsOf(const Model& model, const std::vector<NamedValue>& inputs) {
+  EvalOptions options;
+  options.fusions = false;  // each node's own kernel: the same bits before and after
+  Result<std::vector<EvalValue>> outputs = evaluate(model, inputs, options);
+  EXPECT_TRUE(outputs) << outputs.status().toString();
+  return outputs ? std::move(*outputs) : std::vector<EvalValue>();
+}
+
+}  // namespace
+
+Optimized optimizeChecked(std::string_view text, const std::vector<std::string>& passes,
+                          const std::vector<NamedValue>& inputs, bool aggressive) {
+  Optimized result{parseOrFail(text), {}};
+  Model& model = result.model;
+  std::vector<EvalValue> before = outputsOf(model, inputs);
+  OptimizeOptions options;
+  options.passes = passes;
+  options.aggressive = aggressive;
+  options.manager.verify = true;
+  Result<OptimizeReport> report = optimize(model, options);
+  EXPECT_TRUE(report) << report.status().toString();
+  if (!report) return result;
+  result.changes = report->total();
+  EXPECT_FALSE(report->reached_cap);
+  EXPECT_TRUE(verified(model));
+  CheckOptions check;
+  check.external_data = false;
+  Diagnostics found = checkModel(model, check);
+  EXPECT_FALSE(found.hasErrors()) << listed(found);
+  std::vector<EvalValue> after = outputsOf(model, inputs);
+  EXPECT_EQ(before.size(), after.size());
+  for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
+    EXPECT_EQ(compareValues(before[i], after[i], Tolerance{0, 0}), "") << "output " << i;
+  }
+  std::string bytes = bytesOf(model);
+  Result<OptimizeReport> again = optimize(model, options);
+  EXPECT_TRUE(again && !again->total().changed()) << "a second run changed the model";
+  EXPECT_EQ(bytesOf(model), bytes);
+  return result;
+}
+
+}  // namespace onyx::testing

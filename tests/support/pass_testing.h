@@ -1,0 +1,27 @@
+// Test support for passes: run passes on a model written in the text syntax and check what
+// every pass must keep.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onyx/eval/evaluator.h"
+#include "onyx/passes/optimize.h"
+
+namespace onyx::testing {
+
+struct Optimized {
+  Model model;
+  PassResult changes;
+};
+
+/// Parses `text`, runs `passes` to a fixed point and checks that the model stays consistent
+/// (verifyModel), passes the checker, gives the same outputs on `inputs` (bit for bit, every
+/// node run alone), and that running the passes again changes nothing. Failures fail the test.
+Optimized optimizeChecked(std::string_view text, const std::vector<std::string>& passes,
+                          const std::vector<NamedValue>& inputs, bool aggressive = false);
+
+}  // namespace onyx::testing
