@@ -103,8 +103,10 @@ TEST(ShapeFolding, ViewScaffoldsBecomeConstantTargetsWithZeroAndMinusOne) {
 
 constexpr std::string_view kStaticPieces = R"(
   <ir_version: 8, opset_import: ["" : 17]>
-  g (float[B,3,4] x) => (float[B,12] y, int64 c)
+  g (float[B,3,4] x) => (float[B,12] y, int64 c, int64 n)
     <int64[1] start = {1}, int64[1] end = {3}, int64[1] minus = {-1}, int64[1] axes = {0}> {
+    w = ReduceSum <keepdims = 0> (x, axes)
+    n = Size (w)
     s = Shape (x)
     tail = Slice (s, start, end)
     c = ReduceProd <keepdims = 0> (tail)
@@ -119,6 +121,11 @@ TEST(ShapeFolding, StaticDimensionsFoldToNumbersAndTheirConsumersToConstants) {
   EXPECT_EQ(opTypes(graph), "Reshape");
   EXPECT_EQ(constantOperand(graph, "Reshape", 1), (std::vector<int64_t>{-1, 12}));
   EXPECT_EQ(graph.outputs[1]->bound()->name, "c");  // the output kept its name
+  const Value* size = graph.outputs[2]->bound();
+  ASSERT_NE(size->initializer, nullptr);
+  Result<Array> elements = arrayFromTensor(*size->initializer);
+  ASSERT_TRUE(elements);
+  EXPECT_EQ(elements->data<int64_t>()[0], 12);
   expectSameOutputs(kStaticPieces, done.model, floats("x", {5, 3, 4}));
 }
 
@@ -232,6 +239,29 @@ TEST(ShapeFolding, AStaticPieceInABranchBecomesAConstantNode) {
   const Graph& branch = *done.model.graph->first_node->graphAttr("then_branch");
   EXPECT_EQ(opTypes(branch), "Constant Reshape");
   EXPECT_EQ(constantOperand(branch, "Reshape", 1), (std::vector<int64_t>{-1, 3}));
+}
+
+// A loop-carried value grows each iteration: its Shape in the body must stay computed.
+constexpr std::string_view kGrowingLoop = R"(
+  <ir_version: 8, opset_import: ["" : 17]>
+  g (float[1] start) => (float[N] y) <int64 trips = {3}, bool go = {1}> {
+    y = Loop (trips, go, start) <body = b (int64 i, bool cond, float[K] c)
+                                        => (bool cond_out, float[M] c_out) {
+      cond_out = Identity (cond)
+      s = Shape (c)
+      cs = Cast <to = 1> (s)
+      c_out = Concat <axis = 0> (c, cs)
+    }>
+  })";
+
+TEST(ShapeFolding, TheShapeOfALoopCarriedValueStaysComputed) {
+  std::vector<NamedValue> start = {{"start", tensorOf<float>(ElementType::kFloat, {1}, {5})}};
+  auto done = optimizeChecked(kGrowingLoop, kPasses, start);
+  const Graph& body = *done.model.graph->first_node->graphAttr("body");
+  EXPECT_EQ(opTypes(body), "Identity Shape Cast Concat");
+  Result<std::vector<EvalValue>> outputs = evaluate(done.model, start);
+  ASSERT_TRUE(outputs);
+  EXPECT_EQ(testing::valuesOf<float>((*outputs)[0]), (std::vector<float>{5, 1, 2, 3}));
 }
 
 }  // namespace
