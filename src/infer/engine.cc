@@ -36,7 +36,21 @@ std::string trimmed(const std::string& detail) { return detail == " " ? std::str
 }  // namespace
 
 Engine::Engine(Model& model, const InferOptions& options, InferResult& result)
-    : model_(model), options_(options), callees_(model), result_(result) {}
+    : model_(model), options_(options), callees_(model), result_(result), dims_(result.dims) {}
+
+const Type* Engine::declaredType(const Value& value) const {
+  if (options_.trust_value_info || value.isGraphInput() || value.isGraphOutputOfItsGraph()) {
+    return value.type();
+  }
+  return nullptr;
+}
+
+void Engine::keep(const Value& value, const ValueState& state) {
+  if (!options_.keep_values || frame_->callee != nullptr) return;
+  KnownValue& known = result_.values[&value];
+  known.type = state.type;
+  known.data = state.data ? std::optional<Dims>(*state.data) : std::nullopt;
+}
 
 void Engine::run() {
   if (model_.graph == nullptr) return;
@@ -57,7 +71,7 @@ ValueState& Engine::stateOf(const Value& value) {
   auto [found, inserted] = frame_->values.insert(&value);
   ValueState& state = *found;
   if (!inserted) return state;
-  const Type* declared = value.type();
+  const Type* declared = declaredType(value);
   if (declared != nullptr) state.type = ops::fromDeclared(*declared, dims_);
   if (value.isGraphInput()) state.data_source = &value;
   if (value.initializer != nullptr) {
@@ -72,6 +86,7 @@ ValueState& Engine::stateOf(const Value& value) {
       }
     }
   }
+  keep(value, state);
   return state;
 }
 
@@ -185,6 +200,7 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
     auto output_path = [&] { return place.path() + ".output[" + std::to_string(i) + "]"; };
     ValueState& output_state = setOutput(*output, std::move(ctx.outputs_[i]), output_path);
     if (!output_state.data) output_state.data_source = data_source;
+    keep(*output, output_state);
     const InferredType& type = output_state.type;
     if (value_source != nullptr && !isComplete(type)) {
       output_state.value_source = value_source;
@@ -228,7 +244,7 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
 ValueState& Engine::setOutput(Value& value, InferenceContext::OutputSlot slot,
                               const std::function<std::string()>& path) {
   ValueState& state = *frame_->values.insert(&value).first;
-  const Type* declared_type = value.type();
+  const Type* declared_type = declaredType(value);
   if (declared_type == nullptr) {
     state.type = std::move(slot.type);
     state.improves_declaration = state.type.isKnown();
@@ -325,6 +341,7 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
                                       describe(inputs[i], dims_) + trimmed(merged.conflict));
       }
       state.type = std::move(merged.type);
+      keep(*formal, state);
     }
   }
   const NodePlace* outer_place = current_place_;

@@ -57,12 +57,18 @@ class Engine final : public InferenceHost {
   bool isComplete(const InferredType& type) const;
   /// The dim_param text of a symbolic dimension, in the model's arena (made once).
   std::string_view declaredText(DimValue dim);
+  /// The type `value` is declared with, as InferOptions::trust_value_info says; null when
+  /// none counts.
+  const Type* declaredType(const Value& value) const;
+  /// Records what is known of `value` in InferResult::values (InferOptions::keep_values),
+  /// for the values of the main graph and the graphs nested in it.
+  void keep(const Value& value, const ValueState& state);
 
   Model& model_;
   const InferOptions& options_;
   CalleeResolver callees_;
   InferResult& result_;
-  SymbolicDims dims_;
+  SymbolicDims& dims_;  // the result's: callers read dimensions and elements through it
   std::vector<std::string_view> declared_text_;  // by expression index; empty: not made yet
   Frame* frame_ = nullptr;
   // Where the walk is, for paths of subgraphs: the node being inferred.

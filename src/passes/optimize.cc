@@ -22,6 +22,7 @@ Result<OptimizeReport> optimize(Model& model, const OptimizeOptions& options) {
   PassContext context;
   context.aggressive = options.aggressive;
   context.node_evaluator = options.node_evaluator;
+  context.fold_limit = options.fold_limit;
   return manager.run(model, context);
 }
 

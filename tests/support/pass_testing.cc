@@ -1,6 +1,7 @@
 #include "support/pass_testing.h"
 
 #include "onyx/check/checker.h"
+#include "onyx/eval/node_evaluator.h"
 #include "onyx/eval/test_case.h"
 #include "onyx/ir/verify.h"
 #include "support/check_testing.h"
@@ -26,6 +27,8 @@ Optimized optimizeChecked(std::string_view text, const std::vector<std::string>&
   Model& model = result.model;
   std::vector<EvalValue> before = outputsOf(model, inputs);
   OptimizeOptions options;
+  KernelNodeEvaluator evaluator;  // constant folding runs the kernels the runs below use
+  options.node_evaluator = &evaluator;
   options.passes = passes;
   options.aggressive = aggressive;
   options.manager.verify = true;

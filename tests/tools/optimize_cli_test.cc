@@ -61,7 +61,8 @@ TEST_F(OptimizeCli, ListPassesNamesEveryPassWithItsSummary) {
   ToolRun run = onyx("optimize --list-passes");
   ASSERT_EQ(run.status, 0) << run.out;
   for (const char* name : {"dead-code", "constant-to-initializer", "initializer-to-constant",
-                           "noop", "common-subexpression", "topological-sort", "inline"}) {
+                           "noop", "common-subexpression", "topological-sort", "inline",
+                           "shape-folding", "constant-folding"}) {
     EXPECT_NE(run.out.find(name), std::string::npos) << name;
   }
 }
@@ -116,6 +117,32 @@ TEST_F(OptimizeCli, ExternalDataStaysExternal) {
   ASSERT_EQ(run.status, 0) << run.out;
   EXPECT_TRUE(fs::exists(dir_ / "out" / "w.bin"));
   EXPECT_TRUE(loadModel(out.string()));
+}
+
+TEST_F(OptimizeCli, FoldsConstantsUpToTheFoldLimit) {
+  Result<Model> parsed = parseText(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[N,4] x) => (float[N,4] y, float[64,4] z) <int64[2] shape = {64, 4}> {
+      ones = ConstantOfShape <value = float[1] {1}> (shape)
+      two = Add (ones, ones)
+      y = Mul (x, x)
+      z = Mul (two, two)
+    })");
+  ASSERT_TRUE(parsed) << parsed.status().toString();
+  fs::path in = dir_ / "large.onnx";
+  ASSERT_TRUE(saveModel(*parsed, in.string()));
+  fs::path out = dir_ / "o.onnx";
+  // 1 KiB per output: the 1 KiB tensor of ones folds, then each 1 KiB result replaces one.
+  ASSERT_EQ(onyx("optimize " + in.string() + " " + out.string()).status, 0);
+  Result<Model> folded = loadModel(out.string());
+  ASSERT_TRUE(folded);
+  EXPECT_EQ(testing::opTypes(*folded->graph), "Mul");
+  // No growth allowed: the tensor of ones (1 KiB from 16 bytes) stays computed.
+  ToolRun run = onyx("optimize " + in.string() + " " + out.string() + " --fold-limit 0");
+  ASSERT_EQ(run.status, 0) << run.out;
+  Result<Model> kept = loadModel(out.string());
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(testing::opTypes(*kept->graph), "ConstantOfShape Add Mul Mul");
 }
 
 TEST_F(OptimizeCli, BadUsageAndUnreadableInputExitTwo) {

@@ -1,7 +1,7 @@
 // `onyx optimize IN OUT [--passes a,b,...] [--list-passes] [--profile] [--verify N]
-// [--dim NAME=VALUE]... [--aggressive] [--max-rounds N]`: simplifies a model (the same
-// meaning, fewer nodes) with the default passes or those named, to a fixed point, and writes
-// it as `onyx convert` does (every tensor where it was: inline stays inline, external stays
+// [--dim NAME=VALUE]... [--aggressive] [--max-rounds N] [--fold-limit BYTES]`: simplifies a model
+// (the same meaning, fewer nodes) with the default passes or those named, to a fixed point, and
+// writes it as `onyx convert` does (every tensor where it was: inline stays inline, external stays
 // external). --profile prints the time and changes per pass; --verify N runs the model before
 // and after on N sets of generated inputs (seeds 0..N-1, as `onyx run` makes them) and prints
 // the largest difference per output. Exit 0 done, 1 when the model cannot be optimised or
@@ -17,6 +17,7 @@
 #include "generated_inputs.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/eval/evaluator.h"
+#include "onyx/eval/node_evaluator.h"
 #include "onyx/ir/clone.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/serde/model_io.h"
@@ -40,6 +41,7 @@ struct OptimizeArguments {
   bool aggressive = false;
   int verify_runs = 0;
   size_t max_rounds = PassManagerOptions().max_rounds;
+  size_t fold_limit = OptimizeOptions().fold_limit;
   std::vector<std::string> dims;
 };
 
@@ -198,6 +200,10 @@ int runOptimize(const OptimizeArguments& args) {
   options.passes = passNamesOf(args.passes);
   options.aggressive = args.aggressive;
   options.manager.max_rounds = args.max_rounds;
+  options.fold_limit = args.fold_limit;
+  // Folding runs the evaluator's kernels, so a folded value is what `onyx run` computes.
+  KernelNodeEvaluator node_evaluator;
+  options.node_evaluator = &node_evaluator;
   Result<OptimizeReport> report = optimize(*loaded, options);
   if (!report) {
     bool usage = report.status().code() == ErrorCode::kInvalidArgument &&
@@ -237,6 +243,9 @@ void addOptimizeCommand(CLI::App& app, int& exit_code) {
   command->add_flag("--aggressive", args->aggressive,
                     "also remove and merge nodes of operators onyx does not know");
   command->add_option("--max-rounds", args->max_rounds, "rounds of passes at most (default 16)");
+  command->add_option("--fold-limit", args->fold_limit,
+                      "the bytes constant folding may add to the model per folded output, "
+                      "beyond the constants it leaves unread (default 1024)");
   command->callback([&exit_code, args] { exit_code = runOptimize(*args); });
 }
 

@@ -11,12 +11,15 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "onyx/core/diagnostic.h"
+#include "onyx/core/symbolic_dims.h"
 #include "onyx/ir/model.h"
+#include "onyx/ops/inferred_type.h"
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).
 #pragma GCC visibility push(default)
@@ -32,6 +35,23 @@ struct InferOptions {
   bool write_back = true;
   /// How deep model-local function calls may nest.
   int max_function_depth = 64;
+  /// Keep what inference knows of each value of the main graph and of the graphs nested in
+  /// it in InferResult::values: its type and, for a small integer tensor, its elements.
+  bool keep_values = false;
+  /// Merge the types value_info declares for node outputs with what the rules give. Off,
+  /// only graph inputs and outputs count as declared: what is then known follows from the
+  /// interface and the operators alone, never from an annotation an exporter wrote for one
+  /// particular run (a batch of 1 where the input says `batch`).
+  bool trust_value_info = true;
+};
+
+/// What inference knows of one value (InferOptions::keep_values).
+struct KnownValue {
+  InferredType type;
+  /// The elements of an integer or bool tensor of rank 0 or 1 of at most
+  /// kMaxPropagatedElements (onyx/ops/inference_context.h), numbers or expressions of
+  /// InferResult::dims; nullopt when not known.
+  std::optional<Dims> data;
 };
 
 struct InferStats {
@@ -51,6 +71,12 @@ struct InferResult {
   /// input (the map's value: a Reshape to a shape fed at run time, a Slice of such bounds,
   /// and everything downstream), which no inference can know.
   std::unordered_map<const Value*, const Value*> value_dependent;
+  /// The symbols and expressions every dimension and element the engine found is made of.
+  SymbolicDims dims;
+  /// With InferOptions::keep_values: each value of the main graph and of the graphs nested in
+  /// it that inference met (a body inferred twice, as Loop's, leaves its last state). Only
+  /// looked up: iterating it would give an order that changes from run to run.
+  std::unordered_map<const Value*, KnownValue> values;
 };
 
 /// Infers `model` in place (only adds or refines types unless a conflict is found; a

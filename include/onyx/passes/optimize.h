@@ -30,6 +30,8 @@ struct OptimizeOptions {
   /// For passes that fold constants: runs a node as the evaluator does. Not owned; null: no
   /// folding. The evaluator's side provides it, since this layer does not link the evaluator.
   NodeEvaluator* node_evaluator = nullptr;
+  /// PassContext::fold_limit: the bytes a folded node may add per output.
+  size_t fold_limit = 1024;
 };
 
 using OptimizeReport = PassManagerReport;

@@ -120,6 +120,10 @@ class PassContext {
   bool aggressive = false;
   /// For folding passes; not owned, may be null.
   NodeEvaluator* node_evaluator = nullptr;
+  /// The bytes a folded node may add to the model per output, beyond the bytes of the
+  /// constants it leaves unread (constant-folding): a fold that would grow the model more is
+  /// not done.
+  size_t fold_limit = 1024;
 
   /// Shape inference's types for `model`, computed on first use and kept until a pass that
   /// does not preserve them changes the model.

@@ -18,6 +18,13 @@ std::unique_ptr<Pass> makeDeadCodePass();
 std::unique_ptr<Pass> makeConstantToInitializerPass();
 /// `initializer-to-constant`: the reverse, for initializers that are not graph inputs.
 std::unique_ptr<Pass> makeInitializerToConstantPass();
+/// `shape-folding`: values whose elements shape inference knows become constants; Reshape
+/// and Expand targets built from shapes become constants with 0, -1 and 1 where exact. No
+/// open dimension of the graph's inputs is fixed.
+std::unique_ptr<Pass> makeShapeFoldingPass();
+/// `constant-folding`: nodes whose inputs are all constants are run once through
+/// PassContext::node_evaluator and replaced by their outputs, within PassContext::fold_limit.
+std::unique_ptr<Pass> makeConstantFoldingPass();
 /// `noop`: nodes that pass their input through unchanged are bypassed; consecutive
 /// Transposes and Reshapes are composed.
 std::unique_ptr<Pass> makeNoopPass();

@@ -1,0 +1,170 @@
+// `constant-folding`: a node whose inputs are all constants (initializers that no graph input
+// overrides, Constant nodes' values) is run once, through PassContext::node_evaluator, and
+// its outputs become constants (folding.h: initializers in the main graph, Constant nodes
+// elsewhere) under the names the outputs had. One sweep per graph in list order (sorted by
+// then), so a chain of such nodes folds in one run.
+//
+// Never folded: Constant itself; random operators (their value differs from run to run);
+// QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear (the quantization structure a
+// runtime turns into integer kernels: onnxruntime keeps DequantizeLinear on weights too);
+// operators onyx does not know (custom domains: they may have side effects); nodes that hold
+// graphs or refer to a calling function's attributes; nodes nothing reads (dead-code's); any
+// model with training_info, whose algorithm updates the initializers a fold would bake in.
+//
+// The size limit: a fold may grow the model by at most PassContext::fold_limit bytes per
+// output beyond the bytes of the constants it leaves unread (those only this node reads).
+// The outputs' sizes come from shape inference before anything runs, so that a
+// ConstantOfShape, Expand or Tile to a large tensor is refused without being computed
+// (onnxsim#309's tenfold growth); a node whose output shapes inference cannot give is not
+// folded. Without a node evaluator the pass changes nothing.
+#include <vector>
+
+#include "onyx/core/element_type.h"
+#include "onyx/ir/tensor_array.h"
+#include "onyx/passes/standard_passes.h"
+#include "passes/folding.h"
+#include "passes/pass_helpers.h"
+
+namespace onyx {
+
+namespace {
+
+using passes_internal::constantTensor;
+using passes_internal::FoldedOutput;
+using passes_internal::isKnownOperator;
+using passes_internal::isRandomOperator;
+using passes_internal::replaceByConstants;
+using passes_internal::tensorBytes;
+
+bool isQuantization(const Node& node) {
+  std::string_view domain = node.domainOrDefault();
+  if (!domain.empty() && domain != "ai.onnx") return false;
+  std::string_view op = node.opType();
+  return op == "QuantizeLinear" || op == "DequantizeLinear" || op == "DynamicQuantizeLinear";
+}
+
+bool holdsGraphsOrReferences(const Node& node) {
+  for (const Attribute* attribute : node.attributes) {
+    if (attribute->isReference() || attribute->g != nullptr || !attribute->rare().graphs.empty()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The bytes of a tensor output as inference types it; nullopt when its element type or a
+// dimension is unknown, or its elements are strings.
+std::optional<uint64_t> predictedBytes(const Type* type) {
+  if (type == nullptr || !type->isTensor() || !type->elem_type || type->shape == nullptr) {
+    return std::nullopt;
+  }
+  std::vector<int64_t> dims;
+  for (const Dimension& dim : type->shape->dims) {
+    if (!dim.dim_value) return std::nullopt;
+    dims.push_back(*dim.dim_value);
+  }
+  Result<uint64_t> count = elementCount(dims);
+  if (!count) return std::nullopt;
+  Result<uint64_t> bytes = packedByteSize(static_cast<ElementType>(*type->elem_type), *count);
+  if (!bytes) return std::nullopt;
+  return *bytes;
+}
+
+class ConstantFoldingPass final : public GraphPass {
+ public:
+  std::string_view name() const override { return "constant-folding"; }
+  std::string_view summary() const override {
+    return "compute nodes whose inputs are all constants once, through the evaluator's "
+           "kernels, and keep their outputs as constants (never growing the model beyond "
+           "--fold-limit)";
+  }
+  Preserves preserves() const override {
+    return Preserves::kNodeOrder | Preserves::kFunctionsAndImports;
+  }
+
+ protected:
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
+    PassResult result;
+    if (context.node_evaluator == nullptr || !model.training_info.empty()) return result;
+    std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
+    for (Node* node : nodes) {
+      if (node->graph != &graph || !candidate(model, *node, context)) continue;
+      fold(model, *node, context, result);
+    }
+    return result;
+  }
+
+ private:
+  static bool candidate(const Model& model, const Node& node, PassContext& context) {
+    if (node.opType() == "Constant" || node.inputCount() == 0 || !node.hasUses() ||
+        isRandomOperator(node) || isQuantization(node) || holdsGraphsOrReferences(node) ||
+        !isKnownOperator(node, context.callees(model))) {
+      return false;
+    }
+    bool any = false;
+    for (size_t i = 0; i < node.inputCount(); ++i) {
+      if (node.input(i) == nullptr) continue;
+      if (constantTensor(node.input(i)) == nullptr) return false;
+      any = true;
+    }
+    return any;
+  }
+
+  // The bytes of the constants `node` reads that nothing else reads.
+  static uint64_t freedBytes(const Node& node) {
+    uint64_t freed = 0;
+    for (size_t i = 0; i < node.inputCount(); ++i) {
+      const Value* input = node.input(i);
+      if (input == nullptr) continue;
+      bool first = true;  // a constant read twice counts once
+      for (size_t j = 0; j < i; ++j) first = first && node.input(j) != input;
+      bool only_here = true;
+      for (const Use& use : input->uses()) only_here = only_here && use.user == &node;
+      if (first && only_here) freed += tensorBytes(*constantTensor(input));
+    }
+    return freed;
+  }
+
+  static void fold(Model& model, Node& node, PassContext& context, PassResult& result) {
+    const InferredTypes& types = context.inferredTypes(model);
+    uint64_t allowed = freedBytes(node);
+    uint64_t predicted = 0;
+    for (size_t i = 0; i < node.outputCount(); ++i) {
+      if (node.output(i) == nullptr) continue;
+      std::optional<uint64_t> bytes = predictedBytes(types.typeOf(*node.output(i)));
+      if (!bytes) return;
+      predicted += *bytes;
+      allowed += context.fold_limit;
+    }
+    if (predicted > allowed) return;
+    std::vector<EvalValue> inputs(node.inputCount());
+    for (size_t i = 0; i < node.inputCount(); ++i) {
+      if (node.input(i) == nullptr) continue;
+      Result<Array> array = arrayFromTensor(*constantTensor(node.input(i)));
+      if (!array) return;
+      inputs[i] = EvalValue::of(std::move(*array));
+    }
+    // A node the evaluator cannot run alone (or whose inputs its kernel refuses) stays as
+    // it is: the model runs as before, and `onyx run` reports what it reports.
+    Result<std::vector<EvalValue>> outputs = context.node_evaluator->run(model, node, inputs);
+    if (!outputs || outputs->size() != node.outputCount()) return;
+    std::vector<FoldedOutput> folded;
+    uint64_t made = 0;
+    for (size_t i = 0; i < node.outputCount(); ++i) {
+      if (node.output(i) == nullptr) continue;
+      const EvalValue& value = (*outputs)[i];
+      if (!value.isTensor() || value.tensor.isString()) return;
+      Tensor* tensor = tensorFromArray(value.tensor, model.arena());
+      made += tensorBytes(*tensor);
+      folded.push_back({i, tensor});
+    }
+    if (made > allowed) return;  // inference said less than the kernel made
+    replaceByConstants(model, node, folded, result);
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Pass> makeConstantFoldingPass() { return std::make_unique<ConstantFoldingPass>(); }
+
+}  // namespace onyx
