@@ -9,12 +9,14 @@ namespace onyx {
 namespace {
 
 // The default list sorts first (the others assume file order is topological), moves
-// constants out of the node list, bypasses no-ops (which exposes duplicates), merges
-// duplicates, and last removes what all that left unused.
+// constants out of the node list, bypasses no-ops (which exposes duplicates), folds the
+// standard fusions, merges duplicates, and last removes what all that left unused (the
+// weights a fusion replaced among it).
 const PassInfo kPasses[] = {
     {makeTopologicalSortPass, true},
     {makeConstantToInitializerPass, true},
     {makeNoopPass, true},
+    {makeStandardFusionsPass, true},
     {makeCommonSubexpressionPass, true},
     {makeDeadCodePass, true},
     {makeInitializerToConstantPass, false},
