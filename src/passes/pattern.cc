@@ -14,9 +14,21 @@ namespace onyx {
 // ---- MatchContext --------------------------------------------------------------------------
 
 std::optional<int32_t> MatchContext::elemTypeOf(const Value& value) const {
+  // Its own first: asking typeOf may run shape inference.
+  if (std::optional<int32_t> own = value.elemType()) return own;
   const Type* type = typeOf(value);
-  if (type != nullptr && type->elem_type) return type->elem_type;
-  return value.elemType();
+  return type != nullptr ? type->elem_type : std::nullopt;
+}
+
+std::optional<std::vector<Dimension>> MatchContext::dimsOf(const Value& value) const {
+  if (const Tensor* tensor = constantOf(&value)) {
+    std::vector<Dimension> dims(tensor->dims.size());
+    for (size_t d = 0; d < dims.size(); ++d) dims[d].dim_value = tensor->dims[d];
+    return dims;
+  }
+  const TensorShape* shape = shapeOf(value);
+  if (shape == nullptr) return std::nullopt;
+  return std::vector<Dimension>(shape->dims.begin(), shape->dims.end());
 }
 
 const TensorShape* MatchContext::shapeOf(const Value& value) const {
@@ -51,8 +63,8 @@ PatternValue& PatternValue::singleUse() {
 
 PatternValue& PatternValue::rank(size_t rank) {
   return where([rank](const Value& value, const MatchContext& context) {
-    const TensorShape* shape = context.shapeOf(value);
-    return shape != nullptr && shape->rank() == rank;
+    std::optional<std::vector<Dimension>> dims = context.dimsOf(value);
+    return dims && dims->size() == rank;
   });
 }
 

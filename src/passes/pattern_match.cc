@@ -5,6 +5,7 @@
 // search from the anchor over its inputs' producers, with a trail of bindings to undo: the
 // only choices are the two orders of a commutative node's inputs.
 #include <cstring>
+#include <deque>
 #include <unordered_map>
 
 #include "onyx/ir/opset_imports.h"
@@ -97,6 +98,7 @@ class Matcher {
     s_.dims.assign(p.dim_names.size(), nullptr);
     trail_.clear();
     goals_.clear();
+    constant_dims_.clear();
     return bindNode(p.anchor(), anchor);
   }
 
@@ -179,10 +181,20 @@ class Matcher {
     if (wanted.elem_type && s_.context->elemTypeOf(value) != wanted.elem_type) return false;
     if (wanted.shape == nullptr) return true;
     const TensorShape* shape = s_.context->shapeOf(value);
-    if (shape == nullptr || shape->rank() != wanted.shape->rank()) return false;
-    for (size_t d = 0; d < shape->rank(); ++d) {
+    std::optional<std::vector<Dimension>> dims;
+    if (shape == nullptr) {
+      // A constant's dims, kept while the match lives.
+      dims = s_.context->dimsOf(value);
+      if (!dims) return false;
+      constant_dims_.push_back(std::move(*dims));
+    }
+    const Dimension* have_dims =
+        shape != nullptr ? shape->dims.data() : constant_dims_.back().data();
+    size_t rank = shape != nullptr ? shape->rank() : constant_dims_.back().size();
+    if (rank != wanted.shape->rank()) return false;
+    for (size_t d = 0; d < rank; ++d) {
       const Dimension& want = wanted.shape->dims[d];
-      const Dimension& have = shape->dims[d];
+      const Dimension& have = have_dims[d];
       if (want.isKnown() && have.dim_value != want.dim_value) return false;
       if (!want.isSymbolic()) continue;
       const std::vector<std::string>& names = s_.pattern->dim_names;
@@ -318,6 +330,8 @@ class Matcher {
   const OpsetImports& imports_;
   std::vector<Step> trail_;
   std::vector<Goal> goals_;
+  // Dims of constants bound by name (s_.dims points into them): a deque keeps them in place.
+  std::deque<std::vector<Dimension>> constant_dims_;
 };
 
 // The imports that apply to `graph`'s nodes: its function's, or the model's.

@@ -94,6 +94,14 @@ TEST(StandardFusions, BatchNormFoldsIntoAGemmWithItsBetaAndTransposedWeights) {
             "Gemm");
 }
 
+TEST(StandardFusions, AMatMulAndItsBatchNormBecomeOneGemm) {
+  std::string text = kHeader + "g (float[2,4] x) => (float[2,3] y) <float[4,3] w = {" +
+                     numbers(12) + "}, " + batchNormParameters(3) + "> {\n" +
+                     "  t = MatMul(x, w)\n  y = BatchNormalization(t, g, b, m, v)\n}";
+  EXPECT_EQ(fusedOps(text, {{"x", tensorOf<float>(ElementType::kFloat, {2, 4}, floats(8, 1))}}),
+            "Gemm");
+}
+
 TEST(StandardFusions, AConvBatchNormMulAddChainBecomesOneConv) {
   std::string text = kHeader + "g (float[1,2,4,4] x) => (float[1,3,4,4] y) <float[3,2,1,1] w = {" +
                      numbers(6) + "}, " + batchNormParameters(3) + ", float[3,1,1] s = {" +

@@ -70,9 +70,13 @@ class MatchContext {
   /// Shape inference's type of `value`, else its declared type; null when neither is known.
   /// Inference runs on first use only (PassContext::inferredTypes).
   virtual const Type* typeOf(const Value& value) const = 0;
-  /// The element type and the shape typeOf gives; nullopt / null when unknown.
+  /// The element type: the value's own (declared, or its initializer's), else typeOf's;
+  /// nullopt when unknown.
   std::optional<int32_t> elemTypeOf(const Value& value) const;
+  /// The shape typeOf gives; null when the rank is unknown.
   const TensorShape* shapeOf(const Value& value) const;
+  /// The dims of a constant's tensor, else shapeOf's; nullopt when the rank is unknown.
+  std::optional<std::vector<Dimension>> dimsOf(const Value& value) const;
   /// The tensor `value` always holds (an initializer no graph input overrides, or a
   /// Constant's value), or null.
   static const Tensor* constantOf(const Value* value);

@@ -8,20 +8,17 @@ namespace {
 
 using ops::nn::ChannelLayout;
 
-// The shape of `value`: its constant tensor's dims, else inference's when every dim is known.
+// The shape of `value` when every dim is a number (MatchContext::dimsOf).
 std::optional<std::vector<int64_t>> knownShape(const Value* value, const MatchContext& context) {
   if (value == nullptr) return std::nullopt;
-  if (const Tensor* tensor = MatchContext::constantOf(value)) {
-    return std::vector<int64_t>(tensor->dims.begin(), tensor->dims.end());
-  }
-  const TensorShape* shape = context.shapeOf(*value);
-  if (shape == nullptr) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (const Dimension& dim : shape->dims) {
+  std::optional<std::vector<Dimension>> dims = context.dimsOf(*value);
+  if (!dims) return std::nullopt;
+  std::vector<int64_t> shape;
+  for (const Dimension& dim : *dims) {
     if (!dim.isKnown()) return std::nullopt;
-    dims.push_back(*dim.dim_value);
+    shape.push_back(*dim.dim_value);
   }
-  return dims;
+  return shape;
 }
 
 std::optional<Array> constantArray(const Value* value) {

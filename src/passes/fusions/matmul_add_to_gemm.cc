@@ -38,14 +38,12 @@ std::vector<RewriteRule> matmulAddToGemmRules() {
         type != static_cast<int32_t>(ElementType::kFloat16)) {
       return false;
     }
-    const TensorShape* result = context.shapeOf(*match.node(matmul)->output(0));
-    const TensorShape* bias = context.shapeOf(*match.value(c));
-    if (result == nullptr || bias == nullptr || result->rank() != 2 || bias->rank() > 2) {
-      return false;
-    }
-    size_t offset = 2 - bias->rank();
-    for (size_t d = 0; d < bias->rank(); ++d) {
-      if (!fits(bias->dims[d], result->dims[d + offset])) return false;
+    std::optional<std::vector<Dimension>> result = context.dimsOf(*match.node(matmul)->output(0));
+    std::optional<std::vector<Dimension>> bias = context.dimsOf(*match.value(c));
+    if (!result || !bias || result->size() != 2 || bias->size() > 2) return false;
+    size_t offset = 2 - bias->size();
+    for (size_t d = 0; d < bias->size(); ++d) {
+      if (!fits((*bias)[d], (*result)[d + offset])) return false;
     }
     return true;
   };
