@@ -116,7 +116,7 @@ TEST(PassManager, EveryRegisteredPassHasAUniqueNameAndASummary) {
   }
   EXPECT_EQ(defaultPassNames(),
             (std::vector<std::string>{"topological-sort", "constant-to-initializer", "noop",
-                                      "common-subexpression", "dead-code"}));
+                                      "standard-fusions", "common-subexpression", "dead-code"}));
 }
 
 TEST(PassManager, AnUnknownPassNameChangesNothing) {

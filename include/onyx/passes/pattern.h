@@ -233,8 +233,9 @@ class RewriteBuilder {
             std::string_view domain = {}) {
     return add(op_type, std::span<Value* const>(inputs.begin(), inputs.size()), outputs, domain);
   }
-  /// A value always holding `array`, named after `hint`: an initializer in a main graph, a
-  /// Constant node elsewhere (function bodies hold no initializers).
+  /// A value always holding `array`, named after `hint`: an initializer in the main graph, a
+  /// Constant node elsewhere (function bodies hold no initializers) and below IR 4 (where an
+  /// initializer is also a graph input).
   Result<Value*> constant(const Array& array, std::string_view hint);
 
   size_t nodesAdded() const { return nodes_.size(); }
