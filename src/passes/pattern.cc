@@ -304,7 +304,10 @@ Node& RewriteBuilder::add(std::string_view op_type, std::span<Value* const> inpu
 }
 
 Result<Value*> RewriteBuilder::constant(const Array& array, std::string_view hint) {
-  Tensor* tensor = tensorFromArray(array, arena());
+  return constant(tensorFromArray(array, arena()), hint);
+}
+
+Result<Value*> RewriteBuilder::constant(Tensor* tensor, std::string_view hint) {
   // Below IR 4 every initializer is also a graph input, which would change the interface.
   if (&graph_ == model_.graph && model_.ir_version.value_or(4) >= 4) {
     tensor->name = uniqueValueName(arena(), graph_, hint);

@@ -237,6 +237,8 @@ class RewriteBuilder {
   /// Constant node elsewhere (function bodies hold no initializers) and below IR 4 (where an
   /// initializer is also a graph input).
   Result<Value*> constant(const Array& array, std::string_view hint);
+  /// The same for a tensor already in the model's arena (held as given; its name is set).
+  Result<Value*> constant(Tensor* tensor, std::string_view hint);
 
   size_t nodesAdded() const { return nodes_.size(); }
   /// Removes what was added (nothing reads it yet).

@@ -1,6 +1,7 @@
 #include "ops/nn/batch_norm_folding.h"
 
 #include <cmath>
+#include <cstring>
 
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/opset_imports.h"
@@ -94,17 +95,22 @@ ChannelLayout biasLayout(int64_t rows, int64_t channels) {
 
 namespace {
 
+// Elements are read and written with memcpy: a view of a mapped file need not be aligned.
 template <class T>
-void mapElements(const T* from, T* to, const ChannelLayout& layout, std::span<const double> scale,
-                 std::span<const double> shift) {
+void mapElements(const std::byte* from, std::byte* to, const ChannelLayout& layout,
+                 std::span<const double> scale, std::span<const double> shift) {
   size_t at = 0;
   for (int64_t g = 0; g < layout.groups; ++g) {
     for (int64_t o = 0; o < layout.outer; ++o) {
       for (int64_t c = 0; c < layout.channels; ++c) {
         size_t channel = static_cast<size_t>(g * layout.channels + c);
+        double factor = scale[channel];
         double add = shift.empty() ? 0.0 : shift[channel];
-        for (int64_t i = 0; i < layout.inner; ++i, ++at) {
-          to[at] = static_cast<T>(static_cast<double>(from[at]) * scale[channel] + add);
+        for (int64_t i = 0; i < layout.inner; ++i, at += sizeof(T)) {
+          T value;
+          std::memcpy(&value, from + at, sizeof(T));
+          value = static_cast<T>(static_cast<double>(value) * factor + add);
+          std::memcpy(to + at, &value, sizeof(T));
         }
       }
     }
@@ -113,19 +119,30 @@ void mapElements(const T* from, T* to, const ChannelLayout& layout, std::span<co
 
 }  // namespace
 
+bool mapChannelBytes(ElementType type, std::span<const std::byte> from, std::span<std::byte> to,
+                     const ChannelLayout& layout, std::span<const double> scale,
+                     std::span<const double> shift) {
+  size_t channels = static_cast<size_t>(layout.outputChannels());
+  size_t element = type == ElementType::kFloat ? sizeof(float) : sizeof(double);
+  size_t bytes = static_cast<size_t>(layout.size()) * element;
+  if ((type != ElementType::kFloat && type != ElementType::kDouble) || from.size() != bytes ||
+      to.size() != bytes || scale.size() != channels ||
+      (!shift.empty() && shift.size() != channels)) {
+    return false;
+  }
+  if (type == ElementType::kFloat) {
+    mapElements<float>(from.data(), to.data(), layout, scale, shift);
+  } else {
+    mapElements<double>(from.data(), to.data(), layout, scale, shift);
+  }
+  return true;
+}
+
 std::optional<Array> mapChannels(const Array& values, const ChannelLayout& layout,
                                  std::span<const double> scale, std::span<const double> shift) {
-  size_t channels = static_cast<size_t>(layout.outputChannels());
-  if (values.size() != static_cast<size_t>(layout.size()) || scale.size() != channels ||
-      (!shift.empty() && shift.size() != channels)) {
-    return std::nullopt;
-  }
+  if (values.isString()) return std::nullopt;
   Array mapped(values.type(), values.shape());
-  if (values.type() == ElementType::kFloat) {
-    mapElements(values.data<float>(), mapped.data<float>(), layout, scale, shift);
-  } else if (values.type() == ElementType::kDouble) {
-    mapElements(values.data<double>(), mapped.data<double>(), layout, scale, shift);
-  } else {
+  if (!mapChannelBytes(values.type(), values.bytes(), mapped.bytes(), layout, scale, shift)) {
     return std::nullopt;
   }
   return mapped;

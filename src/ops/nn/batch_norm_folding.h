@@ -66,6 +66,12 @@ ChannelLayout biasLayout(int64_t rows, int64_t channels);
 /// element type. Nullopt for another element type or a size that does not fit the layout.
 std::optional<Array> mapChannels(const Array& values, const ChannelLayout& layout,
                                  std::span<const double> scale, std::span<const double> shift);
+/// The same from bytes to bytes (raw little-endian elements of `type`, `layout.size()` of
+/// them, any alignment), for callers that write straight into their own storage; false for
+/// another element type or mismatched sizes.
+bool mapChannelBytes(ElementType type, std::span<const std::byte> from, std::span<std::byte> to,
+                     const ChannelLayout& layout, std::span<const double> scale,
+                     std::span<const double> shift);
 
 /// One value per channel from a tensor of `channels` elements or of one, broadcast (any
 /// real type); nullopt otherwise.

@@ -1,6 +1,9 @@
 #include "passes/fusions/channel_fold.h"
 
+#include <algorithm>
+
 #include "onyx/ir/tensor_array.h"
+#include "onyx/ir/tensor_data.h"
 
 namespace onyx::passes_internal {
 
@@ -62,6 +65,34 @@ std::optional<std::pair<Array, ChannelLayout>> biasOf(const Array& bias, int64_t
   return std::make_pair(bias, ops::nn::biasLayout(rows, channels));
 }
 
+// `old` with each output channel scaled, written from its bytes (a view of the mapped file
+// for external data) straight into the model's arena: weights are the bulk of a model, so
+// they are copied once. Null when the shapes or the element type do not fit.
+Tensor* scaledWeights(const Node& node, const Tensor& old, Arena& arena,
+                      std::span<const double> scale, int64_t channels) {
+  std::vector<int64_t> shape(old.dims.begin(), old.dims.end());
+  std::optional<ChannelLayout> layout = weightsLayout(node, shape);
+  Result<TensorBytes> bytes = rawBytes(old);
+  auto type = static_cast<ElementType>(old.data_type.value_or(0));
+  if (!layout || layout->outputChannels() != channels || !bytes ||
+      (type != ElementType::kFloat && type != ElementType::kDouble)) {
+    return nullptr;
+  }
+  std::string_view from = bytes->bytes();
+  auto* to = static_cast<std::byte*>(arena.allocate(std::max<size_t>(from.size(), 1), 64));
+  if (!ops::nn::mapChannelBytes(
+          type,
+          std::span<const std::byte>(reinterpret_cast<const std::byte*>(from.data()), from.size()),
+          std::span<std::byte>(to, from.size()), *layout, scale, {})) {
+    return nullptr;
+  }
+  Tensor* tensor = arena.make<Tensor>();
+  tensor->data_type = old.data_type;
+  for (int64_t dim : shape) tensor->dims.values.push_back(arena, dim);
+  tensor->raw_data = std::string_view(reinterpret_cast<const char*>(to), from.size());
+  return tensor;
+}
+
 }  // namespace
 
 PatternNode weightedNode(Pattern& pattern, std::string_view op_type) {
@@ -112,14 +143,12 @@ bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& conte
     return false;
   }
   // New weights when the scale is not 1.
-  std::optional<Array> new_weights;
+  Tensor* new_weights = nullptr;
   if (!scale.empty()) {
-    std::optional<Array> old = constantArray(weights);
-    if (!old) return false;
-    std::optional<ChannelLayout> layout = weightsLayout(node, old->shape());
-    if (!layout || layout->outputChannels() != channels->count) return false;
-    new_weights = ops::nn::mapChannels(*old, *layout, scale, {});
-    if (!new_weights) return false;
+    const Tensor* old = MatchContext::constantOf(weights);
+    if (old == nullptr) return false;
+    new_weights = scaledWeights(node, *old, builder.arena(), scale, channels->count);
+    if (new_weights == nullptr) return false;
   }
   // The bias: b * beta * scale + shift (Gemm's beta goes into the new C, and becomes 1).
   bool gemm = node.opType() == "Gemm";
@@ -141,8 +170,8 @@ bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& conte
     new_bias = ops::nn::mapChannels(zeros, ops::nn::biasLayout(1, channels->count), ones, shift);
     if (!new_bias) return false;
   }
-  if (new_weights) {
-    Result<Value*> made = builder.constant(*new_weights, weights->name);
+  if (new_weights != nullptr) {
+    Result<Value*> made = builder.constant(new_weights, weights->name);
     if (!made) return false;
     node.setInput(1, *made);
   }
