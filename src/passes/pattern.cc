@@ -315,7 +315,16 @@ Result<Value*> RewriteBuilder::constant(Tensor* tensor, std::string_view hint) {
     if (value) initializers_.push_back(*value);
     return value;
   }
-  Node& node = add("Constant", {}, 1);
+  // At the top of the graph, after the constants made before: a rewrite may point a matched
+  // node that comes before the anchor at it, and a Constant reads nothing.
+  Node& node = *graph_.createNode(arena(), "Constant", {}, 1);
+  if (last_constant_ != nullptr) {
+    node.insertAfter(last_constant_);
+  } else {
+    graph_.prependNode(&node);
+  }
+  last_constant_ = &node;
+  nodes_.push_back(&node);
   node.setTensorAttr(arena(), "value", tensor);
   ONYX_RETURN_IF_ERROR(
       renameValue(arena(), *node.output(0), uniqueValueName(arena(), graph_, hint)));
@@ -325,6 +334,7 @@ Result<Value*> RewriteBuilder::constant(Tensor* tensor, std::string_view hint) {
 void RewriteBuilder::discard() {
   for (auto node = nodes_.rbegin(); node != nodes_.rend(); ++node) (void)(*node)->destroy();
   nodes_.clear();
+  last_constant_ = nullptr;
   if (!initializers_.empty()) (void)graph_.removeInitializers(initializers_);
   initializers_.clear();
 }

@@ -174,6 +174,21 @@ TEST(StandardFusions, ABiasThatWouldGrowTheResultStays) {
             "MatMul Add");
 }
 
+TEST(StandardFusions, InASubgraphTheFoldedWeightsAreConstantNodes) {
+  std::string text = kHeader +
+                     "g (float[1,2,4,4] x, bool c) => (float[1,3,4,4] y) <float[3,2,1,1] w = {" +
+                     numbers(6) + "}, " + batchNormParameters(3) + "> {\n" +
+                     "  y = If(c) <then_branch = t () => (float[1,3,4,4] o) {\n" +
+                     "      k = Conv(x, w)\n      o = BatchNormalization(k, g, b, m, v)\n    },\n" +
+                     "    else_branch = e () => (float[1,3,4,4] p) { p = Conv(x, w) }>\n}";
+  std::vector<NamedValue> inputs = image();
+  inputs.push_back({"c", tensorOf<bool>(ElementType::kBool, {}, {true})});
+  auto done = optimizeChecked(text, {"standard-fusions", "dead-code"}, inputs, false, kFused);
+  const Graph& branch = *(*done.model.graph->nodes().begin())->graphAttr("then_branch");
+  EXPECT_EQ(opTypes(branch), "Constant Constant Conv");  // the weights, then the bias
+  EXPECT_EQ(branch.outputs[0]->bound()->name, "o");
+}
+
 TEST(StandardFusions, AreInTheDefaultList) {
   std::vector<std::string> names = defaultPassNames();
   EXPECT_NE(std::find(names.begin(), names.end(), "standard-fusions"), names.end());

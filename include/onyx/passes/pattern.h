@@ -235,7 +235,8 @@ class RewriteBuilder {
   }
   /// A value always holding `array`, named after `hint`: an initializer in the main graph, a
   /// Constant node elsewhere (function bodies hold no initializers) and below IR 4 (where an
-  /// initializer is also a graph input).
+  /// initializer is also a graph input), placed first in the graph so that any node may
+  /// read it.
   Result<Value*> constant(const Array& array, std::string_view hint);
   /// The same for a tensor already in the model's arena (held as given; its name is set).
   Result<Value*> constant(Tensor* tensor, std::string_view hint);
@@ -250,6 +251,7 @@ class RewriteBuilder {
   Node& anchor_;
   std::vector<Node*> nodes_;
   std::vector<Value*> initializers_;
+  Node* last_constant_ = nullptr;
 };
 
 /// A pattern, an optional further check, and what replaces a match.
@@ -260,7 +262,8 @@ struct RewriteRule {
   std::function<bool(const Match& match)> check;
   /// One replacement value per pattern output, in order; an empty vector declines. A rewrite
   /// may change matched nodes in place (point a Conv at new weights) only once it is sure to
-  /// return values, and must not read the pattern's outputs.
+  /// return values, and then only at values defined before them or constants (nodes made by
+  /// RewriteBuilder::add come just before the anchor); it must not read the pattern's outputs.
   std::function<std::vector<Value*>(const Match& match, RewriteBuilder& builder)> rewrite;
 };
 
