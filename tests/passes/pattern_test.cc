@@ -239,6 +239,70 @@ TEST(Pattern, ATextPatternsInputTypesConstrainTheMatch) {
   EXPECT_EQ(opTypes(*model.graph), "Flatten Relu");
 }
 
+TEST(Pattern, ARewriteThatDeclinesLeavesTheModelAsItWas) {
+  // The rewrite builds a node, then declines: the builder removes it again.
+  Pattern pattern;
+  PatternValue x = pattern.var("x").singleUse().elemType(ElementType::kFloat).rank(1);
+  pattern.op("LeakyRelu", {x}).bindAttr("alpha", "alpha");
+  size_t seen = 0;
+  RewriteRule rule{"declines", std::move(pattern), nullptr,
+                   [x, &seen](const Match& match, RewriteBuilder& builder) {
+                     ++seen;
+                     EXPECT_EQ(match.attr("alpha")->f, 0.5f);
+                     builder.add("Relu", {match.value(x)});
+                     return std::vector<Value*>{};
+                   }};
+  std::string_view text = R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[2] x) => (float[2] y) {
+      y = LeakyRelu <alpha = 0.5> (x)
+    })";
+  std::string before = testing::bytesOf(parseOrFail(text));
+  PassResult changes;
+  Model model = rewritten(text, one(std::move(rule)), &changes);
+  EXPECT_EQ(seen, 1u);
+  EXPECT_FALSE(changes.changed());
+  EXPECT_EQ(testing::bytesOf(model), before);
+}
+
+TEST(Pattern, ValuePredicatesRefuseWhatTheyDoNotDescribe) {
+  // x is read twice, so singleUse() refuses; an int64 input fails elemType(kFloat).
+  auto rule = [] {
+    Pattern pattern;
+    PatternValue x = pattern.var("x").singleUse().elemType(ElementType::kFloat);
+    pattern.op("Neg", {x});
+    return RewriteRule{"neg-of-single-use", std::move(pattern), nullptr,
+                       [x](const Match& match, RewriteBuilder& builder) {
+                         // -x as 0 - x.
+                         Result<Value*> zero =
+                             builder.constant(Array::scalar(ElementType::kFloat, 0.0f), "zero");
+                         if (!zero) return std::vector<Value*>{};
+                         Node& node = builder.add("Sub", {*zero, match.value(x)});
+                         return std::vector<Value*>{node.output(0)};
+                       }};
+  };
+  Model read_twice = rewritten(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[2] x) => (float[2] y, float[2] z) {
+      y = Neg (x)
+      z = Relu (x)
+    })",
+                               one(rule()));
+  EXPECT_EQ(opTypes(*read_twice.graph), "Neg Relu");
+  Model integers = rewritten(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (int64[2] x) => (int64[2] y) { y = Neg (x) })",
+                             one(rule()));
+  EXPECT_EQ(opTypes(*integers.graph), "Neg");
+  Model rewritten_once = rewritten(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[2] x) => (float[2] y) { y = Neg (x) })",
+                                   one(rule()));
+  EXPECT_EQ(opTypes(*rewritten_once.graph), "Sub");
+  EXPECT_EQ(rewritten_once.graph->outputs[0]->bound()->name, "y");
+  EXPECT_EQ(rewritten_once.graph->initializers.size(), 1u);
+}
+
 TEST(Pattern, MalformedRulesAreErrorsThatSayWhy) {
   Result<std::vector<RewriteRule>> odd = parseRewriteRules("A (x) => (y) { y = Relu (x) }");
   ASSERT_FALSE(odd);
