@@ -11,14 +11,16 @@ namespace {
 // The default list sorts first (the others assume file order is topological), moves
 // constants out of the node list, turns what inference knows of shapes into constants, then
 // computes what only constants feed (which includes what shape folding made constant),
-// bypasses no-ops (which exposes duplicates), merges duplicates, and last removes what all
-// that left unused: the Shape chains folding bypassed among it.
+// bypasses no-ops (which exposes duplicates), folds the standard fusions, merges duplicates,
+// and last removes what all that left unused: the Shape chains folding bypassed and the
+// weights a fusion replaced among it.
 const PassInfo kPasses[] = {
     {makeTopologicalSortPass, true},
     {makeConstantToInitializerPass, true},
     {makeShapeFoldingPass, true},
     {makeConstantFoldingPass, true},
     {makeNoopPass, true},
+    {makeStandardFusionsPass, true},
     {makeCommonSubexpressionPass, true},
     {makeDeadCodePass, true},
     {makeInitializerToConstantPass, false},

@@ -84,6 +84,10 @@ Result<Model> parseFunctionText(std::string_view text, const TextParseOptions& o
   return transcodeModel(text, options, &Transcoder::functionModel);
 }
 
+Result<Model> parseFunctionsText(std::string_view text, const TextParseOptions& options) {
+  return transcodeModel(text, options, &Transcoder::functionsModel);
+}
+
 Result<Type*> parseTypeText(std::string_view text, Model& owner, const TextParseOptions& options) {
   ONYX_RETURN_IF_ERROR(checkOptions(options));
   auto bytes = std::make_shared<std::string>();

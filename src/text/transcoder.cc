@@ -80,6 +80,14 @@ bool Transcoder::functionModel(WireBuffer& out) {
   return begin() && function(out, f::model::kFunctions) && end();
 }
 
+bool Transcoder::functionsModel(WireBuffer& out) {
+  if (!begin()) return false;
+  while (!s_.atEnd()) {
+    if (!function(out, f::model::kFunctions)) return false;
+  }
+  return true;
+}
+
 bool Transcoder::type(WireBuffer& out) { return begin() && typeBody(out, nullptr) && end(); }
 
 // ---------------------------------------------------------------------------------------

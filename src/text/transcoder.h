@@ -44,6 +44,8 @@ class Transcoder {
   bool nodesModel(WireBuffer& out);
   /// A ModelProto holding only the function.
   bool functionModel(WireBuffer& out);
+  /// A ModelProto holding only the functions (none or more, one after the other).
+  bool functionsModel(WireBuffer& out);
   /// A TypeProto.
   bool type(WireBuffer& out);
 

@@ -117,10 +117,10 @@ TEST(PassManager, EveryRegisteredPassHasAUniqueNameAndASummary) {
     ASSERT_TRUE(found);
     EXPECT_EQ((*found)->name(), pass->name());
   }
-  EXPECT_EQ(
-      defaultPassNames(),
-      (std::vector<std::string>{"topological-sort", "constant-to-initializer", "shape-folding",
-                                "constant-folding", "noop", "common-subexpression", "dead-code"}));
+  EXPECT_EQ(defaultPassNames(),
+            (std::vector<std::string>{"topological-sort", "constant-to-initializer",
+                                      "shape-folding", "constant-folding", "noop",
+                                      "standard-fusions", "common-subexpression", "dead-code"}));
 }
 
 TEST(PassManager, AnUnknownPassNameChangesNothing) {

@@ -22,7 +22,8 @@ std::vector<EvalValue> outputsOf(const Model& model, const std::vector<NamedValu
 }  // namespace
 
 Optimized optimizeChecked(std::string_view text, const std::vector<std::string>& passes,
-                          const std::vector<NamedValue>& inputs, bool aggressive) {
+                          const std::vector<NamedValue>& inputs, bool aggressive,
+                          Tolerance tolerance) {
   Optimized result{parseOrFail(text), {}};
   Model& model = result.model;
   std::vector<EvalValue> before = outputsOf(model, inputs);
@@ -45,7 +46,7 @@ Optimized optimizeChecked(std::string_view text, const std::vector<std::string>&
   std::vector<EvalValue> after = outputsOf(model, inputs);
   EXPECT_EQ(before.size(), after.size());
   for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
-    EXPECT_EQ(compareValues(before[i], after[i], Tolerance{0, 0}), "") << "output " << i;
+    EXPECT_EQ(compareValues(before[i], after[i], tolerance), "") << "output " << i;
   }
   std::string bytes = bytesOf(model);
   Result<OptimizeReport> again = optimize(model, options);

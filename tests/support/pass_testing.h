@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "onyx/eval/evaluator.h"
+#include "onyx/eval/test_case.h"
 #include "onyx/passes/optimize.h"
 
 namespace onyx::testing {
@@ -20,8 +21,10 @@ struct Optimized {
 
 /// Parses `text`, runs `passes` to a fixed point and checks that the model stays consistent
 /// (verifyModel), passes the checker, gives the same outputs on `inputs` (bit for bit, every
-/// node run alone), and that running the passes again changes nothing. Failures fail the test.
+/// node run alone; within `tolerance` for passes that change arithmetic, such as fusions),
+/// and that running the passes again changes nothing. Failures fail the test.
 Optimized optimizeChecked(std::string_view text, const std::vector<std::string>& passes,
-                          const std::vector<NamedValue>& inputs, bool aggressive = false);
+                          const std::vector<NamedValue>& inputs, bool aggressive = false,
+                          Tolerance tolerance = {0, 0});
 
 }  // namespace onyx::testing

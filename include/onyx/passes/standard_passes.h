@@ -28,6 +28,9 @@ std::unique_ptr<Pass> makeConstantFoldingPass();
 /// `noop`: nodes that pass their input through unchanged are bypassed; consecutive
 /// Transposes and Reshapes are composed.
 std::unique_ptr<Pass> makeNoopPass();
+/// `standard-fusions`: BatchNormalization, and Add, Sub or Mul by a constant per channel,
+/// folded into the weights and bias of a Conv, ConvTranspose or Gemm; MatMul + Add into Gemm.
+std::unique_ptr<Pass> makeStandardFusionsPass();
 /// `common-subexpression`: nodes computing the same thing from the same inputs are merged.
 std::unique_ptr<Pass> makeCommonSubexpressionPass();
 /// `topological-sort`: every node list in topological order (a stable sort).

@@ -49,6 +49,10 @@ Result<Model> parseNodesText(std::string_view text, const TextParseOptions& opti
 /// only function of an otherwise empty Model.
 Result<Model> parseFunctionText(std::string_view text, const TextParseOptions& options = {});
 
+/// Functions one after the other (`function*`), as the functions of an otherwise empty Model
+/// in the order written (the rewrite rules of onyx/passes/pattern.h are written so).
+Result<Model> parseFunctionsText(std::string_view text, const TextParseOptions& options = {});
+
 /// A type (`float[N,3]`, `seq(int64[])`, `map(string, float)`, ...), allocated in `owner`,
 /// which keeps what it points into alive.
 Result<Type*> parseTypeText(std::string_view text, Model& owner,

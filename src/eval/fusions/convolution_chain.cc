@@ -3,12 +3,12 @@
 #include "eval/fusions/convolution_chain.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "eval/plan.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
+#include "ops/nn/batch_norm_folding.h"
 #include "ops/nn/conv_kernels.h"
 
 namespace onyx::eval_internal {
@@ -51,8 +51,8 @@ class ConvolutionChainStep final : public FusedStep {
   Result<bool> run(StepRun& run) override;
 
  private:
-  // The weights and bias with the BatchNormalization folded in, made at the first run:
-  // W'[m] = W[m] s[m], b'[m] = (b[m] - mean[m]) s[m] + beta[m], s = gamma / sqrt(var + eps).
+  // The weights and bias with the BatchNormalization folded in, made at the first run
+  // (ops/nn/batch_norm_folding.h).
   bool fold(StepRun& run, const Array& weights, const Array* bias);
 
   ConvolutionChain chain_;
@@ -71,31 +71,27 @@ bool ConvolutionChainStep::fold(StepRun& run, const Array& weights, const Array*
   const Array* beta = run.tensor(bn.input(2));
   const Array* mean = run.tensor(bn.input(3));
   const Array* variance = run.tensor(bn.input(4));
-  int64_t m = weights.dim(0);
-  for (const Array* parameter : {gamma, beta, mean, variance}) {
-    if (parameter == nullptr || parameter->type() != ElementType::kFloat ||
-        parameter->rank() != 1 || parameter->dim(0) != m) {
-      return false;
-    }
-  }
-  if (bias != nullptr && (bias->type() != ElementType::kFloat || bias->size() != size_t(m))) {
+  std::optional<ops::nn::ChannelLayout> layout = ops::nn::convWeightsLayout(weights.shape());
+  if (gamma == nullptr || beta == nullptr || mean == nullptr || variance == nullptr || !layout ||
+      weights.type() != ElementType::kFloat ||
+      (bias != nullptr && (bias->type() != ElementType::kFloat ||
+                           bias->size() != static_cast<size_t>(layout->channels)))) {
     return false;
   }
   KernelContext ctx = run.context(bn);
-  float epsilon = ctx.floatAttribute("epsilon").value_or(1e-5f);
-  Array folded_weights(ElementType::kFloat, weights.shape());
-  Array folded_bias(ElementType::kFloat, {m});
-  size_t per_output = weights.size() / static_cast<size_t>(m);
-  for (int64_t o = 0; o < m; ++o) {
-    float scale = gamma->data<float>()[o] / std::sqrt(variance->data<float>()[o] + epsilon);
-    const float* from = weights.data<float>() + static_cast<size_t>(o) * per_output;
-    float* to = folded_weights.data<float>() + static_cast<size_t>(o) * per_output;
-    for (size_t i = 0; i < per_output; ++i) to[i] = from[i] * scale;
-    float b = bias != nullptr ? bias->data<float>()[o] : 0.0f;
-    folded_bias.data<float>()[o] = (b - mean->data<float>()[o]) * scale + beta->data<float>()[o];
-  }
-  folded_weights_ = std::move(folded_weights);
-  folded_bias_ = std::move(folded_bias);
+  double epsilon = ctx.floatAttribute("epsilon").value_or(1e-5f);
+  std::optional<ops::nn::ChannelAffine> affine =
+      ops::nn::batchNormAffine(*gamma, *beta, *mean, *variance, epsilon, layout->channels);
+  if (!affine) return false;
+  Array zeros(ElementType::kFloat, {layout->channels});
+  std::fill_n(zeros.data<float>(), zeros.size(), 0.0f);
+  std::optional<Array> folded_weights = ops::nn::mapChannels(weights, *layout, affine->scale, {});
+  std::optional<Array> folded_bias =
+      ops::nn::mapChannels(bias != nullptr ? *bias : zeros,
+                           ops::nn::biasLayout(1, layout->channels), affine->scale, affine->shift);
+  if (!folded_weights || !folded_bias) return false;
+  folded_weights_ = std::move(*folded_weights);
+  folded_bias_ = std::move(*folded_bias);
   fold_refused_ = false;
   return true;
 }

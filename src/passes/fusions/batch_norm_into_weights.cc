@@ -1,0 +1,95 @@
+// BatchNormalization into the Conv, ConvTranspose or Gemm before it:
+//   y = BatchNormalization(Conv(x, W, b), gamma, beta, mean, var)
+//   → y = Conv(x, W * s, (b - mean) * s + beta), s = gamma / sqrt(var + epsilon)
+// per output channel, when the normalization is in inference mode with constant parameters
+// (ops/nn/batch_norm_folding.h decides, as the evaluator's plan-time fusion does) and the
+// weights (and bias, if any) are constant float or double tensors. After a MatMul of a 2-D
+// input by a constant 2-D matrix, the two become one Gemm with the folded matrix and bias
+// (as onnxruntime's MatMul + BatchNormalization fusion does).
+#include "onyx/ir/tensor_array.h"
+#include "passes/fusions/channel_fold.h"
+#include "passes/fusions/fusion_rules.h"
+
+namespace onyx::passes_internal {
+
+namespace {
+
+// Folds `bn` into `node`'s weights and bias: its output then computes bn's. False, with
+// nothing changed, when it cannot.
+bool foldInto(Node& node, const Node& bn, RewriteBuilder& builder, const MatchContext& context) {
+  std::optional<Channels> channels = channelsOf(node, context);
+  if (!channels) return false;
+  std::vector<Array> parameters;
+  for (size_t i = 1; i < 5; ++i) {
+    Result<Array> array = arrayFromTensor(*MatchContext::constantOf(bn.input(i)));
+    if (!array) return false;
+    parameters.push_back(std::move(*array));
+  }
+  double epsilon = bn.floatAttr("epsilon").value_or(1e-5f);
+  std::optional<ops::nn::ChannelAffine> affine = ops::nn::batchNormAffine(
+      parameters[0], parameters[1], parameters[2], parameters[3], epsilon, channels->count);
+  return affine && foldChannels(node, builder, context, affine->scale, affine->shift);
+}
+
+bool foldable(const Node& bn) {
+  return ops::nn::isFoldableBatchNorm(
+      bn, [](const Value* value) { return MatchContext::constantOf(value) != nullptr; });
+}
+
+RewriteRule batchNormInto(std::string_view op_type) {
+  Pattern pattern;
+  PatternNode weighted = weightedNode(pattern, op_type);
+  PatternNode batch_norm =
+      pattern
+          .op("BatchNormalization", {weighted, pattern.var("gamma"), pattern.var("beta"),
+                                     pattern.var("mean"), pattern.var("var")})
+          .anyOtherAttributes();
+  RewriteRule rule;
+  rule.name = "batch-norm-into-" + std::string(op_type);
+  rule.pattern = std::move(pattern);
+  rule.check = [batch_norm](const Match& match) { return foldable(*match.node(batch_norm)); };
+  rule.rewrite = [weighted, batch_norm](const Match& match,
+                                        RewriteBuilder& builder) -> std::vector<Value*> {
+    Node& node = *match.node(weighted);
+    if (!foldInto(node, *match.node(batch_norm), builder, match.context())) return {};
+    return {node.output(0)};
+  };
+  return rule;
+}
+
+RewriteRule batchNormIntoMatMul() {
+  Pattern pattern;
+  PatternValue a = pattern.var("a").rank(2);
+  PatternValue b = pattern.var("b").constant().rank(2);
+  PatternNode batch_norm =
+      pattern
+          .op("BatchNormalization", {pattern.op("MatMul", {a, b}), pattern.var("gamma"),
+                                     pattern.var("beta"), pattern.var("mean"), pattern.var("var")})
+          .anyOtherAttributes();
+  RewriteRule rule;
+  rule.name = "batch-norm-into-MatMul";
+  rule.pattern = std::move(pattern);
+  rule.check = [batch_norm](const Match& match) {
+    return match.context().model().opsetVersion("").value_or(0) >= 7 &&
+           foldable(*match.node(batch_norm));
+  };
+  rule.rewrite = [a, b, batch_norm](const Match& match,
+                                    RewriteBuilder& builder) -> std::vector<Value*> {
+    // A new Gemm (which the builder removes again when the fold declines).
+    Node& gemm = builder.add("Gemm", {match.value(a), match.value(b)});
+    if (!foldInto(gemm, *match.node(batch_norm), builder, match.context())) return {};
+    return {gemm.output(0)};
+  };
+  return rule;
+}
+
+}  // namespace
+
+std::vector<RewriteRule> batchNormIntoWeightsRules() {
+  std::vector<RewriteRule> rules;
+  for (std::string_view op : kWeightedOperators) rules.push_back(batchNormInto(op));
+  rules.push_back(batchNormIntoMatMul());
+  return rules;
+}
+
+}  // namespace onyx::passes_internal

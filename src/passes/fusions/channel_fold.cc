@@ -1,0 +1,192 @@
+#include "passes/fusions/channel_fold.h"
+
+#include <algorithm>
+
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/tensor_data.h"
+
+namespace onyx::passes_internal {
+
+namespace {
+
+using ops::nn::ChannelLayout;
+
+// The shape of `value` when every dim is a number (MatchContext::dimsOf).
+std::optional<std::vector<int64_t>> knownShape(const Value* value, const MatchContext& context) {
+  if (value == nullptr) return std::nullopt;
+  std::optional<std::vector<Dimension>> dims = context.dimsOf(*value);
+  if (!dims) return std::nullopt;
+  std::vector<int64_t> shape;
+  for (const Dimension& dim : *dims) {
+    if (!dim.isKnown()) return std::nullopt;
+    shape.push_back(*dim.dim_value);
+  }
+  return shape;
+}
+
+std::optional<Array> constantArray(const Value* value) {
+  const Tensor* tensor = MatchContext::constantOf(value);
+  if (tensor == nullptr) return std::nullopt;
+  Result<Array> array = arrayFromTensor(*tensor);
+  if (!array) return std::nullopt;
+  return std::move(*array);
+}
+
+std::optional<ChannelLayout> weightsLayout(const Node& node, std::span<const int64_t> shape) {
+  std::string_view op = node.opType();
+  if (op == "Conv") return ops::nn::convWeightsLayout(shape);
+  if (op == "ConvTranspose") {
+    return ops::nn::convTransposeWeightsLayout(shape, node.intAttr("group").value_or(1));
+  }
+  return ops::nn::gemmWeightsLayout(shape, node.intAttr("transB").value_or(0) != 0);
+}
+
+// The bias as a per-channel tensor with its layout: a Conv's (M), a Gemm's C of one element
+// (made (N)), (N), (1, N) or (M, N).
+std::optional<std::pair<Array, ChannelLayout>> biasOf(const Array& bias, int64_t channels) {
+  if (bias.size() == 1 && channels != 1) {
+    std::optional<std::vector<double>> one = ops::nn::perChannel(bias, channels);
+    if (!one) return std::nullopt;
+    Array expanded(bias.type(), {channels});
+    if (bias.type() == ElementType::kFloat) {
+      for (int64_t c = 0; c < channels; ++c)
+        expanded.data<float>()[c] = static_cast<float>((*one)[c]);
+    } else if (bias.type() == ElementType::kDouble) {
+      for (int64_t c = 0; c < channels; ++c) expanded.data<double>()[c] = (*one)[c];
+    } else {
+      return std::nullopt;
+    }
+    return std::make_pair(std::move(expanded), ops::nn::biasLayout(1, channels));
+  }
+  if (bias.rank() == 0 || bias.rank() > 2 || bias.dim(bias.rank() - 1) != channels) {
+    return std::nullopt;
+  }
+  int64_t rows = bias.rank() == 2 ? bias.dim(0) : 1;
+  return std::make_pair(bias, ops::nn::biasLayout(rows, channels));
+}
+
+// `old` with each output channel scaled, written from its bytes (a view of the mapped file
+// for external data) straight into the model's arena: weights are the bulk of a model, so
+// they are copied once. Null when the shapes or the element type do not fit.
+Tensor* scaledWeights(const Node& node, const Tensor& old, Arena& arena,
+                      std::span<const double> scale, int64_t channels) {
+  std::vector<int64_t> shape(old.dims.begin(), old.dims.end());
+  std::optional<ChannelLayout> layout = weightsLayout(node, shape);
+  Result<TensorBytes> bytes = rawBytes(old);
+  auto type = static_cast<ElementType>(old.data_type.value_or(0));
+  if (!layout || layout->outputChannels() != channels || !bytes ||
+      (type != ElementType::kFloat && type != ElementType::kDouble)) {
+    return nullptr;
+  }
+  std::string_view from = bytes->bytes();
+  auto* to = static_cast<std::byte*>(arena.allocate(std::max<size_t>(from.size(), 1), 64));
+  if (!ops::nn::mapChannelBytes(
+          type,
+          std::span<const std::byte>(reinterpret_cast<const std::byte*>(from.data()), from.size()),
+          std::span<std::byte>(to, from.size()), *layout, scale, {})) {
+    return nullptr;
+  }
+  Tensor* tensor = arena.make<Tensor>();
+  tensor->data_type = old.data_type;
+  for (int64_t dim : shape) tensor->dims.values.push_back(arena, dim);
+  tensor->raw_data = std::string_view(reinterpret_cast<const char*>(to), from.size());
+  return tensor;
+}
+
+}  // namespace
+
+PatternNode weightedNode(Pattern& pattern, std::string_view op_type) {
+  return pattern
+      .op(op_type, {pattern.var("x"), pattern.var("weights"), pattern.var("bias").optional()})
+      .anyOtherAttributes();
+}
+
+std::optional<Channels> channelsOf(const Node& node, const MatchContext& context) {
+  if (node.inputCount() < 2) return std::nullopt;
+  std::optional<std::vector<int64_t>> shape = knownShape(node.input(1), context);
+  if (!shape || shape->size() < 2) return std::nullopt;
+  std::string_view op = node.opType();
+  if (op == "Conv") return Channels{(*shape)[0], shape->size()};
+  if (op == "ConvTranspose") {
+    return Channels{(*shape)[1] * node.intAttr("group").value_or(1), shape->size()};
+  }
+  if (op == "Gemm" && shape->size() == 2) {
+    bool transposed = node.intAttr("transB").value_or(0) != 0;
+    return Channels{transposed ? (*shape)[0] : (*shape)[1], 2};
+  }
+  return std::nullopt;
+}
+
+bool broadcastsPerChannel(std::span<const int64_t> constant, const Channels& channels) {
+  if (constant.size() > channels.output_rank) return false;
+  size_t offset = channels.output_rank - constant.size();
+  for (size_t a = 0; a < constant.size(); ++a) {
+    bool channel_axis = a + offset == 1;
+    if (constant[a] != 1 && !(channel_axis && constant[a] == channels.count)) return false;
+  }
+  return true;
+}
+
+bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& context,
+                  std::span<const double> scale, std::span<const double> shift) {
+  std::optional<Channels> channels = channelsOf(node, context);
+  if (!channels || channels->count <= 0) return false;
+  size_t count = static_cast<size_t>(channels->count);
+  if ((!scale.empty() && scale.size() != count) || (!shift.empty() && shift.size() != count)) {
+    return false;
+  }
+  Value* weights = node.input(1);
+  Value* bias = node.inputCount() > 2 ? node.input(2) : nullptr;
+  std::optional<int32_t> type = context.elemTypeOf(*weights);
+  if (type != static_cast<int32_t>(ElementType::kFloat) &&
+      type != static_cast<int32_t>(ElementType::kDouble)) {
+    return false;
+  }
+  // New weights when the scale is not 1.
+  Tensor* new_weights = nullptr;
+  if (!scale.empty()) {
+    const Tensor* old = MatchContext::constantOf(weights);
+    if (old == nullptr) return false;
+    new_weights = scaledWeights(node, *old, builder.arena(), scale, channels->count);
+    if (new_weights == nullptr) return false;
+  }
+  // The bias: b * beta * scale + shift (Gemm's beta goes into the new C, and becomes 1).
+  bool gemm = node.opType() == "Gemm";
+  double beta = gemm ? node.floatAttr("beta").value_or(1.0f) : 1.0;
+  std::optional<Array> new_bias;
+  if (bias != nullptr) {
+    std::optional<Array> old = constantArray(bias);
+    if (!old) return false;
+    std::optional<std::pair<Array, ChannelLayout>> laid = biasOf(*old, channels->count);
+    if (!laid) return false;
+    std::vector<double> bias_scale(count, beta);
+    for (size_t c = 0; c < scale.size(); ++c) bias_scale[c] *= scale[c];
+    new_bias = ops::nn::mapChannels(laid->first, laid->second, bias_scale, shift);
+    if (!new_bias) return false;
+  } else if (!shift.empty()) {
+    Array zeros(static_cast<ElementType>(*type), {channels->count});
+    std::vector<double> ones(count, 1.0);
+    std::fill(zeros.bytes().begin(), zeros.bytes().end(), std::byte{0});
+    new_bias = ops::nn::mapChannels(zeros, ops::nn::biasLayout(1, channels->count), ones, shift);
+    if (!new_bias) return false;
+  }
+  if (new_weights != nullptr) {
+    Result<Value*> made = builder.constant(new_weights, weights->name);
+    if (!made) return false;
+    node.setInput(1, *made);
+  }
+  if (new_bias) {
+    std::string_view hint = bias != nullptr ? bias->name : std::string_view("bias");
+    Result<Value*> made = builder.constant(*new_bias, hint);
+    if (!made) return false;
+    if (node.inputCount() > 2) {
+      node.setInput(2, *made);
+    } else {
+      node.addInput(builder.arena(), *made);
+    }
+    if (gemm && beta != 1.0) node.setFloatAttr(builder.arena(), "beta", 1.0f);
+  }
+  return true;
+}
+
+}  // namespace onyx::passes_internal
