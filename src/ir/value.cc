@@ -1,5 +1,6 @@
 #include "onyx/ir/value.h"
 
+#include "ir/scope.h"
 #include "onyx/ir/graph.h"
 
 namespace onyx {
@@ -52,6 +53,15 @@ void Value::setType(Arena& arena, Type* new_type) {
     info->value = this;
     graph->value_info.push_back(arena, info);
     value_info = info;
+  }
+}
+
+void Value::redeclareAfterOutputsMoved(Value* other) {
+  if (value_info != nullptr && value_info->bound() != this) ir_internal::redeclare(this);
+  // A graph input's type is its input entry's, whatever else declares it (Graph::addOutput
+  // binds the same way).
+  if (other != nullptr && other->value_info == nullptr && other->input == nullptr) {
+    ir_internal::redeclare(other);
   }
 }
 

@@ -228,6 +228,39 @@ TEST(ValueUses, ReplaceAllUsesWithMovesNestedUsesAndOutputs) {
   EXPECT_EQ(back.graph->outputs[0]->bound()->name, "z");
 }
 
+TEST(ValueUses, AGraphOutputMovedToAnotherValueDeclaresItsType) {
+  Model model = testing::emptyModel();
+  Arena& arena = model.arena();
+  Graph& g = *model.graph;
+  Value* x = *g.addInput(arena, "x", Type::tensor(arena, kFloat, {2}));
+  Node* relu = g.createNode(arena, "Relu", {x});
+  g.appendNode(relu);
+  Node* neg = g.createNode(arena, "Neg", {x});
+  g.appendNode(neg);
+  Value* r = relu->output(0);
+  Value* n = neg->output(0);
+  g.addOutput(arena, r);
+  r->setType(arena, Type::tensor(arena, kFloat, {2}));
+  ASSERT_EQ(r->value_info, g.outputs[0]);
+  // The output entry's type is now n's, as reading the written model would give it.
+  r->replaceAllUsesWith(n);
+  EXPECT_EQ(n->value_info, g.outputs[0]);
+  ASSERT_NE(n->type(), nullptr);
+  EXPECT_EQ(formatType(*n->type()), "float[2]");
+  EXPECT_EQ(r->type(), nullptr);
+  EXPECT_TRUE(verified(model));
+  // And back, moving the output only.
+  n->replaceUsesWith(r, [](const Use& use) { return use.isGraphOutput(); });
+  EXPECT_EQ(r->value_info, g.outputs[0]);
+  EXPECT_EQ(n->type(), nullptr);
+  EXPECT_TRUE(verified(model));
+  // A graph input keeps its own declaration.
+  r->replaceAllUsesWith(x);
+  EXPECT_EQ(x->value_info, nullptr);
+  EXPECT_EQ(x->type(), g.inputs[0]->type);
+  EXPECT_TRUE(verified(model));
+}
+
 TEST(ValueNames, RenameMovesTheNameAndEveryDeclarationThatSpellsIt) {
   Model model = testing::emptyModel();
   Arena& arena = model.arena();

@@ -98,6 +98,22 @@ TEST(Noop, ShapePreservingReshapesGo) {
             "Reshape Relu");
 }
 
+TEST(Noop, AReshapeReadingAValueRenamedToAGraphOutputGoesInTheSameRun) {
+  // The Identity goes first and c takes the name y: y's type is then the one the graph
+  // output declares, as it is once the model is written and read, so the Reshape goes now
+  // and not in a later run on the written model.
+  auto done = optimizeChecked(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[2,3] x) => (float[2,6] y, float[2,6] z) <int64[2] s = {2, 6}> {
+      c = Concat <axis = 1> (x, x)
+      y = Identity (c)
+      r = Reshape (y, s)
+      z = Relu (r)
+    })",
+                              {"noop", "dead-code"}, matrix());
+  EXPECT_EQ(opTypes(*done.model.graph), "Concat Relu");
+}
+
 TEST(Noop, SqueezeAndUnsqueezeOfTheSameAxesUndoEachOtherWithoutShapes) {
   // x's dims are unknown, so shapes cannot tell: the axes do.
   auto done = optimizeChecked(R"(

@@ -137,18 +137,29 @@ struct Value {
   /// Whether a subgraph nested in this value's graph reads it (a capture). O(uses).
   bool isCaptured() const;
   /// Re-points every use of this value at `other`, graph outputs included (which then
-  /// carry `other`'s name). O(uses).
+  /// carry `other`'s name and declare its type). O(uses), plus redeclareAfterOutputsMoved
+  /// when a graph output moved.
   void replaceAllUsesWith(Value* other);
-  /// Re-points the uses for which `pred(use)` is true. O(uses).
+  /// Re-points the uses for which `pred(use)` is true. O(uses), as replaceAllUsesWith.
   template <class Pred>
   void replaceUsesWith(Value* other, Pred&& pred) {
+    bool moved_output = false;
     Use* use = first_use;
     while (use != nullptr) {
       Use* next = use->next;
-      if (pred(static_cast<const Use&>(*use))) use->set(other);
+      if (pred(static_cast<const Use&>(*use))) {
+        moved_output = moved_output || use->isGraphOutput();
+        use->set(other);
+      }
       use = next;
     }
+    if (moved_output) redeclareAfterOutputsMoved(other);
   }
+  /// After graph outputs that read this value were re-pointed at `other`: a graph output
+  /// entry declares the type of the value it reads, so `value_info` of both values follows
+  /// the entries (as reading the file would bind them). O(value_info + outputs of the two
+  /// graphs).
+  void redeclareAfterOutputsMoved(Value* other);
 };
 
 inline void Use::set(Value* target) {
@@ -169,7 +180,12 @@ inline void Use::set(Value* target) {
 
 inline void Value::replaceAllUsesWith(Value* other) {
   if (other == this) return;
-  while (first_use != nullptr) first_use->set(other);
+  bool moved_output = false;
+  while (first_use != nullptr) {
+    moved_output = moved_output || first_use->isGraphOutput();
+    first_use->set(other);
+  }
+  if (moved_output) redeclareAfterOutputsMoved(other);
 }
 
 /// The graph that holds `use`: its node's graph, or the graph whose outputs (or the
