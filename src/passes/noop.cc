@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "onyx/ir/tensor_array.h"
+#include "onyx/passes/pattern.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/pass_helpers.h"
 
@@ -93,17 +94,12 @@ class NoopPass final : public GraphPass {
     return type != nullptr && type->isTensor() ? type->shape : nullptr;
   }
 
-  static bool sameDim(const Dimension& a, const Dimension& b) {
-    if (a.isKnown() || b.isKnown()) return a.dim_value == b.dim_value;
-    return a.isSymbolic() && b.isSymbolic() && !a.dim_param->empty() && a.dim_param == b.dim_param;
-  }
-
   bool sameShape(const Value* a, const Value* b) const {
     const TensorShape* x = shapeOf(a);
     const TensorShape* y = shapeOf(b);
     if (x == nullptr || y == nullptr || x->rank() != y->rank()) return false;
     for (size_t i = 0; i < x->rank(); ++i) {
-      if (!sameDim(x->dims[i], y->dims[i])) return false;
+      if (!MatchContext::sameDim(x->dims[i], y->dims[i])) return false;
     }
     return true;
   }
