@@ -37,6 +37,14 @@ struct NodeRareFields {
 };
 
 struct Node {
+ private:
+  // First, where they were when they were public: the decoder writes a node front to back.
+  // Input slots are the use-list links themselves; the array is allocated with its final
+  // size, so the slots never move while linked.
+  ArenaList<Use> inputs_;
+  ArenaList<Value*> outputs_;
+
+ public:
   OptString name;
   OptString op_type;
   ArenaList<Attribute*> attributes;
@@ -207,10 +215,6 @@ struct Node {
   friend class ir_internal::GraphBuilder;
   static const NodeRareFields kNone;
 
-  // Input slots are the use-list links themselves; the array is allocated with its final
-  // size, so the slots never move while linked.
-  ArenaList<Use> inputs_;
-  ArenaList<Value*> outputs_;
   Graph* graph_ = nullptr;
   Node* prev_ = nullptr;
   Node* next_ = nullptr;
