@@ -97,7 +97,7 @@ class ConstantToInitializerPass final : public Pass {
     }
     for (Node* node : constants) {
       Value* output = node->output(0);
-      std::string_view kept_name = output->name;
+      std::string_view kept_name = output->name();
       // The output holds the name until the node goes: the initializer borrows a free one.
       Value* initializer =
           initializerFor(arena, graph, *node, uniqueValueName(arena, graph, kept_name));
