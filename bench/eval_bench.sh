@@ -16,12 +16,16 @@
 #
 #   bench/eval_bench.sh [MODELS_FOLDER]
 #     REPS=n               timed runs per model and thread count (default 15)
+#     FIRSTS=n             first runs per model and thread count, each a process of its
+#                          own, onyx's and onnxruntime's taking turns; the median counts
+#                          (default 5: one process's first run varies by 20% here)
 #     MODELS="a.onnx ..."  only these models
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build/bench
 models=${1:-build/bench-models}
 reps=${REPS:-15}
+firsts=${FIRSTS:-5}
 node_dir=build/bench-node
 model_list=${MODELS:-eval_resnet50.onnx eval_encoder.onnx eval_mobilenetv3.onnx \
 eval_db_detector.onnx eval_resnet50_bn.onnx eval_nhwc_cnn.onnx eval_chain.onnx}
@@ -48,6 +52,12 @@ for model in $model_list; do
     NODE_PATH=$node_dir/node_modules node bench/eval_bench_ort.js "$models/$model" "$threads" \
       "$reps" $([ -e "$outputs" ] && echo "$outputs") | tee -a "$out" ||
       echo "onnxruntime failed on $model"
+    for ((again = 1; again < firsts; ++again)); do
+      "$build/bench/onyx_bench_eval" "$models/$model" --threads="$threads" --reps=1 |
+        grep '^FIRST|' | tee -a "$out" || true
+      NODE_PATH=$node_dir/node_modules node bench/eval_bench_ort.js "$models/$model" \
+        "$threads" 1 | grep '^FIRST|' | tee -a "$out" || true
+    done
   done
   one=$results/${model%.onnx}.onyx1.bin
   two=$results/${model%.onnx}.onyx2.bin
@@ -75,10 +85,23 @@ awk -F'|' -v models="$model_list" '
       onyx / ort, target, (onyx / ort <= target ? "holds" : "MISSED")
   }
   /^RESULT\|/ { warm[$2, key($3, $4)] = $5 }
-  /^FIRST\|/ { first[$2, key($3, $4)] = $5 }
+  # The median of the first runs (every process gives one).
+  function median(values, n,    i, j, swap) {
+    for (i = 2; i <= n; ++i) {
+      for (j = i; j > 1 && values[j - 1] > values[j]; --j) {
+        swap = values[j]; values[j] = values[j - 1]; values[j - 1] = swap
+      }
+    }
+    return n % 2 ? values[(n + 1) / 2] : (values[n / 2] + values[n / 2 + 1]) / 2
+  }
+  /^FIRST\|/ { firsts[$2, key($3, $4)] = firsts[$2, key($3, $4)] " " $5 }
   /^OUTPUTS\|/ { difference[key($2, $3)] = $4; largest[key($2, $3)] = $5 }
   /^THREADS\|/ { same[$2] = $3 }
   END {
+    for (k in firsts) {
+      n = split(firsts[k], values, " ")
+      first[k] = median(values, n)
+    }
     count = split(models, list, " ")
     for (m = 1; m <= count; ++m) {
       for (t = 1; t <= 2; ++t) {

@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh <target> [seconds] [libFuzzer flags...]
 #
 # <target> is fuzz_model_differential, fuzz_model_decoder, fuzz_wire_reader, fuzz_text_printer,
-# fuzz_text_parser, fuzz_checker or fuzz_npy; seconds defaults to 60. The seed corpus (conformance models
+# fuzz_text_parser, fuzz_checker, fuzz_npy or fuzz_optimize; seconds defaults to 60. The seed corpus (conformance models
 # plus hand-built ones; hand-written texts for fuzz_text_parser) is written into the build tree
 # first; what the fuzzer learns goes to <build>/corpus/<target>, crashes to
 # <build>/artifacts/<target>/. One fuzzing process: one core. ONYX_FUZZ_BUILD_JOBS sets
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 usage() {
   echo "usage: $0 <target> [seconds] [libFuzzer flags...]" >&2
   echo "  targets: fuzz_model_differential fuzz_model_decoder fuzz_wire_reader fuzz_text_printer" >&2
-  echo "           fuzz_text_parser fuzz_checker fuzz_npy" >&2
+  echo "           fuzz_text_parser fuzz_checker fuzz_npy fuzz_optimize" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
@@ -37,6 +37,11 @@ case $target in
     max_len=4096
     seed_dir=npy_seeds
     extra=(-dict=tests/fuzz/npy.dict)
+    ;;
+  fuzz_optimize)
+    # No seed files: any bytes describe a model, and a short input a small one.
+    max_len=512
+    seed_dir=optimize_seeds
     ;;
   *) usage ;;
 esac

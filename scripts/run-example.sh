@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds onyx and runs its main job on the bundled example model: a summary, the check, the
 # inferred output types, a round trip through the binary writer that must give back the very
-# same bytes, then a run of the model on an image (the evaluator).
+# same bytes, then a run of the model on an image (the evaluator), and the optimiser with a
+# check that the optimised model computes what the original does.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
@@ -20,4 +21,6 @@ cmp "$model" "$out/roundtrip.onnx" && echo "round trip: byte-identical ($(stat -
 $onyx run "$model" --input image="$out/image.npy" --output-dir "$out/outputs"
 # Latency and where the time goes, on made-up inputs (N, the batch, set to 1).
 $onyx run "$model" --dim N=1 --repeat 20 --profile --threads 1
+# Simplified: what each pass did, then both models run on two sets of made-up inputs.
+$onyx optimize "$model" "$out/optimized.onnx" --profile --verify 2 --dim N=1
 rm -rf "$out"

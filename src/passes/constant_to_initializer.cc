@@ -1,4 +1,5 @@
-// `constant-to-initializer`: Constant nodes of the main graph become initializers, under the
+// `constant-to-initializer`: Constant nodes of the main graph and of the graphs nested in it
+// (If branches, Loop and Scan bodies) become initializers of the graph they sit in, under the
 // name their output had, so every reader (nested graphs included) and every graph output
 // reads the same name. The dense forms convert: `value` (the tensor as it is, external data
 // included), value_float(s), value_int(s), value_string(s) (as the tensors the operator
@@ -6,16 +7,17 @@
 // readers would see a sparse tensor, which onyx's evaluator (like most runtimes) does not
 // feed to dense operators.
 //
-// Only the main graph: subgraphs may hold initializers too (IR.md allows it), but several
-// consumers handle them poorly, and a Constant inside a Loop body costs a runtime nothing
-// per iteration; function bodies have no initializers. Models below IR 4, where every
-// initializer must also be a graph input, are left alone: that would add inputs.
+// A nested graph's initializers are constants of that graph (IR.md allows them, and
+// onnxruntime's optimised models have them); function bodies have none, so their Constants
+// stay, as do those of training graphs. Models below IR 4, where every initializer must also
+// be a graph input, are left alone: that would add inputs.
 #include <string>
 #include <vector>
 
 #include "onyx/core/array.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/unique_names.h"
+#include "onyx/ir/walk.h"
 #include "onyx/passes/standard_passes.h"
 
 namespace onyx {
@@ -76,7 +78,8 @@ class ConstantToInitializerPass final : public Pass {
  public:
   std::string_view name() const override { return "constant-to-initializer"; }
   std::string_view summary() const override {
-    return "turn the main graph's Constant nodes into initializers of the same name";
+    return "turn the Constant nodes of the main graph and the graphs nested in it into "
+           "initializers of the same name";
   }
   Preserves preserves() const override {
     return Preserves::kNodeOrder | Preserves::kFunctionsAndImports;
@@ -86,16 +89,21 @@ class ConstantToInitializerPass final : public Pass {
     PassResult result;
     if (model.graph == nullptr || model.ir_version.value_or(0) < 4) return result;
     Arena& arena = model.arena();
-    Graph& graph = *model.graph;
     std::vector<Node*> constants;
-    for (Node* node : graph.nodes()) {
-      std::string_view domain = node->domainOrDefault();
-      if (node->opType() == "Constant" && (domain.empty() || domain == "ai.onnx") &&
-          node->outputCount() == 1 && node->output(0) != nullptr) {
-        constants.push_back(node);
+    forEachGraph(model, [&](Graph& graph) {
+      const Graph* root = &graph;
+      while (root->parent() != nullptr) root = root->parent();
+      if (root != model.graph) return;  // a function body or a training graph
+      for (Node* node : graph.nodes()) {
+        std::string_view domain = node->domainOrDefault();
+        if (node->opType() == "Constant" && (domain.empty() || domain == "ai.onnx") &&
+            node->outputCount() == 1 && node->output(0) != nullptr) {
+          constants.push_back(node);
+        }
       }
-    }
+    });
     for (Node* node : constants) {
+      Graph& graph = *node->graph();
       Value* output = node->output(0);
       std::string_view kept_name = output->name();
       // The output holds the name until the node goes: the initializer borrows a free one.

@@ -81,7 +81,7 @@ TEST(ConstantToInitializer, ASparseValueStaysAConstant) {
   EXPECT_EQ(before, (std::vector<std::vector<float>>{{6, 2, 3, 10}}));
 }
 
-TEST(ConstantToInitializer, LeavesSubgraphsAndOldModelsAlone) {
+TEST(ConstantToInitializer, NestedGraphsGetInitializersOfTheirOwnAndOldModelsAreLeftAlone) {
   auto done = optimizeChecked(R"(
     <ir_version: 10, opset_import: ["" : 18]>
     g (float[2] x, bool c) => (float[2] y) {
@@ -93,7 +93,13 @@ TEST(ConstantToInitializer, LeavesSubgraphsAndOldModelsAlone) {
                               {"constant-to-initializer"},
                               {{"x", tensorOf<float>(ElementType::kFloat, {2}, {1, 2})},
                                {"c", tensorOf<bool>(ElementType::kBool, {}, {true})}});
-  EXPECT_FALSE(done.changes.changed());
+  EXPECT_EQ(done.changes.nodes_removed, 1u);
+  const Node* branch = *done.model.graph->nodes().begin();
+  const Graph* then_branch = branch->graphAttr("then_branch");
+  ASSERT_NE(then_branch, nullptr);
+  EXPECT_EQ(then_branch->nodeCount(), 0u);
+  ASSERT_EQ(then_branch->initializers.size(), 1u);
+  EXPECT_EQ(then_branch->initializers[0]->nameOrEmpty(), "r");
   Model old = testing::parseOrFail(R"(
     <ir_version: 3, opset_import: ["" : 8]>
     g (float[2] x) => (float[2] y) {
