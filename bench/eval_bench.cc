@@ -58,16 +58,16 @@ onyx::NamedValue makeInput(const onyx::Model& model, const std::vector<char>& by
   const onyx::ValueInfo* input = *model.graph->inputs.begin();
   std::vector<int64_t> shape;
   for (const onyx::Dimension& dim : input->type->shape->dims) {
-    if (!dim.dim_value) die("input '" + std::string(input->value->name) + "' has a symbolic dim");
+    if (!dim.dim_value) die("input '" + std::string(input->value->name()) + "' has a symbolic dim");
     shape.push_back(*dim.dim_value);
   }
   onyx::Array array(onyx::ElementType::kFloat, shape);
   if (array.bytes().size() != bytes.size()) {
     die(input_path + " holds " + std::to_string(bytes.size()) + " bytes; input '" +
-        std::string(input->value->name) + "' takes " + std::to_string(array.bytes().size()));
+        std::string(input->value->name()) + "' takes " + std::to_string(array.bytes().size()));
   }
   std::memcpy(array.bytes().data(), bytes.data(), bytes.size());
-  return {std::string(input->value->name), onyx::EvalValue::of(std::move(array))};
+  return {std::string(input->value->name()), onyx::EvalValue::of(std::move(array))};
 }
 
 void writeOutputs(const std::string& path, const std::vector<onyx::EvalValue>& outputs) {

@@ -97,7 +97,7 @@ int main(int argc, char** argv) {
     size_t ranked = 0;
     size_t complete = 0;
     for (const onyx::Node* node : model.graph->nodes()) {
-      for (const onyx::Value* output : node->outputs) {
+      for (const onyx::Value* output : node->outputs()) {
         if (output == nullptr) continue;
         const onyx::TensorShape* shape = output->shape();
         if (shape == nullptr) continue;
@@ -111,9 +111,10 @@ int main(int argc, char** argv) {
     }
     std::printf("%-40s onyx inferModel            %9.2f ms (min %.2f)\n", path.c_str(),
                 alone.median_ms, alone.min_ms);
-    std::printf("%-40s onyx load+inferModel       %9.2f ms (min %.2f); %zu outputs with a "
-                "shape, %zu with every dim known or named\n",
-                "", with_load.median_ms, with_load.min_ms, ranked, complete);
+    std::printf(
+        "%-40s onyx load+inferModel       %9.2f ms (min %.2f); %zu outputs with a "
+        "shape, %zu with every dim known or named\n",
+        "", with_load.median_ms, with_load.min_ms, ranked, complete);
     std::printf("RESULT|%s|infer|%.3f\n", path.c_str(), alone.median_ms);
     std::printf("RESULT|%s|load_infer|%.3f\n", path.c_str(), with_load.median_ms);
     std::printf("COUNT|%s|ranked|%zu\n", path.c_str(), ranked);

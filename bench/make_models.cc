@@ -310,7 +310,7 @@ bool describe(const std::string& path) {
   }
   struct stat info;
   ::stat(path.c_str(), &info);
-  std::cout << path << ": " << info.st_size << " bytes, " << model->graph->node_count << " nodes, "
+  std::cout << path << ": " << info.st_size << " bytes, " << model->graph->nodeCount() << " nodes, "
             << model->graph->initializers.size() << " initializers, "
             << model->graph->value_info.size() << " value_info\n";
   return true;

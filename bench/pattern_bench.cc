@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   onyx::PassManager manager;
   manager.add(onyx::makeRewritePass("neg-neg", "Neg of Neg", std::move(negations)));
   onyx::PassContext context;
-  size_t before = model.graph->node_count;
+  size_t before = model.graph->nodeCount();
   auto start = std::chrono::steady_clock::now();
   onyx::Result<onyx::PassManagerReport> report = manager.run(model, context);
   double seconds = secondsSince(start);
@@ -148,6 +148,6 @@ int main(int argc, char** argv) {
   std::printf(
       "rewrite: Neg(Neg(x)) removed to a fixed point, %zu -> %zu nodes in %zu rounds, "
       "%.1f ms\n",
-      before, model.graph->node_count, report->rounds, seconds * 1e3);
+      before, model.graph->nodeCount(), report->rounds, seconds * 1e3);
   return 0;
 }

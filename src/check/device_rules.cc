@@ -10,11 +10,11 @@ namespace {
 // The value named `name` among the node's inputs and outputs, or null.
 const Value* nodeValue(const Node& node, std::string_view name, bool& named) {
   named = false;
-  for (const Use& use : node.inputs) {
-    if (use.value != nullptr && use.value->name == name) return (named = true, use.value);
+  for (const Use& use : node.inputs()) {
+    if (use.value() != nullptr && use.value()->name() == name) return (named = true, use.value());
   }
-  for (const Value* value : node.outputs) {
-    if (value != nullptr && value->name == name) return (named = true, value);
+  for (const Value* value : node.outputs()) {
+    if (value != nullptr && value->name() == name) return (named = true, value);
   }
   return nullptr;
 }

@@ -87,17 +87,17 @@ class Parameters {
 
 void checkFunctionCall(const Node& node, const Function& callee, const LazyPath& path,
                        Diagnostics& out) {
-  if (node.inputs.size() > callee.inputs.size()) {
+  if (node.inputCount() > callee.inputs.size()) {
     out.error("R53", path(),
               "calls " + functionLabel(callee) + ", which takes " +
                   countText(callee.inputs.size(), "input", "inputs") + "; this node passes " +
-                  std::to_string(node.inputs.size()));
+                  std::to_string(node.inputCount()));
   }
-  if (node.outputs.size() > callee.outputs.size()) {
+  if (node.outputCount() > callee.outputs.size()) {
     out.error("R53", path(),
               "calls " + functionLabel(callee) + ", which gives " +
                   countText(callee.outputs.size(), "output", "outputs") + "; this node has " +
-                  std::to_string(node.outputs.size()));
+                  std::to_string(node.outputCount()));
   }
   if (node.attributes.size() == 0) return;
   Parameters parameters(callee, node.attributes.size());

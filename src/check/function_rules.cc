@@ -70,7 +70,7 @@ std::vector<std::vector<size_t>> callGraph(const CheckContext& context) {
     while (!pending.empty()) {
       const Graph* graph = pending.back();
       pending.pop_back();
-      for (const Node* node = graph->first_node; node != nullptr; node = node->next) {
+      for (const Node* node = graph->firstNode(); node != nullptr; node = node->next()) {
         if (auto callee = context.functions.localFunctionIndex(*node)) {
           calls[i].push_back(*callee);
         }
@@ -137,7 +137,7 @@ void checkSignature(const Function& function, const std::string& prefix,
   NameSet inputs;
   for (size_t k = 0; k < function.inputs.size(); ++k) {
     const Value* value = function.inputs[k];
-    std::string_view name = value != nullptr ? value->name : std::string_view();
+    std::string_view name = value != nullptr ? value->name() : std::string_view();
     if (name.empty()) {
       out.error("X3", itemPath(prefix, "input", k), "the function input has no name");
       continue;
@@ -147,8 +147,8 @@ void checkSignature(const Function& function, const std::string& prefix,
                 quoted(name) + " is listed twice among the function's inputs");
       continue;
     }
-    const Value* bound = function.body != nullptr ? function.body->names.find(name) : nullptr;
-    if (bound != nullptr && bound != value && bound->producer != nullptr) {
+    const Value* bound = function.body != nullptr ? function.body->names().find(name) : nullptr;
+    if (bound != nullptr && bound != value && bound->producer() != nullptr) {
       out.error("R95", itemPath(prefix, "input", k),
                 quoted(name) +
                     " is a function input and also the output of a body node; every "
@@ -158,8 +158,8 @@ void checkSignature(const Function& function, const std::string& prefix,
   NameSet outputs;
   for (size_t k = 0; k < function.outputs.size(); ++k) {
     const Use* use = function.outputs[k];
-    const Value* value = use != nullptr ? use->value : nullptr;
-    std::string_view name = value != nullptr ? value->name : std::string_view();
+    const Value* value = use != nullptr ? use->value() : nullptr;
+    std::string_view name = value != nullptr ? value->name() : std::string_view();
     if (name.empty()) {
       out.error("X3", itemPath(prefix, "output", k), "the function output has no name");
       continue;
@@ -167,7 +167,7 @@ void checkSignature(const Function& function, const std::string& prefix,
     if (!outputs.insert(name)) {
       out.error("R94", itemPath(prefix, "output", k),
                 quoted(name) + " is listed twice among the function's outputs");
-    } else if (value->isUndefined() || value->graph == nullptr) {
+    } else if (value->isUndefined() || value->graph() == nullptr) {
       out.error("R96", itemPath(prefix, "output", k),
                 quoted(name) +
                     " is never computed: no body node outputs it and no input has "

@@ -27,14 +27,14 @@ void checkArguments(const SignatureSite& site) {
   const Node& node = site.node;
   const OpSchema& schema = site.schema;
 
-  size_t inputs = node.inputs.size();
+  size_t inputs = node.inputCount();
   if (inputs < schema.minInputs() || inputs > schema.maxInputs()) {
     site.out.error("R43", site.path(),
                    site.label() + " takes " +
                        boundsText(schema.minInputs(), schema.maxInputs(), "input", "inputs") +
                        "; this node has " + hasText(inputs));
   }
-  size_t outputs = node.outputs.size();
+  size_t outputs = node.outputCount();
   if (!schema.allowsOutputCount(outputs)) {
     std::string accepted =
         schema.output_counts.size() != 0 && outputs >= schema.minOutputs() &&
@@ -47,7 +47,7 @@ void checkArguments(const SignatureSite& site) {
 
   // R45: "" stands for a left-out input or output, which only optional parameters allow.
   for (size_t i = 0; i < inputs; ++i) {
-    if (node.inputs[i].value != nullptr) continue;
+    if (node.input(i) != nullptr) continue;
     const FormalParameter* formal = schema.inputAt(i);
     if (formal == nullptr || formal->option != ParameterOption::kSingle) continue;
     site.out.error("R45", site.inputPath(i),
@@ -56,7 +56,7 @@ void checkArguments(const SignatureSite& site) {
                        " requires it; only optional inputs may be left out");
   }
   for (size_t i = 0; i < outputs; ++i) {
-    if (node.outputs[i] != nullptr) continue;
+    if (node.output(i) != nullptr) continue;
     const FormalParameter* formal = schema.outputAt(i);
     if (formal == nullptr || formal->option != ParameterOption::kSingle) continue;
     site.out.error("R45", site.outputPath(i),

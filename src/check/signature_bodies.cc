@@ -57,11 +57,11 @@ class BodyCheck {
                             "; an If branch takes none (it reads outer values by name)");
       }
       size_t outputs = branch.graph->outputs.size();
-      if (outputs != node_.outputs.size()) {
+      if (outputs != node_.outputCount()) {
         site_.out.error("R52", bodyPath(site_, branch),
                         std::string("the ") + name + " gives " +
                             countText(outputs, "output", "outputs") + ", but the If node has " +
-                            countText(node_.outputs.size(), "output", "outputs") +
+                            countText(node_.outputCount(), "output", "outputs") +
                             "; each branch gives exactly the node's outputs");
       }
     }
@@ -69,10 +69,10 @@ class BodyCheck {
 
   void loopBody() {
     HeldGraph body = heldGraph(node_, "body");
-    size_t node_inputs = node_.inputs.size();
+    size_t node_inputs = node_.inputCount();
     if (node_inputs < 2) return;  // R43
     size_t carried = node_inputs - 2;
-    size_t node_outputs = node_.outputs.size();
+    size_t node_outputs = node_.outputCount();
     if (node_outputs < carried) {
       site_.out.error("R52", site_.path(),
                       "the Loop node carries " + countText(carried, "value", "values") +
@@ -105,8 +105,8 @@ class BodyCheck {
   void scanBody() {
     // Scan 8 passes sequence_lens first; from 9 every input is a state or a scan input.
     size_t skipped = site_.schema.since_version < 9 ? 1 : 0;
-    if (node_.inputs.size() <= skipped) return;  // R43
-    size_t given = node_.inputs.size() - skipped;
+    if (node_.inputCount() <= skipped) return;  // R43
+    size_t given = node_.inputCount() - skipped;
     std::optional<int64_t> scan_inputs = node_.intAttr("num_scan_inputs");
     if (!scan_inputs) return;  // R49, R48, or a reference in a function body
     if (*scan_inputs < 1 || static_cast<uint64_t>(*scan_inputs) > given) {
@@ -118,7 +118,7 @@ class BodyCheck {
     }
     size_t scanned = static_cast<size_t>(*scan_inputs);
     size_t states = given - scanned;
-    size_t node_outputs = node_.outputs.size();
+    size_t node_outputs = node_.outputCount();
     if (node_outputs < states) {
       site_.out.error("R52", site_.path(),
                       "the Scan node has " +
@@ -159,18 +159,18 @@ class BodyCheck {
     HeldGraph body = heldGraph(node_, "body");
     if (body.graph == nullptr) return;
     size_t inputs = passedInputs(*body.graph);
-    if (inputs != node_.inputs.size()) {
+    if (inputs != node_.inputCount()) {
       site_.out.error(
           "R52", bodyPath(site_, body),
           "the SequenceMap body takes " + countText(inputs, "input", "inputs") +
-              "; it takes one per input of the node: " + std::to_string(node_.inputs.size()));
+              "; it takes one per input of the node: " + std::to_string(node_.inputCount()));
     }
-    if (body.graph->outputs.size() != node_.outputs.size()) {
+    if (body.graph->outputs.size() != node_.outputCount()) {
       site_.out.error(
           "R52", bodyPath(site_, body),
           "the SequenceMap body gives " +
               countText(body.graph->outputs.size(), "output", "outputs") +
-              "; it gives one per output of the node: " + std::to_string(node_.outputs.size()));
+              "; it gives one per output of the node: " + std::to_string(node_.outputCount()));
     }
   }
 

@@ -139,7 +139,7 @@ struct Declared {
     std::optional<int32_t> elem = value.elemType();
     if (!elem || elementTypeInfo(*elem) == nullptr) return {};  // R61 reports the tensor
     return {nullptr,
-            value.sparse_initializer != nullptr ? Type::Kind::kSparseTensor : Type::Kind::kTensor,
+            value.sparseInitializer() != nullptr ? Type::Kind::kSparseTensor : Type::Kind::kTensor,
             elem};
   }
   bool known() const { return type != nullptr || kind != Type::Kind::kNone; }
@@ -249,8 +249,8 @@ class TypeCheck {
 void checkTypeConstraints(const SignatureSite& site) {
   const Node& node = site.node;
   TypeCheck check(site);
-  for (size_t i = 0; i < node.inputs.size(); ++i) check.argument(node.inputs[i].value, i, false);
-  for (size_t i = 0; i < node.outputs.size(); ++i) check.argument(node.outputs[i], i, true);
+  for (size_t i = 0; i < node.inputCount(); ++i) check.argument(node.input(i), i, false);
+  for (size_t i = 0; i < node.outputCount(); ++i) check.argument(node.output(i), i, true);
 }
 
 }  // namespace onyx::check

@@ -12,7 +12,7 @@ NameSet outputNames(const Graph* graph) {
   if (graph == nullptr) return names;
   for (const ValueInfo* info : graph->outputs) {
     if (const Value* value = info->bound()) {
-      names.insert(value->name);
+      names.insert(value->name());
     } else if (info->name) {
       names.insert(*info->name);
     }
@@ -22,7 +22,7 @@ NameSet outputNames(const Graph* graph) {
 
 bool namesInitializer(const Graph* graph, std::string_view name) {
   if (graph == nullptr) return false;
-  const Value* value = graph->names.find(name);
+  const Value* value = graph->names().find(name);
   return value != nullptr && value->isInitializer();
 }
 

@@ -29,12 +29,13 @@ std::string describeNode(const Node& node) {
 
 // What defines `value`, for messages: "the output of node 'a' (Add)", "a graph input", ...
 std::string describeDefinition(const Value& value) {
-  if (value.producer != nullptr) return "the output of " + describeNode(*value.producer);
-  if (value.function_input) return "a function input";
-  if (value.input != nullptr && value.isInitializer()) return "a graph input with an initializer";
-  if (value.input != nullptr) return "a graph input";
-  if (value.sparse_initializer != nullptr) return "a sparse initializer";
-  if (value.initializer != nullptr) return "an initializer";
+  if (value.producer() != nullptr) return "the output of " + describeNode(*value.producer());
+  if (value.isFunctionInput()) return "a function input";
+  if (value.graphInput() != nullptr && value.isInitializer())
+    return "a graph input with an initializer";
+  if (value.graphInput() != nullptr) return "a graph input";
+  if (value.sparseInitializer() != nullptr) return "a sparse initializer";
+  if (value.initializer() != nullptr) return "an initializer";
   return "another definition";
 }
 
@@ -49,7 +50,7 @@ bool isCIdentifier(std::string_view name) {
 }
 
 std::string_view infoName(const ValueInfo& info) {
-  if (const Value* value = info.bound()) return value->name;
+  if (const Value* value = info.bound()) return value->name();
   return info.name.value_or(std::string_view());
 }
 
@@ -82,12 +83,12 @@ void Walker::walkGraph(const Frame& frame) {
 
   std::vector<NamedNode> named;
   size_t index = 0;
-  for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
-    if (index > graph.node_count) {
+  for (const Node* node = graph.firstNode(); node != nullptr; node = node->next(), ++index) {
+    if (index > graph.nodeCount()) {
       // Only a list corrupted through the API can loop; the decoder builds it in order.
       context_.out.error("R30", frame.place.path(),
                          "the node list does not end after its " +
-                             std::to_string(graph.node_count) + " nodes: it forms a cycle");
+                             std::to_string(graph.nodeCount()) + " nodes: it forms a cycle");
       return;
     }
     checkNode(frame, *node, index);
@@ -180,16 +181,16 @@ void Walker::checkNameStyle(std::string_view name, const LazyPath& path, std::st
 
 const Value* Walker::definedBefore(const Frame& frame, std::string_view name) {
   if (frame.scope.preceding == nullptr) return nullptr;
-  const Value* value = frame.scope.preceding->names.find(name);
+  const Value* value = frame.scope.preceding->names().find(name);
   return value != nullptr && !value->isUndefined() ? value : nullptr;
 }
 
 const Value* Walker::visibleOuter(const Frame& frame, std::string_view name) const {
-  for (const Graph* scope = frame.graph.parent; scope != nullptr; scope = scope->parent) {
-    const Value* value = scope->names.find(name);
+  for (const Graph* scope = frame.graph.parent(); scope != nullptr; scope = scope->parent()) {
+    const Value* value = scope->names().find(name);
     if (value == nullptr || value->isUndefined()) continue;
     // A value computed after the node holding this graph is not visible from inside it.
-    if (value->producer == nullptr || walked_.contains(value->producer)) return value;
+    if (value->producer() == nullptr || walked_.contains(value->producer())) return value;
   }
   return definedBefore(frame, name);
 }
@@ -205,12 +206,12 @@ void Walker::checkInputs(const Frame& frame) {
     if (name.empty()) {
       context_.out.error(frame.topLevel() ? "R24" : "R25", path(), "the graph input has no name");
     } else if (const Value* value = info.value) {
-      const Value* bound = frame.single_definitions ? value : graph.names.find(name);
+      const Value* bound = frame.single_definitions ? value : graph.names().find(name);
       if (bound != nullptr && bound != value) {
-        if (bound->input != nullptr) {
+        if (bound->graphInput() != nullptr) {
           context_.out.error("R26", path(),
                              quoted(name) + " is listed twice among the graph's inputs");
-        } else if (bound->producer != nullptr && bound->graph == &graph) {
+        } else if (bound->producer() != nullptr && bound->graph() == &graph) {
           frame.inputs_redefined.insert(name);  // reported at the node's output
         } else {
           context_.out.error("R29", path(),
@@ -236,12 +237,12 @@ void Walker::checkInputs(const Frame& frame) {
         }
         initializer_seen = initializer_seen || backed;
       } else if (const Value* main = definedBefore(frame, name)) {
-        if (main->input != nullptr) {
+        if (main->graphInput() != nullptr) {
           context_.out.error("R26", path(),
                              quoted(name) +
                                  " is already an input of the main graph, which the "
                                  "algorithm graph continues");
-        } else if (main->producer != nullptr) {
+        } else if (main->producer() != nullptr) {
           context_.out.error("R29", path(),
                              quoted(name) + " is already " + describeDefinition(*main) +
                                  " in the main graph, which the algorithm graph continues");
@@ -273,14 +274,14 @@ void Walker::checkInitializers(const Frame& frame) {
       return;
     }
     if (bound == nullptr) return;
-    bool ours = bound->initializer == held || bound->sparse_initializer == held;
+    bool ours = bound->initializer() == held || bound->sparseInitializer() == held;
     if (!ours) {
       if (bound->isInitializer()) {
         context_.out.error("R27", path(),
                            quoted(name) +
                                " names two initializers; initializer names are "
                                "unique across initializer and sparse_initializer");
-      } else if (bound->producer != nullptr && bound->graph == &graph) {
+      } else if (bound->producer() != nullptr && bound->graph() == &graph) {
         frame.initializers_redefined.insert(name);  // reported at the node's output
       } else {
         context_.out.error("R29", path(),
@@ -290,13 +291,13 @@ void Walker::checkInitializers(const Frame& frame) {
       }
       return;
     }
-    if (context_.ir <= 3 && bound->input == nullptr) {
+    if (context_.ir <= 3 && bound->graphInput() == nullptr) {
       context_.out.error("R28", path(),
                          quoted(name) +
                              " is not a graph input; up to IR 3 every initializer is the "
                              "default value of an input of the same name");
     }
-    if (frame.nested() && context_.ir >= 4 && bound->input != nullptr) {
+    if (frame.nested() && context_.ir >= 4 && bound->graphInput() != nullptr) {
       context_.out.error("R33", path(),
                          quoted(name) +
                              " is both an input and an initializer of a nested graph; from IR 4 "
@@ -315,7 +316,7 @@ void Walker::checkInitializers(const Frame& frame) {
                            quoted(name) +
                                " is already an initializer of the main graph, which "
                                "the algorithm graph continues");
-      } else if (main->producer != nullptr) {
+      } else if (main->producer() != nullptr) {
         context_.out.error("R29", path(),
                            quoted(name) + " is already " + describeDefinition(*main) +
                                " in the main graph, which the algorithm graph continues");
@@ -330,7 +331,7 @@ void Walker::checkInitializers(const Frame& frame) {
     std::string_view name = tensor->nameOrEmpty();
     auto path = [&] { return listItemPath(frame.place, "initializer", i, name); };
     LazyPath lazy(path);
-    checkName(name, tensor, name.empty() ? nullptr : graph.names.find(name), lazy);
+    checkName(name, tensor, name.empty() ? nullptr : graph.names().find(name), lazy);
     runValueRule(
         context_.out,
         [&](const std::string& at, Diagnostics& out) { checkTensor(*tensor, values, at, out); },
@@ -345,7 +346,7 @@ void Walker::checkInitializers(const Frame& frame) {
     auto path = [&] { return listItemPath(frame.place, "sparse_initializer", i, name); };
     LazyPath lazy(path);
     // An unnamed sparse initializer is R82's (R76's when it has no values to hold the name).
-    if (!name.empty()) checkName(name, sparse, graph.names.find(name), lazy);
+    if (!name.empty()) checkName(name, sparse, graph.names().find(name), lazy);
     runValueRule(
         context_.out,
         [&](const std::string& at, Diagnostics& out) {
@@ -376,7 +377,7 @@ void Walker::checkValueInfo(const Frame& frame) {
     auto path = [&] { return listItemPath(frame.place, "value_info", i, name); };
     LazyPath lazy(path);
     const Value* value = info.bound();
-    bool known = value != nullptr && !value->isUndefined() && value->graph != nullptr;
+    bool known = value != nullptr && !value->isUndefined() && value->graph() != nullptr;
     if (name.empty()) {
       context_.out.error(body ? "R102" : "X1", path(),
                          "the value_info entry has no name; ValueInfoProto.name is required");
@@ -419,8 +420,8 @@ void Walker::checkOutputs(const Frame& frame) {
     LazyPath lazy(path);
     if (name.empty()) {
       context_.out.error(frame.topLevel() ? "R24" : "R25", path(), "the graph output has no name");
-    } else if (const Value* value = info.output.value) {
-      bool defined = !value->isUndefined() && value->graph != nullptr;
+    } else if (const Value* value = info.output.value()) {
+      bool defined = !value->isUndefined() && value->graph() != nullptr;
       if (!defined) {
         if (definedBefore(frame, name) == nullptr) {
           context_.out.error("R31", path(),
@@ -428,7 +429,7 @@ void Walker::checkOutputs(const Frame& frame) {
                                  " is not defined: no input, initializer or node "
                                  "output of this graph has this name");
         }
-      } else if (value->graph != &graph) {
+      } else if (value->graph() != &graph) {
         context_.out.error("R31", path(),
                            quoted(name) +
                                " is a value of an enclosing graph; a graph returns only its own "
@@ -457,7 +458,7 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
   if (node.opType().empty()) {
     out.error("R39", path(), "the node has no op_type; a node names the operator it calls");
   }
-  if (node.outputs.empty()) {
+  if (node.outputs().empty()) {
     out.error("R40", path(), "the node has no outputs; a node produces one or more values");
   }
   std::string_view domain = node.domainOrDefault();
@@ -483,8 +484,8 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
   checkMetadata(rare.metadata_props, MetadataOwner::kOther, node_path, context_);
   if (!rare.device_configurations.empty()) checkNodeDevices(node, node_path, context_);
 
-  for (size_t j = 0; j < node.inputs.size(); ++j) {
-    const Value* value = node.inputs[j].value;
+  for (size_t j = 0; j < node.inputCount(); ++j) {
+    const Value* value = node.input(j);
     if (value == nullptr) continue;  // an omitted optional input ("")
     auto input_path = [&] {
       std::string text = path();
@@ -520,8 +521,8 @@ void Walker::checkNode(const Frame& frame, const Node& node, size_t index) {
 
   walkAttributeGraphs(frame, node, index);
 
-  for (size_t j = 0; j < node.outputs.size(); ++j) {
-    const Value* value = node.outputs[j];
+  for (size_t j = 0; j < node.outputCount(); ++j) {
+    const Value* value = node.output(j);
     if (value == nullptr) continue;  // an omitted optional output ("")
     auto output_path = [&] {
       std::string text = path();
@@ -536,48 +537,48 @@ void Walker::checkRead(const Frame& frame, const Node& node, const Value& value,
                        const LazyPath& path) {
   bool in_function = frame.scope.function != nullptr;
   const char* rule = in_function ? "R95" : "R30";
-  bool defined = !value.isUndefined() && value.graph != nullptr;
+  bool defined = !value.isUndefined() && value.graph() != nullptr;
   if (!defined) {
-    if (definedBefore(frame, value.name) != nullptr) return;
+    if (definedBefore(frame, value.name()) != nullptr) return;
     context_.out.error(
         rule, path(),
-        quoted(value.name) + " is not defined: " +
+        quoted(value.name()) + " is not defined: " +
             (in_function ? "a function body reads only the function's inputs and the outputs "
                            "of its earlier nodes"
                          : "no graph input, initializer or earlier node output in scope has "
                            "this name"));
     return;
   }
-  if (value.producer == nullptr || walked_.contains(value.producer)) return;
-  if (!frame.single_definitions && value.graph == &frame.graph &&
-      (frame.inputs_redefined.contains(value.name) ||
-       frame.initializers_redefined.contains(value.name))) {
+  if (value.producer() == nullptr || walked_.contains(value.producer())) return;
+  if (!frame.single_definitions && value.graph() == &frame.graph &&
+      (frame.inputs_redefined.contains(value.name()) ||
+       frame.initializers_redefined.contains(value.name()))) {
     return;  // a read of the graph input (initializer) that a later node redefines
   }
-  if (definedBefore(frame, value.name) != nullptr) {
+  if (definedBefore(frame, value.name()) != nullptr) {
     return;  // a read of the main graph's value, which the algorithm graph redefines later
   }
-  if (value.producer == &node) {
+  if (value.producer() == &node) {
     context_.out.error(rule, path(),
-                       quoted(value.name) +
+                       quoted(value.name()) +
                            " is an output of this same node; a node cannot "
                            "read what it computes");
-  } else if (value.graph != &frame.graph) {
+  } else if (value.graph() != &frame.graph) {
     context_.out.error(rule, path(),
-                       quoted(value.name) + " comes from an enclosing graph, where " +
-                           describeNode(*value.producer) +
+                       quoted(value.name()) + " comes from an enclosing graph, where " +
+                           describeNode(*value.producer()) +
                            " computes it only after the node holding this graph" + kSortHint);
   } else {
     context_.out.error(rule, path(),
-                       quoted(value.name) + " is read before " + describeNode(*value.producer) +
+                       quoted(value.name()) + " is read before " + describeNode(*value.producer()) +
                            " computes it; nodes are listed in topological order" + kSortHint);
   }
 }
 
 void Walker::checkDefinition(const Frame& frame, const Value& value, const LazyPath& path,
                              std::string_view what) {
-  std::string_view name = value.name;
-  const Value* bound = frame.single_definitions ? &value : frame.graph.names.find(name);
+  std::string_view name = value.name();
+  const Value* bound = frame.single_definitions ? &value : frame.graph.names().find(name);
   if (bound != nullptr && bound != &value) {
     context_.out.error(frame.role == GraphRole::kFunctionBody ? "R95" : "R29", path(),
                        std::string(what) + " " + quoted(name) + " is already " +

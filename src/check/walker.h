@@ -61,7 +61,8 @@ class Walker {
           // Every value in the name table is one of the graph's values, so when the counts
           // agree no value is left out of it: no name has a second definition, and the
           // walk need not look each definition up.
-          single_definitions(walked.values.size() - walked.removed_values == walked.names.size()) {}
+          single_definitions(walked.values().size() - walked.removedValueCount() ==
+                             walked.names().size()) {}
 
     const Graph& graph;
     const GraphPlace& place;

@@ -64,7 +64,7 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
   Frame frame(plan, nullptr);
   for (const NamedValue& input : inputs) {
     const Value* formal = graph.lookup(input.name);
-    if (formal == nullptr || formal->input == nullptr || formal->graph != &graph) {
+    if (formal == nullptr || formal->graphInput() == nullptr || formal->graph() != &graph) {
       return Status(ErrorCode::kInvalidArgument,
                     "the graph has no input named " + quoted(input.name));
     }
@@ -78,8 +78,9 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
     if (formal == nullptr || plan.input_slots[i] < 0) continue;
     std::optional<EvalValue>& slot = frame.slots[static_cast<size_t>(plan.input_slots[i])];
     if (slot) continue;
-    if (formal->initializer == nullptr) {
-      return Status(ErrorCode::kInvalidArgument, "input " + quoted(formal->name) + " is not given");
+    if (formal->initializer() == nullptr) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "input " + quoted(formal->name()) + " is not given");
     }
     // An input with an initializer left out takes the initializer.
     Result<const EvalValue*> initial = executor_->constant(*formal);

@@ -58,10 +58,10 @@ std::span<const KernelProvider* const> Executor::providers() const { return kern
 Result<const EvalValue*> Executor::constant(const Value& value) {
   auto cached = constants_.find(&value);
   if (cached != constants_.end()) return &cached->second;
-  Result<Array> array = arrayFromTensor(*value.initializer);
+  Result<Array> array = arrayFromTensor(*value.initializer());
   if (!array) {
     return Status(array.status().code(),
-                  "initializer " + quoted(value.name) + ": " + array.status().message());
+                  "initializer " + quoted(value.name()) + ": " + array.status().message());
   }
   return &constants_.emplace(&value, EvalValue::of(std::move(*array))).first->second;
 }
@@ -92,7 +92,7 @@ void Executor::warnIfReordered(const GraphPlan& plan, std::string_view where) {
   }
   for (const auto& [graph, inner] : plan.subgraphs) {
     std::string path(where);
-    if (graph->owner != nullptr) path = joinPath(path, graphPathInNode(*graph->owner, *graph));
+    if (graph->owner() != nullptr) path = joinPath(path, graphPathInNode(*graph->owner(), *graph));
     warnIfReordered(*inner, path);
   }
 }
@@ -131,7 +131,7 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
     if (operand.from == Operand::From::kAbsent) continue;
     ctx.inputs_[i] = frame.read(operand);
     if (ctx.inputs_[i] == nullptr) {
-      return Status(ErrorCode::kInvalidArgument, quoted(node.input(i)->name) + " has no value");
+      return Status(ErrorCode::kInvalidArgument, quoted(node.input(i)->name()) + " has no value");
     }
   }
   // runStep has moved the walk to this node's plan and frame (a kernel's subgraph runs
@@ -268,9 +268,9 @@ Result<std::vector<EvalValue>> Executor::runSubgraph(const Graph& graph,
   }
   Result<std::vector<EvalValue>> outputs = runPlan(plan, inner);
   --depth_;
-  if (!outputs && graph.owner != nullptr) {
+  if (!outputs && graph.owner() != nullptr) {
     // Named as the checker names it: the node's path, then the attribute holding the graph.
-    return std::move(outputs).takeStatus().within(graphPathInNode(*graph.owner, graph));
+    return std::move(outputs).takeStatus().within(graphPathInNode(*graph.owner(), graph));
   }
   return outputs;
 }
@@ -290,7 +290,7 @@ Result<std::vector<EvalValue>> Executor::callFunction(const BoundNode& bound, Ke
         function_imports_.try_emplace(&function, function.opset_import).first->second;
     std::vector<const Value*> inputs(function.inputs.begin(), function.inputs.end());
     std::vector<const Value*> outputs;
-    for (const Use* output : function.outputs) outputs.push_back(output->value);
+    for (const Use* output : function.outputs) outputs.push_back(output->value());
     Result<std::unique_ptr<GraphPlan>> made =
         compileGraph(*function.body, imports, nullptr, inputs, outputs, *this);
     if (!made) {

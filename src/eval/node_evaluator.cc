@@ -30,8 +30,8 @@ class AloneHost final : public KernelHost {
 
 // The imports that apply where `node` is: the model's in its graphs, a function's in its body.
 const ArenaList<OperatorSetId>& importsAt(const Model& model, const Node& node) {
-  const Graph* root = node.graph;
-  while (root != nullptr && root->parent != nullptr) root = root->parent;
+  const Graph* root = node.graph();
+  while (root != nullptr && root->parent() != nullptr) root = root->parent();
   for (const Function* function : model.functions) {
     if (function->body == root) return function->opset_import;
   }

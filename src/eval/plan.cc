@@ -30,7 +30,7 @@ Operand GraphPlan::operandOf(const Value* value) const {
 }
 
 bool fixedInitializer(const Value* value) {
-  return value != nullptr && value->initializer != nullptr && value->input == nullptr;
+  return value != nullptr && value->initializer() != nullptr && value->graphInput() == nullptr;
 }
 
 bool runnable(const Callee& callee) {
@@ -74,10 +74,10 @@ class Compiler final : public FusionGraph {
     if (value == nullptr || results_.contains(value)) return nullptr;
     const Node* reader = nullptr;
     for (const Use& use : value->uses()) {
-      if (use.user == nullptr || use.user->graph != plan_.graph || reader != nullptr) {
+      if (use.user() == nullptr || use.user()->graph() != plan_.graph || reader != nullptr) {
         return nullptr;
       }
-      reader = use.user;
+      reader = use.user();
     }
     return reader;
   }
@@ -107,8 +107,8 @@ Status Compiler::order(std::vector<const Node*>& nodes) {
   bool sorted = true;
   for (const Node* node : plan_.graph->nodes()) {
     auto early = [&](const Value* value) {
-      if (value != nullptr && value->producer != nullptr && value->graph == plan_.graph &&
-          !seen.contains(value->producer)) {
+      if (value != nullptr && value->producer() != nullptr && value->graph() == plan_.graph &&
+          !seen.contains(value->producer())) {
         sorted = false;
       }
     };
@@ -128,12 +128,12 @@ Status Compiler::order(std::vector<const Node*>& nodes) {
 Result<Operand> Compiler::operand(const Value* value) {
   Operand found = plan_.operandOf(value);
   if (found.from != Operand::From::kAbsent) return found;
-  if (value->initializer != nullptr) {
+  if (value->initializer() != nullptr) {
     Result<const EvalValue*> constant = context_.constant(*value);
     if (!constant) return constant.status();
     return Operand{.from = Operand::From::kConstant, .constant = *constant};
   }
-  return Status(ErrorCode::kInvalidArgument, quoted(value->name) + " has no value");
+  return Status(ErrorCode::kInvalidArgument, quoted(value->name()) + " has no value");
 }
 
 Status Compiler::bind(BoundNode& bound) {
@@ -335,7 +335,7 @@ void Compiler::planLayouts() {
     if (results_.contains(out) || !out->hasUses()) continue;
     bool only_steps_read = true;
     for (const Use& use : out->uses()) {
-      auto reader = use.user != nullptr ? step_of.find(use.user) : step_of.end();
+      auto reader = use.user() != nullptr ? step_of.find(use.user()) : step_of.end();
       only_steps_read = only_steps_read && reader != step_of.end() &&
                         reader->second != step.fused.get() &&
                         reader->second->readsChannelsLast(out);

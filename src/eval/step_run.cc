@@ -12,7 +12,7 @@ const Array* FrameStepRun::tensor(const Value* value) {
   Operand operand = plan_.operandOf(value);
   if (operand.from != Operand::From::kAbsent) {
     held = frame_.read(operand);
-  } else if (value->initializer != nullptr) {
+  } else if (value->initializer() != nullptr) {
     Result<const EvalValue*> constant = plans_.constant(*value);
     held = constant ? *constant : nullptr;
   }

@@ -203,14 +203,14 @@ Result<std::vector<NamedValue>> loadTestInputs(const Model& model, const std::st
   if (model.graph == nullptr) return inputs;
   size_t k = 0;
   for (const ValueInfo* input : model.graph->inputs) {
-    if (input->value == nullptr || input->value->initializer != nullptr) continue;
+    if (input->value == nullptr || input->value->initializer() != nullptr) continue;
     fs::path file = fs::path(data_set) / ("input_" + std::to_string(k++) + ".pb");
     if (!fs::exists(file)) continue;  // an optional input the case leaves out
     Result<TestValue> read = loadTestValue(file.string(), testValueKindOf(input->type));
     if (!read) return read.status();
     Result<EvalValue> value = evalValueOf(*read);
     if (!value) return value.status();
-    inputs.push_back({std::string(input->value->name), std::move(*value)});
+    inputs.push_back({std::string(input->value->name()), std::move(*value)});
   }
   return inputs;
 }
@@ -242,7 +242,7 @@ Result<TestCaseResult> runTestCase(const std::string& folder_text, const EvalOpt
         const Value* bound = graph.outputs[k]->bound();
         result.failures.push_back(
             data_set.filename().string() + " output " +
-            (bound != nullptr ? "'" + std::string(bound->name) + "'" : std::to_string(k)) + ": " +
+            (bound != nullptr ? "'" + std::string(bound->name()) + "'" : std::to_string(k)) + ": " +
             why);
       }
     }

@@ -58,7 +58,7 @@ void Engine::run() {
   main.imports = OpsetImports(model_.opset_import);
   main.write_back = options_.write_back;
   // Room for every value the main graph defines, up front (a count the graph keeps).
-  main.values.reserve(model_.graph->values.size());
+  main.values.reserve(model_.graph->values().size());
   frame_ = &main;
   inferGraph(*model_.graph, "graph");
   if (main.write_back) writeBack();
@@ -74,8 +74,8 @@ ValueState& Engine::stateOf(const Value& value) {
   const Type* declared = declaredType(value);
   if (declared != nullptr) state.type = ops::fromDeclared(*declared, dims_);
   if (value.isGraphInput()) state.data_source = &value;
-  if (value.initializer != nullptr) {
-    const Tensor& tensor = *value.initializer;
+  if (value.initializer() != nullptr) {
+    const Tensor& tensor = *value.initializer();
     state.type = mergeTypes(state.type, ops::typeOfTensor(tensor), dims_).type;
     // An initializer that is also a graph input is only a default: the caller may feed
     // another value, so it is not a constant (IR.md, "Graphs").
@@ -214,7 +214,7 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
     }
     if (!type.isKnown() && options_.strict) {
       result_.diagnostics.error("X6", output_path(),
-                                "the type of " + quoted(output->name) + " cannot be inferred");
+                                "the type of " + quoted(output->name()) + " cannot be inferred");
     }
   }
   if (!complete || !ctx.notes_.empty()) {
@@ -233,7 +233,7 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
     for (size_t i = 0; i < ctx.notes_.size(); ++i) line += (i ? "; " : " ") + ctx.notes_[i];
     if (value_source != nullptr) {
       line +=
-          " (the shape depends on the values of graph input " + quoted(value_source->name) + ")";
+          " (the shape depends on the values of graph input " + quoted(value_source->name()) + ")";
     }
     result_.notes.push_back(std::move(line));
   }
@@ -253,12 +253,12 @@ ValueState& Engine::setOutput(Value& value, InferenceContext::OutputSlot slot,
     Merged merged = mergeTypes(declared, slot.type, dims_);
     if (!merged.conflict.empty()) {
       // Both sources named: where the declaration is, and which operator gives the other.
-      bool in_outputs = value.value_info != nullptr && value.value_info->output.value == &value;
+      bool in_outputs = value.valueInfo() != nullptr && value.valueInfo()->output.value() == &value;
       std::string producer =
-          value.producer != nullptr ? std::string(value.producer->opType()) : "inference";
+          value.producer() != nullptr ? std::string(value.producer()->opType()) : "inference";
       result_.diagnostics.error(
           "R36", path(),
-          quoted(value.name) + ": " + (in_outputs ? "the graph output" : "value_info") +
+          quoted(value.name()) + ": " + (in_outputs ? "the graph output" : "value_info") +
               " declares " + describe(declared, dims_) + ", " + producer + " gives " +
               describe(slot.type, dims_) + trimmed(merged.conflict));
     }
@@ -302,7 +302,7 @@ void Engine::inferCall(const Function& function, InferenceContext& ctx, const No
   std::string body_path = place.path() + ".function";
   inferGraph(*function.body, body_path);
   for (size_t i = 0; i < function.outputs.size() && i < ctx.outputCount(); ++i) {
-    const Value* formal = function.outputs[i]->value;
+    const Value* formal = function.outputs[i]->value();
     if (formal == nullptr) continue;
     const ValueState& state = stateOf(*formal);
     ctx.outputs_[i].type = state.type;
@@ -334,9 +334,9 @@ std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
       Merged merged = mergeTypes(declared, inputs[i], dims_);
       if (!merged.conflict.empty()) {
         std::string input_path = path;
-        appendSegment(input_path, "input", i, formal->name);
+        appendSegment(input_path, "input", i, formal->name());
         result_.diagnostics.error("R36", input_path,
-                                  quoted(formal->name) + ": the body declares " +
+                                  quoted(formal->name()) + ": the body declares " +
                                       describe(state.type, dims_) + ", the node gives " +
                                       describe(inputs[i], dims_) + trimmed(merged.conflict));
       }

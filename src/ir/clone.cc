@@ -3,11 +3,14 @@
 #include <unordered_map>
 #include "core/development_checks.h"
 
+#include "ir/graph_builder.h"
 #include "ir/scope.h"
 
 namespace onyx {
 
 namespace {
+
+using B = ir_internal::GraphBuilder;
 
 class Cloner {
  public:
@@ -39,6 +42,10 @@ class Cloner {
   // A list of pointers whose targets are copied by `fn`.
   template <class T, class Fn>
   ArenaList<T*> each(const ArenaList<T*>& source, Fn&& fn) {
+    return each(std::span<T* const>(source.data(), source.size()), fn);
+  }
+  template <class T, class Fn>
+  ArenaList<T*> each(std::span<T* const> source, Fn&& fn) {
     ArenaList<T*> copy;
     copy.reserve(arena_, source.size());
     for (const T* item : source) copy.push_back(arena_, item != nullptr ? fn(*item) : nullptr);
@@ -147,9 +154,9 @@ class Cloner {
     // Defined outside what is cloned: the same name in the clone's enclosing scopes, or
     // an undefined read of the clone's root. (Roots with no parent read nothing outside.)
     ONYX_ASSERT(root_ != nullptr);
-    Value* outer = root_->parent != nullptr ? root_->parent->lookup(source->name) : nullptr;
-    if (outer == nullptr) outer = root_->names.find(source->name);
-    if (outer == nullptr) outer = ir_internal::defineValue(arena_, *root_, source->name);
+    Value* outer = root_->parent() != nullptr ? root_->parent()->lookup(source->name()) : nullptr;
+    if (outer == nullptr) outer = root_->names().find(source->name());
+    if (outer == nullptr) outer = ir_internal::defineValue(arena_, *root_, source->name());
     values_.emplace(source, outer);
     return outer;
   }
@@ -201,7 +208,7 @@ class Cloner {
     copy->inputs = each(source.inputs, [&](const Value& v) { return value(&v); });
     copy->outputs = each(source.outputs, [&](const Use& use) {
       Use* output = arena_.make<Use>();
-      output->set(value(use.value));
+      output->set(value(use.value()));
       return output;
     });
     copy->doc_string = source.doc_string;
@@ -222,30 +229,30 @@ class Cloner {
   Graph* graph(const Graph& source, Graph* parent, Node* owner) {
     Graph* copy = arena_.make<Graph>();
     if (root_ == nullptr) root_ = copy;
-    copy->parent = parent;
-    copy->owner = owner;
-    if (parent != nullptr) parent->subgraphs.push_back(arena_, copy);
+    B::parent(copy) = parent;
+    B::owner(copy) = owner;
+    if (parent != nullptr) B::subgraphs(parent).push_back(arena_, copy);
     copy->name = source.name;
     copy->doc_string = source.doc_string;
-    copy->name_counter = source.name_counter;
+    B::nameCounter(copy) = B::nameCounter(const_cast<Graph*>(&source));
 
     // Values first, so that nested graphs find the values they capture.
-    copy->names.reserve(arena_, source.names.size());
-    copy->values.reserve(arena_, source.values.size());
-    for (const Value* v : source.values) {
-      if (v->graph != &source) continue;
+    B::names(copy).reserve(arena_, source.names().size());
+    B::values(copy).reserve(arena_, source.values().size());
+    for (const Value* v : source.values()) {
+      if (v->graph() != &source) continue;
       Value* clone = arena_.make<Value>();
-      clone->name = v->name;
-      clone->graph = copy;
-      clone->function_input = v->function_input;
-      copy->values.push_back(arena_, clone);
+      B::name(clone) = v->name();
+      B::graph(clone) = copy;
+      B::functionInput(clone) = v->isFunctionInput();
+      B::values(copy).push_back(arena_, clone);
       values_.emplace(v, clone);
     }
-    source.names.forEach([&](std::string_view, Value* v) {
-      if (v->graph == &source) copy->names.put(arena_, values_.at(v));
+    source.names().forEach([&](std::string_view, Value* v) {
+      if (v->graph() == &source) B::names(copy).put(arena_, values_.at(v));
     });
 
-    for (const Node* node = source.first_node; node != nullptr; node = node->next) {
+    for (const Node* node = source.firstNode(); node != nullptr; node = node->next()) {
       copy->appendNode(this->node(*node, copy));
     }
 
@@ -266,7 +273,7 @@ class Cloner {
     });
     copy->outputs = each(source.outputs, [&](const ValueInfo& info) {
       ValueInfo* clone = valueInfo(info);
-      clone->output.set(value(info.output.value));
+      clone->output.set(value(info.output.value()));
       return clone;
     });
     copy->value_info.reserve(arena_, source.value_info.size());
@@ -277,14 +284,14 @@ class Cloner {
       copy->value_info.push_back(arena_, clone);
     }
     // What each value's declarations are, now that they exist.
-    for (const Value* v : source.values) {
-      if (v->graph != &source) continue;
+    for (const Value* v : source.values()) {
+      if (v->graph() != &source) continue;
       Value* clone = values_.at(v);
-      if (v->input != nullptr) clone->input = infos_.at(v->input);
-      if (v->value_info != nullptr) clone->value_info = infos_.at(v->value_info);
-      if (v->initializer != nullptr) clone->initializer = tensors_.at(v->initializer);
-      if (v->sparse_initializer != nullptr) {
-        clone->sparse_initializer = sparse_tensors_.at(v->sparse_initializer);
+      if (v->isGraphInput()) B::graphInput(clone) = infos_.at(v->graphInput());
+      if (v->valueInfo() != nullptr) B::valueInfo(clone) = infos_.at(v->valueInfo());
+      if (v->initializer() != nullptr) B::initializer(clone) = tensors_.at(v->initializer());
+      if (v->sparseInitializer() != nullptr) {
+        B::sparseInitializer(clone) = sparse_tensors_.at(v->sparseInitializer());
       }
     }
 
@@ -303,20 +310,21 @@ class Cloner {
 
   Node* node(const Node& source, Graph* scope) {
     Node* copy = arena_.make<Node>();
-    copy->graph = scope;
+    B::graph(copy) = scope;
     copy->name = source.name;
     copy->op_type = source.op_type;
     copy->domain = source.domain;
-    copy->outputs = each(source.outputs, [&](const Value& v) {
+    B::outputs(copy) = each(source.outputs(), [&](const Value& v) {
       Value* clone = value(&v);
-      clone->producer = copy;
-      clone->output_index = v.output_index;
+      B::producer(clone) = copy;
+      B::outputIndex(clone) = v.outputIndex();
       return clone;
     });
-    copy->inputs.resize(arena_, source.inputs.size());
-    for (size_t i = 0; i < source.inputs.size(); ++i) {
-      copy->inputs[i].user = copy;
-      copy->inputs[i].set(value(source.inputs[i].value));
+    ArenaList<Use>& slots = B::inputs(copy);
+    slots.resize(arena_, source.inputCount());
+    for (size_t i = 0; i < source.inputCount(); ++i) {
+      B::user(&slots[i]) = copy;
+      slots[i].set(value(source.input(i)));
     }
     copy->attributes =
         each(source.attributes, [&](const Attribute& a) { return attribute(a, scope, copy); });

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "ir/graph_builder.h"
 #include "ir/scope.h"
 #include "onyx/ir/name_table.h"
 #include "onyx/ir/opset_imports.h"
@@ -50,7 +51,7 @@ Result<Value*> Function::addInput(Arena& arena, std::string_view input_name) {
                   "the name '" + std::string(input_name) + "' is already taken in the body");
   }
   Value* value = ir_internal::defineValue(arena, *body, arena.copy(input_name));
-  value->function_input = true;
+  ir_internal::GraphBuilder::functionInput(value) = true;
   inputs.push_back(arena, value);
   return value;
 }
@@ -63,9 +64,9 @@ Status Function::removeInput(size_t index) {
   if (value != nullptr) {
     if (value->hasUses()) {
       return Status(ErrorCode::kInvalidArgument,
-                    "input '" + std::string(value->name) + "' still has uses");
+                    "input '" + std::string(value->name()) + "' still has uses");
     }
-    value->function_input = false;
+    ir_internal::GraphBuilder::functionInput(value) = false;
     ir_internal::removeValue(value);
   }
   inputs.erase(index);

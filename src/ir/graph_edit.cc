@@ -3,12 +3,14 @@
 #include <unordered_set>
 #include "core/development_checks.h"
 
+#include "ir/graph_builder.h"
 #include "ir/scope.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/unique_names.h"
 
 namespace onyx {
 
+using B = ir_internal::GraphBuilder;
 using ir_internal::defineValue;
 using ir_internal::removeValue;
 
@@ -24,7 +26,7 @@ Status nameTaken(std::string_view name) {
 // null (refused) when the name is taken in scope otherwise.
 template <class Joins>
 Value* valueToDefine(Arena& arena, Graph& graph, std::string_view name, Joins&& joins) {
-  if (Value* own = graph.names.find(name)) {
+  if (Value* own = graph.names().find(name)) {
     return own->isUndefined() || joins(*own) ? own : nullptr;
   }
   if (isNameInScope(graph, name)) return nullptr;
@@ -36,7 +38,7 @@ Status dropDefinition(Value* value) {
   if (value->isUndefined()) {
     if (value->hasUses()) {
       return Status(ErrorCode::kInvalidArgument,
-                    "'" + std::string(value->name) + "' still has uses");
+                    "'" + std::string(value->name()) + "' still has uses");
     }
     removeValue(value);
   }
@@ -63,28 +65,29 @@ Graph* newGraph(Arena& arena) { return arena.make<Graph>(); }
 Node* Graph::createNode(Arena& arena, std::string_view op_type, std::span<Value* const> reads,
                         size_t output_count) {
   Node* node = arena.make<Node>();
-  node->graph = this;
+  B::graph(node) = this;
   node->op_type = arena.copy(op_type);
-  node->inputs.resize(arena, reads.size());
+  ArenaList<Use>& slots = B::inputs(node);
+  slots.resize(arena, reads.size());
   for (size_t i = 0; i < reads.size(); ++i) {
-    node->inputs[i].user = node;
+    B::user(&slots[i]) = node;
     node->setInput(i, reads[i]);
   }
-  node->outputs.reserve(arena, output_count);
+  B::outputs(node).reserve(arena, output_count);
   for (size_t i = 0; i < output_count; ++i) node->addOutput(arena);
   return node;
 }
 
 void Graph::prependNode(Node* node) {
-  if (first_node == nullptr) {
+  if (first_node_ == nullptr) {
     appendNode(node);
   } else {
-    node->insertBefore(first_node);
+    node->insertBefore(first_node_);
   }
 }
 
 Status Graph::removeNode(Node* node) {
-  ONYX_ASSERT(node->graph == this || node->graph == nullptr);
+  ONYX_ASSERT(node->graph() == this || node->graph() == nullptr);
   return node->destroy();
 }
 
@@ -94,44 +97,44 @@ Status Graph::removeNode(Node* node) {
 Result<Value*> Graph::addInput(Arena& arena, std::string_view value_name, Type* type) {
   if (value_name.empty()) return Status(ErrorCode::kInvalidArgument, "a graph input needs a name");
   Value* value = valueToDefine(arena, *this, value_name, [](const Value& existing) {
-    return existing.input == nullptr && existing.producer == nullptr && existing.isInitializer();
+    return !existing.isGraphInput() && existing.producer() == nullptr && existing.isInitializer();
   });
   if (value == nullptr) return nameTaken(value_name);
   ValueInfo* info = arena.make<ValueInfo>();
-  info->name = value->name;
+  info->name = value->name();
   info->type = type;
   info->value = value;
-  value->input = info;
+  B::graphInput(value) = info;
   inputs.push_back(arena, info);
   return value;
 }
 
 Status Graph::removeInput(Value* value) {
   for (size_t i = 0; i < inputs.size(); ++i) {
-    if (inputs[i]->value != value || value->input != inputs[i]) continue;
-    value->input = nullptr;
+    if (inputs[i]->value != value || value->graphInput() != inputs[i]) continue;
+    B::graphInput(value) = nullptr;
     Status dropped = dropDefinition(value);
     if (!dropped) {
-      value->input = inputs[i];
+      B::graphInput(value) = inputs[i];
       return dropped;
     }
     inputs.erase(i);
-    if (value->graph != nullptr && value->value_info == nullptr) ir_internal::redeclare(value);
+    if (value->graph() != nullptr && value->valueInfo() == nullptr) ir_internal::redeclare(value);
     return Status::ok();
   }
   return Status(ErrorCode::kInvalidArgument,
-                "'" + std::string(value->name) + "' is not an input of this graph");
+                "'" + std::string(value->name()) + "' is not an input of this graph");
 }
 
 void Graph::addOutput(Arena& arena, Value* value) {
-  ONYX_ASSERT(value != nullptr && value->graph != nullptr && value->graph->encloses(this));
+  ONYX_ASSERT(value != nullptr && value->graph() != nullptr && value->graph()->encloses(this));
   ValueInfo* info = arena.make<ValueInfo>();
-  info->name = value->name;
+  info->name = value->name();
   info->type = const_cast<Type*>(value->type());
   info->output.set(value);
   outputs.push_back(arena, info);
-  if (value->graph == this && value->input == nullptr && value->value_info == nullptr) {
-    value->value_info = info;
+  if (value->graph() == this && !value->isGraphInput() && value->valueInfo() == nullptr) {
+    B::valueInfo(value) = info;
   }
 }
 
@@ -140,10 +143,10 @@ Status Graph::removeOutput(size_t index) {
     return Status(ErrorCode::kInvalidArgument, "no output " + std::to_string(index));
   }
   ValueInfo* info = outputs[index];
-  Value* value = info->output.value;
+  Value* value = info->output.value();
   info->output.set(nullptr);
   outputs.erase(index);
-  if (value != nullptr && value->value_info == info) ir_internal::redeclare(value);
+  if (value != nullptr && value->valueInfo() == info) ir_internal::redeclare(value);
   return Status::ok();
 }
 
@@ -156,10 +159,10 @@ Result<Value*> Graph::addInitializer(Arena& arena, Tensor* tensor) {
     return Status(ErrorCode::kInvalidArgument, "an initializer needs a name");
   }
   Value* value = valueToDefine(arena, *this, tensor_name, [](const Value& existing) {
-    return existing.input != nullptr && !existing.isInitializer();
+    return existing.isGraphInput() && !existing.isInitializer();
   });
   if (value == nullptr) return nameTaken(tensor_name);
-  value->initializer = tensor;
+  B::initializer(value) = tensor;
   initializers.push_back(arena, tensor);
   return value;
 }
@@ -171,27 +174,27 @@ Result<Value*> Graph::addSparseInitializer(Arena& arena, SparseTensor* tensor) {
     return Status(ErrorCode::kInvalidArgument, "a sparse initializer needs a named values tensor");
   }
   Value* value = valueToDefine(arena, *this, tensor_name, [](const Value& existing) {
-    return existing.input != nullptr && !existing.isInitializer();
+    return existing.isGraphInput() && !existing.isInitializer();
   });
   if (value == nullptr) return nameTaken(tensor_name);
-  value->sparse_initializer = tensor;
+  B::sparseInitializer(value) = tensor;
   sparse_initializers.push_back(arena, tensor);
   return value;
 }
 
 Status Graph::removeInitializer(Value* value) {
-  if (value->graph != this || !value->isInitializer()) {
+  if (value->graph() != this || !value->isInitializer()) {
     return Status(ErrorCode::kInvalidArgument,
-                  "'" + std::string(value->name) + "' is not an initializer of this graph");
+                  "'" + std::string(value->name()) + "' is not an initializer of this graph");
   }
-  Tensor* dense = value->initializer;
-  SparseTensor* sparse = value->sparse_initializer;
-  value->initializer = nullptr;
-  value->sparse_initializer = nullptr;
+  Tensor* dense = value->initializer();
+  SparseTensor* sparse = value->sparseInitializer();
+  B::initializer(value) = nullptr;
+  B::sparseInitializer(value) = nullptr;
   Status dropped = dropDefinition(value);
   if (!dropped) {
-    value->initializer = dense;
-    value->sparse_initializer = sparse;
+    B::initializer(value) = dense;
+    B::sparseInitializer(value) = sparse;
     return dropped;
   }
   if (dense != nullptr) eraseFirst(initializers, dense);
@@ -201,22 +204,22 @@ Status Graph::removeInitializer(Value* value) {
 
 Status Graph::removeInitializers(std::span<Value* const> removed) {
   for (const Value* value : removed) {
-    if (value->graph != this || !value->isInitializer()) {
+    if (value->graph() != this || !value->isInitializer()) {
       return Status(ErrorCode::kInvalidArgument,
-                    "'" + std::string(value->name) + "' is not an initializer of this graph");
+                    "'" + std::string(value->name()) + "' is not an initializer of this graph");
     }
     if (!value->isGraphInput() && value->hasUses()) {
       return Status(ErrorCode::kInvalidArgument,
-                    "'" + std::string(value->name) + "' still has uses");
+                    "'" + std::string(value->name()) + "' still has uses");
     }
   }
   std::unordered_set<const void*> tensors;
   for (Value* value : removed) {
     if (!value->isInitializer()) continue;  // listed twice
-    if (value->initializer != nullptr) tensors.insert(value->initializer);
-    if (value->sparse_initializer != nullptr) tensors.insert(value->sparse_initializer);
-    value->initializer = nullptr;
-    value->sparse_initializer = nullptr;
+    if (value->initializer() != nullptr) tensors.insert(value->initializer());
+    if (value->sparseInitializer() != nullptr) tensors.insert(value->sparseInitializer());
+    B::initializer(value) = nullptr;
+    B::sparseInitializer(value) = nullptr;
     // Checked above: a value left undefined has no uses.
     (void)dropDefinition(value);
   }
@@ -247,16 +250,16 @@ TensorAnnotation& Graph::quantizationAnnotation(Arena& arena, std::string_view t
 
 void Graph::compact() {
   size_t kept = 0;
-  for (Value* value : values) {
-    if (value->graph == this) values[kept++] = value;
+  for (Value* value : values_) {
+    if (value->graph() == this) values_[kept++] = value;
   }
-  values.truncate(kept);
+  values_.truncate(kept);
   kept = 0;
   for (ValueInfo* info : value_info) {
     if (!info->isRemoved()) value_info[kept++] = info;
   }
   value_info.truncate(kept);
-  removed_values = 0;
+  removed_values_ = 0;
 }
 
 }  // namespace onyx

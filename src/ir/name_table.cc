@@ -6,12 +6,12 @@ namespace onyx {
 
 void NameTable::put(Arena& arena, Value* value) {
   bool added = false;
-  Value* found = findOrAdd(arena, value->name, [&] {
+  Value* found = findOrAdd(arena, value->name(), [&] {
     added = true;
     return value;
   });
   if (added || found == value) return;
-  uint64_t hash = hashName(value->name);
+  uint64_t hash = hashName(value->name());
   for (size_t i = hash & (capacity_ - 1);; i = (i + 1) & (capacity_ - 1)) {
     if (slots_[i].value == found) {
       slots_[i].value = value;

@@ -4,6 +4,7 @@
 #include <string>
 #include "core/development_checks.h"
 
+#include "ir/graph_builder.h"
 #include "ir/scope.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/unique_names.h"
@@ -12,73 +13,60 @@ namespace onyx {
 
 const NodeRareFields Node::kNone{};
 
+using B = ir_internal::GraphBuilder;
 using ir_internal::discardGraph;
 using ir_internal::removeValue;
 
 namespace {
 
 void unlinkFromList(Node* node) {
-  Graph* graph = node->graph;
-  if (node->prev != nullptr) {
-    node->prev->next = node->next;
-  } else {
-    graph->first_node = node->next;
-  }
-  if (node->next != nullptr) {
-    node->next->prev = node->prev;
-  } else {
-    graph->last_node = node->prev;
-  }
-  node->prev = nullptr;
-  node->next = nullptr;
-  --graph->node_count;
+  Graph* graph = node->graph();
+  Node* prev = node->prev();
+  Node* next = node->next();
+  (prev != nullptr ? B::next(prev) : B::firstNode(graph)) = next;
+  (next != nullptr ? B::prev(next) : B::lastNode(graph)) = prev;
+  B::prev(node) = nullptr;
+  B::next(node) = nullptr;
+  --B::nodeCount(graph);
 }
 
 void linkBefore(Node* node, Node* other) {
-  Graph* graph = other->graph;
-  node->graph = graph;
-  node->next = other;
-  node->prev = other->prev;
-  if (other->prev != nullptr) {
-    other->prev->next = node;
-  } else {
-    graph->first_node = node;
-  }
-  other->prev = node;
-  ++graph->node_count;
+  Graph* graph = other->graph();
+  B::graph(node) = graph;
+  B::next(node) = other;
+  B::prev(node) = other->prev();
+  (other->prev() != nullptr ? B::next(other->prev()) : B::firstNode(graph)) = node;
+  B::prev(other) = node;
+  ++B::nodeCount(graph);
 }
 
 void linkAfter(Node* node, Node* other) {
-  Graph* graph = other->graph;
-  node->graph = graph;
-  node->prev = other;
-  node->next = other->next;
-  if (other->next != nullptr) {
-    other->next->prev = node;
-  } else {
-    graph->last_node = node;
-  }
-  other->next = node;
-  ++graph->node_count;
+  Graph* graph = other->graph();
+  B::graph(node) = graph;
+  B::prev(node) = other;
+  B::next(node) = other->next();
+  (other->next() != nullptr ? B::prev(other->next()) : B::lastNode(graph)) = node;
+  B::next(other) = node;
+  ++B::nodeCount(graph);
 }
 
 // Moves the link `from` holds in its value's use-list into `to`, at the same place in the
 // list, leaving `from` unlinked. `to` must be unlinked. O(1).
 void transferUse(Use& to, Use& from) {
-  to.value = from.value;
-  to.next = from.next;
-  to.prev = from.prev;
-  if (to.value != nullptr) {
-    *to.prev = &to;
-    if (to.next != nullptr) to.next->prev = &to.next;
+  B::value(&to) = from.value();
+  B::next(&to) = from.next();
+  B::prev(&to) = B::prev(&from);
+  if (to.value() != nullptr) {
+    *B::prev(&to) = &to;
+    if (to.next() != nullptr) B::prev(to.next()) = &B::next(&to);
   }
-  from.value = nullptr;
-  from.next = nullptr;
-  from.prev = nullptr;
+  B::value(&from) = nullptr;
+  B::next(&from) = nullptr;
+  B::prev(&from) = nullptr;
 }
 
 [[maybe_unused]] bool visibleFrom(const Graph* graph, const Value* value) {
-  return value == nullptr || (value->graph != nullptr && value->graph->encloses(graph));
+  return value == nullptr || (value->graph() != nullptr && value->graph()->encloses(graph));
 }
 
 }  // namespace
@@ -87,68 +75,69 @@ void transferUse(Use& to, Use& from) {
 // Place in the node list
 
 bool Node::isAttached() const {
-  return graph != nullptr && (prev != nullptr || graph->first_node == this);
+  return graph_ != nullptr && (prev_ != nullptr || graph_->firstNode() == this);
 }
 
 void Node::insertBefore(Node* other) {
   ONYX_ASSERT(!isAttached() && other->isAttached());
-  ONYX_ASSERT((graph == nullptr || graph == other->graph) && "nodes stay in their graph");
+  ONYX_ASSERT((graph_ == nullptr || graph_ == other->graph()) && "nodes stay in their graph");
   linkBefore(this, other);
 }
 
 void Node::insertAfter(Node* other) {
   ONYX_ASSERT(!isAttached() && other->isAttached());
-  ONYX_ASSERT((graph == nullptr || graph == other->graph) && "nodes stay in their graph");
+  ONYX_ASSERT((graph_ == nullptr || graph_ == other->graph()) && "nodes stay in their graph");
   linkAfter(this, other);
 }
 
 void Node::moveBefore(Node* other) {
-  ONYX_ASSERT(isAttached() && other->isAttached() && graph == other->graph);
-  if (other == this || other->prev == this) return;
+  ONYX_ASSERT(isAttached() && other->isAttached() && graph_ == other->graph());
+  if (other == this || other->prev() == this) return;
   unlinkFromList(this);
   linkBefore(this, other);
 }
 
 void Node::moveAfter(Node* other) {
-  ONYX_ASSERT(isAttached() && other->isAttached() && graph == other->graph);
-  if (other == this || other->next == this) return;
+  ONYX_ASSERT(isAttached() && other->isAttached() && graph_ == other->graph());
+  if (other == this || other->next() == this) return;
   unlinkFromList(this);
   linkAfter(this, other);
 }
 
 bool Node::isBefore(const Node* other) const {
-  if (other == this || other == nullptr || other->graph != graph) return false;
-  for (const Node* node = next; node != nullptr; node = node->next) {
+  if (other == this || other == nullptr || other->graph() != graph_) return false;
+  for (const Node* node = next_; node != nullptr; node = node->next()) {
     if (node == other) return true;
   }
   return false;
 }
 
 Status Node::destroy() {
-  if (graph == nullptr) return Status(ErrorCode::kInvalidArgument, "the node is already destroyed");
-  for (const Value* value : outputs) {
+  if (graph_ == nullptr)
+    return Status(ErrorCode::kInvalidArgument, "the node is already destroyed");
+  for (const Value* value : outputs_) {
     if (value == nullptr) continue;
     bool used_elsewhere = false;
-    for (const Use& use : value->uses()) used_elsewhere |= use.user != this;
+    for (const Use& use : value->uses()) used_elsewhere |= use.user() != this;
     if (used_elsewhere) {
-      return Status(ErrorCode::kInvalidArgument, "output '" + std::string(value->name) +
+      return Status(ErrorCode::kInvalidArgument, "output '" + std::string(value->name()) +
                                                      "' of node '" + std::string(nameOrEmpty()) +
                                                      "' (" + std::string(opType()) +
                                                      ") still has uses");
     }
   }
   if (isAttached()) unlinkFromList(this);
-  for (Use& use : inputs) use.set(nullptr);
+  for (Use& use : inputs_) use.set(nullptr);
   for (const Attribute* attribute : attributes) {
     if (attribute->g != nullptr) discardGraph(attribute->g);
     if (attribute->rare_fields != nullptr) {
       for (Graph* sub : attribute->rare().graphs) discardGraph(sub);
     }
   }
-  for (Value* value : outputs) {
+  for (Value* value : outputs_) {
     if (value != nullptr) removeValue(value);
   }
-  graph = nullptr;
+  graph_ = nullptr;
   return Status::ok();
 }
 
@@ -156,41 +145,41 @@ Status Node::destroy() {
 // Inputs
 
 void Node::setInput(size_t i, Value* value) {
-  ONYX_ASSERT(i < inputs.size());
-  ONYX_ASSERT(visibleFrom(graph, value) && "a node reads only values visible from its graph");
-  inputs[i].set(value);
+  ONYX_ASSERT(i < inputs_.size());
+  ONYX_ASSERT(visibleFrom(graph_, value) && "a node reads only values visible from its graph");
+  inputs_[i].set(value);
 }
 
-void Node::addInput(Arena& arena, Value* value) { insertInput(arena, inputs.size(), value); }
+void Node::addInput(Arena& arena, Value* value) { insertInput(arena, inputs_.size(), value); }
 
 void Node::insertInput(Arena& arena, size_t i, Value* value) {
-  ONYX_ASSERT(i <= inputs.size());
-  ONYX_ASSERT(visibleFrom(graph, value) && "a node reads only values visible from its graph");
+  ONYX_ASSERT(i <= inputs_.size());
+  ONYX_ASSERT(visibleFrom(graph_, value) && "a node reads only values visible from its graph");
   // Linked slots must not move by copy: the new array takes each link over in place.
   ArenaList<Use> grown;
-  grown.resize(arena, inputs.size() + 1);
-  for (size_t j = 0; j < inputs.size(); ++j) transferUse(grown[j < i ? j : j + 1], inputs[j]);
-  for (Use& use : grown) use.user = this;
+  grown.resize(arena, inputs_.size() + 1);
+  for (size_t j = 0; j < inputs_.size(); ++j) transferUse(grown[j < i ? j : j + 1], inputs_[j]);
+  for (Use& use : grown) B::user(&use) = this;
   grown[i].set(value);
-  inputs = grown;
+  inputs_ = grown;
 }
 
 void Node::removeInput(size_t i) {
-  ONYX_ASSERT(i < inputs.size());
-  inputs[i].set(nullptr);
-  for (size_t j = i + 1; j < inputs.size(); ++j) transferUse(inputs[j - 1], inputs[j]);
-  inputs.truncate(inputs.size() - 1);
+  ONYX_ASSERT(i < inputs_.size());
+  inputs_[i].set(nullptr);
+  for (size_t j = i + 1; j < inputs_.size(); ++j) transferUse(inputs_[j - 1], inputs_[j]);
+  inputs_.truncate(inputs_.size() - 1);
 }
 
 void Node::removeAllInputs() {
-  for (Use& use : inputs) use.set(nullptr);
-  inputs.clear();
+  for (Use& use : inputs_) use.set(nullptr);
+  inputs_.clear();
 }
 
 void Node::replaceInputWith(Value* from, Value* to) {
-  ONYX_ASSERT(visibleFrom(graph, to) && "a node reads only values visible from its graph");
-  for (Use& use : inputs) {
-    if (use.value == from) use.set(to);
+  ONYX_ASSERT(visibleFrom(graph_, to) && "a node reads only values visible from its graph");
+  for (Use& use : inputs_) {
+    if (use.value() == from) use.set(to);
   }
 }
 
@@ -198,68 +187,68 @@ void Node::replaceInputWith(Value* from, Value* to) {
 // Outputs
 
 Value* Node::addOutput(Arena& arena, std::string_view hint) {
-  ONYX_ASSERT(graph != nullptr);
+  ONYX_ASSERT(graph_ != nullptr);
   std::string fallback;
   if (hint.empty()) {
     fallback = std::string(opType().empty() ? "v" : opType()) + "_out";
     hint = fallback;
   }
-  Value* value = ir_internal::defineValue(arena, *graph, uniqueValueName(arena, *graph, hint));
-  value->producer = this;
-  value->output_index = static_cast<uint32_t>(outputs.size());
-  outputs.push_back(arena, value);
+  Value* value = ir_internal::defineValue(arena, *graph_, uniqueValueName(arena, *graph_, hint));
+  B::producer(value) = this;
+  B::outputIndex(value) = static_cast<uint32_t>(outputs_.size());
+  outputs_.push_back(arena, value);
   return value;
 }
 
 Result<Value*> Node::addOutputNamed(Arena& arena, std::string_view output_name) {
-  ONYX_ASSERT(graph != nullptr);
+  ONYX_ASSERT(graph_ != nullptr);
   if (output_name.empty()) {
-    outputs.push_back(arena, nullptr);
+    outputs_.push_back(arena, nullptr);
     return static_cast<Value*>(nullptr);
   }
-  Value* value = graph->names.find(output_name);
+  Value* value = graph_->names().find(output_name);
   if (value != nullptr && value->isUndefined()) {
     // A name read before any definition (kept from a file): this output defines it.
-  } else if (isNameInScope(*graph, output_name)) {
+  } else if (isNameInScope(*graph_, output_name)) {
     return Status(ErrorCode::kInvalidArgument,
                   "the name '" + std::string(output_name) + "' is already taken in scope");
   } else {
-    value = ir_internal::defineValue(arena, *graph, arena.copy(output_name));
+    value = ir_internal::defineValue(arena, *graph_, arena.copy(output_name));
   }
-  value->producer = this;
-  value->output_index = static_cast<uint32_t>(outputs.size());
-  outputs.push_back(arena, value);
+  B::producer(value) = this;
+  B::outputIndex(value) = static_cast<uint32_t>(outputs_.size());
+  outputs_.push_back(arena, value);
   return value;
 }
 
 Status Node::removeOutput(size_t i) {
-  ONYX_ASSERT(i < outputs.size());
-  Value* value = outputs[i];
+  ONYX_ASSERT(i < outputs_.size());
+  Value* value = outputs_[i];
   if (value != nullptr) {
     if (value->hasUses()) {
       return Status(ErrorCode::kInvalidArgument,
-                    "output '" + std::string(value->name) + "' still has uses");
+                    "output '" + std::string(value->name()) + "' still has uses");
     }
     removeValue(value);
   }
-  outputs.erase(i);
-  for (size_t j = i; j < outputs.size(); ++j) {
-    if (outputs[j] != nullptr) outputs[j]->output_index = static_cast<uint32_t>(j);
+  outputs_.erase(i);
+  for (size_t j = i; j < outputs_.size(); ++j) {
+    if (outputs_[j] != nullptr) B::outputIndex(outputs_[j]) = static_cast<uint32_t>(j);
   }
   return Status::ok();
 }
 
 bool Node::hasUses() const {
-  for (const Value* value : outputs) {
+  for (const Value* value : outputs_) {
     if (value != nullptr && value->hasUses()) return true;
   }
   return false;
 }
 
 void Node::replaceAllUsesWith(const Node* other) {
-  ONYX_ASSERT(other->outputs.size() >= outputs.size());
-  for (size_t i = 0; i < outputs.size(); ++i) {
-    if (outputs[i] != nullptr) outputs[i]->replaceAllUsesWith(other->outputs[i]);
+  ONYX_ASSERT(other->outputs_.size() >= outputs_.size());
+  for (size_t i = 0; i < outputs_.size(); ++i) {
+    if (outputs_[i] != nullptr) outputs_[i]->replaceAllUsesWith(other->outputs_[i]);
   }
 }
 

@@ -1,29 +1,32 @@
 #include "ir/scope.h"
 
 #include "core/development_checks.h"
+#include "ir/graph_builder.h"
 
 namespace onyx::ir_internal {
 
+using B = GraphBuilder;
+
 Value* defineValue(Arena& arena, Graph& graph, std::string_view name) {
   Value* value = arena.make<Value>();
-  value->name = name;
-  value->graph = &graph;
-  graph.values.push_back(arena, value);
-  if (!name.empty()) graph.names.put(arena, value);
+  B::name(value) = name;
+  B::graph(value) = &graph;
+  B::values(&graph).push_back(arena, value);
+  if (!name.empty()) B::names(&graph).put(arena, value);
   return value;
 }
 
 void removeValue(Value* value) {
   ONYX_ASSERT(!value->hasUses() && "a value is removed only once nothing reads it");
-  Graph* graph = value->graph;
+  Graph* graph = value->graph();
   if (graph == nullptr) return;
-  if (!value->name.empty() && graph->names.find(value->name) == value) {
-    graph->names.erase(value->name);
+  if (!value->name().empty() && graph->names().find(value->name()) == value) {
+    B::names(graph).erase(value->name());
   }
-  value->graph = nullptr;
-  ++graph->removed_values;
+  B::graph(value) = nullptr;
+  size_t& removed = ++B::removedValues(graph);
   // Compact once half the list is removed: each removal costs O(1) amortized.
-  if (graph->removed_values > 16 && graph->removed_values * 2 > graph->values.size()) {
+  if (removed > 16 && removed * 2 > graph->values().size()) {
     graph->compact();
   }
 }
@@ -31,8 +34,8 @@ void removeValue(Value* value) {
 namespace {
 
 void unlinkAll(Graph& graph) {
-  for (Node* node = graph.first_node; node != nullptr; node = node->next) {
-    for (Use& use : node->inputs) use.set(nullptr);
+  for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
+    for (Use& use : B::inputs(node)) use.set(nullptr);
     for (const Attribute* attribute : node->attributes) {
       if (attribute->g != nullptr) unlinkAll(*attribute->g);
       for (Graph* sub : attribute->rare().graphs) unlinkAll(*sub);
@@ -45,25 +48,26 @@ void unlinkAll(Graph& graph) {
 
 void discardGraph(Graph* graph) {
   unlinkAll(*graph);
-  if (Graph* parent = graph->parent) {
-    for (size_t i = 0; i < parent->subgraphs.size(); ++i) {
-      if (parent->subgraphs[i] == graph) {
-        parent->subgraphs.erase(i);
+  if (Graph* parent = graph->parent()) {
+    ArenaList<Graph*>& siblings = B::subgraphs(parent);
+    for (size_t i = 0; i < siblings.size(); ++i) {
+      if (siblings[i] == graph) {
+        siblings.erase(i);
         break;
       }
     }
   }
-  graph->parent = nullptr;
-  graph->owner = nullptr;
+  B::parent(graph) = nullptr;
+  B::owner(graph) = nullptr;
 }
 
 void adoptGraph(Arena& arena, Node* owner, Graph* subgraph) {
-  if (subgraph->parent == owner->graph && subgraph->owner == owner) return;
-  ONYX_ASSERT(subgraph->parent == nullptr && subgraph->owner == nullptr &&
+  if (subgraph->parent() == owner->graph() && subgraph->owner() == owner) return;
+  ONYX_ASSERT(subgraph->parent() == nullptr && subgraph->owner() == nullptr &&
               "a subgraph held elsewhere cannot be adopted; clone it");
-  subgraph->parent = owner->graph;
-  subgraph->owner = owner;
-  owner->graph->subgraphs.push_back(arena, subgraph);
+  B::parent(subgraph) = owner->graph();
+  B::owner(subgraph) = owner;
+  B::subgraphs(owner->graph()).push_back(arena, subgraph);
 }
 
 ValueInfo* findDeclaration(const ArenaList<ValueInfo*>& list, const Value* value) {
@@ -74,12 +78,11 @@ ValueInfo* findDeclaration(const ArenaList<ValueInfo*>& list, const Value* value
 }
 
 void redeclare(Value* value) {
-  value->value_info = nullptr;
-  if (value->graph == nullptr) return;
-  value->value_info = findDeclaration(value->graph->value_info, value);
-  if (value->value_info == nullptr) {
-    value->value_info = findDeclaration(value->graph->outputs, value);
-  }
+  ValueInfo*& declaration = B::valueInfo(value);
+  declaration = nullptr;
+  if (value->graph() == nullptr) return;
+  declaration = findDeclaration(value->graph()->value_info, value);
+  if (declaration == nullptr) declaration = findDeclaration(value->graph()->outputs, value);
 }
 
 }  // namespace onyx::ir_internal

@@ -7,12 +7,15 @@
 #include <unordered_map>
 
 #include "core/place_path.h"
+#include "ir/graph_builder.h"
 #include "ir/graph_place.h"
 #include "ir/nested_reads.h"
 
 namespace onyx {
 
 namespace {
+
+using B = ir_internal::GraphBuilder;
 
 // One node list to sort, and where its graph is, for the message naming a cycle: a root (the
 // place given), or a graph held by `owner`, node `owner_index` of the graph of entry `outer`.
@@ -33,10 +36,10 @@ std::string describe(const Node* node, size_t index) {
 // The topological order of `graph`'s nodes, or the nodes on a cycle.
 Status orderOf(Graph& graph, std::vector<Node*>& order, std::vector<Node*>* cycle) {
   std::vector<Node*> nodes;
-  nodes.reserve(graph.node_count);
+  nodes.reserve(graph.nodeCount());
   std::unordered_map<const Node*, size_t> index;
-  index.reserve(graph.node_count);
-  for (Node* node = graph.first_node; node != nullptr; node = node->next) {
+  index.reserve(graph.nodeCount());
+  for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
     index.emplace(node, nodes.size());
     nodes.push_back(node);
   }
@@ -46,14 +49,14 @@ Status orderOf(Graph& graph, std::vector<Node*>& order, std::vector<Node*>* cycl
   std::vector<size_t> pending(n, 0);  // predecessors not yet placed
   for (size_t i = 0; i < n; ++i) {
     auto addEdge = [&](const Value* value) {
-      if (value == nullptr || value->graph != &graph || value->producer == nullptr) return;
-      auto producer = index.find(value->producer);
+      if (value == nullptr || value->graph() != &graph || value->producer() == nullptr) return;
+      auto producer = index.find(value->producer());
       if (producer == index.end()) return;
       successors[producer->second].push_back(i);
       predecessors[i].push_back(producer->second);
       ++pending[i];
     };
-    for (const Use& use : nodes[i]->inputs) addEdge(use.value);
+    for (const Use& use : nodes[i]->inputs()) addEdge(use.value());
     forEachNestedRead(*nodes[i], addEdge);
   }
   // Kahn's algorithm, taking the earliest ready node first, so a sorted list stays as it is.
@@ -118,7 +121,8 @@ void collectNested(const Attribute& attribute, size_t outer, const Node& owner, 
 // Adds `graph` (entry `all[at]`, already added) and the graphs its nodes hold, outer first.
 void collectFrom(size_t at, std::vector<GraphOrder>& all) {
   size_t index = 0;
-  for (const Node* node = all[at].graph->first_node; node != nullptr; node = node->next, ++index) {
+  for (const Node* node = all[at].graph->firstNode(); node != nullptr;
+       node = node->next(), ++index) {
     for (const Attribute* attribute : node->attributes) {
       if (attribute != nullptr) collectNested(*attribute, at, *node, index, all);
     }
@@ -145,16 +149,12 @@ void collectRoot(Graph* graph, std::string place, std::vector<GraphOrder>& all) 
 void relink(Graph& graph, const std::vector<Node*>& order) {
   Node* prev = nullptr;
   for (Node* node : order) {
-    node->prev = prev;
-    if (prev != nullptr) {
-      prev->next = node;
-    } else {
-      graph.first_node = node;
-    }
+    B::prev(node) = prev;
+    (prev != nullptr ? B::next(prev) : B::firstNode(&graph)) = node;
     prev = node;
   }
-  if (prev != nullptr) prev->next = nullptr;
-  graph.last_node = prev;
+  if (prev != nullptr) B::next(prev) = nullptr;
+  B::lastNode(&graph) = prev;
 }
 
 // Every order first, then the changes: a cycle anywhere leaves everything as it was.

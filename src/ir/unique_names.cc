@@ -2,13 +2,15 @@
 
 #include <string>
 
+#include "ir/graph_builder.h"
+
 namespace onyx {
 
 namespace {
 
 bool definedInNested(const Graph& graph, std::string_view name) {
-  for (const Graph* sub : graph.subgraphs) {
-    if (sub->names.find(name) != nullptr || definedInNested(*sub, name)) return true;
+  for (const Graph* sub : graph.subgraphs()) {
+    if (sub->names().find(name) != nullptr || definedInNested(*sub, name)) return true;
   }
   return false;
 }
@@ -26,37 +28,37 @@ std::string_view uniqueValueName(Arena& arena, Graph& graph, std::string_view hi
   do {
     candidate.assign(hint);
     candidate += '_';
-    candidate += std::to_string(++graph.name_counter);
+    candidate += std::to_string(++ir_internal::GraphBuilder::nameCounter(&graph));
   } while (isNameInScope(graph, candidate));
   return arena.copy(candidate);
 }
 
 Status renameValue(Arena& arena, Value& value, std::string_view new_name) {
-  Graph* graph = value.graph;
+  using B = ir_internal::GraphBuilder;
+  Graph* graph = value.graph();
   if (graph == nullptr) {
     return Status(ErrorCode::kInvalidArgument, "the value was removed from its graph");
   }
-  if (new_name == value.name) return Status::ok();
+  if (new_name == value.name()) return Status::ok();
   if (new_name.empty()) return Status(ErrorCode::kInvalidArgument, "a value needs a name");
   if (isNameInScope(*graph, new_name)) {
     return Status(ErrorCode::kInvalidArgument,
                   "the name '" + std::string(new_name) + "' is already taken in scope");
   }
-  std::string_view old_name = value.name;
-  bool in_table = !old_name.empty() && graph->names.find(old_name) == &value;
-  if (in_table) graph->names.erase(old_name);
-  value.name = arena.copy(new_name);
+  std::string_view old_name = value.name();
+  bool in_table = !old_name.empty() && graph->names().find(old_name) == &value;
+  if (in_table) B::names(graph).erase(old_name);
+  std::string_view name = B::name(&value) = arena.copy(new_name);
   // A second definition of a name (kept from an invalid file) becomes the name's only one.
-  graph->names.put(arena, &value);
+  B::names(graph).put(arena, &value);
   // Declarations that carry the name as text follow it.
-  if (value.initializer != nullptr) value.initializer->name = value.name;
-  if (value.sparse_initializer != nullptr && value.sparse_initializer->values != nullptr) {
-    value.sparse_initializer->values->name = value.name;
-  }
-  if (value.input != nullptr) value.input->name = value.name;
-  if (value.value_info != nullptr) value.value_info->name = value.name;
+  if (value.initializer() != nullptr) value.initializer()->name = name;
+  SparseTensor* sparse = value.sparseInitializer();
+  if (sparse != nullptr && sparse->values != nullptr) sparse->values->name = name;
+  if (value.graphInput() != nullptr) value.graphInput()->name = name;
+  if (value.valueInfo() != nullptr) value.valueInfo()->name = name;
   for (TensorAnnotation* annotation : graph->quantization_annotation) {
-    if (annotation->tensor_name.value_or("") == old_name) annotation->tensor_name = value.name;
+    if (annotation->tensor_name.value_or("") == old_name) annotation->tensor_name = name;
   }
   return Status::ok();
 }

@@ -5,11 +5,11 @@
 
 namespace onyx {
 
-size_t Use::index() const { return static_cast<size_t>(this - user->inputs.data()); }
+size_t Use::index() const { return static_cast<size_t>(this - user_->inputs().data()); }
 
 const Type* Value::type() const {
-  if (input != nullptr) return input->type;
-  if (value_info != nullptr) return value_info->type;
+  if (input_ != nullptr) return input_->type;
+  if (value_info_ != nullptr) return value_info_->type;
   return nullptr;
 }
 
@@ -20,9 +20,9 @@ std::optional<int32_t> Value::elemType() const {
       declared->elem_type.has_value()) {
     return declared->elem_type;
   }
-  if (initializer != nullptr) return initializer->data_type;
-  if (sparse_initializer != nullptr && sparse_initializer->values != nullptr) {
-    return sparse_initializer->values->data_type;
+  if (initializer_ != nullptr) return initializer_->data_type;
+  if (sparse_initializer_ != nullptr && sparse_initializer_->values != nullptr) {
+    return sparse_initializer_->values->data_type;
   }
   return std::nullopt;
 }
@@ -37,51 +37,51 @@ const TensorShape* Value::shape() const {
 }
 
 void Value::setType(Arena& arena, Type* new_type) {
-  if (graph == nullptr) return;
+  if (graph_ == nullptr) return;
   // The graph's outputs that are this value declare the same type.
-  for (ValueInfo* output : graph->outputs) {
-    if (output->output.value == this) output->type = new_type;
+  for (ValueInfo* output : graph_->outputs) {
+    if (output->output.value() == this) output->type = new_type;
   }
-  if (input != nullptr) {
-    input->type = new_type;
-  } else if (value_info != nullptr) {
-    value_info->type = new_type;
+  if (input_ != nullptr) {
+    input_->type = new_type;
+  } else if (value_info_ != nullptr) {
+    value_info_->type = new_type;
   } else if (!isGraphOutputOfItsGraph()) {
     ValueInfo* info = arena.make<ValueInfo>();
-    info->name = name;
+    info->name = name_;
     info->type = new_type;
     info->value = this;
-    graph->value_info.push_back(arena, info);
-    value_info = info;
+    graph_->value_info.push_back(arena, info);
+    value_info_ = info;
   }
 }
 
 void Value::redeclareAfterOutputsMoved(Value* other) {
-  if (value_info != nullptr && value_info->bound() != this) ir_internal::redeclare(this);
+  if (value_info_ != nullptr && value_info_->bound() != this) ir_internal::redeclare(this);
   // A graph input's type is its input entry's, whatever else declares it (Graph::addOutput
   // binds the same way).
-  if (other != nullptr && other->value_info == nullptr && other->input == nullptr) {
+  if (other != nullptr && other->value_info_ == nullptr && other->input_ == nullptr) {
     ir_internal::redeclare(other);
   }
 }
 
 bool Value::isGraphOutputOfItsGraph() const {
-  if (graph == nullptr) return false;
-  for (const ValueInfo* output : graph->outputs) {
-    if (output->output.value == this) return true;
+  if (graph_ == nullptr) return false;
+  for (const ValueInfo* output : graph_->outputs) {
+    if (output->output.value() == this) return true;
   }
   return false;
 }
 
 size_t Value::useCount() const {
   size_t count = 0;
-  for (const Use* use = first_use; use != nullptr; use = use->next) ++count;
+  for (const Use* use = first_use_; use != nullptr; use = use->next()) ++count;
   return count;
 }
 
 bool Value::isCaptured() const {
-  for (const Use* use = first_use; use != nullptr; use = use->next) {
-    if (graphOf(*use) != graph) return true;
+  for (const Use* use = first_use_; use != nullptr; use = use->next()) {
+    if (graphOf(*use) != graph_) return true;
   }
   return false;
 }
@@ -90,7 +90,7 @@ namespace {
 
 // The graph nested in `graph` (not `graph` itself) whose outputs hold `use`, or null.
 Graph* nestedGraphWithOutput(const Graph& graph, const Use& use) {
-  for (Graph* sub : graph.subgraphs) {
+  for (Graph* sub : graph.subgraphs()) {
     for (const ValueInfo* info : sub->outputs) {
       if (&info->output == &use) return sub;
     }
@@ -102,11 +102,11 @@ Graph* nestedGraphWithOutput(const Graph& graph, const Use& use) {
 }  // namespace
 
 Graph* graphOf(const Use& use) {
-  if (use.user != nullptr) return use.user->graph;
-  if (use.value == nullptr || use.value->graph == nullptr) return nullptr;
+  if (use.user() != nullptr) return use.user()->graph();
+  if (use.value() == nullptr || use.value()->graph() == nullptr) return nullptr;
   // An output reads a value visible where it is: of its own graph (or function body), or
   // of an enclosing one, which makes the output's graph a nested one.
-  Graph* own = use.value->graph;
+  Graph* own = use.value()->graph();
   if (Graph* nested = nestedGraphWithOutput(*own, use)) return nested;
   return own;
 }

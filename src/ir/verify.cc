@@ -7,6 +7,7 @@
 
 #include "core/place_path.h"
 #include "core/quote.h"
+#include "ir/graph_builder.h"
 
 namespace onyx {
 
@@ -26,8 +27,8 @@ class Verifier {
     for (size_t i = 0; i < function.inputs.size(); ++i) {
       const Value* value = function.inputs[i];
       if (value == nullptr) continue;
-      if (value->graph != body || !value->function_input) {
-        problem(path + "." + pathSegment("input", i, value->name),
+      if (value->graph() != body || !value->isFunctionInput()) {
+        problem(path + "." + pathSegment("input", i, value->name()),
                 "is not a function input defined in the body");
       }
     }
@@ -38,28 +39,21 @@ class Verifier {
         problem(at, "is null");
         continue;
       }
-      if (use->user != nullptr) problem(at, "has a user node");
+      if (use->user() != nullptr) problem(at, "has a user node");
       slot(*use, body, at);
     }
   }
 
   /// Checks every use-list the slots met, and returns all problems found.
-  Status finish() {
+  Diagnostics finish() {
     std::unordered_set<const Use*> walked;
     for (const Value* value : values_) useList(*value, walked);
     for (const auto& [use, at] : slots_) {
       if (walked.count(use) == 0) {
-        problem(at, "is not linked into the use-list of " + quoted(use->value->name));
+        problem(at, "is not linked into the use-list of " + quoted(use->value()->name()));
       }
     }
-    if (problems_.empty()) return Status::ok();
-    std::string message = std::to_string(problems_.size()) + " broken invariant(s): ";
-    for (size_t i = 0; i < problems_.size() && i < 10; ++i) {
-      if (i > 0) message += "; ";
-      message += problems_[i];
-    }
-    if (problems_.size() > 10) message += "; ...";
-    return Status(ErrorCode::kInternal, std::move(message));
+    return std::move(problems_);
   }
 
  private:
@@ -69,7 +63,11 @@ class Verifier {
   };
 
   void problem(const std::string& at, const std::string& what) {
-    problems_.push_back(at + ": " + what);
+    Diagnostic broken;
+    broken.path = at;
+    broken.message = what;
+    broken.code = ErrorCode::kInternal;
+    problems_.add(std::move(broken));
   }
 
   static std::string nodePath(const std::string& graph_path, size_t index, const Node& node) {
@@ -80,18 +78,18 @@ class Verifier {
   void collect(const Graph& graph, const std::string& path) {
     in_tree_.insert(&graph);
     graphs_.push_back({&graph, path});
-    std::unordered_set<const Graph*> listed(graph.subgraphs.begin(), graph.subgraphs.end());
+    std::unordered_set<const Graph*> listed(graph.subgraphs().begin(), graph.subgraphs().end());
     size_t held = 0;
     size_t index = 0;
-    for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
+    for (const Node* node = graph.firstNode(); node != nullptr; node = node->next(), ++index) {
       for (size_t a = 0; a < node->attributes.size(); ++a) {
         const Attribute& attribute = *node->attributes[a];
         std::string at = nodePath(path, index, *node) + "." +
                          pathSegment("attribute", a, attribute.nameOrEmpty());
         auto nested = [&](const Graph* sub, const std::string& sub_path) {
           ++held;
-          if (sub->parent != &graph) problem(sub_path, "its parent is not the node's graph");
-          if (sub->owner != node) problem(sub_path, "its owner is not the node holding it");
+          if (sub->parent() != &graph) problem(sub_path, "its parent is not the node's graph");
+          if (sub->owner() != node) problem(sub_path, "its owner is not the node holding it");
           if (listed.count(sub) == 0) problem(sub_path, "is missing from the graph's subgraphs");
           collect(*sub, sub_path);
         };
@@ -101,23 +99,23 @@ class Verifier {
           nested(sub, at + "." + pathSegment("graphs", g, sub->name.value_or("")));
         }
       }
-      if (index > graph.node_count) break;  // a looping list; reported by graph()
+      if (index > graph.nodeCount()) break;  // a looping list; reported by graph()
     }
-    if (held != graph.subgraphs.size()) {
-      problem(path, std::to_string(graph.subgraphs.size()) + " subgraphs listed, " +
+    if (held != graph.subgraphs().size()) {
+      problem(path, std::to_string(graph.subgraphs().size()) + " subgraphs listed, " +
                         std::to_string(held) + " held by attributes");
     }
   }
 
   void slot(const Use& use, const Graph* graph, const std::string& at) {
-    const Value* value = use.value;
+    const Value* value = use.value();
     if (value == nullptr) return;
-    if (value->graph == nullptr) {
-      problem(at, "reads " + quoted(value->name) + ", which was removed from its graph");
+    if (value->graph() == nullptr) {
+      problem(at, "reads " + quoted(value->name()) + ", which was removed from its graph");
       return;
     }
-    if (!value->graph->encloses(graph)) {
-      problem(at, "reads " + quoted(value->name) + ", which is not visible from its graph");
+    if (!value->graph()->encloses(graph)) {
+      problem(at, "reads " + quoted(value->name()) + ", which is not visible from its graph");
     }
     slots_.emplace(&use, at);
     values_.insert(value);
@@ -128,40 +126,40 @@ class Verifier {
     size_t count = 0;
     const Node* previous = nullptr;
     std::unordered_set<const Node*> nodes;
-    for (const Node* node = graph.first_node; node != nullptr; node = node->next) {
+    for (const Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
       std::string at = nodePath(path, count, *node);
-      if (node->prev != previous) problem(at, "its prev link is wrong");
-      if (node->graph != &graph) problem(at, "names another graph as its own");
-      if (!nodes.insert(node).second || ++count > graph.node_count) {
+      if (node->prev() != previous) problem(at, "its prev link is wrong");
+      if (node->graph() != &graph) problem(at, "names another graph as its own");
+      if (!nodes.insert(node).second || ++count > graph.nodeCount()) {
         problem(path, "the node list loops or is longer than node_count");
         return;
       }
       previous = node;
     }
-    if (previous != graph.last_node) problem(path, "last_node is not the last node");
-    if (count != graph.node_count) {
-      problem(path, "node_count is " + std::to_string(graph.node_count) + ", the list has " +
+    if (previous != graph.lastNode()) problem(path, "last_node is not the last node");
+    if (count != graph.nodeCount()) {
+      problem(path, "node_count is " + std::to_string(graph.nodeCount()) + ", the list has " +
                         std::to_string(count));
     }
 
     // Nodes: input slots and output values.
     size_t index = 0;
-    for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
+    for (const Node* node = graph.firstNode(); node != nullptr; node = node->next(), ++index) {
       std::string at = nodePath(path, index, *node);
-      for (size_t i = 0; i < node->inputs.size(); ++i) {
-        const Use& use = node->inputs[i];
+      for (size_t i = 0; i < node->inputCount(); ++i) {
+        const Use& use = node->inputs()[i];
         std::string slot_at = at + "." + pathSegment("input", i);
-        if (use.user != node) problem(slot_at, "its user is not the node");
+        if (use.user() != node) problem(slot_at, "its user is not the node");
         slot(use, &graph, slot_at);
       }
-      for (size_t i = 0; i < node->outputs.size(); ++i) {
-        const Value* value = node->outputs[i];
+      for (size_t i = 0; i < node->outputCount(); ++i) {
+        const Value* value = node->output(i);
         if (value == nullptr) continue;
-        std::string out_at = at + "." + pathSegment("output", i, value->name);
-        if (value->producer != node || value->output_index != i) {
+        std::string out_at = at + "." + pathSegment("output", i, value->name());
+        if (value->producer() != node || value->outputIndex() != i) {
           problem(out_at, "its value does not name this node and index as its producer");
         }
-        if (value->graph != &graph) problem(out_at, "its value is not a value of this graph");
+        if (value->graph() != &graph) problem(out_at, "its value is not a value of this graph");
       }
     }
 
@@ -178,26 +176,26 @@ class Verifier {
       const ValueInfo& info = *graph.inputs[i];
       const Value* value = info.value;
       if (value == nullptr) continue;
-      std::string at = path + "." + pathSegment("input", i, value->name);
-      if (value->graph != &graph) problem(at, "declares a value of another graph");
-      if (value->input == nullptr || value->input->value != value) {
+      std::string at = path + "." + pathSegment("input", i, value->name());
+      if (value->graph() != &graph) problem(at, "declares a value of another graph");
+      if (value->graphInput() == nullptr || value->graphInput()->value != value) {
         problem(at, "its value does not know it is an input");
       }
     }
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
       const ValueInfo& info = *graph.outputs[i];
       std::string at = path + "." + pathSegment("output", i, info.name.value_or(""));
-      if (info.output.user != nullptr) problem(at, "its use has a user node");
+      if (info.output.user() != nullptr) problem(at, "its use has a user node");
       slot(info.output, &graph, at);
     }
     for (size_t i = 0; i < graph.initializers.size(); ++i) {
       const Tensor* tensor = graph.initializers[i];
       if (tensor->nameOrEmpty().empty()) continue;
       std::string at = path + "." + pathSegment("initializer", i, tensor->nameOrEmpty());
-      const Value* value = graph.names.find(tensor->nameOrEmpty());
-      if (value == nullptr || value->initializer == nullptr) {
+      const Value* value = graph.names().find(tensor->nameOrEmpty());
+      if (value == nullptr || value->initializer() == nullptr) {
         problem(at, "no value of the graph has it as its initializer");
-      } else if (value->initializer != tensor) {
+      } else if (value->initializer() != tensor) {
         problem(at, "a second initializer of the same name (not SSA)");
       }
     }
@@ -205,83 +203,89 @@ class Verifier {
       const ValueInfo& info = *graph.value_info[i];
       const Value* value = info.bound();
       if (value == nullptr || info.isRemoved()) continue;
-      if (!value->graph->encloses(&graph)) {
-        problem(path + "." + pathSegment("value_info", i, value->name),
+      if (!value->graph()->encloses(&graph)) {
+        problem(path + "." + pathSegment("value_info", i, value->name()),
                 "declares a value not visible from the graph");
       }
     }
 
     // The name table and the values.
-    std::unordered_set<const Value*> owned(graph.values.begin(), graph.values.end());
-    graph.names.forEach([&](std::string_view name, const Value* value) {
+    std::unordered_set<const Value*> owned(graph.values().begin(), graph.values().end());
+    graph.names().forEach([&](std::string_view name, const Value* value) {
       std::string at = path + ".names(" + std::string(name) + ")";
-      if (value->graph != &graph) problem(at, "maps to a value of another graph, or a removed one");
-      if (value->name != name) problem(at, "maps to a value named " + quoted(value->name));
+      if (value->graph() != &graph)
+        problem(at, "maps to a value of another graph, or a removed one");
+      if (value->name() != name) problem(at, "maps to a value named " + quoted(value->name()));
       if (owned.count(value) == 0) problem(at, "maps to a value missing from the graph's values");
     });
-    for (const Value* value : graph.values) {
-      if (value->graph == nullptr) continue;  // removed, until the list compacts
-      std::string at = path + ".value(" + std::string(value->name) + ")";
-      if (value->graph != &graph) {
+    for (const Value* value : graph.values()) {
+      if (value->graph() == nullptr) continue;  // removed, until the list compacts
+      std::string at = path + ".value(" + std::string(value->name()) + ")";
+      if (value->graph() != &graph) {
         problem(at, "is listed in a graph that is not its own");
         continue;
       }
       values_.insert(value);
-      if (!value->name.empty()) {
-        const Value* bound = graph.names.find(value->name);
+      if (!value->name().empty()) {
+        const Value* bound = graph.names().find(value->name());
         if (bound != value) {
           problem(at, bound == nullptr ? "is missing from the name table"
                                        : "has the name of another value of the graph (not SSA)");
         }
-        if (graph.parent != nullptr && graph.parent->lookup(value->name) != nullptr) {
+        if (graph.parent() != nullptr && graph.parent()->lookup(value->name()) != nullptr) {
           problem(at, "shadows a value of an enclosing graph");
         }
       }
-      if (const Node* producer = value->producer) {
-        if (nodes.count(producer) == 0 || producer->outputs.size() <= value->output_index ||
-            producer->outputs[value->output_index] != value) {
+      if (const Node* producer = value->producer()) {
+        if (nodes.count(producer) == 0 || producer->outputCount() <= value->outputIndex() ||
+            producer->output(value->outputIndex()) != value) {
           problem(at, "its producer is not a node of the graph that outputs it there");
         }
       }
-      if (value->input != nullptr &&
-          (inputs.count(value->input) == 0 || value->input->value != value)) {
+      if (value->graphInput() != nullptr &&
+          (inputs.count(value->graphInput()) == 0 || value->graphInput()->value != value)) {
         problem(at, "its input declaration is not one of the graph's inputs");
       }
-      if (value->initializer != nullptr && (initializers.count(value->initializer) == 0 ||
-                                            value->initializer->nameOrEmpty() != value->name)) {
+      if (value->initializer() != nullptr &&
+          (initializers.count(value->initializer()) == 0 ||
+           value->initializer()->nameOrEmpty() != value->name())) {
         problem(at, "its initializer is not one of the graph's, under its name");
       }
-      if (value->sparse_initializer != nullptr && sparse.count(value->sparse_initializer) == 0) {
+      if (value->sparseInitializer() != nullptr && sparse.count(value->sparseInitializer()) == 0) {
         problem(at, "its sparse initializer is not one of the graph's");
       }
-      if (value->value_info != nullptr &&
-          (declarations.count(value->value_info) == 0 || value->value_info->bound() != value)) {
+      if (value->valueInfo() != nullptr &&
+          (declarations.count(value->valueInfo()) == 0 || value->valueInfo()->bound() != value)) {
         problem(at, "its type declaration is not an entry of the graph for it");
       }
     }
   }
 
   void useList(const Value& value, std::unordered_set<const Use*>& walked) {
-    bool owned = value.graph != nullptr && in_tree_.count(value.graph) != 0;
-    std::string at = "value " + quoted(value.name);
-    const Use* const* link = &value.first_use;
+    bool owned = value.graph() != nullptr && in_tree_.count(value.graph()) != 0;
+    std::string at = "value " + quoted(value.name());
+    // The links are private; the verifier reads them as the IR's own code does.
+    using B = ir_internal::GraphBuilder;
+    Value* mutable_value = const_cast<Value*>(&value);
+    const Use* const* link = &B::firstUse(mutable_value);
     std::unordered_set<const Use*> seen;
-    for (const Use* use = value.first_use; use != nullptr; use = use->next) {
+    for (const Use* use = *link; use != nullptr; use = use->next()) {
       if (!seen.insert(use).second) {
         problem(at, "its use-list loops");
         return;
       }
-      if (use->value != &value) problem(at, "its use-list holds a use of another value");
-      if (use->prev != link) problem(at, "a use in its list has a wrong back link");
-      link = &use->next;
+      if (use->value() != &value) problem(at, "its use-list holds a use of another value");
+      Use* mutable_use = const_cast<Use*>(use);
+      if (B::prev(mutable_use) != link) problem(at, "a use in its list has a wrong back link");
+      link = &B::next(mutable_use);
       if (slots_.count(use) != 0) {
         walked.insert(use);
         continue;
       }
       // A use no slot of the verified graphs holds: fine for an outer value read from
       // elsewhere, stale otherwise.
-      bool stale = owned || (use->user != nullptr && (use->user->graph == nullptr ||
-                                                      in_tree_.count(use->user->graph) != 0));
+      bool stale = owned || (use->user() != nullptr && (use->user()->graph() == nullptr ||
+                                                        in_tree_.count(use->user()->graph()) != 0));
       if (stale) problem(at, "its use-list holds a use that no live input or output holds");
     }
   }
@@ -290,12 +294,12 @@ class Verifier {
   std::unordered_set<const Graph*> in_tree_;
   std::unordered_map<const Use*, std::string> slots_;
   std::unordered_set<const Value*> values_;
-  std::vector<std::string> problems_;
+  Diagnostics problems_;
 };
 
 }  // namespace
 
-Status verifyGraph(const Graph& graph) {
+Diagnostics verifyGraph(const Graph& graph) {
   Verifier verifier;
   verifier.tree(graph, graph.name.has_value() && !graph.name->empty()
                            ? "graph(" + std::string(*graph.name) + ")"
@@ -303,7 +307,7 @@ Status verifyGraph(const Graph& graph) {
   return verifier.finish();
 }
 
-Status verifyFunction(const Function& function) {
+Diagnostics verifyFunction(const Function& function) {
   Verifier verifier;
   std::string path = "function(" + std::string(function.nameOrEmpty()) + ")";
   if (function.body != nullptr) {
@@ -313,7 +317,7 @@ Status verifyFunction(const Function& function) {
   return verifier.finish();
 }
 
-Status verifyModel(const Model& model) {
+Diagnostics verifyModel(const Model& model) {
   Verifier verifier;
   if (model.graph != nullptr) verifier.tree(*model.graph, "graph");
   for (size_t i = 0; i < model.training_info.size(); ++i) {
@@ -341,6 +345,18 @@ Status verifyModel(const Model& model) {
     }
   }
   return verifier.finish();
+}
+
+Status verifiedStatus(const Diagnostics& problems) {
+  const std::vector<Diagnostic>& all = problems.all();
+  if (all.empty()) return Status::ok();
+  std::string message = std::to_string(all.size()) + " broken invariant(s): ";
+  for (size_t i = 0; i < all.size() && i < 10; ++i) {
+    if (i > 0) message += "; ";
+    message += all[i].path + ": " + all[i].message;
+  }
+  if (all.size() > 10) message += "; ...";
+  return Status(ErrorCode::kInternal, std::move(message));
 }
 
 }  // namespace onyx

@@ -10,7 +10,7 @@ void visitAttributeGraphs(const Attribute& attribute, const std::function<void(G
 
 void visitGraph(Graph& graph, const std::function<void(Graph&)>& fn) {
   fn(graph);
-  for (Node* node = graph.first_node; node != nullptr; node = node->next) {
+  for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
     for (const Attribute* attribute : node->attributes) visitAttributeGraphs(*attribute, fn);
   }
 }
@@ -59,7 +59,7 @@ void forEachTensor(const Model& model, const std::function<void(Tensor&, TensorR
     for (SparseTensor* sparse : graph.sparse_initializers) {
       visitSparse(sparse, TensorRole::kSparseInitializer, fn);
     }
-    for (Node* node = graph.first_node; node != nullptr; node = node->next) {
+    for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
       for (const Attribute* attribute : node->attributes) visitAttributeTensors(*attribute, fn);
     }
   });
@@ -117,7 +117,7 @@ bool findInAttribute(const Attribute& attribute, const Tensor* tensor, std::stri
 
 bool findInNodes(const Graph& graph, const Tensor* tensor, std::string& path) {
   size_t index = 0;
-  for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
+  for (const Node* node = graph.firstNode(); node != nullptr; node = node->next(), ++index) {
     for (size_t a = 0; a < node->attributes.size(); ++a) {
       const Attribute& attribute = *node->attributes[a];
       std::string inner;

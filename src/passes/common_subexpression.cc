@@ -198,12 +198,12 @@ class CommonSubexpressionPass final : public GraphPass {
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
     buckets.reserve(nodes.size());
     for (Node* node : nodes) {
-      if (node->graph != &graph) continue;
+      if (node->graph() != &graph) continue;
       if (!mergeable(*node, context.aggressive, context.callees(model))) continue;
       auto [bucket, fresh] = buckets.try_emplace(hashOf(*node), kEnd, kEnd);
       Node* first = nullptr;
       for (size_t at = bucket->second.first; !fresh && at != kEnd; at = later[at]) {
-        if (kept[at]->graph == &graph && sameComputation(*kept[at], *node)) {
+        if (kept[at]->graph() == &graph && sameComputation(*kept[at], *node)) {
           first = kept[at];
           break;
         }

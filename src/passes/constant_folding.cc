@@ -88,7 +88,7 @@ class ConstantFoldingPass final : public GraphPass {
     if (context.node_evaluator == nullptr || !model.training_info.empty()) return result;
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
     for (Node* node : nodes) {
-      if (node->graph != &graph || !candidate(model, *node, context)) continue;
+      if (node->graph() != &graph || !candidate(model, *node, context)) continue;
       fold(model, *node, context, result);
     }
     return result;
@@ -119,7 +119,7 @@ class ConstantFoldingPass final : public GraphPass {
       bool first = true;  // a constant read twice counts once
       for (size_t j = 0; j < i; ++j) first = first && node.input(j) != input;
       bool only_here = true;
-      for (const Use& use : input->uses()) only_here = only_here && use.user == &node;
+      for (const Use& use : input->uses()) only_here = only_here && use.user() == &node;
       if (first && only_here) freed += tensorBytes(*constantTensor(input));
     }
     return freed;

@@ -92,7 +92,7 @@ class ConstantToInitializerPass final : public Pass {
     std::vector<Node*> constants;
     forEachGraph(model, [&](Graph& graph) {
       const Graph* root = &graph;
-      while (root->parent != nullptr) root = root->parent;
+      while (root->parent() != nullptr) root = root->parent();
       if (root != model.graph) return;  // a function body or a training graph
       for (Node* node : graph.nodes()) {
         std::string_view domain = node->domainOrDefault();
@@ -103,9 +103,9 @@ class ConstantToInitializerPass final : public Pass {
       }
     });
     for (Node* node : constants) {
-      Graph& graph = *node->graph;
+      Graph& graph = *node->graph();
       Value* output = node->output(0);
-      std::string_view kept_name = output->name;
+      std::string_view kept_name = output->name();
       // The output holds the name until the node goes: the initializer borrows a free one.
       Value* initializer =
           initializerFor(arena, graph, *node, uniqueValueName(arena, graph, kept_name));

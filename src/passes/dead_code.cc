@@ -68,10 +68,12 @@ class DeadCodePass final : public GraphPass {
     while (!work.empty()) {
       Node* node = work.back();
       work.pop_back();
-      if (node->graph != &graph || node->hasUses()) continue;
+      if (node->graph() != &graph || node->hasUses()) continue;
       if (!aggressive && !isKnownOperator(*node, callees)) continue;
       auto reconsider = [&](const Value* read) {
-        if (read->producer != nullptr && read->graph == &graph) work.push_back(read->producer);
+        if (read->producer() != nullptr && read->graph() == &graph) {
+          work.push_back(read->producer());
+        }
       };
       for (size_t i = 0; i < node->inputCount(); ++i) {
         if (const Value* input = node->input(i)) reconsider(input);
@@ -87,7 +89,7 @@ class DeadCodePass final : public GraphPass {
     auto consider = [&](const Tensor* tensor) {
       if (tensor == nullptr) return;
       Value* value = graph.lookup(tensor->nameOrEmpty());
-      if (value != nullptr && value->graph == &graph && !value->isGraphInput() &&
+      if (value != nullptr && value->graph() == &graph && !value->isGraphInput() &&
           !value->hasUses()) {
         unused.push_back(value);
       }

@@ -28,7 +28,7 @@ bool holdsInitializers(const Model& model, const Graph& graph) {
 
 Value* addConstant(Model& model, Node& node, Tensor* tensor, std::string_view hint) {
   Arena& arena = model.arena();
-  Graph& graph = *node.graph;
+  Graph& graph = *node.graph();
   std::string_view name = uniqueValueName(arena, graph, hint);
   if (holdsInitializers(model, graph)) {
     tensor->name = name;
@@ -70,10 +70,10 @@ bool replaceByConstants(Model& model, Node& node, std::span<const FoldedOutput> 
   for (const FoldedOutput& one : folded) {
     Value* old = node.output(one.output);
     if (old == nullptr) continue;
-    Value* constant = addConstant(model, node, one.tensor, old->name);
+    Value* constant = addConstant(model, node, one.tensor, old->name());
     old->replaceAllUsesWith(constant);
-    names.emplace_back(constant, old->name);
-    if (constant->producer != nullptr) {
+    names.emplace_back(constant, old->name());
+    if (constant->producer() != nullptr) {
       ++changes.nodes_added;
     } else {
       ++changes.entries_changed;

@@ -34,7 +34,7 @@ class InitializerToConstantPass final : public GraphPass {
     std::vector<Node*> made;
     auto convert = [&](const Tensor* named, Tensor* dense, SparseTensor* sparse) {
       Value* value = graph.lookup(named->nameOrEmpty());
-      if (value == nullptr || value->graph != &graph || value->isGraphInput()) return;
+      if (value == nullptr || value->graph() != &graph || value->isGraphInput()) return;
       Node* node = graph.createNode(arena, "Constant", {}, 1);
       if (dense != nullptr) {
         Tensor* copy = arena.make<Tensor>(*dense);
@@ -60,7 +60,7 @@ class InitializerToConstantPass final : public GraphPass {
     }
     if (converted.empty()) return result;
     std::vector<std::string_view> names;
-    for (const Value* value : converted) names.push_back(value->name);
+    for (const Value* value : converted) names.push_back(value->name());
     if (Status removed = graph.removeInitializers(converted); !removed) return removed;
     for (size_t i = 0; i < made.size(); ++i) {
       if (Status renamed = renameValue(arena, *made[i]->output(0), names[i]); !renamed) {

@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "ir/graph_builder.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
@@ -19,14 +20,16 @@ namespace onyx {
 
 namespace {
 
+using B = ir_internal::GraphBuilder;
+
 // ---------------------------------------------------------------------------------------
 // Where a node is, and what it calls
 
 /// The opset imports in force where a node is: its function's when it is in a function
 /// body, else the model's.
 ArenaList<OperatorSetId>& scopeImports(Model& model, const Node& node) {
-  const Graph* root = node.graph;
-  while (root->parent != nullptr) root = root->parent;
+  const Graph* root = node.graph();
+  while (root->parent() != nullptr) root = root->parent();
   for (Function* function : model.functions) {
     if (function->body == root) return function->opset_import;
   }
@@ -96,13 +99,13 @@ class BodyCopier {
     std::unordered_set<const Value*> handed_over;
     for (size_t k = 0; k < call_.outputCount(); ++k) {
       if (call_.output(k) == nullptr) continue;
-      const Value* formal = callee_.outputs[k] != nullptr ? callee_.outputs[k]->value : nullptr;
-      if (formal == nullptr || formal->producer == nullptr) {
+      const Value* formal = callee_.outputs[k] != nullptr ? callee_.outputs[k]->value() : nullptr;
+      if (formal == nullptr || formal->producer() == nullptr) {
         return Status(ErrorCode::kUnsupported,
                       describe(call_) + ": output " + std::to_string(k) +
                           " of the body is not computed by one of its nodes (it is an input "
                           "or undefined), so the call's output '" +
-                          std::string(call_.output(k)->name) + "' cannot be handed over");
+                          std::string(call_.output(k)->name()) + "' cannot be handed over");
       }
       if (!handed_over.insert(formal).second) {
         return Status(ErrorCode::kUnsupported,
@@ -116,7 +119,7 @@ class BodyCopier {
         if (read != nullptr && read->isUndefined()) {
           undefined = Status(ErrorCode::kInvalidArgument,
                              "the body of " + std::string(callee_.nameOrEmpty()) + " reads '" +
-                                 std::string(read->name) + "', which it does not define");
+                                 std::string(read->name()) + "', which it does not define");
         }
       }
     });
@@ -125,21 +128,21 @@ class BodyCopier {
 
   /// Copies the body in; the call's output values are taken over by the body's nodes.
   void copy() {
-    Graph& into = *call_.graph;
+    Graph& into = *call_.graph();
     for (size_t i = 0; i < callee_.inputs.size(); ++i) {
       const Value* formal = callee_.inputs[i];
       if (formal != nullptr) values_[formal] = i < call_.inputCount() ? call_.input(i) : nullptr;
     }
     for (size_t k = 0; k < call_.outputCount(); ++k) {
-      if (call_.output(k) != nullptr) handed_over_[callee_.outputs[k]->value] = call_.output(k);
+      if (call_.output(k) != nullptr) handed_over_[callee_.outputs[k]->value()] = call_.output(k);
     }
-    for (const Node* node = callee_.body->first_node; node != nullptr; node = node->next) {
+    for (const Node* node = callee_.body->firstNode(); node != nullptr; node = node->next()) {
       Node* copy = copyNode(*node, into);
       copy->insertBefore(&call_);
     }
     declareTypes(*callee_.body);
     // The call's outputs now belong to the body's nodes; what is left of the call goes.
-    for (size_t k = 0; k < call_.outputCount(); ++k) call_.outputs[k] = nullptr;
+    for (size_t k = 0; k < call_.outputCount(); ++k) B::outputs(&call_)[k] = nullptr;
     Status destroyed = call_.destroy();
     (void)destroyed;  // it has no outputs left, so nothing can refuse
   }
@@ -160,7 +163,7 @@ class BodyCopier {
 
   Node* copyNode(const Node& source, Graph& into) {
     Node* copy = arena_.make<Node>();
-    copy->graph = &into;
+    B::graph(copy) = &into;
     std::string_view name = nodeName(source);
     if (!name.empty() || source.name) copy->name = name;
     copy->op_type = source.op_type;
@@ -173,27 +176,29 @@ class BodyCopier {
       rare_copy.metadata_props.assign(arena_, rare.metadata_props.data(),
                                       rare.metadata_props.size());
     }
-    copy->inputs.resize(arena_, source.inputCount());
+    ArenaList<Use>& slots = B::inputs(copy);
+    slots.resize(arena_, source.inputCount());
     for (size_t i = 0; i < source.inputCount(); ++i) {
-      copy->inputs[i].user = copy;
-      copy->inputs[i].set(mapped(source.input(i)));
+      B::user(&slots[i]) = copy;
+      slots[i].set(mapped(source.input(i)));
     }
-    copy->outputs.reserve(arena_, source.outputCount());
+    ArenaList<Value*>& outputs = B::outputs(copy);
+    outputs.reserve(arena_, source.outputCount());
     for (size_t i = 0; i < source.outputCount(); ++i) {
       const Value* produced = source.output(i);
       if (produced == nullptr) {
-        copy->outputs.push_back(arena_, nullptr);
+        outputs.push_back(arena_, nullptr);
         continue;
       }
       auto handed = handed_over_.find(produced);
       Value* value = nullptr;
-      if (handed != handed_over_.end() && &into == call_.graph) {
+      if (handed != handed_over_.end() && &into == call_.graph()) {
         value = handed->second;
-        value->producer = copy;
-        value->output_index = static_cast<uint32_t>(copy->outputs.size());
-        copy->outputs.push_back(arena_, value);
+        B::producer(value) = copy;
+        B::outputIndex(value) = static_cast<uint32_t>(outputs.size());
+        outputs.push_back(arena_, value);
       } else {
-        std::string_view fresh = uniqueValueName(arena_, into, produced->name);
+        std::string_view fresh = uniqueValueName(arena_, into, produced->name());
         value = copy->addOutputNamed(arena_, fresh).value();
       }
       values_[produced] = value;
@@ -266,33 +271,34 @@ class BodyCopier {
   }
 
   Graph* copyGraph(const Graph& source, Node& owner, bool from_body) {
-    if (!from_body) return cloneGraph(arena_, source, owner.graph, &owner);
+    if (!from_body) return cloneGraph(arena_, source, owner.graph(), &owner);
     Graph* graph = arena_.make<Graph>();
-    graph->parent = owner.graph;
-    graph->owner = &owner;
-    owner.graph->subgraphs.push_back(arena_, graph);
+    B::parent(graph) = owner.graph();
+    B::owner(graph) = &owner;
+    B::subgraphs(owner.graph()).push_back(arena_, graph);
     graph->name = source.name;
     graph->doc_string = source.doc_string;
 
     for (const ValueInfo* input : source.inputs) {
       if (input == nullptr || input->value == nullptr) continue;
-      std::string_view fresh = uniqueValueName(arena_, *graph, input->value->name);
+      std::string_view fresh = uniqueValueName(arena_, *graph, input->value->name());
       Type* type = input->type != nullptr ? cloneType(arena_, *input->type) : nullptr;
       values_[input->value] = graph->addInput(arena_, fresh, type).value();
     }
-    for (const Value* value : source.values) {
-      if (value->graph != &source || value->initializer == nullptr) continue;
-      Tensor* tensor = cloneTensor(arena_, *value->initializer);
+    for (const Value* value : source.values()) {
+      if (value->graph() != &source || value->initializer() == nullptr) continue;
+      Tensor* tensor = cloneTensor(arena_, *value->initializer());
       Value* input = mapped(value);
-      tensor->name = input != nullptr ? input->name : uniqueValueName(arena_, *graph, value->name);
+      tensor->name =
+          input != nullptr ? input->name() : uniqueValueName(arena_, *graph, value->name());
       values_[value] = graph->addInitializer(arena_, tensor).value();
     }
-    for (const Node* node = source.first_node; node != nullptr; node = node->next) {
+    for (const Node* node = source.firstNode(); node != nullptr; node = node->next()) {
       graph->appendNode(copyNode(*node, *graph));
     }
     for (const ValueInfo* output : source.outputs) {
       if (output == nullptr) continue;
-      Value* value = mapped(output->output.value);
+      Value* value = mapped(output->output.value());
       if (value == nullptr) continue;
       graph->addOutput(arena_, value);
       if (output->type != nullptr) graph->outputs.back()->type = cloneType(arena_, *output->type);
@@ -309,7 +315,7 @@ class BodyCopier {
       const Value* declared = info->value;
       if (declared == nullptr || handed_over_.count(declared) != 0) continue;
       Value* value = mapped(declared);
-      if (value == nullptr || value->producer == nullptr || value->type() != nullptr) continue;
+      if (value == nullptr || value->producer() == nullptr || value->type() != nullptr) continue;
       value->setType(arena_, cloneType(arena_, *info->type));
     }
   }
@@ -434,12 +440,12 @@ class Expander {
   /// bodies call in turn; `depth` counts the bodies these nodes came from.
   Status expand(Graph& graph, Node* first, Node* stop, int depth) {
     for (Node* node = first; node != stop;) {
-      Node* next = node->next;
-      Node* before = node->prev;
+      Node* next = node->next();
+      Node* before = node->prev();
       Result<bool> inlined = tryInline(*node, depth);
       if (!inlined) return inlined.status();
       if (*inlined) {
-        Node* body_first = before != nullptr ? before->next : graph.first_node;
+        Node* body_first = before != nullptr ? before->next() : graph.firstNode();
         ONYX_RETURN_IF_ERROR(expand(graph, body_first, next, depth + 1));
       } else {
         ONYX_RETURN_IF_ERROR(expandSubgraphs(*node, depth));
@@ -450,7 +456,7 @@ class Expander {
   }
 
   Status expandGraph(Graph& graph, int depth) {
-    return expand(graph, graph.first_node, nullptr, depth);
+    return expand(graph, graph.firstNode(), nullptr, depth);
   }
 
  private:
@@ -540,7 +546,7 @@ bool anythingToInline(const Model& model, const InlineOptions& options) {
 }  // namespace
 
 Status inlineNode(Model& model, Node& node) {
-  if (node.graph == nullptr) {
+  if (node.graph() == nullptr) {
     return Status(ErrorCode::kInvalidArgument, "the node is not in a graph");
   }
   CalleeResolver callees(model);

@@ -60,7 +60,7 @@ class NoopPass final : public GraphPass {
     PassResult result;
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
     for (Node* node : nodes) {
-      if (node->graph != &graph) continue;
+      if (node->graph() != &graph) continue;
       std::string_view domain = node->domainOrDefault();
       if (!domain.empty() && domain != "ai.onnx") continue;
       if (Value* same = unchangedInput(*node)) {
@@ -114,7 +114,7 @@ class NoopPass final : public GraphPass {
   // Whether the graph is the main graph or nested in it, so the model's imports apply.
   bool underMainGraph() const {
     const Graph* root = graph_;
-    while (root->parent != nullptr) root = root->parent;
+    while (root->parent() != nullptr) root = root->parent();
     return root == model_->graph;
   }
 
@@ -190,8 +190,8 @@ class NoopPass final : public GraphPass {
       Value* candidate = input;
       for (size_t step = 0; step < kChainLimit && candidate != nullptr; ++step) {
         if (sameShape(candidate, output)) return candidate;
-        const Node* producer = candidate->producer;
-        if (producer == nullptr || producer->graph != graph_ || !isReshaping(*producer)) break;
+        const Node* producer = candidate->producer();
+        if (producer == nullptr || producer->graph() != graph_ || !isReshaping(*producer)) break;
         candidate = producer->input(0);
       }
     }
@@ -222,8 +222,8 @@ class NoopPass final : public GraphPass {
   // For Unsqueeze(Squeeze(x, A), A) and Squeeze(Unsqueeze(x, A), A): x. Both count the axes
   // in the same rank (the larger one), so equal sets of axes undo each other.
   Value* undoneBy(const Node& node) const {
-    const Node* above = node.input(0)->producer;
-    if (above == nullptr || above->graph != graph_ || above->inputCount() == 0 ||
+    const Node* above = node.input(0)->producer();
+    if (above == nullptr || above->graph() != graph_ || above->inputCount() == 0 ||
         above->input(0) == nullptr || !isReshaping(*above)) {
       return nullptr;
     }
@@ -267,8 +267,8 @@ class NoopPass final : public GraphPass {
   // Rewrites `node` to skip the node above it; true when it did.
   bool compose(Node& node) const {
     if (node.inputCount() == 0 || node.input(0) == nullptr) return false;
-    Node* above = node.input(0)->producer;
-    if (above == nullptr || above->graph != graph_ || above->inputCount() == 0 ||
+    Node* above = node.input(0)->producer();
+    if (above == nullptr || above->graph() != graph_ || above->inputCount() == 0 ||
         above->input(0) == nullptr) {
       return false;
     }

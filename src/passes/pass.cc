@@ -46,7 +46,7 @@ InferredTypes::InferredTypes(const Model& model)
       for (size_t i = 0; i < node->outputCount(); ++i) {
         const Value* value = node->output(i);
         if (value == nullptr) continue;
-        const Value* copy = copies[g]->lookup(value->name);
+        const Value* copy = copies[g]->lookup(value->name());
         if (copy != nullptr && copy->type() != nullptr) types_.emplace(value, copy->type());
       }
     }

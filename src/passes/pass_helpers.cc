@@ -34,8 +34,10 @@ bool isRandomOperator(const Node& node) {
 
 const Tensor* constantTensor(const Value* value) {
   if (value == nullptr) return nullptr;
-  if (value->initializer != nullptr) return value->isGraphInput() ? nullptr : value->initializer;
-  const Node* producer = value->producer;
+  if (value->initializer() != nullptr) {
+    return value->isGraphInput() ? nullptr : value->initializer();
+  }
+  const Node* producer = value->producer();
   if (producer == nullptr || producer->opType() != "Constant" ||
       !isDefaultDomain(producer->domainOrDefault())) {
     return nullptr;
@@ -45,9 +47,9 @@ const Tensor* constantTensor(const Value* value) {
 
 std::optional<std::vector<int64_t>> constantIntegers(const Value* value) {
   if (value == nullptr) return std::nullopt;
-  if (const Node* producer = value->producer; producer != nullptr &&
-                                              producer->opType() == "Constant" &&
-                                              isDefaultDomain(producer->domainOrDefault())) {
+  if (const Node* producer = value->producer(); producer != nullptr &&
+                                                producer->opType() == "Constant" &&
+                                                isDefaultDomain(producer->domainOrDefault())) {
     if (std::optional<int64_t> one = producer->intAttr("value_int")) {
       return std::vector<int64_t>{*one};
     }
@@ -92,10 +94,11 @@ Bypass bypassOutput(Arena& arena, Node& node, size_t output, Value& replacement)
       return Bypass::kRefused;
     }
   }
-  if (replacement.producer == nullptr || replacement.graph != old->graph || isOutput(replacement)) {
+  if (replacement.producer() == nullptr || replacement.graph() != old->graph() ||
+      isOutput(replacement)) {
     return Bypass::kRefused;
   }
-  std::string_view name = old->name;
+  std::string_view name = old->name();
   old->replaceAllUsesWith(&replacement);
   if (!node.destroy()) {
     replacement.replaceUsesWith(old, [](const Use& use) { return use.isGraphOutput(); });

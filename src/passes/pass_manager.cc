@@ -50,7 +50,7 @@ Result<PassManagerReport> PassManager::run(Model& model, PassContext& context) c
       changed = true;
       context.changed(pass.preserves());
       if (verify) {
-        if (Status valid = verifyModel(model); !valid) {
+        if (Status valid = verifiedStatus(verifyModel(model)); !valid) {
           return Status(
               ErrorCode::kInternal,
               "after pass '" + stats.name + "' the graph is inconsistent: " + valid.toString());

@@ -162,11 +162,11 @@ class Matcher {
       return bindValue(goal.pattern, goal.value) && solve();
     }
     Value* value = goal.value;
-    if (value == nullptr || value->producer == nullptr || value->output_index != entry.output) {
+    if (value == nullptr || value->producer() == nullptr || value->outputIndex() != entry.output) {
       return false;
     }
     if (s_.value_bound[goal.pattern] == 0 && !valueChecks(entry, *value)) return false;
-    return bindNode(static_cast<uint32_t>(entry.node), *value->producer);
+    return bindNode(static_cast<uint32_t>(entry.node), *value->producer());
   }
 
   bool valueChecks(const PatternData::ValueEntry& entry, const Value& value) {
@@ -255,7 +255,7 @@ class Matcher {
   bool bindNode(uint32_t index, Node& node) {
     if (s_.nodes[index] != nullptr) return s_.nodes[index] == &node && solve();
     const PatternData::NodeEntry& entry = s_.pattern->nodes[index];
-    if (node.graph != s_.graph || node.opType() != entry.op_type ||
+    if (node.graph() != s_.graph || node.opType() != entry.op_type ||
         canonicalDomain(node.domainOrDefault()) != entry.domain) {
       return false;
     }
@@ -315,12 +315,12 @@ class Matcher {
       Value* value = s_.values[v];
       if (value == nullptr) continue;
       if (entry.node == PatternData::kNoNode) {
-        if (value->producer != nullptr && isMatched(value->producer)) return false;
+        if (value->producer() != nullptr && isMatched(value->producer())) return false;
         continue;
       }
       if (std::find(outputs.begin(), outputs.end(), v) != outputs.end()) continue;
       for (const Use& use : value->uses()) {
-        if (use.user == nullptr || !isMatched(use.user)) return false;
+        if (use.user() == nullptr || !isMatched(use.user())) return false;
       }
     }
     return true;
@@ -337,7 +337,7 @@ class Matcher {
 // The imports that apply to `graph`'s nodes: its function's, or the model's.
 OpsetImports importsOf(const Model& model, const Graph& graph) {
   const Graph* root = &graph;
-  while (root->parent != nullptr) root = root->parent;
+  while (root->parent() != nullptr) root = root->parent();
   for (const Function* function : model.functions) {
     if (function->body == root) return OpsetImports(function->opset_import);
   }
@@ -408,12 +408,12 @@ Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model&
     if (old == nullptr || old == replacement || !passes_internal::isOutput(*old)) continue;
     bool taken = false;
     for (const auto& [value, name] : renames) taken = taken || value == replacement;
-    if (replacement == nullptr || replacement->producer == nullptr ||
-        replacement->graph != old->graph || passes_internal::isOutput(*replacement) || taken) {
+    if (replacement == nullptr || replacement->producer() == nullptr ||
+        replacement->graph() != old->graph() || passes_internal::isOutput(*replacement) || taken) {
       builder.discard();
       return false;
     }
-    renames.emplace_back(replacement, old->name);
+    renames.emplace_back(replacement, old->name());
   }
   for (size_t o = 0; o < outputs.size(); ++o) {
     Value* old = state.values[outputs[o]];
@@ -423,7 +423,7 @@ Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model&
   for (bool progress = true; progress;) {
     progress = false;
     for (Node* node : state.nodes) {
-      if (node->graph == &graph && !node->hasUses() && node->destroy().isOk()) {
+      if (node->graph() == &graph && !node->hasUses() && node->destroy().isOk()) {
         ++removed;
         progress = true;
       }
@@ -457,7 +457,7 @@ Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, PassContext& con
   // The nodes as they are now: a rewrite removes nodes before the one it is at.
   std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (Node* node : nodes) {
-    if (node->graph != &graph) continue;
+    if (node->graph() != &graph) continue;
     auto found = index_->by_op.find(node->opType());
     if (found == index_->by_op.end()) continue;
     for (uint32_t r : found->second) {

@@ -19,7 +19,7 @@ Status ruleError(const Function& function, const std::string& what) {
 }
 
 Value* outputOf(const Function& function, size_t i) {
-  return function.outputs[i] != nullptr ? function.outputs[i]->value : nullptr;
+  return function.outputs[i] != nullptr ? function.outputs[i]->value() : nullptr;
 }
 
 // The names a text pattern's input types give dims, so that the same name binds one dim.
@@ -61,7 +61,7 @@ Result<Pattern> patternOf(const Function& function) {
   std::unordered_map<const Value*, PatternValue> bound;
   for (Value* input : function.inputs) {
     if (input == nullptr) return ruleError(function, "an input has no name");
-    PatternValue variable = pattern.var(input->name);
+    PatternValue variable = pattern.var(input->name());
     if (const Type* type = input->type(); type != nullptr && type->isTensor()) {
       pattern.data().values.back().type = type;
       collectDimNames(*type, pattern.data().dim_names);
@@ -78,7 +78,7 @@ Result<Pattern> patternOf(const Function& function) {
       }
       auto found = bound.find(input);
       if (found == bound.end()) {
-        return ruleError(function, "'" + std::string(input->name) +
+        return ruleError(function, "'" + std::string(input->name()) +
                                        "' is neither an input nor computed before it is read");
       }
       inputs.push_back(found->second);
@@ -150,7 +150,7 @@ class Replacement {
 
   std::vector<Value*> build(const Match& match, RewriteBuilder& builder) const {
     std::unordered_map<const Value*, Value*> mapped;
-    for (const Value* input : function_.inputs) mapped[input] = match.value(input->name);
+    for (const Value* input : function_.inputs) mapped[input] = match.value(input->name());
     for (const Node* node : function_.body->nodes()) {
       std::string_view domain = node->domainOrDefault();
       if (!canonicalDomain(domain).empty() && !builder.model().opsetVersion(domain)) return {};
@@ -187,7 +187,7 @@ Status checkReplacement(const Function& pattern, const Function& replacement) {
   for (const Value* input : replacement.inputs) {
     bool known = false;
     for (const Value* variable : pattern.inputs) {
-      known = known || (input != nullptr && variable->name == input->name);
+      known = known || (input != nullptr && variable->name() == input->name());
     }
     if (!known) {
       return ruleError(replacement, "an input is none of the pattern's ('" +
@@ -204,7 +204,7 @@ Status checkReplacement(const Function& pattern, const Function& replacement) {
   for (const Node* node : replacement.body->nodes()) {
     for (size_t i = 0; i < node->inputCount(); ++i) {
       if (node->input(i) != nullptr && !defined.count(node->input(i))) {
-        return ruleError(replacement, "'" + std::string(node->input(i)->name) +
+        return ruleError(replacement, "'" + std::string(node->input(i)->name()) +
                                           "' is neither an input nor computed before it is read");
       }
     }

@@ -112,13 +112,13 @@ class ShapeFoldingPass final : public Pass {
     std::vector<Graph*> graphs;
     forEachGraph(model, [&](Graph& graph) {
       const Graph* root = &graph;
-      while (root->parent != nullptr) root = root->parent;
+      while (root->parent() != nullptr) root = root->parent();
       if (root == model.graph) graphs.push_back(&graph);
     });
     for (auto graph = graphs.rbegin(); graph != graphs.rend(); ++graph) {
       std::vector<Node*> nodes((*graph)->nodes().begin(), (*graph)->nodes().end());
       for (Node* node : nodes) {
-        if (node->graph != *graph || node->opType() == "Constant" ||
+        if (node->graph() != *graph || node->opType() == "Constant" ||
             !isKnownOperator(*node, context.callees(model))) {
           continue;
         }
@@ -202,7 +202,7 @@ class ShapeFoldingPass final : public Pass {
     if (open.size() > 1 || (open.size() == 1 && has_minus_one)) return;
     if (open.size() == 1) folded[open[0]] = -1;
     node.setInput(
-        1, addConstant(*model_, node, int64Tensor(folded, model_->arena()), node.input(1)->name));
+        1, addConstant(*model_, node, int64Tensor(folded, model_->arena()), node.input(1)->name()));
     countConstant(node.input(1), result);
     ++result.nodes_rewritten;
   }
@@ -236,13 +236,13 @@ class ShapeFoldingPass final : public Pass {
       }
     }
     node.setInput(
-        1, addConstant(*model_, node, int64Tensor(folded, model_->arena()), node.input(1)->name));
+        1, addConstant(*model_, node, int64Tensor(folded, model_->arena()), node.input(1)->name()));
     countConstant(node.input(1), result);
     ++result.nodes_rewritten;
   }
 
   static void countConstant(const Value* constant, PassResult& result) {
-    if (constant->producer != nullptr) {
+    if (constant->producer() != nullptr) {
       ++result.nodes_added;
     } else {
       ++result.entries_changed;

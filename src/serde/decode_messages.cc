@@ -14,6 +14,7 @@
 
 namespace onyx::serde {
 
+using B = ir_internal::GraphBuilder;
 using wire::Reader;
 using wire::WireType;
 
@@ -153,13 +154,13 @@ bool Decoder::takePrefetched(Reader& r, Graph& graph) {
         // cache), the link holds; else it is appended, keeping the link to the one after,
         // which then finds it last.
         if (item->follows_linked) {
-          ONYX_ASSERT(node->prev == graph.last_node);
-          graph.last_node = node;
-          ++graph.node_count;
+          ONYX_ASSERT(node->prev() == graph.lastNode());
+          B::lastNode(&graph) = node;
+          ++B::nodeCount(&graph);
         } else {
-          Node* after = node->next;
+          Node* after = node->next();
           graph.appendNode(node);
-          node->next = after;
+          B::next(node) = after;
         }
         break;
       }
@@ -212,7 +213,7 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
   ChunkNames saved_chunk_names = chunk_names_;
   current_graph_ = &graph;
   std::unique_ptr<GraphPrefetch> prefetch;
-  if (graph.names.size() == 0) {
+  if (graph.names().size() == 0) {
     size_t definitions;
     if (wantsPrefetch(bytes)) {
       prefetch =
@@ -220,8 +221,8 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
     } else {
       definitions = countDefinitions(reader(bytes));
     }
-    graph.names.reserve(arena_, definitions);
-    graph.values.reserve(arena_, definitions);
+    B::names(&graph).reserve(arena_, definitions);
+    B::values(&graph).reserve(arena_, definitions);
   }
   prefetch_ = prefetch.get();
   chunk_names_ = {};
@@ -232,7 +233,7 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
         Node* node = arena_.make<Node>();
         graph.appendNode(node);
         if (readMessage(r, wt, "node", *node, &Decoder::decodeNode)) return Step::kRead;
-        return step(within("node", graph.node_count - 1, node->name));
+        return step(within("node", graph.nodeCount() - 1, node->name));
       }
       case 2: return step(readString(r, wt, graph.name, "name", true));
       case 5: {
@@ -261,7 +262,7 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
         OptString name = nameOf(*sparse);
         if (name.has_value() && !name->empty()) {
           Value* value = defineAs(graph, *name, Role::kSparseInitializer);
-          if (value->sparse_initializer == nullptr) value->sparse_initializer = sparse;
+          if (value->sparseInitializer() == nullptr) B::sparseInitializer(value) = sparse;
         }
         return Step::kRead;
       }
@@ -329,7 +330,7 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
     // Outputs are defined before inputs are read, so that a node reading its own output
     // binds to it, as when the outputs came first in the file.
     size_t outputs = scratch_outputs_.size() - first_output;
-    node.outputs.resize(arena_, outputs);
+    B::outputs(&node).resize(arena_, outputs);
     for (size_t i = 0; i < outputs; ++i) {
       std::string_view name = scratch_outputs_[first_output + i];
       if (name.empty()) continue;
@@ -338,19 +339,20 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
     }
     size_t inputs = scratch_names_.size() - first_input;
     // The input slots are allocated once, at their final size, so the links never move.
-    node.inputs.resize(arena_, inputs);
+    ArenaList<Use>& slots = B::inputs(&node);
+    slots.resize(arena_, inputs);
     for (size_t i = 0; i < inputs; ++i) {
-      node.inputs[i].user = &node;
+      B::user(&slots[i]) = &node;
       std::string_view name = scratch_names_[first_input + i];
       if (name.empty()) continue;
       uint64_t hash = NameTable::hashName(name);
       if (prefetching_) {
         if (Value* local = local_names_.find(name, hash)) {
-          node.inputs[i].set(local);
+          slots[i].set(local);
           continue;
         }
       }
-      queueName(graph, hash, name, &node.inputs[i], 0u, NameUse::kNodeInput);
+      queueName(graph, hash, name, &slots[i], 0u, NameUse::kNodeInput);
     }
     bindFullBatch();
     node.attributes.assign(arena_, scratch_attributes_.data() + first_attribute,
@@ -622,7 +624,7 @@ bool Decoder::decodeFunction(std::string_view bytes, Function& function) {
         Value* value = nullptr;
         if (!name->empty()) {
           value = defineAs(body, *name, Role::kFunctionInput);
-          value->function_input = true;
+          B::functionInput(value) = true;
         }
         function.inputs.push_back(arena_, value);
         return Step::kRead;
@@ -645,7 +647,7 @@ bool Decoder::decodeFunction(std::string_view bytes, Function& function) {
         bool read = readMessage(r, wt, "node", *node, &Decoder::decodeNode);
         current_graph_ = saved_graph;
         current_node_ = saved_node;
-        return read ? Step::kRead : step(within("node", body.node_count - 1, node->name));
+        return read ? Step::kRead : step(within("node", body.nodeCount() - 1, node->name));
       }
       case 8: return step(readString(r, wt, function.doc_string, "doc_string", false));
       case 9:

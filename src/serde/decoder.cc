@@ -8,6 +8,8 @@
 
 namespace onyx::serde {
 
+using B = ir_internal::GraphBuilder;
+
 using wire::Reader;
 using wire::WireType;
 
@@ -29,11 +31,9 @@ bool mayShare(const Value& value, Decoder::Role role) {
   using Role = Decoder::Role;
   if (value.isUndefined()) return true;
   // A graph input may also be an initializer (its default); nothing else shares a name.
-  bool only_initializer = value.producer == nullptr && value.input == nullptr &&
-                          !value.function_input &&
-                          (value.initializer != nullptr || value.sparse_initializer != nullptr);
-  bool only_input = value.producer == nullptr && value.input != nullptr &&
-                    value.initializer == nullptr && value.sparse_initializer == nullptr;
+  bool only_initializer = value.producer() == nullptr && !value.isGraphInput() &&
+                          !value.isFunctionInput() && value.isInitializer();
+  bool only_input = value.producer() == nullptr && value.isGraphInput() && !value.isInitializer();
   switch (role) {
     case Role::kGraphInput: return only_initializer;
     case Role::kInitializer:
@@ -292,17 +292,17 @@ Graph& Decoder::ensureGraph(Graph*& slot, Graph* parent, Node* owner) {
 
 Graph* Decoder::newGraph(Graph* parent, Node* owner) {
   Graph* graph = arena_.make<Graph>();
-  graph->parent = parent;
-  graph->owner = owner;
-  if (parent != nullptr) parent->subgraphs.push_back(arena_, graph);
+  B::parent(graph) = parent;
+  B::owner(graph) = owner;
+  if (parent != nullptr) B::subgraphs(parent).push_back(arena_, graph);
   return graph;
 }
 
 Value* Decoder::newValue(Graph& graph, std::string_view name) {
   Value* value = arena_.make<Value>();
-  value->name = name;
-  value->graph = &graph;
-  graph.values.push_back(arena_, value);
+  B::name(value) = name;
+  B::graph(value) = &graph;
+  B::values(&graph).push_back(arena_, value);
   return value;
 }
 
@@ -317,12 +317,12 @@ Value* Decoder::defineAs(Graph& graph, std::string_view name, Role role) {
 }
 
 Value* Decoder::valueForRead(Graph& graph, std::string_view name, uint64_t hash) {
-  return graph.names.findOrAdd(arena_, name, hash, [&] { return newValue(graph, name); });
+  return B::names(&graph).findOrAdd(arena_, name, hash, [&] { return newValue(graph, name); });
 }
 
 Value* Decoder::defineAs(Graph& graph, std::string_view name, uint64_t hash, Role role) {
   bool made = false;
-  Value* value = graph.names.findOrAdd(arena_, name, hash, [&] {
+  Value* value = B::names(&graph).findOrAdd(arena_, name, hash, [&] {
     made = true;
     return newValue(graph, name);
   });
@@ -354,7 +354,7 @@ void Decoder::bindNames(const PendingName* begin, const PendingName* end, Graph&
     ptrdiff_t left = end - at;
     if (left > kSlotAhead) {
       const PendingName& later = at[kSlotAhead];
-      graph.names.prefetch(later.hash);
+      graph.names().prefetch(later.hash);
       // The name itself, to compare with the slot's: a worker read it, this core has not.
       // Not for a chunk's own definitions, which are new to the table nearly always.
       if (later.use != NameUse::kLocalOutput) {
@@ -364,7 +364,7 @@ void Decoder::bindNames(const PendingName* begin, const PendingName* end, Graph&
     }
     if (left > kEntryAhead) {
       const PendingName& later = at[kEntryAhead];
-      graph.names.prefetchEntry(later.hash);
+      graph.names().prefetchEntry(later.hash);
       // A worker wrote the input's slot: it is in the other core's cache, or gone from all.
       if (later.use == NameUse::kNodeInput) __builtin_prefetch(later.target, 1);
     }
@@ -378,9 +378,9 @@ void Decoder::bindName(const PendingName& pending, Graph& graph) {
     case NameUse::kNodeOutput: {
       Node& node = *static_cast<Node*>(pending.target);
       Value* value = defineAs(graph, name, pending.hash, Role::kNodeOutput);
-      value->producer = &node;
-      value->output_index = pending.index;
-      node.outputs[pending.index] = value;
+      B::producer(value) = &node;
+      B::outputIndex(value) = pending.index;
+      B::outputs(&node)[pending.index] = value;
       return;
     }
     case NameUse::kNodeInput:
@@ -388,13 +388,14 @@ void Decoder::bindName(const PendingName& pending, Graph& graph) {
       return;
     case NameUse::kInitializer: {
       Value* value = defineAs(graph, name, pending.hash, Role::kInitializer);
-      if (value->initializer == nullptr) value->initializer = static_cast<Tensor*>(pending.target);
+      Tensor*& initializer = B::initializer(value);
+      if (initializer == nullptr) initializer = static_cast<Tensor*>(pending.target);
       return;
     }
     case NameUse::kGraphInput: {
       auto* info = static_cast<ValueInfo*>(pending.target);
       Value* value = defineAs(graph, name, pending.hash, Role::kGraphInput);
-      if (value->input == nullptr) value->input = info;
+      if (!value->isGraphInput()) B::graphInput(value) = info;
       info->value = value;
       return;
     }
@@ -410,28 +411,28 @@ void Decoder::bindName(const PendingName& pending, Graph& graph) {
     case NameUse::kLocalOutput: {
       Value* local = static_cast<Value*>(pending.target);
       bool made = false;
-      Value* value = graph.names.findOrAdd(arena_, name, pending.hash, [&] {
+      Value* value = B::names(&graph).findOrAdd(arena_, name, pending.hash, [&] {
         made = true;
         return local;
       });
       if (made) {
-        graph.values.push_back(arena_, local);
+        B::values(&graph).push_back(arena_, local);
         return;
       }
       if (value->isUndefined()) {
         // Read before this definition: the value made for that read becomes the output.
-        Node* node = local->producer;
-        value->producer = node;
-        value->output_index = local->output_index;
-        node->outputs[local->output_index] = value;
+        Node* node = local->producer();
+        B::producer(value) = node;
+        B::outputIndex(value) = local->outputIndex();
+        B::outputs(node)[local->outputIndex()] = value;
         moveUses(*local, *value);
-        local->producer = nullptr;
-        local->graph = nullptr;
+        B::producer(local) = nullptr;
+        B::graph(local) = nullptr;
         return;
       }
       // Defined before: this output gets a value of its own outside the name table, and
       // the reads keep binding to the first definition.
-      graph.values.push_back(arena_, local);
+      B::values(&graph).push_back(arena_, local);
       moveUses(*local, *value);
       return;
     }
@@ -439,7 +440,7 @@ void Decoder::bindName(const PendingName& pending, Graph& graph) {
       // Bound now, while its name is in cache, when the name is already defined here: a
       // defined name keeps its value for good. Others wait for linkScopes.
       auto* info = static_cast<ValueInfo*>(pending.target);
-      Value* value = graph.names.find(name, pending.hash);
+      Value* value = graph.names().find(name, pending.hash);
       if (value != nullptr && !value->isUndefined()) {
         info->value = value;
         declareType(*value, *info);
@@ -472,14 +473,14 @@ bool Decoder::defineLocally(Graph& graph, Node& node, std::string_view name, uin
   Value* value = nullptr;
   bool added = local_names_.add(name, hash, [&] {
     value = arena_.make<Value>();
-    value->name = name;
-    value->graph = &graph;
-    value->producer = &node;
-    value->output_index = index;
+    B::name(value) = name;
+    B::graph(value) = &graph;
+    B::producer(value) = &node;
+    B::outputIndex(value) = index;
     return value;
   });
   if (!added) return false;
-  node.outputs[index] = value;
+  B::outputs(&node)[index] = value;
   queueName(graph, hash, name, value, index, NameUse::kLocalOutput);
   return true;
 }
@@ -496,23 +497,24 @@ void Decoder::linkScopes(Graph& root) {
   // becomes a use of the value the enclosing scopes give that name.
   struct Merge {
     void run(Graph& graph) {
-      for (Graph* sub : graph.subgraphs) run(*sub);
-      if (graph.parent == nullptr) return;
+      for (Graph* sub : graph.subgraphs()) run(*sub);
+      if (graph.parent() == nullptr) return;
+      ArenaList<Value*>& values = B::values(&graph);
       size_t kept = 0;
-      for (size_t i = 0; i < graph.values.size(); ++i) {
-        Value* value = graph.values[i];
+      for (size_t i = 0; i < values.size(); ++i) {
+        Value* value = values[i];
         if (value->isUndefined()) {
-          if (Value* outer = graph.parent->lookup(value->name)) {
+          if (Value* outer = graph.parent()->lookup(value->name())) {
             value->replaceAllUsesWith(outer);
-            value->graph = nullptr;
+            B::graph(value) = nullptr;
             // The name is the outer value's: this scope resolves it through its parent.
-            graph.names.erase(value->name);
+            B::names(&graph).erase(value->name());
             continue;
           }
         }
-        graph.values[kept++] = value;
+        values[kept++] = value;
       }
-      graph.values.truncate(kept);
+      values.truncate(kept);
     }
   };
   Merge{}.run(root);
@@ -523,12 +525,12 @@ void Decoder::linkScopes(Graph& root) {
         if (info->value == nullptr && info->name.has_value()) {
           info->value = graph.lookup(*info->name);
           // Declares the value's type only in the graph that defines it.
-          if (info->value != nullptr && info->value->graph == &graph) {
+          if (info->value != nullptr && info->value->graph() == &graph) {
             Decoder::declareType(*info->value, *info);
           }
         }
       }
-      for (Graph* sub : graph.subgraphs) run(*sub);
+      for (Graph* sub : graph.subgraphs()) run(*sub);
     }
   };
   Bind::run(root);

@@ -16,6 +16,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "ir/graph_builder.h"
 #include "onyx/core/status.h"
 #include "onyx/core/utf8.h"
 #include "onyx/ir/model.h"
@@ -57,9 +58,10 @@ class Decoder {
   /// Makes `info` (a value_info or graph output entry of `value`'s own graph) the value's
   /// type declaration, unless it has one: value_info entries win over output entries.
   static void declareType(Value& value, ValueInfo& info) {
-    bool is_output = info.output.value != nullptr;
-    if (value.value_info == nullptr || (!is_output && value.value_info->output.value != nullptr)) {
-      value.value_info = &info;
+    bool is_output = info.output.value() != nullptr;
+    ValueInfo*& declaration = ir_internal::GraphBuilder::valueInfo(&value);
+    if (declaration == nullptr || (!is_output && declaration->output.value() != nullptr)) {
+      declaration = &info;
     }
   }
 

@@ -60,7 +60,8 @@ class Encoder {
   void graph(const Graph& g) {
     Unknown u(s_, g.unknown);
     u.upTo(1);
-    for (const Node* n = g.first_node; n != nullptr; n = n->next) s_.message(1, [&] { node(*n); });
+    for (const Node* n = g.firstNode(); n != nullptr; n = n->next())
+      s_.message(1, [&] { node(*n); });
     u.upTo(2);
     str(2, g.name);
     u.upTo(5);
@@ -90,9 +91,9 @@ class Encoder {
     const NodeRareFields& rare = n.rare();
     Unknown u(s_, rare.unknown);
     u.upTo(1);
-    for (const Use& use : n.inputs) s_.bytesField(1, use.value ? use.value->name : "");
+    for (const Use& use : n.inputs()) s_.bytesField(1, use.value() ? use.value()->name() : "");
     u.upTo(2);
-    for (const Value* v : n.outputs) s_.bytesField(2, v ? v->name : "");
+    for (const Value* v : n.outputs()) s_.bytesField(2, v ? v->name() : "");
     u.upTo(3);
     str(3, n.name);
     u.upTo(4);
@@ -161,7 +162,7 @@ class Encoder {
     u.upTo(1);
     const Value* bound = v.bound();
     if (bound != nullptr) {
-      s_.bytesField(1, bound->name);
+      s_.bytesField(1, bound->name());
     } else {
       str(1, v.name);
     }
@@ -303,14 +304,14 @@ class Encoder {
     u.upTo(1);
     str(1, f.name);
     u.upTo(4);
-    for (const Value* v : f.inputs) s_.bytesField(4, v ? v->name : "");
+    for (const Value* v : f.inputs) s_.bytesField(4, v ? v->name() : "");
     u.upTo(5);
-    for (const Use* use : f.outputs) s_.bytesField(5, use->value ? use->value->name : "");
+    for (const Use* use : f.outputs) s_.bytesField(5, use->value() ? use->value()->name() : "");
     u.upTo(6);
     for (std::string_view name : f.attribute) s_.bytesField(6, name);
     u.upTo(7);
     if (f.body) {
-      for (const Node* n = f.body->first_node; n != nullptr; n = n->next) {
+      for (const Node* n = f.body->firstNode(); n != nullptr; n = n->next()) {
         s_.message(7, [&] { node(*n); });
       }
     }

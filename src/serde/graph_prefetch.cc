@@ -184,10 +184,10 @@ void GraphPrefetch::decodeChunk(size_t worker, Chunk& chunk) {
           previous_node = nullptr;
           break;
         }
-        node->graph = &graph_;
+        ir_internal::GraphBuilder::graph(node) = &graph_;
         if (previous_node != nullptr) {
-          node->prev = previous_node;
-          previous_node->next = node;
+          ir_internal::GraphBuilder::prev(node) = previous_node;
+          ir_internal::GraphBuilder::next(previous_node) = node;
           item.follows_linked = true;
         }
         previous_node = node;

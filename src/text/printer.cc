@@ -60,12 +60,12 @@ bool isAttributeGraphName(std::string_view name) {
 }
 
 std::string_view valueName(const Value* value) {
-  return value != nullptr ? value->name : std::string_view();
+  return value != nullptr ? value->name() : std::string_view();
 }
 
 std::string_view infoName(const ValueInfo& info) {
   const Value* bound = info.bound();
-  return bound != nullptr ? bound->name : info.name.value_or("");
+  return bound != nullptr ? bound->name() : info.name.value_or("");
 }
 
 // Whether type() can write `type` (perhaps losing some of it), without recording anything.
@@ -351,7 +351,7 @@ void Printer::graphDeclarations(const Graph& graph, int indent,
 void Printer::nodeList(const Graph& graph, int indent) {
   w_.raw('\n');
   size_t index = 0;
-  for (const Node* n = graph.first_node; n != nullptr; n = n->next, ++index) {
+  for (const Node* n = graph.firstNode(); n != nullptr; n = n->next(), ++index) {
     LossLog::Scope scope(log_, "node", index, n->nameOrEmpty());
     node(*n, indent + unit_);
   }
@@ -471,7 +471,7 @@ void Printer::function(const Function& f) {
   w_.raw(") => (");
   for (size_t i = 0; i < f.outputs.size(); ++i) {
     if (i > 0) w_.raw(", ");
-    signatureName(valueName(f.outputs[i]->value));
+    signatureName(valueName(f.outputs[i]->value()));
   }
   w_.raw(')');
   endStatement();
@@ -499,11 +499,11 @@ void Printer::node(const Node& n, int indent) {
     w_.name(*n.name);
     w_.raw("] ");
   }
-  for (size_t i = 0; i < n.outputs.size(); ++i) {
+  for (size_t i = 0; i < n.outputCount(); ++i) {
     if (i > 0) w_.raw(", ");
-    w_.name(valueName(n.outputs[i]));
+    w_.name(valueName(n.output(i)));
   }
-  w_.raw(n.outputs.empty() ? "= " : " = ");
+  w_.raw(n.outputs().empty() ? "= " : " = ");
 
   std::string_view domain = n.domainOrDefault();
   std::string_view op_type = n.opType();
@@ -539,9 +539,9 @@ void Printer::node(const Node& n, int indent) {
     if (opened) w_.raw("> ");
   }
   w_.raw(graphs_after ? " (" : "(");
-  for (size_t i = 0; i < n.inputs.size(); ++i) {
+  for (size_t i = 0; i < n.inputCount(); ++i) {
     if (i > 0) w_.raw(", ");
-    w_.name(valueName(n.inputs[i].value));
+    w_.name(valueName(n.input(i)));
   }
   w_.raw(')');
   if (graphs_after) {

@@ -98,7 +98,7 @@ TEST_F(AttributeRules, R56AnUndeclaredTypeSetAsideByTheDecoderIsFound) {
   std::string bytes = modelWithGraph(graph).str();  // outlives the model's views
   auto model = parseModel(bytes, nullptr);
   ASSERT_TRUE(model) << model.status().toString();
-  const Attribute& decoded = *model->graph->first_node->attributes[0];
+  const Attribute& decoded = *model->graph->firstNode()->attributes[0];
   EXPECT_FALSE(decoded.type.has_value());  // kept among the unknown fields, as protobuf does
   Diagnostics diagnostics = check(decoded);
   EXPECT_TRUE(onlyRule(diagnostics, "R56"));

@@ -24,7 +24,7 @@ g (float[2] x) => (float[2] y) {
   y = custom.Op (x)
   y = Relu (x)
 })");
-  model.graph->first_node->op_type = model.arena().copy("Momentum*\nal");
+  model.graph->firstNode()->op_type = model.arena().copy("Momentum*\nal");
   Diagnostics found = checkModel(model);
   ASSERT_TRUE(found.has("R29")) << found.all().size();
   for (const Diagnostic& diagnostic : found.all()) {

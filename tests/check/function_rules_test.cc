@@ -178,7 +178,7 @@ F (a) => (b) { b = Neg(a) })"));
 
 TEST(FunctionRules, R99BodyNodesObeyTheNodeRules) {
   Model model = testing::parseOrFail(withFunctions(10, kF));
-  model.functions[0]->body->first_node->op_type.reset();
+  model.functions[0]->body->firstNode()->op_type.reset();
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), (Rules{"R39"})) << listed(found);
   EXPECT_EQ(pathOf(found, "R39"), "functions[0](F).node[0]");

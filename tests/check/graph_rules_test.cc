@@ -49,7 +49,7 @@ g (bool c, float[2] x) => (float[2] y) {
               else_branch = b () => (float[2] q) { q = Neg(x) }>
 })");
   model.graph->name.reset();
-  model.graph->first_node->attributes[1]->g->name = "";
+  model.graph->firstNode()->attributes[1]->g->name = "";
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), (Rules{"R23", "R23"})) << listed(found);
   EXPECT_EQ(pathOf(found, "R23"), "graph");
@@ -113,7 +113,7 @@ g (int64 n, bool c, float[2] x) => (float[2] y) {
 })");
   Diagnostics found = checkModel(model);
   EXPECT_TRUE(found.all().empty()) << listed(found);
-  Graph* body = model.graph->first_node->attributes[0]->g;
+  Graph* body = model.graph->firstNode()->attributes[0]->g;
   body->inputs[0]->name = "";
   body->inputs[0]->value = nullptr;
   found = checkModel(model);
@@ -337,7 +337,7 @@ g (float[2] x) => (float[2] y) { t = Neg(x)  y = Neg(t) })");
   for (int i = 0; i < 2; ++i) {
     auto* info = arena.make<ValueInfo>();
     info->name = "t";
-    info->value = model.graph->names.find("t");
+    info->value = model.graph->names().find("t");
     model.graph->value_info.push_back(arena, info);
   }
   Diagnostics found = checkModel(model);
@@ -348,8 +348,8 @@ g (float[2] x) => (float[2] y) { t = Neg(x)  y = Neg(t) })");
 TEST(GraphRules, R34OneValueInfoEntryPerValueIsFine) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) { t = Neg(x)  u = Neg(t)  y = Neg(u) })");
-  model.graph->names.find("t")->setType(model.arena(), Type::tensor(model.arena(), 1, {2}));
-  model.graph->names.find("u")->setType(model.arena(), Type::tensor(model.arena(), 1, {2}));
+  model.graph->names().find("t")->setType(model.arena(), Type::tensor(model.arena(), 1, {2}));
+  model.graph->names().find("u")->setType(model.arena(), Type::tensor(model.arena(), 1, {2}));
   ASSERT_EQ(model.graph->value_info.size(), 2u);
   Diagnostics found = checkModel(model);
   EXPECT_TRUE(found.all().empty()) << listed(found);
@@ -363,7 +363,7 @@ TEST(GraphRules, R4GraphsNestWithinABound) {
     Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 16, "com.x" : 1]>
 g (bool c) => (bool y) { y = com.x.Wrap(c) })");
     Arena& arena = model.arena();
-    Node* node = model.graph->first_node;
+    Node* node = model.graph->firstNode();
     for (int level = 0; level < levels; ++level) {
       Graph* sub = node->setGraphAttr(arena, "body");
       sub->name = "level";

@@ -126,7 +126,7 @@ TEST(ModelRules, R13ModelMetadataKeysAreDistinctOthersShouldBe) {
   EXPECT_EQ(pathOf(found, "R13"), "metadata_props[2](a)");
   model.metadata_props.truncate(2);
   Arena& arena = model.arena();
-  Node* node = model.graph->first_node;
+  Node* node = model.graph->firstNode();
   node->rare(arena).metadata_props.push_back(arena, StringStringEntry{"k", "1", {}});
   node->rare(arena).metadata_props.push_back(arena, StringStringEntry{"k", "2", {}});
   found = checkModel(model);
@@ -137,7 +137,8 @@ TEST(ModelRules, R13ModelMetadataKeysAreDistinctOthersShouldBe) {
 
 TEST(ModelRules, X4MetadataOnNodesNeedsIr10) {
   Model model = testing::parseOrFail(withHeader(R"(<ir_version: 9, opset_import: ["" : 13]>)"));
-  setMetadata(model.arena(), model.graph->first_node->rare(model.arena()).metadata_props, "k", "v");
+  setMetadata(model.arena(), model.graph->firstNode()->rare(model.arena()).metadata_props, "k",
+              "v");
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), kNone) << listed(found);
   EXPECT_EQ(warningRules(found), (Rules{"X4"})) << listed(found);
@@ -174,7 +175,7 @@ g (float[4, 8] x) => (float[4, 8] y) { y = Neg(x) })");
   auto* config = arena.make<NodeDeviceConfiguration>();
   config->configuration_id = "pair";
   config->sharding_spec.push_back(arena, spec);
-  model.graph->first_node->rare(arena).device_configurations.push_back(arena, config);
+  model.graph->firstNode()->rare(arena).device_configurations.push_back(arena, config);
   return model;
 }
 
@@ -189,7 +190,7 @@ TEST(ModelRules, R22DeviceAnnotationsAreConsistent) {
   EXPECT_EQ(errorRules(found), kNone) << listed(found);
   EXPECT_EQ(warningRules(found), (Rules{"R22", "R22"})) << listed(found);
 
-  NodeDeviceConfiguration& config = *model.graph->first_node->rare().device_configurations[0];
+  NodeDeviceConfiguration& config = *model.graph->firstNode()->rare().device_configurations[0];
   ShardingSpec& spec = *config.sharding_spec[0];
   config.configuration_id = "quad";
   spec.tensor_name = "w";

@@ -20,11 +20,11 @@ const Rules kNone;
 TEST(NodeRules, R39ANodeNamesItsOperator) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) { t = Neg(x)  [second] y = Neg(t) })");
-  model.graph->last_node->op_type.reset();
+  model.graph->lastNode()->op_type.reset();
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), (Rules{"R39"})) << listed(found);
   EXPECT_EQ(pathOf(found, "R39"), "graph.node[1](second)");
-  model.graph->last_node->op_type = "";
+  model.graph->lastNode()->op_type = "";
   found = checkModel(model);
   EXPECT_EQ(errorRules(found), (Rules{"R39"})) << listed(found);
 }

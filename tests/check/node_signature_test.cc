@@ -223,7 +223,7 @@ TEST(NodeSignature, R45OnlyOptionalParametersAreLeftOut) {
 TEST(NodeSignature, R46ANodeNamesEachAttributeOnce) {
   Model model = testing::parseOrFail(
       graphAt(13, "g (float[2] x) => (float[2] y)", "y = LeakyRelu <alpha = 0.5> (x)"));
-  Node& node = *model.graph->first_node;
+  Node& node = *model.graph->firstNode();
   Attribute* again = model.arena().make<Attribute>();
   *again = *node.attributes[0];
   node.attributes.push_back(model.arena(), again);

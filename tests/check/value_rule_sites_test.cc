@@ -68,8 +68,8 @@ g (bool b, float[2] x) => (float[2] y) <float[2] t> {
   }>
 })");
   Arena& arena = model.arena();
-  Node* if_node = model.graph->first_node->next;
-  Node* loop = if_node->next;
+  Node* if_node = model.graph->firstNode()->next();
+  Node* loop = if_node->next();
   Graph* then_branch = if_node->graphAttr("then_branch");
   Graph* body = loop->graphAttr("body");
   for (ValueInfo* info : {then_branch->outputs[0], then_branch->value_info[0],
@@ -134,8 +134,8 @@ g (float[2] x) => (float[2] y) {
     EXPECT_EQ(warningRules(clean), (Rules{"R41"})) << listed(clean);
   }
   Arena& arena = model.arena();
-  Node* constant = model.graph->first_node;
-  Node* op = constant->next;
+  Node* constant = model.graph->firstNode();
+  Node* op = constant->next();
   constant->tensorAttr("value")->data_type = 0;
   op->attribute("alpha")->type = 99;
   Tensor* tensors[] = {values::makeTensor(arena, ElementType::kFloat, {0}, "a"),
@@ -163,9 +163,9 @@ g (bool b) => (float[2] y) {
               else_branch = e () => (float[2] q) { q = Constant <value = float[2] {3, 4}> () }>
 })");
   EXPECT_TRUE(checkModel(model).all().empty());
-  Node* node = model.graph->first_node;
+  Node* node = model.graph->firstNode();
   node->graphAttr("then_branch")->initializers[0]->data_type = 0;
-  node->graphAttr("else_branch")->first_node->tensorAttr("value")->data_type = 0;
+  node->graphAttr("else_branch")->firstNode()->tensorAttr("value")->data_type = 0;
   Diagnostics found = checkModel(model);
   ASSERT_EQ(errorRules(found), (Rules{"R61", "R61"})) << listed(found);
   EXPECT_EQ(found.all()[0].path,
@@ -191,9 +191,13 @@ TEST(ValueRuleSites, ReferencesInFunctionBodiesAreCheckedAgainstTheirFunction) {
   Diagnostics found = checkModel(model);
   EXPECT_TRUE(found.all().empty()) << listed(found);
   Graph& body = *model.functions[0]->body;
-  body.first_node->attributes[0]->rare(model.arena()).ref_attr_name = "beta";
-  body.first_node->next->next->graphAttr("then_branch")
-      ->first_node->attributes[0]
+  body.firstNode()->attributes[0]->rare(model.arena()).ref_attr_name = "beta";
+  body.firstNode()
+      ->next()
+      ->next()
+      ->graphAttr("then_branch")
+      ->firstNode()
+      ->attributes[0]
       ->rare(model.arena())
       .ref_attr_name = "gamma";
   found = checkModel(model);

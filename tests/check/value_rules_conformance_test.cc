@@ -41,7 +41,7 @@ Diagnostics checkModelValues(const Model& model, Counts& counts) {
     if (function->body != nullptr) function_bodies[function->body] = function;
   }
   auto functionOf = [&](const Graph* graph) -> const Function* {
-    while (graph->parent != nullptr) graph = graph->parent;
+    while (graph->parent() != nullptr) graph = graph->parent();
     auto found = function_bodies.find(graph);
     return found == function_bodies.end() ? nullptr : found->second;
   };
@@ -74,7 +74,7 @@ Diagnostics checkModelValues(const Model& model, Counts& counts) {
     }
     context.is_initializer = false;
     size_t n = 0;
-    for (Node* node = graph.first_node; node != nullptr; node = node->next, ++n) {
+    for (Node* node = graph.firstNode(); node != nullptr; node = node->next(), ++n) {
       for (size_t a = 0; a < node->attributes.size(); ++a) {
         const Attribute& attribute = *node->attributes[a];
         ++counts.attributes;

@@ -48,7 +48,7 @@ struct Expected {
 Expected expectedOf(const ValueInfo& output) {
   Expected expected;
   const Value* value = output.bound();
-  expected.name = value != nullptr ? std::string(value->name) : std::string();
+  expected.name = value != nullptr ? std::string(value->name()) : std::string();
   if (output.type == nullptr) return expected;
   expected.kind = output.type->kind;
   expected.elem_type = output.type->elem_type;
@@ -138,8 +138,8 @@ TEST(InferConformance, OutputsReproducedWithoutAnnotations) {
         continue;
       }
       const Value* value = output->bound();
-      std::string op = value != nullptr && value->producer != nullptr
-                           ? std::string(value->producer->opType())
+      std::string op = value != nullptr && value->producer() != nullptr
+                           ? std::string(value->producer()->opType())
                            : std::string("(graph input)");
       std::string reason;
       auto source =
@@ -154,7 +154,7 @@ TEST(InferConformance, OutputsReproducedWithoutAnnotations) {
       }
       std::string line = dir.filename().string() + " " + expected[i].name + " (" + op + "): " + why;
       if (source != result.value_dependent.end()) {
-        line += " [graph input '" + std::string(source->second->name) + "']";
+        line += " [graph input '" + std::string(source->second->name()) + "']";
       }
       misses_by_reason[reason].push_back(std::move(line));
     }

@@ -87,7 +87,7 @@ g (bool c, float[2] x) => (float[2] y, float[2] z) <int64 n = {3}> {
 
 // The inputs and outputs of every graph nested in `model`'s main graph get an empty type.
 void giveNestedGraphsEmptyTypes(Model& model) {
-  for (Node* node = model.graph->first_node; node != nullptr; node = node->next) {
+  for (Node* node = model.graph->firstNode(); node != nullptr; node = node->next()) {
     for (Attribute* attribute : node->attributes) {
       if (attribute->g == nullptr) continue;
       for (ValueInfo* info : attribute->g->inputs) info->type = model.arena().make<Type>();
@@ -102,7 +102,7 @@ TEST(ExporterQuirks, EmptyTypesInSubgraphsAreUnknownTypes) {
   // Through the binary format, as an exporter's file would come: the empty types stay.
   model = parseOwned(bytesOf(model));
   const ValueInfo& branch_output =
-      *model.graph->first_node->next->graphAttr("then_branch")->outputs[0];
+      *model.graph->firstNode()->next()->graphAttr("then_branch")->outputs[0];
   ASSERT_NE(branch_output.type, nullptr);
   EXPECT_EQ(branch_output.type->kind, Type::Kind::kNone);
 
@@ -276,9 +276,9 @@ g (float[2] "{\"a\": [1, 2]}", float[2] "a::b") => (float[2] "/model/layers.0/Co
 TEST(ExporterQuirks, NamesHoldingJsonColonsDotsAndSlashes) {
   Model model = parseOrFail(kNames);
   ASSERT_EQ(model.graph->inputs.size(), 2u);
-  EXPECT_EQ(model.graph->inputs[0]->value->name, R"({"a": [1, 2]})");
-  EXPECT_EQ(model.graph->inputs[1]->value->name, "a::b");
-  EXPECT_EQ(model.graph->first_node->nameOrEmpty(), "/model/layers.0/Add");
+  EXPECT_EQ(model.graph->inputs[0]->value->name(), R"({"a": [1, 2]})");
+  EXPECT_EQ(model.graph->inputs[1]->value->name(), "a::b");
+  EXPECT_EQ(model.graph->firstNode()->nameOrEmpty(), "/model/layers.0/Add");
 
   Diagnostics found = checked(model);
   EXPECT_EQ(errorRules(found), kNone) << listed(found);
@@ -301,7 +301,7 @@ TEST(ExporterQuirks, NamesHoldingJsonColonsDotsAndSlashes) {
 
   InferResult inferred = inferModel(model);
   EXPECT_FALSE(inferred.diagnostics.hasErrors()) << listed(inferred.diagnostics);
-  const Value* sum = model.graph->first_node->output(0);
+  const Value* sum = model.graph->firstNode()->output(0);
   ASSERT_NE(sum->type(), nullptr);
   EXPECT_EQ(formatType(*sum->type()), "float[2]");
 }

@@ -80,14 +80,14 @@ TEST(Clone, AClonedModelSharesNoStructure) {
   // Changing the clone leaves the source as it was.
   Graph& g = *clone.graph;
   EXPECT_NE(&g, &source.g);
-  Node* relu = g.first_node;
+  Node* relu = g.firstNode();
   EXPECT_NE(relu, source.relu);
-  Value* x = g.names.find("x");
+  Value* x = g.names().find("x");
   EXPECT_NE(x, source.x);
   Node* extra = g.createNode(clone.arena(), "Sigmoid", {x});
   extra->insertAfter(relu);
   relu->output(0)->replaceAllUsesWith(extra->output(0));
-  g.first_node->next->next->setIntAttr(clone.arena(), "k", 1);
+  g.firstNode()->next()->next()->setIntAttr(clone.arena(), "k", 1);
   ASSERT_TRUE(verified(clone));
   EXPECT_EQ(testing::bytesOf(source.model), before);
   EXPECT_TRUE(verified(source.model));
@@ -125,10 +125,10 @@ TEST(Clone, ASubgraphClonedUnderAnotherNodeReadsTheSameOuterValues) {
   Graph* copy = cloneGraph(source.arena, *source.branch, &source.g, second_if);
   second_if->setGraphAttr(source.arena, "then_branch", copy);
   Value* t = source.relu->output(0);
-  EXPECT_EQ(copy->first_node->input(0), t);  // the captured value, not a copy
+  EXPECT_EQ(copy->firstNode()->input(0), t);  // the captured value, not a copy
   EXPECT_EQ(t->useCount(), 2u);
-  EXPECT_NE(copy->first_node->output(0), source.branch->first_node->output(0));
-  EXPECT_EQ(copy->first_node->output(0)->name, source.branch->first_node->output(0)->name);
+  EXPECT_NE(copy->firstNode()->output(0), source.branch->firstNode()->output(0));
+  EXPECT_EQ(copy->firstNode()->output(0)->name(), source.branch->firstNode()->output(0)->name());
   EXPECT_TRUE(verified(source.model));
 }
 
@@ -140,18 +140,18 @@ TEST(Clone, AGraphClonedIntoAnotherModelResolvesCapturesByName) {
   Graph& g = *target.graph;
   Value* x = *g.addInput(arena, "x");
   Node* t_producer = g.createNode(arena, "Identity", {x}, 0);
-  ASSERT_TRUE(t_producer->addOutputNamed(arena, source.relu->output(0)->name));
+  ASSERT_TRUE(t_producer->addOutputNamed(arena, source.relu->output(0)->name()));
   g.appendNode(t_producer);
   Node* holder = g.createNode(arena, "If", {x});
   g.appendNode(holder);
   holder->setGraphAttr(arena, "then_branch", cloneGraph(arena, *source.branch, &g, holder));
-  EXPECT_EQ(holder->graphAttr("then_branch")->first_node->input(0), t_producer->output(0));
+  EXPECT_EQ(holder->graphAttr("then_branch")->firstNode()->input(0), t_producer->output(0));
   EXPECT_TRUE(verified(target));
   // Without an enclosing value of that name, the read stays an undefined value of the clone.
   Graph* alone = cloneGraph(arena, *source.branch);
-  Value* read = alone->first_node->input(0);
+  Value* read = alone->firstNode()->input(0);
   EXPECT_TRUE(read->isUndefined());
-  EXPECT_EQ(read->graph, alone);
+  EXPECT_EQ(read->graph(), alone);
   EXPECT_TRUE(verified(*alone));
 }
 
@@ -172,17 +172,17 @@ TEST(Clone, FunctionsCloneWithTheirBodiesAndCanBeAddedUnderANewKey) {
   ASSERT_TRUE(model.addFunction(copy));
   EXPECT_NE(copy->body, function->body);
   EXPECT_EQ(copy->inputs[0]->useCount(), 2u);
-  EXPECT_EQ(copy->outputs[0]->value, copy->body->first_node->output(0));
+  EXPECT_EQ(copy->outputs[0]->value(), copy->body->firstNode()->output(0));
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
   ASSERT_EQ(back.functions.size(), 2u);
-  EXPECT_EQ(back.findFunction("custom", "Twice", "v2")->body->node_count, 1u);
+  EXPECT_EQ(back.findFunction("custom", "Twice", "v2")->body->nodeCount(), 1u);
   EXPECT_TRUE(verified(back));
 }
 
 TEST(Clone, RemovedValuesAreNotCopied) {
   WithBranch source;
-  Value* w = source.g.names.find("w");
+  Value* w = source.g.names().find("w");
   ASSERT_TRUE(source.g.removeInitializer(w));
   Node* spare = source.g.createNode(source.arena, "Spare", {source.x});
   source.g.appendNode(spare);
@@ -191,7 +191,7 @@ TEST(Clone, RemovedValuesAreNotCopied) {
   Model clone = cloneModel(source.model);
   ASSERT_TRUE(verified(clone));
   EXPECT_TRUE(clone.graph->value_info.empty());
-  for (const Value* value : clone.graph->values) EXPECT_TRUE(value->isAttached());
+  for (const Value* value : clone.graph->values()) EXPECT_TRUE(value->isAttached());
   EXPECT_EQ(testing::bytesOf(clone), testing::bytesOf(source.model));
 }
 

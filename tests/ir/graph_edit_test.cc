@@ -40,7 +40,7 @@ TEST(GraphInputs, AddAndRemove) {
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
   ASSERT_EQ(back.graph->inputs.size(), 1u);
-  EXPECT_EQ(back.graph->inputs[0]->bound()->name, "x");
+  EXPECT_EQ(back.graph->inputs[0]->bound()->name(), "x");
 }
 
 TEST(GraphInitializers, DenseAndSparseAddAndRemove) {
@@ -49,7 +49,7 @@ TEST(GraphInitializers, DenseAndSparseAddAndRemove) {
   Graph& g = *model.graph;
   auto w = g.addInitializer(arena, testing::floatTensor(arena, "w", {2}, {1, 2}));
   ASSERT_TRUE(w);
-  EXPECT_EQ((*w)->initializer, g.initializers[0]);
+  EXPECT_EQ((*w)->initializer(), g.initializers[0]);
   EXPECT_FALSE(g.addInitializer(arena, testing::floatTensor(arena, "w", {1}, {0})));
   EXPECT_FALSE(g.addInitializer(arena, testing::floatTensor(arena, "", {1}, {0})));
   auto* sparse = arena.make<SparseTensor>();
@@ -61,13 +61,13 @@ TEST(GraphInitializers, DenseAndSparseAddAndRemove) {
   sparse->dims.values.push_back(arena, 4);
   auto s = g.addSparseInitializer(arena, sparse);
   ASSERT_TRUE(s);
-  EXPECT_EQ((*s)->sparse_initializer, sparse);
+  EXPECT_EQ((*s)->sparseInitializer(), sparse);
   Node* add = g.createNode(arena, "Add", {*w, *s});
   g.appendNode(add);
   g.addOutput(arena, add->output(0));
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
-  EXPECT_EQ(back.graph->first_node->input(1)->sparse_initializer,
+  EXPECT_EQ(back.graph->firstNode()->input(1)->sparseInitializer(),
             back.graph->sparse_initializers[0]);
   EXPECT_TRUE(verified(back));
   EXPECT_FALSE(g.removeInitializer(*w));  // still read
@@ -169,12 +169,12 @@ TEST(GraphOutputs, AnOutputDeclaresTheTypeOfAValueWithoutOther) {
   g.appendNode(relu);
   Value* y = relu->output(0);
   g.addOutput(arena, y);
-  EXPECT_EQ(y->value_info, g.outputs[0]);
+  EXPECT_EQ(y->valueInfo(), g.outputs[0]);
   y->setType(arena, Type::tensor(arena, kFloat, {Dim("N")}));
   EXPECT_EQ(formatType(*g.outputs[0]->type), "float[N]");
   EXPECT_TRUE(g.value_info.empty());
   ASSERT_TRUE(g.removeOutput(0));
-  EXPECT_EQ(y->value_info, nullptr);
+  EXPECT_EQ(y->valueInfo(), nullptr);
   EXPECT_TRUE(verified(model));
 }
 
@@ -217,15 +217,15 @@ TEST(GraphValueInfo, EntriesOfRemovedValuesAreNotWrittenAndGoAtCompaction) {
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
   EXPECT_EQ(back.graph->value_info.size(), 39u);
-  EXPECT_EQ(back.graph->node_count, 39u);
+  EXPECT_EQ(back.graph->nodeCount(), 39u);
   // Removing more than half compacts by itself.
   for (int i = 1; i < 30; ++i) ASSERT_TRUE(nodes[i]->destroy());
-  EXPECT_LT(g.values.size(), 41u);  // compacted once already
-  EXPECT_LE(g.removed_values * 2, g.values.size() + 32);
+  EXPECT_LT(g.values().size(), 41u);  // compacted once already
+  EXPECT_LE(g.removedValueCount() * 2, g.values().size() + 32);
   g.compact();
-  EXPECT_EQ(g.values.size(), 11u);  // x and ten outputs
+  EXPECT_EQ(g.values().size(), 11u);  // x and ten outputs
   EXPECT_EQ(g.value_info.size(), 10u);
-  EXPECT_EQ(g.removed_values, 0u);
+  EXPECT_EQ(g.removedValueCount(), 0u);
   EXPECT_TRUE(verified(model));
   EXPECT_EQ(testing::bytesOf(testing::reparse(model)), testing::bytesOf(model));
 }
@@ -252,7 +252,7 @@ TEST(GraphAnnotations, QuantizationAnnotationsAndMetadata) {
   EXPECT_EQ(metadataValue(back.graph->quantization_annotation[0]->quant_parameter_tensor_names,
                           "ZERO_POINT_TENSOR"),
             "x_zp");
-  EXPECT_EQ(metadataValue(back.graph->first_node->rare().metadata_props, "origin"), "pass");
+  EXPECT_EQ(metadataValue(back.graph->firstNode()->rare().metadata_props, "origin"), "pass");
   EXPECT_TRUE(removeMetadata(g.metadata_props, "author"));
   EXPECT_FALSE(removeMetadata(g.metadata_props, "author"));
   EXPECT_EQ(metadataValue(g.metadata_props, "author"), std::nullopt);
@@ -281,7 +281,7 @@ TEST(GraphWalk, ForEachNodeVisitsNestedGraphsAndAllowsRewriting) {
   size_t destroyed = 0;
   g.forEachNode([&](Node* node) {
     bool unused = true;
-    for (const Value* out : node->outputs) unused &= out == nullptr || !out->hasUses();
+    for (const Value* out : node->outputs()) unused &= out == nullptr || !out->hasUses();
     if (unused && node->opType() != "A") destroyed += node->destroy().isOk();
   });
   EXPECT_EQ(destroyed, 2u);  // Loop (B and C inside go with it), D
@@ -294,7 +294,7 @@ TEST(GraphScopes, NewGraphsAreRootsAndSubgraphsSeeEnclosingValues) {
   Arena& arena = model.arena();
   TrainingInfo& training = model.addTrainingInfo();
   ASSERT_NE(training.algorithm, nullptr);
-  EXPECT_EQ(training.algorithm->parent, nullptr);
+  EXPECT_EQ(training.algorithm->parent(), nullptr);
   Value* lr = *training.algorithm->addInput(arena, "lr");
   Node* node = training.algorithm->createNode(arena, "If", {lr});
   training.algorithm->appendNode(node);

@@ -73,7 +73,7 @@ TEST(ModelFunctions, InputsAndOutputsOfAFunction) {
   ASSERT_EQ(read.inputs.size(), 2u);
   EXPECT_EQ(read.inputs[1], nullptr);
   ASSERT_EQ(read.outputs.size(), 1u);
-  EXPECT_EQ(read.outputs[0]->value, read.inputs[0]);
+  EXPECT_EQ(read.outputs[0]->value(), read.inputs[0]);
 }
 
 TEST(ModelMetadata, MetadataTrainingAndDevices) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/graph_builder.h"
 #include "onyx/ir/value.h"
 
 namespace onyx {
@@ -53,7 +54,7 @@ TEST(NameTable, FindsEveryNameItHolds) {
   names.push_back("x");
   std::vector<Value> values(names.size());
   for (size_t i = 0; i < names.size(); ++i) {
-    values[i].name = names[i];
+    ir_internal::GraphBuilder::name(&values[i]) = names[i];
     Value* added = table.findOrAdd(arena, names[i], [&] { return &values[i]; });
     EXPECT_EQ(added, &values[i]);
   }

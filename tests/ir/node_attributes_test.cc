@@ -105,9 +105,9 @@ TEST(NodeAttributes, AllFourteenKindsSetReadAndSurviveARoundTrip) {
   setAllKinds(one.arena, one.node);
   expectAllKinds(*one.node);
   EXPECT_TRUE(verified(one.model));
-  EXPECT_EQ(one.g.subgraphs.size(), 3u);
+  EXPECT_EQ(one.g.subgraphs().size(), 3u);
   Model back = testing::reparse(one.model);
-  expectAllKinds(*back.graph->first_node);
+  expectAllKinds(*back.graph->firstNode());
   EXPECT_TRUE(verified(back));
   EXPECT_EQ(testing::bytesOf(back), testing::bytesOf(one.model));
 }
@@ -139,8 +139,8 @@ TEST(NodeAttributes, SettingAgainReplacesInPlaceAndRemoveDeletes) {
   ASSERT_EQ(one.node->attributes.size(), 2u);
   EXPECT_EQ(one.node->attributes[0]->nameOrEmpty(), "b");
   Model back = testing::reparse(one.model);
-  EXPECT_EQ(back.graph->first_node->floatAttr("b"), 2.5f);
-  EXPECT_EQ(back.graph->first_node->attribute("b")->rare().doc_string.value_or(""), "now a float");
+  EXPECT_EQ(back.graph->firstNode()->floatAttr("b"), 2.5f);
+  EXPECT_EQ(back.graph->firstNode()->attribute("b")->rare().doc_string.value_or(""), "now a float");
 }
 
 TEST(NodeAttributes, ReferencesToFunctionAttributes) {
@@ -161,7 +161,7 @@ TEST(NodeAttributes, ReferencesToFunctionAttributes) {
   EXPECT_EQ(mul->floatAttr("alpha"), std::nullopt);  // no value of its own
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
-  const Attribute* read = back.functions[0]->body->first_node->attribute("alpha");
+  const Attribute* read = back.functions[0]->body->firstNode()->attribute("alpha");
   ASSERT_NE(read, nullptr);
   EXPECT_EQ(read->rare().ref_attr_name.value_or(""), "factor");
   EXPECT_TRUE(verified(back));
@@ -170,8 +170,8 @@ TEST(NodeAttributes, ReferencesToFunctionAttributes) {
 TEST(NodeAttributes, SubgraphsAreOwnedByTheNodeAndReadOuterValues) {
   OneNode one;
   Graph* body = one.node->setGraphAttr(one.arena, "body");
-  EXPECT_EQ(body->parent, &one.g);
-  EXPECT_EQ(body->owner, one.node);
+  EXPECT_EQ(body->parent(), &one.g);
+  EXPECT_EQ(body->owner(), one.node);
   Node* inner = body->createNode(one.arena, "Neg", {one.x});
   body->appendNode(inner);
   body->addOutput(one.arena, inner->output(0));
@@ -180,17 +180,17 @@ TEST(NodeAttributes, SubgraphsAreOwnedByTheNodeAndReadOuterValues) {
   // A graph built apart is adopted.
   Graph* apart = newGraph(one.arena);
   one.node->setGraphAttr(one.arena, "other", apart);
-  EXPECT_EQ(apart->parent, &one.g);
-  EXPECT_EQ(apart->owner, one.node);
+  EXPECT_EQ(apart->parent(), &one.g);
+  EXPECT_EQ(apart->owner(), one.node);
   EXPECT_TRUE(verified(one.model));
   // Replacing the attribute discards the old subgraph and its reads of x.
   one.node->setIntAttr(one.arena, "body", 0);
   EXPECT_EQ(one.x->useCount(), 1u);
-  EXPECT_EQ(body->parent, nullptr);
-  EXPECT_EQ(one.g.subgraphs.size(), 1u);
+  EXPECT_EQ(body->parent(), nullptr);
+  EXPECT_EQ(one.g.subgraphs().size(), 1u);
   EXPECT_TRUE(verified(one.model));
   EXPECT_TRUE(one.node->removeAttr("other"));
-  EXPECT_TRUE(one.g.subgraphs.empty());
+  EXPECT_TRUE(one.g.subgraphs().empty());
   EXPECT_TRUE(verified(one.model));
 }
 
@@ -202,7 +202,7 @@ TEST(NodeAttributes, SettingTheSameSubgraphAgainKeepsIt) {
   one.node->setGraphAttr(one.arena, "body", body);
   EXPECT_EQ(one.node->graphAttr("body"), body);
   EXPECT_EQ(inner->input(0), one.x);
-  EXPECT_EQ(one.g.subgraphs.size(), 1u);
+  EXPECT_EQ(one.g.subgraphs().size(), 1u);
   EXPECT_TRUE(verified(one.model));
 }
 
@@ -218,7 +218,7 @@ TEST(NodeAttributes, KindsOfAttributesWithoutATypeFieldAreInferred) {
   ProtoBuilder graph;
   graph.message(f::graph::kNode, node).bytes(f::graph::kName, "g");
   Model model = testing::parseOwned(testing::modelWithGraph(graph, 1).str());
-  const Node& read = *model.graph->first_node;
+  const Node& read = *model.graph->firstNode();
   EXPECT_FALSE(read.attribute("alpha")->type.has_value());
   EXPECT_EQ(read.attribute("alpha")->kind(), AttributeKind::kFloat);
   EXPECT_EQ(read.floatAttr("alpha"), 2.0f);

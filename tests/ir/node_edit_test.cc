@@ -39,8 +39,8 @@ TEST(NodeList, CreatedNodesAreDetachedUntilInserted) {
   Chain chain;
   Node* d = chain.g.createNode(chain.arena, "D", {chain.x});
   EXPECT_FALSE(d->isAttached());
-  EXPECT_EQ(d->graph, &chain.g);
-  EXPECT_EQ(chain.g.node_count, 3u);
+  EXPECT_EQ(d->graph(), &chain.g);
+  EXPECT_EQ(chain.g.nodeCount(), 3u);
   d->insertBefore(chain.b);
   EXPECT_TRUE(d->isAttached());
   EXPECT_EQ(opTypes(chain.g), "A D B C");
@@ -48,11 +48,11 @@ TEST(NodeList, CreatedNodesAreDetachedUntilInserted) {
   Node* e = chain.g.createNode(chain.arena, "E", {chain.x});
   e->insertAfter(chain.c);
   EXPECT_EQ(opTypes(chain.g), "A D B C E");
-  EXPECT_EQ(chain.g.last_node, e);
+  EXPECT_EQ(chain.g.lastNode(), e);
   Node* f = chain.g.createNode(chain.arena, "F", {chain.x});
   chain.g.prependNode(f);
   EXPECT_EQ(opTypes(chain.g), "F A D B C E");
-  EXPECT_EQ(chain.g.node_count, 6u);
+  EXPECT_EQ(chain.g.nodeCount(), 6u);
   EXPECT_TRUE(verified(chain.model));
 }
 
@@ -60,14 +60,14 @@ TEST(NodeList, MoveBeforeAndAfter) {
   Chain chain;
   chain.c->moveBefore(chain.a);
   EXPECT_EQ(opTypes(chain.g), "C A B");
-  EXPECT_EQ(chain.g.first_node, chain.c);
+  EXPECT_EQ(chain.g.firstNode(), chain.c);
   EXPECT_TRUE(verified(chain.model));  // out of order is still consistent
   chain.c->moveAfter(chain.b);
   EXPECT_EQ(opTypes(chain.g), "A B C");
   chain.a->moveAfter(chain.a);   // no-op
   chain.b->moveBefore(chain.c);  // already there
   EXPECT_EQ(opTypes(chain.g), "A B C");
-  EXPECT_EQ(chain.g.last_node, chain.c);
+  EXPECT_EQ(chain.g.lastNode(), chain.c);
   EXPECT_TRUE(verified(chain.model));
 }
 
@@ -110,10 +110,10 @@ TEST(NodeDestroy, UnlinksEverythingAndLeavesNothingPointingAtTheNode) {
   chain.c->setInput(0, chain.x);  // B's output is now unused
   ASSERT_TRUE(chain.b->destroy());
   EXPECT_EQ(opTypes(chain.g), "A C");
-  EXPECT_EQ(chain.b->graph, nullptr);
+  EXPECT_EQ(chain.b->graph(), nullptr);
   EXPECT_FALSE(b_out->isAttached());
   EXPECT_FALSE(a_out->hasUses());  // B's input slot is gone from A's output's list
-  EXPECT_EQ(chain.g.names.find(b_out->name), nullptr);
+  EXPECT_EQ(chain.g.names().find(b_out->name()), nullptr);
   EXPECT_TRUE(verified(chain.model));
   EXPECT_TRUE(chain.g.removeNode(chain.a));
   EXPECT_EQ(opTypes(chain.g), "C");
@@ -121,7 +121,7 @@ TEST(NodeDestroy, UnlinksEverythingAndLeavesNothingPointingAtTheNode) {
   // The destroyed values are gone from the written model too.
   Model back = testing::reparse(chain.model);
   EXPECT_EQ(opTypes(*back.graph), "C");
-  EXPECT_EQ(back.graph->first_node->input(0)->name, "x");
+  EXPECT_EQ(back.graph->firstNode()->input(0)->name(), "x");
 }
 
 TEST(NodeDestroy, DiscardsSubgraphsAndTheirUsesOfOuterValues) {
@@ -137,19 +137,19 @@ TEST(NodeDestroy, DiscardsSubgraphsAndTheirUsesOfOuterValues) {
   ASSERT_TRUE(if_node->destroy());
   EXPECT_EQ(chain.a->output(0)->useCount(), 1u);
   EXPECT_EQ(chain.b->output(0)->useCount(), 1u);
-  EXPECT_TRUE(chain.g.subgraphs.empty());
-  EXPECT_EQ(branch->parent, nullptr);
+  EXPECT_TRUE(chain.g.subgraphs().empty());
+  EXPECT_EQ(branch->parent(), nullptr);
   EXPECT_TRUE(verified(chain.model));
 }
 
 TEST(NodeDestroy, ADetachedNodeCanBeDestroyed) {
   Chain chain;
   Node* d = chain.g.createNode(chain.arena, "D", {chain.x}, 2);
-  std::string_view name = d->output(1)->name;
-  EXPECT_NE(chain.g.names.find(name), nullptr);
+  std::string_view name = d->output(1)->name();
+  EXPECT_NE(chain.g.names().find(name), nullptr);
   ASSERT_TRUE(d->destroy());
-  EXPECT_EQ(chain.g.names.find(name), nullptr);
-  EXPECT_EQ(chain.g.node_count, 3u);
+  EXPECT_EQ(chain.g.names().find(name), nullptr);
+  EXPECT_EQ(chain.g.nodeCount(), 3u);
   EXPECT_TRUE(verified(chain.model));
   EXPECT_FALSE(d->destroy());  // twice
 }
@@ -175,7 +175,7 @@ TEST(NodeInputs, SetAddInsertRemoveWithOmittedOptionalInputs) {
   EXPECT_EQ(n->input(1), chain.x);
   EXPECT_EQ(n->input(3), a_out);
   for (const Use& use : a_out->uses()) {
-    if (use.user == n) {
+    if (use.user() == n) {
       EXPECT_EQ(n->input(use.index()), a_out);
     }
   }
@@ -202,10 +202,10 @@ TEST(NodeInputs, OmittedInputsWriteAsEmptyNames) {
   Node* n = chain.g.createNode(chain.arena, "Op", {chain.x, nullptr, chain.x});
   n->insertAfter(chain.c);
   Model back = testing::reparse(chain.model);
-  Node* read = back.graph->last_node;
+  Node* read = back.graph->lastNode();
   ASSERT_EQ(read->inputCount(), 3u);
   EXPECT_EQ(read->input(1), nullptr);
-  EXPECT_EQ(read->input(2)->name, "x");
+  EXPECT_EQ(read->input(2)->name(), "x");
   EXPECT_TRUE(verified(back));
 }
 
@@ -219,10 +219,10 @@ TEST(NodeOutputs, AddNamedOmittedAndRemove) {
   ASSERT_TRUE(omitted);
   EXPECT_EQ(*omitted, nullptr);
   Value* third = n->addOutput(chain.arena, "part");
-  EXPECT_EQ(third->name, "part");
-  EXPECT_EQ(third->output_index, 2u);
+  EXPECT_EQ(third->name(), "part");
+  EXPECT_EQ(third->outputIndex(), 2u);
   Value* fourth = n->addOutput(chain.arena, "part");
-  EXPECT_EQ(fourth->name.substr(0, 5), "part_");  // "part" is taken now
+  EXPECT_EQ(fourth->name().substr(0, 5), "part_");  // "part" is taken now
   EXPECT_TRUE(verified(chain.model));
   auto taken = n->addOutputNamed(chain.arena, "x");
   EXPECT_FALSE(taken);
@@ -230,16 +230,16 @@ TEST(NodeOutputs, AddNamedOmittedAndRemove) {
   chain.g.addOutput(chain.arena, third);
   EXPECT_FALSE(n->removeOutput(2));  // used by the graph output
   ASSERT_TRUE(n->removeOutput(1));   // the omitted one
-  EXPECT_EQ(third->output_index, 1u);
-  EXPECT_EQ(fourth->output_index, 2u);
+  EXPECT_EQ(third->outputIndex(), 1u);
+  EXPECT_EQ(fourth->outputIndex(), 2u);
   EXPECT_TRUE(verified(chain.model));
   ASSERT_TRUE(n->removeOutput(0));
-  EXPECT_EQ(chain.g.names.find("part0"), nullptr);
+  EXPECT_EQ(chain.g.names().find("part0"), nullptr);
   EXPECT_EQ(n->output(0), third);
   EXPECT_TRUE(verified(chain.model));
   Model back = testing::reparse(chain.model);
-  EXPECT_EQ(back.graph->last_node->outputCount(), 2u);
-  EXPECT_EQ(back.graph->last_node->output(0)->name, "part");
+  EXPECT_EQ(back.graph->lastNode()->outputCount(), 2u);
+  EXPECT_EQ(back.graph->lastNode()->output(0)->name(), "part");
 }
 
 TEST(NodeOutputs, CreatedOutputsGetNamesFreeInScope) {
@@ -248,7 +248,7 @@ TEST(NodeOutputs, CreatedOutputsGetNamesFreeInScope) {
   for (int i = 0; i < 50; ++i) {
     Node* n = chain.g.createNode(chain.arena, "Relu", {chain.x});
     chain.g.appendNode(n);
-    EXPECT_TRUE(names.insert(n->output(0)->name).second);
+    EXPECT_TRUE(names.insert(n->output(0)->name()).second);
   }
   EXPECT_TRUE(verified(chain.model));
 }

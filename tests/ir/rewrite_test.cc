@@ -69,13 +69,13 @@ size_t reluToClip(Model& model, float low, float high) {
   size_t replaced = 0;
   main.forEachNode([&](Node* relu) {
     if (relu->opType() != "Relu" || !relu->domainOrDefault().empty()) return;
-    Graph& graph = *relu->graph;
+    Graph& graph = *relu->graph();
     Node* clip = graph.createNode(arena, "Clip", {relu->input(0), min, max}, 0);
     clip->name = relu->name;
     clip->insertBefore(relu);
     Value* old_output = relu->output(0);
     Value* clipped = clip->addOutput(arena);
-    std::string name(old_output->name);
+    std::string name(old_output->name());
     if (const Type* type = old_output->type()) clipped->setType(arena, cloneType(arena, *type));
     old_output->replaceAllUsesWith(clipped);
     EXPECT_TRUE(relu->destroy());
@@ -92,11 +92,11 @@ std::string describe(const Graph& graph, const std::string& indent = "") {
   for (const Node* node : graph.nodes()) {
     text += indent + std::string(node->nameOrEmpty()) + ":" + std::string(node->opType()) + "(";
     for (size_t i = 0; i < node->inputCount(); ++i) {
-      text += (i ? "," : "") + std::string(node->input(i) ? node->input(i)->name : "");
+      text += (i ? "," : "") + std::string(node->input(i) ? node->input(i)->name() : "");
     }
     text += ")->(";
     for (size_t i = 0; i < node->outputCount(); ++i) {
-      text += (i ? "," : "") + std::string(node->output(i) ? node->output(i)->name : "");
+      text += (i ? "," : "") + std::string(node->output(i) ? node->output(i)->name() : "");
     }
     text += ")\n";
     for (const Attribute* attribute : node->attributes) {
@@ -104,7 +104,7 @@ std::string describe(const Graph& graph, const std::string& indent = "") {
     }
   }
   for (const ValueInfo* output : graph.outputs) {
-    text += indent + "output " + std::string(output->bound()->name) + "\n";
+    text += indent + "output " + std::string(output->bound()->name()) + "\n";
   }
   return text;
 }
@@ -128,13 +128,13 @@ TEST(Rewrite, EveryReluBecomesClipThroughTheApi) {
       "output r\n";
   EXPECT_EQ(describe(*model.graph), expected);
   EXPECT_EQ(model.opsetVersion(""), 13);
-  Value* c = model.graph->names.find("c");
+  Value* c = model.graph->names().find("c");
   ASSERT_NE(c, nullptr);
   EXPECT_EQ(formatType(*c->type()), "float[3,4]");  // the declaration followed the value
-  Value* a = model.graph->names.find("a");
+  Value* a = model.graph->names().find("a");
   EXPECT_EQ(a->useCount(), 3u);  // Add, and Clip and Identity in the branches
   EXPECT_TRUE(a->isCaptured());
-  Value* min = model.graph->names.find("clip_min");
+  Value* min = model.graph->names().find("clip_min");
   EXPECT_EQ(min->useCount(), 3u);
   // Already in order: sorting changes nothing.
   ASSERT_TRUE(topologicalSort(*model.graph));
@@ -147,7 +147,7 @@ TEST(Rewrite, EveryReluBecomesClipThroughTheApi) {
   EXPECT_EQ(describe(*back.graph), expected);
   EXPECT_EQ(testing::bytesOf(back), bytes);
   EXPECT_EQ(back.opsetVersion(""), 13);
-  const Tensor* max = back.graph->names.find("clip_max")->initializer;
+  const Tensor* max = back.graph->names().find("clip_max")->initializer();
   ASSERT_NE(max, nullptr);
   EXPECT_TRUE(max->dims.empty());
   float six = 0;

@@ -28,8 +28,8 @@ TEST(TopoSort, ReversedChainComesBackInOrder) {
   ASSERT_EQ(opTypes(g), "C B A");
   ASSERT_TRUE(topologicalSort(g));
   EXPECT_EQ(opTypes(g), "A B C");
-  EXPECT_EQ(g.first_node, a);
-  EXPECT_EQ(g.last_node, c);
+  EXPECT_EQ(g.firstNode(), a);
+  EXPECT_EQ(g.lastNode(), c);
   EXPECT_TRUE(testing::verified(model));
 }
 
@@ -145,7 +145,7 @@ F (i) => (o) { o = Abs(m)  m = Neg(i) }
 TEST(TopoSort, AModelIsSortedEverywhere) {
   Model model = testing::parseOrFail(kUnsortedModel);
   Graph& main = *model.graph;
-  Graph& branch = *main.first_node->graphAttr("then_branch");
+  Graph& branch = *main.firstNode()->graphAttr("then_branch");
   Graph& body = *model.functions[0]->body;
   ASSERT_EQ(opTypes(body), "Abs Neg");
   EXPECT_TRUE(checkModel(model).hasErrors());

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/graph_builder.h"
 #include "support/graph_testing.h"
 
 namespace onyx {
@@ -22,7 +23,7 @@ TEST(NameTable, EraseKeepsEveryOtherNameReachable) {
   for (int i = 0; i < 400; ++i) names.push_back("n" + std::to_string(i));
   for (const std::string& name : names) {
     Value* value = arena.make<Value>();
-    value->name = arena.copy(name);
+    ir_internal::GraphBuilder::name(value) = arena.copy(name);
     table.put(arena, value);
     values.push_back(value);
   }
@@ -34,7 +35,7 @@ TEST(NameTable, EraseKeepsEveryOtherNameReachable) {
   }
   size_t listed = 0;
   table.forEach([&](std::string_view name, Value* value) {
-    EXPECT_EQ(value->name, name);
+    EXPECT_EQ(value->name(), name);
     ++listed;
   });
   EXPECT_EQ(listed, table.size());
@@ -79,9 +80,10 @@ TEST(UniqueNames, ManyFreshNamesFromOneHintStayDistinct) {
     Node* n = g.createNode(arena, "Relu", {x}, 0);
     g.appendNode(n);
     Value* out = n->addOutput(arena, "t");
-    EXPECT_EQ(seen[std::string(out->name)]++, 0) << out->name;
+    EXPECT_EQ(seen[std::string(out->name())]++, 0) << out->name();
   }
-  EXPECT_LE(g.name_counter, 1000u);  // one try each: the counter never looks back
+  // One try each: the counter never looks back.
+  EXPECT_LE(ir_internal::GraphBuilder::nameCounter(&g), 1000u);
   EXPECT_TRUE(testing::verified(model));
 }
 

@@ -52,8 +52,8 @@ TEST(ValueType, TensorShapesWithKnownSymbolicAndUnknownDims) {
   EXPECT_TRUE(verified(model));
   // Written and read back, the types are the same.
   Model back = testing::reparse(model);
-  EXPECT_EQ(formatType(*back.graph->names.find("x")->type()), "float[N,3,?]");
-  EXPECT_EQ(back.graph->names.find("u")->shape(), nullptr);
+  EXPECT_EQ(formatType(*back.graph->names().find("x")->type()), "float[N,3,?]");
+  EXPECT_EQ(back.graph->names().find("u")->shape(), nullptr);
 }
 
 TEST(ValueType, SequenceMapOptionalAndSparseTypes) {
@@ -78,8 +78,8 @@ TEST(ValueType, SequenceMapOptionalAndSparseTypes) {
   EXPECT_EQ(d->shape()->rank(), 2u);
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
-  EXPECT_EQ(formatType(*back.graph->names.find("c")->type()), "optional(seq(float[]))");
-  EXPECT_EQ(formatType(*back.graph->names.find("b")->type()), "map(string, int64[])");
+  EXPECT_EQ(formatType(*back.graph->names().find("c")->type()), "optional(seq(float[]))");
+  EXPECT_EQ(formatType(*back.graph->names().find("b")->type()), "map(string, int64[])");
 }
 
 TEST(ValueType, SetTypeDeclaresInValueInfoOrWhereTheValueIsDeclared) {
@@ -102,9 +102,9 @@ TEST(ValueType, SetTypeDeclaresInValueInfoOrWhereTheValueIsDeclared) {
   EXPECT_EQ(formatType(*y->type()), "float[M]");
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
-  Value* back_y = back.graph->first_node->output(0);
+  Value* back_y = back.graph->firstNode()->output(0);
   EXPECT_EQ(formatType(*back_y->type()), "float[M]");
-  EXPECT_EQ(back_y->value_info, back.graph->value_info[0]);
+  EXPECT_EQ(back_y->valueInfo(), back.graph->value_info[0]);
 }
 
 TEST(ValueType, InitializersGiveTheirElementType) {
@@ -129,14 +129,14 @@ TEST(ValueType, LoadedValuesFindTheirDeclarationInO1) {
       .message(f::graph::kValueInfo, testing::valueInfo("t", kInt64, {2}))
       .message(f::graph::kValueInfo, testing::valueInfo("y", kFloat, {7}));
   Model model = testing::parseOwned(testing::modelWithGraph(graph).str());
-  Value* t = model.graph->names.find("t");
-  Value* y = model.graph->names.find("y");
-  EXPECT_EQ(t->value_info, model.graph->value_info[0]);
+  Value* t = model.graph->names().find("t");
+  Value* y = model.graph->names().find("y");
+  EXPECT_EQ(t->valueInfo(), model.graph->value_info[0]);
   EXPECT_EQ(t->elemType(), kInt64);
   // A value_info entry wins over the output entry.
-  EXPECT_EQ(y->value_info, model.graph->value_info[1]);
+  EXPECT_EQ(y->valueInfo(), model.graph->value_info[1]);
   EXPECT_EQ(*y->shape()->dims[0].dim_value, 7);
-  EXPECT_EQ(model.graph->names.find("x")->value_info, nullptr);  // declared as an input
+  EXPECT_EQ(model.graph->names().find("x")->valueInfo(), nullptr);  // declared as an input
   EXPECT_TRUE(verified(model));
 }
 
@@ -149,19 +149,19 @@ TEST(ValueUses, ProducerAndUseListWithSlotIndices) {
   g.appendNode(add);
   Value* y = add->output(0);
   g.addOutput(arena, y);
-  EXPECT_EQ(y->producer, add);
-  EXPECT_EQ(y->output_index, 0u);
+  EXPECT_EQ(y->producer(), add);
+  EXPECT_EQ(y->outputIndex(), 0u);
   EXPECT_EQ(x->useCount(), 2u);
   std::vector<size_t> slots;
   for (const Use& use : x->uses()) {
-    EXPECT_EQ(use.user, add);
+    EXPECT_EQ(use.user(), add);
     slots.push_back(use.index());
   }
   std::sort(slots.begin(), slots.end());
   EXPECT_EQ(slots, (std::vector<size_t>{0, 1}));
   ASSERT_EQ(y->useCount(), 1u);
-  EXPECT_TRUE(y->first_use->isGraphOutput());
-  EXPECT_EQ(graphOf(*y->first_use), &g);
+  EXPECT_TRUE(y->uses().begin()->isGraphOutput());
+  EXPECT_EQ(graphOf(*y->uses().begin()), &g);
   EXPECT_TRUE(verified(model));
 }
 
@@ -196,7 +196,7 @@ TEST(ValueUses, UsesFromNestedGraphsAreInTheSameListAndTellTheirGraph) {
   EXPECT_EQ(in_then, 1u);
   EXPECT_EQ(in_else, 1u);
   EXPECT_EQ(then_branch->lookup("x"), x);  // outer-scope lookup
-  EXPECT_EQ(then_branch->names.find("x"), nullptr);
+  EXPECT_EQ(then_branch->names().find("x"), nullptr);
 }
 
 TEST(ValueUses, ReplaceAllUsesWithMovesNestedUsesAndOutputs) {
@@ -225,7 +225,7 @@ TEST(ValueUses, ReplaceAllUsesWithMovesNestedUsesAndOutputs) {
   EXPECT_EQ(g.outputs[0]->bound(), z);
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
-  EXPECT_EQ(back.graph->outputs[0]->bound()->name, "z");
+  EXPECT_EQ(back.graph->outputs[0]->bound()->name(), "z");
 }
 
 TEST(ValueUses, AGraphOutputMovedToAnotherValueDeclaresItsType) {
@@ -241,22 +241,22 @@ TEST(ValueUses, AGraphOutputMovedToAnotherValueDeclaresItsType) {
   Value* n = neg->output(0);
   g.addOutput(arena, r);
   r->setType(arena, Type::tensor(arena, kFloat, {2}));
-  ASSERT_EQ(r->value_info, g.outputs[0]);
+  ASSERT_EQ(r->valueInfo(), g.outputs[0]);
   // The output entry's type is now n's, as reading the written model would give it.
   r->replaceAllUsesWith(n);
-  EXPECT_EQ(n->value_info, g.outputs[0]);
+  EXPECT_EQ(n->valueInfo(), g.outputs[0]);
   ASSERT_NE(n->type(), nullptr);
   EXPECT_EQ(formatType(*n->type()), "float[2]");
   EXPECT_EQ(r->type(), nullptr);
   EXPECT_TRUE(verified(model));
   // And back, moving the output only.
   n->replaceUsesWith(r, [](const Use& use) { return use.isGraphOutput(); });
-  EXPECT_EQ(r->value_info, g.outputs[0]);
+  EXPECT_EQ(r->valueInfo(), g.outputs[0]);
   EXPECT_EQ(n->type(), nullptr);
   EXPECT_TRUE(verified(model));
   // A graph input keeps its own declaration.
   r->replaceAllUsesWith(x);
-  EXPECT_EQ(x->value_info, nullptr);
+  EXPECT_EQ(x->valueInfo(), nullptr);
   EXPECT_EQ(x->type(), g.inputs[0]->type);
   EXPECT_TRUE(verified(model));
 }
@@ -273,8 +273,8 @@ TEST(ValueNames, RenameMovesTheNameAndEveryDeclarationThatSpellsIt) {
   g.addOutput(arena, add->output(0));
   ASSERT_TRUE(renameValue(arena, *w, "weight"));
   ASSERT_TRUE(renameValue(arena, *x, "input"));
-  EXPECT_EQ(g.names.find("w"), nullptr);
-  EXPECT_EQ(g.names.find("weight"), w);
+  EXPECT_EQ(g.names().find("w"), nullptr);
+  EXPECT_EQ(g.names().find("weight"), w);
   EXPECT_EQ(g.initializers[0]->nameOrEmpty(), "weight");
   EXPECT_EQ(g.quantization_annotation[0]->tensor_name.value_or(""), "weight");
   EXPECT_TRUE(verified(model));
@@ -284,10 +284,10 @@ TEST(ValueNames, RenameMovesTheNameAndEveryDeclarationThatSpellsIt) {
   EXPECT_EQ(taken.code(), ErrorCode::kInvalidArgument);
   EXPECT_FALSE(renameValue(arena, *x, ""));
   Model back = testing::reparse(model);
-  Node* back_add = back.graph->first_node;
-  EXPECT_EQ(back_add->input(0)->name, "input");
-  EXPECT_EQ(back_add->input(1)->name, "weight");
-  EXPECT_EQ(back_add->input(1)->initializer, back.graph->initializers[0]);
+  Node* back_add = back.graph->firstNode();
+  EXPECT_EQ(back_add->input(0)->name(), "input");
+  EXPECT_EQ(back_add->input(1)->name(), "weight");
+  EXPECT_EQ(back_add->input(1)->initializer(), back.graph->initializers[0]);
   EXPECT_TRUE(verified(back));
 }
 

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "ir/graph_builder.h"
 #include "onyx/ir/clone.h"
 #include "onyx/serde/model_io.h"
 #include "support/conformance.h"
@@ -13,6 +14,8 @@
 namespace onyx {
 namespace {
 
+// The tests break invariants on purpose, through the links the API keeps private.
+using B = ir_internal::GraphBuilder;
 using testing::ProtoBuilder;
 namespace f = testing::field;
 
@@ -23,7 +26,7 @@ TEST(Verify, EveryConformanceModelVerifies) {
   for (const auto& dir : cases) {
     auto model = loadModel((dir / "model.onnx").string());
     ASSERT_TRUE(model) << model.status().toString();
-    Status status = verifyModel(*model);
+    Status status = verifiedStatus(verifyModel(*model));
     EXPECT_TRUE(status) << dir.filename().string() << ": " << status.toString();
     verified += status.isOk();
   }
@@ -53,24 +56,58 @@ Model ifModel() {
   return testing::parseOwned(testing::modelWithGraph(graph).str());
 }
 
+// Finds the problem `what` among the diagnostics, each of which names its place.
 void expectBroken(const Model& model, std::string_view what) {
-  Status status = verifyModel(model);
-  ASSERT_FALSE(status) << "expected: " << what;
-  EXPECT_NE(status.message().find(what), std::string::npos) << status.message();
+  Diagnostics problems = verifyModel(model);
+  ASSERT_TRUE(problems.hasErrors()) << "expected: " << what;
+  bool found = false;
+  for (const Diagnostic& problem : problems.all()) {
+    EXPECT_FALSE(problem.path.empty()) << problem.toString();
+    EXPECT_EQ(problem.code, ErrorCode::kInternal);
+    found |= problem.message.find(what) != std::string::npos;
+  }
+  EXPECT_TRUE(found) << verifiedStatus(problems).toString();
+}
+
+bool hasProblem(const Diagnostics& problems, std::string_view path, std::string_view message) {
+  for (const Diagnostic& problem : problems.all()) {
+    if (problem.path == path && problem.message == message) return true;
+  }
+  return false;
+}
+
+TEST(Verify, EveryProblemIsADiagnosticNamingItsPlace) {
+  Model model = ifModel();
+  EXPECT_FALSE(verifyModel(model).hasErrors());
+  Node* relu = model.graph->firstNode();
+  B::user(&B::inputs(relu)[0]) = nullptr;
+  B::outputIndex(relu->output(0)) = 3;
+  Diagnostics problems = verifyModel(model);
+  EXPECT_GE(problems.errorCount(), 2u);
+  EXPECT_TRUE(hasProblem(problems, "graph.node[0](relu).input[0]", "its user is not the node"))
+      << verifiedStatus(problems).toString();
+  EXPECT_TRUE(hasProblem(problems, "graph.node[0](relu).output[0](t)",
+                         "its value does not name this node and index as its producer"))
+      << verifiedStatus(problems).toString();
+  Status status = verifiedStatus(problems);
+  EXPECT_EQ(status.code(), ErrorCode::kInternal);
+  EXPECT_NE(status.message().find("graph.node[0](relu).input[0]: its user is not the node"),
+            std::string::npos);
 }
 
 TEST(Verify, AUseMissingFromItsListIsFound) {
   Model model = ifModel();
   ASSERT_TRUE(testing::verified(model));
-  Node* relu = model.graph->first_node;
-  Value* x = relu->inputs[0].value;
-  x->first_use = relu->inputs[0].next;  // drop the slot from x's list, keep its value
+  Node* relu = model.graph->firstNode();
+  Value* x = relu->input(0);
+  Use* slot = &B::inputs(relu)[0];
+  B::firstUse(x) = slot->next();  // drop the slot from x's list, keep its value
   expectBroken(model, "is not linked into the use-list of 'x'");
 }
 
 TEST(Verify, AStaleUseInAListIsFound) {
   Model model = ifModel();
-  Value* x = model.graph->first_node->inputs[0].value;
+  Value* x = model.graph->firstNode()->input(0);
   Use* stray = model.arena().make<Use>();
   stray->set(x);  // a use no node or output holds
   expectBroken(model, "holds a use that no live input or output holds");
@@ -78,96 +115,95 @@ TEST(Verify, AStaleUseInAListIsFound) {
 
 TEST(Verify, AWrongBackLinkIsFound) {
   Model model = ifModel();
-  Node* relu = model.graph->first_node;
-  Use** wrong = nullptr;
-  relu->inputs[0].prev = wrong;
+  Node* relu = model.graph->firstNode();
+  B::prev(&B::inputs(relu)[0]) = nullptr;
   expectBroken(model, "wrong back link");
 }
 
 TEST(Verify, AWrongProducerOrIndexIsFound) {
   Model model = ifModel();
-  Value* t = model.graph->first_node->outputs[0];
-  t->output_index = 3;
+  Value* t = model.graph->firstNode()->output(0);
+  B::outputIndex(t) = 3;
   expectBroken(model, "does not name this node and index as its producer");
 }
 
 TEST(Verify, AReadOfAnInvisibleValueIsFound) {
   Model model = ifModel();
-  Node* if_node = model.graph->first_node->next;
+  Node* if_node = model.graph->firstNode()->next();
   Graph* then_graph = if_node->attributes[0]->g;
-  Value* o = then_graph->first_node->outputs[0];
+  Value* o = then_graph->firstNode()->output(0);
   // The main graph's If reads the branch's inner value: not visible there.
-  if_node->inputs[0].set(o);
+  B::inputs(if_node)[0].set(o);
   expectBroken(model, "which is not visible from its graph");
 }
 
 TEST(Verify, NameTableBindingsAreChecked) {
   Model model = ifModel();
-  Value* t = model.graph->first_node->outputs[0];
-  ASSERT_TRUE(model.graph->names.erase("t"));
+  Value* t = model.graph->firstNode()->output(0);
+  ASSERT_TRUE(B::names(model.graph).erase("t"));
   expectBroken(model, "is missing from the name table");
-  model.graph->names.put(model.arena(), t);
+  B::names(model.graph).put(model.arena(), t);
   ASSERT_TRUE(testing::verified(model));
   // A second value named "x": not SSA.
-  Node* relu = model.graph->first_node;
+  Node* relu = model.graph->firstNode();
   Value* twin = model.arena().make<Value>();
-  twin->name = "x";
-  twin->graph = model.graph;
-  twin->producer = relu;
-  twin->output_index = 1;
-  relu->outputs.push_back(model.arena(), twin);
-  model.graph->values.push_back(model.arena(), twin);
+  B::name(twin) = "x";
+  B::graph(twin) = model.graph;
+  B::producer(twin) = relu;
+  B::outputIndex(twin) = 1;
+  B::outputs(relu).push_back(model.arena(), twin);
+  B::values(model.graph).push_back(model.arena(), twin);
   expectBroken(model, "has the name of another value of the graph (not SSA)");
 }
 
 TEST(Verify, ScopesAreChecked) {
   Model model = ifModel();
-  Node* if_node = model.graph->first_node->next;
+  Node* if_node = model.graph->firstNode()->next();
   Graph* then_graph = if_node->attributes[0]->g;
-  then_graph->owner = model.graph->first_node;
+  B::owner(then_graph) = model.graph->firstNode();
   expectBroken(model, "its owner is not the node holding it");
-  then_graph->owner = if_node;
-  model.graph->subgraphs.clear();
+  B::owner(then_graph) = if_node;
+  B::subgraphs(model.graph).clear();
   expectBroken(model, "is missing from the graph's subgraphs");
 }
 
 TEST(Verify, ShadowingIsFound) {
   Model model = ifModel();
-  Graph* then_graph = model.graph->first_node->next->attributes[0]->g;
-  Value* inner = then_graph->first_node->outputs[0];
-  ASSERT_TRUE(then_graph->names.erase(inner->name));
-  inner->name = "x";  // the main graph's input
-  then_graph->names.put(model.arena(), inner);
+  Graph* then_graph = model.graph->firstNode()->next()->attributes[0]->g;
+  Value* inner = then_graph->firstNode()->output(0);
+  ASSERT_TRUE(B::names(then_graph).erase(inner->name()));
+  B::name(inner) = "x";  // the main graph's input
+  B::names(then_graph).put(model.arena(), inner);
   expectBroken(model, "shadows a value of an enclosing graph");
 }
 
 TEST(Verify, NodeListLinksAreChecked) {
   Model model = ifModel();
-  model.graph->node_count = 5;
+  B::nodeCount(model.graph) = 5;
   expectBroken(model, "node_count is 5, the list has 2");
-  model.graph->node_count = 2;
-  model.graph->last_node->prev = nullptr;
+  B::nodeCount(model.graph) = 2;
+  B::prev(model.graph->lastNode()) = nullptr;
   expectBroken(model, "its prev link is wrong");
 }
 
 TEST(Verify, DeclarationsAreChecked) {
   Model model = ifModel();
-  Value* w = model.graph->names.find("w");
+  Value* w = model.graph->names().find("w");
   ASSERT_NE(w, nullptr);
-  w->initializer = testing::floatTensor(model.arena(), "w", {1}, {2.0f});
+  B::initializer(w) = testing::floatTensor(model.arena(), "w", {1}, {2.0f});
   expectBroken(model, "its initializer is not one of the graph's");
 }
 
 TEST(Verify, ARemovedValueStillReadIsFound) {
   Model model = ifModel();
-  Value* t = model.graph->first_node->outputs[0];
-  t->graph = nullptr;
+  Value* t = model.graph->firstNode()->output(0);
+  B::graph(t) = nullptr;
   expectBroken(model, "which was removed from its graph");
 }
 
 TEST(Verify, ASubgraphAloneIgnoresOuterUsesOfOuterValues) {
   Model model = ifModel();
-  Graph* then_graph = model.graph->first_node->next->attributes[0]->g;
+  Graph* then_graph = model.graph->firstNode()->next()->attributes[0]->g;
   EXPECT_TRUE(testing::verified(*then_graph));
   EXPECT_TRUE(testing::verified(*model.graph));
 }

@@ -93,7 +93,7 @@ std::vector<std::string> misfits(const Node& node, const OpSchema& schema, Tally
 }
 
 void checkGraph(const std::string& model, const Graph& graph, const Opsets& opsets, Tally& tally) {
-  for (const Node* node = graph.first_node; node != nullptr; node = node->next) {
+  for (const Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
     for (const Attribute* attribute : node->attributes) {
       if (attribute->g) checkGraph(model, *attribute->g, opsets, tally);
       for (const Graph* nested : attribute->rare().graphs) {

@@ -92,11 +92,11 @@ TEST(FunctionBodies, EveryFixedBodyMatchesItsSchema) {
     ASSERT_EQ(function.inputs.size(), schema.inputs.size());
     for (size_t i = 0; i < schema.inputs.size(); ++i) {
       ASSERT_NE(function.inputs[i], nullptr);
-      EXPECT_EQ(function.inputs[i]->name, (schema.inputs.begin() + i)->name);
+      EXPECT_EQ(function.inputs[i]->name(), (schema.inputs.begin() + i)->name);
     }
     ASSERT_EQ(function.outputs.size(), schema.outputs.size());
     for (size_t i = 0; i < schema.outputs.size(); ++i) {
-      EXPECT_EQ(function.outputs[i]->value->name, (schema.outputs.begin() + i)->name);
+      EXPECT_EQ(function.outputs[i]->value()->name(), (schema.outputs.begin() + i)->name);
     }
 
     // Every schema attribute is a parameter: with the schema's default in attribute_proto
@@ -159,7 +159,7 @@ Model wrapperModel(FunctionBody body, const OpSchema& schema) {
 
 void expectValidWrapper(FunctionBody body, const OpSchema& schema, const std::string& what) {
   Model model = wrapperModel(std::move(body), schema);
-  EXPECT_TRUE(verifyModel(model)) << what;
+  EXPECT_TRUE(verifiedStatus(verifyModel(model))) << what;
   CheckOptions options;
   options.external_data = false;
   Diagnostics found = checkModel(model, options);

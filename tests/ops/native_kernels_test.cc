@@ -31,7 +31,7 @@ Result<EvalValue> runOnPlainHost(std::string_view text, int64_t opset,
                                  const std::vector<EvalValue>& inputs) {
   Result<Model> model = parseText(text);
   if (!model) return model.status();
-  const Node& node = *model->graph->first_node;
+  const Node& node = *model->graph->firstNode();
   const OpSchema* schema = findSchema(node.domainOrDefault(), node.opType(), opset);
   if (schema == nullptr || schema->kernel == nullptr) {
     return Status(ErrorCode::kNotFound, "no kernel");

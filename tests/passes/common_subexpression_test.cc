@@ -91,8 +91,8 @@ TEST(CommonSubexpression, TwoGraphOutputsOfEqualNodesKeepBothNames) {
                               {"common-subexpression"}, vector4());
   const Graph& graph = *done.model.graph;
   EXPECT_EQ(opTypes(graph), "Neg Neg");
-  EXPECT_EQ(graph.outputs[0]->bound()->name, "y");
-  EXPECT_EQ(graph.outputs[1]->bound()->name, "z");
+  EXPECT_EQ(graph.outputs[0]->bound()->name(), "y");
+  EXPECT_EQ(graph.outputs[1]->bound()->name(), "z");
 }
 
 TEST(CommonSubexpression, AGraphOutputTakesTheNameOfTheMergedNode) {
@@ -106,8 +106,8 @@ TEST(CommonSubexpression, AGraphOutputTakesTheNameOfTheMergedNode) {
                               {"common-subexpression"}, vector4());
   const Graph& graph = *done.model.graph;
   EXPECT_EQ(opTypes(graph), "Neg Abs");
-  EXPECT_EQ(graph.outputs[1]->bound()->name, "z");
-  EXPECT_EQ(graph.outputs[1]->bound()->producer->opType(), "Neg");
+  EXPECT_EQ(graph.outputs[1]->bound()->name(), "z");
+  EXPECT_EQ(graph.outputs[1]->bound()->producer()->opType(), "Neg");
 }
 
 TEST(CommonSubexpression, CommutativeOperandsMatchInEitherOrder) {

@@ -29,8 +29,8 @@ std::vector<NamedValue> row() {
 
 std::vector<float> initializerFloats(const Graph& graph, std::string_view name) {
   const Value* value = graph.lookup(name);
-  if (value == nullptr || value->initializer == nullptr) return {};
-  Result<Array> array = arrayFromTensor(*value->initializer);
+  if (value == nullptr || value->initializer() == nullptr) return {};
+  Result<Array> array = arrayFromTensor(*value->initializer());
   if (!array || array->type() != ElementType::kFloat) return {};
   return std::vector<float>(array->data<float>(), array->data<float>() + array->size());
 }
@@ -47,7 +47,7 @@ TEST(ConstantFolding, AChainOfConstantsFoldsIntoOneInitializer) {
                               kPasses, row());
   const Graph& graph = *done.model.graph;
   EXPECT_EQ(opTypes(graph), "Add");
-  EXPECT_EQ(graph.first_node->input(1)->name, "shifted");
+  EXPECT_EQ(graph.firstNode()->input(1)->name(), "shifted");
   EXPECT_EQ(initializerFloats(graph, "shifted").size(), 4u);
   EXPECT_EQ(graph.initializers.size(), 1u);  // w and k went with the nodes that read them
   EXPECT_EQ(done.changes.nodes_removed, 3u);
@@ -64,7 +64,7 @@ TEST(ConstantFolding, ConstantNodesFoldAndAFoldedGraphOutputKeepsItsName) {
                               kPasses, row());
   const Graph& graph = *done.model.graph;
   EXPECT_EQ(opTypes(graph), "Relu");
-  EXPECT_EQ(graph.outputs[1]->bound()->name, "c");
+  EXPECT_EQ(graph.outputs[1]->bound()->name(), "c");
   EXPECT_EQ(initializerFloats(graph, "c"), (std::vector<float>{1, 2}));
 }
 
@@ -144,9 +144,9 @@ TEST(ConstantFolding, InABranchTheResultIsAConstantNode) {
       }>
     })",
                       kPasses, {{"c", tensorOf<bool>(ElementType::kBool, {}, {true})}, row()[0]});
-  const Graph& branch = *done.model.graph->first_node->graphAttr("then_branch");
+  const Graph& branch = *done.model.graph->firstNode()->graphAttr("then_branch");
   EXPECT_EQ(opTypes(branch), "Constant Add");
-  EXPECT_EQ(branch.first_node->output(0)->name, "r");
+  EXPECT_EQ(branch.firstNode()->output(0)->name(), "r");
 }
 
 // A weight in external data that no fold reads stays a reference to its file; one that a fold
@@ -179,9 +179,9 @@ TEST(ConstantFolding, ExternalWeightsNoFoldReadsStayExternal) {
 
   Result<Model> loaded = loadModel((folder / "model.onnx").string());
   ASSERT_TRUE(loaded);
-  const Tensor* weight = loaded->graph->lookup("w")->initializer;
+  const Tensor* weight = loaded->graph->lookup("w")->initializer();
   ASSERT_TRUE(weight->isExternal());
-  ASSERT_TRUE(loaded->graph->lookup("b")->initializer->isExternal());
+  ASSERT_TRUE(loaded->graph->lookup("b")->initializer()->isExternal());
   KernelNodeEvaluator evaluator;
   OptimizeOptions options;
   options.passes = kPasses;
@@ -189,9 +189,9 @@ TEST(ConstantFolding, ExternalWeightsNoFoldReadsStayExternal) {
   ASSERT_TRUE(optimize(*loaded, options));
   const Graph& optimized = *loaded->graph;
   EXPECT_EQ(opTypes(optimized), "MatMul Add");
-  EXPECT_EQ(optimized.lookup("w")->initializer, weight);  // the same tensor, still a reference
+  EXPECT_EQ(optimized.lookup("w")->initializer(), weight);  // the same tensor, still a reference
   EXPECT_TRUE(weight->isExternal());
-  const Tensor* folded = optimized.lookup("nb")->initializer;
+  const Tensor* folded = optimized.lookup("nb")->initializer();
   ASSERT_NE(folded, nullptr);
   EXPECT_FALSE(folded->isExternal());
   EXPECT_EQ(optimized.lookup("b"), nullptr);

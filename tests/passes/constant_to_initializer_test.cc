@@ -40,8 +40,8 @@ TEST(ConstantToInitializer, EveryFormBecomesAnInitializerOfTheSameName) {
   for (const Tensor* tensor : graph.initializers) names.push_back(tensor->nameOrEmpty());
   EXPECT_EQ(names, (std::vector<std::string_view>{"w", "i", "s", "f", "n", "one", "fs"}));
   // Graph outputs keep their names, now read from initializers.
-  EXPECT_EQ(graph.outputs[1]->bound()->name, "i");
-  EXPECT_NE(graph.outputs[1]->bound()->initializer, nullptr);
+  EXPECT_EQ(graph.outputs[1]->bound()->name(), "i");
+  EXPECT_NE(graph.outputs[1]->bound()->initializer(), nullptr);
   EXPECT_EQ(done.changes.nodes_removed, 7u);
 }
 
@@ -65,9 +65,9 @@ TEST(ConstantToInitializer, ASparseValueStaysAConstant) {
   Node* constant = graph.createNode(arena, "Constant", {}, 1);
   constant->setSparseTensorAttr(arena, "sparse_value", sparse);
   constant->insertBefore(*graph.nodes().begin());
-  Node* add = graph.outputs[0]->bound()->producer;
+  Node* add = graph.outputs[0]->bound()->producer();
   add->setInput(1, constant->output(0));
-  std::string_view name = constant->output(0)->name;
+  std::string_view name = constant->output(0)->name();
   std::vector<NamedValue> inputs = {{"x", tensorOf<float>(ElementType::kFloat, {4}, {1, 2, 3, 4})}};
   std::vector<std::vector<float>> before = testing::floatOutputs(model, inputs);
   OptimizeOptions options;
@@ -75,7 +75,7 @@ TEST(ConstantToInitializer, ASparseValueStaysAConstant) {
   ASSERT_TRUE(optimize(model, options));
   EXPECT_EQ(opTypes(graph), "Constant Add");
   EXPECT_EQ(graph.sparse_initializers.size(), 0u);
-  EXPECT_EQ(add->input(1)->name, name);
+  EXPECT_EQ(add->input(1)->name(), name);
   EXPECT_TRUE(testing::verified(model));
   EXPECT_EQ(testing::floatOutputs(model, inputs), before);
   EXPECT_EQ(before, (std::vector<std::vector<float>>{{6, 2, 3, 10}}));
@@ -97,7 +97,7 @@ TEST(ConstantToInitializer, NestedGraphsGetInitializersOfTheirOwnAndOldModelsAre
   const Node* branch = *done.model.graph->nodes().begin();
   const Graph* then_branch = branch->graphAttr("then_branch");
   ASSERT_NE(then_branch, nullptr);
-  EXPECT_EQ(then_branch->node_count, 0u);
+  EXPECT_EQ(then_branch->nodeCount(), 0u);
   ASSERT_EQ(then_branch->initializers.size(), 1u);
   EXPECT_EQ(then_branch->initializers[0]->nameOrEmpty(), "r");
   Model old = testing::parseOrFail(R"(
@@ -127,7 +127,7 @@ TEST(InitializerToConstant, TurnsInitializersBackAndKeepsInputDefaults) {
   EXPECT_EQ(opTypes(graph), "Constant Constant Add Mul Sub");
   ASSERT_EQ(graph.initializers.size(), 1u);
   EXPECT_EQ(graph.initializers[0]->nameOrEmpty(), "d");
-  EXPECT_EQ(graph.outputs[1]->bound()->name, "w");
+  EXPECT_EQ(graph.outputs[1]->bound()->name(), "w");
   EXPECT_EQ(done.changes.nodes_added, 2u);
 }
 

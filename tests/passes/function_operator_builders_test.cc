@@ -26,7 +26,7 @@ class BuilderCase : public ::testing::TestWithParam<Case> {};
 TEST_P(BuilderCase, InlinesIntoAValidModel) {
   Model model = testing::parseOrFail(GetParam().text);
   ASSERT_NE(model.graph, nullptr);
-  Node* node = model.graph->first_node;
+  Node* node = model.graph->firstNode();
   std::optional<int64_t> opset = model.opsetVersion(node->domainOrDefault());
   const OpSchema* schema = findSchema(node->domainOrDefault(), node->opType(), opset.value_or(0));
   ASSERT_NE(schema, nullptr);
@@ -165,7 +165,7 @@ TEST(FunctionOperatorBuilders, Attention25RefusesAHalfCacheAndTheModelStays) {
     }
   )");
   std::string before = testing::bytesOf(model);
-  Status status = inlineNode(model, *model.graph->first_node);
+  Status status = inlineNode(model, *model.graph->firstNode());
   EXPECT_EQ(status.code(), ErrorCode::kUnsupported);
   EXPECT_NE(status.message().find("come in pairs"), std::string::npos) << status.message();
   EXPECT_EQ(testing::bytesOf(model), before);

@@ -92,7 +92,7 @@ TEST(FunctionOperatorsConformance, EveryFunctionOperatorNodeInlinesIntoAValidMod
         failures.push_back(where + ": " + inlined.toString());
         continue;
       }
-      Status consistent = verifyModel(copy);
+      Status consistent = verifiedStatus(verifyModel(copy));
       std::string errors = errorsOf(copy);
       if (!consistent || !errors.empty()) {
         failures.push_back(where + ": " + consistent.toString() + "\n" + errors);
@@ -189,7 +189,7 @@ TEST(FunctionOperatorsConformance, InlinedModelsMatchTheExpandedModels) {
     bool any = false;
     std::string refused;
     for (Node* node : allNodes(*model)) {
-      if (node->graph != model->graph || functionOperator(*model, *node) == nullptr) continue;
+      if (node->graph() != model->graph || functionOperator(*model, *node) == nullptr) continue;
       any = true;
       Status inlined = inlineNode(*model, *node);
       if (!inlined) refused = inlined.toString();

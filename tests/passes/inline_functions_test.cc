@@ -55,11 +55,11 @@ TEST(InlineFunctions, ALocalCallBecomesItsBodyAndKeepsItsOutput) {
   EXPECT_EQ(opTypes(*model.graph), "Neg Relu");
   // The graph output is still the value named y, now computed by Relu.
   Value* y = model.graph->outputs[0]->bound();
-  EXPECT_EQ(y->name, "y");
-  ASSERT_NE(y->producer, nullptr);
-  EXPECT_EQ(y->producer->opType(), "Relu");
-  EXPECT_EQ(y->producer->input(0)->producer->opType(), "Neg");
-  EXPECT_EQ(y->producer->input(0)->producer->input(0)->name, "x");
+  EXPECT_EQ(y->name(), "y");
+  ASSERT_NE(y->producer(), nullptr);
+  EXPECT_EQ(y->producer()->opType(), "Relu");
+  EXPECT_EQ(y->producer()->input(0)->producer()->opType(), "Neg");
+  EXPECT_EQ(y->producer()->input(0)->producer()->input(0)->name(), "x");
   EXPECT_TRUE(verified(model));
   EXPECT_TRUE(checksValid(model));
 }
@@ -80,8 +80,8 @@ TEST(InlineFunctions, BodyNamesThatClashAreRenamed) {
   ASSERT_TRUE(inlineNode(model, *nodeWithOp(*model.graph, "neg_relu")));
   Node* neg = nodeWithOp(*model.graph, "Neg");
   ASSERT_NE(neg, nullptr);
-  EXPECT_NE(neg->output(0)->name, "t");  // t is the graph's input
-  EXPECT_EQ(neg->input(0)->name, "a");   // the call's actual input
+  EXPECT_NE(neg->output(0)->name(), "t");  // t is the graph's input
+  EXPECT_EQ(neg->input(0)->name(), "a");   // the call's actual input
   EXPECT_TRUE(verified(model));
   EXPECT_TRUE(checksValid(model));
 }
@@ -104,7 +104,7 @@ TEST(InlineFunctions, AnInputTheCallLeavesOutIsLeftOutInTheBody) {
   EXPECT_EQ(opTypes(*model.graph), "Clip Clip");
   for (Node* clip : model.graph->nodes()) {
     ASSERT_EQ(clip->inputCount(), 2u);
-    EXPECT_EQ(clip->input(0)->name, "x");
+    EXPECT_EQ(clip->input(0)->name(), "x");
     EXPECT_EQ(clip->input(1), nullptr);
   }
   EXPECT_TRUE(verified(model));
@@ -160,7 +160,7 @@ TEST(InlineFunctions, TheCopiedAttributesOwnTheirLists) {
   ASSERT_NE(doc, nullptr);
   perm->ints.values[0] = 7;
   doc->rare(model.arena()).strings[0] = "changed";
-  const Node* body = model.functions[0]->body->first_node;
+  const Node* body = model.functions[0]->body->firstNode();
   EXPECT_EQ(body->intsAttr("perm")[0], 1);
   EXPECT_EQ(body->stringsAttr("doc")[0], "kept");
 }
@@ -190,12 +190,12 @@ TEST(InlineFunctions, NestedGraphsAreCopiedWithTheirReadsBound) {
   ASSERT_NE(else_branch, nullptr);
   // The branch reads the copied Add's output and the call's input, and its own output is
   // renamed: `picked` is a graph input of the main graph, which a subgraph may not shadow.
-  Node* neg = then_branch->first_node;
+  Node* neg = then_branch->firstNode();
   EXPECT_EQ(neg->input(0), nodeWithOp(*model.graph, "Add")->output(0));
-  EXPECT_NE(neg->output(0)->name, "picked");
-  EXPECT_EQ(else_branch->first_node->input(0)->name, "x");
-  EXPECT_EQ(then_branch->parent, model.graph);
-  EXPECT_EQ(then_branch->owner, branch);
+  EXPECT_NE(neg->output(0)->name(), "picked");
+  EXPECT_EQ(else_branch->firstNode()->input(0)->name(), "x");
+  EXPECT_EQ(then_branch->parent(), model.graph);
+  EXPECT_EQ(then_branch->owner(), branch);
   EXPECT_TRUE(verified(model));
   EXPECT_TRUE(checksValid(model));
 }
@@ -214,15 +214,15 @@ TEST(InlineFunctions, AGraphTheCallPassesIsCopiedAndKeepsReadingItsScope) {
       >
     }
   )");
-  ASSERT_TRUE(inlineNode(model, *model.graph->first_node));
+  ASSERT_TRUE(inlineNode(model, *model.graph->firstNode()));
   ASSERT_EQ(opTypes(*model.graph), "If");
-  Node* branch = model.graph->first_node;
+  Node* branch = model.graph->firstNode();
   Graph* then_branch = branch->graphAttr("then_branch");
   ASSERT_NE(then_branch, nullptr);
-  EXPECT_EQ(then_branch->parent, model.graph);
-  EXPECT_EQ(then_branch->owner, branch);
-  EXPECT_EQ(then_branch->first_node->input(0), model.graph->lookup("x"));
-  EXPECT_EQ(model.graph->subgraphs.size(), 2u);  // the call's own graph went with it
+  EXPECT_EQ(then_branch->parent(), model.graph);
+  EXPECT_EQ(then_branch->owner(), branch);
+  EXPECT_EQ(then_branch->firstNode()->input(0), model.graph->lookup("x"));
+  EXPECT_EQ(model.graph->subgraphs().size(), 2u);  // the call's own graph went with it
   EXPECT_TRUE(verified(model));
   EXPECT_TRUE(checksValid(model));
 }
@@ -238,7 +238,7 @@ TEST(InlineFunctions, TheBodysOpsetsAreAddedWhereTheCallIs) {
       b = Neg (a)
     }
   )");
-  ASSERT_TRUE(inlineNode(model, *model.graph->first_node));
+  ASSERT_TRUE(inlineNode(model, *model.graph->firstNode()));
   EXPECT_EQ(model.opsetVersion(""), 18);
   EXPECT_TRUE(checksValid(model));
 }
@@ -255,7 +255,7 @@ TEST(InlineFunctions, AConflictingOpsetIsRefusedAndTheModelUnchanged) {
     }
   )");
   std::string before = bytesOf(model);
-  Status status = inlineNode(model, *model.graph->first_node);
+  Status status = inlineNode(model, *model.graph->firstNode());
   EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
   EXPECT_NE(status.message().find("at version 17"), std::string::npos) << status.message();
   EXPECT_EQ(bytesOf(model), before);
@@ -339,7 +339,7 @@ TEST(InlineFunctions, CallsInsideNestedGraphsAndTrainingGraphsAreInlined) {
   Result<InlineReport> report = inlineAllFunctions(model);
   ASSERT_TRUE(report) << report.status().toString();
   EXPECT_EQ(report->function_calls, 1u);
-  EXPECT_EQ(opTypes(*model.graph->first_node->graphAttr("then_branch")), "Neg");
+  EXPECT_EQ(opTypes(*model.graph->firstNode()->graphAttr("then_branch")), "Neg");
   EXPECT_TRUE(verified(model));
   EXPECT_TRUE(checksValid(model));
 }
@@ -355,7 +355,7 @@ TEST(InlineFunctions, AnOutputThatIsABodyInputIsRefused) {
     }
   )");
   std::string before = bytesOf(model);
-  EXPECT_EQ(inlineNode(model, *model.graph->first_node).code(), ErrorCode::kUnsupported);
+  EXPECT_EQ(inlineNode(model, *model.graph->firstNode()).code(), ErrorCode::kUnsupported);
   EXPECT_EQ(bytesOf(model), before);
 }
 
@@ -366,7 +366,7 @@ TEST(InlineFunctions, AFunctionOperatorBecomesItsSpecBody) {
       y = Softsign (x)
     }
   )");
-  ASSERT_TRUE(inlineNode(model, *model.graph->first_node));
+  ASSERT_TRUE(inlineNode(model, *model.graph->firstNode()));
   EXPECT_EQ(opTypes(*model.graph), "Constant CastLike Abs Add Div");
   EXPECT_EQ(model.opsetVersion(""), 18);
   EXPECT_TRUE(verified(model));
@@ -379,7 +379,7 @@ TEST(InlineFunctions, AFunctionOperatorBecomesItsSpecBody) {
       y = Softsign (x)
     }
   )");
-  EXPECT_EQ(inlineNode(older, *older.graph->first_node).code(), ErrorCode::kNotFound);
+  EXPECT_EQ(inlineNode(older, *older.graph->firstNode()).code(), ErrorCode::kNotFound);
 }
 
 TEST(InlineFunctions, AFunctionOperatorTakesTheSchemaDefaultForAnAttributeLeftOut) {
@@ -389,8 +389,8 @@ TEST(InlineFunctions, AFunctionOperatorTakesTheSchemaDefaultForAnAttributeLeftOu
       y = LeakyRelu (x)
     }
   )");
-  ASSERT_TRUE(inlineNode(model, *model.graph->first_node));
-  Node* alpha = model.graph->first_node;
+  ASSERT_TRUE(inlineNode(model, *model.graph->firstNode()));
+  Node* alpha = model.graph->firstNode();
   ASSERT_EQ(alpha->opType(), "Constant");
   EXPECT_EQ(alpha->floatAttr("value_float"), 0.01f);
   EXPECT_TRUE(checksValid(model));
@@ -456,9 +456,9 @@ TEST(InlineFunctions, NamedCallsNameTheirInlinedNodes) {
       b = Relu (t)
     }
   )");
-  ASSERT_TRUE(inlineNode(model, *model.graph->first_node));
-  EXPECT_EQ(model.graph->first_node->nameOrEmpty(), "act/first");
-  EXPECT_EQ(model.graph->last_node->nameOrEmpty(), "act/Relu");
+  ASSERT_TRUE(inlineNode(model, *model.graph->firstNode()));
+  EXPECT_EQ(model.graph->firstNode()->nameOrEmpty(), "act/first");
+  EXPECT_EQ(model.graph->lastNode()->nameOrEmpty(), "act/Relu");
 }
 
 TEST(InlineFunctions, ANodeThatCallsNothingIsRefused) {
@@ -468,7 +468,7 @@ TEST(InlineFunctions, ANodeThatCallsNothingIsRefused) {
       y = Neg (x)
     }
   )");
-  EXPECT_EQ(inlineNode(model, *model.graph->first_node).code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ(inlineNode(model, *model.graph->firstNode()).code(), ErrorCode::kInvalidArgument);
   Result<InlineReport> report = inlineAllFunctions(model);
   ASSERT_TRUE(report);
   EXPECT_EQ(report->function_calls + report->operator_calls, 0u);

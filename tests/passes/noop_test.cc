@@ -33,8 +33,8 @@ TEST(Noop, IdentityChainsGoAndTheOutputKeepsItsName) {
                               {"noop"}, matrix());
   const Graph& graph = *done.model.graph;
   EXPECT_EQ(opTypes(graph), "Relu");
-  EXPECT_EQ(graph.outputs[0]->bound()->name, "y");
-  EXPECT_EQ(graph.outputs[0]->bound()->producer->opType(), "Relu");
+  EXPECT_EQ(graph.outputs[0]->bound()->name(), "y");
+  EXPECT_EQ(graph.outputs[0]->bound()->producer()->opType(), "Relu");
 }
 
 TEST(Noop, AnIdentityFromAGraphInputToAnOutputStays) {
@@ -175,7 +175,8 @@ TEST(Noop, TransposesComposeAndIdentityPermutationsGo) {
       {"noop", "dead-code"},
       {{"x", tensorOf<float>(ElementType::kFloat, {2, 3, 4}, testing::randomFloats(24, 1))}});
   ASSERT_EQ(opTypes(*done.model.graph), "Transpose");
-  std::span<const int64_t> perm = done.model.graph->outputs[0]->bound()->producer->intsAttr("perm");
+  std::span<const int64_t> perm =
+      done.model.graph->outputs[0]->bound()->producer()->intsAttr("perm");
   EXPECT_EQ(std::vector<int64_t>(perm.begin(), perm.end()), (std::vector<int64_t>{2, 0, 1}));
 }
 
@@ -241,7 +242,7 @@ TEST(Noop, BypassesInsideSubgraphs) {
                       {{"x", tensorOf<float>(ElementType::kFloat, {2, 3}, {1, 2, 3, 4, 5, 6})},
                        {"c", tensorOf<bool>(ElementType::kBool, {}, {true})}});
   const Graph* then_branch =
-      done.model.graph->outputs[0]->bound()->producer->graphAttr("then_branch");
+      done.model.graph->outputs[0]->bound()->producer()->graphAttr("then_branch");
   ASSERT_NE(then_branch, nullptr);
   EXPECT_EQ(opTypes(*then_branch), "Neg");
 }

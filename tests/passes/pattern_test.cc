@@ -111,9 +111,9 @@ TEST(Pattern, ARewriteAtAGraphOutputRenamesOrIsRefused) {
                           one(addZero()));
   const Graph& graph = *model.graph;
   EXPECT_EQ(opTypes(graph), "Relu Add");
-  EXPECT_EQ(graph.outputs[0]->bound()->name, "y");
-  EXPECT_EQ(graph.outputs[0]->bound()->producer->opType(), "Relu");
-  EXPECT_EQ(graph.outputs[1]->bound()->name, "z");
+  EXPECT_EQ(graph.outputs[0]->bound()->name(), "y");
+  EXPECT_EQ(graph.outputs[0]->bound()->producer()->opType(), "Relu");
+  EXPECT_EQ(graph.outputs[1]->bound()->name(), "z");
 }
 
 TEST(Pattern, AMultiOutputNodeMatchesOnlyWhenNothingElseReadsItsOutputs) {
@@ -206,10 +206,10 @@ TEST(Pattern, RulesInTheTextSyntax) {
   Model model = rewritten(text, std::move(*rules));
   const Graph& graph = *model.graph;
   EXPECT_EQ(opTypes(graph), "Identity Neg Relu Flatten");
-  const Node* flatten = graph.outputs[1]->bound()->producer;
+  const Node* flatten = graph.outputs[1]->bound()->producer();
   EXPECT_EQ(flatten->opType(), "Flatten");
   EXPECT_EQ(flatten->intAttr("axis"), 1);
-  EXPECT_EQ(graph.outputs[1]->bound()->name, "z");
+  EXPECT_EQ(graph.outputs[1]->bound()->name(), "z");
   std::vector<NamedValue> inputs = {
       {"x", tensorOf<float>(ElementType::kFloat, {2, 3}, {1, -2, 3, -4, 5, -6})},
       {"w",
@@ -299,7 +299,7 @@ TEST(Pattern, ValuePredicatesRefuseWhatTheyDoNotDescribe) {
     g (float[2] x) => (float[2] y) { y = Neg (x) })",
                                    one(rule()));
   EXPECT_EQ(opTypes(*rewritten_once.graph), "Sub");
-  EXPECT_EQ(rewritten_once.graph->outputs[0]->bound()->name, "y");
+  EXPECT_EQ(rewritten_once.graph->outputs[0]->bound()->name(), "y");
   EXPECT_EQ(rewritten_once.graph->initializers.size(), 1u);
 }
 

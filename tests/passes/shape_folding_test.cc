@@ -46,9 +46,9 @@ std::vector<int64_t> constantOperand(const Graph& graph, std::string_view op_typ
   for (const Node* node : graph.nodes()) {
     if (node->opType() != op_type || node->inputCount() <= index) continue;
     const Value* value = node->input(index);
-    const Tensor* tensor = value->initializer;
-    if (tensor == nullptr && value->producer != nullptr) {
-      tensor = value->producer->tensorAttr("value");
+    const Tensor* tensor = value->initializer();
+    if (tensor == nullptr && value->producer() != nullptr) {
+      tensor = value->producer()->tensorAttr("value");
     }
     if (tensor == nullptr) return {};
     Result<Array> array = arrayFromTensor(*tensor);
@@ -91,8 +91,8 @@ TEST(ShapeFolding, ViewScaffoldsBecomeConstantTargetsWithZeroAndMinusOne) {
   const Graph& graph = *done.model.graph;
   EXPECT_EQ(opTypes(graph), "Reshape Reshape");
   EXPECT_EQ(constantOperand(graph, "Reshape", 1), (std::vector<int64_t>{0, 0, 2, 4}));
-  const Node* second = graph.last_node;
-  Result<Array> flat = arrayFromTensor(*second->input(1)->initializer);
+  const Node* second = graph.lastNode();
+  Result<Array> flat = arrayFromTensor(*second->input(1)->initializer());
   ASSERT_TRUE(flat);
   EXPECT_EQ(flat->data<int64_t>()[0], -1);
   EXPECT_EQ(flat->data<int64_t>()[1], 8);
@@ -120,10 +120,10 @@ TEST(ShapeFolding, StaticDimensionsFoldToNumbersAndTheirConsumersToConstants) {
   const Graph& graph = *done.model.graph;
   EXPECT_EQ(opTypes(graph), "Reshape");
   EXPECT_EQ(constantOperand(graph, "Reshape", 1), (std::vector<int64_t>{-1, 12}));
-  EXPECT_EQ(graph.outputs[1]->bound()->name, "c");  // the output kept its name
+  EXPECT_EQ(graph.outputs[1]->bound()->name(), "c");  // the output kept its name
   const Value* size = graph.outputs[2]->bound();
-  ASSERT_NE(size->initializer, nullptr);
-  Result<Array> elements = arrayFromTensor(*size->initializer);
+  ASSERT_NE(size->initializer(), nullptr);
+  Result<Array> elements = arrayFromTensor(*size->initializer());
   ASSERT_TRUE(elements);
   EXPECT_EQ(elements->data<int64_t>()[0], 12);
   expectSameOutputs(kStaticPieces, done.model, floats("x", {5, 3, 4}));
@@ -236,7 +236,7 @@ TEST(ShapeFolding, AStaticPieceInABranchBecomesAConstantNode) {
   std::vector<NamedValue> inputs = {{"c", tensorOf<bool>(ElementType::kBool, {}, {true})}};
   inputs.push_back(floats("x", {2, 3})[0]);
   auto done = optimizeChecked(kInABranch, kPasses, inputs);
-  const Graph& branch = *done.model.graph->first_node->graphAttr("then_branch");
+  const Graph& branch = *done.model.graph->firstNode()->graphAttr("then_branch");
   EXPECT_EQ(opTypes(branch), "Constant Reshape");
   EXPECT_EQ(constantOperand(branch, "Reshape", 1), (std::vector<int64_t>{-1, 3}));
 }
@@ -257,7 +257,7 @@ constexpr std::string_view kGrowingLoop = R"(
 TEST(ShapeFolding, TheShapeOfALoopCarriedValueStaysComputed) {
   std::vector<NamedValue> start = {{"start", tensorOf<float>(ElementType::kFloat, {1}, {5})}};
   auto done = optimizeChecked(kGrowingLoop, kPasses, start);
-  const Graph& body = *done.model.graph->first_node->graphAttr("body");
+  const Graph& body = *done.model.graph->firstNode()->graphAttr("body");
   EXPECT_EQ(opTypes(body), "Identity Shape Cast Concat");
   Result<std::vector<EvalValue>> outputs = evaluate(done.model, start);
   ASSERT_TRUE(outputs);

@@ -69,7 +69,7 @@ TEST(StandardFusions, BatchNormFoldsIntoAConvWithAndWithoutBias) {
     const Graph& graph = *done.model.graph;
     EXPECT_EQ(opTypes(graph), "Conv");
     // The output keeps its name; the fused weights and bias replace the old ones.
-    EXPECT_EQ(graph.outputs[0]->bound()->name, "y");
+    EXPECT_EQ(graph.outputs[0]->bound()->name(), "y");
     EXPECT_EQ(graph.initializers.size(), 2u);
     EXPECT_EQ(graph.lookup("w"), nullptr);
   }
@@ -186,7 +186,7 @@ TEST(StandardFusions, InASubgraphTheFoldedWeightsAreConstantNodes) {
   auto done = optimizeChecked(text, {"standard-fusions", "dead-code"}, inputs, false, kFused);
   const Graph& branch = *(*done.model.graph->nodes().begin())->graphAttr("then_branch");
   EXPECT_EQ(opTypes(branch), "Constant Constant Conv");  // the weights, then the bias
-  EXPECT_EQ(branch.outputs[0]->bound()->name, "o");
+  EXPECT_EQ(branch.outputs[0]->bound()->name(), "o");
 }
 
 TEST(StandardFusions, AreInTheDefaultList) {

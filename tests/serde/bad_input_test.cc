@@ -501,8 +501,8 @@ TEST_F(BadInput, TheValidModelDecodesAndWritesBackByteIdentical) {
   EXPECT_EQ(model.opsetVersion(""), 13);
   ASSERT_NE(model.graph, nullptr);
   EXPECT_EQ(model.graph->name.value_or("?"), "g");
-  ASSERT_EQ(model.graph->node_count, 1u);
-  const Node& node = *model.graph->first_node;
+  ASSERT_EQ(model.graph->nodeCount(), 1u);
+  const Node& node = *model.graph->firstNode();
   EXPECT_EQ(node.nameOrEmpty(), "add0");
   EXPECT_EQ(node.opType(), "Gemm");
   ASSERT_NE(node.attribute("alpha"), nullptr);
@@ -997,8 +997,8 @@ TEST_F(BadInput, GraphsNestedToExactlyTheLimitAreAccepted) {
   ASSERT_TRUE(parsed.model.isOk());
   const Graph* graph = parsed.model->graph;
   for (int level = 0; level < 33 && graph != nullptr; ++level) {
-    ASSERT_EQ(graph->node_count, 1u);
-    graph = graph->first_node->attribute("body")->g;
+    ASSERT_EQ(graph->nodeCount(), 1u);
+    graph = graph->firstNode()->attribute("body")->g;
   }
   ASSERT_NE(graph, nullptr);
   EXPECT_EQ(graph->name.value_or(""), "leaf");
@@ -1239,7 +1239,7 @@ TEST_F(BadInput, WellFormedUtf8NamesAreAccepted) {
     SCOPED_TRACE(name);
     Parsed parsed = expectAccepted(modelWithNode(ProtoBuilder().bytes(f::node::kName, name)));
     ASSERT_TRUE(parsed.model.isOk());
-    EXPECT_EQ(parsed.model->graph->first_node->nameOrEmpty(), name);
+    EXPECT_EQ(parsed.model->graph->firstNode()->nameOrEmpty(), name);
   }
 }
 

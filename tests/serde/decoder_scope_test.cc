@@ -2,6 +2,7 @@
 // captures from enclosing graphs; and what it keeps so that the bytes come back the same.
 #include <gtest/gtest.h>
 
+#include "ir/graph_builder.h"
 #include "onyx/serde/model_io.h"
 #include "support/proto_builder.h"
 
@@ -30,13 +31,13 @@ std::string roundTrip(const std::string& bytes) {
 
 size_t useCount(const Value* value) {
   size_t count = 0;
-  for (const Use* use = value->first_use; use != nullptr; use = use->next) ++count;
+  for (const Use& use : value->uses()) count += use.value() == value ? 1 : 0;
   return count;
 }
 
 Node* nodeAt(const Graph& graph, size_t index) {
-  Node* node = graph.first_node;
-  while (index-- > 0) node = node->next;
+  Node* node = graph.firstNode();
+  while (index-- > 0) node = node->next();
   return node;
 }
 
@@ -76,16 +77,16 @@ TEST(DecoderScope, SubgraphReadsOfOuterNamesUseTheOuterValue) {
   Node* if_op = nodeAt(main, 1);
   Graph* sub = if_op->attributes[0]->g;
   ASSERT_NE(sub, nullptr);
-  EXPECT_EQ(sub->parent, &main);
-  EXPECT_EQ(sub->owner, if_op);
-  ASSERT_EQ(main.subgraphs.size(), 1u);
-  Value* t = relu->outputs[0];
-  Node* inner = sub->first_node;
-  EXPECT_EQ(inner->inputs[0].value, t);
+  EXPECT_EQ(sub->parent(), &main);
+  EXPECT_EQ(sub->owner(), if_op);
+  ASSERT_EQ(main.subgraphs().size(), 1u);
+  Value* t = relu->output(0);
+  Node* inner = sub->firstNode();
+  EXPECT_EQ(inner->input(0), t);
   EXPECT_EQ(useCount(t), 1u);
-  EXPECT_EQ(t->first_use->user->graph, sub);
+  EXPECT_EQ(t->uses().begin()->user()->graph(), sub);
   // The placeholder the subgraph made for "t" is gone from its scope.
-  for (Value* value : sub->values) EXPECT_NE(value->name, "t");
+  for (Value* value : sub->values()) EXPECT_NE(value->name(), "t");
   EXPECT_EQ(sub->lookup("t"), t);
   EXPECT_EQ(roundTrip(bytes), bytes);
 }
@@ -102,13 +103,13 @@ TEST(DecoderScope, ForwardReferencesAndGraphInputsBindToTheirDefinitions) {
   Graph& g = *model.graph;
   Node* reader = nodeAt(g, 0);
   Node* producer = nodeAt(g, 1);
-  EXPECT_EQ(reader->inputs[0].value->producer, producer);
-  Value* x = producer->inputs[0].value;
-  ASSERT_NE(x->input, nullptr);
-  EXPECT_EQ(x->input, g.inputs[0]);
+  EXPECT_EQ(reader->input(0)->producer(), producer);
+  Value* x = producer->input(0);
+  ASSERT_NE(x->graphInput(), nullptr);
+  EXPECT_EQ(x->graphInput(), g.inputs[0]);
   EXPECT_EQ(g.inputs[0]->value, x);
-  EXPECT_EQ(g.outputs[0]->output.value, reader->outputs[0]);
-  EXPECT_EQ(useCount(reader->outputs[0]), 1u);  // the graph output is a use
+  EXPECT_EQ(g.outputs[0]->output.value(), reader->output(0));
+  EXPECT_EQ(useCount(reader->output(0)), 1u);  // the graph output is a use
   EXPECT_EQ(roundTrip(bytes), bytes);
 }
 
@@ -121,9 +122,9 @@ TEST(DecoderScope, InitializerThatIsAlsoAnInputIsOneValue) {
       .message(f::graph::kOutput, testing::valueInfo("y", 1, {1}));
   std::string bytes = testing::modelWithGraph(graph, 3).str();
   Model model = parse(bytes);
-  Value* w = model.graph->first_node->inputs[0].value;
-  EXPECT_EQ(w->initializer, model.graph->initializers[0]);
-  EXPECT_EQ(w->input, model.graph->inputs[0]);
+  Value* w = model.graph->firstNode()->input(0);
+  EXPECT_EQ(w->initializer(), model.graph->initializers[0]);
+  EXPECT_EQ(w->graphInput(), model.graph->inputs[0]);
   EXPECT_FALSE(w->isUndefined());
   EXPECT_EQ(roundTrip(bytes), bytes);
 }
@@ -140,9 +141,9 @@ TEST(DecoderScope, SecondDefinitionOfANameIsKeptApart) {
   Node* first = nodeAt(*model.graph, 0);
   Node* second = nodeAt(*model.graph, 1);
   Node* reader = nodeAt(*model.graph, 2);
-  EXPECT_NE(first->outputs[0], second->outputs[0]);
-  EXPECT_EQ(second->outputs[0]->name, "z");
-  EXPECT_EQ(reader->inputs[0].value, first->outputs[0]);
+  EXPECT_NE(first->output(0), second->output(0));
+  EXPECT_EQ(second->output(0)->name(), "z");
+  EXPECT_EQ(reader->input(0), first->output(0));
   EXPECT_EQ(roundTrip(bytes), bytes);
 }
 
@@ -153,13 +154,13 @@ TEST(DecoderScope, UndefinedNamesAndEmptyOptionalSlotsAreKept) {
       .message(f::graph::kInput, testing::valueInfo("x", 1, {1}));
   std::string bytes = testing::modelWithGraph(graph).str();
   Model model = parse(bytes);
-  Node* node = model.graph->first_node;
-  ASSERT_EQ(node->inputs.size(), 3u);
-  EXPECT_TRUE(node->inputs[0].value->isUndefined());
-  EXPECT_EQ(node->inputs[1].value, nullptr);
-  EXPECT_EQ(node->outputs[0], nullptr);
-  EXPECT_EQ(node->outputs[1]->producer, node);
-  EXPECT_EQ(node->outputs[1]->output_index, 1u);
+  Node* node = model.graph->firstNode();
+  ASSERT_EQ(node->inputCount(), 3u);
+  EXPECT_TRUE(node->input(0)->isUndefined());
+  EXPECT_EQ(node->input(1), nullptr);
+  EXPECT_EQ(node->output(0), nullptr);
+  EXPECT_EQ(node->output(1)->producer(), node);
+  EXPECT_EQ(node->output(1)->outputIndex(), 1u);
   EXPECT_EQ(roundTrip(bytes), bytes);
 }
 
@@ -173,7 +174,7 @@ TEST(DecoderScope, ValueInfoEntriesBindToTheirValues) {
       .message(f::graph::kValueInfo, testing::valueInfo("t", 1, {2}))
       .message(f::graph::kValueInfo, testing::valueInfo("ghost", 1, {2}));
   Model model = parse(testing::modelWithGraph(graph).str());
-  Value* t = model.graph->first_node->outputs[0];
+  Value* t = model.graph->firstNode()->output(0);
   EXPECT_EQ(model.graph->value_info[0]->value, t);
   EXPECT_EQ(model.graph->value_info[1]->value, nullptr);
   Graph* sub = nodeAt(*model.graph, 1)->attributes[0]->g;
@@ -189,14 +190,14 @@ TEST(DecoderScope, ValuesTakeTheirTypeFromTheGraphThatDefinesThem) {
       .message(f::graph::kInput, testing::valueInfo("x", 1, {2}))
       .message(f::graph::kValueInfo, testing::valueInfo("t", 1, {5}));
   Model model = parse(testing::modelWithGraph(graph).str());
-  Value* t = model.graph->first_node->outputs[0];
-  EXPECT_EQ(t->value_info, model.graph->value_info[0]);
+  Value* t = model.graph->firstNode()->output(0);
+  EXPECT_EQ(t->valueInfo(), model.graph->value_info[0]);
   ASSERT_NE(t->shape(), nullptr);
   EXPECT_EQ(*t->shape()->dims[0].dim_value, 5);
   // The branch's output "o" is declared by the branch's output entry.
   Graph* sub = nodeAt(*model.graph, 1)->attributes[0]->g;
-  Value* o = sub->first_node->outputs[0];
-  EXPECT_EQ(o->value_info, sub->outputs[0]);
+  Value* o = sub->firstNode()->output(0);
+  EXPECT_EQ(o->valueInfo(), sub->outputs[0]);
 }
 
 TEST(DecoderScope, FunctionBodiesAreScopes) {
@@ -218,9 +219,9 @@ TEST(DecoderScope, FunctionBodiesAreScopes) {
   ASSERT_EQ(parsed.functions.size(), 1u);
   Function& fn = *parsed.functions[0];
   Value* a = fn.inputs[0];
-  EXPECT_TRUE(a->function_input);
+  EXPECT_TRUE(a->isFunctionInput());
   EXPECT_EQ(useCount(a), 2u);
-  EXPECT_EQ(fn.outputs[0]->value, fn.body->first_node->outputs[0]);
+  EXPECT_EQ(fn.outputs[0]->value(), fn.body->firstNode()->output(0));
   EXPECT_EQ(roundTrip(bytes), bytes);
 }
 
@@ -235,7 +236,7 @@ TEST(DecoderLossless, UnknownFieldsStayWhereTheyWere) {
       .fixed64(99, 0x0123456789abcdefull);
   std::string bytes = testing::modelWithGraph(graph).str() + ProtoBuilder().varint(1000, 5).str();
   Model model = parse(bytes);
-  EXPECT_EQ(model.graph->first_node->rare().unknown.size(), 2u);
+  EXPECT_EQ(model.graph->firstNode()->rare().unknown.size(), 2u);
   EXPECT_EQ(model.graph->unknown.size(), 2u);
   EXPECT_EQ(model.unknown.size(), 1u);
   EXPECT_EQ(roundTrip(bytes), bytes);
@@ -257,9 +258,9 @@ TEST(DecoderLossless, PresenceAndEncodingsComeBackAsRead) {
       .message(f::graph::kInitializer, tensor);
   std::string bytes = testing::modelWithGraph(graph).str();
   Model model = parse(bytes);
-  EXPECT_TRUE(model.graph->first_node->domain.has_value());
-  EXPECT_TRUE(model.graph->first_node->domain->empty());
-  EXPECT_FALSE(model.graph->first_node->rare().overload.has_value());
+  EXPECT_TRUE(model.graph->firstNode()->domain.has_value());
+  EXPECT_TRUE(model.graph->firstNode()->domain->empty());
+  EXPECT_FALSE(model.graph->firstNode()->rare().overload.has_value());
   const Tensor& w = *model.graph->initializers[0];
   EXPECT_TRUE(w.dims.packed);
   EXPECT_EQ(w.data_type, -1);
@@ -279,9 +280,9 @@ TEST(DecoderLossless, RepeatedSingularMessagesMergeAsInProtobuf) {
       .message(f::model::kGraph, first)
       .message(f::model::kGraph, second);
   Model parsed = parse(model.str());
-  EXPECT_EQ(parsed.graph->node_count, 2u);
+  EXPECT_EQ(parsed.graph->nodeCount(), 2u);
   EXPECT_EQ(parsed.graph->name.value_or(""), "merged");
-  EXPECT_EQ(parsed.graph->last_node->inputs[0].value, parsed.graph->first_node->outputs[0]);
+  EXPECT_EQ(parsed.graph->lastNode()->input(0), parsed.graph->firstNode()->output(0));
   // Written once, merged; and stable from then on.
   std::string once = roundTrip(model.str());
   EXPECT_EQ(roundTrip(once), once);
@@ -318,7 +319,7 @@ TEST(DecoderLossless, EnumValuesTheSchemaDoesNotDeclareStayUnknownFields) {
   auto owned = std::make_shared<const std::string>(bytes);
   auto model = parseModel(*owned, owned, options);
   ASSERT_TRUE(model) << model.status().toString();
-  const Attribute& a = *model->graph->first_node->attributes[0];
+  const Attribute& a = *model->graph->firstNode()->attributes[0];
   EXPECT_FALSE(a.type.has_value());
   ASSERT_EQ(a.rare().unknown.size(), 1u);
   EXPECT_EQ(a.t->data_location, 1);
@@ -346,7 +347,7 @@ TEST(DecoderLossless, DimsAreCheckedOnceASingularTensorIsWhole) {
   ProtoBuilder graph;
   graph.message(f::graph::kNode, node).bytes(f::graph::kName, "g");
   Model model = parse(testing::modelWithGraph(graph).str());
-  EXPECT_EQ(model.graph->first_node->attributes[0]->t->dims.size(), 3u);
+  EXPECT_EQ(model.graph->firstNode()->attributes[0]->t->dims.size(), 3u);
 }
 
 TEST(UseLists, ReplaceAllUsesWithMovesEveryUseAndRenamesOnWrite) {
@@ -358,26 +359,26 @@ TEST(UseLists, ReplaceAllUsesWithMovesEveryUseAndRenamesOnWrite) {
       .message(f::graph::kInput, testing::valueInfo("x", 1, {1}))
       .message(f::graph::kOutput, testing::valueInfo("a", 1, {1}));
   Model model = parse(testing::modelWithGraph(graph).str());
-  Value* a = nodeAt(*model.graph, 0)->outputs[0];
-  Value* b = nodeAt(*model.graph, 1)->outputs[0];
+  Value* a = nodeAt(*model.graph, 0)->output(0);
+  Value* b = nodeAt(*model.graph, 1)->output(0);
   ASSERT_EQ(useCount(a), 3u);  // two node inputs and the graph output
   a->replaceAllUsesWith(b);
   EXPECT_EQ(useCount(a), 0u);
   EXPECT_EQ(useCount(b), 3u);
-  for (const Use* use = b->first_use; use != nullptr; use = use->next) {
-    EXPECT_EQ(use->value, b);
-    EXPECT_EQ(*use->prev, use);
+  for (const Use& use : b->uses()) {
+    EXPECT_EQ(use.value(), b);
+    EXPECT_EQ(*ir_internal::GraphBuilder::prev(const_cast<Use*>(&use)), &use);
   }
   Node* n3 = nodeAt(*model.graph, 2);
-  n3->inputs[1].set(nullptr);
+  n3->setInput(1, nullptr);
   EXPECT_EQ(useCount(b), 2u);
   auto written = serializeModel(model);
   ASSERT_TRUE(written);
   Model reread = parse(*written);
   Node* reread_n3 = nodeAt(*reread.graph, 2);
-  EXPECT_EQ(reread_n3->inputs[0].value->name, "b");
-  EXPECT_EQ(reread_n3->inputs[1].value, nullptr);
-  EXPECT_EQ(reread.graph->outputs[0]->bound()->name, "b");
+  EXPECT_EQ(reread_n3->input(0)->name(), "b");
+  EXPECT_EQ(reread_n3->input(1), nullptr);
+  EXPECT_EQ(reread.graph->outputs[0]->bound()->name(), "b");
 }
 
 }  // namespace

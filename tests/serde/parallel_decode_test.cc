@@ -50,11 +50,11 @@ class BindingDescription {
  private:
   void graph(const Graph& graph, const std::string& path) {
     // Ids first, so that a node may refer to a value of an enclosing or nested graph.
-    for (size_t i = 0; i < graph.values.size(); ++i) {
-      value_ids_[graph.values[i]] = path + ".value" + std::to_string(i);
+    for (size_t i = 0; i < graph.values().size(); ++i) {
+      value_ids_[graph.values()[i]] = path + ".value" + std::to_string(i);
     }
     size_t index = 0;
-    for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
+    for (const Node* node = graph.firstNode(); node != nullptr; node = node->next(), ++index) {
       node_ids_[node] = path + ".node" + std::to_string(index);
     }
     for (size_t i = 0; i < graph.value_info.size(); ++i) {
@@ -67,11 +67,11 @@ class BindingDescription {
       info_ids_[graph.inputs[i]] = path + ".input" + std::to_string(i);
     }
     // The list's links both ways, and each node's graph: workers link the nodes they decode.
-    out_ << path << " nodes " << graph.node_count << " last " << id(graph.last_node) << '\n';
+    out_ << path << " nodes " << graph.nodeCount() << " last " << id(graph.lastNode()) << '\n';
     index = 0;
-    for (const Node* node = graph.first_node; node != nullptr; node = node->next, ++index) {
-      out_ << path << ".node" << index << " prev " << id(node->prev)
-           << (node->graph == &graph ? "" : " in another graph") << " in:";
+    for (const Node* node = graph.firstNode(); node != nullptr; node = node->next(), ++index) {
+      out_ << path << ".node" << index << " prev " << id(node->prev())
+           << (node->graph() == &graph ? "" : " in another graph") << " in:";
       for (size_t i = 0; i < node->inputCount(); ++i) out_ << ' ' << id(node->input(i));
       out_ << " out:";
       for (size_t i = 0; i < node->outputCount(); ++i) out_ << ' ' << id(node->output(i));
@@ -84,14 +84,15 @@ class BindingDescription {
         }
       }
     }
-    for (size_t i = 0; i < graph.values.size(); ++i) {
-      const Value* value = graph.values[i];
-      out_ << id(value) << ' ' << value->name << " producer " << id(value->producer) << '/'
-           << value->output_index << " declared " << id(value->value_info) << " input "
-           << id(value->input) << " initializer " << (value->initializer != nullptr) << " uses:";
+    for (size_t i = 0; i < graph.values().size(); ++i) {
+      const Value* value = graph.values()[i];
+      out_ << id(value) << ' ' << value->name() << " producer " << id(value->producer()) << '/'
+           << value->outputIndex() << " declared " << id(value->valueInfo()) << " input "
+           << id(value->graphInput()) << " initializer " << (value->initializer() != nullptr)
+           << " uses:";
       for (const Use& use : value->uses()) {
-        out_ << ' ' << (use.user == nullptr ? std::string("output") : id(use.user)) << '#'
-             << (use.user == nullptr ? 0 : use.index());
+        out_ << ' ' << (use.user() == nullptr ? std::string("output") : id(use.user())) << '#'
+             << (use.user() == nullptr ? 0 : use.index());
       }
       out_ << '\n';
     }
@@ -99,7 +100,7 @@ class BindingDescription {
       out_ << path << ".value_info" << i << " -> " << id(graph.value_info[i]->value) << '\n';
     }
     for (size_t i = 0; i < graph.outputs.size(); ++i) {
-      out_ << path << ".output" << i << " -> " << id(graph.outputs[i]->output.value) << '\n';
+      out_ << path << ".output" << i << " -> " << id(graph.outputs[i]->output.value()) << '\n';
     }
   }
 
@@ -291,7 +292,7 @@ TEST(ParallelDecode, AGraphWithEveryKindOfBindingDecodesTheSameOnAnyThreadCount)
   ASSERT_GT(bytes.size(), 150u << 10) << "too small for several chunks";
   Result<Model> model = parseModel(bytes, nullptr, parallelOptions(2));
   ASSERT_TRUE(model.isOk()) << model.status().toString();
-  EXPECT_GT(model->graph->node_count, 8000u);
+  EXPECT_GT(model->graph->nodeCount(), 8000u);
   expectSameOnEveryThreadCount(bytes);
 }
 

@@ -17,9 +17,13 @@ namespace {
 
 }  // namespace
 
-::testing::AssertionResult verified(const Model& model) { return judged(verifyModel(model)); }
+::testing::AssertionResult verified(const Model& model) {
+  return judged(verifiedStatus(verifyModel(model)));
+}
 
-::testing::AssertionResult verified(const Graph& graph) { return judged(verifyGraph(graph)); }
+::testing::AssertionResult verified(const Graph& graph) {
+  return judged(verifiedStatus(verifyGraph(graph)));
+}
 
 Model parseOwned(const std::string& bytes) {
   auto owned = std::make_shared<const std::string>(bytes);

@@ -43,10 +43,12 @@ std::string show(const std::optional<T>& value) {
 std::string presence(const void* pointer) { return pointer ? "(present)" : "(absent)"; }
 std::string entries(size_t count) { return std::to_string(count) + " entries"; }
 
-std::string_view valueName(const Value* value) { return value ? value->name : std::string_view(); }
+std::string_view valueName(const Value* value) {
+  return value ? value->name() : std::string_view();
+}
 std::string_view infoName(const ValueInfo& info) {
   const Value* bound = info.bound();
-  return bound ? bound->name : info.name.value_or("");
+  return bound ? bound->name() : info.name.value_or("");
 }
 
 // NaN payloads have no text form: in text mode every NaN becomes the default NaN of its sign.
@@ -243,12 +245,12 @@ class Comparer {
   }
 
   bool graph(const Graph& a, const Graph& b) {
-    if (a.node_count != b.node_count) {
-      return differ("node", entries(a.node_count), entries(b.node_count));
+    if (a.nodeCount() != b.nodeCount()) {
+      return differ("node", entries(a.nodeCount()), entries(b.nodeCount()));
     }
     size_t index = 0;
-    for (const Node *x = a.first_node, *y = b.first_node; x != nullptr;
-         x = x->next, y = y->next, ++index) {
+    for (const Node *x = a.firstNode(), *y = b.firstNode(); x != nullptr;
+         x = x->next(), y = y->next(), ++index) {
       Scope scope(*this, segment("node", index, x->nameOrEmpty()));
       if (!node(*x, *y)) return false;
     }
@@ -272,20 +274,19 @@ class Comparer {
   bool node(const Node& a, const Node& b) {
     const NodeRareFields& ra = a.rare();
     const NodeRareFields& rb = b.rare();
-    if (a.inputs.size() != b.inputs.size()) {
-      return differ("input", entries(a.inputs.size()), entries(b.inputs.size()));
+    if (a.inputCount() != b.inputCount()) {
+      return differ("input", entries(a.inputCount()), entries(b.inputCount()));
     }
-    for (size_t i = 0; i < a.inputs.size(); ++i) {
-      if (!sameName(segment("input", i, ""), valueName(a.inputs[i].value),
-                    valueName(b.inputs[i].value))) {
+    for (size_t i = 0; i < a.inputCount(); ++i) {
+      if (!sameName(segment("input", i, ""), valueName(a.input(i)), valueName(b.input(i)))) {
         return false;
       }
     }
-    if (a.outputs.size() != b.outputs.size()) {
-      return differ("output", entries(a.outputs.size()), entries(b.outputs.size()));
+    if (a.outputCount() != b.outputCount()) {
+      return differ("output", entries(a.outputCount()), entries(b.outputCount()));
     }
-    for (size_t i = 0; i < a.outputs.size(); ++i) {
-      if (!sameName(segment("output", i, ""), valueName(a.outputs[i]), valueName(b.outputs[i]))) {
+    for (size_t i = 0; i < a.outputCount(); ++i) {
+      if (!sameName(segment("output", i, ""), valueName(a.output(i)), valueName(b.output(i)))) {
         return false;
       }
     }
@@ -429,8 +430,8 @@ class Comparer {
       return differ("output", entries(a.outputs.size()), entries(b.outputs.size()));
     }
     for (size_t i = 0; i < a.outputs.size(); ++i) {
-      if (!sameName(segment("output", i, ""), valueName(a.outputs[i]->value),
-                    valueName(b.outputs[i]->value))) {
+      if (!sameName(segment("output", i, ""), valueName(a.outputs[i]->value()),
+                    valueName(b.outputs[i]->value()))) {
         return false;
       }
     }
@@ -442,12 +443,12 @@ class Comparer {
     // The body holds the nodes and value_info; its other graph fields are not in the proto.
     const Graph& x = *a.body;
     const Graph& y = *b.body;
-    if (x.node_count != y.node_count) {
-      return differ("node", entries(x.node_count), entries(y.node_count));
+    if (x.nodeCount() != y.nodeCount()) {
+      return differ("node", entries(x.nodeCount()), entries(y.nodeCount()));
     }
     size_t index = 0;
-    for (const Node *m = x.first_node, *n = y.first_node; m != nullptr;
-         m = m->next, n = n->next, ++index) {
+    for (const Node *m = x.firstNode(), *n = y.firstNode(); m != nullptr;
+         m = m->next(), n = n->next(), ++index) {
       Scope scope(*this, segment("node", index, m->nameOrEmpty()));
       if (!node(*m, *n)) return false;
     }

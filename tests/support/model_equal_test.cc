@@ -7,6 +7,7 @@
 #include <bit>
 #include <functional>
 
+#include "ir/graph_builder.h"
 #include "onyx/serde/model_io.h"
 #include "support/proto_builder.h"
 
@@ -130,7 +131,7 @@ std::string richModel() {
       .str();
 }
 
-Node& firstNode(Model& m) { return *m.graph->first_node; }
+Node& firstNode(Model& m) { return *m.graph->firstNode(); }
 Attribute& attributeOf(Model& m, size_t index) { return *firstNode(m).attributes[index]; }
 
 struct Case {
@@ -154,9 +155,10 @@ std::vector<Case> cases() {
       {"model doc_string", [](Model& m) { m.doc_string = "x"; }, "doc_string", true},
       {"metadata value", [](Model& m) { m.metadata_props[0].value = "w"; },
        "metadata_props[0](k).value", true},
-      {"node input", [](Model& m) { firstNode(m).inputs[1].set(nullptr); },
+      {"node input", [](Model& m) { firstNode(m).setInput(1, nullptr); },
        "graph.node[0](n0).input[1]", true},
-      {"node output", [](Model& m) { firstNode(m).outputs[0] = nullptr; },
+      {"node output",
+       [](Model& m) { ir_internal::GraphBuilder::outputs(&firstNode(m))[0] = nullptr; },
        "graph.node[0](n0).output[0]", true},
       {"node name", [](Model& m) { firstNode(m).name = "n1"; }, "graph.node[0](n0).name", true},
       {"op_type", [](Model& m) { firstNode(m).op_type = "Other"; }, "graph.node[0](n0).op_type",
@@ -181,7 +183,7 @@ std::vector<Case> cases() {
        "graph.node[0](n0).attribute[5](ssa).strings[0]", true},
       {"attribute tensor", [](Model& m) { attributeOf(m, 6).t->dims.values[0] = 2; },
        "graph.node[0](n0).attribute[6](ta).t.dims[0]", true},
-      {"attribute graph", [](Model& m) { attributeOf(m, 7).g->first_node->op_type = "Neg"; },
+      {"attribute graph", [](Model& m) { attributeOf(m, 7).g->firstNode()->op_type = "Neg"; },
        "graph.node[0](n0).attribute[7](ga).g.node[0].op_type", true},
       {"attribute type_proto",
        [](Model& m) { attributeOf(m, 8).rare(m.arena()).tp->elem_type = 7; },
@@ -250,7 +252,7 @@ std::vector<Case> cases() {
        "functions[0](f).attribute[0]", true},
       {"function default", [](Model& m) { m.functions[0]->attribute_proto[0]->i = 5; },
        "functions[0](f).attribute_proto[0](beta).i", true},
-      {"function node", [](Model& m) { m.functions[0]->body->first_node->op_type = "Neg"; },
+      {"function node", [](Model& m) { m.functions[0]->body->firstNode()->op_type = "Neg"; },
        "functions[0](f).node[0].op_type", true},
       {"function doc_string", [](Model& m) { m.functions[0]->doc_string = "x"; },
        "functions[0](f).doc_string", true},
@@ -322,17 +324,17 @@ TEST(ModelEqual, TensorsCompareByValueNotByStorageField) {
 TEST(ModelEqual, TextModeTakesAbsentAsDefaultAndAnyNanAsNan) {
   Model a = load(testing::validModelBytes());
   Model b = load(testing::validModelBytes());
-  b.graph->first_node->domain = "";  // absent in a: the text parser always sets it
+  b.graph->firstNode()->domain = "";  // absent in a: the text parser always sets it
   EXPECT_EQ(firstDifference(a, b, kStrict)->path, "graph.node[0](add0).domain");
   EXPECT_FALSE(firstDifference(a, b, kText));
 
   Model c = load(testing::validModelBytes());
-  c.graph->first_node->attributes[0]->f = std::bit_cast<float>(0x7fc00000u);
+  c.graph->firstNode()->attributes[0]->f = std::bit_cast<float>(0x7fc00000u);
   Model d = load(testing::validModelBytes());
-  d.graph->first_node->attributes[0]->f = std::bit_cast<float>(0x7fc00123u);
+  d.graph->firstNode()->attributes[0]->f = std::bit_cast<float>(0x7fc00123u);
   EXPECT_EQ(firstDifference(c, d, kStrict)->path, "graph.node[0](add0).attribute[0](alpha).f");
   EXPECT_FALSE(firstDifference(c, d, kText));
-  d.graph->first_node->attributes[0]->f = std::bit_cast<float>(0xffc00000u);  // -nan
+  d.graph->firstNode()->attributes[0]->f = std::bit_cast<float>(0xffc00000u);  // -nan
   EXPECT_TRUE(firstDifference(c, d, kText));
 }
 

@@ -28,7 +28,7 @@ struct OneNode {
 };
 OneNode parseNode(std::string_view node_text) {
   OneNode result{parse("g () => () { " + std::string(node_text) + " }")};
-  if (result.model.graph != nullptr) result.node = result.model.graph->first_node;
+  if (result.model.graph != nullptr) result.node = result.model.graph->firstNode();
   EXPECT_NE(result.node, nullptr) << node_text;
   return result;
 }
@@ -42,19 +42,19 @@ const Attribute& attr(const Node* node, std::string_view name) {
 }
 
 Node* nodeAt(const Graph& graph, size_t index) {
-  Node* node = graph.first_node;
-  while (node != nullptr && index-- > 0) node = node->next;
+  Node* node = graph.firstNode();
+  while (node != nullptr && index-- > 0) node = node->next();
   return node;
 }
 
 std::vector<std::string> inputNames(const Node* node) {
   std::vector<std::string> names;
-  for (const Use& use : node->inputs) names.emplace_back(use.value ? use.value->name : "");
+  for (const Use& use : node->inputs()) names.emplace_back(use.value() ? use.value()->name() : "");
   return names;
 }
 std::vector<std::string> outputNames(const Node* node) {
   std::vector<std::string> names;
-  for (const Value* value : node->outputs) names.emplace_back(value ? value->name : "");
+  for (const Value* value : node->outputs()) names.emplace_back(value ? value->name() : "");
   return names;
 }
 
@@ -238,9 +238,9 @@ TEST(TextParserFields, InputsOutputsInitializersAndValueInfo) {
   // Names bind as in a decoded model: the initializer is the input's default.
   Value* b = g.lookup("b");
   ASSERT_NE(b, nullptr);
-  EXPECT_NE(b->input, nullptr);
-  EXPECT_EQ(b->initializer, g.initializers[0]);
-  EXPECT_EQ(g.value_info[0]->value, nodeAt(g, 0)->outputs[0]);
+  EXPECT_NE(b->graphInput(), nullptr);
+  EXPECT_EQ(b->initializer(), g.initializers[0]);
+  EXPECT_EQ(g.value_info[0]->value, nodeAt(g, 0)->output(0));
 }
 
 TEST(TextParserFields, GraphInputListMayBeLeftOut) {
@@ -392,7 +392,7 @@ TEST(TextParserFields, QuotedNamesAndEscapes) {
   EXPECT_EQ(*g.name, "the graph");
   EXPECT_EQ(*g.inputs[0]->name, "input/0");
   EXPECT_EQ(outputNames(nodeAt(g, 0))[0], "tmp \"x\"");
-  EXPECT_EQ(nodeAt(g, 1)->inputs[0].value, nodeAt(g, 0)->outputs[0]);
+  EXPECT_EQ(nodeAt(g, 1)->input(0), nodeAt(g, 0)->output(0));
   // A backslash takes the next character as it is: there are no other escapes.
   EXPECT_EQ(*attr(nodeAt(g, 2), "s").s, "back\\slash, n is n");
 }
@@ -487,8 +487,8 @@ TEST(TextParserFields, TypeAndGraphAttributes) {
   EXPECT_EQ(body.kind(), AttributeKind::kGraph);
   ASSERT_NE(body.g, nullptr);
   EXPECT_EQ(*body.g->name, "inner");
-  EXPECT_EQ(body.g->node_count, 1u);
-  EXPECT_EQ(body.g->owner, n.node);  // scoped inside the node, as a decoded subgraph is
+  EXPECT_EQ(body.g->nodeCount(), 1u);
+  EXPECT_EQ(body.g->owner(), n.node);  // scoped inside the node, as a decoded subgraph is
 }
 
 TEST(TextParserFields, ListsOfTensorsGraphsAndTypesAreKept) {
@@ -516,12 +516,12 @@ TEST(TextParserFields, SubgraphsReadOuterValues) {
     y = If (c) <then_branch = t () => (float[2] a) { a = Identity(x) },
                 else_branch = e () => (float[2] b) { b = Neg(x) }>
   })");
-  const Node* if_node = model.graph->first_node;
+  const Node* if_node = model.graph->firstNode();
   const Graph* then_branch = attr(if_node, "then_branch").g;
   ASSERT_NE(then_branch, nullptr);
   // The branch's read of x is a use of the outer graph's input, as after decoding.
-  EXPECT_EQ(then_branch->first_node->inputs[0].value, model.graph->lookup("x"));
-  EXPECT_EQ(then_branch->parent, model.graph);
+  EXPECT_EQ(then_branch->firstNode()->input(0), model.graph->lookup("x"));
+  EXPECT_EQ(then_branch->parent(), model.graph);
 }
 
 // ---- functions -------------------------------------------------------------------------
@@ -558,23 +558,23 @@ TEST(TextParserFields, FunctionsWithAttributesDefaultsAndValueInfo) {
   EXPECT_EQ(*infos[1]->name, "t");
   EXPECT_EQ(infos[2]->type, nullptr);
   // A reference keeps its annotated type; without one, it has none.
-  const Node* first = fn.body->first_node;
+  const Node* first = fn.body->firstNode();
   EXPECT_EQ(*attr(first, "value_float").rare().ref_attr_name, "alpha");
   EXPECT_EQ(attr(first, "value_float").kind(), AttributeKind::kFloat);
-  EXPECT_FALSE(attr(first->next, "value_float").type.has_value());
+  EXPECT_FALSE(attr(first->next(), "value_float").type.has_value());
 }
 
 TEST(TextParserFields, LoneEntryPoints) {
   Result<Model> graph = parseGraphText("g (x) => (y) { y = Identity(x) }");
   ASSERT_TRUE(graph) << graph.status().toString();
   EXPECT_FALSE(graph->ir_version.has_value());
-  EXPECT_EQ(graph->graph->node_count, 1u);
+  EXPECT_EQ(graph->graph->nodeCount(), 1u);
 
   Result<Model> nodes = parseNodesText("{ a = Foo(x) \n b = Bar(a) }");
   ASSERT_TRUE(nodes) << nodes.status().toString();
-  EXPECT_EQ(nodes->graph->node_count, 2u);
+  EXPECT_EQ(nodes->graph->nodeCount(), 2u);
   EXPECT_FALSE(nodes->graph->name.has_value());
-  EXPECT_EQ(nodeAt(*nodes->graph, 1)->inputs[0].value, nodes->graph->first_node->outputs[0]);
+  EXPECT_EQ(nodeAt(*nodes->graph, 1)->input(0), nodes->graph->firstNode()->output(0));
 
   Result<Model> function = parseFunctionText("<domain: \"d\"> f (x) => (y) { y = Neg(x) }");
   ASSERT_TRUE(function) << function.status().toString();
@@ -587,7 +587,7 @@ TEST(TextParserFields, ByteOrderMarkAndLineEndings) {
   // A byte-order mark at the start is skipped; CR LF line endings are spaces like any other.
   Model model = parse("\xef\xbb\xbfg (x) => (y) {\r\n  y = Identity(x) # done\r\n}\r\n");
   EXPECT_EQ(*model.graph->name, "g");
-  EXPECT_EQ(model.graph->node_count, 1u);
+  EXPECT_EQ(model.graph->nodeCount(), 1u);
   // Elsewhere it is a character like any other, and not a name.
   EXPECT_FALSE(parseText("g (x) => (y) {\xef\xbb\xbf}"));
 }
@@ -600,7 +600,7 @@ TEST(TextParserFields, TextMayBeFreedAfterParsing) {
   text.clear();
   text.shrink_to_fit();
   EXPECT_EQ(*model->graph->name, "g");
-  EXPECT_EQ(model->graph->first_node->inputs[1].value->name, "w");
+  EXPECT_EQ(model->graph->firstNode()->input(1)->name(), "w");
 }
 
 }  // namespace

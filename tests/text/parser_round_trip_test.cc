@@ -15,7 +15,7 @@ namespace {
 
 size_t countNodes(const Model& model) {
   size_t count = 0;
-  forEachGraph(model, [&](Graph& graph) { count += graph.node_count; });
+  forEachGraph(model, [&](Graph& graph) { count += graph.nodeCount(); });
   return count;
 }
 
@@ -66,7 +66,7 @@ TEST(TextParserRoundTrip, SamplesHaveWhatTheyClaim) {
   EXPECT_EQ(parsed("every_type").graph->inputs.size(), 26u);
   EXPECT_EQ(parsed("functions").functions.size(), 5u);
   EXPECT_EQ(parsed("initializers").graph->initializers.size(), 18u);
-  EXPECT_EQ(parsed("nodes").graph->node_count, 21u);
+  EXPECT_EQ(parsed("nodes").graph->nodeCount(), 21u);
   Model subgraphs = parsed("subgraphs");
   size_t graphs = 0;
   forEachGraph(subgraphs, [&](Graph&) { ++graphs; });
@@ -90,9 +90,9 @@ TEST(TextParserRoundTrip, LargeGraphParses) {
   Result<Model> model = parseText(text);
   ASSERT_TRUE(model) << model.status().toString();
   const Graph& graph = *model->graph;
-  EXPECT_EQ(graph.node_count, 20000u);
-  EXPECT_EQ(graph.last_node->inputs[0].value, graph.last_node->prev->outputs[0]);
-  EXPECT_EQ(graph.outputs[0]->bound(), graph.last_node->outputs[0]);
+  EXPECT_EQ(graph.nodeCount(), 20000u);
+  EXPECT_EQ(graph.lastNode()->input(0), graph.lastNode()->prev()->output(0));
+  EXPECT_EQ(graph.outputs[0]->bound(), graph.lastNode()->output(0));
 }
 
 }  // namespace

@@ -245,7 +245,7 @@ TEST(Printer, NodeLabelsOutputsDomainsAndOverloads) {
                                "  = Print(\"float\")\n"
                                "  [\"\"] c = Constant()\n"
                                "}\n");
-  EXPECT_EQ(printNode(*m.graph->first_node->next), "= Print(\"float\")");
+  EXPECT_EQ(printNode(*m.graph->firstNode()->next()), "= Print(\"float\")");
   EXPECT_TRUE(textLosses(m).empty());
 }
 
@@ -254,7 +254,7 @@ TEST(Printer, NamesTheSyntaxCannotQuoteAreWrittenAsStandInsAndReported) {
   n.bytes(field::node::kDomain, "com..x").message(field::node::kAttribute, intAttribute("a-b", 1));
   Model m =
       load(model(ProtoBuilder().message(field::graph::kNode, n).bytes(field::graph::kName, "g")));
-  EXPECT_EQ(printNode(*m.graph->first_node, PrintOptions{false, 2}),
+  EXPECT_EQ(printNode(*m.graph->firstNode(), PrintOptions{false, 2}),
             "y = com__x.my_op <a_b: int = 1> (x)");
   EXPECT_EQ(lossPaths(m), (std::vector<std::string>{"graph.node[0].domain", "graph.node[0].op_type",
                                                     "graph.node[0].attribute[0](a-b).name"}));
@@ -586,7 +586,7 @@ TEST(Printer, GraphWithInitializersValueInfoAndASubgraph) {
   EXPECT_EQ(lossPaths(m),
             (std::vector<std::string>{"graph.node[1](if0).attribute[1](else_branch).g.name"}));
   // On its own a graph is no attribute value, so its name can be quoted.
-  EXPECT_EQ(printGraph(*m.graph->last_node->attributes[1]->g),
+  EXPECT_EQ(printGraph(*m.graph->lastNode()->attributes[1]->g),
             "\"float\" () => (float[N] b)\n"
             "  <\n"
             "    float[1] k = {2}\n"

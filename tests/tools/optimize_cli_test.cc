@@ -74,7 +74,7 @@ TEST_F(OptimizeCli, SimplifiesAndWritesTheSameBytesEveryTime) {
   Result<Model> optimized = loadModel(out.string());
   ASSERT_TRUE(optimized);
   EXPECT_EQ(testing::opTypes(*optimized->graph), "Add Mul");
-  EXPECT_EQ(optimized->graph->outputs[0]->bound()->name, "y");
+  EXPECT_EQ(optimized->graph->outputs[0]->bound()->name(), "y");
   fs::path again = dir_ / "o2.onnx";
   ASSERT_EQ(onyx("optimize " + out.string() + " " + again.string()).status, 0);
   EXPECT_EQ(fileBytes(again), fileBytes(out));

@@ -98,7 +98,7 @@ Status checkDimSizesUsed(const Graph& graph, const DimSizes& sizes) {
 }
 
 Result<Array> generateInput(const Value& formal, const DimSizes& sizes, uint64_t seed) {
-  std::string_view name = formal.name;
+  std::string_view name = formal.name();
   const Type* type = formal.type();
   if (type == nullptr || type->kind == Type::Kind::kNone) {
     return refusal(

@@ -30,7 +30,7 @@ struct InferArguments {
 
 std::string outputName(const ValueInfo& info) {
   const Value* value = info.bound();
-  return std::string(value != nullptr ? value->name : info.name.value_or(""));
+  return std::string(value != nullptr ? value->name() : info.name.value_or(""));
 }
 
 int runInfer(const InferArguments& arguments) {

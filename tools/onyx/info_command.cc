@@ -90,7 +90,7 @@ bool declaresLess(const Type* type) {
 
 std::string valueName(const ValueInfo& info) {
   const Value* value = info.bound();
-  return std::string(value ? value->name : info.name.value_or(""));
+  return std::string(value ? value->name() : info.name.value_or(""));
 }
 
 int runInfo(const std::string& path, bool json) {
@@ -123,7 +123,7 @@ int runInfo(const std::string& path, bool json) {
   std::map<std::string, size_t> op_counts;
   size_t node_count = 0;
   forEachGraph(model, [&](Graph& graph) {
-    for (const Node* node = graph.first_node; node; node = node->next) {
+    for (const Node* node = graph.firstNode(); node; node = node->next()) {
       std::string key(node->opType());
       if (!node->domainOrDefault().empty() && node->domainOrDefault() != "ai.onnx") {
         key = std::string(node->domainOrDefault()) + "::" + key;

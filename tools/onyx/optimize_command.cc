@@ -133,13 +133,13 @@ int verifyOptimized(const Model& original, const Model& optimized, const Optimiz
     std::vector<NamedValue> inputs;
     for (const ValueInfo* declared : graph.inputs) {
       const Value* formal = declared->value;
-      if (formal == nullptr || formal->initializer != nullptr) continue;
+      if (formal == nullptr || formal->initializer() != nullptr) continue;
       Result<Array> made = generateInput(*formal, sizes, static_cast<uint64_t>(run));
       if (!made) {
         fmt::print(stderr, "onyx: --verify: {}\n", made.status().message());
         return kExitUnreadable;
       }
-      inputs.push_back({std::string(formal->name), EvalValue::of(std::move(*made))});
+      inputs.push_back({std::string(formal->name()), EvalValue::of(std::move(*made))});
     }
     Result<std::vector<EvalValue>> before = evaluate(original, inputs);
     if (!before) {
@@ -165,7 +165,7 @@ int verifyOptimized(const Model& original, const Model& optimized, const Optimiz
   bool differs = false;
   for (size_t k = 0; k < largest.size(); ++k) {
     const Value* bound = graph.outputs[k]->bound();
-    std::string name = bound != nullptr ? std::string(bound->name) : std::to_string(k);
+    std::string name = bound != nullptr ? std::string(bound->name()) : std::to_string(k);
     const Difference& found = largest[k];
     if (!found.mismatch.empty()) {
       fmt::print("output {}: {}\n", name, found.mismatch);

@@ -53,7 +53,7 @@ struct RunArguments {
 
 Result<EvalValue> readInput(const Graph& graph, const std::string& name, const std::string& path) {
   const Value* formal = graph.lookup(name);
-  if (formal == nullptr || formal->input == nullptr) {
+  if (formal == nullptr || formal->graphInput() == nullptr) {
     return Status(ErrorCode::kInvalidArgument, "the graph has no input named '" + name + "'");
   }
   if (path.ends_with(".npy")) {
@@ -150,9 +150,9 @@ Result<std::vector<NamedValue>> gatherInputs(const RunArguments& arguments, cons
   }
   for (const ValueInfo* declared : graph.inputs) {
     const Value* formal = declared->value;
-    if (formal == nullptr || formal->initializer != nullptr) continue;
+    if (formal == nullptr || formal->initializer() != nullptr) continue;
     bool given = std::any_of(inputs.begin(), inputs.end(), [formal](const NamedValue& input) {
-      return input.name == formal->name;
+      return input.name == formal->name();
     });
     if (given) continue;
     Result<Array> made = generateInput(*formal, sizes, arguments.seed);
@@ -163,10 +163,10 @@ Result<std::vector<NamedValue>> gatherInputs(const RunArguments& arguments, cons
     }
     std::string shape;
     for (int64_t dim : made->shape()) shape += fmt::format("{}{}", shape.empty() ? "" : ",", dim);
-    fmt::print(stderr, "generated input {}: {}[{}], {} (seed {})\n", formal->name,
+    fmt::print(stderr, "generated input {}: {}[{}], {} (seed {})\n", formal->name(),
                elementTypeInfo(made->type())->shortName, shape,
                describeGeneratedValues(made->type()), arguments.seed);
-    inputs.push_back({std::string(formal->name), EvalValue::of(std::move(*made))});
+    inputs.push_back({std::string(formal->name()), EvalValue::of(std::move(*made))});
   }
   return inputs;
 }
@@ -232,7 +232,7 @@ int runModel(const RunArguments& arguments) {
   }
   for (size_t i = 0; i < outputs->size(); ++i) {
     const Value* bound = model.graph->outputs[i]->bound();
-    std::string name = bound != nullptr ? std::string(bound->name) : fmt::format("output {}", i);
+    std::string name = bound != nullptr ? std::string(bound->name()) : fmt::format("output {}", i);
     fmt::print("{}: {}\n", name, describeValue((*outputs)[i]));
   }
   if (runs == 1) {

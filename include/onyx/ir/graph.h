@@ -5,11 +5,14 @@
 // enclosing graphs, and may define none of the latter (no shadowing). The node list is in
 // file order, which a valid model keeps topological (topo_sort.h restores it).
 //
-// Mutations take the model's Arena and copy the strings they are given into it. What
+// Mutations take the model's Arena (GraphEditor, editor.h, holds it for you) and copy the
+// strings they are given into it. The node list and the scope are read-only here: the
+// methods below, GraphEditor and Patch (patch.h) change them. What
 // each costs is stated with it; docs/graph-api.md has the full table.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include "onyx/core/status.h"
@@ -32,11 +35,6 @@ struct TensorAnnotation {
 };
 
 struct Graph {
-  // The node list, in file order (which a valid model keeps topological).
-  Node* first_node = nullptr;
-  Node* last_node = nullptr;
-  size_t node_count = 0;
-
   OptString name;
   ArenaList<Tensor*> initializers;
   OptString doc_string;
@@ -50,31 +48,39 @@ struct Graph {
   ArenaList<StringStringEntry> metadata_props;
   UnknownFields unknown;
 
-  // Scope: the enclosing graph (null for a main graph, a function body or a training
-  // graph), the node whose attribute holds this graph, and the names defined here.
-  Graph* parent = nullptr;
-  Node* owner = nullptr;
-  NameTable names;              // each name defined here, to its (first) definition
-  ArenaList<Graph*> subgraphs;  // graphs held by attributes of this graph's nodes
-  // Every value this scope owns, in creation order. A removed value stays until the list
-  // compacts (with `graph == nullptr`); removing values invalidates a walk of this list.
-  ArenaList<Value*> values;
-  size_t removed_values = 0;  // removed since the last compaction
-  uint64_t name_counter = 0;  // suffixes tried by uniqueValueName
+  // ---- structure (read-only: the methods below and Patch change it) ---------------------
+
+  /// The node list, in file order (which a valid model keeps topological).
+  Node* firstNode() const { return first_node_; }
+  Node* lastNode() const { return last_node_; }
+  size_t nodeCount() const { return node_count_; }
+  /// The enclosing graph: null for a main graph, a function body or a training graph.
+  Graph* parent() const { return parent_; }
+  /// The node whose attribute holds this graph; null for a graph no node holds.
+  Node* owner() const { return owner_; }
+  /// Each name defined here, to its (first) definition.
+  const NameTable& names() const { return names_; }
+  /// The graphs held by attributes of this graph's nodes.
+  const std::span<Graph* const> subgraphs() const { return {subgraphs_.data(), subgraphs_.size()}; }
+  /// Every value this scope owns, in creation order. May hold removed values (with
+  /// `graph() == nullptr`) until the list compacts; removing values invalidates a walk of it.
+  const std::span<Value* const> values() const { return {values_.data(), values_.size()}; }
+  /// How many entries of values() are removed ones, waiting for the list to compact.
+  size_t removedValueCount() const { return removed_values_; }
 
   // ---- scope -------------------------------------------------------------------------------
 
   /// The value `name` resolves to from inside this graph: its own names first, then the
   /// enclosing graphs'. Null when no scope defines it. O(nesting depth).
   Value* lookup(std::string_view value_name) const {
-    for (const Graph* scope = this; scope != nullptr; scope = scope->parent) {
-      if (Value* found = scope->names.find(value_name)) return found;
+    for (const Graph* scope = this; scope != nullptr; scope = scope->parent_) {
+      if (Value* found = scope->names_.find(value_name)) return found;
     }
     return nullptr;
   }
   /// Whether `other` is this graph or nested (at any depth) inside it. O(nesting depth).
   bool encloses(const Graph* other) const {
-    for (; other != nullptr; other = other->parent) {
+    for (; other != nullptr; other = other->parent_) {
       if (other == this) return true;
     }
     return false;
@@ -82,7 +88,7 @@ struct Graph {
 
   // ---- nodes -------------------------------------------------------------------------------
 
-  NodeRange nodes() const { return NodeRange(first_node); }
+  NodeRange nodes() const { return NodeRange(first_node_); }
 
   /// A new node of this graph, not yet in the list (insert it with appendNode,
   /// prependNode, Node::insertBefore / insertAfter), reading `reads` (null: an omitted
@@ -97,16 +103,16 @@ struct Graph {
 
   /// Appends `node` (a detached node of this graph, or a fresh one) to the node list. O(1).
   void appendNode(Node* node) {
-    node->graph = this;
-    node->prev = last_node;
-    node->next = nullptr;
-    if (last_node != nullptr) {
-      last_node->next = node;
+    node->graph_ = this;
+    node->prev_ = last_node_;
+    node->next_ = nullptr;
+    if (last_node_ != nullptr) {
+      last_node_->next_ = node;
     } else {
-      first_node = node;
+      first_node_ = node;
     }
-    last_node = node;
-    ++node_count;
+    last_node_ = node;
+    ++node_count_;
   }
   /// Puts `node` (detached, of this graph) first in the node list. O(1).
   void prependNode(Node* node);
@@ -156,6 +162,19 @@ struct Graph {
   /// Drops removed values from `values` and removed entries from `value_info`. Also done
   /// by itself once half of `values` is removed. O(values + value_info).
   void compact();
+
+ private:
+  friend class ir_internal::GraphBuilder;
+  Node* first_node_ = nullptr;
+  Node* last_node_ = nullptr;
+  size_t node_count_ = 0;
+  Graph* parent_ = nullptr;
+  Node* owner_ = nullptr;
+  NameTable names_;
+  ArenaList<Graph*> subgraphs_;
+  ArenaList<Value*> values_;
+  size_t removed_values_ = 0;  // removed since the last compaction
+  uint64_t name_counter_ = 0;  // suffixes tried by uniqueValueName
 };
 
 /// A new, empty root graph (no parent): a training graph, or a subgraph to adopt with
@@ -164,11 +183,11 @@ Graph* newGraph(Arena& arena);
 
 template <class Fn>
 void Graph::forEachNode(Fn&& fn) const {
-  for (Node* node = first_node; node != nullptr;) {
-    Node* next = node->next;
+  for (Node* node = first_node_; node != nullptr;) {
+    Node* next = node->next();
     fn(node);
     // By index: a rewrite inside a subgraph may change this node's attribute lists.
-    for (size_t a = 0; node->graph == this && a < node->attributes.size(); ++a) {
+    for (size_t a = 0; node->graph() == this && a < node->attributes.size(); ++a) {
       const Attribute* attribute = node->attributes[a];
       if (attribute->g != nullptr) attribute->g->forEachNode(fn);
       for (size_t g = 0; g < attribute->rare().graphs.size(); ++g) {

@@ -1,10 +1,11 @@
 // onyx/ir/node.h — NodeProto in the IR: an operator call with inputs, outputs, attributes.
 //
-// A node belongs to one graph (`graph`) and sits in its node list once inserted. Its input
+// A node belongs to one graph (`graph()`) and sits in its node list once inserted. Its input
 // slots are the use-list links of the values they read; its outputs are values it defines
-// in its graph. Mutations that allocate take the model's Arena; strings given to them are
-// copied into it. Complexities are stated per operation; "inputs"/"outputs"/"attributes"
-// mean this node's counts.
+// in its graph. Mutations that allocate take the model's Arena (GraphEditor, editor.h, holds
+// it for you); strings given to them are copied into it. The links (graph, list neighbours,
+// input slots, outputs) are read-only: change them through the methods. Complexities are stated per
+// operation; "inputs"/"outputs"/"attributes" mean this node's counts.
 #pragma once
 
 #include <cstdint>
@@ -36,19 +37,25 @@ struct NodeRareFields {
 };
 
 struct Node {
+ private:
+  // First, where they were when they were public: the decoder writes a node front to back.
   // Input slots are the use-list links themselves; the array is allocated with its final
   // size, so the slots never move while linked.
-  ArenaList<Use> inputs;
-  ArenaList<Value*> outputs;  // null: an omitted optional output ("")
+  ArenaList<Use> inputs_;
+  ArenaList<Value*> outputs_;
+
+ public:
   OptString name;
   OptString op_type;
   ArenaList<Attribute*> attributes;
   OptString domain;
   NodeRareFields* rare_fields = nullptr;  // null: none of them set
 
-  Graph* graph = nullptr;  // the graph whose node this is; null once destroyed
-  Node* prev = nullptr;
-  Node* next = nullptr;
+  /// The graph whose node this is; null once destroyed.
+  Graph* graph() const { return graph_; }
+  /// Its neighbours in the graph's node list (null at the ends, and while detached).
+  Node* prev() const { return prev_; }
+  Node* next() const { return next_; }
 
   /// doc_string, overload, metadata_props, device_configurations and unknown fields: all
   /// absent or empty when the node has none of them. O(1).
@@ -86,9 +93,12 @@ struct Node {
 
   // ---- inputs ----------------------------------------------------------------------------
 
-  size_t inputCount() const { return inputs.size(); }
+  size_t inputCount() const { return inputs_.size(); }
+  /// The input slots, each a use of the value it reads (change them with setInput and the
+  /// like).
+  const std::span<const Use> inputs() const { return {inputs_.data(), inputs_.size()}; }
   /// The value input `i` reads; null for an omitted optional input.
-  Value* input(size_t i) const { return inputs[i].value; }
+  Value* input(size_t i) const { return inputs_[i].value(); }
   /// Points input `i` at `value` (null: omitted), which must be visible from this node's
   /// graph. O(1).
   void setInput(size_t i, Value* value);
@@ -104,9 +114,11 @@ struct Node {
 
   // ---- outputs ---------------------------------------------------------------------------
 
-  size_t outputCount() const { return outputs.size(); }
+  size_t outputCount() const { return outputs_.size(); }
+  /// The values it defines; null for an omitted optional output ("").
+  const std::span<Value* const> outputs() const { return {outputs_.data(), outputs_.size()}; }
   /// The value output `i` defines; null for an omitted optional output.
-  Value* output(size_t i) const { return outputs[i]; }
+  Value* output(size_t i) const { return outputs_[i]; }
   /// Adds an output defining a new value named after `hint` (or the op type) so that no
   /// name in scope clashes. O(outputs) plus uniqueValueName's cost.
   Value* addOutput(Arena& arena, std::string_view hint = {});
@@ -199,7 +211,13 @@ struct Node {
                         std::string_view referenced);
 
  private:
+  friend struct Graph;  // appendNode links the node inline
+  friend class ir_internal::GraphBuilder;
   static const NodeRareFields kNone;
+
+  Graph* graph_ = nullptr;
+  Node* prev_ = nullptr;
+  Node* next_ = nullptr;
 };
 
 /// The nodes of one graph in list order, as a range of Node*. The node the loop is on may
@@ -218,12 +236,12 @@ class NodeRange {
     explicit iterator(Node* node) : node_(node) {}
     Node* operator*() const { return node_; }
     iterator& operator++() {
-      node_ = node_->next;
+      node_ = node_->next();
       return *this;
     }
     iterator operator++(int) {
       iterator old = *this;
-      node_ = node_->next;
+      node_ = node_->next();
       return old;
     }
     bool operator==(const iterator& other) const { return node_ == other.node_; }

@@ -24,6 +24,7 @@ namespace onyx {
 class Arena;
 struct Graph;
 struct Node;
+struct Use;
 struct Tensor;
 struct TensorShape;
 struct SparseTensor;
@@ -31,18 +32,32 @@ struct Type;
 struct Value;
 struct ValueInfo;
 
+namespace ir_internal {
+class GraphBuilder;  // src/ir/graph_builder.h: the one writer of the links besides the methods
+}
+
 struct Use {
-  Value* value = nullptr;  // null: an omitted optional input ("")
-  Node* user = nullptr;    // null: a graph or function output
-  Use* next = nullptr;
-  Use** prev = nullptr;  // the link that points at this use
+ public:
+  /// The value this use reads; null for an omitted optional input ("").
+  Value* value() const { return value_; }
+  /// The node whose input slot this is; null for a graph or function output.
+  Node* user() const { return user_; }
+  /// The next use in the value's use-list.
+  Use* next() const { return next_; }
 
   /// Points this use at `target` (which may be null), moving it between use-lists. O(1).
   void set(Value* target);
 
-  bool isGraphOutput() const { return user == nullptr; }
+  bool isGraphOutput() const { return user_ == nullptr; }
   /// The position of this slot among its node's inputs. O(1). Only for node inputs.
   size_t index() const;
+
+ private:
+  friend class ir_internal::GraphBuilder;
+  Value* value_ = nullptr;
+  Node* user_ = nullptr;
+  Use* next_ = nullptr;
+  Use** prev_ = nullptr;  // the link that points at this use
 };
 
 /// The uses of one value, as a forward range of Use&. Re-pointing or removing the use the
@@ -62,12 +77,12 @@ class UseRange {
     Use& operator*() const { return *use_; }
     Use* operator->() const { return use_; }
     iterator& operator++() {
-      use_ = use_->next;
+      use_ = use_->next();
       return *this;
     }
     iterator operator++(int) {
       iterator old = *this;
-      use_ = use_->next;
+      use_ = use_->next();
       return old;
     }
     bool operator==(const iterator& other) const { return use_ == other.use_; }
@@ -86,29 +101,34 @@ class UseRange {
 };
 
 struct Value {
-  std::string_view name;
-  Graph* graph = nullptr;  // the scope that defines the name; null once removed from it
-  Node* producer = nullptr;
-  // Its type declaration in its own graph's value_info or outputs (a value_info entry
-  // wins over an output entry). Bound with the entry, so a type is found in O(1); beside
-  // `producer`, which the decoder reads just before binding it.
-  ValueInfo* value_info = nullptr;
-  Use* first_use = nullptr;
-  ValueInfo* input = nullptr;  // its declaration as a graph input, if it is one
-  Tensor* initializer = nullptr;
-  SparseTensor* sparse_initializer = nullptr;
-  uint32_t output_index = 0;
-  bool function_input = false;
+  /// Its name, unique in scope; changed with renameValue (unique_names.h), which keeps the
+  /// graph's name table in step.
+  const std::string_view name() const { return name_; }
+  /// The scope that defines the name; null once removed from it.
+  Graph* graph() const { return graph_; }
+  /// The node whose output this is, and which output; null for any other value.
+  Node* producer() const { return producer_; }
+  uint32_t outputIndex() const { return output_index_; }
+  /// Its declaration as a graph input, if it is one.
+  ValueInfo* graphInput() const { return input_; }
+  /// Its type declaration in its own graph's value_info or outputs (a value_info entry wins
+  /// over an output entry); null when there is none.
+  ValueInfo* valueInfo() const { return value_info_; }
+  /// The initializer that defines it (or gives the graph input its default), if any.
+  Tensor* initializer() const { return initializer_; }
+  SparseTensor* sparseInitializer() const { return sparse_initializer_; }
+  /// An input of the function whose body is its graph.
+  bool isFunctionInput() const { return function_input_; }
 
   /// Read somewhere but defined nowhere in scope (an invalid model, kept as read).
   bool isUndefined() const {
-    return producer == nullptr && input == nullptr && initializer == nullptr &&
-           sparse_initializer == nullptr && !function_input;
+    return producer_ == nullptr && input_ == nullptr && initializer_ == nullptr &&
+           sparse_initializer_ == nullptr && !function_input_;
   }
-  bool isGraphInput() const { return input != nullptr; }
-  bool isInitializer() const { return initializer != nullptr || sparse_initializer != nullptr; }
+  bool isGraphInput() const { return input_ != nullptr; }
+  bool isInitializer() const { return initializer_ != nullptr || sparse_initializer_ != nullptr; }
   /// Still defined in a graph (false once its node, input or initializer was removed).
-  bool isAttached() const { return graph != nullptr; }
+  bool isAttached() const { return graph_ != nullptr; }
 
   // ---- type ------------------------------------------------------------------------------
 
@@ -130,8 +150,8 @@ struct Value {
 
   // ---- uses ------------------------------------------------------------------------------
 
-  bool hasUses() const { return first_use != nullptr; }
-  UseRange uses() const { return UseRange(first_use); }
+  bool hasUses() const { return first_use_ != nullptr; }
+  UseRange uses() const { return UseRange(first_use_); }
   /// O(uses).
   size_t useCount() const;
   /// Whether a subgraph nested in this value's graph reads it (a capture). O(uses).
@@ -144,9 +164,9 @@ struct Value {
   template <class Pred>
   void replaceUsesWith(Value* other, Pred&& pred) {
     bool moved_output = false;
-    Use* use = first_use;
+    Use* use = first_use_;
     while (use != nullptr) {
-      Use* next = use->next;
+      Use* next = use->next();
       if (pred(static_cast<const Use&>(*use))) {
         moved_output = moved_output || use->isGraphOutput();
         use->set(other);
@@ -160,30 +180,46 @@ struct Value {
   /// the entries (as reading the file would bind them). O(value_info + outputs of the two
   /// graphs).
   void redeclareAfterOutputsMoved(Value* other);
+
+ private:
+  friend struct Use;
+  friend class ir_internal::GraphBuilder;
+  std::string_view name_;
+  Graph* graph_ = nullptr;
+  Node* producer_ = nullptr;
+  // Bound with the entry, so a type is found in O(1); beside `producer_`, which the decoder
+  // reads just before binding it.
+  ValueInfo* value_info_ = nullptr;
+  Use* first_use_ = nullptr;
+  ValueInfo* input_ = nullptr;
+  Tensor* initializer_ = nullptr;
+  SparseTensor* sparse_initializer_ = nullptr;
+  uint32_t output_index_ = 0;
+  bool function_input_ = false;
 };
 
 inline void Use::set(Value* target) {
-  if (value != nullptr) {
-    *prev = next;
-    if (next != nullptr) next->prev = prev;
+  if (value_ != nullptr) {
+    *prev_ = next_;
+    if (next_ != nullptr) next_->prev_ = prev_;
   }
-  value = target;
-  next = nullptr;
-  prev = nullptr;
+  value_ = target;
+  next_ = nullptr;
+  prev_ = nullptr;
   if (target != nullptr) {
-    next = target->first_use;
-    if (next != nullptr) next->prev = &next;
-    target->first_use = this;
-    prev = &target->first_use;
+    next_ = target->first_use_;
+    if (next_ != nullptr) next_->prev_ = &next_;
+    target->first_use_ = this;
+    prev_ = &target->first_use_;
   }
 }
 
 inline void Value::replaceAllUsesWith(Value* other) {
   if (other == this) return;
   bool moved_output = false;
-  while (first_use != nullptr) {
-    moved_output = moved_output || first_use->isGraphOutput();
-    first_use->set(other);
+  while (first_use_ != nullptr) {
+    moved_output = moved_output || first_use_->isGraphOutput();
+    first_use_->set(other);
   }
   if (moved_output) redeclareAfterOutputsMoved(other);
 }
@@ -204,12 +240,12 @@ struct ValueInfo {
   Value* value = nullptr;
   Use output;
 
-  Value* bound() const { return output.value != nullptr ? output.value : value; }
+  Value* bound() const { return output.value() != nullptr ? output.value() : value; }
   /// A value_info entry whose value was removed from its graph: not written, and dropped
   /// from the list when the graph compacts.
   bool isRemoved() const {
     const Value* v = bound();
-    return v != nullptr && v->graph == nullptr;
+    return v != nullptr && v->graph() == nullptr;
   }
 };
 

@@ -15,10 +15,11 @@
 //   - declarations: graph inputs, initializers and value_info entries agree with the
 //     values they declare.
 // A model loaded from a file that breaks SSA (two definitions of a name) fails here too.
-// Read-only; O(size of the model) with hash sets. A failure is an `internal` Status whose
-// message lists the first ten problems, each with its path (`graph.node[3](relu).input[0]`).
+// Read-only; O(size of the model) with hash sets. Every broken invariant is one Diagnostic
+// (code kInternal, no rule) whose path names the place (`graph.node[3](relu).input[0]`).
 #pragma once
 
+#include "onyx/core/diagnostic.h"
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 
@@ -28,14 +29,16 @@
 namespace onyx {
 
 /// Verifies `graph` and the graphs nested in it. Uses of its values from outside it are
-/// not checked (verify the enclosing graph for that).
-Status verifyGraph(const Graph& graph);
-
+/// not checked (verify the enclosing graph for that). Empty when consistent.
+Diagnostics verifyGraph(const Graph& graph);
 /// Verifies a function's body and its inputs and outputs.
-Status verifyFunction(const Function& function);
-
+Diagnostics verifyFunction(const Function& function);
 /// Verifies the main graph, the training graphs and the function bodies.
-Status verifyModel(const Model& model);
+Diagnostics verifyModel(const Model& model);
+
+/// What a verification found as one Status: ok when nothing, else an `internal` error whose
+/// message counts the problems and lists the first ten, each with its path.
+Status verifiedStatus(const Diagnostics& problems);
 
 }  // namespace onyx
 

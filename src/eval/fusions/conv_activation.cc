@@ -25,7 +25,7 @@ std::optional<float> clipBound(const Node& node, size_t index, const FusionGraph
   const Value* value = index < node.inputCount() ? node.input(index) : nullptr;
   if (value == nullptr) return otherwise;
   if (!graph.constant(value)) return std::nullopt;
-  Result<Array> bound = arrayFromTensor(*value->initializer);
+  Result<Array> bound = arrayFromTensor(*value->initializer());
   if (!bound || bound->type() != ElementType::kFloat || bound->size() != 1) return std::nullopt;
   return bound->data<float>()[0];
 }

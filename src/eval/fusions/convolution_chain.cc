@@ -167,7 +167,7 @@ class ConvolutionChainPattern final : public FusionPattern {
     ConvolutionChain chain;
     chain.conv = &anchor;
     chain.x = anchor.input(0);
-    const Node* transpose = anchor.input(0)->producer;
+    const Node* transpose = anchor.input(0)->producer();
     if (transpose != nullptr && !graph.fused(*transpose) && isTranspose(*transpose, {0, 3, 1, 2}) &&
         graph.soleReader(anchor.input(0)) == &anchor) {
       chain.input_transpose = transpose;

@@ -128,8 +128,8 @@ class Random {
   static uint64_t runSeed(const KernelContext& ctx) {
     uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
     const Node& node = ctx.node();
-    if (!node.outputs.empty() && node.outputs[0] != nullptr) {
-      for (char c : node.outputs[0]->name) {
+    if (!node.outputs().empty() && node.output(0) != nullptr) {
+      for (char c : node.output(0)->name()) {
         hash = (hash ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
       }
     }

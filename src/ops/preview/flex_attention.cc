@@ -38,10 +38,10 @@ Status addModifier(body::BodyText& out, const Graph& modifier, std::string_view 
   Value* formal_input = copy->inputs[0]->value;
   Value* formal_output = copy->outputs[0]->bound();
   std::vector<Value*> values;
-  for (Value* value : copy->values) {
-    if (value->graph != copy) continue;
+  for (Value* value : copy->values()) {
+    if (value->graph() != copy) continue;
     if (value->isUndefined()) {
-      return body::refuse("the modifier graph reads '" + std::string(value->name) +
+      return body::refuse("the modifier graph reads '" + std::string(value->name()) +
                           "', which it does not define");
     }
     values.push_back(value);
@@ -49,7 +49,7 @@ Status addModifier(body::BodyText& out, const Graph& modifier, std::string_view 
   for (Value* value : values) {
     if (value == formal_input || value == formal_output) continue;
     ONYX_RETURN_IF_ERROR(
-        renameValue(arena, *value, std::string(prefix) + std::string(value->name)));
+        renameValue(arena, *value, std::string(prefix) + std::string(value->name())));
   }
   if (formal_output == formal_input) {
     return body::refuse("the modifier graph's output is its input, but it has nodes");
@@ -103,7 +103,7 @@ Result<std::string> buildFlexAttention1(const FunctionBodyContext& context) {
     if (graph == nullptr || graph->inputs.size() != 1 || graph->outputs.size() != 1) {
       return body::refuse(std::string(names[i]) + " must be a graph of one input and one output");
     }
-    bool identity = graph->node_count == 0 && graph->inputs[0]->value != nullptr &&
+    bool identity = graph->nodeCount() == 0 && graph->inputs[0]->value != nullptr &&
                     graph->inputs[0]->value == graph->outputs[0]->bound();
     if (!identity) modifiers[i] = graph;
   }

@@ -86,9 +86,9 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
   Graph* step = cloneGraph(arena, body_graph, &outer, loop);
   loop->setGraphAttr(arena, "body", step);
   step->name = std::string_view("sequence_map_step");
-  for (Value* value : step->values) {
-    if (value->graph == step && value->isUndefined()) {
-      return body::refuse("body reads '" + std::string(value->name) +
+  for (Value* value : step->values()) {
+    if (value->graph() == step && value->isUndefined()) {
+      return body::refuse("body reads '" + std::string(value->name()) +
                           "', which it does not define");
     }
   }
@@ -100,7 +100,7 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
   std::vector<Node*> leading;
   for (size_t j = 0; j < inputs; ++j) {
     Value* formal = formal_values[j];
-    std::string name(formal->name);
+    std::string name(formal->name());
     const Type* type = context.inputType(j);
     bool sequence = type != nullptr && type->kind == Type::Kind::kSequence;
     Node* take =

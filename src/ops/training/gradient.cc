@@ -20,7 +20,7 @@ namespace {
 // initializer's) is what is used.
 void inferGradient(InferenceContext& ctx) {
   const Attribute* xs = ctx.attribute("xs");
-  const Graph* graph = ctx.node().graph;
+  const Graph* graph = ctx.node().graph();
   if (xs == nullptr || graph == nullptr) return;
   const ArenaList<std::string_view>& names = xs->rare().strings;
   if (ctx.outputCount() != names.size()) {
@@ -34,7 +34,7 @@ void inferGradient(InferenceContext& ctx) {
     if (x == nullptr) continue;
     InferredType type;
     if (const Type* declared = x->type()) type = ops::fromDeclared(*declared, ctx.dims());
-    if (!type.isKnown() && x->initializer != nullptr) type = ops::typeOfTensor(*x->initializer);
+    if (!type.isKnown() && x->initializer() != nullptr) type = ops::typeOfTensor(*x->initializer());
     if (type.isTensor()) ctx.setOutputType(i, std::move(type));
   }
 }

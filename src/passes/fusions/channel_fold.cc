@@ -171,12 +171,12 @@ bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& conte
     if (!new_bias) return false;
   }
   if (new_weights != nullptr) {
-    Result<Value*> made = builder.constant(new_weights, weights->name);
+    Result<Value*> made = builder.constant(new_weights, weights->name());
     if (!made) return false;
     node.setInput(1, *made);
   }
   if (new_bias) {
-    std::string_view hint = bias != nullptr ? bias->name : std::string_view("bias");
+    std::string_view hint = bias != nullptr ? bias->name() : std::string_view("bias");
     Result<Value*> made = builder.constant(*new_bias, hint);
     if (!made) return false;
     if (node.inputCount() > 2) {

@@ -10,6 +10,6 @@ int main(int argc, char** argv) {
     std::cerr << model.status().toString() << "\n";
     return 1;
   }
-  std::cout << "nodes " << model->graph->node_count << "\n";
+  std::cout << "nodes " << model->graph->nodeCount() << "\n";
   return 0;
 }

@@ -1,0 +1,123 @@
+// onyx/ir/patch.h — a set of edits to one graph, recorded, then applied in one step or
+// discarded.
+//
+// A rewrite that finds halfway through that it cannot finish should leave the model as it
+// was. A Patch records the edits instead of making them: nodes and initializers to add,
+// uses to re-point, nodes to remove. apply() first checks that the whole set is sound (every
+// name free, nothing left reading a removed node, every read visible and defined before the
+// node that reads it) and only then changes the graph; when a check fails it returns the
+// error and the graph has not changed. A patch that is never applied leaves the model
+// untouched: the nodes and values it created are not in the graph and their names are not
+// taken (their memory stays in the model's arena until the model goes).
+//
+// Until apply(), a node the patch adds is detached: set its name, domain and attributes
+// (not graph attributes), never its inputs or outputs, which belong to the patch. Values the
+// patch adds get their names at apply(): the one given to nameValue(), else a fresh name
+// from their hint. Not thread-safe; one patch at a time per graph.
+#pragma once
+
+#include <cstddef>
+#include <initializer_list>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "onyx/core/status.h"
+#include "onyx/ir/model.h"
+
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
+namespace onyx {
+
+class Patch {
+ public:
+  /// A patch of `graph`, a graph of `model` (its main graph, a subgraph, a function body).
+  Patch(Model& model, Graph& graph);
+  Patch(const Patch&) = delete;
+  Patch& operator=(const Patch&) = delete;
+
+  Graph& graph() const { return graph_; }
+  Arena& arena() const { return arena_; }
+  /// Nothing recorded (or all of it applied or discarded).
+  bool empty() const;
+
+  /// A new node `op_type` reading `reads` (null: an omitted input; else values visible from
+  /// the graph, or values this patch adds), with `output_count` outputs named after
+  /// `op_type`. At apply() it goes just before `before` (an attached node of the graph),
+  /// or last when `before` is null. O(inputs + outputs).
+  Node* addNode(std::string_view op_type, std::span<Value* const> reads, size_t output_count = 1,
+                Node* before = nullptr);
+  Node* addNode(std::string_view op_type, std::initializer_list<Value*> reads,
+                size_t output_count = 1, Node* before = nullptr) {
+    return addNode(op_type, std::span<Value* const>(reads.begin(), reads.size()), output_count,
+                   before);
+  }
+  /// A new initializer holding `tensor` (in the model's arena). Its value is named as the
+  /// tensor is, or, for a tensor without a name, freshly after "init"; the tensor takes the
+  /// value's name at apply(). O(1).
+  Value* addInitializer(Tensor* tensor);
+  /// Gives `value`, a value this patch adds, exactly `name` at apply(), which fails when
+  /// the name is taken in scope by anything but an output of a node this patch removes.
+  void nameValue(Value* value, std::string_view name);
+
+  /// Re-points every use of `from` at `to` (graph outputs included, which then carry
+  /// `to`'s name), as the uses are when apply() gets to it. O(1) now, O(uses) at apply().
+  void replaceAllUsesWith(Value* from, Value* to);
+  /// Points input `index` of `node` (a node of the graph) at `value` (null: omitted).
+  void setInput(Node* node, size_t index, Value* value);
+  /// Removes `node` (a node of the graph) and the subgraphs it holds. By apply()'s end
+  /// nothing may read its outputs: remove their readers or re-point their uses too.
+  void removeNode(Node* node);
+  /// `replacement` (a node this patch adds, with at least as many outputs) takes `node`'s
+  /// place: it goes just before it, its outputs take over the uses of `node`'s, and `node`
+  /// is removed.
+  void replaceNode(Node* node, Node* replacement);
+
+  /// Checks the whole patch, then makes every recorded edit, in the order recorded (added
+  /// nodes and values, re-pointed uses, removals, then names). On a failed check, returns
+  /// the error (naming the node or value at fault) with the graph untouched. Either way the
+  /// patch is empty afterwards. O(recorded edits + uses of the values they touch), plus
+  /// one walk of the graph's node list when nodes are added or uses re-pointed (to check
+  /// the order).
+  Status apply();
+  /// Forgets every recorded edit; the graph stays as it is. A patch destroyed without
+  /// apply() does the same.
+  void discard();
+
+ private:
+  struct AddedNode {
+    Node* node;
+    std::vector<Value*> reads;
+    Node* before;
+  };
+  struct AddedValue {
+    Value* value;
+    std::string_view name;  // exact name, from nameValue or a named initializer's tensor
+    Tensor* initializer;    // null for a node output
+  };
+  struct Rewire {
+    Value* from;  // every use of it; null for one node input
+    Node* node;
+    size_t index;
+    Value* to;
+  };
+  class Check;
+
+  Status check() const;
+  void commit();
+  bool isAdded(const Value* value) const { return added_values_.count(value) != 0; }
+
+  Arena& arena_;
+  Graph& graph_;
+  std::vector<AddedNode> added_nodes_;
+  std::vector<AddedValue> values_;
+  std::unordered_map<const Value*, size_t> added_values_;  // index in values_
+  std::vector<Rewire> rewires_;
+  std::vector<Node*> removed_;
+};
+
+}  // namespace onyx
+
+#pragma GCC visibility pop

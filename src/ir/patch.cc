@@ -1,0 +1,374 @@
+#include "onyx/ir/patch.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_set>
+#include <utility>
+
+#include "core/development_checks.h"
+#include "core/place_path.h"
+#include "core/quote.h"
+#include "ir/graph_builder.h"
+#include "onyx/ir/unique_names.h"
+
+namespace onyx {
+
+using B = ir_internal::GraphBuilder;
+
+Patch::Patch(Model& model, Graph& graph) : arena_(model.arena()), graph_(graph) {}
+
+bool Patch::empty() const {
+  return added_nodes_.empty() && values_.empty() && rewires_.empty() && removed_.empty();
+}
+
+void Patch::discard() {
+  added_nodes_.clear();
+  values_.clear();
+  added_values_.clear();
+  rewires_.clear();
+  removed_.clear();
+}
+
+// ---------------------------------------------------------------------------------------
+// Recording: nothing here touches the graph, only the arena.
+
+Node* Patch::addNode(std::string_view op_type, std::span<Value* const> reads, size_t output_count,
+                     Node* before) {
+  Node* node = arena_.make<Node>();
+  node->op_type = arena_.copy(op_type);
+  // The slots exist now, so that the node reads like any other, but are linked at apply().
+  ArenaList<Use>& slots = B::inputs(node);
+  slots.resize(arena_, reads.size());
+  for (Use& slot : slots) B::user(&slot) = node;
+  ArenaList<Value*>& outputs = B::outputs(node);
+  outputs.reserve(arena_, output_count);
+  for (size_t i = 0; i < output_count; ++i) {
+    Value* value = arena_.make<Value>();
+    B::producer(value) = node;
+    B::outputIndex(value) = static_cast<uint32_t>(i);
+    outputs.push_back(arena_, value);
+    added_values_.emplace(value, values_.size());
+    values_.push_back({value, {}, nullptr});
+  }
+  added_nodes_.push_back({node, std::vector<Value*>(reads.begin(), reads.end()), before});
+  return node;
+}
+
+Value* Patch::addInitializer(Tensor* tensor) {
+  Value* value = arena_.make<Value>();
+  B::initializer(value) = tensor;
+  added_values_.emplace(value, values_.size());
+  values_.push_back({value, tensor->nameOrEmpty(), tensor});
+  return value;
+}
+
+void Patch::nameValue(Value* value, std::string_view name) {
+  auto found = added_values_.find(value);
+  ONYX_ASSERT(found != added_values_.end() && "only a value the patch adds is named by it");
+  if (found != added_values_.end()) values_[found->second].name = arena_.copy(name);
+}
+
+void Patch::replaceAllUsesWith(Value* from, Value* to) {
+  rewires_.push_back({from, nullptr, 0, to});
+}
+
+void Patch::setInput(Node* node, size_t index, Value* value) {
+  rewires_.push_back({nullptr, node, index, value});
+}
+
+void Patch::removeNode(Node* node) { removed_.push_back(node); }
+
+void Patch::replaceNode(Node* node, Node* replacement) {
+  for (AddedNode& added : added_nodes_) {
+    if (added.node == replacement) added.before = node;
+  }
+  for (size_t i = 0; i < node->outputCount() && i < replacement->outputCount(); ++i) {
+    if (node->output(i) != nullptr) replaceAllUsesWith(node->output(i), replacement->output(i));
+  }
+  removeNode(node);
+}
+
+// ---------------------------------------------------------------------------------------
+// Checking: every reason apply() could leave a broken graph, found before it changes one.
+
+class Patch::Check {
+ public:
+  explicit Check(const Patch& patch) : patch_(patch), graph_(patch.graph_) {
+    size_t index = 0;
+    for (const Node* node : graph_.nodes()) position_.emplace(node, index++);
+    end_ = index;
+    for (size_t k = 0; k < patch.added_nodes_.size(); ++k) {
+      const AddedNode& added = patch.added_nodes_[k];
+      size_t at = end_;
+      if (added.before != nullptr) {
+        auto found = position_.find(added.before);
+        if (found != position_.end()) at = found->second;
+      }
+      added_order_.emplace(added.node, Order{at, k + 1});
+    }
+  }
+
+  Status run() {
+    for (const Node* node : patch_.removed_) {
+      if (position_.count(node) == 0) return refuse(node, "is not a node of the patched graph");
+      if (!removed_.insert(node).second) return refuse(node, "is removed twice");
+    }
+    for (const AddedNode& added : patch_.added_nodes_) {
+      if (added.before != nullptr && position_.count(added.before) == 0) {
+        return refuse(added.node, "is to go before a node that is not in the patched graph");
+      }
+      for (size_t i = 0; i < added.reads.size(); ++i) {
+        ONYX_RETURN_IF_ERROR(readable(added.reads[i], added.node, i));
+      }
+      if (added.reads.size() != added.node->inputCount()) {
+        return refuse(added.node, "had its inputs changed outside the patch");
+      }
+    }
+    std::unordered_set<std::string_view> names;
+    for (const AddedValue& added : patch_.values_) {
+      if (added.name.empty()) continue;
+      if (!names.insert(added.name).second) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "the patch gives two values the name " + quoted(added.name));
+      }
+      if (!isNameInScope(graph_, added.name)) continue;
+      const Value* holder = graph_.lookup(added.name);
+      if (holder == nullptr || !removedOutput(holder)) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "the name " + quoted(added.name) + " is already taken in scope");
+      }
+    }
+    for (const Rewire& rewire : patch_.rewires_) {
+      if (rewire.from == nullptr) {
+        if (position_.count(rewire.node) == 0) {
+          return refuse(rewire.node, "has an input re-pointed but is not a node of the graph");
+        }
+        if (rewire.index >= rewire.node->inputCount()) {
+          return refuse(rewire.node, "has no input " + std::to_string(rewire.index));
+        }
+        ONYX_RETURN_IF_ERROR(readable(rewire.to, rewire.node, rewire.index));
+        redirected_slots_.insert(&rewire.node->inputs()[rewire.index]);
+      } else {
+        if (rewire.to == nullptr) {
+          return Status(ErrorCode::kInvalidArgument,
+                        "the uses of " + quoted(rewire.from->name()) + " are re-pointed at null");
+        }
+        ONYX_RETURN_IF_ERROR(takesUsesOf(*rewire.from, *rewire.to));
+        redirected_values_.insert(rewire.from);
+      }
+    }
+    for (const Node* node : patch_.removed_) ONYX_RETURN_IF_ERROR(leavesNoReader(*node));
+    return Status::ok();
+  }
+
+  /// The positions of the graph's nodes, for removing in reverse order.
+  size_t position(const Node* node) const { return position_.at(node); }
+
+ private:
+  // Where a node sits once the patch is applied: before the node at `at` (end_: last), and
+  // among nodes added there, in the order added. A node of the graph comes after them.
+  struct Order {
+    size_t at;
+    size_t added;
+    bool operator<(const Order& other) const {
+      return at != other.at ? at < other.at : added < other.added;
+    }
+  };
+  static constexpr size_t kOwnNode = SIZE_MAX;
+
+  std::string place(const Node* node) const {
+    auto found = position_.find(node);
+    if (found != position_.end()) {
+      std::string path = "node " + std::to_string(found->second);
+      if (!node->nameOrEmpty().empty()) path += " " + quoted(node->nameOrEmpty());
+      return path + " (" + std::string(node->opType()) + ")";
+    }
+    return "the added node (" + std::string(node->opType()) + ")";
+  }
+
+  Status refuse(const Node* node, const std::string& what) const {
+    return Status(ErrorCode::kInvalidArgument, place(node) + " " + what);
+  }
+
+  bool removedOutput(const Value* value) const {
+    return value->graph() == &graph_ && value->producer() != nullptr &&
+           removed_.count(value->producer()) != 0;
+  }
+
+  // The node of the patched graph a node belongs to: itself, or the node whose subgraph
+  // (at any depth) holds it. Null for a node outside the graph.
+  const Node* ownNode(const Node* node) const {
+    while (node != nullptr && node->graph() != &graph_) {
+      node = node->graph() != nullptr ? node->graph()->owner() : nullptr;
+    }
+    return node;
+  }
+
+  Order orderOf(const Node* node) const {
+    auto added = added_order_.find(node);
+    if (added != added_order_.end()) return added->second;
+    return Order{position_.at(node), kOwnNode};
+  }
+
+  // Where `value` is defined: its producer's place in the graph, or before every node.
+  Order definedAt(const Value* value) const {
+    const Node* producer = value->producer();
+    if (producer != nullptr && (added_order_.count(producer) != 0 || position_.count(producer))) {
+      return orderOf(producer);
+    }
+    return Order{0, 0};
+  }
+
+  // `value` may be read by input `index` of `reader` (in or added to the graph).
+  Status readable(const Value* value, const Node* reader, size_t index) const {
+    if (value == nullptr) return Status::ok();
+    std::string at = place(reader) + " input " + std::to_string(index);
+    if (!patch_.isAdded(value)) {
+      if (value->graph() == nullptr || !value->graph()->encloses(&graph_)) {
+        return Status(ErrorCode::kInvalidArgument, at + " would read " + quoted(value->name()) +
+                                                       ", which is not visible from the graph");
+      }
+      if (removedOutput(value)) {
+        return Status(ErrorCode::kInvalidArgument, at + " would read " + quoted(value->name()) +
+                                                       ", an output of a node the patch removes");
+      }
+    }
+    if (!(definedAt(value) < orderOf(reader))) {
+      return Status(ErrorCode::kInvalidArgument,
+                    at + " would read a value defined after it (the list would not be "
+                         "topological)");
+    }
+    return Status::ok();
+  }
+
+  // Every use of `from` may read `to` instead.
+  Status takesUsesOf(const Value& from, const Value& to) const {
+    std::string what = "the uses of " + quoted(from.name());
+    if (!patch_.isAdded(&to)) {
+      if (to.graph() == nullptr) {
+        return Status(ErrorCode::kInvalidArgument, what + " would read a removed value");
+      }
+      if (removedOutput(&to)) {
+        return Status(ErrorCode::kInvalidArgument, what + " would read " + quoted(to.name()) +
+                                                       ", an output of a node the patch removes");
+      }
+    }
+    const Graph* scope = patch_.isAdded(&to) ? &graph_ : to.graph();
+    Order defined = definedAt(&to);
+    for (const Use& use : from.uses()) {
+      const Graph* reader_graph = graphOf(use);
+      if (reader_graph == nullptr || !scope->encloses(reader_graph)) {
+        return Status(ErrorCode::kInvalidArgument,
+                      what + " include one from where the new value is not visible");
+      }
+      if (use.user() == nullptr) continue;
+      const Node* own = ownNode(use.user());
+      if (own == nullptr || removed_.count(own) != 0) continue;
+      if (!(defined < orderOf(own))) {
+        return Status(
+            ErrorCode::kInvalidArgument,
+            what + " include " + place(own) + ", which comes before the new value is defined");
+      }
+    }
+    return Status::ok();
+  }
+
+  // Nothing reads an output of `node` once the patch is applied.
+  Status leavesNoReader(const Node& node) const {
+    for (const Value* value : node.outputs()) {
+      if (value == nullptr || redirected_values_.count(value) != 0) continue;
+      for (const Use& use : value->uses()) {
+        if (redirected_slots_.count(&use) != 0) continue;
+        const Node* own = use.user() != nullptr ? ownNode(use.user()) : nullptr;
+        if (own != nullptr && removed_.count(own) != 0) continue;
+        std::string reader = use.user() == nullptr ? "a graph output"
+                             : own != nullptr      ? place(own)
+                                                   : "a node outside the graph";
+        return refuse(&node, "is removed, but its output " + quoted(value->name()) +
+                                 " would still be read by " + reader);
+      }
+    }
+    return Status::ok();
+  }
+
+  const Patch& patch_;
+  const Graph& graph_;
+  std::unordered_map<const Node*, size_t> position_;
+  size_t end_ = 0;
+  std::unordered_map<const Node*, Order> added_order_;
+  std::unordered_set<const Node*> removed_;
+  std::unordered_set<const Use*> redirected_slots_;
+  std::unordered_set<const Value*> redirected_values_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Applying
+
+Status Patch::apply() {
+  if (empty()) return Status::ok();
+  Check check(*this);
+  Status sound = check.run();
+  if (!sound) {
+    discard();
+    return sound;
+  }
+  // Every check passed: from here on nothing fails.
+  for (AddedValue& added : values_) {
+    B::graph(added.value) = &graph_;
+    B::values(&graph_).push_back(arena_, added.value);
+  }
+  for (AddedNode& added : added_nodes_) {
+    if (added.before != nullptr) {
+      added.node->insertBefore(added.before);
+    } else {
+      graph_.appendNode(added.node);
+    }
+    ArenaList<Use>& slots = B::inputs(added.node);
+    for (size_t i = 0; i < added.reads.size(); ++i) slots[i].set(added.reads[i]);
+  }
+  for (const Rewire& rewire : rewires_) {
+    if (rewire.from != nullptr) {
+      rewire.from->replaceAllUsesWith(rewire.to);
+    } else {
+      rewire.node->setInput(rewire.index, rewire.to);
+    }
+  }
+  // Readers before what they read (the list is topological, or nearly): each destroy then
+  // finds its outputs unread. Inputs go first, so removed nodes reading one another in any
+  // order all go.
+  std::sort(removed_.begin(), removed_.end(),
+            [&](const Node* a, const Node* b) { return check.position(a) > check.position(b); });
+  for (Node* node : removed_) node->removeAllInputs();
+  for (std::vector<Node*> pending = removed_; !pending.empty();) {
+    std::vector<Node*> left;
+    for (Node* node : pending) {
+      if (!node->destroy()) left.push_back(node);
+    }
+    ONYX_ASSERT(left.size() < pending.size() && "the check let a removal through that cannot go");
+    if (left.size() == pending.size()) break;
+    pending = std::move(left);
+  }
+  // Names last, once the removed nodes gave theirs back: exact names first.
+  for (AddedValue& added : values_) {
+    if (added.name.empty()) continue;
+    B::name(added.value) = added.name;
+    B::names(&graph_).put(arena_, added.value);
+  }
+  for (AddedValue& added : values_) {
+    if (added.name.empty()) {
+      std::string hint = added.initializer != nullptr
+                             ? std::string("init")
+                             : std::string(added.value->producer()->opType()) + "_out";
+      B::name(added.value) = uniqueValueName(arena_, graph_, hint);
+      B::names(&graph_).put(arena_, added.value);
+    }
+    if (added.initializer != nullptr) {
+      added.initializer->name = added.value->name();
+      graph_.initializers.push_back(arena_, added.initializer);
+    }
+  }
+  discard();
+  return Status::ok();
+}
+
+}  // namespace onyx
