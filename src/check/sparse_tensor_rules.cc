@@ -165,7 +165,8 @@ std::optional<IndexStream> indexData(const Tensor& indices, uint64_t needed,
       if (!holds(more.int64_data.count)) return std::nullopt;
       return IndexStream::varints(more.int64_data.payload);
     case TensorStorage::kNone:
-    case TensorStorage::kStrings: break;
+    case TensorStorage::kStrings:
+    case TensorStorage::kComputed: break;  // no pass computes indices
   }
   if (needed != 0) {
     out.error("R81", where,

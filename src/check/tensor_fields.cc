@@ -1,5 +1,7 @@
 #include "check/tensor_fields.h"
 
+#include "onyx/ir/tensor_data.h"
+
 namespace onyx::check {
 
 std::string UsedDataFields::names() const {
@@ -21,7 +23,11 @@ UsedDataFields usedDataFields(const Tensor& tensor) {
   add("int32_data", StorageField::kInt32Data, more.int32_data.count);
   add("string_data", StorageField::kStringData, more.string_data.size());
   add("int64_data", StorageField::kInt64Data, more.int64_data.count);
-  add("raw_data", StorageField::kNone, tensor.raw_data.value_or(std::string_view()).size());
+  // Bytes a pass computes on demand are written as raw_data.
+  uint64_t raw_bytes = tensor.raw_data            ? tensor.raw_data->size()
+                       : more.computed != nullptr ? more.computed->size
+                                                  : 0;
+  add("raw_data", StorageField::kNone, raw_bytes);
   add("double_data", StorageField::kDoubleData, more.double_data.count);
   add("uint64_data", StorageField::kUint64Data, more.uint64_data.count);
   return used;

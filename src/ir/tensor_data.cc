@@ -11,6 +11,7 @@ TensorStorage tensorStorage(const Tensor& tensor) {
   if (tensor.isExternal()) return TensorStorage::kExternal;
   if (tensor.raw_data.has_value()) return TensorStorage::kRaw;
   const TensorRareFields& more = tensor.rare();
+  if (more.computed != nullptr) return TensorStorage::kComputed;
   if (!more.string_data.empty()) return TensorStorage::kStrings;
   if (more.float_data.present || more.int32_data.present || more.int64_data.present ||
       more.double_data.present || more.uint64_data.present) {
@@ -50,6 +51,14 @@ Result<TensorBytes> rawBytes(const Tensor& tensor) {
     case TensorStorage::kStrings:
       return Status(ErrorCode::kInvalidArgument, "a STRING tensor has no raw form");
     case TensorStorage::kNone: return TensorBytes::view({});
+    case TensorStorage::kComputed: {
+      std::string bytes(more.computed->size, '\0');
+      Status status = more.computed->compute(
+          more.computed->state, 0,
+          std::span<std::byte>(reinterpret_cast<std::byte*>(bytes.data()), bytes.size()));
+      if (!status.isOk()) return status;
+      return TensorBytes::owned(std::move(bytes));
+    }
     case TensorStorage::kTyped: break;
   }
   int32_t code = tensor.data_type.value_or(0);
@@ -84,6 +93,24 @@ Result<TensorBytes> rawBytes(const Tensor& tensor) {
     case StorageField::kNone: break;
   }
   return wrongField();
+}
+
+Status readRawBytes(const Tensor& tensor, uint64_t offset, std::span<std::byte> out) {
+  const ComputedBytes* computed = tensor.rare().computed;
+  if (computed != nullptr && tensorStorage(tensor) == TensorStorage::kComputed) {
+    if (offset > computed->size || out.size() > computed->size - offset) {
+      return Status(ErrorCode::kInvalidArgument, "a read past the end of a tensor's bytes");
+    }
+    return computed->compute(computed->state, offset, out);
+  }
+  Result<TensorBytes> bytes = rawBytes(tensor);
+  if (!bytes) return std::move(bytes).takeStatus();
+  std::string_view all = bytes->bytes();
+  if (offset > all.size() || out.size() > all.size() - offset) {
+    return Status(ErrorCode::kInvalidArgument, "a read past the end of a tensor's bytes");
+  }
+  if (!out.empty()) std::memcpy(out.data(), all.data() + offset, out.size());
+  return Status::ok();
 }
 
 }  // namespace onyx

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "onyx/ir/model.h"
+#include "onyx/ir/tensor_data.h"
 #include "wire/writer.h"
 
 namespace onyx::serde {
@@ -263,7 +264,14 @@ class Encoder {
     u.upTo(8);
     str(8, t.name);
     u.upTo(9);
-    str(9, t.raw_data);
+    if (more.computed != nullptr && tensorStorage(t) == TensorStorage::kComputed) {
+      const ComputedBytes& computed = *more.computed;
+      s_.producedField(9, computed.size, [&](uint64_t offset, std::span<std::byte> out) {
+        return computed.compute(computed.state, offset, out);
+      });
+    } else {
+      str(9, t.raw_data);
+    }
     u.upTo(10);
     packed(10, more.double_data, wire::WireType::kFixed64);
     u.upTo(11);

@@ -1,6 +1,7 @@
 // Saving a model: where each tensor's data goes (inline, or which external file at which
 // offset), the data files, then the model file — each written beside its destination and
 // renamed over it, so a failure never leaves a half-written or missing file behind.
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <functional>
@@ -52,8 +53,11 @@ class WriterOutput final : public wire::Output {
 
 struct Placement {
   const Tensor* tensor;
-  std::string_view bytes;
+  std::string_view bytes;         // unless computed
+  const ComputedBytes* computed;  // written slice by slice
   uint64_t offset = 0;
+
+  uint64_t size() const { return computed != nullptr ? computed->size : bytes.size(); }
 };
 
 // A file name for one tensor's data when each tensor gets its own file.
@@ -119,12 +123,26 @@ class Saver {
       if (!candidate || storage == TensorStorage::kStrings || storage == TensorStorage::kNone) {
         return Status::ok();
       }
+      if (storage == TensorStorage::kComputed) {
+        // Inline, the encoder computes it as it writes it.
+        const ComputedBytes* computed = tensor.rare().computed;
+        if (!options_.inline_external && options_.external_threshold &&
+            computed->size >= *options_.external_threshold) {
+          placeExternal(tensor, Placement{&tensor, {}, computed});
+        }
+        return Status::ok();
+      }
       auto bytes = rawBytes(tensor);
       if (!bytes) return std::move(bytes).takeStatus().within(tensorSegment(tensor));
       bool goes_out = !options_.inline_external && options_.external_threshold &&
                       bytes->bytes().size() >= *options_.external_threshold;
       if (goes_out) {
-        placeExternal(tensor, std::move(*bytes));
+        std::string_view view = bytes->bytes();
+        if (!bytes->isView()) {
+          owned_.push_back(std::make_unique<std::string>(std::string(view)));
+          view = *owned_.back();
+        }
+        placeExternal(tensor, Placement{&tensor, view, nullptr});
       } else if (external) {
         replacements_[&tensor] = inlineCopy(tensor, std::move(*bytes));
       }
@@ -159,17 +177,12 @@ class Saver {
     return "tensor(" + std::string(tensor.nameOrEmpty()) + ")";
   }
 
-  void placeExternal(const Tensor& tensor, TensorBytes bytes) {
+  void placeExternal(const Tensor& tensor, Placement placement) {
     std::string location = options_.external_file.empty()
                                ? perTensorFileName(tensor.nameOrEmpty(), taken_names_)
                                : options_.external_file;
-    std::string_view view = bytes.bytes();
-    if (!bytes.isView()) {
-      owned_.push_back(std::make_unique<std::string>(std::string(view)));
-      view = *owned_.back();
-    }
-    total_bytes_ += view.size();
-    files_[location].push_back(Placement{&tensor, view, 0});
+    total_bytes_ += placement.size();
+    files_[location].push_back(placement);
   }
 
   const Tensor* inlineCopy(const Tensor& tensor, TensorBytes bytes) {
@@ -231,24 +244,45 @@ class Saver {
       if (!writer) return std::move(writer).takeStatus();
       for (Placement& placement : placements) {
         uint64_t offset = writer->position();
-        if (placement.bytes.size() >= options_.align_threshold) {
+        if (placement.size() >= options_.align_threshold) {
           uint64_t aligned = alignUp(offset, options_.alignment);
           ONYX_RETURN_IF_ERROR(writer->writeZeros(aligned - offset));
           offset = aligned;
         }
         placement.offset = offset;
-        // Large tensors go out in slices so that progress can be shown as they are written.
-        constexpr size_t kSlice = size_t{64} << 20;
-        for (size_t at = 0; at < placement.bytes.size(); at += kSlice) {
-          std::string_view part = placement.bytes.substr(at, kSlice);
-          ONYX_RETURN_IF_ERROR(writer->write(part));
-          done_bytes_ += part.size();
-          if (options_.progress) options_.progress(done_bytes_, total_bytes_);
-        }
+        ONYX_RETURN_IF_ERROR(writeData(*writer, placement));
         replacements_[placement.tensor] =
-            externalCopy(*placement.tensor, location, offset, placement.bytes.size());
+            externalCopy(*placement.tensor, location, offset, placement.size());
       }
-      ONYX_RETURN_IF_ERROR(writer->commit());
+      ONYX_RETURN_IF_ERROR(writer->commit(options_.sync));
+    }
+    return Status::ok();
+  }
+
+  // Large tensors go out in slices so that progress can be shown as they are written;
+  // computed ones are computed a slice at a time into one buffer.
+  Status writeData(AtomicFileWriter& writer, const Placement& placement) {
+    constexpr size_t kSlice = size_t{64} << 20;
+    constexpr size_t kComputedSlice = size_t{1} << 20;
+    std::string buffer;
+    if (placement.computed != nullptr) {
+      buffer.resize(static_cast<size_t>(std::min<uint64_t>(kComputedSlice, placement.size())));
+    }
+    uint64_t slice = placement.computed != nullptr ? kComputedSlice : kSlice;
+    for (uint64_t at = 0; at < placement.size(); at += slice) {
+      size_t length = static_cast<size_t>(std::min(slice, placement.size() - at));
+      std::string_view part;
+      if (placement.computed != nullptr) {
+        ONYX_RETURN_IF_ERROR(placement.computed->compute(
+            placement.computed->state, at,
+            std::span<std::byte>(reinterpret_cast<std::byte*>(buffer.data()), length)));
+        part = std::string_view(buffer.data(), length);
+      } else {
+        part = placement.bytes.substr(static_cast<size_t>(at), length);
+      }
+      ONYX_RETURN_IF_ERROR(writer.write(part));
+      done_bytes_ += part.size();
+      if (options_.progress) options_.progress(done_bytes_, total_bytes_);
     }
     return Status::ok();
   }
@@ -269,7 +303,7 @@ class Saver {
       auto writer = out_dir_->createForWrite(location);
       if (!writer) return std::move(writer).takeStatus();
       ONYX_RETURN_IF_ERROR(writer->write((*file)->bytes()));
-      ONYX_RETURN_IF_ERROR(writer->commit());
+      ONYX_RETURN_IF_ERROR(writer->commit(options_.sync));
     }
     return Status::ok();
   }
@@ -283,7 +317,7 @@ class Saver {
     wire::ByteSink sink(out, std::move(sizer.sizes()));
     serde::Encoder<wire::ByteSink>(sink, &replacements_).model(model_);
     ONYX_RETURN_IF_ERROR(sink.finish());
-    return writer->commit();
+    return writer->commit(options_.sync);
   }
 
   const Model& model_;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "onyx/ir/tensor_data.h"
 #include "wire/reader.h"
 
 namespace onyx::text {
@@ -307,6 +308,15 @@ void writeTensorLiteral(TextWriter& writer, LossLog& log, const Tensor& tensor,
     } else if (tensor.raw_data.has_value()) {
       writeRawData(writer, log, info, *tensor.raw_data, format);
       loseOtherStorage("raw_data", true, false);
+    } else if (tensorStorage(tensor) == TensorStorage::kComputed) {
+      // Written as the binary writer would: computed into raw_data.
+      Result<TensorBytes> bytes = rawBytes(tensor);
+      if (bytes) {
+        writeRawData(writer, log, info, bytes->bytes(), format);
+      } else {
+        log.lose("raw_data", "its bytes could not be computed: " + bytes.status().message());
+        writeEmpty(writer, format);
+      }
     } else {
       const TypedField* used = nullptr;
       for (const TypedField& field : typed) {

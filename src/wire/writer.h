@@ -7,8 +7,11 @@
 // emits the bytes. Sizes are 64-bit, so nothing here caps a message at 2 GiB.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +77,13 @@ class SizeSink {
   void packedHeader(uint32_t field, uint64_t payload_size) {
     tag(field, WireType::kLengthDelimited);
     varint(payload_size);
+  }
+  /// A bytes field of `size` bytes that `produce(offset, out)` computes slice by slice.
+  template <class Produce>
+  void producedField(uint32_t field, uint64_t size, Produce&&) {
+    tag(field, WireType::kLengthDelimited);
+    varint(size);
+    bytes_ += size;
   }
 
   uint64_t bytes() const { return bytes_; }
@@ -142,6 +152,20 @@ class ByteSink {
   void packedHeader(uint32_t field, uint64_t payload_size) {
     tag(field, WireType::kLengthDelimited);
     varint(payload_size);
+  }
+  /// A bytes field of `size` bytes that `produce(offset, std::span<std::byte> out) -> Status`
+  /// computes into the buffer one slice at a time: the payload is never whole in memory.
+  template <class Produce>
+  void producedField(uint32_t field, uint64_t size, Produce&& produce) {
+    tag(field, WireType::kLengthDelimited);
+    varint(size);
+    flush();
+    for (uint64_t offset = 0; offset < size && status_.isOk(); offset += kBufferBytes) {
+      size_t slice = static_cast<size_t>(std::min<uint64_t>(kBufferBytes, size - offset));
+      status_ = produce(offset,
+                        std::span<std::byte>(reinterpret_cast<std::byte*>(buffer_.data()), slice));
+      if (status_.isOk()) send(buffer_.data(), slice);
+    }
   }
 
   /// Sends what is buffered and returns the first output error, if any.

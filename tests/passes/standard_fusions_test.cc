@@ -3,8 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <string>
 
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/tensor_data.h"
+#include "ops/lib/real_kernels.h"
+
+#include "support/check_testing.h"
 #include "support/eval_testing.h"
 #include "support/graph_testing.h"
 #include "support/pass_testing.h"
@@ -187,6 +193,59 @@ TEST(StandardFusions, InASubgraphTheFoldedWeightsAreConstantNodes) {
   const Graph& branch = *(*done.model.graph->nodes().begin())->graphAttr("then_branch");
   EXPECT_EQ(opTypes(branch), "Constant Constant Conv");  // the weights, then the bias
   EXPECT_EQ(branch.outputs[0]->bound()->name(), "o");
+}
+
+TEST(StandardFusions, LargeWeightsAreComputedWhenReadOrWrittenNotHeld) {
+  // 512 x 512 floats: 1 MiB, the size from which folded weights are computed on demand. The
+  // MatMul and its BatchNormalization become a Gemm, and the Mul after it scales the same
+  // weights again: computed from computed. optimizeChecked runs, checks, writes and reads it.
+  constexpr int kWidth = 512;
+  std::string n = std::to_string(kWidth);
+  std::string text = kHeader + "g (float[2," + n + "] x) => (float[2," + n + "] y) <float[" + n +
+                     "," + n + "] w = {" + numbers(kWidth * kWidth) + "}, " +
+                     batchNormParameters(kWidth) + ", float[" + n + "] s = {" + numbers(kWidth, 8) +
+                     "}> {\n" + "  t = MatMul(x, w)\n  u = BatchNormalization(t, g, b, m, v)\n" +
+                     "  y = Mul(u, s)\n}";
+  auto done = optimizeChecked(
+      text, {"standard-fusions", "dead-code"},
+      {{"x", tensorOf<float>(ElementType::kFloat, {2, kWidth}, floats(2 * kWidth, 1))}}, false,
+      kFused);
+  const Graph& graph = *done.model.graph;
+  ASSERT_EQ(opTypes(graph), "Gemm");
+  const Tensor* folded = graph.firstNode()->input(1)->initializer();
+  ASSERT_NE(folded, nullptr);
+  EXPECT_EQ(tensorStorage(*folded), TensorStorage::kComputed);
+  EXPECT_FALSE(folded->raw_data.has_value());
+
+  // The bytes, against the arithmetic done here: each column scaled by the normalization's
+  // gamma / sqrt(var + epsilon), rounded to float, then by s, rounded again.
+  Model original = testing::parseOrFail(text);
+  auto parameter = [&](std::string_view name) {
+    Result<Array> array = arrayFromTensor(*original.graph->lookup(name)->initializer());
+    EXPECT_TRUE(array);
+    return array ? ops::realsOf(*array) : std::vector<double>();
+  };
+  std::vector<double> w = parameter("w"), g = parameter("g"), v = parameter("v"),
+                      s = parameter("s");
+  Result<TensorBytes> bytes = rawBytes(*folded);
+  ASSERT_TRUE(bytes);
+  ASSERT_EQ(bytes->bytes().size(), w.size() * sizeof(float));
+  size_t mismatches = 0;
+  for (size_t i = 0; i < w.size(); ++i) {
+    size_t column = i % kWidth;
+    // As the fold writes it: plus a zero shift, so that -0 comes out +0.
+    auto once = static_cast<float>(w[i] * (g[column] / std::sqrt(v[column] + 1e-5f)) + 0.0);
+    auto twice = static_cast<float>(static_cast<double>(once) * s[column] + 0.0);
+    float got;
+    std::memcpy(&got, bytes->bytes().data() + i * sizeof(float), sizeof(float));
+    if (std::memcmp(&got, &twice, sizeof(float)) != 0) ++mismatches;
+  }
+  EXPECT_EQ(mismatches, 0u);
+  // A slice read alone is the same bytes as that slice of the whole.
+  std::vector<std::byte> slice(4096);
+  ASSERT_TRUE(readRawBytes(*folded, 12288, slice).isOk());
+  EXPECT_EQ(std::memcmp(slice.data(), bytes->bytes().data() + 12288, slice.size()), 0);
+  EXPECT_FALSE(readRawBytes(*folded, bytes->bytes().size() - 16, slice).isOk());
 }
 
 TEST(StandardFusions, AreInTheDefaultList) {

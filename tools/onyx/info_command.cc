@@ -25,6 +25,7 @@ struct TensorTotals {
 uint64_t dataBytes(const Tensor& tensor) {
   switch (tensorStorage(tensor)) {
     case TensorStorage::kRaw: return tensor.raw_data->size();
+    case TensorStorage::kComputed: return tensor.rare().computed->size;
     case TensorStorage::kExternal: {
       if (tensor.rare().external_bytes) return tensor.rare().external_bytes->size();
       // Not loaded: the length the model states (info works without the data files).

@@ -15,6 +15,8 @@
 
 namespace onyx {
 
+struct ComputedBytes;  // onyx/ir/tensor_data.h
+
 struct TensorSegment {
   std::optional<int64_t> begin;
   std::optional<int64_t> end;
@@ -41,6 +43,11 @@ struct TensorRareFields {
   /// For a tensor stored externally: its bytes in the mapped data file, once resolved.
   /// Not part of the message; never written as such.
   std::optional<std::string_view> external_bytes;
+  /// For a tensor whose bytes a pass derived from another tensor's (weights with a
+  /// normalization folded in): how to compute them, when they are read or written, so that
+  /// they never sit in memory beside the bytes they come from. Not part of the message;
+  /// written as raw_data.
+  const ComputedBytes* computed = nullptr;
 };
 
 struct Tensor {

@@ -4,9 +4,15 @@
 // fields (float_data, int32_data, ...). rawBytes() gives the raw_data form in every case:
 // a view when the bytes already exist in that form (raw_data, external data, float_data of a
 // FLOAT tensor), a converted copy otherwise.
+//
+// A pass may also give a tensor bytes computed from another's on demand (ComputedBytes):
+// a 28 GB model whose every weight takes a folded normalization is then written tensor
+// slice by tensor slice, never held twice.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -48,13 +54,32 @@ class TensorBytes {
   bool is_owned_ = false;
 };
 
+/// A tensor's raw bytes, computed when asked for (TensorRareFields::computed). Lives in the
+/// model's arena, like the tensor, and is never changed once made: a clone shares it.
+struct ComputedBytes {
+  /// Writes bytes [offset, offset + out.size()) of the tensor's raw form into `out`. The
+  /// offset and size are multiples of 16 (a whole number of elements of any type), or the
+  /// range ends at `size`.
+  using Compute = Status (*)(const void* state, uint64_t offset, std::span<std::byte> out);
+
+  uint64_t size = 0;
+  Compute compute = nullptr;
+  const void* state = nullptr;
+};
+
 /// Where a tensor's elements are stored.
-enum class TensorStorage : uint8_t { kNone, kRaw, kExternal, kTyped, kStrings };
+enum class TensorStorage : uint8_t { kNone, kRaw, kExternal, kTyped, kStrings, kComputed };
 TensorStorage tensorStorage(const Tensor& tensor);
 
 /// The elements as raw_data would hold them. Errors: a STRING tensor (no raw form), an
 /// external tensor not yet resolved, an unknown data type, typed data in the wrong field.
+/// Computed bytes are computed into a copy.
 Result<TensorBytes> rawBytes(const Tensor& tensor);
+
+/// Bytes [offset, offset + out.size()) of the raw form, without computing or converting
+/// the rest (same rule for the range as ComputedBytes::compute); an error when the range
+/// passes the end.
+Status readRawBytes(const Tensor& tensor, uint64_t offset, std::span<std::byte> out);
 
 }  // namespace onyx
 

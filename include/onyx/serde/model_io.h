@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 
+#include "onyx/core/file_writer.h"
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 
@@ -70,6 +71,12 @@ struct SaveOptions {
   std::function<void(uint64_t, uint64_t)> progress;
   /// Called with a sentence when saving decides something the caller did not ask for.
   std::function<void(const std::string&)> notice;
+  /// Whether saving waits for the files to reach the disk before renaming them into place.
+  /// By default it does not, as onnx.save, cp and most writers of models: the files are
+  /// still renamed in whole, so no reader ever sees half of one and a failure leaves the old
+  /// file as it was; only a power loss soon after saving can lose the new one. Waiting
+  /// costs the disk's write speed, seconds for a model of a few gigabytes (kFsync).
+  SyncMode sync = SyncMode::kSkipFsync;
 };
 
 /// Encodes `model` as one binary message (its tensors as they are: external tensors keep

@@ -1,5 +1,6 @@
 #include "ops/nn/batch_norm_folding.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -95,25 +96,48 @@ ChannelLayout biasLayout(int64_t rows, int64_t channels) {
 
 namespace {
 
-// Elements are read and written with memcpy: a view of a mapped file need not be aligned.
 template <class T>
-void mapElements(const std::byte* from, std::byte* to, const ChannelLayout& layout,
-                 std::span<const double> scale, std::span<const double> shift) {
-  size_t at = 0;
-  for (int64_t g = 0; g < layout.groups; ++g) {
-    for (int64_t o = 0; o < layout.outer; ++o) {
-      for (int64_t c = 0; c < layout.channels; ++c) {
-        size_t channel = static_cast<size_t>(g * layout.channels + c);
-        double factor = scale[channel];
-        double add = shift.empty() ? 0.0 : shift[channel];
-        for (int64_t i = 0; i < layout.inner; ++i, at += sizeof(T)) {
-          T value;
-          std::memcpy(&value, from + at, sizeof(T));
-          value = static_cast<T>(static_cast<double>(value) * factor + add);
-          std::memcpy(to + at, &value, sizeof(T));
-        }
+T mapElement(const std::byte* from, double factor, double add) {
+  T value;
+  std::memcpy(&value, from, sizeof(T));
+  return static_cast<T>(static_cast<double>(value) * factor + add);
+}
+
+// Maps `count` elements starting at element `first` of the tensor. Elements are read and
+// written with memcpy: a view of a mapped file need not be aligned. `from` may be `to`.
+template <class T>
+void mapElements(const std::byte* from, std::byte* to, size_t count, uint64_t first,
+                 const ChannelLayout& layout, std::span<const double> scale,
+                 std::span<const double> shift) {
+  const auto inner = static_cast<uint64_t>(layout.inner);
+  const auto channels = static_cast<uint64_t>(layout.channels);
+  const uint64_t per_group = static_cast<uint64_t>(layout.outer) * channels * inner;
+  size_t done = 0;
+  while (done < count) {
+    uint64_t element = first + done;
+    uint64_t within = element % per_group;
+    uint64_t channel = element / per_group * channels + within / inner % channels;
+    size_t at = done * sizeof(T);
+    if (inner == 1) {
+      // A row of channels (a Gemm's weights): each element its own channel.
+      size_t run =
+          static_cast<size_t>(std::min<uint64_t>(channels - within % channels, count - done));
+      for (size_t k = 0; k < run; ++k, at += sizeof(T)) {
+        double add = shift.empty() ? 0.0 : shift[channel + k];
+        T value = mapElement<T>(from + at, scale[channel + k], add);
+        std::memcpy(to + at, &value, sizeof(T));
       }
+      done += run;
+      continue;
     }
+    size_t run = static_cast<size_t>(std::min<uint64_t>(inner - within % inner, count - done));
+    double factor = scale[channel];
+    double add = shift.empty() ? 0.0 : shift[channel];
+    for (size_t k = 0; k < run; ++k, at += sizeof(T)) {
+      T value = mapElement<T>(from + at, factor, add);
+      std::memcpy(to + at, &value, sizeof(T));
+    }
+    done += run;
   }
 }
 
@@ -122,18 +146,31 @@ void mapElements(const std::byte* from, std::byte* to, const ChannelLayout& layo
 bool mapChannelBytes(ElementType type, std::span<const std::byte> from, std::span<std::byte> to,
                      const ChannelLayout& layout, std::span<const double> scale,
                      std::span<const double> shift) {
-  size_t channels = static_cast<size_t>(layout.outputChannels());
   size_t element = type == ElementType::kFloat ? sizeof(float) : sizeof(double);
   size_t bytes = static_cast<size_t>(layout.size()) * element;
-  if ((type != ElementType::kFloat && type != ElementType::kDouble) || from.size() != bytes ||
-      to.size() != bytes || scale.size() != channels ||
+  return from.size() == bytes && mapChannelRange(type, from, to, layout, 0, scale, shift);
+}
+
+bool mapChannelRange(ElementType type, std::span<const std::byte> from, std::span<std::byte> to,
+                     const ChannelLayout& layout, uint64_t first, std::span<const double> scale,
+                     std::span<const double> shift) {
+  size_t channels = static_cast<size_t>(layout.outputChannels());
+  if ((type != ElementType::kFloat && type != ElementType::kDouble) || layout.channels <= 0 ||
+      layout.inner <= 0 || layout.outer <= 0 || scale.size() != channels ||
       (!shift.empty() && shift.size() != channels)) {
     return false;
   }
+  size_t element = type == ElementType::kFloat ? sizeof(float) : sizeof(double);
+  size_t count = from.size() / element;
+  if (from.size() % element != 0 || to.size() != from.size() ||
+      first > static_cast<uint64_t>(layout.size()) ||
+      count > static_cast<uint64_t>(layout.size()) - first) {
+    return false;
+  }
   if (type == ElementType::kFloat) {
-    mapElements<float>(from.data(), to.data(), layout, scale, shift);
+    mapElements<float>(from.data(), to.data(), count, first, layout, scale, shift);
   } else {
-    mapElements<double>(from.data(), to.data(), layout, scale, shift);
+    mapElements<double>(from.data(), to.data(), count, first, layout, scale, shift);
   }
   return true;
 }

@@ -72,6 +72,11 @@ std::optional<Array> mapChannels(const Array& values, const ChannelLayout& layou
 bool mapChannelBytes(ElementType type, std::span<const std::byte> from, std::span<std::byte> to,
                      const ChannelLayout& layout, std::span<const double> scale,
                      std::span<const double> shift);
+/// The same for a slice: `from` holds elements first, first + 1, ... of the tensor (any
+/// whole number of them, within `layout.size()`); `to` may be `from`.
+bool mapChannelRange(ElementType type, std::span<const std::byte> from, std::span<std::byte> to,
+                     const ChannelLayout& layout, uint64_t first, std::span<const double> scale,
+                     std::span<const double> shift);
 
 /// One value per channel from a tensor of `channels` elements or of one, broadcast (any
 /// real type); nullopt otherwise.

@@ -65,18 +65,81 @@ std::optional<std::pair<Array, ChannelLayout>> biasOf(const Array& bias, int64_t
   return std::make_pair(bias, ops::nn::biasLayout(rows, channels));
 }
 
-// `old` with each output channel scaled, written from its bytes (a view of the mapped file
-// for external data) straight into the model's arena: weights are the bulk of a model, so
-// they are copied once. Null when the shapes or the element type do not fit.
+// Weights of this many bytes or more are computed from the old ones when read or written
+// (ComputedBytes) rather than held: a model's weights are the bulk of it, and a model whose
+// every layer folds a normalization would otherwise sit in memory twice. Below, computing
+// them on every read would cost more than the memory saved.
+constexpr uint64_t kComputedFrom = uint64_t{1} << 20;
+
+// The old weights and the scale per output channel of weights computed on demand.
+struct ScaledWeights {
+  const Tensor* old;
+  ElementType type;
+  ChannelLayout layout;
+  const double* scale;
+  size_t channels;
+
+  static Status compute(const void* state, uint64_t offset, std::span<std::byte> out) {
+    const auto& self = *static_cast<const ScaledWeights*>(state);
+    size_t element = self.type == ElementType::kFloat ? sizeof(float) : sizeof(double);
+    std::span<const std::byte> from = out;
+    TensorBytes old_bytes = TensorBytes::view({});
+    if (tensorStorage(*self.old) == TensorStorage::kComputed) {
+      // Weights scaled twice: the first scaling is computed into `out`, then mapped there.
+      ONYX_RETURN_IF_ERROR(readRawBytes(*self.old, offset, out));
+    } else {
+      Result<TensorBytes> bytes = rawBytes(*self.old);
+      if (!bytes) return std::move(bytes).takeStatus();
+      old_bytes = std::move(*bytes);
+      std::string_view all = old_bytes.bytes();
+      if (offset > all.size() || out.size() > all.size() - offset) {
+        return Status(ErrorCode::kInvalidArgument, "a read past the end of a tensor's bytes");
+      }
+      from = std::span<const std::byte>(reinterpret_cast<const std::byte*>(all.data()) + offset,
+                                        out.size());
+    }
+    if (offset % element != 0 ||
+        !ops::nn::mapChannelRange(self.type, from, out, self.layout, offset / element,
+                                  std::span<const double>(self.scale, self.channels), {})) {
+      return Status(ErrorCode::kInternal, "scaled weights computed out of their layout");
+    }
+    return Status::ok();
+  }
+};
+
+// `old` with each output channel scaled: bytes computed on demand for large weights
+// (kComputedFrom), written from the old bytes (a view of the mapped file for external
+// data) straight into the model's arena otherwise. Null when the shapes or the element
+// type do not fit.
 Tensor* scaledWeights(const Node& node, const Tensor& old, Arena& arena,
                       std::span<const double> scale, int64_t channels) {
   std::vector<int64_t> shape(old.dims.begin(), old.dims.end());
   std::optional<ChannelLayout> layout = weightsLayout(node, shape);
-  Result<TensorBytes> bytes = rawBytes(old);
   auto type = static_cast<ElementType>(old.data_type.value_or(0));
-  if (!layout || layout->outputChannels() != channels || !bytes ||
+  if (!layout || layout->outputChannels() != channels ||
       (type != ElementType::kFloat && type != ElementType::kDouble)) {
     return nullptr;
+  }
+  size_t element = type == ElementType::kFloat ? sizeof(float) : sizeof(double);
+  uint64_t size = static_cast<uint64_t>(layout->size()) * element;
+  const ComputedBytes* old_computed = old.rare().computed;
+  bool old_is_computed = tensorStorage(old) == TensorStorage::kComputed;
+  Result<TensorBytes> bytes =
+      old_is_computed ? Result<TensorBytes>(TensorBytes::view({})) : rawBytes(old);
+  if (!bytes || (old_is_computed ? old_computed->size : bytes->bytes().size()) != size) {
+    return nullptr;
+  }
+  Tensor* tensor = arena.make<Tensor>();
+  tensor->data_type = old.data_type;
+  for (int64_t dim : shape) tensor->dims.values.push_back(arena, dim);
+  if (size >= kComputedFrom || old_is_computed) {
+    double* kept_scale = arena.allocateArray<double>(scale.size());
+    std::copy(scale.begin(), scale.end(), kept_scale);
+    auto* state =
+        arena.make<ScaledWeights>(ScaledWeights{&old, type, *layout, kept_scale, scale.size()});
+    tensor->rare(arena).computed =
+        arena.make<ComputedBytes>(ComputedBytes{size, &ScaledWeights::compute, state});
+    return tensor;
   }
   std::string_view from = bytes->bytes();
   auto* to = static_cast<std::byte*>(arena.allocate(std::max<size_t>(from.size(), 1), 64));
@@ -86,9 +149,6 @@ Tensor* scaledWeights(const Node& node, const Tensor& old, Arena& arena,
           std::span<std::byte>(to, from.size()), *layout, scale, {})) {
     return nullptr;
   }
-  Tensor* tensor = arena.make<Tensor>();
-  tensor->data_type = old.data_type;
-  for (int64_t dim : shape) tensor->dims.values.push_back(arena, dim);
   tensor->raw_data = std::string_view(reinterpret_cast<const char*>(to), from.size());
   return tensor;
 }
