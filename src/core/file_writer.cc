@@ -23,6 +23,8 @@ namespace {
 // Linux moves at most about 2 GiB per write(2); 1 GiB chunks stay well under that while
 // keeping the number of system calls negligible.
 constexpr size_t kMaxChunk = size_t{1} << 30;
+// Writes of this many bytes or more are not copied through the buffer.
+constexpr size_t kDirectWriteSize = size_t{1} << 20;
 
 // Only the temporary's name needs to be unique; keep it short of NAME_MAX (255) whatever
 // the destination's name is.
@@ -225,17 +227,18 @@ Status AtomicFileWriter::write(const void* data, size_t size) {
                            "cannot write " + quotedPath(display_path_) + ": file size overflows"));
   }
   const char* bytes = static_cast<const char*>(data);
-  if (size <= kBufferSize - buffered_) {
+  if (size >= kDirectWriteSize) {
+    // A large block (weights, a caller's own buffer) goes straight to write(2) after what is
+    // buffered: copying it through the buffer would cost one more pass over its bytes.
+    ONYX_RETURN_IF_ERROR(flushBuffer());
+    ONYX_RETURN_IF_ERROR(writeFully(bytes, size));
+  } else if (size <= kBufferSize - buffered_) {
     memcpy(buffer_.get() + buffered_, bytes, size);
     buffered_ += size;
   } else {
     ONYX_RETURN_IF_ERROR(flushBuffer());
-    if (size >= kBufferSize) {
-      ONYX_RETURN_IF_ERROR(writeFully(bytes, size));
-    } else {
-      memcpy(buffer_.get(), bytes, size);
-      buffered_ = size;
-    }
+    memcpy(buffer_.get(), bytes, size);
+    buffered_ = size;
   }
   position_ += size;
   return Status::ok();

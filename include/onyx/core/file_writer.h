@@ -32,8 +32,8 @@ enum class SyncMode : uint8_t {
 /// destination is a symbolic link, the link itself is replaced, not its target. The new
 /// file does not inherit the old one's mode, owner or hard links.
 ///
-/// Writes go through a 4 MiB buffer; a write larger than the buffer goes straight to
-/// write(2) in chunks of up to 1 GiB. Short writes and EINTR are retried. After the first
+/// Writes under 1 MiB go through a 4 MiB buffer; a write of 1 MiB or more goes straight
+/// to write(2) in chunks of up to 1 GiB, after what is buffered. Short writes and EINTR are retried. After the first
 /// failed write every later call fails with the same error and commit() removes the
 /// temporary, so a caller may check only commit()'s result.
 ///
