@@ -62,7 +62,12 @@ class Executor final : public KernelHost, public PlanContext {
   class Enter;
 
   Status runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame);
-  Status runNode(const BoundNode& bound, Frame& frame);
+  /// Runs a node, through its channels-last kernel when `channels_last`: false when that
+  /// declines, having done nothing.
+  Result<bool> runNode(const BoundNode& bound, Frame& frame, bool channels_last);
+  /// Whether each image `bound` reads (channels_last_kernels.h) is channels-last here, or a
+  /// tensor of one element, and one at least is channels-last.
+  bool imagesChannelsLast(const BoundNode& bound, const Frame& frame) const;
   Result<std::vector<EvalValue>> callFunction(const BoundNode& bound, KernelContext& ctx);
   void warnIfReordered(const GraphPlan& plan, std::string_view where);
   // The plan of `graph`, run by the node running now.
