@@ -103,18 +103,19 @@ constexpr std::array<std::string_view, 40> kElementwise = {
     "HardSigmoid", "HardSwish",  "Identity",
     "LeakyRelu",   "Log",        "Max",
     "Mean",        "Min",        "Mish",
-    "Mul",         "Neg",        "Pow",
-    "PRelu",       "Reciprocal", "Relu",
+    "Mul",         "Neg",        "PRelu",
+    "Pow",         "Reciprocal", "Relu",
     "Round",       "Selu",       "Sigmoid",
     "Sign",        "Sin",        "Softplus",
     "Softsign",    "Sqrt",       "Sub",
     "Sum",         "Tanh",       "ThresholdedRelu",
     "Where"};
+static_assert(std::is_sorted(kElementwise.begin(), kElementwise.end()));
 
 bool takesElementwise(const Node& node) {
   return oneOutput(node) &&
-         std::any_of(kElementwise.begin(), kElementwise.end(),
-                     [&](std::string_view op) { return isOnnxOperator(node, op); });
+         std::binary_search(kElementwise.begin(), kElementwise.end(), node.opType()) &&
+         isOnnxOperator(node, node.opType());
 }
 
 // Every input of one shape (N, H, W, C) or of one element; the operator's own kernel then

@@ -380,30 +380,41 @@ void Compiler::planLayouts() {
   };
   // A value stays channels-last when each of its readers reads it so; a node alone runs
   // channels-last when its output stays so and each image it reads is channels-last or a
-  // constant of one element (the same in both layouts). Each value dropped may drop others:
-  // repeat until none is.
-  for (bool dropped = true; dropped;) {
-    dropped = false;
-    for (auto it = candidates.begin(); it != candidates.end();) {
-      const Value* value = it->first;
-      bool keep = !results_.contains(value) && !nested.contains(value) && value->hasUses();
-      for (const Use& use : value->uses()) keep = keep && readsChannelsLast(use);
-      const PlanStep& step = plan_.steps[it->second];
-      if (keep && step.fused == nullptr) {
-        const BoundNode& bound = plan_.nodes[step.members.front()];
-        const Node& node = *bound.node;
-        for (size_t i = 0; i < node.inputCount() && keep; ++i) {
-          const Value* input = node.input(i);
-          if (input == nullptr || !bound.channels_last_kernel->image(i)) continue;
-          keep = candidates.contains(input) || oneElementConstant(input);
-        }
+  // constant of one element (the same in both layouts).
+  auto keeps = [&](const Value* value, const PlanStep& step) {
+    if (results_.contains(value) || nested.contains(value) || !value->hasUses()) return false;
+    for (const Use& use : value->uses()) {
+      if (!readsChannelsLast(use)) return false;
+    }
+    if (step.fused != nullptr) return true;
+    const BoundNode& bound = plan_.nodes[step.members.front()];
+    for (size_t i = 0; i < bound.node->inputCount(); ++i) {
+      const Value* input = bound.node->input(i);
+      if (input == nullptr || !bound.channels_last_kernel->image(i)) continue;
+      if (!candidates.contains(input) && !oneElementConstant(input)) return false;
+    }
+    return true;
+  };
+  // Dropping a value can only drop the outputs of the nodes alone that read it and the
+  // images of the node alone that wrote it: a worklist, each value checked again only then.
+  std::vector<const Value*> work;
+  for (const auto& [value, s] : candidates) work.push_back(value);
+  while (!work.empty()) {
+    const Value* value = work.back();
+    work.pop_back();
+    auto candidate = candidates.find(value);
+    if (candidate == candidates.end()) continue;
+    const PlanStep& step = plan_.steps[candidate->second];
+    if (keeps(value, step)) continue;
+    candidates.erase(candidate);
+    for (const Use& use : value->uses()) {
+      if (use.user() != nullptr && use.user()->outputCount() > 0) {
+        work.push_back(use.user()->output(0));
       }
-      if (keep) {
-        ++it;
-      } else {
-        it = candidates.erase(it);
-        dropped = true;
-      }
+    }
+    if (step.fused == nullptr) {
+      const Node& node = *plan_.nodes[step.members.front()].node;
+      for (size_t i = 0; i < node.inputCount(); ++i) work.push_back(node.input(i));
     }
   }
   for (PlanStep& step : plan_.steps) {

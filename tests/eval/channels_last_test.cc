@@ -47,7 +47,7 @@ std::string initializer(const std::string& name, const std::vector<int64_t>& dim
 // `body` over x [1, 4, 12, 12] giving y, with integer weights: w1 [8, 4, 3, 3], b1 [8],
 // w2 and w3 [8, 8, 1, 1], w4 [6, 16, 3, 3], and half = 0.5.
 std::string detectorLikeModel(const std::string& output, const std::string& body,
-                              bool integers = true) {
+                              bool integers = true, const std::string& extra = "") {
   auto values = [&](size_t count, uint32_t seed) {
     return integers ? smallIntegers(count, seed) : testing::randomFloats(count, seed);
   };
@@ -57,8 +57,8 @@ std::string detectorLikeModel(const std::string& output, const std::string& body
          initializer("b1", {8}, values(8, 2)) + ", " +
          initializer("w2", {8, 8, 1, 1}, values(64, 3)) + ", " +
          initializer("w3", {8, 8, 1, 1}, values(64, 4)) + ", " +
-         initializer("w4", {6, 16, 3, 3}, values(6 * 16 * 9, 5)) + ", float half = {0.5}> {" +
-         body + "\n    }";
+         initializer("w4", {6, 16, 3, 3}, values(6 * 16 * 9, 5)) + ", float half = {0.5}" + extra +
+         "> {" + body + "\n    }";
 }
 
 // A small DB-detector neck: a pooled branch upsampled back (Resize) and added to a lateral
@@ -212,6 +212,29 @@ TEST(ChannelsLast, AResizeThatScalesTheChannelsRunsChannelsFirst) {
   ASSERT_TRUE(model) << model.status().toString();
   EXPECT_TRUE(layouts(*model).at("u"));
   std::vector<NamedValue> inputs = inputOf(smallIntegers(4 * 144, 13, -3, 3));
+  EXPECT_EQ(run(*model, inputs, true), run(*model, inputs, false));
+}
+
+// A value a subgraph reads from the enclosing graph is read as it is: it stays channels-first,
+// though the convolution beside the If could read it channels-last.
+TEST(ChannelsLast, AValueASubgraphReadsStaysChannelsFirst) {
+  std::string body = R"(
+      c1 = Conv <pads = [1, 1, 1, 1]> (x, w1, b1)
+      p = MaxPool <kernel_shape = [2, 2], strides = [2, 2]> (c1)
+      q = If (flag) <then_branch = t () => (float[1, 8, 6, 6] r) {
+          r = Relu (p)
+        }, else_branch = e () => (float[1, 8, 6, 6] r) {
+          r = Neg (p)
+        }>
+      z = Conv (p, w2)
+      y = Add (z, q))";
+  Result<Model> model =
+      parseText(detectorLikeModel("float[1, 8, 6, 6] y", body, true, ", bool flag = {1}"));
+  ASSERT_TRUE(model) << model.status().toString();
+  std::map<std::string, bool> decided = layouts(*model);
+  EXPECT_FALSE(decided.at("c1"));
+  EXPECT_FALSE(decided.at("p"));
+  std::vector<NamedValue> inputs = inputOf(smallIntegers(4 * 144, 14, -3, 3));
   EXPECT_EQ(run(*model, inputs, true), run(*model, inputs, false));
 }
 

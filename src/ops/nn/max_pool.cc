@@ -333,7 +333,10 @@ static_assert(isWellFormed(kMaxPool));
 namespace onyx::ops {
 
 Result<std::optional<Array>> maxPoolChannelsLast(const KernelContext& ctx, const Array& x) {
-  if (x.type() != ElementType::kFloat || x.rank() != 4 || ctx.hasOutput(1)) {
+  // A bad storage_order is for the channels-first kernel to report.
+  int64_t storage_order = ctx.intAttribute("storage_order").value_or(0);
+  if (x.type() != ElementType::kFloat || x.rank() != 4 || ctx.hasOutput(1) ||
+      (storage_order != 0 && storage_order != 1)) {
     return std::optional<Array>();
   }
   std::vector<int64_t> nchw = {x.dim(0), x.dim(3), x.dim(1), x.dim(2)};
