@@ -110,7 +110,7 @@ Result<const GraphPlan*> Executor::mainPlan() {
   return main_plan_.get();
 }
 
-Result<bool> Executor::runNode(const BoundNode& bound, Frame& frame, bool channels_last) {
+Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   const Node& node = *bound.node;
   if (bound.context == nullptr) {
     static constexpr OpSchema kNoSignature{};
@@ -147,13 +147,14 @@ Result<bool> Executor::runNode(const BoundNode& bound, Frame& frame, bool channe
     } else {
       status = std::move(outputs).takeStatus();
     }
-  } else if (channels_last) {
+  } else if (declined != nullptr) {
     Result<bool> ran = bound.channels_last_kernel->run(ctx, bound.kernel);
     if (!ran) {
       status = std::move(ran).takeStatus();
     } else if (!*ran) {
+      *declined = true;
       std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
-      return false;
+      return Status::ok();
     }
   } else {
     Result<bool> provided = bound.provided != nullptr ? bound.provided->run(ctx) : false;
@@ -168,15 +169,14 @@ Result<bool> Executor::runNode(const BoundNode& bound, Frame& frame, bool channe
     if (status.isOk() && bound.outputs[i] >= 0) {
       size_t slot = static_cast<size_t>(bound.outputs[i]);
       frame.slots[slot] = std::move(ctx.outputs_[i]);
-      frame.channels_last[slot] = channels_last;
+      if (declined != nullptr) frame.channels_last[slot] = true;
       ctx.outputs_[i].kind = EvalValue::Kind::kNone;
     } else {
       ctx.outputs_[i] = EvalValue{};
     }
   }
   std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
-  if (!status.isOk()) return status;
-  return true;
+  return status;
 }
 
 bool Executor::imagesChannelsLast(const BoundNode& bound, const Frame& frame) const {
@@ -216,9 +216,10 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
     };
     // On channels-last values, when the plan keeps them so and the producers did.
     if (bound.channels_last && imagesChannelsLast(bound, frame)) {
-      Result<bool> ran = runNode(bound, frame, true);
-      if (!ran) return failed(std::move(ran).takeStatus());
-      if (*ran) continue;
+      bool declined = false;
+      Status status = runNode(bound, frame, &declined);
+      if (!status.isOk()) return failed(std::move(status));
+      if (!declined) continue;
     }
     // Alone, in the layout kernels read.
     for (const Operand& input : bound.inputs) {
@@ -230,8 +231,8 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
       held.tensor = channelsFirst(held.tensor);
       frame.channels_last[input.slot] = false;
     }
-    Result<bool> ran = runNode(bound, frame, false);
-    if (!ran) return failed(std::move(ran).takeStatus());
+    Status status = runNode(bound, frame);
+    if (!status.isOk()) return failed(std::move(status));
   }
   return Status::ok();
 }

@@ -62,9 +62,9 @@ class Executor final : public KernelHost, public PlanContext {
   class Enter;
 
   Status runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame);
-  /// Runs a node, through its channels-last kernel when `channels_last`: false when that
-  /// declines, having done nothing.
-  Result<bool> runNode(const BoundNode& bound, Frame& frame, bool channels_last);
+  /// Runs a node; given `declined`, on channels-last values through its channels-last kernel
+  /// (its outputs channels-last), and sets *declined when that declines, having done nothing.
+  Status runNode(const BoundNode& bound, Frame& frame, bool* declined = nullptr);
   /// Whether each image `bound` reads (channels_last_kernels.h) is channels-last here, or a
   /// tensor of one element, and one at least is channels-last.
   bool imagesChannelsLast(const BoundNode& bound, const Frame& frame) const;
