@@ -9,6 +9,7 @@
 
 #include "core/place_path.h"
 #include "core/quote.h"
+#include "eval/channels_last_kernels.h"
 #include "eval/fused_convolution.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/native_kernels.h"
@@ -109,7 +110,7 @@ Result<const GraphPlan*> Executor::mainPlan() {
   return main_plan_.get();
 }
 
-Status Executor::runNode(const BoundNode& bound, Frame& frame) {
+Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   const Node& node = *bound.node;
   if (bound.context == nullptr) {
     static constexpr OpSchema kNoSignature{};
@@ -146,6 +147,15 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
     } else {
       status = std::move(outputs).takeStatus();
     }
+  } else if (declined != nullptr) {
+    Result<bool> ran = bound.channels_last_kernel->run(ctx, bound.kernel);
+    if (!ran) {
+      status = std::move(ran).takeStatus();
+    } else if (!*ran) {
+      *declined = true;
+      std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
+      return Status::ok();
+    }
   } else {
     Result<bool> provided = bound.provided != nullptr ? bound.provided->run(ctx) : false;
     if (!provided) {
@@ -157,7 +167,9 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
   for (size_t i = 0; i < bound.outputs.size(); ++i) {
     // Moved out, or dropped: the context keeps no value between runs.
     if (status.isOk() && bound.outputs[i] >= 0) {
-      frame.slots[static_cast<size_t>(bound.outputs[i])] = std::move(ctx.outputs_[i]);
+      size_t slot = static_cast<size_t>(bound.outputs[i]);
+      frame.slots[slot] = std::move(ctx.outputs_[i]);
+      if (declined != nullptr) frame.channels_last[slot] = true;
       ctx.outputs_[i].kind = EvalValue::Kind::kNone;
     } else {
       ctx.outputs_[i] = EvalValue{};
@@ -165,6 +177,24 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame) {
   }
   std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
   return status;
+}
+
+bool Executor::imagesChannelsLast(const BoundNode& bound, const Frame& frame) const {
+  bool any = false;
+  for (size_t i = 0; i < bound.inputs.size(); ++i) {
+    const Operand& input = bound.inputs[i];
+    if (input.from == Operand::From::kAbsent || !bound.channels_last_kernel->image(i)) continue;
+    if (input.from == Operand::From::kSlot && input.depth == 0 && frame.channels_last[input.slot]) {
+      any = true;
+      continue;
+    }
+    const EvalValue* value = frame.read(input);
+    if (value == nullptr || !value->isTensor() || value->tensor.size() != 1 ||
+        value->tensor.rank() > 4) {
+      return false;
+    }
+  }
+  return any;
 }
 
 Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame) {
@@ -179,9 +209,19 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
     }
     if (*ran) return Status::ok();
   }
-  // Alone, in the layout kernels read.
   for (size_t member : step.members) {
     const BoundNode& bound = plan.nodes[member];
+    auto failed = [&](Status status) {
+      return status.within(pathSegment("node", bound.index, bound.node->nameOrEmpty()));
+    };
+    // On channels-last values, when the plan keeps them so and the producers did.
+    if (bound.channels_last && imagesChannelsLast(bound, frame)) {
+      bool declined = false;
+      Status status = runNode(bound, frame, &declined);
+      if (!status.isOk()) return failed(std::move(status));
+      if (!declined) continue;
+    }
+    // Alone, in the layout kernels read.
     for (const Operand& input : bound.inputs) {
       if (input.from != Operand::From::kSlot || input.depth != 0 ||
           !frame.channels_last[input.slot]) {
@@ -192,9 +232,7 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
       frame.channels_last[input.slot] = false;
     }
     Status status = runNode(bound, frame);
-    if (!status.isOk()) {
-      return status.within(pathSegment("node", bound.index, bound.node->nameOrEmpty()));
-    }
+    if (!status.isOk()) return failed(std::move(status));
   }
   return Status::ok();
 }

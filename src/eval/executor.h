@@ -62,7 +62,12 @@ class Executor final : public KernelHost, public PlanContext {
   class Enter;
 
   Status runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame);
-  Status runNode(const BoundNode& bound, Frame& frame);
+  /// Runs a node; given `declined`, on channels-last values through its channels-last kernel
+  /// (its outputs channels-last), and sets *declined when that declines, having done nothing.
+  Status runNode(const BoundNode& bound, Frame& frame, bool* declined = nullptr);
+  /// Whether each image `bound` reads (channels_last_kernels.h) is channels-last here, or a
+  /// tensor of one element, and one at least is channels-last.
+  bool imagesChannelsLast(const BoundNode& bound, const Frame& frame) const;
   Result<std::vector<EvalValue>> callFunction(const BoundNode& bound, KernelContext& ctx);
   void warnIfReordered(const GraphPlan& plan, std::string_view where);
   // The plan of `graph`, run by the node running now.

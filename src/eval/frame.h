@@ -32,7 +32,8 @@ struct Frame {
   }
 
   std::vector<std::optional<EvalValue>> slots;
-  /// Slots holding a channels-last tensor that only fused steps read (fusion_pattern.h).
+  /// Slots holding a channels-last tensor (N, H, W, C), which only steps that read that
+  /// layout see (fusion_pattern.h, channels_last_kernels.h).
   std::vector<bool> channels_last;
   const Frame* outer;
 };

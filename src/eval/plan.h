@@ -29,6 +29,7 @@
 namespace onyx::eval_internal {
 
 class FusedStep;
+struct ChannelsLastKernel;
 struct GraphPlan;
 
 /// Where a node reads a value.
@@ -58,6 +59,10 @@ struct BoundNode {
   std::vector<int32_t> outputs;  // slot per output, -1 where the output is omitted
   /// Per input: whether no later step reads it (KernelContext::reusableInput).
   std::vector<bool> last_read;
+  /// Its kernel for channels-last values (channels_last_kernels.h), when it runs alone and
+  /// has one, and whether the plan keeps its images and output channels-last.
+  const ChannelsLastKernel* channels_last_kernel = nullptr;
+  bool channels_last = false;
   /// The context its kernel runs with, made at the first run and reused by later ones (a
   /// node runs once at a time: a call to its own function runs another plan's nodes).
   mutable std::unique_ptr<KernelContext> context;
@@ -123,6 +128,10 @@ std::vector<const Value*> graphOutputs(const Graph& graph);
 /// Whether `value` holds the same elements on every run: an initializer that no graph input
 /// overrides (an input with an initializer only gives it a default).
 bool fixedInitializer(const Value* value);
+
+/// Whether `value` is a constant of one element and rank at most 4 (a fixed initializer or
+/// a Constant node's): the same in channels-first and channels-last layout.
+bool oneElementConstant(const Value* value);
 
 /// Whether onyx can run what a node calls.
 bool runnable(const Callee& callee);

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/channels_last.h"
 #include "ops/kernels.h"
 #include "ops/nn/pool_kernels.h"
 #include "ops/nn/window_shape.h"
@@ -123,6 +124,64 @@ void maxPool2d(const KernelContext& ctx, const nn::Window& w, size_t planes, con
           if (j == interior.begin) j = interior.end;
           if (j < out_columns && columns.count[j] == 0) target[j] = T(0);
         }
+      }
+    }
+  });
+}
+
+// maxPoolChannelsLast's loop: per output position, every channel's running maximum over the
+// window's valid taps in row-major order, the order the two passes above choose in.
+void maxPool2dChannelsLast(const KernelContext& ctx, const nn::Window& w, size_t batch,
+                           size_t channels, const float* in, float* out) {
+  nn::AxisTaps rows = nn::axisTaps(w, 0);
+  nn::AxisTaps columns = nn::axisTaps(w, 1);
+  size_t width = static_cast<size_t>(w.image[1]);
+  size_t height = static_cast<size_t>(w.image[0]);
+  size_t out_rows = static_cast<size_t>(w.columns[0]);
+  size_t out_columns = static_cast<size_t>(w.columns[1]);
+  size_t row_dilation = static_cast<size_t>(w.dilations[0]);
+  size_t column_dilation = static_cast<size_t>(w.dilations[1]);
+  size_t work = out_columns * w.kernelVolume() * channels;
+  parallelFor(ctx, batch * out_rows, nn::grainFor(work), [&](size_t begin, size_t end) {
+    for (size_t item = begin; item < end; ++item) {
+      size_t b = item / out_rows, i = item % out_rows;
+      const float* image = in + b * height * width * channels;
+      float* target = out + item * out_columns * channels;
+      size_t row_count = static_cast<size_t>(rows.count[i]);
+      for (size_t j = 0; j < out_columns; ++j, target += channels) {
+        size_t column_count = static_cast<size_t>(columns.count[j]);
+        if (row_count == 0 || column_count == 0) {
+          std::fill_n(target, channels, 0.0f);
+          continue;
+        }
+        // Branch-free while no NaN turns up (the loop vectorizes); keepMax over the window
+        // again when one does.
+        auto fold = [&]<bool kNaN>() {
+          uint32_t nan = 0;
+          bool first = true;
+          for (size_t r = 0; r < row_count; ++r) {
+            size_t y = static_cast<size_t>(rows.first[i]) + r * row_dilation;
+            for (size_t c = 0; c < column_count; ++c) {
+              size_t x = static_cast<size_t>(columns.first[j]) + c * column_dilation;
+              const float* tap = image + (y * width + x) * channels;
+              if (first) {
+                std::copy_n(tap, channels, target);
+                for (size_t k = 0; k < channels; ++k) nan |= nn::isNan(tap[k]) ? 1u : 0u;
+                first = false;
+              } else if constexpr (kNaN) {
+                for (size_t k = 0; k < channels; ++k) target[k] = keepMax(target[k], tap[k]);
+              } else {
+                for (size_t k = 0; k < channels; ++k) {
+                  float v = tap[k];
+                  target[k] = v > target[k] ? v : target[k];
+                  nan |= nn::isNan(v) ? 1u : 0u;
+                }
+              }
+            }
+          }
+          return nan != 0;
+        };
+        if (fold.template operator()<false>()) fold.template operator()<true>();
       }
     }
   });
@@ -270,3 +329,27 @@ constexpr Operator kMaxPool{
 static_assert(isWellFormed(kMaxPool));
 
 }  // namespace onyx::ops::ai_onnx
+
+namespace onyx::ops {
+
+Result<std::optional<Array>> maxPoolChannelsLast(const KernelContext& ctx, const Array& x) {
+  // A bad storage_order is for the channels-first kernel to report.
+  int64_t storage_order = ctx.intAttribute("storage_order").value_or(0);
+  if (x.type() != ElementType::kFloat || x.rank() != 4 || ctx.hasOutput(1) ||
+      (storage_order != 0 && storage_order != 1)) {
+    return std::optional<Array>();
+  }
+  std::vector<int64_t> nchw = {x.dim(0), x.dim(3), x.dim(1), x.dim(2)};
+  Result<nn::Window> window = nn::poolWindow(ctx, nchw, true);
+  if (!window) return window.status();
+  const nn::Window& w = *window;
+  Result<Array> made =
+      Array::allocate(ElementType::kFloat, {x.dim(0), w.columns[0], w.columns[1], x.dim(3)});
+  if (!made) return made.status();
+  ai_onnx::maxPool2dChannelsLast(ctx, w, static_cast<size_t>(x.dim(0)),
+                                 static_cast<size_t>(x.dim(3)), x.data<float>(),
+                                 made->data<float>());
+  return std::optional<Array>(std::move(*made));
+}
+
+}  // namespace onyx::ops

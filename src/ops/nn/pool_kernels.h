@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,20 +29,24 @@ inline bool isNan(T v) {
   }
 }
 
-/// The window of a pooling node over input `x` (N, C, D1, ...): kernel_shape (required),
-/// strides, dilations (when `use_dilations`), pads, auto_pad, ceil_mode.
-inline Result<Window> poolWindow(const KernelContext& ctx, const Array& x, bool use_dilations) {
-  if (x.rank() < 3) {
-    return ctx.fail("the input has rank " + std::to_string(x.rank()) +
+/// The window of a pooling node over an input of shape `x` (N, C, D1, ...): kernel_shape
+/// (required), strides, dilations (when `use_dilations`), pads, auto_pad, ceil_mode.
+inline Result<Window> poolWindow(const KernelContext& ctx, std::span<const int64_t> x,
+                                 bool use_dilations) {
+  if (x.size() < 3) {
+    return ctx.fail("the input has rank " + std::to_string(x.size()) +
                     "; a pooling needs (N, C, D1, ...)");
   }
-  size_t rank = x.rank() - 2;
+  size_t rank = x.size() - 2;
   std::optional<std::vector<int64_t>> given = ctx.intsAttribute("kernel_shape");
   if (!given || given->empty()) return ctx.fail("kernel_shape is required");
   Result<std::vector<int64_t>> kernel = axisInts(ctx, "kernel_shape", rank, 1, 1);
   if (!kernel) return kernel.status();
-  return slidingWindow(ctx, std::span<const int64_t>(x.shape()).subspan(2), std::move(*kernel),
-                       use_dilations, true);
+  return slidingWindow(ctx, x.subspan(2), std::move(*kernel), use_dilations, true);
+}
+
+inline Result<Window> poolWindow(const KernelContext& ctx, const Array& x, bool use_dilations) {
+  return poolWindow(ctx, std::span<const int64_t>(x.shape()), use_dilations);
 }
 
 /// The taps of one output position that fall inside the image: along axis a, count[a] taps

@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/channels_last.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
@@ -68,21 +69,21 @@ void inferConcat(InferenceContext& ctx) {
   ctx.setOutputData(0, std::move(data));
 }
 
-Status runConcat(KernelContext& ctx) {
-  std::vector<const Array*> parts;
-  for (size_t i = 0; i < ctx.inputCount(); ++i) {
-    const Array* part = ctx.inputArray(i);
-    if (part == nullptr) return ctx.fail("input " + std::to_string(i) + " is not a tensor");
-    parts.push_back(part);
-  }
-  if (parts.empty()) return ctx.fail("needs at least one input");
-  const Array& first = *parts[0];
-  size_t rank = first.rank();
+// The axis the node joins its inputs on, for inputs of `rank`.
+Result<size_t> concatAxis(const KernelContext& ctx, size_t rank) {
   if (rank == 0) return ctx.fail("cannot join scalars (inputs of rank 0)");
   std::optional<size_t> axis = kernelAxis(ctx.intAttribute("axis").value_or(1), rank);
   if (!axis) return ctx.fail("axis is out of range for rank " + std::to_string(rank));
+  return *axis;
+}
+
+// `parts` (at least one) joined along `axis`.
+Result<Array> concatenate(const KernelContext& ctx, std::span<const Array* const> parts,
+                          size_t axis) {
+  const Array& first = *parts[0];
+  size_t rank = first.rank();
   std::vector<int64_t> out_shape = first.shape();
-  out_shape[*axis] = 0;
+  out_shape[axis] = 0;
   for (size_t i = 0; i < parts.size(); ++i) {
     const Array& part = *parts[i];
     if (part.type() != first.type()) return ctx.fail("inputs of different element types");
@@ -91,28 +92,43 @@ Status runConcat(KernelContext& ctx) {
                       std::to_string(part.rank()));
     }
     for (size_t d = 0; d < rank; ++d) {
-      if (d != *axis && part.dim(d) != first.dim(d)) {
+      if (d != axis && part.dim(d) != first.dim(d)) {
         return ctx.fail("input " + std::to_string(i) + " differs in dimension " +
                         std::to_string(d) + ": " + std::to_string(part.dim(d)) + " and " +
                         std::to_string(first.dim(d)));
       }
     }
-    out_shape[*axis] += part.dim(*axis);
+    out_shape[axis] += part.dim(axis);
   }
   Result<Array> made = newArray(first.type(), out_shape);
   if (!made) return made.status();
   Array out = std::move(*made);
-  int64_t outer = elementProduct(out_shape, 0, *axis);
-  int64_t inner = elementProduct(out_shape, *axis + 1);
-  int64_t out_row = out_shape[*axis] * inner;
+  int64_t outer = elementProduct(out_shape, 0, axis);
+  int64_t inner = elementProduct(out_shape, axis + 1);
+  int64_t out_row = out_shape[axis] * inner;
   int64_t offset = 0;
   for (const Array* part : parts) {
-    int64_t row = part->dim(*axis) * inner;
+    int64_t row = part->dim(axis) * inner;
     copyStrided(ctx, {outer, row}, *part, StridedView{0, {row, 1}}, out,
                 StridedView{offset, {out_row, 1}});
     offset += row;
   }
-  ctx.setOutput(0, std::move(out));
+  return out;
+}
+
+Status runConcat(KernelContext& ctx) {
+  std::vector<const Array*> parts;
+  for (size_t i = 0; i < ctx.inputCount(); ++i) {
+    const Array* part = ctx.inputArray(i);
+    if (part == nullptr) return ctx.fail("input " + std::to_string(i) + " is not a tensor");
+    parts.push_back(part);
+  }
+  if (parts.empty()) return ctx.fail("needs at least one input");
+  Result<size_t> axis = concatAxis(ctx, parts[0]->rank());
+  if (!axis) return axis.status();
+  Result<Array> out = concatenate(ctx, parts, *axis);
+  if (!out) return out.status();
+  ctx.setOutput(0, std::move(*out));
   return Status::ok();
 }
 
@@ -159,3 +175,25 @@ constexpr Operator kConcat{.domain = kOnnxDomain,
 static_assert(isWellFormed(kConcat));
 
 }  // namespace onyx::ops::ai_onnx
+
+namespace onyx::ops {
+
+Result<std::optional<Array>> concatChannelsLast(const KernelContext& ctx,
+                                                std::span<const Array* const> parts) {
+  if (parts.empty()) return std::optional<Array>();
+  // A mismatch is for the channels-first kernel to word.
+  for (const Array* part : parts) {
+    if (part->rank() != 4 || part->type() != parts[0]->type() || part->dim(0) != parts[0]->dim(0) ||
+        part->dim(1) != parts[0]->dim(1) || part->dim(2) != parts[0]->dim(2)) {
+      return std::optional<Array>();
+    }
+  }
+  Result<size_t> axis = ai_onnx::concatAxis(ctx, 4);
+  if (!axis) return axis.status();
+  if (*axis != 1) return std::optional<Array>();
+  Result<Array> out = ai_onnx::concatenate(ctx, parts, 3);
+  if (!out) return out.status();
+  return std::optional<Array>(std::move(*out));
+}
+
+}  // namespace onyx::ops

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,6 +26,19 @@ struct ResampleOptions {
   bool antialias = false;
   double extrapolation = 0.0;
 };
+
+// What a Resize node asks for an input of a given shape: the output's sizes, the scale and
+// (tf_crop_and_resize) the region of interest of every axis, and how to interpolate.
+struct ResizeRequest {
+  std::vector<int64_t> sizes;
+  std::vector<double> scales;
+  std::vector<double> roi;  // starts then ends, 2 * rank values; empty unless a crop
+  ResampleOptions options;
+};
+
+// Reads a Resize node's inputs (roi, scales, sizes; not X) and attributes for an X of
+// `shape` (resize.cc); an error names what is wrong.
+Result<ResizeRequest> resizeRequest(const KernelContext& ctx, std::span<const int64_t> shape);
 
 // The interpolation of one axis: for each output position its n source indices (clamped
 // into the input) and weights, and whether it lies outside the crop (tf_crop_and_resize).
@@ -323,6 +337,23 @@ inline void resampleFloatPlanes(const KernelContext& ctx, const FloatPlanes& p, 
       });
 }
 
+// The crop along `axis` of a resize of rank roi.size() / 2 (the whole axis when roi is empty).
+inline double roiStart(const std::vector<double>& roi, size_t axis) {
+  return roi.empty() ? 0.0 : roi[axis];
+}
+inline double roiEnd(const std::vector<double>& roi, size_t axis) {
+  return roi.empty() ? 1.0 : roi[axis + roi.size() / 2];
+}
+
+// Whether a resize of an input of `shape` to `sizes` leaves `axis` as it is: scale 1, the
+// same size, no crop.
+inline bool axisKept(std::span<const int64_t> shape, const std::vector<int64_t>& sizes,
+                     const std::vector<double>& scales, const std::vector<double>& roi,
+                     size_t axis) {
+  return std::abs(scales[axis] - 1.0) <= 1e-9 && sizes[axis] == shape[axis] &&
+         std::abs(roiStart(roi, axis)) <= 1e-9 && std::abs(roiEnd(roi, axis) - 1.0) <= 1e-9;
+}
+
 // Resizes `x` along every axis to `sizes` with `scales` (one per axis of x); `roi` holds
 // 2 * rank values (starts then ends) or is empty.
 inline Result<Array> resample(const KernelContext& ctx, const Array& x,
@@ -335,15 +366,10 @@ inline Result<Array> resample(const KernelContext& ctx, const Array& x,
   std::vector<std::optional<AxisResample>> plans(rank);
   bool leading_change = false;
   for (size_t axis = 0; axis < rank; ++axis) {
-    double roi_start = roi.empty() ? 0.0 : roi[axis];
-    double roi_end = roi.empty() ? 1.0 : roi[axis + rank];
-    if (std::abs(scales[axis] - 1.0) <= 1e-9 && sizes[axis] == x.dim(axis) &&
-        (roi.empty() || (std::abs(roi_start) <= 1e-9 && std::abs(roi_end - 1.0) <= 1e-9))) {
-      continue;
-    }
+    if (axisKept(x.shape(), sizes, scales, roi, axis)) continue;
     Result<AxisResample> plan =
         planAxis(options, static_cast<size_t>(x.dim(axis)), static_cast<size_t>(sizes[axis]),
-                 scales[axis], roi_start, roi_end);
+                 scales[axis], roiStart(roi, axis), roiEnd(roi, axis));
     if (!plan) return plan.status();
     plans[axis] = std::move(*plan);
     leading_change = leading_change || axis + 2 < rank;

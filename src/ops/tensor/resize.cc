@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <cmath>
 
+#include "ops/channels_last.h"
 #include "ops/lib/tensor_rules.h"
 #include "ops/schema_dsl.h"
 #include "ops/tensor/resample_kernels.h"
@@ -110,8 +111,6 @@ void inferResize(InferenceContext& ctx) {
   ctx.setOutputShape(0, std::move(out));
 }
 
-// Resize-10 resizes like Upsample (asymmetric coordinates, nearest rounding down); later
-// versions read roi, scales or sizes (from 18 for the `axes` only) and the attributes.
 Status runResize(KernelContext& ctx) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("needs a tensor X");
@@ -119,129 +118,10 @@ Status runResize(KernelContext& ctx) {
       x->type() == ElementType::kComplex128) {
     return ctx.fail("no kernel for " + std::string(elementTypeName(x->type())));
   }
-  const int since = ctx.schema().since_version;
-  const size_t rank = x->rank();
-  ResampleOptions options;
-  options.mode = ctx.stringAttribute("mode").value_or("nearest");
-  if (options.mode != "nearest" && options.mode != "linear" && options.mode != "cubic") {
-    return ctx.fail("unknown mode \"" + std::string(options.mode) + "\"");
-  }
-  const Array* scales_in = nullptr;
-  const Array* sizes_in = nullptr;
-  const Array* roi_in = nullptr;
-  if (since == 10) {
-    options.coordinates = "asymmetric";
-    options.nearest_mode = "floor";
-    scales_in = ctx.inputArray(1);
-  } else {
-    options.coordinates =
-        ctx.stringAttribute("coordinate_transformation_mode").value_or("half_pixel");
-    options.nearest_mode = ctx.stringAttribute("nearest_mode").value_or("round_prefer_floor");
-    options.cubic_a = ctx.floatAttribute("cubic_coeff_a").value_or(-0.75f);
-    options.exclude_outside = ctx.intAttribute("exclude_outside").value_or(0) != 0;
-    options.extrapolation = ctx.floatAttribute("extrapolation_value").value_or(0.0f);
-    options.antialias = since >= 18 && ctx.intAttribute("antialias").value_or(0) != 0;
-    roi_in = ctx.inputArray(1);
-    scales_in = ctx.inputArray(2);
-    sizes_in = ctx.inputArray(3);
-  }
-  if (options.mode == "nearest" && options.antialias) {
-    return ctx.fail("antialias does not apply to mode \"nearest\"");
-  }
-  std::string_view nearest = options.nearest_mode;
-  if (nearest != "round_prefer_floor" && nearest != "round_prefer_ceil" && nearest != "floor" &&
-      nearest != "ceil") {
-    return ctx.fail("unknown nearest_mode \"" + std::string(nearest) + "\"");
-  }
-  if (scales_in != nullptr && scales_in->size() == 0) scales_in = nullptr;
-  if (sizes_in != nullptr && sizes_in->size() == 0) sizes_in = nullptr;
-  if ((scales_in == nullptr) == (sizes_in == nullptr)) {
-    return ctx.fail("exactly one of scales and sizes must be given");
-  }
-
-  std::vector<size_t> axes;
-  std::optional<std::vector<int64_t>> axes_given =
-      since >= 18 ? ctx.intsAttribute("axes") : std::nullopt;
-  if (axes_given) {
-    for (int64_t axis : *axes_given) {
-      std::optional<size_t> normalized = kernelAxis(axis, rank);
-      if (!normalized) return ctx.fail("an axis is out of range");
-      if (std::find(axes.begin(), axes.end(), *normalized) != axes.end()) {
-        return ctx.fail("axes repeats an axis");
-      }
-      axes.push_back(*normalized);
-    }
-  } else {
-    for (size_t i = 0; i < rank; ++i) axes.push_back(i);
-  }
-
-  std::vector<double> scales(rank, 1.0);
-  std::vector<int64_t> sizes = x->shape();
-  if (scales_in != nullptr) {
-    std::vector<double> given = realsOf(*scales_in);
-    if (given.size() != axes.size()) {
-      return ctx.fail("scales has " + std::to_string(given.size()) + " values for " +
-                      std::to_string(axes.size()) + " axes");
-    }
-    for (size_t i = 0; i < axes.size(); ++i) {
-      if (!(given[i] > 0) || !std::isfinite(given[i])) {
-        return ctx.fail("scales must be positive");
-      }
-      scales[axes[i]] = given[i];
-      double size = std::floor(given[i] * static_cast<double>(x->dim(axes[i])));
-      if (size > 9.0e15) return ctx.fail("the output is too large");
-      sizes[axes[i]] = static_cast<int64_t>(size);
-    }
-  } else {
-    std::optional<std::vector<int64_t>> given = integersOf(*sizes_in);
-    if (!given || given->size() != axes.size()) {
-      return ctx.fail("sizes must hold one value per resized axis");
-    }
-    for (size_t i = 0; i < axes.size(); ++i) {
-      if ((*given)[i] < 0) return ctx.fail("sizes must not be negative");
-      if (x->dim(axes[i]) == 0) return ctx.fail("cannot resize an axis of size 0");
-      sizes[axes[i]] = (*given)[i];
-      scales[axes[i]] = static_cast<double>((*given)[i]) / static_cast<double>(x->dim(axes[i]));
-    }
-    std::string_view policy =
-        since >= 18 ? ctx.stringAttribute("keep_aspect_ratio_policy").value_or("stretch")
-                    : "stretch";
-    if (policy != "stretch") {
-      if (policy != "not_larger" && policy != "not_smaller") {
-        return ctx.fail("unknown keep_aspect_ratio_policy \"" + std::string(policy) + "\"");
-      }
-      double scale = scales[axes[0]];
-      for (size_t axis : axes) {
-        scale =
-            policy == "not_larger" ? std::min(scale, scales[axis]) : std::max(scale, scales[axis]);
-      }
-      for (size_t axis : axes) {
-        if (!(scale * static_cast<double>(x->dim(axis)) < 9.0e15)) {
-          return ctx.fail("the output is too large");
-        }
-        scales[axis] = scale;
-        sizes[axis] = static_cast<int64_t>(scale * static_cast<double>(x->dim(axis)) + 0.5);
-      }
-    }
-  }
-
-  std::vector<double> roi;
-  if (options.coordinates == "tf_crop_and_resize") {
-    if (roi_in == nullptr || roi_in->size() == 0) {
-      return ctx.fail("tf_crop_and_resize needs roi");
-    }
-    std::vector<double> given = realsOf(*roi_in);
-    if (given.size() != 2 * axes.size()) {
-      return ctx.fail("roi must hold 2 values per resized axis");
-    }
-    roi.assign(2 * rank, 0.0);
-    for (size_t i = 0; i < rank; ++i) roi[rank + i] = 1.0;
-    for (size_t i = 0; i < axes.size(); ++i) {
-      roi[axes[i]] = given[i];
-      roi[rank + axes[i]] = given[axes.size() + i];
-    }
-  }
-  Result<Array> out = resample(ctx, *x, sizes, scales, roi, options);
+  Result<ResizeRequest> request = resizeRequest(ctx, x->shape());
+  if (!request) return request.status();
+  Result<Array> out =
+      resample(ctx, *x, request->sizes, request->scales, request->roi, request->options);
   if (!out) return ctx.fail(out.status().message());
   ctx.setOutput(0, std::move(*out));
   return Status::ok();
@@ -324,3 +204,202 @@ constexpr Operator kResize{
 static_assert(isWellFormed(kResize));
 
 }  // namespace onyx::ops::ai_onnx
+
+namespace onyx::ops {
+
+// Resize-10 resizes like Upsample (asymmetric coordinates, nearest rounding down); later
+// versions read roi, scales or sizes (from 18 for the `axes` only) and the attributes.
+Result<ResizeRequest> resizeRequest(const KernelContext& ctx, std::span<const int64_t> shape) {
+  const int since = ctx.schema().since_version;
+  const size_t rank = shape.size();
+  ResizeRequest request;
+  ResampleOptions& options = request.options;
+  options.mode = ctx.stringAttribute("mode").value_or("nearest");
+  if (options.mode != "nearest" && options.mode != "linear" && options.mode != "cubic") {
+    return ctx.fail("unknown mode \"" + std::string(options.mode) + "\"");
+  }
+  const Array* scales_in = nullptr;
+  const Array* sizes_in = nullptr;
+  const Array* roi_in = nullptr;
+  if (since == 10) {
+    options.coordinates = "asymmetric";
+    options.nearest_mode = "floor";
+    scales_in = ctx.inputArray(1);
+  } else {
+    options.coordinates =
+        ctx.stringAttribute("coordinate_transformation_mode").value_or("half_pixel");
+    options.nearest_mode = ctx.stringAttribute("nearest_mode").value_or("round_prefer_floor");
+    options.cubic_a = ctx.floatAttribute("cubic_coeff_a").value_or(-0.75f);
+    options.exclude_outside = ctx.intAttribute("exclude_outside").value_or(0) != 0;
+    options.extrapolation = ctx.floatAttribute("extrapolation_value").value_or(0.0f);
+    options.antialias = since >= 18 && ctx.intAttribute("antialias").value_or(0) != 0;
+    roi_in = ctx.inputArray(1);
+    scales_in = ctx.inputArray(2);
+    sizes_in = ctx.inputArray(3);
+  }
+  if (options.mode == "nearest" && options.antialias) {
+    return ctx.fail("antialias does not apply to mode \"nearest\"");
+  }
+  std::string_view nearest = options.nearest_mode;
+  if (nearest != "round_prefer_floor" && nearest != "round_prefer_ceil" && nearest != "floor" &&
+      nearest != "ceil") {
+    return ctx.fail("unknown nearest_mode \"" + std::string(nearest) + "\"");
+  }
+  if (scales_in != nullptr && scales_in->size() == 0) scales_in = nullptr;
+  if (sizes_in != nullptr && sizes_in->size() == 0) sizes_in = nullptr;
+  if ((scales_in == nullptr) == (sizes_in == nullptr)) {
+    return ctx.fail("exactly one of scales and sizes must be given");
+  }
+
+  std::vector<size_t> axes;
+  std::optional<std::vector<int64_t>> axes_given =
+      since >= 18 ? ctx.intsAttribute("axes") : std::nullopt;
+  if (axes_given) {
+    for (int64_t axis : *axes_given) {
+      std::optional<size_t> normalized = kernelAxis(axis, rank);
+      if (!normalized) return ctx.fail("an axis is out of range");
+      if (std::find(axes.begin(), axes.end(), *normalized) != axes.end()) {
+        return ctx.fail("axes repeats an axis");
+      }
+      axes.push_back(*normalized);
+    }
+  } else {
+    for (size_t i = 0; i < rank; ++i) axes.push_back(i);
+  }
+
+  std::vector<double>& scales = request.scales;
+  std::vector<int64_t>& sizes = request.sizes;
+  scales.assign(rank, 1.0);
+  sizes.assign(shape.begin(), shape.end());
+  if (scales_in != nullptr) {
+    std::vector<double> given = realsOf(*scales_in);
+    if (given.size() != axes.size()) {
+      return ctx.fail("scales has " + std::to_string(given.size()) + " values for " +
+                      std::to_string(axes.size()) + " axes");
+    }
+    for (size_t i = 0; i < axes.size(); ++i) {
+      if (!(given[i] > 0) || !std::isfinite(given[i])) {
+        return ctx.fail("scales must be positive");
+      }
+      scales[axes[i]] = given[i];
+      double size = std::floor(given[i] * static_cast<double>(shape[axes[i]]));
+      if (size > 9.0e15) return ctx.fail("the output is too large");
+      sizes[axes[i]] = static_cast<int64_t>(size);
+    }
+  } else {
+    std::optional<std::vector<int64_t>> given = integersOf(*sizes_in);
+    if (!given || given->size() != axes.size()) {
+      return ctx.fail("sizes must hold one value per resized axis");
+    }
+    for (size_t i = 0; i < axes.size(); ++i) {
+      if ((*given)[i] < 0) return ctx.fail("sizes must not be negative");
+      if (shape[axes[i]] == 0) return ctx.fail("cannot resize an axis of size 0");
+      sizes[axes[i]] = (*given)[i];
+      scales[axes[i]] = static_cast<double>((*given)[i]) / static_cast<double>(shape[axes[i]]);
+    }
+    std::string_view policy =
+        since >= 18 ? ctx.stringAttribute("keep_aspect_ratio_policy").value_or("stretch")
+                    : "stretch";
+    if (policy != "stretch") {
+      if (policy != "not_larger" && policy != "not_smaller") {
+        return ctx.fail("unknown keep_aspect_ratio_policy \"" + std::string(policy) + "\"");
+      }
+      double scale = scales[axes[0]];
+      for (size_t axis : axes) {
+        scale =
+            policy == "not_larger" ? std::min(scale, scales[axis]) : std::max(scale, scales[axis]);
+      }
+      for (size_t axis : axes) {
+        if (!(scale * static_cast<double>(shape[axis]) < 9.0e15)) {
+          return ctx.fail("the output is too large");
+        }
+        scales[axis] = scale;
+        sizes[axis] = static_cast<int64_t>(scale * static_cast<double>(shape[axis]) + 0.5);
+      }
+    }
+  }
+
+  std::vector<double>& roi = request.roi;
+  if (options.coordinates == "tf_crop_and_resize") {
+    if (roi_in == nullptr || roi_in->size() == 0) {
+      return ctx.fail("tf_crop_and_resize needs roi");
+    }
+    std::vector<double> given = realsOf(*roi_in);
+    if (given.size() != 2 * axes.size()) {
+      return ctx.fail("roi must hold 2 values per resized axis");
+    }
+    roi.assign(2 * rank, 0.0);
+    for (size_t i = 0; i < rank; ++i) roi[rank + i] = 1.0;
+    for (size_t i = 0; i < axes.size(); ++i) {
+      roi[axes[i]] = given[i];
+      roi[rank + axes[i]] = given[axes.size() + i];
+    }
+  }
+  return request;
+}
+
+Result<std::optional<Array>> resizeChannelsLast(const KernelContext& ctx, const Array& x) {
+  if (x.type() != ElementType::kFloat || x.rank() != 4 || x.size() == 0) {
+    return std::optional<Array>();
+  }
+  std::vector<int64_t> shape = {x.dim(0), x.dim(3), x.dim(1), x.dim(2)};
+  Result<ResizeRequest> request = resizeRequest(ctx, shape);
+  if (!request) return request.status();
+  const ResizeRequest& r = *request;
+  if (r.options.mode != "nearest" || !axisKept(shape, r.sizes, r.scales, r.roi, 0) ||
+      !axisKept(shape, r.sizes, r.scales, r.roi, 1) || r.sizes[2] == 0 || r.sizes[3] == 0) {
+    return std::optional<Array>();
+  }
+  // Per output row and column, the input's (or kOutsideCrop), as resample() chooses them.
+  std::vector<size_t> sources[2];
+  for (size_t axis = 2; axis < 4; ++axis) {
+    std::vector<size_t>& chosen = sources[axis - 2];
+    size_t size = static_cast<size_t>(shape[axis]);
+    if (axisKept(shape, r.sizes, r.scales, r.roi, axis)) {
+      for (size_t i = 0; i < size; ++i) chosen.push_back(i);
+      continue;
+    }
+    Result<AxisResample> plan =
+        planAxis(r.options, size, static_cast<size_t>(r.sizes[axis]), r.scales[axis],
+                 roiStart(r.roi, axis), roiEnd(r.roi, axis));
+    if (!plan) return ctx.fail(plan.status().message());
+    std::optional<std::vector<size_t>> nearest = nearestSources(*plan);
+    if (!nearest) return std::optional<Array>();
+    chosen = std::move(*nearest);
+  }
+  const std::vector<size_t>& rows = sources[0];
+  const std::vector<size_t>& columns = sources[1];
+  Result<Array> made =
+      Array::allocate(ElementType::kFloat, {x.dim(0), static_cast<int64_t>(rows.size()),
+                                            static_cast<int64_t>(columns.size()), x.dim(3)});
+  if (!made) return made.status();
+  const size_t height = static_cast<size_t>(x.dim(1)), width = static_cast<size_t>(x.dim(2));
+  const size_t channels = static_cast<size_t>(x.dim(3));
+  const size_t out_width = columns.size() * channels;
+  const float outside = static_cast<float>(r.options.extrapolation);
+  const float* in = x.data<float>();
+  float* out = made->data<float>();
+  parallelFor(ctx, static_cast<size_t>(x.dim(0)) * rows.size(),
+              std::max<size_t>(1, (size_t{1} << 14) / out_width), [&](size_t begin, size_t end) {
+                for (size_t item = begin; item < end; ++item) {
+                  size_t b = item / rows.size();
+                  size_t y = rows[item % rows.size()];
+                  float* target = out + item * out_width;
+                  if (y == kOutsideCrop) {
+                    std::fill_n(target, out_width, outside);
+                    continue;
+                  }
+                  const float* line = in + (b * height + y) * width * channels;
+                  for (size_t ox = 0; ox < columns.size(); ++ox, target += channels) {
+                    if (columns[ox] == kOutsideCrop) {
+                      std::fill_n(target, channels, outside);
+                    } else {
+                      std::copy_n(line + columns[ox] * channels, channels, target);
+                    }
+                  }
+                }
+              });
+  return std::optional<Array>(std::move(*made));
+}
+
+}  // namespace onyx::ops

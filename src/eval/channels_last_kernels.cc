@@ -1,0 +1,154 @@
+// The table of channels-last kernels (channels_last_kernels.h): pooling, upsampling and
+// concatenation through their operators' channels-last variants (ops/channels_last.h), and
+// elementwise operators through their own kernels, which do not care where an element sits.
+#include "eval/channels_last_kernels.h"
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "eval/fusions/fusion_pattern.h"
+#include "onyx/ir/attribute.h"
+#include "onyx/ir/node.h"
+#include "ops/channels_last.h"
+
+namespace onyx::eval_internal {
+
+namespace {
+
+// One output, the first.
+bool oneOutput(const Node& node) {
+  if (node.outputCount() == 0 || node.output(0) == nullptr) return false;
+  for (size_t i = 1; i < node.outputCount(); ++i) {
+    if (node.output(i) != nullptr) return false;
+  }
+  return true;
+}
+
+bool firstInput(size_t i) { return i == 0; }
+bool everyInput(size_t i) {
+  (void)i;
+  return true;
+}
+
+Result<bool> setResult(KernelContext& ctx, Result<std::optional<Array>> result) {
+  if (!result) return std::move(result).takeStatus();
+  if (!*result) return false;
+  ctx.setOutput(0, std::move(**result));
+  return true;
+}
+
+// ---- MaxPool ------------------------------------------------------------------------------
+
+bool takesMaxPool(const Node& node) {
+  const Attribute* kernel = node.attribute("kernel_shape");
+  return isOnnxOperator(node, "MaxPool") && oneOutput(node) && kernel != nullptr &&
+         kernel->ints.size() == 2;
+}
+
+Result<bool> runMaxPool(KernelContext& ctx, Kernel kernel) {
+  (void)kernel;
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return false;
+  return setResult(ctx, ops::maxPoolChannelsLast(ctx, *x));
+}
+
+// ---- Resize ------------------------------------------------------------------------------
+
+bool takesResize(const Node& node) {
+  const Attribute* mode = node.attribute("mode");
+  return isOnnxOperator(node, "Resize") && oneOutput(node) &&
+         (mode == nullptr || mode->s.value_or("") == "nearest");
+}
+
+Result<bool> runResize(KernelContext& ctx, Kernel kernel) {
+  (void)kernel;
+  const Array* x = ctx.inputArray(0);
+  if (x == nullptr) return false;
+  return setResult(ctx, ops::resizeChannelsLast(ctx, *x));
+}
+
+// ---- Concat ------------------------------------------------------------------------------
+
+// On the channel axis of a 4-D value (rank 4 is checked when it runs).
+bool takesConcat(const Node& node) {
+  const Attribute* axis = node.attribute("axis");
+  int64_t along = axis != nullptr ? axis->i.value_or(1) : 1;
+  return isOnnxOperator(node, "Concat") && oneOutput(node) && (along == 1 || along == -3);
+}
+
+Result<bool> runConcat(KernelContext& ctx, Kernel kernel) {
+  (void)kernel;
+  std::vector<const Array*> parts;
+  for (size_t i = 0; i < ctx.inputCount(); ++i) {
+    const Array* part = ctx.inputArray(i);
+    if (part == nullptr) return false;
+    parts.push_back(part);
+  }
+  return setResult(ctx, ops::concatChannelsLast(ctx, parts));
+}
+
+// ---- Elementwise operators ---------------------------------------------------------------
+
+// Operators whose output element k is a function of input element k alone (inputs
+// broadcast): the same function of the same elements in either layout. Of the rest, an
+// input of one element broadcasts to every element alike.
+constexpr std::array<std::string_view, 40> kElementwise = {
+    "Abs",         "Add",        "Ceil",
+    "Celu",        "Clip",       "Cos",
+    "Div",         "Elu",        "Erf",
+    "Exp",         "Floor",      "Gelu",
+    "HardSigmoid", "HardSwish",  "Identity",
+    "LeakyRelu",   "Log",        "Max",
+    "Mean",        "Min",        "Mish",
+    "Mul",         "Neg",        "PRelu",
+    "Pow",         "Reciprocal", "Relu",
+    "Round",       "Selu",       "Sigmoid",
+    "Sign",        "Sin",        "Softplus",
+    "Softsign",    "Sqrt",       "Sub",
+    "Sum",         "Tanh",       "ThresholdedRelu",
+    "Where"};
+static_assert(std::is_sorted(kElementwise.begin(), kElementwise.end()));
+
+bool takesElementwise(const Node& node) {
+  return oneOutput(node) &&
+         std::binary_search(kElementwise.begin(), kElementwise.end(), node.opType()) &&
+         isOnnxOperator(node, node.opType());
+}
+
+// Every input of one shape (N, H, W, C) or of one element; the operator's own kernel then
+// gives an output of that shape.
+Result<bool> runElementwise(KernelContext& ctx, Kernel kernel) {
+  const Array* image = nullptr;
+  for (size_t i = 0; i < ctx.inputCount(); ++i) {
+    if (!ctx.hasInput(i)) continue;
+    const Array* input = ctx.inputArray(i);
+    if (input == nullptr) return false;
+    if (input->size() == 1 && input->rank() <= 4) continue;
+    if (input->rank() != 4 || (image != nullptr && input->shape() != image->shape())) return false;
+    image = input;
+  }
+  if (image == nullptr) return false;
+  ONYX_RETURN_IF_ERROR(kernel(ctx));
+  return true;
+}
+
+constexpr ChannelsLastKernel kKernels[] = {
+    {.takes = takesMaxPool, .image = firstInput, .run = runMaxPool},
+    {.takes = takesResize, .image = firstInput, .run = runResize},
+    {.takes = takesConcat, .image = everyInput, .run = runConcat},
+    {.takes = takesElementwise, .image = everyInput, .run = runElementwise},
+};
+
+}  // namespace
+
+const ChannelsLastKernel* channelsLastKernel(const Node& node) {
+  for (const ChannelsLastKernel& kernel : kKernels) {
+    if (kernel.takes(node)) return &kernel;
+  }
+  return nullptr;
+}
+
+}  // namespace onyx::eval_internal
