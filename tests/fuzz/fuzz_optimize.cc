@@ -238,18 +238,18 @@ class GraphWriter {
   }
 
   // The operands are named before the result is defined, so no node reads its own output.
-  void unary(const char* op, const char* bound_op, const Defined& a) {
+  void unary(const char* op, const char* bound_op, Defined a) {
     std::string output = fresh(a.wide, a.exact);
     line(output, std::string(op) + "(" + a.name + ")");
     boundLine(output, std::string(bound_op) + "(" + bound(a.name) + ")");
   }
-  void transpose(const Defined& a) {
+  void transpose(Defined a) {
     std::string output = fresh(!a.wide, a.exact);
     line(output, "Transpose <perm = [1, 0]> (" + a.name + ")");
     boundLine(output, "Transpose <perm = [1, 0]> (" + bound(a.name) + ")");
   }
   // x + y, x - y: |x| + |y|. max(x, y): max(|x|, |y|).
-  void binary(const char* op, const Defined& a) {
+  void binary(const char* op, Defined a) {
     Defined b = pickLike(a);
     std::string output = fresh(a.wide, a.exact && b.exact);
     line(output, std::string(op) + "(" + a.name + ", " + b.name + ")");
