@@ -39,9 +39,12 @@ case $target in
     extra=(-dict=tests/fuzz/npy.dict)
     ;;
   fuzz_optimize)
-    # No seed files: any bytes describe a model, and a short input a small one.
+    # No seed files: any bytes describe a model, and a short input a small one. Inputs of
+    # every length from the start: the grammar finds new coverage at every length, so
+    # libFuzzer's length control would keep the models at a few nodes for the whole run.
     max_len=512
     seed_dir=optimize_seeds
+    extra=(-len_control=0)
     ;;
   *) usage ;;
 esac
