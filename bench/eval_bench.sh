@@ -18,14 +18,16 @@
 #     REPS=n               timed runs per model and thread count (default 15)
 #     FIRSTS=n             first runs per model and thread count, each a process of its
 #                          own, onyx's and onnxruntime's taking turns; the median counts
-#                          (default 5: one process's first run varies by 20% here)
+#                          (default 9: one process's first run varies by 20% here, and one
+#                          in four or five takes half as long again; five let two such
+#                          outliers move the median)
 #     MODELS="a.onnx ..."  only these models
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build/bench
 models=${1:-build/bench-models}
 reps=${REPS:-15}
-firsts=${FIRSTS:-5}
+firsts=${FIRSTS:-9}
 node_dir=build/bench-node
 model_list=${MODELS:-eval_resnet50.onnx eval_encoder.onnx eval_mobilenetv3.onnx \
 eval_db_detector.onnx eval_resnet50_bn.onnx eval_nhwc_cnn.onnx eval_chain.onnx}
