@@ -265,9 +265,8 @@ class Encoder {
     str(8, t.name);
     u.upTo(9);
     if (more.computed != nullptr && tensorStorage(t) == TensorStorage::kComputed) {
-      const ComputedBytes& computed = *more.computed;
-      s_.producedField(9, computed.size, [&](uint64_t offset, std::span<std::byte> out) {
-        return computed.compute(computed.state, offset, out);
+      s_.producedField(9, more.computed->size, [&](uint64_t offset, std::span<std::byte> out) {
+        return readRawBytes(t, offset, out);
       });
     } else {
       str(9, t.raw_data);

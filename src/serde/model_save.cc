@@ -273,8 +273,8 @@ class Saver {
       size_t length = static_cast<size_t>(std::min(slice, placement.size() - at));
       std::string_view part;
       if (placement.computed != nullptr) {
-        ONYX_RETURN_IF_ERROR(placement.computed->compute(
-            placement.computed->state, at,
+        ONYX_RETURN_IF_ERROR(readRawBytes(
+            *placement.tensor, at,
             std::span<std::byte>(reinterpret_cast<std::byte*>(buffer.data()), length)));
         part = std::string_view(buffer.data(), length);
       } else {
