@@ -118,6 +118,19 @@ class NoopPass final : public GraphPass {
     return root == model_->graph;
   }
 
+  // The integers an operator took as attribute `name` before an opset moved them to its
+  // second input (Pad's pads from 11, Squeeze's and Unsqueeze's axes from 13); nullopt when
+  // neither is there, or the input is not constant.
+  static std::optional<std::vector<int64_t>> attributeOrInput(const Node& node,
+                                                              std::string_view name) {
+    if (node.hasAttr(name)) {
+      std::span<const int64_t> attr = node.intsAttr(name);
+      return std::vector<int64_t>(attr.begin(), attr.end());
+    }
+    if (node.inputCount() > 1) return constantIntegers(node.input(1));
+    return std::nullopt;
+  }
+
   static bool allEqual(const std::optional<std::vector<int64_t>>& values, int64_t expected) {
     if (!values) return false;
     for (int64_t value : *values) {
@@ -167,16 +180,7 @@ class NoopPass final : public GraphPass {
       return from && to && *from == *to ? input : nullptr;
     }
     if (op == "Transpose") return isIdentityTranspose(node) ? input : nullptr;
-    if (op == "Pad") {
-      std::optional<std::vector<int64_t>> pads;
-      if (node.hasAttr("pads")) {
-        std::span<const int64_t> attr = node.intsAttr("pads");
-        pads.emplace(attr.begin(), attr.end());
-      } else if (node.inputCount() > 1) {
-        pads = constantIntegers(node.input(1));
-      }
-      return allEqual(pads, 0) ? input : nullptr;
-    }
+    if (op == "Pad") return allEqual(attributeOrInput(node, "pads"), 0) ? input : nullptr;
     if (op == "Slice") {
       bool unit_steps = node.inputCount() < 5 || node.input(4) == nullptr ||
                         allEqual(constantIntegers(node.input(4)), 1);
@@ -202,13 +206,7 @@ class NoopPass final : public GraphPass {
   // non-negative against `rank` (the rank they count in); nullopt when not constant, or
   // negative and the rank unknown, or absent.
   static std::optional<std::vector<int64_t>> axesOf(const Node& node, std::optional<size_t> rank) {
-    std::optional<std::vector<int64_t>> axes;
-    if (node.hasAttr("axes")) {
-      std::span<const int64_t> attr = node.intsAttr("axes");
-      axes.emplace(attr.begin(), attr.end());
-    } else if (node.inputCount() > 1) {
-      axes = constantIntegers(node.input(1));
-    }
+    std::optional<std::vector<int64_t>> axes = attributeOrInput(node, "axes");
     if (!axes) return std::nullopt;
     for (int64_t& axis : *axes) {
       if (axis >= 0) continue;
