@@ -250,23 +250,27 @@ py::array numpyOfTensor(const HolderPtr& holder, const Tensor& tensor) {
   const auto type = static_cast<ElementType>(tensor.data_type.value_or(0));
   const ElementTypeInfo* info = elementTypeInfo(type);
   const bool plain = info != nullptr && !info->isSubByte() && type != ElementType::kString;
-  if (plain && (storage == TensorStorage::kRaw || storage == TensorStorage::kExternal ||
-                storage == TensorStorage::kNone)) {
+  // Computed bytes are computed whole by arrayFromTensor, as by rawBytes; the rest is laid
+  // out in raw form as NumPy lays it out.
+  if (plain && storage != TensorStorage::kComputed) {
     Result<TensorBytes> bytes = rawBytes(tensor);
-    if (bytes && bytes->isView()) {
-      std::vector<py::ssize_t> shape(tensor.dims.begin(), tensor.dims.end());
-      py::ssize_t count = 1;
-      for (py::ssize_t dim : shape) count *= dim;
-      const std::string_view view = bytes->bytes();
-      const auto item = static_cast<py::ssize_t>(info->bitWidth / 8);
-      if (count >= 0 && static_cast<uint64_t>(count * item) == view.size()) {
-        // The base keeps the model, and so the mapped file, alive.
-        auto* keep = new HolderPtr(holder);
-        py::capsule base(keep, [](void* pointer) { delete static_cast<HolderPtr*>(pointer); });
-        py::array result(numpyDtypeOf(type), shape, {}, view.data(), base);
-        py::detail::array_proxy(result.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
-        return result;
+    std::vector<py::ssize_t> shape(tensor.dims.begin(), tensor.dims.end());
+    py::ssize_t count = 1;
+    for (py::ssize_t dim : shape) count *= dim;
+    const auto item = static_cast<py::ssize_t>(info->bitWidth / 8);
+    if (bytes && count >= 0 && static_cast<uint64_t>(count * item) == bytes->bytes().size()) {
+      const char* data = bytes->bytes().data();
+      if (!bytes->isView()) {
+        auto* owned = new std::string(bytes->bytes());
+        py::capsule base(owned, [](void* pointer) { delete static_cast<std::string*>(pointer); });
+        return py::array(numpyDtypeOf(type), shape, {}, owned->data(), base);
       }
+      // The base keeps the model, and so the mapped file, alive.
+      auto* keep = new HolderPtr(holder);
+      py::capsule base(keep, [](void* pointer) { delete static_cast<HolderPtr*>(pointer); });
+      py::array result(numpyDtypeOf(type), shape, {}, data, base);
+      py::detail::array_proxy(result.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+      return result;
     }
   }
   return numpyOfArray(unwrap(arrayFromTensor(tensor), "cannot read the tensor"));

@@ -35,9 +35,9 @@ py::object optionalText(const OptString& text) {
   return pythonText(*text);
 }
 
-py::object valueOrNone(const HolderPtr& holder, Value* value) {
+py::object valueOrNone(const HolderPtr& holder, Value* value, bool pending = false) {
   if (value == nullptr) return py::none();
-  return py::cast(Ref<Value>(holder, value));
+  return py::cast(Ref<Value>(holder, value, pending));
 }
 
 // ---- types -----------------------------------------------------------------------------------
@@ -465,7 +465,7 @@ void bindGraphs(py::module_& module) {
             const Node* node = liveNode(ref);
             py::tuple outputs(node->outputCount());
             for (size_t i = 0; i < node->outputCount(); ++i) {
-              outputs[i] = valueOrNone(ref.holder, node->output(i));
+              outputs[i] = valueOrNone(ref.holder, node->output(i), ref.pending);
             }
             return outputs;
           },

@@ -113,12 +113,12 @@ void bindModels(py::module_& module) {
       .def(
           "to_bytes",
           [](const HolderPtr& holder) {
-            std::string bytes;
+            Result<std::string> bytes = Status(ErrorCode::kInternal, "not run");
             {
               py::gil_scoped_release unlocked;
-              bytes = unwrap(serializeModel(holder->model), "cannot encode the model");
+              bytes = serializeModel(holder->model);
             }
-            return py::bytes(bytes);
+            return py::bytes(unwrap(std::move(bytes), "cannot encode the model"));
           },
           "The model as one binary ModelProto (external tensors keep their references).")
       .def(
@@ -142,15 +142,22 @@ void bindModels(py::module_& module) {
       [](py::object source, bool load_external_data, std::optional<std::string> folder) {
         LoadOptions options;
         options.load_external_data = load_external_data;
+        // Errors are raised once the interpreter's lock is back: raising needs it.
+        Result<Model> model = Status(ErrorCode::kInternal, "not run");
         if (isBytesLike(source)) {
           std::shared_ptr<const std::string> bytes = bytesOf(source);
-          py::gil_scoped_release unlocked;
-          return makeHolder(unwrap(parseModel(*bytes, bytes, options, folder.value_or("")),
-                                   "cannot load the model"));
+          {
+            py::gil_scoped_release unlocked;
+            model = parseModel(*bytes, bytes, options, folder.value_or(""));
+          }
+          return makeHolder(unwrap(std::move(model), "cannot load the model"));
         }
         const std::string path = pathOf(source);
-        py::gil_scoped_release unlocked;
-        return makeHolder(unwrap(loadModel(path, options), fmt::format("cannot load {}", path)));
+        {
+          py::gil_scoped_release unlocked;
+          model = loadModel(path, options);
+        }
+        return makeHolder(unwrap(std::move(model), fmt::format("cannot load {}", path)));
       },
       py::arg("source"), py::kw_only(), py::arg("load_external_data") = true,
       py::arg("folder") = py::none(),
@@ -168,8 +175,12 @@ void bindModels(py::module_& module) {
         }
         options.inline_external = all_inline;
         const std::string path = pathOf(destination);
-        py::gil_scoped_release unlocked;
-        check(saveModel(holder->model, path, options), fmt::format("cannot save {}", path));
+        Status saved;
+        {
+          py::gil_scoped_release unlocked;
+          saved = saveModel(holder->model, path, options);
+        }
+        check(saved, fmt::format("cannot save {}", path));
       },
       py::arg("model"), py::arg("path"), py::kw_only(), py::arg("external_data") = py::none(),
       py::arg("size_threshold") = 1024, py::arg("all_inline") = false,
@@ -180,8 +191,12 @@ void bindModels(py::module_& module) {
   module.def(
       "parse_text",
       [](const std::string& text) {
-        py::gil_scoped_release unlocked;
-        return makeHolder(unwrap(parseText(text), "cannot parse the model text"));
+        Result<Model> model = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          model = parseText(text);
+        }
+        return makeHolder(unwrap(std::move(model), "cannot parse the model text"));
       },
       py::arg("text"), "A model from its ONNX text syntax (docs/Syntax.md).");
 

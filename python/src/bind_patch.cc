@@ -60,7 +60,7 @@ void bindPatch(py::module_& module) {
             for (py::handle item : inputs) reads.push_back(self.value(item, "an input"));
             Node* anchor = before ? self.node(*before, "`before`") : nullptr;
             Node* node = patch.addNode(op_type, reads, outputs, anchor);
-            Ref<Node> result(self.graph.holder, node);
+            Ref<Node> result(self.graph.holder, node, /*added_by_patch=*/true);
             applyNodeFields(result, domain, name, attributes);
             return result;
           },
@@ -83,7 +83,7 @@ void bindPatch(py::module_& module) {
               held = tensorFromArray(arrayOfPython(tensor, std::nullopt, "tensor"), model.arena());
             }
             if (name) held->name = model.arena().copy(*name);
-            return Ref<Value>(self.graph.holder, patch.addInitializer(held));
+            return Ref<Value>(self.graph.holder, patch.addInitializer(held), /*added_by_patch=*/true);
           },
           py::arg("tensor"), py::arg("name") = py::none(),
           "An initializer to add at apply(), named as given or after the tensor.")

@@ -74,7 +74,7 @@ Graph* liveGraph(const Ref<Graph>& ref) {
 
 Node* liveNode(const Ref<Node>& ref) {
   checkCurrent(ref.generation, ref.holder, "Node");
-  if (ref.ptr->graph() == nullptr) {
+  if (ref.ptr->graph() == nullptr && !ref.pending) {
     raiseStale(fmt::format("the node {} '{}' was removed from its graph", ref.ptr->opType(),
                            ref.ptr->nameOrEmpty()));
   }
@@ -83,7 +83,7 @@ Node* liveNode(const Ref<Node>& ref) {
 
 Value* liveValue(const Ref<Value>& ref) {
   checkCurrent(ref.generation, ref.holder, "Value");
-  if (ref.ptr->graph() == nullptr) {
+  if (ref.ptr->graph() == nullptr && !ref.pending) {
     raiseStale(fmt::format("the value '{}' was removed from its graph", ref.ptr->name()));
   }
   return ref.ptr;

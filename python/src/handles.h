@@ -48,10 +48,16 @@ struct Ref {
   HolderPtr holder;
   T* ptr = nullptr;
   uint64_t generation = 0;
+  // Added by a patch not yet applied: a node or value not in a graph yet, which is not a
+  // removed one (both have no graph), and which the patch's rules let Python fill in.
+  bool pending = false;
 
   Ref() = default;
-  Ref(HolderPtr owner, T* object)
-      : holder(std::move(owner)), ptr(object), generation(holder->generation) {}
+  Ref(HolderPtr owner, T* object, bool added_by_patch = false)
+      : holder(std::move(owner)),
+        ptr(object),
+        generation(holder->generation),
+        pending(added_by_patch) {}
   bool current() const { return holder->generation == generation; }
   Model& model() const { return holder->model; }
   void changed() const { ++holder->edits; }
