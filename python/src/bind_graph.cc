@@ -299,7 +299,8 @@ void bindGraphs(py::module_& module) {
 
   py::class_<Ref<Attribute>>(module, "Attribute", "A node's attribute: its name, kind and value.")
       .def_property_readonly(
-          "name", [](const Ref<Attribute>& ref) { return pythonText(ref.ptr->nameOrEmpty()); })
+          "name", [](const Ref<Attribute>& ref) { return pythonText(ref.ptr->nameOrEmpty()); },
+          "The attribute's name.")
       .def_property_readonly(
           "type",
           [](const Ref<Attribute>& ref) { return std::string(attributeTypeName(ref.ptr->kind())); },
@@ -408,10 +409,16 @@ void bindGraphs(py::module_& module) {
             return py::cast(Ref<Tensor>(ref.holder, tensor));
           },
           "The initializer's Tensor, or None.")
-      .def("is_graph_input", [](const Ref<Value>& ref) { return liveValue(ref)->isGraphInput(); })
-      .def("is_graph_output",
-           [](const Ref<Value>& ref) { return liveValue(ref)->isGraphOutputOfItsGraph(); })
-      .def("is_initializer", [](const Ref<Value>& ref) { return liveValue(ref)->isInitializer(); })
+      .def(
+          "is_graph_input", [](const Ref<Value>& ref) { return liveValue(ref)->isGraphInput(); },
+          "Whether it is an input of its graph.")
+      .def(
+          "is_graph_output",
+          [](const Ref<Value>& ref) { return liveValue(ref)->isGraphOutputOfItsGraph(); },
+          "Whether it is an output of its graph.")
+      .def(
+          "is_initializer", [](const Ref<Value>& ref) { return liveValue(ref)->isInitializer(); },
+          "Whether an initializer (dense or sparse) defines it.")
       .def(
           "replace_all_uses_with",
           [](const Ref<Value>& ref, const Ref<Value>& other) {
@@ -433,7 +440,8 @@ void bindGraphs(py::module_& module) {
   py::class_<Ref<Node>>(module, "Node",
                         "A node: an operator call with inputs, outputs and attributes.")
       .def_property_readonly(
-          "op_type", [](const Ref<Node>& ref) { return pythonText(liveNode(ref)->opType()); })
+          "op_type", [](const Ref<Node>& ref) { return pythonText(liveNode(ref)->opType()); },
+          "The operator (or model-local function) it calls.")
       .def_property(
           "domain",
           [](const Ref<Node>& ref) { return pythonText(liveNode(ref)->domainOrDefault()); },
@@ -447,7 +455,8 @@ void bindGraphs(py::module_& module) {
           [](const Ref<Node>& ref, const std::string& name) {
             liveNode(ref)->name = ref.model().arena().copy(name);
             ref.changed();
-          })
+          },
+          "The node's name ('' when it has none).")
       .def_property_readonly(
           "inputs",
           [](const Ref<Node>& ref) {
@@ -483,7 +492,8 @@ void bindGraphs(py::module_& module) {
           "Its attributes by name (a new dict each time; change them with set_attribute).")
       .def_property_readonly(
           "graph",
-          [](const Ref<Node>& ref) { return Ref<Graph>(ref.holder, liveNode(ref)->graph()); })
+          [](const Ref<Node>& ref) { return Ref<Graph>(ref.holder, liveNode(ref)->graph()); },
+          "The graph whose node it is.")
       .def(
           "attribute",
           [](const Ref<Node>& ref, const std::string& name, py::object default_value) {
@@ -503,7 +513,7 @@ void bindGraphs(py::module_& module) {
             if (removed) ref.changed();
             return removed;
           },
-          py::arg("name"))
+          py::arg("name"), "Removes attribute `name`; False when the node has none.")
       .def(
           "replace_input_with",
           [](const Ref<Node>& ref, size_t index, py::object value) {
@@ -548,7 +558,8 @@ void bindGraphs(py::module_& module) {
           [](const Ref<Graph>& ref, const std::string& name) {
             liveGraph(ref)->name = ref.model().arena().copy(name);
             ref.changed();
-          })
+          },
+          "The graph's name, or None.")
       .def_property_readonly(
           "inputs",
           [](const Ref<Graph>& ref) {
@@ -719,26 +730,32 @@ void bindGraphs(py::module_& module) {
                             "A model-local function: its id, formal inputs and outputs, and "
                             "body (iterating yields its nodes).")
       .def_property_readonly(
-          "name", [](const Ref<Function>& ref) { return pythonText(ref.ptr->nameOrEmpty()); })
+          "name", [](const Ref<Function>& ref) { return pythonText(ref.ptr->nameOrEmpty()); },
+          "Its name: what a node calling it has as op_type.")
       .def_property_readonly(
-          "domain", [](const Ref<Function>& ref) { return pythonText(ref.ptr->domainOrEmpty()); })
+          "domain", [](const Ref<Function>& ref) { return pythonText(ref.ptr->domainOrEmpty()); },
+          "The domain a node calling it names.")
       .def_property_readonly(
           "overload",
-          [](const Ref<Function>& ref) { return pythonText(ref.ptr->overloadOrEmpty()); })
-      .def_property_readonly("inputs",
-                             [](const Ref<Function>& ref) {
-                               py::list inputs;
-                               for (Value* value : ref.ptr->inputs)
-                                 inputs.append(valueOrNone(ref.holder, value));
-                               return inputs;
-                             })
-      .def_property_readonly("outputs",
-                             [](const Ref<Function>& ref) {
-                               py::list outputs;
-                               for (const Use* use : ref.ptr->outputs)
-                                 outputs.append(valueOrNone(ref.holder, use->value()));
-                               return outputs;
-                             })
+          [](const Ref<Function>& ref) { return pythonText(ref.ptr->overloadOrEmpty()); },
+          "The overload a node calling it names (from IR 10), or ''.")
+      .def_property_readonly(
+          "inputs",
+          [](const Ref<Function>& ref) {
+            py::list inputs;
+            for (Value* value : ref.ptr->inputs) inputs.append(valueOrNone(ref.holder, value));
+            return inputs;
+          },
+          "Its formal inputs, values of the body.")
+      .def_property_readonly(
+          "outputs",
+          [](const Ref<Function>& ref) {
+            py::list outputs;
+            for (const Use* use : ref.ptr->outputs)
+              outputs.append(valueOrNone(ref.holder, use->value()));
+            return outputs;
+          },
+          "Its formal outputs, values of the body.")
       .def_property_readonly(
           "attributes",
           [](const Ref<Function>& ref) {

@@ -61,7 +61,8 @@ void bindModels(py::module_& module) {
           [](const HolderPtr& holder, std::optional<int64_t> version) {
             holder->model.ir_version = version;
             ++holder->edits;
-          })
+          },
+          "The IR version the model declares (None when absent).")
       .def_property_readonly(
           "opset_imports",
           [](const HolderPtr& holder) {
@@ -78,21 +79,24 @@ void bindModels(py::module_& module) {
             holder->model.setOpsetVersion(domain, version);
             ++holder->edits;
           },
-          py::arg("domain"), py::arg("version"))
+          py::arg("domain"), py::arg("version"),
+          "Imports `domain` at `version`, or changes the version it is imported at.")
       .def_property(
           "producer_name",
           [](const HolderPtr& holder) { return optionalText(holder->model.producer_name); },
           [](const HolderPtr& holder, const std::string& name) {
             holder->model.producer_name = holder->model.arena().copy(name);
             ++holder->edits;
-          })
+          },
+          "The tool that made the model, or None.")
       .def_property(
           "producer_version",
           [](const HolderPtr& holder) { return optionalText(holder->model.producer_version); },
           [](const HolderPtr& holder, const std::string& version) {
             holder->model.producer_version = holder->model.arena().copy(version);
             ++holder->edits;
-          })
+          },
+          "That tool's version, or None.")
       .def_property_readonly(
           "functions",
           [](const HolderPtr& holder) {

@@ -83,7 +83,8 @@ void bindPatch(py::module_& module) {
               held = tensorFromArray(arrayOfPython(tensor, std::nullopt, "tensor"), model.arena());
             }
             if (name) held->name = model.arena().copy(*name);
-            return Ref<Value>(self.graph.holder, patch.addInitializer(held), /*added_by_patch=*/true);
+            return Ref<Value>(self.graph.holder, patch.addInitializer(held),
+                              /*added_by_patch=*/true);
           },
           py::arg("tensor"), py::arg("name") = py::none(),
           "An initializer to add at apply(), named as given or after the tensor.")
@@ -100,7 +101,8 @@ void bindPatch(py::module_& module) {
             self.live().replaceAllUsesWith(self.value(py::cast(from), "`from`"),
                                            self.value(py::cast(to), "`to`"));
           },
-          py::arg("old"), py::arg("new"))
+          py::arg("old"), py::arg("new"),
+          "Points every reader of `old` (graph outputs included) at `new`, at apply().")
       .def(
           "set_input",
           [](PythonPatch& self, const Ref<Node>& node, size_t index, py::object value) {
@@ -111,13 +113,14 @@ void bindPatch(py::module_& module) {
             }
             patch.setInput(target, index, self.value(value, "the value"));
           },
-          py::arg("node"), py::arg("index"), py::arg("value"))
+          py::arg("node"), py::arg("index"), py::arg("value"),
+          "Points input `index` of `node` at `value` (None: omitted), at apply().")
       .def(
           "remove_node",
           [](PythonPatch& self, const Ref<Node>& node) {
             self.live().removeNode(self.node(node, "the node"));
           },
-          py::arg("node"))
+          py::arg("node"), "Removes `node` at apply(); by then nothing may read its outputs.")
       .def(
           "replace_node",
           [](PythonPatch& self, const Ref<Node>& node, const Ref<Node>& replacement) {
@@ -143,11 +146,13 @@ void bindPatch(py::module_& module) {
           },
           "Checks the whole patch, then makes every edit; on a failed check raises OnyxError and "
           "the graph is as it was.")
-      .def("discard",
-           [](PythonPatch& self) {
-             if (self.patch) self.patch->discard();
-             self.patch.reset();
-           })
+      .def(
+          "discard",
+          [](PythonPatch& self) {
+            if (self.patch) self.patch->discard();
+            self.patch.reset();
+          },
+          "Forgets every recorded edit; the graph stays as it is.")
       .def(
           "__enter__", [](PythonPatch& self) -> PythonPatch& { return self; },
           py::return_value_policy::reference)

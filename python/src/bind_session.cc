@@ -148,7 +148,8 @@ void bindSession(py::module_& module) {
            "runs.")
       .def_property_readonly("input_names", &Session::inputNames,
                              "The graph inputs' names (those with an initializer may be left out).")
-      .def_property_readonly("output_names", &Session::outputNames);
+      .def_property_readonly("output_names", &Session::outputNames,
+                             "The graph outputs' names, in order.");
 }
 
 }  // namespace onyx::python

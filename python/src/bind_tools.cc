@@ -58,7 +58,7 @@ void bindTools(py::module_& module) {
           },
           "'error' or 'warning'.")
       .def_readonly("path", &Diagnostic::path, "Where: 'graph.node[3](add).input[1]'.")
-      .def_readonly("message", &Diagnostic::message)
+      .def_readonly("message", &Diagnostic::message, "What is wrong, in one line.")
       .def("__str__", &Diagnostic::toString)
       .def("__repr__", [](const Diagnostic& diagnostic) {
         return fmt::format("<onyx.Diagnostic {}>", diagnostic.toString());
