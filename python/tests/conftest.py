@@ -47,6 +47,13 @@ arith (float[N] a, float[N] b) => (float[N] sum, float[N] product)
 }
 """
 
+CALLS_TWICE = """
+<ir_version: 8, opset_import: ["" : 17, "local" : 1]>
+g (float[2] x) => (float[2] y) { y = local.Twice (x) }
+<domain: "local", opset_import: ["" : 17]>
+Twice (a) => (b) { b = Add (a, a) }
+"""
+
 
 @pytest.fixture
 def conv_model():

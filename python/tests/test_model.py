@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import onyx
-from conftest import ADD_MUL, CONV_RELU
+from conftest import ADD_MUL, CALLS_TWICE, CONV_RELU
 
 
 def test_parse_text_gives_the_graph(conv_model):
@@ -95,14 +95,7 @@ def test_onnx_interop(conv_model):
 
 
 def test_functions_are_listed():
-    model = onyx.parse_text(
-        """
-        <ir_version: 8, opset_import: ["" : 17, "local" : 1]>
-        g (float[2] x) => (float[2] y) { y = local.Twice (x) }
-        <domain: "local", opset_import: ["" : 17]>
-        Twice (a) => (b) { b = Add (a, a) }
-        """
-    )
+    model = onyx.parse_text(CALLS_TWICE)
     (function,) = model.functions
     assert (function.domain, function.name) == ("local", "Twice")
     assert [node.op_type for node in function] == ["Add"]

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import onyx
+from conftest import CALLS_TWICE
 
 UNTYPED = """
 <ir_version: 8, opset_import: ["" : 17]>
@@ -71,14 +72,7 @@ def test_optimize_folds_and_reports():
 
 
 def test_inline_functions_makes_old_views_stale():
-    model = onyx.parse_text(
-        """
-        <ir_version: 8, opset_import: ["" : 17, "local" : 1]>
-        g (float[2] x) => (float[2] y) { y = local.Twice (x) }
-        <domain: "local", opset_import: ["" : 17]>
-        Twice (a) => (b) { b = Add (a, a) }
-        """
-    )
+    model = onyx.parse_text(CALLS_TWICE)
     call = model.graph.node(0)
     report = onyx.inline_functions(model)
     assert report["function_calls"] == 1 and report["functions_removed"] == 1
