@@ -236,6 +236,10 @@ class Model:
     producer_name: Optional[str]
     producer_version: Optional[str]
     functions: list[Function]
+    def __init__(
+        self, *, ir_version: int = 10, opset_imports: dict[str, int] = {"": 21}, graph_name: str = "main"
+    ) -> None:
+        """A new model with an empty main graph."""
     def set_opset(self, domain: str, version: int) -> None: ...
     def to_text(self) -> str: ...
     def to_bytes(self) -> bytes: ...

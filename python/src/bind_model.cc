@@ -5,6 +5,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include "handles.h"
 #include "onyx/eval/test_case.h"
 #include "onyx/ir/clone.h"
+#include "onyx/ir/graph.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/serde/test_data.h"
 #include "onyx/text/parser.h"
@@ -49,6 +51,23 @@ void bindModels(py::module_& module) {
                                      "An ONNX model in onyx's memory: its graph, opsets, "
                                      "functions and metadata. Nodes, values and tensors taken "
                                      "from it are views that keep it alive.")
+      .def(py::init([](int64_t ir_version, std::map<std::string, int64_t> opset_imports,
+                       const std::string& graph_name) {
+             Model model;
+             model.ir_version = ir_version;
+             for (const auto& [domain, version] : opset_imports) {
+               model.setOpsetVersion(domain, version);
+             }
+             model.graph = newGraph(model.arena());
+             model.graph->name = model.arena().copy(graph_name);
+             return makeHolder(std::move(model));
+           }),
+           py::kw_only(), py::arg("ir_version") = 10,
+           py::arg("opset_imports") = std::map<std::string, int64_t>{{"", 21}},
+           py::arg("graph_name") = "main",
+           "A new model with an empty main graph, to build with graph.add_input, add_node, "
+           "add_output and add_initializer. The defaults (IR 10, ai.onnx 21) are what "
+           "onnxruntime and onnx read today.")
       .def_property_readonly(
           "graph",
           [](const HolderPtr& holder) -> py::object {

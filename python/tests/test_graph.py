@@ -158,3 +158,19 @@ def test_sort_restores_order(arith_model):
     order = list(graph)
     assert order.index(neg) < order.index(first)
     assert onyx.check(arith_model) == []
+
+
+def test_build_a_model_from_nothing():
+    model = onyx.Model(opset_imports={"": 21})
+    graph = model.graph
+    x = graph.add_input("x", "float[N,4]")
+    scale = graph.add_initializer(np.full(4, 3.0, np.float32), name="scale")
+    scaled = graph.add_node("Mul", [x, scale], name="scale_it")
+    (y,) = graph.add_node("Relu", scaled.outputs).outputs
+    y.name = "y"
+    y.type = "float[N,4]"
+    graph.add_output(y)
+    assert onyx.check(model) == []
+    (result,) = onyx.Session(model).run(None, {"x": np.array([[1, -1, 2, -2]], np.float32)})
+    np.testing.assert_array_equal(result, [[3, 0, 6, 0]])
+    assert onyx.load(model.to_bytes()).to_text() == model.to_text()
