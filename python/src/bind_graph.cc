@@ -23,13 +23,6 @@
 namespace onyx::python {
 namespace {
 
-py::str pythonText(std::string_view text) {
-  PyObject* decoded =
-      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
-  if (decoded == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::str>(decoded);
-}
-
 py::object optionalText(const OptString& text) {
   if (!text) return py::none();
   return pythonText(*text);
@@ -213,41 +206,23 @@ void setAttribute(const Ref<Node>& ref, const std::string& name, py::handle valu
 
 // ---- nodes -----------------------------------------------------------------------------------
 
-std::string nodeRepr(const Ref<Node>& ref) {
-  const Node& node = *ref.ptr;
-  std::string op(node.opType());
-  if (node.domain && !node.domain->empty()) op = fmt::format("{}.{}", *node.domain, op);
-  std::string text = node.name ? fmt::format("<onyx.Node {} '{}'", op, *node.name)
-                               : fmt::format("<onyx.Node {}", op);
-  if (node.graph() == nullptr || !ref.current()) text += " (removed)";
-  return text + ">";
-}
-
 Node* nodeOrNull(const HolderPtr& holder, py::handle given, const char* what) {
   if (given.is_none()) return nullptr;
-  const auto& ref = given.cast<const Ref<Node>&>();
+  const auto ref = given.cast<Ref<Node>>();
   if (ref.holder != holder) raiseValueError(fmt::format("{} belongs to another model", what));
   return liveNode(ref);
 }
 
 Value* valueOrNull(const HolderPtr& holder, py::handle given, const char* what) {
   if (given.is_none()) return nullptr;
-  if (!py::isinstance<Ref<Value>>(given)) {
+  if (!isValue(given)) {
     throw py::type_error(fmt::format("{}: expected an onyx.Value or None, got {}", what,
                                      std::string(py::str(given.get_type().attr("__name__")))));
   }
-  const auto& ref = given.cast<const Ref<Value>&>();
+  const auto ref = given.cast<Ref<Value>>();
   if (ref.holder != holder) raiseValueError(fmt::format("{} belongs to another model", what));
   return liveValue(ref);
 }
-
-// ---- graph iteration ----------------------------------------------------------------------
-
-struct NodeIterator {
-  HolderPtr holder;
-  Node* next;
-  uint64_t generation;
-};
 
 }  // namespace
 
@@ -323,17 +298,8 @@ void bindGraphs(py::module_& module) {
         return fmt::format("<onyx.Attribute {}={}>", ref.ptr->nameOrEmpty(), value);
       });
 
-  py::class_<Ref<Value>>(module, "Value",
-                         "A value of a graph: a node output, a graph input or an initializer, "
-                         "with its uses.")
-      .def_property(
-          "name", [](const Ref<Value>& ref) { return pythonText(ref.ptr->name()); },
-          [](const Ref<Value>& ref, const std::string& name) {
-            Value* value = liveValue(ref);
-            check(renameValue(ref.model().arena(), *value, name), "cannot rename");
-            ref.changed();
-          },
-          "Its name, unique in scope. Setting it renames the value everywhere it is read.")
+  // onyx.Value's type, name, repr, == and hash are C (fast_objects.cc); the rest is here.
+  ExtraMembers(valueType())
       .def_property(
           "type",
           [](const Ref<Value>& ref) { return typeOrNone(ref.holder, liveValue(ref)->type()); },
@@ -427,58 +393,11 @@ void bindGraphs(py::module_& module) {
             ref.changed();
           },
           py::arg("other"),
-          "Points every reader of this value (graph outputs included) at `other`.")
-      .def("__repr__",
-           [](const Ref<Value>& ref) {
-             const Type* type = ref.ptr->graph() != nullptr ? ref.ptr->type() : nullptr;
-             if (type == nullptr) return fmt::format("<onyx.Value '{}'>", ref.ptr->name());
-             return fmt::format("<onyx.Value '{}' {}>", ref.ptr->name(), printType(*type));
-           })
-      .def("__eq__", [](const Ref<Value>& a, const Ref<Value>& b) { return a.ptr == b.ptr; })
-      .def("__hash__", [](const Ref<Value>& ref) { return std::hash<const void*>()(ref.ptr); });
+          "Points every reader of this value (graph outputs included) at `other`.");
 
-  py::class_<Ref<Node>>(module, "Node",
-                        "A node: an operator call with inputs, outputs and attributes.")
-      .def_property_readonly(
-          "op_type", [](const Ref<Node>& ref) { return pythonText(liveNode(ref)->opType()); },
-          "The operator (or model-local function) it calls.")
-      .def_property(
-          "domain",
-          [](const Ref<Node>& ref) { return pythonText(liveNode(ref)->domainOrDefault()); },
-          [](const Ref<Node>& ref, const std::string& domain) {
-            liveNode(ref)->domain = ref.model().arena().copy(domain);
-            ref.changed();
-          },
-          "The operator's domain; '' is ai.onnx.")
-      .def_property(
-          "name", [](const Ref<Node>& ref) { return pythonText(liveNode(ref)->nameOrEmpty()); },
-          [](const Ref<Node>& ref, const std::string& name) {
-            liveNode(ref)->name = ref.model().arena().copy(name);
-            ref.changed();
-          },
-          "The node's name ('' when it has none).")
-      .def_property_readonly(
-          "inputs",
-          [](const Ref<Node>& ref) {
-            const Node* node = liveNode(ref);
-            py::tuple inputs(node->inputCount());
-            for (size_t i = 0; i < node->inputCount(); ++i) {
-              inputs[i] = valueOrNone(ref.holder, node->input(i));
-            }
-            return inputs;
-          },
-          "The values it reads, in order (None for an omitted optional input).")
-      .def_property_readonly(
-          "outputs",
-          [](const Ref<Node>& ref) {
-            const Node* node = liveNode(ref);
-            py::tuple outputs(node->outputCount());
-            for (size_t i = 0; i < node->outputCount(); ++i) {
-              outputs[i] = valueOrNone(ref.holder, node->output(i), ref.pending);
-            }
-            return outputs;
-          },
-          "The values it defines, in order (None for an omitted optional output).")
+  // onyx.Node's type, op_type, domain, name, inputs, outputs, repr, == and hash are C
+  // (fast_objects.cc); the rest is here.
+  ExtraMembers(nodeType())
       .def_property_readonly(
           "attributes",
           [](const Ref<Node>& ref) {
@@ -525,32 +444,14 @@ void bindGraphs(py::module_& module) {
             node->setInput(index, valueOrNull(ref.holder, value, "the new input"));
             ref.changed();
           },
-          py::arg("index"), py::arg("value"), "Points input `index` at `value` (None: omitted).")
-      .def("__repr__", nodeRepr)
-      .def("__eq__", [](const Ref<Node>& a, const Ref<Node>& b) { return a.ptr == b.ptr; })
-      .def("__hash__", [](const Ref<Node>& ref) { return std::hash<const void*>()(ref.ptr); });
-
-  py::class_<NodeIterator>(module, "_NodeIterator")
-      .def("__iter__", [](NodeIterator& self) -> NodeIterator& { return self; })
-      .def("__next__", [](NodeIterator& self) {
-        checkCurrent(self.generation, self.holder, "Graph");
-        Node* node = self.next;
-        if (node == nullptr) throw py::stop_iteration();
-        if (node->graph() == nullptr) {
-          raiseStale(
-              "the node the walk was to go on from was removed; walk a list(graph) "
-              "to change the graph while walking it");
-        }
-        self.next = node->next();
-        return Ref<Node>(self.holder, node);
-      });
+          py::arg("index"), py::arg("value"), "Points input `index` at `value` (None: omitted).");
 
   py::class_<Ref<Graph>>(module, "Graph",
                          "A graph: its nodes in order (iterating yields them), inputs, outputs "
                          "and initializers.")
       .def("__iter__",
            [](const Ref<Graph>& ref) {
-             return NodeIterator{ref.holder, liveGraph(ref)->firstNode(), ref.generation};
+             return nodeIterator(ref.holder, liveGraph(ref)->firstNode(), ref.generation);
            })
       .def("__len__", [](const Ref<Graph>& ref) { return liveGraph(ref)->nodeCount(); })
       .def_property(
@@ -773,7 +674,7 @@ void bindGraphs(py::module_& module) {
       .def("__iter__",
            [](const Ref<Function>& ref) {
              checkCurrent(ref.generation, ref.holder, "Function");
-             return NodeIterator{ref.holder, ref.ptr->body->firstNode(), ref.generation};
+             return nodeIterator(ref.holder, ref.ptr->body->firstNode(), ref.generation);
            })
       .def("__len__", [](const Ref<Function>& ref) { return ref.ptr->body->nodeCount(); })
       .def("__repr__", [](const Ref<Function>& ref) {

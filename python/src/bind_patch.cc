@@ -30,7 +30,7 @@ struct PythonPatch {
   }
   Value* value(py::handle given, const char* what) const {
     if (given.is_none()) return nullptr;
-    const auto& ref = given.cast<const Ref<Value>&>();
+    const auto ref = given.cast<Ref<Value>>();
     if (ref.holder != graph.holder)
       raiseValueError(fmt::format("{} belongs to another model", what));
     checkCurrent(ref.generation, ref.holder, "Value");

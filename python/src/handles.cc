@@ -48,6 +48,13 @@ void raiseStatus(const Status& status, std::string_view what) {
 
 void raiseValueError(const std::string& message) { throw py::value_error(message); }
 
+py::str pythonText(std::string_view text) {
+  PyObject* decoded =
+      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "replace");
+  if (decoded == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(decoded);
+}
+
 void raiseStale(const std::string& message) {
   PyErr_SetString(pythonErrors().stale_reference.ptr(), message.c_str());
   throw py::error_already_set();

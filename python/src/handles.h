@@ -77,6 +77,8 @@ PythonErrors& pythonErrors();
 /// starts the message ("cannot load model.onnx").
 [[noreturn]] void raiseStatus(const Status& status, std::string_view what = {});
 [[noreturn]] void raiseValueError(const std::string& message);
+/// `text` (UTF-8 from the model; anything else replaced) as a Python str.
+py::str pythonText(std::string_view text);
 [[noreturn]] void raiseStale(const std::string& message);
 
 template <class T>
@@ -110,3 +112,7 @@ void bindTools(py::module_& module);
 void bindSession(py::module_& module);
 
 }  // namespace onyx::python
+
+// Every file that binds Ref<Node> or Ref<Value> must see their casters (fast_objects.h), so
+// they come with this header.
+#include "fast_objects.h"  // IWYU pragma: export

@@ -36,6 +36,7 @@ PYBIND11_MODULE(_onyx, module) {
   module.attr("CheckError") = errors.check_error;
   module.attr("StaleReferenceError") = errors.stale_reference;
 
+  makeFastTypes(module);
   bindElementTypes(module);
   bindTensors(module);
   bindGraphs(module);
