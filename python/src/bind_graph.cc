@@ -12,6 +12,7 @@
 #include "arrays.h"
 #include "graph_objects.h"
 #include "handles.h"
+#include "onyx/ir/clone.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/tensor_array.h"
@@ -72,17 +73,16 @@ py::object typeOrNone(const HolderPtr& holder, const Type* type) {
 // A Type given from Python (an onyx.Type of any model, or its text `float[N,3]`) as a Type
 // in `model`'s arena.
 Type* typeIn(const HolderPtr& holder, py::handle given) {
-  std::string text;
   if (py::isinstance<Ref<Type>>(given)) {
     const auto& ref = given.cast<const Ref<Type>&>();
     if (ref.holder == holder) return ref.ptr;
-    text = printType(*ref.ptr);
-  } else if (py::isinstance<py::str>(given)) {
-    text = given.cast<std::string>();
-  } else {
+    holder->model.shareBytesOf(ref.holder->model);  // the copy shares its strings
+    return cloneType(holder->model.arena(), *ref.ptr);
+  }
+  if (!py::isinstance<py::str>(given)) {
     throw py::type_error("a type is an onyx.Type or its text, as 'float[N,3]'");
   }
-  return unwrap(parseTypeText(text, holder->model), "cannot read the type");
+  return unwrap(parseTypeText(given.cast<std::string>(), holder->model), "cannot read the type");
 }
 
 // ---- attributes ------------------------------------------------------------------------------
@@ -136,18 +136,6 @@ py::object attributeValue(const HolderPtr& holder, const Attribute& attribute) {
     case AttributeKind::kUndefined: break;
   }
   return py::none();
-}
-
-// A tensor given from Python as one `holder`'s model may hold: an onyx.Tensor of another
-// model stays where it is, that model's memory kept alive by this one; anything else is
-// made into a tensor (onyx.tensor's rules).
-Tensor* tensorIn(const HolderPtr& holder, py::handle given) {
-  if (py::isinstance<Ref<Tensor>>(given)) {
-    const auto& ref = given.cast<const Ref<Tensor>&>();
-    if (ref.holder != holder) holder->model.shareBytesOf(ref.holder->model);
-    return ref.ptr;
-  }
-  return tensorFromArray(arrayOfPython(given, std::nullopt, "tensor"), holder->model.arena());
 }
 
 void setAttribute(const Ref<Node>& ref, const std::string& name, py::handle value) {
@@ -225,6 +213,17 @@ Value* valueOrNull(const HolderPtr& holder, py::handle given, const char* what) 
 }
 
 }  // namespace
+
+Tensor* tensorIn(const HolderPtr& holder, py::handle given) {
+  if (py::isinstance<Ref<Tensor>>(given)) {
+    const auto& ref = given.cast<const Ref<Tensor>&>();
+    // A copy of the message (its bytes shared, not copied): the model may rename it, and the
+    // tensor stays as it is where it came from.
+    if (ref.holder != holder) holder->model.shareBytesOf(ref.holder->model);
+    return cloneTensor(holder->model.arena(), *ref.ptr);
+  }
+  return tensorFromArray(arrayOfPython(given, std::nullopt, "tensor"), holder->model.arena());
+}
 
 std::vector<Value*> valuesOf(const HolderPtr& holder, py::handle list, const char* what) {
   std::vector<Value*> values;

@@ -10,11 +10,9 @@
 #include <optional>
 #include <string>
 
-#include "arrays.h"
 #include "graph_objects.h"
 #include "handles.h"
 #include "onyx/ir/patch.h"
-#include "onyx/ir/tensor_array.h"
 
 namespace onyx::python {
 namespace {
@@ -73,16 +71,8 @@ void bindPatch(py::module_& module) {
           "add_initializer",
           [](PythonPatch& self, py::object tensor, std::optional<std::string> name) {
             Patch& patch = self.live();
-            Model& model = self.graph.model();
-            Tensor* held;
-            if (py::isinstance<Ref<Tensor>>(tensor)) {
-              const auto& ref = tensor.cast<const Ref<Tensor>&>();
-              if (ref.holder != self.graph.holder) model.shareBytesOf(ref.holder->model);
-              held = ref.ptr;
-            } else {
-              held = tensorFromArray(arrayOfPython(tensor, std::nullopt, "tensor"), model.arena());
-            }
-            if (name) held->name = model.arena().copy(*name);
+            Tensor* held = tensorIn(self.graph.holder, tensor);
+            if (name) held->name = self.graph.model().arena().copy(*name);
             return Ref<Value>(self.graph.holder, patch.addInitializer(held),
                               /*added_by_patch=*/true);
           },

@@ -174,3 +174,17 @@ def test_build_a_model_from_nothing():
     (result,) = onyx.Session(model).run(None, {"x": np.array([[1, -1, 2, -2]], np.float32)})
     np.testing.assert_array_equal(result, [[3, 0, 6, 0]])
     assert onyx.load(model.to_bytes()).to_text() == model.to_text()
+
+
+def test_a_tensor_added_twice_or_from_another_model_is_copied(arith_model, conv_model):
+    graph = arith_model.graph
+    bias = conv_model.graph.initializers["b"].const_value
+    first = graph.add_initializer(bias, name="bias_copy")
+    second = graph.add_initializer(first.const_value, name="bias_again")
+    assert bias.name == "b" and first.const_value.name == "bias_copy"
+    assert second.const_value.name == "bias_again"
+    np.testing.assert_array_equal(second.const_value.numpy(), bias.numpy())
+    assert onyx.check(arith_model) == [] and onyx.check(conv_model) == []
+    x = graph.inputs[0]
+    x.type = conv_model.graph.inputs[0].type  # a type of another model is copied too
+    assert str(x.type) == "float[N,3,8,8]"
