@@ -76,7 +76,7 @@ PyObject* valueOrNone(const Ref<Node>& node, Value* value) {
 }
 
 std::string setterText(PyObject* given, const char* what) {
-  if (given == nullptr) throw py::type_error(fmt::format("{} cannot be deleted", what));
+  if (given == nullptr) throw py::attribute_error(fmt::format("{} cannot be deleted", what));
   if (!PyUnicode_Check(given)) throw py::type_error(fmt::format("{} is a str", what));
   return py::reinterpret_borrow<py::str>(given).cast<std::string>();
 }
