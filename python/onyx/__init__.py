@@ -38,6 +38,7 @@ from ._onyx import (  # noqa: F401  (re-exported)
     passes,
     save,
     tensor,
+    verify,
 )
 
 __all__ = [
@@ -68,6 +69,7 @@ __all__ = [
     "passes",
     "save",
     "tensor",
+    "verify",
 ]
 
 

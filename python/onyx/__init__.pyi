@@ -277,6 +277,8 @@ def check(
     name_style: bool = False,
     raise_errors: bool = False,
 ) -> list[Diagnostic]: ...
+def verify(model: Model) -> list[Diagnostic]:
+    """The graph API's invariants (use-lists, producers, scopes, names); [] when consistent."""
 def infer(model: Model, *, strict: bool = False, name_unknown_dims: bool = False) -> list[Diagnostic]: ...
 def optimize(
     model: Model,

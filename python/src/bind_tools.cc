@@ -11,6 +11,7 @@
 #include "onyx/core/diagnostic.h"
 #include "onyx/eval/node_evaluator.h"
 #include "onyx/infer/infer.h"
+#include "onyx/ir/verify.h"
 #include "onyx/passes/inline_functions.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/passes/pass_manager.h"
@@ -86,6 +87,13 @@ void bindTools(py::module_& module) {
       "`infer`, declared types against inferred ones) without changing or copying it: every "
       "problem found, as Diagnostics. With `raise_errors`, a model with an error raises "
       "CheckError, which carries the rule, path and all diagnostics.");
+
+  module.def(
+      "verify", [](const HolderPtr& holder) { return diagnosticList(verifyModel(holder->model)); },
+      py::arg("model"),
+      "The graph API's invariants (not the ONNX rules: check() is for those): every use-list, "
+      "producer, scope, name and declaration consistent. For tools that edit graphs and their "
+      "tests; [] when the model is consistent.");
 
   module.def(
       "infer",
