@@ -120,44 +120,37 @@ int setNodeName(PyObject* self, PyObject* given, void*) {
       -1);
 }
 
-PyObject* nodeInputs(PyObject* self, void*) {
+// A tuple of `count` values, `valueAt(node, i)` each (None for an omitted one).
+template <class ValueAt>
+PyObject* valueTuple(PyObject* self, size_t (Node::*count)() const, ValueAt valueAt) {
   return guarded(
       [&]() -> PyObject* {
         const Ref<Node>& ref = refOf<Node>(self);
         const Node* node = liveNode(ref);
-        PyObject* inputs = PyTuple_New(static_cast<Py_ssize_t>(node->inputCount()));
-        if (inputs == nullptr) return nullptr;
-        for (size_t i = 0; i < node->inputCount(); ++i) {
-          PyObject* value = valueOrNone(ref, node->input(i));
+        const size_t size = (node->*count)();
+        PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(size));
+        if (tuple == nullptr) return nullptr;
+        for (size_t i = 0; i < size; ++i) {
+          PyObject* value = valueOrNone(ref, valueAt(node, i));
           if (value == nullptr) {
-            Py_DECREF(inputs);
+            Py_DECREF(tuple);
             return nullptr;
           }
-          PyTuple_SET_ITEM(inputs, static_cast<Py_ssize_t>(i), value);
+          PyTuple_SET_ITEM(tuple, static_cast<Py_ssize_t>(i), value);
         }
-        return inputs;
+        return tuple;
       },
       nullptr);
 }
 
+PyObject* nodeInputs(PyObject* self, void*) {
+  return valueTuple(self, &Node::inputCount,
+                    [](const Node* node, size_t i) { return node->input(i); });
+}
+
 PyObject* nodeOutputs(PyObject* self, void*) {
-  return guarded(
-      [&]() -> PyObject* {
-        const Ref<Node>& ref = refOf<Node>(self);
-        const Node* node = liveNode(ref);
-        PyObject* outputs = PyTuple_New(static_cast<Py_ssize_t>(node->outputCount()));
-        if (outputs == nullptr) return nullptr;
-        for (size_t i = 0; i < node->outputCount(); ++i) {
-          PyObject* value = valueOrNone(ref, node->output(i));
-          if (value == nullptr) {
-            Py_DECREF(outputs);
-            return nullptr;
-          }
-          PyTuple_SET_ITEM(outputs, static_cast<Py_ssize_t>(i), value);
-        }
-        return outputs;
-      },
-      nullptr);
+  return valueTuple(self, &Node::outputCount,
+                    [](const Node* node, size_t i) { return node->output(i); });
 }
 
 PyObject* nodeReprSlot(PyObject* self) {
