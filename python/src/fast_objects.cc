@@ -26,6 +26,8 @@ auto guarded(F&& body, decltype(body()) failed) -> decltype(body()) {
     return body();
   } catch (py::error_already_set& error) {
     error.restore();
+  } catch (const py::cast_error& error) {  // a builtin_exception, but the caller's TypeError
+    PyErr_SetString(PyExc_TypeError, error.what());
   } catch (py::builtin_exception& error) {
     error.set_error();
   } catch (const std::exception& error) {

@@ -1,6 +1,8 @@
 // module.cc — the extension module onyx._onyx, which onyx/__init__.py re-exports.
 #include <pybind11/pybind11.h>
 
+#include <exception>
+
 #include "handles.h"
 
 namespace onyx::python {
@@ -36,6 +38,15 @@ PYBIND11_MODULE(_onyx, module) {
   module.attr("CheckError") = errors.check_error;
   module.attr("StaleReferenceError") = errors.stale_reference;
 
+  // A value of the wrong kind met inside a binding (a str where a Node goes) is the caller's
+  // TypeError, as it is when pybind11 matches the arguments, not a RuntimeError.
+  py::register_exception_translator([](std::exception_ptr thrown) {
+    try {
+      if (thrown) std::rethrow_exception(thrown);
+    } catch (const py::cast_error& error) {
+      PyErr_SetString(PyExc_TypeError, error.what());
+    }
+  });
   makeFastTypes(module);
   bindElementTypes(module);
   bindTensors(module);

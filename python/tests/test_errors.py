@@ -101,3 +101,17 @@ def test_walk_stops_when_the_next_node_is_removed(arith_model):
     graph.remove(extra)
     with pytest.raises(onyx.StaleReferenceError):
         next(walk)
+
+
+def test_arguments_of_the_wrong_kind_are_type_errors(arith_model, tmp_path):
+    graph = arith_model.graph
+    with pytest.raises(TypeError):
+        graph.add_node("Neg", [graph.inputs[0]], before="not a node")
+    with pytest.raises(TypeError):
+        graph.node(1.5)
+    with pytest.raises(TypeError):
+        graph.add_node("Neg", ["a"])
+    with pytest.raises(TypeError):
+        onyx.load_value(b"", type=3)
+    with pytest.raises(TypeError):
+        graph.node(0).name = 3
