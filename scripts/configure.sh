@@ -11,7 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 config=$1
 shift
-flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo)
+# Both builds carry the Python package, for Debian's own python3 (not a python3 earlier on
+# PATH, such as a pyenv shim, whose headers and ABI may differ).
+flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DONYX_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3)
 compilers=()
 case $config in
   release)

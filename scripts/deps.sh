@@ -4,6 +4,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
           libgtest-dev libgmock-dev libbenchmark-dev libfmt-dev libcli11-dev nlohmann-json3-dev
           libprotobuf-dev protobuf-compiler libonnx-dev python3-onnx python3-numpy libdnnl-dev
+          python3-dev pybind11-dev python3-pytest
           ocl-icd-opencl-dev
           libjpeg-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev)
 # ocl-icd-opencl-dev: oneDNN's CMake package looks for OpenCL (Debian builds it with the

@@ -1,0 +1,155 @@
+// bind_session.cc — onyx.Session: a model prepared to run, fed and answering with NumPy
+// arrays, with the calling convention of onnxruntime's InferenceSession.run and onnx's
+// ReferenceEvaluator.run, so that switching is one line.
+#include <fmt/format.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "arrays.h"
+#include "handles.h"
+#include "onyx/eval/evaluator.h"
+
+namespace onyx::python {
+namespace {
+
+class Session {
+ public:
+  Session(HolderPtr holder, int threads, bool fusions, uint64_t seed)
+      : holder_(std::move(holder)), edits_(holder_->edits), generation_(holder_->generation) {
+    const Graph* graph = holder_->model.graph;
+    if (graph == nullptr) raiseValueError("the model has no graph to run");
+    for (const ValueInfo* info : graph->inputs) {
+      const Value* value = info->value;
+      if (value == nullptr) continue;
+      // An input with an initializer may be fed or left to its default.
+      inputs_.push_back(
+          {std::string(value->name()), value->type(), value->initializer() != nullptr});
+    }
+    for (const ValueInfo* info : graph->outputs) {
+      const Value* value = info->bound();
+      output_names_.emplace_back(value != nullptr ? value->name() : std::string_view());
+    }
+    EvalOptions options;
+    options.threads = threads;
+    options.fusions = fusions;
+    options.seed = seed;
+    evaluator_ = std::make_unique<Evaluator>(holder_->model, options);
+  }
+
+  py::list run(py::object output_names, py::object feeds) {
+    if (holder_->generation != generation_ || holder_->edits != edits_) {
+      raiseValueError("the model changed after this Session was made; make a new Session");
+    }
+    std::vector<size_t> wanted = outputIndices(output_names);
+    std::vector<NamedValue> values = feedValues(feeds);
+    Result<std::vector<EvalValue>> outputs = Status(ErrorCode::kInternal, "not run");
+    {
+      // Other threads may run Python meanwhile, this Session too: an Evaluator takes one
+      // run at a time, so runs of one Session queue here (without the interpreter's lock,
+      // which the running one may need back to finish).
+      py::gil_scoped_release unlocked;
+      std::lock_guard<std::mutex> one_run(running_);
+      outputs = evaluator_->run(values);
+    }
+    std::vector<EvalValue> results = unwrap(std::move(outputs), "cannot run the model");
+    py::list answer;
+    for (size_t index : wanted) answer.append(pythonOfValue(std::move(results[index])));
+    return answer;
+  }
+
+  py::list inputNames() const {
+    py::list names;
+    for (const Input& input : inputs_) names.append(input.name);
+    return names;
+  }
+  const std::vector<std::string>& outputNames() const { return output_names_; }
+
+ private:
+  struct Input {
+    std::string name;
+    const Type* type;
+    bool has_default;
+  };
+
+  std::vector<size_t> outputIndices(const py::object& names) const {
+    std::vector<size_t> indices;
+    if (names.is_none()) {
+      for (size_t i = 0; i < output_names_.size(); ++i) indices.push_back(i);
+      return indices;
+    }
+    if (py::isinstance<py::str>(names)) {
+      throw py::type_error("output_names is a list of names (or None for all outputs), not a str");
+    }
+    for (py::handle name : names) {
+      const auto text = name.cast<std::string>();
+      auto found = std::find(output_names_.begin(), output_names_.end(), text);
+      if (found == output_names_.end()) {
+        throw py::value_error(fmt::format("the model has no output '{}'; its outputs: {}", text,
+                                          fmt::join(output_names_, ", ")));
+      }
+      indices.push_back(static_cast<size_t>(found - output_names_.begin()));
+    }
+    return indices;
+  }
+
+  std::vector<NamedValue> feedValues(const py::object& feeds) const {
+    if (!py::isinstance<py::dict>(feeds)) {
+      throw py::type_error("feeds is a dict {input name: value}");
+    }
+    std::vector<NamedValue> values;
+    for (auto item : py::reinterpret_borrow<py::dict>(feeds)) {
+      const auto name = item.first.cast<std::string>();
+      auto input = std::find_if(inputs_.begin(), inputs_.end(),
+                                [&](const Input& candidate) { return candidate.name == name; });
+      if (input == inputs_.end()) {
+        std::vector<std::string> names;
+        for (const Input& known : inputs_) names.push_back(known.name);
+        throw py::value_error(fmt::format("the model has no input '{}'; its inputs: {}", name,
+                                          fmt::join(names, ", ")));
+      }
+      values.push_back(
+          {name, valueOfPython(item.second, input->type, fmt::format("input '{}'", name))});
+    }
+    for (const Input& input : inputs_) {
+      if (input.has_default || feeds.contains(py::str(input.name))) continue;
+      throw py::value_error(fmt::format("no value for the input '{}'", input.name));
+    }
+    return values;
+  }
+
+  HolderPtr holder_;
+  uint64_t edits_;
+  uint64_t generation_;
+  std::vector<Input> inputs_;
+  std::vector<std::string> output_names_;
+  std::unique_ptr<Evaluator> evaluator_;
+  std::mutex running_;
+};
+
+}  // namespace
+
+void bindSession(py::module_& module) {
+  py::class_<Session>(module, "Session",
+                      "A model prepared to run many times (its operators checked and weights "
+                      "converted once). The model must not change while the Session is used.")
+      .def(py::init<HolderPtr, int, bool, uint64_t>(), py::arg("model"), py::kw_only(),
+           py::arg("threads") = 0, py::arg("fusions") = true, py::arg("seed") = 0,
+           "`threads`: threads kernels may use (0: all cores); `fusions`: let nodes run fused "
+           "(the same values up to float rounding); `seed`: for random operators.")
+      .def("run", &Session::run, py::arg("output_names"), py::arg("feeds"),
+           "Runs the model on `feeds` ({input name: NumPy array, or list / dict / None for "
+           "sequence, map and optional inputs}) and returns the outputs named (None: all), in "
+           "that order, as NumPy arrays. The interpreter is free for other threads while it "
+           "runs.")
+      .def_property_readonly("input_names", &Session::inputNames,
+                             "The graph inputs' names (those with an initializer may be left out).")
+      .def_property_readonly("output_names", &Session::outputNames,
+                             "The graph outputs' names, in order.");
+}
+
+}  // namespace onyx::python

@@ -1,0 +1,201 @@
+// bind_tools.cc — the tools over a model: check, infer, optimize, inline_functions, and the
+// Diagnostic they report with.
+#include <fmt/format.h>
+#include <pybind11/stl.h>
+
+#include <string>
+#include <vector>
+
+#include "handles.h"
+#include "onyx/check/checker.h"
+#include "onyx/core/diagnostic.h"
+#include "onyx/eval/node_evaluator.h"
+#include "onyx/infer/infer.h"
+#include "onyx/ir/verify.h"
+#include "onyx/passes/inline_functions.h"
+#include "onyx/passes/optimize.h"
+#include "onyx/passes/pass_manager.h"
+
+namespace onyx::python {
+namespace {
+
+py::list diagnosticList(const Diagnostics& diagnostics) {
+  py::list list;
+  for (const Diagnostic& diagnostic : diagnostics.all()) list.append(diagnostic);
+  return list;
+}
+
+[[noreturn]] void raiseCheckError(const Diagnostics& diagnostics) {
+  const Diagnostic* first = nullptr;
+  for (const Diagnostic& diagnostic : diagnostics.all()) {
+    if (diagnostic.severity == Severity::kError) {
+      first = &diagnostic;
+      break;
+    }
+  }
+  std::string message = fmt::format("the model is invalid ({} errors); the first: {}",
+                                    diagnostics.errorCount(), first->toString());
+  py::object error = pythonErrors().check_error(message);
+  error.attr("code") = std::string(errorCodeName(first->code));
+  error.attr("rule") = first->rule;
+  error.attr("path") = first->path;
+  error.attr("offset") = py::none();
+  error.attr("diagnostics") = diagnosticList(diagnostics);
+  PyErr_SetObject(pythonErrors().check_error.ptr(), error.ptr());
+  throw py::error_already_set();
+}
+
+}  // namespace
+
+void bindTools(py::module_& module) {
+  py::class_<Diagnostic>(module, "Diagnostic",
+                         "One problem found in a model: the rule it breaks (docs/checker.md), "
+                         "its severity and its place.")
+      .def_readonly("rule", &Diagnostic::rule, "'R29', 'X5', ...; '' for a problem no rule names.")
+      .def_property_readonly(
+          "severity",
+          [](const Diagnostic& diagnostic) {
+            return std::string(severityName(diagnostic.severity));
+          },
+          "'error' or 'warning'.")
+      .def_readonly("path", &Diagnostic::path, "Where: 'graph.node[3](add).input[1]'.")
+      .def_readonly("message", &Diagnostic::message, "What is wrong, in one line.")
+      .def("__str__", &Diagnostic::toString)
+      .def("__repr__", [](const Diagnostic& diagnostic) {
+        return fmt::format("<onyx.Diagnostic {}>", diagnostic.toString());
+      });
+
+  module.def(
+      "check",
+      [](const HolderPtr& holder, bool infer, bool external_data, bool name_style,
+         bool raise_errors) {
+        CheckOptions options;
+        options.external_data = external_data;
+        options.name_style = name_style;
+        if (infer) options.more_rules = checkInferredTypes;
+        Diagnostics diagnostics;
+        {
+          py::gil_scoped_release unlocked;
+          diagnostics = checkModel(holder->model, options);
+        }
+        if (raise_errors && diagnostics.hasErrors()) raiseCheckError(diagnostics);
+        return diagnosticList(diagnostics);
+      },
+      py::arg("model"), py::kw_only(), py::arg("infer") = true, py::arg("external_data") = true,
+      py::arg("name_style") = false, py::arg("raise_errors") = false,
+      "Checks the model against the ONNX IR rules and its operators' signatures (and, with "
+      "`infer`, declared types against inferred ones) without changing or copying it: every "
+      "problem found, as Diagnostics. With `raise_errors`, a model with an error raises "
+      "CheckError, which carries the rule, path and all diagnostics.");
+
+  module.def(
+      "verify", [](const HolderPtr& holder) { return diagnosticList(verifyModel(holder->model)); },
+      py::arg("model"),
+      "The graph API's invariants (not the ONNX rules: check() is for those): every use-list, "
+      "producer, scope, name and declaration consistent. For tools that edit graphs and their "
+      "tests; [] when the model is consistent.");
+
+  module.def(
+      "infer",
+      [](const HolderPtr& holder, bool strict, bool name_unknown_dims) {
+        InferOptions options;
+        options.strict = strict;
+        options.name_unknown_dims = name_unknown_dims;
+        InferResult result;
+        {
+          py::gil_scoped_release unlocked;
+          result = inferModel(holder->model, options);
+        }
+        ++holder->edits;
+        return diagnosticList(result.diagnostics);
+      },
+      py::arg("model"), py::kw_only(), py::arg("strict") = false,
+      py::arg("name_unknown_dims") = false,
+      "Infers types and shapes in place: value types are filled in (value.type, value.shape). "
+      "Returns the conflicts found (R36, X5; X6 in strict mode) as Diagnostics.");
+
+  module.def(
+      "optimize",
+      [](const HolderPtr& holder, std::optional<std::vector<std::string>> passes, bool aggressive,
+         size_t fold_limit, size_t max_rounds) {
+        OptimizeOptions options;
+        if (passes) options.passes = *passes;
+        options.aggressive = aggressive;
+        options.fold_limit = fold_limit;
+        options.manager.max_rounds = max_rounds;
+        KernelNodeEvaluator node_evaluator;  // folding runs the evaluator's own kernels
+        options.node_evaluator = &node_evaluator;
+        Result<OptimizeReport> report = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          report = optimize(holder->model, options);
+        }
+        ++holder->edits;
+        OptimizeReport done = unwrap(std::move(report), "cannot optimize");
+        py::dict changes;
+        for (const PassStats& pass : done.passes) {
+          py::dict stats;
+          stats["runs"] = pass.runs;
+          stats["nodes_removed"] = pass.changes.nodes_removed;
+          stats["nodes_added"] = pass.changes.nodes_added;
+          stats["nodes_rewritten"] = pass.changes.nodes_rewritten;
+          stats["entries_changed"] = pass.changes.entries_changed;
+          stats["seconds"] = std::chrono::duration<double>(pass.time).count();
+          changes[py::str(pass.name)] = stats;
+        }
+        py::dict result;
+        result["rounds"] = done.rounds;
+        result["reached_cap"] = done.reached_cap;
+        result["passes"] = changes;
+        return result;
+      },
+      py::arg("model"), py::arg("passes") = py::none(), py::kw_only(),
+      py::arg("aggressive") = false, py::arg("fold_limit") = 1024, py::arg("max_rounds") = 16,
+      "Simplifies the model in place, running the passes (default: default_passes()) to a "
+      "fixed point. Returns {'rounds', 'reached_cap', 'passes': {name: changes}}.");
+
+  module.def("default_passes", &defaultPassNames,
+             "The passes optimize() runs by default, in order.");
+  module.def(
+      "passes",
+      [] {
+        py::dict passes;
+        for (const PassInfo& info : registeredPasses()) {
+          std::unique_ptr<Pass> pass = info.make();
+          passes[py::str(std::string(pass->name()))] = std::string(pass->summary());
+        }
+        return passes;
+      },
+      "Every pass optimize() knows: {name: what it does}.");
+
+  module.def(
+      "inline_functions",
+      [](const HolderPtr& holder, bool function_operators, bool remove_unused_functions) {
+        InlineOptions options;
+        options.function_operators = function_operators;
+        options.remove_unused_functions = remove_unused_functions;
+        Result<InlineReport> report = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          report = inlineAllFunctions(holder->model, options);
+        }
+        InlineReport done = unwrap(std::move(report), "cannot inline");
+        // On success the inliner put a rebuilt copy in place of the model (which keeps the
+        // old one's memory alive): the views Python holds into the old one are now stale.
+        holder->rebuilt();
+        py::dict result;
+        result["function_calls"] = done.function_calls;
+        result["operator_calls"] = done.operator_calls;
+        result["functions_removed"] = done.functions_removed;
+        result["left_alone"] = done.left_alone;
+        return result;
+      },
+      py::arg("model"), py::kw_only(), py::arg("function_operators") = false,
+      py::arg("remove_unused_functions") = true,
+      "Replaces each call of a model-local function (and, with `function_operators`, each "
+      "standard operator defined as a function) by its body. The model is rebuilt: nodes and "
+      "values taken from it before are stale afterwards (StaleReferenceError); take them "
+      "again from model.graph.");
+}
+
+}  // namespace onyx::python

@@ -1,0 +1,24 @@
+// graph_objects.h — what bind_graph.cc shares with the bindings that build nodes and
+// initializers elsewhere (bind_patch.cc).
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "handles.h"
+#include "onyx/ir/node.h"
+
+namespace onyx::python {
+
+/// Each item of `list` (onyx.Value of `holder`'s model, or None) as a Value pointer.
+std::vector<Value*> valuesOf(const HolderPtr& holder, py::handle list, const char* what);
+
+/// A tensor given from Python (an onyx.Tensor of any model, or an array to copy) as a tensor
+/// of `holder`'s model: a copy of the message, whose bytes are shared where they lie.
+Tensor* tensorIn(const HolderPtr& holder, py::handle given);
+
+/// Sets a new node's domain, name and attributes (a dict name → value, or None).
+void applyNodeFields(const Ref<Node>& ref, const std::optional<std::string>& domain,
+                     const std::optional<std::string>& name, const py::object& attributes);
+
+}  // namespace onyx::python

@@ -1,0 +1,96 @@
+"""onyx.Session: running models with NumPy feeds, as onnxruntime's InferenceSession.run."""
+
+import threading
+
+import numpy as np
+import pytest
+
+import onyx
+
+
+def test_run_all_and_named_outputs(arith_model):
+    session = onyx.Session(arith_model)
+    a = np.array([1, 2, 3], np.float32)
+    b = np.array([4, 5, 6], np.float32)
+    total, product = session.run(None, {"a": a, "b": b})
+    np.testing.assert_array_equal(total, a + b)
+    np.testing.assert_array_equal(product, a * b)
+    (only,) = session.run(["product"], {"a": a, "b": b})
+    np.testing.assert_array_equal(only, a * b)
+    assert session.input_names == ["a", "b"]
+    assert session.output_names == ["sum", "product"]
+
+
+def test_conv_net_runs_and_matches_without_fusions(conv_model):
+    x = np.random.default_rng(0).standard_normal((2, 3, 8, 8)).astype(np.float32)
+    (fused,) = onyx.Session(conv_model, threads=1).run(None, {"x": x})
+    (plain,) = onyx.Session(conv_model, threads=1, fusions=False).run(None, {"x": x})
+    assert fused.shape == (2, 4, 8, 8) and (fused >= 0).all()
+    np.testing.assert_allclose(fused, plain, rtol=1e-5, atol=1e-6)
+
+
+def test_wrong_feeds_raise_clear_errors(arith_model):
+    session = onyx.Session(arith_model)
+    good = np.zeros(3, np.float32)
+    with pytest.raises(ValueError, match="no input 'c'; its inputs: a, b"):
+        session.run(None, {"a": good, "b": good, "c": good})
+    with pytest.raises(ValueError, match="no value for the input 'b'"):
+        session.run(None, {"a": good})
+    with pytest.raises(onyx.OnyxError, match="'a'"):
+        session.run(None, {"a": np.zeros(3, np.int64), "b": good})  # wrong dtype
+    with pytest.raises(onyx.OnyxError, match="'a'"):
+        session.run(None, {"a": np.zeros((3, 2), np.float32), "b": good})  # wrong rank
+    with pytest.raises(ValueError, match="no output 'nope'"):
+        session.run(["nope"], {"a": good, "b": good})
+    with pytest.raises(TypeError):
+        session.run("sum", {"a": good, "b": good})
+    with pytest.raises(TypeError):
+        session.run(None, {"a": object(), "b": good})
+
+
+def test_a_changed_model_needs_a_new_session(arith_model):
+    session = onyx.Session(arith_model)
+    arith_model.graph.node(0).name = "changed"
+    with pytest.raises(ValueError, match="changed after this Session"):
+        session.run(None, {"a": np.zeros(1, np.float32), "b": np.zeros(1, np.float32)})
+
+
+def test_sequence_and_optional_values():
+    model = onyx.parse_text(
+        """
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (seq(float[N]) s) => (float[M] y, int64 n) {
+          y = ConcatFromSequence <axis: int = 0> (s)
+          n = SequenceLength (s)
+        }
+        """
+    )
+    y, n = onyx.Session(model).run(None, {"s": [np.ones(2, np.float32), np.zeros(1, np.float32)]})
+    np.testing.assert_array_equal(y, [1, 1, 0])
+    assert n == 2
+
+
+def test_outputs_share_no_memory_with_inputs(arith_model):
+    a = np.ones(4, np.float32)
+    total, _ = onyx.Session(arith_model).run(None, {"a": a, "b": a})
+    total[0] = 9  # outputs are the caller's to change
+    assert a[0] == 1
+
+
+def test_run_releases_the_interpreter(conv_model):
+    session = onyx.Session(conv_model, threads=1)
+    x = np.ones((1, 3, 8, 8), np.float32)
+    results = []
+
+    def work():
+        for _ in range(20):
+            results.append(session.run(None, {"x": x})[0])
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(results) == 40
+    for result in results[1:]:
+        np.testing.assert_array_equal(result, results[0])

@@ -1,0 +1,83 @@
+"""check, infer, optimize and inline_functions on models in memory."""
+
+import numpy as np
+import pytest
+
+import onyx
+from conftest import CALLS_TWICE
+
+UNTYPED = """
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[2,3] x, float[3,4] w) => (float[2,4] y) {
+  h = MatMul (x, w)
+  y = Relu (h)
+}
+"""
+
+
+def test_check_lists_every_problem(arith_model):
+    assert onyx.check(arith_model) == []
+    arith_model.graph.node(0).set_attribute("bogus", 1)
+    diagnostics = onyx.check(arith_model)
+    assert len(diagnostics) == 1
+    (problem,) = diagnostics
+    assert problem.severity == "error" and problem.rule.startswith("R")
+    assert problem.path.startswith("graph.node[0]")
+    assert str(problem).startswith("error " + problem.rule)
+
+
+def test_check_raising_form_carries_rule_and_path(arith_model):
+    onyx.check(arith_model, raise_errors=True)  # valid: nothing raised
+    arith_model.graph.node(1).set_attribute("bogus", 1)
+    with pytest.raises(onyx.CheckError) as caught:
+        onyx.check(arith_model, raise_errors=True)
+    error = caught.value
+    assert isinstance(error, ValueError) and isinstance(error, onyx.OnyxError)
+    assert error.rule and error.path.startswith("graph.node[1]")
+    assert len(error.diagnostics) == 1 and error.diagnostics[0].rule == error.rule
+
+
+def test_infer_fills_in_types():
+    model = onyx.parse_text(UNTYPED)
+    hidden = model.graph.node(0).outputs[0]
+    assert hidden.type is None
+    assert onyx.infer(model) == []
+    assert hidden.shape == (2, 4) and hidden.dtype == onyx.DataType.FLOAT
+
+
+def test_infer_reports_a_conflict():
+    model = onyx.parse_text(UNTYPED.replace("float[2,4] y", "float[2,5] y"))
+    assert any(d.rule == "R36" for d in onyx.infer(model))
+
+
+def test_optimize_folds_and_reports():
+    model = onyx.parse_text(
+        """
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (float[2] x) => (float[2] y) <float[2] a = {1, 2}, float[2] b = {3, 4}> {
+          c = Add (a, b)
+          y = Mul (x, c)
+        }
+        """
+    )
+    report = onyx.optimize(model)
+    assert [node.op_type for node in model.graph] == ["Mul"]
+    assert report["rounds"] >= 1 and not report["reached_cap"]
+    assert sum(p["nodes_removed"] for p in report["passes"].values()) >= 1
+    folded = model.graph.node(0).inputs[1].const_value.numpy()
+    np.testing.assert_array_equal(folded, [4, 6])
+    assert set(onyx.default_passes()) <= set(onyx.passes())
+    with pytest.raises(onyx.OnyxError, match="no pass named"):
+        onyx.optimize(model, ["no-such-pass"])
+
+
+def test_inline_functions_makes_old_views_stale():
+    model = onyx.parse_text(CALLS_TWICE)
+    call = model.graph.node(0)
+    report = onyx.inline_functions(model)
+    assert report["function_calls"] == 1 and report["functions_removed"] == 1
+    assert [node.op_type for node in model.graph] == ["Add"]
+    assert model.functions == []
+    with pytest.raises(onyx.StaleReferenceError, match="rebuilt"):
+        call.op_type
+    assert repr(call).endswith("(removed)>")
