@@ -236,6 +236,11 @@ class Model:
     producer_name: Optional[str]
     producer_version: Optional[str]
     functions: list[Function]
+    metadata_props: dict[str, str]
+    """A new dict each time: change it with set_metadata / remove_metadata."""
+    doc_string: Optional[str]
+    def set_metadata(self, key: str, value: str) -> None: ...
+    def remove_metadata(self, key: str) -> bool: ...
     def __init__(
         self, *, ir_version: int = 10, opset_imports: dict[str, int] = {"": 21}, graph_name: str = "main"
     ) -> None:

@@ -24,11 +24,6 @@
 namespace onyx::python {
 namespace {
 
-py::object optionalText(const OptString& text) {
-  if (!text) return py::none();
-  return pythonText(*text);
-}
-
 py::object valueOrNone(const HolderPtr& holder, Value* value, bool pending = false) {
   if (value == nullptr) return py::none();
   return py::cast(Ref<Value>(holder, value, pending));

@@ -14,6 +14,7 @@
 #include "onyx/eval/test_case.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/graph.h"
+#include "onyx/ir/metadata.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/serde/test_data.h"
 #include "onyx/text/parser.h"
@@ -37,11 +38,6 @@ bool isBytesLike(py::handle object) {
 
 std::string pathOf(py::handle object) {
   return py::module_::import("os").attr("fspath")(object).cast<std::string>();
-}
-
-py::object optionalText(const OptString& text) {
-  if (!text) return py::none();
-  return py::str(std::string(*text));
 }
 
 }  // namespace
@@ -116,6 +112,40 @@ void bindModels(py::module_& module) {
             ++holder->edits;
           },
           "That tool's version, or None.")
+      .def_property_readonly(
+          "metadata_props",
+          [](const HolderPtr& holder) {
+            py::dict entries;
+            for (const StringStringEntry& entry : holder->model.metadata_props) {
+              entries[pythonText(entry.key.value_or(""))] = pythonText(entry.value.value_or(""));
+            }
+            return entries;
+          },
+          "The model's metadata, {key: value} (a new dict each time; change it with "
+          "set_metadata and remove_metadata).")
+      .def(
+          "set_metadata",
+          [](const HolderPtr& holder, const std::string& key, const std::string& value) {
+            setMetadata(holder->model.arena(), holder->model.metadata_props, key, value);
+            ++holder->edits;
+          },
+          py::arg("key"), py::arg("value"), "Sets metadata entry `key` to `value`.")
+      .def(
+          "remove_metadata",
+          [](const HolderPtr& holder, const std::string& key) {
+            const bool removed = removeMetadata(holder->model.metadata_props, key);
+            if (removed) ++holder->edits;
+            return removed;
+          },
+          py::arg("key"), "Removes metadata entry `key`; False when there is none.")
+      .def_property(
+          "doc_string",
+          [](const HolderPtr& holder) { return optionalText(holder->model.doc_string); },
+          [](const HolderPtr& holder, const std::string& text) {
+            holder->model.doc_string = holder->model.arena().copy(text);
+            ++holder->edits;
+          },
+          "The model's documentation string, or None.")
       .def_property_readonly(
           "functions",
           [](const HolderPtr& holder) {

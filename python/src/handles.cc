@@ -55,6 +55,11 @@ py::str pythonText(std::string_view text) {
   return py::reinterpret_steal<py::str>(decoded);
 }
 
+py::object optionalText(const OptString& text) {
+  if (!text) return py::none();
+  return pythonText(*text);
+}
+
 void raiseStale(const std::string& message) {
   PyErr_SetString(pythonErrors().stale_reference.ptr(), message.c_str());
   throw py::error_already_set();

@@ -79,6 +79,8 @@ PythonErrors& pythonErrors();
 [[noreturn]] void raiseValueError(const std::string& message);
 /// `text` (UTF-8 from the model; anything else replaced) as a Python str.
 py::str pythonText(std::string_view text);
+/// An optional field's text, or None.
+py::object optionalText(const OptString& text);
 [[noreturn]] void raiseStale(const std::string& message);
 
 template <class T>

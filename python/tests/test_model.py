@@ -108,3 +108,16 @@ def test_text_and_file_sources_agree(tmp_path):
     onyx.save(onyx.parse_text(ADD_MUL), os.fspath(path))
     assert onyx.load(path).to_text() == onyx.parse_text(ADD_MUL).to_text()
     assert onyx.parse_text(CONV_RELU).graph.name == "net"
+
+
+def test_metadata_and_doc_string(arith_model):
+    assert arith_model.metadata_props == {} and arith_model.doc_string is None
+    arith_model.set_metadata("exporter", "tests")
+    arith_model.set_metadata("version", "1")
+    arith_model.set_metadata("version", "2")
+    arith_model.doc_string = "adds and multiplies"
+    again = onyx.load(arith_model.to_bytes())
+    assert again.metadata_props == {"exporter": "tests", "version": "2"}
+    assert again.doc_string == "adds and multiplies"
+    assert again.remove_metadata("exporter") and not again.remove_metadata("exporter")
+    assert again.metadata_props == {"version": "2"}
