@@ -24,9 +24,8 @@
 namespace onyx::python {
 namespace {
 
-py::object valueOrNone(const HolderPtr& holder, Value* value, bool pending = false) {
-  if (value == nullptr) return py::none();
-  return py::cast(Ref<Value>(holder, value, pending));
+py::object valueOrNone(const HolderPtr& holder, Value* value) {
+  return py::reinterpret_steal<py::object>(newValueOrNone(holder, value));
 }
 
 // ---- types -----------------------------------------------------------------------------------
@@ -189,11 +188,16 @@ void setAttribute(const Ref<Node>& ref, const std::string& name, py::handle valu
 
 // ---- nodes -----------------------------------------------------------------------------------
 
-Node* nodeOrNull(const HolderPtr& holder, py::handle given, const char* what) {
-  if (given.is_none()) return nullptr;
-  const auto ref = given.cast<Ref<Node>>();
+}  // namespace
+
+Node* nodeIn(const HolderPtr& holder, const Ref<Node>& ref, const char* what) {
   if (ref.holder != holder) raiseValueError(fmt::format("{} belongs to another model", what));
   return liveNode(ref);
+}
+
+Node* nodeOrNull(const HolderPtr& holder, py::handle given, const char* what) {
+  if (given.is_none()) return nullptr;
+  return nodeIn(holder, given.cast<Ref<Node>>(), what);
 }
 
 Value* valueOrNull(const HolderPtr& holder, py::handle given, const char* what) {
@@ -206,8 +210,6 @@ Value* valueOrNull(const HolderPtr& holder, py::handle given, const char* what) 
   if (ref.holder != holder) raiseValueError(fmt::format("{} belongs to another model", what));
   return liveValue(ref);
 }
-
-}  // namespace
 
 Tensor* tensorIn(const HolderPtr& holder, py::handle given) {
   if (py::isinstance<Ref<Tensor>>(given)) {

@@ -27,17 +27,10 @@ struct PythonPatch {
     return *patch;
   }
   Value* value(py::handle given, const char* what) const {
-    if (given.is_none()) return nullptr;
-    const auto ref = given.cast<Ref<Value>>();
-    if (ref.holder != graph.holder)
-      raiseValueError(fmt::format("{} belongs to another model", what));
-    checkCurrent(ref.generation, ref.holder, "Value");
-    return ref.ptr;
+    return valueOrNull(graph.holder, given, what);
   }
   Node* node(const Ref<Node>& ref, const char* what) const {
-    if (ref.holder != graph.holder)
-      raiseValueError(fmt::format("{} belongs to another model", what));
-    return liveNode(ref);
+    return nodeIn(graph.holder, ref, what);
   }
 };
 

@@ -71,12 +71,6 @@ Py_hash_t hash(PyObject* self) {
 
 PyObject* textOrError(std::string_view text) { return pythonText(text).release().ptr(); }
 
-// A value of a node's inputs or outputs: None for an omitted one.
-PyObject* valueOrNone(const Ref<Node>& node, Value* value) {
-  if (value == nullptr) Py_RETURN_NONE;
-  return newObject(Ref<Value>(node.holder, value, node.pending));
-}
-
 std::string setterText(PyObject* given, const char* what) {
   if (given == nullptr) throw py::attribute_error(fmt::format("{} cannot be deleted", what));
   if (!PyUnicode_Check(given)) throw py::type_error(fmt::format("{} is a str", what));
@@ -133,7 +127,7 @@ PyObject* valueTuple(PyObject* self, size_t (Node::*count)() const, ValueAt valu
         PyObject* tuple = PyTuple_New(static_cast<Py_ssize_t>(size));
         if (tuple == nullptr) return nullptr;
         for (size_t i = 0; i < size; ++i) {
-          PyObject* value = valueOrNone(ref, valueAt(node, i));
+          PyObject* value = newValueOrNone(ref.holder, valueAt(node, i), ref.pending);
           if (value == nullptr) {
             Py_DECREF(tuple);
             return nullptr;
@@ -303,6 +297,11 @@ void makeFastTypes(py::module_& module) {
 
 PyObject* newObject(const Ref<Node>& ref) { return allocate(node_type, ref); }
 PyObject* newObject(const Ref<Value>& ref) { return allocate(value_type, ref); }
+
+PyObject* newValueOrNone(const HolderPtr& holder, Value* value, bool pending) {
+  if (value == nullptr) Py_RETURN_NONE;
+  return newObject(Ref<Value>(holder, value, pending));
+}
 
 py::object nodeIterator(const HolderPtr& holder, Node* first, uint64_t generation) {
   PyObject* self = iterator_type->tp_alloc(iterator_type, 0);

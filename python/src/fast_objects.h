@@ -31,6 +31,8 @@ void makeFastTypes(py::module_& module);
 /// A new Python object for `ref` (a new reference).
 PyObject* newObject(const Ref<Node>& ref);
 PyObject* newObject(const Ref<Value>& ref);
+/// A Value object, or None for a null value (an omitted input or output).
+PyObject* newValueOrNone(const HolderPtr& holder, Value* value, bool pending = false);
 inline bool isNode(py::handle object) { return PyObject_TypeCheck(object.ptr(), nodeType()); }
 inline bool isValue(py::handle object) { return PyObject_TypeCheck(object.ptr(), valueType()); }
 

@@ -10,6 +10,14 @@
 
 namespace onyx::python {
 
+/// `ref`'s node, refused when it belongs to another model than `holder`'s or was removed;
+/// `what` names it in the error.
+Node* nodeIn(const HolderPtr& holder, const Ref<Node>& ref, const char* what);
+/// The same for an onyx.Node or None (null).
+Node* nodeOrNull(const HolderPtr& holder, py::handle given, const char* what);
+/// An onyx.Value of `holder`'s model still in it (or pending in a patch), or None (null).
+Value* valueOrNull(const HolderPtr& holder, py::handle given, const char* what);
+
 /// Each item of `list` (onyx.Value of `holder`'s model, or None) as a Value pointer.
 std::vector<Value*> valuesOf(const HolderPtr& holder, py::handle list, const char* what);
 
