@@ -210,7 +210,8 @@ void bindModels(py::module_& module) {
           py::gil_scoped_release unlocked;
           model = loadModel(path, options);
         }
-        return makeHolder(unwrap(std::move(model), fmt::format("cannot load {}", path)));
+        return makeHolder(
+            unwrap(std::move(model), fmt::format("cannot load {}", path), Subject::kFile));
       },
       py::arg("source"), py::kw_only(), py::arg("load_external_data") = true,
       py::arg("folder") = py::none(),
@@ -233,7 +234,7 @@ void bindModels(py::module_& module) {
           py::gil_scoped_release unlocked;
           saved = saveModel(holder->model, path, options);
         }
-        check(saved, fmt::format("cannot save {}", path));
+        check(saved, fmt::format("cannot save {}", path), Subject::kFile);
       },
       py::arg("model"), py::arg("path"), py::kw_only(), py::arg("external_data") = py::none(),
       py::arg("size_threshold") = 1024, py::arg("all_inline") = false,
@@ -260,13 +261,15 @@ void bindModels(py::module_& module) {
         if (!type.is_none()) declared = type.cast<const Ref<Type>&>().ptr;
         const TestValueKind kind = testValueKindOf(declared);
         Result<TestValue> value = Status(ErrorCode::kInternal, "unread");
+        Subject subject = Subject::kModel;
         if (isBytesLike(source)) {
           std::shared_ptr<const std::string> bytes = bytesOf(source);
           value = parseTestValue(*bytes, kind, bytes);
         } else {
           value = loadTestValue(pathOf(source), kind);
+          subject = Subject::kFile;
         }
-        TestValue read = unwrap(std::move(value), "cannot read the value");
+        TestValue read = unwrap(std::move(value), "cannot read the value", subject);
         return pythonOfValue(unwrap(evalValueOf(read), "cannot read the value"));
       },
       py::arg("source"), py::arg("type") = py::none(),

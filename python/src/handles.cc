@@ -21,12 +21,10 @@ PythonErrors& pythonErrors() {
   return *errors;
 }
 
-void raiseStatus(const Status& status, std::string_view what) {
+void raiseStatus(const Status& status, std::string_view what, Subject subject) {
   std::string message = status.toString();
   if (!what.empty()) message = fmt::format("{}: {}", what, message);
-  // A file that is not there (mapped_file.cc's "cannot open"), as open() itself says it.
-  if (status.code() == ErrorCode::kNotFound && status.path().empty() &&
-      status.message().starts_with("cannot open")) {
+  if (subject == Subject::kFile && status.code() == ErrorCode::kNotFound && status.path().empty()) {
     PyErr_SetString(PyExc_FileNotFoundError, message.c_str());
     throw py::error_already_set();
   }

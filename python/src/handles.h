@@ -72,10 +72,15 @@ struct PythonErrors {
 };
 PythonErrors& pythonErrors();
 
+/// What a failing call was given: a model (its not-found is a named thing missing in it) or
+/// a file path (its not-found, with no place in a model, is the file itself).
+enum class Subject : uint8_t { kModel, kFile };
+
 /// Raises `status` (an error) as a Python exception: FileNotFoundError for a missing file,
 /// OSError for a refused read or write, onyx.OnyxError (a ValueError) for the rest. `what`
 /// starts the message ("cannot load model.onnx").
-[[noreturn]] void raiseStatus(const Status& status, std::string_view what = {});
+[[noreturn]] void raiseStatus(const Status& status, std::string_view what = {},
+                              Subject subject = Subject::kModel);
 [[noreturn]] void raiseValueError(const std::string& message);
 /// `text` (UTF-8 from the model; anything else replaced) as a Python str.
 py::str pythonText(std::string_view text);
@@ -84,12 +89,13 @@ py::object optionalText(const OptString& text);
 [[noreturn]] void raiseStale(const std::string& message);
 
 template <class T>
-T unwrap(Result<T> result, std::string_view what = {}) {
-  if (!result) raiseStatus(result.status(), what);
+T unwrap(Result<T> result, std::string_view what = {}, Subject subject = Subject::kModel) {
+  if (!result) raiseStatus(result.status(), what, subject);
   return std::move(*result);
 }
-inline void check(const Status& status, std::string_view what = {}) {
-  if (!status) raiseStatus(status, what);
+inline void check(const Status& status, std::string_view what = {},
+                  Subject subject = Subject::kModel) {
+  if (!status) raiseStatus(status, what, subject);
 }
 
 /// The Ref's target, after checking that it is still part of the current model.

@@ -6,11 +6,16 @@ import numpy as np
 import pytest
 
 import onyx
+from conftest import ADD_MUL
 
 
 def test_missing_file_is_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError, match="nothing.onnx"):
         onyx.load(tmp_path / "nothing.onnx")
+    with pytest.raises(FileNotFoundError, match="nothing.pb"):
+        onyx.load_value(tmp_path / "nothing.pb")
+    with pytest.raises(FileNotFoundError, match="folder"):
+        onyx.save(onyx.parse_text(ADD_MUL), tmp_path / "no" / "folder" / "m.onnx")
 
 
 def test_a_folder_is_not_a_model(tmp_path):
