@@ -35,14 +35,11 @@ py::list diagnosticList(const Diagnostics& diagnostics) {
   }
   std::string message = fmt::format("the model is invalid ({} errors); the first: {}",
                                     diagnostics.errorCount(), first->toString());
-  py::object error = pythonErrors().check_error(message);
-  error.attr("code") = std::string(errorCodeName(first->code));
+  py::object error =
+      makeError(pythonErrors().check_error, message, first->code, first->path, std::nullopt);
   error.attr("rule") = first->rule;
-  error.attr("path") = first->path;
-  error.attr("offset") = py::none();
   error.attr("diagnostics") = diagnosticList(diagnostics);
-  PyErr_SetObject(pythonErrors().check_error.ptr(), error.ptr());
-  throw py::error_already_set();
+  raiseError(error);
 }
 
 }  // namespace

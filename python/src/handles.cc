@@ -36,11 +36,21 @@ void raiseStatus(const Status& status, std::string_view what, Subject subject) {
     PyErr_SetString(PyExc_RuntimeError, message.c_str());
     throw py::error_already_set();
   }
-  py::object error = pythonErrors().onyx_error(message);
-  error.attr("code") = std::string(errorCodeName(status.code()));
-  error.attr("path") = status.path();
-  error.attr("offset") = status.offset() ? py::object(py::int_(*status.offset())) : py::none();
-  PyErr_SetObject(pythonErrors().onyx_error.ptr(), error.ptr());
+  raiseError(
+      makeError(pythonErrors().onyx_error, message, status.code(), status.path(), status.offset()));
+}
+
+py::object makeError(const py::object& type, const std::string& message, ErrorCode code,
+                     const std::string& path, std::optional<uint64_t> offset) {
+  py::object error = type(message);
+  error.attr("code") = std::string(errorCodeName(code));
+  error.attr("path") = path;
+  error.attr("offset") = offset ? py::object(py::int_(*offset)) : py::none();
+  return error;
+}
+
+void raiseError(const py::object& error) {
+  PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(error.ptr())), error.ptr());
   throw py::error_already_set();
 }
 

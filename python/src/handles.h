@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -81,6 +82,11 @@ enum class Subject : uint8_t { kModel, kFile };
 /// starts the message ("cannot load model.onnx").
 [[noreturn]] void raiseStatus(const Status& status, std::string_view what = {},
                               Subject subject = Subject::kModel);
+/// An instance of `type` (onyx.OnyxError or a subclass) with its attributes set, and
+/// raising it.
+py::object makeError(const py::object& type, const std::string& message, ErrorCode code,
+                     const std::string& path, std::optional<uint64_t> offset);
+[[noreturn]] void raiseError(const py::object& error);
 [[noreturn]] void raiseValueError(const std::string& message);
 /// `text` (UTF-8 from the model; anything else replaced) as a Python str.
 py::str pythonText(std::string_view text);
