@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/quote.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/tensor_array.h"
@@ -240,10 +241,9 @@ Result<TestCaseResult> runTestCase(const std::string& folder_text, const EvalOpt
       std::string why = compareValues(*expected, (*outputs)[k], tolerance);
       if (!why.empty()) {
         const Value* bound = graph.outputs[k]->bound();
-        result.failures.push_back(
-            data_set.filename().string() + " output " +
-            (bound != nullptr ? "'" + std::string(bound->name()) + "'" : std::to_string(k)) + ": " +
-            why);
+        result.failures.push_back(data_set.filename().string() + " output " +
+                                  (bound != nullptr ? quoted(bound->name()) : std::to_string(k)) +
+                                  ": " + why);
       }
     }
   }

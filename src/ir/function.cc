@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/quote.h"
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
 #include "onyx/ir/name_table.h"
@@ -48,7 +49,7 @@ Result<Value*> Function::addInput(Arena& arena, std::string_view input_name) {
   }
   if (isNameInScope(*body, input_name)) {
     return Status(ErrorCode::kInvalidArgument,
-                  "the name '" + std::string(input_name) + "' is already taken in the body");
+                  "the name " + quoted(input_name) + " is already taken in the body");
   }
   Value* value = ir_internal::defineValue(arena, *body, arena.copy(input_name));
   ir_internal::GraphBuilder::functionInput(value) = true;
@@ -64,7 +65,7 @@ Status Function::removeInput(size_t index) {
   if (value != nullptr) {
     if (value->hasUses()) {
       return Status(ErrorCode::kInvalidArgument,
-                    "input '" + std::string(value->name()) + "' still has uses");
+                    "input " + quoted(value->name()) + " still has uses");
     }
     ir_internal::GraphBuilder::functionInput(value) = false;
     ir_internal::removeValue(value);

@@ -2,6 +2,7 @@
 #include <string>
 #include <unordered_set>
 #include "core/development_checks.h"
+#include "core/quote.h"
 
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
@@ -18,7 +19,7 @@ namespace {
 
 Status nameTaken(std::string_view name) {
   return Status(ErrorCode::kInvalidArgument,
-                "the name '" + std::string(name) + "' is already taken in scope");
+                "the name " + quoted(name) + " is already taken in scope");
 }
 
 // The value a new definition of `name` in `graph` gets: an existing one of this graph
@@ -37,8 +38,7 @@ Value* valueToDefine(Arena& arena, Graph& graph, std::string_view name, Joins&& 
 Status dropDefinition(Value* value) {
   if (value->isUndefined()) {
     if (value->hasUses()) {
-      return Status(ErrorCode::kInvalidArgument,
-                    "'" + std::string(value->name()) + "' still has uses");
+      return Status(ErrorCode::kInvalidArgument, quoted(value->name()) + " still has uses");
     }
     removeValue(value);
   }
@@ -123,7 +123,7 @@ Status Graph::removeInput(Value* value) {
     return Status::ok();
   }
   return Status(ErrorCode::kInvalidArgument,
-                "'" + std::string(value->name()) + "' is not an input of this graph");
+                quoted(value->name()) + " is not an input of this graph");
 }
 
 void Graph::addOutput(Arena& arena, Value* value) {
@@ -185,7 +185,7 @@ Result<Value*> Graph::addSparseInitializer(Arena& arena, SparseTensor* tensor) {
 Status Graph::removeInitializer(Value* value) {
   if (value->graph() != this || !value->isInitializer()) {
     return Status(ErrorCode::kInvalidArgument,
-                  "'" + std::string(value->name()) + "' is not an initializer of this graph");
+                  quoted(value->name()) + " is not an initializer of this graph");
   }
   Tensor* dense = value->initializer();
   SparseTensor* sparse = value->sparseInitializer();
@@ -206,11 +206,10 @@ Status Graph::removeInitializers(std::span<Value* const> removed) {
   for (const Value* value : removed) {
     if (value->graph() != this || !value->isInitializer()) {
       return Status(ErrorCode::kInvalidArgument,
-                    "'" + std::string(value->name()) + "' is not an initializer of this graph");
+                    quoted(value->name()) + " is not an initializer of this graph");
     }
     if (!value->isGraphInput() && value->hasUses()) {
-      return Status(ErrorCode::kInvalidArgument,
-                    "'" + std::string(value->name()) + "' still has uses");
+      return Status(ErrorCode::kInvalidArgument, quoted(value->name()) + " still has uses");
     }
   }
   std::unordered_set<const void*> tensors;

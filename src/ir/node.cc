@@ -3,6 +3,7 @@
 
 #include <string>
 #include "core/development_checks.h"
+#include "core/quote.h"
 
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
@@ -120,10 +121,9 @@ Status Node::destroy() {
     bool used_elsewhere = false;
     for (const Use& use : value->uses()) used_elsewhere |= use.user() != this;
     if (used_elsewhere) {
-      return Status(ErrorCode::kInvalidArgument, "output '" + std::string(value->name()) +
-                                                     "' of node '" + std::string(nameOrEmpty()) +
-                                                     "' (" + std::string(opType()) +
-                                                     ") still has uses");
+      return Status(ErrorCode::kInvalidArgument, "output " + quoted(value->name()) + " of node " +
+                                                     quoted(nameOrEmpty()) + " (" +
+                                                     std::string(opType()) + ") still has uses");
     }
   }
   if (isAttached()) unlinkFromList(this);
@@ -211,7 +211,7 @@ Result<Value*> Node::addOutputNamed(Arena& arena, std::string_view output_name) 
     // A name read before any definition (kept from a file): this output defines it.
   } else if (isNameInScope(*graph_, output_name)) {
     return Status(ErrorCode::kInvalidArgument,
-                  "the name '" + std::string(output_name) + "' is already taken in scope");
+                  "the name " + quoted(output_name) + " is already taken in scope");
   } else {
     value = ir_internal::defineValue(arena, *graph_, arena.copy(output_name));
   }
@@ -227,7 +227,7 @@ Status Node::removeOutput(size_t i) {
   if (value != nullptr) {
     if (value->hasUses()) {
       return Status(ErrorCode::kInvalidArgument,
-                    "output '" + std::string(value->name()) + "' still has uses");
+                    "output " + quoted(value->name()) + " still has uses");
     }
     removeValue(value);
   }

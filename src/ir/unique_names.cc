@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/quote.h"
 #include "ir/graph_builder.h"
 
 namespace onyx {
@@ -43,7 +44,7 @@ Status renameValue(Arena& arena, Value& value, std::string_view new_name) {
   if (new_name.empty()) return Status(ErrorCode::kInvalidArgument, "a value needs a name");
   if (isNameInScope(*graph, new_name)) {
     return Status(ErrorCode::kInvalidArgument,
-                  "the name '" + std::string(new_name) + "' is already taken in scope");
+                  "the name " + quoted(new_name) + " is already taken in scope");
   }
   std::string_view old_name = value.name();
   bool in_table = !old_name.empty() && graph->names().find(old_name) == &value;

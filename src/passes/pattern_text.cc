@@ -4,6 +4,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "core/quote.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/text/parser.h"
@@ -15,7 +16,7 @@ namespace {
 
 Status ruleError(const Function& function, const std::string& what) {
   return Status(ErrorCode::kInvalidArgument,
-                "rule '" + std::string(function.nameOrEmpty()) + "': " + what);
+                "rule " + quoted(function.nameOrEmpty()) + ": " + what);
 }
 
 Value* outputOf(const Function& function, size_t i) {
@@ -49,8 +50,8 @@ Status matchByValue(const Function& function, const Attribute& attribute, Patter
       return Status::ok();
     }
     default:
-      return ruleError(function, "attribute '" + std::string(name) +
-                                     "' can be matched by value only as an int, a float, a "
+      return ruleError(function, "attribute " + quoted(name) +
+                                     " can be matched by value only as an int, a float, a "
                                      "string or a list of ints");
   }
 }
@@ -78,8 +79,8 @@ Result<Pattern> patternOf(const Function& function) {
       }
       auto found = bound.find(input);
       if (found == bound.end()) {
-        return ruleError(function, "'" + std::string(input->name()) +
-                                       "' is neither an input nor computed before it is read");
+        return ruleError(function, quoted(input->name()) +
+                                       " is neither an input nor computed before it is read");
       }
       inputs.push_back(found->second);
     }
@@ -190,8 +191,8 @@ Status checkReplacement(const Function& pattern, const Function& replacement) {
       known = known || (input != nullptr && variable->name() == input->name());
     }
     if (!known) {
-      return ruleError(replacement, "an input is none of the pattern's ('" +
-                                        std::string(pattern.nameOrEmpty()) + "')");
+      return ruleError(replacement,
+                       "an input is none of the pattern's (" + quoted(pattern.nameOrEmpty()) + ")");
     }
   }
   if (replacement.outputs.size() != pattern.outputs.size()) {
@@ -204,8 +205,8 @@ Status checkReplacement(const Function& pattern, const Function& replacement) {
   for (const Node* node : replacement.body->nodes()) {
     for (size_t i = 0; i < node->inputCount(); ++i) {
       if (node->input(i) != nullptr && !defined.count(node->input(i))) {
-        return ruleError(replacement, "'" + std::string(node->input(i)->name()) +
-                                          "' is neither an input nor computed before it is read");
+        return ruleError(replacement, quoted(node->input(i)->name()) +
+                                          " is neither an input nor computed before it is read");
       }
     }
     for (size_t o = 0; o < node->outputCount(); ++o) defined[node->output(o)] = true;

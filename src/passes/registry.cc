@@ -1,6 +1,7 @@
 // The passes onyx has, one line each: the default list first, in the order it runs.
 #include <string>
 
+#include "core/quote.h"
 #include "onyx/passes/pass_manager.h"
 #include "onyx/passes/standard_passes.h"
 
@@ -39,7 +40,7 @@ Result<std::unique_ptr<Pass>> makePass(std::string_view name) {
     known += (known.empty() ? "" : ", ") + std::string(pass->name());
   }
   return Status(ErrorCode::kInvalidArgument,
-                "no pass named '" + std::string(name) + "' (passes: " + known + ")");
+                "no pass named " + quoted(name) + " (passes: " + known + ")");
 }
 
 }  // namespace onyx

@@ -6,6 +6,8 @@
 #include <optional>
 #include <vector>
 
+#include "core/quote.h"
+
 namespace onyx {
 
 namespace {
@@ -28,6 +30,16 @@ Status bad(std::string message) {
   return Status(ErrorCode::kInvalidArgument, "not a readable .npy file: " + message);
 }
 
+// `'text'`: a string in the header's Python dict literal (the file's syntax, not a message).
+std::string pythonString(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '\'';
+  out.append(text);
+  out += '\'';
+  return out;
+}
+
 std::string_view trimmed(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\n')) {
@@ -39,7 +51,7 @@ std::string_view trimmed(std::string_view text) {
 // The value text after `'key':` in the header dict, up to the next top-level comma or the
 // closing brace.
 std::optional<std::string_view> dictValue(std::string_view header, std::string_view key) {
-  std::string quoted_single = "'" + std::string(key) + "'";
+  std::string quoted_single = pythonString(key);
   std::string quoted_double = "\"" + std::string(key) + "\"";
   size_t at = header.find(quoted_single);
   size_t length = quoted_single.size();
@@ -164,7 +176,7 @@ Result<Array> parseNpy(std::string_view bytes) {
   if (found == nullptr ||
       (byte_order != '<' && byte_order != '>' && byte_order != '|' && byte_order != '=')) {
     return Status(ErrorCode::kUnsupported,
-                  "the .npy dtype '" + std::string(dtype) + "' has no onyx element type");
+                  "the .npy dtype " + quoted(dtype) + " has no onyx element type");
   }
   bool fortran = *order == "True";
   if (!fortran && *order != "False") return bad("fortran_order is " + std::string(*order));
@@ -211,8 +223,10 @@ Result<std::string> serializeNpy(const Array& array) {
     if (axis + 1 < array.rank()) shape += ", ";
   }
   shape += ")";
-  std::string header = "{'descr': '" + std::string(1, byte_order) + std::string(found->code) +
-                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  std::string descr(1, byte_order);
+  descr += found->code;
+  std::string header =
+      "{'descr': " + pythonString(descr) + ", 'fortran_order': False, 'shape': " + shape + ", }";
   // The header is padded with spaces and a newline so that the data starts on a multiple of
   // 64 bytes.
   size_t prefix = 10;

@@ -9,6 +9,7 @@
 #include <limits>
 #include <system_error>
 
+#include "core/quote.h"
 #include "onyx/ir/name_table.h"
 
 namespace onyx::text {
@@ -279,7 +280,7 @@ std::string Scanner::describe(const char* at) const {
   const char* q = at + 1;
   if (isIdentifierStart(c)) {
     while (q < end_ && isIdentifierChar(static_cast<unsigned char>(*q))) ++q;
-    return "'" + excerpt(at, q) + "'";
+    return onyx::quoted(excerpt(at, q));
   }
   if (isAsciiDigit(c) ||
       (c == '-' && q < end_ && isIdentifierChar(static_cast<unsigned char>(*q)))) {
@@ -287,7 +288,7 @@ std::string Scanner::describe(const char* at) const {
                         ((*q == '+' || *q == '-') && (q[-1] == 'e' || q[-1] == 'E')))) {
       ++q;
     }
-    return "'" + excerpt(at, q) + "'";
+    return onyx::quoted(excerpt(at, q));
   }
   if (c == '"') {
     while (q < end_ && *q != '"') q += (*q == '\\' && q + 1 < end_) ? 2 : 1;
@@ -296,7 +297,7 @@ std::string Scanner::describe(const char* at) const {
   }
   if (c >= 0x80) {
     while (q < end_ && isContinuationByte(*q)) ++q;
-    return "'" + std::string(at, q) + "'";
+    return onyx::quoted(std::string(at, q));
   }
   if (c < 0x20 || c == 0x7f) {
     static const char kHex[] = "0123456789abcdef";
@@ -305,7 +306,7 @@ std::string Scanner::describe(const char* at) const {
     byte.push_back(kHex[c & 15]);
     return byte;
   }
-  return "'" + std::string(1, static_cast<char>(c)) + "'";
+  return onyx::quoted(std::string(1, static_cast<char>(c)));
 }
 
 }  // namespace onyx::text

@@ -2,6 +2,7 @@
 #include <bit>
 #include <span>
 
+#include "core/quote.h"
 #include "onyx/core/element_type.h"
 #include "serde/field_numbers.h"
 #include "text/transcoder.h"
@@ -218,14 +219,14 @@ bool Transcoder::tensorConstant(WireBuffer& out, uint32_t field, const TypeSumma
                                 const TextString& name) {
   if (type.elem_type == 0) {
     return s_.failAt(type.begin, ErrorCode::kMalformed,
-                     "expected a tensor type (such as float[2,3]) before constant data, found '" +
-                         s_.excerpt(type.begin, type.end) + "'");
+                     "expected a tensor type (such as float[2,3]) before constant data, found " +
+                         quoted(s_.excerpt(type.begin, type.end)));
   }
   if (!type.has_shape) {
     return s_.failAt(type.begin, ErrorCode::kMalformed,
                      "expected a tensor type with its dims (such as float[2,3]) before constant "
-                     "data, found '" +
-                         s_.excerpt(type.begin, type.end) + "' (a tensor of unknown rank)");
+                     "data, found " +
+                         quoted(s_.excerpt(type.begin, type.end)) + " (a tensor of unknown rank)");
   }
   if (type.symbolic_dim != nullptr) {
     return s_.expectedAt(type.symbolic_dim, "a number as a dimension of a tensor constant");

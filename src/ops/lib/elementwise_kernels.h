@@ -696,7 +696,7 @@ Result<Array> foldInputs(KernelContext& ctx, Op op) {
     if (next->type() != type) return ctx.fail("inputs of different element types");
     Array b = narrow ? widenToFloat(*next) : *next;
     std::optional<Broadcast> plan = planBroadcast({&acc.shape(), &b.shape()});
-    if (!plan) return ctx.fail("input " + std::to_string(i) + "'s shape does not broadcast");
+    if (!plan) return ctx.fail("the shape of input " + std::to_string(i) + " does not broadcast");
     Result<Array> made = Array::allocate(acc.type(), plan->shape);
     if (!made) return made.status();
     Array out = std::move(*made);

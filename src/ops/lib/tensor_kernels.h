@@ -13,6 +13,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/quote.h"
 #include "onyx/core/array.h"
 #include "onyx/ops/kernel_context.h"
 #include "ops/kernels.h"
@@ -327,7 +328,7 @@ inline Result<Reduction> reductionOf(const KernelContext& ctx) {
   if (name == "mul") return Reduction::kMul;
   if (name == "max") return Reduction::kMax;
   if (name == "min") return Reduction::kMin;
-  return ctx.fail("unknown reduction '" + name + "'");
+  return ctx.fail("unknown reduction " + quoted(name));
 }
 
 namespace tensor_kernels_detail {

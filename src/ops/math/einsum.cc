@@ -5,6 +5,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include "core/quote.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/math/linalg_kernels.h"
 #include "ops/schema_dsl.h"
@@ -73,16 +74,15 @@ void inferEinsum(InferenceContext& ctx) {
         has_ellipsis = true;
         i += 2;
       } else if (c != ' ') {
-        ctx.fail("the equation's term '" + std::string(term) + "' has a character '" +
-                 std::string(1, c) + "' that is neither a letter nor one ellipsis");
+        ctx.fail("the equation's term " + quoted(term) + " has a character " +
+                 quoted(std::string(1, c)) + " that is neither a letter nor one ellipsis");
         return;
       }
     }
     const Dims* shape = ctx.inputShape(operand);
     if (shape != nullptr && (has_ellipsis ? shape->size() < letters : shape->size() != letters)) {
       ctx.fail("operand " + std::to_string(operand) + " has rank " + std::to_string(shape->size()) +
-               " but its term '" + std::string(term) + "' names " + std::to_string(letters) +
-               " axes");
+               " but its term " + quoted(term) + " names " + std::to_string(letters) + " axes");
       return;
     }
     size_t ellipsis_rank = shape != nullptr ? shape->size() - letters : 0;
@@ -116,7 +116,7 @@ void inferEinsum(InferenceContext& ctx) {
           label.dim = dim;
           label.has_dim = true;
         } else if (!mergeDim(ctx, label.dim, dim)) {
-          ctx.fail("label '" + std::string(1, c) + "' has sizes " +
+          ctx.fail("label " + quoted(std::string(1, c)) + " has sizes " +
                    std::to_string(label.dim.value()) + " and " + std::to_string(dim.value()));
           return;
         }
@@ -149,14 +149,14 @@ void inferEinsum(InferenceContext& ctx) {
         i += 2;
       } else if (isLabel(c)) {
         if (labels[static_cast<unsigned char>(c)].count == 0) {
-          ctx.fail("the equation's output names label '" + std::string(1, c) +
-                   "', which no operand has");
+          ctx.fail("the equation's output names label " + quoted(std::string(1, c)) +
+                   ", which no operand has");
           return;
         }
         out.push_back(labelDim(c));
       } else if (c != ' ') {
-        ctx.fail("the equation's output '" + std::string(right) + "' has a character '" +
-                 std::string(1, c) + "' that is neither a letter nor one ellipsis");
+        ctx.fail("the equation's output " + quoted(right) + " has a character " +
+                 quoted(std::string(1, c)) + " that is neither a letter nor one ellipsis");
         return;
       }
     }

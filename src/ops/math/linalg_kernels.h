@@ -9,6 +9,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/quote.h"
 #include "ops/kernels.h"
 #include "ops/math/matmul_kernels.h"
 
@@ -68,7 +69,7 @@ inline Status runEinsumKernel(KernelContext& ctx) {
     if (!parseTerm(std::string_view(left).substr(
                        start, comma == std::string::npos ? std::string::npos : comma - start),
                    term)) {
-      return ctx.fail("cannot read the equation '" + equation + "'");
+      return ctx.fail("cannot read the equation " + quoted(equation));
     }
     terms.push_back(std::move(term));
     if (comma == std::string::npos) break;
@@ -143,7 +144,7 @@ inline Status runEinsumKernel(KernelContext& ctx) {
   if (arrow != std::string::npos) {
     Term out_term;
     if (!parseTerm(std::string_view(equation).substr(arrow + 2), out_term)) {
-      return ctx.fail("cannot read the equation's output '" + equation.substr(arrow + 2) + "'");
+      return ctx.fail("cannot read the equation's output " + quoted(equation.substr(arrow + 2)));
     }
     for (size_t i = 0; i <= out_term.letters.size(); ++i) {
       if (static_cast<int>(i) == out_term.ellipsis_at) {

@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <string>
+#include "core/quote.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/ml/ml_shapes.h"
 #include "ops/schema_dsl.h"
@@ -23,7 +24,7 @@ void inferCastMap(InferenceContext& ctx) {
   } else if (cast_to == "TO_STRING") {
     ctx.setOutputElemType(0, kMlString);
   } else {
-    ctx.fail("cast_to is '" + std::string(cast_to) + "', not TO_FLOAT, TO_INT64 or TO_STRING");
+    ctx.fail("cast_to is " + quoted(cast_to) + ", not TO_FLOAT, TO_INT64 or TO_STRING");
   }
 }
 

@@ -465,7 +465,7 @@ Result<HeadLayout> headLayout(KernelContext& ctx, const Array& array, const char
     return ctx.fail("3-D inputs need positive q_num_heads and kv_num_heads attributes");
   }
   if (shape[2] % *heads != 0) {
-    return ctx.fail(std::string(name) + "'s hidden size " + std::to_string(shape[2]) +
+    return ctx.fail("the hidden size " + std::to_string(shape[2]) + " of " + std::string(name) +
                     " is not a multiple of its head count " + std::to_string(*heads));
   }
   return HeadLayout{static_cast<size_t>(*heads), static_cast<size_t>(shape[1]),

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/quote.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
 #include "ops/kernels.h"
@@ -104,7 +105,7 @@ Status runCausalConvWithState(KernelContext& ctx) {
   std::string_view activation = ctx.stringAttribute("activation").value_or("none");
   bool silu = activation == "silu" || activation == "swish";
   if (!silu && activation != "none") {
-    return ctx.fail("activation '" + std::string(activation) + "' is not one of none, silu, swish");
+    return ctx.fail("activation " + quoted(activation) + " is not one of none, silu, swish");
   }
   if (input->rank() != 3) {
     return ctx.fail("the input has rank " + std::to_string(input->rank()) + "; it must be 3");

@@ -22,6 +22,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "core/quote.h"
 #include "onyx/core/array.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/core/status.h"
@@ -110,8 +111,8 @@ inline Result<AutoPad> autoPadAttribute(const KernelContext& ctx) {
   if (text == "SAME_UPPER") return AutoPad::kSameUpper;
   if (text == "SAME_LOWER") return AutoPad::kSameLower;
   if (text == "VALID") return AutoPad::kValid;
-  return ctx.fail("auto_pad '" + std::string(text) +
-                  "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+  return ctx.fail("auto_pad " + quoted(text) +
+                  " is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
 }
 
 /// floor(a / b) for b > 0.

@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/quote.h"
 #include "onyx/ops/inference_context.h"
 
 namespace onyx::ops {
@@ -76,8 +77,7 @@ inline std::optional<AutoPad> autoPadOf(InferenceContext& ctx) {
   if (text == "SAME_UPPER") return AutoPad::kSameUpper;
   if (text == "SAME_LOWER") return AutoPad::kSameLower;
   if (text == "VALID") return AutoPad::kValid;
-  ctx.fail("auto_pad '" + std::string(text) +
-           "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+  ctx.fail("auto_pad " + quoted(text) + " is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
   return std::nullopt;
 }
 

@@ -7,6 +7,7 @@
 #include <limits>
 #include <string>
 
+#include "core/quote.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/unique_names.h"
@@ -41,8 +42,8 @@ Status addModifier(body::BodyText& out, const Graph& modifier, std::string_view 
   for (Value* value : copy->values()) {
     if (value->graph() != copy) continue;
     if (value->isUndefined()) {
-      return body::refuse("the modifier graph reads '" + std::string(value->name()) +
-                          "', which it does not define");
+      return body::refuse("the modifier graph reads " + quoted(value->name()) +
+                          ", which it does not define");
     }
     values.push_back(value);
   }

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include <vector>
+#include "core/quote.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/type.h"
@@ -88,8 +89,7 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
   step->name = std::string_view("sequence_map_step");
   for (Value* value : step->values()) {
     if (value->graph() == step && value->isUndefined()) {
-      return body::refuse("body reads '" + std::string(value->name()) +
-                          "', which it does not define");
+      return body::refuse("body reads " + quoted(value->name()) + ", which it does not define");
     }
   }
   // body's inputs become values computed at the top of the step; then the step's own inputs.

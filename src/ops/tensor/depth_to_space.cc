@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "core/quote.h"
 #include "onyx/core/element_type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
@@ -72,7 +73,7 @@ Status runDepthToSpace(KernelContext& ctx) {
   std::vector<int64_t> shape = {n, depth, h * b, w * b};
   if (mode == "DCR") return regroup(ctx, *data, {n, b, b, depth, h, w}, {0, 3, 4, 1, 5, 2}, shape);
   if (mode == "CRD") return regroup(ctx, *data, {n, depth, b, b, h, w}, {0, 1, 4, 2, 5, 3}, shape);
-  return ctx.fail("unknown mode '" + mode + "'");
+  return ctx.fail("unknown mode " + quoted(mode));
 }
 
 }  // namespace

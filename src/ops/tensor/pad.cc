@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "core/quote.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
 #include "ops/schema_dsl.h"
@@ -104,7 +105,7 @@ Status runPad(KernelContext& ctx) {
   } else if (mode == "wrap" && version >= 19) {
     how = Mode::kWrap;
   } else {
-    return ctx.fail("unknown mode '" + mode + "'");
+    return ctx.fail("unknown mode " + quoted(mode));
   }
   std::vector<int64_t> before(rank, 0);
   std::vector<int64_t> after(rank, 0);
@@ -122,7 +123,7 @@ Status runPad(KernelContext& ctx) {
     shape[d] = n + before[d] + after[d];
     if (shape[d] < 0) return ctx.fail("pads remove more than axis " + std::to_string(d) + " has");
     if (how != Mode::kConstant && n == 0 && shape[d] > 0) {
-      return ctx.fail("mode '" + mode + "' cannot pad an empty axis");
+      return ctx.fail("mode " + quoted(mode) + " cannot pad an empty axis");
     }
   }
   Result<Array> made = newArray(data->type(), shape);

@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "core/quote.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
@@ -23,7 +24,7 @@ Status runTensorScatter(KernelContext& ctx) {
     return ctx.fail("axis must name a dimension after the batch dimension");
   }
   std::string mode(ctx.stringAttribute("mode").value_or("linear"));
-  if (mode != "linear" && mode != "circular") return ctx.fail("unknown mode '" + mode + "'");
+  if (mode != "linear" && mode != "circular") return ctx.fail("unknown mode " + quoted(mode));
   bool circular = mode == "circular";
   for (size_t d = 0; d < rank; ++d) {
     if (d != *axis && update->dim(d) != cache->dim(d)) {
