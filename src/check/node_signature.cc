@@ -24,10 +24,6 @@ bool SignatureMemo::firstCustomUse(std::string_view domain, std::string_view op_
 
 namespace {
 
-std::string domainLabel(std::string_view domain) {
-  return domain.empty() ? std::string(kOnnxDomain) : std::string(domain);
-}
-
 // R46. Nodes have a handful of attributes, compared pairwise; a crafted node with thousands
 // goes through a map instead, so that the rule stays linear.
 void checkAttributeNamesUnique(const Node& node, const LazyPath& path, Diagnostics& out) {
@@ -84,11 +80,11 @@ void reportUnresolved(const Node& node, std::string_view domain, int64_t opset, 
     const OpSchema& first = *op->versions.begin();
     out.error("R41", path(),
               std::string(op_type) + " came with opset " + std::to_string(first.since_version) +
-                  " of " + domainLabel(domain) + ", and " + importer + " opset " +
+                  " of " + std::string(domainLabel(domain)) + ", and " + importer + " opset " +
                   std::to_string(opset) + ", where it does not exist yet");
     return;
   }
-  std::string message = domainLabel(domain) + " has no operator " + quoted(op_type);
+  std::string message = std::string(domainLabel(domain)) + " has no operator " + quoted(op_type);
   std::string hint;
   for (const Operator* other : allOperators()) {
     if (other->name == op_type) {
@@ -147,9 +143,9 @@ void reportDeprecated(const Node& node, const Operator& op, const OpSchema& sche
                       const LazyPath& path, Diagnostics& out) {
   std::string importer = context.function != nullptr ? "its function imports" : "the model imports";
   std::string message = std::string(node.opType()) + " is deprecated from opset " +
-                        std::to_string(schema.since_version) + " of " + domainLabel(domain) +
-                        ", and " + importer + " opset " + std::to_string(opset) +
-                        ", where it no longer exists";
+                        std::to_string(schema.since_version) + " of " +
+                        std::string(domainLabel(domain)) + ", and " + importer + " opset " +
+                        std::to_string(opset) + ", where it no longer exists";
   const OpSchema* later = nullptr;
   for (const OpSchema& version : op.versions) {
     if (version.since_version > schema.since_version && !version.deprecated) {
@@ -184,7 +180,7 @@ void checkImportAgreement(const Node& node, const Operator& op, const OpSchema& 
           : op_type + " binds to version " + std::to_string(under_model->since_version) +
                 " under the model's opset " + std::to_string(*model_opset);
   out.error("R98", path(),
-            "its function imports " + domainLabel(domain) + " opset " +
+            "its function imports " + std::string(domainLabel(domain)) + " opset " +
                 std::to_string(function_opset) + ", where " + op_type + " binds to version " +
                 std::to_string(schema.since_version) + ", but " + what +
                 "; a function's operators must mean the same under both imports");

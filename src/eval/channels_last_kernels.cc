@@ -12,6 +12,8 @@
 #include "eval/fusions/fusion_pattern.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"
+#include "onyx/ir/opset_imports.h"
+#include "onyx/ops/op_schema.h"
 #include "ops/channels_last.h"
 
 namespace onyx::eval_internal {
@@ -42,9 +44,9 @@ Result<bool> setResult(KernelContext& ctx, Result<std::optional<Array>> result) 
 
 // ---- MaxPool ------------------------------------------------------------------------------
 
-bool takesMaxPool(const Node& node) {
+bool takesMaxPool(const Node& node, const OpSchema*) {
   const Attribute* kernel = node.attribute("kernel_shape");
-  return isOnnxOperator(node, "MaxPool") && oneOutput(node) && kernel != nullptr &&
+  return isStandardOperator(node, "MaxPool") && oneOutput(node) && kernel != nullptr &&
          kernel->ints.size() == 2;
 }
 
@@ -57,9 +59,9 @@ Result<bool> runMaxPool(KernelContext& ctx, Kernel kernel) {
 
 // ---- Resize ------------------------------------------------------------------------------
 
-bool takesResize(const Node& node) {
+bool takesResize(const Node& node, const OpSchema*) {
   const Attribute* mode = node.attribute("mode");
-  return isOnnxOperator(node, "Resize") && oneOutput(node) &&
+  return isStandardOperator(node, "Resize") && oneOutput(node) &&
          (mode == nullptr || mode->s.value_or("") == "nearest");
 }
 
@@ -73,10 +75,10 @@ Result<bool> runResize(KernelContext& ctx, Kernel kernel) {
 // ---- Concat ------------------------------------------------------------------------------
 
 // On the channel axis of a 4-D value (rank 4 is checked when it runs).
-bool takesConcat(const Node& node) {
+bool takesConcat(const Node& node, const OpSchema*) {
   const Attribute* axis = node.attribute("axis");
   int64_t along = axis != nullptr ? axis->i.value_or(1) : 1;
-  return isOnnxOperator(node, "Concat") && oneOutput(node) && (along == 1 || along == -3);
+  return isStandardOperator(node, "Concat") && oneOutput(node) && (along == 1 || along == -3);
 }
 
 Result<bool> runConcat(KernelContext& ctx, Kernel kernel) {
@@ -92,30 +94,20 @@ Result<bool> runConcat(KernelContext& ctx, Kernel kernel) {
 
 // ---- Elementwise operators ---------------------------------------------------------------
 
-// Operators whose output element k is a function of input element k alone (inputs
-// broadcast): the same function of the same elements in either layout. Of the rest, an
+// Elementwise operators (OpTraits::kElementwise: output element k is a function of input
+// element k alone, so the same function of the same elements in either layout) whose output
+// has the element type of an input: images are FLOAT, and so is what the node writes
+// channels-last (Cast, the comparisons, IsNaN change the element type and are left out). An
 // input of one element broadcasts to every element alike.
-constexpr std::array<std::string_view, 40> kElementwise = {
-    "Abs",         "Add",        "Ceil",
-    "Celu",        "Clip",       "Cos",
-    "Div",         "Elu",        "Erf",
-    "Exp",         "Floor",      "Gelu",
-    "HardSigmoid", "HardSwish",  "Identity",
-    "LeakyRelu",   "Log",        "Max",
-    "Mean",        "Min",        "Mish",
-    "Mul",         "Neg",        "PRelu",
-    "Pow",         "Reciprocal", "Relu",
-    "Round",       "Selu",       "Sigmoid",
-    "Sign",        "Sin",        "Softplus",
-    "Softsign",    "Sqrt",       "Sub",
-    "Sum",         "Tanh",       "ThresholdedRelu",
-    "Where"};
-static_assert(std::is_sorted(kElementwise.begin(), kElementwise.end()));
-
-bool takesElementwise(const Node& node) {
-  return oneOutput(node) &&
-         std::binary_search(kElementwise.begin(), kElementwise.end(), node.opType()) &&
-         isOnnxOperator(node, node.opType());
+bool takesElementwise(const Node& node, const OpSchema* schema) {
+  if (!oneOutput(node) || schema == nullptr || !hasTraits(schema->traits, OpTraits::kElementwise) ||
+      schema->outputs.size() != 1) {
+    return false;
+  }
+  std::string_view output_type = schema->outputs.begin()->type;
+  bool keeps_type = false;
+  for (const FormalParameter& input : schema->inputs) keeps_type |= output_type == input.type;
+  return keeps_type && isStandardOperator(node, node.opType());
 }
 
 // Every input of one shape (N, H, W, C) or of one element; the operator's own kernel then
@@ -144,9 +136,9 @@ constexpr ChannelsLastKernel kKernels[] = {
 
 }  // namespace
 
-const ChannelsLastKernel* channelsLastKernel(const Node& node) {
+const ChannelsLastKernel* channelsLastKernel(const Node& node, const OpSchema* schema) {
   for (const ChannelsLastKernel& kernel : kKernels) {
-    if (kernel.takes(node)) return &kernel;
+    if (kernel.takes(node, schema)) return &kernel;
   }
   return nullptr;
 }

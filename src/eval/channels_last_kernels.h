@@ -22,9 +22,10 @@
 namespace onyx::eval_internal {
 
 struct ChannelsLastKernel {
-  /// Whether the kernel takes `node` (its operator and attributes, one output); what only a
-  /// run can tell (shapes, types) it checks when it runs.
-  bool (*takes)(const Node& node) = nullptr;
+  /// Whether the kernel takes `node` (its operator and attributes, one output; `schema` the
+  /// version it binds to, or null); what only a run can tell (shapes, types) it checks when
+  /// it runs.
+  bool (*takes)(const Node& node, const OpSchema* schema) = nullptr;
   /// Whether input `i` is an image: read channels-last when the node runs so. Its other
   /// inputs (sizes, scales) never are.
   bool (*image)(size_t i) = nullptr;
@@ -34,7 +35,7 @@ struct ChannelsLastKernel {
   Result<bool> (*run)(KernelContext& ctx, Kernel kernel) = nullptr;
 };
 
-/// The channels-last kernel for `node`, or null.
-const ChannelsLastKernel* channelsLastKernel(const Node& node);
+/// The channels-last kernel for `node`, which binds to `schema` (null: none), or null.
+const ChannelsLastKernel* channelsLastKernel(const Node& node, const OpSchema* schema);
 
 }  // namespace onyx::eval_internal

@@ -9,8 +9,8 @@
 #include "eval/native_kernels.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/function.h"
+#include "onyx/ir/graph_scope.h"
 #include "onyx/ir/node.h"
-#include "onyx/ir/opset_imports.h"
 #include "onyx/ops/callee.h"
 #include "onyx/ops/kernel_context.h"
 
@@ -27,16 +27,6 @@ class AloneHost final : public KernelHost {
   }
   const NativeKernels* nativeKernels() const override { return &eval_internal::nativeKernels(); }
 };
-
-// The imports that apply where `node` is: the model's in its graphs, a function's in its body.
-const ArenaList<OperatorSetId>& importsAt(const Model& model, const Node& node) {
-  const Graph* root = node.graph();
-  while (root != nullptr && root->parent() != nullptr) root = root->parent();
-  for (const Function* function : model.functions) {
-    if (function->body == root) return function->opset_import;
-  }
-  return model.opset_import;
-}
 
 Status refused(const Node& node, std::string_view why) {
   return Status(ErrorCode::kUnsupported, std::string(node.opType()) + " " +
@@ -57,7 +47,7 @@ Result<std::vector<EvalValue>> KernelNodeEvaluator::run(const Model& model, cons
     return Status(ErrorCode::kInvalidArgument, "one value per input of the node is needed");
   }
   CalleeResolver callees(model);
-  Callee callee = callees.resolve(node, OpsetImports(importsAt(model, node)));
+  Callee callee = callees.resolve(node, scopeOf(model, node).imports);
   if (callee.schema == nullptr) return refused(node, "not a standard operator at this opset");
   if (callee.schema->kernel == nullptr) return refused(node, "onyx runs it as a function");
   AloneHost host;

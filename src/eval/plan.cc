@@ -359,7 +359,7 @@ void Compiler::planLayouts() {
     }
     BoundNode& bound = plan_.nodes[step.members.front()];
     if (bound.kernel != nullptr && bound.function == nullptr && bound.provided == nullptr) {
-      bound.channels_last_kernel = channelsLastKernel(*bound.node);
+      bound.channels_last_kernel = channelsLastKernel(*bound.node, bound.schema);
     }
     if (bound.channels_last_kernel != nullptr) candidates.emplace(bound.node->output(0), s);
   }

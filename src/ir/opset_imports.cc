@@ -6,6 +6,21 @@ std::string_view canonicalDomain(std::string_view domain) {
   return domain == kDefaultDomainAlias ? std::string_view() : domain;
 }
 
+bool isStandardOperator(const Node& node, std::string_view op_type) {
+  if (node.opType() != op_type || !canonicalDomain(node.domainOrDefault()).empty() ||
+      node.rare().overload.has_value()) {
+    return false;
+  }
+  for (const Attribute* attribute : node.attributes) {
+    if (attribute->isReference()) return false;
+  }
+  return true;
+}
+
+std::string_view domainLabel(std::string_view domain) {
+  return domain.empty() ? kDefaultDomainAlias : domain;
+}
+
 OpsetImports::OpsetImports(std::span<const OperatorSetId> list) {
   for (const OperatorSetId& import : list) {
     std::string_view domain = canonicalDomain(import.domain.value_or(std::string_view()));

@@ -2,9 +2,24 @@
 // a type fits a constraint.
 #include "onyx/ops/op_schema.h"
 
+#include <utility>
+
 #include "onyx/ir/type.h"
 
 namespace onyx {
+
+std::vector<std::string_view> traitNames(OpTraits traits) {
+  static constexpr std::pair<OpTraits, std::string_view> kNames[] = {
+      {OpTraits::kCommutative, "commutative"},   {OpTraits::kElementwise, "elementwise"},
+      {OpTraits::kShapeOnly, "shape-only"},      {OpTraits::kNondeterministic, "nondeterministic"},
+      {OpTraits::kQuantization, "quantization"},
+  };
+  std::vector<std::string_view> names;
+  for (const auto& [flag, name] : kNames) {
+    if (hasTraits(traits, flag)) names.push_back(name);
+  }
+  return names;
+}
 
 namespace {
 

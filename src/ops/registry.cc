@@ -106,6 +106,17 @@ const OpSchema* findSchema(std::string_view domain, std::string_view op_type,
   return op ? op->at(opset_version) : nullptr;
 }
 
+OpTraits traitsOf(std::string_view domain, std::string_view op_type, int64_t opset_version) {
+  const OpSchema* schema = findSchema(domain, op_type, opset_version);
+  return schema != nullptr ? schema->traits : OpTraits::kNone;
+}
+
+OpTraits traitsOf(const Node& node, const GraphScope& scope) {
+  if (node.rare().overload.has_value()) return OpTraits::kNone;
+  std::string_view domain = node.domainOrDefault();
+  return traitsOf(domain, node.opType(), scope.opset(domain));
+}
+
 std::span<const Operator* const> allOperators() { return kAllOperators; }
 
 std::vector<ResolvedOperator> operatorsAt(std::string_view domain, int64_t opset_version) {

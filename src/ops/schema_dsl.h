@@ -35,6 +35,13 @@ constexpr FormalParameter heterogeneous(const char* name, const char* type, int 
 
 // ---- attributes ----------------------------------------------------------------------------
 
+// Traits (op_schema.h: OpTraits), combined with |.
+inline constexpr OpTraits kCommutative = OpTraits::kCommutative;
+inline constexpr OpTraits kElementwise = OpTraits::kElementwise;
+inline constexpr OpTraits kShapeOnly = OpTraits::kShapeOnly;
+inline constexpr OpTraits kNondeterministic = OpTraits::kNondeterministic;
+inline constexpr OpTraits kQuantization = OpTraits::kQuantization;
+
 inline constexpr AttributeKind kFloat = AttributeKind::kFloat;
 inline constexpr AttributeKind kInt = AttributeKind::kInt;
 inline constexpr AttributeKind kString = AttributeKind::kString;

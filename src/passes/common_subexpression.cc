@@ -6,8 +6,9 @@
 // element). Left alone: random operators (two draws differ), operators onyx does not know
 // (unless PassContext::aggressive: they might have side effects or be random), nodes with
 // no outputs, and nodes that hold graphs (If, Loop, Scan: comparing graphs is not done yet).
-// The operands of commutative binary operators (Add, Mul, Equal, And, Or, Xor and the
-// bitwise ones) match in either order: Add(a, b) and Add(b, a) merge.
+// The operands of commutative binary operators (OpTraits::kCommutative: Add, Mul, Equal, And,
+// Or, Xor, the bitwise ones, Sum and Mean of two) match in either order: Add(a, b) and
+// Add(b, a) merge.
 //
 // One walk per graph in list order, so the readers of a merged node are looked at after it
 // and merge in the same walk. Candidates are found by a hash of the operator, the inputs
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "onyx/ir/tensor_array.h"
+#include "onyx/ops/registry.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/pass_helpers.h"
 
@@ -29,7 +31,6 @@ namespace {
 using passes_internal::Bypass;
 using passes_internal::bypassOutput;
 using passes_internal::isKnownOperator;
-using passes_internal::isRandomOperator;
 
 void mix(size_t& seed, size_t value) {
   seed ^= value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
@@ -109,35 +110,25 @@ const Attribute* attributeNamed(const Node& node, std::string_view name) {
   return node.attribute(name);
 }
 
-// Binary operators whose two operands may be swapped bit for bit (IEEE addition and
-// multiplication commute; comparisons and logic too). Not Max/Min, whose NaN handling may
-// favour one side, nor Sum/Mean of more inputs, whose rounding depends on the order.
-bool isCommutative(const Node& node) {
-  static constexpr std::string_view kCommutative[] = {
-      "Add", "Mul", "Equal", "And", "Or", "Xor", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
-  };
-  std::string_view domain = node.domainOrDefault();
-  if (node.inputCount() != 2 || (!domain.empty() && domain != "ai.onnx")) return false;
-  for (std::string_view op : kCommutative) {
-    if (node.opType() == op) return true;
-  }
-  return false;
+// Whether `node`'s two operands may be swapped bit for bit (OpTraits::kCommutative).
+bool commutes(const Node& node, const GraphScope& scope) {
+  return node.inputCount() == 2 && hasTraits(traitsOf(node, scope), OpTraits::kCommutative);
 }
 
-bool sameInputs(const Node& a, const Node& b) {
+bool sameInputs(const Node& a, const Node& b, const GraphScope& scope) {
   bool in_order = true;
   for (size_t i = 0; i < a.inputCount() && in_order; ++i) in_order = a.input(i) == b.input(i);
   if (in_order) return true;
-  return isCommutative(a) && a.input(0) == b.input(1) && a.input(1) == b.input(0);
+  return commutes(a, scope) && a.input(0) == b.input(1) && a.input(1) == b.input(0);
 }
 
-bool sameComputation(const Node& a, const Node& b) {
+bool sameComputation(const Node& a, const Node& b, const GraphScope& scope) {
   if (a.opType() != b.opType() || a.domainOrDefault() != b.domainOrDefault() ||
       a.rare().overload != b.rare().overload || a.inputCount() != b.inputCount() ||
       a.outputCount() != b.outputCount() || a.attributes.size() != b.attributes.size()) {
     return false;
   }
-  if (!sameInputs(a, b)) return false;
+  if (!sameInputs(a, b, scope)) return false;
   for (size_t i = 0; i < a.outputCount(); ++i) {
     if ((a.output(i) == nullptr) != (b.output(i) == nullptr)) return false;
   }
@@ -152,10 +143,10 @@ bool sameComputation(const Node& a, const Node& b) {
 // their names and kinds only (values are compared on a hit). Inputs are mixed in by address:
 // that only spreads the buckets; which node a duplicate merges into does not depend on it,
 // since all equal nodes share a bucket, scanned in list order.
-size_t hashOf(const Node& node) {
+size_t hashOf(const Node& node, const GraphScope& scope) {
   size_t seed = hashText(node.opType());
   mix(seed, hashText(node.domainOrDefault()));
-  if (isCommutative(node)) {
+  if (commutes(node, scope)) {
     // In either order.
     mix(seed, std::hash<const Value*>()(node.input(0)) + std::hash<const Value*>()(node.input(1)));
   } else {
@@ -187,7 +178,8 @@ class CommonSubexpressionPass final : public GraphPass {
   Preserves preserves() const override { return Preserves::kNodeOrder | Preserves::kInferredTypes; }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
+                                PassContext& context) override {
     PassResult result;
     // The nodes kept so far, each bucket a list through `later` in list order (no allocation
     // per bucket): bucket hash -> (first, last) positions in `kept`.
@@ -199,11 +191,11 @@ class CommonSubexpressionPass final : public GraphPass {
     buckets.reserve(nodes.size());
     for (Node* node : nodes) {
       if (node->graph() != &graph) continue;
-      if (!mergeable(*node, context.aggressive, context.callees(model))) continue;
-      auto [bucket, fresh] = buckets.try_emplace(hashOf(*node), kEnd, kEnd);
+      if (!mergeable(*node, scope, context.aggressive, context.callees(model))) continue;
+      auto [bucket, fresh] = buckets.try_emplace(hashOf(*node, scope), kEnd, kEnd);
       Node* first = nullptr;
       for (size_t at = bucket->second.first; !fresh && at != kEnd; at = later[at]) {
-        if (kept[at]->graph() == &graph && sameComputation(*kept[at], *node)) {
+        if (kept[at]->graph() == &graph && sameComputation(*kept[at], *node, scope)) {
           first = kept[at];
           break;
         }
@@ -226,8 +218,12 @@ class CommonSubexpressionPass final : public GraphPass {
   }
 
  private:
-  static bool mergeable(const Node& node, bool aggressive, const CalleeResolver& callees) {
-    if (node.outputCount() == 0 || isRandomOperator(node) || holdsGraphs(node)) return false;
+  static bool mergeable(const Node& node, const GraphScope& scope, bool aggressive,
+                        const CalleeResolver& callees) {
+    if (node.outputCount() == 0 || holdsGraphs(node) ||
+        hasTraits(traitsOf(node, scope), OpTraits::kNondeterministic)) {
+      return false;
+    }
     return aggressive || isKnownOperator(node, callees);
   }
 

@@ -4,9 +4,10 @@
 // elsewhere) under the names the outputs had. One sweep per graph in list order (sorted by
 // then), so a chain of such nodes folds in one run.
 //
-// Never folded: Constant itself; random operators (their value differs from run to run);
-// QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear (the quantization structure a
-// runtime turns into integer kernels: onnxruntime keeps DequantizeLinear on weights too);
+// Never folded: Constant itself; random operators (OpTraits::kNondeterministic: their value
+// differs from run to run); quantization (OpTraits::kQuantization: QuantizeLinear,
+// DequantizeLinear, DynamicQuantizeLinear, the structure a runtime turns into integer
+// kernels: onnxruntime keeps DequantizeLinear on weights too);
 // operators onyx does not know (custom domains: they may have side effects); nodes that hold
 // graphs or refer to a calling function's attributes; nodes nothing reads (dead-code's); any
 // model with training_info, whose algorithm updates the initializers a fold would bake in.
@@ -20,7 +21,9 @@
 #include <vector>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/tensor_array.h"
+#include "onyx/ops/registry.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/folding.h"
 #include "passes/pass_helpers.h"
@@ -29,19 +32,10 @@ namespace onyx {
 
 namespace {
 
-using passes_internal::constantTensor;
 using passes_internal::FoldedOutput;
 using passes_internal::isKnownOperator;
-using passes_internal::isRandomOperator;
 using passes_internal::replaceByConstants;
 using passes_internal::tensorBytes;
-
-bool isQuantization(const Node& node) {
-  std::string_view domain = node.domainOrDefault();
-  if (!domain.empty() && domain != "ai.onnx") return false;
-  std::string_view op = node.opType();
-  return op == "QuantizeLinear" || op == "DequantizeLinear" || op == "DynamicQuantizeLinear";
-}
 
 bool holdsGraphsOrReferences(const Node& node) {
   for (const Attribute* attribute : node.attributes) {
@@ -83,21 +77,25 @@ class ConstantFoldingPass final : public GraphPass {
   }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
+                                PassContext& context) override {
     PassResult result;
     if (context.node_evaluator == nullptr || !model.training_info.empty()) return result;
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
     for (Node* node : nodes) {
-      if (node->graph() != &graph || !candidate(model, *node, context)) continue;
+      if (node->graph() != &graph || !candidate(model, *node, scope, context)) continue;
       fold(model, *node, context, result);
     }
     return result;
   }
 
  private:
-  static bool candidate(const Model& model, const Node& node, PassContext& context) {
+  static bool candidate(const Model& model, const Node& node, const GraphScope& scope,
+                        PassContext& context) {
+    OpTraits traits = traitsOf(node, scope);
     if (node.opType() == "Constant" || node.inputCount() == 0 || !node.hasUses() ||
-        isRandomOperator(node) || isQuantization(node) || holdsGraphsOrReferences(node) ||
+        hasTraits(traits, OpTraits::kNondeterministic) ||
+        hasTraits(traits, OpTraits::kQuantization) || holdsGraphsOrReferences(node) ||
         !isKnownOperator(node, context.callees(model))) {
       return false;
     }

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "onyx/core/array.h"
+#include "onyx/ir/constant_value.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/ir/walk.h"
@@ -95,8 +97,7 @@ class ConstantToInitializerPass final : public Pass {
       while (root->parent() != nullptr) root = root->parent();
       if (root != model.graph) return;  // a function body or a training graph
       for (Node* node : graph.nodes()) {
-        std::string_view domain = node->domainOrDefault();
-        if (node->opType() == "Constant" && (domain.empty() || domain == "ai.onnx") &&
+        if (node->opType() == "Constant" && canonicalDomain(node->domainOrDefault()).empty() &&
             node->outputCount() == 1 && node->output(0) != nullptr) {
           constants.push_back(node);
         }

@@ -43,7 +43,8 @@ class DeadCodePass final : public GraphPass {
   }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope&,
+                                PassContext& context) override {
     PassResult result;
     result.nodes_removed = removeDeadNodes(graph, context.aggressive, context.callees(model));
     // The declarations of removed values are not written, but the printer and readers of

@@ -24,9 +24,10 @@ class InitializerToConstantPass final : public GraphPass {
   }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext&) override {
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
+                                PassContext&) override {
     PassResult result;
-    std::optional<int64_t> opset = model.opsetVersion("");
+    std::optional<int64_t> opset = scope.imports.versionOf("");
     if (!opset) return result;  // Constant would not resolve
     Arena& arena = model.arena();
     Node* first = *graph.nodes().begin();  // null for an empty graph

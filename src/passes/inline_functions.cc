@@ -8,8 +8,10 @@
 #include <unordered_set>
 #include <utility>
 
+#include "core/quote.h"
 #include "ir/graph_builder.h"
 #include "onyx/ir/clone.h"
+#include "onyx/ir/graph_scope.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/ops/callee.h"
@@ -24,17 +26,6 @@ using B = ir_internal::GraphBuilder;
 
 // ---------------------------------------------------------------------------------------
 // Where a node is, and what it calls
-
-/// The opset imports in force where a node is: its function's when it is in a function
-/// body, else the model's.
-ArenaList<OperatorSetId>& scopeImports(Model& model, const Node& node) {
-  const Graph* root = node.graph();
-  while (root->parent() != nullptr) root = root->parent();
-  for (Function* function : model.functions) {
-    if (function->body == root) return function->opset_import;
-  }
-  return model.opset_import;
-}
 
 std::string describe(const Node& node) {
   std::string text(node.opType());
@@ -52,7 +43,7 @@ struct InlinedBody {
 /// The body `node` calls (onyx/ops/callee.h decides what it calls, from the imports where the
 /// node is).
 Result<InlinedBody> bodyCalledBy(Model& model, const CalleeResolver& callees, const Node& node) {
-  OpsetImports imports(scopeImports(model, node));
+  OpsetImports imports = scopeOf(model, node).imports;
   Callee target = callees.resolve(node, imports);
   InlinedBody inlined;
   if (target.function != nullptr) {
@@ -104,8 +95,8 @@ class BodyCopier {
         return Status(ErrorCode::kUnsupported,
                       describe(call_) + ": output " + std::to_string(k) +
                           " of the body is not computed by one of its nodes (it is an input "
-                          "or undefined), so the call's output '" +
-                          std::string(call_.output(k)->name()) + "' cannot be handed over");
+                          "or undefined), so the call's output " +
+                          quoted(call_.output(k)->name()) + " cannot be handed over");
       }
       if (!handed_over.insert(formal).second) {
         return Status(ErrorCode::kUnsupported,
@@ -118,8 +109,8 @@ class BodyCopier {
         const Value* read = node->input(i);
         if (read != nullptr && read->isUndefined()) {
           undefined = Status(ErrorCode::kInvalidArgument,
-                             "the body of " + std::string(callee_.nameOrEmpty()) + " reads '" +
-                                 std::string(read->name()) + "', which it does not define");
+                             "the body of " + std::string(callee_.nameOrEmpty()) + " reads " +
+                                 quoted(read->name()) + ", which it does not define");
         }
       }
     });
@@ -370,7 +361,7 @@ void applyImports(Arena& arena, ArenaList<OperatorSetId>& scope, const ImportPla
 }
 
 Status inlineResolved(Model& model, Node& node, const InlinedBody& callee) {
-  ArenaList<OperatorSetId>& scope = scopeImports(model, node);
+  ArenaList<OperatorSetId>& scope = importListOf(model, *node.graph());
   Result<ImportPlan> plan = planImports(scope, *callee.function, node);
   if (!plan) return plan.status();
   BodyCopier copier(model.arena(), node, *callee.function);
@@ -473,7 +464,7 @@ class Expander {
 
   /// Whether `node` was inlined; an error for a model-local function that cannot be.
   Result<bool> tryInline(Node& node, int depth) {
-    Callee target = callees_.resolve(node, OpsetImports(scopeImports(model_, node)));
+    Callee target = callees_.resolve(node, scopeOf(model_, node).imports);
     bool local = target.function != nullptr;
     if (!local && !(options_.function_operators && target.operator_body)) return false;
     if (depth >= options_.max_depth) {

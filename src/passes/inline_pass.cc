@@ -23,6 +23,7 @@ class InlinePass final : public Pass {
     if (model.functions.empty()) return result;
     Result<InlineReport> report = inlineAllFunctions(model);
     if (!report) return report.status();
+    result.rebuilt = true;  // inlineAllFunctions puts a rebuilt copy in the model's place
     result.nodes_rewritten = report->function_calls;
     result.entries_changed = report->functions_removed;
     return result;

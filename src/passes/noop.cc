@@ -3,8 +3,9 @@
 //
 // What counts as unchanged, exactly (default domain only):
 //   - Identity, and Concat of a single input;
-//   - Dropout in inference: training_mode absent or a constant false (from opset 12), or an
-//     opset from 7 to 11 (no training mode), or is_test = 1 before; its mask output unread;
+//   - Dropout in inference: training_mode absent or a constant false (from opset 12), or, in
+//     the main graph of a model without training graphs, an opset from 7 to 11 (no training
+//     mode) or is_test = 1 before; its mask output unread. The opset is the graph's scope's.
 //   - Cast to the element type its input has, CastLike to its input's type;
 //   - Transpose whose permutation is the identity;
 //   - Pad whose pads are all zero;
@@ -13,7 +14,8 @@
 //   - Unsqueeze of a Squeeze, or Squeeze of an Unsqueeze, of the same constant axes;
 //   - Reshape, Squeeze, Unsqueeze and Flatten whose output has the shape of their input, or
 //     of the input of a chain of such nodes above them (Squeeze then Unsqueeze of the same
-//     axes): these never reorder elements, so equal shapes mean equal tensors.
+//     axes): these never reorder elements (OpTraits::kShapeOnly), so equal shapes mean equal
+//     tensors.
 // Shapes are shape inference's (PassContext::inferredTypes), compared dimension by
 // dimension: equal numbers, or the same symbol.
 // Composed:
@@ -27,7 +29,9 @@
 #include <numeric>
 #include <vector>
 
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/tensor_array.h"
+#include "onyx/ops/registry.h"
 #include "onyx/passes/pattern.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/pass_helpers.h"
@@ -38,8 +42,6 @@ namespace {
 
 using passes_internal::Bypass;
 using passes_internal::bypassOutput;
-using passes_internal::constantIntegers;
-using passes_internal::constantTensor;
 
 constexpr size_t kChainLimit = 8;  // reshaping nodes walked up per node: keeps a run linear
 
@@ -53,16 +55,17 @@ class NoopPass final : public GraphPass {
   Preserves preserves() const override { return Preserves::kNodeOrder | Preserves::kInferredTypes; }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
+                                PassContext& context) override {
     model_ = &model;
     graph_ = &graph;
+    scope_ = &scope;
     context_ = &context;
     PassResult result;
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
     for (Node* node : nodes) {
       if (node->graph() != &graph) continue;
-      std::string_view domain = node->domainOrDefault();
-      if (!domain.empty() && domain != "ai.onnx") continue;
+      if (!canonicalDomain(node->domainOrDefault()).empty()) continue;
       if (Value* same = unchangedInput(*node)) {
         switch (bypassOutput(model.arena(), *node, 0, *same)) {
           case Bypass::kRefused: break;
@@ -104,18 +107,9 @@ class NoopPass final : public GraphPass {
     return true;
   }
 
-  static bool isReshaping(const Node& node) {
-    std::string_view op = node.opType();
-    std::string_view domain = node.domainOrDefault();
-    return (domain.empty() || domain == "ai.onnx") &&
-           (op == "Reshape" || op == "Squeeze" || op == "Unsqueeze" || op == "Flatten");
-  }
-
-  // Whether the graph is the main graph or nested in it, so the model's imports apply.
-  bool underMainGraph() const {
-    const Graph* root = graph_;
-    while (root->parent() != nullptr) root = root->parent();
-    return root == model_->graph;
+  // Reshape, Squeeze, Unsqueeze, Flatten: the elements of input 0, reshaped.
+  bool isReshaping(const Node& node) const {
+    return hasTraits(traitsOf(node, *scope_), OpTraits::kShapeOnly);
   }
 
   // The integers an operator took as attribute `name` before an opset moved them to its
@@ -143,8 +137,7 @@ class NoopPass final : public GraphPass {
     if (node.outputCount() > 1 && node.output(1) != nullptr && node.output(1)->hasUses()) {
       return false;
     }
-    if (!underMainGraph()) return false;
-    int64_t opset = model_->opsetVersion("").value_or(0);
+    int64_t opset = scope_->opset();
     if (opset >= 12) {
       if (node.inputCount() < 3 || node.input(2) == nullptr) return true;
       const Tensor* mode = constantTensor(node.input(2));
@@ -153,6 +146,9 @@ class NoopPass final : public GraphPass {
       return value && value->type() == ElementType::kBool && value->size() == 1 &&
              !value->data<bool>()[0];
     }
+    // Before 12 the mode is the run's: an inference run of the main graph. A function body
+    // or a training graph may run in training.
+    if (scope_->function != nullptr || !model_->training_info.empty()) return false;
     if (opset >= 7) return true;
     return node.intAttr("is_test").value_or(0) == 1;
   }
@@ -270,8 +266,7 @@ class NoopPass final : public GraphPass {
         above->input(0) == nullptr) {
       return false;
     }
-    std::string_view above_domain = above->domainOrDefault();
-    if (!above_domain.empty() && above_domain != "ai.onnx") return false;
+    if (!canonicalDomain(above->domainOrDefault()).empty()) return false;
     if (node.opType() == "Transpose" && above->opType() == "Transpose") {
       std::optional<std::vector<int64_t>> outer = permutationOf(node);
       std::optional<std::vector<int64_t>> inner = permutationOf(*above);
@@ -305,6 +300,7 @@ class NoopPass final : public GraphPass {
 
   Model* model_ = nullptr;
   Graph* graph_ = nullptr;
+  const GraphScope* scope_ = nullptr;
   PassContext* context_ = nullptr;
 };
 

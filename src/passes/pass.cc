@@ -25,7 +25,7 @@ Result<PassResult> GraphPass::run(Model& model, PassContext& context) {
   // Innermost first: forEachGraph lists a graph before those its nodes hold, so a graph
   // whose holder this pass removes has been visited already and is not touched again.
   for (auto graph = graphs.rbegin(); graph != graphs.rend(); ++graph) {
-    Result<PassResult> done = runOnGraph(model, **graph, context);
+    Result<PassResult> done = runOnGraph(model, **graph, scopeOf(model, **graph), context);
     if (!done) return done.status();
     total += *done;
   }

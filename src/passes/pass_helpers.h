@@ -1,10 +1,6 @@
 // Internal: facts the standard passes share about nodes and values.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <vector>
-
 #include "onyx/ir/model.h"
 #include "onyx/ops/callee.h"
 
@@ -14,18 +10,6 @@ namespace onyx::passes_internal {
 /// whose meaning onyx knows, so removing or merging it cannot drop a side effect. A node of
 /// any other domain might have side effects (a custom op that logs or writes).
 bool isKnownOperator(const Node& node, const CalleeResolver& callees);
-
-/// Whether `node` draws random numbers (RandomNormal, Bernoulli, Dropout, ...): two such
-/// nodes on the same inputs do not compute the same thing.
-bool isRandomOperator(const Node& node);
-
-/// The tensor a value always holds: an initializer no graph input overrides, or the `value`
-/// of the Constant node that produces it. Null otherwise.
-const Tensor* constantTensor(const Value* value);
-
-/// The integers a value always holds (INT64 or INT32 constant tensor, or a Constant's
-/// value_int / value_ints); nullopt when not constant or another type.
-std::optional<std::vector<int64_t>> constantIntegers(const Value* value);
 
 /// Whether some use of `value` is a graph or function output: its name is then part of an
 /// interface and must stay. O(uses).

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "core/quote.h"
 #include "onyx/ir/verify.h"
 
 namespace onyx {
@@ -43,7 +44,7 @@ Result<PassManagerReport> PassManager::run(Model& model, PassContext& context) c
       ++stats.runs;
       if (!done) {
         return Status(done.status().code(),
-                      "pass '" + stats.name + "': " + done.status().toString());
+                      "pass " + quoted(stats.name) + ": " + done.status().toString());
       }
       stats.changes += *done;
       if (!done->changed()) continue;
@@ -51,9 +52,9 @@ Result<PassManagerReport> PassManager::run(Model& model, PassContext& context) c
       context.changed(pass.preserves());
       if (verify) {
         if (Status valid = verifiedStatus(verifyModel(model)); !valid) {
-          return Status(
-              ErrorCode::kInternal,
-              "after pass '" + stats.name + "' the graph is inconsistent: " + valid.toString());
+          return Status(ErrorCode::kInternal,
+                        "after pass " + quoted(stats.name) +
+                            " the graph is inconsistent: " + valid.toString());
         }
       }
     }

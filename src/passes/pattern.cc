@@ -3,6 +3,8 @@
 // pattern_text.cc.
 #include <algorithm>
 
+#include "core/quote.h"
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/unique_names.h"
@@ -36,9 +38,7 @@ const TensorShape* MatchContext::shapeOf(const Value& value) const {
   return type != nullptr && type->isTensor() ? type->shape : nullptr;
 }
 
-const Tensor* MatchContext::constantOf(const Value* value) {
-  return passes_internal::constantTensor(value);
-}
+const Tensor* MatchContext::constantOf(const Value* value) { return constantTensor(value); }
 
 bool MatchContext::sameDim(const Dimension& a, const Dimension& b) {
   if (a.isKnown() || b.isKnown()) return a.dim_value == b.dim_value;
@@ -101,8 +101,6 @@ PatternData::AttributeRule& addRule(PatternData& data, uint32_t node, std::strin
 
 PatternNode& PatternNode::domain(std::string_view domain) {
   data_->nodes[index_].domain = std::string(canonicalDomain(domain));
-  // Only the default domain's operators are known to commute.
-  if (!data_->nodes[index_].domain.empty()) data_->nodes[index_].commutative = false;
   return *this;
 }
 
@@ -168,18 +166,6 @@ PatternValue PatternNode::output(size_t i) const {
 
 // ---- Pattern -------------------------------------------------------------------------------
 
-namespace {
-
-bool isCommutative(std::string_view op_type) {
-  static constexpr std::string_view kCommutative[] = {
-      "Add",   "Mul",        "Max",       "Min",        "And", "Or",  "Xor",
-      "Equal", "BitwiseAnd", "BitwiseOr", "BitwiseXor", "Sum", "Mean"};
-  return std::find(std::begin(kCommutative), std::end(kCommutative), op_type) !=
-         std::end(kCommutative);
-}
-
-}  // namespace
-
 Pattern::Pattern() : data_(std::make_unique<PatternData>()) {}
 Pattern::~Pattern() = default;
 Pattern::Pattern(Pattern&&) noexcept = default;
@@ -201,7 +187,6 @@ PatternNode Pattern::op(std::string_view op_type, std::span<const PatternValue> 
   uint32_t index = static_cast<uint32_t>(data_->nodes.size());
   PatternData::NodeEntry& node = data_->nodes.emplace_back();
   node.op_type = std::string(op_type);
-  node.commutative = isCommutative(op_type) && inputs.size() == 2;
   for (const PatternValue& input : inputs) node.inputs.push_back(input.index_);
   for (size_t i = 0; i < outputs; ++i) {
     PatternData::ValueEntry& value = data_->values.emplace_back();
@@ -224,8 +209,8 @@ Status Pattern::validate() const {
   for (uint32_t output : data.outputValues()) {
     if (output >= data.values.size() || data.values[output].node != static_cast<int32_t>(anchor)) {
       return Status(ErrorCode::kInvalidArgument,
-                    "a pattern's outputs must be outputs of its last node ('" +
-                        data.nodes[anchor].op_type + "')");
+                    "a pattern's outputs must be outputs of its last node (" +
+                        quoted(data.nodes[anchor].op_type) + ")");
     }
   }
   // Every node must feed the anchor: walk back from it.
@@ -254,7 +239,7 @@ Status Pattern::validate() const {
     for (size_t other = b + 1; other < data.bindings.size(); ++other) {
       if (data.bindings[b] == data.bindings[other]) {
         return Status(ErrorCode::kInvalidArgument,
-                      "attribute binding '@" + data.bindings[b] + "' is used twice");
+                      "attribute binding " + quoted("@" + data.bindings[b]) + " is used twice");
       }
     }
   }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,7 +47,9 @@ struct PatternData {
     std::vector<uint32_t> outputs;  // value indices
     std::vector<AttributeRule> attributes;
     bool other_attributes = false;
-    bool commutative = false;
+    /// Whether the two inputs match in either order: as set by PatternNode::commutative, else
+    /// as the matched node's operator says (OpTraits::kCommutative at the scope's opset).
+    std::optional<bool> commutative;
   };
 
   std::vector<ValueEntry> values;

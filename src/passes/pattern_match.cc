@@ -8,6 +8,7 @@
 #include <deque>
 #include <unordered_map>
 
+#include "core/quote.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/ops/registry.h"
@@ -73,21 +74,24 @@ bool isDefault(const Attribute& attribute, const AttributeSpec* spec) {
 // The context predicates see: the model, and inference's types on first use.
 class GraphMatchContext final : public MatchContext {
  public:
-  GraphMatchContext(const Model& model, PassContext& context) : model_(model), context_(context) {}
+  GraphMatchContext(const Model& model, const GraphScope& scope, PassContext& context)
+      : model_(model), scope_(scope), context_(context) {}
   const Model& model() const override { return model_; }
+  const GraphScope& scope() const override { return scope_; }
   const Type* typeOf(const Value& value) const override {
     return context_.inferredTypes(model_).typeOf(value);
   }
 
  private:
   const Model& model_;
+  const GraphScope& scope_;
   PassContext& context_;
 };
 
 // One search for a match of one pattern at one node.
 class Matcher {
  public:
-  Matcher(MatchState& state, const OpsetImports& imports) : s_(state), imports_(imports) {}
+  Matcher(MatchState& state, const GraphScope& scope) : s_(state), scope_(scope) {}
 
   bool matchAt(Node& anchor) {
     const PatternData& p = *s_.pattern;
@@ -213,8 +217,15 @@ class Matcher {
     return true;
   }
 
+  // Whether the pattern node's two inputs may match `node`'s in either order.
+  bool commutes(const PatternData::NodeEntry& entry, const Node& node) const {
+    if (entry.inputs.size() != 2 || node.inputCount() != 2) return false;
+    if (entry.commutative) return *entry.commutative;
+    return hasTraits(traitsOf(node, scope_), OpTraits::kCommutative);
+  }
+
   const AttributeSpec* specOf(const Node& node, std::string_view name) const {
-    std::optional<int64_t> version = imports_.versionOf(node.domainOrDefault());
+    std::optional<int64_t> version = scope_.imports.versionOf(node.domainOrDefault());
     if (!version) return nullptr;
     const OpSchema* schema = findSchema(node.domainOrDefault(), node.opType(), *version);
     return schema != nullptr ? schema->attribute(name) : nullptr;
@@ -289,7 +300,7 @@ class Matcher {
       }
     }
     size_t goals = goals_.size();
-    int orders = entry.commutative ? 2 : 1;
+    int orders = commutes(entry, node) ? 2 : 1;
     for (int order = 0; order < orders; ++order) {
       for (size_t i = entry.inputs.size(); i-- > 0;) {
         size_t slot = order == 1 ? 1 - i : i;
@@ -327,22 +338,12 @@ class Matcher {
   }
 
   MatchState& s_;
-  const OpsetImports& imports_;
+  const GraphScope& scope_;
   std::vector<Step> trail_;
   std::vector<Goal> goals_;
   // Dims of constants bound by name (s_.dims points into them): a deque keeps them in place.
   std::deque<std::vector<Dimension>> constant_dims_;
 };
-
-// The imports that apply to `graph`'s nodes: its function's, or the model's.
-OpsetImports importsOf(const Model& model, const Graph& graph) {
-  const Graph* root = &graph;
-  while (root->parent() != nullptr) root = root->parent();
-  for (const Function* function : model.functions) {
-    if (function->body == root) return OpsetImports(function->opset_import);
-  }
-  return OpsetImports(model.opset_import);
-}
 
 }  // namespace
 
@@ -368,10 +369,10 @@ size_t RuleSet::size() const { return index_->rules.size(); }
 Status RuleSet::add(RewriteRule rule) {
   Status valid = rule.pattern.validate();
   if (!valid.isOk()) {
-    return Status(valid.code(), "rule '" + rule.name + "': " + std::string(valid.message()));
+    return Status(valid.code(), "rule " + quoted(rule.name) + ": " + std::string(valid.message()));
   }
   if (!rule.rewrite) {
-    return Status(ErrorCode::kInvalidArgument, "rule '" + rule.name + "' has no rewrite");
+    return Status(ErrorCode::kInvalidArgument, "rule " + quoted(rule.name) + " has no rewrite");
   }
   const PatternData& data = rule.pattern.data();
   index_->by_op[data.nodes.back().op_type].push_back(static_cast<uint32_t>(index_->rules.size()));
@@ -396,7 +397,7 @@ Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model&
   if (replacements.size() != outputs.size()) {
     builder.discard();
     return Status(ErrorCode::kInternal,
-                  "rule '" + rule.name + "' gave " + std::to_string(replacements.size()) +
+                  "rule " + quoted(rule.name) + " gave " + std::to_string(replacements.size()) +
                       " replacements for " + std::to_string(outputs.size()) + " outputs");
   }
   // An output that is an interface keeps its name: its replacement takes it, so it must be
@@ -432,9 +433,9 @@ Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model&
   for (const auto& [value, name] : renames) {
     Status renamed = renameValue(model.arena(), *value, name);
     if (!renamed.isOk()) {
-      return Status(ErrorCode::kInternal, "rule '" + rule.name + "' left output '" +
-                                              std::string(name) +
-                                              "' in use: " + std::string(renamed.message()));
+      return Status(ErrorCode::kInternal, "rule " + quoted(rule.name) + " left output " +
+                                              quoted(name) +
+                                              " in use: " + std::string(renamed.message()));
     }
   }
   result.nodes_added += builder.nodesAdded();
@@ -448,12 +449,12 @@ Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model&
 Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, PassContext& context) const {
   PassResult result;
   if (index_->rules.empty()) return result;
-  GraphMatchContext match_context(model, context);
-  OpsetImports imports = importsOf(model, graph);
+  GraphScope scope = scopeOf(model, graph);
+  GraphMatchContext match_context(model, scope, context);
   MatchState state;
   state.context = &match_context;
   state.graph = &graph;
-  Matcher matcher(state, imports);
+  Matcher matcher(state, scope);
   // The nodes as they are now: a rewrite removes nodes before the one it is at.
   std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
   for (Node* node : nodes) {
@@ -488,7 +489,8 @@ class RewritePass final : public GraphPass {
   Preserves preserves() const override { return Preserves::kNodeOrder; }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) override {
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope&,
+                                PassContext& context) override {
     return rules_.applyTo(model, graph, context);
   }
 

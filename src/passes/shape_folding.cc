@@ -25,6 +25,8 @@
 #include <vector>
 
 #include "onyx/infer/infer.h"
+#include "onyx/ir/constant_value.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/walk.h"
 #include "onyx/passes/standard_passes.h"
@@ -38,15 +40,9 @@ namespace {
 using passes_internal::addConstant;
 using passes_internal::Bypass;
 using passes_internal::bypassOutput;
-using passes_internal::constantTensor;
 using passes_internal::FoldedOutput;
 using passes_internal::isKnownOperator;
 using passes_internal::replaceByConstants;
-
-bool isDefaultDomain(const Node& node) {
-  std::string_view domain = node.domainOrDefault();
-  return domain.empty() || domain == "ai.onnx";
-}
 
 // The elements of `known` when every one is a number, as a tensor of its element type
 // (INT64, INT32 or BOOL); null otherwise.
@@ -123,7 +119,7 @@ class ShapeFoldingPass final : public Pass {
           continue;
         }
         if (foldKnownOutputs(*node, context.fold_limit, result)) continue;
-        if (!isDefaultDomain(*node)) continue;
+        if (!canonicalDomain(node->domainOrDefault()).empty()) continue;
         if (node->opType() == "Reshape") foldReshapeTarget(*node, result);
         if (node->opType() == "Expand") foldExpandShape(*node, result);
       }

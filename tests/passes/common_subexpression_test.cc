@@ -2,6 +2,8 @@
 // and graph-holding nodes do not.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "support/check_testing.h"
 #include "support/eval_testing.h"
 #include "support/graph_testing.h"
@@ -124,6 +126,48 @@ TEST(CommonSubexpression, CommutativeOperandsMatchInEitherOrder) {
       y = Add (s, t)
     })"),
             "Neg Add Sub Sub Mul Mul Add");
+}
+
+TEST(CommonSubexpression, MaxAndMinOperandsAreNotSwapped) {
+  // Max(+0, -0) and Max(-0, +0) may differ in sign: the trait says they do not commute.
+  EXPECT_EQ(optimizedOps(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[4] x) => (float[4] y) {
+      n = Neg (x)
+      a = Max (x, n)
+      b = Max (n, x)
+      y = Add (a, b)
+    })"),
+            "Neg Max Max Add");
+}
+
+// A function body that imports the default domain at `opset`, in a model that imports only
+// the function's domain (so the body's import is the only one that can govern it).
+std::string bodyAtOpset(int opset) {
+  return R"(
+    <ir_version: 10, opset_import: ["local" : 1]>
+    g (float[4] x) => (float[4] y) {
+      y = local.sums (x)
+    }
+    <domain: "local", opset_import: ["" : )" +
+         std::to_string(opset) + R"(]>
+    sums (a) => (b) {
+      n = Neg (a)
+      p = Add (a, n)
+      q = Add (n, a)
+      b = Mul (p, q)
+    })";
+}
+
+TEST(CommonSubexpression, CommutativityIsThatOfTheOperatorVersionTheBodyImports) {
+  // At opset 6 Add's `broadcast` stretches its second input only: Add(a, n) and Add(n, a)
+  // are not the same computation there. At 18 they are.
+  auto old_body = optimizeChecked(bodyAtOpset(6), {"common-subexpression"}, vector4());
+  ASSERT_EQ(old_body.model.functions.size(), 1u);
+  EXPECT_EQ(opTypes(*old_body.model.functions[0]->body), "Neg Add Add Mul");
+  auto new_body = optimizeChecked(bodyAtOpset(18), {"common-subexpression"}, vector4());
+  ASSERT_EQ(new_body.model.functions.size(), 1u);
+  EXPECT_EQ(opTypes(*new_body.model.functions[0]->body), "Neg Add Mul");
 }
 
 TEST(CommonSubexpression, MergesInsideFunctionBodies) {

@@ -2,6 +2,8 @@
 // nodes that do change something stay.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "support/eval_testing.h"
 #include "support/graph_testing.h"
 #include "support/pass_testing.h"
@@ -245,6 +247,36 @@ TEST(Noop, BypassesInsideSubgraphs) {
       done.model.graph->outputs[0]->bound()->producer()->graphAttr("then_branch");
   ASSERT_NE(then_branch, nullptr);
   EXPECT_EQ(opTypes(*then_branch), "Neg");
+}
+
+// A model that imports only the function's domain, and a body that imports the default
+// domain at `opset`: Dropout there is governed by the body's import alone.
+std::string dropoutInBodyAt(int opset) {
+  return R"(
+    <ir_version: 8, opset_import: ["local" : 1]>
+    g (float[2,3] x) => (float[2,3] y) {
+      y = local.F (x)
+    }
+    <domain: "local", opset_import: ["" : )" +
+         std::to_string(opset) + R"(]>
+    F (a) => (b) {
+      d = Dropout (a)
+      b = Relu (d)
+    })";
+}
+
+TEST(Noop, ADropoutInAFunctionBodyFollowsTheFunctionsOpset) {
+  // From opset 12 a Dropout without training_mode is in inference, wherever it is.
+  auto done = optimizeChecked(dropoutInBodyAt(17), {"noop"}, matrix());
+  ASSERT_EQ(done.model.functions.size(), 1u);
+  EXPECT_EQ(opTypes(*done.model.functions[0]->body), "Relu");
+}
+
+TEST(Noop, ADropoutInAnOldFunctionBodyStays) {
+  // Before 12 the mode is the run's: the function may be called in training.
+  auto done = optimizeChecked(dropoutInBodyAt(11), {"noop"}, matrix());
+  ASSERT_EQ(done.model.functions.size(), 1u);
+  EXPECT_EQ(opTypes(*done.model.functions[0]->body), "Dropout Relu");
 }
 
 }  // namespace

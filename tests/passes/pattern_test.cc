@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "onyx/eval/evaluator.h"
 #include "onyx/eval/test_case.h"
 #include "onyx/ir/tensor_array.h"
@@ -96,6 +98,33 @@ TEST(Pattern, CommutingCanBeTurnedOff) {
       [x](const Match& match, RewriteBuilder&) { return std::vector<Value*>{match.value(x)}; }};
   Model model = rewritten(kAddZeroBothWays, one(std::move(rule)));
   EXPECT_EQ(opTypes(*model.graph), "Relu Add Neg");
+}
+
+TEST(Pattern, CommutingFollowsTheOperatorsTraitOrIsTurnedOn) {
+  // Max(a, zero) matches only as written: Max is not commutative (OpTraits), so
+  // Max(zero, b) stays unless the pattern says its inputs commute.
+  constexpr std::string_view kMaxZeroBothWays = R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[2] x) => (float[2] y) <float[2] zero = {0, 0}> {
+      a = Neg (x)
+      b = Max (a, zero)
+      c = Max (zero, b)
+      y = Neg (c)
+    })";
+  auto maxZero = [](std::optional<bool> commutative) {
+    Pattern pattern;
+    PatternValue x = pattern.var("x");
+    PatternNode max = pattern.op("Max", {x, pattern.var("zero").where(isZero)});
+    if (commutative) max.commutative(*commutative);
+    return RewriteRule{
+        "max-zero-is-relu", std::move(pattern), nullptr,
+        [x](const Match& match, RewriteBuilder& builder) {
+          return std::vector<Value*>{builder.add("Relu", {match.value(x)}).output(0)};
+        }};
+  };
+  EXPECT_EQ(opTypes(*rewritten(kMaxZeroBothWays, one(maxZero(std::nullopt))).graph),
+            "Neg Relu Max Neg");
+  EXPECT_EQ(opTypes(*rewritten(kMaxZeroBothWays, one(maxZero(true))).graph), "Neg Relu Relu Neg");
 }
 
 TEST(Pattern, ARewriteAtAGraphOutputRenamesOrIsRefused) {

@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "onyx/core/element_type.h"
 #include "onyx/infer/infer.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_data.h"
 #include "onyx/ir/walk.h"
 #include "onyx/serde/model_io.h"
@@ -58,10 +59,6 @@ std::string humanBytes(uint64_t bytes) {
     ++unit;
   }
   return unit == 0 ? fmt::format("{} B", bytes) : fmt::format("{:.1f} {}", value, units[unit]);
-}
-
-std::string domainName(std::string_view domain) {
-  return domain.empty() ? std::string("ai.onnx") : std::string(domain);
 }
 
 std::string typeText(const ValueInfo& info) {
@@ -126,7 +123,7 @@ int runInfo(const std::string& path, bool json) {
   forEachGraph(model, [&](Graph& graph) {
     for (const Node* node = graph.firstNode(); node; node = node->next()) {
       std::string key(node->opType());
-      if (!node->domainOrDefault().empty() && node->domainOrDefault() != "ai.onnx") {
+      if (!canonicalDomain(node->domainOrDefault()).empty()) {
         key = std::string(node->domainOrDefault()) + "::" + key;
       }
       ++op_counts[key];
@@ -146,7 +143,7 @@ int runInfo(const std::string& path, bool json) {
     if (model.ir_version) out["ir_version"] = *model.ir_version;
     nlohmann::ordered_json opsets = nlohmann::ordered_json::array();
     for (const OperatorSetId& opset : model.opset_import) {
-      opsets.push_back({{"domain", domainName(opset.domain.value_or(""))},
+      opsets.push_back({{"domain", domainLabel(opset.domain.value_or(""))},
                         {"version", opset.version.value_or(0)}});
     }
     out["opset_import"] = opsets;
@@ -189,7 +186,7 @@ int runInfo(const std::string& path, bool json) {
   for (const OperatorSetId& opset : model.opset_import) {
     if (!opsets.empty()) opsets += ", ";
     opsets +=
-        fmt::format("{} {}", domainName(opset.domain.value_or("")), opset.version.value_or(0));
+        fmt::format("{} {}", domainLabel(opset.domain.value_or("")), opset.version.value_or(0));
   }
   fmt::print("opset_import: {}\n", opsets.empty() ? "(none)" : opsets);
   if (model.producer_name || model.producer_version) {

@@ -130,6 +130,9 @@ std::string indented(std::string_view text, std::string_view indent) {
 void printSchema(const Operator& op, const OpSchema& schema, const OpsOptions& options,
                  int64_t opset) {
   fmt::print("{}-{}{}\n", op.name, schema.since_version, schema.deprecated ? " (deprecated)" : "");
+  if (std::vector<std::string_view> traits = traitNames(schema.traits); !traits.empty()) {
+    fmt::print("  traits: {}\n", fmt::join(traits, ", "));
+  }
   fmt::print("  inputs ({}): {}\n", countText(schema.minInputs(), schema.maxInputs()),
              formalsText(schema.inputs));
   fmt::print("  outputs ({}): {}\n", countText(schema.minOutputs(), schema.maxOutputs()),
@@ -212,6 +215,7 @@ nlohmann::ordered_json schemaJson(const OpSchema& schema, const OpsOptions& opti
   nlohmann::ordered_json out;
   out["since_version"] = schema.since_version;
   out["deprecated"] = schema.deprecated;
+  out["traits"] = traitNames(schema.traits);
   out["min_inputs"] = schema.minInputs();
   out["max_inputs"] = countJson(schema.maxInputs());
   out["min_outputs"] = schema.minOutputs();

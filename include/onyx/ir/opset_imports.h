@@ -35,6 +35,15 @@ inline constexpr std::string_view kDefaultDomainAlias = "ai.onnx";
 
 /// "" for both spellings of the default domain ("" and "ai.onnx"), else `domain` itself.
 std::string_view canonicalDomain(std::string_view domain);
+/// The domain as listings and messages name it: "ai.onnx" for both spellings of the default
+/// domain (a bare "" reads as nothing), else `domain` itself.
+std::string_view domainLabel(std::string_view domain);
+
+/// Whether `node` is the default domain's operator `op_type` as the spec defines it: domain
+/// "" or "ai.onnx", no overload (which calls a model-local function), and no attribute that
+/// refers to a calling function's attribute (such a node means something only once called).
+/// O(attributes).
+bool isStandardOperator(const Node& node, std::string_view op_type);
 
 class OpsetImports {
  public:

@@ -12,6 +12,7 @@
 #include <initializer_list>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "onyx/core/status.h"
 #include "onyx/ir/attribute_kind.h"
@@ -33,6 +34,45 @@ inline constexpr const char* kMlDomain = "ai.onnx.ml";
 inline constexpr const char* kTrainingDomain = "ai.onnx.training";
 inline constexpr const char* kPreviewDomain = "ai.onnx.preview";
 inline constexpr const char* kPreviewTrainingDomain = "ai.onnx.preview.training";
+
+/// Facts about what one version of an operator computes, set in its op file beside its
+/// signature. The passes and the evaluator read them (onyx/ops/registry.h: traitsOf) and keep
+/// no lists of operator names of their own. A set of flags.
+enum class OpTraits : uint32_t {
+  kNone = 0,
+  /// A node with exactly two inputs gives the same bits with the two swapped (IEEE addition
+  /// and multiplication commute; so do comparisons for equality and logic). Not Max and Min,
+  /// whose choice between +0 and -0, or between two NaNs, may favour one side; not the
+  /// versions whose `broadcast` attribute stretches only the second input.
+  kCommutative = 1u << 0,
+  /// Output element k is a function of input element k of each input alone (inputs
+  /// broadcast as numpy does), the same function at every k: computed in any element order
+  /// or memory layout, it gives the same result (channels-last kernels rely on it).
+  kElementwise = 1u << 1,
+  /// The output holds the elements of input 0 in their order; only the shape changes
+  /// (Reshape, Squeeze, Unsqueeze, Flatten).
+  kShapeOnly = 1u << 2,
+  /// Draws random numbers: two nodes on the same inputs need not compute the same thing, and
+  /// a run is not repeatable without a seed.
+  kNondeterministic = 1u << 3,
+  /// Converts between real numbers and quantized integers: it is the format of a quantized
+  /// model, so folding it into a constant would undo the quantization (a DequantizeLinear of
+  /// int8 weights becomes float weights four times the size).
+  kQuantization = 1u << 4,
+};
+
+constexpr OpTraits operator|(OpTraits a, OpTraits b) {
+  return static_cast<OpTraits>(static_cast<uint32_t>(a) | static_cast<uint32_t>(b));
+}
+/// Whether `set` has every flag of `traits`.
+constexpr bool hasTraits(OpTraits set, OpTraits traits) {
+  return (static_cast<uint32_t>(set) & static_cast<uint32_t>(traits)) ==
+         static_cast<uint32_t>(traits);
+}
+
+/// The names of the flags in `traits`, in flag order: "commutative", "elementwise",
+/// "shape-only", "nondeterministic", "quantization" (as `onyx ops` prints them).
+std::vector<std::string_view> traitNames(OpTraits traits);
 
 /// How many actual arguments a formal parameter takes.
 enum class ParameterOption : uint8_t {
@@ -126,6 +166,8 @@ using FunctionBodyBuilder = Result<std::string> (*)(const FunctionBodyContext& c
 /// next version's since_version.
 struct OpSchema {
   int since_version = 0;
+  /// What this version computes, beyond its signature (OpTraits).
+  OpTraits traits = OpTraits::kNone;
   /// The operator is withdrawn from this version on; the signature is the last one it had.
   bool deprecated = false;
   std::initializer_list<FormalParameter> inputs = {};

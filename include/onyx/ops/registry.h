@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onyx/ir/graph_scope.h"
 #include "onyx/ops/op_schema.h"
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).
@@ -44,6 +45,14 @@ const Operator* findOperator(std::string_view domain, std::string_view op_type);
 /// deprecated schema is returned (OpSchema::deprecated says so).
 const OpSchema* findSchema(std::string_view domain, std::string_view op_type,
                            int64_t opset_version);
+
+/// The traits (OpTraits) of the version a node (`domain`, `op_type`) binds to at
+/// `opset_version`; none for an operator onyx does not know or that is younger than that.
+OpTraits traitsOf(std::string_view domain, std::string_view op_type, int64_t opset_version);
+/// The traits of what `node` computes, where `scope` governs its graph (onyx/ir/graph_scope.h):
+/// its standard operator's at the version imported there; none for a call of a model-local
+/// function (a node with an overload) or an operator onyx does not know.
+OpTraits traitsOf(const Node& node, const GraphScope& scope);
 
 /// Every operator of every standard domain, by domain (in standardOperatorSets() order), then
 /// by name.

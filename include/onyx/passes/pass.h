@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "onyx/core/status.h"
+#include "onyx/ir/graph_scope.h"
 #include "onyx/ir/model.h"
 #include "onyx/ops/callee.h"
 #include "onyx/ops/eval_value.h"
@@ -62,15 +63,20 @@ struct PassResult {
   /// Other entries removed or converted: initializers, value_info entries, opset imports,
   /// functions.
   size_t entries_changed = 0;
+  /// The model was replaced by a rebuilt copy (the inliner does so): no pointer into it taken
+  /// before is valid any more. A pass that edits in place leaves it false; then only
+  /// pointers to what it removed dangle.
+  bool rebuilt = false;
 
   bool changed() const {
-    return nodes_removed + nodes_added + nodes_rewritten + entries_changed > 0;
+    return rebuilt || nodes_removed + nodes_added + nodes_rewritten + entries_changed > 0;
   }
   PassResult& operator+=(const PassResult& other) {
     nodes_removed += other.nodes_removed;
     nodes_added += other.nodes_added;
     nodes_rewritten += other.nodes_rewritten;
     entries_changed += other.entries_changed;
+    rebuilt = rebuilt || other.rebuilt;
     return *this;
   }
 };
@@ -157,12 +163,15 @@ class Pass {
 /// A pass that works on each graph alone: the main graph, the training graphs, the function
 /// bodies and every graph nested in them. The graphs are listed before the first call and
 /// visited innermost first, so a pass may remove a node that holds graphs already visited.
+/// Each call is given the graph's scope (onyx/ir/graph_scope.h): a node binds to the opsets
+/// imported there, which in a function body are the function's, not the model's.
 class GraphPass : public Pass {
  public:
   Result<PassResult> run(Model& model, PassContext& context) override;
 
  protected:
-  virtual Result<PassResult> runOnGraph(Model& model, Graph& graph, PassContext& context) = 0;
+  virtual Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
+                                        PassContext& context) = 0;
 };
 
 }  // namespace onyx

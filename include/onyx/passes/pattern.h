@@ -27,8 +27,9 @@
 //     pattern's outputs) are read by matched nodes only: no other node, graph output or
 //     nested graph reads them, so the whole match can go;
 //   - no variable binds such a value.
-// Commutative operators (Add, Mul, Max, Min, And, Or, Xor, Equal, BitwiseAnd/Or/Xor, Sum and
-// Mean with two inputs, in the default domain) match their two inputs in either order.
+// A node of a commutative operator (OpTraits::kCommutative at the opset its graph imports:
+// Add, Mul, And, Or, Xor, Equal, BitwiseAnd/Or/Xor, Sum and Mean) with two inputs matches
+// them in either order. Max and Min do not: which of +0 and -0 they give depends on the order.
 //
 // How a rewrite is applied: the rewrite returns one value per pattern output; every reader of
 // each output reads its replacement instead; then the matched nodes nothing reads any more
@@ -51,6 +52,7 @@
 #include "onyx/core/array.h"
 #include "onyx/core/element_type.h"
 #include "onyx/core/status.h"
+#include "onyx/ir/graph_scope.h"
 #include "onyx/ir/model.h"
 #include "onyx/passes/pass.h"
 
@@ -67,6 +69,11 @@ class MatchContext {
  public:
   virtual ~MatchContext() = default;
   virtual const Model& model() const = 0;
+  /// The scope of the graph being matched (onyx/ir/graph_scope.h): a function body's own
+  /// imports, else the model's.
+  virtual const GraphScope& scope() const = 0;
+  /// The version `domain` is imported at in that scope (0: not imported).
+  int64_t opset(std::string_view domain = {}) const { return scope().opset(domain); }
   /// Shape inference's type of `value`, else its declared type; null when neither is known.
   /// Inference runs on first use only (PassContext::inferredTypes).
   virtual const Type* typeOf(const Value& value) const = 0;

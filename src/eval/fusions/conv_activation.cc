@@ -36,21 +36,21 @@ class ConvActivationEpilogue final : public ConvolutionEpilogue {
     if (!singleInOut(next) || next.input(0) != chain.end) return false;
     std::vector<ConvolutionActivation> added;
     constexpr float kInfinity = std::numeric_limits<float>::infinity();
-    if (isOnnxOperator(next, "Relu") && next.inputCount() == 1) {
+    if (isStandardOperator(next, "Relu") && next.inputCount() == 1) {
       added = {{Kind::kRelu}};
-    } else if (isOnnxOperator(next, "LeakyRelu") && next.inputCount() == 1) {
+    } else if (isStandardOperator(next, "LeakyRelu") && next.inputCount() == 1) {
       added = {{Kind::kLeakyRelu, floatAttribute(next, "alpha", 0.01f)}};
-    } else if (isOnnxOperator(next, "HardSwish") && next.inputCount() == 1) {
+    } else if (isStandardOperator(next, "HardSwish") && next.inputCount() == 1) {
       added = {{Kind::kHardSwish}};
-    } else if (isOnnxOperator(next, "HardSigmoid") && next.inputCount() == 1) {
+    } else if (isStandardOperator(next, "HardSigmoid") && next.inputCount() == 1) {
       added = {
           {Kind::kLinear, floatAttribute(next, "alpha", 0.2f), floatAttribute(next, "beta", 0.5f)},
           {Kind::kClip, 0.0f, 1.0f}};
-    } else if (isOnnxOperator(next, "Sigmoid") && next.inputCount() == 1) {
+    } else if (isStandardOperator(next, "Sigmoid") && next.inputCount() == 1) {
       added = {{Kind::kSigmoid}};
-    } else if (isOnnxOperator(next, "Tanh") && next.inputCount() == 1) {
+    } else if (isStandardOperator(next, "Tanh") && next.inputCount() == 1) {
       added = {{Kind::kTanh}};
-    } else if (isOnnxOperator(next, "Clip")) {
+    } else if (isStandardOperator(next, "Clip")) {
       // Bounds are attributes before opset 11, optional inputs from it.
       std::optional<float> low = next.attribute("min") != nullptr
                                      ? floatAttribute(next, "min", -kInfinity)

@@ -12,9 +12,9 @@ class ConvResidualAddEpilogue final : public ConvolutionEpilogue {
   bool absorb(const Node& next, ConvolutionChain& chain, const FusionGraph& graph) const override {
     (void)graph;
     // The Adds of opsets before 7 broadcast only by attribute; those are left alone.
-    if (!isOnnxOperator(next, "Add") || chain.residual != nullptr || !chain.activations.empty() ||
-        next.inputCount() != 2 || next.input(0) == nullptr || next.input(1) == nullptr ||
-        next.outputCount() != 1 || next.output(0) == nullptr ||
+    if (!isStandardOperator(next, "Add") || chain.residual != nullptr ||
+        !chain.activations.empty() || next.inputCount() != 2 || next.input(0) == nullptr ||
+        next.input(1) == nullptr || next.outputCount() != 1 || next.output(0) == nullptr ||
         next.attribute("broadcast") != nullptr || next.attribute("axis") != nullptr) {
       return false;
     }

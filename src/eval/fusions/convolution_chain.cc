@@ -13,16 +13,8 @@
 
 namespace onyx::eval_internal {
 
-bool isOnnxOperator(const Node& node, std::string_view op_type) {
-  if (node.opType() != op_type || !canonicalDomain(node.domainOrDefault()).empty()) return false;
-  for (const Attribute* attribute : node.attributes) {
-    if (attribute->isReference()) return false;
-  }
-  return true;
-}
-
 bool isTranspose(const Node& node, std::initializer_list<int64_t> perm) {
-  if (!isOnnxOperator(node, "Transpose") || !singleInOut(node) || node.inputCount() != 1) {
+  if (!isStandardOperator(node, "Transpose") || !singleInOut(node) || node.inputCount() != 1) {
     return false;
   }
   const Attribute* given = node.attribute("perm");
@@ -155,7 +147,7 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
 }
 
 bool fusibleConv(const Node& node) {
-  return isOnnxOperator(node, "Conv") && node.inputCount() >= 2 && node.input(0) != nullptr &&
+  return isStandardOperator(node, "Conv") && node.inputCount() >= 2 && node.input(0) != nullptr &&
          node.input(1) != nullptr && node.outputCount() == 1 && node.output(0) != nullptr;
 }
 

@@ -23,6 +23,7 @@
 
 #include "onyx/core/array.h"
 #include "onyx/ir/graph.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ops/kernel_context.h"
 
 namespace onyx::eval_internal {
@@ -99,9 +100,5 @@ class StepRun {
   virtual KernelContext context(const Node& node) = 0;
   virtual KernelHost& host() = 0;
 };
-
-/// Whether `node` is the standard operator `op_type` with attributes of its own (none refers
-/// to a calling function's, whose values a pattern cannot see).
-bool isOnnxOperator(const Node& node, std::string_view op_type);
 
 }  // namespace onyx::eval_internal

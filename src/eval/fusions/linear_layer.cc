@@ -44,10 +44,10 @@ class LinearLayerPattern final : public FusionPattern {
  public:
   std::string_view name() const override { return "linear layer"; }
   std::optional<FusionMatch> match(const Node& anchor, const FusionGraph& graph) const override {
-    if (!isOnnxOperator(anchor, "MatMul") || !binary(anchor)) return std::nullopt;
+    if (!isStandardOperator(anchor, "MatMul") || !binary(anchor)) return std::nullopt;
     const Node* add = graph.soleReader(anchor.output(0));
     // The Adds of opsets before 7 broadcast only by attribute; those are left alone.
-    if (add == nullptr || graph.fused(*add) || !isOnnxOperator(*add, "Add") || !binary(*add) ||
+    if (add == nullptr || graph.fused(*add) || !isStandardOperator(*add, "Add") || !binary(*add) ||
         add->attribute("broadcast") != nullptr || add->attribute("axis") != nullptr) {
       return std::nullopt;
     }
@@ -56,7 +56,7 @@ class LinearLayerPattern final : public FusionPattern {
     FusionMatch match;
     match.members = {&anchor, add};
     const Node* relu = graph.soleReader(add->output(0));
-    if (relu != nullptr && !graph.fused(*relu) && isOnnxOperator(*relu, "Relu") &&
+    if (relu != nullptr && !graph.fused(*relu) && isStandardOperator(*relu, "Relu") &&
         singleInOut(*relu) && relu->inputCount() == 1) {
       match.members.push_back(relu);
     } else {

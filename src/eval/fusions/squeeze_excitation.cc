@@ -35,9 +35,9 @@ struct Activation {
 
 std::optional<Activation> activationOf(const Node& node) {
   if (!singleInOut(node) || node.inputCount() != 1) return std::nullopt;
-  if (isOnnxOperator(node, "Relu")) return Activation{Gate::kRelu};
-  if (isOnnxOperator(node, "Sigmoid")) return Activation{Gate::kSigmoid};
-  if (isOnnxOperator(node, "HardSigmoid")) {
+  if (isStandardOperator(node, "Relu")) return Activation{Gate::kRelu};
+  if (isStandardOperator(node, "Sigmoid")) return Activation{Gate::kSigmoid};
+  if (isStandardOperator(node, "HardSigmoid")) {
     const Attribute* alpha = node.attribute("alpha");
     const Attribute* beta = node.attribute("beta");
     return Activation{Gate::kHardSigmoid, alpha != nullptr ? alpha->f.value_or(0.2f) : 0.2f,
@@ -48,7 +48,7 @@ std::optional<Activation> activationOf(const Node& node) {
 
 // A Conv whose window cannot matter on a 1x1 image: no pads, group 1.
 bool pointwiseConv(const Node& node, const FusionGraph& graph) {
-  if (!isOnnxOperator(node, "Conv") || node.inputCount() < 2 || node.outputCount() != 1 ||
+  if (!isStandardOperator(node, "Conv") || node.inputCount() < 2 || node.outputCount() != 1 ||
       node.output(0) == nullptr || !graph.constant(node.input(1)) ||
       (node.inputCount() > 2 && node.input(2) != nullptr && !graph.constant(node.input(2)))) {
     return false;
@@ -182,7 +182,7 @@ class SqueezeExcitationPattern final : public FusionPattern {
  public:
   std::string_view name() const override { return "squeeze-excitation"; }
   std::optional<FusionMatch> match(const Node& anchor, const FusionGraph& graph) const override {
-    if (!isOnnxOperator(anchor, "GlobalAveragePool") || !singleInOut(anchor)) {
+    if (!isStandardOperator(anchor, "GlobalAveragePool") || !singleInOut(anchor)) {
       return std::nullopt;
     }
     const Value* x = anchor.input(0);
@@ -201,7 +201,7 @@ class SqueezeExcitationPattern final : public FusionPattern {
     if (gate != nullptr) gate_activation = activationOf(*gate);
     if (!gate_activation || gate_activation->gate == Gate::kRelu) return std::nullopt;
     const Node* mul = next(*gate, graph);
-    if (mul == nullptr || !isOnnxOperator(*mul, "Mul") || mul->inputCount() != 2 ||
+    if (mul == nullptr || !isStandardOperator(*mul, "Mul") || mul->inputCount() != 2 ||
         mul->outputCount() != 1 || mul->output(0) == nullptr ||
         !((mul->input(0) == x && mul->input(1) == gate->output(0)) ||
           (mul->input(1) == x && mul->input(0) == gate->output(0)))) {

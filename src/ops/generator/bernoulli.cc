@@ -89,6 +89,7 @@ constexpr Operator kBernoulli{
     .name = "Bernoulli",
     .versions = {
         {.since_version = 15,
+         .traits = kNondeterministic,
          .inputs = kInputs15,
          .outputs = kOutputs15,
          .attributes = kAttributes15,
@@ -99,6 +100,7 @@ constexpr Operator kBernoulli{
          .infer = inferRandomLike,
          .kernel = runBernoulli},
         {.since_version = 22,
+         .traits = kNondeterministic,
          .inputs = kInputs15,
          .outputs = kOutputs15,
          .attributes = kAttributes15,

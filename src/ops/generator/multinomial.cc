@@ -95,6 +95,7 @@ constexpr Operator kMultinomial{
     .name = "Multinomial",
     .versions = {
         {.since_version = 7,
+         .traits = kNondeterministic,
          .inputs = kInputs7,
          .outputs = kOutputs7,
          .attributes = kAttributes7,
@@ -102,6 +103,7 @@ constexpr Operator kMultinomial{
          .infer = inferMultinomial,
          .kernel = runMultinomial},
         {.since_version = 22,
+         .traits = kNondeterministic,
          .inputs = kInputs7,
          .outputs = kOutputs7,
          .attributes = kAttributes7,

@@ -54,6 +54,7 @@ constexpr Operator kRandomNormalLike{
     .name = "RandomNormalLike",
     .versions = {
         {.since_version = 1,
+         .traits = kNondeterministic,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
@@ -61,6 +62,7 @@ constexpr Operator kRandomNormalLike{
          .infer = inferRandomLike,
          .kernel = runRandomNormalLike},
         {.since_version = 22,
+         .traits = kNondeterministic,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,

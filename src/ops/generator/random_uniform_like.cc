@@ -55,6 +55,7 @@ constexpr Operator kRandomUniformLike{
     .name = "RandomUniformLike",
     .versions = {
         {.since_version = 1,
+         .traits = kNondeterministic,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
@@ -62,6 +63,7 @@ constexpr Operator kRandomUniformLike{
          .infer = inferRandomLike,
          .kernel = runRandomUniformLike},
         {.since_version = 22,
+         .traits = kNondeterministic,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,

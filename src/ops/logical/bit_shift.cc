@@ -41,6 +41,7 @@ constexpr Operator kBitShift{.domain = kOnnxDomain,
                              .name = "BitShift",
                              .versions = {
                                  {.since_version = 11,
+                                  .traits = kElementwise,
                                   .inputs = {{"X", "T"}, {"Y", "T"}},
                                   .outputs = {{"Z", "T"}},
                                   .attributes = {required("direction", kString)},

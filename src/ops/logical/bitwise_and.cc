@@ -23,6 +23,7 @@ constexpr Operator kBitwiseAnd{
     .name = "BitwiseAnd",
     .versions = {
         {.since_version = 18,
+         .traits = kElementwise | kCommutative,
          .inputs = {{"A", "T"}, {"B", "T"}},
          .outputs = {{"C", "T"}},
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64")}},

@@ -32,6 +32,7 @@ constexpr Operator kBitwiseNot{
     .name = "BitwiseNot",
     .versions = {
         {.since_version = 18,
+         .traits = kElementwise,
          .inputs = {{"X", "T"}},
          .outputs = {{"Y", "T"}},
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64")}},

@@ -64,12 +64,14 @@ constexpr Operator kEqual{
          .infer = inferSameShape,
          .kernel = runEqual},
         {.since_version = 7,
+         .traits = kElementwise | kCommutative,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
          .infer = inferEqual,
          .kernel = runEqual},
         {.since_version = 11,
+         .traits = kElementwise | kCommutative,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints =
@@ -80,6 +82,7 @@ constexpr Operator kEqual{
          .infer = inferEqual,
          .kernel = runEqual},
         {.since_version = 13,
+         .traits = kElementwise | kCommutative,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bool uint8 uint16 uint32 uint64 int8 int16 int32 int64 "
@@ -88,6 +91,7 @@ constexpr Operator kEqual{
          .infer = inferEqual,
          .kernel = runEqual},
         {.since_version = 19,
+         .traits = kElementwise | kCommutative,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bool uint8 uint16 uint32 uint64 int8 int16 int32 int64 "

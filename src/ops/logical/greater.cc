@@ -35,12 +35,14 @@ constexpr Operator kGreater{
          .infer = inferSameShape,
          .kernel = runGreater},
         {.since_version = 7,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
          .infer = inferBroadcast,
          .kernel = runGreater},
         {.since_version = 9,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints =
@@ -50,6 +52,7 @@ constexpr Operator kGreater{
          .infer = inferBroadcast,
          .kernel = runGreater},
         {.since_version = 13,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "

@@ -36,6 +36,7 @@ constexpr Operator kGreaterOrEqual{
     .name = "GreaterOrEqual",
     .versions = {
         {.since_version = 12,
+         .traits = kElementwise,
          .inputs = kInputs12,
          .outputs = kOutputs12,
          .constraints =
@@ -46,6 +47,7 @@ constexpr Operator kGreaterOrEqual{
          .infer = inferBroadcast,
          .kernel = runGreaterOrEqual},
         {.since_version = 16,
+         .traits = kElementwise,
          .inputs = kInputs12,
          .outputs = kOutputs12,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "

@@ -29,6 +29,7 @@ constexpr Operator kNot{.domain = kOnnxDomain,
                         .name = "Not",
                         .versions = {
                             {.since_version = 1,
+                             .traits = kElementwise,
                              .inputs = {{"X", "T"}},
                              .outputs = {{"Y", "T"}},
                              .constraints = {{"T", tensor("bool")}},

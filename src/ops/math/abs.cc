@@ -36,6 +36,7 @@ constexpr Operator kAbs{
     .name = "Abs",
     .versions = {
         {.since_version = 1,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts)},
@@ -43,6 +44,7 @@ constexpr Operator kAbs{
          .infer = inferSameShape,
          .kernel = runAbs},
         {.since_version = 6,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints =
@@ -51,6 +53,7 @@ constexpr Operator kAbs{
          .infer = inferSameShape,
          .kernel = runAbs},
         {.since_version = 13,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "

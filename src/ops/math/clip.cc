@@ -120,6 +120,7 @@ constexpr Operator kClip{
     .name = "Clip",
     .versions = {
         {.since_version = 1,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("consumed_inputs", kInts), attr("max", kFloat), attr("min", kFloat)},
@@ -127,6 +128,7 @@ constexpr Operator kClip{
          .infer = inferSameShape,
          .kernel = runClip},
         {.since_version = 6,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("max", 3.40282347e+38f), attr("min", -3.40282347e+38f)},
@@ -134,12 +136,14 @@ constexpr Operator kClip{
          .infer = inferSameShape,
          .kernel = runClip},
         {.since_version = 11,
+         .traits = kElementwise,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
          .infer = inferSameShape,
          .kernel = runClip},
         {.since_version = 12,
+         .traits = kElementwise,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .constraints =
@@ -148,6 +152,7 @@ constexpr Operator kClip{
          .infer = inferSameShape,
          .kernel = runClip},
         {.since_version = 13,
+         .traits = kElementwise,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "

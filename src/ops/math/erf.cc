@@ -30,6 +30,7 @@ constexpr Operator kErf{
     .name = "Erf",
     .versions = {
         {.since_version = 9,
+         .traits = kElementwise,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .constraints =
@@ -38,6 +39,7 @@ constexpr Operator kErf{
          .infer = inferSameShape,
          .kernel = runErf},
         {.since_version = 13,
+         .traits = kElementwise,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},

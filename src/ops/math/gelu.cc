@@ -103,6 +103,7 @@ constexpr Operator kGelu{.domain = kOnnxDomain,
                          .name = "Gelu",
                          .versions = {
                              {.since_version = 20,
+                              .traits = kElementwise,
                               .inputs = {{"X", "T"}},
                               .outputs = {{"Y", "T"}},
                               .attributes = {attr("approximate", "none")},

@@ -69,6 +69,7 @@ constexpr Operator kHardSigmoid{
     .name = "HardSigmoid",
     .versions = {
         {.since_version = 1,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("alpha", 0.2f), attr("beta", 0.5f), attr("consumed_inputs", kInts)},
@@ -76,6 +77,7 @@ constexpr Operator kHardSigmoid{
          .infer = inferSameShape,
          .kernel = runHardSigmoid},
         {.since_version = 6,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
@@ -84,6 +86,7 @@ constexpr Operator kHardSigmoid{
          .infer = inferSameShape,
          .kernel = runHardSigmoid},
         {.since_version = 22,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,

@@ -60,6 +60,7 @@ constexpr Operator kLeakyRelu{
     .name = "LeakyRelu",
     .versions = {
         {.since_version = 1,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = {attr("alpha", 0.01f), attr("consumed_inputs", kInts)},
@@ -67,6 +68,7 @@ constexpr Operator kLeakyRelu{
          .infer = inferSameShape,
          .kernel = runLeakyRelu},
         {.since_version = 6,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,
@@ -74,6 +76,7 @@ constexpr Operator kLeakyRelu{
          .infer = inferSameShape,
          .kernel = runLeakyRelu},
         {.since_version = 16,
+         .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes6,

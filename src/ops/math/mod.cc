@@ -43,6 +43,7 @@ constexpr Operator kMod{
     .name = "Mod",
     .versions = {
         {.since_version = 10,
+         .traits = kElementwise,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes10,
@@ -52,6 +53,7 @@ constexpr Operator kMod{
          .infer = inferBroadcast,
          .kernel = runMod},
         {.since_version = 13,
+         .traits = kElementwise,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes10,

@@ -33,6 +33,7 @@ constexpr Operator kSign{
     .name = "Sign",
     .versions = {
         {.since_version = 9,
+         .traits = kElementwise,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .constraints =
@@ -41,6 +42,7 @@ constexpr Operator kSign{
          .infer = inferSameShape,
          .kernel = runSign},
         {.since_version = 13,
+         .traits = kElementwise,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "

@@ -44,6 +44,7 @@ constexpr Operator kThresholdedRelu{
     .name = "ThresholdedRelu",
     .versions = {
         {.since_version = 10,
+         .traits = kElementwise,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes10,
@@ -52,6 +53,7 @@ constexpr Operator kThresholdedRelu{
          .infer = inferSameShape,
          .kernel = runThresholdedRelu},
         {.since_version = 22,
+         .traits = kElementwise,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes10,

@@ -58,6 +58,7 @@ constexpr Operator kShrink{
     .name = "Shrink",
     .versions = {
         {.since_version = 9,
+         .traits = kElementwise,
          .inputs = {{"input", "T"}},
          .outputs = {{"output", "T"}},
          .attributes = {attr("bias", 0.0f), attr("lambd", 0.5f)},

@@ -81,6 +81,7 @@ constexpr Operator kDynamicQuantizeLinear{
     .name = "DynamicQuantizeLinear",
     .versions = {
         {.since_version = 11,
+         .traits = kQuantization,
          .inputs = {{"x", "T1"}},
          .outputs = {{"y", "T2"}, {"y_scale", "tensor(float)"}, {"y_zero_point", "T2"}},
          .constraints = {{"T1", tensor("float")},

@@ -40,6 +40,7 @@ constexpr Operator kIsInf{
     .name = "IsInf",
     .versions = {
         {.since_version = 10,
+         .traits = kElementwise,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes10,
@@ -47,6 +48,7 @@ constexpr Operator kIsInf{
          .infer = inferSameShape,
          .kernel = runIsInf},
         {.since_version = 20,
+         .traits = kElementwise,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes10,

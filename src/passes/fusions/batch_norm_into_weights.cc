@@ -70,8 +70,7 @@ RewriteRule batchNormIntoMatMul() {
   rule.name = "batch-norm-into-MatMul";
   rule.pattern = std::move(pattern);
   rule.check = [batch_norm](const Match& match) {
-    return match.context().model().opsetVersion("").value_or(0) >= 7 &&
-           foldable(*match.node(batch_norm));
+    return match.context().opset() >= 7 && foldable(*match.node(batch_norm));
   };
   rule.rewrite = [a, b, batch_norm](const Match& match,
                                     RewriteBuilder& builder) -> std::vector<Value*> {

@@ -16,9 +16,18 @@ namespace {
 
 enum class Fold { kAdd, kSub, kMul };
 
+// The operator that applies `fold`.
+std::string_view operatorOf(Fold fold) {
+  switch (fold) {
+    case Fold::kAdd: return "Add";
+    case Fold::kSub: return "Sub";
+    case Fold::kMul: return "Mul";
+  }
+  return {};
+}
+
 RewriteRule constantInto(std::string_view op_type, Fold fold) {
-  static constexpr std::string_view kOps[] = {"Add", "Sub", "Mul"};
-  std::string_view anchor_op = kOps[static_cast<int>(fold)];
+  std::string_view anchor_op = operatorOf(fold);
   Pattern pattern;
   PatternNode weighted = weightedNode(pattern, op_type);
   PatternValue constant = pattern.var("constant").constant();

@@ -31,7 +31,7 @@ std::vector<RewriteRule> matmulAddToGemmRules() {
   rule.pattern = std::move(pattern);
   rule.check = [a, c, matmul](const Match& match) {
     const MatchContext& context = match.context();
-    if (context.model().opsetVersion("").value_or(0) < 7) return false;
+    if (context.opset() < 7) return false;
     std::optional<int32_t> type = context.elemTypeOf(*match.value(a));
     if (type != static_cast<int32_t>(ElementType::kFloat) &&
         type != static_cast<int32_t>(ElementType::kDouble) &&

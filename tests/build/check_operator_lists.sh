@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Facts about operators (commutative, elementwise, shape-only, nondeterministic, quantization)
+# are traits on their schemas (OpTraits, set in the op files). The passes and the evaluator
+# ask traitsOf(); they keep no list of the names of operators that carry a trait. A list is
+# taken to be a line naming three or more such operators; a rule about one or two named
+# operators (Squeeze of an Unsqueeze) is not a list.
+#   check_operator_lists.sh SOURCE_DIR
+set -euo pipefail
+root=$1
+# The operators that carry a trait, from their op files.
+names=$(grep -rl '\.traits = ' "$root/src/ops" | xargs sed -n 's/^[[:space:]]*\.name = "\([A-Za-z]*\)",.*/\1/p' |
+  sort -u)
+if [ -z "$names" ]; then
+  echo "no operator carries a trait: the op files were not read"
+  exit 1
+fi
+alternatives=$(paste -sd'|' <<<"$names")
+found=$(grep -rnoE "\"($alternatives)\"" "$root/src/passes" "$root/src/eval" |
+  cut -d: -f1,2 | uniq -c | awk '$1 >= 3 {print $2}' || true)
+if [ -n "$found" ]; then
+  echo "lines that list operators carrying a trait (ask traitsOf instead):"
+  for place in $found; do
+    file=${place%%:*}
+    line=${place##*:}
+    echo "$place: $(sed -n "${line}p" "$file")"
+  done
+  exit 1
+fi
+echo "no list of operators that carry a trait in src/passes or src/eval ($(wc -w <<<"$names") operators)"
