@@ -15,6 +15,7 @@
 #include "onyx/ir/clone.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/metadata.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/serde/test_data.h"
 #include "onyx/text/parser.h"
@@ -181,9 +182,8 @@ void bindModels(py::module_& module) {
         const Model& model = holder->model;
         std::string opsets;
         for (const OperatorSetId& opset : model.opset_import) {
-          std::string_view domain = opset.domain.value_or("");
           opsets += fmt::format("{}{}:{}", opsets.empty() ? "" : ",",
-                                domain.empty() ? "ai.onnx" : domain, opset.version.value_or(0));
+                                domainLabel(opset.domain.value_or("")), opset.version.value_or(0));
         }
         return fmt::format("<onyx.Model ir_version={} opsets={} nodes={}>",
                            model.ir_version.value_or(0), opsets,

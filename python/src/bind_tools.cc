@@ -123,11 +123,17 @@ void bindTools(py::module_& module) {
         KernelNodeEvaluator node_evaluator;  // folding runs the evaluator's own kernels
         options.node_evaluator = &node_evaluator;
         Result<OptimizeReport> report = Status(ErrorCode::kInternal, "not run");
+        const Graph* main_graph = holder->model.graph;
         {
           py::gil_scoped_release unlocked;
           report = optimize(holder->model, options);
         }
         ++holder->edits;
+        // A pass that rebuilds the model (inline) leaves the views Python holds stale. A run
+        // that failed says nothing, but a rebuilt model has a new main graph.
+        if (report ? report->total().rebuilt : holder->model.graph != main_graph) {
+          holder->rebuilt();
+        }
         OptimizeReport done = unwrap(std::move(report), "cannot optimize");
         py::dict changes;
         for (const PassStats& pass : done.passes) {

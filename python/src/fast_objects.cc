@@ -9,6 +9,7 @@
 #include <string>
 
 #include "onyx/ir/graph.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/text/printer.h"
 
@@ -316,7 +317,9 @@ py::object nodeIterator(const HolderPtr& holder, Node* first, uint64_t generatio
 std::string nodeRepr(const Ref<Node>& ref) {
   const Node& node = *ref.ptr;
   std::string op(node.opType());
-  if (node.domain && !node.domain->empty()) op = fmt::format("{}.{}", *node.domain, op);
+  // One operator reads one way: "ai.onnx.Conv" and "Conv" are both Conv.
+  std::string_view domain = canonicalDomain(node.domainOrDefault());
+  if (!domain.empty()) op = fmt::format("{}.{}", domain, op);
   std::string text = node.name ? fmt::format("<onyx.Node {} '{}'", op, *node.name)
                                : fmt::format("<onyx.Node {}", op);
   if ((node.graph() == nullptr && !ref.pending) || !ref.current()) text += " (removed)";

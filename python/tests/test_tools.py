@@ -81,3 +81,51 @@ def test_inline_functions_makes_old_views_stale():
     with pytest.raises(onyx.StaleReferenceError, match="rebuilt"):
         call.op_type
     assert repr(call).endswith("(removed)>")
+
+
+CALLS_LEAKY = """
+<ir_version: 8, opset_import: ["" : 17, "local" : 1]>
+g (float[2] x) => (float[2] y) { y = local.Leaky (x) }
+<domain: "local", opset_import: ["" : 17]>
+Leaky (a) => (b) { b = LeakyRelu <alpha = 0.1> (a) }
+"""
+
+
+def test_optimize_with_inline_makes_old_views_stale():
+    # The inline pass rebuilds the model: a node taken from the function body before must not
+    # edit the discarded copy silently.
+    model = onyx.parse_text(CALLS_LEAKY)
+    leaky = next(iter(model.functions[0]))
+    assert leaky.op_type == "LeakyRelu"
+    onyx.optimize(model, passes=["inline"])
+    with pytest.raises(onyx.StaleReferenceError):
+        leaky.set_attribute("alpha", 0.5)
+    assert [node.op_type for node in model.graph] == ["LeakyRelu"]
+    assert "alpha: float = 0.1" in model.to_text()
+
+
+# For each pass that removes or replaces nodes: a model where it does, and the op type of the
+# node it takes away.
+REMOVING_PASSES = {
+    "noop": ("a = Abs (x)\n  b = Identity (a)\n  y = Neg (b)", "Identity"),
+    "dead-code": ("unused = Neg (x)\n  y = Abs (x)", "Neg"),
+    "common-subexpression": ("a = Abs (x)\n  b = Abs (x)\n  y = Add (a, b)", "Abs"),
+    "constant-folding": (
+        "c = Constant <value = float[2] {1, 2}> ()\n  d = Neg (c)\n  y = Add (x, d)",
+        "Neg",
+    ),
+}
+
+
+@pytest.mark.parametrize("pass_name", sorted(REMOVING_PASSES))
+def test_optimize_makes_views_of_removed_nodes_stale(pass_name):
+    body, removed_op = REMOVING_PASSES[pass_name]
+    model = onyx.parse_text(
+        '<ir_version: 8, opset_import: ["" : 17]>\n'
+        "g (float[2] x) => (float[2] y) {\n  " + body + "\n}\n"
+    )
+    gone = [node for node in model.graph if node.op_type == removed_op][-1]
+    report = onyx.optimize(model, passes=[pass_name])
+    assert report["passes"][pass_name]["nodes_removed"] >= 1
+    with pytest.raises(onyx.StaleReferenceError, match="removed"):
+        gone.set_attribute("bogus", 1)
