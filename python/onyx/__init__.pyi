@@ -30,8 +30,8 @@ class CheckError(OnyxError):
     """Everything check() found."""
 
 class StaleReferenceError(ReferenceError):
-    """A node, value or graph that is no longer part of its model (removed, or the model was
-    rebuilt by inline_functions)."""
+    """A node, value, graph or function that is no longer part of its model: it was removed
+    (a pass or inline_functions removed the node, or the function with its body)."""
 
 class DataType(enum.IntEnum):
     """TensorProto.DataType: an element type, by its code on the wire."""

@@ -277,11 +277,7 @@ void bindGraphs(py::module_& module) {
           [](const Ref<Attribute>& ref) { return std::string(attributeTypeName(ref.ptr->kind())); },
           "AttributeProto.AttributeType's name: 'INT', 'FLOATS', 'GRAPH', ...")
       .def_property_readonly(
-          "value",
-          [](const Ref<Attribute>& ref) {
-            checkCurrent(ref.generation, ref.holder, "Attribute");
-            return attributeValue(ref.holder, *ref.ptr);
-          },
+          "value", [](const Ref<Attribute>& ref) { return attributeValue(ref.holder, *ref.ptr); },
           "int, float, str, a list of them, Tensor, Graph, Type or a list of those; None for "
           "a reference to a function's attribute (see ref_attr_name).")
       .def_property_readonly(
@@ -447,7 +443,7 @@ void bindGraphs(py::module_& module) {
                          "and initializers.")
       .def("__iter__",
            [](const Ref<Graph>& ref) {
-             return nodeIterator(ref.holder, liveGraph(ref)->firstNode(), ref.generation);
+             return nodeIterator(ref.holder, liveGraph(ref)->firstNode());
            })
       .def("__len__", [](const Ref<Graph>& ref) { return liveGraph(ref)->nodeCount(); })
       .def_property(
@@ -665,12 +661,12 @@ void bindGraphs(py::module_& module) {
           },
           "The names of the attributes it takes.")
       .def_property_readonly(
-          "graph", [](const Ref<Function>& ref) { return Ref<Graph>(ref.holder, ref.ptr->body); },
+          "graph",
+          [](const Ref<Function>& ref) { return Ref<Graph>(ref.holder, liveFunction(ref)->body); },
           "The body.")
       .def("__iter__",
            [](const Ref<Function>& ref) {
-             checkCurrent(ref.generation, ref.holder, "Function");
-             return nodeIterator(ref.holder, ref.ptr->body->firstNode(), ref.generation);
+             return nodeIterator(ref.holder, liveFunction(ref)->body->firstNode());
            })
       .def("__len__", [](const Ref<Function>& ref) { return ref.ptr->body->nodeCount(); })
       .def("__repr__", [](const Ref<Function>& ref) {

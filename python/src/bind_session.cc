@@ -20,7 +20,7 @@ namespace {
 class Session {
  public:
   Session(HolderPtr holder, int threads, bool fusions, uint64_t seed)
-      : holder_(std::move(holder)), edits_(holder_->edits), generation_(holder_->generation) {
+      : holder_(std::move(holder)), edits_(holder_->edits) {
     const Graph* graph = holder_->model.graph;
     if (graph == nullptr) raiseValueError("the model has no graph to run");
     for (const ValueInfo* info : graph->inputs) {
@@ -42,7 +42,7 @@ class Session {
   }
 
   py::list run(py::object output_names, py::object feeds) {
-    if (holder_->generation != generation_ || holder_->edits != edits_) {
+    if (holder_->edits != edits_) {
       raiseValueError("the model changed after this Session was made; make a new Session");
     }
     std::vector<size_t> wanted = outputIndices(output_names);
@@ -124,7 +124,6 @@ class Session {
 
   HolderPtr holder_;
   uint64_t edits_;
-  uint64_t generation_;
   std::vector<Input> inputs_;
   std::vector<std::string> output_names_;
   std::unique_ptr<Evaluator> evaluator_;

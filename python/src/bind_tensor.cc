@@ -74,11 +74,7 @@ void bindTensors(py::module_& module) {
           "is_external", [](const Ref<Tensor>& ref) { return ref.ptr->isExternal(); },
           "Whether its bytes are in an external data file.")
       .def(
-          "numpy",
-          [](const Ref<Tensor>& ref) {
-            checkCurrent(ref.generation, ref.holder, "Tensor");
-            return numpyOfTensor(ref.holder, *ref.ptr);
-          },
+          "numpy", [](const Ref<Tensor>& ref) { return numpyOfTensor(ref.holder, *ref.ptr); },
           "The elements as a NumPy array. Where the bytes lie in the file (or in the model's "
           "memory) as NumPy lays them out, the array is a read-only view of them, with no "
           "copy; otherwise (typed data fields, strings, 4-bit types, weights computed on "
@@ -86,7 +82,6 @@ void bindTensors(py::module_& module) {
       .def(
           "__array__",
           [](const Ref<Tensor>& ref, py::object dtype) -> py::object {
-            checkCurrent(ref.generation, ref.holder, "Tensor");
             py::array array = numpyOfTensor(ref.holder, *ref.ptr);
             if (dtype.is_none()) return array;
             return array.attr("astype")(dtype);

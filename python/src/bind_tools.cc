@@ -123,17 +123,11 @@ void bindTools(py::module_& module) {
         KernelNodeEvaluator node_evaluator;  // folding runs the evaluator's own kernels
         options.node_evaluator = &node_evaluator;
         Result<OptimizeReport> report = Status(ErrorCode::kInternal, "not run");
-        const Graph* main_graph = holder->model.graph;
         {
           py::gil_scoped_release unlocked;
           report = optimize(holder->model, options);
         }
         ++holder->edits;
-        // A pass that rebuilds the model (inline) leaves the views Python holds stale. A run
-        // that failed says nothing, but a rebuilt model has a new main graph.
-        if (report ? report->total().rebuilt : holder->model.graph != main_graph) {
-          holder->rebuilt();
-        }
         OptimizeReport done = unwrap(std::move(report), "cannot optimize");
         py::dict changes;
         for (const PassStats& pass : done.passes) {
@@ -182,10 +176,8 @@ void bindTools(py::module_& module) {
           py::gil_scoped_release unlocked;
           report = inlineAllFunctions(holder->model, options);
         }
+        ++holder->edits;
         InlineReport done = unwrap(std::move(report), "cannot inline");
-        // On success the inliner put a rebuilt copy in place of the model (which keeps the
-        // old one's memory alive): the views Python holds into the old one are now stale.
-        holder->rebuilt();
         py::dict result;
         result["function_calls"] = done.function_calls;
         result["operator_calls"] = done.operator_calls;
@@ -196,9 +188,10 @@ void bindTools(py::module_& module) {
       py::arg("model"), py::kw_only(), py::arg("function_operators") = false,
       py::arg("remove_unused_functions") = true,
       "Replaces each call of a model-local function (and, with `function_operators`, each "
-      "standard operator defined as a function) by its body. The model is rebuilt: nodes and "
-      "values taken from it before are stale afterwards (StaleReferenceError); take them "
-      "again from model.graph.");
+      "standard operator defined as a function) by its body, in place: the calls inlined and "
+      "the functions removed (with their bodies) read as removed afterwards "
+      "(StaleReferenceError); every other node and value stays as it was. On error the model "
+      "is unchanged.");
 }
 
 }  // namespace onyx::python

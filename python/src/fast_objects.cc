@@ -237,14 +237,12 @@ PyType_Spec value_spec = {"onyx.Value", sizeof(RefObject<Value>), 0, Py_TPFLAGS_
 struct IteratorObject {
   PyObject_HEAD HolderPtr holder;
   Node* next;
-  uint64_t generation;
 };
 
 PyObject* iteratorNext(PyObject* self) {
   return guarded(
       [&]() -> PyObject* {
         auto* iterator = reinterpret_cast<IteratorObject*>(self);
-        checkCurrent(iterator->generation, iterator->holder, "Graph");
         Node* node = iterator->next;
         if (node == nullptr) return nullptr;  // the end: no exception set
         if (node->graph() == nullptr) {
@@ -304,13 +302,12 @@ PyObject* newValueOrNone(const HolderPtr& holder, Value* value, bool pending) {
   return newObject(Ref<Value>(holder, value, pending));
 }
 
-py::object nodeIterator(const HolderPtr& holder, Node* first, uint64_t generation) {
+py::object nodeIterator(const HolderPtr& holder, Node* first) {
   PyObject* self = iterator_type->tp_alloc(iterator_type, 0);
   if (self == nullptr) throw py::error_already_set();
   auto* iterator = reinterpret_cast<IteratorObject*>(self);
   new (&iterator->holder) HolderPtr(holder);
   iterator->next = first;
-  iterator->generation = generation;
   return py::reinterpret_steal<py::object>(self);
 }
 
@@ -322,7 +319,7 @@ std::string nodeRepr(const Ref<Node>& ref) {
   if (!domain.empty()) op = fmt::format("{}.{}", domain, op);
   std::string text = node.name ? fmt::format("<onyx.Node {} '{}'", op, *node.name)
                                : fmt::format("<onyx.Node {}", op);
-  if ((node.graph() == nullptr && !ref.pending) || !ref.current()) text += " (removed)";
+  if (node.graph() == nullptr && !ref.pending) text += " (removed)";
   return text + ">";
 }
 

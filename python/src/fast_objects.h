@@ -37,7 +37,7 @@ inline bool isNode(py::handle object) { return PyObject_TypeCheck(object.ptr(), 
 inline bool isValue(py::handle object) { return PyObject_TypeCheck(object.ptr(), valueType()); }
 
 /// An iterator over a node list from `first` on (graphs and function bodies).
-py::object nodeIterator(const HolderPtr& holder, Node* first, uint64_t generation);
+py::object nodeIterator(const HolderPtr& holder, Node* first);
 
 /// `<onyx.Node Conv 'conv1'>`, with ` (removed)` for a node no longer in its model.
 std::string nodeRepr(const Ref<Node>& ref);

@@ -73,27 +73,37 @@ void raiseStale(const std::string& message) {
   throw py::error_already_set();
 }
 
-void checkCurrent(uint64_t generation, const HolderPtr& holder, std::string_view kind) {
-  if (generation != holder->generation) {
-    raiseStale(fmt::format(
-        "this {} belongs to the model as it was before inline_functions rebuilt it; look it "
-        "up again in the rebuilt model",
-        kind));
-  }
-}
-
 Graph* liveGraph(const Ref<Graph>& ref) {
-  checkCurrent(ref.generation, ref.holder, "Graph");
-  for (const Graph* graph = ref.ptr; graph != nullptr; graph = graph->parent()) {
-    if (graph->owner() != nullptr && graph->owner()->graph() == nullptr) {
+  const Graph* root = ref.ptr;
+  for (; root->parent() != nullptr; root = root->parent()) {
+    if (root->owner() != nullptr && root->owner()->graph() == nullptr) {
       raiseStale("this Graph belonged to a node that was removed from the model");
     }
   }
+  if (root->owner() != nullptr && root->owner()->graph() == nullptr) {
+    raiseStale("this Graph belonged to a node that was removed from the model");
+  }
+  // A graph of no node is one of the model's own: its main graph, a training graph, or a
+  // function body; any other was a removed function's body.
+  const Model& model = ref.holder->model;
+  bool own = root->owner() != nullptr || root == model.graph;
+  for (const TrainingInfo* info : model.training_info) {
+    own = own || root == info->initialization || root == info->algorithm;
+  }
+  for (const Function* function : model.functions) own = own || root == function->body;
+  if (!own) raiseStale("this Graph was the body of a function removed from the model");
   return ref.ptr;
 }
 
+Function* liveFunction(const Ref<Function>& ref) {
+  for (const Function* function : ref.holder->model.functions) {
+    if (function == ref.ptr) return ref.ptr;
+  }
+  raiseStale(fmt::format("the function '{}' was removed from the model", ref.ptr->nameOrEmpty()));
+  return nullptr;
+}
+
 Node* liveNode(const Ref<Node>& ref) {
-  checkCurrent(ref.generation, ref.holder, "Node");
   if (ref.ptr->graph() == nullptr && !ref.pending) {
     raiseStale(fmt::format("the node {} '{}' was removed from its graph", ref.ptr->opType(),
                            ref.ptr->nameOrEmpty()));
@@ -102,7 +112,6 @@ Node* liveNode(const Ref<Node>& ref) {
 }
 
 Value* liveValue(const Ref<Value>& ref) {
-  checkCurrent(ref.generation, ref.holder, "Value");
   if (ref.ptr->graph() == nullptr && !ref.pending) {
     raiseStale(fmt::format("the value '{}' was removed from its graph", ref.ptr->name()));
   }

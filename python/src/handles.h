@@ -3,13 +3,11 @@
 // Every object of the IR lives in its model's arena, which is freed only with the model. A
 // Python Model owns a ModelHolder; a Node, Value, Graph, Tensor, ... is a Ref: a pointer into
 // the arena plus a shared pointer to the holder, so a node keeps its model alive and never
-// dangles. Two things can still make a Ref meaningless, and both raise ReferenceError instead
-// of reading what is no longer part of the model:
-//   - the object was removed (a node destroyed, a value taken out of its graph): the arena
-//     keeps its memory, and the IR marks it (graph() is null);
-//   - the model was rebuilt (inline_functions replaces the whole Model by a copy, which keeps
-//     the old one's arena alive): the holder bumps its generation, which the Ref no longer
-//     matches.
+// dangles. Every change to a model is made in place (nothing replaces the Model), so one
+// thing can still make a Ref meaningless, and it raises ReferenceError instead of reading
+// what is no longer part of the model: the object was removed (a node destroyed, a value
+// taken out of its graph, a function removed with its body): the arena keeps its memory, and
+// the IR marks it (graph() is null).
 // `edits` counts every change made through the bindings, so that a Session (whose evaluator
 // requires an unchanged model) can refuse to run a model changed after it was made.
 #pragma once
@@ -31,14 +29,7 @@ namespace py = pybind11;
 
 struct ModelHolder {
   Model model;
-  uint64_t generation = 0;
   uint64_t edits = 0;
-
-  /// Records that the model was replaced by a rebuilt copy: Refs made before are stale.
-  void rebuilt() {
-    ++generation;
-    ++edits;
-  }
 };
 using HolderPtr = std::shared_ptr<ModelHolder>;
 
@@ -48,18 +39,13 @@ template <class T>
 struct Ref {
   HolderPtr holder;
   T* ptr = nullptr;
-  uint64_t generation = 0;
   // Added by a patch not yet applied: a node or value not in a graph yet, which is not a
   // removed one (both have no graph), and which the patch's rules let Python fill in.
   bool pending = false;
 
   Ref() = default;
   Ref(HolderPtr owner, T* object, bool added_by_patch = false)
-      : holder(std::move(owner)),
-        ptr(object),
-        generation(holder->generation),
-        pending(added_by_patch) {}
-  bool current() const { return holder->generation == generation; }
+      : holder(std::move(owner)), ptr(object), pending(added_by_patch) {}
   Model& model() const { return holder->model; }
   void changed() const { ++holder->edits; }
 };
@@ -107,8 +93,8 @@ inline void check(const Status& status, std::string_view what = {},
 /// The Ref's target, after checking that it is still part of the current model.
 Graph* liveGraph(const Ref<Graph>& ref);
 Node* liveNode(const Ref<Node>& ref);
+Function* liveFunction(const Ref<Function>& ref);
 Value* liveValue(const Ref<Value>& ref);
-void checkCurrent(uint64_t generation, const HolderPtr& holder, std::string_view kind);
 
 /// Which model a Ref belongs to must be the one being edited: an edit mixing models fails.
 template <class A, class B>

@@ -30,10 +30,10 @@ PYBIND11_MODULE(_onyx, module) {
       "onyx.CheckError", errors.onyx_error.ptr(),
       "The model breaks the ONNX rules: `rule` and `path` of the first error, `diagnostics` "
       "all that check() found.");
-  errors.stale_reference = newException(
-      "onyx.StaleReferenceError", PyExc_ReferenceError,
-      "A node, value or graph that is no longer part of its model (removed, or the model was "
-      "rebuilt).");
+  errors.stale_reference =
+      newException("onyx.StaleReferenceError", PyExc_ReferenceError,
+                   "A node, value, graph or function that is no longer part of its model (it was "
+                   "removed).");
   module.attr("OnyxError") = errors.onyx_error;
   module.attr("CheckError") = errors.check_error;
   module.attr("StaleReferenceError") = errors.stale_reference;

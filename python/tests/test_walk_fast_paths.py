@@ -26,7 +26,7 @@ def test_iterator_keeps_its_model_alive(conv_model):
     assert [node.op_type for node in walk] == ["Conv", "Relu"]
 
 
-def test_iterator_of_a_rebuilt_model_is_stale():
+def test_iterator_at_an_inlined_call_is_stale():
     model = onyx.parse_text(
         """
         <ir_version: 8, opset_import: ["" : 17, "local" : 1]>

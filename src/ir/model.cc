@@ -1,5 +1,7 @@
 #include "onyx/ir/model.h"
 
+#include "ir/scope.h"
+
 #include <string>
 
 #include "onyx/ir/opset_imports.h"
@@ -60,6 +62,7 @@ bool Model::removeFunction(const Function* function) {
   for (size_t i = 0; i < functions.size(); ++i) {
     if (functions[i] == function) {
       functions.erase(i);
+      if (function->body != nullptr) ir_internal::retireGraph(function->body);
       return true;
     }
   }

@@ -61,6 +61,26 @@ void discardGraph(Graph* graph) {
   B::owner(graph) = nullptr;
 }
 
+namespace {
+
+void markRemoved(Graph& graph) {
+  for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
+    for (const Attribute* attribute : node->attributes) {
+      if (attribute->g != nullptr) markRemoved(*attribute->g);
+      for (Graph* sub : attribute->rare().graphs) markRemoved(*sub);
+    }
+    B::graph(node) = nullptr;
+  }
+  for (Value* value : graph.values()) B::graph(value) = nullptr;
+}
+
+}  // namespace
+
+void retireGraph(Graph* graph) {
+  discardGraph(graph);
+  markRemoved(*graph);
+}
+
 void adoptGraph(Arena& arena, Node* owner, Graph* subgraph) {
   if (subgraph->parent() == owner->graph() && subgraph->owner() == owner) return;
   ONYX_ASSERT(subgraph->parent() == nullptr && subgraph->owner() == nullptr &&

@@ -20,6 +20,11 @@ void removeValue(Value* value);
 /// its parent's subgraphs: the graph is dead. O(its size).
 void discardGraph(Graph* graph);
 
+/// Discards `graph` (discardGraph) and marks every node and value in it, nested graphs
+/// included, as removed (graph() null), so that no reference to them reads as live. O(its
+/// size).
+void retireGraph(Graph* graph);
+
 /// Makes `subgraph` a subgraph of `owner`'s graph held by `owner`: adopts a graph with no
 /// parent, accepts one already scoped there. O(1).
 void adoptGraph(Arena& arena, Node* owner, Graph* subgraph);

@@ -8,6 +8,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "core/development_checks.h"
 #include "core/quote.h"
 #include "ir/graph_builder.h"
 #include "onyx/ir/clone.h"
@@ -117,8 +118,10 @@ class BodyCopier {
     return undefined;
   }
 
-  /// Copies the body in; the call's output values are taken over by the body's nodes.
-  void copy() {
+  /// Copies the body in, just before the call, and returns the copies in order; the call's
+  /// output values are taken over by the body's nodes. The call stays where it was, with no
+  /// outputs, for the caller to remove (removeCall) or to restore (InlinedCall::undo).
+  std::vector<Node*> copy() {
     Graph& into = *call_.graph();
     for (size_t i = 0; i < callee_.inputs.size(); ++i) {
       const Value* formal = callee_.inputs[i];
@@ -127,15 +130,15 @@ class BodyCopier {
     for (size_t k = 0; k < call_.outputCount(); ++k) {
       if (call_.output(k) != nullptr) handed_over_[callee_.outputs[k]->value()] = call_.output(k);
     }
+    std::vector<Node*> copies;
     for (const Node* node = callee_.body->firstNode(); node != nullptr; node = node->next()) {
       Node* copy = copyNode(*node, into);
       copy->insertBefore(&call_);
+      copies.push_back(copy);
     }
     declareTypes(*callee_.body);
-    // The call's outputs now belong to the body's nodes; what is left of the call goes.
     for (size_t k = 0; k < call_.outputCount(); ++k) B::outputs(&call_)[k] = nullptr;
-    Status destroyed = call_.destroy();
-    (void)destroyed;  // it has no outputs left, so nothing can refuse
+    return copies;
   }
 
  private:
@@ -360,7 +363,46 @@ void applyImports(Arena& arena, ArenaList<OperatorSetId>& scope, const ImportPla
   }
 }
 
-Status inlineResolved(Model& model, Node& node, const InlinedBody& callee) {
+/// One call inlined: enough to take it back (undo) until everything else has succeeded, then
+/// to remove what is left of the call (finish).
+struct InlinedCall {
+  Node* call;
+  std::vector<Node*> copies;  // the body's nodes, in order, just before the call
+  // The call's outputs, now produced by copies (null where the call had none).
+  std::vector<Value*> outputs;
+  ArenaList<OperatorSetId>* imports;
+  size_t imports_before;  // the entries the import list had
+
+  /// Removes the call, which has no outputs left, so nothing can refuse.
+  void finish() const {
+    Status removed = call->destroy();
+    ONYX_ASSERT(removed.isOk() && "an inlined call has no outputs left to refuse its removal");
+    (void)removed;
+  }
+
+  /// Puts the graph back as it was before the call was inlined: the call's outputs are its
+  /// own again, the copies go (readers first), the imports added are dropped.
+  void undo() const {
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      Value* value = outputs[k];
+      if (value == nullptr) continue;
+      B::outputs(value->producer())[value->outputIndex()] = nullptr;
+      B::producer(value) = call;
+      B::outputIndex(value) = static_cast<uint32_t>(k);
+      B::outputs(call)[k] = value;
+    }
+    for (auto copy = copies.rbegin(); copy != copies.rend(); ++copy) {
+      Status removed = (*copy)->destroy();
+      ONYX_ASSERT(removed.isOk() && "a copy is read only by copies after it");
+      (void)removed;
+    }
+    imports->truncate(imports_before);
+  }
+};
+
+/// Inlines `node`, leaving the call in place without outputs (InlinedCall::finish removes
+/// it). Checks everything that can fail before changing anything.
+Result<InlinedCall> inlineResolved(Model& model, Node& node, const InlinedBody& callee) {
   ArenaList<OperatorSetId>& scope = importListOf(model, *node.graph());
   Result<ImportPlan> plan = planImports(scope, *callee.function, node);
   if (!plan) return plan.status();
@@ -369,9 +411,14 @@ Status inlineResolved(Model& model, Node& node, const InlinedBody& callee) {
   // From here on nothing fails. A body parsed for a function-operator lives in its own model;
   // the copies share its strings and tensor bytes.
   if (callee.operator_body) model.shareBytesOf(callee.operator_body->model);
+  InlinedCall done{&node,
+                   {},
+                   std::vector<Value*>(node.outputs().begin(), node.outputs().end()),
+                   &scope,
+                   scope.size()};
   applyImports(model.arena(), scope, *plan);
-  copier.copy();
-  return Status::ok();
+  done.copies = copier.copy();
+  return done;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -436,8 +483,9 @@ class Expander {
       Result<bool> inlined = tryInline(*node, depth);
       if (!inlined) return inlined.status();
       if (*inlined) {
+        // The body's nodes stand between `before` and the call, which stays until the end.
         Node* body_first = before != nullptr ? before->next() : graph.firstNode();
-        ONYX_RETURN_IF_ERROR(expand(graph, body_first, next, depth + 1));
+        ONYX_RETURN_IF_ERROR(expand(graph, body_first, node, depth + 1));
       } else {
         ONYX_RETURN_IF_ERROR(expandSubgraphs(*node, depth));
       }
@@ -473,11 +521,14 @@ class Expander {
                                                    std::to_string(options_.max_depth) + " levels");
     }
     Result<InlinedBody> callee = bodyCalledBy(model_, callees_, node);
-    Status status = callee ? inlineResolved(model_, node, *callee) : callee.status();
-    if (status.isOk()) {
+    Result<InlinedCall> done =
+        callee ? inlineResolved(model_, node, *callee) : Result<InlinedCall>(callee.status());
+    if (done) {
+      inlined_.push_back(std::move(done).value());
       ++(local ? report_.function_calls : report_.operator_calls);
       return true;
     }
+    const Status& status = done.status();
     if (local || status.code() == ErrorCode::kInternal) return status;
     report_.left_alone.push_back(describe(node) + ": " + status.message());
     return false;
@@ -487,6 +538,10 @@ class Expander {
   const CalleeResolver& callees_;
   const InlineOptions& options_;
   InlineReport& report_;
+
+ public:
+  /// The calls inlined so far, in order (a call inside a body after the call it came with).
+  std::vector<InlinedCall> inlined_;
 };
 
 /// The functions something still calls: from the graphs, then through the bodies of those.
@@ -543,33 +598,47 @@ Status inlineNode(Model& model, Node& node) {
   CalleeResolver callees(model);
   Result<InlinedBody> callee = bodyCalledBy(model, callees, node);
   if (!callee) return callee.status();
-  return inlineResolved(model, node, *callee);
+  Result<InlinedCall> done = inlineResolved(model, node, *callee);
+  if (!done) return done.status();
+  done->finish();
+  return Status::ok();
 }
 
 Result<InlineReport> inlineAllFunctions(Model& model, const InlineOptions& options) {
   InlineReport report;
   ONYX_RETURN_IF_ERROR(refuseRecursion(model));
   if (!anythingToInline(model, options)) return report;
-  // The work is done on a copy, so that an error half-way leaves the model as it was.
-  Model work = cloneModel(model);
-  CalleeResolver callees(work);
-  Expander expander(work, callees, options, report);
-  if (work.graph != nullptr) ONYX_RETURN_IF_ERROR(expander.expandGraph(*work.graph, 0));
-  for (TrainingInfo* info : work.training_info) {
-    if (info->initialization != nullptr) {
-      ONYX_RETURN_IF_ERROR(expander.expandGraph(*info->initialization, 0));
+  // The model is changed in place, and every call inlined is journalled: an error half-way
+  // takes them back, newest first, leaving the model as it was.
+  CalleeResolver callees(model);
+  Expander expander(model, callees, options, report);
+  auto expandAll = [&]() -> Status {
+    if (model.graph != nullptr) ONYX_RETURN_IF_ERROR(expander.expandGraph(*model.graph, 0));
+    for (TrainingInfo* info : model.training_info) {
+      if (info->initialization != nullptr) {
+        ONYX_RETURN_IF_ERROR(expander.expandGraph(*info->initialization, 0));
+      }
+      if (info->algorithm != nullptr) {
+        ONYX_RETURN_IF_ERROR(expander.expandGraph(*info->algorithm, 0));
+      }
     }
-    if (info->algorithm != nullptr) ONYX_RETURN_IF_ERROR(expander.expandGraph(*info->algorithm, 0));
+    return Status::ok();
+  };
+  if (Status expanded = expandAll(); !expanded) {
+    for (auto call = expander.inlined_.rbegin(); call != expander.inlined_.rend(); ++call) {
+      call->undo();
+    }
+    return expanded;
   }
+  for (const InlinedCall& call : expander.inlined_) call.finish();
   if (options.remove_unused_functions) {
-    std::unordered_set<const Function*> called = calledFunctions(work);
-    for (size_t i = work.functions.size(); i-- > 0;) {
-      if (called.count(work.functions[i]) != 0) continue;
-      work.removeFunction(work.functions[i]);
+    std::unordered_set<const Function*> called = calledFunctions(model);
+    for (size_t i = model.functions.size(); i-- > 0;) {
+      if (called.count(model.functions[i]) != 0) continue;
+      model.removeFunction(model.functions[i]);
       ++report.functions_removed;
     }
   }
-  model = std::move(work);
   return report;
 }
 

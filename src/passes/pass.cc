@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "onyx/infer/infer.h"
-#include "onyx/ir/clone.h"
 #include "onyx/ir/walk.h"
+#include "ops/type_conversion.h"
 
 namespace onyx {
 
@@ -32,32 +32,44 @@ Result<PassResult> GraphPass::run(Model& model, PassContext& context) {
   return total;
 }
 
-InferredTypes::InferredTypes(const Model& model)
-    : inferred_(std::make_unique<Model>(cloneModel(model))) {
-  InferOptions options;
-  options.write_back = true;
-  (void)inferModel(*inferred_, options);
-  // The copy has the same graphs in the same order, each value under its own name.
-  std::vector<Graph*> originals = graphsOf(model);
-  std::vector<Graph*> copies = graphsOf(*inferred_);
-  if (originals.size() != copies.size()) return;
-  for (size_t g = 0; g < originals.size(); ++g) {
-    for (const Node* node : originals[g]->nodes()) {
-      for (size_t i = 0; i < node->outputCount(); ++i) {
-        const Value* value = node->output(i);
-        if (value == nullptr) continue;
-        const Value* copy = copies[g]->lookup(value->name());
-        if (copy != nullptr && copy->type() != nullptr) types_.emplace(value, copy->type());
-      }
-    }
+// What inference knew of each value (InferOptions::keep_values), and the declared form of
+// the types asked for so far, in an arena of its own.
+struct InferredTypes::Known {
+  InferResult result;
+  Arena arena;
+  // Only looked up, never iterated: the pointer keys do not reach any output.
+  std::unordered_map<const Value*, const Type*> declared;
+
+  // A symbolic dimension's dim_param, as inference writes it back: a symbol's name, or
+  // none (unknown) for a symbol nothing named.
+  static std::string_view symbolText(void* self, DimValue dim) {
+    Known& known = *static_cast<Known*>(self);
+    if (known.result.dims.isAnonymous(dim)) return {};
+    return known.arena.copy(known.result.dims.text(dim));
   }
+};
+
+InferredTypes::InferredTypes(const Model& model) : known_(std::make_unique<Known>()) {
+  InferOptions options;
+  options.write_back = false;
+  options.keep_values = true;
+  // Without write-back the engine changes nothing in the model; it takes it as mutable
+  // only because recording is its usual job.
+  known_->result = inferModel(const_cast<Model&>(model), options);
 }
 
 InferredTypes::~InferredTypes() = default;
 
 const Type* InferredTypes::typeOf(const Value& value) const {
-  auto found = types_.find(&value);
-  return found != types_.end() ? found->second : value.type();
+  if (value.producer() == nullptr) return value.type();
+  auto [cached, fresh] = known_->declared.try_emplace(&value, nullptr);
+  if (!fresh) return cached->second != nullptr ? cached->second : value.type();
+  auto found = known_->result.values.find(&value);
+  if (found != known_->result.values.end()) {
+    cached->second =
+        ops::toDeclared(found->second.type, known_->arena, &Known::symbolText, known_.get());
+  }
+  return cached->second != nullptr ? cached->second : value.type();
 }
 
 const InferredTypes& PassContext::inferredTypes(const Model& model) {
@@ -72,7 +84,7 @@ const CalleeResolver& PassContext::callees(const Model& model) {
 
 void PassContext::changed(Preserves kept) {
   if (!preserves(kept, Preserves::kInferredTypes)) inferred_.reset();
-  // The resolver holds pointers to the functions, and a rebuilt model has new ones.
+  // The resolver holds pointers to the functions, which such a pass may remove.
   if (!preserves(kept, Preserves::kFunctionsAndImports) ||
       !preserves(kept, Preserves::kInferredTypes)) {
     callees_.reset();

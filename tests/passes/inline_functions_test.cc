@@ -322,6 +322,64 @@ TEST(InlineFunctions, TooDeepNestingIsAnErrorAndTheModelUnchanged) {
   EXPECT_TRUE(checksValid(model));
 }
 
+TEST(InlineFunctions, AFailureAfterOtherCallsWereInlinedTakesThemAllBack) {
+  // The first calls inline (a body with a nested graph, a call inside a body, an import the
+  // body adds), then the last one is refused: the model is changed in place, so each inlined
+  // call is taken back, and the bytes are the ones it had.
+  Model model = parseOrFail(R"(
+    <ir_version: 10, opset_import: ["" : 18, "local" : 1]>
+    g (bool c, float[N] x) => (float[N] y) {
+      a = local.branchy (c, x)
+      b = local.outer (a)
+      y = local.conflicting (b)
+    }
+    <domain: "local", opset_import: ["" : 18, "com.other" : 1]>
+    branchy (k, v) => (w) {
+      w = If (k) <then_branch = t () => (float[N] r) { r = Neg (v) },
+                  else_branch = e () => (float[N] r) { r = Abs (v) }>
+    }
+    <domain: "local", opset_import: ["" : 18, "local" : 1]>
+    outer (a) => (b) {
+      t = local.inner (a)
+      b = Relu (t)
+    }
+    <domain: "local", opset_import: ["" : 18]>
+    inner (a) => (b) {
+      b = Neg (a)
+    }
+    <domain: "local", opset_import: ["" : 17]>
+    conflicting (a) => (b) {
+      b = Neg (a)
+    }
+  )");
+  std::string before = bytesOf(model);
+  Node* first = model.graph->firstNode();
+  Result<InlineReport> report = inlineAllFunctions(model);
+  ASSERT_FALSE(report);
+  EXPECT_NE(report.status().message().find("at version 17"), std::string::npos)
+      << report.status().message();
+  EXPECT_EQ(bytesOf(model), before);
+  EXPECT_TRUE(verified(model));
+  // The calls are the same nodes as before, still in the graph.
+  EXPECT_EQ(model.graph->firstNode(), first);
+  EXPECT_EQ(first->graph(), model.graph);
+  EXPECT_EQ(model.opset_import.size(), 2u);
+}
+
+TEST(InlineFunctions, InliningIsInPlaceAndRemovedFunctionsReadAsRemoved) {
+  Model model = parseOrFail(kTwoStep);
+  Node* call = model.graph->firstNode();
+  Value* output = call->output(0);
+  Node* body_node = model.functions[0]->body->firstNode();
+  ASSERT_TRUE(inlineAllFunctions(model));
+  EXPECT_EQ(opTypes(*model.graph), "Neg Relu");
+  EXPECT_EQ(call->graph(), nullptr);        // the call was removed
+  EXPECT_EQ(output->graph(), model.graph);  // its output lives on, produced by the body
+  EXPECT_EQ(output->producer()->opType(), "Relu");
+  EXPECT_EQ(body_node->graph(), nullptr);  // the function went, and its body with it
+  EXPECT_TRUE(verified(model));
+}
+
 TEST(InlineFunctions, CallsInsideNestedGraphsAndTrainingGraphsAreInlined) {
   Model model = parseOrFail(R"(
     <ir_version: 10, opset_import: ["" : 18, "local" : 1]>

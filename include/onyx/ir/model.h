@@ -88,8 +88,9 @@ class Model {
   /// Adds `function` (from newFunction or cloneFunction in this model's arena). Refused
   /// when its id is taken. O(functions).
   Status addFunction(Function* function);
-  /// Removes `function`; false when the model does not hold it. Nodes calling it are left
-  /// as they are. O(functions).
+  /// Removes `function`; false when the model does not hold it. Its body goes with it: its
+  /// nodes and values read as removed (graph() is null). Nodes calling it are left as they
+  /// are. O(functions + the body).
   bool removeFunction(const Function* function);
 
   // ---- training, devices -----------------------------------------------------------------

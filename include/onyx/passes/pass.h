@@ -63,20 +63,15 @@ struct PassResult {
   /// Other entries removed or converted: initializers, value_info entries, opset imports,
   /// functions.
   size_t entries_changed = 0;
-  /// The model was replaced by a rebuilt copy (the inliner does so): no pointer into it taken
-  /// before is valid any more. A pass that edits in place leaves it false; then only
-  /// pointers to what it removed dangle.
-  bool rebuilt = false;
 
   bool changed() const {
-    return rebuilt || nodes_removed + nodes_added + nodes_rewritten + entries_changed > 0;
+    return nodes_removed + nodes_added + nodes_rewritten + entries_changed > 0;
   }
   PassResult& operator+=(const PassResult& other) {
     nodes_removed += other.nodes_removed;
     nodes_added += other.nodes_added;
     nodes_rewritten += other.nodes_rewritten;
     entries_changed += other.entries_changed;
-    rebuilt = rebuilt || other.rebuilt;
     return *this;
   }
 };
@@ -95,8 +90,9 @@ class NodeEvaluator {
 };
 
 /// The types shape inference gives a model's values, for passes that decide from shapes
-/// (a Reshape to the shape its input has). Inference runs on a copy, so the model itself is
-/// not annotated: an optimised model gains no value_info it did not have.
+/// (a Reshape to the shape its input has). Inference runs beside the model, which is neither
+/// copied nor annotated: an optimised model gains no value_info it did not have. A type is
+/// put in its declared form the first time it is asked for.
 class InferredTypes {
  public:
   explicit InferredTypes(const Model& model);
@@ -104,14 +100,14 @@ class InferredTypes {
   InferredTypes(const InferredTypes&) = delete;
   InferredTypes& operator=(const InferredTypes&) = delete;
 
-  /// The inferred type of `value` (a value of the model this was made from), else its
-  /// declared type; null when neither is known. O(1).
+  /// The inferred type of `value` (a value of the model this was made from) when it is a
+  /// node output that inference typed, else its declared type; null when neither is known.
+  /// O(1) expected.
   const Type* typeOf(const Value& value) const;
 
  private:
-  std::unique_ptr<Model> inferred_;
-  // Only looked up, never iterated: the pointer keys do not reach any output.
-  std::unordered_map<const Value*, const Type*> types_;
+  struct Known;
+  std::unique_ptr<Known> known_;
 };
 
 /// What passes may use beyond the model: options and results shared between passes.
