@@ -59,6 +59,7 @@ void Engine::run() {
   main.write_back = options_.write_back;
   // Room for every value the main graph defines, up front (a count the graph keeps).
   main.values.reserve(model_.graph->values().size());
+  if (options_.keep_values) result_.values.reserve(model_.graph->values().size());
   frame_ = &main;
   inferGraph(*model_.graph, "graph");
   if (main.write_back) writeBack();

@@ -5,6 +5,7 @@
 #include <queue>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "core/place_path.h"
 #include "ir/graph_builder.h"
@@ -33,8 +34,34 @@ std::string describe(const Node* node, size_t index) {
   return pathSegment("node", index, node->nameOrEmpty()) + " (" + std::string(node->opType()) + ")";
 }
 
+// Whether every node of `graph` comes after the nodes of the graph it reads (nested graphs'
+// reads included): one walk, the common case, without building the graph of edges.
+bool inOrder(const Graph& graph) {
+  std::unordered_set<const Node*> placed;
+  placed.reserve(graph.nodeCount());
+  bool ordered = true;
+  auto check = [&](const Value* value) {
+    if (value == nullptr || value->graph() != &graph || value->producer() == nullptr) return;
+    ordered = ordered && placed.count(value->producer()) != 0;
+  };
+  for (const Node* node = graph.firstNode(); node != nullptr && ordered; node = node->next()) {
+    for (const Use& use : node->inputs()) check(use.value());
+    forEachNestedRead(*node, check);
+    placed.insert(node);
+  }
+  return ordered;
+}
+
 // The topological order of `graph`'s nodes, or the nodes on a cycle.
 Status orderOf(Graph& graph, std::vector<Node*>& order, std::vector<Node*>* cycle) {
+  if (inOrder(graph)) {
+    order.clear();
+    order.reserve(graph.nodeCount());
+    for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
+      order.push_back(node);
+    }
+    return Status::ok();
+  }
   std::vector<Node*> nodes;
   nodes.reserve(graph.nodeCount());
   std::unordered_map<const Node*, size_t> index;

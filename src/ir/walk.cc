@@ -10,6 +10,9 @@ void visitAttributeGraphs(const Attribute& attribute, const std::function<void(G
 
 void visitGraph(Graph& graph, const std::function<void(Graph&)>& fn) {
   fn(graph);
+  // The graph lists the graphs its nodes hold (verifyModel checks it): with none, no node
+  // needs a look, which keeps a walk of a flat graph O(1).
+  if (graph.subgraphs().empty()) return;
   for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
     for (const Attribute* attribute : node->attributes) visitAttributeGraphs(*attribute, fn);
   }
