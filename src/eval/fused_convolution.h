@@ -38,9 +38,9 @@ struct FusedConvolutionCall {
   const Array* residual = nullptr;
   bool residual_channels_last = false;
   /// The residual's storage when nothing else holds it: the result is written over it.
-  std::optional<Array> residual_storage;
+  std::optional<Array> residual_storage = std::nullopt;
   /// After the residual is added, in order.
-  std::vector<ConvolutionActivation> activations;
+  std::vector<ConvolutionActivation> activations = {};
   bool output_channels_last = false;
   int threads = 1;
 };

@@ -97,6 +97,15 @@ PatternData::AttributeRule& addRule(PatternData& data, uint32_t node, std::strin
   return rule;
 }
 
+// The attribute must equal a value of `value_kind` (set by the caller).
+PatternData::AttributeRule& equalsRule(PatternData& data, uint32_t node, std::string_view name,
+                                       AttributeKind value_kind) {
+  PatternData::AttributeRule& rule =
+      addRule(data, node, name, PatternData::AttributeRule::Kind::kEquals);
+  rule.value_kind = value_kind;
+  return rule;
+}
+
 }  // namespace
 
 PatternNode& PatternNode::domain(std::string_view domain) {
@@ -105,34 +114,22 @@ PatternNode& PatternNode::domain(std::string_view domain) {
 }
 
 PatternNode& PatternNode::attr(std::string_view name, int64_t value) {
-  PatternData::AttributeRule& rule =
-      addRule(*data_, index_, name, PatternData::AttributeRule::Kind::kEquals);
-  rule.value_kind = AttributeKind::kInt;
-  rule.i = value;
+  equalsRule(*data_, index_, name, AttributeKind::kInt).i = value;
   return *this;
 }
 
 PatternNode& PatternNode::attr(std::string_view name, float value) {
-  PatternData::AttributeRule& rule =
-      addRule(*data_, index_, name, PatternData::AttributeRule::Kind::kEquals);
-  rule.value_kind = AttributeKind::kFloat;
-  rule.f = value;
+  equalsRule(*data_, index_, name, AttributeKind::kFloat).f = value;
   return *this;
 }
 
 PatternNode& PatternNode::attr(std::string_view name, std::string_view value) {
-  PatternData::AttributeRule& rule =
-      addRule(*data_, index_, name, PatternData::AttributeRule::Kind::kEquals);
-  rule.value_kind = AttributeKind::kString;
-  rule.s = std::string(value);
+  equalsRule(*data_, index_, name, AttributeKind::kString).s = std::string(value);
   return *this;
 }
 
 PatternNode& PatternNode::attr(std::string_view name, std::initializer_list<int64_t> values) {
-  PatternData::AttributeRule& rule =
-      addRule(*data_, index_, name, PatternData::AttributeRule::Kind::kEquals);
-  rule.value_kind = AttributeKind::kInts;
-  rule.ints.assign(values.begin(), values.end());
+  equalsRule(*data_, index_, name, AttributeKind::kInts).ints.assign(values.begin(), values.end());
   return *this;
 }
 

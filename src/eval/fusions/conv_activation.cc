@@ -71,8 +71,7 @@ class ConvActivationEpilogue final : public ConvolutionEpilogue {
 }  // namespace
 
 const ConvolutionEpilogue& convActivationEpilogue() {
-  static const ConvActivationEpilogue kEpilogue;
-  return kEpilogue;
+  return soleInstance<ConvActivationEpilogue>();
 }
 
 }  // namespace onyx::eval_internal

@@ -28,9 +28,6 @@ class ConvBatchNormEpilogue final : public ConvolutionEpilogue {
 
 }  // namespace
 
-const ConvolutionEpilogue& convBatchNormEpilogue() {
-  static const ConvBatchNormEpilogue kEpilogue;
-  return kEpilogue;
-}
+const ConvolutionEpilogue& convBatchNormEpilogue() { return soleInstance<ConvBatchNormEpilogue>(); }
 
 }  // namespace onyx::eval_internal

@@ -24,8 +24,7 @@ class ConvOutputTransposeEpilogue final : public ConvolutionEpilogue {
 }  // namespace
 
 const ConvolutionEpilogue& convOutputTransposeEpilogue() {
-  static const ConvOutputTransposeEpilogue kEpilogue;
-  return kEpilogue;
+  return soleInstance<ConvOutputTransposeEpilogue>();
 }
 
 }  // namespace onyx::eval_internal

@@ -28,8 +28,7 @@ class ConvResidualAddEpilogue final : public ConvolutionEpilogue {
 }  // namespace
 
 const ConvolutionEpilogue& convResidualAddEpilogue() {
-  static const ConvResidualAddEpilogue kEpilogue;
-  return kEpilogue;
+  return soleInstance<ConvResidualAddEpilogue>();
 }
 
 }  // namespace onyx::eval_internal

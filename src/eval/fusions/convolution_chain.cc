@@ -110,13 +110,12 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
   KernelContext ctx = run.context(conv);
   Result<ops::nn::ConvShape> shape = ops::nn::convShape(ctx, x_shape, w->shape());
   if (!shape) return false;
-  FusedConvolutionCall call;
-  call.shape = &*shape;
-  call.x = x;
-  call.x_channels_last = x_channels_last;
-  call.weights = w;
-  call.weights_fixed = chain_.weights_constant;
-  call.bias = b;
+  FusedConvolutionCall call{.shape = &*shape,
+                            .x = x,
+                            .x_channels_last = x_channels_last,
+                            .weights = w,
+                            .weights_fixed = chain_.weights_constant,
+                            .bias = b};
   if (chain_.batch_norm != nullptr) {
     if (!fold(run, *w, b)) return false;
     call.weights = &*folded_weights_;
@@ -191,9 +190,6 @@ class ConvolutionChainPattern final : public FusionPattern {
 
 }  // namespace
 
-const FusionPattern& convolutionChainPattern() {
-  static const ConvolutionChainPattern kPattern;
-  return kPattern;
-}
+const FusionPattern& convolutionChainPattern() { return soleInstance<ConvolutionChainPattern>(); }
 
 }  // namespace onyx::eval_internal

@@ -81,6 +81,14 @@ class FusionPattern {
   virtual std::optional<FusionMatch> match(const Node& anchor, const FusionGraph& graph) const = 0;
 };
 
+/// The one instance of a stateless table entry (a fusion pattern, a convolution epilogue),
+/// made on first use: what each fusion file hands to the tables of fusions.cc.
+template <class Entry>
+const Entry& soleInstance() {
+  static const Entry kInstance;
+  return kInstance;
+}
+
 /// The patterns, in the order they are tried (fusions.cc).
 std::span<const FusionPattern* const> fusionPatterns();
 

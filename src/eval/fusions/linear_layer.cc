@@ -70,9 +70,6 @@ class LinearLayerPattern final : public FusionPattern {
 
 }  // namespace
 
-const FusionPattern& linearLayerPattern() {
-  static const LinearLayerPattern kPattern;
-  return kPattern;
-}
+const FusionPattern& linearLayerPattern() { return soleInstance<LinearLayerPattern>(); }
 
 }  // namespace onyx::eval_internal

@@ -223,9 +223,6 @@ class SqueezeExcitationPattern final : public FusionPattern {
 
 }  // namespace
 
-const FusionPattern& squeezeExcitationPattern() {
-  static const SqueezeExcitationPattern kPattern;
-  return kPattern;
-}
+const FusionPattern& squeezeExcitationPattern() { return soleInstance<SqueezeExcitationPattern>(); }
 
 }  // namespace onyx::eval_internal

@@ -26,13 +26,12 @@ class OnednnConvolution final : public ProvidedKernel {
     }
     Result<ops::nn::ConvShape> shape = ops::nn::convShape(ctx, x->shape(), w->shape());
     if (!shape) return false;
-    FusedConvolutionCall call;
-    call.shape = &*shape;
-    call.x = x;
-    call.weights = w;
-    call.weights_fixed = weights_constant_;
-    call.bias = b;
-    call.threads = ctx.threads();
+    FusedConvolutionCall call{.shape = &*shape,
+                              .x = x,
+                              .weights = w,
+                              .weights_fixed = weights_constant_,
+                              .bias = b,
+                              .threads = ctx.threads()};
     Result<std::optional<Array>> result = convolution_.run(call);
     if (!result) return result.status();
     if (!*result) return false;
