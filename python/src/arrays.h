@@ -11,12 +11,12 @@
 
 #include <optional>
 
-#include "handles.h"
 #include "onyx/core/array.h"
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
 #include "onyx/ir/type.h"
 #include "onyx/ops/eval_value.h"
+#include "refs.h"
 
 namespace onyx::python {
 

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "arrays.h"
+#include "bindings.h"
 #include "graph_objects.h"
-#include "handles.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/function.h"
@@ -240,7 +240,7 @@ void applyNodeFields(const Ref<Node>& ref, const std::optional<std::string>& dom
   }
 }
 
-void bindGraphs(py::module_& module) {
+void bindTypes(py::module_& module) {
   py::class_<Ref<Type>>(module, "Type",
                         "A value's type: a tensor's element type and shape, or a sequence, "
                         "map, optional or sparse tensor type. str() gives its text.")
@@ -267,7 +267,9 @@ void bindGraphs(py::module_& module) {
       .def("__eq__", [](const Ref<Type>& a, const Ref<Type>& b) {
         return printType(*a.ptr) == printType(*b.ptr);
       });
+}
 
+void bindAttributes(py::module_& module) {
   py::class_<Ref<Attribute>>(module, "Attribute", "A node's attribute: its name, kind and value.")
       .def_property_readonly(
           "name", [](const Ref<Attribute>& ref) { return pythonText(ref.ptr->nameOrEmpty()); },
@@ -291,6 +293,9 @@ void bindGraphs(py::module_& module) {
       });
 
   // onyx.Value's type, name, repr, == and hash are C (fast_objects.cc); the rest is here.
+}
+
+void bindValues(py::module_&) {  // onyx.Value is made by makeFastTypes
   ExtraMembers(valueType())
       .def_property(
           "type",
@@ -389,6 +394,9 @@ void bindGraphs(py::module_& module) {
 
   // onyx.Node's type, op_type, domain, name, inputs, outputs, repr, == and hash are C
   // (fast_objects.cc); the rest is here.
+}
+
+void bindNodes(py::module_&) {  // onyx.Node is made by makeFastTypes
   ExtraMembers(nodeType())
       .def_property_readonly(
           "attributes",
@@ -437,7 +445,9 @@ void bindGraphs(py::module_& module) {
             ref.changed();
           },
           py::arg("index"), py::arg("value"), "Points input `index` at `value` (None: omitted).");
+}
 
+void bindGraphs(py::module_& module) {
   py::class_<Ref<Graph>>(module, "Graph",
                          "A graph: its nodes in order (iterating yields them), inputs, outputs "
                          "and initializers.")
@@ -618,7 +628,9 @@ void bindGraphs(py::module_& module) {
            })
       .def("__eq__", [](const Ref<Graph>& a, const Ref<Graph>& b) { return a.ptr == b.ptr; })
       .def("__hash__", [](const Ref<Graph>& ref) { return std::hash<const void*>()(ref.ptr); });
+}
 
+void bindFunctions(py::module_& module) {
   py::class_<Ref<Function>>(module, "Function",
                             "A model-local function: its id, formal inputs and outputs, and "
                             "body (iterating yields its nodes).")

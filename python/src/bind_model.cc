@@ -10,7 +10,7 @@
 #include <string>
 
 #include "arrays.h"
-#include "handles.h"
+#include "bindings.h"
 #include "onyx/eval/test_case.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/graph.h"

@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "bindings.h"
 #include "graph_objects.h"
-#include "handles.h"
 #include "onyx/ir/patch.h"
 
 namespace onyx::python {

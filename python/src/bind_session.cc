@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "arrays.h"
-#include "handles.h"
+#include "bindings.h"
 #include "onyx/eval/evaluator.h"
 
 namespace onyx::python {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "arrays.h"
-#include "handles.h"
+#include "bindings.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/tensor_data.h"
 

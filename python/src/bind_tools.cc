@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "handles.h"
+#include "bindings.h"
 #include "onyx/check/checker.h"
 #include "onyx/core/diagnostic.h"
 #include "onyx/eval/node_evaluator.h"

@@ -1,6 +1,9 @@
 // fast_objects.cc — onyx.Node, onyx.Value and the node iterator as types of the C API.
 #include "fast_objects.h"
 
+#include "errors.h"
+#include "python_text.h"
+
 #include <fmt/format.h>
 
 #include <exception>

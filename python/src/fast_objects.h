@@ -14,7 +14,7 @@
 
 #include <utility>
 
-#include "handles.h"
+#include "refs.h"
 
 namespace onyx::python {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "handles.h"
 #include "onyx/ir/node.h"
+#include "refs.h"
 
 namespace onyx::python {
 

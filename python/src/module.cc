@@ -3,7 +3,7 @@
 
 #include <exception>
 
-#include "handles.h"
+#include "bindings.h"
 
 namespace onyx::python {
 namespace {
@@ -50,7 +50,12 @@ PYBIND11_MODULE(_onyx, module) {
   makeFastTypes(module);
   bindElementTypes(module);
   bindTensors(module);
+  bindTypes(module);
+  bindAttributes(module);
+  bindValues(module);
+  bindNodes(module);
   bindGraphs(module);
+  bindFunctions(module);
   bindPatch(module);
   bindModels(module);
   bindTools(module);
