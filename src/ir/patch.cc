@@ -9,6 +9,8 @@
 #include "core/place_path.h"
 #include "core/quote.h"
 #include "ir/graph_builder.h"
+#include "ir/scope.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
 
 namespace onyx {
@@ -18,7 +20,8 @@ using B = ir_internal::GraphBuilder;
 Patch::Patch(Model& model, Graph& graph) : arena_(model.arena()), graph_(graph) {}
 
 bool Patch::empty() const {
-  return added_nodes_.empty() && values_.empty() && rewires_.empty() && removed_.empty();
+  return added_nodes_.empty() && values_.empty() && rewires_.empty() && removed_.empty() &&
+         edits_.empty();
 }
 
 void Patch::discard() {
@@ -27,6 +30,8 @@ void Patch::discard() {
   added_values_.clear();
   rewires_.clear();
   removed_.clear();
+  edits_.clear();
+  edit_of_.clear();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -78,6 +83,47 @@ void Patch::setInput(Node* node, size_t index, Value* value) {
 
 void Patch::removeNode(Node* node) { removed_.push_back(node); }
 
+Patch::NodeEdit& Patch::editOf(Node* node) {
+  auto [found, fresh] = edit_of_.try_emplace(node, edits_.size());
+  if (fresh) {
+    NodeEdit& made = edits_.emplace_back();
+    made.node = node;
+  }
+  return edits_[found->second];
+}
+
+size_t Patch::inputCountAfter(const Node* node) const {
+  auto found = edit_of_.find(node);
+  if (found != edit_of_.end() && edits_[found->second].input_count) {
+    return *edits_[found->second].input_count;
+  }
+  return node->inputCount();
+}
+
+void Patch::setOperator(Node* node, std::string_view domain, std::string_view op_type) {
+  NodeEdit& edit = editOf(node);
+  edit.set_operator = true;
+  edit.domain = arena_.copy(domain);
+  edit.op_type = arena_.copy(op_type);
+}
+
+Node& Patch::attributesFor(Node* node) {
+  NodeEdit& edit = editOf(node);
+  if (edit.attributes == nullptr) {
+    edit.attributes = arena_.make<Node>();
+    // The stand-in sits in a graph of its own, never in the patched one, so that the node
+    // API works on it (a graph attribute set on it is adopted there, and refused at apply).
+    B::graph(edit.attributes) = arena_.make<Graph>();
+  }
+  return *edit.attributes;
+}
+
+void Patch::removeAttribute(Node* node, std::string_view name) {
+  editOf(node).removed_attributes.push_back(arena_.copy(name));
+}
+
+void Patch::resizeInputs(Node* node, size_t count) { editOf(node).input_count = count; }
+
 void Patch::replaceNode(Node* node, Node* replacement) {
   for (AddedNode& added : added_nodes_) {
     if (added.node == replacement) added.before = node;
@@ -113,6 +159,24 @@ class Patch::Check {
       if (position_.count(node) == 0) return refuse(node, "is not a node of the patched graph");
       if (!removed_.insert(node).second) return refuse(node, "is removed twice");
     }
+    for (const NodeEdit& edit : patch_.edits_) {
+      if (position_.count(edit.node) == 0) {
+        return refuse(edit.node, "is changed but is not a node of the patched graph");
+      }
+      if (removed_.count(edit.node) != 0) return refuse(edit.node, "is changed and removed");
+      if (edit.attributes != nullptr) {
+        for (const Attribute* attribute : edit.attributes->attributes) {
+          if (attribute->g != nullptr || !attribute->rare().graphs.empty()) {
+            return refuse(edit.node, "would take the graph attribute " +
+                                         quoted(attribute->nameOrEmpty()) +
+                                         ", which a patch does not stage");
+          }
+        }
+      }
+      if (edit.input_count && *edit.input_count < edit.node->inputCount()) {
+        // The slots that go: nothing to check; their reads are dropped.
+      }
+    }
     for (const AddedNode& added : patch_.added_nodes_) {
       if (added.before != nullptr && position_.count(added.before) == 0) {
         return refuse(added.node, "is to go before a node that is not in the patched graph");
@@ -143,11 +207,13 @@ class Patch::Check {
         if (position_.count(rewire.node) == 0) {
           return refuse(rewire.node, "has an input re-pointed but is not a node of the graph");
         }
-        if (rewire.index >= rewire.node->inputCount()) {
+        if (rewire.index >= patch_.inputCountAfter(rewire.node)) {
           return refuse(rewire.node, "has no input " + std::to_string(rewire.index));
         }
         ONYX_RETURN_IF_ERROR(readable(rewire.to, rewire.node, rewire.index));
-        redirected_slots_.insert(&rewire.node->inputs()[rewire.index]);
+        if (rewire.index < rewire.node->inputCount()) {
+          redirected_slots_.insert(&rewire.node->inputs()[rewire.index]);
+        }
       } else {
         if (rewire.to == nullptr) {
           return Status(ErrorCode::kInvalidArgument,
@@ -279,6 +345,10 @@ class Patch::Check {
       if (value == nullptr || redirected_values_.count(value) != 0) continue;
       for (const Use& use : value->uses()) {
         if (redirected_slots_.count(&use) != 0) continue;
+        if (use.user() != nullptr && use.user()->graph() == &graph_ &&
+            use.index() >= patch_.inputCountAfter(use.user())) {
+          continue;  // a slot resizeInputs drops
+        }
         const Node* own = use.user() != nullptr ? ownNode(use.user()) : nullptr;
         if (own != nullptr && removed_.count(own) != 0) continue;
         std::string reader = use.user() == nullptr ? "a graph output"
@@ -304,6 +374,37 @@ class Patch::Check {
 // ---------------------------------------------------------------------------------------
 // Applying
 
+void Patch::commitEdit(const NodeEdit& edit) {
+  Node* node = edit.node;
+  if (edit.set_operator) {
+    node->op_type = edit.op_type;
+    // The default domain keeps the spelling (or absence) the node had.
+    if (canonicalDomain(edit.domain) != canonicalDomain(node->domainOrDefault())) {
+      node->domain = edit.domain.empty() ? OptString() : OptString(edit.domain);
+    }
+  }
+  for (std::string_view name : edit.removed_attributes) node->removeAttr(name);
+  if (edit.attributes != nullptr) {
+    for (Attribute* attribute : edit.attributes->attributes) {
+      Attribute** slot = nullptr;
+      for (Attribute*& existing : node->attributes) {
+        if (existing->nameOrEmpty() == attribute->nameOrEmpty()) slot = &existing;
+      }
+      if (slot == nullptr) {
+        node->attributes.push_back(arena_, attribute);
+        continue;
+      }
+      if ((*slot)->g != nullptr) ir_internal::discardGraph((*slot)->g);
+      for (Graph* graph : (*slot)->rare().graphs) ir_internal::discardGraph(graph);
+      *slot = attribute;
+    }
+  }
+  if (edit.input_count) {
+    while (node->inputCount() > *edit.input_count) node->removeInput(node->inputCount() - 1);
+    while (node->inputCount() < *edit.input_count) node->addInput(arena_, nullptr);
+  }
+}
+
 Status Patch::apply() {
   if (empty()) return Status::ok();
   Check check(*this);
@@ -326,6 +427,7 @@ Status Patch::apply() {
     ArenaList<Use>& slots = B::inputs(added.node);
     for (size_t i = 0; i < added.reads.size(); ++i) slots[i].set(added.reads[i]);
   }
+  for (const NodeEdit& edit : edits_) commitEdit(edit);
   for (const Rewire& rewire : rewires_) {
     if (rewire.from != nullptr) {
       rewire.from->replaceAllUsesWith(rewire.to);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "onyx/ir/opset_imports.h"
+#include "onyx/ir/tensor_array.h"
 #include "onyx/ir/verify.h"
 #include "onyx/text/parser.h"
 #include "onyx/text/printer.h"
@@ -171,6 +173,123 @@ TEST(Patch, ReplacingANodeKeepsItsOutputName) {
   EXPECT_EQ(model.graph->outputs[0]->bound()->name(), "y");
   EXPECT_EQ(model.graph->outputs[0]->bound()->producer()->opType(), "Sub");
   EXPECT_EQ(testing::opTypes(*model.graph), "Relu Neg Sub If");
+}
+
+// What an opset conversion does to Squeeze from 11 to 13: the axes attribute becomes a second
+// input, read from a new Constant, and the node keeps its output (and the uses of it).
+void squeezeTo13(Patch& patch, Node* squeeze) {
+  Node* axes = patch.addNode("Constant", {}, 1, squeeze);
+  Array zero(ElementType::kInt64, {1});
+  zero.data<int64_t>()[0] = 0;
+  axes->setTensorAttr(patch.arena(), "value", tensorFromArray(zero, patch.arena()));
+  patch.removeAttribute(squeeze, "axes");
+  patch.resizeInputs(squeeze, 2);
+  patch.setInput(squeeze, 1, axes->output(0));
+}
+
+Model squeezeModel() {
+  auto model = parseText(R"(<ir_version: 8, opset_import: ["" : 11]>
+    g (float[1,2] x) => (float[2] y) {
+      [squeeze] s = Squeeze <axes = [0]> (x)
+      [relu] y = Relu (s)
+    })");
+  EXPECT_TRUE(model) << model.status().toString();
+  return std::move(model).value();
+}
+
+TEST(Patch, NodesOfTheGraphChangeInPlaceAsRecorded) {
+  Model model = squeezeModel();
+  Node* squeeze = nodeNamed(*model.graph, "squeeze");
+  Node* relu = nodeNamed(*model.graph, "relu");
+  Value* s = squeeze->output(0);
+  OptString relu_domain = relu->domain;
+  Patch patch(model, *model.graph);
+  squeezeTo13(patch, squeeze);
+  patch.setOperator(relu, "", "LeakyRelu");
+  patch.attributesFor(relu).setFloatAttr(patch.arena(), "alpha", 0.25f);
+  // Nothing has changed yet.
+  EXPECT_EQ(squeeze->inputCount(), 1u);
+  EXPECT_TRUE(squeeze->hasAttr("axes"));
+  EXPECT_EQ(relu->opType(), "Relu");
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  setImportedVersion(model.arena(), model.opset_import, "", 13);
+  EXPECT_TRUE(testing::verified(model));
+  // The same nodes and values, changed.
+  EXPECT_EQ(nodeNamed(*model.graph, "squeeze"), squeeze);
+  EXPECT_EQ(squeeze->output(0), s);
+  EXPECT_FALSE(squeeze->hasAttr("axes"));
+  ASSERT_EQ(squeeze->inputCount(), 2u);
+  EXPECT_EQ(squeeze->input(1)->producer()->opType(), "Constant");
+  EXPECT_EQ(relu->opType(), "LeakyRelu");
+  EXPECT_EQ(relu->floatAttr("alpha"), 0.25f);
+  EXPECT_EQ(relu->domain, relu_domain);  // the default domain keeps its spelling
+  EXPECT_EQ(testing::opTypes(*model.graph), "Constant Squeeze LeakyRelu");
+}
+
+TEST(Patch, DiscardedNodeEditsLeaveTheModelByteIdentical) {
+  Model model = squeezeModel();
+  std::string before = testing::bytesOf(model);
+  {
+    Patch patch(model, *model.graph);
+    squeezeTo13(patch, nodeNamed(*model.graph, "squeeze"));
+    patch.attributesFor(nodeNamed(*model.graph, "relu")).setIntAttr(patch.arena(), "n", 1);
+  }
+  EXPECT_EQ(testing::bytesOf(model), before);
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(Patch, AnEditOfANodeOutsideTheGraphOrOfAGraphAttributeIsRefused) {
+  Model model = sourceModel();
+  std::string before = testing::bytesOf(model);
+  Node* if_node = nodeNamed(*model.graph, "if");
+  Graph& then_branch = *if_node->attribute("then_branch")->g;
+  {
+    Patch patch(model, *model.graph);
+    patch.setOperator(then_branch.firstNode(), "", "Abs");  // a node of another graph
+    Status applied = patch.apply();
+    EXPECT_FALSE(applied);
+    EXPECT_NE(applied.message().find("not a node of the patched graph"), std::string::npos)
+        << applied.message();
+  }
+  {
+    Patch patch(model, *model.graph);
+    patch.attributesFor(if_node).setGraphAttr(patch.arena(), "then_branch");
+    Status applied = patch.apply();
+    EXPECT_FALSE(applied);
+    EXPECT_NE(applied.message().find("does not stage"), std::string::npos) << applied.message();
+  }
+  {
+    // An input slot the patch does not give the node.
+    Patch patch(model, *model.graph);
+    Node* relu = nodeNamed(*model.graph, "relu");
+    patch.setInput(relu, 1, relu->input(0));
+    EXPECT_FALSE(patch.apply());
+  }
+  EXPECT_EQ(testing::bytesOf(model), before);
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(Patch, ASlotDroppedByResizeNoLongerReadsARemovedNode) {
+  auto parsed = parseText(R"(<ir_version: 8, opset_import: ["" : 18]>
+    g (float[2] x) => (float[2] y) {
+      [neg] a = Neg (x)
+      [add] y = Add (x, a)
+    })");
+  ASSERT_TRUE(parsed) << parsed.status().toString();
+  Model& model = *parsed;
+  Node* add = nodeNamed(*model.graph, "add");
+  Patch patch(model, *model.graph);
+  // Add(x, a) becomes Identity(x) in place: the slot that read Neg's output goes, and so can
+  // Neg.
+  patch.setOperator(add, "", "Identity");
+  patch.resizeInputs(add, 1);
+  patch.removeNode(nodeNamed(*model.graph, "neg"));
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_TRUE(testing::verified(model));
+  EXPECT_EQ(testing::opTypes(*model.graph), "Identity");
+  EXPECT_EQ(model.graph->outputs[0]->bound()->name(), "y");
 }
 
 }  // namespace

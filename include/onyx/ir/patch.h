@@ -13,11 +13,15 @@
 // Until apply(), a node the patch adds is detached: set its name, domain and attributes
 // (not graph attributes), never its inputs or outputs, which belong to the patch. Values the
 // patch adds get their names at apply(): the one given to nameValue(), else a fresh name
-// from their hint. Not thread-safe; one patch at a time per graph.
+// from their hint. A node of the graph is changed in place the same way, recorded: its
+// operator (setOperator), its attributes (attributesFor, removeAttribute) and its number of
+// inputs (resizeInputs), then its inputs (setInput). Not thread-safe; one patch at a time per
+// graph.
 #pragma once
 
 #include <cstddef>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -67,6 +71,21 @@ class Patch {
   void replaceAllUsesWith(Value* from, Value* to);
   /// Points input `index` of `node` (a node of the graph) at `value` (null: omitted).
   void setInput(Node* node, size_t index, Value* value);
+  /// Gives `node` (a node of the graph) the operator `op_type` of `domain` ("" for the
+  /// default domain) at apply(), as when an opset conversion moves it to another version.
+  void setOperator(Node* node, std::string_view domain, std::string_view op_type);
+  /// A detached stand-in on which to set the attributes `node` (a node of the graph) gains at
+  /// apply() with the node API (`setIntAttr(patch.arena(), ...)`, ...): each replaces the
+  /// node's attribute of the same name, or is added. The same stand-in on every call for a
+  /// node. Graph attributes are not taken this way: apply() refuses them. O(1).
+  Node& attributesFor(Node* node);
+  /// Removes `node`'s attribute `name` at apply() (before attributesFor's are set); nothing
+  /// when it has none.
+  void removeAttribute(Node* node, std::string_view name);
+  /// Gives `node` (a node of the graph) `count` input slots at apply(): the last ones go, or
+  /// omitted ones are added, for setInput (which may name them once this is recorded).
+  void resizeInputs(Node* node, size_t count);
+
   /// Removes `node` (a node of the graph) and the subgraphs it holds. By apply()'s end
   /// nothing may read its outputs: remove their readers or re-point their uses too.
   void removeNode(Node* node);
@@ -97,6 +116,16 @@ class Patch {
     std::string_view name;  // exact name, from nameValue or a named initializer's tensor
     Tensor* initializer;    // null for a node output
   };
+  /// What changes of a node of the graph in place.
+  struct NodeEdit {
+    Node* node = nullptr;
+    bool set_operator = false;
+    std::string_view domain;
+    std::string_view op_type;
+    Node* attributes = nullptr;  // the stand-in of attributesFor
+    std::vector<std::string_view> removed_attributes;
+    std::optional<size_t> input_count;
+  };
   struct Rewire {
     Value* from;  // every use of it; null for one node input
     Node* node;
@@ -107,13 +136,19 @@ class Patch {
 
   Status check() const;
   void commit();
+  void commitEdit(const NodeEdit& edit);
   bool isAdded(const Value* value) const { return added_values_.count(value) != 0; }
+  NodeEdit& editOf(Node* node);
+  /// The inputs `node` has once the patch is applied (resizeInputs), else now.
+  size_t inputCountAfter(const Node* node) const;
 
   Arena& arena_;
   Graph& graph_;
   std::vector<AddedNode> added_nodes_;
   std::vector<AddedValue> values_;
   std::unordered_map<const Value*, size_t> added_values_;  // index in values_
+  std::vector<NodeEdit> edits_;
+  std::unordered_map<const Node*, size_t> edit_of_;  // index in edits_
   std::vector<Rewire> rewires_;
   std::vector<Node*> removed_;
 };
