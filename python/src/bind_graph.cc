@@ -132,6 +132,10 @@ py::object attributeValue(const HolderPtr& holder, const Attribute& attribute) {
   return py::none();
 }
 
+// ---- nodes -----------------------------------------------------------------------------------
+
+}  // namespace
+
 void setAttribute(const Ref<Node>& ref, const std::string& name, py::handle value) {
   Node* node = liveNode(ref);
   GraphEditor edit(ref.model());
@@ -185,10 +189,6 @@ void setAttribute(const Ref<Node>& ref, const std::string& name, py::handle valu
   }
   ref.changed();
 }
-
-// ---- nodes -----------------------------------------------------------------------------------
-
-}  // namespace
 
 Node* nodeIn(const HolderPtr& holder, const Ref<Node>& ref, const char* what) {
   if (ref.holder != holder) raiseValueError(fmt::format("{} belongs to another model", what));

@@ -91,13 +91,48 @@ void bindPatch(py::module_& module) {
           [](PythonPatch& self, const Ref<Node>& node, size_t index, py::object value) {
             Patch& patch = self.live();
             Node* target = self.node(node, "the node");
-            if (index >= target->inputCount()) {
-              throw py::index_error(fmt::format("the node has {} inputs", target->inputCount()));
+            if (index >= patch.inputCountAfter(target)) {
+              throw py::index_error(
+                  fmt::format("the node has {} inputs", patch.inputCountAfter(target)));
             }
             patch.setInput(target, index, self.value(value, "the value"));
           },
           py::arg("node"), py::arg("index"), py::arg("value"),
           "Points input `index` of `node` at `value` (None: omitted), at apply().")
+      .def(
+          "set_operator",
+          [](PythonPatch& self, const Ref<Node>& node, const std::string& op_type,
+             const std::string& domain) {
+            self.live().setOperator(self.node(node, "the node"), domain, op_type);
+          },
+          py::arg("node"), py::arg("op_type"), py::kw_only(), py::arg("domain") = "",
+          "Gives `node` the operator `op_type` of `domain` (\"\": the default domain), at "
+          "apply().")
+      .def(
+          "set_attribute",
+          [](PythonPatch& self, const Ref<Node>& node, const std::string& name, py::handle value) {
+            Node& stand_in = self.live().attributesFor(self.node(node, "the node"));
+            setAttribute(Ref<Node>(self.graph.holder, &stand_in, /*added_by_patch=*/true), name,
+                         value);
+          },
+          py::arg("node"), py::arg("name"), py::arg("value"),
+          "Sets attribute `name` of `node` at apply(), replacing one of that name; the kind "
+          "follows the value, as Node.set_attribute's does (graph attributes are refused).")
+      .def(
+          "remove_attribute",
+          [](PythonPatch& self, const Ref<Node>& node, const std::string& name) {
+            self.live().removeAttribute(self.node(node, "the node"), name);
+          },
+          py::arg("node"), py::arg("name"),
+          "Removes attribute `name` of `node` at apply() (nothing when it has none).")
+      .def(
+          "resize_inputs",
+          [](PythonPatch& self, const Ref<Node>& node, size_t count) {
+            self.live().resizeInputs(self.node(node, "the node"), count);
+          },
+          py::arg("node"), py::arg("count"),
+          "Gives `node` `count` input slots at apply(): the last go, or omitted ones are added "
+          "for set_input.")
       .def(
           "remove_node",
           [](PythonPatch& self, const Ref<Node>& node) {

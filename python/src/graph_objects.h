@@ -25,6 +25,9 @@ std::vector<Value*> valuesOf(const HolderPtr& holder, py::handle list, const cha
 /// of `holder`'s model: a copy of the message, whose bytes are shared where they lie.
 Tensor* tensorIn(const HolderPtr& holder, py::handle given);
 
+/// Sets attribute `name` of `ref`'s node from a Python value (the kind follows the value).
+void setAttribute(const Ref<Node>& ref, const std::string& name, py::handle value);
+
 /// Sets a new node's domain, name and attributes (a dict name → value, or None).
 void applyNodeFields(const Ref<Node>& ref, const std::optional<std::string>& domain,
                      const std::optional<std::string>& name, const py::object& attributes);

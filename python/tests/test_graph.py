@@ -147,6 +147,50 @@ def test_patch_discarded_on_error_leaves_the_model(arith_model):
         patch.apply()
 
 
+SQUEEZE_11 = """
+<ir_version: 8, opset_import: ["" : 11]>
+g (float[1,2] x) => (float[2] y) {
+  s = Squeeze <axes = [0]> (x)
+  y = Relu (s)
+}
+"""
+
+
+def test_patch_changes_nodes_in_place():
+    # Squeeze 11 -> 13 as an opset conversion does it: the axes attribute becomes an input.
+    model = onyx.parse_text(SQUEEZE_11)
+    graph = model.graph
+    squeeze, relu = graph
+    before = model.to_bytes()
+    with graph.patch() as patch:
+        axes = patch.add_node(
+            "Constant", attributes={"value": np.array([0], dtype=np.int64)}, before=squeeze
+        )
+        patch.remove_attribute(squeeze, "axes")
+        patch.resize_inputs(squeeze, 2)
+        patch.set_input(squeeze, 1, axes.outputs[0])
+        patch.set_operator(relu, "LeakyRelu")
+        patch.set_attribute(relu, "alpha", 0.25)
+        assert model.to_bytes() == before  # nothing changes until the block ends
+    assert [node.op_type for node in graph] == ["Constant", "Squeeze", "LeakyRelu"]
+    assert squeeze.inputs[1].producer().op_type == "Constant"
+    assert "axes" not in squeeze.attributes
+    assert relu.attributes["alpha"].value == 0.25
+    onyx.verify(model)
+
+
+def test_patch_refuses_an_input_the_node_will_not_have():
+    model = onyx.parse_text(SQUEEZE_11)
+    squeeze = model.graph.node(0)
+    patch = model.graph.patch()
+    with pytest.raises(IndexError):
+        patch.set_input(squeeze, 1, None)
+    patch.resize_inputs(squeeze, 2)
+    patch.set_input(squeeze, 1, None)  # allowed once the slot is planned
+    patch.discard()
+    assert squeeze.inputs == (model.graph.inputs[0],)
+
+
 def test_sort_restores_order(arith_model):
     graph = arith_model.graph
     a = graph.inputs[0]

@@ -86,6 +86,9 @@ class Patch {
   /// omitted ones are added, for setInput (which may name them once this is recorded).
   void resizeInputs(Node* node, size_t count);
 
+  /// The inputs `node` has once the patch is applied: as resizeInputs gives, else as now.
+  size_t inputCountAfter(const Node* node) const;
+
   /// Removes `node` (a node of the graph) and the subgraphs it holds. By apply()'s end
   /// nothing may read its outputs: remove their readers or re-point their uses too.
   void removeNode(Node* node);
@@ -139,8 +142,6 @@ class Patch {
   void commitEdit(const NodeEdit& edit);
   bool isAdded(const Value* value) const { return added_values_.count(value) != 0; }
   NodeEdit& editOf(Node* node);
-  /// The inputs `node` has once the patch is applied (resizeInputs), else now.
-  size_t inputCountAfter(const Node* node) const;
 
   Arena& arena_;
   Graph& graph_;
