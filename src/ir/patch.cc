@@ -141,7 +141,11 @@ class Patch::Check {
  public:
   explicit Check(const Patch& patch) : patch_(patch), graph_(patch.graph_) {
     size_t index = 0;
-    for (const Node* node : graph_.nodes()) position_.emplace(node, index++);
+    // Positions answer order questions, which only added nodes, re-pointed uses and removals
+    // ask: a patch that only changes nodes in place costs O(its edits), not a walk.
+    if (!patch.added_nodes_.empty() || !patch.rewires_.empty() || !patch.removed_.empty()) {
+      for (const Node* node : graph_.nodes()) position_.emplace(node, index++);
+    }
     end_ = index;
     for (size_t k = 0; k < patch.added_nodes_.size(); ++k) {
       const AddedNode& added = patch.added_nodes_[k];
@@ -160,7 +164,7 @@ class Patch::Check {
       if (!removed_.insert(node).second) return refuse(node, "is removed twice");
     }
     for (const NodeEdit& edit : patch_.edits_) {
-      if (position_.count(edit.node) == 0) {
+      if (!inGraph(edit.node)) {
         return refuse(edit.node, "is changed but is not a node of the patched graph");
       }
       if (removed_.count(edit.node) != 0) return refuse(edit.node, "is changed and removed");
@@ -227,6 +231,11 @@ class Patch::Check {
     return Status::ok();
   }
 
+  /// Whether `node` is a node of the patched graph, in its list.
+  bool inGraph(const Node* node) const {
+    return node != nullptr && node->graph() == &graph_ && node->isAttached();
+  }
+
   /// The positions of the graph's nodes, for removing in reverse order.
   size_t position(const Node* node) const { return position_.at(node); }
 
@@ -244,12 +253,15 @@ class Patch::Check {
 
   std::string place(const Node* node) const {
     auto found = position_.find(node);
-    if (found != position_.end()) {
-      std::string path = "node " + std::to_string(found->second);
+    if (found != position_.end() || inGraph(node)) {
+      std::string path = "node";
+      if (found != position_.end()) path += " " + std::to_string(found->second);
       if (!node->nameOrEmpty().empty()) path += " " + quoted(node->nameOrEmpty());
       return path + " (" + std::string(node->opType()) + ")";
     }
-    return "the added node (" + std::string(node->opType()) + ")";
+    if (added_order_.count(node) != 0)
+      return "the added node (" + std::string(node->opType()) + ")";
+    return "a node (" + std::string(node->opType()) + ")";
   }
 
   Status refuse(const Node* node, const std::string& what) const {
