@@ -15,6 +15,7 @@
 #include "onyx/ir/clone.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/function.h"
+#include "onyx/ir/patch.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/topo_sort.h"
 #include "onyx/ir/unique_names.h"
@@ -422,15 +423,31 @@ void bindNodes(py::module_&) {  // onyx.Node is made by makeFastTypes
           },
           py::arg("name"), py::arg("default") = py::none(),
           "The value of attribute `name`, or `default` when the node has none.")
-      .def("set_attribute", setAttribute, py::arg("name"), py::arg("value"),
-           "Sets attribute `name`; the kind follows the value: int, float, str, a list of one "
-           "of them, a Tensor or NumPy array, a Type.")
+      .def(
+          "set_attribute",
+          [](const Ref<Node>& ref, const std::string& name, py::handle value) {
+            Node* node = liveNode(ref);
+            if (!node->isAttached()) return setAttribute(ref, name, value);  // a patch's own
+            // A node of a graph changes through a Patch, as every edit of the graph does.
+            Patch patch(ref.model(), *node->graph());
+            setAttribute(Ref<Node>(ref.holder, &patch.attributesFor(node), true), name, value);
+            check(patch.apply(), "cannot set the attribute");
+            ref.changed();
+          },
+          py::arg("name"), py::arg("value"),
+          "Sets attribute `name`; the kind follows the value: int, float, str, a list of one "
+          "of them, a Tensor or NumPy array, a Type.")
       .def(
           "remove_attribute",
           [](const Ref<Node>& ref, const std::string& name) {
-            const bool removed = liveNode(ref)->removeAttr(name);
-            if (removed) ref.changed();
-            return removed;
+            Node* node = liveNode(ref);
+            if (!node->hasAttr(name)) return false;
+            if (!node->isAttached()) return node->removeAttr(name);  // a patch's own node
+            Patch patch(ref.model(), *node->graph());
+            patch.removeAttribute(node, name);
+            check(patch.apply(), "cannot remove the attribute");
+            ref.changed();
+            return true;
           },
           py::arg("name"), "Removes attribute `name`; False when the node has none.")
       .def(
