@@ -110,25 +110,27 @@ const Attribute* attributeNamed(const Node& node, std::string_view name) {
   return node.attribute(name);
 }
 
-// Whether `node`'s two operands may be swapped bit for bit (OpTraits::kCommutative).
-bool commutes(const Node& node, const GraphScope& scope) {
-  return node.inputCount() == 2 && hasTraits(traitsOf(node, scope), OpTraits::kCommutative);
+// Whether `node`, of operator traits `traits`, has two operands that may be swapped bit for
+// bit (OpTraits::kCommutative).
+bool commutes(const Node& node, OpTraits traits) {
+  return node.inputCount() == 2 && hasTraits(traits, OpTraits::kCommutative);
 }
 
-bool sameInputs(const Node& a, const Node& b, const GraphScope& scope) {
+// `commutative`: whether the two (of one operator, in one scope) commute.
+bool sameInputs(const Node& a, const Node& b, bool commutative) {
   bool in_order = true;
   for (size_t i = 0; i < a.inputCount() && in_order; ++i) in_order = a.input(i) == b.input(i);
   if (in_order) return true;
-  return commutes(a, scope) && a.input(0) == b.input(1) && a.input(1) == b.input(0);
+  return commutative && a.input(0) == b.input(1) && a.input(1) == b.input(0);
 }
 
-bool sameComputation(const Node& a, const Node& b, const GraphScope& scope) {
+bool sameComputation(const Node& a, const Node& b, bool commutative) {
   if (a.opType() != b.opType() || a.domainOrDefault() != b.domainOrDefault() ||
       a.rare().overload != b.rare().overload || a.inputCount() != b.inputCount() ||
       a.outputCount() != b.outputCount() || a.attributes.size() != b.attributes.size()) {
     return false;
   }
-  if (!sameInputs(a, b, scope)) return false;
+  if (!sameInputs(a, b, commutative)) return false;
   for (size_t i = 0; i < a.outputCount(); ++i) {
     if ((a.output(i) == nullptr) != (b.output(i) == nullptr)) return false;
   }
@@ -143,10 +145,10 @@ bool sameComputation(const Node& a, const Node& b, const GraphScope& scope) {
 // their names and kinds only (values are compared on a hit). Inputs are mixed in by address:
 // that only spreads the buckets; which node a duplicate merges into does not depend on it,
 // since all equal nodes share a bucket, scanned in list order.
-size_t hashOf(const Node& node, const GraphScope& scope) {
+size_t hashOf(const Node& node, bool commutative) {
   size_t seed = hashText(node.opType());
   mix(seed, hashText(node.domainOrDefault()));
-  if (commutes(node, scope)) {
+  if (commutative) {
     // In either order.
     mix(seed, std::hash<const Value*>()(node.input(0)) + std::hash<const Value*>()(node.input(1)));
   } else {
@@ -191,11 +193,14 @@ class CommonSubexpressionPass final : public GraphPass {
     buckets.reserve(nodes.size());
     for (Node* node : nodes) {
       if (node->graph() != &graph) continue;
-      if (!mergeable(*node, scope, context.aggressive, context.callees(model))) continue;
-      auto [bucket, fresh] = buckets.try_emplace(hashOf(*node, scope), kEnd, kEnd);
+      // One registry lookup per node answers what CSE asks of its operator.
+      OpTraits traits = traitsOf(*node, scope);
+      if (!mergeable(*node, traits, context.aggressive, context.callees(model))) continue;
+      bool commutative = commutes(*node, traits);
+      auto [bucket, fresh] = buckets.try_emplace(hashOf(*node, commutative), kEnd, kEnd);
       Node* first = nullptr;
       for (size_t at = bucket->second.first; !fresh && at != kEnd; at = later[at]) {
-        if (kept[at]->graph() == &graph && sameComputation(*kept[at], *node, scope)) {
+        if (kept[at]->graph() == &graph && sameComputation(*kept[at], *node, commutative)) {
           first = kept[at];
           break;
         }
@@ -218,10 +223,10 @@ class CommonSubexpressionPass final : public GraphPass {
   }
 
  private:
-  static bool mergeable(const Node& node, const GraphScope& scope, bool aggressive,
+  static bool mergeable(const Node& node, OpTraits traits, bool aggressive,
                         const CalleeResolver& callees) {
     if (node.outputCount() == 0 || holdsGraphs(node) ||
-        hasTraits(traitsOf(node, scope), OpTraits::kNondeterministic)) {
+        hasTraits(traits, OpTraits::kNondeterministic)) {
       return false;
     }
     return aggressive || isKnownOperator(node, callees);
