@@ -106,24 +106,44 @@ def test_optimize_with_inline_makes_old_views_stale():
 
 # For each pass that removes or replaces nodes: a model where it does, and the op type of the
 # node it takes away.
+def _graph(body, signature="(float[2] x) => (float[2] y)", initializers=""):
+    return (
+        '<ir_version: 8, opset_import: ["" : 17]>\n'
+        f"g {signature} {initializers} {{\n  " + body + "\n}\n"
+    )
+
+
 REMOVING_PASSES = {
-    "noop": ("a = Abs (x)\n  b = Identity (a)\n  y = Neg (b)", "Identity"),
-    "dead-code": ("unused = Neg (x)\n  y = Abs (x)", "Neg"),
-    "common-subexpression": ("a = Abs (x)\n  b = Abs (x)\n  y = Add (a, b)", "Abs"),
+    "noop": (_graph("a = Abs (x)\n  b = Identity (a)\n  y = Neg (b)"), "Identity"),
+    "dead-code": (_graph("unused = Neg (x)\n  y = Abs (x)"), "Neg"),
+    "common-subexpression": (_graph("a = Abs (x)\n  b = Abs (x)\n  y = Add (a, b)"), "Abs"),
     "constant-folding": (
-        "c = Constant <value = float[2] {1, 2}> ()\n  d = Neg (c)\n  y = Add (x, d)",
+        _graph("c = Constant <value = float[2] {1, 2}> ()\n  d = Neg (c)\n  y = Add (x, d)"),
         "Neg",
+    ),
+    "constant-to-initializer": (
+        _graph("c = Constant <value = float[2] {1, 2}> ()\n  y = Add (x, c)"),
+        "Constant",
+    ),
+    "shape-folding": (
+        _graph("s = Shape (x)\n  y = Reshape (x, s)", "(float[2,3] x) => (float[2,3] y)"),
+        "Shape",
+    ),
+    "standard-fusions": (
+        _graph(
+            "m = MatMul (x, w)\n  y = Add (m, b)",
+            "(float[2,2] x) => (float[2,2] y)",
+            "<float[2,2] w = {1, 2, 3, 4}, float[2] b = {1, 1}>",
+        ),
+        "MatMul",
     ),
 }
 
 
 @pytest.mark.parametrize("pass_name", sorted(REMOVING_PASSES))
 def test_optimize_makes_views_of_removed_nodes_stale(pass_name):
-    body, removed_op = REMOVING_PASSES[pass_name]
-    model = onyx.parse_text(
-        '<ir_version: 8, opset_import: ["" : 17]>\n'
-        "g (float[2] x) => (float[2] y) {\n  " + body + "\n}\n"
-    )
+    text, removed_op = REMOVING_PASSES[pass_name]
+    model = onyx.parse_text(text)
     gone = [node for node in model.graph if node.op_type == removed_op][-1]
     report = onyx.optimize(model, passes=[pass_name])
     assert report["passes"][pass_name]["nodes_removed"] >= 1
