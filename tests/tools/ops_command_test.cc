@@ -46,6 +46,27 @@ TEST(OpsCommand, ShowsVariadicsRequiredAttributesAndDeprecation) {
   EXPECT_NE(upsample.out.find("Upsample-10 (deprecated)\n"), std::string::npos) << upsample.out;
 }
 
+TEST(OpsCommand, ShowsEachVersionsTraits) {
+  ToolRun add = onyxOps("Add --opset 14");
+  ASSERT_EQ(add.status, 0) << add.out;
+  EXPECT_NE(add.out.find("Add-14\n  traits: commutative, elementwise\n"), std::string::npos)
+      << add.out;
+  ToolRun legacy = onyxOps("Add --opset 6");
+  ASSERT_EQ(legacy.status, 0) << legacy.out;
+  EXPECT_EQ(legacy.out.find("traits:"), std::string::npos) << legacy.out;  // `broadcast`
+  ToolRun json = onyxOps("Reshape Dropout --opset 18 --json");
+  ASSERT_EQ(json.status, 0) << json.out;
+  nlohmann::json parsed = nlohmann::json::parse(json.out);
+  const nlohmann::json& operators = parsed["operator_sets"][0]["operators"];
+  ASSERT_EQ(operators.size(), 2u) << json.out;
+  for (const nlohmann::json& op : operators) {
+    const nlohmann::json& traits = op["versions"][0]["traits"];
+    nlohmann::json expected =
+        nlohmann::json::array({op["name"] == "Reshape" ? "shape-only" : "nondeterministic"});
+    EXPECT_EQ(traits, expected) << op;
+  }
+}
+
 TEST(OpsCommand, EveryDomainByDefault) {
   ToolRun run = onyxOps("");
   ASSERT_EQ(run.status, 0);
