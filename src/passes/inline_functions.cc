@@ -120,7 +120,7 @@ class BodyCopier {
 
   /// Copies the body in, just before the call, and returns the copies in order; the call's
   /// output values are taken over by the body's nodes. The call stays where it was, with no
-  /// outputs, for the caller to remove (removeCall) or to restore (InlinedCall::undo).
+  /// outputs, for the caller to remove (InlinedCall::finish) or restore (InlinedCall::undo).
   std::vector<Node*> copy() {
     Graph& into = *call_.graph();
     for (size_t i = 0; i < callee_.inputs.size(); ++i) {

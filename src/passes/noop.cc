@@ -4,8 +4,8 @@
 // What counts as unchanged, exactly (default domain only):
 //   - Identity, and Concat of a single input;
 //   - Dropout in inference: training_mode absent or a constant false (from opset 12), or, in
-//     the main graph of a model without training graphs, an opset from 7 to 11 (no training
-//     mode) or is_test = 1 before; its mask output unread. The opset is the graph's scope's.
+//     the main graph and the graphs nested in it, an opset from 7 to 11 (no training mode) or
+//     is_test = 1 before; its mask output unread. The opset is the graph's scope's.
 //   - Cast to the element type its input has, CastLike to its input's type;
 //   - Transpose whose permutation is the identity;
 //   - Pad whose pads are all zero;
@@ -146,9 +146,11 @@ class NoopPass final : public GraphPass {
       return value && value->type() == ElementType::kBool && value->size() == 1 &&
              !value->data<bool>()[0];
     }
-    // Before 12 the mode is the run's: an inference run of the main graph. A function body
-    // or a training graph may run in training.
-    if (scope_->function != nullptr || !model_->training_info.empty()) return false;
+    // Before 12 the mode is the run's: an inference run of the main graph (or a graph nested
+    // in it). A function body or a training graph may run in training.
+    const Graph* root = graph_;
+    while (root->parent() != nullptr) root = root->parent();
+    if (root != model_->graph) return false;
     if (opset >= 7) return true;
     return node.intAttr("is_test").value_or(0) == 1;
   }
