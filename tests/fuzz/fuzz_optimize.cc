@@ -6,7 +6,9 @@
 // a body from the same grammar), which runs on inputs the bytes also give. Optimised with the
 // default passes (folding through the evaluator's kernels, the model verified after every
 // pass), it must pass the checker, give the same outputs, and optimise again to the same
-// bytes after a write and a read.
+// bytes after a write and a read. The inliner, on a model of its own, must be all or nothing:
+// a model it refuses writes the bytes it had; one it inlines verifies, passes the checker and
+// computes the same bits.
 //
 // "The same outputs" is bit for bit, except when the fusions changed the model: a folded
 // BatchNormalization or a Gemm made of MatMul + Add rounds differently from the nodes it
@@ -28,6 +30,8 @@
 #include "onyx/check/checker.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/eval/node_evaluator.h"
+#include "onyx/ir/verify.h"
+#include "onyx/passes/inline_functions.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/text/parser.h"
@@ -824,6 +828,38 @@ std::string optimizedBytes(Model& model, const std::string& text, bool* fused) {
   return *bytes;
 }
 
+// Inlines every model-local function call of a fresh parse of `text` (in place, journalled)
+// and holds it to what the inliner promises.
+void checkInlining(const std::string& text, const std::vector<NamedValue>& inputs,
+                   const std::vector<EvalValue>& before) {
+  Result<Model> model = parseText(text);
+  if (!model) broken("the generated text does not parse twice", model.status().toString());
+  Result<std::string> original = serializeModel(*model);
+  if (!original) broken("the generated model does not serialize", original.status().toString());
+  Result<InlineReport> inlined = inlineAllFunctions(*model);
+  if (!inlined) {
+    Result<std::string> after = serializeModel(*model);
+    if (!after || *after != *original) {
+      broken("a refused inline changed the model", inlined.status().toString() + "\n" + text);
+    }
+    return;
+  }
+  if (Diagnostics broken_links = verifyModel(*model); broken_links.hasErrors()) {
+    broken("the inlined model is inconsistent", broken_links.all()[0].toString() + "\n" + text);
+  }
+  if (Diagnostics diagnostics = checkModel(*model); diagnostics.errorCount() > 0) {
+    broken("the inlined model fails the checker", diagnostics.all()[0].toString() + "\n" + text);
+  }
+  Result<std::vector<EvalValue>> after = evaluate(*model, inputs, literally());
+  if (!after) broken("the inlined model does not run", after.status().toString() + "\n" + text);
+  if (after->size() != before.size()) broken("inlining changed the outputs in number", text);
+  for (size_t i = 0; i < before.size(); ++i) {
+    if (!sameBits(before[i].tensor, (*after)[i].tensor)) {
+      broken("an output changed when inlined", "output " + std::to_string(i) + "\n" + text);
+    }
+  }
+}
+
 void run(std::string_view data) {
   Bytes bytes(data);
   std::vector<NamedValue> inputs = inputsFrom(bytes);
@@ -840,6 +876,8 @@ void run(std::string_view data) {
   if (!before) {
     broken("the generated model does not run", before.status().toString() + "\n" + text.model);
   }
+
+  checkInlining(text.model, inputs, *before);
 
   bool fused = false;
   std::string once = optimizedBytes(*model, text.model, &fused);
