@@ -10,6 +10,7 @@
 #include "ir/graph_place.h"
 #include "ir/nested_reads.h"
 #include "onyx/ir/attribute.h"
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor.h"
@@ -47,16 +48,11 @@ bool oneElementConstant(const Value* value) {
     return std::all_of(tensor->dims.begin(), tensor->dims.end(),
                        [](int64_t dim) { return dim == 1; });
   };
-  if (fixedInitializer(value)) return oneElement(value->initializer());
+  if (const Tensor* tensor = constantTensor(value)) return oneElement(tensor);
   const Node* producer = value != nullptr ? value->producer() : nullptr;
-  if (producer == nullptr || producer->opType() != "Constant" ||
-      !canonicalDomain(producer->domainOrDefault()).empty()) {
-    return false;
-  }
-  const Attribute* given = producer->attribute("value");
-  if (given != nullptr) return !given->isReference() && oneElement(given->t);
-  return producer->attribute("value_float") != nullptr ||
-         producer->attribute("value_int") != nullptr;
+  return producer != nullptr && isStandardOperator(*producer, "Constant") &&
+         (producer->attribute("value_float") != nullptr ||
+          producer->attribute("value_int") != nullptr);
 }
 
 std::vector<const Value*> graphInputs(const Graph& graph) {

@@ -6,9 +6,10 @@ std::string_view canonicalDomain(std::string_view domain) {
   return domain == kDefaultDomainAlias ? std::string_view() : domain;
 }
 
+bool isDefaultDomain(const Node& node) { return canonicalDomain(node.domainOrDefault()).empty(); }
+
 bool isStandardOperator(const Node& node, std::string_view op_type) {
-  if (node.opType() != op_type || !canonicalDomain(node.domainOrDefault()).empty() ||
-      node.rare().overload.has_value()) {
+  if (node.opType() != op_type || !isDefaultDomain(node) || node.rare().overload.has_value()) {
     return false;
   }
   for (const Attribute* attribute : node.attributes) {

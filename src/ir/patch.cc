@@ -177,9 +177,6 @@ class Patch::Check {
           }
         }
       }
-      if (edit.input_count && *edit.input_count < edit.node->inputCount()) {
-        // The slots that go: nothing to check; their reads are dropped.
-      }
     }
     for (const AddedNode& added : patch_.added_nodes_) {
       if (added.before != nullptr && position_.count(added.before) == 0) {

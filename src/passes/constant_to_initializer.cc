@@ -93,12 +93,10 @@ class ConstantToInitializerPass final : public Pass {
     Arena& arena = model.arena();
     std::vector<Node*> constants;
     forEachGraph(model, [&](Graph& graph) {
-      const Graph* root = &graph;
-      while (root->parent() != nullptr) root = root->parent();
-      if (root != model.graph) return;  // a function body or a training graph
+      if (!model.graph->encloses(&graph)) return;  // a function body or a training graph
       for (Node* node : graph.nodes()) {
-        if (node->opType() == "Constant" && canonicalDomain(node->domainOrDefault()).empty() &&
-            node->outputCount() == 1 && node->output(0) != nullptr) {
+        if (isStandardOperator(*node, "Constant") && node->outputCount() == 1 &&
+            node->output(0) != nullptr) {
           constants.push_back(node);
         }
       }

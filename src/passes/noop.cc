@@ -65,7 +65,7 @@ class NoopPass final : public GraphPass {
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
     for (Node* node : nodes) {
       if (node->graph() != &graph) continue;
-      if (!canonicalDomain(node->domainOrDefault()).empty()) continue;
+      if (!isDefaultDomain(*node)) continue;
       if (Value* same = unchangedInput(*node)) {
         switch (bypassOutput(model.arena(), *node, 0, *same)) {
           case Bypass::kRefused: break;
@@ -148,9 +148,7 @@ class NoopPass final : public GraphPass {
     }
     // Before 12 the mode is the run's: an inference run of the main graph (or a graph nested
     // in it). A function body or a training graph may run in training.
-    const Graph* root = graph_;
-    while (root->parent() != nullptr) root = root->parent();
-    if (root != model_->graph) return false;
+    if (!model_->graph->encloses(graph_)) return false;
     if (opset >= 7) return true;
     return node.intAttr("is_test").value_or(0) == 1;
   }
@@ -268,7 +266,7 @@ class NoopPass final : public GraphPass {
         above->input(0) == nullptr) {
       return false;
     }
-    if (!canonicalDomain(above->domainOrDefault()).empty()) return false;
+    if (!isDefaultDomain(*above)) return false;
     if (node.opType() == "Transpose" && above->opType() == "Transpose") {
       std::optional<std::vector<int64_t>> outer = permutationOf(node);
       std::optional<std::vector<int64_t>> inner = permutationOf(*above);

@@ -447,9 +447,13 @@ Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model&
 }  // namespace
 
 Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, PassContext& context) const {
+  return applyTo(model, graph, scopeOf(model, graph), context);
+}
+
+Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, const GraphScope& scope,
+                                    PassContext& context) const {
   PassResult result;
   if (index_->rules.empty()) return result;
-  GraphScope scope = scopeOf(model, graph);
   GraphMatchContext match_context(model, scope, context);
   MatchState state;
   state.context = &match_context;
@@ -489,9 +493,9 @@ class RewritePass final : public GraphPass {
   Preserves preserves() const override { return Preserves::kNodeOrder; }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope&,
+  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
                                 PassContext& context) override {
-    return rules_.applyTo(model, graph, context);
+    return rules_.applyTo(model, graph, scope, context);
   }
 
  private:

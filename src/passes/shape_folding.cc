@@ -107,9 +107,7 @@ class ShapeFoldingPass final : public Pass {
     // removing a node that holds graphs never touches a graph still to come.
     std::vector<Graph*> graphs;
     forEachGraph(model, [&](Graph& graph) {
-      const Graph* root = &graph;
-      while (root->parent() != nullptr) root = root->parent();
-      if (root == model.graph) graphs.push_back(&graph);
+      if (model.graph->encloses(&graph)) graphs.push_back(&graph);
     });
     for (auto graph = graphs.rbegin(); graph != graphs.rend(); ++graph) {
       std::vector<Node*> nodes((*graph)->nodes().begin(), (*graph)->nodes().end());
@@ -119,7 +117,7 @@ class ShapeFoldingPass final : public Pass {
           continue;
         }
         if (foldKnownOutputs(*node, context.fold_limit, result)) continue;
-        if (!canonicalDomain(node->domainOrDefault()).empty()) continue;
+        if (!isDefaultDomain(*node)) continue;
         if (node->opType() == "Reshape") foldReshapeTarget(*node, result);
         if (node->opType() == "Expand") foldExpandShape(*node, result);
       }

@@ -123,7 +123,7 @@ int runInfo(const std::string& path, bool json) {
   forEachGraph(model, [&](Graph& graph) {
     for (const Node* node = graph.firstNode(); node; node = node->next()) {
       std::string key(node->opType());
-      if (!canonicalDomain(node->domainOrDefault()).empty()) {
+      if (!isDefaultDomain(*node)) {
         key = std::string(node->domainOrDefault()) + "::" + key;
       }
       ++op_counts[key];

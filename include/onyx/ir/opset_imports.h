@@ -39,6 +39,9 @@ std::string_view canonicalDomain(std::string_view domain);
 /// domain (a bare "" reads as nothing), else `domain` itself.
 std::string_view domainLabel(std::string_view domain);
 
+/// Whether `node` is in the default domain ("" or "ai.onnx"). O(1).
+bool isDefaultDomain(const Node& node);
+
 /// Whether `node` is the default domain's operator `op_type` as the spec defines it: domain
 /// "" or "ai.onnx", no overload (which calls a model-local function), and no attribute that
 /// refers to a calling function's attribute (such a node means something only once called).

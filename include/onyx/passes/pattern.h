@@ -291,6 +291,9 @@ class RuleSet {
   /// match. Rewrites that a rewrite makes possible at earlier nodes wait for the next walk
   /// (a RewritePass in a PassManager walks to a fixed point).
   Result<PassResult> applyTo(Model& model, Graph& graph, PassContext& context) const;
+  /// The same, where the caller has the graph's scope (scopeOf) already.
+  Result<PassResult> applyTo(Model& model, Graph& graph, const GraphScope& scope,
+                             PassContext& context) const;
 
  private:
   struct Index;
