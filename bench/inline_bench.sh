@@ -49,16 +49,7 @@ PY
   rm -f "$text"
 fi
 
-# name command...: one whole process; prints wall time and peak RSS.
-measure() {
-  local name=$1
-  shift
-  local log=$results/$name.time
-  /usr/bin/time -f "%e %M" -o "$log" "$@" >"$results/$name.log" 2>&1
-  read -r seconds kib <"$log"
-  printf '%-26s %7.2f s %8.1f MiB\n' "$name" "$seconds" "$(echo "$kib / 1024" | bc -l)"
-  peak_mib=$(echo "$kib / 1024" | bc -l)
-}
+source bench/whole_process.sh
 
 echo "model: $model ($((blocks * 10 + 1)) nodes, $blocks calls of a 10-node function)"
 for side in onyx ${BEFORE:+before}; do
@@ -70,8 +61,7 @@ for side in onyx ${BEFORE:+before}; do
   measure "$side.convert-inlined" "$binary" convert "$results/$side.inlined.onnx" \
     "$results/$side.inlined.copy.onnx"
   inlined_peak=$peak_mib
-  echo "    nodes after inlining: $("$binary" info "$results/$side.inlined.onnx" |
-    sed -n 's/^nodes: *\([0-9]*\).*/\1/p' | head -1)"
+  echo "    nodes after inlining: $(node_count "$binary" "$results/$side.inlined.onnx")"
   printf '    inlining peak - inlined model peak: %.1f MiB (target <= 64): %s\n' \
     "$(echo "$inline_peak - $inlined_peak" | bc -l)" \
     "$(echo "$inline_peak - $inlined_peak <= 64" | bc -l | sed 's/1/holds/; s/0/misses/')"

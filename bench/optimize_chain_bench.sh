@@ -45,15 +45,7 @@ PY
   rm -f "$text"
 fi
 
-# name binary command...: one whole process, "seconds peak_MiB" appended to the summary.
-measure() {
-  local name=$1
-  shift
-  local log=$results/$name.time
-  /usr/bin/time -f "%e %M" -o "$log" "$@" >"$results/$name.log" 2>&1
-  read -r seconds kib <"$log"
-  printf '%-24s %7.2f s %8.1f MiB\n' "$name" "$seconds" "$(echo "$kib / 1024" | bc -l)"
-}
+source bench/whole_process.sh
 
 echo "model: $model ($(("$blocks" * 9 + 1)) nodes)"
 for side in onyx ${BEFORE:+before}; do
@@ -63,6 +55,5 @@ for side in onyx ${BEFORE:+before}; do
   measure "$side.infer" "$binary" infer "$model" "$results/$side.inferred.onnx"
   measure "$side.optimize" "$binary" optimize --profile "$model" "$results/$side.optimized.onnx"
   grep -E '^(  )?[a-z-]+ ' "$results/$side.optimize.log" | head -20 | sed 's/^/    /' || true
-  echo "    nodes after: $("$binary" info "$results/$side.optimized.onnx" |
-    sed -n 's/^nodes: *\([0-9]*\).*/\1/p' | head -1)"
+  echo "    nodes after: $(node_count "$binary" "$results/$side.optimized.onnx")"
 done
