@@ -19,6 +19,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/model.h"
 #include "onyx/ir/tensor_array.h"
@@ -36,28 +37,28 @@ size_t mixed(size_t i) { return (i * 2654435761u) >> 7; }
 
 onyx::Model makeChain(size_t count) {
   onyx::Model model;
-  onyx::Arena& arena = model.arena();
+  onyx::GraphEditor edit(model);
   model.ir_version = 10;
   model.setOpsetVersion("", 18);
-  model.graph = onyx::newGraph(arena);
+  model.graph = edit.newGraph();
   onyx::Graph& graph = *model.graph;
-  onyx::Value* last = graph.addInput(arena, "x").value();
+  onyx::Value* last = edit.addInput(graph, "x").value();
   onyx::Array one(onyx::ElementType::kFloat, {1});
   one.data<float>()[0] = 0.5f;
-  onyx::Tensor* tensor = onyx::tensorFromArray(one, arena);
+  onyx::Tensor* tensor = edit.tensorFromArray(one);
   tensor->name = "half";
-  onyx::Value* half = graph.addInitializer(arena, tensor).value();
+  onyx::Value* half = edit.addInitializer(graph, tensor).value();
   for (size_t i = 0; i < count; ++i) {
     onyx::Node* node = nullptr;
     if (i % 10 == 9) {
-      node = graph.createNode(arena, "Add", {last, half});
+      node = edit.createNode(graph, "Add", {last, half});
     } else {
-      node = graph.createNode(arena, kUnary[mixed(i) % kUnaryCount], {last});
+      node = edit.createNode(graph, kUnary[mixed(i) % kUnaryCount], {last});
     }
     graph.appendNode(node);
     last = node->output(0);
   }
-  graph.addOutput(arena, last);
+  edit.addOutput(graph, last);
   return model;
 }
 

@@ -66,13 +66,13 @@ py::object typeOrNone(const HolderPtr& holder, const Type* type) {
 }
 
 // A Type given from Python (an onyx.Type of any model, or its text `float[N,3]`) as a Type
-// in `model`'s arena.
+// in `model`'s edit.arena().
 Type* typeIn(const HolderPtr& holder, py::handle given) {
   if (py::isinstance<Ref<Type>>(given)) {
     const auto& ref = given.cast<const Ref<Type>&>();
     if (ref.holder == holder) return ref.ptr;
     holder->model.shareBytesOf(ref.holder->model);  // the copy shares its strings
-    return cloneType(holder->model.arena(), *ref.ptr);
+    return GraphEditor(holder->model).cloneType(*ref.ptr);
   }
   if (!py::isinstance<py::str>(given)) {
     throw py::type_error("a type is an onyx.Type or its text, as 'float[N,3]'");
@@ -218,9 +218,9 @@ Tensor* tensorIn(const HolderPtr& holder, py::handle given) {
     // A copy of the message (its bytes shared, not copied): the model may rename it, and the
     // tensor stays as it is where it came from.
     if (ref.holder != holder) holder->model.shareBytesOf(ref.holder->model);
-    return cloneTensor(holder->model.arena(), *ref.ptr);
+    return GraphEditor(holder->model).cloneTensor(*ref.ptr);
   }
-  return tensorFromArray(arrayOfPython(given, std::nullopt, "tensor"), holder->model.arena());
+  return GraphEditor(holder->model).tensorFromArray(arrayOfPython(given, std::nullopt, "tensor"));
 }
 
 std::vector<Value*> valuesOf(const HolderPtr& holder, py::handle list, const char* what) {
@@ -231,9 +231,9 @@ std::vector<Value*> valuesOf(const HolderPtr& holder, py::handle list, const cha
 
 void applyNodeFields(const Ref<Node>& ref, const std::optional<std::string>& domain,
                      const std::optional<std::string>& name, const py::object& attributes) {
-  Arena& arena = ref.model().arena();
-  if (domain) ref.ptr->domain = arena.copy(*domain);
-  if (name) ref.ptr->name = arena.copy(*name);
+  GraphEditor edit(ref.model());
+  if (domain) ref.ptr->domain = edit.arena().copy(*domain);
+  if (name) ref.ptr->name = edit.arena().copy(*name);
   if (!attributes.is_none()) {
     for (auto item : py::reinterpret_borrow<py::dict>(attributes)) {
       setAttribute(ref, item.first.cast<std::string>(), item.second);
@@ -303,8 +303,8 @@ void bindValues(py::module_&) {  // onyx.Value is made by makeFastTypes
           [](const Ref<Value>& ref) { return typeOrNone(ref.holder, liveValue(ref)->type()); },
           [](const Ref<Value>& ref, py::object type) {
             Value* value = liveValue(ref);
-            value->setType(ref.model().arena(),
-                           type.is_none() ? nullptr : typeIn(ref.holder, type));
+            GraphEditor(ref.model())
+                .setType(value, type.is_none() ? nullptr : typeIn(ref.holder, type));
             ref.changed();
           },
           "Its declared Type, or None. Set it with an onyx.Type or its text ('float[N,3]').")
@@ -476,7 +476,7 @@ void bindGraphs(py::module_& module) {
       .def_property(
           "name", [](const Ref<Graph>& ref) { return optionalText(liveGraph(ref)->name); },
           [](const Ref<Graph>& ref, const std::string& name) {
-            liveGraph(ref)->name = ref.model().arena().copy(name);
+            liveGraph(ref)->name = GraphEditor(ref.model()).arena().copy(name);
             ref.changed();
           },
           "The graph's name, or None.")
@@ -619,7 +619,7 @@ void bindGraphs(py::module_& module) {
           [](const Ref<Graph>& ref, py::object tensor, std::optional<std::string> name) {
             Graph* graph = liveGraph(ref);
             Tensor* held = tensorIn(ref.holder, tensor);
-            if (name) held->name = ref.model().arena().copy(*name);
+            if (name) held->name = GraphEditor(ref.model()).arena().copy(*name);
             Value* value = unwrap(GraphEditor(ref.model()).addInitializer(*graph, held),
                                   "cannot add the initializer");
             ref.changed();

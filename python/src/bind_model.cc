@@ -13,6 +13,7 @@
 #include "bindings.h"
 #include "onyx/eval/test_case.h"
 #include "onyx/ir/clone.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/metadata.h"
 #include "onyx/ir/opset_imports.h"
@@ -55,8 +56,8 @@ void bindModels(py::module_& module) {
              for (const auto& [domain, version] : opset_imports) {
                model.setOpsetVersion(domain, version);
              }
-             model.graph = newGraph(model.arena());
-             model.graph->name = model.arena().copy(graph_name);
+             model.graph = GraphEditor(model).newGraph();
+             model.graph->name = GraphEditor(model).arena().copy(graph_name);
              return makeHolder(std::move(model));
            }),
            py::kw_only(), py::arg("ir_version") = 10,
@@ -101,7 +102,7 @@ void bindModels(py::module_& module) {
           "producer_name",
           [](const HolderPtr& holder) { return optionalText(holder->model.producer_name); },
           [](const HolderPtr& holder, const std::string& name) {
-            holder->model.producer_name = holder->model.arena().copy(name);
+            holder->model.producer_name = GraphEditor(holder->model).arena().copy(name);
             ++holder->edits;
           },
           "The tool that made the model, or None.")
@@ -109,7 +110,7 @@ void bindModels(py::module_& module) {
           "producer_version",
           [](const HolderPtr& holder) { return optionalText(holder->model.producer_version); },
           [](const HolderPtr& holder, const std::string& version) {
-            holder->model.producer_version = holder->model.arena().copy(version);
+            holder->model.producer_version = GraphEditor(holder->model).arena().copy(version);
             ++holder->edits;
           },
           "That tool's version, or None.")
@@ -127,7 +128,7 @@ void bindModels(py::module_& module) {
       .def(
           "set_metadata",
           [](const HolderPtr& holder, const std::string& key, const std::string& value) {
-            setMetadata(holder->model.arena(), holder->model.metadata_props, key, value);
+            GraphEditor(holder->model).setMetadata(holder->model.metadata_props, key, value);
             ++holder->edits;
           },
           py::arg("key"), py::arg("value"), "Sets metadata entry `key` to `value`.")
@@ -143,7 +144,7 @@ void bindModels(py::module_& module) {
           "doc_string",
           [](const HolderPtr& holder) { return optionalText(holder->model.doc_string); },
           [](const HolderPtr& holder, const std::string& text) {
-            holder->model.doc_string = holder->model.arena().copy(text);
+            holder->model.doc_string = GraphEditor(holder->model).arena().copy(text);
             ++holder->edits;
           },
           "The model's documentation string, or None.")

@@ -12,6 +12,7 @@
 
 #include "bindings.h"
 #include "graph_objects.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/patch.h"
 
 namespace onyx::python {
@@ -65,7 +66,7 @@ void bindPatch(py::module_& module) {
           [](PythonPatch& self, py::object tensor, std::optional<std::string> name) {
             Patch& patch = self.live();
             Tensor* held = tensorIn(self.graph.holder, tensor);
-            if (name) held->name = self.graph.model().arena().copy(*name);
+            if (name) held->name = GraphEditor(self.graph.model()).arena().copy(*name);
             return Ref<Value>(self.graph.holder, patch.addInitializer(held),
                               /*added_by_patch=*/true);
           },

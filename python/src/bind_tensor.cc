@@ -7,6 +7,7 @@
 
 #include "arrays.h"
 #include "bindings.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/tensor_data.h"
 
@@ -100,8 +101,8 @@ void bindTensors(py::module_& module) {
                                            elementTypeName(*dtype)));
         }
         HolderPtr holder = makeHolder(Model());
-        Tensor* tensor = tensorFromArray(array, holder->model.arena());
-        if (name) tensor->name = holder->model.arena().copy(*name);
+        Tensor* tensor = GraphEditor(holder->model).tensorFromArray(array);
+        if (name) tensor->name = GraphEditor(holder->model).arena().copy(*name);
         return Ref<Tensor>(holder, tensor);
       },
       py::arg("value"), py::arg("dtype") = py::none(), py::arg("name") = py::none(),

@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
@@ -97,7 +98,7 @@ int setNodeDomain(PyObject* self, PyObject* given, void*) {
       [&] {
         const Ref<Node>& ref = refOf<Node>(self);
         Node* node = liveNode(ref);
-        node->domain = ref.model().arena().copy(setterText(given, "a node's domain"));
+        node->domain = GraphEditor(ref.model()).arena().copy(setterText(given, "a node's domain"));
         ref.changed();
         return 0;
       },
@@ -113,7 +114,7 @@ int setNodeName(PyObject* self, PyObject* given, void*) {
       [&] {
         const Ref<Node>& ref = refOf<Node>(self);
         Node* node = liveNode(ref);
-        node->name = ref.model().arena().copy(setterText(given, "a node's name"));
+        node->name = GraphEditor(ref.model()).arena().copy(setterText(given, "a node's name"));
         ref.changed();
         return 0;
       },
@@ -194,7 +195,7 @@ int setValueName(PyObject* self, PyObject* given, void*) {
       [&] {
         const Ref<Value>& ref = refOf<Value>(self);
         Value* value = liveValue(ref);
-        check(renameValue(ref.model().arena(), *value, setterText(given, "a value's name")),
+        check(GraphEditor(ref.model()).rename(value, setterText(given, "a value's name")),
               "cannot rename");
         ref.changed();
         return 0;

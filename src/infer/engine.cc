@@ -9,6 +9,7 @@
 #include "infer/signature_types.h"
 #include "ir/graph_place.h"
 #include "onyx/ir/attribute.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/node.h"
@@ -364,19 +365,19 @@ std::string_view Engine::declaredText(DimValue dim) {
   size_t index = static_cast<size_t>(dim.expression());
   if (index >= declared_text_.size()) declared_text_.resize(dims_.expressionCount());
   std::string_view& text = declared_text_[index];
-  if (text.data() == nullptr) text = model_.arena().copy(dims_.text(dim));
+  if (text.data() == nullptr) text = GraphEditor(model_).arena().copy(dims_.text(dim));
   return text;
 }
 
 void Engine::writeBack() {
-  Arena& arena = model_.arena();
+  GraphEditor edit(model_);
   auto symbol_text = [](void* engine, DimValue dim) {
     return static_cast<Engine*>(engine)->declaredText(dim);
   };
   for (auto [value, state] : to_write_back_) {
     if (!state->improves_declaration) continue;
-    if (Type* type = ops::toDeclared(state->type, arena, symbol_text, this)) {
-      value->setType(arena, type);
+    if (Type* type = ops::toDeclared(state->type, edit, symbol_text, this)) {
+      edit.setType(value, type);
     }
   }
 }

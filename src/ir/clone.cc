@@ -1,4 +1,5 @@
 #include "onyx/ir/clone.h"
+#include "onyx/ir/editor.h"
 
 #include <unordered_map>
 #include "core/development_checks.h"
@@ -11,6 +12,7 @@ namespace onyx {
 namespace {
 
 using B = ir_internal::GraphBuilder;
+using ir_internal::NameTableWriter;
 
 class Cloner {
  public:
@@ -237,7 +239,7 @@ class Cloner {
     B::nameCounter(copy) = B::nameCounter(const_cast<Graph*>(&source));
 
     // Values first, so that nested graphs find the values they capture.
-    B::names(copy).reserve(arena_, source.names().size());
+    NameTableWriter::reserve(B::names(copy), arena_, source.names().size());
     B::values(copy).reserve(arena_, source.values().size());
     for (const Value* v : source.values()) {
       if (v->graph() != &source) continue;
@@ -249,7 +251,7 @@ class Cloner {
       values_.emplace(v, clone);
     }
     source.names().forEach([&](std::string_view, Value* v) {
-      if (v->graph() == &source) B::names(copy).put(arena_, values_.at(v));
+      if (v->graph() == &source) NameTableWriter::put(B::names(copy), arena_, values_.at(v));
     });
 
     for (const Node* node = source.firstNode(); node != nullptr; node = node->next()) {
@@ -330,7 +332,7 @@ class Cloner {
         each(source.attributes, [&](const Attribute& a) { return attribute(a, scope, copy); });
     if (source.rare_fields != nullptr) {
       const NodeRareFields& rare = *source.rare_fields;
-      NodeRareFields& rare_copy = copy->rare(arena_);
+      NodeRareFields& rare_copy = ir_internal::GraphBuilder::editorOn(arena_).rare(copy);
       rare_copy.doc_string = rare.doc_string;
       rare_copy.overload = rare.overload;
       rare_copy.metadata_props = entries(rare.metadata_props);
@@ -352,27 +354,29 @@ class Cloner {
 
 }  // namespace
 
-Graph* cloneGraph(Arena& arena, const Graph& source, Graph* parent, Node* owner) {
-  return Cloner(arena).graphTree(source, parent, owner);
+Graph* GraphEditor::cloneGraph(const Graph& source, Graph* parent, Node* owner) const {
+  return Cloner(*arena_).graphTree(source, parent, owner);
 }
 
-Function* cloneFunction(Arena& arena, const Function& source) {
-  return Cloner(arena).function(source);
+Function* GraphEditor::cloneFunction(const Function& source) const {
+  return Cloner(*arena_).function(source);
 }
 
-Type* cloneType(Arena& arena, const Type& source) { return Cloner(arena).type(source); }
+Type* GraphEditor::cloneType(const Type& source) const { return Cloner(*arena_).type(source); }
 
-Tensor* cloneTensor(Arena& arena, const Tensor& source) { return Cloner(arena).tensor(source); }
+Tensor* GraphEditor::cloneTensor(const Tensor& source) const {
+  return Cloner(*arena_).tensor(source);
+}
 
-SparseTensor* cloneSparseTensor(Arena& arena, const SparseTensor& source) {
-  return Cloner(arena).sparse(source);
+SparseTensor* GraphEditor::cloneSparseTensor(const SparseTensor& source) const {
+  return Cloner(*arena_).sparse(source);
 }
 
 Model cloneModel(const Model& source) {
   Model model;
   model.shareBytesOf(source);
   model.setFolder(source.folder());
-  Arena& arena = model.arena();
+  Arena& arena = GraphEditor(model).arena();
   Cloner cloner(arena);
   model.ir_version = source.ir_version;
   model.opset_import = cloner.opsets(source.opset_import);

@@ -1,5 +1,7 @@
 #include "onyx/ir/function.h"
 
+#include "onyx/ir/editor.h"
+
 #include <string>
 
 #include "core/quote.h"
@@ -32,8 +34,9 @@ size_t FunctionIdHash::operator()(const FunctionId& id) const {
   return static_cast<size_t>(hash);
 }
 
-Function* newFunction(Arena& arena, std::string_view domain, std::string_view name,
-                      std::string_view overload) {
+Function* GraphEditor::newFunction(std::string_view domain, std::string_view name,
+                                   std::string_view overload) const {
+  Arena& arena = *arena_;
   Function* function = arena.make<Function>();
   function->domain = arena.copy(domain);
   function->name = arena.copy(name);
@@ -42,18 +45,19 @@ Function* newFunction(Arena& arena, std::string_view domain, std::string_view na
   return function;
 }
 
-Result<Value*> Function::addInput(Arena& arena, std::string_view input_name) {
+Result<Value*> GraphEditor::addInput(Function& function, std::string_view input_name) const {
+  Arena& arena = *arena_;
   if (input_name.empty()) {
-    inputs.push_back(arena, nullptr);
+    function.inputs.push_back(arena, nullptr);
     return static_cast<Value*>(nullptr);
   }
-  if (isNameInScope(*body, input_name)) {
+  if (isNameInScope(*function.body, input_name)) {
     return Status(ErrorCode::kInvalidArgument,
-                  "the name " + quoted(input_name) + " is already taken in the body");
+                  "the name " + quoted(input_name) + " is already taken in the function.body");
   }
-  Value* value = ir_internal::defineValue(arena, *body, arena.copy(input_name));
+  Value* value = ir_internal::defineValue(arena, *function.body, arena.copy(input_name));
   ir_internal::GraphBuilder::functionInput(value) = true;
-  inputs.push_back(arena, value);
+  function.inputs.push_back(arena, value);
   return value;
 }
 
@@ -74,10 +78,11 @@ Status Function::removeInput(size_t index) {
   return Status::ok();
 }
 
-void Function::addOutput(Arena& arena, Value* value) {
+void GraphEditor::addOutput(Function& function, Value* value) const {
+  Arena& arena = *arena_;
   Use* use = arena.make<Use>();
   use->set(value);
-  outputs.push_back(arena, use);
+  function.outputs.push_back(arena, use);
 }
 
 void Function::removeOutput(size_t index) {

@@ -9,12 +9,18 @@
 #include <cstdint>
 #include <string_view>
 
+#include "ir/name_table_writer.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 
 namespace onyx::ir_internal {
 
 class GraphBuilder {
  public:
+  /// An editor for what is built in `arena` outside a model (the loader's own arenas,
+  /// inference's side table): model() and patch() are not for it.
+  static GraphEditor editorOn(Arena& arena) { return GraphEditor(nullptr, &arena); }
+
   // ---- Graph -------------------------------------------------------------------------------
   static Node*& firstNode(Graph* graph) { return graph->first_node_; }
   static Node*& lastNode(Graph* graph) { return graph->last_node_; }

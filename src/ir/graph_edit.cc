@@ -6,6 +6,7 @@
 
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/unique_names.h"
 
@@ -57,15 +58,16 @@ void eraseFirst(ArenaList<T*>& list, const T* item) {
 
 }  // namespace
 
-Graph* newGraph(Arena& arena) { return arena.make<Graph>(); }
+Graph* GraphEditor::newGraph() const { return arena_->make<Graph>(); }
 
 // ---------------------------------------------------------------------------------------
 // Nodes
 
-Node* Graph::createNode(Arena& arena, std::string_view op_type, std::span<Value* const> reads,
-                        size_t output_count) {
+Node* GraphEditor::createNode(Graph& graph, std::string_view op_type, std::span<Value* const> reads,
+                              size_t output_count) const {
+  Arena& arena = *arena_;
   Node* node = arena.make<Node>();
-  B::graph(node) = this;
+  B::graph(node) = &graph;
   node->op_type = arena.copy(op_type);
   ArenaList<Use>& slots = B::inputs(node);
   slots.resize(arena, reads.size());
@@ -74,7 +76,7 @@ Node* Graph::createNode(Arena& arena, std::string_view op_type, std::span<Value*
     node->setInput(i, reads[i]);
   }
   B::outputs(node).reserve(arena, output_count);
-  for (size_t i = 0; i < output_count; ++i) node->addOutput(arena);
+  for (size_t i = 0; i < output_count; ++i) addOutput(node);
   return node;
 }
 
@@ -94,9 +96,10 @@ Status Graph::removeNode(Node* node) {
 // ---------------------------------------------------------------------------------------
 // Inputs and outputs
 
-Result<Value*> Graph::addInput(Arena& arena, std::string_view value_name, Type* type) {
+Result<Value*> GraphEditor::addInput(Graph& graph, std::string_view value_name, Type* type) const {
+  Arena& arena = *arena_;
   if (value_name.empty()) return Status(ErrorCode::kInvalidArgument, "a graph input needs a name");
-  Value* value = valueToDefine(arena, *this, value_name, [](const Value& existing) {
+  Value* value = valueToDefine(arena, graph, value_name, [](const Value& existing) {
     return !existing.isGraphInput() && existing.producer() == nullptr && existing.isInitializer();
   });
   if (value == nullptr) return nameTaken(value_name);
@@ -105,7 +108,7 @@ Result<Value*> Graph::addInput(Arena& arena, std::string_view value_name, Type* 
   info->type = type;
   info->value = value;
   B::graphInput(value) = info;
-  inputs.push_back(arena, info);
+  graph.inputs.push_back(arena, info);
   return value;
 }
 
@@ -126,14 +129,15 @@ Status Graph::removeInput(Value* value) {
                 quoted(value->name()) + " is not an input of this graph");
 }
 
-void Graph::addOutput(Arena& arena, Value* value) {
-  ONYX_ASSERT(value != nullptr && value->graph() != nullptr && value->graph()->encloses(this));
+void GraphEditor::addOutput(Graph& graph, Value* value) const {
+  Arena& arena = *arena_;
+  ONYX_ASSERT(value != nullptr && value->graph() != nullptr && value->graph()->encloses(&graph));
   ValueInfo* info = arena.make<ValueInfo>();
   info->name = value->name();
   info->type = const_cast<Type*>(value->type());
   info->output.set(value);
-  outputs.push_back(arena, info);
-  if (value->graph() == this && !value->isGraphInput() && value->valueInfo() == nullptr) {
+  graph.outputs.push_back(arena, info);
+  if (value->graph() == &graph && !value->isGraphInput() && value->valueInfo() == nullptr) {
     B::valueInfo(value) = info;
   }
 }
@@ -153,32 +157,34 @@ Status Graph::removeOutput(size_t index) {
 // ---------------------------------------------------------------------------------------
 // Initializers
 
-Result<Value*> Graph::addInitializer(Arena& arena, Tensor* tensor) {
+Result<Value*> GraphEditor::addInitializer(Graph& graph, Tensor* tensor) const {
+  Arena& arena = *arena_;
   std::string_view tensor_name = tensor->nameOrEmpty();
   if (tensor_name.empty()) {
     return Status(ErrorCode::kInvalidArgument, "an initializer needs a name");
   }
-  Value* value = valueToDefine(arena, *this, tensor_name, [](const Value& existing) {
+  Value* value = valueToDefine(arena, graph, tensor_name, [](const Value& existing) {
     return existing.isGraphInput() && !existing.isInitializer();
   });
   if (value == nullptr) return nameTaken(tensor_name);
   B::initializer(value) = tensor;
-  initializers.push_back(arena, tensor);
+  graph.initializers.push_back(arena, tensor);
   return value;
 }
 
-Result<Value*> Graph::addSparseInitializer(Arena& arena, SparseTensor* tensor) {
+Result<Value*> GraphEditor::addSparseInitializer(Graph& graph, SparseTensor* tensor) const {
+  Arena& arena = *arena_;
   std::string_view tensor_name =
       tensor->values != nullptr ? tensor->values->nameOrEmpty() : std::string_view();
   if (tensor_name.empty()) {
     return Status(ErrorCode::kInvalidArgument, "a sparse initializer needs a named values tensor");
   }
-  Value* value = valueToDefine(arena, *this, tensor_name, [](const Value& existing) {
+  Value* value = valueToDefine(arena, graph, tensor_name, [](const Value& existing) {
     return existing.isGraphInput() && !existing.isInitializer();
   });
   if (value == nullptr) return nameTaken(tensor_name);
   B::sparseInitializer(value) = tensor;
-  sparse_initializers.push_back(arena, tensor);
+  graph.sparse_initializers.push_back(arena, tensor);
   return value;
 }
 
@@ -237,13 +243,15 @@ Status Graph::removeInitializers(std::span<Value* const> removed) {
 // ---------------------------------------------------------------------------------------
 // Annotations and housekeeping
 
-TensorAnnotation& Graph::quantizationAnnotation(Arena& arena, std::string_view tensor_name) {
-  for (TensorAnnotation* annotation : quantization_annotation) {
+TensorAnnotation& GraphEditor::quantizationAnnotation(Graph& graph,
+                                                      std::string_view tensor_name) const {
+  Arena& arena = *arena_;
+  for (TensorAnnotation* annotation : graph.quantization_annotation) {
     if (annotation->tensor_name.value_or("") == tensor_name) return *annotation;
   }
   TensorAnnotation* annotation = arena.make<TensorAnnotation>();
   annotation->tensor_name = arena.copy(tensor_name);
-  quantization_annotation.push_back(arena, annotation);
+  graph.quantization_annotation.push_back(arena, annotation);
   return *annotation;
 }
 

@@ -1,4 +1,5 @@
 #include "onyx/ir/metadata.h"
+#include "onyx/ir/editor.h"
 
 namespace onyx {
 
@@ -11,8 +12,9 @@ std::optional<std::string_view> metadataValue(const ArenaList<StringStringEntry>
   return found;
 }
 
-void setMetadata(Arena& arena, ArenaList<StringStringEntry>& entries, std::string_view key,
-                 std::string_view value) {
+void GraphEditor::setMetadata(ArenaList<StringStringEntry>& entries, std::string_view key,
+                              std::string_view value) const {
+  Arena& arena = *arena_;
   for (size_t i = entries.size(); i-- > 0;) {
     if (entries[i].key.value_or("") == key) {
       entries[i].value = arena.copy(value);

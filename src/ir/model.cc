@@ -1,4 +1,5 @@
 #include "onyx/ir/model.h"
+#include "onyx/ir/editor.h"
 
 #include "ir/scope.h"
 
@@ -19,7 +20,7 @@ std::optional<int64_t> Model::opsetVersion(std::string_view opset_domain) const 
 }
 
 void Model::setOpsetVersion(std::string_view opset_domain, int64_t version) {
-  setImportedVersion(arena(), opset_import, opset_domain, version);
+  GraphEditor(*this).setImportedVersion(opset_import, opset_domain, version);
 }
 
 bool Model::removeOpset(std::string_view opset_domain) {
@@ -54,7 +55,7 @@ Status Model::addFunction(Function* function) {
     }
     return Status(ErrorCode::kInvalidArgument, "the model already has a function " + key);
   }
-  functions.push_back(arena(), function);
+  functions.push_back((*arena_), function);
   return Status::ok();
 }
 
@@ -70,20 +71,21 @@ bool Model::removeFunction(const Function* function) {
 }
 
 TrainingInfo& Model::addTrainingInfo() {
-  TrainingInfo* info = arena().make<TrainingInfo>();
-  info->algorithm = arena().make<Graph>();
-  training_info.push_back(arena(), info);
+  TrainingInfo* info = (*arena_).make<TrainingInfo>();
+  info->algorithm = (*arena_).make<Graph>();
+  training_info.push_back((*arena_), info);
   return *info;
 }
 
 DeviceConfiguration& Model::addConfiguration(std::string_view configuration_name,
                                              int32_t num_devices,
                                              std::initializer_list<std::string_view> devices) {
-  DeviceConfiguration* config = arena().make<DeviceConfiguration>();
-  config->name = arena().copy(configuration_name);
+  DeviceConfiguration* config = (*arena_).make<DeviceConfiguration>();
+  config->name = (*arena_).copy(configuration_name);
   config->num_devices = num_devices;
-  for (std::string_view device : devices) config->device.push_back(arena(), arena().copy(device));
-  configuration.push_back(arena(), config);
+  for (std::string_view device : devices)
+    config->device.push_back((*arena_), (*arena_).copy(device));
+  configuration.push_back((*arena_), config);
   return *config;
 }
 

@@ -1,24 +1,10 @@
 #include "onyx/ir/name_table.h"
 
+#include "ir/name_table_writer.h"
+
 #include "onyx/ir/value.h"
 
 namespace onyx {
-
-void NameTable::put(Arena& arena, Value* value) {
-  bool added = false;
-  Value* found = findOrAdd(arena, value->name(), [&] {
-    added = true;
-    return value;
-  });
-  if (added || found == value) return;
-  uint64_t hash = hashName(value->name());
-  for (size_t i = hash & (capacity_ - 1);; i = (i + 1) & (capacity_ - 1)) {
-    if (slots_[i].value == found) {
-      slots_[i].value = value;
-      return;
-    }
-  }
-}
 
 bool NameTable::erase(std::string_view name) {
   if (capacity_ == 0) return false;
@@ -43,27 +29,51 @@ bool NameTable::erase(std::string_view name) {
   return true;
 }
 
-void NameTable::reserve(Arena& arena, size_t count) {
-  size_t capacity = 16;
-  while (capacity * 3 < count * 4) capacity *= 2;
-  if (capacity > capacity_) rehash(arena, capacity);
+namespace ir_internal {
+
+void NameTableWriter::put(NameTable& table, Arena& arena, Value* value) {
+  bool added = false;
+  Value* found = findOrAdd(table, arena, value->name(), [&] {
+    added = true;
+    return value;
+  });
+  if (added || found == value) return;
+  uint64_t hash = NameTable::hashName(value->name());
+  size_t mask = table.capacity_ - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    if (table.slots_[i].value == found) {
+      table.slots_[i].value = value;
+      return;
+    }
+  }
 }
 
-void NameTable::grow(Arena& arena) { rehash(arena, capacity_ == 0 ? 16 : capacity_ * 2); }
+void NameTableWriter::reserve(NameTable& table, Arena& arena, size_t count) {
+  size_t capacity = 16;
+  while (capacity * 3 < count * 4) capacity *= 2;
+  if (capacity > table.capacity_) rehash(table, arena, capacity);
+}
 
-void NameTable::rehash(Arena& arena, size_t capacity) {
-  Slot* old = slots_;
-  size_t old_capacity = capacity_;
-  capacity_ = capacity;
-  slots_ = arena.allocateArray<Slot>(capacity_);
-  std::memset(static_cast<void*>(slots_), 0, capacity_ * sizeof(Slot));
+void NameTableWriter::grow(NameTable& table, Arena& arena) {
+  rehash(table, arena, table.capacity_ == 0 ? 16 : table.capacity_ * 2);
+}
+
+void NameTableWriter::rehash(NameTable& table, Arena& arena, size_t capacity) {
+  NameTable::Slot* old = table.slots_;
+  size_t old_capacity = table.capacity_;
+  table.capacity_ = capacity;
+  table.slots_ = arena.allocateArray<NameTable::Slot>(capacity);
+  std::memset(static_cast<void*>(table.slots_), 0, capacity * sizeof(NameTable::Slot));
+  size_t mask = capacity - 1;
   for (size_t i = 0; i < old_capacity; ++i) {
     if (old[i].value == nullptr) continue;
     // The tag is the hash's low 32 bits, all a slot index needs below 2^32 slots.
-    size_t j = old[i].tag & (capacity_ - 1);
-    while (slots_[j].value != nullptr) j = (j + 1) & (capacity_ - 1);
-    slots_[j] = old[i];
+    size_t j = old[i].tag & mask;
+    while (table.slots_[j].value != nullptr) j = (j + 1) & mask;
+    table.slots_[j] = old[i];
   }
 }
+
+}  // namespace ir_internal
 
 }  // namespace onyx

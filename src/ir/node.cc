@@ -7,6 +7,7 @@
 
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/unique_names.h"
 
@@ -150,18 +151,23 @@ void Node::setInput(size_t i, Value* value) {
   inputs_[i].set(value);
 }
 
-void Node::addInput(Arena& arena, Value* value) { insertInput(arena, inputs_.size(), value); }
+void GraphEditor::addInput(Node* node, Value* value) const {
+  insertInput(node, node->inputs_.size(), value);
+}
 
-void Node::insertInput(Arena& arena, size_t i, Value* value) {
-  ONYX_ASSERT(i <= inputs_.size());
-  ONYX_ASSERT(visibleFrom(graph_, value) && "a node reads only values visible from its graph");
+void GraphEditor::insertInput(Node* node, size_t i, Value* value) const {
+  Arena& arena = *arena_;
+  ONYX_ASSERT(i <= node->inputs_.size());
+  ONYX_ASSERT(visibleFrom(node->graph_, value) &&
+              "a node reads only values visible from its graph");
   // Linked slots must not move by copy: the new array takes each link over in place.
   ArenaList<Use> grown;
-  grown.resize(arena, inputs_.size() + 1);
-  for (size_t j = 0; j < inputs_.size(); ++j) transferUse(grown[j < i ? j : j + 1], inputs_[j]);
-  for (Use& use : grown) B::user(&use) = this;
+  grown.resize(arena, node->inputs_.size() + 1);
+  for (size_t j = 0; j < node->inputs_.size(); ++j)
+    transferUse(grown[j < i ? j : j + 1], node->inputs_[j]);
+  for (Use& use : grown) B::user(&use) = node;
   grown[i].set(value);
-  inputs_ = grown;
+  node->inputs_ = grown;
 }
 
 void Node::removeInput(size_t i) {
@@ -186,38 +192,40 @@ void Node::replaceInputWith(Value* from, Value* to) {
 // ---------------------------------------------------------------------------------------
 // Outputs
 
-Value* Node::addOutput(Arena& arena, std::string_view hint) {
-  ONYX_ASSERT(graph_ != nullptr);
+Value* GraphEditor::addOutput(Node* node, std::string_view hint) const {
+  Arena& arena = *arena_;
+  ONYX_ASSERT(node->graph_ != nullptr);
   std::string fallback;
   if (hint.empty()) {
-    fallback = std::string(opType().empty() ? "v" : opType()) + "_out";
+    fallback = std::string(node->opType().empty() ? "v" : node->opType()) + "_out";
     hint = fallback;
   }
-  Value* value = ir_internal::defineValue(arena, *graph_, uniqueValueName(arena, *graph_, hint));
-  B::producer(value) = this;
-  B::outputIndex(value) = static_cast<uint32_t>(outputs_.size());
-  outputs_.push_back(arena, value);
+  Value* value = ir_internal::defineValue(arena, *node->graph_, uniqueName(*node->graph_, hint));
+  B::producer(value) = node;
+  B::outputIndex(value) = static_cast<uint32_t>(node->outputs_.size());
+  node->outputs_.push_back(arena, value);
   return value;
 }
 
-Result<Value*> Node::addOutputNamed(Arena& arena, std::string_view output_name) {
-  ONYX_ASSERT(graph_ != nullptr);
+Result<Value*> GraphEditor::addOutputNamed(Node* node, std::string_view output_name) const {
+  Arena& arena = *arena_;
+  ONYX_ASSERT(node->graph_ != nullptr);
   if (output_name.empty()) {
-    outputs_.push_back(arena, nullptr);
+    node->outputs_.push_back(arena, nullptr);
     return static_cast<Value*>(nullptr);
   }
-  Value* value = graph_->names().find(output_name);
+  Value* value = node->graph_->names().find(output_name);
   if (value != nullptr && value->isUndefined()) {
-    // A name read before any definition (kept from a file): this output defines it.
-  } else if (isNameInScope(*graph_, output_name)) {
+    // A name read before any definition (kept from a file): node output defines it.
+  } else if (isNameInScope(*node->graph_, output_name)) {
     return Status(ErrorCode::kInvalidArgument,
                   "the name " + quoted(output_name) + " is already taken in scope");
   } else {
-    value = ir_internal::defineValue(arena, *graph_, arena.copy(output_name));
+    value = ir_internal::defineValue(arena, *node->graph_, arena.copy(output_name));
   }
-  B::producer(value) = this;
-  B::outputIndex(value) = static_cast<uint32_t>(outputs_.size());
-  outputs_.push_back(arena, value);
+  B::producer(value) = node;
+  B::outputIndex(value) = static_cast<uint32_t>(node->outputs_.size());
+  node->outputs_.push_back(arena, value);
   return value;
 }
 

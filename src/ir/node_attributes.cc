@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "ir/scope.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 
 namespace onyx {
@@ -160,110 +161,131 @@ std::span<Type* const> Node::typesAttr(std::string_view n) const {
 // ---------------------------------------------------------------------------------------
 // Writing
 
-Attribute& Node::setFloatAttr(Arena& arena, std::string_view n, float value) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kFloat);
+Attribute& GraphEditor::setFloatAttr(Node* node, std::string_view n, float value) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kFloat);
   a.f = value;
   return a;
 }
 
-Attribute& Node::setIntAttr(Arena& arena, std::string_view n, int64_t value) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kInt);
+Attribute& GraphEditor::setIntAttr(Node* node, std::string_view n, int64_t value) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kInt);
   a.i = value;
   return a;
 }
 
-Attribute& Node::setStringAttr(Arena& arena, std::string_view n, std::string_view value) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kString);
+Attribute& GraphEditor::setStringAttr(Node* node, std::string_view n,
+                                      std::string_view value) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kString);
   a.s = arena.copy(value);
   return a;
 }
 
-Attribute& Node::setTensorAttr(Arena& arena, std::string_view n, Tensor* value) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kTensor);
+Attribute& GraphEditor::setTensorAttr(Node* node, std::string_view n, Tensor* value) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kTensor);
   a.t = value;
   return a;
 }
 
-Graph* Node::setGraphAttr(Arena& arena, std::string_view n) {
-  Graph* subgraph = newGraph(arena);
-  setGraphAttr(arena, n, subgraph);
+Graph* GraphEditor::setGraphAttr(Node* node, std::string_view n) const {
+  Graph* subgraph = newGraph();
+  setGraphAttr(node, n, subgraph);
   return subgraph;
 }
 
-Attribute& Node::setGraphAttr(Arena& arena, std::string_view n, Graph* subgraph) {
+Attribute& GraphEditor::setGraphAttr(Node* node, std::string_view n, Graph* subgraph) const {
+  Arena& arena = *arena_;
   Graph* const kept[] = {subgraph};
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kGraph, kept);
-  ir_internal::adoptGraph(arena, this, subgraph);
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kGraph, kept);
+  ir_internal::adoptGraph(arena, node, subgraph);
   a.g = subgraph;
   return a;
 }
 
-Attribute& Node::setSparseTensorAttr(Arena& arena, std::string_view n, SparseTensor* value) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kSparseTensor);
-  a.rare(arena).sparse_tensor = value;
+Attribute& GraphEditor::setSparseTensorAttr(Node* node, std::string_view n,
+                                            SparseTensor* value) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kSparseTensor);
+  rare(&a).sparse_tensor = value;
   return a;
 }
 
-Attribute& Node::setTypeAttr(Arena& arena, std::string_view n, Type* value) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kTypeProto);
-  a.rare(arena).tp = value;
+Attribute& GraphEditor::setTypeAttr(Node* node, std::string_view n, Type* value) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kTypeProto);
+  rare(&a).tp = value;
   return a;
 }
 
-Attribute& Node::setFloatsAttr(Arena& arena, std::string_view n, std::span<const float> values) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kFloats);
+Attribute& GraphEditor::setFloatsAttr(Node* node, std::string_view n,
+                                      std::span<const float> values) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kFloats);
   copyInto(arena, a.floats.values, values);
   a.floats.packed = true;  // as protobuf writes a repeated float in proto3 style
   return a;
 }
 
-Attribute& Node::setIntsAttr(Arena& arena, std::string_view n, std::span<const int64_t> values) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kInts);
+Attribute& GraphEditor::setIntsAttr(Node* node, std::string_view n,
+                                    std::span<const int64_t> values) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kInts);
   copyInto(arena, a.ints.values, values);
   a.ints.packed = true;
   return a;
 }
 
-Attribute& Node::setStringsAttr(Arena& arena, std::string_view n,
-                                std::span<const std::string_view> values) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kStrings);
-  ArenaList<std::string_view>& strings = a.rare(arena).strings;
+Attribute& GraphEditor::setStringsAttr(Node* node, std::string_view n,
+                                       std::span<const std::string_view> values) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kStrings);
+  ArenaList<std::string_view>& strings = rare(&a).strings;
   strings.reserve(arena, values.size());
   for (std::string_view text : values) strings.push_back(arena, arena.copy(text));
   return a;
 }
 
-Attribute& Node::setTensorsAttr(Arena& arena, std::string_view n, std::span<Tensor* const> values) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kTensors);
-  copyInto(arena, a.rare(arena).tensors, values);
+Attribute& GraphEditor::setTensorsAttr(Node* node, std::string_view n,
+                                       std::span<Tensor* const> values) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kTensors);
+  copyInto(arena, rare(&a).tensors, values);
   return a;
 }
 
-Attribute& Node::setGraphsAttr(Arena& arena, std::string_view n,
-                               std::span<Graph* const> subgraphs) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kGraphs, subgraphs);
-  for (Graph* subgraph : subgraphs) ir_internal::adoptGraph(arena, this, subgraph);
-  copyInto(arena, a.rare(arena).graphs, subgraphs);
+Attribute& GraphEditor::setGraphsAttr(Node* node, std::string_view n,
+                                      std::span<Graph* const> subgraphs) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kGraphs, subgraphs);
+  for (Graph* subgraph : subgraphs) ir_internal::adoptGraph(arena, node, subgraph);
+  copyInto(arena, rare(&a).graphs, subgraphs);
   return a;
 }
 
-Attribute& Node::setSparseTensorsAttr(Arena& arena, std::string_view n,
-                                      std::span<SparseTensor* const> values) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kSparseTensors);
-  copyInto(arena, a.rare(arena).sparse_tensors, values);
+Attribute& GraphEditor::setSparseTensorsAttr(Node* node, std::string_view n,
+                                             std::span<SparseTensor* const> values) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kSparseTensors);
+  copyInto(arena, rare(&a).sparse_tensors, values);
   return a;
 }
 
-Attribute& Node::setTypesAttr(Arena& arena, std::string_view n, std::span<Type* const> values) {
-  Attribute& a = fresh(arena, *this, n, AttributeKind::kTypeProtos);
-  copyInto(arena, a.rare(arena).type_protos, values);
+Attribute& GraphEditor::setTypesAttr(Node* node, std::string_view n,
+                                     std::span<Type* const> values) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, AttributeKind::kTypeProtos);
+  copyInto(arena, rare(&a).type_protos, values);
   return a;
 }
 
-Attribute& Node::setAttrRef(Arena& arena, std::string_view n, AttributeKind kind,
-                            std::string_view referenced) {
-  Attribute& a = fresh(arena, *this, n, kind);
-  a.rare(arena).ref_attr_name = arena.copy(referenced);
+Attribute& GraphEditor::setAttrRef(Node* node, std::string_view n, AttributeKind kind,
+                                   std::string_view referenced) const {
+  Arena& arena = *arena_;
+  Attribute& a = fresh(arena, *node, n, kind);
+  rare(&a).ref_attr_name = arena.copy(referenced);
   return a;
 }
 

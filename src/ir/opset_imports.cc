@@ -1,4 +1,5 @@
 #include "onyx/ir/opset_imports.h"
+#include "onyx/ir/editor.h"
 
 namespace onyx {
 
@@ -44,8 +45,9 @@ std::optional<int64_t> OpsetImports::versionOf(std::string_view domain) const {
   return std::nullopt;
 }
 
-void setImportedVersion(Arena& arena, ArenaList<OperatorSetId>& list, std::string_view domain,
-                        int64_t version) {
+void GraphEditor::setImportedVersion(ArenaList<OperatorSetId>& list, std::string_view domain,
+                                     int64_t version) const {
+  Arena& arena = *arena_;
   OperatorSetId* binding = nullptr;
   for (OperatorSetId& import : list) {
     if (canonicalDomain(import.domain.value_or(std::string_view())) == canonicalDomain(domain)) {

@@ -10,14 +10,16 @@
 #include "core/quote.h"
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
 
 namespace onyx {
 
 using B = ir_internal::GraphBuilder;
+using ir_internal::NameTableWriter;
 
-Patch::Patch(Model& model, Graph& graph) : arena_(model.arena()), graph_(graph) {}
+Patch::Patch(Model& model, Graph& graph) : model_(model), graph_(graph) {}
 
 bool Patch::empty() const {
   return added_nodes_.empty() && values_.empty() && rewires_.empty() && removed_.empty() &&
@@ -39,19 +41,20 @@ void Patch::discard() {
 
 Node* Patch::addNode(std::string_view op_type, std::span<Value* const> reads, size_t output_count,
                      Node* before) {
-  Node* node = arena_.make<Node>();
-  node->op_type = arena_.copy(op_type);
+  Arena& arena = GraphEditor(model_).arena();
+  Node* node = arena.make<Node>();
+  node->op_type = arena.copy(op_type);
   // The slots exist now, so that the node reads like any other, but are linked at apply().
   ArenaList<Use>& slots = B::inputs(node);
-  slots.resize(arena_, reads.size());
+  slots.resize(arena, reads.size());
   for (Use& slot : slots) B::user(&slot) = node;
   ArenaList<Value*>& outputs = B::outputs(node);
-  outputs.reserve(arena_, output_count);
+  outputs.reserve(arena, output_count);
   for (size_t i = 0; i < output_count; ++i) {
-    Value* value = arena_.make<Value>();
+    Value* value = arena.make<Value>();
     B::producer(value) = node;
     B::outputIndex(value) = static_cast<uint32_t>(i);
-    outputs.push_back(arena_, value);
+    outputs.push_back(arena, value);
     added_values_.emplace(value, values_.size());
     values_.push_back({value, {}, nullptr});
   }
@@ -60,7 +63,8 @@ Node* Patch::addNode(std::string_view op_type, std::span<Value* const> reads, si
 }
 
 Value* Patch::addInitializer(Tensor* tensor) {
-  Value* value = arena_.make<Value>();
+  Arena& arena = GraphEditor(model_).arena();
+  Value* value = arena.make<Value>();
   B::initializer(value) = tensor;
   added_values_.emplace(value, values_.size());
   values_.push_back({value, tensor->nameOrEmpty(), tensor});
@@ -68,9 +72,10 @@ Value* Patch::addInitializer(Tensor* tensor) {
 }
 
 void Patch::nameValue(Value* value, std::string_view name) {
+  Arena& arena = GraphEditor(model_).arena();
   auto found = added_values_.find(value);
   ONYX_ASSERT(found != added_values_.end() && "only a value the patch adds is named by it");
-  if (found != added_values_.end()) values_[found->second].name = arena_.copy(name);
+  if (found != added_values_.end()) values_[found->second].name = arena.copy(name);
 }
 
 void Patch::replaceAllUsesWith(Value* from, Value* to) {
@@ -101,25 +106,28 @@ size_t Patch::inputCountAfter(const Node* node) const {
 }
 
 void Patch::setOperator(Node* node, std::string_view domain, std::string_view op_type) {
+  Arena& arena = GraphEditor(model_).arena();
   NodeEdit& edit = editOf(node);
   edit.set_operator = true;
-  edit.domain = arena_.copy(domain);
-  edit.op_type = arena_.copy(op_type);
+  edit.domain = arena.copy(domain);
+  edit.op_type = arena.copy(op_type);
 }
 
 Node& Patch::attributesFor(Node* node) {
+  Arena& arena = GraphEditor(model_).arena();
   NodeEdit& edit = editOf(node);
   if (edit.attributes == nullptr) {
-    edit.attributes = arena_.make<Node>();
+    edit.attributes = arena.make<Node>();
     // The stand-in sits in a graph of its own, never in the patched one, so that the node
     // API works on it (a graph attribute set on it is adopted there, and refused at apply).
-    B::graph(edit.attributes) = arena_.make<Graph>();
+    B::graph(edit.attributes) = arena.make<Graph>();
   }
   return *edit.attributes;
 }
 
 void Patch::removeAttribute(Node* node, std::string_view name) {
-  editOf(node).removed_attributes.push_back(arena_.copy(name));
+  Arena& arena = GraphEditor(model_).arena();
+  editOf(node).removed_attributes.push_back(arena.copy(name));
 }
 
 void Patch::resizeInputs(Node* node, size_t count) { editOf(node).input_count = count; }
@@ -384,6 +392,7 @@ class Patch::Check {
 // Applying
 
 void Patch::commitEdit(const NodeEdit& edit) {
+  Arena& arena = GraphEditor(model_).arena();
   Node* node = edit.node;
   if (edit.set_operator) {
     node->op_type = edit.op_type;
@@ -400,7 +409,7 @@ void Patch::commitEdit(const NodeEdit& edit) {
         if (existing->nameOrEmpty() == attribute->nameOrEmpty()) slot = &existing;
       }
       if (slot == nullptr) {
-        node->attributes.push_back(arena_, attribute);
+        node->attributes.push_back(arena, attribute);
         continue;
       }
       if ((*slot)->g != nullptr) ir_internal::discardGraph((*slot)->g);
@@ -410,11 +419,12 @@ void Patch::commitEdit(const NodeEdit& edit) {
   }
   if (edit.input_count) {
     while (node->inputCount() > *edit.input_count) node->removeInput(node->inputCount() - 1);
-    while (node->inputCount() < *edit.input_count) node->addInput(arena_, nullptr);
+    while (node->inputCount() < *edit.input_count) GraphEditor(model_).addInput(node, nullptr);
   }
 }
 
 Status Patch::apply() {
+  Arena& arena = GraphEditor(model_).arena();
   if (empty()) return Status::ok();
   Check check(*this);
   Status sound = check.run();
@@ -425,7 +435,7 @@ Status Patch::apply() {
   // Every check passed: from here on nothing fails.
   for (AddedValue& added : values_) {
     B::graph(added.value) = &graph_;
-    B::values(&graph_).push_back(arena_, added.value);
+    B::values(&graph_).push_back(arena, added.value);
   }
   for (AddedNode& added : added_nodes_) {
     if (added.before != nullptr) {
@@ -463,19 +473,19 @@ Status Patch::apply() {
   for (AddedValue& added : values_) {
     if (added.name.empty()) continue;
     B::name(added.value) = added.name;
-    B::names(&graph_).put(arena_, added.value);
+    NameTableWriter::put(B::names(&graph_), arena, added.value);
   }
   for (AddedValue& added : values_) {
     if (added.name.empty()) {
       std::string hint = added.initializer != nullptr
                              ? std::string("init")
                              : std::string(added.value->producer()->opType()) + "_out";
-      B::name(added.value) = uniqueValueName(arena_, graph_, hint);
-      B::names(&graph_).put(arena_, added.value);
+      B::name(added.value) = GraphEditor(model_).uniqueName(graph_, hint);
+      NameTableWriter::put(B::names(&graph_), arena, added.value);
     }
     if (added.initializer != nullptr) {
       added.initializer->name = added.value->name();
-      graph_.initializers.push_back(arena_, added.initializer);
+      graph_.initializers.push_back(arena, added.initializer);
     }
   }
   discard();

@@ -12,7 +12,7 @@ Value* defineValue(Arena& arena, Graph& graph, std::string_view name) {
   B::name(value) = name;
   B::graph(value) = &graph;
   B::values(&graph).push_back(arena, value);
-  if (!name.empty()) B::names(&graph).put(arena, value);
+  if (!name.empty()) NameTableWriter::put(B::names(&graph), arena, value);
   return value;
 }
 

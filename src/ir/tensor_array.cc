@@ -1,4 +1,5 @@
 #include "onyx/ir/tensor_array.h"
+#include "onyx/ir/editor.h"
 
 #include <cstring>
 
@@ -56,13 +57,14 @@ Result<Array> arrayFromTensor(const Tensor& tensor) {
   return array;
 }
 
-Tensor* tensorFromArray(const Array& array, Arena& arena) {
+Tensor* GraphEditor::tensorFromArray(const Array& array) const {
+  Arena& arena = *arena_;
   Tensor* tensor = arena.make<Tensor>();
   tensor->data_type = static_cast<int32_t>(array.type());
   for (int64_t dim : array.shape()) tensor->dims.values.push_back(arena, dim);
   if (array.isString()) {
     for (const std::string& text : array.strings()) {
-      tensor->rare(arena).string_data.push_back(arena, arena.copy(text));
+      rare(tensor).string_data.push_back(arena, arena.copy(text));
     }
     return tensor;
   }

@@ -1,6 +1,7 @@
 #include "onyx/ir/type.h"
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/editor.h"
 
 namespace onyx {
 
@@ -113,27 +114,31 @@ Type* wrapping(Arena& arena, Type::Kind kind, Type* elem) {
 
 }  // namespace
 
-Type* Type::tensor(Arena& arena, int32_t elem_type, std::initializer_list<Dim> dims) {
-  return shapedType(arena, Kind::kTensor, elem_type, dims);
+Type* GraphEditor::tensorType(int32_t elem_type, std::initializer_list<Dim> dims) const {
+  return shapedType(*arena_, Type::Kind::kTensor, elem_type, dims);
 }
 
-Type* Type::tensorOfUnknownRank(Arena& arena, int32_t elem_type) {
-  Type* type = arena.make<Type>();
-  type->kind = Kind::kTensor;
+Type* GraphEditor::tensorTypeOfUnknownRank(int32_t elem_type) const {
+  Type* type = arena_->make<Type>();
+  type->kind = Type::Kind::kTensor;
   type->elem_type = elem_type;
   return type;
 }
 
-Type* Type::sparseTensor(Arena& arena, int32_t elem_type, std::initializer_list<Dim> dims) {
-  return shapedType(arena, Kind::kSparseTensor, elem_type, dims);
+Type* GraphEditor::sparseTensorType(int32_t elem_type, std::initializer_list<Dim> dims) const {
+  return shapedType(*arena_, Type::Kind::kSparseTensor, elem_type, dims);
 }
 
-Type* Type::sequence(Arena& arena, Type* elem) { return wrapping(arena, Kind::kSequence, elem); }
+Type* GraphEditor::sequenceType(Type* elem) const {
+  return wrapping(*arena_, Type::Kind::kSequence, elem);
+}
 
-Type* Type::optional(Arena& arena, Type* elem) { return wrapping(arena, Kind::kOptional, elem); }
+Type* GraphEditor::optionalType(Type* elem) const {
+  return wrapping(*arena_, Type::Kind::kOptional, elem);
+}
 
-Type* Type::map(Arena& arena, int32_t key_type, Type* value) {
-  Type* type = wrapping(arena, Kind::kMap, value);
+Type* GraphEditor::mapType(int32_t key_type, Type* value) const {
+  Type* type = wrapping(*arena_, Type::Kind::kMap, value);
   type->key_type = key_type;
   return type;
 }

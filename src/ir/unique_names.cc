@@ -1,4 +1,5 @@
 #include "onyx/ir/unique_names.h"
+#include "onyx/ir/editor.h"
 
 #include <string>
 
@@ -22,7 +23,8 @@ bool isNameInScope(const Graph& graph, std::string_view name) {
   return graph.lookup(name) != nullptr || definedInNested(graph, name);
 }
 
-std::string_view uniqueValueName(Arena& arena, Graph& graph, std::string_view hint) {
+std::string_view GraphEditor::uniqueName(Graph& graph, std::string_view hint) const {
+  Arena& arena = *arena_;
   if (hint.empty()) hint = "v";
   if (!isNameInScope(graph, hint)) return arena.copy(hint);
   std::string candidate;
@@ -34,8 +36,11 @@ std::string_view uniqueValueName(Arena& arena, Graph& graph, std::string_view hi
   return arena.copy(candidate);
 }
 
-Status renameValue(Arena& arena, Value& value, std::string_view new_name) {
+Status GraphEditor::rename(Value* renamed, std::string_view new_name) const {
+  Arena& arena = *arena_;
+  Value& value = *renamed;
   using B = ir_internal::GraphBuilder;
+  using ir_internal::NameTableWriter;
   Graph* graph = value.graph();
   if (graph == nullptr) {
     return Status(ErrorCode::kInvalidArgument, "the value was removed from its graph");
@@ -51,7 +56,7 @@ Status renameValue(Arena& arena, Value& value, std::string_view new_name) {
   if (in_table) B::names(graph).erase(old_name);
   std::string_view name = B::name(&value) = arena.copy(new_name);
   // A second definition of a name (kept from an invalid file) becomes the name's only one.
-  B::names(graph).put(arena, &value);
+  NameTableWriter::put(B::names(graph), arena, &value);
   // Declarations that carry the name as text follow it.
   if (value.initializer() != nullptr) value.initializer()->name = name;
   SparseTensor* sparse = value.sparseInitializer();

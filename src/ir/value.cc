@@ -1,5 +1,7 @@
 #include "onyx/ir/value.h"
 
+#include "onyx/ir/editor.h"
+
 #include "ir/scope.h"
 #include "onyx/ir/graph.h"
 
@@ -36,23 +38,24 @@ const TensorShape* Value::shape() const {
   return declared->shape;
 }
 
-void Value::setType(Arena& arena, Type* new_type) {
-  if (graph_ == nullptr) return;
+void GraphEditor::setType(Value* value, Type* new_type) const {
+  Arena& arena = *arena_;
+  if (value->graph_ == nullptr) return;
   // The graph's outputs that are this value declare the same type.
-  for (ValueInfo* output : graph_->outputs) {
-    if (output->output.value() == this) output->type = new_type;
+  for (ValueInfo* output : value->graph_->outputs) {
+    if (output->output.value() == value) output->type = new_type;
   }
-  if (input_ != nullptr) {
-    input_->type = new_type;
-  } else if (value_info_ != nullptr) {
-    value_info_->type = new_type;
-  } else if (!isGraphOutputOfItsGraph()) {
+  if (value->input_ != nullptr) {
+    value->input_->type = new_type;
+  } else if (value->value_info_ != nullptr) {
+    value->value_info_->type = new_type;
+  } else if (!value->isGraphOutputOfItsGraph()) {
     ValueInfo* info = arena.make<ValueInfo>();
-    info->name = name_;
+    info->name = value->name_;
     info->type = new_type;
-    info->value = this;
-    graph_->value_info.push_back(arena, info);
-    value_info_ = info;
+    info->value = value;
+    value->graph_->value_info.push_back(arena, info);
+    value->value_info_ = info;
   }
 }
 

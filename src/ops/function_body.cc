@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/type.h"
 #include "onyx/ops/registry.h"
 #include "onyx/text/parser.h"
@@ -54,7 +55,7 @@ namespace {
 // The body's import of `domain` becomes `version`: the version the node's domain is imported
 // at, which the body stands for.
 void importAt(Model& holder, Function& function, std::string_view domain, int64_t version) {
-  setImportedVersion(holder.arena(), function.opset_import, domain, version);
+  GraphEditor(holder).setImportedVersion(function.opset_import, domain, version);
 }
 
 Status bodyBug(std::string_view what, const Status& status) {

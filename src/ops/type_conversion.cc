@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_data.h"
 #include "onyx/ops/inference_context.h"
 
@@ -67,21 +68,22 @@ InferredType typeOfTensor(const Tensor& tensor) {
   return InferredType::tensor(tensor.data_type.value_or(0), std::move(dims));
 }
 
-Type* toDeclared(const InferredType& type, Arena& arena, SymbolText symbol_text, void* context) {
+Type* toDeclared(const InferredType& type, const GraphEditor& edit, SymbolText symbol_text,
+                 void* context) {
   Type* result = nullptr;
   switch (type.kind) {
     case InferredType::Kind::kUnknown: return nullptr;
     case InferredType::Kind::kTensor:
     case InferredType::Kind::kSparseTensor: {
-      result = arena.make<Type>();
+      result = edit.arena().make<Type>();
       result->kind = type.kind == InferredType::Kind::kTensor ? Type::Kind::kTensor
                                                               : Type::Kind::kSparseTensor;
       if (type.elem_type != 0) result->elem_type = type.elem_type;
       if (type.has_shape) {
-        result->shape = arena.make<TensorShape>();
-        result->shape->dims.reserve(arena, type.dims.size());
+        result->shape = edit.arena().make<TensorShape>();
+        result->shape->dims.reserve(edit.arena(), type.dims.size());
         for (DimValue dim : type.dims) {
-          Dimension& out = result->shape->dims.emplace_back(arena);
+          Dimension& out = result->shape->dims.emplace_back(edit.arena());
           if (dim.isKnown()) {
             out.dim_value = dim.value();
           } else if (std::string_view text = symbol_text(context, dim); text.data() != nullptr) {
@@ -94,7 +96,7 @@ Type* toDeclared(const InferredType& type, Arena& arena, SymbolText symbol_text,
     case InferredType::Kind::kSequence:
     case InferredType::Kind::kOptional:
     case InferredType::Kind::kMap: {
-      result = arena.make<Type>();
+      result = edit.arena().make<Type>();
       result->kind = type.kind == InferredType::Kind::kSequence   ? Type::Kind::kSequence
                      : type.kind == InferredType::Kind::kOptional ? Type::Kind::kOptional
                                                                   : Type::Kind::kMap;
@@ -102,12 +104,12 @@ Type* toDeclared(const InferredType& type, Arena& arena, SymbolText symbol_text,
         result->key_type = type.elem_type;
       }
       if (type.elem != nullptr) {
-        result->elem = toDeclared(*type.elem, arena, symbol_text, context);
+        result->elem = toDeclared(*type.elem, edit, symbol_text, context);
       }
       return result;
     }
     case InferredType::Kind::kOpaque:
-      result = arena.make<Type>();
+      result = edit.arena().make<Type>();
       result->kind = Type::Kind::kOpaque;
       return result;
   }

@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "onyx/core/arena.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor.h"
 #include "onyx/ir/type.h"
 #include "onyx/ops/inferred_type.h"
@@ -23,7 +24,8 @@ InferredType typeOfTensor(const Tensor& tensor);
 /// An inferred type for the model; null when nothing is known. `symbol_text` gives a
 /// symbolic dimension's dim_param (in `arena`), or a null view to leave it unknown.
 using SymbolText = std::string_view (*)(void* context, DimValue dim);
-Type* toDeclared(const InferredType& type, Arena& arena, SymbolText symbol_text, void* context);
+Type* toDeclared(const InferredType& type, const GraphEditor& edit, SymbolText symbol_text,
+                 void* context);
 
 /// The elements of an INT32 or INT64 tensor of rank 0 or 1 with at most
 /// kMaxPropagatedElements elements; nullopt for any other tensor or unreadable data.

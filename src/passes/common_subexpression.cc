@@ -19,6 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ops/registry.h"
 #include "onyx/passes/standard_passes.h"
@@ -206,7 +207,7 @@ class CommonSubexpressionPass final : public GraphPass {
         }
       }
       if (first != nullptr) {
-        result += merge(model.arena(), *node, *first);
+        result += merge(GraphEditor(model), *node, *first);
         continue;
       }
       kept.push_back(node);
@@ -234,13 +235,13 @@ class CommonSubexpressionPass final : public GraphPass {
 
   // Points the readers of `duplicate`'s outputs at `first`'s and removes it. An output whose
   // name cannot be kept (bypassOutput) stays, read as before, and so does the node.
-  static PassResult merge(Arena& arena, Node& duplicate, Node& first) {
+  static PassResult merge(const GraphEditor& edit, Node& duplicate, Node& first) {
     PassResult result;
     bool moved = false;
     for (size_t i = 0; i < duplicate.outputCount(); ++i) {
       Value* output = duplicate.output(i);
       if (output == nullptr || !output->hasUses() || first.output(i) == nullptr) continue;
-      Bypass done = bypassOutput(arena, duplicate, i, *first.output(i));
+      Bypass done = bypassOutput(edit, duplicate, i, *first.output(i));
       if (done == Bypass::kNodeRemoved) {
         result.nodes_removed = 1;
         return result;

@@ -22,6 +22,7 @@
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/constant_value.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ops/registry.h"
 #include "onyx/passes/standard_passes.h"
@@ -152,7 +153,7 @@ class ConstantFoldingPass final : public GraphPass {
       if (node.output(i) == nullptr) continue;
       const EvalValue& value = (*outputs)[i];
       if (!value.isTensor() || value.tensor.isString()) return;
-      Tensor* tensor = tensorFromArray(value.tensor, model.arena());
+      Tensor* tensor = GraphEditor(model).tensorFromArray(value.tensor);
       made += tensorBytes(*tensor);
       folded.push_back({i, tensor});
     }

@@ -16,6 +16,7 @@
 
 #include "onyx/core/array.h"
 #include "onyx/ir/constant_value.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/unique_names.h"
@@ -27,52 +28,53 @@ namespace onyx {
 namespace {
 
 // The tensor a Constant's value_* attribute stands for; null for another form.
-Tensor* tensorOfListForm(Arena& arena, const Node& node) {
+Tensor* tensorOfListForm(const GraphEditor& edit, const Node& node) {
   if (std::optional<float> one = node.floatAttr("value_float")) {
-    return tensorFromArray(Array::scalar<float>(ElementType::kFloat, *one), arena);
+    return edit.tensorFromArray(Array::scalar<float>(ElementType::kFloat, *one));
   }
   if (std::optional<int64_t> one = node.intAttr("value_int")) {
-    return tensorFromArray(Array::scalar<int64_t>(ElementType::kInt64, *one), arena);
+    return edit.tensorFromArray(Array::scalar<int64_t>(ElementType::kInt64, *one));
   }
   if (node.hasAttr("value_floats")) {
     std::span<const float> values = node.floatsAttr("value_floats");
     Array array(ElementType::kFloat, {static_cast<int64_t>(values.size())});
     std::copy(values.begin(), values.end(), array.data<float>());
-    return tensorFromArray(array, arena);
+    return edit.tensorFromArray(array);
   }
   if (node.hasAttr("value_ints")) {
     std::span<const int64_t> values = node.intsAttr("value_ints");
     Array array(ElementType::kInt64, {static_cast<int64_t>(values.size())});
     std::copy(values.begin(), values.end(), array.data<int64_t>());
-    return tensorFromArray(array, arena);
+    return edit.tensorFromArray(array);
   }
   if (OptString one = node.stringAttr("value_string")) {
     Array array(ElementType::kString, {});
     array.strings()[0] = std::string(*one);
-    return tensorFromArray(array, arena);
+    return edit.tensorFromArray(array);
   }
   if (node.hasAttr("value_strings")) {
     std::span<const std::string_view> values = node.stringsAttr("value_strings");
     Array array(ElementType::kString, {static_cast<int64_t>(values.size())});
     for (size_t i = 0; i < values.size(); ++i) array.strings()[i] = std::string(values[i]);
-    return tensorFromArray(array, arena);
+    return edit.tensorFromArray(array);
   }
   return nullptr;
 }
 
 // Defines `name`'s replacement in `graph` from the Constant: null when its form is not one
 // this pass converts (an attribute reference, a missing value).
-Value* initializerFor(Arena& arena, Graph& graph, const Node& node, std::string_view name) {
+Value* initializerFor(const GraphEditor& edit, Graph& graph, const Node& node,
+                      std::string_view name) {
   if (node.attributes.size() != 1 || node.attributes[0]->isReference()) return nullptr;
   Tensor* tensor = nullptr;
   if (const Tensor* value = node.tensorAttr("value")) {
-    tensor = arena.make<Tensor>(*value);
+    tensor = edit.arena().make<Tensor>(*value);
   } else {
-    tensor = tensorOfListForm(arena, node);
+    tensor = tensorOfListForm(edit, node);
   }
   if (tensor == nullptr) return nullptr;
   tensor->name = name;
-  Result<Value*> added = graph.addInitializer(arena, tensor);
+  Result<Value*> added = edit.addInitializer(graph, tensor);
   return added ? *added : nullptr;
 }
 
@@ -90,7 +92,7 @@ class ConstantToInitializerPass final : public Pass {
   Result<PassResult> run(Model& model, PassContext&) override {
     PassResult result;
     if (model.graph == nullptr || model.ir_version.value_or(0) < 4) return result;
-    Arena& arena = model.arena();
+    GraphEditor edit(model);
     std::vector<Node*> constants;
     forEachGraph(model, [&](Graph& graph) {
       if (!model.graph->encloses(&graph)) return;  // a function body or a training graph
@@ -106,12 +108,11 @@ class ConstantToInitializerPass final : public Pass {
       Value* output = node->output(0);
       std::string_view kept_name = output->name();
       // The output holds the name until the node goes: the initializer borrows a free one.
-      Value* initializer =
-          initializerFor(arena, graph, *node, uniqueValueName(arena, graph, kept_name));
+      Value* initializer = initializerFor(edit, graph, *node, edit.uniqueName(graph, kept_name));
       if (initializer == nullptr) continue;
       output->replaceAllUsesWith(initializer);
       if (Status gone = node->destroy(); !gone) return gone;
-      if (Status renamed = renameValue(arena, *initializer, kept_name); !renamed) return renamed;
+      if (Status renamed = edit.rename(initializer, kept_name); !renamed) return renamed;
       ++result.nodes_removed;
     }
     return result;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/unique_names.h"
 #include "passes/pass_helpers.h"
 
@@ -27,22 +28,22 @@ bool holdsInitializers(const Model& model, const Graph& graph) {
 }  // namespace
 
 Value* addConstant(Model& model, Node& node, Tensor* tensor, std::string_view hint) {
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& graph = *node.graph();
-  std::string_view name = uniqueValueName(arena, graph, hint);
+  std::string_view name = edit.uniqueName(graph, hint);
   if (holdsInitializers(model, graph)) {
     tensor->name = name;
-    Result<Value*> added = graph.addInitializer(arena, tensor);
+    Result<Value*> added = edit.addInitializer(graph, tensor);
     if (added) return *added;
   }
-  Node* constant = graph.createNode(arena, "Constant", std::span<Value* const>(), 0);
+  Node* constant = edit.createNode(graph, "Constant", std::span<Value* const>(), 0);
   Value* output = nullptr;
-  if (Result<Value*> named = constant->addOutputNamed(arena, name)) {
+  if (Result<Value*> named = edit.addOutputNamed(constant, name)) {
     output = *named;
   } else {
-    output = constant->addOutput(arena, hint);
+    output = edit.addOutput(constant, hint);
   }
-  constant->setTensorAttr(arena, "value", tensor);
+  edit.setTensorAttr(constant, "value", tensor);
   constant->insertBefore(&node);
   return output;
 }
@@ -86,7 +87,7 @@ bool replaceByConstants(Model& model, Node& node, std::span<const FoldedOutput> 
   ++changes.nodes_removed;
   // The names were the removed outputs', so they are free; a failure would leave a valid
   // graph under the constant's own name.
-  for (auto [constant, name] : names) (void)renameValue(model.arena(), *constant, name);
+  for (auto [constant, name] : names) (void)GraphEditor(model).rename(constant, name);
   return true;
 }
 

@@ -6,6 +6,7 @@
 // that holds initializers is converted, nested ones included.
 #include <vector>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/passes/standard_passes.h"
 
@@ -29,20 +30,20 @@ class InitializerToConstantPass final : public GraphPass {
     PassResult result;
     std::optional<int64_t> opset = scope.imports.versionOf("");
     if (!opset) return result;  // Constant would not resolve
-    Arena& arena = model.arena();
+    GraphEditor edit(model);
     Node* first = *graph.nodes().begin();  // null for an empty graph
     std::vector<Value*> converted;
     std::vector<Node*> made;
     auto convert = [&](const Tensor* named, Tensor* dense, SparseTensor* sparse) {
       Value* value = graph.lookup(named->nameOrEmpty());
       if (value == nullptr || value->graph() != &graph || value->isGraphInput()) return;
-      Node* node = graph.createNode(arena, "Constant", {}, 1);
+      Node* node = edit.createNode(graph, "Constant", {}, 1);
       if (dense != nullptr) {
-        Tensor* copy = arena.make<Tensor>(*dense);
+        Tensor* copy = edit.arena().make<Tensor>(*dense);
         copy->name = std::nullopt;
-        node->setTensorAttr(arena, "value", copy);
+        edit.setTensorAttr(node, "value", copy);
       } else {
-        node->setSparseTensorAttr(arena, "sparse_value", sparse);
+        edit.setSparseTensorAttr(node, "sparse_value", sparse);
       }
       if (first != nullptr) {
         node->insertBefore(first);
@@ -64,7 +65,7 @@ class InitializerToConstantPass final : public GraphPass {
     for (const Value* value : converted) names.push_back(value->name());
     if (Status removed = graph.removeInitializers(converted); !removed) return removed;
     for (size_t i = 0; i < made.size(); ++i) {
-      if (Status renamed = renameValue(arena, *made[i]->output(0), names[i]); !renamed) {
+      if (Status renamed = edit.rename(made[i]->output(0), names[i]); !renamed) {
         return renamed;
       }
     }

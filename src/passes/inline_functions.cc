@@ -12,6 +12,7 @@
 #include "core/quote.h"
 #include "ir/graph_builder.h"
 #include "onyx/ir/clone.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph_scope.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
@@ -70,8 +71,8 @@ Result<InlinedBody> bodyCalledBy(Model& model, const CalleeResolver& callees, co
 /// outputs and attribute references to the call's.
 class BodyCopier {
  public:
-  BodyCopier(Arena& arena, Node& call, const Function& callee)
-      : arena_(arena), call_(call), callee_(callee) {}
+  BodyCopier(const GraphEditor& edit, Node& call, const Function& callee)
+      : edit_(edit), call_(call), callee_(callee) {}
 
   /// What must hold before anything changes: the call fits the body, every value the body
   /// reads is defined in it, and the outputs the call has can be handed over.
@@ -151,12 +152,12 @@ class BodyCopier {
   std::string_view nodeName(const Node& source) {
     std::string_view own = source.nameOrEmpty();
     if (call_.nameOrEmpty().empty()) return own;
-    return arena_.copy(std::string(call_.nameOrEmpty()) + "/" +
-                       std::string(own.empty() ? source.opType() : own));
+    return edit_.arena().copy(std::string(call_.nameOrEmpty()) + "/" +
+                              std::string(own.empty() ? source.opType() : own));
   }
 
   Node* copyNode(const Node& source, Graph& into) {
-    Node* copy = arena_.make<Node>();
+    Node* copy = edit_.arena().make<Node>();
     B::graph(copy) = &into;
     std::string_view name = nodeName(source);
     if (!name.empty() || source.name) copy->name = name;
@@ -164,24 +165,24 @@ class BodyCopier {
     copy->domain = source.domain;
     if (source.rare_fields != nullptr) {
       const NodeRareFields& rare = *source.rare_fields;
-      NodeRareFields& rare_copy = copy->rare(arena_);
+      NodeRareFields& rare_copy = edit_.rare(copy);
       rare_copy.overload = rare.overload;
       rare_copy.doc_string = rare.doc_string;
-      rare_copy.metadata_props.assign(arena_, rare.metadata_props.data(),
+      rare_copy.metadata_props.assign(edit_.arena(), rare.metadata_props.data(),
                                       rare.metadata_props.size());
     }
     ArenaList<Use>& slots = B::inputs(copy);
-    slots.resize(arena_, source.inputCount());
+    slots.resize(edit_.arena(), source.inputCount());
     for (size_t i = 0; i < source.inputCount(); ++i) {
       B::user(&slots[i]) = copy;
       slots[i].set(mapped(source.input(i)));
     }
     ArenaList<Value*>& outputs = B::outputs(copy);
-    outputs.reserve(arena_, source.outputCount());
+    outputs.reserve(edit_.arena(), source.outputCount());
     for (size_t i = 0; i < source.outputCount(); ++i) {
       const Value* produced = source.output(i);
       if (produced == nullptr) {
-        outputs.push_back(arena_, nullptr);
+        outputs.push_back(edit_.arena(), nullptr);
         continue;
       }
       auto handed = handed_over_.find(produced);
@@ -190,18 +191,18 @@ class BodyCopier {
         value = handed->second;
         B::producer(value) = copy;
         B::outputIndex(value) = static_cast<uint32_t>(outputs.size());
-        outputs.push_back(arena_, value);
+        outputs.push_back(edit_.arena(), value);
       } else {
-        std::string_view fresh = uniqueValueName(arena_, into, produced->name());
-        value = copy->addOutputNamed(arena_, fresh).value();
+        std::string_view fresh = edit_.uniqueName(into, produced->name());
+        value = edit_.addOutputNamed(copy, fresh).value();
       }
       values_[produced] = value;
     }
-    copy->attributes.reserve(arena_, source.attributes.size());
+    copy->attributes.reserve(edit_.arena(), source.attributes.size());
     for (const Attribute* attribute : source.attributes) {
       if (attribute == nullptr) continue;
       if (Attribute* bound = bindAttribute(*attribute, *copy)) {
-        copy->attributes.push_back(arena_, bound);
+        copy->attributes.push_back(edit_.arena(), bound);
       }
     }
     return copy;
@@ -226,66 +227,67 @@ class BodyCopier {
   }
 
   Attribute* copyAttribute(const Attribute& source, Node& owner, bool from_body) {
-    Attribute* copy = arena_.make<Attribute>(source);
-    if (source.t != nullptr) copy->t = cloneTensor(arena_, *source.t);
+    Attribute* copy = edit_.arena().make<Attribute>(source);
+    if (source.t != nullptr) copy->t = edit_.cloneTensor(*source.t);
     // The copy starts as a bitwise copy of the source; every list needs storage of its own.
-    copy->floats.values = source.floats.values.copy(arena_);
-    copy->ints.values = source.ints.values.copy(arena_);
+    copy->floats.values = source.floats.values.copy(edit_.arena());
+    copy->ints.values = source.ints.values.copy(edit_.arena());
     if (source.g != nullptr) copy->g = copyGraph(*source.g, owner, from_body);
     if (source.rare_fields != nullptr) {
       const AttributeRareFields& more = *source.rare_fields;
-      copy->rare_fields = arena_.make<AttributeRareFields>(more);
+      copy->rare_fields = edit_.arena().make<AttributeRareFields>(more);
       AttributeRareFields& out = *copy->rare_fields;
-      if (more.tp != nullptr) out.tp = cloneType(arena_, *more.tp);
+      if (more.tp != nullptr) out.tp = edit_.cloneType(*more.tp);
       if (more.sparse_tensor != nullptr) {
-        out.sparse_tensor = cloneSparseTensor(arena_, *more.sparse_tensor);
+        out.sparse_tensor = edit_.cloneSparseTensor(*more.sparse_tensor);
       }
-      out.unknown = more.unknown.copy(arena_);
-      out.strings = more.strings.copy(arena_);
+      out.unknown = more.unknown.copy(edit_.arena());
+      out.strings = more.strings.copy(edit_.arena());
       out.tensors = {};
       for (const Tensor* tensor : more.tensors) {
-        out.tensors.push_back(arena_, tensor != nullptr ? cloneTensor(arena_, *tensor) : nullptr);
+        out.tensors.push_back(edit_.arena(),
+                              tensor != nullptr ? edit_.cloneTensor(*tensor) : nullptr);
       }
       out.graphs = {};
       for (const Graph* graph : more.graphs) {
-        out.graphs.push_back(arena_,
+        out.graphs.push_back(edit_.arena(),
                              graph != nullptr ? copyGraph(*graph, owner, from_body) : nullptr);
       }
       out.sparse_tensors = {};
       for (const SparseTensor* tensor : more.sparse_tensors) {
         out.sparse_tensors.push_back(
-            arena_, tensor != nullptr ? cloneSparseTensor(arena_, *tensor) : nullptr);
+            edit_.arena(), tensor != nullptr ? edit_.cloneSparseTensor(*tensor) : nullptr);
       }
       out.type_protos = {};
       for (const Type* type : more.type_protos) {
-        out.type_protos.push_back(arena_, type != nullptr ? cloneType(arena_, *type) : nullptr);
+        out.type_protos.push_back(edit_.arena(),
+                                  type != nullptr ? edit_.cloneType(*type) : nullptr);
       }
     }
     return copy;
   }
 
   Graph* copyGraph(const Graph& source, Node& owner, bool from_body) {
-    if (!from_body) return cloneGraph(arena_, source, owner.graph(), &owner);
-    Graph* graph = arena_.make<Graph>();
+    if (!from_body) return edit_.cloneGraph(source, owner.graph(), &owner);
+    Graph* graph = edit_.arena().make<Graph>();
     B::parent(graph) = owner.graph();
     B::owner(graph) = &owner;
-    B::subgraphs(owner.graph()).push_back(arena_, graph);
+    B::subgraphs(owner.graph()).push_back(edit_.arena(), graph);
     graph->name = source.name;
     graph->doc_string = source.doc_string;
 
     for (const ValueInfo* input : source.inputs) {
       if (input == nullptr || input->value == nullptr) continue;
-      std::string_view fresh = uniqueValueName(arena_, *graph, input->value->name());
-      Type* type = input->type != nullptr ? cloneType(arena_, *input->type) : nullptr;
-      values_[input->value] = graph->addInput(arena_, fresh, type).value();
+      std::string_view fresh = edit_.uniqueName(*graph, input->value->name());
+      Type* type = input->type != nullptr ? edit_.cloneType(*input->type) : nullptr;
+      values_[input->value] = edit_.addInput(*graph, fresh, type).value();
     }
     for (const Value* value : source.values()) {
       if (value->graph() != &source || value->initializer() == nullptr) continue;
-      Tensor* tensor = cloneTensor(arena_, *value->initializer());
+      Tensor* tensor = edit_.cloneTensor(*value->initializer());
       Value* input = mapped(value);
-      tensor->name =
-          input != nullptr ? input->name() : uniqueValueName(arena_, *graph, value->name());
-      values_[value] = graph->addInitializer(arena_, tensor).value();
+      tensor->name = input != nullptr ? input->name() : edit_.uniqueName(*graph, value->name());
+      values_[value] = edit_.addInitializer(*graph, tensor).value();
     }
     for (const Node* node = source.firstNode(); node != nullptr; node = node->next()) {
       graph->appendNode(copyNode(*node, *graph));
@@ -294,8 +296,8 @@ class BodyCopier {
       if (output == nullptr) continue;
       Value* value = mapped(output->output.value());
       if (value == nullptr) continue;
-      graph->addOutput(arena_, value);
-      if (output->type != nullptr) graph->outputs.back()->type = cloneType(arena_, *output->type);
+      edit_.addOutput(*graph, value);
+      if (output->type != nullptr) graph->outputs.back()->type = edit_.cloneType(*output->type);
     }
     declareTypes(source);
     return graph;
@@ -310,11 +312,11 @@ class BodyCopier {
       if (declared == nullptr || handed_over_.count(declared) != 0) continue;
       Value* value = mapped(declared);
       if (value == nullptr || value->producer() == nullptr || value->type() != nullptr) continue;
-      value->setType(arena_, cloneType(arena_, *info->type));
+      edit_.setType(value, edit_.cloneType(*info->type));
     }
   }
 
-  Arena& arena_;
+  GraphEditor edit_;
   Node& call_;
   const Function& callee_;
   std::unordered_map<const Value*, Value*> values_;
@@ -354,12 +356,13 @@ Result<ImportPlan> planImports(const ArenaList<OperatorSetId>& scope, const Func
   return plan;
 }
 
-void applyImports(Arena& arena, ArenaList<OperatorSetId>& scope, const ImportPlan& plan) {
+void applyImports(const GraphEditor& edit, ArenaList<OperatorSetId>& scope,
+                  const ImportPlan& plan) {
   for (const auto& [domain, version] : plan.added) {
     OperatorSetId import;
-    import.domain = arena.copy(domain);
+    import.domain = edit.arena().copy(domain);
     import.version = version;
-    scope.push_back(arena, import);
+    scope.push_back(edit.arena(), import);
   }
 }
 
@@ -406,7 +409,7 @@ Result<InlinedCall> inlineResolved(Model& model, Node& node, const InlinedBody& 
   ArenaList<OperatorSetId>& scope = importListOf(model, *node.graph());
   Result<ImportPlan> plan = planImports(scope, *callee.function, node);
   if (!plan) return plan.status();
-  BodyCopier copier(model.arena(), node, *callee.function);
+  BodyCopier copier(GraphEditor(model), node, *callee.function);
   ONYX_RETURN_IF_ERROR(copier.check());
   // From here on nothing fails. A body parsed for a function-operator lives in its own model;
   // the copies share its strings and tensor bytes.
@@ -416,7 +419,7 @@ Result<InlinedCall> inlineResolved(Model& model, Node& node, const InlinedBody& 
                    std::vector<Value*>(node.outputs().begin(), node.outputs().end()),
                    &scope,
                    scope.size()};
-  applyImports(model.arena(), scope, *plan);
+  applyImports(GraphEditor(model), scope, *plan);
   done.copies = copier.copy();
   return done;
 }

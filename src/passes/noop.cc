@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "onyx/ir/constant_value.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ops/registry.h"
 #include "onyx/passes/pattern.h"
@@ -67,7 +68,7 @@ class NoopPass final : public GraphPass {
       if (node->graph() != &graph) continue;
       if (!isDefaultDomain(*node)) continue;
       if (Value* same = unchangedInput(*node)) {
-        switch (bypassOutput(model.arena(), *node, 0, *same)) {
+        switch (bypassOutput(GraphEditor(model), *node, 0, *same)) {
           case Bypass::kRefused: break;
           case Bypass::kDone: ++result.nodes_rewritten; break;
           case Bypass::kNodeRemoved: ++result.nodes_removed; break;
@@ -279,7 +280,7 @@ class NoopPass final : public GraphPass {
       }
       // An identity result is left as a Transpose with an identity perm, which the next
       // round bypasses under the rules for graph outputs.
-      node.setIntsAttr(model_->arena(), "perm", composed);
+      GraphEditor(*model_).setIntsAttr(&node, "perm", composed);
       node.setInput(0, above->input(0));
       return true;
     }

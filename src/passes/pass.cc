@@ -1,5 +1,6 @@
 // The parts of every pass: the walk over a model's graphs, and the inferred types passes share.
 #include "onyx/passes/pass.h"
+#include "ir/graph_builder.h"
 
 #include <vector>
 
@@ -67,7 +68,8 @@ const Type* InferredTypes::typeOf(const Value& value) const {
   auto found = known_->result.values.find(&value);
   if (found != known_->result.values.end()) {
     cached->second =
-        ops::toDeclared(found->second.type, known_->arena, &Known::symbolText, known_.get());
+        ops::toDeclared(found->second.type, ir_internal::GraphBuilder::editorOn(known_->arena),
+                        &Known::symbolText, known_.get());
   }
   return cached->second != nullptr ? cached->second : value.type();
 }

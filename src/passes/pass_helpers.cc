@@ -1,5 +1,6 @@
 #include "passes/pass_helpers.h"
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/ops/registry.h"
 
@@ -17,7 +18,7 @@ bool isOutput(const Value& value) {
   return false;
 }
 
-Bypass bypassOutput(Arena& arena, Node& node, size_t output, Value& replacement) {
+Bypass bypassOutput(const GraphEditor& edit, Node& node, size_t output, Value& replacement) {
   Value* old = node.output(output);
   if (old == nullptr || old == &replacement) return Bypass::kRefused;
   if (!isOutput(*old)) {
@@ -43,7 +44,7 @@ Bypass bypassOutput(Arena& arena, Node& node, size_t output, Value& replacement)
   }
   // The name was the removed output's, so it is free; a failure would leave a valid graph
   // with the replacement's name on the output.
-  (void)renameValue(arena, replacement, name);
+  (void)edit.rename(&replacement, name);
   return Bypass::kNodeRemoved;
 }
 

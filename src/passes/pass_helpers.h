@@ -1,6 +1,7 @@
 // Internal: facts the standard passes share about nodes and values.
 #pragma once
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/model.h"
 #include "onyx/ops/callee.h"
 
@@ -26,6 +27,6 @@ enum class Bypass {
 /// `node` gone (its other outputs unread) and `replacement` free to be renamed (computed by
 /// a node of the same graph, not an output itself); else nothing changes (kRefused). A node
 /// left with no readers is removed.
-Bypass bypassOutput(Arena& arena, Node& node, size_t output, Value& replacement);
+Bypass bypassOutput(const GraphEditor& edit, Node& node, size_t output, Value& replacement);
 
 }  // namespace onyx::passes_internal

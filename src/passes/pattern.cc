@@ -278,28 +278,28 @@ RewriteBuilder::RewriteBuilder(Model& model, Graph& graph, Node& anchor)
 
 Node& RewriteBuilder::add(std::string_view op_type, std::span<Value* const> inputs, size_t outputs,
                           std::string_view domain) {
-  Node* node = graph_.createNode(arena(), op_type, inputs, outputs);
-  if (!domain.empty()) node->domain = arena().copy(domain);
+  Node* node = editor().createNode(graph_, op_type, inputs, outputs);
+  if (!domain.empty()) node->domain = editor().arena().copy(domain);
   node->insertBefore(&anchor_);
   nodes_.push_back(node);
   return *node;
 }
 
 Result<Value*> RewriteBuilder::constant(const Array& array, std::string_view hint) {
-  return constant(tensorFromArray(array, arena()), hint);
+  return constant(editor().tensorFromArray(array), hint);
 }
 
 Result<Value*> RewriteBuilder::constant(Tensor* tensor, std::string_view hint) {
   // Below IR 4 every initializer is also a graph input, which would change the interface.
   if (&graph_ == model_.graph && model_.ir_version.value_or(4) >= 4) {
-    tensor->name = uniqueValueName(arena(), graph_, hint);
-    Result<Value*> value = graph_.addInitializer(arena(), tensor);
+    tensor->name = editor().uniqueName(graph_, hint);
+    Result<Value*> value = editor().addInitializer(graph_, tensor);
     if (value) initializers_.push_back(*value);
     return value;
   }
   // At the top of the graph, after the constants made before: a rewrite may point a matched
   // node that comes before the anchor at it, and a Constant reads nothing.
-  Node& node = *graph_.createNode(arena(), "Constant", {}, 1);
+  Node& node = *editor().createNode(graph_, "Constant", {}, 1);
   if (last_constant_ != nullptr) {
     node.insertAfter(last_constant_);
   } else {
@@ -307,9 +307,8 @@ Result<Value*> RewriteBuilder::constant(Tensor* tensor, std::string_view hint) {
   }
   last_constant_ = &node;
   nodes_.push_back(&node);
-  node.setTensorAttr(arena(), "value", tensor);
-  ONYX_RETURN_IF_ERROR(
-      renameValue(arena(), *node.output(0), uniqueValueName(arena(), graph_, hint)));
+  editor().setTensorAttr(&node, "value", tensor);
+  ONYX_RETURN_IF_ERROR(editor().rename(node.output(0), editor().uniqueName(graph_, hint)));
   return node.output(0);
 }
 

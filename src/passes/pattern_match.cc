@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "core/quote.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/ops/registry.h"
@@ -431,7 +432,7 @@ Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model&
     }
   }
   for (const auto& [value, name] : renames) {
-    Status renamed = renameValue(model.arena(), *value, name);
+    Status renamed = GraphEditor(model).rename(value, name);
     if (!renamed.isOk()) {
       return Status(ErrorCode::kInternal, "rule " + quoted(rule.name) + " left output " +
                                               quoted(name) +

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "core/quote.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/text/parser.h"
@@ -110,23 +111,24 @@ Result<Pattern> patternOf(const Function& function) {
 
 // Gives `node` the attribute `name` with the value of `from`; false for a kind that is not
 // copied (graphs, sparse tensors, types).
-bool setAttributeLike(Node& node, Arena& arena, std::string_view name, const Attribute& from) {
+bool setAttributeLike(Node& node, const GraphEditor& edit, std::string_view name,
+                      const Attribute& from) {
   switch (from.kind()) {
-    case AttributeKind::kInt: node.setIntAttr(arena, name, from.i.value_or(0)); return true;
-    case AttributeKind::kFloat: node.setFloatAttr(arena, name, from.f.value_or(0.0f)); return true;
+    case AttributeKind::kInt: edit.setIntAttr(&node, name, from.i.value_or(0)); return true;
+    case AttributeKind::kFloat: edit.setFloatAttr(&node, name, from.f.value_or(0.0f)); return true;
     case AttributeKind::kString:
-      node.setStringAttr(arena, name, from.s.value_or(std::string_view()));
+      edit.setStringAttr(&node, name, from.s.value_or(std::string_view()));
       return true;
     case AttributeKind::kInts:
-      node.setIntsAttr(arena, name, std::span<const int64_t>(from.ints.begin(), from.ints.size()));
+      edit.setIntsAttr(&node, name, std::span<const int64_t>(from.ints.begin(), from.ints.size()));
       return true;
     case AttributeKind::kFloats:
-      node.setFloatsAttr(arena, name,
+      edit.setFloatsAttr(&node, name,
                          std::span<const float>(from.floats.begin(), from.floats.size()));
       return true;
     case AttributeKind::kStrings: {
       const ArenaList<std::string_view>& strings = from.rare().strings;
-      node.setStringsAttr(arena, name,
+      edit.setStringsAttr(&node, name,
                           std::span<const std::string_view>(strings.data(), strings.size()));
       return true;
     }
@@ -136,7 +138,7 @@ bool setAttributeLike(Node& node, Arena& arena, std::string_view name, const Att
                                 ? arrayFromTensor(*from.t)
                                 : Result<Array>(Status(ErrorCode::kMalformed, "no tensor"));
       if (!array) return false;
-      node.setTensorAttr(arena, name, tensorFromArray(*array, arena));
+      edit.setTensorAttr(&node, name, edit.tensorFromArray(*array));
       return true;
     }
     default: return false;
@@ -166,7 +168,7 @@ class Replacement {
           value = match.attr(*attribute->rare().ref_attr_name);
           if (value == nullptr) continue;  // absent where matched: the default applies
         }
-        if (!setAttributeLike(made, builder.arena(), attribute->nameOrEmpty(), *value)) return {};
+        if (!setAttributeLike(made, builder.editor(), attribute->nameOrEmpty(), *value)) return {};
       }
       for (size_t o = 0; o < node->outputCount(); ++o) {
         if (node->output(o) != nullptr) mapped[node->output(o)] = made.output(o);

@@ -26,6 +26,7 @@
 
 #include "onyx/infer/infer.h"
 #include "onyx/ir/constant_value.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/walk.h"
@@ -46,7 +47,7 @@ using passes_internal::replaceByConstants;
 
 // The elements of `known` when every one is a number, as a tensor of its element type
 // (INT64, INT32 or BOOL); null otherwise.
-Tensor* tensorOfKnownElements(const KnownValue& known, Arena& arena) {
+Tensor* tensorOfKnownElements(const KnownValue& known, const GraphEditor& edit) {
   const InferredType& type = known.type;
   if (!known.data || !type.isTensor() || !type.has_shape || type.rank() > 1) return nullptr;
   const Dims& data = *known.data;
@@ -73,13 +74,13 @@ Tensor* tensorOfKnownElements(const KnownValue& known, Arena& arena) {
       array.data<bool>()[i] = number != 0;
     }
   }
-  return tensorFromArray(array, arena);
+  return edit.tensorFromArray(array);
 }
 
-Tensor* int64Tensor(const std::vector<int64_t>& values, Arena& arena) {
+Tensor* int64Tensor(const std::vector<int64_t>& values, const GraphEditor& edit) {
   Array array(ElementType::kInt64, {static_cast<int64_t>(values.size())});
   std::copy(values.begin(), values.end(), array.data<int64_t>());
-  return tensorFromArray(array, arena);
+  return edit.tensorFromArray(array);
 }
 
 class ShapeFoldingPass final : public Pass {
@@ -146,7 +147,7 @@ class ShapeFoldingPass final : public Pass {
           known->data->size() * sizeof(int64_t) > std::max<size_t>(limit, sizeof(int64_t))) {
         continue;
       }
-      if (Tensor* tensor = tensorOfKnownElements(*known, model_->arena())) {
+      if (Tensor* tensor = tensorOfKnownElements(*known, GraphEditor(*model_))) {
         folded.push_back({i, tensor});
       }
     }
@@ -195,8 +196,8 @@ class ShapeFoldingPass final : public Pass {
     }
     if (open.size() > 1 || (open.size() == 1 && has_minus_one)) return;
     if (open.size() == 1) folded[open[0]] = -1;
-    node.setInput(
-        1, addConstant(*model_, node, int64Tensor(folded, model_->arena()), node.input(1)->name()));
+    node.setInput(1, addConstant(*model_, node, int64Tensor(folded, GraphEditor(*model_)),
+                                 node.input(1)->name()));
     countConstant(node.input(1), result);
     ++result.nodes_rewritten;
   }
@@ -223,14 +224,14 @@ class ShapeFoldingPass final : public Pass {
       all_ones = all_ones && folded[j] == 1;
     }
     if (all_ones && target->size() <= rank) {
-      switch (bypassOutput(model_->arena(), node, 0, *node.input(0))) {
+      switch (bypassOutput(GraphEditor(*model_), node, 0, *node.input(0))) {
         case Bypass::kRefused: break;
         case Bypass::kDone: ++result.nodes_rewritten; return;
         case Bypass::kNodeRemoved: ++result.nodes_removed; return;
       }
     }
-    node.setInput(
-        1, addConstant(*model_, node, int64Tensor(folded, model_->arena()), node.input(1)->name()));
+    node.setInput(1, addConstant(*model_, node, int64Tensor(folded, GraphEditor(*model_)),
+                                 node.input(1)->name()));
     countConstant(node.input(1), result);
     ++result.nodes_rewritten;
   }

@@ -15,6 +15,7 @@
 namespace onyx::serde {
 
 using B = ir_internal::GraphBuilder;
+using ir_internal::NameTableWriter;
 using wire::Reader;
 using wire::WireType;
 
@@ -221,7 +222,7 @@ bool Decoder::decodeGraph(std::string_view bytes, Graph& graph) {
     } else {
       definitions = countDefinitions(reader(bytes));
     }
-    B::names(&graph).reserve(arena_, definitions);
+    NameTableWriter::reserve(B::names(&graph), arena_, definitions);
     B::values(&graph).reserve(arena_, definitions);
   }
   prefetch_ = prefetch.get();
@@ -289,7 +290,7 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
   size_t first_output = scratch_outputs_.size();
   size_t first_attribute = scratch_attributes_.size();
   // The rare fields are allocated only when one occurs (most nodes have none).
-  auto unknown = [&]() -> UnknownFields& { return node.rare(arena_).unknown; };
+  auto unknown = [&]() -> UnknownFields& { return B::editorOn(arena_).rare(&node).unknown; };
   bool ok = readFields(bytes, unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
       case 1: {
@@ -315,12 +316,17 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
         return step(
             within("attribute", scratch_attributes_.size() - 1 - first_attribute, attribute->name));
       }
-      case 6: return step(readString(r, wt, node.rare(arena_).doc_string, "doc_string", false));
+      case 6:
+        return step(
+            readString(r, wt, B::editorOn(arena_).rare(&node).doc_string, "doc_string", false));
       case 7: return step(readString(r, wt, node.domain, "domain", true));
-      case 8: return step(readString(r, wt, node.rare(arena_).overload, "overload", true));
-      case 9: return entries(r, wt, "metadata_props", node.rare(arena_).metadata_props);
+      case 8:
+        return step(readString(r, wt, B::editorOn(arena_).rare(&node).overload, "overload", true));
+      case 9:
+        return entries(r, wt, "metadata_props", B::editorOn(arena_).rare(&node).metadata_props);
       case 10:
-        return item(r, wt, "device_configurations", node.rare(arena_).device_configurations,
+        return item(r, wt, "device_configurations",
+                    B::editorOn(arena_).rare(&node).device_configurations,
                     &Decoder::decodeNodeDeviceConfiguration);
       default: return Step::kUnknown;
     }
@@ -366,7 +372,7 @@ bool Decoder::decodeNode(std::string_view bytes, Node& node) {
 
 bool Decoder::decodeAttribute(std::string_view bytes, Attribute& attribute) {
   // The rare fields are allocated only when one occurs (most attributes have none).
-  auto more = [&]() -> AttributeRareFields& { return attribute.rare(arena_); };
+  auto more = [&]() -> AttributeRareFields& { return B::editorOn(arena_).rare(&attribute); };
   auto unknown = [&]() -> UnknownFields& { return more().unknown; };
   return readFields(bytes, unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {
@@ -520,7 +526,7 @@ bool Decoder::decodeSegment(std::string_view bytes, TensorSegment& segment) {
 
 bool Decoder::decodeTensor(std::string_view bytes, Tensor& tensor) {
   // The rare fields are allocated only when one occurs (most tensors have none).
-  auto more = [&]() -> TensorRareFields& { return tensor.rare(arena_); };
+  auto more = [&]() -> TensorRareFields& { return B::editorOn(arena_).rare(&tensor); };
   auto unknown = [&]() -> UnknownFields& { return more().unknown; };
   bool ok = readFields(bytes, unknown, [&](Reader& r, uint32_t field, WireType wt) {
     switch (field) {

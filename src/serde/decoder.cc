@@ -9,6 +9,7 @@
 namespace onyx::serde {
 
 using B = ir_internal::GraphBuilder;
+using ir_internal::NameTableWriter;
 
 using wire::Reader;
 using wire::WireType;
@@ -317,12 +318,13 @@ Value* Decoder::defineAs(Graph& graph, std::string_view name, Role role) {
 }
 
 Value* Decoder::valueForRead(Graph& graph, std::string_view name, uint64_t hash) {
-  return B::names(&graph).findOrAdd(arena_, name, hash, [&] { return newValue(graph, name); });
+  return NameTableWriter::findOrAdd(B::names(&graph), arena_, name, hash,
+                                    [&] { return newValue(graph, name); });
 }
 
 Value* Decoder::defineAs(Graph& graph, std::string_view name, uint64_t hash, Role role) {
   bool made = false;
-  Value* value = B::names(&graph).findOrAdd(arena_, name, hash, [&] {
+  Value* value = NameTableWriter::findOrAdd(B::names(&graph), arena_, name, hash, [&] {
     made = true;
     return newValue(graph, name);
   });
@@ -411,7 +413,7 @@ void Decoder::bindName(const PendingName& pending, Graph& graph) {
     case NameUse::kLocalOutput: {
       Value* local = static_cast<Value*>(pending.target);
       bool made = false;
-      Value* value = B::names(&graph).findOrAdd(arena_, name, pending.hash, [&] {
+      Value* value = NameTableWriter::findOrAdd(B::names(&graph), arena_, name, pending.hash, [&] {
         made = true;
         return local;
       });

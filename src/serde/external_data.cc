@@ -1,7 +1,9 @@
 #include "serde/external_data.h"
+#include "ir/graph_builder.h"
 
 #include <charconv>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/walk.h"
 #include "onyx/serde/external_path.h"
 
@@ -41,7 +43,7 @@ Status resolveOne(ExternalDataDir& dir, Tensor& tensor, Arena& arena) {
   if (!file) return std::move(file).takeStatus();
   auto bytes = slice(**file, offset, length);
   if (!bytes) return std::move(bytes).takeStatus();
-  tensor.rare(arena).external_bytes = *bytes;
+  ir_internal::GraphBuilder::editorOn(arena).rare(&tensor).external_bytes = *bytes;
   return Status::ok();
 }
 
@@ -55,7 +57,7 @@ Status resolveExternalData(Model& model, const std::vector<Tensor*>& tensors) {
   auto dir = ExternalDataDir::open(model.folder());
   if (!dir) return std::move(dir).takeStatus();
   for (Tensor* tensor : tensors) {
-    Status status = resolveOne(*dir, *tensor, model.arena());
+    Status status = resolveOne(*dir, *tensor, GraphEditor(model).arena());
     if (!status) {
       std::string path = tensorPath(model, tensor);
       return status.within(path.empty() ? "tensor(" + std::string(tensor->nameOrEmpty()) + ")"

@@ -1,6 +1,7 @@
 #include "onyx/serde/model_io.h"
 
 #include "onyx/core/mapped_file.h"
+#include "onyx/ir/editor.h"
 #include "serde/decoder.h"
 #include "serde/encoder.h"
 #include "serde/external_data.h"
@@ -16,7 +17,7 @@ Result<Model> parseModel(std::string_view bytes, std::shared_ptr<const void> own
   Model model;
   if (owner) model.keepAlive(std::move(owner));
   model.setFolder(folder);
-  serde::Decoder decoder(model.arena(), options, bytes.data());
+  serde::Decoder decoder(GraphEditor(model).arena(), options, bytes.data());
   if (!decoder.decodeModel(bytes, model)) return decoder.takeStatus();
   if (options.load_external_data && !decoder.externalTensors().empty()) {
     ONYX_RETURN_IF_ERROR(serde::resolveExternalData(model, decoder.externalTensors()));

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "ir/graph_builder.h"
 #include "onyx/core/file_writer.h"
 #include "onyx/ir/tensor_data.h"
 #include "onyx/ir/walk.h"
@@ -217,7 +218,9 @@ class Saver {
                              uint64_t length) {
     Tensor* copy = dataFreeCopy(tensor);
     auto add = [&](std::string_view key, std::string_view value) {
-      StringStringEntry& entry = copy->rare(scratch_).external_data.emplace_back(scratch_);
+      StringStringEntry& entry =
+          ir_internal::GraphBuilder::editorOn(scratch_).rare(copy).external_data.emplace_back(
+              scratch_);
       entry.key = scratch_.copy(key);
       entry.value = scratch_.copy(value);
     };

@@ -1,4 +1,5 @@
 #include "onyx/text/parser.h"
+#include "onyx/ir/editor.h"
 
 #include <memory>
 #include <utility>
@@ -58,7 +59,7 @@ Result<Model> transcodeModel(std::string_view text, const TextParseOptions& opti
   model.setFolder(options.folder);
   std::string_view view = *bytes;
   model.keepAlive(std::move(bytes));
-  serde::Decoder decoder(model.arena(), load, view.data());
+  serde::Decoder decoder(GraphEditor(model).arena(), load, view.data());
   if (!decoder.decodeModel(view, model)) return decoderDisagrees(decoder.takeStatus());
   if (load.load_external_data && !decoder.externalTensors().empty()) {
     ONYX_RETURN_IF_ERROR(serde::resolveExternalData(model, decoder.externalTensors()));
@@ -100,8 +101,8 @@ Result<Type*> parseTypeText(std::string_view text, Model& owner, const TextParse
   std::string_view view = *bytes;
   owner.keepAlive(std::move(bytes));
   LoadOptions load = decoderOptions(options);
-  serde::Decoder decoder(owner.arena(), load, view.data());
-  Type* type = owner.arena().make<Type>();
+  serde::Decoder decoder(GraphEditor(owner).arena(), load, view.data());
+  Type* type = GraphEditor(owner).arena().make<Type>();
   if (!decoder.decodeType(view, *type)) return decoderDisagrees(decoder.takeStatus());
   return type;
 }

@@ -7,6 +7,7 @@
 #include "check/value_rules.h"
 #include "check/value_rules_testing.h"
 #include "onyx/ir/attribute.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/type.h"
@@ -23,12 +24,12 @@ int32_t kindCode(AttributeKind kind) { return static_cast<int32_t>(kind); }
 class AttributeRules : public ::testing::Test {
  protected:
   Attribute* attribute(std::string_view name, AttributeKind kind) {
-    auto* result = arena.make<Attribute>();
-    if (!name.empty()) result->name = arena.copy(name);
+    auto* result = edit.arena().make<Attribute>();
+    if (!name.empty()) result->name = edit.arena().copy(name);
     result->type = kindCode(kind);
     return result;
   }
-  AttributeRareFields& lists(Attribute& a) { return a.rare(arena); }
+  AttributeRareFields& lists(Attribute& a) { return edit.rare(&a); }
   Diagnostics check(const Attribute& a, int64_t ir_version = 10, bool in_function = false) {
     ValueContext context;
     context.ir_version = ir_version;
@@ -38,7 +39,8 @@ class AttributeRules : public ::testing::Test {
     return out;
   }
 
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
 };
 
 TEST_F(AttributeRules, ValidAttributesAreClean) {
@@ -52,11 +54,11 @@ TEST_F(AttributeRules, ValidAttributesAreClean) {
   // A scalar with no value: a proto3 writer drops a default 0.
   EXPECT_TRUE(clean(check(*attribute("axis", AttributeKind::kInt))));
   Attribute* value = attribute("value", AttributeKind::kTensor);
-  value->t = makeTensor(arena, ElementType::kFloat, {1});
-  setRaw(arena, *value->t, 4);
+  value->t = makeTensor(edit.arena(), ElementType::kFloat, {1});
+  setRaw(edit.arena(), *value->t, 4);
   EXPECT_TRUE(clean(check(*value)));
   Attribute* graph = attribute("body", AttributeKind::kGraph);
-  graph->g = newGraph(arena);
+  graph->g = edit.newGraph();
   EXPECT_TRUE(clean(check(*graph)));
 }
 
@@ -123,9 +125,9 @@ TEST_F(AttributeRules, R57AtMostOneValueField) {
   EXPECT_EQ(single(diagnostics).message,
             "the attribute holds 2 values (in f and i); it may hold only one");
   Attribute* three = attribute("pads", AttributeKind::kInts);
-  three->ints.values.push_back(arena, 1);
-  three->floats.values.push_back(arena, 1.0f);
-  lists(*three).strings.push_back(arena, "x");
+  three->ints.values.push_back(edit.arena(), 1);
+  three->floats.values.push_back(edit.arena(), 1.0f);
+  lists(*three).strings.push_back(edit.arena(), "x");
   EXPECT_TRUE(onlyRule(check(*three), "R57"));
 }
 
@@ -141,7 +143,7 @@ TEST_F(AttributeRules, R58TheValueIsInTheFieldTheTypeNames) {
   undefined->i = 1;
   EXPECT_TRUE(onlyRule(check(*undefined), "R58"));
   Attribute* sparse = attribute("value", AttributeKind::kTensor);
-  sparse->rare(arena).sparse_tensor = arena.make<SparseTensor>();
+  edit.rare(sparse).sparse_tensor = edit.arena().make<SparseTensor>();
   diagnostics = check(*sparse);
   ASSERT_FALSE(diagnostics.all().empty());
   EXPECT_EQ(diagnostics.all()[0].rule, "R58");  // then the empty sparse tensor's own problems
@@ -150,7 +152,7 @@ TEST_F(AttributeRules, R58TheValueIsInTheFieldTheTypeNames) {
 
 TEST_F(AttributeRules, R59ReferencesOnlyInFunctionBodiesAndWithoutAValue) {
   Attribute* reference = attribute("alpha", AttributeKind::kFloat);
-  reference->rare(arena).ref_attr_name = "scale";
+  edit.rare(reference).ref_attr_name = "scale";
   EXPECT_TRUE(clean(check(*reference, 10, /*in_function=*/true)));
   Diagnostics diagnostics = check(*reference, 10, /*in_function=*/false);
   EXPECT_TRUE(onlyRule(diagnostics, "R59"));
@@ -162,16 +164,16 @@ TEST_F(AttributeRules, R59ReferencesOnlyInFunctionBodiesAndWithoutAValue) {
   reference->f = 2.0f;
   EXPECT_TRUE(onlyRule(check(*reference, 10, true), "R59"));
   reference->f.reset();
-  reference->rare(arena).ref_attr_name = "";
+  edit.rare(reference).ref_attr_name = "";
   EXPECT_TRUE(onlyRule(check(*reference, 10, true), "R59"));
 }
 
 TEST_F(AttributeRules, R59AReferenceNamesAnAttributeTheFunctionDeclares) {
-  Function* function = newFunction(arena, "local", "Scale");
-  function->attribute.push_back(arena, "scale");
+  Function* function = edit.newFunction("local", "Scale");
+  function->attribute.push_back(edit.arena(), "scale");
   Attribute* alpha_default = attribute("alpha", AttributeKind::kFloat);
   alpha_default->f = 1.0f;
-  function->attribute_proto.push_back(arena, alpha_default);
+  function->attribute_proto.push_back(edit.arena(), alpha_default);
   auto checkIn = [&](const Attribute& a) {
     ValueContext context;
     context.ir_version = 10;
@@ -182,9 +184,9 @@ TEST_F(AttributeRules, R59AReferenceNamesAnAttributeTheFunctionDeclares) {
     return out;
   };
   Attribute* reference = attribute("value", AttributeKind::kFloat);
-  reference->rare(arena).ref_attr_name = "scale";
+  edit.rare(reference).ref_attr_name = "scale";
   EXPECT_TRUE(clean(checkIn(*reference)));
-  reference->rare(arena).ref_attr_name = "alpha";
+  edit.rare(reference).ref_attr_name = "alpha";
   EXPECT_TRUE(clean(checkIn(*reference)));
   reference->type = kindCode(AttributeKind::kInt);
   Diagnostics diagnostics = checkIn(*reference);
@@ -192,7 +194,7 @@ TEST_F(AttributeRules, R59AReferenceNamesAnAttributeTheFunctionDeclares) {
   EXPECT_EQ(single(diagnostics).message,
             "the attribute refers to 'alpha', a FLOAT attribute of function 'Scale', but has "
             "type INT");
-  reference->rare(arena).ref_attr_name = "gamma";
+  edit.rare(reference).ref_attr_name = "gamma";
   diagnostics = checkIn(*reference);
   EXPECT_TRUE(onlyRule(diagnostics, "R59"));
   EXPECT_EQ(single(diagnostics).message,
@@ -209,7 +211,7 @@ TEST_F(AttributeRules, R50StructuredAttributesCarryTheirValue) {
             "a TENSOR attribute must hold its value in t, which is missing");
   // A reference in a function body takes its value from the caller.
   Attribute* reference = attribute("value", AttributeKind::kTensor);
-  reference->rare(arena).ref_attr_name = "weights";
+  edit.rare(reference).ref_attr_name = "weights";
   EXPECT_TRUE(clean(check(*reference, 10, true)));
   // List kinds may be empty.
   EXPECT_TRUE(clean(check(*attribute("value", AttributeKind::kTensors))));
@@ -217,43 +219,44 @@ TEST_F(AttributeRules, R50StructuredAttributesCarryTheirValue) {
 
 TEST_F(AttributeRules, NestedTensorsSparseTensorsAndTypesAreCheckedWithTheirPaths) {
   Attribute* value = attribute("value", AttributeKind::kTensor);
-  value->t = makeTensor(arena, ElementType::kFloat, {2, 3});
-  setRaw(arena, *value->t, 10);
+  value->t = makeTensor(edit.arena(), ElementType::kFloat, {2, 3});
+  setRaw(edit.arena(), *value->t, 10);
   Diagnostics diagnostics = check(*value);
   EXPECT_TRUE(onlyRule(diagnostics, "R67"));
   EXPECT_EQ(single(diagnostics).path, "graph.node[2](c).attribute(value).t.raw_data");
 
   Attribute* tensors = attribute("values", AttributeKind::kTensors);
-  Tensor* good = makeTensor(arena, ElementType::kInt64, {1}, "a");
-  setRaw(arena, *good, 8);
-  lists(*tensors).tensors.push_back(arena, good);
-  lists(*tensors).tensors.push_back(arena, makeTensor(arena, ElementType::kInt64, {-1}, "b"));
+  Tensor* good = makeTensor(edit.arena(), ElementType::kInt64, {1}, "a");
+  setRaw(edit.arena(), *good, 8);
+  lists(*tensors).tensors.push_back(edit.arena(), good);
+  lists(*tensors).tensors.push_back(edit.arena(),
+                                    makeTensor(edit.arena(), ElementType::kInt64, {-1}, "b"));
   diagnostics = check(*tensors);
   EXPECT_TRUE(onlyRule(diagnostics, "R63"));
   EXPECT_EQ(single(diagnostics).path, "graph.node[2](c).attribute(value).tensors[1](b).dims[0]");
 
   Attribute* sparse = attribute("value", AttributeKind::kSparseTensor);
-  sparse->rare(arena).sparse_tensor = arena.make<SparseTensor>();
+  edit.rare(sparse).sparse_tensor = edit.arena().make<SparseTensor>();
   diagnostics = check(*sparse);
   EXPECT_TRUE(diagnostics.has("R76"));
   EXPECT_TRUE(diagnostics.has("R77"));
   EXPECT_EQ(diagnostics.all()[0].path, "graph.node[2](c).attribute(value).sparse_tensor.values");
 
   Attribute* types = attribute("types", AttributeKind::kTypeProtos);
-  lists(*types).type_protos.push_back(arena, Type::tensor(arena, 1, {1}));
-  lists(*types).type_protos.push_back(arena, arena.make<Type>());
+  lists(*types).type_protos.push_back(edit.arena(), edit.tensorType(1, {1}));
+  lists(*types).type_protos.push_back(edit.arena(), edit.arena().make<Type>());
   diagnostics = check(*types);
   EXPECT_TRUE(onlyRule(diagnostics, "R83"));
   EXPECT_EQ(single(diagnostics).path, "graph.node[2](c).attribute(value).type_protos[1]");
 
   Attribute* tp = attribute("type", AttributeKind::kTypeProto);
-  tp->rare(arena).tp = Type::sequence(arena, nullptr);
+  edit.rare(tp).tp = edit.sequenceType(nullptr);
   EXPECT_TRUE(onlyRule(check(*tp), "R85"));
 
   // Element types in nested tensors are gated by the model's IR version too.
   Attribute* float8 = attribute("value", AttributeKind::kTensor);
-  float8->t = makeTensor(arena, ElementType::kFloat8E5M2, {1});
-  setRaw(arena, *float8->t, 1);
+  float8->t = makeTensor(edit.arena(), ElementType::kFloat8E5M2, {1});
+  setRaw(edit.arena(), *float8->t, 1);
   EXPECT_TRUE(onlyRule(check(*float8, 8), "R62"));
 }
 

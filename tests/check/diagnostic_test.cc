@@ -3,6 +3,7 @@
 
 #include "onyx/check/checker.h"
 #include "onyx/core/diagnostic.h"
+#include "onyx/ir/editor.h"
 #include "support/check_testing.h"
 
 namespace onyx {
@@ -24,7 +25,7 @@ g (float[2] x) => (float[2] y) {
   y = custom.Op (x)
   y = Relu (x)
 })");
-  model.graph->firstNode()->op_type = model.arena().copy("Momentum*\nal");
+  model.graph->firstNode()->op_type = GraphEditor(model).arena().copy("Momentum*\nal");
   Diagnostics found = checkModel(model);
   ASSERT_TRUE(found.has("R29")) << found.all().size();
   for (const Diagnostic& diagnostic : found.all()) {

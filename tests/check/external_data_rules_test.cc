@@ -11,6 +11,7 @@
 
 #include "check/value_rules.h"
 #include "check/value_rules_testing.h"
+#include "onyx/ir/editor.h"
 #include "onyx/serde/model_io.h"
 #include "support/proto_builder.h"
 
@@ -48,10 +49,10 @@ class ExternalDataRules : public ::testing::Test {
   // A float [2, 3] tensor stored externally, with these external_data entries.
   Tensor* external(std::initializer_list<std::pair<std::string_view, std::string_view>> entries,
                    ElementType type = ElementType::kFloat) {
-    Tensor* tensor = makeTensor(arena_, type, {2, 3});
+    Tensor* tensor = makeTensor(edit_.arena(), type, {2, 3});
     tensor->data_location = Tensor::kExternal;
     for (auto [key, value] : entries)
-      addEntry(arena_, tensor->rare(arena_).external_data, key, value);
+      addEntry(edit_.arena(), edit_.rare(tensor).external_data, key, value);
     return tensor;
   }
 
@@ -67,7 +68,8 @@ class ExternalDataRules : public ::testing::Test {
 
   std::filesystem::path root_;
   Model model_;
-  Arena arena_;
+  Model owner_;  // holds what the test builds
+  GraphEditor edit_{owner_};
 };
 
 TEST_F(ExternalDataRules, AValidExternalTensorIsClean) {
@@ -75,11 +77,11 @@ TEST_F(ExternalDataRules, AValidExternalTensorIsClean) {
   EXPECT_TRUE(
       clean(check(*external({{"location", "./w.bin"}, {"offset", "0"}, {"length", "24"}}))));
   // An empty tensor needs no bytes: a zero-length range at the end of the file.
-  Tensor* empty = makeTensor(arena_, ElementType::kFloat, {0, 3});
+  Tensor* empty = makeTensor(edit_.arena(), ElementType::kFloat, {0, 3});
   empty->data_location = Tensor::kExternal;
-  addEntry(arena_, empty->rare(arena_).external_data, "location", "w.bin");
-  addEntry(arena_, empty->rare(arena_).external_data, "offset", "24");
-  addEntry(arena_, empty->rare(arena_).external_data, "length", "0");
+  addEntry(edit_.arena(), edit_.rare(empty).external_data, "location", "w.bin");
+  addEntry(edit_.arena(), edit_.rare(empty).external_data, "offset", "24");
+  addEntry(edit_.arena(), edit_.rare(empty).external_data, "length", "0");
   EXPECT_TRUE(clean(check(*empty)));
 }
 
@@ -87,13 +89,13 @@ TEST_F(ExternalDataRules, AValidExternalTensorIsClean) {
 
 TEST_F(ExternalDataRules, R70ExternalTensorsHoldNoInlineDataAndNameALocation) {
   Tensor* also_inline = external({{"location", "w.bin"}});
-  setRaw(arena_, *also_inline, 24);
+  setRaw(edit_.arena(), *also_inline, 24);
   Diagnostics diagnostics = check(*also_inline);
   EXPECT_TRUE(onlyRule(diagnostics, "R70"));
   EXPECT_EQ(single(diagnostics).path, "graph.initializer[0](w).raw_data");
 
   Tensor* typed_too = external({{"location", "w.bin"}});
-  typed_too->rare(arena_).float_data = words(arena_, 6, 4);
+  edit_.rare(typed_too).float_data = words(edit_.arena(), 6, 4);
   EXPECT_TRUE(onlyRule(check(*typed_too), "R70"));
 
   diagnostics = check(*external({{"offset", "0"}}));
@@ -168,11 +170,11 @@ TEST_F(ExternalDataRules, R72TheRangeHasExactlyTheTensorsBytes) {
 TEST_F(ExternalDataRules, R72DataLoadedWithTheModelIsMeasuredWithoutOpeningTheFileAgain) {
   Tensor* loaded = external({{"location", "w.bin"}, {"length", "10"}});
   const std::string bytes(10, 'x');
-  loaded->rare(arena_).external_bytes = std::string_view(bytes);
+  edit_.rare(loaded).external_bytes = std::string_view(bytes);
   Model elsewhere;  // the folder does not matter: the bytes are there
   EXPECT_TRUE(onlyRule(check(*loaded, &elsewhere), "R72"));
   const std::string right(24, 'x');
-  loaded->rare(arena_).external_bytes = std::string_view(right);
+  edit_.rare(loaded).external_bytes = std::string_view(right);
   EXPECT_TRUE(clean(check(*loaded, &elsewhere)));
 }
 
@@ -244,9 +246,9 @@ TEST_F(ExternalDataRules, R73KeysAreUniqueKnownAndWellFormed) {
                                      {"basepath", "/somewhere"}}))));
 
   // external_data on a tensor stored inline is ignored by readers: a warning.
-  Tensor* inline_tensor = makeTensor(arena_, ElementType::kFloat, {2, 3});
-  setRaw(arena_, *inline_tensor, 24);
-  addEntry(arena_, inline_tensor->rare(arena_).external_data, "location", "w.bin");
+  Tensor* inline_tensor = makeTensor(edit_.arena(), ElementType::kFloat, {2, 3});
+  setRaw(edit_.arena(), *inline_tensor, 24);
+  addEntry(edit_.arena(), edit_.rare(inline_tensor).external_data, "location", "w.bin");
   EXPECT_TRUE(onlyRule(check(*inline_tensor), "R73", Severity::kWarning));
 }
 

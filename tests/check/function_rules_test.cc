@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "onyx/check/checker.h"
+#include "onyx/ir/editor.h"
 #include "support/check_testing.h"
 
 namespace onyx {
@@ -201,7 +202,7 @@ F <alpha: float = 1.0, value: tensor = float[1] {2.0}, gamma: int = 3> (a) => (b
   EXPECT_TRUE(checkModel(model).all().empty());
   Function& function = *model.functions[0];
   function.attribute_proto[1]->t = nullptr;  // type TENSOR, no tensor
-  function.attribute_proto[2]->rare(model.arena()).ref_attr_name = "alpha";
+  GraphEditor(model).rare(function.attribute_proto[2]).ref_attr_name = "alpha";
   // A scalar default without its field is a zero a proto3 writer dropped: still a value.
   function.attribute_proto[0]->f.reset();
   Diagnostics found = checkModel(model);

@@ -5,6 +5,7 @@
 
 #include "check/value_rules_testing.h"
 #include "onyx/check/checker.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/metadata.h"
 #include "support/check_testing.h"
 
@@ -22,14 +23,14 @@ const Rules kNone;
 
 // A sparse tensor the value rules accept, named `name`: dense shape [4], one value (0.0) at
 // position 1.
-SparseTensor* validSparse(Arena& arena, std::string_view name) {
+SparseTensor* validSparse(const GraphEditor& edit, std::string_view name) {
   namespace values = check::testing;
-  auto* sparse = arena.make<SparseTensor>();
-  sparse->values = values::makeTensor(arena, ElementType::kFloat, {1}, name);
-  sparse->values->rare(arena).float_data = values::words(arena, 1, 4);
-  sparse->indices = values::makeTensor(arena, ElementType::kInt64, {1});
-  sparse->indices->rare(arena).int64_data = values::varints(arena, {1});
-  sparse->dims.values.push_back(arena, 4);
+  auto* sparse = edit.arena().make<SparseTensor>();
+  sparse->values = values::makeTensor(edit.arena(), ElementType::kFloat, {1}, name);
+  edit.rare(sparse->values).float_data = values::words(edit.arena(), 1, 4);
+  sparse->indices = values::makeTensor(edit.arena(), ElementType::kInt64, {1});
+  edit.rare(sparse->indices).int64_data = values::varints(edit.arena(), {1});
+  sparse->dims.values.push_back(edit.arena(), 4);
   return sparse;
 }
 
@@ -83,7 +84,7 @@ g (seq(float[2]) s, map(int64, float) m, optional(float[2]) o, sparse_tensor(flo
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 14]>
 g (sparse_tensor(float[4]) p, seq(float[2]) s) => (seq(float[2]) y) { y = Identity(s) })");
   model.graph->inputs[0]->type->shape = nullptr;
-  auto* opaque = model.arena().make<Type>();
+  auto* opaque = GraphEditor(model).arena().make<Type>();
   opaque->kind = Type::Kind::kOpaque;
   model.graph->inputs[1]->type = opaque;
   found = checkModel(model);
@@ -145,8 +146,8 @@ g (float[2] x) => (float[2] y) <float[2] w = {1, 2}, float[2] v = {3, 4}> { y = 
 TEST(GraphRules, R27SparseAndDenseInitializersShareOneNamespace) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) <float[2] w = {1, 2}> { y = Add(x, w) })");
-  SparseTensor* sparse = validSparse(model.arena(), "w");
-  model.graph->sparse_initializers.push_back(model.arena(), sparse);
+  SparseTensor* sparse = validSparse(GraphEditor(model), "w");
+  model.graph->sparse_initializers.push_back(GraphEditor(model).arena(), sparse);
   // The name's definition stays the dense initializer's, as when the decoder meets a second
   // initializer of a name.
   Diagnostics found = checkModel(model);
@@ -333,12 +334,13 @@ g (int64 n, bool c, float[2] x) => (float[2] y) {
 TEST(GraphRules, R34ValueInfoNamesAreDistinct) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) { t = Neg(x)  y = Neg(t) })");
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+
   for (int i = 0; i < 2; ++i) {
-    auto* info = arena.make<ValueInfo>();
+    auto* info = edit.arena().make<ValueInfo>();
     info->name = "t";
     info->value = model.graph->names().find("t");
-    model.graph->value_info.push_back(arena, info);
+    model.graph->value_info.push_back(edit.arena(), info);
   }
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), (Rules{"R34"})) << listed(found);
@@ -348,8 +350,8 @@ g (float[2] x) => (float[2] y) { t = Neg(x)  y = Neg(t) })");
 TEST(GraphRules, R34OneValueInfoEntryPerValueIsFine) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) { t = Neg(x)  u = Neg(t)  y = Neg(u) })");
-  model.graph->names().find("t")->setType(model.arena(), Type::tensor(model.arena(), 1, {2}));
-  model.graph->names().find("u")->setType(model.arena(), Type::tensor(model.arena(), 1, {2}));
+  GraphEditor(model).setType(model.graph->names().find("t"), GraphEditor(model).tensorType(1, {2}));
+  GraphEditor(model).setType(model.graph->names().find("u"), GraphEditor(model).tensorType(1, {2}));
   ASSERT_EQ(model.graph->value_info.size(), 2u);
   Diagnostics found = checkModel(model);
   EXPECT_TRUE(found.all().empty()) << listed(found);
@@ -362,12 +364,12 @@ TEST(GraphRules, R4GraphsNestWithinABound) {
   auto nested = [](int levels) {
     Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 16, "com.x" : 1]>
 g (bool c) => (bool y) { y = com.x.Wrap(c) })");
-    Arena& arena = model.arena();
+    GraphEditor edit(model);
     Node* node = model.graph->firstNode();
     for (int level = 0; level < levels; ++level) {
-      Graph* sub = node->setGraphAttr(arena, "body");
+      Graph* sub = edit.setGraphAttr(node, "body");
       sub->name = "level";
-      Node* inner = sub->createNode(arena, "Wrap", {}, 1);
+      Node* inner = edit.createNode(*sub, "Wrap", {}, 1);
       inner->domain = "com.x";
       sub->appendNode(inner);
       node = inner;
@@ -386,13 +388,14 @@ g (bool c) => (bool y) { y = com.x.Wrap(c) })");
 TEST(GraphRules, X1AndX2ValueInfoIsNamedAndNamesAValue) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) { y = Neg(x) })");
-  Arena& arena = model.arena();
-  auto* unnamed = arena.make<ValueInfo>();
+  GraphEditor edit(model);
+
+  auto* unnamed = edit.arena().make<ValueInfo>();
   unnamed->name = "";
-  auto* stale = arena.make<ValueInfo>();
+  auto* stale = edit.arena().make<ValueInfo>();
   stale->name = "gone";
-  model.graph->value_info.push_back(arena, unnamed);
-  model.graph->value_info.push_back(arena, stale);
+  model.graph->value_info.push_back(edit.arena(), unnamed);
+  model.graph->value_info.push_back(edit.arena(), stale);
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), (Rules{"X1"})) << listed(found);
   EXPECT_EQ(warningRules(found), (Rules{"X2"})) << listed(found);
@@ -415,10 +418,11 @@ g (float[2] x) => (float[2] y) {
 TEST(GraphRules, R37GraphFieldsNewerThanTheModelAreWarnedAbout) {
   Model model = testing::parseOrFail(R"(<ir_version: 4, opset_import: ["" : 9]>
 g (float[2] x) => (float[2] y) { y = Neg(x) })");
-  Arena& arena = model.arena();
-  model.graph->quantizationAnnotation(arena, "y");
-  setMetadata(arena, model.graph->metadata_props, "k", "v");
-  model.graph->sparse_initializers.push_back(arena, validSparse(arena, "s"));
+  GraphEditor edit(model);
+
+  edit.quantizationAnnotation(*model.graph, "y");
+  edit.setMetadata(model.graph->metadata_props, "k", "v");
+  model.graph->sparse_initializers.push_back(edit.arena(), validSparse(edit, "s"));
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), kNone) << listed(found);
   EXPECT_EQ(warningRules(found), (Rules{"R37", "R37", "R37"})) << listed(found);

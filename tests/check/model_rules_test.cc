@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "onyx/check/checker.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/metadata.h"
 #include "support/check_testing.h"
 #include "support/proto_builder.h"
@@ -125,10 +126,11 @@ TEST(ModelRules, R13ModelMetadataKeysAreDistinctOthersShouldBe) {
   EXPECT_EQ(errorRules(found), (Rules{"R13"})) << listed(found);
   EXPECT_EQ(pathOf(found, "R13"), "metadata_props[2](a)");
   model.metadata_props.truncate(2);
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+  Arena& arena = edit.arena();
   Node* node = model.graph->firstNode();
-  node->rare(arena).metadata_props.push_back(arena, StringStringEntry{"k", "1", {}});
-  node->rare(arena).metadata_props.push_back(arena, StringStringEntry{"k", "2", {}});
+  edit.rare(node).metadata_props.push_back(arena, StringStringEntry{"k", "1", {}});
+  edit.rare(node).metadata_props.push_back(arena, StringStringEntry{"k", "2", {}});
   found = checkModel(model);
   EXPECT_EQ(errorRules(found), kNone) << listed(found);
   EXPECT_EQ(warningRules(found), (Rules{"R13"})) << listed(found);
@@ -137,8 +139,8 @@ TEST(ModelRules, R13ModelMetadataKeysAreDistinctOthersShouldBe) {
 
 TEST(ModelRules, X4MetadataOnNodesNeedsIr10) {
   Model model = testing::parseOrFail(withHeader(R"(<ir_version: 9, opset_import: ["" : 13]>)"));
-  setMetadata(model.arena(), model.graph->firstNode()->rare(model.arena()).metadata_props, "k",
-              "v");
+  GraphEditor(model).setMetadata(GraphEditor(model).rare(model.graph->firstNode()).metadata_props,
+                                 "k", "v");
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), kNone) << listed(found);
   EXPECT_EQ(warningRules(found), (Rules{"X4"})) << listed(found);
@@ -159,7 +161,8 @@ Model shardedModel(int ir) {
   Model model = testing::parseOrFail("<ir_version: " + std::to_string(ir) +
                                      R"(, opset_import: ["" : 13]>
 g (float[4, 8] x) => (float[4, 8] y) { y = Neg(x) })");
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+  Arena& arena = edit.arena();
   model.addConfiguration("pair", 2, {"gpu0", "gpu1"});
   auto* simple = arena.make<SimpleShardedDim>();
   simple->dim_value = 8;
@@ -175,7 +178,7 @@ g (float[4, 8] x) => (float[4, 8] y) { y = Neg(x) })");
   auto* config = arena.make<NodeDeviceConfiguration>();
   config->configuration_id = "pair";
   config->sharding_spec.push_back(arena, spec);
-  model.graph->firstNode()->rare(arena).device_configurations.push_back(arena, config);
+  edit.rare(model.graph->firstNode()).device_configurations.push_back(arena, config);
   return model;
 }
 

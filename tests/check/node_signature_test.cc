@@ -6,6 +6,7 @@
 #include <string>
 
 #include "onyx/check/checker.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "support/check_testing.h"
 
@@ -224,9 +225,9 @@ TEST(NodeSignature, R46ANodeNamesEachAttributeOnce) {
   Model model = testing::parseOrFail(
       graphAt(13, "g (float[2] x) => (float[2] y)", "y = LeakyRelu <alpha = 0.5> (x)"));
   Node& node = *model.graph->firstNode();
-  Attribute* again = model.arena().make<Attribute>();
+  Attribute* again = GraphEditor(model).arena().make<Attribute>();
   *again = *node.attributes[0];
-  node.attributes.push_back(model.arena(), again);
+  node.attributes.push_back(GraphEditor(model).arena(), again);
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), (Rules{"R46"})) << listed(found);
   EXPECT_EQ(pathOf(found, "R46"), "graph.node[0].attribute[1](alpha)");

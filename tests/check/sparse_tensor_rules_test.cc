@@ -6,6 +6,7 @@
 
 #include "check/value_rules.h"
 #include "check/value_rules_testing.h"
+#include "onyx/ir/editor.h"
 
 namespace onyx::check {
 namespace {
@@ -19,12 +20,12 @@ class SparseTensorRules : public ::testing::Test {
   SparseTensor* sparse(std::initializer_list<int64_t> dims, int64_t nnz,
                        std::initializer_list<int64_t> index_dims,
                        std::initializer_list<int64_t> indices) {
-    auto* result = arena.make<SparseTensor>();
-    for (int64_t dim : dims) result->dims.values.push_back(arena, dim);
-    result->values = makeTensor(arena, ElementType::kFloat, {nnz}, "s");
-    setRaw(arena, *result->values, static_cast<size_t>(nnz) * 4);
-    result->indices = makeTensor(arena, ElementType::kInt64, index_dims);
-    setRawInt64(arena, *result->indices, indices);
+    auto* result = edit.arena().make<SparseTensor>();
+    for (int64_t dim : dims) result->dims.values.push_back(edit.arena(), dim);
+    result->values = makeTensor(edit.arena(), ElementType::kFloat, {nnz}, "s");
+    setRaw(edit.arena(), *result->values, static_cast<size_t>(nnz) * 4);
+    result->indices = makeTensor(edit.arena(), ElementType::kInt64, index_dims);
+    setRawInt64(edit.arena(), *result->indices, indices);
     return result;
   }
 
@@ -37,7 +38,8 @@ class SparseTensorRules : public ::testing::Test {
     return out;
   }
 
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
 };
 
 TEST_F(SparseTensorRules, ValidSparseTensorsAreClean) {
@@ -52,7 +54,7 @@ TEST_F(SparseTensorRules, ValidSparseTensorsAreClean) {
   // Indices in int64_data rather than raw_data.
   SparseTensor* typed = sparse({3, 4}, 2, {2}, {});
   typed->indices->raw_data.reset();
-  typed->indices->rare(arena).int64_data = varints(arena, {3, 10});
+  edit.rare(typed->indices).int64_data = varints(edit.arena(), {3, 10});
   EXPECT_TRUE(clean(check(*typed)));
 }
 
@@ -67,8 +69,8 @@ TEST_F(SparseTensorRules, R76ValuesIsPresentAndRankOne) {
   EXPECT_EQ(single(diagnostics).path, "graph.sparse_initializer[0](s).values");
 
   SparseTensor* matrix = sparse({4}, 1, {1}, {0});
-  matrix->values = makeTensor(arena, ElementType::kFloat, {1, 1}, "s");
-  setRaw(arena, *matrix->values, 4);
+  matrix->values = makeTensor(edit.arena(), ElementType::kFloat, {1, 1}, "s");
+  setRaw(edit.arena(), *matrix->values, 4);
   diagnostics = check(*matrix);
   EXPECT_TRUE(onlyRule(diagnostics, "R76"));
   EXPECT_EQ(single(diagnostics).message,
@@ -77,7 +79,7 @@ TEST_F(SparseTensorRules, R76ValuesIsPresentAndRankOne) {
 
 TEST_F(SparseTensorRules, R76TheValuesTensorObeysTheTensorRules) {
   SparseTensor* short_values = sparse({4}, 2, {2}, {0, 1});
-  setRaw(arena, *short_values->values, 4);
+  setRaw(edit.arena(), *short_values->values, 4);
   Diagnostics diagnostics = check(*short_values);
   EXPECT_TRUE(onlyRule(diagnostics, "R67"));
   EXPECT_EQ(single(diagnostics).path, "graph.sparse_initializer[0](s).values.raw_data");
@@ -111,7 +113,7 @@ TEST_F(SparseTensorRules, R78IndicesHaveASupportedLayout) {
 
   SparseTensor* int32_indices = sparse({4}, 2, {2}, {});
   int32_indices->indices->data_type = code(ElementType::kInt32);
-  setRaw(arena, *int32_indices->indices, 8);
+  setRaw(edit.arena(), *int32_indices->indices, 8);
   diagnostics = check(*int32_indices);
   EXPECT_TRUE(onlyRule(diagnostics, "R78"));
   EXPECT_EQ(single(diagnostics).message, "indices are int32; they must be int64");
@@ -159,7 +161,7 @@ TEST_F(SparseTensorRules, R80IndicesAreStrictlyAscending) {
 
   SparseTensor* typed = sparse({3, 4}, 2, {2}, {});
   typed->indices->raw_data.reset();
-  typed->indices->rare(arena).int64_data = varints(arena, {10, 3});
+  edit.rare(typed->indices).int64_data = varints(edit.arena(), {10, 3});
   EXPECT_TRUE(onlyRule(check(*typed), "R80"));
 }
 
@@ -175,7 +177,7 @@ TEST_F(SparseTensorRules, R81IndexDataIsCompleteBeforeItIsRead) {
 
   SparseTensor* short_typed = sparse({3, 4}, 2, {2}, {});
   short_typed->indices->raw_data.reset();
-  short_typed->indices->rare(arena).int64_data = varints(arena, {1});
+  edit.rare(short_typed->indices).int64_data = varints(edit.arena(), {1});
   diagnostics = check(*short_typed);
   EXPECT_TRUE(diagnostics.has("R81"));
   EXPECT_TRUE(diagnostics.has("R66"));
@@ -183,7 +185,7 @@ TEST_F(SparseTensorRules, R81IndexDataIsCompleteBeforeItIsRead) {
 
   SparseTensor* wrong_field = sparse({3, 4}, 2, {2}, {});
   wrong_field->indices->raw_data.reset();
-  wrong_field->indices->rare(arena).int32_data = varints(arena, {1, 2});
+  edit.rare(wrong_field->indices).int32_data = varints(edit.arena(), {1, 2});
   diagnostics = check(*wrong_field);
   EXPECT_TRUE(diagnostics.has("R81"));
   EXPECT_TRUE(diagnostics.has("R65"));
@@ -192,13 +194,13 @@ TEST_F(SparseTensorRules, R81IndexDataIsCompleteBeforeItIsRead) {
   SparseTensor* external = sparse({3, 4}, 2, {2}, {});
   external->indices->raw_data.reset();
   external->indices->data_location = Tensor::kExternal;
-  addEntry(arena, external->indices->rare(arena).external_data, "location", "i.bin");
+  addEntry(edit.arena(), edit.rare(external->indices).external_data, "location", "i.bin");
   diagnostics = check(*external);
   EXPECT_FALSE(diagnostics.hasErrors()) << describe(diagnostics);
   EXPECT_TRUE(diagnostics.has("R81"));
   // Loaded, they are read from the mapped bytes.
   const int64_t unordered[] = {5, 2};
-  external->indices->rare(arena).external_bytes =
+  edit.rare(external->indices).external_bytes =
       std::string_view(reinterpret_cast<const char*>(unordered), sizeof unordered);
   diagnostics = check(*external);
   EXPECT_TRUE(diagnostics.has("R80"));

@@ -8,6 +8,7 @@
 
 #include "check/value_rules.h"
 #include "check/value_rules_testing.h"
+#include "onyx/ir/editor.h"
 #include "onyx/serde/test_data.h"
 #include "support/proto_builder.h"
 
@@ -28,11 +29,12 @@ class TensorRules : public ::testing::Test {
  protected:
   // A tensor whose raw_data has exactly the bytes its type and dims need.
   Tensor* rawTensor(ElementType type, std::initializer_list<int64_t> dims, size_t bytes) {
-    Tensor* tensor = makeTensor(arena, type, dims);
-    setRaw(arena, *tensor, bytes);
+    Tensor* tensor = makeTensor(edit.arena(), type, dims);
+    setRaw(edit.arena(), *tensor, bytes);
     return tensor;
   }
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
 };
 
 // ---- R61 data_type known ----------------------------------------------------------------
@@ -86,28 +88,30 @@ TEST_F(TensorRules, R62ElementTypesNeedTheIrVersionThatIntroducedThem) {
 // ---- R63 dims ----------------------------------------------------------------------------
 
 TEST_F(TensorRules, R63DimsAreNonNegativeAndTheirProductFits) {
-  Tensor* negative = makeTensor(arena, ElementType::kFloat, {2, -3});
+  Tensor* negative = makeTensor(edit.arena(), ElementType::kFloat, {2, -3});
   Diagnostics diagnostics = check(*negative);
   EXPECT_TRUE(onlyRule(diagnostics, "R63"));
   EXPECT_EQ(single(diagnostics).path, "graph.initializer[0](w).dims[1]");
   EXPECT_EQ(single(diagnostics).message, "dims[1] is -3; a dimension cannot be negative");
 
-  Tensor* huge = makeTensor(arena, ElementType::kFloat, {int64_t{1} << 32, int64_t{1} << 32});
+  Tensor* huge =
+      makeTensor(edit.arena(), ElementType::kFloat, {int64_t{1} << 32, int64_t{1} << 32});
   EXPECT_TRUE(onlyRule(check(*huge), "R63"));
 
   // A zero anywhere makes the tensor empty, however large the rest.
-  EXPECT_TRUE(clean(
-      check(*makeTensor(arena, ElementType::kFloat, {0, int64_t{1} << 62, int64_t{1} << 62}))));
+  EXPECT_TRUE(clean(check(
+      *makeTensor(edit.arena(), ElementType::kFloat, {0, int64_t{1} << 62, int64_t{1} << 62}))));
   // The largest count int64 holds, as int8 with no data: only R64 (no data), not R63.
   EXPECT_TRUE(onlyRule(
-      check(*makeTensor(arena, ElementType::kInt8, {std::numeric_limits<int64_t>::max()})), "R64"));
+      check(*makeTensor(edit.arena(), ElementType::kInt8, {std::numeric_limits<int64_t>::max()})),
+      "R64"));
 }
 
 // ---- R64 one data field ----------------------------------------------------------------
 
 TEST_F(TensorRules, R64EmptyTensorsHoldNoDataAndOthersExactlyOneField) {
-  EXPECT_TRUE(clean(check(*makeTensor(arena, ElementType::kFloat, {0, 3}))));
-  EXPECT_TRUE(clean(check(*makeTensor(arena, ElementType::kString, {0}))));
+  EXPECT_TRUE(clean(check(*makeTensor(edit.arena(), ElementType::kFloat, {0, 3}))));
+  EXPECT_TRUE(clean(check(*makeTensor(edit.arena(), ElementType::kString, {0}))));
   EXPECT_TRUE(clean(check(*rawTensor(ElementType::kFloat, {}, 4))));  // a scalar
 
   Tensor* empty_with_data = rawTensor(ElementType::kFloat, {0, 3}, 4);
@@ -116,12 +120,12 @@ TEST_F(TensorRules, R64EmptyTensorsHoldNoDataAndOthersExactlyOneField) {
   EXPECT_EQ(single(diagnostics).message,
             "the tensor has no elements (dims [0, 3]) but holds data in raw_data");
 
-  diagnostics = check(*makeTensor(arena, ElementType::kFloat, {2, 3}));
+  diagnostics = check(*makeTensor(edit.arena(), ElementType::kFloat, {2, 3}));
   EXPECT_TRUE(onlyRule(diagnostics, "R64"));
   EXPECT_EQ(single(diagnostics).message, "no data field holds the 6 elements of dims [2, 3]");
 
   Tensor* two_fields = rawTensor(ElementType::kFloat, {1}, 4);
-  two_fields->rare(arena).float_data = words(arena, 1, 4);
+  edit.rare(two_fields).float_data = words(edit.arena(), 1, 4);
   diagnostics = check(*two_fields);
   EXPECT_TRUE(onlyRule(diagnostics, "R64"));
   EXPECT_EQ(single(diagnostics).message,
@@ -129,8 +133,8 @@ TEST_F(TensorRules, R64EmptyTensorsHoldNoDataAndOthersExactlyOneField) {
             "exactly one");
 
   // An empty raw_data next to the typed field carries nothing: one field in use.
-  Tensor* empty_raw = makeTensor(arena, ElementType::kFloat, {1});
-  empty_raw->rare(arena).float_data = words(arena, 1, 4);
+  Tensor* empty_raw = makeTensor(edit.arena(), ElementType::kFloat, {1});
+  edit.rare(empty_raw).float_data = words(edit.arena(), 1, 4);
   empty_raw->raw_data = std::string_view();
   EXPECT_TRUE(clean(check(*empty_raw)));
 }
@@ -138,87 +142,88 @@ TEST_F(TensorRules, R64EmptyTensorsHoldNoDataAndOthersExactlyOneField) {
 // ---- R65 the field fits the type ------------------------------------------------------------
 
 TEST_F(TensorRules, R65TheTypedFieldIsTheOneTheTypeUses) {
-  Tensor* int64_in_int32 = makeTensor(arena, ElementType::kInt64, {2});
-  int64_in_int32->rare(arena).int32_data = varints(arena, {1, 2});
+  Tensor* int64_in_int32 = makeTensor(edit.arena(), ElementType::kInt64, {2});
+  edit.rare(int64_in_int32).int32_data = varints(edit.arena(), {1, 2});
   Diagnostics diagnostics = check(*int64_in_int32);
   EXPECT_TRUE(onlyRule(diagnostics, "R65"));
   EXPECT_EQ(single(diagnostics).path, "graph.initializer[0](w).int32_data");
   EXPECT_EQ(single(diagnostics).message,
             "an int64 tensor keeps its elements in int64_data or raw_data, not in int32_data");
 
-  Tensor* string_in_float = makeTensor(arena, ElementType::kString, {1});
-  string_in_float->rare(arena).float_data = words(arena, 1, 4);
+  Tensor* string_in_float = makeTensor(edit.arena(), ElementType::kString, {1});
+  edit.rare(string_in_float).float_data = words(edit.arena(), 1, 4);
   EXPECT_TRUE(onlyRule(check(*string_in_float), "R65"));
 
-  Tensor* uint32_in_int32 = makeTensor(arena, ElementType::kUint32, {1});
-  uint32_in_int32->rare(arena).int32_data = varints(arena, {1});
+  Tensor* uint32_in_int32 = makeTensor(edit.arena(), ElementType::kUint32, {1});
+  edit.rare(uint32_in_int32).int32_data = varints(edit.arena(), {1});
   EXPECT_TRUE(onlyRule(check(*uint32_in_int32), "R65"));
 
   // The fields onnx.proto assigns: UINT16 in int32_data, UINT32 in uint64_data, COMPLEX64 in
   // float_data, FLOAT16 as bit patterns in int32_data, BOOL in int32_data.
-  Tensor* uint16 = makeTensor(arena, ElementType::kUint16, {2});
-  uint16->rare(arena).int32_data = varints(arena, {1, 65535});
+  Tensor* uint16 = makeTensor(edit.arena(), ElementType::kUint16, {2});
+  edit.rare(uint16).int32_data = varints(edit.arena(), {1, 65535});
   EXPECT_TRUE(clean(check(*uint16)));
-  Tensor* uint32 = makeTensor(arena, ElementType::kUint32, {1});
-  uint32->rare(arena).uint64_data = varints(arena, {4000000000});
+  Tensor* uint32 = makeTensor(edit.arena(), ElementType::kUint32, {1});
+  edit.rare(uint32).uint64_data = varints(edit.arena(), {4000000000});
   EXPECT_TRUE(clean(check(*uint32)));
-  Tensor* complex = makeTensor(arena, ElementType::kComplex64, {2});
-  complex->rare(arena).float_data = words(arena, 4, 4);
+  Tensor* complex = makeTensor(edit.arena(), ElementType::kComplex64, {2});
+  edit.rare(complex).float_data = words(edit.arena(), 4, 4);
   EXPECT_TRUE(clean(check(*complex)));
-  Tensor* half = makeTensor(arena, ElementType::kFloat16, {1});
-  half->rare(arena).int32_data = varints(arena, {0x3C00});
+  Tensor* half = makeTensor(edit.arena(), ElementType::kFloat16, {1});
+  edit.rare(half).int32_data = varints(edit.arena(), {0x3C00});
   EXPECT_TRUE(clean(check(*half)));
-  Tensor* flags = makeTensor(arena, ElementType::kBool, {2});
-  flags->rare(arena).int32_data = varints(arena, {0, 1});
+  Tensor* flags = makeTensor(edit.arena(), ElementType::kBool, {2});
+  edit.rare(flags).int32_data = varints(edit.arena(), {0, 1});
   EXPECT_TRUE(clean(check(*flags)));
 }
 
 // ---- R66 typed fields hold exactly the elements --------------------------------------------
 
 TEST_F(TensorRules, R66TypedFieldsHoldExactlyTheElements) {
-  Tensor* short_int8 = makeTensor(arena, ElementType::kInt8, {2, 3});
-  short_int8->rare(arena).int32_data = varints(arena, {1, 2, 3, 4, 5});
+  Tensor* short_int8 = makeTensor(edit.arena(), ElementType::kInt8, {2, 3});
+  edit.rare(short_int8).int32_data = varints(edit.arena(), {1, 2, 3, 4, 5});
   Diagnostics diagnostics = check(*short_int8);
   EXPECT_TRUE(onlyRule(diagnostics, "R66"));
   EXPECT_EQ(single(diagnostics).message,
             "int32_data has 5 entries; an int8 tensor of dims [2, 3] needs 6");
 
   // Too many is as wrong as too few (onnx only rejects too few).
-  Tensor* long_float = makeTensor(arena, ElementType::kFloat, {2});
-  long_float->rare(arena).float_data = words(arena, 3, 4);
+  Tensor* long_float = makeTensor(edit.arena(), ElementType::kFloat, {2});
+  edit.rare(long_float).float_data = words(edit.arena(), 3, 4);
   EXPECT_TRUE(onlyRule(check(*long_float), "R66"));
 
   // 4-bit types: one packed byte per int32 entry, so 3 elements take 2 entries.
-  Tensor* int4 = makeTensor(arena, ElementType::kInt4, {3});
-  int4->rare(arena).int32_data = varints(arena, {0x21, 0x03});
+  Tensor* int4 = makeTensor(edit.arena(), ElementType::kInt4, {3});
+  edit.rare(int4).int32_data = varints(edit.arena(), {0x21, 0x03});
   EXPECT_TRUE(clean(check(*int4)));
-  int4->rare(arena).int32_data = varints(arena, {0x21});
+  edit.rare(int4).int32_data = varints(edit.arena(), {0x21});
   diagnostics = check(*int4);
   EXPECT_TRUE(onlyRule(diagnostics, "R66"));
   EXPECT_EQ(single(diagnostics).message,
             "int32_data has 1 entry; an int4 tensor of dims [3] needs 2 (two elements packed in "
             "each entry)");
-  int4->rare(arena).int32_data = varints(arena, {1, 2, 3});
+  edit.rare(int4).int32_data = varints(edit.arena(), {1, 2, 3});
   EXPECT_TRUE(onlyRule(check(*int4), "R66"));
 
   // 2-bit types: four elements per entry.
-  Tensor* uint2 = makeTensor(arena, ElementType::kUint2, {5});
-  uint2->rare(arena).int32_data = varints(arena, {0xFF, 0x01});
+  Tensor* uint2 = makeTensor(edit.arena(), ElementType::kUint2, {5});
+  edit.rare(uint2).int32_data = varints(edit.arena(), {0xFF, 0x01});
   EXPECT_TRUE(clean(check(*uint2)));
-  uint2->rare(arena).int32_data = varints(arena, {0xFF});
+  edit.rare(uint2).int32_data = varints(edit.arena(), {0xFF});
   EXPECT_TRUE(onlyRule(check(*uint2), "R66"));
 
   // Complex types: real and imaginary parts.
-  Tensor* complex = makeTensor(arena, ElementType::kComplex128, {2});
-  complex->rare(arena).double_data = words(arena, 4, 8);
+  Tensor* complex = makeTensor(edit.arena(), ElementType::kComplex128, {2});
+  edit.rare(complex).double_data = words(edit.arena(), 4, 8);
   EXPECT_TRUE(clean(check(*complex)));
-  complex->rare(arena).double_data = words(arena, 2, 8);
+  edit.rare(complex).double_data = words(edit.arena(), 2, 8);
   EXPECT_TRUE(onlyRule(check(*complex), "R66"));
 
-  Tensor* strings = makeTensor(arena, ElementType::kString, {2});
-  for (std::string_view s : {"a", "b", "c"}) strings->rare(arena).string_data.push_back(arena, s);
+  Tensor* strings = makeTensor(edit.arena(), ElementType::kString, {2});
+  for (std::string_view s : {"a", "b", "c"})
+    edit.rare(strings).string_data.push_back(edit.arena(), s);
   EXPECT_TRUE(onlyRule(check(*strings), "R66"));
-  strings->rare(arena).string_data.truncate(2);
+  edit.rare(strings).string_data.truncate(2);
   EXPECT_TRUE(clean(check(*strings)));
 }
 
@@ -252,8 +257,8 @@ TEST_F(TensorRules, R68StringsAreNeverInRawData) {
   Diagnostics diagnostics = check(*rawTensor(ElementType::kString, {1}, 4));
   EXPECT_TRUE(onlyRule(diagnostics, "R68"));
   EXPECT_EQ(single(diagnostics).path, "graph.initializer[0](w).raw_data");
-  Tensor* strings = makeTensor(arena, ElementType::kString, {1});
-  strings->rare(arena).string_data.push_back(arena, "text");
+  Tensor* strings = makeTensor(edit.arena(), ElementType::kString, {1});
+  edit.rare(strings).string_data.push_back(edit.arena(), "text");
   EXPECT_TRUE(clean(check(*strings)));
 }
 
@@ -295,7 +300,7 @@ TEST_F(TensorRules, R75SegmentIsASaneRange) {
   // A warning: onnx.proto leaves a segment's bounds unsaid, and no reader uses them.
   Tensor* tensor = rawTensor(ElementType::kFloat, {4}, 16);
   TensorSegment segment;
-  tensor->rare(arena).segment = &segment;
+  edit.rare(tensor).segment = &segment;
   segment.begin = 3;
   segment.end = 2;
   Diagnostics diagnostics = check(*tensor);
@@ -312,7 +317,7 @@ TEST_F(TensorRules, R75SegmentIsASaneRange) {
 }
 
 TEST_F(TensorRules, EveryProblemIsReportedNotOnlyTheFirst) {
-  Tensor* tensor = makeTensor(arena, ElementType::kFloat, {-1, -2});
+  Tensor* tensor = makeTensor(edit.arena(), ElementType::kFloat, {-1, -2});
   tensor->data_type = 0;
   tensor->data_location = 9;
   Diagnostics diagnostics = check(*tensor);

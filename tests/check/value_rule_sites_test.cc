@@ -5,6 +5,7 @@
 
 #include "check/value_rules_testing.h"
 #include "onyx/check/checker.h"
+#include "onyx/ir/editor.h"
 #include "support/check_testing.h"
 
 namespace onyx {
@@ -20,19 +21,19 @@ const Rules kNone;
 
 // A sparse tensor of dense shape [4] with one value (0.0) at `position`; 4 or more is outside
 // the shape (R79).
-SparseTensor* sparseAt(Arena& arena, int64_t position, std::string_view name = {}) {
-  auto* sparse = arena.make<SparseTensor>();
-  sparse->values = values::makeTensor(arena, ElementType::kFloat, {1}, name);
-  sparse->values->rare(arena).float_data = values::words(arena, 1, 4);
-  sparse->indices = values::makeTensor(arena, ElementType::kInt64, {1});
-  sparse->indices->rare(arena).int64_data = values::varints(arena, {position});
-  sparse->dims.values.push_back(arena, 4);
+SparseTensor* sparseAt(const GraphEditor& edit, int64_t position, std::string_view name = {}) {
+  auto* sparse = edit.arena().make<SparseTensor>();
+  sparse->values = values::makeTensor(edit.arena(), ElementType::kFloat, {1}, name);
+  edit.rare(sparse->values).float_data = values::words(edit.arena(), 1, 4);
+  sparse->indices = values::makeTensor(edit.arena(), ElementType::kInt64, {1});
+  edit.rare(sparse->indices).int64_data = values::varints(edit.arena(), {position});
+  sparse->dims.values.push_back(edit.arena(), 4);
   return sparse;
 }
 
 // A float tensor type [2] whose element type is UNDEFINED (R84).
-Type* untypedTensorType(Arena& arena) {
-  auto* type = arena.make<Type>();
+Type* untypedTensorType(const GraphEditor& edit) {
+  auto* type = edit.arena().make<Type>();
   type->kind = Type::Kind::kTensor;
   type->elem_type = 0;
   return type;
@@ -67,7 +68,8 @@ g (bool b, float[2] x) => (float[2] y) <float[2] t> {
     w = Neg(v)
   }>
 })");
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+
   Node* if_node = model.graph->firstNode()->next();
   Node* loop = if_node->next();
   Graph* then_branch = if_node->graphAttr("then_branch");
@@ -75,14 +77,14 @@ g (bool b, float[2] x) => (float[2] y) <float[2] t> {
   for (ValueInfo* info : {then_branch->outputs[0], then_branch->value_info[0],
                           if_node->graphAttr("else_branch")->outputs[0], body->inputs[0],
                           body->inputs[2], body->outputs[1], model.graph->value_info[0]}) {
-    info->type = arena.make<Type>();
+    info->type = edit.arena().make<Type>();
   }
   Diagnostics found = checkModel(model);
   EXPECT_EQ(errorRules(found), kNone) << listed(found);
   EXPECT_EQ(warningRules(found), kNone) << listed(found);
 
-  model.graph->inputs[1]->type = arena.make<Type>();
-  model.graph->outputs[0]->type = arena.make<Type>();
+  model.graph->inputs[1]->type = edit.arena().make<Type>();
+  model.graph->outputs[0]->type = edit.arena().make<Type>();
   found = checkModel(model);
   ASSERT_EQ(errorRules(found), (Rules{"R83", "R83"})) << listed(found);
   EXPECT_EQ(found.all()[0].path, "graph.input[1](x).type");
@@ -93,7 +95,7 @@ TEST(ValueRuleSites, AnOpaqueTypeInsideAGraphInputIsTheTypeRulesWarning) {
   // R24 wants the name of an input's own opaque type; one nested in it is R88's, a warning.
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 14]>
 g (seq(float[2]) s) => (seq(float[2]) y) { y = Identity(s) })");
-  auto* opaque = model.arena().make<Type>();
+  auto* opaque = GraphEditor(model).arena().make<Type>();
   opaque->kind = Type::Kind::kOpaque;
   model.graph->inputs[0]->type->elem = opaque;
   Diagnostics found = checkModel(model);
@@ -105,8 +107,9 @@ g (seq(float[2]) s) => (seq(float[2]) y) { y = Identity(s) })");
 TEST(ValueRuleSites, InitializersAndSparseInitializersAreCheckedAsInitializers) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) <float[2] c = {3, 4}> { y = Add(x, c) })");
-  Arena& arena = model.arena();
-  model.graph->sparse_initializers.push_back(arena, sparseAt(arena, 7, "s"));
+  GraphEditor edit(model);
+
+  model.graph->sparse_initializers.push_back(edit.arena(), sparseAt(edit, 7, "s"));
   model.graph->initializers[0]->data_type = 0;
   Diagnostics found = checkModel(model);
   ASSERT_EQ(errorRules(found), (Rules{"R61", "R79"})) << listed(found);
@@ -114,7 +117,7 @@ g (float[2] x) => (float[2] y) <float[2] c = {3, 4}> { y = Add(x, c) })");
   EXPECT_EQ(found.all()[1].path, "graph.sparse_initializer[0](s).indices");
 
   // As an initializer, a sparse tensor needs the name its values carry (R82).
-  model.graph->sparse_initializers[0] = sparseAt(arena, 1);
+  model.graph->sparse_initializers[0] = sparseAt(edit, 1);
   model.graph->initializers[0]->data_type = 1;
   found = checkModel(model);
   ASSERT_EQ(errorRules(found), (Rules{"R82"})) << listed(found);
@@ -133,18 +136,19 @@ g (float[2] x) => (float[2] y) {
     EXPECT_EQ(errorRules(clean), kNone) << listed(clean);
     EXPECT_EQ(warningRules(clean), (Rules{"R41"})) << listed(clean);
   }
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+
   Node* constant = model.graph->firstNode();
   Node* op = constant->next();
   constant->tensorAttr("value")->data_type = 0;
   op->attribute("alpha")->type = 99;
-  Tensor* tensors[] = {values::makeTensor(arena, ElementType::kFloat, {0}, "a"),
-                       values::makeTensor(arena, ElementType::kFloat, {-1}, "b")};
-  op->setTensorsAttr(arena, "tensors", tensors);
-  op->setSparseTensorAttr(arena, "sparse", sparseAt(arena, 4));
-  Type* types[] = {untypedTensorType(arena)};
-  op->setTypeAttr(arena, "tp", untypedTensorType(arena));
-  op->setTypesAttr(arena, "tps", types);
+  Tensor* tensors[] = {values::makeTensor(edit.arena(), ElementType::kFloat, {0}, "a"),
+                       values::makeTensor(edit.arena(), ElementType::kFloat, {-1}, "b")};
+  edit.setTensorsAttr(op, "tensors", tensors);
+  edit.setSparseTensorAttr(op, "sparse", sparseAt(edit, 4));
+  Type* types[] = {untypedTensorType(edit)};
+  edit.setTypeAttr(op, "tp", untypedTensorType(edit));
+  edit.setTypesAttr(op, "tps", types);
   Diagnostics found = checkModel(model);
   ASSERT_EQ(errorRules(found), (Rules{"R61", "R56", "R63", "R79", "R84", "R84"})) << listed(found);
   const std::string node = "graph.node[1](n).attribute";
@@ -191,15 +195,10 @@ TEST(ValueRuleSites, ReferencesInFunctionBodiesAreCheckedAgainstTheirFunction) {
   Diagnostics found = checkModel(model);
   EXPECT_TRUE(found.all().empty()) << listed(found);
   Graph& body = *model.functions[0]->body;
-  body.firstNode()->attributes[0]->rare(model.arena()).ref_attr_name = "beta";
-  body.firstNode()
-      ->next()
-      ->next()
-      ->graphAttr("then_branch")
-      ->firstNode()
-      ->attributes[0]
-      ->rare(model.arena())
-      .ref_attr_name = "gamma";
+  GraphEditor(model).rare(body.firstNode()->attributes[0]).ref_attr_name = "beta";
+  Attribute* inner =
+      body.firstNode()->next()->next()->graphAttr("then_branch")->firstNode()->attributes[0];
+  GraphEditor(model).rare(inner).ref_attr_name = "gamma";
   found = checkModel(model);
   ASSERT_EQ(errorRules(found), (Rules{"R59", "R59"})) << listed(found);
   EXPECT_EQ(found.all()[0].path, "functions[0](F).node[0].attribute[0](value_float).ref_attr_name");
@@ -221,7 +220,7 @@ TEST(ValueRuleSites, FunctionValueInfoAndAttributeDefaultsHaveTheirValuesChecked
   EXPECT_EQ(found.all()[1].path, "functions[0](F).value_info[0](t).type.tensor_type.elem_type");
 
   // An empty type there declares nothing, as in a graph's value_info.
-  function.body->value_info[0]->type = model.arena().make<Type>();
+  function.body->value_info[0]->type = GraphEditor(model).arena().make<Type>();
   function.attribute_proto[0]->t->data_type = 1;
   found = checkModel(model);
   EXPECT_TRUE(found.all().empty()) << listed(found);
@@ -230,12 +229,13 @@ TEST(ValueRuleSites, FunctionValueInfoAndAttributeDefaultsHaveTheirValuesChecked
 TEST(ValueRuleSites, TrainingGraphsHaveTheirValuesChecked) {
   Model model = testing::parseOrFail(R"(<ir_version: 8, opset_import: ["" : 13]>
 g (float[2] x) => (float[2] y) { y = Neg(x) })");
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+
   TrainingInfo& info = model.addTrainingInfo();
   info.algorithm->name = "algo";
-  Tensor* step = values::makeTensor(arena, ElementType::kFloat, {1}, "step");
-  values::setRaw(arena, *step, 3);
-  ASSERT_TRUE(info.algorithm->addInitializer(arena, step));
+  Tensor* step = values::makeTensor(edit.arena(), ElementType::kFloat, {1}, "step");
+  values::setRaw(edit.arena(), *step, 3);
+  ASSERT_TRUE(edit.addInitializer(*info.algorithm, step));
   Diagnostics found = checkModel(model);
   ASSERT_EQ(errorRules(found), (Rules{"R67"})) << listed(found);
   EXPECT_EQ(found.all()[0].path, "training_info[0].algorithm.initializer[0](step).raw_data");

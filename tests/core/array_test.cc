@@ -5,18 +5,19 @@
 #include <cstring>
 
 #include "onyx/core/arena.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor.h"
 #include "onyx/ir/tensor_array.h"
 
 namespace onyx {
 namespace {
 
-Tensor rawTensor(Arena& arena, ElementType type, std::initializer_list<int64_t> dims,
+Tensor rawTensor(const GraphEditor& edit, ElementType type, std::initializer_list<int64_t> dims,
                  std::string_view bytes) {
   Tensor tensor;
   tensor.data_type = static_cast<int32_t>(type);
-  for (int64_t dim : dims) tensor.dims.values.push_back(arena, dim);
-  tensor.raw_data = arena.copy(bytes);
+  for (int64_t dim : dims) tensor.dims.values.push_back(edit.arena(), dim);
+  tensor.raw_data = edit.arena().copy(bytes);
   return tensor;
 }
 
@@ -40,16 +41,17 @@ TEST(Array, AllocateRefusesNegativeAndHugeShapes) {
 }
 
 TEST(Array, FromTensorRawFloatAndPackedInt4) {
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
   float values[] = {1, 2, 3};
-  Tensor floats = rawTensor(arena, ElementType::kFloat, {3},
+  Tensor floats = rawTensor(edit, ElementType::kFloat, {3},
                             std::string_view(reinterpret_cast<const char*>(values), 12));
   Result<Array> read = arrayFromTensor(floats);
   ASSERT_TRUE(read) << read.status().toString();
   EXPECT_EQ(read->data<float>()[2], 3.0f);
 
   // INT4 [-1, 7, -8]: two per byte, first in the low bits; unpacked and sign-extended.
-  Tensor nibbles = rawTensor(arena, ElementType::kInt4, {3}, std::string_view("\x7f\x08", 2));
+  Tensor nibbles = rawTensor(edit, ElementType::kInt4, {3}, std::string_view("\x7f\x08", 2));
   Result<Array> unpacked = arrayFromTensor(nibbles);
   ASSERT_TRUE(unpacked) << unpacked.status().toString();
   EXPECT_EQ(unpacked->data<int8_t>()[0], -1);
@@ -58,21 +60,23 @@ TEST(Array, FromTensorRawFloatAndPackedInt4) {
 }
 
 TEST(Array, FromTensorRefusesDataThatDoesNotFitTheDims) {
-  Arena arena;
-  Tensor short_data = rawTensor(arena, ElementType::kFloat, {3}, std::string_view("abcd", 4));
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
+  Tensor short_data = rawTensor(edit, ElementType::kFloat, {3}, std::string_view("abcd", 4));
   EXPECT_FALSE(arrayFromTensor(short_data).isOk());
-  Tensor unknown_type = rawTensor(arena, ElementType::kFloat, {1}, std::string_view("abcd", 4));
+  Tensor unknown_type = rawTensor(edit, ElementType::kFloat, {1}, std::string_view("abcd", 4));
   unknown_type.data_type = 99;
   EXPECT_FALSE(arrayFromTensor(unknown_type).isOk());
 }
 
 TEST(Array, FromTensorStrings) {
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
   Tensor strings;
   strings.data_type = static_cast<int32_t>(ElementType::kString);
-  strings.dims.values.push_back(arena, 2);
-  strings.rare(arena).string_data.push_back(arena, arena.copy("a"));
-  strings.rare(arena).string_data.push_back(arena, arena.copy("bc"));
+  strings.dims.values.push_back(edit.arena(), 2);
+  edit.rare(&strings).string_data.push_back(edit.arena(), edit.arena().copy("a"));
+  edit.rare(&strings).string_data.push_back(edit.arena(), edit.arena().copy("bc"));
   Result<Array> read = arrayFromTensor(strings);
   ASSERT_TRUE(read) << read.status().toString();
   EXPECT_EQ(read->strings()[1], "bc");

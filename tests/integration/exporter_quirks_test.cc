@@ -11,6 +11,7 @@
 #include "onyx/check/checker.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/infer/infer.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/topo_sort.h"
 #include "onyx/text/parser.h"
 #include "onyx/text/printer.h"
@@ -90,8 +91,10 @@ void giveNestedGraphsEmptyTypes(Model& model) {
   for (Node* node = model.graph->firstNode(); node != nullptr; node = node->next()) {
     for (Attribute* attribute : node->attributes) {
       if (attribute->g == nullptr) continue;
-      for (ValueInfo* info : attribute->g->inputs) info->type = model.arena().make<Type>();
-      for (ValueInfo* info : attribute->g->outputs) info->type = model.arena().make<Type>();
+      for (ValueInfo* info : attribute->g->inputs)
+        info->type = GraphEditor(model).arena().make<Type>();
+      for (ValueInfo* info : attribute->g->outputs)
+        info->type = GraphEditor(model).arena().make<Type>();
     }
   }
 }
@@ -142,8 +145,8 @@ TEST(ExporterQuirks, AnEmptyTypeOnTheMainGraphIsStillAnError) {
   // The main graph's inputs and outputs MUST be typed (IR.md "Graphs").
   Model model = parseOrFail(kControlFlow);
   giveNestedGraphsEmptyTypes(model);
-  model.graph->inputs[1]->type = model.arena().make<Type>();
-  model.graph->outputs[0]->type = model.arena().make<Type>();
+  model.graph->inputs[1]->type = GraphEditor(model).arena().make<Type>();
+  model.graph->outputs[0]->type = GraphEditor(model).arena().make<Type>();
   model = parseOwned(bytesOf(model));
   Diagnostics found = checked(model);
   ASSERT_EQ(errorRules(found), (Rules{"R83", "R83"})) << listed(found);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/topo_sort.h"
 #include "onyx/serde/model_io.h"
 #include "support/conformance.h"
@@ -49,25 +50,26 @@ TEST(Clone, EveryConformanceModelClonesToTheSameBytes) {
 
 struct WithBranch {
   Model model = testing::emptyModel("main");
-  Arena& arena = model.arena();
+  GraphEditor edit{model};
+
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
+  Value* x = *edit.addInput(g, "x");
   Node* relu = nullptr;
   Node* if_node = nullptr;
   Graph* branch = nullptr;
 
   // relu(x) -> t; If(x) { then: Neg(t) -> n, output n }; outputs: the If's output.
   WithBranch() {
-    relu = g.createNode(arena, "Relu", {x});
+    relu = edit.createNode(g, "Relu", {x});
     g.appendNode(relu);
-    if_node = g.createNode(arena, "If", {x});
+    if_node = edit.createNode(g, "If", {x});
     g.appendNode(if_node);
-    branch = if_node->setGraphAttr(arena, "then_branch");
-    Node* neg = branch->createNode(arena, "Neg", {relu->output(0)});
+    branch = edit.setGraphAttr(if_node, "then_branch");
+    Node* neg = edit.createNode(*branch, "Neg", {relu->output(0)});
     branch->appendNode(neg);
-    branch->addOutput(arena, neg->output(0));
-    g.addOutput(arena, if_node->output(0));
-    EXPECT_TRUE(g.addInitializer(arena, testing::floatTensor(arena, "w", {1}, {2})));
+    edit.addOutput(*branch, neg->output(0));
+    edit.addOutput(g, if_node->output(0));
+    EXPECT_TRUE(edit.addInitializer(g, testing::floatTensor(edit.arena(), "w", {1}, {2})));
   }
 };
 
@@ -84,10 +86,10 @@ TEST(Clone, AClonedModelSharesNoStructure) {
   EXPECT_NE(relu, source.relu);
   Value* x = g.names().find("x");
   EXPECT_NE(x, source.x);
-  Node* extra = g.createNode(clone.arena(), "Sigmoid", {x});
+  Node* extra = GraphEditor(clone).createNode(g, "Sigmoid", {x});
   extra->insertAfter(relu);
   relu->output(0)->replaceAllUsesWith(extra->output(0));
-  g.firstNode()->next()->next()->setIntAttr(clone.arena(), "k", 1);
+  GraphEditor(clone).setIntAttr(g.firstNode()->next()->next(), "k", 1);
   ASSERT_TRUE(verified(clone));
   EXPECT_EQ(testing::bytesOf(source.model), before);
   EXPECT_TRUE(verified(source.model));
@@ -97,33 +99,34 @@ TEST(Clone, AClonedModelSharesNoStructure) {
 TEST(Clone, AClonedTensorOwnsItsRareFields) {
   // The typed data fields, external_data and the rest sit behind one pointer: a clone that
   // copied the pointer would share them with the source.
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
   Tensor source;
   source.name = "w";
-  TensorRareFields& more = source.rare(arena);
-  more.string_data.push_back(arena, "a");
-  more.external_data.push_back(arena, {"location", "w.bin", {}});
+  TensorRareFields& more = edit.rare(&source);
+  more.string_data.push_back(edit.arena(), "a");
+  more.external_data.push_back(edit.arena(), {"location", "w.bin", {}});
   more.doc_string = "the weights";
-  Tensor* clone = cloneTensor(arena, source);
+  Tensor* clone = edit.cloneTensor(source);
   ASSERT_NE(clone->rare_fields, nullptr);
   EXPECT_NE(clone->rare_fields, source.rare_fields);
-  clone->rare(arena).string_data[0] = "b";
-  clone->rare(arena).external_data.push_back(arena, {"offset", "0", {}});
-  clone->rare(arena).doc_string = "changed";
+  edit.rare(clone).string_data[0] = "b";
+  edit.rare(clone).external_data.push_back(edit.arena(), {"offset", "0", {}});
+  edit.rare(clone).doc_string = "changed";
   EXPECT_EQ(source.rare().string_data[0], "a");
   EXPECT_EQ(source.rare().external_data.size(), 1u);
   EXPECT_EQ(*source.rare().doc_string, "the weights");
   // A tensor without them clones without them.
   Tensor plain;
-  EXPECT_EQ(cloneTensor(arena, plain)->rare_fields, nullptr);
+  EXPECT_EQ(edit.cloneTensor(plain)->rare_fields, nullptr);
 }
 
 TEST(Clone, ASubgraphClonedUnderAnotherNodeReadsTheSameOuterValues) {
   WithBranch source;
-  Node* second_if = source.g.createNode(source.arena, "If", {source.x});
+  Node* second_if = source.edit.createNode(source.g, "If", {source.x});
   source.g.appendNode(second_if);
-  Graph* copy = cloneGraph(source.arena, *source.branch, &source.g, second_if);
-  second_if->setGraphAttr(source.arena, "then_branch", copy);
+  Graph* copy = source.edit.cloneGraph(*source.branch, &source.g, second_if);
+  source.edit.setGraphAttr(second_if, "then_branch", copy);
   Value* t = source.relu->output(0);
   EXPECT_EQ(copy->firstNode()->input(0), t);  // the captured value, not a copy
   EXPECT_EQ(t->useCount(), 2u);
@@ -136,19 +139,19 @@ TEST(Clone, AGraphClonedIntoAnotherModelResolvesCapturesByName) {
   WithBranch source;
   Model target = testing::emptyModel("other");
   target.shareBytesOf(source.model);
-  Arena& arena = target.arena();
+  GraphEditor edit(target);
   Graph& g = *target.graph;
-  Value* x = *g.addInput(arena, "x");
-  Node* t_producer = g.createNode(arena, "Identity", {x}, 0);
-  ASSERT_TRUE(t_producer->addOutputNamed(arena, source.relu->output(0)->name()));
+  Value* x = *edit.addInput(g, "x");
+  Node* t_producer = edit.createNode(g, "Identity", {x}, 0);
+  ASSERT_TRUE(edit.addOutputNamed(t_producer, source.relu->output(0)->name()));
   g.appendNode(t_producer);
-  Node* holder = g.createNode(arena, "If", {x});
+  Node* holder = edit.createNode(g, "If", {x});
   g.appendNode(holder);
-  holder->setGraphAttr(arena, "then_branch", cloneGraph(arena, *source.branch, &g, holder));
+  edit.setGraphAttr(holder, "then_branch", edit.cloneGraph(*source.branch, &g, holder));
   EXPECT_EQ(holder->graphAttr("then_branch")->firstNode()->input(0), t_producer->output(0));
   EXPECT_TRUE(verified(target));
   // Without an enclosing value of that name, the read stays an undefined value of the clone.
-  Graph* alone = cloneGraph(arena, *source.branch);
+  Graph* alone = edit.cloneGraph(*source.branch);
   Value* read = alone->firstNode()->input(0);
   EXPECT_TRUE(read->isUndefined());
   EXPECT_EQ(read->graph(), alone);
@@ -157,16 +160,17 @@ TEST(Clone, AGraphClonedIntoAnotherModelResolvesCapturesByName) {
 
 TEST(Clone, FunctionsCloneWithTheirBodiesAndCanBeAddedUnderANewKey) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
-  Function* function = newFunction(arena, "custom", "Twice");
-  Value* a = *function->addInput(arena, "a");
-  ASSERT_FALSE(function->addInput(arena, "a"));
-  Node* add = function->body->createNode(arena, "Add", {a, a});
+  GraphEditor edit(model);
+
+  Function* function = edit.newFunction("custom", "Twice");
+  Value* a = *edit.addInput(*function, "a");
+  ASSERT_FALSE(edit.addInput(*function, "a"));
+  Node* add = edit.createNode(*function->body, "Add", {a, a});
   function->body->appendNode(add);
-  function->addOutput(arena, add->output(0));
-  function->opset_import.emplace_back(arena).version = 18;
+  edit.addOutput(*function, add->output(0));
+  function->opset_import.emplace_back(edit.arena()).version = 18;
   ASSERT_TRUE(model.addFunction(function));
-  Function* copy = cloneFunction(arena, *function);
+  Function* copy = edit.cloneFunction(*function);
   EXPECT_FALSE(model.addFunction(copy));  // same key
   copy->overload = "v2";
   ASSERT_TRUE(model.addFunction(copy));
@@ -184,9 +188,9 @@ TEST(Clone, RemovedValuesAreNotCopied) {
   WithBranch source;
   Value* w = source.g.names().find("w");
   ASSERT_TRUE(source.g.removeInitializer(w));
-  Node* spare = source.g.createNode(source.arena, "Spare", {source.x});
+  Node* spare = source.edit.createNode(source.g, "Spare", {source.x});
   source.g.appendNode(spare);
-  spare->output(0)->setType(source.arena, Type::tensor(source.arena, 1, {1}));
+  source.edit.setType(spare->output(0), source.edit.tensorType(1, {1}));
   ASSERT_TRUE(spare->destroy());
   Model clone = cloneModel(source.model);
   ASSERT_TRUE(verified(clone));

@@ -3,6 +3,7 @@
 // check, instead of corrupting the node list.
 #include <gtest/gtest.h>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "support/graph_testing.h"
 
@@ -14,14 +15,14 @@ namespace {
 // x -> A, x -> B
 struct TwoNodes {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit{model};
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
+  Value* x = *edit.addInput(g, "x");
   Node* a = append("A");
   Node* b = append("B");
 
   Node* append(std::string_view op_type) {
-    Node* node = g.createNode(arena, op_type, {x});
+    Node* node = edit.createNode(g, op_type, {x});
     g.appendNode(node);
     return node;
   }
@@ -37,7 +38,7 @@ TEST(DevelopmentChecks, InsertingAnAttachedNodeAgainDies) {
 TEST(DevelopmentChecks, ReadingAValueFromAnotherGraphDies) {
   TwoNodes graph;
   Model other = testing::emptyModel();
-  Value* y = *other.graph->addInput(other.arena(), "y");
+  Value* y = *GraphEditor(other).addInput(*other.graph, "y");
   EXPECT_DEATH(graph.a->setInput(0, y), "a node reads only values visible from its graph");
 }
 

@@ -12,7 +12,7 @@ namespace {
 TEST(GraphEditor, BuildsAndPatchesWithoutTheArena) {
   Model model = testing::emptyModel();
   GraphEditor edit(model);
-  EXPECT_EQ(&edit.arena(), &model.arena());
+  EXPECT_EQ(&edit.arena(), &GraphEditor(model).arena());
   Graph& graph = *model.graph;
   Value* x = edit.addInput(graph, "x").value();
   Value* w =

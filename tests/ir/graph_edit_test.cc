@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/metadata.h"
 #include "support/graph_testing.h"
@@ -16,16 +17,16 @@ constexpr int32_t kFloat = static_cast<int32_t>(ElementType::kFloat);
 
 TEST(GraphInputs, AddAndRemove) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  auto x = g.addInput(arena, std::string("x"), Type::tensor(arena, kFloat, {2}));
+  auto x = edit.addInput(g, std::string("x"), edit.tensorType(kFloat, {2}));
   ASSERT_TRUE(x);
   EXPECT_TRUE((*x)->isGraphInput());
   EXPECT_EQ(g.lookup("x"), *x);
-  EXPECT_FALSE(g.addInput(arena, "x"));  // taken
-  EXPECT_FALSE(g.addInput(arena, ""));
-  Value* y = *g.addInput(arena, "y");
-  Node* relu = g.createNode(arena, "Relu", {*x});
+  EXPECT_FALSE(edit.addInput(g, "x"));  // taken
+  EXPECT_FALSE(edit.addInput(g, ""));
+  Value* y = *edit.addInput(g, "y");
+  Node* relu = edit.createNode(g, "Relu", {*x});
   g.appendNode(relu);
   EXPECT_TRUE(verified(model));
   Status refused = g.removeInput(*x);  // read by relu
@@ -45,13 +46,14 @@ TEST(GraphInputs, AddAndRemove) {
 
 TEST(GraphInitializers, DenseAndSparseAddAndRemove) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+  Arena& arena = edit.arena();
   Graph& g = *model.graph;
-  auto w = g.addInitializer(arena, testing::floatTensor(arena, "w", {2}, {1, 2}));
+  auto w = edit.addInitializer(g, testing::floatTensor(arena, "w", {2}, {1, 2}));
   ASSERT_TRUE(w);
   EXPECT_EQ((*w)->initializer(), g.initializers[0]);
-  EXPECT_FALSE(g.addInitializer(arena, testing::floatTensor(arena, "w", {1}, {0})));
-  EXPECT_FALSE(g.addInitializer(arena, testing::floatTensor(arena, "", {1}, {0})));
+  EXPECT_FALSE(edit.addInitializer(g, testing::floatTensor(arena, "w", {1}, {0})));
+  EXPECT_FALSE(edit.addInitializer(g, testing::floatTensor(arena, "", {1}, {0})));
   auto* sparse = arena.make<SparseTensor>();
   sparse->values = testing::floatTensor(arena, "s", {1}, {3});
   sparse->indices = arena.make<Tensor>();
@@ -59,12 +61,12 @@ TEST(GraphInitializers, DenseAndSparseAddAndRemove) {
   sparse->indices->dims.values.push_back(arena, 1);
   sparse->indices->raw_data = arena.copy(std::string(8, '\0'));
   sparse->dims.values.push_back(arena, 4);
-  auto s = g.addSparseInitializer(arena, sparse);
+  auto s = edit.addSparseInitializer(g, sparse);
   ASSERT_TRUE(s);
   EXPECT_EQ((*s)->sparseInitializer(), sparse);
-  Node* add = g.createNode(arena, "Add", {*w, *s});
+  Node* add = edit.createNode(g, "Add", {*w, *s});
   g.appendNode(add);
-  g.addOutput(arena, add->output(0));
+  edit.addOutput(g, add->output(0));
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
   EXPECT_EQ(back.graph->firstNode()->input(1)->sparseInitializer(),
@@ -83,18 +85,19 @@ TEST(GraphInitializers, DenseAndSparseAddAndRemove) {
 
 TEST(GraphInitializers, ManyRemovedAtOnceOrNoneWhenOneIsRead) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+  Arena& arena = edit.arena();
   Graph& g = *model.graph;
   std::vector<Value*> values;
   for (const char* name : {"a", "b", "c", "d"}) {
-    values.push_back(*g.addInitializer(arena, testing::floatTensor(arena, name, {1}, {1})));
+    values.push_back(*edit.addInitializer(g, testing::floatTensor(arena, name, {1}, {1})));
   }
   // An input's default: removing it leaves the input.
-  Value* bias = *g.addInput(arena, "bias", Type::tensor(arena, kFloat, {1}));
-  ASSERT_TRUE(g.addInitializer(arena, testing::floatTensor(arena, "bias", {1}, {0})));
-  Node* neg = g.createNode(arena, "Neg", {values[2]});
+  Value* bias = *edit.addInput(g, "bias", edit.tensorType(kFloat, {1}));
+  ASSERT_TRUE(edit.addInitializer(g, testing::floatTensor(arena, "bias", {1}, {0})));
+  Node* neg = edit.createNode(g, "Neg", {values[2]});
   g.appendNode(neg);
-  g.addOutput(arena, neg->output(0));
+  edit.addOutput(g, neg->output(0));
   Value* read = values[2];
   std::vector<Value*> doomed = {values[3], read, values[0]};
   EXPECT_FALSE(g.removeInitializers(doomed));  // c is read: nothing removed
@@ -112,26 +115,27 @@ TEST(GraphInitializers, ManyRemovedAtOnceOrNoneWhenOneIsRead) {
 
 TEST(GraphInitializers, AnInputAndAnInitializerOfOneNameAreOneValue) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+  Arena& arena = edit.arena();
   Graph& g = *model.graph;
-  Value* bias = *g.addInput(arena, "bias", Type::tensor(arena, kFloat, {1}));
-  auto defaulted = g.addInitializer(arena, testing::floatTensor(arena, "bias", {1}, {0.5f}));
+  Value* bias = *edit.addInput(g, "bias", edit.tensorType(kFloat, {1}));
+  auto defaulted = edit.addInitializer(g, testing::floatTensor(arena, "bias", {1}, {0.5f}));
   ASSERT_TRUE(defaulted);
   EXPECT_EQ(*defaulted, bias);
   EXPECT_TRUE(bias->isGraphInput() && bias->isInitializer());
-  Node* neg = g.createNode(arena, "Neg", {bias});
+  Node* neg = edit.createNode(g, "Neg", {bias});
   g.appendNode(neg);
   EXPECT_TRUE(verified(model));
   // Without its default it is still an input; without its input, still an initializer.
   ASSERT_TRUE(g.removeInitializer(bias));
   EXPECT_TRUE(bias->isAttached());
-  ASSERT_TRUE(g.addInitializer(arena, testing::floatTensor(arena, "bias", {1}, {0.5f})));
+  ASSERT_TRUE(edit.addInitializer(g, testing::floatTensor(arena, "bias", {1}, {0.5f})));
   ASSERT_TRUE(g.removeInput(bias));
   EXPECT_TRUE(bias->isAttached());
   EXPECT_TRUE(bias->isInitializer());
   EXPECT_TRUE(verified(model));
   // An initializer first, then the input joins it.
-  auto joined = g.addInput(arena, "bias");
+  auto joined = edit.addInput(g, "bias");
   ASSERT_TRUE(joined);
   EXPECT_EQ(*joined, bias);
   EXPECT_TRUE(verified(model));
@@ -139,15 +143,15 @@ TEST(GraphInitializers, AnInputAndAnInitializerOfOneNameAreOneValue) {
 
 TEST(GraphOutputs, AddAndRemove) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x", Type::tensor(arena, kFloat, {3}));
-  Node* relu = g.createNode(arena, "Relu", {x});
+  Value* x = *edit.addInput(g, "x", edit.tensorType(kFloat, {3}));
+  Node* relu = edit.createNode(g, "Relu", {x});
   g.appendNode(relu);
   Value* y = relu->output(0);
-  y->setType(arena, Type::tensor(arena, kFloat, {3}));
-  g.addOutput(arena, y);
-  g.addOutput(arena, x);  // an input can be an output too
+  edit.setType(y, edit.tensorType(kFloat, {3}));
+  edit.addOutput(g, y);
+  edit.addOutput(g, x);  // an input can be an output too
   ASSERT_EQ(g.outputs.size(), 2u);
   EXPECT_EQ(formatType(*g.outputs[0]->type), "float[3]");
   EXPECT_TRUE(verified(model));
@@ -162,15 +166,15 @@ TEST(GraphOutputs, AddAndRemove) {
 
 TEST(GraphOutputs, AnOutputDeclaresTheTypeOfAValueWithoutOther) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
-  Node* relu = g.createNode(arena, "Relu", {x});
+  Value* x = *edit.addInput(g, "x");
+  Node* relu = edit.createNode(g, "Relu", {x});
   g.appendNode(relu);
   Value* y = relu->output(0);
-  g.addOutput(arena, y);
+  edit.addOutput(g, y);
   EXPECT_EQ(y->valueInfo(), g.outputs[0]);
-  y->setType(arena, Type::tensor(arena, kFloat, {Dim("N")}));
+  edit.setType(y, edit.tensorType(kFloat, {Dim("N")}));
   EXPECT_EQ(formatType(*g.outputs[0]->type), "float[N]");
   EXPECT_TRUE(g.value_info.empty());
   ASSERT_TRUE(g.removeOutput(0));
@@ -180,17 +184,17 @@ TEST(GraphOutputs, AnOutputDeclaresTheTypeOfAValueWithoutOther) {
 
 TEST(GraphOutputs, OutputTypesFollowTheValuesType) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x", Type::tensor(arena, kFloat, {2}));
-  Node* relu = g.createNode(arena, "Relu", {x});
+  Value* x = *edit.addInput(g, "x", edit.tensorType(kFloat, {2}));
+  Node* relu = edit.createNode(g, "Relu", {x});
   g.appendNode(relu);
   Value* y = relu->output(0);
-  y->setType(arena, Type::tensor(arena, kFloat, {2}));  // a value_info entry
-  g.addOutput(arena, y);
-  g.addOutput(arena, x);
-  y->setType(arena, Type::tensor(arena, kFloat, {Dim("B")}));
-  x->setType(arena, Type::tensor(arena, kFloat, {Dim("B")}));
+  edit.setType(y, edit.tensorType(kFloat, {2}));  // a value_info entry
+  edit.addOutput(g, y);
+  edit.addOutput(g, x);
+  edit.setType(y, edit.tensorType(kFloat, {Dim("B")}));
+  edit.setType(x, edit.tensorType(kFloat, {Dim("B")}));
   EXPECT_EQ(formatType(*g.value_info[0]->type), "float[B]");
   EXPECT_EQ(formatType(*g.outputs[0]->type), "float[B]");
   EXPECT_EQ(formatType(*g.outputs[1]->type), "float[B]");
@@ -200,17 +204,17 @@ TEST(GraphOutputs, OutputTypesFollowTheValuesType) {
 
 TEST(GraphValueInfo, EntriesOfRemovedValuesAreNotWrittenAndGoAtCompaction) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
+  Value* x = *edit.addInput(g, "x");
   std::vector<Node*> nodes;
   for (int i = 0; i < 40; ++i) {
-    Node* n = g.createNode(arena, "Relu", {x});
+    Node* n = edit.createNode(g, "Relu", {x});
     g.appendNode(n);
-    n->output(0)->setType(arena, Type::tensor(arena, kFloat, {i + 1}));
+    edit.setType(n->output(0), edit.tensorType(kFloat, {i + 1}));
     nodes.push_back(n);
   }
-  g.addOutput(arena, nodes.back()->output(0));
+  edit.addOutput(g, nodes.back()->output(0));
   EXPECT_EQ(g.value_info.size(), 40u);
   ASSERT_TRUE(nodes[0]->destroy());
   EXPECT_TRUE(g.value_info[0]->isRemoved());
@@ -232,20 +236,20 @@ TEST(GraphValueInfo, EntriesOfRemovedValuesAreNotWrittenAndGoAtCompaction) {
 
 TEST(GraphAnnotations, QuantizationAnnotationsAndMetadata) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
-  TensorAnnotation& annotation = g.quantizationAnnotation(arena, "x");
-  setMetadata(arena, annotation.quant_parameter_tensor_names, "SCALE_TENSOR", "x_scale");
-  setMetadata(arena, annotation.quant_parameter_tensor_names, "ZERO_POINT_TENSOR", "x_zp");
-  EXPECT_EQ(&g.quantizationAnnotation(arena, "x"), &annotation);  // found, not made again
-  setMetadata(arena, g.metadata_props, "author", "me");
-  setMetadata(arena, g.metadata_props, "author", "you");
+  Value* x = *edit.addInput(g, "x");
+  TensorAnnotation& annotation = edit.quantizationAnnotation(g, "x");
+  edit.setMetadata(annotation.quant_parameter_tensor_names, "SCALE_TENSOR", "x_scale");
+  edit.setMetadata(annotation.quant_parameter_tensor_names, "ZERO_POINT_TENSOR", "x_zp");
+  EXPECT_EQ(&edit.quantizationAnnotation(g, "x"), &annotation);  // found, not made again
+  edit.setMetadata(g.metadata_props, "author", "me");
+  edit.setMetadata(g.metadata_props, "author", "you");
   EXPECT_EQ(metadataValue(g.metadata_props, "author"), "you");
   EXPECT_EQ(g.metadata_props.size(), 1u);
-  Node* n = g.createNode(arena, "Relu", {x});
+  Node* n = edit.createNode(g, "Relu", {x});
   g.appendNode(n);
-  setMetadata(arena, n->rare(arena).metadata_props, "origin", "pass");
+  edit.setMetadata(edit.rare(n).metadata_props, "origin", "pass");
   EXPECT_TRUE(verified(model));
   Model back = testing::reparse(model);
   ASSERT_EQ(back.graph->quantization_annotation.size(), 1u);
@@ -260,19 +264,19 @@ TEST(GraphAnnotations, QuantizationAnnotationsAndMetadata) {
 
 TEST(GraphWalk, ForEachNodeVisitsNestedGraphsAndAllowsRewriting) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
-  Node* a = g.createNode(arena, "A", {x});
+  Value* x = *edit.addInput(g, "x");
+  Node* a = edit.createNode(g, "A", {x});
   g.appendNode(a);
-  Node* loop = g.createNode(arena, "Loop", {});
+  Node* loop = edit.createNode(g, "Loop", {});
   g.appendNode(loop);
-  Graph* body = loop->setGraphAttr(arena, "body");
-  Node* inner = body->createNode(arena, "B", {a->output(0)});
+  Graph* body = edit.setGraphAttr(loop, "body");
+  Node* inner = edit.createNode(*body, "B", {a->output(0)});
   body->appendNode(inner);
-  Graph* deeper = inner->setGraphAttr(arena, "g");
-  deeper->appendNode(deeper->createNode(arena, "C", {x}));
-  Node* last = g.createNode(arena, "D", {x});
+  Graph* deeper = edit.setGraphAttr(inner, "g");
+  deeper->appendNode(edit.createNode(*deeper, "C", {x}));
+  Node* last = edit.createNode(g, "D", {x});
   g.appendNode(last);
   std::string order;
   g.forEachNode([&](Node* node) { order += node->opType(); });
@@ -291,14 +295,14 @@ TEST(GraphWalk, ForEachNodeVisitsNestedGraphsAndAllowsRewriting) {
 
 TEST(GraphScopes, NewGraphsAreRootsAndSubgraphsSeeEnclosingValues) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   TrainingInfo& training = model.addTrainingInfo();
   ASSERT_NE(training.algorithm, nullptr);
   EXPECT_EQ(training.algorithm->parent(), nullptr);
-  Value* lr = *training.algorithm->addInput(arena, "lr");
-  Node* node = training.algorithm->createNode(arena, "If", {lr});
+  Value* lr = *edit.addInput(*training.algorithm, "lr");
+  Node* node = edit.createNode(*training.algorithm, "If", {lr});
   training.algorithm->appendNode(node);
-  Graph* branch = node->setGraphAttr(arena, "then_branch");
+  Graph* branch = edit.setGraphAttr(node, "then_branch");
   EXPECT_EQ(branch->lookup("lr"), lr);
   EXPECT_TRUE(training.algorithm->encloses(branch));
   EXPECT_FALSE(branch->encloses(training.algorithm));

@@ -2,6 +2,7 @@
 // info and device configurations.
 #include <gtest/gtest.h>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/metadata.h"
 #include "onyx/ir/model.h"
 #include "support/graph_testing.h"
@@ -28,14 +29,14 @@ TEST(ModelOpsets, SetChangeAndRemove) {
 
 TEST(ModelFunctions, KeyedByDomainNameAndOverload) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
-  Function* plain = newFunction(arena, "custom", "Op");
-  Function* overloaded = newFunction(arena, "custom", "Op", "fast");
-  Function* elsewhere = newFunction(arena, "other", "Op");
+  GraphEditor edit(model);
+  Function* plain = edit.newFunction("custom", "Op");
+  Function* overloaded = edit.newFunction("custom", "Op", "fast");
+  Function* elsewhere = edit.newFunction("other", "Op");
   ASSERT_TRUE(model.addFunction(plain));
   ASSERT_TRUE(model.addFunction(overloaded));
   ASSERT_TRUE(model.addFunction(elsewhere));
-  Status duplicate = model.addFunction(newFunction(arena, "custom", "Op", "fast"));
+  Status duplicate = model.addFunction(edit.newFunction("custom", "Op", "fast"));
   EXPECT_FALSE(duplicate);
   EXPECT_NE(duplicate.message().find("custom.Op:fast"), std::string::npos);
   EXPECT_EQ(model.findFunction("custom", "Op"), plain);
@@ -53,13 +54,13 @@ TEST(ModelFunctions, KeyedByDomainNameAndOverload) {
 
 TEST(ModelFunctions, InputsAndOutputsOfAFunction) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
-  Function* function = newFunction(arena, "custom", "Pick");
-  Value* a = *function->addInput(arena, "a");
-  Value* unused = *function->addInput(arena, "unused");
-  ASSERT_TRUE(function->addInput(arena, ""));  // an omitted input
-  function->addOutput(arena, a);
-  function->addOutput(arena, a);
+  GraphEditor edit(model);
+  Function* function = edit.newFunction("custom", "Pick");
+  Value* a = *edit.addInput(*function, "a");
+  Value* unused = *edit.addInput(*function, "unused");
+  ASSERT_TRUE(edit.addInput(*function, ""));  // an omitted input
+  edit.addOutput(*function, a);
+  edit.addOutput(*function, a);
   ASSERT_TRUE(model.addFunction(function));
   EXPECT_TRUE(testing::verified(model));
   EXPECT_FALSE(function->removeInput(0));  // read by the outputs
@@ -78,10 +79,10 @@ TEST(ModelFunctions, InputsAndOutputsOfAFunction) {
 
 TEST(ModelMetadata, MetadataTrainingAndDevices) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
-  setMetadata(arena, model.metadata_props, "license", "MIT");
+  GraphEditor edit(model);
+  edit.setMetadata(model.metadata_props, "license", "MIT");
   TrainingInfo& training = model.addTrainingInfo();
-  setMetadata(arena, training.update_binding, "w", "w_new");
+  edit.setMetadata(training.update_binding, "w", "w_new");
   DeviceConfiguration& config = model.addConfiguration("pair", 2, {"gpu0", "gpu1"});
   EXPECT_EQ(model.findConfiguration("pair"), &config);
   EXPECT_EQ(model.findConfiguration("none"), nullptr);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "support/graph_testing.h"
 #include "support/proto_builder.h"
@@ -15,54 +16,55 @@ constexpr int32_t kFloat = static_cast<int32_t>(ElementType::kFloat);
 
 struct OneNode {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit{model};
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
+  Value* x = *edit.addInput(g, "x");
   Node* node = nullptr;
 
   OneNode() {
-    node = g.createNode(arena, "Custom", {x});
+    node = edit.createNode(g, "Custom", {x});
     g.appendNode(node);
-    g.addOutput(arena, node->output(0));
+    edit.addOutput(g, node->output(0));
   }
 };
 
-SparseTensor* sparseTensor(Arena& arena, std::string_view name) {
-  auto* sparse = arena.make<SparseTensor>();
-  sparse->values = testing::floatTensor(arena, name, {2}, {5, 6});
-  sparse->indices = arena.make<Tensor>();
+SparseTensor* sparseTensor(const GraphEditor& edit, std::string_view name) {
+  auto* sparse = edit.arena().make<SparseTensor>();
+  sparse->values = testing::floatTensor(edit.arena(), name, {2}, {5, 6});
+  sparse->indices = edit.arena().make<Tensor>();
   sparse->indices->data_type = static_cast<int32_t>(ElementType::kInt64);
-  sparse->indices->dims.values.push_back(arena, 2);
-  sparse->indices->raw_data = arena.copy(std::string("\1\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0", 16));
-  sparse->dims.values.push_back(arena, 4);
+  sparse->indices->dims.values.push_back(edit.arena(), 2);
+  sparse->indices->raw_data =
+      edit.arena().copy(std::string("\1\0\0\0\0\0\0\0\3\0\0\0\0\0\0\0", 16));
+  sparse->dims.values.push_back(edit.arena(), 4);
   return sparse;
 }
 
 // Sets one attribute of every kind on `node`.
-void setAllKinds(Arena& arena, Node* node) {
-  node->setFloatAttr(arena, "f", 0.5f);
-  node->setIntAttr(arena, "i", -3);
-  node->setStringAttr(arena, "s", std::string("temporary text"));
-  node->setTensorAttr(arena, "t", testing::floatTensor(arena, "t0", {1}, {9}));
-  Graph* g = node->setGraphAttr(arena, "g");
+void setAllKinds(const GraphEditor& edit, Node* node) {
+  edit.setFloatAttr(node, "f", 0.5f);
+  edit.setIntAttr(node, "i", -3);
+  edit.setStringAttr(node, "s", std::string("temporary text"));
+  edit.setTensorAttr(node, "t", testing::floatTensor(edit.arena(), "t0", {1}, {9}));
+  Graph* g = edit.setGraphAttr(node, "g");
   g->name = "body";
-  node->setFloatsAttr(arena, "floats", {1.0f, 2.5f});
-  node->setIntsAttr(arena, "ints", {4, -5, 6});
-  node->setStringsAttr(arena, "strings", {"a", "bc"});
-  Tensor* const tensors[] = {testing::floatTensor(arena, "t1", {1}, {1}),
-                             testing::floatTensor(arena, "t2", {1}, {2})};
-  node->setTensorsAttr(arena, "tensors", tensors);
-  Graph* const graphs[] = {newGraph(arena), newGraph(arena)};
+  edit.setFloatsAttr(node, "floats", {1.0f, 2.5f});
+  edit.setIntsAttr(node, "ints", {4, -5, 6});
+  edit.setStringsAttr(node, "strings", {"a", "bc"});
+  Tensor* const tensors[] = {testing::floatTensor(edit.arena(), "t1", {1}, {1}),
+                             testing::floatTensor(edit.arena(), "t2", {1}, {2})};
+  edit.setTensorsAttr(node, "tensors", tensors);
+  Graph* const graphs[] = {edit.newGraph(), edit.newGraph()};
   graphs[0]->name = "first";
   graphs[1]->name = "second";
-  node->setGraphsAttr(arena, "graphs", graphs);
-  node->setSparseTensorAttr(arena, "sparse_tensor", sparseTensor(arena, "sp"));
-  SparseTensor* const sparse[] = {sparseTensor(arena, "sp1")};
-  node->setSparseTensorsAttr(arena, "sparse_tensors", sparse);
-  node->setTypeAttr(arena, "tp", Type::tensor(arena, kFloat, {Dim("N")}));
-  Type* const types[] = {Type::tensor(arena, kFloat, {}),
-                         Type::sequence(arena, Type::tensor(arena, kFloat, {1}))};
-  node->setTypesAttr(arena, "type_protos", types);
+  edit.setGraphsAttr(node, "graphs", graphs);
+  edit.setSparseTensorAttr(node, "sparse_tensor", sparseTensor(edit, "sp"));
+  SparseTensor* const sparse[] = {sparseTensor(edit, "sp1")};
+  edit.setSparseTensorsAttr(node, "sparse_tensors", sparse);
+  edit.setTypeAttr(node, "tp", edit.tensorType(kFloat, {Dim("N")}));
+  Type* const types[] = {edit.tensorType(kFloat, {}),
+                         edit.sequenceType(edit.tensorType(kFloat, {1}))};
+  edit.setTypesAttr(node, "type_protos", types);
 }
 
 void expectAllKinds(const Node& node) {
@@ -102,7 +104,7 @@ void expectAllKinds(const Node& node) {
 
 TEST(NodeAttributes, AllFourteenKindsSetReadAndSurviveARoundTrip) {
   OneNode one;
-  setAllKinds(one.arena, one.node);
+  setAllKinds(one.edit, one.node);
   expectAllKinds(*one.node);
   EXPECT_TRUE(verified(one.model));
   EXPECT_EQ(one.g.subgraphs().size(), 3u);
@@ -114,7 +116,7 @@ TEST(NodeAttributes, AllFourteenKindsSetReadAndSurviveARoundTrip) {
 
 TEST(NodeAttributes, GettersGiveNothingForAnotherKindOrAnAbsentName) {
   OneNode one;
-  one.node->setIntAttr(one.arena, "axis", 1);
+  one.edit.setIntAttr(one.node, "axis", 1);
   EXPECT_EQ(one.node->floatAttr("axis"), std::nullopt);
   EXPECT_FALSE(one.node->stringAttr("axis").has_value());
   EXPECT_TRUE(one.node->intsAttr("axis").empty());
@@ -126,10 +128,10 @@ TEST(NodeAttributes, GettersGiveNothingForAnotherKindOrAnAbsentName) {
 
 TEST(NodeAttributes, SettingAgainReplacesInPlaceAndRemoveDeletes) {
   OneNode one;
-  one.node->setIntAttr(one.arena, "a", 1);
-  one.node->setIntAttr(one.arena, "b", 2);
-  one.node->setIntAttr(one.arena, "c", 3);
-  one.node->setFloatAttr(one.arena, "b", 2.5f).rare(one.arena).doc_string = "now a float";
+  one.edit.setIntAttr(one.node, "a", 1);
+  one.edit.setIntAttr(one.node, "b", 2);
+  one.edit.setIntAttr(one.node, "c", 3);
+  one.edit.rare(&one.edit.setFloatAttr(one.node, "b", 2.5f)).doc_string = "now a float";
   ASSERT_EQ(one.node->attributes.size(), 3u);
   EXPECT_EQ(one.node->attributes[1]->nameOrEmpty(), "b");
   EXPECT_EQ(one.node->floatAttr("b"), 2.5f);
@@ -145,14 +147,15 @@ TEST(NodeAttributes, SettingAgainReplacesInPlaceAndRemoveDeletes) {
 
 TEST(NodeAttributes, ReferencesToFunctionAttributes) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
-  Function* function = newFunction(arena, "custom", "Scale");
-  function->attribute.push_back(arena, "factor");
-  Value* in = *function->addInput(arena, "in");
-  Node* mul = function->body->createNode(arena, "Mul", {in, in});
+  GraphEditor edit(model);
+
+  Function* function = edit.newFunction("custom", "Scale");
+  function->attribute.push_back(edit.arena(), "factor");
+  Value* in = *edit.addInput(*function, "in");
+  Node* mul = edit.createNode(*function->body, "Mul", {in, in});
   function->body->appendNode(mul);
-  mul->setAttrRef(arena, "alpha", AttributeKind::kFloat, "factor");
-  function->addOutput(arena, mul->output(0));
+  edit.setAttrRef(mul, "alpha", AttributeKind::kFloat, "factor");
+  edit.addOutput(*function, mul->output(0));
   ASSERT_TRUE(model.addFunction(function));
   const Attribute* alpha = mul->attribute("alpha");
   ASSERT_NE(alpha, nullptr);
@@ -169,22 +172,22 @@ TEST(NodeAttributes, ReferencesToFunctionAttributes) {
 
 TEST(NodeAttributes, SubgraphsAreOwnedByTheNodeAndReadOuterValues) {
   OneNode one;
-  Graph* body = one.node->setGraphAttr(one.arena, "body");
+  Graph* body = one.edit.setGraphAttr(one.node, "body");
   EXPECT_EQ(body->parent(), &one.g);
   EXPECT_EQ(body->owner(), one.node);
-  Node* inner = body->createNode(one.arena, "Neg", {one.x});
+  Node* inner = one.edit.createNode(*body, "Neg", {one.x});
   body->appendNode(inner);
-  body->addOutput(one.arena, inner->output(0));
+  one.edit.addOutput(*body, inner->output(0));
   EXPECT_EQ(one.x->useCount(), 2u);
   EXPECT_TRUE(verified(one.model));
   // A graph built apart is adopted.
-  Graph* apart = newGraph(one.arena);
-  one.node->setGraphAttr(one.arena, "other", apart);
+  Graph* apart = one.edit.newGraph();
+  one.edit.setGraphAttr(one.node, "other", apart);
   EXPECT_EQ(apart->parent(), &one.g);
   EXPECT_EQ(apart->owner(), one.node);
   EXPECT_TRUE(verified(one.model));
   // Replacing the attribute discards the old subgraph and its reads of x.
-  one.node->setIntAttr(one.arena, "body", 0);
+  one.edit.setIntAttr(one.node, "body", 0);
   EXPECT_EQ(one.x->useCount(), 1u);
   EXPECT_EQ(body->parent(), nullptr);
   EXPECT_EQ(one.g.subgraphs().size(), 1u);
@@ -196,10 +199,10 @@ TEST(NodeAttributes, SubgraphsAreOwnedByTheNodeAndReadOuterValues) {
 
 TEST(NodeAttributes, SettingTheSameSubgraphAgainKeepsIt) {
   OneNode one;
-  Graph* body = one.node->setGraphAttr(one.arena, "body");
-  Node* inner = body->createNode(one.arena, "Neg", {one.x});
+  Graph* body = one.edit.setGraphAttr(one.node, "body");
+  Node* inner = one.edit.createNode(*body, "Neg", {one.x});
   body->appendNode(inner);
-  one.node->setGraphAttr(one.arena, "body", body);
+  one.edit.setGraphAttr(one.node, "body", body);
   EXPECT_EQ(one.node->graphAttr("body"), body);
   EXPECT_EQ(inner->input(0), one.x);
   EXPECT_EQ(one.g.subgraphs().size(), 1u);

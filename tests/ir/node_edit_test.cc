@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "support/graph_testing.h"
 
@@ -15,7 +16,7 @@ using testing::verified;
 
 struct Chain {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit{model};
   Graph& g = *model.graph;
   Value* x = nullptr;
   Node* a = nullptr;
@@ -24,20 +25,20 @@ struct Chain {
 
   // x -> A -> B -> C -> output
   Chain() {
-    x = *g.addInput(arena, "x");
-    a = g.createNode(arena, "A", {x});
+    x = *edit.addInput(g, "x");
+    a = edit.createNode(g, "A", {x});
     g.appendNode(a);
-    b = g.createNode(arena, "B", {a->output(0)});
+    b = edit.createNode(g, "B", {a->output(0)});
     g.appendNode(b);
-    c = g.createNode(arena, "C", {b->output(0)});
+    c = edit.createNode(g, "C", {b->output(0)});
     g.appendNode(c);
-    g.addOutput(arena, c->output(0));
+    edit.addOutput(g, c->output(0));
   }
 };
 
 TEST(NodeList, CreatedNodesAreDetachedUntilInserted) {
   Chain chain;
-  Node* d = chain.g.createNode(chain.arena, "D", {chain.x});
+  Node* d = chain.edit.createNode(chain.g, "D", {chain.x});
   EXPECT_FALSE(d->isAttached());
   EXPECT_EQ(d->graph(), &chain.g);
   EXPECT_EQ(chain.g.nodeCount(), 3u);
@@ -45,11 +46,11 @@ TEST(NodeList, CreatedNodesAreDetachedUntilInserted) {
   EXPECT_TRUE(d->isAttached());
   EXPECT_EQ(opTypes(chain.g), "A D B C");
   EXPECT_TRUE(verified(chain.model));
-  Node* e = chain.g.createNode(chain.arena, "E", {chain.x});
+  Node* e = chain.edit.createNode(chain.g, "E", {chain.x});
   e->insertAfter(chain.c);
   EXPECT_EQ(opTypes(chain.g), "A D B C E");
   EXPECT_EQ(chain.g.lastNode(), e);
-  Node* f = chain.g.createNode(chain.arena, "F", {chain.x});
+  Node* f = chain.edit.createNode(chain.g, "F", {chain.x});
   chain.g.prependNode(f);
   EXPECT_EQ(opTypes(chain.g), "F A D B C E");
   EXPECT_EQ(chain.g.nodeCount(), 6u);
@@ -82,7 +83,7 @@ TEST(NodeList, IsBeforeFollowsTheList) {
 
 TEST(NodeOutputs, ReplacingANodesUsesByAnotherNodes) {
   Chain chain;
-  Node* twin = chain.g.createNode(chain.arena, "B2", {chain.a->output(0)});
+  Node* twin = chain.edit.createNode(chain.g, "B2", {chain.a->output(0)});
   twin->insertAfter(chain.b);
   EXPECT_TRUE(chain.b->hasUses());
   EXPECT_FALSE(twin->hasUses());
@@ -126,12 +127,12 @@ TEST(NodeDestroy, UnlinksEverythingAndLeavesNothingPointingAtTheNode) {
 
 TEST(NodeDestroy, DiscardsSubgraphsAndTheirUsesOfOuterValues) {
   Chain chain;
-  Node* if_node = chain.g.createNode(chain.arena, "If", {chain.x});
+  Node* if_node = chain.edit.createNode(chain.g, "If", {chain.x});
   if_node->insertAfter(chain.c);
-  Graph* branch = if_node->setGraphAttr(chain.arena, "then_branch");
-  Node* inner = branch->createNode(chain.arena, "Neg", {chain.a->output(0)});
+  Graph* branch = chain.edit.setGraphAttr(if_node, "then_branch");
+  Node* inner = chain.edit.createNode(*branch, "Neg", {chain.a->output(0)});
   branch->appendNode(inner);
-  branch->addOutput(chain.arena, chain.b->output(0));
+  chain.edit.addOutput(*branch, chain.b->output(0));
   EXPECT_EQ(chain.a->output(0)->useCount(), 2u);
   EXPECT_TRUE(verified(chain.model));
   ASSERT_TRUE(if_node->destroy());
@@ -144,7 +145,7 @@ TEST(NodeDestroy, DiscardsSubgraphsAndTheirUsesOfOuterValues) {
 
 TEST(NodeDestroy, ADetachedNodeCanBeDestroyed) {
   Chain chain;
-  Node* d = chain.g.createNode(chain.arena, "D", {chain.x}, 2);
+  Node* d = chain.edit.createNode(chain.g, "D", {chain.x}, 2);
   std::string_view name = d->output(1)->name();
   EXPECT_NE(chain.g.names().find(name), nullptr);
   ASSERT_TRUE(d->destroy());
@@ -157,7 +158,7 @@ TEST(NodeDestroy, ADetachedNodeCanBeDestroyed) {
 TEST(NodeInputs, SetAddInsertRemoveWithOmittedOptionalInputs) {
   Chain chain;
   Value* a_out = chain.a->output(0);
-  Node* n = chain.g.createNode(chain.arena, "Op", {chain.x, nullptr, a_out});
+  Node* n = chain.edit.createNode(chain.g, "Op", {chain.x, nullptr, a_out});
   n->insertAfter(chain.c);
   EXPECT_EQ(n->inputCount(), 3u);
   EXPECT_EQ(n->input(1), nullptr);
@@ -165,12 +166,12 @@ TEST(NodeInputs, SetAddInsertRemoveWithOmittedOptionalInputs) {
   n->setInput(1, chain.x);
   EXPECT_EQ(chain.x->useCount(), 3u);  // A, n[0], n[1]
   EXPECT_TRUE(verified(chain.model));
-  n->addInput(chain.arena, nullptr);
-  n->addInput(chain.arena, a_out);
+  chain.edit.addInput(n, nullptr);
+  chain.edit.addInput(n, a_out);
   EXPECT_EQ(n->inputCount(), 5u);
   EXPECT_EQ(n->input(4), a_out);
   EXPECT_TRUE(verified(chain.model));
-  n->insertInput(chain.arena, 0, chain.c->output(0));
+  chain.edit.insertInput(n, 0, chain.c->output(0));
   EXPECT_EQ(n->input(0), chain.c->output(0));
   EXPECT_EQ(n->input(1), chain.x);
   EXPECT_EQ(n->input(3), a_out);
@@ -199,7 +200,7 @@ TEST(NodeInputs, SetAddInsertRemoveWithOmittedOptionalInputs) {
 
 TEST(NodeInputs, OmittedInputsWriteAsEmptyNames) {
   Chain chain;
-  Node* n = chain.g.createNode(chain.arena, "Op", {chain.x, nullptr, chain.x});
+  Node* n = chain.edit.createNode(chain.g, "Op", {chain.x, nullptr, chain.x});
   n->insertAfter(chain.c);
   Model back = testing::reparse(chain.model);
   Node* read = back.graph->lastNode();
@@ -211,23 +212,23 @@ TEST(NodeInputs, OmittedInputsWriteAsEmptyNames) {
 
 TEST(NodeOutputs, AddNamedOmittedAndRemove) {
   Chain chain;
-  Node* n = chain.g.createNode(chain.arena, "Split", {chain.x}, 0);
+  Node* n = chain.edit.createNode(chain.g, "Split", {chain.x}, 0);
   n->insertAfter(chain.c);
-  auto first = n->addOutputNamed(chain.arena, "part0");
+  auto first = chain.edit.addOutputNamed(n, "part0");
   ASSERT_TRUE(first);
-  auto omitted = n->addOutputNamed(chain.arena, "");
+  auto omitted = chain.edit.addOutputNamed(n, "");
   ASSERT_TRUE(omitted);
   EXPECT_EQ(*omitted, nullptr);
-  Value* third = n->addOutput(chain.arena, "part");
+  Value* third = chain.edit.addOutput(n, "part");
   EXPECT_EQ(third->name(), "part");
   EXPECT_EQ(third->outputIndex(), 2u);
-  Value* fourth = n->addOutput(chain.arena, "part");
+  Value* fourth = chain.edit.addOutput(n, "part");
   EXPECT_EQ(fourth->name().substr(0, 5), "part_");  // "part" is taken now
   EXPECT_TRUE(verified(chain.model));
-  auto taken = n->addOutputNamed(chain.arena, "x");
+  auto taken = chain.edit.addOutputNamed(n, "x");
   EXPECT_FALSE(taken);
   EXPECT_EQ(taken.status().code(), ErrorCode::kInvalidArgument);
-  chain.g.addOutput(chain.arena, third);
+  chain.edit.addOutput(chain.g, third);
   EXPECT_FALSE(n->removeOutput(2));  // used by the graph output
   ASSERT_TRUE(n->removeOutput(1));   // the omitted one
   EXPECT_EQ(third->outputIndex(), 1u);
@@ -246,7 +247,7 @@ TEST(NodeOutputs, CreatedOutputsGetNamesFreeInScope) {
   Chain chain;
   std::set<std::string_view> names;
   for (int i = 0; i < 50; ++i) {
-    Node* n = chain.g.createNode(chain.arena, "Relu", {chain.x});
+    Node* n = chain.edit.createNode(chain.g, "Relu", {chain.x});
     chain.g.appendNode(n);
     EXPECT_TRUE(names.insert(n->output(0)->name()).second);
   }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/verify.h"
@@ -48,7 +49,7 @@ void recordEverything(Model& model, Patch& patch) {
   abs->name = "abs";
   patch.nameValue(abs->output(0), "b");
   patch.replaceNode(neg, abs);
-  Tensor* two = testing::floatTensor(model.arena(), "two", {2}, {2, 2});
+  Tensor* two = testing::floatTensor(GraphEditor(model).arena(), "two", {2}, {2, 2});
   Value* scale = patch.addInitializer(two);
   Node* mul = patch.addNode("Mul", {add->input(1), scale}, 1, add);
   patch.setInput(add, 1, mul->output(0));
@@ -181,7 +182,8 @@ void squeezeTo13(Patch& patch, Node* squeeze) {
   Node* axes = patch.addNode("Constant", {}, 1, squeeze);
   Array zero(ElementType::kInt64, {1});
   zero.data<int64_t>()[0] = 0;
-  axes->setTensorAttr(patch.arena(), "value", tensorFromArray(zero, patch.arena()));
+  GraphEditor(patch.model())
+      .setTensorAttr(axes, "value", GraphEditor(patch.model()).tensorFromArray(zero));
   patch.removeAttribute(squeeze, "axes");
   patch.resizeInputs(squeeze, 2);
   patch.setInput(squeeze, 1, axes->output(0));
@@ -206,14 +208,14 @@ TEST(Patch, NodesOfTheGraphChangeInPlaceAsRecorded) {
   Patch patch(model, *model.graph);
   squeezeTo13(patch, squeeze);
   patch.setOperator(relu, "", "LeakyRelu");
-  patch.attributesFor(relu).setFloatAttr(patch.arena(), "alpha", 0.25f);
+  GraphEditor(patch.model()).setFloatAttr(&patch.attributesFor(relu), "alpha", 0.25f);
   // Nothing has changed yet.
   EXPECT_EQ(squeeze->inputCount(), 1u);
   EXPECT_TRUE(squeeze->hasAttr("axes"));
   EXPECT_EQ(relu->opType(), "Relu");
   Status applied = patch.apply();
   ASSERT_TRUE(applied) << applied.toString();
-  setImportedVersion(model.arena(), model.opset_import, "", 13);
+  GraphEditor(model).setImportedVersion(model.opset_import, "", 13);
   EXPECT_TRUE(testing::verified(model));
   // The same nodes and values, changed.
   EXPECT_EQ(nodeNamed(*model.graph, "squeeze"), squeeze);
@@ -233,7 +235,8 @@ TEST(Patch, DiscardedNodeEditsLeaveTheModelByteIdentical) {
   {
     Patch patch(model, *model.graph);
     squeezeTo13(patch, nodeNamed(*model.graph, "squeeze"));
-    patch.attributesFor(nodeNamed(*model.graph, "relu")).setIntAttr(patch.arena(), "n", 1);
+    GraphEditor(patch.model())
+        .setIntAttr(&patch.attributesFor(nodeNamed(*model.graph, "relu")), "n", 1);
   }
   EXPECT_EQ(testing::bytesOf(model), before);
   EXPECT_TRUE(testing::verified(model));
@@ -254,7 +257,7 @@ TEST(Patch, AnEditOfANodeOutsideTheGraphOrOfAGraphAttributeIsRefused) {
   }
   {
     Patch patch(model, *model.graph);
-    patch.attributesFor(if_node).setGraphAttr(patch.arena(), "then_branch");
+    GraphEditor(patch.model()).setGraphAttr(&patch.attributesFor(if_node), "then_branch");
     Status applied = patch.apply();
     EXPECT_FALSE(applied);
     EXPECT_NE(applied.message().find("does not stage"), std::string::npos) << applied.message();

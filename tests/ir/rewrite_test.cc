@@ -8,6 +8,7 @@
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/clone.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/topo_sort.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/ir/verify.h"
@@ -60,26 +61,27 @@ std::string sourceModel() {
 // Replaces every Relu of the default domain by Clip(x, min, max), where min and max are
 // scalar initializers of the main graph. Returns how many it replaced.
 size_t reluToClip(Model& model, float low, float high) {
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+  Arena& arena = edit.arena();
   Graph& main = *model.graph;
-  Value* min = *main.addInitializer(
-      arena, testing::floatTensor(arena, uniqueValueName(arena, main, "clip_min"), {}, {low}));
-  Value* max = *main.addInitializer(
-      arena, testing::floatTensor(arena, uniqueValueName(arena, main, "clip_max"), {}, {high}));
+  Value* min = *edit.addInitializer(
+      main, testing::floatTensor(arena, edit.uniqueName(main, "clip_min"), {}, {low}));
+  Value* max = *edit.addInitializer(
+      main, testing::floatTensor(arena, edit.uniqueName(main, "clip_max"), {}, {high}));
   size_t replaced = 0;
   main.forEachNode([&](Node* relu) {
     if (relu->opType() != "Relu" || !relu->domainOrDefault().empty()) return;
     Graph& graph = *relu->graph();
-    Node* clip = graph.createNode(arena, "Clip", {relu->input(0), min, max}, 0);
+    Node* clip = edit.createNode(graph, "Clip", {relu->input(0), min, max}, 0);
     clip->name = relu->name;
     clip->insertBefore(relu);
     Value* old_output = relu->output(0);
-    Value* clipped = clip->addOutput(arena);
+    Value* clipped = edit.addOutput(clip);
     std::string name(old_output->name());
-    if (const Type* type = old_output->type()) clipped->setType(arena, cloneType(arena, *type));
+    if (const Type* type = old_output->type()) edit.setType(clipped, edit.cloneType(*type));
     old_output->replaceAllUsesWith(clipped);
     EXPECT_TRUE(relu->destroy());
-    EXPECT_TRUE(renameValue(arena, *clipped, name));  // free again: its value is gone
+    EXPECT_TRUE(edit.rename(clipped, name));  // free again: its value is gone
     ++replaced;
   });
   model.setOpsetVersion("", 13);

@@ -7,6 +7,7 @@
 
 #include "onyx/core/arena.h"
 #include "onyx/core/element_type.h"
+#include "onyx/ir/editor.h"
 
 namespace onyx {
 namespace {
@@ -39,7 +40,8 @@ std::string littleEndian(std::initializer_list<T> values) {
 }
 
 TEST(TensorData, RawAndExternalDataAreViews) {
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
   Tensor tensor;
   tensor.data_type = static_cast<int32_t>(ElementType::kFloat);
   std::string raw = littleEndian<float>({1.5f, -2.0f});
@@ -52,13 +54,14 @@ TEST(TensorData, RawAndExternalDataAreViews) {
   Tensor external;
   external.data_location = Tensor::kExternal;
   EXPECT_FALSE(rawBytes(external));  // not resolved yet
-  external.rare(arena).external_bytes = std::string_view(raw);
+  edit.rare(&external).external_bytes = std::string_view(raw);
   ASSERT_TRUE(rawBytes(external));
   EXPECT_EQ(rawBytes(external)->bytes(), raw);
 }
 
 TEST(TensorData, TypedFieldsBecomeLittleEndianWords) {
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
   struct Case {
     ElementType type;
     PackedData TensorRareFields::*field;
@@ -95,7 +98,7 @@ TEST(TensorData, TypedFieldsBecomeLittleEndianWords) {
     SCOPED_TRACE(std::string(elementTypeName(c.type)));
     Tensor tensor;
     tensor.data_type = static_cast<int32_t>(c.type);
-    tensor.rare(arena).*(c.field) = packed(c.payload, c.count);
+    edit.rare(&tensor).*(c.field) = packed(c.payload, c.count);
     EXPECT_EQ(tensorStorage(tensor), TensorStorage::kTyped);
     auto bytes = rawBytes(tensor);
     ASSERT_TRUE(bytes) << bytes.status().toString();
@@ -104,20 +107,21 @@ TEST(TensorData, TypedFieldsBecomeLittleEndianWords) {
 }
 
 TEST(TensorData, MisplacedOrUnknownDataIsAnError) {
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
   Tensor wrong_field;
   wrong_field.data_type = static_cast<int32_t>(ElementType::kFloat);
-  wrong_field.rare(arena).int64_data = packed(varints({1}), 1);
+  edit.rare(&wrong_field).int64_data = packed(varints({1}), 1);
   EXPECT_EQ(rawBytes(wrong_field).status().code(), ErrorCode::kMalformed);
 
   Tensor unknown_type;
   unknown_type.data_type = 99;
-  unknown_type.rare(arena).int32_data = packed(varints({1}), 1);
+  edit.rare(&unknown_type).int32_data = packed(varints({1}), 1);
   EXPECT_EQ(rawBytes(unknown_type).status().code(), ErrorCode::kMalformed);
 
   Tensor strings;
   strings.data_type = static_cast<int32_t>(ElementType::kString);
-  strings.rare(arena).string_data.push_back(arena, "a");
+  edit.rare(&strings).string_data.push_back(edit.arena(), "a");
   EXPECT_EQ(tensorStorage(strings), TensorStorage::kStrings);
   EXPECT_EQ(rawBytes(strings).status().code(), ErrorCode::kInvalidArgument);
 

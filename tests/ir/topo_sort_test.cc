@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "onyx/check/checker.h"
+#include "onyx/ir/editor.h"
 #include "support/check_testing.h"
 #include "support/graph_testing.h"
 
@@ -15,16 +16,16 @@ using testing::opTypes;
 
 TEST(TopoSort, ReversedChainComesBackInOrder) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
-  Node* a = g.createNode(arena, "A", {x});
-  Node* b = g.createNode(arena, "B", {a->output(0)});
-  Node* c = g.createNode(arena, "C", {b->output(0), a->output(0)});
+  Value* x = *edit.addInput(g, "x");
+  Node* a = edit.createNode(g, "A", {x});
+  Node* b = edit.createNode(g, "B", {a->output(0)});
+  Node* c = edit.createNode(g, "C", {b->output(0), a->output(0)});
   g.appendNode(c);
   g.appendNode(b);
   g.appendNode(a);
-  g.addOutput(arena, c->output(0));
+  edit.addOutput(g, c->output(0));
   ASSERT_EQ(opTypes(g), "C B A");
   ASSERT_TRUE(topologicalSort(g));
   EXPECT_EQ(opTypes(g), "A B C");
@@ -35,28 +36,28 @@ TEST(TopoSort, ReversedChainComesBackInOrder) {
 
 TEST(TopoSort, SortedGraphsKeepTheirOrder) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
+  Value* x = *edit.addInput(g, "x");
   // Independent nodes in an arbitrary order stay in that order.
-  for (const char* op : {"P", "Q", "R", "S"}) g.appendNode(g.createNode(arena, op, {x}));
+  for (const char* op : {"P", "Q", "R", "S"}) g.appendNode(edit.createNode(g, op, {x}));
   ASSERT_TRUE(topologicalSort(g));
   EXPECT_EQ(opTypes(g), "P Q R S");
 }
 
 TEST(TopoSort, ValuesCapturedBySubgraphsOrderTheirProducersFirst) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* cond = *g.addInput(arena, "cond");
-  Node* producer = g.createNode(arena, "Producer", {cond});
-  Node* if_node = g.createNode(arena, "If", {cond});
+  Value* cond = *edit.addInput(g, "cond");
+  Node* producer = edit.createNode(g, "Producer", {cond});
+  Node* if_node = edit.createNode(g, "If", {cond});
   g.appendNode(if_node);  // before the producer of what its branch reads
   g.appendNode(producer);
-  Graph* branch = if_node->setGraphAttr(arena, "then_branch");
-  Node* late = branch->createNode(arena, "Late", {producer->output(0)});
-  Node* early = branch->createNode(arena, "Early", {cond});
-  Node* use = branch->createNode(arena, "Use", {early->output(0), late->output(0)});
+  Graph* branch = edit.setGraphAttr(if_node, "then_branch");
+  Node* late = edit.createNode(*branch, "Late", {producer->output(0)});
+  Node* early = edit.createNode(*branch, "Early", {cond});
+  Node* use = edit.createNode(*branch, "Use", {early->output(0), late->output(0)});
   branch->appendNode(use);
   branch->appendNode(late);
   branch->appendNode(early);
@@ -68,13 +69,13 @@ TEST(TopoSort, ValuesCapturedBySubgraphsOrderTheirProducersFirst) {
 
 TEST(TopoSort, ACycleIsReportedWithItsNodesAndNothingChanges) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
-  Node* start = g.createNode(arena, "Start", {x});
-  Node* a = g.createNode(arena, "A", {x, nullptr});
-  Node* b = g.createNode(arena, "B", {a->output(0)});
-  Node* c = g.createNode(arena, "C", {b->output(0)});
+  Value* x = *edit.addInput(g, "x");
+  Node* start = edit.createNode(g, "Start", {x});
+  Node* a = edit.createNode(g, "A", {x, nullptr});
+  Node* b = edit.createNode(g, "B", {a->output(0)});
+  Node* c = edit.createNode(g, "C", {b->output(0)});
   a->setInput(1, c->output(0));  // A -> B -> C -> A
   a->name = "a";
   b->name = "b";
@@ -99,9 +100,9 @@ TEST(TopoSort, ACycleIsReportedWithItsNodesAndNothingChanges) {
 
 TEST(TopoSort, ANodeReadingItsOwnOutputIsACycleOfOne) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Node* self = g.createNode(arena, "Self", {nullptr});
+  Node* self = edit.createNode(g, "Self", {nullptr});
   self->setInput(0, self->output(0));
   g.appendNode(self);
   std::vector<Node*> cycle;
@@ -111,16 +112,16 @@ TEST(TopoSort, ANodeReadingItsOwnOutputIsACycleOfOne) {
 
 TEST(TopoSort, ACycleInsideASubgraphLeavesTheOuterGraphAsItWas) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
-  Node* second = g.createNode(arena, "Second", {nullptr});
-  Node* first = g.createNode(arena, "First", {x});
+  Value* x = *edit.addInput(g, "x");
+  Node* second = edit.createNode(g, "Second", {nullptr});
+  Node* first = edit.createNode(g, "First", {x});
   second->setInput(0, first->output(0));
   g.appendNode(second);
   g.appendNode(first);
-  Graph* body = second->setGraphAttr(arena, "body");
-  Node* loop = body->createNode(arena, "Loop", {nullptr});
+  Graph* body = edit.setGraphAttr(second, "body");
+  Node* loop = edit.createNode(*body, "Loop", {nullptr});
   loop->setInput(0, loop->output(0));
   body->appendNode(loop);
   Status status = topologicalSort(g);

@@ -1,5 +1,6 @@
 // Value names: the name table's erase, which names a scope holds, fresh names.
 #include "onyx/ir/unique_names.h"
+#include "onyx/ir/editor.h"
 
 #include <gtest/gtest.h>
 
@@ -16,15 +17,16 @@ namespace {
 TEST(NameTable, EraseKeepsEveryOtherNameReachable) {
   // At up to 3/4 load the table has probe runs of several slots, some wrapping around its
   // end; erasing from the middle of a run must not hide the names after it.
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
   NameTable table;
   std::vector<Value*> values;
   std::vector<std::string> names;
   for (int i = 0; i < 400; ++i) names.push_back("n" + std::to_string(i));
   for (const std::string& name : names) {
-    Value* value = arena.make<Value>();
-    ir_internal::GraphBuilder::name(value) = arena.copy(name);
-    table.put(arena, value);
+    Value* value = edit.arena().make<Value>();
+    ir_internal::GraphBuilder::name(value) = edit.arena().copy(name);
+    ir_internal::NameTableWriter::put(table, edit.arena(), value);
     values.push_back(value);
   }
   for (size_t i = 0; i < names.size(); i += 3) EXPECT_TRUE(table.erase(names[i]));
@@ -44,42 +46,42 @@ TEST(NameTable, EraseKeepsEveryOtherNameReachable) {
 
 TEST(UniqueNames, NamesInScopeAreThoseVisibleOrDefinedInNestedGraphs) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
-  Node* if_node = g.createNode(arena, "If", {x});
+  Value* x = *edit.addInput(g, "x");
+  Node* if_node = edit.createNode(g, "If", {x});
   g.appendNode(if_node);
-  Graph* branch = if_node->setGraphAttr(arena, "then_branch");
-  Node* inner = branch->createNode(arena, "Neg", {x});
+  Graph* branch = edit.setGraphAttr(if_node, "then_branch");
+  Node* inner = edit.createNode(*branch, "Neg", {x});
   branch->appendNode(inner);
-  ASSERT_TRUE(renameValue(arena, *inner->output(0), "inner"));
-  Graph* other = if_node->setGraphAttr(arena, "else_branch");
+  ASSERT_TRUE(edit.rename(inner->output(0), "inner"));
+  Graph* other = edit.setGraphAttr(if_node, "else_branch");
   EXPECT_TRUE(isNameInScope(g, "x"));
   EXPECT_TRUE(isNameInScope(g, "inner"));        // defined in a nested graph
   EXPECT_TRUE(isNameInScope(*branch, "x"));      // visible from outside
   EXPECT_FALSE(isNameInScope(*other, "inner"));  // a sibling's name
   EXPECT_FALSE(isNameInScope(g, "free"));
   // Fresh names avoid all of them.
-  EXPECT_EQ(uniqueValueName(arena, g, "free"), "free");
-  std::string_view fresh = uniqueValueName(arena, g, "inner");
+  EXPECT_EQ(edit.uniqueName(g, "free"), "free");
+  std::string_view fresh = edit.uniqueName(g, "inner");
   EXPECT_NE(fresh, "inner");
   EXPECT_FALSE(isNameInScope(g, fresh));
-  EXPECT_EQ(uniqueValueName(arena, *other, "inner"), "inner");
-  EXPECT_FALSE(isNameInScope(*branch, uniqueValueName(arena, *branch, "x")));
-  EXPECT_EQ(uniqueValueName(arena, g, ""), "v");
+  EXPECT_EQ(edit.uniqueName(*other, "inner"), "inner");
+  EXPECT_FALSE(isNameInScope(*branch, edit.uniqueName(*branch, "x")));
+  EXPECT_EQ(edit.uniqueName(g, ""), "v");
   EXPECT_TRUE(testing::verified(model));
 }
 
 TEST(UniqueNames, ManyFreshNamesFromOneHintStayDistinct) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "t");
+  Value* x = *edit.addInput(g, "t");
   std::map<std::string, int> seen;
   for (int i = 0; i < 1000; ++i) {
-    Node* n = g.createNode(arena, "Relu", {x}, 0);
+    Node* n = edit.createNode(g, "Relu", {x}, 0);
     g.appendNode(n);
-    Value* out = n->addOutput(arena, "t");
+    Value* out = edit.addOutput(n, "t");
     EXPECT_EQ(seen[std::string(out->name())]++, 0) << out->name();
   }
   // One try each: the counter never looks back.

@@ -5,6 +5,7 @@
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/attribute.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/unique_names.h"
 #include "support/graph_testing.h"
 #include "support/proto_builder.h"
@@ -28,9 +29,9 @@ TEST(ValueLayout, TheGraphApiAddsNothingToTheObjectsALoadMakesPerNodeAndName) {
 
 TEST(ValueType, TensorShapesWithKnownSymbolicAndUnknownDims) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  auto x = g.addInput(arena, "x", Type::tensor(arena, kFloat, {Dim("N"), 3, Dim()}));
+  auto x = edit.addInput(g, "x", edit.tensorType(kFloat, {Dim("N"), 3, Dim()}));
   ASSERT_TRUE(x);
   EXPECT_EQ((*x)->elemType(), kFloat);
   const TensorShape* shape = (*x)->shape();
@@ -42,10 +43,10 @@ TEST(ValueType, TensorShapesWithKnownSymbolicAndUnknownDims) {
   EXPECT_EQ(*shape->dims[1].dim_value, 3);
   EXPECT_TRUE(shape->dims[2].isUnknown());
   EXPECT_EQ(formatType(*(*x)->type()), "float[N,3,?]");
-  auto scalar = g.addInput(arena, "s", Type::tensor(arena, kInt64, {}));
+  auto scalar = edit.addInput(g, "s", edit.tensorType(kInt64, {}));
   ASSERT_TRUE(scalar);
   EXPECT_EQ((*scalar)->shape()->rank(), 0u);
-  auto unranked = g.addInput(arena, "u", Type::tensorOfUnknownRank(arena, kFloat));
+  auto unranked = edit.addInput(g, "u", edit.tensorTypeOfUnknownRank(kFloat));
   ASSERT_TRUE(unranked);
   EXPECT_EQ((*unranked)->shape(), nullptr);
   EXPECT_EQ((*unranked)->elemType(), kFloat);
@@ -58,16 +59,16 @@ TEST(ValueType, TensorShapesWithKnownSymbolicAndUnknownDims) {
 
 TEST(ValueType, SequenceMapOptionalAndSparseTypes) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Type* seq = Type::sequence(arena, Type::tensor(arena, kFloat, {2}));
-  Type* map = Type::map(arena, kString, Type::tensor(arena, kInt64, {}));
-  Type* optional = Type::optional(arena, Type::sequence(arena, Type::tensor(arena, kFloat, {})));
-  Type* sparse = Type::sparseTensor(arena, kFloat, {10, 10});
-  Value* a = *g.addInput(arena, "a", seq);
-  Value* b = *g.addInput(arena, "b", map);
-  Value* c = *g.addInput(arena, "c", optional);
-  Value* d = *g.addInput(arena, "d", sparse);
+  Type* seq = edit.sequenceType(edit.tensorType(kFloat, {2}));
+  Type* map = edit.mapType(kString, edit.tensorType(kInt64, {}));
+  Type* optional = edit.optionalType(edit.sequenceType(edit.tensorType(kFloat, {})));
+  Type* sparse = edit.sparseTensorType(kFloat, {10, 10});
+  Value* a = *edit.addInput(g, "a", seq);
+  Value* b = *edit.addInput(g, "b", map);
+  Value* c = *edit.addInput(g, "c", optional);
+  Value* d = *edit.addInput(g, "d", sparse);
   EXPECT_EQ(formatType(*a->type()), "seq(float[2])");
   EXPECT_EQ(formatType(*b->type()), "map(string, int64[])");
   EXPECT_EQ(formatType(*c->type()), "optional(seq(float[]))");
@@ -84,20 +85,20 @@ TEST(ValueType, SequenceMapOptionalAndSparseTypes) {
 
 TEST(ValueType, SetTypeDeclaresInValueInfoOrWhereTheValueIsDeclared) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x", nullptr);
+  Value* x = *edit.addInput(g, "x", nullptr);
   EXPECT_EQ(x->type(), nullptr);
-  x->setType(arena, Type::tensor(arena, kFloat, {4}));
+  edit.setType(x, edit.tensorType(kFloat, {4}));
   EXPECT_EQ(formatType(*g.inputs[0]->type), "float[4]");  // on the input itself
-  Node* relu = g.createNode(arena, "Relu", {x});
+  Node* relu = edit.createNode(g, "Relu", {x});
   g.appendNode(relu);
   Value* y = relu->output(0);
   EXPECT_EQ(y->type(), nullptr);
-  y->setType(arena, Type::tensor(arena, kFloat, {4}));
+  edit.setType(y, edit.tensorType(kFloat, {4}));
   ASSERT_EQ(g.value_info.size(), 1u);  // a new value_info entry
   EXPECT_EQ(g.value_info[0]->bound(), y);
-  y->setType(arena, Type::tensor(arena, kFloat, {Dim("M")}));
+  edit.setType(y, edit.tensorType(kFloat, {Dim("M")}));
   EXPECT_EQ(g.value_info.size(), 1u);  // the same entry, changed
   EXPECT_EQ(formatType(*y->type()), "float[M]");
   EXPECT_TRUE(verified(model));
@@ -109,8 +110,9 @@ TEST(ValueType, SetTypeDeclaresInValueInfoOrWhereTheValueIsDeclared) {
 
 TEST(ValueType, InitializersGiveTheirElementType) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
-  Value* w = *model.graph->addInitializer(arena, testing::floatTensor(arena, "w", {2}, {1, 2}));
+  GraphEditor edit(model);
+  Arena& arena = edit.arena();
+  Value* w = *edit.addInitializer(*model.graph, testing::floatTensor(arena, "w", {2}, {1, 2}));
   EXPECT_EQ(w->type(), nullptr);
   EXPECT_EQ(w->elemType(), kFloat);
   EXPECT_TRUE(w->isInitializer());
@@ -142,13 +144,13 @@ TEST(ValueType, LoadedValuesFindTheirDeclarationInO1) {
 
 TEST(ValueUses, ProducerAndUseListWithSlotIndices) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x");
-  Node* add = g.createNode(arena, "Add", {x, x});
+  Value* x = *edit.addInput(g, "x");
+  Node* add = edit.createNode(g, "Add", {x, x});
   g.appendNode(add);
   Value* y = add->output(0);
-  g.addOutput(arena, y);
+  edit.addOutput(g, y);
   EXPECT_EQ(y->producer(), add);
   EXPECT_EQ(y->outputIndex(), 0u);
   EXPECT_EQ(x->useCount(), 2u);
@@ -167,19 +169,19 @@ TEST(ValueUses, ProducerAndUseListWithSlotIndices) {
 
 TEST(ValueUses, UsesFromNestedGraphsAreInTheSameListAndTellTheirGraph) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* cond = *g.addInput(arena, "cond");
-  Value* x = *g.addInput(arena, "x");
-  Node* if_node = g.createNode(arena, "If", {cond});
+  Value* cond = *edit.addInput(g, "cond");
+  Value* x = *edit.addInput(g, "x");
+  Node* if_node = edit.createNode(g, "If", {cond});
   g.appendNode(if_node);
-  Graph* then_branch = if_node->setGraphAttr(arena, "then_branch");
-  Node* inner = then_branch->createNode(arena, "Neg", {x});
+  Graph* then_branch = edit.setGraphAttr(if_node, "then_branch");
+  Node* inner = edit.createNode(*then_branch, "Neg", {x});
   then_branch->appendNode(inner);
-  then_branch->addOutput(arena, inner->output(0));
-  Graph* else_branch = if_node->setGraphAttr(arena, "else_branch");
-  else_branch->addOutput(arena, x);  // a branch output that is the outer value itself
-  g.addOutput(arena, if_node->output(0));
+  edit.addOutput(*then_branch, inner->output(0));
+  Graph* else_branch = edit.setGraphAttr(if_node, "else_branch");
+  edit.addOutput(*else_branch, x);  // a branch output that is the outer value itself
+  edit.addOutput(g, if_node->output(0));
   EXPECT_TRUE(verified(model));
 
   EXPECT_TRUE(x->hasUses());  // O(1), nested uses included
@@ -201,18 +203,18 @@ TEST(ValueUses, UsesFromNestedGraphsAreInTheSameListAndTellTheirGraph) {
 
 TEST(ValueUses, ReplaceAllUsesWithMovesNestedUsesAndOutputs) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* cond = *g.addInput(arena, "cond");
-  Value* x = *g.addInput(arena, "x");
-  Value* z = *g.addInput(arena, "z");
-  Node* if_node = g.createNode(arena, "If", {cond});
+  Value* cond = *edit.addInput(g, "cond");
+  Value* x = *edit.addInput(g, "x");
+  Value* z = *edit.addInput(g, "z");
+  Node* if_node = edit.createNode(g, "If", {cond});
   g.appendNode(if_node);
-  Graph* then_branch = if_node->setGraphAttr(arena, "then_branch");
-  Node* inner = then_branch->createNode(arena, "Neg", {x});
+  Graph* then_branch = edit.setGraphAttr(if_node, "then_branch");
+  Node* inner = edit.createNode(*then_branch, "Neg", {x});
   then_branch->appendNode(inner);
-  then_branch->addOutput(arena, inner->output(0));
-  g.addOutput(arena, x);
+  edit.addOutput(*then_branch, inner->output(0));
+  edit.addOutput(g, x);
   x->replaceAllUsesWith(z);
   EXPECT_FALSE(x->hasUses());
   EXPECT_EQ(z->useCount(), 2u);
@@ -230,17 +232,17 @@ TEST(ValueUses, ReplaceAllUsesWithMovesNestedUsesAndOutputs) {
 
 TEST(ValueUses, AGraphOutputMovedToAnotherValueDeclaresItsType) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x", Type::tensor(arena, kFloat, {2}));
-  Node* relu = g.createNode(arena, "Relu", {x});
+  Value* x = *edit.addInput(g, "x", edit.tensorType(kFloat, {2}));
+  Node* relu = edit.createNode(g, "Relu", {x});
   g.appendNode(relu);
-  Node* neg = g.createNode(arena, "Neg", {x});
+  Node* neg = edit.createNode(g, "Neg", {x});
   g.appendNode(neg);
   Value* r = relu->output(0);
   Value* n = neg->output(0);
-  g.addOutput(arena, r);
-  r->setType(arena, Type::tensor(arena, kFloat, {2}));
+  edit.addOutput(g, r);
+  edit.setType(r, edit.tensorType(kFloat, {2}));
   ASSERT_EQ(r->valueInfo(), g.outputs[0]);
   // The output entry's type is now n's, as reading the written model would give it.
   r->replaceAllUsesWith(n);
@@ -263,26 +265,27 @@ TEST(ValueUses, AGraphOutputMovedToAnotherValueDeclaresItsType) {
 
 TEST(ValueNames, RenameMovesTheNameAndEveryDeclarationThatSpellsIt) {
   Model model = testing::emptyModel();
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+  Arena& arena = edit.arena();
   Graph& g = *model.graph;
-  Value* x = *g.addInput(arena, "x", Type::tensor(arena, kFloat, {2}));
-  Value* w = *g.addInitializer(arena, testing::floatTensor(arena, "w", {2}, {1, 2}));
-  g.quantizationAnnotation(arena, "w");
-  Node* add = g.createNode(arena, "Add", {x, w});
+  Value* x = *edit.addInput(g, "x", edit.tensorType(kFloat, {2}));
+  Value* w = *edit.addInitializer(g, testing::floatTensor(arena, "w", {2}, {1, 2}));
+  edit.quantizationAnnotation(g, "w");
+  Node* add = edit.createNode(g, "Add", {x, w});
   g.appendNode(add);
-  g.addOutput(arena, add->output(0));
-  ASSERT_TRUE(renameValue(arena, *w, "weight"));
-  ASSERT_TRUE(renameValue(arena, *x, "input"));
+  edit.addOutput(g, add->output(0));
+  ASSERT_TRUE(edit.rename(w, "weight"));
+  ASSERT_TRUE(edit.rename(x, "input"));
   EXPECT_EQ(g.names().find("w"), nullptr);
   EXPECT_EQ(g.names().find("weight"), w);
   EXPECT_EQ(g.initializers[0]->nameOrEmpty(), "weight");
   EXPECT_EQ(g.quantization_annotation[0]->tensor_name.value_or(""), "weight");
   EXPECT_TRUE(verified(model));
   // Names in scope are refused.
-  Status taken = renameValue(arena, *x, "weight");
+  Status taken = edit.rename(x, "weight");
   EXPECT_FALSE(taken);
   EXPECT_EQ(taken.code(), ErrorCode::kInvalidArgument);
-  EXPECT_FALSE(renameValue(arena, *x, ""));
+  EXPECT_FALSE(edit.rename(x, ""));
   Model back = testing::reparse(model);
   Node* back_add = back.graph->firstNode();
   EXPECT_EQ(back_add->input(0)->name(), "input");

@@ -6,6 +6,7 @@
 
 #include "ir/graph_builder.h"
 #include "onyx/ir/clone.h"
+#include "onyx/ir/editor.h"
 #include "onyx/serde/model_io.h"
 #include "support/conformance.h"
 #include "support/graph_testing.h"
@@ -108,7 +109,7 @@ TEST(Verify, AUseMissingFromItsListIsFound) {
 TEST(Verify, AStaleUseInAListIsFound) {
   Model model = ifModel();
   Value* x = model.graph->firstNode()->input(0);
-  Use* stray = model.arena().make<Use>();
+  Use* stray = GraphEditor(model).arena().make<Use>();
   stray->set(x);  // a use no node or output holds
   expectBroken(model, "holds a use that no live input or output holds");
 }
@@ -142,17 +143,17 @@ TEST(Verify, NameTableBindingsAreChecked) {
   Value* t = model.graph->firstNode()->output(0);
   ASSERT_TRUE(B::names(model.graph).erase("t"));
   expectBroken(model, "is missing from the name table");
-  B::names(model.graph).put(model.arena(), t);
+  ir_internal::NameTableWriter::put(B::names(model.graph), GraphEditor(model).arena(), t);
   ASSERT_TRUE(testing::verified(model));
   // A second value named "x": not SSA.
   Node* relu = model.graph->firstNode();
-  Value* twin = model.arena().make<Value>();
+  Value* twin = GraphEditor(model).arena().make<Value>();
   B::name(twin) = "x";
   B::graph(twin) = model.graph;
   B::producer(twin) = relu;
   B::outputIndex(twin) = 1;
-  B::outputs(relu).push_back(model.arena(), twin);
-  B::values(model.graph).push_back(model.arena(), twin);
+  B::outputs(relu).push_back(GraphEditor(model).arena(), twin);
+  B::values(model.graph).push_back(GraphEditor(model).arena(), twin);
   expectBroken(model, "has the name of another value of the graph (not SSA)");
 }
 
@@ -173,7 +174,7 @@ TEST(Verify, ShadowingIsFound) {
   Value* inner = then_graph->firstNode()->output(0);
   ASSERT_TRUE(B::names(then_graph).erase(inner->name()));
   B::name(inner) = "x";  // the main graph's input
-  B::names(then_graph).put(model.arena(), inner);
+  ir_internal::NameTableWriter::put(B::names(then_graph), GraphEditor(model).arena(), inner);
   expectBroken(model, "shadows a value of an enclosing graph");
 }
 
@@ -190,7 +191,7 @@ TEST(Verify, DeclarationsAreChecked) {
   Model model = ifModel();
   Value* w = model.graph->names().find("w");
   ASSERT_NE(w, nullptr);
-  B::initializer(w) = testing::floatTensor(model.arena(), "w", {1}, {2.0f});
+  B::initializer(w) = testing::floatTensor(GraphEditor(model).arena(), "w", {1}, {2.0f});
   expectBroken(model, "its initializer is not one of the graph's");
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "onyx/check/checker.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/type.h"
 #include "onyx/ir/verify.h"
@@ -126,32 +127,34 @@ TEST(FunctionBodies, EveryFixedBodyMatchesItsSchema) {
 // does not stand for the standard operator) with every input and output.
 Model wrapperModel(FunctionBody body, const OpSchema& schema) {
   Model model = std::move(body.model);
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+
   Function& function = *body.function;
   function.domain = std::string_view("test.bodies");
   model.ir_version = 10;
-  model.opset_import.assign(arena, function.opset_import.data(), function.opset_import.size());
+  model.opset_import.assign(edit.arena(), function.opset_import.data(),
+                            function.opset_import.size());
   model.setOpsetVersion("test.bodies", 1);
-  model.graph = newGraph(arena);
+  model.graph = edit.newGraph();
   Graph& graph = *model.graph;
   graph.name = std::string_view("wrapper");
-  Node* call = graph.createNode(arena, function.nameOrEmpty(), {}, 0);
+  Node* call = edit.createNode(graph, function.nameOrEmpty(), {}, 0);
   call->domain = std::string_view("test.bodies");
   // Tensors of one dimension and an element type the constraint allows, float where it can
   // be: a main graph declares its inputs' and outputs' types with their ranks (R24).
   auto typeFor = [&](const FormalParameter& formal) {
     uint32_t bits = schema.constraint(formal.type)->allowed.tensor;
     int32_t code = (bits & 2u) != 0 ? 1 : std::countr_zero(bits);
-    return Type::tensor(arena, code, {Dim("d")});
+    return edit.tensorType(code, {Dim("d")});
   };
   for (const FormalParameter& formal : schema.inputs) {
-    Value* input = graph.addInput(arena, formal.name, typeFor(formal)).value();
-    call->addInput(arena, input);
+    Value* input = edit.addInput(graph, formal.name, typeFor(formal)).value();
+    edit.addInput(call, input);
   }
   for (const FormalParameter& formal : schema.outputs) {
-    Value* output = call->addOutputNamed(arena, formal.name).value();
-    output->setType(arena, typeFor(formal));
-    graph.addOutput(arena, output);
+    Value* output = edit.addOutputNamed(call, formal.name).value();
+    edit.setType(output, typeFor(formal));
+    edit.addOutput(graph, output);
   }
   graph.appendNode(call);
   return model;
@@ -186,7 +189,7 @@ TEST(FunctionBodies, EveryFixedBodyIsAValidFunctionAtEveryOpsetItStandsFor) {
       std::string what = label(fixed) + " at opset " + std::to_string(opset);
       // Retarget as functionBodyFor does, through a node of the operator.
       Model holder;
-      Node* node = holder.arena().make<Node>();
+      Node* node = GraphEditor(holder).arena().make<Node>();
       node->op_type = std::string_view(fixed.op->name);
       Result<FunctionBody> retargeted = functionBodyFor(*fixed.schema, *node, opset);
       ASSERT_TRUE(retargeted) << what << ": " << retargeted.status().toString();

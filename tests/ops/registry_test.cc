@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "onyx/core/arena.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/type.h"
 #include "onyx/ops/registry.h"
 #include "onyx/ops/schema_text.h"
@@ -138,49 +139,46 @@ TEST(Registry, CountsAndPositions) {
 }
 
 TEST(TypeSets, AllowsWhatTheConstraintNames) {
-  Arena arena;
+  Model owner;  // holds what the test builds
+  GraphEditor edit{owner};
   const OpSchema* loop = findSchema("", "Loop", 16);
   ASSERT_NE(loop, nullptr);
   const TypeSet& v = loop->constraint("V")->allowed;
   const int32_t kFloat = 1, kInt64 = 7, kString = 8, kFloat8 = 17;
-  EXPECT_TRUE(v.allows(*Type::tensor(arena, kFloat, {})));
-  EXPECT_FALSE(v.allows(*Type::tensor(arena, kFloat8, {})));  // float8 came in 19
-  EXPECT_TRUE(v.allows(*Type::sequence(arena, Type::tensor(arena, kString, {}))));
-  EXPECT_TRUE(v.allows(*Type::optional(arena, Type::tensor(arena, kInt64, {}))));
-  EXPECT_TRUE(
-      v.allows(*Type::optional(arena, Type::sequence(arena, Type::tensor(arena, kFloat, {})))));
-  EXPECT_FALSE(v.allows(*Type::map(arena, kString, Type::tensor(arena, kFloat, {}))));
-  EXPECT_FALSE(v.allows(*Type::sparseTensor(arena, kFloat, {})));
+  EXPECT_TRUE(v.allows(*edit.tensorType(kFloat, {})));
+  EXPECT_FALSE(v.allows(*edit.tensorType(kFloat8, {})));  // float8 came in 19
+  EXPECT_TRUE(v.allows(*edit.sequenceType(edit.tensorType(kString, {}))));
+  EXPECT_TRUE(v.allows(*edit.optionalType(edit.tensorType(kInt64, {}))));
+  EXPECT_TRUE(v.allows(*edit.optionalType(edit.sequenceType(edit.tensorType(kFloat, {})))));
+  EXPECT_FALSE(v.allows(*edit.mapType(kString, edit.tensorType(kFloat, {}))));
+  EXPECT_FALSE(v.allows(*edit.sparseTensorType(kFloat, {})));
   // What is unknown fits: a tensor without an element type, a type with no kind.
   Type unknown_element;
   unknown_element.kind = Type::Kind::kTensor;
   EXPECT_TRUE(v.allows(unknown_element));
   EXPECT_TRUE(v.allows(Type{}));
-  EXPECT_FALSE(v.allows(*Type::tensor(arena, 99, {})));
+  EXPECT_FALSE(v.allows(*edit.tensorType(99, {})));
 
   const OpSchema* cast = findSchema("", "Cast", 13);
   const TypeSet& t1 = cast->constraint("T1")->allowed;
-  EXPECT_FALSE(t1.allows(*Type::sequence(arena, Type::tensor(arena, kFloat, {}))));
-  EXPECT_FALSE(t1.allows(*Type::tensor(arena, 14, {})));  // complex64
+  EXPECT_FALSE(t1.allows(*edit.sequenceType(edit.tensorType(kFloat, {}))));
+  EXPECT_FALSE(t1.allows(*edit.tensorType(14, {})));  // complex64
 
   const OpSchema* zipmap = findSchema(kMlDomain, "ZipMap", 1);
   ASSERT_NE(zipmap, nullptr);
   const TypeSet& maps = zipmap->constraint("T")->allowed;
-  EXPECT_TRUE(maps.allows(
-      *Type::sequence(arena, Type::map(arena, kString, Type::tensor(arena, kFloat, {})))));
-  EXPECT_TRUE(maps.allows(
-      *Type::sequence(arena, Type::map(arena, kInt64, Type::tensor(arena, kFloat, {})))));
-  EXPECT_FALSE(maps.allows(
-      *Type::sequence(arena, Type::map(arena, kInt64, Type::tensor(arena, kInt64, {})))));
-  EXPECT_FALSE(maps.allows(*Type::map(arena, kString, Type::tensor(arena, kFloat, {}))));
+  EXPECT_TRUE(maps.allows(*edit.sequenceType(edit.mapType(kString, edit.tensorType(kFloat, {})))));
+  EXPECT_TRUE(maps.allows(*edit.sequenceType(edit.mapType(kInt64, edit.tensorType(kFloat, {})))));
+  EXPECT_FALSE(maps.allows(*edit.sequenceType(edit.mapType(kInt64, edit.tensorType(kInt64, {})))));
+  EXPECT_FALSE(maps.allows(*edit.mapType(kString, edit.tensorType(kFloat, {}))));
   EXPECT_EQ(typeSetNames(maps),
             (std::vector<std::string>{"seq(map(string, float))", "seq(map(int64, float))"}));
 
   const OpSchema* cast_map = findSchema(kMlDomain, "CastMap", 1);
   ASSERT_NE(cast_map, nullptr);
   const TypeSet& t = cast_map->constraint("T1")->allowed;
-  EXPECT_TRUE(t.allows(*Type::map(arena, kInt64, Type::tensor(arena, kString, {}))));
-  EXPECT_FALSE(t.allows(*Type::map(arena, kString, Type::tensor(arena, kString, {}))));
+  EXPECT_TRUE(t.allows(*edit.mapType(kInt64, edit.tensorType(kString, {}))));
+  EXPECT_FALSE(t.allows(*edit.mapType(kString, edit.tensorType(kString, {}))));
 }
 
 TEST(SchemaText, DefaultsReadBackAsTheirKind) {

@@ -2,6 +2,7 @@
 // round trip back to the same model.
 #include <gtest/gtest.h>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/text/printer.h"
@@ -52,18 +53,19 @@ TEST(ConstantToInitializer, ASparseValueStaysAConstant) {
     g (float[4] x) => (float[4] y) {
       y = Add (x, x)
     })");
-  Arena& arena = model.arena();
+  GraphEditor edit(model);
+  Arena& arena = edit.arena();
   Graph& graph = *model.graph;
   auto* sparse = arena.make<SparseTensor>();
   sparse->values = testing::floatTensor(arena, "", {2}, {5, 6});
   Array positions(ElementType::kInt64, {2});
   positions.data<int64_t>()[0] = 0;
   positions.data<int64_t>()[1] = 3;
-  sparse->indices = tensorFromArray(positions, arena);
+  sparse->indices = edit.tensorFromArray(positions);
   sparse->dims.values.push_back(arena, 4);
   sparse->dims.packed = true;
-  Node* constant = graph.createNode(arena, "Constant", {}, 1);
-  constant->setSparseTensorAttr(arena, "sparse_value", sparse);
+  Node* constant = edit.createNode(graph, "Constant", {}, 1);
+  edit.setSparseTensorAttr(constant, "sparse_value", sparse);
   constant->insertBefore(*graph.nodes().begin());
   Node* add = graph.outputs[0]->bound()->producer();
   add->setInput(1, constant->output(0));

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "onyx/check/checker.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/verify.h"
 #include "support/check_testing.h"
 #include "support/graph_testing.h"
@@ -159,7 +160,7 @@ TEST(InlineFunctions, TheCopiedAttributesOwnTheirLists) {
   ASSERT_NE(perm, nullptr);
   ASSERT_NE(doc, nullptr);
   perm->ints.values[0] = 7;
-  doc->rare(model.arena()).strings[0] = "changed";
+  GraphEditor(model).rare(doc).strings[0] = "changed";
   const Node* body = model.functions[0]->body->firstNode();
   EXPECT_EQ(body->intsAttr("perm")[0], 1);
   EXPECT_EQ(body->stringsAttr("doc")[0], "kept");

@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "onyx/ir/editor.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/passes/standard_passes.h"
 #include "support/check_testing.h"
@@ -26,7 +27,7 @@ class GrowingPass final : public Pass {
   Preserves preserves() const override { return Preserves::kNothing; }
   Result<PassResult> run(Model& model, PassContext&) override {
     Value* read = model.graph->inputs[0]->value;
-    Node* node = model.graph->createNode(model.arena(), "Neg", {read});
+    Node* node = GraphEditor(model).createNode(*model.graph, "Neg", {read});
     model.graph->appendNode(node);
     PassResult result;
     result.nodes_added = 1;

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_data.h"
 #include "onyx/serde/model_io.h"
 #include "support/check_testing.h"
@@ -44,14 +45,14 @@ Model modelWithWeights(bool computed, ComputedBytes::Compute compute = computePa
       "g (float[300000] x) => (float[300000] y) <float[1] w = {0.5}> { y = Add(x, w) }");
   Tensor& w = *model.graph->initializers[0];
   w.dims.values.clear();
-  w.dims.values.push_back(model.arena(), static_cast<int64_t>(kElements));
+  w.dims.values.push_back(GraphEditor(model).arena(), static_cast<int64_t>(kElements));
   w.raw_data.reset();
-  w.rare(model.arena()).float_data = PackedData();
+  GraphEditor(model).rare(&w).float_data = PackedData();
   if (computed) {
-    w.rare(model.arena()).computed =
-        model.arena().make<ComputedBytes>(ComputedBytes{kBytes, compute, nullptr});
+    GraphEditor(model).rare(&w).computed =
+        GraphEditor(model).arena().make<ComputedBytes>(ComputedBytes{kBytes, compute, nullptr});
   } else {
-    w.raw_data = model.arena().copy(pattern());
+    w.raw_data = GraphEditor(model).arena().copy(pattern());
   }
   return model;
 }

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_data.h"
 #include "onyx/serde/model_io.h"
 
@@ -18,11 +19,12 @@ constexpr uint64_t kFileBytes = uint64_t{3} << 30;   // 3 GiB, sparse
 constexpr uint64_t kFarOffset = uint64_t{5} << 29;   // 2.5 GiB
 constexpr uint64_t kHugeLength = uint64_t{9} << 28;  // 2.25 GiB of zeros
 
-void addExternal(Arena& arena, Tensor& tensor, std::string_view offset, std::string_view length) {
+void addExternal(const GraphEditor& edit, Tensor& tensor, std::string_view offset,
+                 std::string_view length) {
   auto add = [&](std::string_view key, std::string_view value) {
-    StringStringEntry& entry = tensor.rare(arena).external_data.emplace_back(arena);
-    entry.key = arena.copy(key);
-    entry.value = arena.copy(value);
+    StringStringEntry& entry = edit.rare(&tensor).external_data.emplace_back(edit.arena());
+    entry.key = edit.arena().copy(key);
+    entry.value = edit.arena().copy(value);
   };
   add("location", "big.bin");
   add("offset", offset);
@@ -45,22 +47,23 @@ class LargeExternal : public ::testing::Test {
 
     // A model with a small tensor far into the file and a 2.25 GiB one.
     Model model;
-    Arena& arena = model.arena();
+    GraphEditor edit(model);
+
     model.ir_version = 8;
-    model.graph = arena.make<Graph>();
+    model.graph = edit.arena().make<Graph>();
     model.graph->name = "large";
-    Tensor* far = arena.make<Tensor>();
+    Tensor* far = edit.arena().make<Tensor>();
     far->name = "far";
     far->data_type = 2;  // UINT8
-    far->dims.values.push_back(arena, 4096);
-    addExternal(arena, *far, std::to_string(kFarOffset), "4096");
-    Tensor* huge = arena.make<Tensor>();
+    far->dims.values.push_back(edit.arena(), 4096);
+    addExternal(edit, *far, std::to_string(kFarOffset), "4096");
+    Tensor* huge = edit.arena().make<Tensor>();
     huge->name = "huge";
     huge->data_type = 1;  // FLOAT
-    huge->dims.values.push_back(arena, static_cast<int64_t>(kHugeLength / 4));
-    addExternal(arena, *huge, "0", std::to_string(kHugeLength));
-    model.graph->initializers.push_back(arena, far);
-    model.graph->initializers.push_back(arena, huge);
+    huge->dims.values.push_back(edit.arena(), static_cast<int64_t>(kHugeLength / 4));
+    addExternal(edit, *huge, "0", std::to_string(kHugeLength));
+    model.graph->initializers.push_back(edit.arena(), far);
+    model.graph->initializers.push_back(edit.arena(), huge);
     model.setFolder(dir_.string());
     ASSERT_TRUE(saveModel(model, (dir_ / "model.onnx").string()));
   }
@@ -90,10 +93,10 @@ TEST_F(LargeExternal, RangesPastTheEndAreRefused) {
   auto model = loadModel((dir_ / "model.onnx").string());
   ASSERT_TRUE(model);
   Model& m = *model;
-  Tensor* past = m.arena().make<Tensor>();
+  Tensor* past = GraphEditor(m).arena().make<Tensor>();
   past->name = "past";
-  addExternal(m.arena(), *past, std::to_string(kFileBytes - 10), "11");
-  m.graph->initializers.push_back(m.arena(), past);
+  addExternal(GraphEditor(m), *past, std::to_string(kFileBytes - 10), "11");
+  m.graph->initializers.push_back(GraphEditor(m).arena(), past);
   ASSERT_TRUE(saveModel(m, (dir_ / "past.onnx").string()));
   auto reloaded = loadModel((dir_ / "past.onnx").string());
   ASSERT_FALSE(reloaded);
@@ -144,7 +147,7 @@ TEST(SavingExternalData, LeavesTheSavedModelAsItWas) {
   std::filesystem::path dir = pattern;
   auto model = loadModel(ONYX_SOURCE_DIR "/examples/tiny_cnn.onnx");
   ASSERT_TRUE(model);
-  model->graph->initializers[0]->rare(model->arena()).doc_string = "kept";
+  GraphEditor(*model).rare(model->graph->initializers[0]).doc_string = "kept";
   auto before = serializeModel(*model);
   ASSERT_TRUE(before);
   SaveOptions external;

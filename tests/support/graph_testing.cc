@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/verify.h"
 #include "onyx/serde/model_io.h"
 
@@ -45,8 +46,8 @@ Model emptyModel(std::string_view graph_name) {
   Model model;
   model.ir_version = 10;
   model.setOpsetVersion("", 18);
-  model.graph = newGraph(model.arena());
-  model.graph->name = model.arena().copy(graph_name);
+  model.graph = GraphEditor(model).newGraph();
+  model.graph->name = GraphEditor(model).arena().copy(graph_name);
   return model;
 }
 

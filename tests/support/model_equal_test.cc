@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "ir/graph_builder.h"
+#include "onyx/ir/editor.h"
 #include "onyx/serde/model_io.h"
 #include "support/proto_builder.h"
 
@@ -165,7 +166,7 @@ std::vector<Case> cases() {
        true},
       {"node domain", [](Model& m) { firstNode(m).domain = "com.y"; }, "graph.node[0](n0).domain",
        true},
-      {"overload", [](Model& m) { firstNode(m).rare(m.arena()).overload = "o2"; },
+      {"overload", [](Model& m) { GraphEditor(m).rare(&firstNode(m)).overload = "o2"; },
        "graph.node[0](n0).overload", true},
       {"attribute name", [](Model& m) { attributeOf(m, 0).name = "fb"; },
        "graph.node[0](n0).attribute[0](fa).name", true},
@@ -179,30 +180,34 @@ std::vector<Case> cases() {
        "graph.node[0](n0).attribute[3](fsa).floats[1]", true},
       {"attribute ints", [](Model& m) { attributeOf(m, 4).ints.values.truncate(1); },
        "graph.node[0](n0).attribute[4](isa).ints", true},
-      {"attribute strings", [](Model& m) { attributeOf(m, 5).rare(m.arena()).strings[0] = "b"; },
+      {"attribute strings",
+       [](Model& m) { GraphEditor(m).rare(&attributeOf(m, 5)).strings[0] = "b"; },
        "graph.node[0](n0).attribute[5](ssa).strings[0]", true},
       {"attribute tensor", [](Model& m) { attributeOf(m, 6).t->dims.values[0] = 2; },
        "graph.node[0](n0).attribute[6](ta).t.dims[0]", true},
       {"attribute graph", [](Model& m) { attributeOf(m, 7).g->firstNode()->op_type = "Neg"; },
        "graph.node[0](n0).attribute[7](ga).g.node[0].op_type", true},
       {"attribute type_proto",
-       [](Model& m) { attributeOf(m, 8).rare(m.arena()).tp->elem_type = 7; },
+       [](Model& m) { GraphEditor(m).rare(&attributeOf(m, 8)).tp->elem_type = 7; },
        "graph.node[0](n0).attribute[8](tpa).tp.elem_type", true},
       {"attribute type", [](Model& m) { attributeOf(m, 1).type = 1; },
        "graph.node[0](n0).attribute[1](ia).type", true},
-      {"attribute ref", [](Model& m) { attributeOf(m, 1).rare(m.arena()).ref_attr_name = "outer"; },
+      {"attribute ref",
+       [](Model& m) { GraphEditor(m).rare(&attributeOf(m, 1)).ref_attr_name = "outer"; },
        "graph.node[0](n0).attribute[1](ia).ref_attr_name", true},
       {"attribute doc_string",
-       [](Model& m) { attributeOf(m, 1).rare(m.arena()).doc_string = "doc"; },
+       [](Model& m) { GraphEditor(m).rare(&attributeOf(m, 1)).doc_string = "doc"; },
        "graph.node[0](n0).attribute[1](ia).doc_string", false},
-      {"node doc_string", [](Model& m) { firstNode(m).rare(m.arena()).doc_string = "other"; },
+      {"node doc_string", [](Model& m) { GraphEditor(m).rare(&firstNode(m)).doc_string = "other"; },
        "graph.node[0](n0).doc_string", false},
       {"node metadata",
-       [](Model& m) { firstNode(m).rare(m.arena()).metadata_props[0].value = "x"; },
+       [](Model& m) { GraphEditor(m).rare(&firstNode(m)).metadata_props[0].value = "x"; },
        "graph.node[0](n0).metadata_props[0](nk).value", false},
       {"node unknown field",
        [](Model& m) {
-         firstNode(m).rare(m.arena()).unknown.push_back(m.arena(), {99, "\x98\x06\x01"});
+         GraphEditor(m)
+             .rare(&firstNode(m))
+             .unknown.push_back(GraphEditor(m).arena(), {99, "\x98\x06\x01"});
        },
        "graph.node[0](n0).unknown", false},
       {"graph name", [](Model& m) { m.graph->name = "h"; }, "graph.name", true},
@@ -217,13 +222,15 @@ std::vector<Case> cases() {
        "graph.initializer[0](w).data", true},
       {"initializer location",
        [](Model& m) {
-         m.graph->initializers[0]->rare(m.arena()).external_data.push_back(
-             m.arena(), {"location", "w.bin", {}});
+         GraphEditor(m)
+             .rare(m.graph->initializers[0])
+             .external_data.push_back(GraphEditor(m).arena(), {"location", "w.bin", {}});
        },
        "graph.initializer[0](w).external_data", true},
       {"initializer segment",
        [](Model& m) {
-         m.graph->initializers[0]->rare(m.arena()).segment = m.arena().make<TensorSegment>();
+         GraphEditor(m).rare(m.graph->initializers[0]).segment =
+             GraphEditor(m).arena().make<TensorSegment>();
        },
        "graph.initializer[0](w).segment", false},
       {"graph doc_string", [](Model& m) { m.graph->doc_string = "x"; }, "graph.doc_string", false},

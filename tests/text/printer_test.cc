@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/editor.h"
 #include "onyx/serde/model_io.h"
 #include "support/proto_builder.h"
 
@@ -136,13 +137,13 @@ TEST(Printer, ModelWithNothingSetHasNoHeader) {
 class PrinterTypes : public ::testing::Test {
  protected:
   Type* tensor(int32_t elem_type, std::initializer_list<const char*> dims, bool has_shape = true) {
-    Type* type = arena().make<Type>();
+    Type* type = edit().arena().make<Type>();
     type->kind = Type::Kind::kTensor;
     type->elem_type = elem_type;
     if (has_shape) {
-      type->shape = arena().make<TensorShape>();
+      type->shape = edit().arena().make<TensorShape>();
       for (const char* text : dims) {
-        Dimension& dim = type->shape->dims.emplace_back(arena());
+        Dimension& dim = type->shape->dims.emplace_back(edit().arena());
         std::string_view view(text);
         if (view == "?") continue;
         if (view.find_first_not_of("-0123456789") == std::string_view::npos) {
@@ -155,19 +156,19 @@ class PrinterTypes : public ::testing::Test {
     return type;
   }
   Type* wrap(Type::Kind kind, Type* elem) {
-    Type* type = arena().make<Type>();
+    Type* type = edit().arena().make<Type>();
     type->kind = kind;
     type->elem = elem;
     return type;
   }
   Type* opaque(OptString domain, OptString name) {
-    Type* type = arena().make<Type>();
+    Type* type = edit().arena().make<Type>();
     type->kind = Type::Kind::kOpaque;
     type->opaque_domain = domain;
     type->opaque_name = name;
     return type;
   }
-  Arena& arena() { return model_.arena(); }
+  GraphEditor edit() { return GraphEditor(model_); }
   Model model_;
 };
 
@@ -215,7 +216,7 @@ TEST_F(PrinterTypes, TypesWithoutASpellingPrintAsAQuestionMark) {
   no_elem_type->elem_type.reset();
   EXPECT_EQ(printType(*no_elem_type), "?");
   EXPECT_EQ(printType(*tensor(99, {"2"})), "?");
-  EXPECT_EQ(printType(*arena().make<Type>()), "?");
+  EXPECT_EQ(printType(*edit().arena().make<Type>()), "?");
   EXPECT_EQ(printType(*wrap(Type::Kind::kSequence, nullptr)), "?");
   Type* map = wrap(Type::Kind::kMap, tensor(1, {}));
   EXPECT_EQ(printType(*map), "?");  // no key type
@@ -265,13 +266,13 @@ TEST(Printer, NamesTheSyntaxCannotQuoteAreWrittenAsStandInsAndReported) {
 class PrinterAttributes : public ::testing::Test {
  protected:
   Attribute& make(const char* name, AttributeKind kind) {
-    Attribute* a = arena().make<Attribute>();
+    Attribute* a = edit().arena().make<Attribute>();
     a->name = name;
     a->type = static_cast<int32_t>(kind);
     return *a;
   }
-  AttributeRareFields& lists(Attribute& a) { return a.rare(arena()); }
-  Arena& arena() { return model_.arena(); }
+  AttributeRareFields& lists(Attribute& a) { return edit().rare(&a); }
+  GraphEditor edit() { return GraphEditor(model_); }
   Model model_;
 };
 
@@ -302,17 +303,17 @@ TEST_F(PrinterAttributes, ScalarsAlwaysCarryTheirKind) {
 
 TEST_F(PrinterAttributes, Lists) {
   Attribute& floats = make("scales", AttributeKind::kFloats);
-  floats.floats.values.push_back(arena(), 1.0f);
-  floats.floats.values.push_back(arena(), 0.5f);
+  floats.floats.values.push_back(edit().arena(), 1.0f);
+  floats.floats.values.push_back(edit().arena(), 0.5f);
   EXPECT_EQ(printAttribute(floats), "scales: floats = [1.0, 0.5]");
   Attribute& ints = make("pads", AttributeKind::kInts);
   EXPECT_EQ(printAttribute(ints), "pads: ints = []");
-  ints.ints.values.push_back(arena(), 0);
-  ints.ints.values.push_back(arena(), -2);
+  ints.ints.values.push_back(edit().arena(), 0);
+  ints.ints.values.push_back(edit().arena(), -2);
   EXPECT_EQ(printAttribute(ints), "pads: ints = [0, -2]");
   Attribute& strings = make("names", AttributeKind::kStrings);
-  lists(strings).strings.push_back(arena(), "a");
-  lists(strings).strings.push_back(arena(), "");
+  lists(strings).strings.push_back(edit().arena(), "a");
+  lists(strings).strings.push_back(edit().arena(), "");
   EXPECT_EQ(printAttribute(strings), "names: strings = [\"a\", \"\"]");
   Attribute& empty_graphs = make("branches", AttributeKind::kGraphs);
   EXPECT_EQ(printAttribute(empty_graphs), "branches: graphs = []");
@@ -320,9 +321,9 @@ TEST_F(PrinterAttributes, Lists) {
 
 TEST_F(PrinterAttributes, TensorsTypesAndReferences) {
   Attribute& t = make("value", AttributeKind::kTensor);
-  Tensor* tensor = arena().make<Tensor>();
+  Tensor* tensor = edit().arena().make<Tensor>();
   tensor->data_type = 7;
-  tensor->dims.values.push_back(arena(), 2);
+  tensor->dims.values.push_back(edit().arena(), 2);
   static const int64_t kData[] = {1, -2};
   tensor->raw_data = std::string_view(reinterpret_cast<const char*>(kData), sizeof kData);
   t.t = tensor;
@@ -331,29 +332,29 @@ TEST_F(PrinterAttributes, TensorsTypesAndReferences) {
   EXPECT_EQ(printAttribute(t), "value: tensor = int64[2] c1 {1, -2}");
 
   Attribute& tp = make("dtype", AttributeKind::kTypeProto);
-  Type* type = arena().make<Type>();
+  Type* type = edit().arena().make<Type>();
   type->kind = Type::Kind::kTensor;
   type->elem_type = 1;
-  tp.rare(arena()).tp = type;
+  edit().rare(&tp).tp = type;
   EXPECT_EQ(printAttribute(tp), "dtype: type_proto = float[]");
 
   Attribute& ref = make("alpha", AttributeKind::kFloat);
-  ref.rare(arena()).ref_attr_name = "outer";
+  edit().rare(&ref).ref_attr_name = "outer";
   EXPECT_EQ(printAttribute(ref), "alpha: float = @outer");
   Attribute& untyped_ref = make("beta", AttributeKind::kUndefined);
   untyped_ref.type.reset();
-  untyped_ref.rare(arena()).ref_attr_name = "an outer";
+  edit().rare(&untyped_ref).ref_attr_name = "an outer";
   EXPECT_EQ(printAttribute(untyped_ref), "beta = @\"an outer\"");
 }
 
 TEST_F(PrinterAttributes, WhatTheSyntaxCannotSayIsReported) {
   // onnx's parser keeps no element of a tensor list, so only `[]` can be written.
   Attribute& tensors = make("ts", AttributeKind::kTensors);
-  lists(tensors).tensors.push_back(arena(), arena().make<Tensor>());
+  lists(tensors).tensors.push_back(edit().arena(), edit().arena().make<Tensor>());
   EXPECT_EQ(printAttribute(tensors), "ts: tensors = []");
   // No sparse tensor literal exists, so the attribute cannot be written at all.
   Attribute& sparse = make("st", AttributeKind::kSparseTensor);
-  sparse.rare(arena()).sparse_tensor = arena().make<SparseTensor>();
+  edit().rare(&sparse).sparse_tensor = edit().arena().make<SparseTensor>();
   EXPECT_EQ(printAttribute(sparse), "st = ?");
   // A missing type is stated from the value.
   Attribute& untyped = make("k", AttributeKind::kUndefined);
@@ -367,9 +368,9 @@ TEST_F(PrinterAttributes, WhatTheSyntaxCannotSayIsReported) {
 class PrinterTensors : public ::testing::Test {
  protected:
   Tensor& make(ElementType type, std::initializer_list<int64_t> dims, const char* name = nullptr) {
-    Tensor* t = arena().make<Tensor>();
+    Tensor* t = edit().arena().make<Tensor>();
     t->data_type = static_cast<int32_t>(type);
-    for (int64_t dim : dims) t->dims.values.push_back(arena(), dim);
+    for (int64_t dim : dims) t->dims.values.push_back(edit().arena(), dim);
     if (name != nullptr) t->name = name;
     return *t;
   }
@@ -393,7 +394,7 @@ class PrinterTensors : public ::testing::Test {
     data.present = true;
     return data;
   }
-  Arena& arena() { return model_.arena(); }
+  GraphEditor edit() { return GraphEditor(model_); }
   Model model_;
   std::vector<std::unique_ptr<std::string>> kept_;
 };
@@ -462,30 +463,30 @@ TEST_F(PrinterTensors, NarrowFloatsAreBitPatternsAndSubByteTypesPackedBytes) {
 
 TEST_F(PrinterTensors, TypedFieldsPrintTheirValues) {
   Tensor& i32 = make(ElementType::kInt32, {3});
-  i32.rare(arena()).int32_data = varints({1, -1, 2147483647});
+  edit().rare(&i32).int32_data = varints({1, -1, 2147483647});
   EXPECT_EQ(printTensor(i32), "int32[3] {1, -1, 2147483647}");
   Tensor& h = make(ElementType::kFloat16, {1});
-  h.rare(arena()).int32_data = varints({15360});
+  edit().rare(&h).int32_data = varints({15360});
   EXPECT_EQ(printTensor(h), "float16[1] {15360}");
   Tensor& i64 = make(ElementType::kInt64, {2});
-  i64.rare(arena()).int64_data = varints({-5, 5});
+  edit().rare(&i64).int64_data = varints({-5, 5});
   EXPECT_EQ(printTensor(i64), "int64[2] {-5, 5}");
   Tensor& u64 = make(ElementType::kUint64, {1});
-  u64.rare(arena()).uint64_data = varints({-1});
+  edit().rare(&u64).uint64_data = varints({-1});
   EXPECT_EQ(printTensor(u64), "uint64[1] {18446744073709551615}");
   Tensor& f = make(ElementType::kFloat, {2});
-  f.rare(arena()).float_data.payload = raw<float>({0.25f, 8.0f});
-  f.rare(arena()).float_data.count = 2;
-  f.rare(arena()).float_data.present = true;
+  edit().rare(&f).float_data.payload = raw<float>({0.25f, 8.0f});
+  edit().rare(&f).float_data.count = 2;
+  edit().rare(&f).float_data.present = true;
   EXPECT_EQ(printTensor(f), "float[2] {0.25, 8}");
   Tensor& d = make(ElementType::kDouble, {1});
-  d.rare(arena()).double_data.payload = raw<double>({-1e300});
-  d.rare(arena()).double_data.count = 1;
-  d.rare(arena()).double_data.present = true;
+  edit().rare(&d).double_data.payload = raw<double>({-1e300});
+  edit().rare(&d).double_data.count = 1;
+  edit().rare(&d).double_data.present = true;
   EXPECT_EQ(printTensor(d), "double[1] {-1e+300}");
   Tensor& s = make(ElementType::kString, {2});
-  s.rare(arena()).string_data.push_back(arena(), "Hello");
-  s.rare(arena()).string_data.push_back(arena(), "say \"x\"");
+  edit().rare(&s).string_data.push_back(edit().arena(), "Hello");
+  edit().rare(&s).string_data.push_back(edit().arena(), "say \"x\"");
   EXPECT_EQ(printTensor(s), "string[2] {\"Hello\", \"say \\\"x\\\"\"}");
 }
 
@@ -497,8 +498,8 @@ TEST_F(PrinterTensors, ScalarsEmptyTensorsAndExternalReferences) {
   EXPECT_EQ(printTensor(empty), "float[0] {}");
   Tensor& external = make(ElementType::kFloat, {2, 2}, "w");
   external.data_location = Tensor::kExternal;
-  external.rare(arena()).external_data.push_back(arena(), {"location", "w.bin", {}});
-  external.rare(arena()).external_data.push_back(arena(), {"offset", "4096", {}});
+  edit().rare(&external).external_data.push_back(edit().arena(), {"location", "w.bin", {}});
+  edit().rare(&external).external_data.push_back(edit().arena(), {"offset", "4096", {}});
   // As an attribute the `=` tells the parser a tensor follows and not a type.
   EXPECT_EQ(printTensor(external),
             "float[2,2] w = [\"location\": \"w.bin\", \"offset\": \"4096\"]");

@@ -10,6 +10,7 @@
 
 #include "onyx/core/array_elements.h"
 #include "onyx/core/mapped_file.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/serde/npy.h"
@@ -54,8 +55,9 @@ class RunCli : public ::testing::Test {
     Array array(ElementType::kFloat, {2});
     array.data<float>()[0] = a;
     array.data<float>()[1] = b;
-    Arena arena;
-    Result<std::string> bytes = serializeTensor(*tensorFromArray(array, arena));
+    Model owner;  // holds what the test builds
+    GraphEditor edit{owner};
+    Result<std::string> bytes = serializeTensor(*edit.tensorFromArray(array));
     EXPECT_TRUE(bytes);
     return writeFile(name, *bytes);
   }

@@ -24,6 +24,7 @@
 #include "onyx/core/mapped_file.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/eval/test_case.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/value.h"
@@ -102,8 +103,9 @@ Status writeOutput(const EvalValue& value, const std::string& destination, bool 
     if (!encoded) return encoded.status();
     bytes = std::move(*encoded);
   } else {
-    Arena arena;
-    Result<std::string> encoded = serializeTensor(*tensorFromArray(value.tensor, arena));
+    Model scratch;  // holds the TensorProto's bytes until they are written
+    Result<std::string> encoded =
+        serializeTensor(*GraphEditor(scratch).tensorFromArray(value.tensor));
     if (!encoded) return encoded.status();
     bytes = std::move(*encoded);
   }

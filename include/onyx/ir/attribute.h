@@ -58,11 +58,7 @@ struct Attribute {
 
   /// The rare fields: all absent or empty when the attribute has none of them. O(1).
   const AttributeRareFields& rare() const { return rare_fields != nullptr ? *rare_fields : kNone; }
-  /// The same, for writing: allocated in `arena` on first use. O(1).
-  AttributeRareFields& rare(Arena& arena) {
-    if (rare_fields == nullptr) rare_fields = arena.make<AttributeRareFields>();
-    return *rare_fields;
-  }
+  // For writing: GraphEditor::rare.
 
  private:
   static const AttributeRareFields kNone;

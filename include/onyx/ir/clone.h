@@ -20,22 +20,12 @@
 
 namespace onyx {
 
-/// A copy of `source` scoped inside `parent` (null: a root graph) and held by an
-/// attribute of `owner` (a node of `parent`; give the clone to Node::setGraphAttr).
-Graph* cloneGraph(Arena& arena, const Graph& source, Graph* parent = nullptr,
-                  Node* owner = nullptr);
-
-/// A copy of `source`, not yet in a model (Model::addFunction; change its key first when
-/// adding it beside the source).
-Function* cloneFunction(Arena& arena, const Function& source);
-
 /// A copy of every part of `source`: it serializes to the same bytes. The copy keeps the
 /// source's arena and mapped files alive (it shares their bytes) and has an arena of its own.
 Model cloneModel(const Model& source);
 
-Type* cloneType(Arena& arena, const Type& source);
-Tensor* cloneTensor(Arena& arena, const Tensor& source);
-SparseTensor* cloneSparseTensor(Arena& arena, const SparseTensor& source);
+// Copies of parts, into a model: GraphEditor::cloneGraph, cloneFunction, cloneType,
+// cloneTensor, cloneSparseTensor.
 
 }  // namespace onyx
 

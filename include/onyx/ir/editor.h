@@ -1,16 +1,18 @@
-// onyx/ir/editor.h — changing a model through one object that holds its arena.
+// onyx/ir/editor.h — every change to a model that allocates, through one object that holds
+// the model's arena.
 //
-// Every mutation that allocates needs the model's arena. A GraphEditor holds it, so code
-// that changes a model names the model once and the arena never:
+// Nodes, values, attributes, types and tensors live in their model's arena, so any change
+// that makes something new needs it. A GraphEditor holds it: code that changes a model names
+// the model once and the arena never, and this file is the one public place that reaches it.
 //
 //     GraphEditor edit(model);
 //     Node* relu = edit.createNode(*model.graph, "Relu", {x});
 //     edit.setIntAttr(relu, "axis", 1);
 //     Patch patch = edit.patch(*model.graph);  // edits applied in one step, or none
 //
-// Each function does what the member of the same name does (graph.h, node.h, value.h,
-// unique_names.h, clone.h), with the same costs. An editor is a reference to its model: it
-// does not own it and is as cheap to make as a pointer.
+// The changes that allocate nothing (Node::setInput, Graph::removeNode, ...) stay members of
+// what they change. An editor is a reference to its model: it does not own it and is as
+// cheap to make as a pointer. Each function's cost is given beside it.
 #pragma once
 
 #include <cstdint>
@@ -18,135 +20,208 @@
 #include <span>
 #include <string_view>
 
-#include "onyx/ir/clone.h"
+#include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 #include "onyx/ir/patch.h"
-#include "onyx/ir/unique_names.h"
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).
 #pragma GCC visibility push(default)
 
 namespace onyx {
 
+class Array;
+namespace ir_internal {
+class GraphBuilder;
+}
+
 class GraphEditor {
  public:
-  explicit GraphEditor(Model& model) : model_(&model) {}
+  explicit GraphEditor(Model& model) : model_(&model), arena_(model.arena_.get()) {}
 
   Model& model() const { return *model_; }
-  Arena& arena() const { return model_->arena(); }
+  /// The model's arena: for the fields a caller fills in itself (strings with
+  /// Arena::copy, ArenaList::push_back, a Tensor from Arena::make).
+  Arena& arena() const { return *arena_; }
 
   /// A patch of `graph` (a graph of this model): see patch.h.
   Patch patch(Graph& graph) const { return Patch(*model_, graph); }
 
   // ---- graphs --------------------------------------------------------------------------------
 
-  Graph* newGraph() const { return onyx::newGraph(arena()); }
+  /// A new, empty root graph (no parent): a training graph, or a subgraph to adopt with
+  /// setGraphAttr.
+  Graph* newGraph() const;
+  /// A new node of `graph`, not yet in its list (insert it with Graph::appendNode,
+  /// prependNode, Node::insertBefore / insertAfter), reading `reads` (null: an omitted
+  /// input) and defining `output_count` values with fresh names. O(inputs + outputs).
   Node* createNode(Graph& graph, std::string_view op_type, std::span<Value* const> reads = {},
-                   size_t output_count = 1) const {
-    return graph.createNode(arena(), op_type, reads, output_count);
-  }
+                   size_t output_count = 1) const;
   Node* createNode(Graph& graph, std::string_view op_type, std::initializer_list<Value*> reads,
                    size_t output_count = 1) const {
-    return graph.createNode(arena(), op_type, reads, output_count);
+    return createNode(graph, op_type, std::span<Value* const>(reads.begin(), reads.size()),
+                      output_count);
   }
-  Result<Value*> addInput(Graph& graph, std::string_view name, Type* type = nullptr) const {
-    return graph.addInput(arena(), name, type);
-  }
-  void addOutput(Graph& graph, Value* value) const { graph.addOutput(arena(), value); }
-  Result<Value*> addInitializer(Graph& graph, Tensor* tensor) const {
-    return graph.addInitializer(arena(), tensor);
-  }
-  Result<Value*> addSparseInitializer(Graph& graph, SparseTensor* tensor) const {
-    return graph.addSparseInitializer(arena(), tensor);
-  }
-  Graph* cloneGraph(const Graph& source, Graph* parent = nullptr, Node* owner = nullptr) const {
-    return onyx::cloneGraph(arena(), source, parent, owner);
-  }
+  /// Declares an input of `graph` named `name` of `type` (null: undeclared). When `name` is
+  /// one of the graph's initializers, the input is that value (its default). Refused when
+  /// the name is taken in scope. O(1) plus isNameInScope.
+  Result<Value*> addInput(Graph& graph, std::string_view name, Type* type = nullptr) const;
+  /// Makes `value` (visible from `graph`) an output of `graph`, declared with the value's
+  /// type (setType keeps the two the same for a value of that graph). O(1).
+  void addOutput(Graph& graph, Value* value) const;
+  /// Adds a dense initializer. Its name must be non-empty and not taken in scope, except by
+  /// a graph input without one (which it then gives a default). O(1) plus isNameInScope.
+  Result<Value*> addInitializer(Graph& graph, Tensor* tensor) const;
+  /// Adds a sparse initializer, named by its values tensor, under the same rules.
+  Result<Value*> addSparseInitializer(Graph& graph, SparseTensor* tensor) const;
+  /// The quantization annotation of `graph` for `tensor_name`, made when missing.
+  /// O(annotations).
+  TensorAnnotation& quantizationAnnotation(Graph& graph, std::string_view tensor_name) const;
+
+  // ---- functions -----------------------------------------------------------------------------
+
+  /// A new function `domain.name` (with `overload`) with an empty body, not yet in the model
+  /// (Model::addFunction).
+  Function* newFunction(std::string_view domain, std::string_view name,
+                        std::string_view overload = {}) const;
+  /// Adds an input of `function` named `name`, defined in its body. Refused when the name is
+  /// taken. O(1) plus isNameInScope.
+  Result<Value*> addInput(Function& function, std::string_view name) const;
+  /// Makes `value` (a value of the body) an output of `function`. O(1).
+  void addOutput(Function& function, Value* value) const;
+
+  // ---- copies (clone.h says what a copy shares with its source) -----------------------------
+
+  /// A copy of `source` scoped inside `parent` (null: a root graph) and held by an
+  /// attribute of `owner` (a node of `parent`; give the copy to setGraphAttr).
+  Graph* cloneGraph(const Graph& source, Graph* parent = nullptr, Node* owner = nullptr) const;
+  /// A copy of `source`, not yet in the model (Model::addFunction; change its key first when
+  /// adding it beside the source).
+  Function* cloneFunction(const Function& source) const;
+  Type* cloneType(const Type& source) const;
+  Tensor* cloneTensor(const Tensor& source) const;
+  SparseTensor* cloneSparseTensor(const SparseTensor& source) const;
+
+  // ---- types and tensors ---------------------------------------------------------------------
+
+  /// A tensor type of `elem_type` (a TensorProto::DataType code) with these dims (none: a
+  /// scalar). The symbols are copied.
+  Type* tensorType(int32_t elem_type, std::initializer_list<Dim> dims) const;
+  /// A tensor type whose rank is unknown.
+  Type* tensorTypeOfUnknownRank(int32_t elem_type) const;
+  Type* sparseTensorType(int32_t elem_type, std::initializer_list<Dim> dims) const;
+  Type* sequenceType(Type* elem) const;
+  Type* optionalType(Type* elem) const;
+  Type* mapType(int32_t key_type, Type* value) const;
+  /// A TensorProto holding `array`'s elements as raw_data (strings as string_data); sub-byte
+  /// types are packed (tensor_array.h).
+  Tensor* tensorFromArray(const Array& array) const;
 
   // ---- values --------------------------------------------------------------------------------
 
-  void setType(Value* value, Type* type) const { value->setType(arena(), type); }
-  Status rename(Value* value, std::string_view name) const {
-    return renameValue(arena(), *value, name);
-  }
-  std::string_view uniqueName(Graph& graph, std::string_view hint) const {
-    return uniqueValueName(arena(), graph, hint);
-  }
+  /// Declares the type of `value` (`type` in this model's arena; null clears it) on its graph
+  /// input or declaration, else on a new value_info entry, and on the outputs of its graph
+  /// that are this value. O(outputs of its graph).
+  void setType(Value* value, Type* type) const;
+  /// Renames `value` (attached to its graph) to `name`, which must be non-empty and not
+  /// taken in its graph's scope (unique_names.h). O(1) plus isNameInScope, plus
+  /// O(annotations).
+  Status rename(Value* value, std::string_view name) const;
+  /// A value name for `graph` that isNameInScope does not find: `hint` itself when free,
+  /// else `hint_N` for the next free N of the graph's counter; an empty hint gives `v`,
+  /// `v_1`, ... Each try costs isNameInScope.
+  std::string_view uniqueName(Graph& graph, std::string_view hint) const;
 
   // ---- nodes ---------------------------------------------------------------------------------
 
-  void addInput(Node* node, Value* value) const { node->addInput(arena(), value); }
-  void insertInput(Node* node, size_t i, Value* value) const {
-    node->insertInput(arena(), i, value);
-  }
-  Value* addOutput(Node* node, std::string_view hint = {}) const {
-    return node->addOutput(arena(), hint);
-  }
-  Result<Value*> addOutputNamed(Node* node, std::string_view name) const {
-    return node->addOutputNamed(arena(), name);
-  }
-  NodeRareFields& rare(Node* node) const { return node->rare(arena()); }
+  /// Appends / inserts an input slot of `node`. The slots are re-allocated and relinked in
+  /// place in their use-lists: O(inputs).
+  void addInput(Node* node, Value* value) const;
+  void insertInput(Node* node, size_t i, Value* value) const;
+  /// Adds an output of `node` defining a new value named after `hint` (or the op type) so
+  /// that no name in scope clashes. O(outputs) plus uniqueName's cost.
+  Value* addOutput(Node* node, std::string_view hint = {}) const;
+  /// Adds an output defining a value named exactly `name` ("" adds an omitted output and
+  /// gives null). Refused when the name is taken in scope. O(outputs).
+  Result<Value*> addOutputNamed(Node* node, std::string_view name) const;
 
-  // ---- attributes (node.h: a setter replaces an attribute of the same name) -----------------
+  /// The rarely set fields, for writing: allocated on first use. O(1).
+  NodeRareFields& rare(Node* node) const { return rareOf<NodeRareFields>(node->rare_fields); }
+  TensorRareFields& rare(Tensor* tensor) const {
+    return rareOf<TensorRareFields>(tensor->rare_fields);
+  }
+  AttributeRareFields& rare(Attribute* attribute) const {
+    return rareOf<AttributeRareFields>(attribute->rare_fields);
+  }
 
-  Attribute& setFloatAttr(Node* node, std::string_view name, float value) const {
-    return node->setFloatAttr(arena(), name, value);
-  }
-  Attribute& setIntAttr(Node* node, std::string_view name, int64_t value) const {
-    return node->setIntAttr(arena(), name, value);
-  }
-  Attribute& setStringAttr(Node* node, std::string_view name, std::string_view value) const {
-    return node->setStringAttr(arena(), name, value);
-  }
-  Attribute& setTensorAttr(Node* node, std::string_view name, Tensor* value) const {
-    return node->setTensorAttr(arena(), name, value);
-  }
-  Graph* setGraphAttr(Node* node, std::string_view name) const {
-    return node->setGraphAttr(arena(), name);
-  }
-  Attribute& setGraphAttr(Node* node, std::string_view name, Graph* subgraph) const {
-    return node->setGraphAttr(arena(), name, subgraph);
-  }
-  Attribute& setTypeAttr(Node* node, std::string_view name, Type* value) const {
-    return node->setTypeAttr(arena(), name, value);
-  }
-  Attribute& setFloatsAttr(Node* node, std::string_view name, std::span<const float> values) const {
-    return node->setFloatsAttr(arena(), name, values);
-  }
+  // ---- attributes ----------------------------------------------------------------------------
+  // A setter replaces an attribute of the same name where it is (any kind), else appends;
+  // it returns the attribute, for doc_string and the like. O(attributes).
+
+  Attribute& setFloatAttr(Node* node, std::string_view name, float value) const;
+  Attribute& setIntAttr(Node* node, std::string_view name, int64_t value) const;
+  Attribute& setStringAttr(Node* node, std::string_view name, std::string_view value) const;
+  /// The tensor (in this model's arena) is held as given, not copied.
+  Attribute& setTensorAttr(Node* node, std::string_view name, Tensor* value) const;
+  /// Gives `node` a new, empty subgraph held by the attribute; fill it through this editor
+  /// (its nodes may read the values visible from `node`).
+  Graph* setGraphAttr(Node* node, std::string_view name) const;
+  /// Holds `subgraph`: a graph with no parent (it is adopted) or one already scoped under
+  /// `node` (from cloneGraph(source, node->graph(), node)).
+  Attribute& setGraphAttr(Node* node, std::string_view name, Graph* subgraph) const;
+  Attribute& setSparseTensorAttr(Node* node, std::string_view name, SparseTensor* value) const;
+  Attribute& setTypeAttr(Node* node, std::string_view name, Type* value) const;
+  Attribute& setFloatsAttr(Node* node, std::string_view name, std::span<const float> values) const;
   Attribute& setFloatsAttr(Node* node, std::string_view name,
                            std::initializer_list<float> values) const {
-    return node->setFloatsAttr(arena(), name, values);
+    return setFloatsAttr(node, name, std::span<const float>(values));
   }
-  Attribute& setIntsAttr(Node* node, std::string_view name, std::span<const int64_t> values) const {
-    return node->setIntsAttr(arena(), name, values);
-  }
+  Attribute& setIntsAttr(Node* node, std::string_view name, std::span<const int64_t> values) const;
   Attribute& setIntsAttr(Node* node, std::string_view name,
                          std::initializer_list<int64_t> values) const {
-    return node->setIntsAttr(arena(), name, values);
+    return setIntsAttr(node, name, std::span<const int64_t>(values));
   }
   Attribute& setStringsAttr(Node* node, std::string_view name,
-                            std::span<const std::string_view> values) const {
-    return node->setStringsAttr(arena(), name, values);
-  }
+                            std::span<const std::string_view> values) const;
   Attribute& setStringsAttr(Node* node, std::string_view name,
                             std::initializer_list<std::string_view> values) const {
-    return node->setStringsAttr(arena(), name, values);
+    return setStringsAttr(node, name, std::span<const std::string_view>(values));
   }
   Attribute& setTensorsAttr(Node* node, std::string_view name,
-                            std::span<Tensor* const> values) const {
-    return node->setTensorsAttr(arena(), name, values);
-  }
+                            std::span<Tensor* const> values) const;
+  /// Each graph as for setGraphAttr(node, name, subgraph).
   Attribute& setGraphsAttr(Node* node, std::string_view name,
-                           std::span<Graph* const> subgraphs) const {
-    return node->setGraphsAttr(arena(), name, subgraphs);
-  }
+                           std::span<Graph* const> subgraphs) const;
+  Attribute& setSparseTensorsAttr(Node* node, std::string_view name,
+                                  std::span<SparseTensor* const> values) const;
+  Attribute& setTypesAttr(Node* node, std::string_view name, std::span<Type* const> values) const;
+  /// An attribute that takes the value of the calling function's attribute `referenced`
+  /// (for nodes in a function body).
   Attribute& setAttrRef(Node* node, std::string_view name, AttributeKind kind,
-                        std::string_view referenced) const {
-    return node->setAttrRef(arena(), name, kind, referenced);
-  }
+                        std::string_view referenced) const;
+
+  // ---- key/value lists and opset imports ----------------------------------------------------
+
+  /// Sets `key` to `value` in `entries` (metadata.h): the last entry with that key changes,
+  /// or one is appended. Both strings are copied. O(entries).
+  void setMetadata(ArenaList<StringStringEntry>& entries, std::string_view key,
+                   std::string_view value) const;
+  /// Imports `domain` at `version` in `imports` (a function's opset_import; the model's is
+  /// Model::setOpsetVersion): the entry that binds takes the version, or one is added.
+  /// O(entries).
+  void setImportedVersion(ArenaList<OperatorSetId>& imports, std::string_view domain,
+                          int64_t version) const;
 
  private:
+  friend class ir_internal::GraphBuilder;  // editors of arenas outside a model, for the loader
+  GraphEditor(Model* model, Arena* arena) : model_(model), arena_(arena) {}
+  template <class Fields>
+  Fields& rareOf(Fields*& fields) const {
+    if (fields == nullptr) fields = arena_->make<Fields>();
+    return *fields;
+  }
+
   Model* model_;
+  Arena* arena_;
 };
 
 }  // namespace onyx

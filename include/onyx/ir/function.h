@@ -43,13 +43,9 @@ struct Function {
   std::string_view domainOrEmpty() const { return domain.value_or(std::string_view()); }
   std::string_view overloadOrEmpty() const { return overload.value_or(std::string_view()); }
 
-  /// Adds an input named `name`, defined in the body. Refused when the name is taken.
-  /// O(1) plus isNameInScope.
-  Result<Value*> addInput(Arena& arena, std::string_view input_name);
+  // Adding inputs and outputs: GraphEditor::addInput, addOutput.
   /// Removes input `index`; refused while its value has uses. O(inputs).
   Status removeInput(size_t index);
-  /// Makes `value` (a value of the body) an output. O(1).
-  void addOutput(Arena& arena, Value* value);
   /// Removes output `index`. O(outputs).
   void removeOutput(size_t index);
 };
@@ -74,11 +70,6 @@ struct FunctionId {
 struct FunctionIdHash {
   size_t operator()(const FunctionId& id) const;
 };
-
-/// A new function `domain.name` (with `overload`) with an empty body, not yet in a model
-/// (Model::addFunction).
-Function* newFunction(Arena& arena, std::string_view domain, std::string_view name,
-                      std::string_view overload = {});
 
 }  // namespace onyx
 

@@ -5,10 +5,11 @@
 // enclosing graphs, and may define none of the latter (no shadowing). The node list is in
 // file order, which a valid model keeps topological (topo_sort.h restores it).
 //
-// Mutations take the model's Arena (GraphEditor, editor.h, holds it for you) and copy the
-// strings they are given into it. The node list and the scope are read-only here: the
-// methods below, GraphEditor and Patch (patch.h) change them. What
-// each costs is stated with it; docs/graph-api.md has the full table.
+// Changes that allocate (new nodes, inputs, outputs, initializers) go through GraphEditor
+// (editor.h), which holds the model's arena and copies the strings it is given into it;
+// the others are methods here, and Patch (patch.h) records a set of them to apply at once.
+// The node list and the scope are read-only. What each costs is stated with it;
+// docs/graph-api.md has the full table.
 #pragma once
 
 #include <cstdint>
@@ -90,16 +91,7 @@ struct Graph {
 
   NodeRange nodes() const { return NodeRange(first_node_); }
 
-  /// A new node of this graph, not yet in the list (insert it with appendNode,
-  /// prependNode, Node::insertBefore / insertAfter), reading `reads` (null: an omitted
-  /// input) and defining `output_count` values with fresh names. O(inputs + outputs).
-  Node* createNode(Arena& arena, std::string_view op_type, std::span<Value* const> reads = {},
-                   size_t output_count = 1);
-  Node* createNode(Arena& arena, std::string_view op_type, std::initializer_list<Value*> reads,
-                   size_t output_count = 1) {
-    return createNode(arena, op_type, std::span<Value* const>(reads.begin(), reads.size()),
-                      output_count);
-  }
+  // New nodes: GraphEditor::createNode.
 
   /// Appends `node` (a detached node of this graph, or a fresh one) to the node list. O(1).
   void appendNode(Node* node) {
@@ -127,25 +119,13 @@ struct Graph {
 
   // ---- inputs, outputs, initializers ---------------------------------------------------------
 
-  /// Declares a graph input named `name` of `type` (null: undeclared; it lives in the
-  /// arena). When `name` is one of this graph's initializers, the input is that value
-  /// (its default). Refused when the name is taken in scope. O(1) plus isNameInScope.
-  Result<Value*> addInput(Arena& arena, std::string_view value_name, Type* type = nullptr);
+  // Adding inputs, outputs and initializers: GraphEditor::addInput, addOutput, addInitializer.
   /// Removes `value` from the inputs. A value that is also an initializer stays defined;
   /// any other is removed from the graph, which is refused while it has uses. O(inputs).
   Status removeInput(Value* value);
-  /// Makes `value` (visible from here) a graph output, declared with the value's type
-  /// (Value::setType keeps the two the same for a value of this graph). O(1).
-  void addOutput(Arena& arena, Value* value);
   /// Removes output `index`. O(outputs), plus O(value_info) when it was the value's
   /// declaration.
   Status removeOutput(size_t index);
-  /// Adds a dense initializer. Its name must be non-empty and not taken in scope, except by
-  /// a graph input of this graph without one (which it then gives a default). O(1) plus
-  /// isNameInScope.
-  Result<Value*> addInitializer(Arena& arena, Tensor* tensor);
-  /// Adds a sparse initializer, named by its values tensor, under the same rules.
-  Result<Value*> addSparseInitializer(Arena& arena, SparseTensor* tensor);
   /// Removes `value`'s initializer (dense or sparse). A value that is also a graph input
   /// stays defined; any other is removed, which is refused while it has uses.
   /// O(initializers).
@@ -155,15 +135,12 @@ struct Graph {
   /// O(initializers + values) where one call each would be O(initializers) per value.
   Status removeInitializers(std::span<Value* const> values);
 
-  /// The quantization annotation for `tensor_name`, made when missing.
-  /// O(annotations).
-  TensorAnnotation& quantizationAnnotation(Arena& arena, std::string_view tensor_name);
-
   /// Drops removed values from `values` and removed entries from `value_info`. Also done
   /// by itself once half of `values` is removed. O(values + value_info).
   void compact();
 
  private:
+  friend class GraphEditor;
   friend class ir_internal::GraphBuilder;
   Node* first_node_ = nullptr;
   Node* last_node_ = nullptr;
@@ -174,12 +151,8 @@ struct Graph {
   ArenaList<Graph*> subgraphs_;
   ArenaList<Value*> values_;
   size_t removed_values_ = 0;  // removed since the last compaction
-  uint64_t name_counter_ = 0;  // suffixes tried by uniqueValueName
+  uint64_t name_counter_ = 0;  // suffixes tried by GraphEditor::uniqueName
 };
-
-/// A new, empty root graph (no parent): a training graph, or a subgraph to adopt with
-/// Node::setGraphAttr.
-Graph* newGraph(Arena& arena);
 
 template <class Fn>
 void Graph::forEachNode(Fn&& fn) const {

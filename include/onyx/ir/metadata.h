@@ -18,11 +18,7 @@ namespace onyx {
 std::optional<std::string_view> metadataValue(const ArenaList<StringStringEntry>& entries,
                                               std::string_view key);
 
-/// Sets `key` to `value`: the last entry with that key changes, or one is appended.
-/// Both strings are copied into `arena`. O(entries).
-void setMetadata(Arena& arena, ArenaList<StringStringEntry>& entries, std::string_view key,
-                 std::string_view value);
-
+// Setting a key copies strings: GraphEditor::setMetadata.
 /// Removes every entry with `key`; false when there was none. O(entries).
 bool removeMetadata(ArenaList<StringStringEntry>& entries, std::string_view key);
 

@@ -51,8 +51,6 @@ class Model {
   ArenaList<DeviceConfiguration*> configuration;
   UnknownFields unknown;
 
-  Arena& arena() { return *arena_; }
-
   /// Keeps `owner` (a mapped file, a buffer) alive as long as the model, because views in
   /// the model point into it.
   void keepAlive(std::shared_ptr<const void> owner) { keep_alive_.push_back(std::move(owner)); }
@@ -85,7 +83,7 @@ class Model {
   /// question: a standard operator comes first. O(functions).
   Function* findFunction(std::string_view function_domain, std::string_view function_name,
                          std::string_view function_overload = {}) const;
-  /// Adds `function` (from newFunction or cloneFunction in this model's arena). Refused
+  /// Adds `function` (from GraphEditor::newFunction or cloneFunction). Refused
   /// when its id is taken. O(functions).
   Status addFunction(Function* function);
   /// Removes `function`; false when the model does not hold it. Its body goes with it: its
@@ -104,6 +102,7 @@ class Model {
   DeviceConfiguration* findConfiguration(std::string_view configuration_name) const;
 
  private:
+  friend class GraphEditor;       // the one public way to the arena (editor.h)
   std::shared_ptr<Arena> arena_;  // shared with clones, which keep it alive
   std::vector<std::shared_ptr<const void>> keep_alive_;
   std::string folder_;

@@ -19,6 +19,9 @@
 namespace onyx {
 
 struct Value;
+namespace ir_internal {
+class NameTableWriter;
+}
 
 class NameTable {
  public:
@@ -35,33 +38,7 @@ class NameTable {
     }
   }
 
-  /// The value named `name`, or — when there is none — `make()`'s result, added under
-  /// that name (which must be the new value's own name and outlive the table). One hash
-  /// for both. Names are shorter than kMaxNameBytes.
-  template <class Make>
-  Value* findOrAdd(Arena& arena, std::string_view name, Make&& make) {
-    return findOrAdd(arena, name, hashName(name), make);
-  }
-  /// findOrAdd() with `hash` = hashName(name) computed by the caller.
-  template <class Make>
-  Value* findOrAdd(Arena& arena, std::string_view name, uint64_t hash, Make&& make) {
-    if ((size_ + 1) * 4 > capacity_ * 3) grow(arena);
-    for (size_t i = hash & (capacity_ - 1);; i = (i + 1) & (capacity_ - 1)) {
-      Slot& slot = slots_[i];
-      if (slot.value == nullptr) {
-        slot.value = make();
-        slot.tag = static_cast<uint32_t>(hash);
-        slot.length = static_cast<uint32_t>(name.size());
-        slot.name = name.data();
-        ++size_;
-        return slot.value;
-      }
-      if (slot.matches(hash, name)) return slot.value;
-    }
-  }
-
-  /// Adds `value` under its own name, replacing the entry for that name if there is one.
-  void put(Arena& arena, Value* value);
+  // Adding names allocates: the graph's own code does it (src/ir/name_table_writer.h).
 
   /// Removes the entry for `name`; false when there is none. O(1) expected: the entries
   /// after it in its probe run shift back, so lookups never meet a hole.
@@ -94,8 +71,6 @@ class NameTable {
   }
 
   size_t size() const { return size_; }
-  /// Makes room for `count` names without growing again.
-  void reserve(Arena& arena, size_t count);
 
   static uint64_t hashName(std::string_view name) {
     // Eight bytes at a time with a multiply-xorshift mix: names are short but many.
@@ -148,8 +123,7 @@ class NameTable {
     h *= 0xbf58476d1ce4e5b9ull;
     return h ^ (h >> 31);
   }
-  void grow(Arena& arena);
-  void rehash(Arena& arena, size_t capacity);
+  friend class ir_internal::NameTableWriter;
 
   Slot* slots_ = nullptr;
   size_t capacity_ = 0;

@@ -2,10 +2,11 @@
 //
 // A node belongs to one graph (`graph()`) and sits in its node list once inserted. Its input
 // slots are the use-list links of the values they read; its outputs are values it defines
-// in its graph. Mutations that allocate take the model's Arena (GraphEditor, editor.h, holds
-// it for you); strings given to them are copied into it. The links (graph, list neighbours,
-// input slots, outputs) are read-only: change them through the methods. Complexities are stated per
-// operation; "inputs"/"outputs"/"attributes" mean this node's counts.
+// in its graph. Changes that allocate (new inputs, outputs, attributes) go through
+// GraphEditor (editor.h), which holds the model's arena; the others are methods here. The
+// links (graph, list neighbours, input slots, outputs) are read-only: change them through
+// those. Complexities are stated per operation; "inputs"/"outputs"/"attributes" mean this
+// node's counts.
 #pragma once
 
 #include <cstdint>
@@ -60,11 +61,7 @@ struct Node {
   /// doc_string, overload, metadata_props, device_configurations and unknown fields: all
   /// absent or empty when the node has none of them. O(1).
   const NodeRareFields& rare() const { return rare_fields != nullptr ? *rare_fields : kNone; }
-  /// The same, for writing: allocated in `arena` on first use. O(1).
-  NodeRareFields& rare(Arena& arena) {
-    if (rare_fields == nullptr) rare_fields = arena.make<NodeRareFields>();
-    return *rare_fields;
-  }
+  // For writing: GraphEditor::rare.
 
   std::string_view opType() const { return op_type.value_or(std::string_view()); }
   std::string_view domainOrDefault() const { return domain.value_or(std::string_view()); }
@@ -72,7 +69,7 @@ struct Node {
 
   // ---- place in the node list ------------------------------------------------------------
 
-  /// In its graph's node list (a node from Graph::createNode is not until inserted).
+  /// In its graph's node list (a node from GraphEditor::createNode is not until inserted).
   bool isAttached() const;
   /// Puts this detached node into the list just before / after `other`, an attached node of
   /// the same graph. O(1).
@@ -102,10 +99,7 @@ struct Node {
   /// Points input `i` at `value` (null: omitted), which must be visible from this node's
   /// graph. O(1).
   void setInput(size_t i, Value* value);
-  /// Appends / inserts an input slot. The slots are re-allocated and relinked in place in
-  /// their use-lists: O(inputs).
-  void addInput(Arena& arena, Value* value);
-  void insertInput(Arena& arena, size_t i, Value* value);
+  // Adding input slots allocates: GraphEditor::addInput, insertInput.
   /// Removes input slot `i`; later inputs shift down. O(inputs).
   void removeInput(size_t i);
   void removeAllInputs();
@@ -119,12 +113,7 @@ struct Node {
   const std::span<Value* const> outputs() const { return {outputs_.data(), outputs_.size()}; }
   /// The value output `i` defines; null for an omitted optional output.
   Value* output(size_t i) const { return outputs_[i]; }
-  /// Adds an output defining a new value named after `hint` (or the op type) so that no
-  /// name in scope clashes. O(outputs) plus uniqueValueName's cost.
-  Value* addOutput(Arena& arena, std::string_view hint = {});
-  /// Adds an output defining a value named exactly `name` ("" adds an omitted output and
-  /// gives null). Refused when the name is taken in scope. O(outputs).
-  Result<Value*> addOutputNamed(Arena& arena, std::string_view name);
+  // Adding outputs allocates: GraphEditor::addOutput, addOutputNamed.
   /// Removes output `i` (later outputs shift down) and its value from the graph. Refused
   /// while the value has uses. O(outputs).
   Status removeOutput(size_t i);
@@ -136,9 +125,8 @@ struct Node {
 
   // ---- attributes --------------------------------------------------------------------------
   // Getters give nothing (nullopt, null, an empty span) when the attribute is absent, of
-  // another kind, or a reference. Setters replace an attribute of the same name where it
-  // is (any kind), else append; they return the attribute, for doc_string and the like.
-  // Lookups are by name over the node's attributes: O(attributes).
+  // another kind, or a reference. Lookups are by name over the node's attributes:
+  // O(attributes).
 
   /// The attribute named `attribute_name`, or null.
   const Attribute* attribute(std::string_view attribute_name) const;
@@ -164,54 +152,11 @@ struct Node {
   std::span<SparseTensor* const> sparseTensorsAttr(std::string_view attribute_name) const;
   std::span<Type* const> typesAttr(std::string_view attribute_name) const;
 
-  Attribute& setFloatAttr(Arena& arena, std::string_view attribute_name, float value);
-  Attribute& setIntAttr(Arena& arena, std::string_view attribute_name, int64_t value);
-  Attribute& setStringAttr(Arena& arena, std::string_view attribute_name, std::string_view value);
-  /// The tensor (in the model's arena) is held as given, not copied.
-  Attribute& setTensorAttr(Arena& arena, std::string_view attribute_name, Tensor* value);
-  /// Gives this node a new, empty subgraph held by the attribute; fill it through the
-  /// Graph API (its nodes may read the values visible from this node).
-  Graph* setGraphAttr(Arena& arena, std::string_view attribute_name);
-  /// Holds `subgraph`: a graph with no parent (it is adopted) or one already scoped under
-  /// this node (from cloneGraph(arena, source, node->graph, node)).
-  Attribute& setGraphAttr(Arena& arena, std::string_view attribute_name, Graph* subgraph);
-  Attribute& setSparseTensorAttr(Arena& arena, std::string_view attribute_name,
-                                 SparseTensor* value);
-  Attribute& setTypeAttr(Arena& arena, std::string_view attribute_name, Type* value);
-  Attribute& setFloatsAttr(Arena& arena, std::string_view attribute_name,
-                           std::span<const float> values);
-  Attribute& setFloatsAttr(Arena& arena, std::string_view attribute_name,
-                           std::initializer_list<float> values) {
-    return setFloatsAttr(arena, attribute_name, std::span<const float>(values));
-  }
-  Attribute& setIntsAttr(Arena& arena, std::string_view attribute_name,
-                         std::span<const int64_t> values);
-  Attribute& setIntsAttr(Arena& arena, std::string_view attribute_name,
-                         std::initializer_list<int64_t> values) {
-    return setIntsAttr(arena, attribute_name, std::span<const int64_t>(values));
-  }
-  Attribute& setStringsAttr(Arena& arena, std::string_view attribute_name,
-                            std::span<const std::string_view> values);
-  Attribute& setStringsAttr(Arena& arena, std::string_view attribute_name,
-                            std::initializer_list<std::string_view> values) {
-    return setStringsAttr(arena, attribute_name, std::span<const std::string_view>(values));
-  }
-  Attribute& setTensorsAttr(Arena& arena, std::string_view attribute_name,
-                            std::span<Tensor* const> values);
-  /// Each graph as for setGraphAttr(arena, name, subgraph).
-  Attribute& setGraphsAttr(Arena& arena, std::string_view attribute_name,
-                           std::span<Graph* const> subgraphs);
-  Attribute& setSparseTensorsAttr(Arena& arena, std::string_view attribute_name,
-                                  std::span<SparseTensor* const> values);
-  Attribute& setTypesAttr(Arena& arena, std::string_view attribute_name,
-                          std::span<Type* const> values);
-  /// An attribute that takes the value of the calling function's attribute `referenced`
-  /// (for nodes in a function body).
-  Attribute& setAttrRef(Arena& arena, std::string_view attribute_name, AttributeKind kind,
-                        std::string_view referenced);
+  // Setting an attribute allocates: GraphEditor::setIntAttr and the like.
 
  private:
   friend struct Graph;  // appendNode links the node inline
+  friend class GraphEditor;
   friend class ir_internal::GraphBuilder;
   static const NodeRareFields kNone;
 

@@ -70,10 +70,7 @@ class OpsetImports {
   std::vector<Entry> entries_;
 };
 
-/// Imports `domain` at `version` in `list`: the entry that binds (the domain's last) takes
-/// the version, or an entry is added (its strings copied into `arena`). O(entries).
-void setImportedVersion(Arena& arena, ArenaList<OperatorSetId>& list, std::string_view domain,
-                        int64_t version);
+// Changing an import list: Model::setOpsetVersion, GraphEditor::setImportedVersion.
 
 }  // namespace onyx
 

@@ -43,7 +43,7 @@ class Patch {
   Patch& operator=(const Patch&) = delete;
 
   Graph& graph() const { return graph_; }
-  Arena& arena() const { return arena_; }
+  Model& model() const { return model_; }
   /// Nothing recorded (or all of it applied or discarded).
   bool empty() const;
 
@@ -75,8 +75,8 @@ class Patch {
   /// default domain) at apply(), as when an opset conversion moves it to another version.
   void setOperator(Node* node, std::string_view domain, std::string_view op_type);
   /// A detached stand-in on which to set the attributes `node` (a node of the graph) gains at
-  /// apply() with the node API (`setIntAttr(patch.arena(), ...)`, ...): each replaces the
-  /// node's attribute of the same name, or is added. The same stand-in on every call for a
+  /// apply() with GraphEditor (`GraphEditor(patch.model()).setIntAttr(...)`, ...): each replaces
+  /// the node's attribute of the same name, or is added. The same stand-in on every call for a
   /// node. Graph attributes are not taken this way: apply() refuses them. O(1).
   Node& attributesFor(Node* node);
   /// Removes `node`'s attribute `name` at apply() (before attributesFor's are set); nothing
@@ -143,7 +143,7 @@ class Patch {
   bool isAdded(const Value* value) const { return added_values_.count(value) != 0; }
   NodeEdit& editOf(Node* node);
 
-  Arena& arena_;
+  Model& model_;
   Graph& graph_;
   std::vector<AddedNode> added_nodes_;
   std::vector<AddedValue> values_;

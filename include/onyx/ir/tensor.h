@@ -68,11 +68,7 @@ struct Tensor {
   /// fields and resolved external bytes: all absent or empty when the tensor has none of
   /// them. O(1).
   const TensorRareFields& rare() const { return rare_fields != nullptr ? *rare_fields : kNone; }
-  /// The same, for writing: allocated in `arena` on first use. O(1).
-  TensorRareFields& rare(Arena& arena) {
-    if (rare_fields == nullptr) rare_fields = arena.make<TensorRareFields>();
-    return *rare_fields;
-  }
+  // For writing: GraphEditor::rare.
 
  private:
   static const TensorRareFields kNone;

@@ -10,15 +10,11 @@
 
 namespace onyx {
 
-class Arena;
-
 /// The elements of a TensorProto (raw, typed or string data; external data already
 /// resolved) as an Array. Errors: unknown data type, data that does not fit the dims.
 Result<Array> arrayFromTensor(const Tensor& tensor);
 
-/// A TensorProto holding `array`'s elements as raw_data (strings as string_data), its bytes
-/// in `arena`; sub-byte types are packed.
-Tensor* tensorFromArray(const Array& array, Arena& arena);
+// The way back, into a model: GraphEditor::tensorFromArray.
 
 }  // namespace onyx
 

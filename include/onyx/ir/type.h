@@ -75,16 +75,7 @@ struct Type {
 
   bool isTensor() const { return kind == Kind::kTensor; }
 
-  // Builders. Each allocates in `arena` and copies the symbols given into it.
-
-  /// A tensor of `elem_type` (a TensorProto::DataType code) with these dims (none: a scalar).
-  static Type* tensor(Arena& arena, int32_t elem_type, std::initializer_list<Dim> dims);
-  /// A tensor whose rank is unknown.
-  static Type* tensorOfUnknownRank(Arena& arena, int32_t elem_type);
-  static Type* sparseTensor(Arena& arena, int32_t elem_type, std::initializer_list<Dim> dims);
-  static Type* sequence(Arena& arena, Type* elem);
-  static Type* optional(Arena& arena, Type* elem);
-  static Type* map(Arena& arena, int32_t key_type, Type* value);
+  // Builders: GraphEditor::tensorType and the like.
 };
 
 /// A type in the ONNX text syntax's spelling: `float[N,3,224,224]`, `seq(int64[])`,

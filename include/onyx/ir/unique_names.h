@@ -17,16 +17,10 @@ namespace onyx {
 /// graphs nested in `graph`).
 bool isNameInScope(const Graph& graph, std::string_view name);
 
-/// A value name for `graph` that isNameInScope does not find: `hint` itself when free,
-/// else `hint_N` for the next free N of the graph's counter. The text lives in `arena`.
-/// An empty hint gives `v`, `v_1`, ... Each try costs isNameInScope.
-std::string_view uniqueValueName(Arena& arena, Graph& graph, std::string_view hint);
-
-/// Renames `value` (attached to its graph) to `new_name`, which must be non-empty and not
-/// taken in its graph's scope. Every reader sees the new name (they hold the value, not
-/// the name); its initializer tensor, input and value_info entries and the graph's
-/// quantization annotations follow. O(1) plus isNameInScope, plus O(annotations).
-Status renameValue(Arena& arena, Value& value, std::string_view new_name);
+// A fresh name (GraphEditor::uniqueName) and renaming (GraphEditor::rename) allocate. A
+// renamed value's readers see the new name (they hold the value, not the name); its
+// initializer tensor, input and value_info entries and the graph's quantization annotations
+// follow.
 
 }  // namespace onyx
 

@@ -101,7 +101,7 @@ class UseRange {
 };
 
 struct Value {
-  /// Its name, unique in scope; changed with renameValue (unique_names.h), which keeps the
+  /// Its name, unique in scope; changed with GraphEditor::rename (editor.h), which keeps the
   /// graph's name table in step.
   const std::string_view name() const { return name_; }
   /// The scope that defines the name; null once removed from it.
@@ -141,10 +141,7 @@ struct Value {
   /// The shape of a tensor or sparse tensor value; null when the rank is unknown or the
   /// value has no tensor type. O(1).
   const TensorShape* shape() const;
-  /// Declares the type (`type` lives in the model's arena; null clears it) on its graph
-  /// input or declaration, else on a new value_info entry, and on the outputs of its graph
-  /// that are this value. O(outputs of its graph).
-  void setType(Arena& arena, Type* type);
+  // Declaring a type: GraphEditor::setType.
   /// Whether an output of its own graph is this value. O(outputs of its graph).
   bool isGraphOutputOfItsGraph() const;
 
@@ -183,6 +180,7 @@ struct Value {
 
  private:
   friend struct Use;
+  friend class GraphEditor;
   friend class ir_internal::GraphBuilder;
   std::string_view name_;
   Graph* graph_ = nullptr;

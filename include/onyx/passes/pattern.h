@@ -52,6 +52,7 @@
 #include "onyx/core/array.h"
 #include "onyx/core/element_type.h"
 #include "onyx/core/status.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph_scope.h"
 #include "onyx/ir/model.h"
 #include "onyx/passes/pass.h"
@@ -230,7 +231,7 @@ class RewriteBuilder {
 
   Model& model() { return model_; }
   Graph& graph() { return graph_; }
-  Arena& arena() { return model_.arena(); }
+  GraphEditor editor() { return GraphEditor(model_); }
 
   /// A new node of `op_type` (in `domain`) reading `inputs`, with `outputs` outputs named
   /// after the op type, placed before the anchor.

@@ -9,6 +9,7 @@
 
 #include "core/quote.h"
 #include "onyx/ir/clone.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/ops/inference_context.h"
@@ -34,8 +35,8 @@ bool isSoftmaxType(int64_t type) {
 Status addModifier(body::BodyText& out, const Graph& modifier, std::string_view input,
                    std::string_view output, std::string_view prefix) {
   Model scratch;
-  Arena& arena = scratch.arena();
-  Graph* copy = cloneGraph(arena, modifier);
+  GraphEditor edit(scratch);
+  Graph* copy = edit.cloneGraph(modifier);
   Value* formal_input = copy->inputs[0]->value;
   Value* formal_output = copy->outputs[0]->bound();
   std::vector<Value*> values;
@@ -49,14 +50,13 @@ Status addModifier(body::BodyText& out, const Graph& modifier, std::string_view 
   }
   for (Value* value : values) {
     if (value == formal_input || value == formal_output) continue;
-    ONYX_RETURN_IF_ERROR(
-        renameValue(arena, *value, std::string(prefix) + std::string(value->name())));
+    ONYX_RETURN_IF_ERROR(edit.rename(value, std::string(prefix) + std::string(value->name())));
   }
   if (formal_output == formal_input) {
     return body::refuse("the modifier graph's output is its input, but it has nodes");
   }
-  ONYX_RETURN_IF_ERROR(renameValue(arena, *formal_input, input));
-  ONYX_RETURN_IF_ERROR(renameValue(arena, *formal_output, output));
+  ONYX_RETURN_IF_ERROR(edit.rename(formal_input, input));
+  ONYX_RETURN_IF_ERROR(edit.rename(formal_output, output));
   if (!copy->sparse_initializers.empty()) {
     return body::refuse("the modifier graph has sparse initializers");
   }

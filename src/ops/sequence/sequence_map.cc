@@ -6,6 +6,7 @@
 #include <vector>
 #include "core/quote.h"
 #include "onyx/ir/clone.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/type.h"
 #include "onyx/ir/unique_names.h"
@@ -58,19 +59,19 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
   // The loop is built as a graph, then printed: a scratch model whose main graph has the
   // function's inputs, and a Loop node holding a copy of `body`, turned into the loop's body.
   Model scratch;
-  Arena& arena = scratch.arena();
-  scratch.graph = newGraph(arena);
+  GraphEditor edit(scratch);
+  scratch.graph = edit.newGraph();
   Graph& outer = *scratch.graph;
   std::vector<Value*> function_inputs;
   for (const std::string& name : formal_inputs) {
-    function_inputs.push_back(outer.addInput(arena, name).value());
+    function_inputs.push_back(edit.addInput(outer, name).value());
   }
   // The loop's other inputs are written as text below; here they are names the Loop reads.
   body::BodyText out(context, "SequenceMap");
   out.parameters(formal_inputs, formal_outputs);
   out.add("length = SequenceLength (input_sequence)").add("go = Constant <value = bool {1}> ()");
-  std::vector<Value*> loop_inputs{outer.addInput(arena, "length").value(),
-                                  outer.addInput(arena, "go").value()};
+  std::vector<Value*> loop_inputs{edit.addInput(outer, "length").value(),
+                                  edit.addInput(outer, "go").value()};
   for (size_t i = 0; i < outputs; ++i) {
     const Type* type = body_graph.outputs[i]->type;
     if (type == nullptr || type->kind != Type::Kind::kTensor || !type->elem_type) {
@@ -78,14 +79,14 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
     }
     std::string empty = "empty_" + std::to_string(i);
     out.addf("{} = SequenceEmpty <dtype = {}> ()", empty, *type->elem_type);
-    loop_inputs.push_back(outer.addInput(arena, empty).value());
+    loop_inputs.push_back(edit.addInput(outer, empty).value());
   }
-  Node* loop = outer.createNode(arena, "Loop", loop_inputs, 0);
-  for (const std::string& name : formal_outputs) (void)loop->addOutputNamed(arena, name);
+  Node* loop = edit.createNode(outer, "Loop", loop_inputs, 0);
+  for (const std::string& name : formal_outputs) (void)edit.addOutputNamed(loop, name);
   outer.appendNode(loop);
 
-  Graph* step = cloneGraph(arena, body_graph, &outer, loop);
-  loop->setGraphAttr(arena, "body", step);
+  Graph* step = edit.cloneGraph(body_graph, &outer, loop);
+  edit.setGraphAttr(loop, "body", step);
   step->name = std::string_view("sequence_map_step");
   for (Value* value : step->values()) {
     if (value->graph() == step && value->isUndefined()) {
@@ -103,44 +104,41 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
     std::string name(formal->name());
     const Type* type = context.inputType(j);
     bool sequence = type != nullptr && type->kind == Type::Kind::kSequence;
-    Node* take =
-        step->createNode(arena, sequence ? "SequenceAt" : "Identity", {function_inputs[j]});
+    Node* take = edit.createNode(*step, sequence ? "SequenceAt" : "Identity", {function_inputs[j]});
     formal->replaceAllUsesWith(take->output(0));
     ONYX_RETURN_IF_ERROR(step->removeInput(formal));
-    ONYX_RETURN_IF_ERROR(renameValue(arena, *take->output(0), name));
+    ONYX_RETURN_IF_ERROR(edit.rename(take->output(0), name));
     leading.push_back(take);
   }
-  iteration = step->addInput(arena, uniqueValueName(arena, *step, "iteration"),
-                             Type::tensor(arena, static_cast<int32_t>(body::kInt64), {}))
+  iteration = edit.addInput(*step, edit.uniqueName(*step, "iteration"),
+                            edit.tensorType(static_cast<int32_t>(body::kInt64), {}))
                   .value();
-  keep_going = step->addInput(arena, uniqueValueName(arena, *step, "keep_going"),
-                              Type::tensor(arena, static_cast<int32_t>(body::kBool), {}))
+  keep_going = edit.addInput(*step, edit.uniqueName(*step, "keep_going"),
+                             edit.tensorType(static_cast<int32_t>(body::kBool), {}))
                    .value();
   for (Node* take : leading) {
-    if (take->opType() == "SequenceAt") take->addInput(arena, iteration);
+    if (take->opType() == "SequenceAt") edit.addInput(take, iteration);
   }
-  Node* keep = step->createNode(arena, "Identity", {keep_going});
-  ONYX_RETURN_IF_ERROR(
-      renameValue(arena, *keep->output(0), uniqueValueName(arena, *step, "keep_going_out")));
+  Node* keep = edit.createNode(*step, "Identity", {keep_going});
+  ONYX_RETURN_IF_ERROR(edit.rename(keep->output(0), edit.uniqueName(*step, "keep_going_out")));
   for (auto it = leading.rbegin(); it != leading.rend(); ++it) step->prependNode(*it);
   step->prependNode(keep);
 
   std::vector<Value*> produced;
   for (const ValueInfo* output : step->outputs) produced.push_back(output->bound());
   while (!step->outputs.empty()) ONYX_RETURN_IF_ERROR(step->removeOutput(0));
-  step->addOutput(arena, keep->output(0));
-  keep->output(0)->setType(arena, Type::tensor(arena, static_cast<int32_t>(body::kBool), {}));
+  edit.addOutput(*step, keep->output(0));
+  edit.setType(keep->output(0), edit.tensorType(static_cast<int32_t>(body::kBool), {}));
   for (size_t i = 0; i < outputs; ++i) {
-    Type* sequence_type = Type::sequence(arena, cloneType(arena, *body_graph.outputs[i]->type));
+    Type* sequence_type = edit.sequenceType(edit.cloneType(*body_graph.outputs[i]->type));
     std::string stem = "accumulated_" + std::to_string(i);
     Value* before =
-        step->addInput(arena, uniqueValueName(arena, *step, stem + "_in"), sequence_type).value();
-    Node* insert = step->createNode(arena, "SequenceInsert", {before, produced[i]});
-    ONYX_RETURN_IF_ERROR(
-        renameValue(arena, *insert->output(0), uniqueValueName(arena, *step, stem + "_out")));
+        edit.addInput(*step, edit.uniqueName(*step, stem + "_in"), sequence_type).value();
+    Node* insert = edit.createNode(*step, "SequenceInsert", {before, produced[i]});
+    ONYX_RETURN_IF_ERROR(edit.rename(insert->output(0), edit.uniqueName(*step, stem + "_out")));
     step->appendNode(insert);
-    insert->output(0)->setType(arena, cloneType(arena, *sequence_type));
-    step->addOutput(arena, insert->output(0));
+    edit.setType(insert->output(0), edit.cloneType(*sequence_type));
+    edit.addOutput(*step, insert->output(0));
   }
 
   PrintOptions options;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/tensor_data.h"
 
@@ -111,7 +112,7 @@ struct ScaledWeights {
 // (kComputedFrom), written from the old bytes (a view of the mapped file for external
 // data) straight into the model's arena otherwise. Null when the shapes or the element
 // type do not fit.
-Tensor* scaledWeights(const Node& node, const Tensor& old, Arena& arena,
+Tensor* scaledWeights(const Node& node, const Tensor& old, const GraphEditor& edit,
                       std::span<const double> scale, int64_t channels) {
   std::vector<int64_t> shape(old.dims.begin(), old.dims.end());
   std::optional<ChannelLayout> layout = weightsLayout(node, shape);
@@ -129,20 +130,20 @@ Tensor* scaledWeights(const Node& node, const Tensor& old, Arena& arena,
   if (!bytes || (old_is_computed ? old_computed->size : bytes->bytes().size()) != size) {
     return nullptr;
   }
-  Tensor* tensor = arena.make<Tensor>();
+  Tensor* tensor = edit.arena().make<Tensor>();
   tensor->data_type = old.data_type;
-  for (int64_t dim : shape) tensor->dims.values.push_back(arena, dim);
+  for (int64_t dim : shape) tensor->dims.values.push_back(edit.arena(), dim);
   if (size >= kComputedFrom || old_is_computed) {
-    double* kept_scale = arena.allocateArray<double>(scale.size());
+    double* kept_scale = edit.arena().allocateArray<double>(scale.size());
     std::copy(scale.begin(), scale.end(), kept_scale);
-    auto* state =
-        arena.make<ScaledWeights>(ScaledWeights{&old, type, *layout, kept_scale, scale.size()});
-    tensor->rare(arena).computed =
-        arena.make<ComputedBytes>(ComputedBytes{size, &ScaledWeights::compute, state});
+    auto* state = edit.arena().make<ScaledWeights>(
+        ScaledWeights{&old, type, *layout, kept_scale, scale.size()});
+    edit.rare(tensor).computed =
+        edit.arena().make<ComputedBytes>(ComputedBytes{size, &ScaledWeights::compute, state});
     return tensor;
   }
   std::string_view from = bytes->bytes();
-  auto* to = static_cast<std::byte*>(arena.allocate(std::max<size_t>(from.size(), 1), 64));
+  auto* to = static_cast<std::byte*>(edit.arena().allocate(std::max<size_t>(from.size(), 1), 64));
   if (!ops::nn::mapChannelBytes(
           type,
           std::span<const std::byte>(reinterpret_cast<const std::byte*>(from.data()), from.size()),
@@ -207,7 +208,7 @@ bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& conte
   if (!scale.empty()) {
     const Tensor* old = MatchContext::constantOf(weights);
     if (old == nullptr) return false;
-    new_weights = scaledWeights(node, *old, builder.arena(), scale, channels->count);
+    new_weights = scaledWeights(node, *old, builder.editor(), scale, channels->count);
     if (new_weights == nullptr) return false;
   }
   // The bias: b * beta * scale + shift (Gemm's beta goes into the new C, and becomes 1).
@@ -242,9 +243,9 @@ bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& conte
     if (node.inputCount() > 2) {
       node.setInput(2, *made);
     } else {
-      node.addInput(builder.arena(), *made);
+      builder.editor().addInput(&node, *made);
     }
-    if (gemm && beta != 1.0) node.setFloatAttr(builder.arena(), "beta", 1.0f);
+    if (gemm && beta != 1.0) builder.editor().setFloatAttr(&node, "beta", 1.0f);
   }
   return true;
 }

@@ -51,7 +51,7 @@ std::vector<RewriteRule> matmulAddToGemmRules() {
                                    RewriteBuilder& builder) -> std::vector<Value*> {
     Node& gemm = builder.add("Gemm", {match.value(a), match.value(b), match.value(c)});
     if (match.node(matmul)->name)
-      gemm.name = builder.arena().copy(match.node(matmul)->nameOrEmpty());
+      gemm.name = builder.editor().arena().copy(match.node(matmul)->nameOrEmpty());
     return {gemm.output(0)};
   };
   std::vector<RewriteRule> rules;
