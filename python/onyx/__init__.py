@@ -1,7 +1,7 @@
 """onyx: ONNX models in Python, over onyx's C++ model.
 
 Loading maps the file and decodes it in C++; nodes, values and tensors are views of the C++
-objects (a tensor's numpy() shares its bytes), and check, infer, optimize and Session work on
+objects (a tensor's numpy() shares its bytes), and check, infer, optimize, convert_opset and Session work on
 the model in place, with no serialisation between Python and C++.
 
     import onyx
@@ -28,6 +28,7 @@ from ._onyx import (  # noqa: F401  (re-exported)
     Type,
     Value,
     check,
+    convert_opset,
     default_passes,
     infer,
     inline_functions,
@@ -58,6 +59,7 @@ __all__ = [
     "Type",
     "Value",
     "check",
+    "convert_opset",
     "default_passes",
     "from_onnx",
     "infer",

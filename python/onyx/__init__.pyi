@@ -2,7 +2,7 @@
 
 import enum
 import os
-from typing import Any, Iterator, Optional, Sequence, Union
+from typing import Any, Iterator, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -301,6 +301,9 @@ def optimize(
     fold_limit: int = 1024,
     max_rounds: int = 16,
 ) -> dict[str, Any]: ...
+def convert_opset(
+    model: Model, version: int, *, domains: Optional[Mapping[str, int]] = None
+) -> dict[str, int]: ...
 def default_passes() -> list[str]: ...
 def passes() -> dict[str, str]: ...
 def inline_functions(

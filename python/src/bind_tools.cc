@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "onyx/infer/infer.h"
 #include "onyx/ir/verify.h"
 #include "onyx/passes/inline_functions.h"
+#include "onyx/passes/opset_conversion.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/passes/pass_manager.h"
 
@@ -150,6 +152,33 @@ void bindTools(py::module_& module) {
       py::arg("aggressive") = false, py::arg("fold_limit") = 1024, py::arg("max_rounds") = 16,
       "Simplifies the model in place, running the passes (default: default_passes()) to a "
       "fixed point. Returns {'rounds', 'reached_cap', 'passes': {name: changes}}.");
+
+  module.def(
+      "convert_opset",
+      [](const HolderPtr& holder, int64_t version,
+         std::optional<std::map<std::string, int64_t>> domains) {
+        std::vector<OpsetTarget> targets{{"", version}};
+        if (domains) {
+          for (const auto& [domain, domain_version] : *domains) {
+            targets.push_back({domain, domain_version});
+          }
+        }
+        Result<ConversionSummary> summary = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          summary = convertOpset(holder->model, targets);
+        }
+        ++holder->edits;
+        ConversionSummary done = unwrap(std::move(summary), "cannot convert");
+        py::dict result;
+        result["nodes_seen"] = done.nodes_seen;
+        result["nodes_changed"] = done.nodes_changed;
+        return result;
+      },
+      py::arg("model"), py::arg("version"), py::kw_only(), py::arg("domains") = py::none(),
+      "Converts the model in place to `version` of the default domain (and each of `domains`, "
+      "{'ai.onnx.ml': 3}), all or nothing: on failure the model is unchanged and the error "
+      "lists every node that cannot be converted. Returns {'nodes_seen', 'nodes_changed'}.");
 
   module.def("default_passes", &defaultPassNames,
              "The passes optimize() runs by default, in order.");

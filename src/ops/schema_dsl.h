@@ -42,6 +42,11 @@ inline constexpr OpTraits kShapeOnly = OpTraits::kShapeOnly;
 inline constexpr OpTraits kNondeterministic = OpTraits::kNondeterministic;
 inline constexpr OpTraits kQuantization = OpTraits::kQuantization;
 
+/// A version step that changes nothing a node shows but the types the version allows
+/// (`change` says which): a node crosses it as it is, and the converter checks its types
+/// against the target version (OpSchema::step).
+constexpr VersionStep typesOnly(const char* change) { return {.reviewed = true, .change = change}; }
+
 inline constexpr AttributeKind kFloat = AttributeKind::kFloat;
 inline constexpr AttributeKind kInt = AttributeKind::kInt;
 inline constexpr AttributeKind kString = AttributeKind::kString;

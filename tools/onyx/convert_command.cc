@@ -1,14 +1,17 @@
 // `onyx convert IN OUT`: rewrite a model, moving tensor data in or out of external files,
-// or between the binary format and the text syntax (chosen by each file's extension), and
-// with --sort putting every node list in topological order.
+// or between the binary format and the text syntax (chosen by each file's extension), with
+// --sort putting every node list in topological order, and with --opset /
+// --domain-opset moving it to other versions of its operator sets (all or nothing).
 #include <fmt/format.h>
 
+#include <charconv>
 #include <filesystem>
 
 #include "commands.h"
 #include "onyx/core/file_writer.h"
 #include "onyx/core/mapped_file.h"
 #include "onyx/ir/topo_sort.h"
+#include "onyx/passes/opset_conversion.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/text/parser.h"
 #include "onyx/text/printer.h"
@@ -27,7 +30,30 @@ struct ConvertArgs {
   bool inline_external = false;
   bool lossy = false;
   bool sort = false;
+  std::optional<int64_t> opset;
+  std::vector<std::string> domain_opsets;  // DOMAIN=VERSION
 };
+
+/// The conversion targets the arguments ask for; an error for a malformed DOMAIN=VERSION.
+Result<std::vector<OpsetTarget>> opsetTargets(const ConvertArgs& args) {
+  std::vector<OpsetTarget> targets;
+  if (args.opset) targets.push_back({"", *args.opset});
+  for (const std::string& text : args.domain_opsets) {
+    size_t equals = text.rfind('=');
+    int64_t version = 0;
+    const char* digits = equals == std::string::npos ? nullptr : text.c_str() + equals + 1;
+    auto [end, error] = digits == nullptr
+                            ? std::from_chars(text.data(), text.data(), version)
+                            : std::from_chars(digits, text.data() + text.size(), version);
+    if (digits == nullptr || error != std::errc() || end != text.data() + text.size() ||
+        end == digits) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "--domain-opset takes DOMAIN=VERSION, not \"" + text + "\"");
+    }
+    targets.push_back({text.substr(0, equals), version});
+  }
+  return targets;
+}
 
 bool endsWith(const std::string& text, std::string_view suffix) {
   return text.size() >= suffix.size() &&
@@ -104,6 +130,23 @@ int runConvert(const ConvertArgs& args) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", args.input, loaded.status().toString());
     return kExitUnreadable;
   }
+  if (args.opset || !args.domain_opsets.empty()) {
+    auto targets = opsetTargets(args);
+    if (!targets) {
+      fmt::print(stderr, "onyx: {}\n", targets.status().message());
+      return kExitUnreadable;
+    }
+    auto converted = convertOpset(*loaded, *targets);
+    if (!converted) {
+      // A refused conversion lists every node that blocks it; nothing is written.
+      bool usage = converted.status().code() == ErrorCode::kInvalidArgument;
+      fmt::print(stderr, "onyx: {}: {}\nonyx: nothing written\n", args.input,
+                 converted.status().message());
+      return usage ? kExitUnreadable : kExitInvalid;
+    }
+    fmt::print(stderr, "onyx: converted; {} of {} nodes rewritten\n", converted->nodes_changed,
+               converted->nodes_seen);
+  }
   if (args.sort) {
     // A cycle cannot be sorted: the model is invalid, and nothing is written.
     if (Status sorted = topologicalSort(*loaded); !sorted) {
@@ -136,8 +179,8 @@ int runConvert(const ConvertArgs& args) {
 void addConvertCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
       "convert",
-      "Rewrite a model, optionally moving tensor data to or from external files or putting "
-      "its nodes in topological order");
+      "Rewrite a model, optionally moving tensor data to or from external files, putting "
+      "its nodes in topological order, or converting it to another opset");
   auto args = std::make_shared<ConvertArgs>();
   command->add_option("IN", args->input, "the model to read")->required();
   command->add_option("OUT", args->output, "the model to write")->required();
@@ -152,6 +195,12 @@ void addConvertCommand(CLI::App& app, int& exit_code) {
                     "write the nodes of every graph and function body in topological order "
                     "(each after the nodes whose outputs it reads, the others in file order), "
                     "leaving the rest as it was");
+  command->add_option("--opset", args->opset,
+                      "convert the default domain (ai.onnx) to this version; all or nothing: a "
+                      "model with a node that cannot be converted is not written, and every such "
+                      "node is listed");
+  command->add_option("--domain-opset", args->domain_opsets,
+                      "convert another domain too, as DOMAIN=VERSION (ai.onnx.ml=3); repeatable");
   command->add_flag("--lossy", args->lossy,
                     "write text even where the syntax cannot hold parts of the model (doc "
                     "strings, unknown fields, training info, ...), leaving them out");

@@ -27,6 +27,9 @@ class InferenceContext;
 class KernelContext;
 class Status;
 struct FunctionBodyContext;
+namespace ops {
+class NodeDraft;
+}
 
 /// The standard domains. A node's domain "" is kOnnxDomain.
 inline constexpr const char* kOnnxDomain = "ai.onnx";
@@ -162,6 +165,28 @@ struct FunctionBodyText {
 /// plain function pointer; FunctionBodyContext is in onyx/ops/function_body.h.
 using FunctionBodyBuilder = Result<std::string> (*)(const FunctionBodyContext& context);
 
+/// Moves a node across one version step of its operator (onyx/passes/opset_conversion.h):
+/// rewrites the draft (src/ops/node_draft.h) into what the other version means by it, or
+/// returns why it cannot.
+using VersionAdapter = Status (*)(ops::NodeDraft& draft);
+
+/// What changed from an operator's previous version to this one, and how a node crosses the
+/// step in each direction. Written in the op file beside the version; a step nobody has
+/// reviewed is refused by the converter (the table in docs/opset-conversion.md lists them).
+struct VersionStep {
+  /// Someone compared the two versions and wrote down `change`.
+  bool reviewed = false;
+  /// What changed, in a few words ("bfloat16 added", "axes became an input").
+  const char* change = "";
+  /// previous → this and this → previous; null: the node stays as it is, and the converter
+  /// checks it against the target version's signature (attributes, arity, types).
+  VersionAdapter up = nullptr;
+  VersionAdapter down = nullptr;
+  /// When an adapter refuses some nodes: which, in a few words (for the table).
+  const char* up_refuses = "";
+  const char* down_refuses = "";
+};
+
 /// One version of an operator: it applies to opset versions from since_version up to the
 /// next version's since_version.
 struct OpSchema {
@@ -190,6 +215,9 @@ struct OpSchema {
   void (*infer)(InferenceContext&) = nullptr;
   /// The reference kernel (onyx/ops/kernel_context.h); null when onyx cannot run it yet.
   Status (*kernel)(KernelContext&) = nullptr;
+  /// How a node crosses from the previous version to this one and back (unused on a first
+  /// version).
+  VersionStep step = {};
 
   static constexpr size_t kUnbounded = static_cast<size_t>(-1);
 

@@ -6,6 +6,7 @@
 #include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 #include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
@@ -65,14 +66,16 @@ constexpr Operator kRelu{
          .outputs = kOutputs1,
          .constraints = kConstraints1,
          .infer = inferSameShape,
-         .kernel = runRelu},
+         .kernel = runRelu,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
         {.since_version = 13,
          .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float16 float double bfloat16")}},
          .infer = inferSameShape,
-         .kernel = runRelu},
+         .kernel = runRelu,
+         .step = typesOnly("bfloat16 added")},
         {.since_version = 14,
          .traits = kElementwise,
          .inputs = kInputs1,
@@ -80,7 +83,8 @@ constexpr Operator kRelu{
          .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double bfloat16")}},
          .function_bodies = {{18, kBody18}},
          .infer = inferSameShape,
-         .kernel = runRelu},
+         .kernel = runRelu,
+         .step = typesOnly("int8, int16, int32 and int64 added")},
     }};
 static_assert(isWellFormed(kRelu));
 

@@ -1,0 +1,193 @@
+#include "ops/node_draft.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "onyx/core/element_type.h"
+#include "onyx/ir/constant_value.h"
+#include "onyx/ir/tensor_array.h"
+
+namespace onyx::ops {
+
+NodeDraft::NodeDraft(Node& node, const GraphEditor& edit, const TypeOf& type_of)
+    : node_(node), edit_(edit), type_of_(type_of) {
+  attributes_.assign(node.attributes.begin(), node.attributes.end());
+  inputs_.reserve(node.inputCount());
+  for (size_t i = 0; i < node.inputCount(); ++i) inputs_.push_back({node.input(i), nullptr});
+}
+
+Status NodeDraft::refuse(std::string_view reason) const {
+  return Status(ErrorCode::kUnsupported,
+                fmt::format("{} {} to {}: {}", node_.opType(), from_->since_version,
+                            to_->since_version, reason));
+}
+
+// ---- attributes ------------------------------------------------------------------------------
+
+const Attribute* NodeDraft::attribute(std::string_view name) const {
+  for (const Attribute* attribute : attributes_) {
+    if (attribute->nameOrEmpty() == name) return attribute;
+  }
+  return nullptr;
+}
+
+std::optional<int64_t> NodeDraft::intAttr(std::string_view name) const {
+  const Attribute* found = attribute(name);
+  if (found == nullptr || found->kind() != AttributeKind::kInt) return std::nullopt;
+  return found->i;
+}
+
+std::optional<float> NodeDraft::floatAttr(std::string_view name) const {
+  const Attribute* found = attribute(name);
+  if (found == nullptr || found->kind() != AttributeKind::kFloat) return std::nullopt;
+  return found->f;
+}
+
+std::optional<std::vector<int64_t>> NodeDraft::intsAttr(std::string_view name) const {
+  const Attribute* found = attribute(name);
+  if (found == nullptr || found->kind() != AttributeKind::kInts) return std::nullopt;
+  return std::vector<int64_t>(found->ints.values.begin(), found->ints.values.end());
+}
+
+std::vector<std::string_view> NodeDraft::attributeNames() const {
+  std::vector<std::string_view> names;
+  names.reserve(attributes_.size());
+  for (const Attribute* attribute : attributes_) names.push_back(attribute->nameOrEmpty());
+  return names;
+}
+
+Node* NodeDraft::scratch() {
+  if (scratch_ == nullptr) scratch_ = edit_.arena().make<Node>();
+  return scratch_;
+}
+
+void NodeDraft::put(Attribute& made) {
+  attributes_.push_back(&made);
+  attributes_changed_ = true;
+}
+
+void NodeDraft::setIntAttr(std::string_view name, int64_t value) {
+  removeAttribute(name);
+  put(edit_.setIntAttr(scratch(), name, value));
+}
+
+void NodeDraft::setFloatAttr(std::string_view name, float value) {
+  removeAttribute(name);
+  put(edit_.setFloatAttr(scratch(), name, value));
+}
+
+void NodeDraft::setIntsAttr(std::string_view name, std::span<const int64_t> values) {
+  removeAttribute(name);
+  put(edit_.setIntsAttr(scratch(), name, values));
+}
+
+void NodeDraft::setStringAttr(std::string_view name, std::string_view value) {
+  removeAttribute(name);
+  put(edit_.setStringAttr(scratch(), name, value));
+}
+
+void NodeDraft::removeAttribute(std::string_view name) {
+  auto found = std::find_if(attributes_.begin(), attributes_.end(),
+                            [&](const Attribute* a) { return a->nameOrEmpty() == name; });
+  if (found == attributes_.end()) return;
+  attributes_.erase(found);
+  attributes_changed_ = true;
+}
+
+// ---- inputs ----------------------------------------------------------------------------------
+
+const Tensor* NodeDraft::constantInput(size_t i) const {
+  if (i >= inputs_.size()) return nullptr;
+  if (inputs_[i].constant != nullptr) return inputs_[i].constant;
+  return constantTensor(inputs_[i].value);
+}
+
+std::optional<std::vector<int64_t>> NodeDraft::constantIntegers(size_t i) const {
+  if (i >= inputs_.size()) return std::nullopt;
+  if (inputs_[i].constant == nullptr) return onyx::constantIntegers(inputs_[i].value);
+  Result<Array> array = arrayFromTensor(*inputs_[i].constant);
+  if (!array || (array->type() != ElementType::kInt64 && array->type() != ElementType::kInt32)) {
+    return std::nullopt;
+  }
+  std::vector<int64_t> values(array->size());
+  for (size_t k = 0; k < values.size(); ++k) {
+    values[k] = array->type() == ElementType::kInt64 ? array->data<int64_t>()[k]
+                                                     : array->data<int32_t>()[k];
+  }
+  return values;
+}
+
+const Type* NodeDraft::inputType(size_t i) const {
+  if (i >= inputs_.size()) return nullptr;
+  if (inputs_[i].value != nullptr) return type_of_(*inputs_[i].value);
+  return nullptr;  // a constant the draft made: its adapter knows what it wrote
+}
+
+const Type* NodeDraft::outputType(size_t i) const {
+  if (i >= node_.outputCount() || node_.output(i) == nullptr) return nullptr;
+  return type_of_(*node_.output(i));
+}
+
+void NodeDraft::setInput(size_t i, Value* value) {
+  if (i >= inputs_.size()) inputs_.resize(i + 1);
+  inputs_[i] = {value, nullptr};
+  inputs_changed_ = true;
+}
+
+void NodeDraft::setConstantInput(size_t i, Tensor* tensor) {
+  if (i >= inputs_.size()) inputs_.resize(i + 1);
+  inputs_[i] = {nullptr, tensor};
+  inputs_changed_ = true;
+}
+
+void NodeDraft::setIntegersInput(size_t i, std::span<const int64_t> values) {
+  Array array(ElementType::kInt64, {static_cast<int64_t>(values.size())});
+  std::copy(values.begin(), values.end(), array.data<int64_t>());
+  setConstantInput(i, edit_.tensorFromArray(array));
+}
+
+void NodeDraft::resizeInputs(size_t count) {
+  if (count == inputs_.size()) return;
+  inputs_.resize(count);
+  inputs_changed_ = true;
+}
+
+// ---- writing ---------------------------------------------------------------------------------
+
+void NodeDraft::writeTo(Patch& patch, bool initializers_allowed) const {
+  if (attributes_changed_) {
+    for (const Attribute* before : node_.attributes) {
+      if (std::find(attributes_.begin(), attributes_.end(), before) == attributes_.end()) {
+        patch.removeAttribute(&node_, before->nameOrEmpty());
+      }
+    }
+    for (Attribute* after : attributes_) {
+      bool kept = std::find(node_.attributes.begin(), node_.attributes.end(), after) !=
+                  node_.attributes.end();
+      if (!kept) patch.attributesFor(&node_).attributes.push_back(edit_.arena(), after);
+    }
+  }
+  if (!inputs_changed_) return;
+  patch.resizeInputs(&node_, inputs_.size());
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    const Input& input = inputs_[i];
+    if (input.constant == nullptr) {
+      if (i >= node_.inputCount() || node_.input(i) != input.value) {
+        patch.setInput(&node_, i, input.value);
+      }
+      continue;
+    }
+    Value* made = nullptr;
+    if (initializers_allowed) {
+      made = patch.addInitializer(input.constant);
+    } else {
+      Node* constant = patch.addNode("Constant", {}, 1, &node_);
+      edit_.setTensorAttr(constant, "value", input.constant);
+      made = constant->output(0);
+    }
+    patch.setInput(&node_, i, made);
+  }
+}
+
+}  // namespace onyx::ops

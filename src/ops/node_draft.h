@@ -1,0 +1,124 @@
+// Internal: a node on its way across version steps of its operator, for the adapters in the
+// op files (OpSchema::step) and the opset converter (src/passes/opset_conversion.cc).
+//
+// A conversion is all or nothing, so nothing it decides may touch the graph before every
+// node of the model is known to convert. A draft holds what one node's attributes and inputs
+// will be: adapters read and change the draft, step after step, and only when the whole
+// model converts does the converter write the drafts into the graph through a Patch. What a
+// draft allocates (attributes, constant tensors) lives in the model's arena and is simply
+// left there when the conversion is refused.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "onyx/core/status.h"
+#include "onyx/ir/editor.h"
+#include "onyx/ops/op_schema.h"
+
+namespace onyx::ops {
+
+class NodeDraft {
+ public:
+  /// The declared or inferred type of a value of the model, null when unknown.
+  using TypeOf = std::function<const Type*(const Value&)>;
+
+  NodeDraft(Node& node, const GraphEditor& edit, const TypeOf& type_of);
+
+  Node& node() const { return node_; }
+  const GraphEditor& editor() const { return edit_; }
+
+  /// The step being taken: from the version `from` binds to, to the one `to` binds to
+  /// (adjacent versions of the operator).
+  void beginStep(const OpSchema& from, const OpSchema& to) {
+    from_ = &from;
+    to_ = &to;
+  }
+  const OpSchema& from() const { return *from_; }
+  const OpSchema& to() const { return *to_; }
+  bool goingUp() const { return to_->since_version > from_->since_version; }
+
+  /// Why the node cannot cross this step: an error naming the step, for the converter to
+  /// list with the node's place.
+  Status refuse(std::string_view reason) const;
+
+  // ---- attributes, as they will be -----------------------------------------------------------
+
+  const Attribute* attribute(std::string_view name) const;
+  std::optional<int64_t> intAttr(std::string_view name) const;
+  std::optional<float> floatAttr(std::string_view name) const;
+  std::optional<std::vector<int64_t>> intsAttr(std::string_view name) const;
+  /// The names of the attributes the node will have, in order.
+  std::vector<std::string_view> attributeNames() const;
+
+  void setIntAttr(std::string_view name, int64_t value);
+  void setFloatAttr(std::string_view name, float value);
+  void setIntsAttr(std::string_view name, std::span<const int64_t> values);
+  void setStringAttr(std::string_view name, std::string_view value);
+  void removeAttribute(std::string_view name);
+
+  // ---- inputs, as they will be ---------------------------------------------------------------
+
+  size_t inputCount() const { return inputs_.size(); }
+  /// Input `i` is there (not past the end, not omitted).
+  bool hasInput(size_t i) const {
+    return i < inputs_.size() && (inputs_[i].value != nullptr || inputs_[i].constant != nullptr);
+  }
+  /// The value input `i` reads now; null when omitted or when the draft made it a new
+  /// constant.
+  Value* input(size_t i) const { return i < inputs_.size() ? inputs_[i].value : nullptr; }
+  /// The tensor input `i` always holds (a constant of the model, or one the draft made);
+  /// null when it is not constant.
+  const Tensor* constantInput(size_t i) const;
+  /// Its integers, when it is an integer constant.
+  std::optional<std::vector<int64_t>> constantIntegers(size_t i) const;
+  /// The type of input `i` (declared or inferred, or the constant's), null when unknown.
+  const Type* inputType(size_t i) const;
+  /// The type of output `i`, null when unknown.
+  const Type* outputType(size_t i) const;
+
+  /// Input `i` reads `value` (null: omitted); the inputs grow to reach `i`.
+  void setInput(size_t i, Value* value);
+  /// Input `i` becomes a new constant holding `tensor` (in the model's arena).
+  void setConstantInput(size_t i, Tensor* tensor);
+  /// Input `i` becomes a new 1-D INT64 constant.
+  void setIntegersInput(size_t i, std::span<const int64_t> values);
+  /// Keeps the first `count` inputs (or adds omitted ones).
+  void resizeInputs(size_t count);
+
+  // ---- for the converter ---------------------------------------------------------------------
+
+  /// Whether the draft differs from the node.
+  bool changed() const { return attributes_changed_ || inputs_changed_; }
+  /// Records the draft in `patch` (a patch of the node's graph). New constants become
+  /// initializers when `initializers_allowed` (the main graph at IR 4 and later), else
+  /// Constant nodes just before the node.
+  void writeTo(Patch& patch, bool initializers_allowed) const;
+
+ private:
+  struct Input {
+    Value* value = nullptr;
+    Tensor* constant = nullptr;  // a constant the draft made
+  };
+
+  Node* scratch();
+  void put(Attribute& made);
+
+  Node& node_;
+  GraphEditor edit_;
+  const TypeOf& type_of_;  // the converter's, which outlives every draft
+  const OpSchema* from_ = nullptr;
+  const OpSchema* to_ = nullptr;
+  std::vector<Attribute*> attributes_;  // as they will be; the node's own until changed
+  std::vector<Input> inputs_;
+  Node* scratch_ = nullptr;  // holds the attributes the draft makes
+  bool attributes_changed_ = false;
+  bool inputs_changed_ = false;
+};
+
+}  // namespace onyx::ops

@@ -1,0 +1,249 @@
+// Opset conversion: drafts every node across its operator's version steps, then writes the
+// drafts through one Patch per graph (see onyx/passes/opset_conversion.h).
+#include "onyx/passes/opset_conversion.h"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "core/place_path.h"
+#include "core/quote.h"
+#include "ir/graph_place.h"
+#include "onyx/core/element_type.h"
+#include "onyx/ir/editor.h"
+#include "onyx/ir/graph_scope.h"
+#include "onyx/ir/opset_imports.h"
+#include "onyx/ir/type.h"
+#include "onyx/ir/walk.h"
+#include "onyx/ops/registry.h"
+#include "onyx/passes/pass.h"
+#include "ops/node_draft.h"
+
+namespace onyx {
+
+namespace {
+
+// Where `graph` sits in `model`: `graph`, `functions[1](f)`, `training_info[0].algorithm`,
+// or below a node of an enclosing graph.
+std::string graphPlace(const Model& model, const Graph& graph) {
+  if (const Node* owner = graph.owner(); owner != nullptr && owner->graph() != nullptr) {
+    const Graph& outer = *owner->graph();
+    size_t index = 0;
+    for (const Node* node : outer.nodes()) {
+      if (node == owner) break;
+      ++index;
+    }
+    return joinPath(
+        joinPath(graphPlace(model, outer), pathSegment("node", index, owner->nameOrEmpty())),
+        graphPathInNode(*owner, graph));
+  }
+  if (&graph == model.graph) return "graph";
+  for (size_t i = 0; i < model.functions.size(); ++i) {
+    if (model.functions[i]->body == &graph) {
+      return pathSegment("functions", i, model.functions[i]->nameOrEmpty());
+    }
+  }
+  for (size_t i = 0; i < model.training_info.size(); ++i) {
+    const TrainingInfo& info = *model.training_info[i];
+    std::string entry = pathSegment("training_info", i);
+    if (info.algorithm == &graph) return joinPath(entry, "algorithm");
+    if (info.initialization == &graph) return joinPath(entry, "initialization");
+  }
+  return "graph";
+}
+
+std::string typeLabel(const Type* type) { return type != nullptr ? formatType(*type) : "?"; }
+
+// What the target version's signature says of the draft after a step: the attributes it
+// declares, its arity, the types it allows. An empty string when the draft fits.
+std::string misfit(const ops::NodeDraft& draft, const OpSchema& schema) {
+  if (!schema.unchecked_attributes) {
+    for (std::string_view name : draft.attributeNames()) {
+      if (schema.attribute(name) == nullptr) {
+        return fmt::format("attribute {} is not in version {}", quoted(name), schema.since_version);
+      }
+    }
+    for (const AttributeSpec& spec : schema.attributes) {
+      if (spec.required && draft.attribute(spec.name) == nullptr) {
+        return fmt::format("version {} requires attribute {}", schema.since_version,
+                           quoted(spec.name));
+      }
+    }
+  }
+  size_t inputs = draft.inputCount();
+  while (inputs > 0 && !draft.hasInput(inputs - 1)) --inputs;  // trailing omitted inputs
+  if (inputs < schema.minInputs() || inputs > schema.maxInputs()) {
+    return fmt::format("{} inputs, which version {} does not take", inputs, schema.since_version);
+  }
+  if (!schema.allowsOutputCount(draft.node().outputCount())) {
+    return fmt::format("{} outputs, which version {} does not give", draft.node().outputCount(),
+                       schema.since_version);
+  }
+  auto allowed = [&](const FormalParameter* formal, const Type* type) {
+    if (formal == nullptr || type == nullptr) return true;
+    const TypeConstraint* constraint = schema.constraint(formal->type);
+    return constraint == nullptr || constraint->allowed.allows(*type);
+  };
+  for (size_t i = 0; i < draft.inputCount(); ++i) {
+    const Type* type = draft.inputType(i);
+    if (!allowed(schema.inputAt(i), type)) {
+      return fmt::format("input {} is {}, which version {} does not take", i, typeLabel(type),
+                         schema.since_version);
+    }
+  }
+  for (size_t i = 0; i < draft.node().outputCount(); ++i) {
+    const Type* type = draft.outputType(i);
+    if (!allowed(schema.outputAt(i), type)) {
+      return fmt::format("output {} is {}, which version {} does not give", i, typeLabel(type),
+                         schema.since_version);
+    }
+  }
+  return {};
+}
+
+// Takes the draft from `from` to `to`, step by step. An error says why it cannot.
+Status crossSteps(ops::NodeDraft& draft, const Operator& op, const OpSchema& from,
+                  const OpSchema& to) {
+  std::vector<const OpSchema*> versions;
+  for (const OpSchema& schema : op.versions) versions.push_back(&schema);
+  size_t at = static_cast<size_t>(&from - op.versions.begin());
+  size_t end = static_cast<size_t>(&to - op.versions.begin());
+  while (at != end) {
+    bool up = end > at;
+    size_t next = up ? at + 1 : at - 1;
+    const OpSchema& here = *versions[at];
+    const OpSchema& there = *versions[next];
+    const VersionStep& step = up ? there.step : here.step;  // a step lives on its later version
+    draft.beginStep(here, there);
+    if (!step.reviewed) {
+      return draft.refuse("no adapter yet: the step has not been reviewed");
+    }
+    VersionAdapter adapter = up ? step.up : step.down;
+    if (adapter != nullptr) ONYX_RETURN_IF_ERROR(adapter(draft));
+    if (std::string why = misfit(draft, there); !why.empty()) return draft.refuse(why);
+    at = next;
+  }
+  return Status::ok();
+}
+
+struct Target {
+  int64_t version;
+  const OperatorSetInfo* info;
+};
+
+}  // namespace
+
+Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget> targets) {
+  std::unordered_map<std::string_view, Target> wanted;
+  for (const OpsetTarget& target : targets) {
+    const OperatorSetInfo* info = findOperatorSet(target.domain);
+    std::string_view domain = canonicalDomain(target.domain);
+    if (info == nullptr) {
+      return Status(
+          ErrorCode::kInvalidArgument,
+          "opset conversion covers the standard domains, not " + quoted(domainLabel(domain)));
+    }
+    if (target.version < info->first_version || target.version > info->last_version) {
+      return Status(ErrorCode::kInvalidArgument,
+                    fmt::format("{} has versions {} to {}, not {}", domainLabel(domain),
+                                info->first_version, info->last_version, target.version));
+    }
+    if (!wanted.emplace(domain, Target{target.version, info}).second) {
+      return Status(ErrorCode::kInvalidArgument, "two targets for " + quoted(domainLabel(domain)));
+    }
+  }
+
+  GraphEditor edit(model);
+  std::unique_ptr<InferredTypes> inferred;  // made when a node first needs a type
+  ops::NodeDraft::TypeOf type_of = [&](const Value& value) -> const Type* {
+    if (inferred == nullptr) inferred = std::make_unique<InferredTypes>(model);
+    return inferred->typeOf(value);
+  };
+
+  ConversionSummary summary;
+  std::vector<std::string> blocked;
+  // Graph by graph, so the drafts of one graph are next to each other.
+  std::vector<std::unique_ptr<ops::NodeDraft>> drafts;
+  forEachGraph(model, [&](Graph& graph) {
+    GraphScope scope = scopeOf(model, graph);
+    size_t index = 0;
+    for (Node* node : graph.nodes()) {
+      size_t position = index++;
+      std::string_view domain = canonicalDomain(node->domainOrDefault());
+      auto target = wanted.find(domain);
+      if (target == wanted.end()) continue;
+      std::optional<int64_t> imported = scope.imports.versionOf(domain);
+      if (!imported || *imported == target->second.version) continue;
+      ++summary.nodes_seen;
+      auto block = [&](std::string_view reason) {
+        blocked.push_back(fmt::format(
+            "{}: {}",
+            joinPath(graphPlace(model, graph), pathSegment("node", position, node->nameOrEmpty())),
+            reason));
+      };
+      const Operator* op = findOperator(domain, node->opType());
+      const OpSchema* from = op != nullptr ? op->at(*imported) : nullptr;
+      if (from == nullptr) {
+        block(fmt::format("{} is not an operator of {} {}", quoted(node->opType()),
+                          domainLabel(domain), *imported));
+        continue;
+      }
+      const OpSchema* to = op->at(target->second.version);
+      if (to == nullptr) {
+        block(fmt::format("{} does not exist before opset {}", node->opType(),
+                          op->versions.begin()->since_version));
+        continue;
+      }
+      if (to->deprecated) {
+        block(fmt::format("{} is withdrawn from opset {} on", node->opType(), to->since_version));
+        continue;
+      }
+      if (from == to) continue;
+      auto draft = std::make_unique<ops::NodeDraft>(*node, edit, type_of);
+      if (Status crossed = crossSteps(*draft, *op, *from, *to); !crossed) {
+        block(crossed.message());
+        continue;
+      }
+      if (!draft->changed()) continue;
+      drafts.push_back(std::move(draft));
+    }
+  });
+  if (!blocked.empty()) {
+    std::string message = fmt::format("cannot convert: {} node{} cannot cross", blocked.size(),
+                                      blocked.size() == 1 ? "" : "s");
+    for (const std::string& line : blocked) message += "\n  " + line;
+    return Status(ErrorCode::kUnsupported, std::move(message));
+  }
+
+  // Everything converts: write the drafts, one patch per graph, then the imports.
+  for (size_t first = 0; first < drafts.size();) {
+    Graph* graph = drafts[first]->node().graph();
+    Patch patch = edit.patch(*graph);
+    bool initializers_allowed = graph == model.graph && model.ir_version.value_or(4) >= 4;
+    size_t next = first;
+    for (; next < drafts.size() && drafts[next]->node().graph() == graph; ++next) {
+      drafts[next]->writeTo(patch, initializers_allowed);
+    }
+    ONYX_RETURN_IF_ERROR(patch.apply());
+    first = next;
+  }
+  summary.nodes_changed = drafts.size();
+  for (const auto& [domain, target] : wanted) {
+    if (model.opsetVersion(domain)) model.setOpsetVersion(domain, target.version);
+    for (Function* function : model.functions) {
+      if (OpsetImports(function->opset_import).versionOf(domain)) {
+        edit.setImportedVersion(function->opset_import, domain, target.version);
+      }
+    }
+  }
+  return summary;
+}
+
+Result<ConversionSummary> convertOpset(Model& model, int64_t version) {
+  OpsetTarget target{"", version};
+  return convertOpset(model, std::span<const OpsetTarget>(&target, 1));
+}
+
+}  // namespace onyx

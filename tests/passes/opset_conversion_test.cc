@@ -1,0 +1,151 @@
+// Opset conversion: steps crossed by their adapters, every blocking node named, nothing
+// changed when a conversion is refused, each scope converted by its own imports.
+#include "onyx/passes/opset_conversion.h"
+
+#include <gtest/gtest.h>
+
+#include "onyx/check/checker.h"
+#include "onyx/ir/opset_imports.h"
+#include "support/check_testing.h"
+#include "support/graph_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::listed;
+using testing::parseOrFail;
+
+TEST(OpsetConversion, AReluCrossesATypesOnlyStepAndTheModelChecks) {
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 14]>
+    g (float[2] x) => (float[2] y) {
+      y = Relu (x)
+    })");
+  Result<ConversionSummary> done = convertOpset(model, 13);
+  ASSERT_TRUE(done) << done.status().toString();
+  EXPECT_EQ(model.opsetVersion(""), 13);
+  EXPECT_EQ(done->nodes_seen, 1u);
+  EXPECT_EQ(done->nodes_changed, 0u);  // nothing but the import changes
+  Diagnostics found = checkModel(model);
+  EXPECT_FALSE(found.hasErrors()) << listed(found);
+}
+
+TEST(OpsetConversion, ARefusalNamesEveryBlockingNodeAndChangesNothing) {
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 14]>
+    g (int8[2] a, int32[2] b, float[2] c) => (int8[2] y, int32[2] z, float[2] w) {
+      y = Relu (a)
+      z = Relu (b)
+      w = Relu (c)
+    })");
+  std::string before = testing::bytesOf(model);
+  Result<ConversionSummary> done = convertOpset(model, 13);
+  ASSERT_FALSE(done);
+  EXPECT_EQ(done.status().code(), ErrorCode::kUnsupported);
+  const std::string& message = done.status().message();
+  EXPECT_NE(message.find("2 nodes cannot cross"), std::string::npos) << message;
+  EXPECT_NE(message.find("graph.node[0]: Relu 14 to 13: input 0 is int8[2]"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("graph.node[1]: Relu 14 to 13: input 0 is int32[2]"), std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("graph.node[2]"), std::string::npos) << message;
+  EXPECT_EQ(testing::bytesOf(model), before);
+}
+
+TEST(OpsetConversion, AnUnreviewedStepIsRefusedSayingSo) {
+  // Hardmax's step to 13 (axis semantics) has no adapter yet.
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[2,3] x) => (float[2,3] y) {
+      y = Hardmax <axis = 1> (x)
+    })");
+  Result<ConversionSummary> done = convertOpset(model, 12);
+  ASSERT_FALSE(done);
+  EXPECT_NE(done.status().message().find("Hardmax 13 to 11: no adapter yet"), std::string::npos)
+      << done.status().message();
+}
+
+TEST(OpsetConversion, UpFromOpsetOneDropsTheConsumedInputsHint) {
+  Model model = parseOrFail(R"(
+    <ir_version: 3, opset_import: ["" : 1]>
+    g (float[2] x) => (float[2] y) {
+      y = Relu <consumed_inputs = [0]> (x)
+    })");
+  Result<ConversionSummary> done = convertOpset(model, 6);
+  ASSERT_TRUE(done) << done.status().toString();
+  EXPECT_EQ(done->nodes_changed, 1u);
+  EXPECT_FALSE(model.graph->firstNode()->hasAttr("consumed_inputs"));
+  EXPECT_EQ(model.opsetVersion(""), 6);
+  Diagnostics found = checkModel(model);
+  EXPECT_FALSE(found.hasErrors()) << listed(found);
+}
+
+TEST(OpsetConversion, AnOperatorYoungerThanTheTargetIsRefused) {
+  Model model = parseOrFail(R"(
+    <ir_version: 9, opset_import: ["" : 20]>
+    g (float[2] x) => (float[2] y) {
+      y = Gelu (x)
+    })");
+  Result<ConversionSummary> done = convertOpset(model, 19);
+  ASSERT_FALSE(done);
+  EXPECT_NE(done.status().message().find("graph.node[0]: Gelu does not exist before opset 20"),
+            std::string::npos)
+      << done.status().message();
+}
+
+TEST(OpsetConversion, ANestedNodeIsNamedByItsPath) {
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 14]>
+    g (bool c, int8[2] a) => (int8[2] y) {
+      y = If (c) <then_branch = then () => (int8[2] t) { t = Relu (a) },
+                  else_branch = other () => (int8[2] e) { e = Identity (a) }>
+    })");
+  Result<ConversionSummary> done = convertOpset(model, 13);
+  ASSERT_FALSE(done);
+  EXPECT_NE(done.status().message().find(
+                "graph.node[0].attribute[1](else_branch).g.node[0]: Identity 14 to 13"),
+            std::string::npos)
+      << done.status().message();
+  EXPECT_NE(done.status().message().find(
+                "graph.node[0].attribute[0](then_branch).g.node[0]: Relu 14 to 13"),
+            std::string::npos)
+      << done.status().message();
+}
+
+TEST(OpsetConversion, AFunctionBodyIsConvertedByItsOwnImports) {
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 14, "local" : 1]>
+    g (float[2] x) => (float[2] y) {
+      y = local.Act (x)
+    }
+    <domain: "local", opset_import: ["" : 14]>
+    Act (a) => (b) {
+      b = Relu (a)
+    })");
+  Result<ConversionSummary> done = convertOpset(model, 13);
+  ASSERT_TRUE(done) << done.status().toString();
+  EXPECT_EQ(done->nodes_seen, 1u);  // the Relu in the body
+  EXPECT_EQ(OpsetImports(model.functions[0]->opset_import).versionOf(""), 13);
+  EXPECT_EQ(model.opsetVersion(""), 13);
+  EXPECT_EQ(model.opsetVersion("local"), 1);
+}
+
+TEST(OpsetConversion, ATargetOutsideTheKnownVersionsIsAUsageError) {
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 14]>
+    g (float[2] x) => (float[2] y) {
+      y = Relu (x)
+    })");
+  for (int64_t version : {0, 99}) {
+    Result<ConversionSummary> done = convertOpset(model, version);
+    ASSERT_FALSE(done);
+    EXPECT_EQ(done.status().code(), ErrorCode::kInvalidArgument);
+  }
+  OpsetTarget custom{"com.example", 1};
+  Result<ConversionSummary> done = convertOpset(model, std::span<const OpsetTarget>(&custom, 1));
+  ASSERT_FALSE(done);
+  EXPECT_EQ(done.status().code(), ErrorCode::kInvalidArgument);
+}
+
+}  // namespace
+}  // namespace onyx
