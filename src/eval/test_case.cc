@@ -217,18 +217,23 @@ Result<std::vector<NamedValue>> loadTestInputs(const Model& model, const std::st
 }
 
 Result<TestCaseResult> runTestCase(const std::string& folder_text, const EvalOptions& options) {
-  fs::path folder(folder_text);
-  Result<Model> model = loadModel((folder / "model.onnx").string());
+  Result<Model> model = loadModel((fs::path(folder_text) / "model.onnx").string());
   if (!model) return model.status();
-  const Graph& graph = *model->graph;
+  return runTestCase(*model, folder_text, options);
+}
+
+Result<TestCaseResult> runTestCase(const Model& model, const std::string& folder_text,
+                                   const EvalOptions& options) {
+  fs::path folder(folder_text);
+  const Graph& graph = *model.graph;
   Tolerance tolerance = toleranceOf(folder);
   TestCaseResult result;
   for (const std::string& data_set_text : testDataSets(folder_text)) {
     fs::path data_set(data_set_text);
     ++result.data_sets;
-    Result<std::vector<NamedValue>> inputs = loadTestInputs(*model, data_set_text);
+    Result<std::vector<NamedValue>> inputs = loadTestInputs(model, data_set_text);
     if (!inputs) return inputs.status();
-    Result<std::vector<EvalValue>> outputs = evaluate(*model, *inputs, options);
+    Result<std::vector<EvalValue>> outputs = evaluate(model, *inputs, options);
     if (!outputs) return outputs.status();
     for (size_t k = 0; k < graph.outputs.size() && k < outputs->size(); ++k) {
       fs::path file = data_set / ("output_" + std::to_string(k) + ".pb");

@@ -14,6 +14,13 @@ namespace {
 namespace fs = std::filesystem;
 using testing::ToolRun;
 
+// A model at opset 14 that converts down to 13.
+constexpr const char* kFloatRelu = R"(
+    <ir_version: 8, opset_import: ["" : 14]>
+    g (float[2] x) => (float[2] y) {
+      y = Relu (x)
+    })";
+
 ToolRun onyx(const std::string& arguments) {
   return testing::runOnyx(arguments, testing::Stderr::kMerged);
 }
@@ -37,11 +44,7 @@ class ConvertOpsetCli : public ::testing::Test {
 };
 
 TEST_F(ConvertOpsetCli, ConvertsAndWritesTheModel) {
-  std::string in = write("in.onnxtxt", R"(
-    <ir_version: 8, opset_import: ["" : 14]>
-    g (float[2] x) => (float[2] y) {
-      y = Relu (x)
-    })");
+  std::string in = write("in.onnxtxt", kFloatRelu);
   std::string out = (dir_ / "out.onnx").string();
   ToolRun run = onyx("convert " + in + " " + out + " --opset 13");
   EXPECT_EQ(run.status, 0) << run.out;
@@ -70,11 +73,7 @@ TEST_F(ConvertOpsetCli, ARefusalListsEveryNodeAndWritesNothing) {
 }
 
 TEST_F(ConvertOpsetCli, AMalformedTargetIsAUsageError) {
-  std::string in = write("in.onnxtxt", R"(
-    <ir_version: 8, opset_import: ["" : 14]>
-    g (float[2] x) => (float[2] y) {
-      y = Relu (x)
-    })");
+  std::string in = write("in.onnxtxt", kFloatRelu);
   std::string out = (dir_ / "out.onnx").string();
   EXPECT_EQ(onyx("convert " + in + " " + out + " --domain-opset ai.onnx.ml").status, 2);
   EXPECT_EQ(onyx("convert " + in + " " + out + " --domain-opset ai.onnx.ml=x").status, 2);

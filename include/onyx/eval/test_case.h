@@ -49,6 +49,10 @@ struct TestCaseResult {
 /// Runs the case in `folder`. A model that cannot be loaded or run is an error Status (the
 /// case fails with it); a data set whose outputs differ is a failure line.
 Result<TestCaseResult> runTestCase(const std::string& folder, const EvalOptions& options = {});
+/// Runs `model` (the case's model, changed: converted, optimised) against the data sets of
+/// the case in `folder`.
+Result<TestCaseResult> runTestCase(const Model& model, const std::string& folder,
+                                   const EvalOptions& options = {});
 
 }  // namespace onyx
 

@@ -5,6 +5,7 @@
 #include "ops/lib/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -51,7 +52,10 @@ constexpr Operator kAbs{
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
          .infer = inferSameShape,
-         .kernel = runAbs},
+         .kernel = runAbs,
+         .step = {.reviewed = true,
+                  .change = "consumed_inputs removed; integer types added",
+                  .up = dropConsumedInputs}},
         {.since_version = 13,
          .traits = kElementwise,
          .inputs = kInputs1,
@@ -59,7 +63,8 @@ constexpr Operator kAbs{
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
          .infer = inferSameShape,
-         .kernel = runAbs},
+         .kernel = runAbs,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kAbs));
 

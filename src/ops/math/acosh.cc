@@ -37,7 +37,8 @@ constexpr Operator kAcosh{.domain = kOnnxDomain,
                                .outputs = kOutputs9,
                                .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                .infer = inferSameShape,
-                               .kernel = runAcosh},
+                               .kernel = runAcosh,
+                               .step = typesOnly("bfloat16 added")},
                           }};
 static_assert(isWellFormed(kAcosh));
 

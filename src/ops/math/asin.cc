@@ -37,7 +37,8 @@ constexpr Operator kAsin{.domain = kOnnxDomain,
                               .outputs = kOutputs7,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                               .infer = inferSameShape,
-                              .kernel = runAsin},
+                              .kernel = runAsin,
+                              .step = typesOnly("bfloat16 added")},
                          }};
 static_assert(isWellFormed(kAsin));
 

@@ -5,6 +5,7 @@
 #include "ops/lib/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -22,32 +23,35 @@ constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
 extern const Operator kCeil;
-constexpr Operator kCeil{.domain = kOnnxDomain,
-                         .name = "Ceil",
-                         .versions = {
-                             {.since_version = 1,
-                              .traits = kElementwise,
-                              .inputs = kInputs1,
-                              .outputs = kOutputs1,
-                              .attributes = {attr("consumed_inputs", kInts)},
-                              .constraints = kConstraints1,
-                              .infer = inferSameShape,
-                              .kernel = runCeil},
-                             {.since_version = 6,
-                              .traits = kElementwise,
-                              .inputs = kInputs1,
-                              .outputs = kOutputs1,
-                              .constraints = kConstraints1,
-                              .infer = inferSameShape,
-                              .kernel = runCeil},
-                             {.since_version = 13,
-                              .traits = kElementwise,
-                              .inputs = kInputs1,
-                              .outputs = kOutputs1,
-                              .constraints = {{"T", tensor("float16 float double bfloat16")}},
-                              .infer = inferSameShape,
-                              .kernel = runCeil},
-                         }};
+constexpr Operator kCeil{
+    .domain = kOnnxDomain,
+    .name = "Ceil",
+    .versions = {
+        {.since_version = 1,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runCeil},
+        {.since_version = 6,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runCeil,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
+        {.since_version = 13,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("float16 float double bfloat16")}},
+         .infer = inferSameShape,
+         .kernel = runCeil,
+         .step = typesOnly("bfloat16 added")},
+    }};
 static_assert(isWellFormed(kCeil));
 
 }  // namespace onyx::ops::ai_onnx

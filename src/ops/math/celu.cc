@@ -78,7 +78,8 @@ constexpr Operator kCelu{.domain = kOnnxDomain,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                               .function_bodies = {{28, kBody28}},
                               .infer = inferSameShape,
-                              .kernel = runCelu},
+                              .kernel = runCelu,
+                              .step = typesOnly("bfloat16, float16 and double added")},
                          }};
 static_assert(isWellFormed(kCelu));
 

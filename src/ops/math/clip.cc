@@ -2,11 +2,25 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+#include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/type.h"
 #include "ops/body_text.h"
 #include "ops/lib/elementwise_kernels.h"
 #include "ops/math/vector_math.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 #include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
@@ -83,6 +97,52 @@ Status runClip(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Up to version 11, where the bounds are inputs of the input's type: each attribute becomes a
+// scalar of that type. An absent bound stays absent, which clips nothing in either version.
+Status boundsToInputs(NodeDraft& draft) {
+  std::optional<float> low = draft.floatAttr("min");
+  std::optional<float> high = draft.floatAttr("max");
+  draft.removeAttribute("min");
+  draft.removeAttribute("max");
+  if (!low && !high) return Status::ok();
+  const Type* type = draft.inputType(0);
+  if (type == nullptr || !type->elem_type) {
+    return draft.refuse("the input's element type, which the bounds take, is unknown");
+  }
+  auto element = static_cast<ElementType>(*type->elem_type);
+  auto setBound = [&](size_t index, float value) {
+    Array scalar(element, {});
+    storeDouble(scalar, 0, value);
+    draft.setConstantInput(index, draft.editor().tensorFromArray(scalar));
+  };
+  if (low) setBound(1, *low);
+  if (high) setBound(2, *high);
+  return Status::ok();
+}
+
+// Down to version 6, where the bounds are float attributes: each bound given must be a
+// constant of one element that a float holds exactly.
+Status boundsToAttributes(NodeDraft& draft) {
+  for (size_t index : {size_t{1}, size_t{2}}) {
+    if (!draft.hasInput(index)) continue;
+    std::string_view name = index == 1 ? "min" : "max";
+    const Tensor* constant = draft.constantInput(index);
+    if (constant == nullptr) return draft.refuse(fmt::format("{} is not a constant", name));
+    Result<Array> values = arrayFromTensor(*constant);
+    if (!values || values->size() != 1) {
+      return draft.refuse(fmt::format("{} is not a constant of one element", name));
+    }
+    double value = elementAsDouble(*values, 0);
+    auto narrowed = static_cast<float>(value);
+    if (static_cast<double>(narrowed) != value && !std::isnan(value)) {
+      return draft.refuse(fmt::format("{} {} is not a float", name, value));
+    }
+    draft.setFloatAttr(name, narrowed);
+  }
+  draft.resizeInputs(1);
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
@@ -134,14 +194,21 @@ constexpr Operator kClip{
          .attributes = {attr("max", 3.40282347e+38f), attr("min", -3.40282347e+38f)},
          .constraints = kConstraints1,
          .infer = inferSameShape,
-         .kernel = runClip},
+         .kernel = runClip,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
         {.since_version = 11,
          .traits = kElementwise,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
          .infer = inferSameShape,
-         .kernel = runClip},
+         .kernel = runClip,
+         .step = {.reviewed = true,
+                  .change = "min and max became inputs",
+                  .up = boundsToInputs,
+                  .down = boundsToAttributes,
+                  .up_refuses = "a bound set, the input's element type unknown",
+                  .down_refuses = "a bound not a one-element constant a float holds exactly"}},
         {.since_version = 12,
          .traits = kElementwise,
          .inputs = kInputs11,
@@ -150,7 +217,8 @@ constexpr Operator kClip{
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
          .infer = inferSameShape,
-         .kernel = runClip},
+         .kernel = runClip,
+         .step = typesOnly("integer types added")},
         {.since_version = 13,
          .traits = kElementwise,
          .inputs = kInputs11,
@@ -159,7 +227,8 @@ constexpr Operator kClip{
                                       "float double bfloat16")}},
          .build_function_body = buildClip13,
          .infer = inferSameShape,
-         .kernel = runClip},
+         .kernel = runClip,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kClip));
 

@@ -37,7 +37,8 @@ constexpr Operator kCos{.domain = kOnnxDomain,
                              .outputs = kOutputs7,
                              .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                              .infer = inferSameShape,
-                             .kernel = runCos},
+                             .kernel = runCos,
+                             .step = typesOnly("bfloat16 added")},
                         }};
 static_assert(isWellFormed(kCos));
 

@@ -37,7 +37,8 @@ constexpr Operator kCosh{.domain = kOnnxDomain,
                               .outputs = kOutputs9,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                               .infer = inferSameShape,
-                              .kernel = runCosh},
+                              .kernel = runCosh,
+                              .step = typesOnly("bfloat16 added")},
                          }};
 static_assert(isWellFormed(kCosh));
 

@@ -54,7 +54,8 @@ constexpr Operator kCumSum{
          .constraints = {{"T", tensor("uint32 uint64 int32 int64 float16 float double bfloat16")},
                          {"T2", tensor("int32 int64")}},
          .infer = inferCumulative,
-         .kernel = runCumSum},
+         .kernel = runCumSum,
+         .step = typesOnly("float16 and bfloat16 added")},
     }};
 static_assert(isWellFormed(kCumSum));
 

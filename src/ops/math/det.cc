@@ -57,7 +57,8 @@ constexpr Operator kDet{.domain = kOnnxDomain,
                              .outputs = kOutputs11,
                              .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                              .infer = inferDet,
-                             .kernel = runDet},
+                             .kernel = runDet,
+                             .step = typesOnly("bfloat16 added")},
                         }};
 static_assert(isWellFormed(kDet));
 

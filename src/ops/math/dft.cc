@@ -2,9 +2,15 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
+
+#include "onyx/core/array.h"
 #include "ops/math/math_shape.h"
 #include "ops/math/signal_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -92,6 +98,30 @@ namespace {
 Status runDft17(KernelContext& ctx) { return runDftKernel(ctx, false); }
 Status runDft20(KernelContext& ctx) { return runDftKernel(ctx, true); }
 
+// Up to version 20, where axis is an optional scalar input (default -2) in place of the
+// attribute (default 1): the attribute's value, written out or default, becomes that input.
+Status axisToInput(NodeDraft& draft) {
+  int64_t axis = draft.intAttr("axis").value_or(1);
+  draft.removeAttribute("axis");
+  if (axis == -2) return Status::ok();
+  Array scalar = Array::scalar<int64_t>(ElementType::kInt64, axis);
+  draft.setConstantInput(2, draft.editor().tensorFromArray(scalar));
+  return Status::ok();
+}
+
+// Down to version 17: the axis input, or its default -2, becomes the attribute.
+Status axisToAttribute(NodeDraft& draft) {
+  int64_t axis = -2;
+  if (draft.hasInput(2)) {
+    std::optional<std::vector<int64_t>> values = draft.constantIntegers(2);
+    if (!values || values->size() != 1) return draft.refuse("axis is not a constant scalar");
+    axis = (*values)[0];
+  }
+  draft.setIntAttr("axis", axis);
+  draft.resizeInputs(draft.hasInput(1) ? 2 : 1);
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kDFT;
@@ -117,7 +147,12 @@ constexpr Operator kDFT{
                          {"T2", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
          .infer = inferDFT,
-         .kernel = runDft20},
+         .kernel = runDft20,
+         .step = {.reviewed = true,
+                  .change = "axis became an input, its default 1 became -2",
+                  .up = axisToInput,
+                  .down = axisToAttribute,
+                  .down_refuses = "axis not a constant"}},
     }};
 static_assert(isWellFormed(kDFT));
 

@@ -5,6 +5,7 @@
 #include "ops/lib/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -47,36 +48,39 @@ Elu <alpha: float = 1.0> (X) => (Y) {
 )ONNX";
 
 extern const Operator kElu;
-constexpr Operator kElu{.domain = kOnnxDomain,
-                        .name = "Elu",
-                        .versions = {
-                            {.since_version = 1,
-                             .traits = kElementwise,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .attributes = {attr("alpha", 1.0f), attr("consumed_inputs", kInts)},
-                             .constraints = kConstraints1,
-                             .infer = inferSameShape,
-                             .kernel = runElu},
-                            {.since_version = 6,
-                             .traits = kElementwise,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .attributes = kAttributes6,
-                             .constraints = kConstraints1,
-                             .function_bodies = {{18, kBody18}},
-                             .infer = inferSameShape,
-                             .kernel = runElu},
-                            {.since_version = 22,
-                             .traits = kElementwise,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .attributes = kAttributes6,
-                             .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                             .function_bodies = {{22, kBody18}},
-                             .infer = inferSameShape,
-                             .kernel = runElu},
-                        }};
+constexpr Operator kElu{
+    .domain = kOnnxDomain,
+    .name = "Elu",
+    .versions = {
+        {.since_version = 1,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("alpha", 1.0f), attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runElu},
+        {.since_version = 6,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes6,
+         .constraints = kConstraints1,
+         .function_bodies = {{18, kBody18}},
+         .infer = inferSameShape,
+         .kernel = runElu,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
+        {.since_version = 22,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes6,
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .function_bodies = {{22, kBody18}},
+         .infer = inferSameShape,
+         .kernel = runElu,
+         .step = typesOnly("bfloat16 added")},
+    }};
 static_assert(isWellFormed(kElu));
 
 }  // namespace onyx::ops::ai_onnx

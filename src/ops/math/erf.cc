@@ -44,7 +44,8 @@ constexpr Operator kErf{
          .outputs = kOutputs9,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .infer = inferSameShape,
-         .kernel = runErf},
+         .kernel = runErf,
+         .step = typesOnly("bfloat16 added; integer types removed")},
     }};
 static_assert(isWellFormed(kErf));
 

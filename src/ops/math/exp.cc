@@ -6,6 +6,7 @@
 #include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -25,32 +26,35 @@ constexpr Formals kOutputs1 = {{"output", "T"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
 extern const Operator kExp;
-constexpr Operator kExp{.domain = kOnnxDomain,
-                        .name = "Exp",
-                        .versions = {
-                            {.since_version = 1,
-                             .traits = kElementwise,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .attributes = {attr("consumed_inputs", kInts)},
-                             .constraints = kConstraints1,
-                             .infer = inferSameShape,
-                             .kernel = runExp},
-                            {.since_version = 6,
-                             .traits = kElementwise,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .constraints = kConstraints1,
-                             .infer = inferSameShape,
-                             .kernel = runExp},
-                            {.since_version = 13,
-                             .traits = kElementwise,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                             .infer = inferSameShape,
-                             .kernel = runExp},
-                        }};
+constexpr Operator kExp{
+    .domain = kOnnxDomain,
+    .name = "Exp",
+    .versions = {
+        {.since_version = 1,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runExp},
+        {.since_version = 6,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runExp,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
+        {.since_version = 13,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .infer = inferSameShape,
+         .kernel = runExp,
+         .step = typesOnly("bfloat16 added")},
+    }};
 static_assert(isWellFormed(kExp));
 
 }  // namespace onyx::ops::ai_onnx

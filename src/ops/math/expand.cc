@@ -103,7 +103,8 @@ constexpr Operator kExpand{
          .outputs = kOutputs8,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferExpand,
-         .kernel = runExpand},
+         .kernel = runExpand,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kExpand));
 

@@ -2,10 +2,21 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/math/matmul_kernels.h"
 #include "ops/matrix_multiply.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -146,6 +157,72 @@ Status runGemm(KernelContext& ctx) {
   return Status::ok();
 }
 
+// A dimension as far as the model tells: a number, or a symbol that names one size wherever
+// it appears, or neither.
+struct Extent {
+  std::optional<int64_t> value;
+  std::string_view symbol;
+};
+
+bool sameExtent(const Extent& a, const Extent& b) {
+  if (a.value || b.value) return a.value == b.value;
+  return !a.symbol.empty() && a.symbol == b.symbol;
+}
+
+// The shape of input `i`, from its type or, for a constant, from its dims; nullopt when not
+// even the rank is known.
+std::optional<std::vector<Extent>> inputShape(const NodeDraft& draft, size_t i) {
+  std::vector<Extent> shape;
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    for (const Dimension& dim : type->shape->dims) {
+      shape.push_back({dim.dim_value, dim.dim_param.value_or(std::string_view())});
+    }
+    return shape;
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    for (int64_t dim : constant->dims) shape.push_back({dim, {}});
+    return shape;
+  }
+  return std::nullopt;
+}
+
+// Up to version 7, which stretches C over [M, N] numpy-style whenever C needs it. The legacy
+// `broadcast` allowed that stretching (runGemm and onnx's own converter read it as numpy's
+// unidirectional broadcast), so it simply goes.
+Status dropBroadcast(NodeDraft& draft) {
+  draft.removeAttribute("broadcast");
+  return Status::ok();
+}
+
+// Down to version 6: `broadcast` is set unless C is known to be [M, N] already (a valid
+// version 7 node has a C that broadcasts to [M, N]).
+Status setBroadcast(NodeDraft& draft) {
+  std::optional<std::vector<Extent>> a = inputShape(draft, 0);
+  std::optional<std::vector<Extent>> b = inputShape(draft, 1);
+  std::optional<std::vector<Extent>> c = inputShape(draft, 2);
+  if (a && b && c && a->size() == 2 && b->size() == 2 && c->size() == 2) {
+    const Extent& m = (*a)[draft.intAttr("transA").value_or(0) != 0 ? 1 : 0];
+    const Extent& n = (*b)[draft.intAttr("transB").value_or(0) != 0 ? 0 : 1];
+    if (sameExtent((*c)[0], m) && sameExtent((*c)[1], n)) return Status::ok();
+  }
+  draft.setIntAttr("broadcast", 1);
+  return Status::ok();
+}
+
+// Down to version 9, where C is required: a missing C becomes the scalar 0 that version 11
+// computes with in its place.
+Status zeroForMissingC(NodeDraft& draft) {
+  if (draft.hasInput(2)) return Status::ok();
+  const Type* type = draft.inputType(0);
+  if (type == nullptr || !type->elem_type) {
+    return draft.refuse("C is missing and A's element type, which C takes, is unknown");
+  }
+  Array zero(static_cast<ElementType>(*type->elem_type), {});
+  storeDouble(zero, 0, 0.0);
+  draft.setConstantInput(2, draft.editor().tensorFromArray(zero));
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kGemm;
@@ -166,35 +243,46 @@ constexpr Operator kGemm{
          .attributes = kAttributes1,
          .constraints = kConstraints1,
          .infer = inferGemm,
-         .kernel = runGemm},
+         .kernel = runGemm,
+         .step = typesOnly("no change a node shows (C lost its in-place note)")},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes7,
          .constraints = kConstraints1,
          .infer = inferGemm,
-         .kernel = runGemm},
+         .kernel = runGemm,
+         .step = {.reviewed = true,
+                  .change = "broadcast removed: C broadcasts numpy-style",
+                  .up = dropBroadcast,
+                  .down = setBroadcast}},
         {.since_version = 9,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes7,
          .constraints = kConstraints9,
          .infer = inferGemm,
-         .kernel = runGemm},
+         .kernel = runGemm,
+         .step = typesOnly("uint32, uint64, int32 and int64 added")},
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .attributes = kAttributes7,
          .constraints = kConstraints9,
          .infer = inferGemm,
-         .kernel = runGemm},
+         .kernel = runGemm,
+         .step = {.reviewed = true,
+                  .change = "C became optional",
+                  .down = zeroForMissingC,
+                  .down_refuses = "C missing and A's element type unknown"}},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .attributes = kAttributes7,
          .constraints = {{"T", tensor("float16 float double uint32 uint64 int32 int64 bfloat16")}},
          .infer = inferGemm,
-         .kernel = runGemm},
+         .kernel = runGemm,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kGemm));
 

@@ -6,6 +6,7 @@
 #include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 #include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
@@ -84,7 +85,8 @@ constexpr Operator kHardSigmoid{
          .constraints = kConstraints1,
          .function_bodies = {{18, kBody18}},
          .infer = inferSameShape,
-         .kernel = runHardSigmoid},
+         .kernel = runHardSigmoid,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
         {.since_version = 22,
          .traits = kElementwise,
          .inputs = kInputs1,
@@ -93,7 +95,8 @@ constexpr Operator kHardSigmoid{
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .function_bodies = {{22, kBody18}},
          .infer = inferSameShape,
-         .kernel = runHardSigmoid},
+         .kernel = runHardSigmoid,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kHardSigmoid));
 

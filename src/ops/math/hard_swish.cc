@@ -67,7 +67,8 @@ constexpr Operator kHardSwish{.domain = kOnnxDomain,
                                    .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                    .function_bodies = {{22, kBody14}},
                                    .infer = inferSameShape,
-                                   .kernel = runHardSwish},
+                                   .kernel = runHardSwish,
+                                   .step = typesOnly("bfloat16 added")},
                               }};
 static_assert(isWellFormed(kHardSwish));
 

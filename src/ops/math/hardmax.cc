@@ -2,8 +2,14 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "onyx/ir/type.h"
 #include "ops/math/math_shape.h"
 #include "ops/math/softmax_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -23,34 +29,85 @@ Status runHardmax(KernelContext& ctx) {
   return runSoftmaxFamily<SoftmaxKind::kHardmax>(ctx, false);
 }
 
+// The input's shape, null when not even its rank is known.
+const TensorShape* inputShape(const NodeDraft& draft) {
+  const Type* type = draft.inputType(0);
+  return type != nullptr ? type->shape : nullptr;
+}
+
+// Down to version 1, which does not count axis from the back: a negative axis becomes the
+// axis it names.
+Status axisFromFront(NodeDraft& draft) {
+  std::optional<int64_t> axis = draft.intAttr("axis");
+  if (!axis || *axis >= 0) return Status::ok();
+  const TensorShape* shape = inputShape(draft);
+  if (shape == nullptr) return draft.refuse("axis is negative and the input's rank is unknown");
+  draft.setIntAttr("axis", *axis + static_cast<int64_t>(shape->rank()));
+  return Status::ok();
+}
+
+// Versions 1 and 11 work on the input coerced to 2-D, over all the dimensions from axis on;
+// version 13 along axis alone. The two agree when every dimension after axis is 1 (axis -1
+// always); otherwise it would take a Flatten and a Reshape around the node. The axis is
+// written out either way, as its default changed from 1 to -1.
+Status alongOneAxis(NodeDraft& draft) {
+  int64_t axis = draft.intAttr("axis").value_or(draft.from().attribute("axis")->default_int);
+  if (axis != -1) {
+    const TensorShape* shape = inputShape(draft);
+    if (shape == nullptr) return draft.refuse("axis is not -1 and the input's rank is unknown");
+    const auto rank = static_cast<int64_t>(shape->rank());
+    int64_t at = axis < 0 ? axis + rank : axis;
+    if (at < 0 || at >= rank) return draft.refuse("axis is outside the input's rank");
+    for (auto d = static_cast<size_t>(at) + 1; d < shape->rank(); ++d) {
+      if (shape->dims[d].dim_value != int64_t{1}) {
+        return draft.refuse("a dimension after axis is not known to be 1");
+      }
+    }
+  }
+  draft.setIntAttr("axis", axis);
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kHardmax;
-constexpr Operator kHardmax{.domain = kOnnxDomain,
-                            .name = "Hardmax",
-                            .versions = {
-                                {.since_version = 1,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = kConstraints1,
-                                 .infer = inferSoftmaxFamily,
-                                 .kernel = runHardmaxOld},
-                                {.since_version = 11,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = kConstraints1,
-                                 .infer = inferSoftmaxFamily,
-                                 .kernel = runHardmaxOld},
-                                {.since_version = 13,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = {attr("axis", -1)},
-                                 .constraints = {{"T", tensor("float16 float double bfloat16")}},
-                                 .infer = inferSoftmaxFamily,
-                                 .kernel = runHardmax},
-                            }};
+constexpr Operator kHardmax{
+    .domain = kOnnxDomain,
+    .name = "Hardmax",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1,
+         .infer = inferSoftmaxFamily,
+         .kernel = runHardmaxOld},
+        {.since_version = 11,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1,
+         .infer = inferSoftmaxFamily,
+         .kernel = runHardmaxOld,
+         .step = {.reviewed = true,
+                  .change = "negative axis allowed",
+                  .down = axisFromFront,
+                  .down_refuses = "a negative axis, the input's rank unknown"}},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("axis", -1)},
+         .constraints = {{"T", tensor("float16 float double bfloat16")}},
+         .infer = inferSoftmaxFamily,
+         .kernel = runHardmax,
+         .step = {.reviewed = true,
+                  .change = "along axis alone, not the 2-D coercion; axis default 1 became -1; "
+                            "bfloat16 added",
+                  .up = alongOneAxis,
+                  .down = alongOneAxis,
+                  .up_refuses = "axis not -1, a dimension after it not known to be 1",
+                  .down_refuses = "axis not -1, a dimension after it not known to be 1"}},
+    }};
 static_assert(isWellFormed(kHardmax));
 
 }  // namespace onyx::ops::ai_onnx

@@ -5,6 +5,7 @@
 #include "ops/lib/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -22,32 +23,35 @@ constexpr Formals kOutputs1 = {{"output", "T"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
 extern const Operator kLog;
-constexpr Operator kLog{.domain = kOnnxDomain,
-                        .name = "Log",
-                        .versions = {
-                            {.since_version = 1,
-                             .traits = kElementwise,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .attributes = {attr("consumed_inputs", kInts)},
-                             .constraints = kConstraints1,
-                             .infer = inferSameShape,
-                             .kernel = runLog},
-                            {.since_version = 6,
-                             .traits = kElementwise,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .constraints = kConstraints1,
-                             .infer = inferSameShape,
-                             .kernel = runLog},
-                            {.since_version = 13,
-                             .traits = kElementwise,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .constraints = {{"T", tensor("float16 float double bfloat16")}},
-                             .infer = inferSameShape,
-                             .kernel = runLog},
-                        }};
+constexpr Operator kLog{
+    .domain = kOnnxDomain,
+    .name = "Log",
+    .versions = {
+        {.since_version = 1,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runLog},
+        {.since_version = 6,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runLog,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
+        {.since_version = 13,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("float16 float double bfloat16")}},
+         .infer = inferSameShape,
+         .kernel = runLog,
+         .step = typesOnly("bfloat16 added")},
+    }};
 static_assert(isWellFormed(kLog));
 
 }  // namespace onyx::ops::ai_onnx

@@ -107,13 +107,15 @@ constexpr Operator kMatMul{
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float16 float double uint32 uint64 int32 int64")}},
          .infer = inferMatMul,
-         .kernel = runMatMul},
+         .kernel = runMatMul,
+         .step = typesOnly("uint32, uint64, int32 and int64 added")},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float16 float double uint32 uint64 int32 int64 bfloat16")}},
          .infer = inferMatMul,
-         .kernel = runMatMul},
+         .kernel = runMatMul,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kMatMul));
 

@@ -2,9 +2,14 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+
+#include "onyx/ir/type.h"
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -18,6 +23,29 @@ Status runMax(KernelContext& ctx) {
       elementwise::foldInputs(ctx, [](auto a, auto b) { return elementwise::nanMax(a, b); });
   if (!folded) return folded.status();
   ctx.setOutput(0, elementwise::narrowTo(std::move(*folded), type));
+  return Status::ok();
+}
+
+// Whether two dimensions are known to be equal: the same number, or the same symbol.
+bool sameDimension(const Dimension& a, const Dimension& b) {
+  if (a.isKnown() || b.isKnown()) return a.dim_value == b.dim_value;
+  return a.isSymbolic() && a.dim_param == b.dim_param;
+}
+
+// Down to version 6, which does not broadcast: every input must have the first one's shape.
+Status requireOneShape(NodeDraft& draft) {
+  auto shape = [&](size_t i) -> const TensorShape* {
+    const Type* type = draft.inputType(i);
+    return type != nullptr ? type->shape : nullptr;
+  };
+  const TensorShape* first = shape(0);
+  for (size_t i = 1; i < draft.inputCount(); ++i) {
+    const TensorShape* other = shape(i);
+    if (first == nullptr || other == nullptr || other->rank() != first->rank() ||
+        !std::equal(first->dims.begin(), first->dims.end(), other->dims.begin(), sameDimension)) {
+      return draft.refuse("inputs not known to share one shape; version 6 does not broadcast");
+    }
+  }
   return Status::ok();
 }
 
@@ -46,14 +74,19 @@ constexpr Operator kMax{
          .outputs = kOutputs1,
          .constraints = kConstraints1,
          .infer = inferSameShape,
-         .kernel = runMax},
+         .kernel = runMax,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
         {.since_version = 8,
          .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints1,
          .infer = inferBroadcast,
-         .kernel = runMax},
+         .kernel = runMax,
+         .step = {.reviewed = true,
+                  .change = "multidirectional broadcasting added",
+                  .down = requireOneShape,
+                  .down_refuses = "inputs not known to share one shape"}},
         {.since_version = 12,
          .traits = kElementwise,
          .inputs = kInputs1,
@@ -62,7 +95,8 @@ constexpr Operator kMax{
              {{"T",
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")}},
          .infer = inferBroadcast,
-         .kernel = runMax},
+         .kernel = runMax,
+         .step = typesOnly("uint8, uint16, uint32, uint64, int8, int16, int32 and int64 added")},
         {.since_version = 13,
          .traits = kElementwise,
          .inputs = kInputs1,
@@ -70,7 +104,8 @@ constexpr Operator kMax{
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
          .infer = inferBroadcast,
-         .kernel = runMax},
+         .kernel = runMax,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kMax));
 

@@ -67,7 +67,8 @@ constexpr Operator kMish{.domain = kOnnxDomain,
                               .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                               .function_bodies = {{22, kBody18}},
                               .infer = inferSameShape,
-                              .kernel = runMish},
+                              .kernel = runMish,
+                              .step = typesOnly("bfloat16 added")},
                          }};
 static_assert(isWellFormed(kMish));
 

@@ -60,7 +60,8 @@ constexpr Operator kMod{
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
          .infer = inferBroadcast,
-         .kernel = runMod},
+         .kernel = runMod,
+         .step = typesOnly("bfloat16 added; fmod semantics spelled out, unchanged")},
     }};
 static_assert(isWellFormed(kMod));
 

@@ -5,6 +5,7 @@
 #include "ops/lib/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -54,14 +55,18 @@ constexpr Operator kNeg{
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double")}},
          .infer = inferNeg,
-         .kernel = runNeg},
+         .kernel = runNeg,
+         .step = {.reviewed = true,
+                  .change = "consumed_inputs removed; int8, int16, int32 and int64 added",
+                  .up = dropConsumedInputs}},
         {.since_version = 13,
          .traits = kElementwise,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("float int32 int8 int16 int64 float16 double bfloat16")}},
          .infer = inferNeg,
-         .kernel = runNeg},
+         .kernel = runNeg,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kNeg));
 

@@ -202,7 +202,8 @@ constexpr Operator kNegativeLogLikelihoodLoss{
          .constraints = kConstraints12,
          .build_function_body = buildLoss13,
          .infer = inferNegativeLogLikelihoodLoss,
-         .kernel = runNegativeLogLikelihoodLoss},
+         .kernel = runNegativeLogLikelihoodLoss,
+         .step = typesOnly("nothing a node shows: differentiability marked, body in opset-13 ops")},
         {.since_version = 22,
          .inputs = kInputs12,
          .outputs = kOutputs12,
@@ -211,7 +212,8 @@ constexpr Operator kNegativeLogLikelihoodLoss{
                          {"Tind", tensor("int32 int64")}},
          .build_function_body = buildLoss13,
          .infer = inferNegativeLogLikelihoodLoss,
-         .kernel = runNegativeLogLikelihoodLoss},
+         .kernel = runNegativeLogLikelihoodLoss,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kNegativeLogLikelihoodLoss));
 

@@ -5,6 +5,7 @@
 #include "ops/lib/elementwise_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -25,32 +26,35 @@ constexpr Formals kOutputs1 = {{"Y", "T"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
 extern const Operator kReciprocal;
-constexpr Operator kReciprocal{.domain = kOnnxDomain,
-                               .name = "Reciprocal",
-                               .versions = {
-                                   {.since_version = 1,
-                                    .traits = kElementwise,
-                                    .inputs = kInputs1,
-                                    .outputs = kOutputs1,
-                                    .attributes = {attr("consumed_inputs", kInts)},
-                                    .constraints = kConstraints1,
-                                    .infer = inferSameShape,
-                                    .kernel = runReciprocal},
-                                   {.since_version = 6,
-                                    .traits = kElementwise,
-                                    .inputs = kInputs1,
-                                    .outputs = kOutputs1,
-                                    .constraints = kConstraints1,
-                                    .infer = inferSameShape,
-                                    .kernel = runReciprocal},
-                                   {.since_version = 13,
-                                    .traits = kElementwise,
-                                    .inputs = kInputs1,
-                                    .outputs = kOutputs1,
-                                    .constraints = {{"T", tensor("float16 float double bfloat16")}},
-                                    .infer = inferSameShape,
-                                    .kernel = runReciprocal},
-                               }};
+constexpr Operator kReciprocal{
+    .domain = kOnnxDomain,
+    .name = "Reciprocal",
+    .versions = {
+        {.since_version = 1,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runReciprocal},
+        {.since_version = 6,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runReciprocal,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
+        {.since_version = 13,
+         .traits = kElementwise,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("float16 float double bfloat16")}},
+         .infer = inferSameShape,
+         .kernel = runReciprocal,
+         .step = typesOnly("bfloat16 added")},
+    }};
 static_assert(isWellFormed(kReciprocal));
 
 }  // namespace onyx::ops::ai_onnx

@@ -38,7 +38,8 @@ constexpr Operator kRound{.domain = kOnnxDomain,
                                .outputs = kOutputs11,
                                .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                .infer = inferSameShape,
-                               .kernel = runRound},
+                               .kernel = runRound,
+                               .step = typesOnly("bfloat16 added")},
                           }};
 static_assert(isWellFormed(kRound));
 

@@ -48,7 +48,8 @@ constexpr Operator kSign{
          .constraints = {{"T", tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 "
                                       "float double bfloat16")}},
          .infer = inferSameShape,
-         .kernel = runSign},
+         .kernel = runSign,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kSign));
 

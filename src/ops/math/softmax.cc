@@ -2,9 +2,14 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstdint>
+#include <optional>
+
+#include "onyx/ir/type.h"
 #include "ops/body_text.h"
 #include "ops/math/math_shape.h"
 #include "ops/math/softmax_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -35,6 +40,47 @@ Result<std::string> buildSoftmax13(const FunctionBodyContext& context) {
   return out.finish();
 }
 
+// Down to version 1, which counts axis from the front only: a negative axis becomes
+// axis + rank, so the input's rank must be known.
+Status axisFromFront(NodeDraft& draft) {
+  if (draft.attribute("axis") == nullptr) return Status::ok();
+  std::optional<int64_t> axis = draft.intAttr("axis");
+  if (!axis) return draft.refuse("axis is not an int");
+  if (*axis >= 0) return Status::ok();
+  const Type* input = draft.inputType(0);
+  if (input == nullptr || input->shape == nullptr) {
+    return draft.refuse("axis is negative and the input's rank is unknown");
+  }
+  draft.setIntAttr("axis", *axis + static_cast<int64_t>(input->shape->rank()));
+  return Status::ok();
+}
+
+// Versions 1 and 11 take the softmax over all the dimensions from axis on (the input
+// coerced to 2-D), version 13 along axis alone: the two agree when every dimension after
+// axis is 1. The axis is written out, as its default changed from 1 to -1.
+Status singleAxisSoftmax(NodeDraft& draft) {
+  const AttributeSpec* spec = draft.from().attribute("axis");
+  std::optional<int64_t> axis =
+      draft.attribute("axis") != nullptr ? draft.intAttr("axis") : spec->default_int;
+  if (!axis) return draft.refuse("axis is not an int");
+  const Type* input = draft.inputType(0);
+  if (input == nullptr || input->shape == nullptr) {
+    if (*axis != -1) return draft.refuse("the input's rank is unknown and axis is not -1");
+  } else {
+    const TensorShape& shape = *input->shape;
+    const auto rank = static_cast<int64_t>(shape.rank());
+    int64_t at = *axis < 0 ? *axis + rank : *axis;
+    if (at < 0 || at >= rank) return draft.refuse("axis is outside the input's rank");
+    for (auto d = static_cast<size_t>(at) + 1; d < shape.rank(); ++d) {
+      if (shape.dims[d].dim_value != int64_t{1}) {
+        return draft.refuse("a dimension after axis is not known to be 1");
+      }
+    }
+  }
+  draft.setIntAttr("axis", *axis);
+  return Status::ok();
+}
+
 }  // namespace
 
 namespace {
@@ -49,32 +95,43 @@ Status runSoftmax(KernelContext& ctx) {
 }  // namespace
 
 extern const Operator kSoftmax;
-constexpr Operator kSoftmax{.domain = kOnnxDomain,
-                            .name = "Softmax",
-                            .versions = {
-                                {.since_version = 1,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = kConstraints1,
-                                 .infer = inferSoftmaxFamily,
-                                 .kernel = runSoftmaxOld},
-                                {.since_version = 11,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = kConstraints1,
-                                 .infer = inferSoftmaxFamily,
-                                 .kernel = runSoftmaxOld},
-                                {.since_version = 13,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = {attr("axis", -1)},
-                                 .constraints = {{"T", tensor("float16 float double bfloat16")}},
-                                 .build_function_body = buildSoftmax13,
-                                 .infer = inferSoftmaxFamily,
-                                 .kernel = runSoftmax},
-                            }};
+constexpr Operator kSoftmax{
+    .domain = kOnnxDomain,
+    .name = "Softmax",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1,
+         .infer = inferSoftmaxFamily,
+         .kernel = runSoftmaxOld},
+        {.since_version = 11,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1,
+         .infer = inferSoftmaxFamily,
+         .kernel = runSoftmaxOld,
+         .step = {.reviewed = true,
+                  .change = "negative axis allowed",
+                  .down = axisFromFront,
+                  .down_refuses = "a negative axis on an input of unknown rank"}},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("axis", -1)},
+         .constraints = {{"T", tensor("float16 float double bfloat16")}},
+         .build_function_body = buildSoftmax13,
+         .infer = inferSoftmaxFamily,
+         .kernel = runSoftmax,
+         .step = {.reviewed = true,
+                  .change = "softmax along axis alone, not the 2-D coercion; axis default 1 -> -1",
+                  .up = singleAxisSoftmax,
+                  .down = singleAxisSoftmax,
+                  .up_refuses = "a dimension after axis not known to be 1",
+                  .down_refuses = "a dimension after axis not known to be 1"}},
+    }};
 static_assert(isWellFormed(kSoftmax));
 
 }  // namespace onyx::ops::ai_onnx

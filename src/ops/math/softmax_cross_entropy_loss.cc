@@ -101,7 +101,8 @@ constexpr Operator kSoftmaxCrossEntropyLoss{
                          {"Tind", tensor("int32 int64")}},
          .build_function_body = buildSoftmaxCrossEntropyLoss,
          .infer = inferSoftmaxCrossEntropyLoss,
-         .kernel = runSoftmaxCrossEntropyLoss},
+         .kernel = runSoftmaxCrossEntropyLoss,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kSoftmaxCrossEntropyLoss));
 

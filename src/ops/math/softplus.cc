@@ -67,7 +67,8 @@ constexpr Operator kSoftplus{.domain = kOnnxDomain,
                                   .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                   .function_bodies = {{22, kBody18}},
                                   .infer = inferSameShape,
-                                  .kernel = runSoftplus},
+                                  .kernel = runSoftplus,
+                                  .step = typesOnly("bfloat16 added")},
                              }};
 static_assert(isWellFormed(kSoftplus));
 

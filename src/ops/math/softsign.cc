@@ -54,7 +54,8 @@ constexpr Operator kSoftsign{.domain = kOnnxDomain,
                                   .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                   .function_bodies = {{22, kBody18}},
                                   .infer = inferSameShape,
-                                  .kernel = runSoftsign},
+                                  .kernel = runSoftsign,
+                                  .step = typesOnly("bfloat16 added")},
                              }};
 static_assert(isWellFormed(kSoftsign));
 

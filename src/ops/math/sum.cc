@@ -2,9 +2,14 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+
+#include "onyx/ir/type.h"
 #include "ops/lib/elementwise_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -21,6 +26,29 @@ Status runSum(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Whether two dimensions are known to be equal: the same number, or the same symbol.
+bool sameDimension(const Dimension& a, const Dimension& b) {
+  if (a.isKnown() || b.isKnown()) return a.dim_value == b.dim_value;
+  return a.isSymbolic() && a.dim_param == b.dim_param;
+}
+
+// Down to version 6, which does not broadcast: every input must have the first one's shape.
+Status requireOneShape(NodeDraft& draft) {
+  auto shape = [&](size_t i) -> const TensorShape* {
+    const Type* type = draft.inputType(i);
+    return type != nullptr ? type->shape : nullptr;
+  };
+  const TensorShape* first = shape(0);
+  for (size_t i = 1; i < draft.inputCount(); ++i) {
+    const TensorShape* other = shape(i);
+    if (first == nullptr || other == nullptr || other->rank() != first->rank() ||
+        !std::equal(first->dims.begin(), first->dims.end(), other->dims.begin(), sameDimension)) {
+      return draft.refuse("inputs not known to share one shape; version 6 does not broadcast");
+    }
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {variadic("data_0", "T", 1)};
@@ -28,39 +56,46 @@ constexpr Formals kOutputs1 = {{"sum", "T"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
 extern const Operator kSum;
-constexpr Operator kSum{.domain = kOnnxDomain,
-                        .name = "Sum",
-                        .versions = {
-                            {.since_version = 1,
-                             .traits = kElementwise | kCommutative,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .attributes = {attr("consumed_inputs", kInts)},
-                             .constraints = kConstraints1,
-                             .infer = inferSameShape,
-                             .kernel = runSum},
-                            {.since_version = 6,
-                             .traits = kElementwise | kCommutative,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .constraints = kConstraints1,
-                             .infer = inferSameShape,
-                             .kernel = runSum},
-                            {.since_version = 8,
-                             .traits = kElementwise | kCommutative,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .constraints = kConstraints1,
-                             .infer = inferBroadcast,
-                             .kernel = runSum},
-                            {.since_version = 13,
-                             .traits = kElementwise | kCommutative,
-                             .inputs = kInputs1,
-                             .outputs = kOutputs1,
-                             .constraints = {{"T", tensor("float16 float double bfloat16")}},
-                             .infer = inferBroadcast,
-                             .kernel = runSum},
-                        }};
+constexpr Operator kSum{
+    .domain = kOnnxDomain,
+    .name = "Sum",
+    .versions = {
+        {.since_version = 1,
+         .traits = kElementwise | kCommutative,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("consumed_inputs", kInts)},
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runSum},
+        {.since_version = 6,
+         .traits = kElementwise | kCommutative,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1,
+         .infer = inferSameShape,
+         .kernel = runSum,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
+        {.since_version = 8,
+         .traits = kElementwise | kCommutative,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints1,
+         .infer = inferBroadcast,
+         .kernel = runSum,
+         .step = {.reviewed = true,
+                  .change = "multidirectional broadcasting added",
+                  .down = requireOneShape,
+                  .down_refuses = "inputs not known to share one shape"}},
+        {.since_version = 13,
+         .traits = kElementwise | kCommutative,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor("float16 float double bfloat16")}},
+         .infer = inferBroadcast,
+         .kernel = runSum,
+         .step = typesOnly("bfloat16 added")},
+    }};
 static_assert(isWellFormed(kSum));
 
 }  // namespace onyx::ops::ai_onnx

@@ -2,9 +2,14 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
+
 #include "ops/math/math_shape.h"
 #include "ops/math/scan_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -45,6 +50,38 @@ void inferTopK(InferenceContext& ctx) {
   if (ctx.hasOutput(1)) ctx.setOutputShape(1, std::move(out));
 }
 
+// Up to version 10, where k is the input K: a 1-D tensor of one element.
+Status kToInput(NodeDraft& draft) {
+  std::optional<int64_t> k = draft.intAttr("k");
+  if (!k) return draft.refuse("k is missing or not an int");
+  draft.removeAttribute("k");
+  const int64_t values[] = {*k};
+  draft.setIntegersInput(1, values);
+  return Status::ok();
+}
+
+// Down to version 1, where K is the attribute k: the input must be a constant.
+Status kToAttribute(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> k = draft.constantIntegers(1);
+  if (!k || k->size() != 1) return draft.refuse("K is not a constant of one element");
+  draft.setIntAttr("k", k->front());
+  draft.resizeInputs(1);
+  return Status::ok();
+}
+
+// Down to version 10, which always returns the largest elements, sorted: `largest` must be
+// 1; any `sorted` goes, since a sorted result is one that sorted = 0 allows.
+Status dropLargestAndSorted(NodeDraft& draft) {
+  if (draft.attribute("largest") != nullptr) {
+    if (draft.intAttr("largest") != 1) {
+      return draft.refuse("largest other than 1 has no form in version 10");
+    }
+    draft.removeAttribute("largest");
+  }
+  draft.removeAttribute("sorted");
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs10 = {{"X", "T"}, {"K", "tensor(int64)"}};
@@ -71,7 +108,12 @@ constexpr Operator kTopK{
                          {"I", tensor("int64")},
                          {"tensor(int64)", tensor("int64")}},
          .infer = inferTopK,
-         .kernel = runTopK},
+         .kernel = runTopK,
+         .step = {.reviewed = true,
+                  .change = "k became the input K",
+                  .up = kToInput,
+                  .down = kToAttribute,
+                  .down_refuses = "K not a constant of one element"}},
         {.since_version = 11,
          .inputs = kInputs10,
          .outputs = kOutputs1,
@@ -82,7 +124,11 @@ constexpr Operator kTopK{
               {"I", tensor("int64")},
               {"tensor(int64)", tensor("int64")}},
          .infer = inferTopK,
-         .kernel = runTopK},
+         .kernel = runTopK,
+         .step = {.reviewed = true,
+                  .change = "largest and sorted added (1: as before); integer types added",
+                  .down = dropLargestAndSorted,
+                  .down_refuses = "largest other than 1"}},
         {.since_version = 24,
          .inputs = kInputs10,
          .outputs = kOutputs1,
@@ -92,7 +138,8 @@ constexpr Operator kTopK{
                          {"I", tensor("int64")},
                          {"tensor(int64)", tensor("int64")}},
          .infer = inferTopK,
-         .kernel = runTopK},
+         .kernel = runTopK,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kTopK));
 

@@ -2,9 +2,11 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "onyx/ir/attribute.h"
@@ -12,6 +14,7 @@
 #include "onyx/ir/tensor_array.h"
 #include "ops/kernels.h"
 #include "ops/ml/ml_shapes.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx_ml {
@@ -185,6 +188,37 @@ Status runLabelEncoder1(KernelContext& ctx) {
   return encodeLabels(ctx, *x, numbers, names, fallback);
 }
 
+// Whether `values` holds a value twice.
+template <class T>
+bool repeats(std::vector<T> values) {
+  std::sort(values.begin(), values.end());
+  return std::adjacent_find(values.begin(), values.end()) != values.end();
+}
+
+// Version 4 matches a NaN key to any NaN input (version 2 compared bits) and lets the last of
+// repeated keys win (version 2 left it open): a node with either crosses neither way.
+Status refuseNanOrRepeatedKeys(NodeDraft& draft) {
+  if (const Attribute* keys = draft.attribute("keys_floats")) {
+    std::vector<float> floats(keys->floats.begin(), keys->floats.end());
+    if (std::any_of(floats.begin(), floats.end(), [](float key) { return std::isnan(key); })) {
+      return draft.refuse("a NaN key, which versions 2 and 4 match differently");
+    }
+    if (repeats(std::move(floats))) return draft.refuse("a repeated key");
+  }
+  if (const Attribute* keys = draft.attribute("keys_int64s")) {
+    if (repeats(std::vector<int64_t>(keys->ints.begin(), keys->ints.end()))) {
+      return draft.refuse("a repeated key");
+    }
+  }
+  if (const Attribute* keys = draft.attribute("keys_strings")) {
+    const auto& strings = keys->rare().strings;
+    if (repeats(std::vector<std::string_view>(strings.begin(), strings.end()))) {
+      return draft.refuse("a repeated key");
+    }
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr TypeSet kT1Types4 = tensor("string int64 float int32 int16 double");
@@ -227,7 +261,14 @@ constexpr Operator kLabelEncoder{
                         attr("values_strings", kStrings), attr("values_tensor", kTensor)},
          .constraints = {{"T1", kT1Types4}, {"T2", kT1Types4}},
          .infer = inferLabelEncoder,
-         .kernel = runLabelEncoder},
+         .kernel = runLabelEncoder,
+         .step = {.reviewed = true,
+                  .change = "keys_tensor, values_tensor, default_tensor and int16, int32, double "
+                            "added; NaN keys match any NaN; the last repeated key wins",
+                  .up = refuseNanOrRepeatedKeys,
+                  .down = refuseNanOrRepeatedKeys,
+                  .up_refuses = "NaN or repeated keys",
+                  .down_refuses = "NaN or repeated keys"}},
     }};
 static_assert(isWellFormed(kLabelEncoder));
 

@@ -71,14 +71,18 @@ constexpr Operator kTreeEnsembleRegressor{
          .outputs = kOutputs1,
          .attributes = kAttributes3,
          .constraints = kConstraints1,
-         .infer = inferTreeEnsembleRegressor},
+         .infer = inferTreeEnsembleRegressor,
+         .step = {.reviewed = true,
+                  .change = "_as_tensor forms of the float attributes added, for doubles",
+                  .down_refuses = "nodes with an _as_tensor attribute"}},
         {.since_version = 5,
          .deprecated = true,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes3,
          .constraints = kConstraints1,
-         .infer = inferTreeEnsembleRegressor},
+         .infer = inferTreeEnsembleRegressor,
+         .step = {.reviewed = true, .change = "deprecated: TreeEnsemble replaces it"}},
     }};
 static_assert(isWellFormed(kTreeEnsembleRegressor));
 

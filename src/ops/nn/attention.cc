@@ -6,10 +6,13 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 
+#include "onyx/ir/type.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
 #include "ops/lib/real_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -769,6 +772,38 @@ Result<std::string> buildAttention25(const FunctionBodyContext& context) {
   return buildAttention(context, 25);
 }
 
+// Version 24 adds the nonpad_kv_seqlen input.
+Status dropNonpadLengths(NodeDraft& draft) {
+  if (draft.hasInput(6)) {
+    return draft.refuse("the nonpad_kv_seqlen input has no form in version 23");
+  }
+  if (draft.inputCount() > 6) draft.resizeInputs(6);
+  return Status::ok();
+}
+
+// Version 25 refuses q_num_heads and kv_num_heads beside 4-D inputs, whose shape gives the
+// heads; version 24 ignores them there.
+Status dropHeadsBeside4d(NodeDraft& draft) {
+  const Type* q = draft.inputType(0);
+  if (q != nullptr && q->shape != nullptr && q->shape->rank() == 4) {
+    draft.removeAttribute("q_num_heads");
+    draft.removeAttribute("kv_num_heads");
+  }
+  return Status::ok();
+}
+
+// Down to version 24: windows of -1 (unbounded), the one behaviour it has.
+Status dropWindows(NodeDraft& draft) {
+  for (std::string_view name : {"left_window_size", "right_window_size"}) {
+    if (draft.attribute(name) == nullptr) continue;
+    if (draft.intAttr(name) != -1) {
+      return draft.refuse(std::string(name) + " other than -1 has no form in version 24");
+    }
+    draft.removeAttribute(name);
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kAttention;
@@ -798,7 +833,11 @@ constexpr Operator kAttention{
          .constraints = kConstraints24,
          .build_function_body = buildAttention24,
          .infer = inferAttention,
-         .kernel = runAttention24},
+         .kernel = runAttention24,
+         .step = {.reviewed = true,
+                  .change = "nonpad_kv_seqlen input added",
+                  .down = dropNonpadLengths,
+                  .down_refuses = "nodes with nonpad_kv_seqlen"}},
         {.since_version = 25,
          .inputs = kInputs24,
          .outputs = kOutputs23,
@@ -810,7 +849,13 @@ constexpr Operator kAttention{
          .constraints = kConstraints24,
          .build_function_body = buildAttention25,
          .infer = inferAttention,
-         .kernel = runAttention25},
+         .kernel = runAttention25,
+         .step = {.reviewed = true,
+                  .change = "left_window_size and right_window_size added (-1: as before); head "
+                            "counts refused beside 4-D inputs",
+                  .up = dropHeadsBeside4d,
+                  .down = dropWindows,
+                  .down_refuses = "window sizes other than -1"}},
     }};
 static_assert(isWellFormed(kAttention));
 

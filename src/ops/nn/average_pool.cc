@@ -4,12 +4,15 @@
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ops/kernels.h"
 #include "ops/nn/pool_kernels.h"
 #include "ops/nn/window_shape.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -137,6 +140,37 @@ Status runAveragePool(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Down to a version without the int attribute `name`: a node crosses when it leaves it at
+// `fallback`, the one behaviour the older version has.
+Status dropIntAttribute(NodeDraft& draft, std::string_view name, int64_t fallback) {
+  if (draft.attribute(name) == nullptr) return Status::ok();
+  if (draft.intAttr(name) != fallback) {
+    return draft.refuse(std::string(name) + " other than " + std::to_string(fallback) +
+                        " has no form in version " + std::to_string(draft.to().since_version));
+  }
+  draft.removeAttribute(name);
+  return Status::ok();
+}
+
+Status dropCountIncludePad(NodeDraft& draft) {
+  return dropIntAttribute(draft, "count_include_pad", 0);
+}
+
+Status dropCeilMode(NodeDraft& draft) { return dropIntAttribute(draft, "ceil_mode", 0); }
+
+// Down from version 19: only dilations of 1, which is what the older versions do.
+Status dropUnitDilations(NodeDraft& draft) {
+  if (draft.attribute("dilations") == nullptr) return Status::ok();
+  std::optional<std::vector<int64_t>> dilations = draft.intsAttr("dilations");
+  if (!dilations || std::any_of(dilations->begin(), dilations->end(),
+                                [](int64_t dilation) { return dilation != 1; })) {
+    return draft.refuse("dilations other than 1 have no form in version " +
+                        std::to_string(draft.to().since_version));
+  }
+  draft.removeAttribute("dilations");
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
@@ -171,35 +205,49 @@ constexpr Operator kAveragePool{
                         attr("strides", kInts)},
          .constraints = kConstraints1,
          .infer = inferAveragePool,
-         .kernel = runAveragePool},
+         .kernel = runAveragePool,
+         .step = {.reviewed = true,
+                  .change = "count_include_pad added (0: the divisor excludes pads, as before)",
+                  .down = dropCountIncludePad,
+                  .down_refuses = "count_include_pad other than 0"}},
         {.since_version = 10,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes10,
          .constraints = kConstraints1,
          .infer = inferAveragePool,
-         .kernel = runAveragePool},
+         .kernel = runAveragePool,
+         .step = {.reviewed = true,
+                  .change = "ceil_mode added (0: floor, as before)",
+                  .down = dropCeilMode,
+                  .down_refuses = "ceil_mode other than 0"}},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes10,
          .constraints = kConstraints1,
          .infer = inferAveragePool,
-         .kernel = runAveragePool},
+         .kernel = runAveragePool,
+         .step = {.reviewed = true, .change = "strides default of 1 documented"}},
         {.since_version = 19,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes19,
          .constraints = kConstraints1,
          .infer = inferAveragePool19,
-         .kernel = runAveragePool},
+         .kernel = runAveragePool,
+         .step = {.reviewed = true,
+                  .change = "dilations added (1: as before)",
+                  .down = dropUnitDilations,
+                  .down_refuses = "dilations other than 1"}},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes19,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .infer = inferAveragePool19,
-         .kernel = runAveragePool},
+         .kernel = runAveragePool,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kAveragePool));
 

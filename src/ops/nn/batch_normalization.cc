@@ -3,11 +3,17 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it. output_counts added by hand.
 #include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
 
+#include "onyx/ir/type.h"
 #include "ops/lib/elementwise_kernels.h"
 #include "ops/lib/real_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 #include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
@@ -170,6 +176,108 @@ Status runBatchNormalization(KernelContext& ctx) {
   return Status::ok();
 }
 
+// ---- version steps ---------------------------------------------------------------------------
+
+// Whether the node names an output after Y: the statistics, which only training gives.
+bool givesStatistics(const NodeDraft& draft) {
+  const Node& node = draft.node();
+  for (size_t i = 1; i < node.outputCount(); ++i) {
+    if (node.output(i) != nullptr) return true;
+  }
+  return false;
+}
+
+// X's rank, when known.
+std::optional<size_t> rankOfX(const NodeDraft& draft) {
+  const Type* x = draft.inputType(0);
+  if (x == nullptr || x->shape == nullptr) return std::nullopt;
+  return x->shape->rank();
+}
+
+// Inputs `first` and `first + 1` must have X's element type where the target version binds
+// them to X's type variable (known types only, as the signature check does).
+Status sameTypeAsX(NodeDraft& draft, size_t first) {
+  const Type* x = draft.inputType(0);
+  for (size_t i = first; i < first + 2; ++i) {
+    const Type* other = draft.inputType(i);
+    if (x != nullptr && other != nullptr && x->elem_type && other->elem_type &&
+        *x->elem_type != *other->elem_type) {
+      return draft.refuse("input " + std::to_string(i) + " and X differ in element type; version " +
+                          std::to_string(draft.to().since_version) + " has them equal");
+    }
+  }
+  return Status::ok();
+}
+
+// Version 1 requires consumed_inputs, an in-place hint: training updates mean and var (inputs 3
+// and 4) in place. Its X is 4-D.
+Status addConsumedInputs(NodeDraft& draft) {
+  if (std::optional<size_t> rank = rankOfX(draft); rank && *rank != 4) {
+    return draft.refuse("X is not 4-D, as version 1 requires");
+  }
+  const int64_t training = givesStatistics(draft) ? 1 : 0;
+  const int64_t consumed[] = {0, 0, 0, training, training};
+  draft.setIntsAttr("consumed_inputs", consumed);
+  return Status::ok();
+}
+
+// Version 7 drops is_test: a node trains when it names the statistics. Version 6 here infers
+// when is_test is set, whatever the outputs (see runBatchNormalization).
+Status dropIsTest(NodeDraft& draft) {
+  if (draft.attribute("is_test") != nullptr && draft.intAttr("is_test") != 0 &&
+      givesStatistics(draft)) {
+    return draft.refuse(
+        "is_test with the statistics outputs, which version 7 computes by training");
+  }
+  draft.removeAttribute("is_test");
+  return Status::ok();
+}
+
+// Back to version 6: a node giving Y alone says is_test 1, so it infers however it is read.
+Status setIsTest(NodeDraft& draft) {
+  if (!givesStatistics(draft)) draft.setIntAttr("is_test", 1);
+  return Status::ok();
+}
+
+// Version 9 drops spatial, keeping spatial 1 (statistics per channel); it also takes a 1-D X,
+// which version 7 does not.
+Status dropSpatial(NodeDraft& draft) {
+  if (draft.attribute("spatial") == nullptr) return Status::ok();
+  if (draft.intAttr("spatial") != 1) {
+    return draft.refuse("spatial other than 1 has no form in version 9");
+  }
+  draft.removeAttribute("spatial");
+  return Status::ok();
+}
+
+Status refuseOneDimensionalX(NodeDraft& draft) {
+  if (rankOfX(draft) == size_t{1}) return draft.refuse("X is 1-D, which version 7 does not take");
+  return Status::ok();
+}
+
+// Version 14 trains when training_mode says so, giving Y, running_mean and running_var;
+// version 9 trains when the node names the statistics, saved_mean and saved_var among them.
+Status trainingModeFromOutputs(NodeDraft& draft) {
+  if (draft.node().outputCount() > 3) {
+    return draft.refuse("saved_mean and saved_var have no form in version 14");
+  }
+  if (givesStatistics(draft)) draft.setIntAttr("training_mode", 1);
+  return Status::ok();
+}
+
+Status outputsFromTrainingMode(NodeDraft& draft) {
+  if (draft.attribute("training_mode") != nullptr) {
+    if (draft.intAttr("training_mode") != 0) {
+      return draft.refuse("training_mode other than 0: version 9 trains only with all 5 outputs");
+    }
+    draft.removeAttribute("training_mode");
+  }
+  return sameTypeAsX(draft, 3);
+}
+
+// Version 15 lets scale and B have their own type.
+Status scaleAndBiasOfXType(NodeDraft& draft) { return sameTypeAsX(draft, 1); }
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}, {"scale", "T"}, {"B", "T"}, {"mean", "T"}, {"var", "T"}};
@@ -208,7 +316,12 @@ constexpr Operator kBatchNormalization{
          .constraints = kConstraints1,
          .output_counts = kOutputCounts1,
          .infer = inferBatchNormalization,
-         .kernel = runBatchNormalization},
+         .kernel = runBatchNormalization,
+         .step = {.reviewed = true,
+                  .change = "consumed_inputs (required) removed; X of any rank",
+                  .up = dropConsumedInputs,
+                  .down = addConsumedInputs,
+                  .down_refuses = "X known not to be 4-D"}},
         {.since_version = 7,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -216,7 +329,12 @@ constexpr Operator kBatchNormalization{
          .constraints = kConstraints1,
          .output_counts = kOutputCounts1,
          .infer = inferBatchNormalization,
-         .kernel = runBatchNormalization},
+         .kernel = runBatchNormalization,
+         .step = {.reviewed = true,
+                  .change = "is_test removed: the outputs say the mode",
+                  .up = dropIsTest,
+                  .down = setIsTest,
+                  .up_refuses = "is_test set on a node with the statistics outputs"}},
         {.since_version = 9,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -224,7 +342,13 @@ constexpr Operator kBatchNormalization{
          .constraints = kConstraints1,
          .output_counts = kOutputCounts1,
          .infer = inferBatchNormalization,
-         .kernel = runBatchNormalization},
+         .kernel = runBatchNormalization,
+         .step = {.reviewed = true,
+                  .change = "spatial removed (1: per channel); 1-D X allowed",
+                  .up = dropSpatial,
+                  .down = refuseOneDimensionalX,
+                  .up_refuses = "spatial other than 1",
+                  .down_refuses = "a 1-D X"}},
         {.since_version = 14,
          .inputs =
              {{"X", "T"}, {"scale", "T"}, {"B", "T"}, {"input_mean", "U"}, {"input_var", "U"}},
@@ -234,7 +358,14 @@ constexpr Operator kBatchNormalization{
                          {"U", tensor("float16 float double bfloat16")}},
          .output_counts = kOutputCounts14,
          .infer = inferBatchNormalization,
-         .kernel = runBatchNormalization},
+         .kernel = runBatchNormalization,
+         .step = {.reviewed = true,
+                  .change = "training_mode added; saved_mean and saved_var removed; mean and var "
+                            "may differ from X in type; bfloat16 added",
+                  .up = trainingModeFromOutputs,
+                  .down = outputsFromTrainingMode,
+                  .up_refuses = "nodes with saved_mean or saved_var",
+                  .down_refuses = "training_mode other than 0; mean or var typed unlike X"}},
         {.since_version = 15,
          .inputs =
              {{"X", "T"}, {"scale", "T1"}, {"B", "T1"}, {"input_mean", "T2"}, {"input_var", "T2"}},
@@ -245,7 +376,11 @@ constexpr Operator kBatchNormalization{
                          {"T2", tensor("float16 float double bfloat16")}},
          .output_counts = kOutputCounts14,
          .infer = inferBatchNormalization,
-         .kernel = runBatchNormalization},
+         .kernel = runBatchNormalization,
+         .step = {.reviewed = true,
+                  .change = "scale and B may differ from X in type",
+                  .down = scaleAndBiasOfXType,
+                  .down_refuses = "scale or B typed unlike X"}},
     }};
 static_assert(isWellFormed(kBatchNormalization));
 

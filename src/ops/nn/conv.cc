@@ -55,31 +55,34 @@ constexpr Attributes kAttributes1 = {attr("auto_pad", "NOTSET"), attr("dilations
 constexpr Constraints kConstraints1 = {{"T", tensor("float16 float double")}};
 
 extern const Operator kConv;
-constexpr Operator kConv{.domain = kOnnxDomain,
-                         .name = "Conv",
-                         .versions = {
-                             {.since_version = 1,
-                              .inputs = kInputs1,
-                              .outputs = kOutputs1,
-                              .attributes = kAttributes1,
-                              .constraints = kConstraints1,
-                              .infer = inferConv,
-                              .kernel = runConv},
-                             {.since_version = 11,
-                              .inputs = kInputs1,
-                              .outputs = kOutputs1,
-                              .attributes = kAttributes1,
-                              .constraints = kConstraints1,
-                              .infer = inferConv,
-                              .kernel = runConv},
-                             {.since_version = 22,
-                              .inputs = kInputs1,
-                              .outputs = kOutputs1,
-                              .attributes = kAttributes1,
-                              .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                              .infer = inferConv,
-                              .kernel = runConv},
-                         }};
+constexpr Operator kConv{
+    .domain = kOnnxDomain,
+    .name = "Conv",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1,
+         .infer = inferConv,
+         .kernel = runConv},
+        {.since_version = 11,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints1,
+         .infer = inferConv,
+         .kernel = runConv,
+         .step = {.reviewed = true, .change = "strides and dilations defaults of 1 documented"}},
+        {.since_version = 22,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = {{"T", tensor("bfloat16 float16 float double")}},
+         .infer = inferConv,
+         .kernel = runConv,
+         .step = typesOnly("bfloat16 added")},
+    }};
 static_assert(isWellFormed(kConv));
 
 }  // namespace onyx::ops::ai_onnx

@@ -406,14 +406,16 @@ constexpr Operator kConvTranspose{
          .attributes = kAttributes1,
          .constraints = kConstraints1,
          .infer = inferConvTranspose,
-         .kernel = runConvTranspose},
+         .kernel = runConvTranspose,
+         .step = {.reviewed = true, .change = "strides and dilations defaults of 1 documented"}},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .infer = inferConvTranspose,
-         .kernel = runConvTranspose},
+         .kernel = runConvTranspose,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kConvTranspose));
 

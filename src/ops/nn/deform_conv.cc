@@ -205,7 +205,8 @@ constexpr Operator kDeformConv{.domain = kOnnxDomain,
                                     .attributes = kAttributes19,
                                     .constraints = {{"T", tensor("bfloat16 float16 float double")}},
                                     .infer = inferDeformConv,
-                                    .kernel = runDeformConv},
+                                    .kernel = runDeformConv,
+                                    .step = typesOnly("bfloat16 added")},
                                }};
 static_assert(isWellFormed(kDeformConv));
 

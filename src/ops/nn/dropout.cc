@@ -2,10 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <optional>
+
+#include "onyx/core/array.h"
+#include "onyx/core/element_type.h"
+#include "onyx/ir/tensor_array.h"
 #include "ops/kernels.h"
 #include "ops/lib/generator_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -76,6 +83,71 @@ Status runDropout(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Versions 1 and 6 name inference is_test 1; version 7 leaves the mode to the runtime. Versions
+// 1 to 10 all run here as inference (see runDropout), so is_test goes, and comes back as 1.
+Status dropIsTest(NodeDraft& draft) {
+  draft.removeAttribute("is_test");
+  return Status::ok();
+}
+
+// Version 6 leaves the mask unfilled when it infers.
+Status setIsTest(NodeDraft& draft) {
+  const Node& node = draft.node();
+  if (node.outputCount() > 1 && node.output(1) != nullptr) {
+    return draft.refuse("version 6 does not fill the mask output when it infers");
+  }
+  draft.setIntAttr("is_test", 1);
+  return Status::ok();
+}
+
+// The mask has the data's type before version 10 and is bool from it on.
+Status refuseMask(NodeDraft& draft) {
+  const Node& node = draft.node();
+  if (node.outputCount() > 1 && node.output(1) != nullptr) {
+    return draft.refuse("the mask output is bool from version 10, the data's type before it");
+  }
+  return Status::ok();
+}
+
+// Version 12 reads ratio from an input and trains only when the training_mode input says so;
+// without that input it infers, as version 10 does here. A ratio with no value of its own (a
+// function's attribute) goes, as inference ignores it.
+Status ratioToInput(NodeDraft& draft) {
+  if (draft.attribute("ratio") == nullptr) return Status::ok();
+  std::optional<float> ratio = draft.floatAttr("ratio");
+  draft.removeAttribute("ratio");
+  if (ratio) {
+    draft.setConstantInput(
+        1, draft.editor().tensorFromArray(Array::scalar(ElementType::kFloat, *ratio)));
+  }
+  return Status::ok();
+}
+
+// Back to version 10: only a node that infers (training_mode absent or a constant false). A
+// constant float ratio becomes the attribute; any other ratio goes, as inference ignores it.
+Status ratioToAttribute(NodeDraft& draft) {
+  if (draft.hasInput(2)) {
+    const Tensor* constant = draft.constantInput(2);
+    if (constant == nullptr) return draft.refuse("training_mode is not a constant");
+    Result<Array> mode = arrayFromTensor(*constant);
+    if (!mode || mode->type() != ElementType::kBool || mode->size() != 1) {
+      return draft.refuse("training_mode is not a bool scalar");
+    }
+    if (mode->data<bool>()[0]) return draft.refuse("training_mode is true");
+  }
+  if (const Tensor* constant = draft.constantInput(1)) {
+    Result<Array> ratio = arrayFromTensor(*constant);
+    if (ratio && ratio->size() == 1 && ratio->type() == ElementType::kFloat) {
+      draft.setFloatAttr("ratio", ratio->data<float>()[0]);
+    } else if (ratio && ratio->size() == 1 && ratio->type() == ElementType::kDouble) {
+      draft.setFloatAttr("ratio", static_cast<float>(ratio->data<double>()[0]));
+    }
+  }
+  draft.resizeInputs(1);
+  draft.removeAttribute("seed");
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr TypeSet kTTypes22 =
@@ -109,7 +181,8 @@ constexpr Operator kDropout{
          .attributes = {attr("is_test", 0), attr("ratio", 0.5f)},
          .constraints = kConstraints1,
          .infer = inferDropout,
-         .kernel = runDropout},
+         .kernel = runDropout,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
         {.since_version = 7,
          .traits = kNondeterministic,
          .inputs = kInputs1,
@@ -117,7 +190,12 @@ constexpr Operator kDropout{
          .attributes = kAttributes7,
          .constraints = kConstraints1,
          .infer = inferDropout,
-         .kernel = runDropout},
+         .kernel = runDropout,
+         .step = {.reviewed = true,
+                  .change = "is_test removed: the runtime sets the mode",
+                  .up = dropIsTest,
+                  .down = setIsTest,
+                  .down_refuses = "nodes with the mask output"}},
         {.since_version = 10,
          .traits = kNondeterministic,
          .inputs = kInputs1,
@@ -125,7 +203,13 @@ constexpr Operator kDropout{
          .attributes = kAttributes7,
          .constraints = {{"T", tensor("float16 float double")}, {"T1", tensor("bool")}},
          .infer = inferDropout,
-         .kernel = runDropout},
+         .kernel = runDropout,
+         .step = {.reviewed = true,
+                  .change = "mask became bool (it had the data's type)",
+                  .up = refuseMask,
+                  .down = refuseMask,
+                  .up_refuses = "nodes with the mask output",
+                  .down_refuses = "nodes with the mask output"}},
         {.since_version = 12,
          .traits = kNondeterministic,
          .inputs = kInputs12,
@@ -135,7 +219,12 @@ constexpr Operator kDropout{
                          {"T1", tensor("float16 float double")},
                          {"T2", tensor("bool")}},
          .infer = inferDropout,
-         .kernel = runDropout},
+         .kernel = runDropout,
+         .step = {.reviewed = true,
+                  .change = "ratio became an input; training_mode input and seed added",
+                  .up = ratioToInput,
+                  .down = ratioToAttribute,
+                  .down_refuses = "training_mode true or not a constant"}},
         {.since_version = 13,
          .traits = kNondeterministic,
          .inputs = kInputs12,
@@ -145,7 +234,8 @@ constexpr Operator kDropout{
                          {"T1", tensor("float16 float double")},
                          {"T2", tensor("bool")}},
          .infer = inferDropout,
-         .kernel = runDropout},
+         .kernel = runDropout,
+         .step = typesOnly("bfloat16 added to T")},
         {.since_version = 22,
          .traits = kNondeterministic,
          .inputs = kInputs12,
@@ -153,7 +243,8 @@ constexpr Operator kDropout{
          .attributes = kAttributes12,
          .constraints = {{"T", kTTypes22}, {"T1", kTTypes22}, {"T2", tensor("bool")}},
          .infer = inferDropout,
-         .kernel = runDropout},
+         .kernel = runDropout,
+         .step = typesOnly("bfloat16 added to T1; float8 types added")},
     }};
 static_assert(isWellFormed(kDropout));
 

@@ -2,8 +2,11 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <optional>
 #include <string>
+#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -50,6 +53,21 @@ Status runFlatten(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Down to version 9, which counts axis from the front only: a negative axis becomes
+// axis + rank, so the input's rank must be known.
+Status axisFromFront(NodeDraft& draft) {
+  if (draft.attribute("axis") == nullptr) return Status::ok();
+  std::optional<int64_t> axis = draft.intAttr("axis");
+  if (!axis) return draft.refuse("axis has no value of its own");
+  if (*axis >= 0) return Status::ok();
+  const Type* input = draft.inputType(0);
+  if (input == nullptr || input->shape == nullptr) {
+    return draft.refuse("axis is negative and the input's rank is unknown");
+  }
+  draft.setIntAttr("axis", *axis + static_cast<int64_t>(input->shape->rank()));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
@@ -58,74 +76,85 @@ constexpr Attributes kAttributes1 = {attr("axis", 1)};
 constexpr Constraints kConstraints9 = {{"T", tensor(kIr3Types)}};
 
 extern const Operator kFlatten;
-constexpr Operator kFlatten{.domain = kOnnxDomain,
-                            .name = "Flatten",
-                            .versions = {
-                                {.since_version = 1,
-                                 .traits = kShapeOnly,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor("float16 float double")}},
-                                 .infer = inferFlatten1,
-                                 .kernel = runFlatten},
-                                {.since_version = 9,
-                                 .traits = kShapeOnly,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = kConstraints9,
-                                 .infer = inferFlatten1,
-                                 .kernel = runFlatten},
-                                {.since_version = 11,
-                                 .traits = kShapeOnly,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = kConstraints9,
-                                 .infer = inferFlatten,
-                                 .kernel = runFlatten},
-                                {.since_version = 13,
-                                 .traits = kShapeOnly,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr4Types)}},
-                                 .infer = inferFlatten,
-                                 .kernel = runFlatten},
-                                {.since_version = 21,
-                                 .traits = kShapeOnly,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr10Types)}},
-                                 .infer = inferFlatten,
-                                 .kernel = runFlatten},
-                                {.since_version = 23,
-                                 .traits = kShapeOnly,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr11Types)}},
-                                 .infer = inferFlatten,
-                                 .kernel = runFlatten},
-                                {.since_version = 24,
-                                 .traits = kShapeOnly,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr12Types)}},
-                                 .infer = inferFlatten,
-                                 .kernel = runFlatten},
-                                {.since_version = 25,
-                                 .traits = kShapeOnly,
-                                 .inputs = kInputs1,
-                                 .outputs = kOutputs1,
-                                 .attributes = kAttributes1,
-                                 .constraints = {{"T", tensor(kIr13Types)}},
-                                 .infer = inferFlatten,
-                                 .kernel = runFlatten},
-                            }};
+constexpr Operator kFlatten{
+    .domain = kOnnxDomain,
+    .name = "Flatten",
+    .versions = {
+        {.since_version = 1,
+         .traits = kShapeOnly,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = {{"T", tensor("float16 float double")}},
+         .infer = inferFlatten1,
+         .kernel = runFlatten},
+        {.since_version = 9,
+         .traits = kShapeOnly,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints9,
+         .infer = inferFlatten1,
+         .kernel = runFlatten,
+         .step = typesOnly("integer, string, bool and complex types added")},
+        {.since_version = 11,
+         .traits = kShapeOnly,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = kConstraints9,
+         .infer = inferFlatten,
+         .kernel = runFlatten,
+         .step = {.reviewed = true,
+                  .change = "negative axis allowed",
+                  .down = axisFromFront,
+                  .down_refuses = "a negative axis on an input of unknown rank"}},
+        {.since_version = 13,
+         .traits = kShapeOnly,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = {{"T", tensor(kIr4Types)}},
+         .infer = inferFlatten,
+         .kernel = runFlatten,
+         .step = typesOnly("bfloat16 added")},
+        {.since_version = 21,
+         .traits = kShapeOnly,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = {{"T", tensor(kIr10Types)}},
+         .infer = inferFlatten,
+         .kernel = runFlatten,
+         .step = typesOnly("float8 types, int4 and uint4 added")},
+        {.since_version = 23,
+         .traits = kShapeOnly,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = {{"T", tensor(kIr11Types)}},
+         .infer = inferFlatten,
+         .kernel = runFlatten,
+         .step = typesOnly("float4e2m1 added")},
+        {.since_version = 24,
+         .traits = kShapeOnly,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = {{"T", tensor(kIr12Types)}},
+         .infer = inferFlatten,
+         .kernel = runFlatten,
+         .step = typesOnly("float8e8m0 added")},
+        {.since_version = 25,
+         .traits = kShapeOnly,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes1,
+         .constraints = {{"T", tensor(kIr13Types)}},
+         .infer = inferFlatten,
+         .kernel = runFlatten,
+         .step = typesOnly("int2 and uint2 added")},
+    }};
 static_assert(isWellFormed(kFlatten));
 
 }  // namespace onyx::ops::ai_onnx

@@ -50,7 +50,8 @@ constexpr Operator kGlobalAveragePool{
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .infer = inferGlobalPool,
-         .kernel = runGlobalAveragePool},
+         .kernel = runGlobalAveragePool,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kGlobalAveragePool));
 

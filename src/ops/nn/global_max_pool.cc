@@ -49,7 +49,8 @@ constexpr Operator kGlobalMaxPool{
          .outputs = kOutputs1,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .infer = inferGlobalPool,
-         .kernel = runGlobalMaxPool},
+         .kernel = runGlobalMaxPool,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kGlobalMaxPool));
 

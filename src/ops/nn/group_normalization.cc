@@ -2,9 +2,15 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstring>
+#include <optional>
 #include <string>
+#include "onyx/core/array.h"
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/type.h"
 #include "ops/body_text.h"
 #include "ops/lib/real_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -122,6 +128,42 @@ Status runGroupNormalization(KernelContext& ctx) {
                             ctx.floatAttribute("epsilon").value_or(1e-5f));
 }
 
+// Version 18 scales and shifts per group, 21 per channel, and computes in stash_type where 18
+// kept X's type. Constant scale and bias repeat each group's value over its channels, which
+// needs X's channel count; stash_type becomes X's element type.
+Status perChannelScaleAndBias(NodeDraft& draft) {
+  std::optional<int64_t> groups = draft.intAttr("num_groups");
+  if (!groups || *groups <= 0) return draft.refuse("num_groups is not a positive int");
+  const Type* x = draft.inputType(0);
+  if (x == nullptr || !x->elem_type) return draft.refuse("X's element type is unknown");
+  if (x->shape == nullptr || x->shape->rank() < 2 || !x->shape->dims[1].isKnown()) {
+    return draft.refuse("X's channel count is unknown");
+  }
+  const int64_t channels = *x->shape->dims[1].dim_value;
+  if (channels % *groups != 0) return draft.refuse("the channels do not split into the groups");
+  const size_t per_group = static_cast<size_t>(channels / *groups);
+  for (size_t input : {size_t{1}, size_t{2}}) {
+    const Tensor* constant = draft.constantInput(input);
+    if (constant == nullptr) return draft.refuse("scale or bias is not a constant");
+    Result<Array> values = arrayFromTensor(*constant);
+    if (!values || values->size() != static_cast<size_t>(*groups)) {
+      return draft.refuse("scale or bias does not hold one value per group");
+    }
+    Array widened(values->type(), {channels});
+    const size_t width = arrayElementBytes(values->type());
+    for (size_t c = 0; c < widened.size(); ++c) {
+      std::memcpy(widened.bytes().data() + c * width,
+                  values->bytes().data() + (c / per_group) * width, width);
+    }
+    draft.setConstantInput(input, draft.editor().tensorFromArray(widened));
+  }
+  draft.setIntAttr("stash_type", *x->elem_type);
+  return Status::ok();
+}
+
+// Version 18 is deprecated, so no node converts down to it.
+Status refuseDeprecated(NodeDraft& draft) { return draft.refuse("version 18 is deprecated"); }
+
 }  // namespace
 
 extern const Operator kGroupNormalization;
@@ -146,7 +188,13 @@ constexpr Operator kGroupNormalization{
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .build_function_body = buildGroupNormalization21,
          .infer = inferGroupNormalization,
-         .kernel = runGroupNormalization},
+         .kernel = runGroupNormalization,
+         .step = {.reviewed = true,
+                  .change = "scale and bias per channel (were per group); stash_type added",
+                  .up = perChannelScaleAndBias,
+                  .down = refuseDeprecated,
+                  .up_refuses = "scale or bias not constant, channels or X's type unknown",
+                  .down_refuses = "always: version 18 is deprecated"}},
     }};
 static_assert(isWellFormed(kGroupNormalization));
 

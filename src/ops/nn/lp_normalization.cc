@@ -79,7 +79,8 @@ constexpr Operator kLpNormalization{
          .attributes = kAttributes1,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .infer = inferLpNormalization,
-         .kernel = runLpNormalization},
+         .kernel = runLpNormalization,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kLpNormalization));
 

@@ -2,12 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "ops/kernels.h"
 #include "ops/nn/pool_kernels.h"
 #include "ops/nn/window_shape.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -50,6 +55,50 @@ Status runLpPool(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The integers up to 2^24 are exact in a float.
+constexpr int64_t kExactInFloat = int64_t{1} << 24;
+
+// Version 2 makes p an int (its default 2, as 2.0 was): a whole float p becomes that int.
+Status pToInt(NodeDraft& draft) {
+  if (draft.attribute("p") == nullptr) return Status::ok();
+  std::optional<float> p = draft.floatAttr("p");
+  if (!p || std::trunc(*p) != *p || std::fabs(*p) > kExactInFloat) {
+    return draft.refuse("p is not a whole number, and version 2 takes an int");
+  }
+  draft.setIntAttr("p", static_cast<int64_t>(*p));
+  return Status::ok();
+}
+
+// Back to version 1's float p.
+Status pToFloat(NodeDraft& draft) {
+  if (draft.attribute("p") == nullptr) return Status::ok();
+  std::optional<int64_t> p = draft.intAttr("p");
+  if (!p || *p > kExactInFloat || *p < -kExactInFloat) {
+    return draft.refuse("p is not an int a float holds exactly");
+  }
+  draft.setFloatAttr("p", static_cast<float>(*p));
+  return Status::ok();
+}
+
+// Down to version 11: ceil_mode 0 and dilations of 1, the one behaviour it has.
+Status dropCeilModeAndDilations(NodeDraft& draft) {
+  if (draft.attribute("ceil_mode") != nullptr) {
+    if (draft.intAttr("ceil_mode") != 0) {
+      return draft.refuse("ceil_mode other than 0 has no form in version 11");
+    }
+    draft.removeAttribute("ceil_mode");
+  }
+  if (draft.attribute("dilations") != nullptr) {
+    std::optional<std::vector<int64_t>> dilations = draft.intsAttr("dilations");
+    if (!dilations || std::any_of(dilations->begin(), dilations->end(),
+                                  [](int64_t dilation) { return dilation != 1; })) {
+      return draft.refuse("dilations other than 1 have no form in version 11");
+    }
+    draft.removeAttribute("dilations");
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
@@ -81,28 +130,40 @@ constexpr Operator kLpPool{
          .attributes = kAttributes2,
          .constraints = kConstraints1,
          .infer = inferLpPool,
-         .kernel = runLpPool},
+         .kernel = runLpPool,
+         .step = {.reviewed = true,
+                  .change = "p became an int; kernel_shape became required",
+                  .up = pToInt,
+                  .down = pToFloat,
+                  .up_refuses = "p not a whole number",
+                  .down_refuses = "p beyond 2^24"}},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes2,
          .constraints = kConstraints1,
          .infer = inferLpPool,
-         .kernel = runLpPool},
+         .kernel = runLpPool,
+         .step = {.reviewed = true, .change = "strides default of 1 documented"}},
         {.since_version = 18,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes18,
          .constraints = kConstraints1,
          .infer = inferLpPool,
-         .kernel = runLpPool},
+         .kernel = runLpPool,
+         .step = {.reviewed = true,
+                  .change = "ceil_mode and dilations added (0 and 1: as before)",
+                  .down = dropCeilModeAndDilations,
+                  .down_refuses = "ceil_mode other than 0, dilations other than 1"}},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes18,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .infer = inferLpPool,
-         .kernel = runLpPool},
+         .kernel = runLpPool,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kLpPool));
 

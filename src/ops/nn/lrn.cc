@@ -75,7 +75,8 @@ constexpr Operator kLRN{.domain = kOnnxDomain,
                              .attributes = kAttributes1,
                              .constraints = {{"T", tensor("float16 float double bfloat16")}},
                              .infer = inferLRN,
-                             .kernel = runLRN},
+                             .kernel = runLRN,
+                             .step = typesOnly("bfloat16 added")},
                         }};
 static_assert(isWellFormed(kLRN));
 

@@ -5,13 +5,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "ops/channels_last.h"
 #include "ops/kernels.h"
 #include "ops/nn/pool_kernels.h"
 #include "ops/nn/window_shape.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -264,6 +267,36 @@ Status runMaxPool(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Down to version 1, which has no Indices output; without that output storage_order, which
+// only numbers the indices, means nothing.
+Status dropIndices(NodeDraft& draft) {
+  const Node& node = draft.node();
+  if (node.outputCount() > 1 && node.output(1) != nullptr) {
+    return draft.refuse("the Indices output has no form in version 1");
+  }
+  draft.removeAttribute("storage_order");
+  return Status::ok();
+}
+
+// Down to version 8: ceil_mode 0 and dilations of 1, the one behaviour it has.
+Status dropCeilModeAndDilations(NodeDraft& draft) {
+  if (draft.attribute("ceil_mode") != nullptr) {
+    if (draft.intAttr("ceil_mode") != 0) {
+      return draft.refuse("ceil_mode other than 0 has no form in version 8");
+    }
+    draft.removeAttribute("ceil_mode");
+  }
+  if (draft.attribute("dilations") != nullptr) {
+    std::optional<std::vector<int64_t>> dilations = draft.intsAttr("dilations");
+    if (!dilations || std::any_of(dilations->begin(), dilations->end(),
+                                  [](int64_t dilation) { return dilation != 1; })) {
+      return draft.refuse("dilations other than 1 have no form in version 8");
+    }
+    draft.removeAttribute("dilations");
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
@@ -295,28 +328,38 @@ constexpr Operator kMaxPool{
                         attr("pads", kInts), attr("storage_order", 0), attr("strides", kInts)},
          .constraints = kConstraints8,
          .infer = inferMaxPool,
-         .kernel = runMaxPool},
+         .kernel = runMaxPool,
+         .step = {.reviewed = true,
+                  .change = "Indices output and storage_order added",
+                  .down = dropIndices,
+                  .down_refuses = "nodes with the Indices output"}},
         {.since_version = 10,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
          .constraints = kConstraints8,
          .infer = inferMaxPool,
-         .kernel = runMaxPool},
+         .kernel = runMaxPool,
+         .step = {.reviewed = true,
+                  .change = "ceil_mode and dilations added (0 and 1: as before)",
+                  .down = dropCeilModeAndDilations,
+                  .down_refuses = "ceil_mode other than 0, dilations other than 1"}},
         {.since_version = 11,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
          .constraints = kConstraints8,
          .infer = inferMaxPool,
-         .kernel = runMaxPool},
+         .kernel = runMaxPool,
+         .step = {.reviewed = true, .change = "strides and dilations defaults of 1 documented"}},
         {.since_version = 12,
          .inputs = kInputs1,
          .outputs = kOutputs8,
          .attributes = kAttributes10,
          .constraints = {{"T", tensor("float16 float double int8 uint8")}, {"I", tensor("int64")}},
          .infer = inferMaxPool,
-         .kernel = runMaxPool},
+         .kernel = runMaxPool,
+         .step = typesOnly("int8 and uint8 added")},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs8,
@@ -324,7 +367,8 @@ constexpr Operator kMaxPool{
          .constraints = {{"T", tensor("bfloat16 float16 float double int8 uint8")},
                          {"I", tensor("int64")}},
          .infer = inferMaxPool,
-         .kernel = runMaxPool},
+         .kernel = runMaxPool,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kMaxPool));
 

@@ -52,7 +52,8 @@ constexpr Operator kMaxRoiPool{.domain = kOnnxDomain,
                                     .outputs = kOutputs1,
                                     .attributes = kAttributes1,
                                     .constraints = {{"T", tensor("bfloat16 float16 float double")}},
-                                    .infer = inferMaxRoiPool},
+                                    .infer = inferMaxRoiPool,
+                                    .step = typesOnly("bfloat16 added")},
                                }};
 static_assert(isWellFormed(kMaxRoiPool));
 

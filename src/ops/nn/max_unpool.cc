@@ -184,14 +184,16 @@ constexpr Operator kMaxUnpool{
          .attributes = kAttributes9,
          .constraints = kConstraints9,
          .infer = inferMaxUnpool,
-         .kernel = runMaxUnpool},
+         .kernel = runMaxUnpool,
+         .step = {.reviewed = true, .change = "strides default of 1 documented"}},
         {.since_version = 22,
          .inputs = kInputs9,
          .outputs = kOutputs9,
          .attributes = kAttributes9,
          .constraints = {{"T1", tensor("bfloat16 float16 float double")}, {"T2", tensor("int64")}},
          .infer = inferMaxUnpool,
-         .kernel = runMaxUnpool},
+         .kernel = runMaxUnpool,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kMaxUnpool));
 

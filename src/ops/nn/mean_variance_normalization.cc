@@ -124,7 +124,8 @@ constexpr Operator kMeanVarianceNormalization{
          .constraints = {{"T", tensor("float16 float double bfloat16")}},
          .function_bodies = {{13, kBody9}, {18, kBody18}},
          .infer = inferMeanVarianceNormalization,
-         .kernel = runMeanVarianceNormalization},
+         .kernel = runMeanVarianceNormalization,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kMeanVarianceNormalization));
 

@@ -134,24 +134,27 @@ constexpr Constraints kConstraints10 = {{"tensor(float)", tensor("float")},
                                         {"tensor(int64)", tensor("int64")}};
 
 extern const Operator kNonMaxSuppression;
-constexpr Operator kNonMaxSuppression{.domain = kOnnxDomain,
-                                      .name = "NonMaxSuppression",
-                                      .versions = {
-                                          {.since_version = 10,
-                                           .inputs = kInputs10,
-                                           .outputs = kOutputs10,
-                                           .attributes = kAttributes10,
-                                           .constraints = kConstraints10,
-                                           .infer = inferNonMaxSuppression,
-                                           .kernel = runNonMaxSuppression},
-                                          {.since_version = 11,
-                                           .inputs = kInputs10,
-                                           .outputs = kOutputs10,
-                                           .attributes = kAttributes10,
-                                           .constraints = kConstraints10,
-                                           .infer = inferNonMaxSuppression,
-                                           .kernel = runNonMaxSuppression},
-                                      }};
+constexpr Operator kNonMaxSuppression{
+    .domain = kOnnxDomain,
+    .name = "NonMaxSuppression",
+    .versions = {
+        {.since_version = 10,
+         .inputs = kInputs10,
+         .outputs = kOutputs10,
+         .attributes = kAttributes10,
+         .constraints = kConstraints10,
+         .infer = inferNonMaxSuppression,
+         .kernel = runNonMaxSuppression},
+        {.since_version = 11,
+         .inputs = kInputs10,
+         .outputs = kOutputs10,
+         .attributes = kAttributes10,
+         .constraints = kConstraints10,
+         .infer = inferNonMaxSuppression,
+         .kernel = runNonMaxSuppression,
+         .step = {.reviewed = true,
+                  .change = "none a node shows (bumped for onnx's shape inference)"}},
+    }};
 static_assert(isWellFormed(kNonMaxSuppression));
 
 }  // namespace onyx::ops::ai_onnx

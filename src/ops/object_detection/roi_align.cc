@@ -7,6 +7,7 @@
 #include <string>
 #include "onyx/ops/inference_context.h"
 #include "ops/lib/real_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -193,6 +194,23 @@ Status runRoiAlign(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Version 10 samples without the half-pixel shift, which version 16 names output_half_pixel
+// (its default, half_pixel, shifts).
+Status keepOutputHalfPixel(NodeDraft& draft) {
+  draft.setStringAttr("coordinate_transformation_mode", "output_half_pixel");
+  return Status::ok();
+}
+
+Status dropOutputHalfPixel(NodeDraft& draft) {
+  const Attribute* mode = draft.attribute("coordinate_transformation_mode");
+  if (mode == nullptr || mode->kind() != AttributeKind::kString ||
+      mode->s.value_or("") != "output_half_pixel") {
+    return draft.refuse("version 10 has only output_half_pixel coordinates");
+  }
+  draft.removeAttribute("coordinate_transformation_mode");
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs10 = {{"X", "T1"}, {"rois", "T1"}, {"batch_indices", "T2"}};
@@ -225,14 +243,21 @@ constexpr Operator kRoiAlign{
          .attributes = kAttributes16,
          .constraints = kConstraints10,
          .infer = inferRoiAlign,
-         .kernel = runRoiAlign},
+         .kernel = runRoiAlign,
+         .step = {.reviewed = true,
+                  .change =
+                      "coordinate_transformation_mode added (version 10 is output_half_pixel)",
+                  .up = keepOutputHalfPixel,
+                  .down = dropOutputHalfPixel,
+                  .down_refuses = "half_pixel coordinates, the default"}},
         {.since_version = 22,
          .inputs = kInputs10,
          .outputs = kOutputs10,
          .attributes = kAttributes16,
          .constraints = {{"T1", tensor("bfloat16 float16 float double")}, {"T2", tensor("int64")}},
          .infer = inferRoiAlign,
-         .kernel = runRoiAlign},
+         .kernel = runRoiAlign,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kRoiAlign));
 

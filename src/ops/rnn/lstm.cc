@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include "ops/node_draft.h"
 #include "ops/rnn/recurrent_shape.h"
 #include "ops/rnn/rnn_kernels.h"
 #include "ops/schema_dsl.h"
@@ -14,6 +15,31 @@ namespace {
 void inferRecurrentOp(InferenceContext& ctx) { inferRecurrent(ctx); }
 
 Status runLSTM(KernelContext& ctx) { return runRecurrent(ctx, RecurrentKind::kLstm); }
+
+// Version 7 drops output_sequence: a Y the node names is produced, as output_sequence 1 said.
+Status dropOutputSequence(NodeDraft& draft) {
+  draft.removeAttribute("output_sequence");
+  return Status::ok();
+}
+
+// Back before version 7, a node that names Y says output_sequence 1: with 0, Y is optional.
+Status keepOutputSequence(NodeDraft& draft) {
+  const Node& node = draft.node();
+  if (node.outputCount() > 0 && node.output(0) != nullptr) {
+    draft.setIntAttr("output_sequence", 1);
+  }
+  return Status::ok();
+}
+
+// Down from version 14: only layout 0 (sequence first), the one the older versions have.
+Status dropLayout(NodeDraft& draft) {
+  if (draft.attribute("layout") == nullptr) return Status::ok();
+  if (draft.intAttr("layout") != 0) {
+    return draft.refuse("layout other than 0 has no form in version 7");
+  }
+  draft.removeAttribute("layout");
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -58,21 +84,30 @@ constexpr Operator kLSTM{
                         attr("input_forget", 0)},
          .constraints = kConstraints1,
          .infer = inferRecurrentOp,
-         .kernel = runLSTM},
+         .kernel = runLSTM,
+         .step = {.reviewed = true,
+                  .change = "output_sequence removed (Y is there when named)",
+                  .up = dropOutputSequence,
+                  .down = keepOutputSequence}},
         {.since_version = 14,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = kConstraints1,
          .infer = inferRecurrentOp,
-         .kernel = runLSTM},
+         .kernel = runLSTM,
+         .step = {.reviewed = true,
+                  .change = "layout added (0: sequence first, as before)",
+                  .down = dropLayout,
+                  .down_refuses = "layout other than 0"}},
         {.since_version = 22,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes14,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}, {"T1", tensor("int32")}},
          .infer = inferRecurrentOp,
-         .kernel = runLSTM},
+         .kernel = runLSTM,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kLSTM));
 

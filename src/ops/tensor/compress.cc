@@ -2,9 +2,16 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
 #include "onyx/core/element_type.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -66,6 +73,30 @@ Status runCompress(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The rank of input `i`, when its type or its constant tells it.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.values.size());
+  }
+  return std::nullopt;
+}
+
+// Down to version 9, which counts axis from the front only: a negative axis becomes
+// axis + rank, so the input's rank must be known.
+Status axisFromFront(NodeDraft& draft) {
+  if (draft.attribute("axis") == nullptr) return Status::ok();
+  std::optional<int64_t> axis = draft.intAttr("axis");
+  if (!axis) return draft.refuse("axis is not an int");
+  if (*axis >= 0) return Status::ok();
+  std::optional<int64_t> rank = inputRank(draft, 0);
+  if (!rank) return draft.refuse("axis is negative and the input's rank is unknown");
+  draft.setIntAttr("axis", *axis + *rank);
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs9 = {{"input", "T"}, {"condition", "T1"}};
@@ -90,7 +121,11 @@ constexpr Operator kCompress{.domain = kOnnxDomain,
                                   .attributes = kAttributes9,
                                   .constraints = kConstraints9,
                                   .infer = inferCompress,
-                                  .kernel = runCompress},
+                                  .kernel = runCompress,
+                                  .step = {.reviewed = true,
+                                           .change = "negative axis allowed",
+                                           .down = axisFromFront,
+                                           .down_refuses = "negative axis, input rank unknown"}},
                              }};
 static_assert(isWellFormed(kCompress));
 

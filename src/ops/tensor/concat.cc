@@ -2,8 +2,15 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/channels_last.h"
 #include "ops/lib/tensor_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -132,6 +139,38 @@ Status runConcat(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The rank of input `i`, when its type or its constant tells it.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.values.size());
+  }
+  return std::nullopt;
+}
+
+// Up to version 4, where axis is required: version 1's default, 1, is written out.
+Status writeDefaultAxis(NodeDraft& draft) {
+  if (draft.attribute("axis") == nullptr) draft.setIntAttr("axis", 1);
+  return Status::ok();
+}
+
+// Down to version 4, which counts axis from the front only: a negative axis becomes
+// axis + rank, so the rank of an input must be known.
+Status axisFromFront(NodeDraft& draft) {
+  std::optional<int64_t> axis = draft.intAttr("axis");
+  if (!axis) return draft.refuse("axis is missing or not an int");
+  if (*axis >= 0) return Status::ok();
+  for (size_t i = 0; i < draft.inputCount(); ++i) {
+    if (std::optional<int64_t> rank = inputRank(draft, i)) {
+      draft.setIntAttr("axis", *axis + *rank);
+      return Status::ok();
+    }
+  }
+  return draft.refuse("axis is negative and the inputs' rank is unknown");
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {variadic("inputs", "T", 1)};
@@ -140,38 +179,47 @@ constexpr Attributes kAttributes4 = {required("axis", kInt)};
 constexpr Constraints kConstraints4 = {{"T", tensor(kIr3Types)}};
 
 extern const Operator kConcat;
-constexpr Operator kConcat{.domain = kOnnxDomain,
-                           .name = "Concat",
-                           .versions = {
-                               {.since_version = 1,
-                                .inputs = kInputs1,
-                                .outputs = kOutputs1,
-                                .attributes = {attr("axis", kInt)},
-                                .constraints = {{"T", tensor("float16 float double")}},
-                                .infer = inferConcat,
-                                .kernel = runConcat},
-                               {.since_version = 4,
-                                .inputs = kInputs1,
-                                .outputs = kOutputs1,
-                                .attributes = kAttributes4,
-                                .constraints = kConstraints4,
-                                .infer = inferConcat,
-                                .kernel = runConcat},
-                               {.since_version = 11,
-                                .inputs = kInputs1,
-                                .outputs = kOutputs1,
-                                .attributes = kAttributes4,
-                                .constraints = kConstraints4,
-                                .infer = inferConcat,
-                                .kernel = runConcat},
-                               {.since_version = 13,
-                                .inputs = kInputs1,
-                                .outputs = kOutputs1,
-                                .attributes = kAttributes4,
-                                .constraints = {{"T", tensor(kIr4Types)}},
-                                .infer = inferConcat,
-                                .kernel = runConcat},
-                           }};
+constexpr Operator kConcat{
+    .domain = kOnnxDomain,
+    .name = "Concat",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = {attr("axis", kInt)},
+         .constraints = {{"T", tensor("float16 float double")}},
+         .infer = inferConcat,
+         .kernel = runConcat},
+        {.since_version = 4,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes4,
+         .constraints = kConstraints4,
+         .infer = inferConcat,
+         .kernel = runConcat,
+         .step = {.reviewed = true,
+                  .change = "axis required (default 1 written out); all tensor types added",
+                  .up = writeDefaultAxis}},
+        {.since_version = 11,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes4,
+         .constraints = kConstraints4,
+         .infer = inferConcat,
+         .kernel = runConcat,
+         .step = {.reviewed = true,
+                  .change = "negative axis allowed",
+                  .down = axisFromFront,
+                  .down_refuses = "negative axis, input rank unknown"}},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes4,
+         .constraints = {{"T", tensor(kIr4Types)}},
+         .infer = inferConcat,
+         .kernel = runConcat,
+         .step = typesOnly("bfloat16 added")},
+    }};
 static_assert(isWellFormed(kConcat));
 
 }  // namespace onyx::ops::ai_onnx

@@ -4,8 +4,10 @@
 // see docs/ops.md for the format and how to change it.
 #include "core/quote.h"
 #include "onyx/core/element_type.h"
+#include "onyx/ir/attribute.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -76,6 +78,17 @@ Status runDepthToSpace(KernelContext& ctx) {
   return ctx.fail("unknown mode " + quoted(mode));
 }
 
+// Down to version 1, which rearranges in DCR order only.
+Status dropDcrMode(NodeDraft& draft) {
+  if (const Attribute* mode = draft.attribute("mode"); mode != nullptr) {
+    if (mode->kind() != AttributeKind::kString || mode->s.value_or("") != "DCR") {
+      return draft.refuse("mode other than DCR has no form in version 1");
+    }
+    draft.removeAttribute("mode");
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"input", "T"}};
@@ -100,14 +113,19 @@ constexpr Operator kDepthToSpace{.domain = kOnnxDomain,
                                       .attributes = kAttributes11,
                                       .constraints = kConstraints1,
                                       .infer = inferDepthToSpace,
-                                      .kernel = runDepthToSpace},
+                                      .kernel = runDepthToSpace,
+                                      .step = {.reviewed = true,
+                                               .change = "mode added (DCR: as before)",
+                                               .down = dropDcrMode,
+                                               .down_refuses = "mode CRD"}},
                                      {.since_version = 13,
                                       .inputs = kInputs1,
                                       .outputs = kOutputs1,
                                       .attributes = kAttributes11,
                                       .constraints = {{"T", tensor(kIr4Types)}},
                                       .infer = inferDepthToSpace,
-                                      .kernel = runDepthToSpace},
+                                      .kernel = runDepthToSpace,
+                                      .step = typesOnly("bfloat16 added")},
                                  }};
 static_assert(isWellFormed(kDepthToSpace));
 

@@ -113,14 +113,18 @@ constexpr Operator kGather{
          .attributes = kAttributes1,
          .constraints = kConstraints1,
          .infer = inferGather,
-         .kernel = runGather},
+         .kernel = runGather,
+         .step = {.reviewed = true,
+                  .change =
+                      "negative indices defined (version 1 calls indices out of bounds an error)"}},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}},
          .infer = inferGather,
-         .kernel = runGather},
+         .kernel = runGather,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kGather));
 

@@ -96,7 +96,8 @@ constexpr Operator kGatherElements{
          .attributes = kAttributes11,
          .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}},
          .infer = inferGatherElements,
-         .kernel = runGatherElements},
+         .kernel = runGatherElements,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kGatherElements));
 

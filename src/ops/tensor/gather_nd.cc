@@ -3,6 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include "ops/lib/tensor_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -104,6 +105,17 @@ Status runGatherND(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Down to version 11, which has no batch dimensions: batch_dims must be 0.
+Status dropBatchDims(NodeDraft& draft) {
+  if (draft.attribute("batch_dims") != nullptr) {
+    if (draft.intAttr("batch_dims") != 0) {
+      return draft.refuse("batch_dims other than 0 has no form in version 11");
+    }
+    draft.removeAttribute("batch_dims");
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs11 = {{"data", "T"}, {"indices", "tensor(int64)"}};
@@ -129,14 +141,19 @@ constexpr Operator kGatherND{
          .attributes = kAttributes12,
          .constraints = kConstraints11,
          .infer = inferGatherND,
-         .kernel = runGatherND},
+         .kernel = runGatherND,
+         .step = {.reviewed = true,
+                  .change = "batch_dims added (0: as before)",
+                  .down = dropBatchDims,
+                  .down_refuses = "batch_dims other than 0"}},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes12,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferGatherND,
-         .kernel = runGatherND},
+         .kernel = runGatherND,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kGatherND));
 

@@ -49,14 +49,16 @@ constexpr Operator kIdentity{
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr4Types)}},
          .infer = inferIdentity,
-         .kernel = runIdentity},
+         .kernel = runIdentity,
+         .step = typesOnly("bfloat16 added")},
         {.since_version = 14,
          .traits = kElementwise,
          .inputs = kInputs14,
          .outputs = kOutputs14,
          .constraints = {{"V", tensor(kIr4Types) | sequence(kIr3Types)}},
          .infer = inferIdentity,
-         .kernel = runIdentity},
+         .kernel = runIdentity,
+         .step = typesOnly("sequence types added")},
         {.since_version = 16,
          .traits = kElementwise,
          .inputs = kInputs14,
@@ -64,7 +66,8 @@ constexpr Operator kIdentity{
          .constraints = {{"V", tensor(kIr4Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
                                    optionalSequence(kIr3Types)}},
          .infer = inferIdentity,
-         .kernel = runIdentity},
+         .kernel = runIdentity,
+         .step = typesOnly("optional types added")},
         {.since_version = 19,
          .traits = kElementwise,
          .inputs = kInputs14,
@@ -72,7 +75,8 @@ constexpr Operator kIdentity{
          .constraints = {{"V", tensor(kIr9Types) | sequence(kIr3Types) | optionalTensor(kIr3Types) |
                                    optionalSequence(kIr3Types)}},
          .infer = inferIdentity,
-         .kernel = runIdentity},
+         .kernel = runIdentity,
+         .step = typesOnly("float8 types added")},
         {.since_version = 21,
          .traits = kElementwise,
          .inputs = kInputs14,
@@ -80,7 +84,8 @@ constexpr Operator kIdentity{
          .constraints = {{"V", tensor(kIr10Types) | sequence(kIr3Types) |
                                    optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
          .infer = inferIdentity,
-         .kernel = runIdentity},
+         .kernel = runIdentity,
+         .step = typesOnly("int4 and uint4 added")},
         {.since_version = 23,
          .traits = kElementwise,
          .inputs = kInputs14,
@@ -88,7 +93,8 @@ constexpr Operator kIdentity{
          .constraints = {{"V", tensor(kIr11Types) | sequence(kIr3Types) |
                                    optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
          .infer = inferIdentity,
-         .kernel = runIdentity},
+         .kernel = runIdentity,
+         .step = typesOnly("float4e2m1 added")},
         {.since_version = 24,
          .traits = kElementwise,
          .inputs = kInputs14,
@@ -96,7 +102,8 @@ constexpr Operator kIdentity{
          .constraints = {{"V", tensor(kIr12Types) | sequence(kIr3Types) |
                                    optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
          .infer = inferIdentity,
-         .kernel = runIdentity},
+         .kernel = runIdentity,
+         .step = typesOnly("float8e8m0 added")},
         {.since_version = 25,
          .traits = kElementwise,
          .inputs = kInputs14,
@@ -104,7 +111,8 @@ constexpr Operator kIdentity{
          .constraints = {{"V", tensor(kIr13Types) | sequence(kIr3Types) |
                                    optionalTensor(kIr3Types) | optionalSequence(kIr3Types)}},
          .infer = inferIdentity,
-         .kernel = runIdentity},
+         .kernel = runIdentity,
+         .step = typesOnly("int2 and uint2 added")},
     }};
 static_assert(isWellFormed(kIdentity));
 

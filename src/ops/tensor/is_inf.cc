@@ -56,7 +56,8 @@ constexpr Operator kIsInf{
                                        "float8e5m2 float8e5m2fnuz")},
                          {"T2", tensor("bool")}},
          .infer = inferSameShape,
-         .kernel = runIsInf},
+         .kernel = runIsInf,
+         .step = typesOnly("bfloat16, float16 and the float8 types added")},
     }};
 static_assert(isWellFormed(kIsInf));
 

@@ -48,7 +48,8 @@ constexpr Operator kIsNaN{
          .outputs = kOutputs9,
          .constraints = {{"T1", tensor("float16 float double bfloat16")}, {"T2", tensor("bool")}},
          .infer = inferSameShape,
-         .kernel = runIsNaN},
+         .kernel = runIsNaN,
+         .step = typesOnly("bfloat16 added")},
         {.since_version = 20,
          .traits = kElementwise,
          .inputs = kInputs9,
@@ -57,7 +58,8 @@ constexpr Operator kIsNaN{
                                        "float8e5m2 float8e5m2fnuz")},
                          {"T2", tensor("bool")}},
          .infer = inferSameShape,
-         .kernel = runIsNaN},
+         .kernel = runIsNaN,
+         .step = typesOnly("float8 types added")},
     }};
 static_assert(isWellFormed(kIsNaN));
 

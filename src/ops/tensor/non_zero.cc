@@ -79,7 +79,8 @@ constexpr Operator kNonZero{
          .outputs = kOutputs9,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferNonZero,
-         .kernel = runNonZero},
+         .kernel = runNonZero,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kNonZero));
 

@@ -2,9 +2,19 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
 #include "onyx/core/element_type.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -99,6 +109,49 @@ Status runOneHot(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The rank of input `i`, when its type or its constant tells it.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.values.size());
+  }
+  return std::nullopt;
+}
+
+// Whether every index is known to be 0 or more: unsigned indices, or a constant.
+bool indicesNotNegative(const NodeDraft& draft) {
+  if (const Type* type = draft.inputType(0); type != nullptr && type->elem_type) {
+    const ElementTypeInfo* info = elementTypeInfo(*type->elem_type);
+    if (info != nullptr && info->isInteger() && !info->isSigned()) return true;
+  }
+  const Tensor* constant = draft.constantInput(0);
+  if (constant == nullptr) return false;
+  Result<Array> values = arrayFromTensor(*constant);
+  if (!values) return false;
+  for (size_t k = 0; k < values->size(); ++k) {
+    if (!(elementAsDouble(*values, k) >= 0)) return false;
+  }
+  return true;
+}
+
+// Down to version 9, which takes indices in [0, depth) only (version 11 counts negative ones
+// from the back) and an axis from -1 up (version 11 also from -r-1 to -2).
+Status toVersion9(NodeDraft& draft) {
+  if (!indicesNotNegative(draft)) {
+    return draft.refuse("indices are not known to be 0 or more");
+  }
+  if (draft.attribute("axis") == nullptr) return Status::ok();
+  std::optional<int64_t> axis = draft.intAttr("axis");
+  if (!axis) return draft.refuse("axis is not an int");
+  if (*axis >= -1) return Status::ok();
+  std::optional<int64_t> rank = inputRank(draft, 0);
+  if (!rank) return draft.refuse("axis is below -1 and the indices' rank is unknown");
+  draft.setIntAttr("axis", *axis + *rank + 1);
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr TypeSet kT1Types9 =
@@ -110,24 +163,30 @@ constexpr Constraints kConstraints9 = {
     {"T1", kT1Types9}, {"T2", kT1Types9}, {"T3", tensor(kIr3Types)}};
 
 extern const Operator kOneHot;
-constexpr Operator kOneHot{.domain = kOnnxDomain,
-                           .name = "OneHot",
-                           .versions = {
-                               {.since_version = 9,
-                                .inputs = kInputs9,
-                                .outputs = kOutputs9,
-                                .attributes = kAttributes9,
-                                .constraints = kConstraints9,
-                                .infer = inferOneHot,
-                                .kernel = runOneHot},
-                               {.since_version = 11,
-                                .inputs = kInputs9,
-                                .outputs = kOutputs9,
-                                .attributes = kAttributes9,
-                                .constraints = kConstraints9,
-                                .infer = inferOneHot,
-                                .kernel = runOneHot},
-                           }};
+constexpr Operator kOneHot{
+    .domain = kOnnxDomain,
+    .name = "OneHot",
+    .versions = {
+        {.since_version = 9,
+         .inputs = kInputs9,
+         .outputs = kOutputs9,
+         .attributes = kAttributes9,
+         .constraints = kConstraints9,
+         .infer = inferOneHot,
+         .kernel = runOneHot},
+        {.since_version = 11,
+         .inputs = kInputs9,
+         .outputs = kOutputs9,
+         .attributes = kAttributes9,
+         .constraints = kConstraints9,
+         .infer = inferOneHot,
+         .kernel = runOneHot,
+         .step = {.reviewed = true,
+                  .change = "negative indices count from the back; axis below -1 allowed",
+                  .down = toVersion9,
+                  .down_refuses =
+                      "indices not known to be 0 or more; axis below -1, rank unknown"}},
+    }};
 static_assert(isWellFormed(kOneHot));
 
 }  // namespace onyx::ops::ai_onnx

@@ -2,9 +2,25 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
 #include "core/quote.h"
+#include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
+#include "onyx/core/element_type.h"
+#include "onyx/ir/attribute.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -219,6 +235,125 @@ Status runPad(KernelContext& ctx) {
   return Status::ok();
 }
 
+
+// The string attribute `name`: `fallback` when absent, nullopt when the node does not set it
+// to a string of its own (a reference to an attribute of the calling function).
+std::optional<std::string_view> stringAttr(const NodeDraft& draft, std::string_view name,
+                                           std::string_view fallback) {
+  const Attribute* found = draft.attribute(name);
+  if (found == nullptr) return fallback;
+  if (found->kind() != AttributeKind::kString || !found->s) return std::nullopt;
+  return *found->s;
+}
+
+// Up to version 2, which names the attribute `pads`.
+Status renamePaddings(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> pads = draft.intsAttr("paddings");
+  if (!pads) return draft.refuse("paddings is missing or not a list of ints");
+  draft.removeAttribute("paddings");
+  draft.setIntsAttr("pads", *pads);
+  return Status::ok();
+}
+
+// Down to version 1, which names it `paddings` and only adds (version 2 removes elements
+// where a pad is negative).
+Status renamePads(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> pads = draft.intsAttr("pads");
+  if (!pads) return draft.refuse("pads is missing or not a list of ints");
+  if (std::any_of(pads->begin(), pads->end(), [](int64_t pad) { return pad < 0; })) {
+    return draft.refuse("a pad is negative");
+  }
+  draft.removeAttribute("pads");
+  draft.setIntsAttr("paddings", *pads);
+  return Status::ok();
+}
+
+// Up to version 11, where pads and the constant are inputs. The constant takes the data's
+// type, as version 2 fills with `value` converted to it; 0, the default, is left out.
+Status padsToInputs(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> pads = draft.intsAttr("pads");
+  if (!pads) return draft.refuse("pads is missing or not a list of ints");
+  std::optional<float> value = 0.0f;
+  if (draft.attribute("value") != nullptr) value = draft.floatAttr("value");
+  if (!value) return draft.refuse("value is not a float");
+  std::optional<std::string_view> mode = stringAttr(draft, "mode", "constant");
+  if (!mode) return draft.refuse("mode is not a string");
+  draft.removeAttribute("pads");
+  draft.removeAttribute("value");
+  draft.setIntegersInput(1, *pads);
+  if (*mode != "constant" || (*value == 0.0f && !std::signbit(*value))) return Status::ok();
+  const Type* data = draft.inputType(0);
+  if (data == nullptr || !data->elem_type) {
+    return draft.refuse("value is not 0 and the data's type is unknown");
+  }
+  Array fill(static_cast<ElementType>(*data->elem_type), {});
+  storeDouble(fill, 0, static_cast<double>(*value));
+  draft.setConstantInput(2, draft.editor().tensorFromArray(fill));
+  return Status::ok();
+}
+
+// Down to version 2, where pads and the constant are attributes: the inputs must be constants,
+// and the constant a float exactly.
+Status padsToAttributes(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> pads = draft.constantIntegers(1);
+  if (!pads) return draft.refuse("pads is not a constant");
+  if (draft.hasInput(2)) {
+    const Tensor* constant = draft.constantInput(2);
+    if (constant == nullptr) return draft.refuse("constant_value is not a constant");
+    Result<Array> value = arrayFromTensor(*constant);
+    if (!value || value->size() > 1) return draft.refuse("constant_value is not one number");
+    if (value->size() == 1) {
+      double wanted = elementAsDouble(*value, 0);
+      auto narrowed = static_cast<float>(wanted);
+      if (static_cast<double>(narrowed) != wanted && !std::isnan(wanted)) {
+        return draft.refuse("constant_value is not exactly a float");
+      }
+      draft.setFloatAttr("value", narrowed);
+    }
+  }
+  draft.setIntsAttr("pads", *pads);
+  draft.resizeInputs(1);
+  return Status::ok();
+}
+
+// Down to version 13, which pads every axis: pads written out for all of them, so axes and
+// pads must be constants and the data's rank known.
+Status padsForAllAxes(NodeDraft& draft) {
+  if (draft.hasInput(3)) {
+    std::optional<std::vector<int64_t>> axes = draft.constantIntegers(3);
+    std::optional<std::vector<int64_t>> pads = draft.constantIntegers(1);
+    if (!axes || !pads) return draft.refuse("axes or pads is not a constant");
+    const Type* data = draft.inputType(0);
+    if (data == nullptr || data->shape == nullptr) {
+      return draft.refuse("axes is given and the data's rank is unknown");
+    }
+    const size_t rank = data->shape->rank();
+    const size_t count = axes->size();
+    if (pads->size() != 2 * count) return draft.refuse("pads does not hold 2 values per axis");
+    std::vector<int64_t> all(2 * rank, 0);
+    std::vector<bool> seen(rank, false);
+    for (size_t i = 0; i < count; ++i) {
+      int64_t axis = (*axes)[i] < 0 ? (*axes)[i] + static_cast<int64_t>(rank) : (*axes)[i];
+      if (axis < 0 || axis >= static_cast<int64_t>(rank) || seen[static_cast<size_t>(axis)]) {
+        return draft.refuse("axes is out of range or repeats an axis");
+      }
+      seen[static_cast<size_t>(axis)] = true;
+      all[static_cast<size_t>(axis)] = (*pads)[i];
+      all[static_cast<size_t>(axis) + rank] = (*pads)[count + i];
+    }
+    draft.setIntegersInput(1, all);
+  }
+  draft.resizeInputs(std::min<size_t>(draft.inputCount(), draft.hasInput(2) ? 3 : 2));
+  return Status::ok();
+}
+
+// Down to version 18, which has no wrap mode.
+Status refuseWrap(NodeDraft& draft) {
+  std::optional<std::string_view> mode = stringAttr(draft, "mode", "constant");
+  if (!mode || *mode == "wrap") return draft.refuse("mode wrap has no form in version 18");
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
@@ -252,7 +387,8 @@ constexpr Operator kPad{
          .attributes = {attr("mode", "constant"), required("pads", kInts), attr("value", 0.0f)},
          .constraints = kConstraints1,
          .infer = inferPad,
-         .kernel = runPad},
+         .kernel = runPad,
+.step = {.reviewed = true, .change = "paddings renamed pads; negative pads remove elements", .up = renamePaddings, .down = renamePads, .down_refuses = "negative pads"}},
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -262,28 +398,32 @@ constexpr Operator kPad{
                tensor("uint8 uint16 uint32 uint64 int8 int16 int32 int64 float16 float double")},
               {"tensor(int64)", tensor("int64")}},
          .infer = inferPad,
-         .kernel = runPad},
+         .kernel = runPad,
+.step = {.reviewed = true, .change = "pads and value became inputs; integer types added", .up = padsToInputs, .down = padsToAttributes, .up_refuses = "value not 0, data type unknown", .down_refuses = "pads or constant_value not a constant; a constant not exactly a float"}},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs1,
          .attributes = kAttributes11,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferPad,
-         .kernel = runPad},
+         .kernel = runPad,
+.step = typesOnly("bfloat16, bool, complex and string added")},
         {.since_version = 18,
          .inputs = kInputs18,
          .outputs = kOutputs1,
          .attributes = kAttributes11,
          .constraints = kConstraints18,
          .infer = inferPad,
-         .kernel = runPad},
+         .kernel = runPad,
+.step = {.reviewed = true, .change = "axes input added", .down = padsForAllAxes, .down_refuses = "axes or pads not a constant; data rank unknown"}},
         {.since_version = 19,
          .inputs = kInputs18,
          .outputs = kOutputs1,
          .attributes = kAttributes11,
          .constraints = kConstraints18,
          .infer = inferPad,
-         .kernel = runPad},
+         .kernel = runPad,
+.step = {.reviewed = true, .change = "wrap mode added", .down = refuseWrap, .down_refuses = "mode wrap"}},
         {.since_version = 21,
          .inputs = kInputs18,
          .outputs = kOutputs1,

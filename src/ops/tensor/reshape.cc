@@ -2,7 +2,13 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
 #include "ops/kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -156,6 +162,39 @@ Status runReshape(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Up to version 5, where the shape is an input; consumed_inputs goes.
+Status shapeToInput(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> shape = draft.intsAttr("shape");
+  if (!shape) return draft.refuse("shape is missing or not a list of ints");
+  draft.removeAttribute("shape");
+  draft.removeAttribute("consumed_inputs");
+  draft.setIntegersInput(1, *shape);
+  return Status::ok();
+}
+
+// Down to version 1, where the shape is an attribute: the input must be a constant.
+Status shapeToAttribute(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> shape = draft.constantIntegers(1);
+  if (!shape) return draft.refuse("shape is not a constant");
+  draft.setIntsAttr("shape", *shape);
+  draft.resizeInputs(1);
+  return Status::ok();
+}
+
+// Down to version 13, where a 0 in the shape copies the input's dimension: allowzero = 1
+// means the same only when the shape is a constant without 0s.
+Status dropAllowZero(NodeDraft& draft) {
+  if (draft.attribute("allowzero") == nullptr) return Status::ok();
+  if (draft.intAttr("allowzero") != 0) {
+    std::optional<std::vector<int64_t>> shape = draft.constantIntegers(1);
+    if (!shape || std::find(shape->begin(), shape->end(), 0) != shape->end()) {
+      return draft.refuse("allowzero is set and the shape is not a constant without 0s");
+    }
+  }
+  draft.removeAttribute("allowzero");
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs5 = {{"data", "T"}, {"shape", "tensor(int64)"}};
@@ -183,14 +222,21 @@ constexpr Operator kReshape{
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferReshape,
-         .kernel = runReshape},
+         .kernel = runReshape,
+         .step = {.reviewed = true,
+                  .change =
+                      "shape became an input; consumed_inputs removed; all tensor types added",
+                  .up = shapeToInput,
+                  .down = shapeToAttribute,
+                  .down_refuses = "shape not a constant"}},
         {.since_version = 13,
          .traits = kShapeOnly,
          .inputs = kInputs5,
          .outputs = kOutputs1,
          .constraints = kConstraints13,
          .infer = inferReshape,
-         .kernel = runReshape},
+         .kernel = runReshape,
+         .step = typesOnly("bfloat16 added")},
         {.since_version = 14,
          .traits = kShapeOnly,
          .inputs = kInputs5,
@@ -198,7 +244,11 @@ constexpr Operator kReshape{
          .attributes = kAttributes14,
          .constraints = kConstraints13,
          .infer = inferReshape,
-         .kernel = runReshape},
+         .kernel = runReshape,
+         .step = {.reviewed = true,
+                  .change = "allowzero added (0: as before)",
+                  .down = dropAllowZero,
+                  .down_refuses = "allowzero set, shape not a constant without 0s"}},
         {.since_version = 19,
          .traits = kShapeOnly,
          .inputs = kInputs5,
@@ -206,7 +256,8 @@ constexpr Operator kReshape{
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr9Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferReshape,
-         .kernel = runReshape},
+         .kernel = runReshape,
+         .step = typesOnly("float8 types added")},
         {.since_version = 21,
          .traits = kShapeOnly,
          .inputs = kInputs5,
@@ -214,7 +265,8 @@ constexpr Operator kReshape{
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferReshape,
-         .kernel = runReshape},
+         .kernel = runReshape,
+         .step = typesOnly("int4 and uint4 added")},
         {.since_version = 23,
          .traits = kShapeOnly,
          .inputs = kInputs5,
@@ -222,7 +274,8 @@ constexpr Operator kReshape{
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferReshape,
-         .kernel = runReshape},
+         .kernel = runReshape,
+         .step = typesOnly("float4e2m1 added")},
         {.since_version = 24,
          .traits = kShapeOnly,
          .inputs = kInputs5,
@@ -230,7 +283,8 @@ constexpr Operator kReshape{
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferReshape,
-         .kernel = runReshape},
+         .kernel = runReshape,
+         .step = typesOnly("float8e8m0 added")},
         {.since_version = 25,
          .traits = kShapeOnly,
          .inputs = kInputs5,
@@ -238,7 +292,8 @@ constexpr Operator kReshape{
          .attributes = kAttributes14,
          .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferReshape,
-         .kernel = runReshape},
+         .kernel = runReshape,
+         .step = typesOnly("int2 and uint2 added")},
     }};
 static_assert(isWellFormed(kReshape));
 

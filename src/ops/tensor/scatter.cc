@@ -20,25 +20,27 @@ constexpr Attributes kAttributes9 = {attr("axis", 0)};
 constexpr Constraints kConstraints9 = {{"T", tensor(kIr3Types)}, {"Tind", tensor("int32 int64")}};
 
 extern const Operator kScatter;
-constexpr Operator kScatter{.domain = kOnnxDomain,
-                            .name = "Scatter",
-                            .versions = {
-                                {.since_version = 9,
-                                 .inputs = kInputs9,
-                                 .outputs = kOutputs9,
-                                 .attributes = kAttributes9,
-                                 .constraints = kConstraints9,
-                                 .infer = inferSameShape,
-                                 .kernel = runScatter},
-                                {.since_version = 11,
-                                 .deprecated = true,
-                                 .inputs = kInputs9,
-                                 .outputs = kOutputs9,
-                                 .attributes = kAttributes9,
-                                 .constraints = kConstraints9,
-                                 .infer = inferSameShape,
-                                 .kernel = runScatter},
-                            }};
+constexpr Operator kScatter{
+    .domain = kOnnxDomain,
+    .name = "Scatter",
+    .versions = {
+        {.since_version = 9,
+         .inputs = kInputs9,
+         .outputs = kOutputs9,
+         .attributes = kAttributes9,
+         .constraints = kConstraints9,
+         .infer = inferSameShape,
+         .kernel = runScatter},
+        {.since_version = 11,
+         .deprecated = true,
+         .inputs = kInputs9,
+         .outputs = kOutputs9,
+         .attributes = kAttributes9,
+         .constraints = kConstraints9,
+         .infer = inferSameShape,
+         .kernel = runScatter,
+         .step = {.reviewed = true, .change = "deprecated: ScatterElements replaces it"}},
+    }};
 static_assert(isWellFormed(kScatter));
 
 }  // namespace onyx::ops::ai_onnx

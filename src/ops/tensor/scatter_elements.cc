@@ -2,7 +2,12 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <optional>
+#include <string_view>
+
+#include "onyx/ir/attribute.h"
 #include "ops/lib/tensor_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -11,6 +16,34 @@ using namespace dsl;
 
 namespace {
 Status runScatterElements(KernelContext& ctx) { return scatterAlongAxis(ctx); }
+
+// The string attribute `name`: `fallback` when absent, nullopt when the node does not set it
+// to a string of its own (a reference to an attribute of the calling function).
+std::optional<std::string_view> stringAttr(const NodeDraft& draft, std::string_view name,
+                                           std::string_view fallback) {
+  const Attribute* found = draft.attribute(name);
+  if (found == nullptr) return fallback;
+  if (found->kind() != AttributeKind::kString || !found->s) return std::nullopt;
+  return *found->s;
+}
+
+// Down to version 13, which only overwrites: reduction must be none.
+Status dropReduction(NodeDraft& draft) {
+  if (stringAttr(draft, "reduction", "none") != "none") {
+    return draft.refuse("reduction other than none has no form in version 13");
+  }
+  draft.removeAttribute("reduction");
+  return Status::ok();
+}
+
+// Down to version 16, which reduces by none, add or mul only.
+Status refuseMaxMin(NodeDraft& draft) {
+  std::optional<std::string_view> reduction = stringAttr(draft, "reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul") {
+    return draft.refuse("reduction max or min has no form in version 16");
+  }
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -38,21 +71,30 @@ constexpr Operator kScatterElements{
          .attributes = kAttributes11,
          .constraints = kConstraints13,
          .infer = inferSameShape,
-         .kernel = runScatterElements},
+         .kernel = runScatterElements,
+         .step = typesOnly("bfloat16 added")},
         {.since_version = 16,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes16,
          .constraints = kConstraints13,
          .infer = inferSameShape,
-         .kernel = runScatterElements},
+         .kernel = runScatterElements,
+         .step = {.reviewed = true,
+                  .change = "reduction added (none: as before)",
+                  .down = dropReduction,
+                  .down_refuses = "reduction add or mul"}},
         {.since_version = 18,
          .inputs = kInputs11,
          .outputs = kOutputs11,
          .attributes = kAttributes16,
          .constraints = kConstraints13,
          .infer = inferSameShape,
-         .kernel = runScatterElements},
+         .kernel = runScatterElements,
+         .step = {.reviewed = true,
+                  .change = "reduction max and min added",
+                  .down = refuseMaxMin,
+                  .down_refuses = "reduction max or min"}},
     }};
 static_assert(isWellFormed(kScatterElements));
 

@@ -3,7 +3,14 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -54,6 +61,41 @@ Status runShape(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The rank of input `i`, when its type or its constant tells it.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.values.size());
+  }
+  return std::nullopt;
+}
+
+// Down to version 13, which gives the whole shape: start and end, clamped to [0, rank],
+// must come to 0 and the rank, which takes the input's rank unless start is 0 and end absent.
+Status dropStartEnd(NodeDraft& draft) {
+  std::optional<int64_t> rank = inputRank(draft, 0);
+  auto clamped = [&](int64_t axis) {
+    return std::clamp(axis < 0 ? axis + *rank : axis, int64_t{0}, *rank);
+  };
+  if (draft.attribute("start") != nullptr) {
+    std::optional<int64_t> start = draft.intAttr("start");
+    if (!start) return draft.refuse("start is not an int");
+    if (*start != 0 && (!rank || clamped(*start) != 0)) {
+      return draft.refuse("start is not known to be the first axis");
+    }
+    draft.removeAttribute("start");
+  }
+  if (draft.attribute("end") != nullptr) {
+    std::optional<int64_t> end = draft.intAttr("end");
+    if (!end) return draft.refuse("end is not an int");
+    if (!rank || clamped(*end) != *rank) return draft.refuse("end is not known to be the rank");
+    draft.removeAttribute("end");
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
@@ -62,64 +104,75 @@ constexpr Attributes kAttributes15 = {attr("end", kInt), attr("start", 0)};
 constexpr Constraints kConstraints13 = {{"T", tensor(kIr4Types)}, {"T1", tensor("int64")}};
 
 extern const Operator kShape;
-constexpr Operator kShape{.domain = kOnnxDomain,
-                          .name = "Shape",
-                          .versions = {
-                              {.since_version = 1,
-                               .inputs = kInputs1,
-                               .outputs = kOutputs1,
-                               .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape,
-                               .kernel = runShape},
-                              {.since_version = 13,
-                               .inputs = kInputs1,
-                               .outputs = kOutputs1,
-                               .constraints = kConstraints13,
-                               .infer = inferShape,
-                               .kernel = runShape},
-                              {.since_version = 15,
-                               .inputs = kInputs1,
-                               .outputs = kOutputs1,
-                               .attributes = kAttributes15,
-                               .constraints = kConstraints13,
-                               .infer = inferShape,
-                               .kernel = runShape},
-                              {.since_version = 19,
-                               .inputs = kInputs1,
-                               .outputs = kOutputs1,
-                               .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr9Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape,
-                               .kernel = runShape},
-                              {.since_version = 21,
-                               .inputs = kInputs1,
-                               .outputs = kOutputs1,
-                               .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr10Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape,
-                               .kernel = runShape},
-                              {.since_version = 23,
-                               .inputs = kInputs1,
-                               .outputs = kOutputs1,
-                               .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr11Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape,
-                               .kernel = runShape},
-                              {.since_version = 24,
-                               .inputs = kInputs1,
-                               .outputs = kOutputs1,
-                               .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr12Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape,
-                               .kernel = runShape},
-                              {.since_version = 25,
-                               .inputs = kInputs1,
-                               .outputs = kOutputs1,
-                               .attributes = kAttributes15,
-                               .constraints = {{"T", tensor(kIr13Types)}, {"T1", tensor("int64")}},
-                               .infer = inferShape,
-                               .kernel = runShape},
-                          }};
+constexpr Operator kShape{
+    .domain = kOnnxDomain,
+    .name = "Shape",
+    .versions = {
+        {.since_version = 1,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}},
+         .infer = inferShape,
+         .kernel = runShape},
+        {.since_version = 13,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .constraints = kConstraints13,
+         .infer = inferShape,
+         .kernel = runShape,
+         .step = typesOnly("bfloat16 added")},
+        {.since_version = 15,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes15,
+         .constraints = kConstraints13,
+         .infer = inferShape,
+         .kernel = runShape,
+         .step = {.reviewed = true,
+                  .change = "start and end added (0 and the rank: as before)",
+                  .down = dropStartEnd,
+                  .down_refuses = "start or end cutting the shape, or rank unknown"}},
+        {.since_version = 19,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes15,
+         .constraints = {{"T", tensor(kIr9Types)}, {"T1", tensor("int64")}},
+         .infer = inferShape,
+         .kernel = runShape,
+         .step = typesOnly("float8 types added")},
+        {.since_version = 21,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes15,
+         .constraints = {{"T", tensor(kIr10Types)}, {"T1", tensor("int64")}},
+         .infer = inferShape,
+         .kernel = runShape,
+         .step = typesOnly("int4 and uint4 added")},
+        {.since_version = 23,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes15,
+         .constraints = {{"T", tensor(kIr11Types)}, {"T1", tensor("int64")}},
+         .infer = inferShape,
+         .kernel = runShape,
+         .step = typesOnly("float4e2m1 added")},
+        {.since_version = 24,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes15,
+         .constraints = {{"T", tensor(kIr12Types)}, {"T1", tensor("int64")}},
+         .infer = inferShape,
+         .kernel = runShape,
+         .step = typesOnly("float8e8m0 added")},
+        {.since_version = 25,
+         .inputs = kInputs1,
+         .outputs = kOutputs1,
+         .attributes = kAttributes15,
+         .constraints = {{"T", tensor(kIr13Types)}, {"T1", tensor("int64")}},
+         .infer = inferShape,
+         .kernel = runShape,
+         .step = typesOnly("int2 and uint2 added")},
+    }};
 static_assert(isWellFormed(kShape));
 
 }  // namespace onyx::ops::ai_onnx

@@ -2,8 +2,20 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
+#include "onyx/core/element_type.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -194,6 +206,77 @@ Status runSlice(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Up to version 10, where starts, ends and axes are inputs.
+Status attributesToInputs(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> starts = draft.intsAttr("starts");
+  std::optional<std::vector<int64_t>> ends = draft.intsAttr("ends");
+  if (!starts || !ends) return draft.refuse("starts or ends is missing or not a list of ints");
+  std::optional<std::vector<int64_t>> axes;
+  if (draft.attribute("axes") != nullptr) {
+    axes = draft.intsAttr("axes");
+    if (!axes) return draft.refuse("axes is not a list of ints");
+  }
+  draft.removeAttribute("starts");
+  draft.removeAttribute("ends");
+  draft.removeAttribute("axes");
+  draft.setIntegersInput(1, *starts);
+  draft.setIntegersInput(2, *ends);
+  if (axes) draft.setIntegersInput(3, *axes);
+  return Status::ok();
+}
+
+// Down to version 1, where starts, ends and axes are attributes and every step is 1: the
+// inputs must be constants.
+Status inputsToAttributes(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> starts = draft.constantIntegers(1);
+  std::optional<std::vector<int64_t>> ends = draft.constantIntegers(2);
+  if (!starts || !ends) return draft.refuse("starts or ends is not a constant");
+  std::optional<std::vector<int64_t>> axes;
+  if (draft.hasInput(3)) {
+    axes = draft.constantIntegers(3);
+    if (!axes) return draft.refuse("axes is not a constant");
+  }
+  if (draft.hasInput(4)) {
+    std::optional<std::vector<int64_t>> steps = draft.constantIntegers(4);
+    if (!steps || std::any_of(steps->begin(), steps->end(), [](int64_t s) { return s != 1; })) {
+      return draft.refuse("steps is not a constant of 1s");
+    }
+  }
+  draft.setIntsAttr("starts", *starts);
+  draft.setIntsAttr("ends", *ends);
+  if (axes) draft.setIntsAttr("axes", *axes);
+  draft.resizeInputs(1);
+  return Status::ok();
+}
+
+// Down to version 10, whose axes are 0 or more: a negative axis becomes axis + rank, so axes
+// must be a constant, and the input's rank known when one is negative. The axes keep their
+// element type, which starts and ends share.
+Status axesFromFront(NodeDraft& draft) {
+  if (!draft.hasInput(3)) return Status::ok();
+  const Tensor* constant = draft.constantInput(3);
+  std::optional<std::vector<int64_t>> axes = draft.constantIntegers(3);
+  if (constant == nullptr || !constant->data_type || !axes) {
+    return draft.refuse("axes is not a constant");
+  }
+  if (std::none_of(axes->begin(), axes->end(), [](int64_t axis) { return axis < 0; })) {
+    return Status::ok();
+  }
+  const Type* data = draft.inputType(0);
+  if (data == nullptr || data->shape == nullptr) {
+    return draft.refuse("an axis is negative and the input's rank is unknown");
+  }
+  const auto rank = static_cast<int64_t>(data->shape->rank());
+  Array written(static_cast<ElementType>(*constant->data_type),
+                {static_cast<int64_t>(axes->size())});
+  for (size_t k = 0; k < axes->size(); ++k) {
+    int64_t axis = (*axes)[k];
+    storeDouble(written, k, static_cast<double>(axis < 0 ? axis + rank : axis));
+  }
+  draft.setConstantInput(3, draft.editor().tensorFromArray(written));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs10 = {{"data", "T"},
@@ -221,19 +304,30 @@ constexpr Operator kSlice{
          .outputs = kOutputs1,
          .constraints = kConstraints10,
          .infer = inferSlice,
-         .kernel = runSlice},
+         .kernel = runSlice,
+         .step = {.reviewed = true,
+                  .change = "starts, ends and axes became inputs; steps added",
+                  .up = attributesToInputs,
+                  .down = inputsToAttributes,
+                  .down_refuses =
+                      "starts, ends or axes not a constant; steps not a constant of 1s"}},
         {.since_version = 11,
          .inputs = kInputs10,
          .outputs = kOutputs1,
          .constraints = kConstraints10,
          .infer = inferSlice,
-         .kernel = runSlice},
+         .kernel = runSlice,
+         .step = {.reviewed = true,
+                  .change = "negative axes allowed",
+                  .down = axesFromFront,
+                  .down_refuses = "axes not a constant; negative axes, input rank unknown"}},
         {.since_version = 13,
          .inputs = kInputs10,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr4Types)}, {"Tind", tensor("int32 int64")}},
          .infer = inferSlice,
-         .kernel = runSlice},
+         .kernel = runSlice,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kSlice));
 

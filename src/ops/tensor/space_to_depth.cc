@@ -92,7 +92,8 @@ constexpr Operator kSpaceToDepth{.domain = kOnnxDomain,
                                       .attributes = kAttributes1,
                                       .constraints = {{"T", tensor(kIr4Types)}},
                                       .infer = inferSpaceToDepth,
-                                      .kernel = runSpaceToDepth},
+                                      .kernel = runSpaceToDepth,
+                                      .step = typesOnly("bfloat16 added")},
                                  }};
 static_assert(isWellFormed(kSpaceToDepth));
 

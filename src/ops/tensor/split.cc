@@ -2,8 +2,20 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -171,6 +183,118 @@ Status runSplit(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The rank of input `i`, when its type or its constant tells it.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.values.size());
+  }
+  return std::nullopt;
+}
+
+// Up to version 2, where the lengths are the attribute split alone (version 1 also took
+// them as input 1, in the data's type) and axis has the default 0, which version 1 lacks.
+Status splitInputToAttribute(NodeDraft& draft) {
+  if (draft.attribute("axis") == nullptr) {
+    return draft.refuse("axis is absent, and version 1 gives it no default");
+  }
+  if (draft.hasInput(1)) {
+    const Tensor* constant = draft.constantInput(1);
+    if (constant == nullptr) return draft.refuse("split is not a constant");
+    Result<Array> values = arrayFromTensor(*constant);
+    if (!values) return draft.refuse("split's constant cannot be read");
+    std::vector<int64_t> lengths;
+    for (size_t k = 0; k < values->size(); ++k) {
+      double length = elementAsDouble(*values, k);
+      if (!(length >= 0 && length < 9.0e15) || length != std::floor(length)) {
+        return draft.refuse("split holds a value that is not a length");
+      }
+      lengths.push_back(static_cast<int64_t>(length));
+    }
+    if (draft.attribute("split") != nullptr && draft.intsAttr("split") != lengths) {
+      return draft.refuse("the split input and attribute differ");
+    }
+    draft.setIntsAttr("split", lengths);
+  }
+  draft.resizeInputs(1);
+  return Status::ok();
+}
+
+// Down to version 1, whose axis has no default: version 2's, 0, is written out.
+Status writeDefaultAxis(NodeDraft& draft) {
+  if (draft.attribute("axis") == nullptr) draft.setIntAttr("axis", 0);
+  return Status::ok();
+}
+
+// Down to version 2, which counts axis from the front only: a negative axis becomes
+// axis + rank, so the input's rank must be known.
+Status axisFromFront(NodeDraft& draft) {
+  if (draft.attribute("axis") == nullptr) return Status::ok();
+  std::optional<int64_t> axis = draft.intAttr("axis");
+  if (!axis) return draft.refuse("axis is not an int");
+  if (*axis >= 0) return Status::ok();
+  std::optional<int64_t> rank = inputRank(draft, 0);
+  if (!rank) return draft.refuse("axis is negative and the input's rank is unknown");
+  draft.setIntAttr("axis", *axis + *rank);
+  return Status::ok();
+}
+
+// Up to version 13, where split is an input.
+Status splitToInput(NodeDraft& draft) {
+  if (draft.attribute("split") == nullptr) return Status::ok();
+  std::optional<std::vector<int64_t>> split = draft.intsAttr("split");
+  if (!split) return draft.refuse("split is not a list of ints");
+  draft.removeAttribute("split");
+  draft.setIntegersInput(1, *split);
+  return Status::ok();
+}
+
+// Down to version 11, where split is an attribute: the input must be a constant.
+Status splitToAttribute(NodeDraft& draft) {
+  if (draft.hasInput(1)) {
+    std::optional<std::vector<int64_t>> split = draft.constantIntegers(1);
+    if (!split) return draft.refuse("split is not a constant");
+    draft.setIntsAttr("split", *split);
+  }
+  draft.resizeInputs(1);
+  return Status::ok();
+}
+
+// Up to version 18, which wants the number of parts written when split is not given.
+Status writeNumOutputs(NodeDraft& draft) {
+  if (!draft.hasInput(1)) {
+    draft.setIntAttr("num_outputs", static_cast<int64_t>(draft.node().outputCount()));
+  }
+  return Status::ok();
+}
+
+// Down to version 13, which splits into equal parts when split is not given; version 18
+// makes the last part smaller when the dimension does not divide, which takes the lengths
+// written out, and so the dimension. (When it is unknown, an uneven split is an error in
+// version 13, not a different result.)
+Status dropNumOutputs(NodeDraft& draft) {
+  if (draft.attribute("num_outputs") == nullptr) return Status::ok();
+  draft.removeAttribute("num_outputs");
+  if (draft.hasInput(1)) return Status::ok();
+  const Type* type = draft.inputType(0);
+  std::optional<int64_t> axis = draft.attribute("axis") != nullptr ? draft.intAttr("axis") : 0;
+  if (!axis || type == nullptr || type->shape == nullptr) return Status::ok();
+  const auto rank = static_cast<int64_t>(type->shape->rank());
+  const int64_t at = *axis < 0 ? *axis + rank : *axis;
+  if (at < 0 || at >= rank) return Status::ok();
+  std::optional<int64_t> size = type->shape->dims[static_cast<size_t>(at)].dim_value;
+  const auto count = static_cast<int64_t>(draft.node().outputCount());
+  if (!size || count == 0 || *size % count == 0) return Status::ok();
+  const int64_t chunk = *size / count + 1;
+  std::vector<int64_t> lengths(static_cast<size_t>(count), chunk);
+  lengths.back() = *size - chunk * (count - 1);
+  if (lengths.back() < 0) return draft.refuse("the dimension is too short for num_outputs parts");
+  draft.setIntegersInput(1, lengths);
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs2 = {{"input", "T"}};
@@ -182,45 +306,66 @@ constexpr Constraints kConstraints13 = {{"T", tensor(kIr4Types)},
                                         {"tensor(int64)", tensor("int64")}};
 
 extern const Operator kSplit;
-constexpr Operator kSplit{.domain = kOnnxDomain,
-                          .name = "Split",
-                          .versions = {
-                              {.since_version = 1,
-                               .inputs = {{"input", "T"}, optional("split", "T")},
-                               .outputs = {variadic("outputs...", "T", 1)},
-                               .attributes = {attr("axis", kInt), attr("split", kInts)},
-                               .constraints = {{"T", tensor("float16 float double")}},
-                               .infer = inferSplit,
-                               .kernel = runSplit},
-                              {.since_version = 2,
-                               .inputs = kInputs2,
-                               .outputs = kOutputs2,
-                               .attributes = kAttributes2,
-                               .constraints = kConstraints2,
-                               .infer = inferSplit,
-                               .kernel = runSplit},
-                              {.since_version = 11,
-                               .inputs = kInputs2,
-                               .outputs = kOutputs2,
-                               .attributes = kAttributes2,
-                               .constraints = kConstraints2,
-                               .infer = inferSplit,
-                               .kernel = runSplit},
-                              {.since_version = 13,
-                               .inputs = kInputs13,
-                               .outputs = kOutputs2,
-                               .attributes = {attr("axis", 0)},
-                               .constraints = kConstraints13,
-                               .infer = inferSplit,
-                               .kernel = runSplit},
-                              {.since_version = 18,
-                               .inputs = kInputs13,
-                               .outputs = kOutputs2,
-                               .attributes = {attr("axis", 0), attr("num_outputs", kInt)},
-                               .constraints = kConstraints13,
-                               .infer = inferSplit,
-                               .kernel = runSplit},
-                          }};
+constexpr Operator kSplit{
+    .domain = kOnnxDomain,
+    .name = "Split",
+    .versions = {
+        {.since_version = 1,
+         .inputs = {{"input", "T"}, optional("split", "T")},
+         .outputs = {variadic("outputs...", "T", 1)},
+         .attributes = {attr("axis", kInt), attr("split", kInts)},
+         .constraints = {{"T", tensor("float16 float double")}},
+         .infer = inferSplit,
+         .kernel = runSplit},
+        {.since_version = 2,
+         .inputs = kInputs2,
+         .outputs = kOutputs2,
+         .attributes = kAttributes2,
+         .constraints = kConstraints2,
+         .infer = inferSplit,
+         .kernel = runSplit,
+         .step = {.reviewed = true,
+                  .change = "split input removed (the attribute stays); axis defaults to 0; all "
+                            "tensor types added",
+                  .up = splitInputToAttribute,
+                  .down = writeDefaultAxis,
+                  .up_refuses = "axis absent; split input not a constant"}},
+        {.since_version = 11,
+         .inputs = kInputs2,
+         .outputs = kOutputs2,
+         .attributes = kAttributes2,
+         .constraints = kConstraints2,
+         .infer = inferSplit,
+         .kernel = runSplit,
+         .step = {.reviewed = true,
+                  .change = "negative axis allowed",
+                  .down = axisFromFront,
+                  .down_refuses = "negative axis, input rank unknown"}},
+        {.since_version = 13,
+         .inputs = kInputs13,
+         .outputs = kOutputs2,
+         .attributes = {attr("axis", 0)},
+         .constraints = kConstraints13,
+         .infer = inferSplit,
+         .kernel = runSplit,
+         .step = {.reviewed = true,
+                  .change = "split became an input; bfloat16 added",
+                  .up = splitToInput,
+                  .down = splitToAttribute,
+                  .down_refuses = "split not a constant"}},
+        {.since_version = 18,
+         .inputs = kInputs13,
+         .outputs = kOutputs2,
+         .attributes = {attr("axis", 0), attr("num_outputs", kInt)},
+         .constraints = kConstraints13,
+         .infer = inferSplit,
+         .kernel = runSplit,
+         .step = {.reviewed = true,
+                  .change = "num_outputs added, which allows a smaller last part",
+                  .up = writeNumOutputs,
+                  .down = dropNumOutputs,
+                  .down_refuses = "a dimension too short for num_outputs parts"}},
+    }};
 static_assert(isWellFormed(kSplit));
 
 }  // namespace onyx::ops::ai_onnx

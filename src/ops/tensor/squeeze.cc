@@ -2,8 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -85,6 +94,54 @@ Status runSqueeze(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The rank of input `i`, when its type or its constant tells it.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.values.size());
+  }
+  return std::nullopt;
+}
+
+// Down to version 1, whose axes are 0 or more: a negative axis becomes axis + rank, so the
+// input's rank must be known.
+Status axesFromFront(NodeDraft& draft) {
+  if (draft.attribute("axes") == nullptr) return Status::ok();
+  std::optional<std::vector<int64_t>> axes = draft.intsAttr("axes");
+  if (!axes) return draft.refuse("axes is not a list of ints");
+  if (std::none_of(axes->begin(), axes->end(), [](int64_t axis) { return axis < 0; })) {
+    return Status::ok();
+  }
+  std::optional<int64_t> rank = inputRank(draft, 0);
+  if (!rank) return draft.refuse("an axis is negative and the input's rank is unknown");
+  for (int64_t& axis : *axes) axis = axis < 0 ? axis + *rank : axis;
+  draft.setIntsAttr("axes", *axes);
+  return Status::ok();
+}
+
+// Up to version 13, where axes is an input.
+Status axesToInput(NodeDraft& draft) {
+  if (draft.attribute("axes") == nullptr) return Status::ok();
+  std::optional<std::vector<int64_t>> axes = draft.intsAttr("axes");
+  if (!axes) return draft.refuse("axes is not a list of ints");
+  draft.removeAttribute("axes");
+  draft.setIntegersInput(1, *axes);
+  return Status::ok();
+}
+
+// Down to version 11, where axes is an attribute: the input must be a constant.
+Status axesToAttribute(NodeDraft& draft) {
+  if (draft.hasInput(1)) {
+    std::optional<std::vector<int64_t>> axes = draft.constantIntegers(1);
+    if (!axes) return draft.refuse("axes is not a constant");
+    draft.setIntsAttr("axes", *axes);
+  }
+  draft.resizeInputs(1);
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"data", "T"}};
@@ -113,42 +170,55 @@ constexpr Operator kSqueeze{
          .attributes = kAttributes1,
          .constraints = kConstraints1,
          .infer = inferSqueeze,
-         .kernel = runSqueeze},
+         .kernel = runSqueeze,
+         .step = {.reviewed = true,
+                  .change = "negative axes allowed",
+                  .down = axesFromFront,
+                  .down_refuses = "negative axes, input rank unknown"}},
         {.since_version = 13,
          .traits = kShapeOnly,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferSqueeze,
-         .kernel = runSqueeze},
+         .kernel = runSqueeze,
+         .step = {.reviewed = true,
+                  .change = "axes became an input; bfloat16 added",
+                  .up = axesToInput,
+                  .down = axesToAttribute,
+                  .down_refuses = "axes not a constant"}},
         {.since_version = 21,
          .traits = kShapeOnly,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr10Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferSqueeze,
-         .kernel = runSqueeze},
+         .kernel = runSqueeze,
+         .step = typesOnly("float8 types, int4 and uint4 added")},
         {.since_version = 23,
          .traits = kShapeOnly,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr11Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferSqueeze,
-         .kernel = runSqueeze},
+         .kernel = runSqueeze,
+         .step = typesOnly("float4e2m1 added")},
         {.since_version = 24,
          .traits = kShapeOnly,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferSqueeze,
-         .kernel = runSqueeze},
+         .kernel = runSqueeze,
+         .step = typesOnly("float8e8m0 added")},
         {.since_version = 25,
          .traits = kShapeOnly,
          .inputs = kInputs13,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr13Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferSqueeze,
-         .kernel = runSqueeze},
+         .kernel = runSqueeze,
+         .step = typesOnly("int2 and uint2 added")},
     }};
 static_assert(isWellFormed(kSqueeze));
 

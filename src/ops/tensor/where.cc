@@ -72,7 +72,8 @@ constexpr Operator kWhere{.domain = kOnnxDomain,
                                .outputs = kOutputs9,
                                .constraints = {{"B", tensor("bool")}, {"T", tensor(kIr4Types)}},
                                .infer = inferBroadcast,
-                               .kernel = runWhere},
+                               .kernel = runWhere,
+                               .step = typesOnly("bfloat16 added")},
                           }};
 static_assert(isWellFormed(kWhere));
 
