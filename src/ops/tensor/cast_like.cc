@@ -2,9 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstddef>
+#include <cstdint>
+
+#include "onyx/core/element_type.h"
+#include "onyx/core/status.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/body_text.h"
 #include "ops/lib/cast_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -78,60 +86,120 @@ Result<std::string> buildCastLike19(const FunctionBodyContext& context) {
   return out.finish();
 }
 
+// Down to version 15: saturate applies to the float8 types only, which version 15 lacks.
+Status dropSaturate(NodeDraft& draft) {
+  draft.removeAttribute("saturate");
+  return Status::ok();
+}
+
+// The element type of input `i` (a TensorProto.DataType code), from its type or its
+// constant; 0 when unknown.
+int32_t inputElementType(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->elem_type) {
+    return *type->elem_type;
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return constant->data_type.value_or(0);
+  }
+  return 0;
+}
+
+// Across 23 and 24: casting ±inf to float8e4m3fnuz or float8e5m2fnuz with saturate gives NaN
+// up to version 23 and the largest value from 24 (as Cast), so such a cast keeps its meaning
+// only when the input holds no infinity (is not floating-point).
+Status fnuzInfinityStays(NodeDraft& draft) {
+  const ElementTypeInfo* target = elementTypeInfo(inputElementType(draft, 1));
+  if (target != nullptr && target->type != ElementType::kFloat8E4M3FNUZ &&
+      target->type != ElementType::kFloat8E5M2FNUZ) {
+    return Status::ok();
+  }
+  if (draft.attribute("saturate") != nullptr && draft.intAttr("saturate") == 0) {
+    return Status::ok();
+  }
+  const ElementTypeInfo* input = elementTypeInfo(inputElementType(draft, 0));
+  if (input == nullptr || input->isFloatingPoint()) {
+    return draft.refuse(
+        "a saturating cast to a FNUZ type (or an unknown one) of an input that "
+        "may hold infinity");
+  }
+  return Status::ok();
+}
+
+// Down to version 23: round_mode applies to float8e8m0 only, which version 23 lacks.
+Status dropRoundMode(NodeDraft& draft) {
+  ONYX_RETURN_IF_ERROR(fnuzInfinityStays(draft));
+  draft.removeAttribute("round_mode");
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kCastLike;
-constexpr Operator kCastLike{.domain = kOnnxDomain,
-                             .name = "CastLike",
-                             .versions = {
-                                 {.since_version = 15,
-                                  .inputs = kInputs15,
-                                  .outputs = kOutputs15,
-                                  .constraints = {{"T1", kT1Types15}, {"T2", kT1Types15}},
-                                  .build_function_body = buildCastLike15,
-                                  .infer = inferCastLike,
-                                  .kernel = runCastLike},
-                                 {.since_version = 19,
-                                  .inputs = kInputs15,
-                                  .outputs = kOutputs15,
-                                  .attributes = kAttributes19,
-                                  .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}},
-                                  .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike,
-                                  .kernel = runCastLike},
-                                 {.since_version = 21,
-                                  .inputs = kInputs15,
-                                  .outputs = kOutputs15,
-                                  .attributes = kAttributes19,
-                                  .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}},
-                                  .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike,
-                                  .kernel = runCastLike},
-                                 {.since_version = 23,
-                                  .inputs = kInputs15,
-                                  .outputs = kOutputs15,
-                                  .attributes = kAttributes19,
-                                  .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}},
-                                  .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike,
-                                  .kernel = runCastLike},
-                                 {.since_version = 24,
-                                  .inputs = kInputs15,
-                                  .outputs = kOutputs15,
-                                  .attributes = kAttributes24,
-                                  .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}},
-                                  .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike,
-                                  .kernel = runCastLike},
-                                 {.since_version = 25,
-                                  .inputs = kInputs15,
-                                  .outputs = kOutputs15,
-                                  .attributes = kAttributes24,
-                                  .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}},
-                                  .build_function_body = buildCastLike19,
-                                  .infer = inferCastLike,
-                                  .kernel = runCastLike},
-                             }};
+constexpr Operator kCastLike{
+    .domain = kOnnxDomain,
+    .name = "CastLike",
+    .versions = {
+        {.since_version = 15,
+         .inputs = kInputs15,
+         .outputs = kOutputs15,
+         .constraints = {{"T1", kT1Types15}, {"T2", kT1Types15}},
+         .build_function_body = buildCastLike15,
+         .infer = inferCastLike,
+         .kernel = runCastLike},
+        {.since_version = 19,
+         .inputs = kInputs15,
+         .outputs = kOutputs15,
+         .attributes = kAttributes19,
+         .constraints = {{"T1", kT1Types19}, {"T2", kT1Types19}},
+         .build_function_body = buildCastLike19,
+         .infer = inferCastLike,
+         .kernel = runCastLike,
+         .step = {.reviewed = true,
+                  .change = "saturate added (for float8 only); float8 types added",
+                  .down = dropSaturate}},
+        {.since_version = 21,
+         .inputs = kInputs15,
+         .outputs = kOutputs15,
+         .attributes = kAttributes19,
+         .constraints = {{"T1", kT1Types21}, {"T2", kT1Types21}},
+         .build_function_body = buildCastLike19,
+         .infer = inferCastLike,
+         .kernel = runCastLike,
+         .step = typesOnly("int4 and uint4 added")},
+        {.since_version = 23,
+         .inputs = kInputs15,
+         .outputs = kOutputs15,
+         .attributes = kAttributes19,
+         .constraints = {{"T1", kT1Types23}, {"T2", kT1Types23}},
+         .build_function_body = buildCastLike19,
+         .infer = inferCastLike,
+         .kernel = runCastLike,
+         .step = typesOnly("float4e2m1 added")},
+        {.since_version = 24,
+         .inputs = kInputs15,
+         .outputs = kOutputs15,
+         .attributes = kAttributes24,
+         .constraints = {{"T1", kT1Types24}, {"T2", kT1Types24}},
+         .build_function_body = buildCastLike19,
+         .infer = inferCastLike,
+         .kernel = runCastLike,
+         .step = {.reviewed = true,
+                  .change = "round_mode added (for float8e8m0 only); float8e8m0 added; saturated "
+                            "inf to FNUZ types became the largest value (was NaN)",
+                  .up = fnuzInfinityStays,
+                  .down = dropRoundMode,
+                  .up_refuses = "saturating cast to a FNUZ type, input may hold inf",
+                  .down_refuses = "saturating cast to a FNUZ type, input may hold inf"}},
+        {.since_version = 25,
+         .inputs = kInputs15,
+         .outputs = kOutputs15,
+         .attributes = kAttributes24,
+         .constraints = {{"T1", kT1Types25}, {"T2", kT1Types25}},
+         .build_function_body = buildCastLike19,
+         .infer = inferCastLike,
+         .kernel = runCastLike,
+         .step = typesOnly("int2 and uint2 added")},
+    }};
 static_assert(isWellFormed(kCastLike));
 
 }  // namespace onyx::ops::ai_onnx

@@ -116,7 +116,7 @@ constexpr Operator kGather{
          .kernel = runGather,
          .step = {.reviewed = true,
                   .change =
-                      "negative indices defined (version 1 calls indices out of bounds an error)"}},
+                      "negative indices count from the back (version 1: out of bounds, an error)"}},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,

@@ -4,10 +4,20 @@
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+#include <utility>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/attribute.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/lib/real_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -224,6 +234,46 @@ Status runGridSample(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The rank of input `i`, when its type or its constant tells it.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.values.size());
+  }
+  return std::nullopt;
+}
+
+// Renames the mode attribute by `names` (from, to); other modes stay.
+Status renameMode(NodeDraft& draft,
+                  std::initializer_list<std::pair<std::string_view, std::string_view>> names) {
+  const Attribute* mode = draft.attribute("mode");
+  if (mode == nullptr) return Status::ok();
+  if (mode->kind() != AttributeKind::kString || !mode->s)
+    return draft.refuse("mode is not a string");
+  for (const auto& [from, to] : names) {
+    if (*mode->s == from) {
+      draft.setStringAttr("mode", to);
+      break;
+    }
+  }
+  return Status::ok();
+}
+
+// Up to version 20, which names the modes linear and cubic.
+Status toLinearCubic(NodeDraft& draft) {
+  return renameMode(draft, {{"bilinear", "linear"}, {"bicubic", "cubic"}});
+}
+
+// Down to version 16, which samples 4-D inputs only and names the modes bilinear and bicubic.
+Status toBilinearBicubic(NodeDraft& draft) {
+  if (inputRank(draft, 0) != 4) {
+    return draft.refuse("X is not known to be 4-D");
+  }
+  return renameMode(draft, {{"linear", "bilinear"}, {"cubic", "bicubic"}});
+}
+
 }  // namespace
 
 constexpr Formals kInputs16 = {{"X", "T1"}, {"grid", "T2"}};
@@ -252,7 +302,12 @@ constexpr Operator kGridSample{
          .attributes = kAttributes20,
          .constraints = kConstraints16,
          .infer = inferGridSample,
-         .kernel = runGridSample},
+         .kernel = runGridSample,
+         .step = {.reviewed = true,
+                  .change = "modes renamed linear and cubic; N-D inputs added",
+                  .up = toLinearCubic,
+                  .down = toBilinearBicubic,
+                  .down_refuses = "X not known to be 4-D"}},
         {.since_version = 22,
          .inputs = kInputs16,
          .outputs = kOutputs16,
@@ -260,7 +315,8 @@ constexpr Operator kGridSample{
          .constraints = {{"T1", tensor(kIr4Types)},
                          {"T2", tensor("bfloat16 float16 float double")}},
          .infer = inferGridSample,
-         .kernel = runGridSample},
+         .kernel = runGridSample,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kGridSample));
 

@@ -120,11 +120,23 @@ std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
   return std::nullopt;
 }
 
+// The element type of input `i` (a TensorProto.DataType code), from its type or its
+// constant; 0 when unknown.
+int32_t inputElementType(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->elem_type) {
+    return *type->elem_type;
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return constant->data_type.value_or(0);
+  }
+  return 0;
+}
+
 // Whether every index is known to be 0 or more: unsigned indices, or a constant.
 bool indicesNotNegative(const NodeDraft& draft) {
-  if (const Type* type = draft.inputType(0); type != nullptr && type->elem_type) {
-    const ElementTypeInfo* info = elementTypeInfo(*type->elem_type);
-    if (info != nullptr && info->isInteger() && !info->isSigned()) return true;
+  if (const ElementTypeInfo* info = elementTypeInfo(inputElementType(draft, 0));
+      info != nullptr && info->isInteger() && !info->isSigned()) {
+    return true;
   }
   const Tensor* constant = draft.constantInput(0);
   if (constant == nullptr) return false;

@@ -235,7 +235,6 @@ Status runPad(KernelContext& ctx) {
   return Status::ok();
 }
 
-
 // The string attribute `name`: `fallback` when absent, nullopt when the node does not set it
 // to a string of its own (a reference to an attribute of the calling function).
 std::optional<std::string_view> stringAttr(const NodeDraft& draft, std::string_view name,
@@ -244,6 +243,29 @@ std::optional<std::string_view> stringAttr(const NodeDraft& draft, std::string_v
   if (found == nullptr) return fallback;
   if (found->kind() != AttributeKind::kString || !found->s) return std::nullopt;
   return *found->s;
+}
+
+// The element type of input `i` (a TensorProto.DataType code), from its type or its
+// constant; 0 when unknown.
+int32_t inputElementType(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->elem_type) {
+    return *type->elem_type;
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return constant->data_type.value_or(0);
+  }
+  return 0;
+}
+
+// The rank of input `i`, when its type or its constant tells it.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.values.size());
+  }
+  return std::nullopt;
 }
 
 // Up to version 2, which names the attribute `pads`.
@@ -282,11 +304,11 @@ Status padsToInputs(NodeDraft& draft) {
   draft.removeAttribute("value");
   draft.setIntegersInput(1, *pads);
   if (*mode != "constant" || (*value == 0.0f && !std::signbit(*value))) return Status::ok();
-  const Type* data = draft.inputType(0);
-  if (data == nullptr || !data->elem_type) {
+  const int32_t type = inputElementType(draft, 0);
+  if (elementTypeInfo(type) == nullptr) {
     return draft.refuse("value is not 0 and the data's type is unknown");
   }
-  Array fill(static_cast<ElementType>(*data->elem_type), {});
+  Array fill(static_cast<ElementType>(type), {});
   storeDouble(fill, 0, static_cast<double>(*value));
   draft.setConstantInput(2, draft.editor().tensorFromArray(fill));
   return Status::ok();
@@ -323,11 +345,9 @@ Status padsForAllAxes(NodeDraft& draft) {
     std::optional<std::vector<int64_t>> axes = draft.constantIntegers(3);
     std::optional<std::vector<int64_t>> pads = draft.constantIntegers(1);
     if (!axes || !pads) return draft.refuse("axes or pads is not a constant");
-    const Type* data = draft.inputType(0);
-    if (data == nullptr || data->shape == nullptr) {
-      return draft.refuse("axes is given and the data's rank is unknown");
-    }
-    const size_t rank = data->shape->rank();
+    std::optional<int64_t> data_rank = inputRank(draft, 0);
+    if (!data_rank) return draft.refuse("axes is given and the data's rank is unknown");
+    const auto rank = static_cast<size_t>(*data_rank);
     const size_t count = axes->size();
     if (pads->size() != 2 * count) return draft.refuse("pads does not hold 2 values per axis");
     std::vector<int64_t> all(2 * rank, 0);
@@ -388,7 +408,11 @@ constexpr Operator kPad{
          .constraints = kConstraints1,
          .infer = inferPad,
          .kernel = runPad,
-.step = {.reviewed = true, .change = "paddings renamed pads; negative pads remove elements", .up = renamePaddings, .down = renamePads, .down_refuses = "negative pads"}},
+         .step = {.reviewed = true,
+                  .change = "paddings renamed pads; negative pads remove elements",
+                  .up = renamePaddings,
+                  .down = renamePads,
+                  .down_refuses = "negative pads"}},
         {.since_version = 11,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -399,7 +423,13 @@ constexpr Operator kPad{
               {"tensor(int64)", tensor("int64")}},
          .infer = inferPad,
          .kernel = runPad,
-.step = {.reviewed = true, .change = "pads and value became inputs; integer types added", .up = padsToInputs, .down = padsToAttributes, .up_refuses = "value not 0, data type unknown", .down_refuses = "pads or constant_value not a constant; a constant not exactly a float"}},
+         .step = {.reviewed = true,
+                  .change = "pads and value became inputs; integer types added",
+                  .up = padsToInputs,
+                  .down = padsToAttributes,
+                  .up_refuses = "value not 0, data type unknown",
+                  .down_refuses =
+                      "pads or constant_value not a constant; a constant not exactly a float"}},
         {.since_version = 13,
          .inputs = kInputs11,
          .outputs = kOutputs1,
@@ -407,7 +437,7 @@ constexpr Operator kPad{
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
          .infer = inferPad,
          .kernel = runPad,
-.step = typesOnly("bfloat16, bool, complex and string added")},
+         .step = typesOnly("bfloat16, bool, complex and string added")},
         {.since_version = 18,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -415,7 +445,10 @@ constexpr Operator kPad{
          .constraints = kConstraints18,
          .infer = inferPad,
          .kernel = runPad,
-.step = {.reviewed = true, .change = "axes input added", .down = padsForAllAxes, .down_refuses = "axes or pads not a constant; data rank unknown"}},
+         .step = {.reviewed = true,
+                  .change = "axes input added",
+                  .down = padsForAllAxes,
+                  .down_refuses = "axes or pads not a constant; data rank unknown"}},
         {.since_version = 19,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -423,7 +456,10 @@ constexpr Operator kPad{
          .constraints = kConstraints18,
          .infer = inferPad,
          .kernel = runPad,
-.step = {.reviewed = true, .change = "wrap mode added", .down = refuseWrap, .down_refuses = "mode wrap"}},
+         .step = {.reviewed = true,
+                  .change = "wrap mode added",
+                  .down = refuseWrap,
+                  .down_refuses = "mode wrap"}},
         {.since_version = 21,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -432,7 +468,8 @@ constexpr Operator kPad{
                          {"Tind", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
          .infer = inferPad,
-         .kernel = runPad},
+         .kernel = runPad,
+         .step = typesOnly("float8 types, int4 and uint4 added")},
         {.since_version = 23,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -441,7 +478,8 @@ constexpr Operator kPad{
                          {"Tind", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
          .infer = inferPad,
-         .kernel = runPad},
+         .kernel = runPad,
+         .step = typesOnly("float4e2m1 added")},
         {.since_version = 24,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -450,7 +488,8 @@ constexpr Operator kPad{
                          {"Tind", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
          .infer = inferPad,
-         .kernel = runPad},
+         .kernel = runPad,
+         .step = typesOnly("float8e8m0 added")},
         {.since_version = 25,
          .inputs = kInputs18,
          .outputs = kOutputs1,
@@ -459,7 +498,8 @@ constexpr Operator kPad{
                          {"Tind", tensor("int32 int64")},
                          {"tensor(int64)", tensor("int64")}},
          .infer = inferPad,
-         .kernel = runPad},
+         .kernel = runPad,
+         .step = typesOnly("int2 and uint2 added")},
     }};
 static_assert(isWellFormed(kPad));
 

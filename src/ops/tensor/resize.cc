@@ -2,10 +2,26 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
 
+#include "onyx/core/array.h"
+#include "onyx/core/array_elements.h"
+#include "onyx/core/element_type.h"
+#include "onyx/core/status.h"
+#include "onyx/ir/attribute.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/tensor_array.h"
+#include "onyx/ir/type.h"
 #include "ops/channels_last.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/tensor/resample_kernels.h"
 
@@ -127,6 +143,216 @@ Status runResize(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The string attribute `name`: `fallback` when absent, nullopt when the node does not set it
+// to a string of its own (a reference to an attribute of the calling function).
+std::optional<std::string_view> stringAttr(const NodeDraft& draft, std::string_view name,
+                                           std::string_view fallback) {
+  const Attribute* found = draft.attribute(name);
+  if (found == nullptr) return fallback;
+  if (found->kind() != AttributeKind::kString || !found->s) return std::nullopt;
+  return *found->s;
+}
+
+// The dimensions of input `i` (each nullopt when unknown), from its type or its constant;
+// nullopt when not even its rank is known.
+std::optional<std::vector<std::optional<int64_t>>> inputDims(const NodeDraft& draft, size_t i) {
+  std::vector<std::optional<int64_t>> dims;
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    for (const Dimension& dim : type->shape->dims) dims.push_back(dim.dim_value);
+    return dims;
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    for (int64_t dim : constant->dims.values) dims.push_back(dim);
+    return dims;
+  }
+  return std::nullopt;
+}
+
+// A new empty FLOAT tensor, for a roi or scales input that is required but unused.
+Tensor* emptyFloats(const NodeDraft& draft) {
+  return draft.editor().tensorFromArray(Array(ElementType::kFloat, {0}));
+}
+
+// Whether input `i` is given with at least one element (an empty scales tensor stands for
+// "not given" before version 13).
+bool holdsValues(const NodeDraft& draft, size_t i) {
+  if (!draft.hasInput(i)) return false;
+  const Tensor* constant = draft.constantInput(i);
+  if (constant == nullptr) return true;
+  for (int64_t dim : constant->dims.values) {
+    if (dim == 0) return false;
+  }
+  return true;
+}
+
+// Input `to` reads what input `from` reads: a value, or a copy of a constant the draft made.
+Status moveInput(NodeDraft& draft, size_t from, size_t to) {
+  if (Value* value = draft.input(from); value != nullptr) {
+    draft.setInput(to, value);
+    return Status::ok();
+  }
+  const Tensor* constant = draft.constantInput(from);
+  if (constant == nullptr) return draft.refuse("scales is missing");
+  Result<Array> values = arrayFromTensor(*constant);
+  if (!values) return draft.refuse("scales cannot be read");
+  draft.setConstantInput(to, draft.editor().tensorFromArray(*values));
+  return Status::ok();
+}
+
+// Up to version 11. Version 10 samples with asymmetric coordinates and, for nearest, rounds
+// down, which version 11 writes out; scales moves to input 2, behind an empty roi (roi only
+// counts for tf_crop_and_resize).
+Status toRoiScales(NodeDraft& draft) {
+  std::optional<std::string_view> mode = stringAttr(draft, "mode", "nearest");
+  if (!mode) return draft.refuse("mode is not a string");
+  ONYX_RETURN_IF_ERROR(moveInput(draft, 1, 2));
+  draft.setConstantInput(1, emptyFloats(draft));
+  draft.setStringAttr("coordinate_transformation_mode", "asymmetric");
+  if (*mode == "nearest") draft.setStringAttr("nearest_mode", "floor");
+  return Status::ok();
+}
+
+// Down to version 10, which has only what toRoiScales writes: asymmetric coordinates, nearest
+// rounding down, scales (not sizes), nearest or linear.
+Status toScalesOnly(NodeDraft& draft) {
+  std::optional<std::string_view> mode = stringAttr(draft, "mode", "nearest");
+  std::optional<std::string_view> coordinates =
+      stringAttr(draft, "coordinate_transformation_mode", "half_pixel");
+  std::optional<std::string_view> nearest = stringAttr(draft, "nearest_mode", "round_prefer_floor");
+  if (mode != "nearest" && mode != "linear") {
+    return draft.refuse("mode is not nearest or linear");
+  }
+  if (coordinates != "asymmetric") {
+    return draft.refuse("coordinate_transformation_mode is not asymmetric");
+  }
+  if (mode == "nearest" && nearest != "floor") return draft.refuse("nearest_mode is not floor");
+  if (draft.attribute("exclude_outside") != nullptr && draft.intAttr("exclude_outside") != 0) {
+    return draft.refuse("exclude_outside is set");
+  }
+  if (holdsValues(draft, 3)) return draft.refuse("sizes is given");
+  ONYX_RETURN_IF_ERROR(moveInput(draft, 2, 1));
+  for (const char* name : {"coordinate_transformation_mode", "cubic_coeff_a", "exclude_outside",
+                           "extrapolation_value", "nearest_mode"}) {
+    draft.removeAttribute(name);
+  }
+  draft.resizeInputs(2);
+  return Status::ok();
+}
+
+// Up to version 13, which drops tf_half_pixel_for_nn and takes a scales left out, rather than
+// empty, when sizes is given.
+Status dropTfHalfPixelForNn(NodeDraft& draft) {
+  std::optional<std::string_view> coordinates =
+      stringAttr(draft, "coordinate_transformation_mode", "half_pixel");
+  if (!coordinates || *coordinates == "tf_half_pixel_for_nn") {
+    return draft.refuse("tf_half_pixel_for_nn coordinates have no form in version 13");
+  }
+  if (holdsValues(draft, 3) && draft.hasInput(2) && !holdsValues(draft, 2)) {
+    draft.setInput(2, nullptr);
+  }
+  return Status::ok();
+}
+
+// Down to version 11, where roi and scales are required: empty tensors stand in for them.
+Status fillRoiScales(NodeDraft& draft) {
+  if (!draft.hasInput(1)) draft.setConstantInput(1, emptyFloats(draft));
+  if (!draft.hasInput(2)) draft.setConstantInput(2, emptyFloats(draft));
+  return Status::ok();
+}
+
+// Input `i` (roi, scales or sizes) for every axis, from its values for `axes`: the other axes
+// keep their values in `whole` (one per axis, or for roi the starts then the ends). It stays in
+// its element type.
+Status widenToAllAxes(NodeDraft& draft, size_t i, size_t rank, const std::vector<size_t>& axes,
+                      std::vector<double> whole) {
+  if (!holdsValues(draft, i)) return Status::ok();
+  const Tensor* constant = draft.constantInput(i);
+  if (constant == nullptr) {
+    return draft.refuse("axes is given and roi, scales or sizes is not a constant");
+  }
+  Result<Array> values = arrayFromTensor(*constant);
+  const size_t blocks = whole.size() / rank;
+  if (!values || values->size() != blocks * axes.size()) {
+    return draft.refuse("roi, scales or sizes does not fit axes");
+  }
+  for (size_t block = 0; block < blocks; ++block) {
+    for (size_t k = 0; k < axes.size(); ++k) {
+      whole[block * rank + axes[k]] = elementAsDouble(*values, block * axes.size() + k);
+    }
+  }
+  Array written(values->type(), {static_cast<int64_t>(whole.size())});
+  for (size_t k = 0; k < whole.size(); ++k) storeDouble(written, k, whole[k]);
+  draft.setConstantInput(i, draft.editor().tensorFromArray(written));
+  return Status::ok();
+}
+
+// Down to version 13, which resizes every axis, with neither antialias nor an aspect ratio
+// policy. Axes other than all of them in order are written into roi, scales and sizes, the
+// axes left out keeping their size (scale 1, the whole roi): that takes constants and, for
+// sizes, X's dimensions.
+Status toAllAxes(NodeDraft& draft) {
+  if (draft.attribute("antialias") != nullptr && draft.intAttr("antialias") != 0) {
+    return draft.refuse("antialias is set");
+  }
+  if (stringAttr(draft, "keep_aspect_ratio_policy", "stretch") != "stretch" &&
+      holdsValues(draft, 3)) {
+    return draft.refuse("keep_aspect_ratio_policy is not stretch");
+  }
+  draft.removeAttribute("antialias");
+  draft.removeAttribute("keep_aspect_ratio_policy");
+  if (draft.attribute("axes") == nullptr) return Status::ok();
+  std::optional<std::vector<int64_t>> listed = draft.intsAttr("axes");
+  if (!listed) return draft.refuse("axes is not a list of ints");
+  std::optional<std::vector<std::optional<int64_t>>> dims = inputDims(draft, 0);
+  if (!dims) return draft.refuse("axes is given and X's rank is unknown");
+  const size_t rank = dims->size();
+  std::vector<size_t> axes;
+  std::vector<bool> listed_axis(rank, false);
+  for (int64_t axis : *listed) {
+    int64_t at = axis < 0 ? axis + static_cast<int64_t>(rank) : axis;
+    if (at < 0 || at >= static_cast<int64_t>(rank) || listed_axis[static_cast<size_t>(at)]) {
+      return draft.refuse("axes is out of range or repeats an axis");
+    }
+    listed_axis[static_cast<size_t>(at)] = true;
+    axes.push_back(static_cast<size_t>(at));
+  }
+  draft.removeAttribute("axes");
+  bool in_order = axes.size() == rank;
+  for (size_t k = 0; in_order && k < rank; ++k) in_order = axes[k] == k;
+  if (in_order) return Status::ok();
+  std::optional<std::string_view> coordinates =
+      stringAttr(draft, "coordinate_transformation_mode", "half_pixel");
+  if (!coordinates) return draft.refuse("coordinate_transformation_mode is not a string");
+  if (*coordinates == "tf_crop_and_resize") {
+    std::vector<double> roi(2 * rank, 0.0);
+    std::fill(roi.begin() + static_cast<std::ptrdiff_t>(rank), roi.end(), 1.0);
+    ONYX_RETURN_IF_ERROR(widenToAllAxes(draft, 1, rank, axes, std::move(roi)));
+  } else if (draft.hasInput(1)) {
+    draft.setInput(1, nullptr);  // roi counts for tf_crop_and_resize only
+  }
+  ONYX_RETURN_IF_ERROR(widenToAllAxes(draft, 2, rank, axes, std::vector<double>(rank, 1.0)));
+  std::vector<double> sizes(rank, 0.0);
+  for (size_t d = 0; d < rank; ++d) {
+    if (listed_axis[d]) continue;
+    std::optional<int64_t> dim = (*dims)[d];
+    if (!dim && holdsValues(draft, 3)) {
+      return draft.refuse("sizes is given and X's dimensions are unknown");
+    }
+    sizes[d] = static_cast<double>(dim.value_or(0));
+  }
+  return widenToAllAxes(draft, 3, rank, axes, std::move(sizes));
+}
+
+// Down to version 18, which has no half_pixel_symmetric coordinates.
+Status refuseHalfPixelSymmetric(NodeDraft& draft) {
+  std::optional<std::string_view> coordinates =
+      stringAttr(draft, "coordinate_transformation_mode", "half_pixel");
+  if (!coordinates || *coordinates == "half_pixel_symmetric") {
+    return draft.refuse("half_pixel_symmetric coordinates have no form in version 18");
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs13 = {{"X", "T1"},
@@ -178,28 +404,50 @@ constexpr Operator kResize{
                          {"tensor(float)", tensor("float")},
                          {"tensor(int64)", tensor("int64")}},
          .infer = inferResize,
-         .kernel = runResize},
+         .kernel = runResize,
+         .step =
+             {.reviewed = true,
+              .change = "roi, sizes and the sampling attributes added (version 10 samples "
+                        "asymmetric, floor)",
+              .up = toRoiScales,
+              .down = toScalesOnly,
+              .down_refuses =
+                  "anything but nearest (floor) or linear with asymmetric coordinates and scales"}},
         {.since_version = 13,
          .inputs = kInputs13,
          .outputs = kOutputs11,
          .attributes = kAttributes11,
          .constraints = kConstraints13,
          .infer = inferResize,
-         .kernel = runResize},
+         .kernel = runResize,
+         .step = {.reviewed = true,
+                  .change = "roi and scales optional; tf_half_pixel_for_nn removed; bfloat16 added",
+                  .up = dropTfHalfPixelForNn,
+                  .down = fillRoiScales,
+                  .up_refuses = "tf_half_pixel_for_nn coordinates"}},
         {.since_version = 18,
          .inputs = kInputs13,
          .outputs = kOutputs11,
          .attributes = kAttributes18,
          .constraints = kConstraints13,
          .infer = inferResize,
-         .kernel = runResize},
+         .kernel = runResize,
+         .step = {.reviewed = true,
+                  .change = "antialias, axes and keep_aspect_ratio_policy added",
+                  .down = toAllAxes,
+                  .down_refuses = "antialias; a policy other than stretch with sizes; axes with "
+                                  "roi, scales or sizes not constants or X not known well enough"}},
         {.since_version = 19,
          .inputs = kInputs13,
          .outputs = kOutputs11,
          .attributes = kAttributes18,
          .constraints = kConstraints13,
          .infer = inferResize,
-         .kernel = runResize},
+         .kernel = runResize,
+         .step = {.reviewed = true,
+                  .change = "half_pixel_symmetric coordinates added",
+                  .down = refuseHalfPixelSymmetric,
+                  .down_refuses = "half_pixel_symmetric coordinates"}},
     }};
 static_assert(isWellFormed(kResize));
 

@@ -206,6 +206,17 @@ Status runSlice(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The rank of input `i`, when its type or its constant tells it.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.values.size());
+  }
+  return std::nullopt;
+}
+
 // Up to version 10, where starts, ends and axes are inputs.
 Status attributesToInputs(NodeDraft& draft) {
   std::optional<std::vector<int64_t>> starts = draft.intsAttr("starts");
@@ -262,16 +273,13 @@ Status axesFromFront(NodeDraft& draft) {
   if (std::none_of(axes->begin(), axes->end(), [](int64_t axis) { return axis < 0; })) {
     return Status::ok();
   }
-  const Type* data = draft.inputType(0);
-  if (data == nullptr || data->shape == nullptr) {
-    return draft.refuse("an axis is negative and the input's rank is unknown");
-  }
-  const auto rank = static_cast<int64_t>(data->shape->rank());
+  std::optional<int64_t> rank = inputRank(draft, 0);
+  if (!rank) return draft.refuse("an axis is negative and the input's rank is unknown");
   Array written(static_cast<ElementType>(*constant->data_type),
                 {static_cast<int64_t>(axes->size())});
   for (size_t k = 0; k < axes->size(); ++k) {
     int64_t axis = (*axes)[k];
-    storeDouble(written, k, static_cast<double>(axis < 0 ? axis + rank : axis));
+    storeDouble(written, k, static_cast<double>(axis < 0 ? axis + *rank : axis));
   }
   draft.setConstantInput(3, draft.editor().tensorFromArray(written));
   return Status::ok();

@@ -194,6 +194,21 @@ std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
   return std::nullopt;
 }
 
+// The dimensions of input `i` (each nullopt when unknown), from its type or its constant;
+// nullopt when not even its rank is known.
+std::optional<std::vector<std::optional<int64_t>>> inputDims(const NodeDraft& draft, size_t i) {
+  std::vector<std::optional<int64_t>> dims;
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    for (const Dimension& dim : type->shape->dims) dims.push_back(dim.dim_value);
+    return dims;
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    for (int64_t dim : constant->dims.values) dims.push_back(dim);
+    return dims;
+  }
+  return std::nullopt;
+}
+
 // Up to version 2, where the lengths are the attribute split alone (version 1 also took
 // them as input 1, in the data's type) and axis has the default 0, which version 1 lacks.
 Status splitInputToAttribute(NodeDraft& draft) {
@@ -278,13 +293,13 @@ Status dropNumOutputs(NodeDraft& draft) {
   if (draft.attribute("num_outputs") == nullptr) return Status::ok();
   draft.removeAttribute("num_outputs");
   if (draft.hasInput(1)) return Status::ok();
-  const Type* type = draft.inputType(0);
+  std::optional<std::vector<std::optional<int64_t>>> dims = inputDims(draft, 0);
   std::optional<int64_t> axis = draft.attribute("axis") != nullptr ? draft.intAttr("axis") : 0;
-  if (!axis || type == nullptr || type->shape == nullptr) return Status::ok();
-  const auto rank = static_cast<int64_t>(type->shape->rank());
+  if (!axis || !dims) return Status::ok();
+  const auto rank = static_cast<int64_t>(dims->size());
   const int64_t at = *axis < 0 ? *axis + rank : *axis;
   if (at < 0 || at >= rank) return Status::ok();
-  std::optional<int64_t> size = type->shape->dims[static_cast<size_t>(at)].dim_value;
+  std::optional<int64_t> size = (*dims)[static_cast<size_t>(at)];
   const auto count = static_cast<int64_t>(draft.node().outputCount());
   if (!size || count == 0 || *size % count == 0) return Status::ok();
   const int64_t chunk = *size / count + 1;

@@ -165,7 +165,8 @@ constexpr Operator kTile{
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr4Types)}, {"T1", tensor("int64")}},
          .infer = inferTile,
-         .kernel = runTile},
+         .kernel = runTile,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kTile));
 

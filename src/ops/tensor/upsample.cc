@@ -2,9 +2,20 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
 
+#include "onyx/core/array.h"
+#include "onyx/core/element_type.h"
+#include "onyx/ir/attribute.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/tensor/resample_kernels.h"
 
@@ -114,6 +125,60 @@ Status runUpsample(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Renames the mode attribute by `names` (from, to); other modes stay.
+Status renameMode(NodeDraft& draft,
+                  std::initializer_list<std::pair<std::string_view, std::string_view>> names) {
+  const Attribute* mode = draft.attribute("mode");
+  if (mode == nullptr) return Status::ok();
+  if (mode->kind() != AttributeKind::kString || !mode->s) {
+    return draft.refuse("mode is not a string");
+  }
+  for (const auto& [from, to] : names) {
+    if (*mode->s == from) {
+      draft.setStringAttr("mode", to);
+      break;
+    }
+  }
+  return Status::ok();
+}
+
+// The scales attribute of versions 7 to 8, when the node sets it.
+std::optional<std::vector<float>> scalesAttr(const NodeDraft& draft) {
+  const Attribute* scales = draft.attribute("scales");
+  if (scales == nullptr || scales->kind() != AttributeKind::kFloats) return std::nullopt;
+  return std::vector<float>(scales->floats.values.begin(), scales->floats.values.end());
+}
+
+// Versions 7 and 8 hold the scales in a floats attribute, which a draft cannot write yet.
+Status refuseScalesAttribute(NodeDraft& draft) {
+  return draft.refuse("the scales attribute cannot be written (NodeDraft has no floats setter)");
+}
+
+// Down to version 1, which scales the last two axes of a 4-D input by height_scale and
+// width_scale, and names linear interpolation bilinear.
+Status toHeightWidthScales(NodeDraft& draft) {
+  std::optional<std::vector<float>> scales = scalesAttr(draft);
+  if (!scales) return draft.refuse("scales is missing or not a list of floats");
+  if (scales->size() != 4 || (*scales)[0] != 1.0f || (*scales)[1] != 1.0f) {
+    return draft.refuse("scales is not 4 values that leave the first two axes");
+  }
+  draft.removeAttribute("scales");
+  draft.setFloatAttr("height_scale", (*scales)[2]);
+  draft.setFloatAttr("width_scale", (*scales)[3]);
+  return renameMode(draft, {{"linear", "bilinear"}});
+}
+
+// Up to version 9, where the scales are an input.
+Status scalesToInput(NodeDraft& draft) {
+  std::optional<std::vector<float>> scales = scalesAttr(draft);
+  if (!scales) return draft.refuse("scales is missing or not a list of floats");
+  Array values(ElementType::kFloat, {static_cast<int64_t>(scales->size())});
+  std::copy(scales->begin(), scales->end(), values.data<float>());
+  draft.removeAttribute("scales");
+  draft.setConstantInput(1, draft.editor().tensorFromArray(values));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"X", "T"}};
@@ -142,14 +207,26 @@ constexpr Operator kUpsample{
          .attributes = {attr("mode", "nearest"), required("scales", kFloats)},
          .constraints = {{"T", tensor(kIr3Types)}},
          .infer = inferUpsample,
-         .kernel = runUpsample},
+         .kernel = runUpsample,
+         .step = {.reviewed = true,
+                  .change = "height_scale and width_scale became scales (one per axis); bilinear "
+                            "renamed linear; types added",
+                  .up = refuseScalesAttribute,
+                  .down = toHeightWidthScales,
+                  .up_refuses = "every node (a floats attribute cannot be written yet)",
+                  .down_refuses = "scales not 4 values with the first two 1"}},
         {.since_version = 9,
          .inputs = kInputs9,
          .outputs = kOutputs1,
          .attributes = kAttributes9,
          .constraints = kConstraints9,
          .infer = inferUpsample,
-         .kernel = runUpsample},
+         .kernel = runUpsample,
+         .step = {.reviewed = true,
+                  .change = "scales became an input",
+                  .up = scalesToInput,
+                  .down = refuseScalesAttribute,
+                  .down_refuses = "every node (a floats attribute cannot be written yet)"}},
         {.since_version = 10,
          .deprecated = true,
          .inputs = kInputs9,
@@ -157,7 +234,8 @@ constexpr Operator kUpsample{
          .attributes = kAttributes9,
          .constraints = kConstraints9,
          .infer = inferUpsample,
-         .kernel = runUpsample},
+         .kernel = runUpsample,
+         .step = {.reviewed = true, .change = "deprecated: Resize replaces it"}},
     }};
 static_assert(isWellFormed(kUpsample));
 
