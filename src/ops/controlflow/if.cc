@@ -2,11 +2,17 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstddef>
 #include <string>
 
 #include "onyx/core/element_type.h"
+#include "onyx/ir/attribute.h"
+#include "onyx/ir/graph.h"
+#include "onyx/ir/type.h"
+#include "onyx/ir/value.h"
 #include "ops/kernels.h"
 #include "ops/lib/subgraph_types.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
 namespace onyx::ops::ai_onnx {
@@ -97,6 +103,41 @@ Status runIf(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Whether two declared types are tensors whose shapes are known to differ: in rank, or in a
+// dimension both give as a number.
+bool shapesDiffer(const Type* a, const Type* b) {
+  if (a == nullptr || b == nullptr || !a->isTensor() || !b->isTensor()) return false;
+  if (a->shape == nullptr || b->shape == nullptr) return false;
+  if (a->shape->rank() != b->shape->rank()) return true;
+  for (size_t i = 0; i < a->shape->rank(); ++i) {
+    const Dimension& x = a->shape->dims[i];
+    const Dimension& y = b->shape->dims[i];
+    if (x.isKnown() && y.isKnown() && x.dim_value != y.dim_value) return true;
+  }
+  return false;
+}
+
+// Down to version 1, where the branches' outputs must have one shape (version 11 lets them
+// differ): refused when the branches declare shapes known to differ.
+Status branchesOfOneShape(NodeDraft& draft) {
+  const Attribute* then_branch = draft.attribute("then_branch");
+  const Attribute* else_branch = draft.attribute("else_branch");
+  if (then_branch == nullptr || else_branch == nullptr || then_branch->g == nullptr ||
+      else_branch->g == nullptr) {
+    return Status::ok();  // the signature check or the checker says what is wrong
+  }
+  const Graph& a = *then_branch->g;
+  const Graph& b = *else_branch->g;
+  for (size_t i = 0; i < a.outputs.size() && i < b.outputs.size(); ++i) {
+    if (a.outputs[i] != nullptr && b.outputs[i] != nullptr &&
+        shapesDiffer(a.outputs[i]->type, b.outputs[i]->type)) {
+      return draft.refuse("the branches give output " + std::to_string(i) +
+                          " in shapes that differ");
+    }
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs1 = {{"cond", "B"}};
@@ -123,14 +164,19 @@ constexpr Operator kIf{
          .attributes = kAttributes1,
          .constraints = kConstraints1,
          .infer = inferIf,
-         .kernel = runIf},
+         .kernel = runIf,
+         .step = {.reviewed = true,
+                  .change = "the branches may give outputs of different shapes",
+                  .down = branchesOfOneShape,
+                  .down_refuses = "branches declaring outputs of shapes known to differ"}},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes1,
          .constraints = {{"V", tensor(kIr3Types) | sequence(kIr3Types)}, {"B", tensor("bool")}},
          .infer = inferIf,
-         .kernel = runIf},
+         .kernel = runIf,
+         .step = typesOnly("sequence types added")},
         {.since_version = 16,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -139,7 +185,8 @@ constexpr Operator kIf{
                                    optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
          .infer = inferIf,
-         .kernel = runIf},
+         .kernel = runIf,
+         .step = typesOnly("bfloat16 and optional types added")},
         {.since_version = 19,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -148,7 +195,8 @@ constexpr Operator kIf{
                                    optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
          .infer = inferIf,
-         .kernel = runIf},
+         .kernel = runIf,
+         .step = typesOnly("float8 types added")},
         {.since_version = 21,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -157,7 +205,8 @@ constexpr Operator kIf{
                                    optionalTensor(kIr10Types) | optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
          .infer = inferIf,
-         .kernel = runIf},
+         .kernel = runIf,
+         .step = typesOnly("int4 and uint4 added")},
         {.since_version = 23,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -166,7 +215,8 @@ constexpr Operator kIf{
                                    optionalTensor(kIr11Types) | optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
          .infer = inferIf,
-         .kernel = runIf},
+         .kernel = runIf,
+         .step = typesOnly("float4e2m1 added")},
         {.since_version = 24,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -175,7 +225,8 @@ constexpr Operator kIf{
                                    optionalTensor(kIr12Types) | optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
          .infer = inferIf,
-         .kernel = runIf},
+         .kernel = runIf,
+         .step = typesOnly("float8e8m0 added")},
         {.since_version = 25,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -184,7 +235,8 @@ constexpr Operator kIf{
                                    optionalTensor(kIr13Types) | optionalSequence(kIr4Types)},
                          {"B", tensor("bool")}},
          .infer = inferIf,
-         .kernel = runIf},
+         .kernel = runIf,
+         .step = typesOnly("int2 and uint2 added")},
     }};
 static_assert(isWellFormed(kIf));
 

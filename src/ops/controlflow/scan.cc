@@ -4,11 +4,17 @@
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
+#include "onyx/ir/attribute.h"
+#include "onyx/ir/type.h"
 #include "ops/controlflow/control_kernels.h"
 #include "ops/kernels.h"
 #include "ops/lib/subgraph_types.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -345,6 +351,48 @@ Status runScan8(KernelContext& ctx) {
   return Status::ok();
 }
 
+// Version 8 runs the body once per entry of a batch axis (0), scanning axis 1 and taking
+// sequence_lens; version 9 has no batch axis, so the states and scan values the body sees
+// differ in rank between the two, and only other nodes could reshape them.
+Status batchedScanUp(NodeDraft& draft) {
+  return draft.refuse("version 8 scans each batch entry; version 9 has no batch axis");
+}
+Status batchedScanDown(NodeDraft& draft) {
+  return draft.refuse("version 8 scans each batch entry; its body would see other ranks");
+}
+
+// Down to version 9, which does not count scan axes from the back: a negative axis becomes
+// axis + rank of the scan input (or scan output) it applies to, which must be known.
+Status scanAxesFromFront(NodeDraft& draft) {
+  for (bool inputs : {true, false}) {
+    const char* name = inputs ? "scan_input_axes" : "scan_output_axes";
+    const Attribute* attribute = draft.attribute(name);
+    if (attribute == nullptr) continue;
+    std::optional<std::vector<int64_t>> axes = draft.intsAttr(name);
+    if (!axes || attribute->isReference()) {
+      return draft.refuse(std::string(name) + " has no value of its own");
+    }
+    if (std::none_of(axes->begin(), axes->end(), [](int64_t axis) { return axis < 0; })) continue;
+    // The states come first, among the inputs and among the outputs alike.
+    std::optional<int64_t> scan_inputs = draft.intAttr("num_scan_inputs");
+    auto given = static_cast<int64_t>(draft.inputCount());
+    if (!scan_inputs || *scan_inputs < 0 || *scan_inputs > given) {
+      return draft.refuse("num_scan_inputs does not fit the inputs");
+    }
+    auto states = static_cast<size_t>(given - *scan_inputs);
+    for (size_t k = 0; k < axes->size(); ++k) {
+      if ((*axes)[k] >= 0) continue;
+      const Type* type = inputs ? draft.inputType(states + k) : draft.outputType(states + k);
+      if (type == nullptr || type->shape == nullptr) {
+        return draft.refuse(std::string(name) + " has a negative axis of a value of unknown rank");
+      }
+      (*axes)[k] += static_cast<int64_t>(type->shape->rank());
+    }
+    draft.setIntsAttr(name, *axes);
+  }
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs9 = {heterogeneous("initial_state_and_scan_inputs", "V", 1)};
@@ -356,75 +404,93 @@ constexpr Attributes kAttributes9 = {
 constexpr Constraints kConstraints9 = {{"V", tensor(kIr3Types)}};
 
 extern const Operator kScan;
-constexpr Operator kScan{.domain = kOnnxDomain,
-                         .name = "Scan",
-                         .versions = {
-                             {.since_version = 8,
-                              .inputs = {optional("sequence_lens", "I"),
-                                         heterogeneous("initial_state_and_scan_inputs", "V", 1)},
-                              .outputs = kOutputs8,
-                              .attributes = {required("body", kGraph), attr("directions", kInts),
-                                             required("num_scan_inputs", kInt)},
-                              .constraints = {{"I", tensor("int64")}, {"V", tensor(kIr3Types)}},
-                              .infer = inferScan8,
-                              .kernel = runScan8},
-                             {.since_version = 9,
-                              .inputs = kInputs9,
-                              .outputs = kOutputs8,
-                              .attributes = kAttributes9,
-                              .constraints = kConstraints9,
-                              .infer = inferScan,
-                              .kernel = runScan},
-                             {.since_version = 11,
-                              .inputs = kInputs9,
-                              .outputs = kOutputs8,
-                              .attributes = kAttributes9,
-                              .constraints = kConstraints9,
-                              .infer = inferScan,
-                              .kernel = runScan},
-                             {.since_version = 16,
-                              .inputs = kInputs9,
-                              .outputs = kOutputs8,
-                              .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr4Types)}},
-                              .infer = inferScan,
-                              .kernel = runScan},
-                             {.since_version = 19,
-                              .inputs = kInputs9,
-                              .outputs = kOutputs8,
-                              .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr9Types)}},
-                              .infer = inferScan,
-                              .kernel = runScan},
-                             {.since_version = 21,
-                              .inputs = kInputs9,
-                              .outputs = kOutputs8,
-                              .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr10Types)}},
-                              .infer = inferScan,
-                              .kernel = runScan},
-                             {.since_version = 23,
-                              .inputs = kInputs9,
-                              .outputs = kOutputs8,
-                              .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr11Types)}},
-                              .infer = inferScan,
-                              .kernel = runScan},
-                             {.since_version = 24,
-                              .inputs = kInputs9,
-                              .outputs = kOutputs8,
-                              .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr12Types)}},
-                              .infer = inferScan,
-                              .kernel = runScan},
-                             {.since_version = 25,
-                              .inputs = kInputs9,
-                              .outputs = kOutputs8,
-                              .attributes = kAttributes9,
-                              .constraints = {{"V", tensor(kIr13Types)}},
-                              .infer = inferScan,
-                              .kernel = runScan},
-                         }};
+constexpr Operator kScan{
+    .domain = kOnnxDomain,
+    .name = "Scan",
+    .versions = {
+        {.since_version = 8,
+         .inputs = {optional("sequence_lens", "I"),
+                    heterogeneous("initial_state_and_scan_inputs", "V", 1)},
+         .outputs = kOutputs8,
+         .attributes = {required("body", kGraph), attr("directions", kInts),
+                        required("num_scan_inputs", kInt)},
+         .constraints = {{"I", tensor("int64")}, {"V", tensor(kIr3Types)}},
+         .infer = inferScan8,
+         .kernel = runScan8},
+        {.since_version = 9,
+         .inputs = kInputs9,
+         .outputs = kOutputs8,
+         .attributes = kAttributes9,
+         .constraints = kConstraints9,
+         .infer = inferScan,
+         .kernel = runScan,
+         .step = {.reviewed = true,
+                  .change = "batch axis and sequence_lens removed; directions renamed "
+                            "scan_input_directions; scan axes and output directions added",
+                  .up = batchedScanUp,
+                  .down = batchedScanDown,
+                  .up_refuses = "every node (the body sees other ranks)",
+                  .down_refuses = "every node (the body sees other ranks)"}},
+        {.since_version = 11,
+         .inputs = kInputs9,
+         .outputs = kOutputs8,
+         .attributes = kAttributes9,
+         .constraints = kConstraints9,
+         .infer = inferScan,
+         .kernel = runScan,
+         .step = {.reviewed = true,
+                  .change = "negative scan axes allowed",
+                  .down = scanAxesFromFront,
+                  .down_refuses = "a negative scan axis of a value of unknown rank"}},
+        {.since_version = 16,
+         .inputs = kInputs9,
+         .outputs = kOutputs8,
+         .attributes = kAttributes9,
+         .constraints = {{"V", tensor(kIr4Types)}},
+         .infer = inferScan,
+         .kernel = runScan,
+         .step = typesOnly("bfloat16 added")},
+        {.since_version = 19,
+         .inputs = kInputs9,
+         .outputs = kOutputs8,
+         .attributes = kAttributes9,
+         .constraints = {{"V", tensor(kIr9Types)}},
+         .infer = inferScan,
+         .kernel = runScan,
+         .step = typesOnly("float8 types added")},
+        {.since_version = 21,
+         .inputs = kInputs9,
+         .outputs = kOutputs8,
+         .attributes = kAttributes9,
+         .constraints = {{"V", tensor(kIr10Types)}},
+         .infer = inferScan,
+         .kernel = runScan,
+         .step = typesOnly("int4 and uint4 added")},
+        {.since_version = 23,
+         .inputs = kInputs9,
+         .outputs = kOutputs8,
+         .attributes = kAttributes9,
+         .constraints = {{"V", tensor(kIr11Types)}},
+         .infer = inferScan,
+         .kernel = runScan,
+         .step = typesOnly("float4e2m1 added")},
+        {.since_version = 24,
+         .inputs = kInputs9,
+         .outputs = kOutputs8,
+         .attributes = kAttributes9,
+         .constraints = {{"V", tensor(kIr12Types)}},
+         .infer = inferScan,
+         .kernel = runScan,
+         .step = typesOnly("float8e8m0 added")},
+        {.since_version = 25,
+         .inputs = kInputs9,
+         .outputs = kOutputs8,
+         .attributes = kAttributes9,
+         .constraints = {{"V", tensor(kIr13Types)}},
+         .infer = inferScan,
+         .kernel = runScan,
+         .step = typesOnly("int2 and uint2 added")},
+    }};
 static_assert(isWellFormed(kScan));
 
 }  // namespace onyx::ops::ai_onnx

@@ -109,7 +109,8 @@ constexpr Operator kBernoulli{
                                        "float16 float double bool")}},
          .build_function_body = buildBernoulli,
          .infer = inferRandomLike,
-         .kernel = runBernoulli},
+         .kernel = runBernoulli,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kBernoulli));
 

@@ -94,7 +94,8 @@ constexpr Operator kConstantOfShape{
                tensor("float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 bool "
                       "bfloat16 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}},
          .infer = inferConstantOfShape,
-         .kernel = runConstantOfShape},
+         .kernel = runConstantOfShape,
+         .step = typesOnly("bfloat16 and float8 types added")},
         {.since_version = 21,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -106,7 +107,8 @@ constexpr Operator kConstantOfShape{
                    "float16 float double int8 int16 int32 int64 uint8 uint16 uint32 uint64 uint4 "
                    "int4 bool bfloat16 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}},
          .infer = inferConstantOfShape,
-         .kernel = runConstantOfShape},
+         .kernel = runConstantOfShape,
+         .step = typesOnly("int4 and uint4 added")},
         {.since_version = 23,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -116,7 +118,8 @@ constexpr Operator kConstantOfShape{
                                        "uint32 uint64 uint4 int4 bool bfloat16 float8e4m3fn "
                                        "float8e4m3fnuz float8e5m2 float8e5m2fnuz float4e2m1")}},
          .infer = inferConstantOfShape,
-         .kernel = runConstantOfShape},
+         .kernel = runConstantOfShape,
+         .step = typesOnly("float4e2m1 added")},
         {.since_version = 24,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -127,7 +130,8 @@ constexpr Operator kConstantOfShape{
                                  "uint64 uint4 int4 bool bfloat16 float8e4m3fn float8e4m3fnuz "
                                  "float8e5m2 float8e5m2fnuz float4e2m1 float8e8m0")}},
          .infer = inferConstantOfShape,
-         .kernel = runConstantOfShape},
+         .kernel = runConstantOfShape,
+         .step = typesOnly("float8e8m0 added")},
         {.since_version = 25,
          .inputs = kInputs9,
          .outputs = kOutputs9,
@@ -138,7 +142,8 @@ constexpr Operator kConstantOfShape{
                                  "uint64 uint4 int4 bool bfloat16 float8e4m3fn float8e4m3fnuz "
                                  "float8e5m2 float8e5m2fnuz float4e2m1 float8e8m0 uint2 int2")}},
          .infer = inferConstantOfShape,
-         .kernel = runConstantOfShape},
+         .kernel = runConstantOfShape,
+         .step = typesOnly("int2 and uint2 added")},
     }};
 static_assert(isWellFormed(kConstantOfShape));
 

@@ -88,7 +88,8 @@ constexpr Operator kEyeLike{.domain = kOnnxDomain,
                                  .attributes = kAttributes9,
                                  .constraints = {{"T1", kT1Types22}, {"T2", kT1Types22}},
                                  .infer = inferEyeLike,
-                                 .kernel = runEyeLike},
+                                 .kernel = runEyeLike,
+                                 .step = typesOnly("bfloat16 added")},
                             }};
 static_assert(isWellFormed(kEyeLike));
 

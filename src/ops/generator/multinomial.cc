@@ -110,7 +110,8 @@ constexpr Operator kMultinomial{
          .constraints = {{"T1", tensor("bfloat16 float16 float double")},
                          {"T2", tensor("int32 int64")}},
          .infer = inferMultinomial,
-         .kernel = runMultinomial},
+         .kernel = runMultinomial,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kMultinomial));
 

@@ -76,7 +76,8 @@ constexpr Operator kRandomNormal{
          .attributes = kAttributes1,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .infer = inferRandom,
-         .kernel = runRandomNormal},
+         .kernel = runRandomNormal,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kRandomNormal));
 

@@ -69,7 +69,8 @@ constexpr Operator kRandomNormalLike{
          .constraints = {{"T1", tensor(kIr4Types)},
                          {"T2", tensor("bfloat16 float16 float double")}},
          .infer = inferRandomLike,
-         .kernel = runRandomNormalLike},
+         .kernel = runRandomNormalLike,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kRandomNormalLike));
 

@@ -77,7 +77,8 @@ constexpr Operator kRandomUniform{
          .attributes = kAttributes1,
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .infer = inferRandom,
-         .kernel = runRandomUniform},
+         .kernel = runRandomUniform,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kRandomUniform));
 

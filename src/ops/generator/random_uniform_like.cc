@@ -70,7 +70,8 @@ constexpr Operator kRandomUniformLike{
          .constraints = {{"T1", tensor(kIr4Types)},
                          {"T2", tensor("bfloat16 float16 float double")}},
          .infer = inferRandomLike,
-         .kernel = runRandomUniformLike},
+         .kernel = runRandomUniformLike,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kRandomUniformLike));
 

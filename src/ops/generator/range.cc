@@ -8,6 +8,7 @@
 #include "ops/body_text.h"
 #include "ops/kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -218,6 +219,13 @@ Result<std::string> buildRange27(const FunctionBodyContext& context) {
   return out.finish();
 }
 
+// Down to version 11, which has no float16 or bfloat16 (the signature check refuses them):
+// for the types it has, stash_type changes nothing.
+Status dropStashType(NodeDraft& draft) {
+  draft.removeAttribute("stash_type");
+  return Status::ok();
+}
+
 }  // namespace
 
 extern const Operator kRange;
@@ -239,7 +247,11 @@ constexpr Operator kRange{
          .constraints = {{"T", tensor("float double int16 int32 int64 float16 bfloat16")}},
          .build_function_body = buildRange27,
          .infer = inferRange,
-         .kernel = runRange},
+         .kernel = runRange,
+         .step = {.reviewed = true,
+                  .change =
+                      "float16 and bfloat16 added, with stash_type (no effect on the other types)",
+                  .down = dropStashType}},
     }};
 static_assert(isWellFormed(kRange));
 

@@ -55,7 +55,8 @@ constexpr Operator kGreaterOrEqual{
                          {"T1", tensor("bool")}},
          .function_bodies = {{16, kBody12}},
          .infer = inferBroadcast,
-         .kernel = runGreaterOrEqual},
+         .kernel = runGreaterOrEqual,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kGreaterOrEqual));
 

@@ -55,7 +55,8 @@ constexpr Operator kLessOrEqual{
                          {"T1", tensor("bool")}},
          .function_bodies = {{16, kBody12}},
          .infer = inferBroadcast,
-         .kernel = runLessOrEqual},
+         .kernel = runLessOrEqual,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kLessOrEqual));
 

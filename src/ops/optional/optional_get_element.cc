@@ -55,7 +55,8 @@ constexpr Operator kOptionalGetElement{
                                    optionalSequence(kIr3Types)},
                          {"V", tensor(kIr3Types) | sequence(kIr3Types)}},
          .infer = inferOptionalGetElement,
-         .kernel = runOptionalGetElement},
+         .kernel = runOptionalGetElement,
+         .step = typesOnly("tensor and sequence inputs added (returned as they are)")},
     }};
 static_assert(isWellFormed(kOptionalGetElement));
 

@@ -43,7 +43,10 @@ constexpr Operator kOptionalHasElement{
                                    optionalSequence(kIr3Types)},
                          {"B", tensor("bool")}},
          .infer = inferOptionalHasElement,
-         .kernel = runOptionalHasElement},
+         .kernel = runOptionalHasElement,
+         .step = {.reviewed = true,
+                  .change = "input optional (none: false); tensor and sequence inputs added (true)",
+                  .down_refuses = "a node without input"}},
     }};
 static_assert(isWellFormed(kOptionalHasElement));
 

@@ -2,9 +2,16 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/kernels.h"
 #include "ops/lib/cast_kernels.h"
 #include "ops/lib/quantization_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -87,6 +94,56 @@ Status runDequantizeLinear(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The element type of input `i` when known (a TensorProto.DataType code).
+std::optional<int32_t> inputElementType(const NodeDraft& draft, size_t i) {
+  const Type* type = draft.inputType(i);
+  if (type == nullptr || !type->isTensor()) return std::nullopt;
+  return type->elem_type;
+}
+
+// Whether input `i` is known to hold one element: a scalar, or a shape of 1s.
+bool knownOneElement(const NodeDraft& draft, size_t i) {
+  auto one = [](int64_t dim) { return dim == 1; };
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return std::all_of(type->shape->dims.begin(), type->shape->dims.end(),
+                       [&](const Dimension& dim) { return dim.dim_value && one(*dim.dim_value); });
+  }
+  const Tensor* constant = draft.constantInput(i);
+  return constant != nullptr && std::all_of(constant->dims.begin(), constant->dims.end(), one);
+}
+
+// Down to version 10, which quantizes per tensor only (a scalar scale) and has no axis.
+Status perTensorOnly(NodeDraft& draft) {
+  if (!knownOneElement(draft, 1)) return draft.refuse("the scale is not known to be one element");
+  draft.removeAttribute("axis");
+  return Status::ok();
+}
+
+// Down to version 19, which has no blocked quantization: block_size must be 0.
+bool blockSizeZero(const NodeDraft& draft) {
+  if (draft.attribute("block_size") == nullptr) return true;
+  std::optional<int64_t> block_size = draft.intAttr("block_size");
+  return block_size && *block_size == 0;
+}
+
+Status dropBlockSize(NodeDraft& draft) {
+  if (!blockSizeZero(draft)) return draft.refuse("block_size is not 0");
+  draft.removeAttribute("block_size");
+  return Status::ok();
+}
+
+// Down to version 21, where y takes x_scale's type: output_dtype must be 0 or that type.
+Status dropOutputDtype(NodeDraft& draft) {
+  if (draft.attribute("output_dtype") != nullptr) {
+    std::optional<int64_t> output_dtype = draft.intAttr("output_dtype");
+    std::optional<int32_t> scale = inputElementType(draft, 1);
+    bool same = output_dtype && (*output_dtype == 0 || (scale && *output_dtype == *scale));
+    if (!same) return draft.refuse("output_dtype is not known to be x_scale's type");
+  }
+  draft.removeAttribute("output_dtype");
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr TypeSet kT1Types23 = tensor(
@@ -124,7 +181,11 @@ constexpr Operator kDequantizeLinear{
          .attributes = kAttributes13,
          .constraints = kConstraints10,
          .infer = inferDequantizeLinear,
-         .kernel = runDequantizeLinear},
+         .kernel = runDequantizeLinear,
+         .step = {.reviewed = true,
+                  .change = "axis added: x_scale may be 1-D (per axis)",
+                  .down = perTensorOnly,
+                  .down_refuses = "x_scale not known to be one element"}},
         {.since_version = 19,
          .traits = kQuantization,
          .inputs = kInputs19,
@@ -135,7 +196,8 @@ constexpr Operator kDequantizeLinear{
                tensor("int8 uint8 int32 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")},
               {"T2", tensor("float float16 bfloat16")}},
          .infer = inferDequantizeLinear,
-         .kernel = runDequantizeLinear},
+         .kernel = runDequantizeLinear,
+         .step = typesOnly("float8 x types added; x_scale and y may be float16 or bfloat16")},
         {.since_version = 21,
          .traits = kQuantization,
          .inputs = kInputs19,
@@ -145,7 +207,12 @@ constexpr Operator kDequantizeLinear{
                                        "float8e5m2 float8e5m2fnuz uint4 int4")},
                          {"T2", tensor("float float16 bfloat16")}},
          .infer = inferDequantizeLinear,
-         .kernel = runDequantizeLinear},
+         .kernel = runDequantizeLinear,
+         .step = {.reviewed = true,
+                  .change =
+                      "block_size added (0: not blocked); int16, uint16, int4 and uint4 added",
+                  .down = dropBlockSize,
+                  .down_refuses = "block_size other than 0"}},
         {.since_version = 23,
          .traits = kQuantization,
          .inputs = kInputs19,
@@ -155,7 +222,11 @@ constexpr Operator kDequantizeLinear{
                          {"T2", tensor("float float16 bfloat16")},
                          {"T3", tensor("float float16 bfloat16")}},
          .infer = inferDequantizeLinear,
-         .kernel = runDequantizeLinear},
+         .kernel = runDequantizeLinear,
+         .step = {.reviewed = true,
+                  .change = "output_dtype added (0: x_scale's type); float4e2m1 added",
+                  .down = dropOutputDtype,
+                  .down_refuses = "output_dtype not 0 or x_scale's type"}},
         {.since_version = 24,
          .traits = kQuantization,
          .inputs = kInputs19,
@@ -165,7 +236,8 @@ constexpr Operator kDequantizeLinear{
                          {"T2", kT2Types24},
                          {"T3", tensor("float float16 bfloat16")}},
          .infer = inferDequantizeLinear,
-         .kernel = runDequantizeLinear},
+         .kernel = runDequantizeLinear,
+         .step = typesOnly("float8e8m0 x_scale added")},
         {.since_version = 25,
          .traits = kQuantization,
          .inputs = kInputs19,
@@ -177,7 +249,8 @@ constexpr Operator kDequantizeLinear{
                          {"T2", kT2Types24},
                          {"T3", tensor("float float16 bfloat16")}},
          .infer = inferDequantizeLinear,
-         .kernel = runDequantizeLinear},
+         .kernel = runDequantizeLinear,
+         .step = typesOnly("int2 and uint2 added")},
     }};
 static_assert(isWellFormed(kDequantizeLinear));
 

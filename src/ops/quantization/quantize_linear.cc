@@ -3,10 +3,16 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
+#include <cstdint>
+#include <optional>
+
 #include "onyx/core/element_type.h"
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/kernels.h"
 #include "ops/lib/cast_kernels.h"
 #include "ops/lib/quantization_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -110,6 +116,89 @@ Status runQuantizeLinear(KernelContext& ctx) {
   return Status::ok();
 }
 
+// The element type of input `i` when known (a TensorProto.DataType code).
+std::optional<int32_t> inputElementType(const NodeDraft& draft, size_t i) {
+  const Type* type = draft.inputType(i);
+  if (type == nullptr || !type->isTensor()) return std::nullopt;
+  return type->elem_type;
+}
+
+// Whether input `i` is known to hold one element: a scalar, or a shape of 1s.
+bool knownOneElement(const NodeDraft& draft, size_t i) {
+  auto one = [](int64_t dim) { return dim == 1; };
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return std::all_of(type->shape->dims.begin(), type->shape->dims.end(),
+                       [&](const Dimension& dim) { return dim.dim_value && one(*dim.dim_value); });
+  }
+  const Tensor* constant = draft.constantInput(i);
+  return constant != nullptr && std::all_of(constant->dims.begin(), constant->dims.end(), one);
+}
+
+// Down to version 10, which quantizes per tensor only (a scalar scale) and has no axis.
+Status perTensorOnly(NodeDraft& draft) {
+  if (!knownOneElement(draft, 1)) return draft.refuse("the scale is not known to be one element");
+  draft.removeAttribute("axis");
+  return Status::ok();
+}
+
+// Down to version 19, which has no blocked quantization: block_size must be 0.
+bool blockSizeZero(const NodeDraft& draft) {
+  if (draft.attribute("block_size") == nullptr) return true;
+  std::optional<int64_t> block_size = draft.intAttr("block_size");
+  return block_size && *block_size == 0;
+}
+
+// Up to version 19, where y_scale has x's type: version 13's y_scale is float, so x must be
+// float too.
+Status scaleTypeOfX(NodeDraft& draft) {
+  std::optional<int32_t> x = inputElementType(draft, 0);
+  if (x != static_cast<int32_t>(ElementType::kFloat)) {
+    return draft.refuse("x is not known to be float, y_scale's type");
+  }
+  return Status::ok();
+}
+
+// Down to version 13, which has no float8 (the signature check refuses it), the only types
+// saturate applies to.
+Status dropSaturate(NodeDraft& draft) {
+  draft.removeAttribute("saturate");
+  return Status::ok();
+}
+
+// Down to version 19: no blocked quantization, and y takes y_zero_point's type, else uint8.
+// output_dtype is then redundant, or must be uint8.
+Status dropBlockSizeAndOutputDtype(NodeDraft& draft) {
+  if (!blockSizeZero(draft)) return draft.refuse("block_size is not 0");
+  if (draft.attribute("output_dtype") != nullptr) {
+    std::optional<int64_t> output_dtype = draft.intAttr("output_dtype");
+    if (!output_dtype) return draft.refuse("output_dtype has no value of its own");
+    bool redundant = *output_dtype == 0 || draft.hasInput(2) ||
+                     *output_dtype == static_cast<int64_t>(ElementType::kUint8);
+    if (!redundant) return draft.refuse("output_dtype other than uint8 without y_zero_point");
+  }
+  draft.removeAttribute("block_size");
+  draft.removeAttribute("output_dtype");
+  return Status::ok();
+}
+
+// Down to version 21, where y_scale has x's type and the division is done in it: the two
+// types must be known to agree, and precision must be 0 or that type.
+Status scaleAndPrecisionOfX(NodeDraft& draft) {
+  std::optional<int32_t> x = inputElementType(draft, 0);
+  std::optional<int32_t> scale = inputElementType(draft, 1);
+  if (!x || !scale || *x != *scale) {
+    return draft.refuse("x and y_scale are not known to have one type");
+  }
+  if (draft.attribute("precision") != nullptr) {
+    std::optional<int64_t> precision = draft.intAttr("precision");
+    if (!precision || (*precision != 0 && *precision != *scale)) {
+      return draft.refuse("precision is not 0 or y_scale's type");
+    }
+  }
+  draft.removeAttribute("precision");
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr TypeSet kT3Types23 = tensor(
@@ -148,7 +237,11 @@ constexpr Operator kQuantizeLinear{
          .attributes = {attr("axis", 1)},
          .constraints = kConstraints10,
          .infer = inferQuantizeLinear,
-         .kernel = runQuantizeLinear},
+         .kernel = runQuantizeLinear,
+         .step = {.reviewed = true,
+                  .change = "axis added: y_scale may be 1-D (per axis)",
+                  .down = perTensorOnly,
+                  .down_refuses = "y_scale not known to be one element"}},
         {.since_version = 19,
          .traits = kQuantization,
          .inputs = kInputs19,
@@ -158,7 +251,13 @@ constexpr Operator kQuantizeLinear{
              {{"T1", tensor("float float16 bfloat16 int32")},
               {"T2", tensor("int8 uint8 float8e4m3fn float8e4m3fnuz float8e5m2 float8e5m2fnuz")}},
          .infer = inferQuantizeLinear,
-         .kernel = runQuantizeLinear},
+         .kernel = runQuantizeLinear,
+         .step = {.reviewed = true,
+                  .change = "saturate added (float8 only); float16 and bfloat16 x, float8 y added; "
+                            "y_scale takes x's type",
+                  .up = scaleTypeOfX,
+                  .down = dropSaturate,
+                  .up_refuses = "x not known to be float"}},
         {.since_version = 21,
          .traits = kQuantization,
          .inputs = kInputs19,
@@ -169,7 +268,14 @@ constexpr Operator kQuantizeLinear{
                          {"T2", tensor("int8 uint8 int16 uint16 float8e4m3fn float8e4m3fnuz "
                                        "float8e5m2 float8e5m2fnuz uint4 int4")}},
          .infer = inferQuantizeLinear,
-         .kernel = runQuantizeLinear},
+         .kernel = runQuantizeLinear,
+         .step =
+             {.reviewed = true,
+              .change = "block_size (0: not blocked) and output_dtype added; int16, uint16, int4 "
+                        "and uint4 added",
+              .down = dropBlockSizeAndOutputDtype,
+              .down_refuses =
+                  "block_size other than 0; output_dtype other than uint8 without y_zero_point"}},
         {.since_version = 23,
          .traits = kQuantization,
          .inputs = kInputs23,
@@ -179,7 +285,12 @@ constexpr Operator kQuantizeLinear{
                          {"T2", tensor("float float16 bfloat16 int32")},
                          {"T3", kT3Types23}},
          .infer = inferQuantizeLinear,
-         .kernel = runQuantizeLinear},
+         .kernel = runQuantizeLinear,
+         .step = {.reviewed = true,
+                  .change = "y_scale may differ from x in type; precision added; float4e2m1 added",
+                  .down = scaleAndPrecisionOfX,
+                  .down_refuses =
+                      "x and y_scale not known to have one type; precision not 0 or their type"}},
         {.since_version = 24,
          .traits = kQuantization,
          .inputs = kInputs23,
@@ -189,7 +300,8 @@ constexpr Operator kQuantizeLinear{
                          {"T2", kT2Types24},
                          {"T3", kT3Types23}},
          .infer = inferQuantizeLinear,
-         .kernel = runQuantizeLinear},
+         .kernel = runQuantizeLinear,
+         .step = typesOnly("float8e8m0 y_scale added")},
         {.since_version = 25,
          .traits = kQuantization,
          .inputs = kInputs23,
@@ -201,7 +313,8 @@ constexpr Operator kQuantizeLinear{
                           tensor("int8 uint8 int16 uint16 float8e4m3fn float8e4m3fnuz float8e5m2 "
                                  "float8e5m2fnuz uint4 int4 float4e2m1 uint2 int2")}},
          .infer = inferQuantizeLinear,
-         .kernel = runQuantizeLinear},
+         .kernel = runQuantizeLinear,
+         .step = typesOnly("int2 and uint2 added")},
     }};
 static_assert(isWellFormed(kQuantizeLinear));
 

@@ -2,7 +2,14 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "onyx/ir/tensor.h"
+#include "onyx/ir/type.h"
 #include "ops/lib/reduce_kernels.h"
+#include "ops/node_draft.h"
 #include "ops/reduction/reduce_shape.h"
 #include "ops/schema_dsl.h"
 
@@ -14,6 +21,40 @@ namespace {
 void inferArg(InferenceContext& ctx) { inferArgReduce(ctx); }
 
 Status runArgMax(KernelContext& ctx) { return runArgReduction<true>(ctx); }
+
+// The rank of input `i` from its type or, for a constant, its dims.
+std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
+  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
+    return static_cast<int64_t>(type->shape->rank());
+  }
+  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
+    return static_cast<int64_t>(constant->dims.size());
+  }
+  return std::nullopt;
+}
+
+// Down to version 1, which does not count axis from the back: a negative axis becomes
+// axis + rank, so the input's rank must be known.
+Status axisFromFront(NodeDraft& draft) {
+  const Attribute* attribute = draft.attribute("axis");
+  if (attribute == nullptr) return Status::ok();
+  std::optional<int64_t> axis = draft.intAttr("axis");
+  if (!axis) return draft.refuse("axis has no value of its own");
+  if (*axis >= 0) return Status::ok();
+  std::optional<int64_t> rank = inputRank(draft, 0);
+  if (!rank) return draft.refuse("axis is negative and the input's rank is unknown");
+  draft.setIntAttr("axis", *axis + *rank);
+  return Status::ok();
+}
+
+// Down to version 11, which picks the first of equal extremes: select_last_index must be 0.
+Status dropSelectLastIndex(NodeDraft& draft) {
+  if (draft.attribute("select_last_index") == nullptr) return Status::ok();
+  std::optional<int64_t> last = draft.intAttr("select_last_index");
+  if (!last || *last != 0) return draft.refuse("select_last_index is not 0");
+  draft.removeAttribute("select_last_index");
+  return Status::ok();
+}
 
 }  // namespace
 
@@ -44,14 +85,22 @@ constexpr Operator kArgMax{
          .attributes = kAttributes1,
          .constraints = kConstraints1,
          .infer = inferArg,
-         .kernel = runArgMax},
+         .kernel = runArgMax,
+         .step = {.reviewed = true,
+                  .change = "negative axis allowed",
+                  .down = axisFromFront,
+                  .down_refuses = "negative axis, input rank unknown"}},
         {.since_version = 12,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes12,
          .constraints = kConstraints1,
          .infer = inferArg,
-         .kernel = runArgMax},
+         .kernel = runArgMax,
+         .step = {.reviewed = true,
+                  .change = "select_last_index added (0: the first index)",
+                  .down = dropSelectLastIndex,
+                  .down_refuses = "select_last_index other than 0"}},
         {.since_version = 13,
          .inputs = kInputs1,
          .outputs = kOutputs1,
@@ -60,7 +109,8 @@ constexpr Operator kArgMax{
                                       "float double bfloat16")},
                          {"tensor(int64)", tensor("int64")}},
          .infer = inferArg,
-         .kernel = runArgMax},
+         .kernel = runArgMax,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kArgMax));
 

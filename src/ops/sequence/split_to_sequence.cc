@@ -163,7 +163,8 @@ constexpr Operator kSplitToSequence{.domain = kOnnxDomain,
                                                          {"I", tensor("int32 int64")},
                                                          {"S", sequence(kIr4Types)}},
                                          .infer = inferSplitToSequence,
-                                         .kernel = runSplitToSequence},
+                                         .kernel = runSplitToSequence,
+                                         .step = typesOnly("bfloat16 added")},
                                     }};
 static_assert(isWellFormed(kSplitToSequence));
 
