@@ -10,6 +10,16 @@
 
 namespace onyx::ops {
 
+bool sameExtent(const Extent& a, const Extent& b) {
+  if (a.value || b.value) return a.value == b.value;
+  return !a.symbol.empty() && a.symbol == b.symbol;
+}
+
+bool allOnes(std::span<const Extent> shape) {
+  return std::all_of(shape.begin(), shape.end(),
+                     [](const Extent& extent) { return extent.value == int64_t{1}; });
+}
+
 NodeDraft::NodeDraft(Node& node, const GraphEditor& edit, const TypeOf& type_of)
     : node_(node), edit_(edit), type_of_(type_of) {
   attributes_.assign(node.attributes.begin(), node.attributes.end());
@@ -122,6 +132,27 @@ const Type* NodeDraft::inputType(size_t i) const {
   if (i >= inputs_.size()) return nullptr;
   if (inputs_[i].value != nullptr) return type_of_(*inputs_[i].value);
   return nullptr;  // a constant the draft made: its adapter knows what it wrote
+}
+
+std::optional<std::vector<Extent>> NodeDraft::inputShape(size_t i) const {
+  std::vector<Extent> shape;
+  if (const Type* type = inputType(i); type != nullptr && type->shape != nullptr) {
+    for (const Dimension& dim : type->shape->dims) {
+      shape.push_back({dim.dim_value, dim.dim_param.value_or(std::string_view())});
+    }
+    return shape;
+  }
+  if (const Tensor* constant = constantInput(i); constant != nullptr) {
+    for (int64_t dim : constant->dims) shape.push_back({dim, {}});
+    return shape;
+  }
+  return std::nullopt;
+}
+
+std::optional<int64_t> NodeDraft::inputRank(size_t i) const {
+  std::optional<std::vector<Extent>> shape = inputShape(i);
+  if (!shape) return std::nullopt;
+  return static_cast<int64_t>(shape->size());
 }
 
 const Type* NodeDraft::outputType(size_t i) const {

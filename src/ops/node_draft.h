@@ -23,6 +23,18 @@
 
 namespace onyx::ops {
 
+/// One dimension of an input as the model tells it: a number, a symbol (one size wherever it
+/// appears), or neither.
+struct Extent {
+  std::optional<int64_t> value;
+  std::string_view symbol;
+};
+
+/// Whether two dimensions are known to be equal: the same number, or the same symbol.
+bool sameExtent(const Extent& a, const Extent& b);
+/// Whether every dimension is known to be 1 (true for a scalar).
+bool allOnes(std::span<const Extent> shape);
+
 class NodeDraft {
  public:
   /// The declared or inferred type of a value of the model, null when unknown.
@@ -79,6 +91,11 @@ class NodeDraft {
   std::optional<std::vector<int64_t>> constantIntegers(size_t i) const;
   /// The type of input `i` (declared or inferred, or the constant's), null when unknown.
   const Type* inputType(size_t i) const;
+  /// The shape of input `i`, from its type or, for a constant, its dims; nullopt when not
+  /// even its rank is known.
+  std::optional<std::vector<Extent>> inputShape(size_t i) const;
+  /// Its rank, as inputShape tells it.
+  std::optional<int64_t> inputRank(size_t i) const;
   /// The type of output `i`, null when unknown.
   const Type* outputType(size_t i) const;
 

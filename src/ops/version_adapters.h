@@ -11,4 +11,35 @@ namespace onyx::ops {
 /// opset 1 that later versions dropped): the hint goes; nothing else changes.
 Status dropConsumedInputs(NodeDraft& draft);
 
+// ---- broadcasting (the binary operators before opset 7) ----------------------------------
+
+/// Up to the numpy broadcasting of opset 7, which lines the second input up with the first's
+/// last dimensions, from the legacy `broadcast`/`axis`, which stretch it over the first from
+/// `axis` on. Where the two differ, a constant second input takes the trailing 1s that make
+/// them agree; any other is refused (it would need an Unsqueeze node).
+Status legacyBroadcastToNumpy(NodeDraft& draft);
+/// Down to legacy broadcasting, which stretches only the second input, over the first, and
+/// only when it has the first's last dimensions or one element; equal shapes need none.
+Status numpyBroadcastToLegacy(NodeDraft& draft);
+/// Down to a variadic version that does not broadcast: every input must be known to have
+/// the first one's shape.
+Status requireOneShape(NodeDraft& draft);
+
+// ---- axes counted from the back ----------------------------------------------------------
+
+/// Down to a version that does not count `axis` from the back: a negative axis becomes
+/// axis + the first input's rank, which must be known.
+Status axisFromFront(NodeDraft& draft);
+/// The same for every entry of `axes`.
+Status axesFromFront(NodeDraft& draft);
+
+// ---- the reductions' axes, attribute and input -------------------------------------------
+
+/// Up to the version that takes `axes` as input 1. No axes, or an empty list, reduces over
+/// all axes in both versions (noop_with_empty_axes is 0 by default).
+Status axesAttributeToInput(NodeDraft& draft);
+/// Down to the version that takes `axes` as an attribute: the input must be a constant, and
+/// noop_with_empty_axes must not apply (the older version cannot reduce over no axes).
+Status axesInputToAttribute(NodeDraft& draft);
+
 }  // namespace onyx::ops

@@ -6,12 +6,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "onyx/core/array.h"
 #include "onyx/core/array_elements.h"
-#include "onyx/ir/tensor.h"
 #include "onyx/ir/type.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/math/matmul_kernels.h"
@@ -157,35 +155,6 @@ Status runGemm(KernelContext& ctx) {
   return Status::ok();
 }
 
-// A dimension as far as the model tells: a number, or a symbol that names one size wherever
-// it appears, or neither.
-struct Extent {
-  std::optional<int64_t> value;
-  std::string_view symbol;
-};
-
-bool sameExtent(const Extent& a, const Extent& b) {
-  if (a.value || b.value) return a.value == b.value;
-  return !a.symbol.empty() && a.symbol == b.symbol;
-}
-
-// The shape of input `i`, from its type or, for a constant, from its dims; nullopt when not
-// even the rank is known.
-std::optional<std::vector<Extent>> inputShape(const NodeDraft& draft, size_t i) {
-  std::vector<Extent> shape;
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    for (const Dimension& dim : type->shape->dims) {
-      shape.push_back({dim.dim_value, dim.dim_param.value_or(std::string_view())});
-    }
-    return shape;
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    for (int64_t dim : constant->dims) shape.push_back({dim, {}});
-    return shape;
-  }
-  return std::nullopt;
-}
-
 // Up to version 7, which stretches C over [M, N] numpy-style whenever C needs it. The legacy
 // `broadcast` allowed that stretching (runGemm and onnx's own converter read it as numpy's
 // unidirectional broadcast), so it simply goes.
@@ -197,9 +166,9 @@ Status dropBroadcast(NodeDraft& draft) {
 // Down to version 6: `broadcast` is set unless C is known to be [M, N] already (a valid
 // version 7 node has a C that broadcasts to [M, N]).
 Status setBroadcast(NodeDraft& draft) {
-  std::optional<std::vector<Extent>> a = inputShape(draft, 0);
-  std::optional<std::vector<Extent>> b = inputShape(draft, 1);
-  std::optional<std::vector<Extent>> c = inputShape(draft, 2);
+  std::optional<std::vector<Extent>> a = draft.inputShape(0);
+  std::optional<std::vector<Extent>> b = draft.inputShape(1);
+  std::optional<std::vector<Extent>> c = draft.inputShape(2);
   if (a && b && c && a->size() == 2 && b->size() == 2 && c->size() == 2) {
     const Extent& m = (*a)[draft.intAttr("transA").value_or(0) != 0 ? 1 : 0];
     const Extent& n = (*b)[draft.intAttr("transB").value_or(0) != 0 ? 0 : 1];

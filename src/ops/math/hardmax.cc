@@ -4,13 +4,13 @@
 // see docs/ops.md for the format and how to change it.
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
 #include "onyx/ir/type.h"
 #include "ops/math/math_shape.h"
 #include "ops/math/softmax_kernels.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -33,17 +33,6 @@ Status runHardmax(KernelContext& ctx) {
 const TensorShape* inputShape(const NodeDraft& draft) {
   const Type* type = draft.inputType(0);
   return type != nullptr ? type->shape : nullptr;
-}
-
-// Down to version 1, which does not count axis from the back: a negative axis becomes the
-// axis it names.
-Status axisFromFront(NodeDraft& draft) {
-  std::optional<int64_t> axis = draft.intAttr("axis");
-  if (!axis || *axis >= 0) return Status::ok();
-  const TensorShape* shape = inputShape(draft);
-  if (shape == nullptr) return draft.refuse("axis is negative and the input's rank is unknown");
-  draft.setIntAttr("axis", *axis + static_cast<int64_t>(shape->rank()));
-  return Status::ok();
 }
 
 // Versions 1 and 11 work on the input coerced to 2-D, over all the dimensions from axis on;

@@ -11,6 +11,7 @@
 #include "ops/math/softmax_kernels.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -38,21 +39,6 @@ Result<std::string> buildSoftmax13(const FunctionBodyContext& context) {
       .add("total = ReduceSum <keepdims = 1> (exp_shifted, axes)")
       .add("output = Div (exp_shifted, total)");
   return out.finish();
-}
-
-// Down to version 1, which counts axis from the front only: a negative axis becomes
-// axis + rank, so the input's rank must be known.
-Status axisFromFront(NodeDraft& draft) {
-  if (draft.attribute("axis") == nullptr) return Status::ok();
-  std::optional<int64_t> axis = draft.intAttr("axis");
-  if (!axis) return draft.refuse("axis is not an int");
-  if (*axis >= 0) return Status::ok();
-  const Type* input = draft.inputType(0);
-  if (input == nullptr || input->shape == nullptr) {
-    return draft.refuse("axis is negative and the input's rank is unknown");
-  }
-  draft.setIntAttr("axis", *axis + static_cast<int64_t>(input->shape->rank()));
-  return Status::ok();
 }
 
 // Versions 1 and 11 take the softmax over all the dimensions from axis on (the input

@@ -2,11 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include <algorithm>
 
-#include "onyx/ir/type.h"
 #include "ops/lib/elementwise_kernels.h"
-#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/version_adapters.h"
@@ -23,29 +20,6 @@ Status runSum(KernelContext& ctx) {
       elementwise::foldInputs(ctx, [](auto a, auto b) { return elementwise::wrapAdd(a, b); });
   if (!folded) return folded.status();
   ctx.setOutput(0, elementwise::narrowTo(std::move(*folded), type));
-  return Status::ok();
-}
-
-// Whether two dimensions are known to be equal: the same number, or the same symbol.
-bool sameDimension(const Dimension& a, const Dimension& b) {
-  if (a.isKnown() || b.isKnown()) return a.dim_value == b.dim_value;
-  return a.isSymbolic() && a.dim_param == b.dim_param;
-}
-
-// Down to version 6, which does not broadcast: every input must have the first one's shape.
-Status requireOneShape(NodeDraft& draft) {
-  auto shape = [&](size_t i) -> const TensorShape* {
-    const Type* type = draft.inputType(i);
-    return type != nullptr ? type->shape : nullptr;
-  };
-  const TensorShape* first = shape(0);
-  for (size_t i = 1; i < draft.inputCount(); ++i) {
-    const TensorShape* other = shape(i);
-    if (first == nullptr || other == nullptr || other->rank() != first->rank() ||
-        !std::equal(first->dims.begin(), first->dims.end(), other->dims.begin(), sameDimension)) {
-      return draft.refuse("inputs not known to share one shape; version 6 does not broadcast");
-    }
-  }
   return Status::ok();
 }
 

@@ -2,13 +2,11 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include <optional>
 #include <string>
-#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
-#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -50,21 +48,6 @@ Status runFlatten(KernelContext& ctx) {
   size_t split = static_cast<size_t>(axis);
   ctx.setOutput(0, data->reshaped({elementProduct(data->shape(), 0, split),
                                    elementProduct(data->shape(), split)}));
-  return Status::ok();
-}
-
-// Down to version 9, which counts axis from the front only: a negative axis becomes
-// axis + rank, so the input's rank must be known.
-Status axisFromFront(NodeDraft& draft) {
-  if (draft.attribute("axis") == nullptr) return Status::ok();
-  std::optional<int64_t> axis = draft.intAttr("axis");
-  if (!axis) return draft.refuse("axis has no value of its own");
-  if (*axis >= 0) return Status::ok();
-  const Type* input = draft.inputType(0);
-  if (input == nullptr || input->shape == nullptr) {
-    return draft.refuse("axis is negative and the input's rank is unknown");
-  }
-  draft.setIntAttr("axis", *axis + static_cast<int64_t>(input->shape->rank()));
   return Status::ok();
 }
 

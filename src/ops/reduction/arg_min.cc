@@ -2,16 +2,14 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include <cstddef>
 #include <cstdint>
 #include <optional>
 
-#include "onyx/ir/tensor.h"
-#include "onyx/ir/type.h"
 #include "ops/lib/reduce_kernels.h"
 #include "ops/node_draft.h"
 #include "ops/reduction/reduce_shape.h"
 #include "ops/schema_dsl.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -21,31 +19,6 @@ namespace {
 void inferArg(InferenceContext& ctx) { inferArgReduce(ctx); }
 
 Status runArgMin(KernelContext& ctx) { return runArgReduction<false>(ctx); }
-
-// The rank of input `i` from its type or, for a constant, its dims.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.size());
-  }
-  return std::nullopt;
-}
-
-// Down to version 1, which does not count axis from the back: a negative axis becomes
-// axis + rank, so the input's rank must be known.
-Status axisFromFront(NodeDraft& draft) {
-  const Attribute* attribute = draft.attribute("axis");
-  if (attribute == nullptr) return Status::ok();
-  std::optional<int64_t> axis = draft.intAttr("axis");
-  if (!axis) return draft.refuse("axis has no value of its own");
-  if (*axis >= 0) return Status::ok();
-  std::optional<int64_t> rank = inputRank(draft, 0);
-  if (!rank) return draft.refuse("axis is negative and the input's rank is unknown");
-  draft.setIntAttr("axis", *axis + *rank);
-  return Status::ok();
-}
 
 // Down to version 11, which picks the first of equal extremes: select_last_index must be 0.
 Status dropSelectLastIndex(NodeDraft& draft) {

@@ -7,13 +7,11 @@
 #include <optional>
 
 #include "onyx/core/element_type.h"
-#include "onyx/ir/tensor.h"
-#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
-#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -70,30 +68,6 @@ Status runCompress(KernelContext& ctx) {
                 StridedView{j * inner, {count * inner, 1}});
   }
   ctx.setOutput(0, std::move(out));
-  return Status::ok();
-}
-
-// The rank of input `i`, when its type or its constant tells it.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.values.size());
-  }
-  return std::nullopt;
-}
-
-// Down to version 9, which counts axis from the front only: a negative axis becomes
-// axis + rank, so the input's rank must be known.
-Status axisFromFront(NodeDraft& draft) {
-  if (draft.attribute("axis") == nullptr) return Status::ok();
-  std::optional<int64_t> axis = draft.intAttr("axis");
-  if (!axis) return draft.refuse("axis is not an int");
-  if (*axis >= 0) return Status::ok();
-  std::optional<int64_t> rank = inputRank(draft, 0);
-  if (!rank) return draft.refuse("axis is negative and the input's rank is unknown");
-  draft.setIntAttr("axis", *axis + *rank);
   return Status::ok();
 }
 

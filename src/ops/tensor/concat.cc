@@ -6,13 +6,12 @@
 #include <cstdint>
 #include <optional>
 
-#include "onyx/ir/tensor.h"
-#include "onyx/ir/type.h"
 #include "ops/channels_last.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -139,36 +138,10 @@ Status runConcat(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The rank of input `i`, when its type or its constant tells it.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.values.size());
-  }
-  return std::nullopt;
-}
-
 // Up to version 4, where axis is required: version 1's default, 1, is written out.
 Status writeDefaultAxis(NodeDraft& draft) {
   if (draft.attribute("axis") == nullptr) draft.setIntAttr("axis", 1);
   return Status::ok();
-}
-
-// Down to version 4, which counts axis from the front only: a negative axis becomes
-// axis + rank, so the rank of an input must be known.
-Status axisFromFront(NodeDraft& draft) {
-  std::optional<int64_t> axis = draft.intAttr("axis");
-  if (!axis) return draft.refuse("axis is missing or not an int");
-  if (*axis >= 0) return Status::ok();
-  for (size_t i = 0; i < draft.inputCount(); ++i) {
-    if (std::optional<int64_t> rank = inputRank(draft, i)) {
-      draft.setIntAttr("axis", *axis + *rank);
-      return Status::ok();
-    }
-  }
-  return draft.refuse("axis is negative and the inputs' rank is unknown");
 }
 
 }  // namespace

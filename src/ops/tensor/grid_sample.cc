@@ -7,14 +7,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <optional>
 #include <string_view>
 #include <utility>
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/attribute.h"
-#include "onyx/ir/tensor.h"
-#include "onyx/ir/type.h"
 #include "ops/lib/real_kernels.h"
 #include "ops/lib/tensor_rules.h"
 #include "ops/node_draft.h"
@@ -234,17 +231,6 @@ Status runGridSample(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The rank of input `i`, when its type or its constant tells it.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.values.size());
-  }
-  return std::nullopt;
-}
-
 // Renames the mode attribute by `names` (from, to); other modes stay.
 Status renameMode(NodeDraft& draft,
                   std::initializer_list<std::pair<std::string_view, std::string_view>> names) {
@@ -268,7 +254,7 @@ Status toLinearCubic(NodeDraft& draft) {
 
 // Down to version 16, which samples 4-D inputs only and names the modes bilinear and bicubic.
 Status toBilinearBicubic(NodeDraft& draft) {
-  if (inputRank(draft, 0) != 4) {
+  if (draft.inputRank(0) != 4) {
     return draft.refuse("X is not known to be 4-D");
   }
   return renameMode(draft, {{"linear", "bilinear"}, {"cubic", "bicubic"}});

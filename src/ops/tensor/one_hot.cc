@@ -109,17 +109,6 @@ Status runOneHot(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The rank of input `i`, when its type or its constant tells it.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.values.size());
-  }
-  return std::nullopt;
-}
-
 // The element type of input `i` (a TensorProto.DataType code), from its type or its
 // constant; 0 when unknown.
 int32_t inputElementType(const NodeDraft& draft, size_t i) {
@@ -158,7 +147,7 @@ Status toVersion9(NodeDraft& draft) {
   std::optional<int64_t> axis = draft.intAttr("axis");
   if (!axis) return draft.refuse("axis is not an int");
   if (*axis >= -1) return Status::ok();
-  std::optional<int64_t> rank = inputRank(draft, 0);
+  std::optional<int64_t> rank = draft.inputRank(0);
   if (!rank) return draft.refuse("axis is below -1 and the indices' rank is unknown");
   draft.setIntAttr("axis", *axis + *rank + 1);
   return Status::ok();

@@ -257,17 +257,6 @@ int32_t inputElementType(const NodeDraft& draft, size_t i) {
   return 0;
 }
 
-// The rank of input `i`, when its type or its constant tells it.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.values.size());
-  }
-  return std::nullopt;
-}
-
 // Up to version 2, which names the attribute `pads`.
 Status renamePaddings(NodeDraft& draft) {
   std::optional<std::vector<int64_t>> pads = draft.intsAttr("paddings");
@@ -345,7 +334,7 @@ Status padsForAllAxes(NodeDraft& draft) {
     std::optional<std::vector<int64_t>> axes = draft.constantIntegers(3);
     std::optional<std::vector<int64_t>> pads = draft.constantIntegers(1);
     if (!axes || !pads) return draft.refuse("axes or pads is not a constant");
-    std::optional<int64_t> data_rank = inputRank(draft, 0);
+    std::optional<int64_t> data_rank = draft.inputRank(0);
     if (!data_rank) return draft.refuse("axes is given and the data's rank is unknown");
     const auto rank = static_cast<size_t>(*data_rank);
     const size_t count = axes->size();

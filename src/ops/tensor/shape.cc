@@ -7,8 +7,6 @@
 #include <cstdint>
 #include <optional>
 
-#include "onyx/ir/tensor.h"
-#include "onyx/ir/type.h"
 #include "ops/kernels.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
@@ -61,21 +59,10 @@ Status runShape(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The rank of input `i`, when its type or its constant tells it.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.values.size());
-  }
-  return std::nullopt;
-}
-
 // Down to version 13, which gives the whole shape: start and end, clamped to [0, rank],
 // must come to 0 and the rank, which takes the input's rank unless start is 0 and end absent.
 Status dropStartEnd(NodeDraft& draft) {
-  std::optional<int64_t> rank = inputRank(draft, 0);
+  std::optional<int64_t> rank = draft.inputRank(0);
   auto clamped = [&](int64_t axis) {
     return std::clamp(axis < 0 ? axis + *rank : axis, int64_t{0}, *rank);
   };

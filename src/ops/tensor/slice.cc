@@ -12,7 +12,6 @@
 #include "onyx/core/array_elements.h"
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
-#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
 #include "ops/node_draft.h"
@@ -206,17 +205,6 @@ Status runSlice(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The rank of input `i`, when its type or its constant tells it.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.values.size());
-  }
-  return std::nullopt;
-}
-
 // Up to version 10, where starts, ends and axes are inputs.
 Status attributesToInputs(NodeDraft& draft) {
   std::optional<std::vector<int64_t>> starts = draft.intsAttr("starts");
@@ -273,7 +261,7 @@ Status axesFromFront(NodeDraft& draft) {
   if (std::none_of(axes->begin(), axes->end(), [](int64_t axis) { return axis < 0; })) {
     return Status::ok();
   }
-  std::optional<int64_t> rank = inputRank(draft, 0);
+  std::optional<int64_t> rank = draft.inputRank(0);
   if (!rank) return draft.refuse("an axis is negative and the input's rank is unknown");
   Array written(static_cast<ElementType>(*constant->data_type),
                 {static_cast<int64_t>(axes->size())});

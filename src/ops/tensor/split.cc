@@ -18,6 +18,7 @@
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -183,17 +184,6 @@ Status runSplit(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The rank of input `i`, when its type or its constant tells it.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.values.size());
-  }
-  return std::nullopt;
-}
-
 // The dimensions of input `i` (each nullopt when unknown), from its type or its constant;
 // nullopt when not even its rank is known.
 std::optional<std::vector<std::optional<int64_t>>> inputDims(const NodeDraft& draft, size_t i) {
@@ -240,19 +230,6 @@ Status splitInputToAttribute(NodeDraft& draft) {
 // Down to version 1, whose axis has no default: version 2's, 0, is written out.
 Status writeDefaultAxis(NodeDraft& draft) {
   if (draft.attribute("axis") == nullptr) draft.setIntAttr("axis", 0);
-  return Status::ok();
-}
-
-// Down to version 2, which counts axis from the front only: a negative axis becomes
-// axis + rank, so the input's rank must be known.
-Status axisFromFront(NodeDraft& draft) {
-  if (draft.attribute("axis") == nullptr) return Status::ok();
-  std::optional<int64_t> axis = draft.intAttr("axis");
-  if (!axis) return draft.refuse("axis is not an int");
-  if (*axis >= 0) return Status::ok();
-  std::optional<int64_t> rank = inputRank(draft, 0);
-  if (!rank) return draft.refuse("axis is negative and the input's rank is unknown");
-  draft.setIntAttr("axis", *axis + *rank);
   return Status::ok();
 }
 

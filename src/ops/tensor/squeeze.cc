@@ -8,8 +8,6 @@
 #include <optional>
 #include <vector>
 
-#include "onyx/ir/tensor.h"
-#include "onyx/ir/type.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
 #include "ops/node_draft.h"
@@ -94,17 +92,6 @@ Status runSqueeze(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The rank of input `i`, when its type or its constant tells it.
-std::optional<int64_t> inputRank(const NodeDraft& draft, size_t i) {
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return static_cast<int64_t>(type->shape->rank());
-  }
-  if (const Tensor* constant = draft.constantInput(i); constant != nullptr) {
-    return static_cast<int64_t>(constant->dims.values.size());
-  }
-  return std::nullopt;
-}
-
 // Down to version 1, whose axes are 0 or more: a negative axis becomes axis + rank, so the
 // input's rank must be known.
 Status axesFromFront(NodeDraft& draft) {
@@ -114,7 +101,7 @@ Status axesFromFront(NodeDraft& draft) {
   if (std::none_of(axes->begin(), axes->end(), [](int64_t axis) { return axis < 0; })) {
     return Status::ok();
   }
-  std::optional<int64_t> rank = inputRank(draft, 0);
+  std::optional<int64_t> rank = draft.inputRank(0);
   if (!rank) return draft.refuse("an axis is negative and the input's rank is unknown");
   for (int64_t& axis : *axes) axis = axis < 0 ? axis + *rank : axis;
   draft.setIntsAttr("axes", *axes);
