@@ -60,6 +60,14 @@ std::optional<std::vector<int64_t>> NodeDraft::intsAttr(std::string_view name) c
   return std::vector<int64_t>(found->ints.values.begin(), found->ints.values.end());
 }
 
+std::optional<std::string_view> NodeDraft::stringAttr(std::string_view name,
+                                                      std::string_view fallback) const {
+  const Attribute* found = attribute(name);
+  if (found == nullptr) return fallback;
+  if (found->kind() != AttributeKind::kString || !found->s) return std::nullopt;
+  return *found->s;
+}
+
 std::vector<std::string_view> NodeDraft::attributeNames() const {
   std::vector<std::string_view> names;
   names.reserve(attributes_.size());

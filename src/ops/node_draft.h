@@ -65,6 +65,10 @@ class NodeDraft {
   std::optional<int64_t> intAttr(std::string_view name) const;
   std::optional<float> floatAttr(std::string_view name) const;
   std::optional<std::vector<int64_t>> intsAttr(std::string_view name) const;
+  /// The string attribute `name`: `fallback` when absent, nullopt when the node does not set
+  /// it to a string of its own (a reference to an attribute of the calling function).
+  std::optional<std::string_view> stringAttr(std::string_view name,
+                                             std::string_view fallback) const;
   /// The names of the attributes the node will have, in order.
   std::vector<std::string_view> attributeNames() const;
 

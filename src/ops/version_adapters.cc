@@ -1,9 +1,11 @@
 #include "ops/version_adapters.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -11,6 +13,13 @@
 #include "onyx/ir/tensor_array.h"
 
 namespace onyx::ops {
+
+namespace {
+
+// The integers a float holds exactly: |n| <= 2^24.
+constexpr int64_t kExactInFloat = int64_t{1} << 24;
+
+}  // namespace
 
 Status dropConsumedInputs(NodeDraft& draft) {
   draft.removeAttribute("consumed_inputs");
@@ -130,6 +139,87 @@ Status axesInputToAttribute(NodeDraft& draft) {
   draft.removeAttribute("noop_with_empty_axes");
   if (!axes.empty()) draft.setIntsAttr("axes", axes);
   draft.resizeInputs(1);
+  return Status::ok();
+}
+
+// ---- families: recurrent, Lp pooling, float8 casts, scatters, quantization, arg extremes ---
+
+// Version 7 drops output_sequence: a Y the node names is produced, as output_sequence 1 said.
+Status dropOutputSequence(NodeDraft& draft) {
+  draft.removeAttribute("output_sequence");
+  return Status::ok();
+}
+
+// Back before version 7, a node that names Y says output_sequence 1: with 0, Y is optional.
+Status keepOutputSequence(NodeDraft& draft) {
+  const Node& node = draft.node();
+  if (node.outputCount() > 0 && node.output(0) != nullptr) {
+    draft.setIntAttr("output_sequence", 1);
+  }
+  return Status::ok();
+}
+
+// Down from version 14: only layout 0 (sequence first), the one the older versions have.
+Status dropLayout(NodeDraft& draft) {
+  if (draft.attribute("layout") == nullptr) return Status::ok();
+  if (draft.intAttr("layout") != 0) {
+    return draft.refuse("layout other than 0 has no form in version 7");
+  }
+  draft.removeAttribute("layout");
+  return Status::ok();
+}
+
+// Version 2 makes p an int (its default 2, as 2.0 was): a whole float p becomes that int.
+Status pToInt(NodeDraft& draft) {
+  if (draft.attribute("p") == nullptr) return Status::ok();
+  std::optional<float> p = draft.floatAttr("p");
+  if (!p || std::trunc(*p) != *p || std::fabs(*p) > kExactInFloat) {
+    return draft.refuse("p is not a whole number, and version 2 takes an int");
+  }
+  draft.setIntAttr("p", static_cast<int64_t>(*p));
+  return Status::ok();
+}
+
+// Back to version 1's float p.
+Status pToFloat(NodeDraft& draft) {
+  if (draft.attribute("p") == nullptr) return Status::ok();
+  std::optional<int64_t> p = draft.intAttr("p");
+  if (!p || *p > kExactInFloat || *p < -kExactInFloat) {
+    return draft.refuse("p is not an int a float holds exactly");
+  }
+  draft.setFloatAttr("p", static_cast<float>(*p));
+  return Status::ok();
+}
+
+// Down to version 13: saturate applies to the float8 types only, which version 13 lacks.
+Status dropSaturate(NodeDraft& draft) {
+  draft.removeAttribute("saturate");
+  return Status::ok();
+}
+
+// Down to version 16, which reduces by none, add or mul only.
+Status refuseMaxMin(NodeDraft& draft) {
+  std::optional<std::string_view> reduction = draft.stringAttr("reduction", "none");
+  if (reduction != "none" && reduction != "add" && reduction != "mul") {
+    return draft.refuse("reduction max or min has no form in version 16");
+  }
+  return Status::ok();
+}
+
+// Down to version 10, which quantizes per tensor only (a scalar scale) and has no axis.
+Status perTensorOnly(NodeDraft& draft) {
+  if (std::optional<std::vector<Extent>> scale = draft.inputShape(1); !scale || !allOnes(*scale))
+    return draft.refuse("the scale is not known to be one element");
+  draft.removeAttribute("axis");
+  return Status::ok();
+}
+
+// Down to version 11, which picks the first of equal extremes: select_last_index must be 0.
+Status dropSelectLastIndex(NodeDraft& draft) {
+  if (draft.attribute("select_last_index") == nullptr) return Status::ok();
+  std::optional<int64_t> last = draft.intAttr("select_last_index");
+  if (!last || *last != 0) return draft.refuse("select_last_index is not 0");
+  draft.removeAttribute("select_last_index");
   return Status::ok();
 }
 

@@ -42,4 +42,25 @@ Status axesAttributeToInput(NodeDraft& draft);
 /// noop_with_empty_axes must not apply (the older version cannot reduce over no axes).
 Status axesInputToAttribute(NodeDraft& draft);
 
+// ---- families: recurrent, Lp pooling, float8 casts, scatters, quantization, arg extremes ---
+
+/// Version 7 drops output_sequence: a Y the node names is produced, as output_sequence 1 said.
+Status dropOutputSequence(NodeDraft& draft);
+/// Back before version 7, a node that names Y says output_sequence 1: with 0, Y is optional.
+Status keepOutputSequence(NodeDraft& draft);
+/// Down from version 14: only layout 0 (sequence first), the one the older versions have.
+Status dropLayout(NodeDraft& draft);
+/// Version 2 makes p an int (its default 2, as 2.0 was): a whole float p becomes that int.
+Status pToInt(NodeDraft& draft);
+/// Back to version 1's float p.
+Status pToFloat(NodeDraft& draft);
+/// Down to version 13: saturate applies to the float8 types only, which version 13 lacks.
+Status dropSaturate(NodeDraft& draft);
+/// Down to version 16, which reduces by none, add or mul only.
+Status refuseMaxMin(NodeDraft& draft);
+/// Down to version 10, which quantizes per tensor only (a scalar scale) and has no axis.
+Status perTensorOnly(NodeDraft& draft);
+/// Down to version 11, which picks the first of equal extremes: select_last_index must be 0.
+Status dropSelectLastIndex(NodeDraft& draft);
+
 }  // namespace onyx::ops

@@ -11,6 +11,7 @@
 #include "ops/nn/window_shape.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -28,31 +29,6 @@ Status runGlobalLpPool(KernelContext& ctx) {
     for (size_t i = 0; i < count; ++i) sum += std::pow(std::abs(static_cast<double>(data[i])), p);
     return std::pow(sum, 1.0 / p);
   });
-}
-
-// The integers up to 2^24 are exact in a float.
-constexpr int64_t kExactInFloat = int64_t{1} << 24;
-
-// Version 2 makes p an int (its default 2, as 2.0 was): a whole float p becomes that int.
-Status pToInt(NodeDraft& draft) {
-  if (draft.attribute("p") == nullptr) return Status::ok();
-  std::optional<float> p = draft.floatAttr("p");
-  if (!p || std::trunc(*p) != *p || std::fabs(*p) > kExactInFloat) {
-    return draft.refuse("p is not a whole number, and version 2 takes an int");
-  }
-  draft.setIntAttr("p", static_cast<int64_t>(*p));
-  return Status::ok();
-}
-
-// Back to version 1's float p.
-Status pToFloat(NodeDraft& draft) {
-  if (draft.attribute("p") == nullptr) return Status::ok();
-  std::optional<int64_t> p = draft.intAttr("p");
-  if (!p || *p > kExactInFloat || *p < -kExactInFloat) {
-    return draft.refuse("p is not an int a float holds exactly");
-  }
-  draft.setFloatAttr("p", static_cast<float>(*p));
-  return Status::ok();
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -123,24 +124,6 @@ std::optional<int32_t> inputElementType(const NodeDraft& draft, size_t i) {
   return type->elem_type;
 }
 
-// Whether input `i` is known to hold one element: a scalar, or a shape of 1s.
-bool knownOneElement(const NodeDraft& draft, size_t i) {
-  auto one = [](int64_t dim) { return dim == 1; };
-  if (const Type* type = draft.inputType(i); type != nullptr && type->shape != nullptr) {
-    return std::all_of(type->shape->dims.begin(), type->shape->dims.end(),
-                       [&](const Dimension& dim) { return dim.dim_value && one(*dim.dim_value); });
-  }
-  const Tensor* constant = draft.constantInput(i);
-  return constant != nullptr && std::all_of(constant->dims.begin(), constant->dims.end(), one);
-}
-
-// Down to version 10, which quantizes per tensor only (a scalar scale) and has no axis.
-Status perTensorOnly(NodeDraft& draft) {
-  if (!knownOneElement(draft, 1)) return draft.refuse("the scale is not known to be one element");
-  draft.removeAttribute("axis");
-  return Status::ok();
-}
-
 // Down to version 19, which has no blocked quantization: block_size must be 0.
 bool blockSizeZero(const NodeDraft& draft) {
   if (draft.attribute("block_size") == nullptr) return true;
@@ -155,13 +138,6 @@ Status scaleTypeOfX(NodeDraft& draft) {
   if (x != static_cast<int32_t>(ElementType::kFloat)) {
     return draft.refuse("x is not known to be float, y_scale's type");
   }
-  return Status::ok();
-}
-
-// Down to version 13, which has no float8 (the signature check refuses it), the only types
-// saturate applies to.
-Status dropSaturate(NodeDraft& draft) {
-  draft.removeAttribute("saturate");
   return Status::ok();
 }
 

@@ -20,15 +20,6 @@ void inferArg(InferenceContext& ctx) { inferArgReduce(ctx); }
 
 Status runArgMin(KernelContext& ctx) { return runArgReduction<false>(ctx); }
 
-// Down to version 11, which picks the first of equal extremes: select_last_index must be 0.
-Status dropSelectLastIndex(NodeDraft& draft) {
-  if (draft.attribute("select_last_index") == nullptr) return Status::ok();
-  std::optional<int64_t> last = draft.intAttr("select_last_index");
-  if (!last || *last != 0) return draft.refuse("select_last_index is not 0");
-  draft.removeAttribute("select_last_index");
-  return Status::ok();
-}
-
 }  // namespace
 
 constexpr TypeSet kTTypes1 =

@@ -6,6 +6,7 @@
 #include "ops/rnn/recurrent_shape.h"
 #include "ops/rnn/rnn_kernels.h"
 #include "ops/schema_dsl.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -26,31 +27,6 @@ Status dropLinearBeforeReset(NodeDraft& draft) {
     return draft.refuse("linear_before_reset other than 0 has no form in version 1");
   }
   draft.removeAttribute("linear_before_reset");
-  return Status::ok();
-}
-
-// Version 7 drops output_sequence: a Y the node names is produced, as output_sequence 1 said.
-Status dropOutputSequence(NodeDraft& draft) {
-  draft.removeAttribute("output_sequence");
-  return Status::ok();
-}
-
-// Back before version 7, a node that names Y says output_sequence 1: with 0, Y is optional.
-Status keepOutputSequence(NodeDraft& draft) {
-  const Node& node = draft.node();
-  if (node.outputCount() > 0 && node.output(0) != nullptr) {
-    draft.setIntAttr("output_sequence", 1);
-  }
-  return Status::ok();
-}
-
-// Down from version 14: only layout 0 (sequence first), the one the older versions have.
-Status dropLayout(NodeDraft& draft) {
-  if (draft.attribute("layout") == nullptr) return Status::ok();
-  if (draft.intAttr("layout") != 0) {
-    return draft.refuse("layout other than 0 has no form in version 7");
-  }
-  draft.removeAttribute("layout");
   return Status::ok();
 }
 

@@ -15,6 +15,7 @@
 #include "ops/lib/tensor_rules.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -114,12 +115,6 @@ Status toTypeName(NodeDraft& draft) {
     return draft.refuse("to is not a known element type code");
   }
   draft.setStringAttr("to", elementTypeName(static_cast<int32_t>(*to)));
-  return Status::ok();
-}
-
-// Down to version 13: saturate applies to the float8 types only, which version 13 lacks.
-Status dropSaturate(NodeDraft& draft) {
-  draft.removeAttribute("saturate");
   return Status::ok();
 }
 

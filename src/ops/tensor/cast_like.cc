@@ -14,6 +14,7 @@
 #include "ops/lib/tensor_rules.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -84,12 +85,6 @@ Result<std::string> buildCastLike19(const FunctionBodyContext& context) {
   body::BodyText out(context, "CastLike");
   out.addf("output = Cast <to = {}, saturate: int = @saturate> (input)", *target);
   return out.finish();
-}
-
-// Down to version 15: saturate applies to the float8 types only, which version 15 lacks.
-Status dropSaturate(NodeDraft& draft) {
-  draft.removeAttribute("saturate");
-  return Status::ok();
 }
 
 // The element type of input `i` (a TensorProto.DataType code), from its type or its

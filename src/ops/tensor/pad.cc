@@ -235,16 +235,6 @@ Status runPad(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The string attribute `name`: `fallback` when absent, nullopt when the node does not set it
-// to a string of its own (a reference to an attribute of the calling function).
-std::optional<std::string_view> stringAttr(const NodeDraft& draft, std::string_view name,
-                                           std::string_view fallback) {
-  const Attribute* found = draft.attribute(name);
-  if (found == nullptr) return fallback;
-  if (found->kind() != AttributeKind::kString || !found->s) return std::nullopt;
-  return *found->s;
-}
-
 // The element type of input `i` (a TensorProto.DataType code), from its type or its
 // constant; 0 when unknown.
 int32_t inputElementType(const NodeDraft& draft, size_t i) {
@@ -287,7 +277,7 @@ Status padsToInputs(NodeDraft& draft) {
   std::optional<float> value = 0.0f;
   if (draft.attribute("value") != nullptr) value = draft.floatAttr("value");
   if (!value) return draft.refuse("value is not a float");
-  std::optional<std::string_view> mode = stringAttr(draft, "mode", "constant");
+  std::optional<std::string_view> mode = draft.stringAttr("mode", "constant");
   if (!mode) return draft.refuse("mode is not a string");
   draft.removeAttribute("pads");
   draft.removeAttribute("value");
@@ -358,7 +348,7 @@ Status padsForAllAxes(NodeDraft& draft) {
 
 // Down to version 18, which has no wrap mode.
 Status refuseWrap(NodeDraft& draft) {
-  std::optional<std::string_view> mode = stringAttr(draft, "mode", "constant");
+  std::optional<std::string_view> mode = draft.stringAttr("mode", "constant");
   if (!mode || *mode == "wrap") return draft.refuse("mode wrap has no form in version 18");
   return Status::ok();
 }

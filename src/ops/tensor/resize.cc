@@ -143,16 +143,6 @@ Status runResize(KernelContext& ctx) {
   return Status::ok();
 }
 
-// The string attribute `name`: `fallback` when absent, nullopt when the node does not set it
-// to a string of its own (a reference to an attribute of the calling function).
-std::optional<std::string_view> stringAttr(const NodeDraft& draft, std::string_view name,
-                                           std::string_view fallback) {
-  const Attribute* found = draft.attribute(name);
-  if (found == nullptr) return fallback;
-  if (found->kind() != AttributeKind::kString || !found->s) return std::nullopt;
-  return *found->s;
-}
-
 // The dimensions of input `i` (each nullopt when unknown), from its type or its constant;
 // nullopt when not even its rank is known.
 std::optional<std::vector<std::optional<int64_t>>> inputDims(const NodeDraft& draft, size_t i) {
@@ -203,7 +193,7 @@ Status moveInput(NodeDraft& draft, size_t from, size_t to) {
 // down, which version 11 writes out; scales moves to input 2, behind an empty roi (roi only
 // counts for tf_crop_and_resize).
 Status toRoiScales(NodeDraft& draft) {
-  std::optional<std::string_view> mode = stringAttr(draft, "mode", "nearest");
+  std::optional<std::string_view> mode = draft.stringAttr("mode", "nearest");
   if (!mode) return draft.refuse("mode is not a string");
   ONYX_RETURN_IF_ERROR(moveInput(draft, 1, 2));
   draft.setConstantInput(1, emptyFloats(draft));
@@ -215,10 +205,10 @@ Status toRoiScales(NodeDraft& draft) {
 // Down to version 10, which has only what toRoiScales writes: asymmetric coordinates, nearest
 // rounding down, scales (not sizes), nearest or linear.
 Status toScalesOnly(NodeDraft& draft) {
-  std::optional<std::string_view> mode = stringAttr(draft, "mode", "nearest");
+  std::optional<std::string_view> mode = draft.stringAttr("mode", "nearest");
   std::optional<std::string_view> coordinates =
-      stringAttr(draft, "coordinate_transformation_mode", "half_pixel");
-  std::optional<std::string_view> nearest = stringAttr(draft, "nearest_mode", "round_prefer_floor");
+      draft.stringAttr("coordinate_transformation_mode", "half_pixel");
+  std::optional<std::string_view> nearest = draft.stringAttr("nearest_mode", "round_prefer_floor");
   if (mode != "nearest" && mode != "linear") {
     return draft.refuse("mode is not nearest or linear");
   }
@@ -243,7 +233,7 @@ Status toScalesOnly(NodeDraft& draft) {
 // empty, when sizes is given.
 Status dropTfHalfPixelForNn(NodeDraft& draft) {
   std::optional<std::string_view> coordinates =
-      stringAttr(draft, "coordinate_transformation_mode", "half_pixel");
+      draft.stringAttr("coordinate_transformation_mode", "half_pixel");
   if (!coordinates || *coordinates == "tf_half_pixel_for_nn") {
     return draft.refuse("tf_half_pixel_for_nn coordinates have no form in version 13");
   }
@@ -294,7 +284,7 @@ Status toAllAxes(NodeDraft& draft) {
   if (draft.attribute("antialias") != nullptr && draft.intAttr("antialias") != 0) {
     return draft.refuse("antialias is set");
   }
-  if (stringAttr(draft, "keep_aspect_ratio_policy", "stretch") != "stretch" &&
+  if (draft.stringAttr("keep_aspect_ratio_policy", "stretch") != "stretch" &&
       holdsValues(draft, 3)) {
     return draft.refuse("keep_aspect_ratio_policy is not stretch");
   }
@@ -321,7 +311,7 @@ Status toAllAxes(NodeDraft& draft) {
   for (size_t k = 0; in_order && k < rank; ++k) in_order = axes[k] == k;
   if (in_order) return Status::ok();
   std::optional<std::string_view> coordinates =
-      stringAttr(draft, "coordinate_transformation_mode", "half_pixel");
+      draft.stringAttr("coordinate_transformation_mode", "half_pixel");
   if (!coordinates) return draft.refuse("coordinate_transformation_mode is not a string");
   if (*coordinates == "tf_crop_and_resize") {
     std::vector<double> roi(2 * rank, 0.0);
@@ -346,7 +336,7 @@ Status toAllAxes(NodeDraft& draft) {
 // Down to version 18, which has no half_pixel_symmetric coordinates.
 Status refuseHalfPixelSymmetric(NodeDraft& draft) {
   std::optional<std::string_view> coordinates =
-      stringAttr(draft, "coordinate_transformation_mode", "half_pixel");
+      draft.stringAttr("coordinate_transformation_mode", "half_pixel");
   if (!coordinates || *coordinates == "half_pixel_symmetric") {
     return draft.refuse("half_pixel_symmetric coordinates have no form in version 18");
   }

@@ -10,6 +10,7 @@
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -17,31 +18,12 @@ using namespace dsl;
 namespace {
 Status runScatterElements(KernelContext& ctx) { return scatterAlongAxis(ctx); }
 
-// The string attribute `name`: `fallback` when absent, nullopt when the node does not set it
-// to a string of its own (a reference to an attribute of the calling function).
-std::optional<std::string_view> stringAttr(const NodeDraft& draft, std::string_view name,
-                                           std::string_view fallback) {
-  const Attribute* found = draft.attribute(name);
-  if (found == nullptr) return fallback;
-  if (found->kind() != AttributeKind::kString || !found->s) return std::nullopt;
-  return *found->s;
-}
-
 // Down to version 13, which only overwrites: reduction must be none.
 Status dropReduction(NodeDraft& draft) {
-  if (stringAttr(draft, "reduction", "none") != "none") {
+  if (draft.stringAttr("reduction", "none") != "none") {
     return draft.refuse("reduction other than none has no form in version 13");
   }
   draft.removeAttribute("reduction");
-  return Status::ok();
-}
-
-// Down to version 16, which reduces by none, add or mul only.
-Status refuseMaxMin(NodeDraft& draft) {
-  std::optional<std::string_view> reduction = stringAttr(draft, "reduction", "none");
-  if (reduction != "none" && reduction != "add" && reduction != "mul") {
-    return draft.refuse("reduction max or min has no form in version 16");
-  }
   return Status::ok();
 }
 
