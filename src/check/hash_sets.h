@@ -1,60 +1,18 @@
-// Internal: the two sets the checker keeps while it walks — pointers (nodes already walked,
-// values already declared) and names (node names, function parameters). Open addressing
-// over one array, no allocation per element: a walk of 200,000 nodes inserts and looks up
-// hundreds of thousands of entries, and std::unordered_set would allocate for each.
+// Internal: the sets the checker keeps while it walks — pointers (nodes already walked,
+// values already declared; core/pointer_set.h) and names (node names, function parameters).
+// Open addressing over one array, no allocation per element: a walk of 200,000 nodes
+// inserts and looks up hundreds of thousands of entries, and std::unordered_set would
+// allocate for each.
 #pragma once
 
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
+#include "core/pointer_set.h"
 #include "onyx/ir/name_table.h"
 
 namespace onyx::check {
-
-/// A set of non-null pointers.
-class PointerSet {
- public:
-  /// Adds `pointer`; false when it was there already.
-  bool insert(const void* pointer) {
-    if ((size_ + 1) * 4 > slots_.size() * 3) grow();
-    for (size_t i = hash(pointer) & mask();; i = (i + 1) & mask()) {
-      if (slots_[i] == nullptr) {
-        slots_[i] = pointer;
-        ++size_;
-        return true;
-      }
-      if (slots_[i] == pointer) return false;
-    }
-  }
-  bool contains(const void* pointer) const {
-    if (slots_.empty()) return false;
-    for (size_t i = hash(pointer) & mask();; i = (i + 1) & mask()) {
-      if (slots_[i] == nullptr) return false;
-      if (slots_[i] == pointer) return true;
-    }
-  }
-
- private:
-  static uint64_t hash(const void* pointer) {
-    auto bits = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer));
-    bits ^= bits >> 33;
-    bits *= 0xff51afd7ed558ccdull;
-    return bits ^ (bits >> 33);
-  }
-  size_t mask() const { return slots_.size() - 1; }
-  void grow() {
-    std::vector<const void*> old = std::move(slots_);
-    slots_.assign(old.empty() ? 64 : old.size() * 2, nullptr);
-    size_ = 0;
-    for (const void* pointer : old) {
-      if (pointer != nullptr) insert(pointer);
-    }
-  }
-
-  std::vector<const void*> slots_;
-  size_t size_ = 0;
-};
 
 /// A set of names (views: the names must outlive the set).
 class NameSet {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/pointer_set.h"
 #include "onyx/ops/inferred_type.h"
 
 namespace onyx {
@@ -45,7 +46,7 @@ class ValueStates {
     RecentEntry& recent = recent_[recentIndex(value)];
     if (recent.key == value) return recent.state;
     if (slots_.empty()) return nullptr;
-    for (size_t i = hash(value) & mask();; i = (i + 1) & mask()) {
+    for (size_t i = hashPointer(value) & mask();; i = (i + 1) & mask()) {
       if (slots_[i].key == nullptr) return nullptr;
       if (slots_[i].key == value) return remembered(value, &states_[slots_[i].index]);
     }
@@ -55,7 +56,7 @@ class ValueStates {
     RecentEntry& recent = recent_[recentIndex(value)];
     if (recent.key == value) return {recent.state, false};
     if ((states_.size() + 1) * 4 > slots_.size() * 3) grow();
-    for (size_t i = hash(value) & mask();; i = (i + 1) & mask()) {
+    for (size_t i = hashPointer(value) & mask();; i = (i + 1) & mask()) {
       if (slots_[i].key == value) return {remembered(value, &states_[slots_[i].index]), false};
       if (slots_[i].key == nullptr) {
         slots_[i] = {value, static_cast<uint32_t>(states_.size())};
@@ -70,12 +71,6 @@ class ValueStates {
     const Value* key = nullptr;
     uint32_t index = 0;
   };
-  static uint64_t hash(const void* pointer) {
-    auto bits = static_cast<uint64_t>(reinterpret_cast<uintptr_t>(pointer));
-    bits ^= bits >> 33;
-    bits *= 0xff51afd7ed558ccdull;
-    return bits ^ (bits >> 33);
-  }
   size_t mask() const { return slots_.size() - 1; }
 
   // The states used last, by a few bits of the address: a value is mostly read soon after
@@ -98,7 +93,7 @@ class ValueStates {
     slots_.assign(old.empty() ? 256 : old.size() * 2, Slot{});
     for (const Slot& slot : old) {
       if (slot.key == nullptr) continue;
-      for (size_t i = hash(slot.key) & mask();; i = (i + 1) & mask()) {
+      for (size_t i = hashPointer(slot.key) & mask();; i = (i + 1) & mask()) {
         if (slots_[i].key == nullptr) {
           slots_[i] = slot;
           break;

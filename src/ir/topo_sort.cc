@@ -5,9 +5,9 @@
 #include <queue>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "core/place_path.h"
+#include "core/pointer_set.h"
 #include "ir/graph_builder.h"
 #include "ir/graph_place.h"
 #include "ir/nested_reads.h"
@@ -27,6 +27,7 @@ struct GraphOrder {
   const Node* owner = nullptr;
   size_t owner_index = 0;
   std::vector<Node*> order;
+  size_t moved = 0;  // nodes whose position `order` changes
 };
 
 // `node[3](conv1) (Conv)`: the node's place in its graph, then its operator.
@@ -37,12 +38,12 @@ std::string describe(const Node* node, size_t index) {
 // Whether every node of `graph` comes after the nodes of the graph it reads (nested graphs'
 // reads included): one walk, the common case, without building the graph of edges.
 bool inOrder(const Graph& graph) {
-  std::unordered_set<const Node*> placed;
+  PointerSet placed;
   placed.reserve(graph.nodeCount());
   bool ordered = true;
   auto check = [&](const Value* value) {
     if (value == nullptr || value->graph() != &graph || value->producer() == nullptr) return;
-    ordered = ordered && placed.count(value->producer()) != 0;
+    ordered = ordered && placed.contains(value->producer());
   };
   for (const Node* node = graph.firstNode(); node != nullptr && ordered; node = node->next()) {
     for (const Use& use : node->inputs()) check(use.value());
@@ -52,16 +53,12 @@ bool inOrder(const Graph& graph) {
   return ordered;
 }
 
-// The topological order of `graph`'s nodes, or the nodes on a cycle.
-Status orderOf(Graph& graph, std::vector<Node*>& order, std::vector<Node*>* cycle) {
-  if (inOrder(graph)) {
-    order.clear();
-    order.reserve(graph.nodeCount());
-    for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
-      order.push_back(node);
-    }
-    return Status::ok();
-  }
+// The topological order of `graph`'s nodes and how many of them it moves, or the nodes on
+// a cycle. A graph in order already leaves `order` empty: nothing to relink.
+Status orderOf(Graph& graph, std::vector<Node*>& order, size_t& moved, std::vector<Node*>* cycle) {
+  order.clear();
+  moved = 0;
+  if (inOrder(graph)) return Status::ok();
   std::vector<Node*> nodes;
   nodes.reserve(graph.nodeCount());
   std::unordered_map<const Node*, size_t> index;
@@ -101,7 +98,10 @@ Status orderOf(Graph& graph, std::vector<Node*>& order, std::vector<Node*>* cycl
       if (--pending[next] == 0) ready.push(next);
     }
   }
-  if (order.size() == n) return Status::ok();
+  if (order.size() == n) {
+    for (size_t i = 0; i < n; ++i) moved += order[i] != nodes[i] ? 1 : 0;
+    return Status::ok();
+  }
 
   // Every node left waits on another node left: walk back along such waits until one
   // repeats; the walk from its first visit on is a cycle.
@@ -147,6 +147,8 @@ void collectNested(const Attribute& attribute, size_t outer, const Node& owner, 
 
 // Adds `graph` (entry `all[at]`, already added) and the graphs its nodes hold, outer first.
 void collectFrom(size_t at, std::vector<GraphOrder>& all) {
+  // The graph lists the graphs its nodes hold: with none, no node needs a look.
+  if (all[at].graph->subgraphs().empty()) return;
   size_t index = 0;
   for (const Node* node = all[at].graph->firstNode(); node != nullptr;
        node = node->next(), ++index) {
@@ -185,12 +187,17 @@ void relink(Graph& graph, const std::vector<Node*>& order) {
 }
 
 // Every order first, then the changes: a cycle anywhere leaves everything as it was.
-Status sortAll(std::vector<GraphOrder>& all, std::vector<Node*>* cycle) {
+Status sortAll(std::vector<GraphOrder>& all, std::vector<Node*>* cycle, size_t* moved) {
+  size_t total = 0;
   for (size_t i = 0; i < all.size(); ++i) {
-    Status status = orderOf(*all[i].graph, all[i].order, cycle);
+    Status status = orderOf(*all[i].graph, all[i].order, all[i].moved, cycle);
     if (!status) return status.within(placeOf(all, i));
+    total += all[i].moved;
   }
-  for (const GraphOrder& entry : all) relink(*entry.graph, entry.order);
+  for (const GraphOrder& entry : all) {
+    if (!entry.order.empty()) relink(*entry.graph, entry.order);
+  }
+  if (moved != nullptr) *moved = total;
   return Status::ok();
 }
 
@@ -199,10 +206,10 @@ Status sortAll(std::vector<GraphOrder>& all, std::vector<Node*>* cycle) {
 Status topologicalSort(Graph& graph, std::vector<Node*>* cycle) {
   std::vector<GraphOrder> all;
   collectRoot(&graph, "", all);
-  return sortAll(all, cycle);
+  return sortAll(all, cycle, nullptr);
 }
 
-Status topologicalSort(Model& model, std::vector<Node*>* cycle) {
+Status topologicalSort(Model& model, std::vector<Node*>* cycle, size_t* moved) {
   // The roots in the checker's words (docs/checker.md, "Paths").
   std::vector<GraphOrder> all;
   collectRoot(model.graph, "graph", all);
@@ -232,13 +239,15 @@ Status topologicalSort(Model& model, std::vector<Node*>* cycle) {
       }
     }
   }
-  return sortAll(all, cycle);
+  return sortAll(all, cycle, moved);
 }
 
 Result<std::vector<const Node*>> topologicalOrder(const Graph& graph) {
   // orderOf only reads the graph.
   std::vector<Node*> order;
-  ONYX_RETURN_IF_ERROR(orderOf(const_cast<Graph&>(graph), order, nullptr));
+  size_t moved = 0;
+  ONYX_RETURN_IF_ERROR(orderOf(const_cast<Graph&>(graph), order, moved, nullptr));
+  if (order.empty()) return std::vector<const Node*>(graph.nodes().begin(), graph.nodes().end());
   return std::vector<const Node*>(order.begin(), order.end());
 }
 

@@ -21,6 +21,9 @@
 // 0 at run time it is ambiguous, where the original target was not (a batch of zero rows).
 // What is left of Shape → Gather → Unsqueeze → Concat scaffolds goes to dead-code; Equal,
 // Where or If on the folded constants to constant-folding.
+// A model without a Shape or Size node anywhere (nested graphs and function bodies included)
+// is left without running inference: every element inference could know there comes from
+// constants, which is constant-folding's work.
 #include <algorithm>
 #include <vector>
 
@@ -77,6 +80,19 @@ Tensor* tensorOfKnownElements(const KnownValue& known, const GraphEditor& edit) 
   return edit.tensorFromArray(array);
 }
 
+// Whether some node of `model` reads shapes as numbers: only Shape and Size make elements out
+// of types.
+bool readsShapes(const Model& model) {
+  bool found = false;
+  forEachGraph(model, [&found](Graph& graph) {
+    for (const Node* node = graph.firstNode(); node != nullptr && !found; node = node->next()) {
+      std::string_view op = node->opType();
+      found = (op == "Shape" || op == "Size") && isDefaultDomain(*node);
+    }
+  });
+  return found;
+}
+
 Tensor* int64Tensor(const std::vector<int64_t>& values, const GraphEditor& edit) {
   Array array(ElementType::kInt64, {static_cast<int64_t>(values.size())});
   std::copy(values.begin(), values.end(), array.data<int64_t>());
@@ -97,7 +113,7 @@ class ShapeFoldingPass final : public Pass {
 
   Result<PassResult> run(Model& model, PassContext& context) override {
     PassResult result;
-    if (model.graph == nullptr) return result;
+    if (model.graph == nullptr || !readsShapes(model)) return result;
     InferOptions options;
     options.write_back = false;
     options.keep_values = true;

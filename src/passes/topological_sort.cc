@@ -3,21 +3,11 @@
 #include <vector>
 
 #include "onyx/ir/topo_sort.h"
-#include "onyx/ir/walk.h"
 #include "onyx/passes/standard_passes.h"
 
 namespace onyx {
 
 namespace {
-
-// Every node list of the model, concatenated: what the sort may reorder.
-std::vector<const Node*> nodeOrder(const Model& model) {
-  std::vector<const Node*> order;
-  forEachGraph(model, [&order](Graph& graph) {
-    for (const Node* node : graph.nodes()) order.push_back(node);
-  });
-  return order;
-}
 
 class TopologicalSortPass final : public Pass {
  public:
@@ -30,13 +20,10 @@ class TopologicalSortPass final : public Pass {
   }
 
   Result<PassResult> run(Model& model, PassContext&) override {
-    std::vector<const Node*> before = nodeOrder(model);
-    if (Status sorted = topologicalSort(model); !sorted) return sorted;
-    std::vector<const Node*> after = nodeOrder(model);
+    size_t moved = 0;
+    if (Status sorted = topologicalSort(model, nullptr, &moved); !sorted) return sorted;
     PassResult result;
-    for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
-      if (before[i] != after[i]) ++result.nodes_rewritten;  // moved
-    }
+    result.nodes_rewritten = moved;
     return result;
   }
 };

@@ -129,6 +129,24 @@ TEST(ShapeFolding, StaticDimensionsFoldToNumbersAndTheirConsumersToConstants) {
   expectSameOutputs(kStaticPieces, done.model, floats("x", {5, 3, 4}));
 }
 
+// Shape inside a function body: the gate that spares models without Shape or Size their
+// inference looks into bodies too.
+constexpr std::string_view kShapeInAFunction = R"(
+  <ir_version: 8, opset_import: ["" : 17, "lib" : 1]>
+  g (float[2,3] x) => (float[6] y) {
+    s = lib.ShapeOf (x)
+    n = ReduceProd <keepdims = 1> (s)
+    y = Reshape (x, n)
+  }
+  <domain: "lib", opset_import: ["" : 17]>
+  ShapeOf (i) => (o) { o = Shape (i) })";
+
+TEST(ShapeFolding, AShapeInAFunctionBodyStillFolds) {
+  auto done = optimizeChecked(kShapeInAFunction, kPasses, floats("x", {2, 3}));
+  EXPECT_EQ(opTypes(*done.model.graph), "Reshape");
+  EXPECT_EQ(constantOperand(*done.model.graph, "Reshape", 1), (std::vector<int64_t>{6}));
+}
+
 constexpr std::string_view kOpenShapeStays = R"(
   <ir_version: 8, opset_import: ["" : 17]>
   g (float[B,S] x) => (float[B,S] y) {

@@ -28,8 +28,9 @@ Status topologicalSort(Graph& graph, std::vector<Node*>* cycle = nullptr);
 /// them. All or nothing: on a cycle anywhere no list is changed, and the Status path names
 /// the cycle's graph as the checker does (`graph.node[2](if).attribute[0](then_branch).g`,
 /// `functions[0](F)`). Only the lists' order changes, so a model already in order is left
-/// exactly as it was and writes the same bytes.
-Status topologicalSort(Model& model, std::vector<Node*>* cycle = nullptr);
+/// exactly as it was and writes the same bytes. `moved` (when given) receives how many nodes
+/// changed position.
+Status topologicalSort(Model& model, std::vector<Node*>* cycle = nullptr, size_t* moved = nullptr);
 
 /// The order topologicalSort gives `graph`'s own nodes (not those of nested graphs), leaving
 /// the graph as it is; an error naming the nodes on a cycle.
