@@ -16,7 +16,6 @@
 // not depend on pointer values.
 #include <cstdint>
 #include <cstring>
-#include <unordered_map>
 #include <vector>
 
 #include "onyx/ir/editor.h"
@@ -172,6 +171,41 @@ bool holdsGraphs(const Node& node) {
   return false;
 }
 
+constexpr size_t kEnd = SIZE_MAX;
+
+// A bucket of kept nodes with one hash: positions of its first and last node.
+struct Bucket {
+  size_t hash = 0;
+  size_t first = kEnd;
+  size_t last = kEnd;
+};
+
+// Buckets by hash, open addressing over one array sized for every node of the graph (the
+// table never grows).
+class Buckets {
+ public:
+  explicit Buckets(size_t nodes) {
+    size_t capacity = 16;
+    while (capacity < nodes * 2) capacity *= 2;
+    slots_.resize(capacity);
+  }
+  // The bucket of `hash`, empty (first == kEnd) when new.
+  Bucket& of(size_t hash) {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      Bucket& slot = slots_[i];
+      if (slot.first == kEnd) {
+        slot.hash = hash;
+        return slot;
+      }
+      if (slot.hash == hash) return slot;
+    }
+  }
+
+ private:
+  std::vector<Bucket> slots_;
+};
+
 class CommonSubexpressionPass final : public GraphPass {
  public:
   std::string_view name() const override { return "common-subexpression"; }
@@ -185,22 +219,21 @@ class CommonSubexpressionPass final : public GraphPass {
                                 PassContext& context) override {
     PassResult result;
     // The nodes kept so far, each bucket a list through `later` in list order (no allocation
-    // per bucket): bucket hash -> (first, last) positions in `kept`.
+    // per bucket or node): an open-addressing table of hash -> (first, last) positions in
+    // `kept`.
     std::vector<Node*> kept;
     std::vector<size_t> later;
-    std::unordered_map<size_t, std::pair<size_t, size_t>> buckets;
-    constexpr size_t kEnd = SIZE_MAX;
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
-    buckets.reserve(nodes.size());
+    Buckets buckets(nodes.size());
     for (Node* node : nodes) {
       if (node->graph() != &graph) continue;
       // One registry lookup per node answers what CSE asks of its operator.
       OpTraits traits = traitsOf(*node, scope);
       if (!mergeable(*node, traits, context.aggressive, context.callees(model))) continue;
       bool commutative = commutes(*node, traits);
-      auto [bucket, fresh] = buckets.try_emplace(hashOf(*node, commutative), kEnd, kEnd);
+      Bucket& bucket = buckets.of(hashOf(*node, commutative));
       Node* first = nullptr;
-      for (size_t at = bucket->second.first; !fresh && at != kEnd; at = later[at]) {
+      for (size_t at = bucket.first; at != kEnd; at = later[at]) {
         if (kept[at]->graph() == &graph && sameComputation(*kept[at], *node, commutative)) {
           first = kept[at];
           break;
@@ -213,12 +246,12 @@ class CommonSubexpressionPass final : public GraphPass {
       kept.push_back(node);
       later.push_back(kEnd);
       size_t position = kept.size() - 1;
-      if (fresh) {
-        bucket->second.first = position;
+      if (bucket.first == kEnd) {
+        bucket.first = position;
       } else {
-        later[bucket->second.second] = position;
+        later[bucket.last] = position;
       }
-      bucket->second.second = position;
+      bucket.last = position;
     }
     return result;
   }
