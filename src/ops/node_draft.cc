@@ -60,6 +60,19 @@ std::optional<std::vector<int64_t>> NodeDraft::intsAttr(std::string_view name) c
   return std::vector<int64_t>(found->ints.values.begin(), found->ints.values.end());
 }
 
+std::optional<std::vector<float>> NodeDraft::floatsAttr(std::string_view name) const {
+  const Attribute* found = attribute(name);
+  if (found == nullptr || found->kind() != AttributeKind::kFloats) return std::nullopt;
+  return std::vector<float>(found->floats.values.begin(), found->floats.values.end());
+}
+
+std::optional<std::vector<std::string_view>> NodeDraft::stringsAttr(std::string_view name) const {
+  const Attribute* found = attribute(name);
+  if (found == nullptr || found->kind() != AttributeKind::kStrings) return std::nullopt;
+  const ArenaList<std::string_view>& strings = found->rare().strings;
+  return std::vector<std::string_view>(strings.begin(), strings.end());
+}
+
 std::optional<std::string_view> NodeDraft::stringAttr(std::string_view name,
                                                       std::string_view fallback) const {
   const Attribute* found = attribute(name);
@@ -98,6 +111,16 @@ void NodeDraft::setFloatAttr(std::string_view name, float value) {
 void NodeDraft::setIntsAttr(std::string_view name, std::span<const int64_t> values) {
   removeAttribute(name);
   put(edit_.setIntsAttr(scratch(), name, values));
+}
+
+void NodeDraft::setFloatsAttr(std::string_view name, std::span<const float> values) {
+  removeAttribute(name);
+  put(edit_.setFloatsAttr(scratch(), name, values));
+}
+
+void NodeDraft::setStringsAttr(std::string_view name, std::span<const std::string_view> values) {
+  removeAttribute(name);
+  put(edit_.setStringsAttr(scratch(), name, values));
 }
 
 void NodeDraft::setStringAttr(std::string_view name, std::string_view value) {

@@ -65,6 +65,9 @@ class NodeDraft {
   std::optional<int64_t> intAttr(std::string_view name) const;
   std::optional<float> floatAttr(std::string_view name) const;
   std::optional<std::vector<int64_t>> intsAttr(std::string_view name) const;
+  std::optional<std::vector<float>> floatsAttr(std::string_view name) const;
+  /// The views point into the model's arena: they live as long as the model.
+  std::optional<std::vector<std::string_view>> stringsAttr(std::string_view name) const;
   /// The string attribute `name`: `fallback` when absent, nullopt when the node does not set
   /// it to a string of its own (a reference to an attribute of the calling function).
   std::optional<std::string_view> stringAttr(std::string_view name,
@@ -75,6 +78,8 @@ class NodeDraft {
   void setIntAttr(std::string_view name, int64_t value);
   void setFloatAttr(std::string_view name, float value);
   void setIntsAttr(std::string_view name, std::span<const int64_t> values);
+  void setFloatsAttr(std::string_view name, std::span<const float> values);
+  void setStringsAttr(std::string_view name, std::span<const std::string_view> values);
   void setStringAttr(std::string_view name, std::string_view value);
   void removeAttribute(std::string_view name);
 

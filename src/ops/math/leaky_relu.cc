@@ -6,6 +6,7 @@
 #include "ops/math/vector_math.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
+#include "ops/version_adapters.h"
 #include "ops/wider_vectors.h"
 
 namespace onyx::ops::ai_onnx {
@@ -74,7 +75,8 @@ constexpr Operator kLeakyRelu{
          .attributes = kAttributes6,
          .constraints = kConstraints1,
          .infer = inferSameShape,
-         .kernel = runLeakyRelu},
+         .kernel = runLeakyRelu,
+         .step = {.reviewed = true, .change = "consumed_inputs removed", .up = dropConsumedInputs}},
         {.since_version = 16,
          .traits = kElementwise,
          .inputs = kInputs1,
@@ -83,7 +85,8 @@ constexpr Operator kLeakyRelu{
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .function_bodies = {{16, kBody16}},
          .infer = inferSameShape,
-         .kernel = runLeakyRelu},
+         .kernel = runLeakyRelu,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kLeakyRelu));
 

@@ -60,7 +60,8 @@ constexpr Operator kThresholdedRelu{
          .constraints = {{"T", tensor("bfloat16 float16 float double")}},
          .function_bodies = {{22, kBody18}},
          .infer = inferSameShape,
-         .kernel = runThresholdedRelu},
+         .kernel = runThresholdedRelu,
+         .step = typesOnly("bfloat16 added")},
     }};
 static_assert(isWellFormed(kThresholdedRelu));
 

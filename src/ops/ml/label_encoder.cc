@@ -219,6 +219,76 @@ Status refuseNanOrRepeatedKeys(NodeDraft& draft) {
   return Status::ok();
 }
 
+// Version 1 maps strings to their position in classes_strings (or positions back to
+// strings); which way is the input's element type.
+std::optional<bool> encodesStrings(const NodeDraft& draft) {
+  const Type* input = draft.inputType(0);
+  if (input != nullptr && input->elem_type) {
+    return *input->elem_type == static_cast<int32_t>(ElementType::kString);
+  }
+  const Type* output = draft.outputType(0);
+  if (output != nullptr && output->elem_type) {
+    return *output->elem_type != static_cast<int32_t>(ElementType::kString);
+  }
+  return std::nullopt;
+}
+
+// Up to version 2: classes_strings and the positions become keys and values.
+Status classesToKeys(NodeDraft& draft) {
+  std::optional<bool> strings_in = encodesStrings(draft);
+  if (!strings_in) return draft.refuse("the input's element type is unknown");
+  std::vector<std::string_view> classes =
+      draft.stringsAttr("classes_strings").value_or(std::vector<std::string_view>());
+  std::vector<int64_t> positions(classes.size());
+  for (size_t k = 0; k < positions.size(); ++k) positions[k] = static_cast<int64_t>(k);
+  draft.removeAttribute("classes_strings");
+  if (*strings_in) {
+    if (repeats(classes))
+      return draft.refuse("a repeated class, whose position version 2 leaves open");
+    draft.setStringsAttr("keys_strings", classes);
+    draft.setIntsAttr("values_int64s", positions);
+    draft.removeAttribute("default_string");
+  } else {
+    draft.setIntsAttr("keys_int64s", positions);
+    draft.setStringsAttr("values_strings", classes);
+    draft.removeAttribute("default_int64");
+  }
+  return Status::ok();
+}
+
+// Down to version 1: the keys (string to int64) or the values (int64 to string) must be
+// strings whose numbers are the positions 0 to n-1, each once, which classes_strings lists.
+Status keysToClasses(NodeDraft& draft) {
+  for (std::string_view name : {"keys_floats", "values_floats", "default_float"}) {
+    if (draft.attribute(name) != nullptr)
+      return draft.refuse("float keys or values, which version 1 lacks");
+  }
+  std::optional<std::vector<std::string_view>> keys = draft.stringsAttr("keys_strings");
+  std::optional<std::vector<std::string_view>> values = draft.stringsAttr("values_strings");
+  std::optional<std::vector<int64_t>> numbers =
+      keys ? draft.intsAttr("values_int64s") : draft.intsAttr("keys_int64s");
+  const std::optional<std::vector<std::string_view>>& names = keys ? keys : values;
+  if (!names || !numbers || names->size() != numbers->size() || (keys && values)) {
+    return draft.refuse("not a mapping between strings and int64 of one kind each");
+  }
+  std::vector<std::string_view> classes(names->size());
+  std::vector<bool> placed(names->size(), false);
+  for (size_t k = 0; k < names->size(); ++k) {
+    int64_t at = (*numbers)[k];
+    if (at < 0 || static_cast<size_t>(at) >= classes.size() || placed[static_cast<size_t>(at)]) {
+      return draft.refuse("int64 keys or values other than the positions 0 to n-1, each once");
+    }
+    placed[static_cast<size_t>(at)] = true;
+    classes[static_cast<size_t>(at)] = (*names)[k];
+  }
+  if (keys && repeats(*keys)) return draft.refuse("a repeated key");
+  for (std::string_view name : {"keys_strings", "values_strings", "keys_int64s", "values_int64s"}) {
+    draft.removeAttribute(name);
+  }
+  draft.setStringsAttr("classes_strings", classes);
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr TypeSet kT1Types4 = tensor("string int64 float int32 int16 double");
@@ -249,7 +319,15 @@ constexpr Operator kLabelEncoder{
          .constraints = {{"T1", tensor("string int64 float")},
                          {"T2", tensor("string int64 float")}},
          .infer = inferLabelEncoder,
-         .kernel = runLabelEncoder},
+         .kernel = runLabelEncoder,
+         .step = {.reviewed = true,
+                  .change = "classes_strings became keys_* and values_* of any of string, int64 "
+                            "and float",
+                  .up = classesToKeys,
+                  .down = keysToClasses,
+                  .up_refuses = "an unknown input type; repeated classes",
+                  .down_refuses = "float keys or values; numbers other than the positions 0 "
+                                  "to n-1"}},
         {.since_version = 4,
          .inputs = kInputs1,
          .outputs = kOutputs1,

@@ -2,8 +2,13 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <cmath>
+
+#include "onyx/core/array_elements.h"
+#include "onyx/ir/tensor_array.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"
+#include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -138,6 +143,65 @@ Status runTile1(KernelContext& ctx) {
   return tile(ctx, data, repeats);
 }
 
+// Input `i` of `draft`, a constant of one number (Tile-1's tiles and axis: typed T, a float
+// type, by its input list, int64 by its constraint T1; onyx reads either).
+std::optional<double> oneNumber(const NodeDraft& draft, size_t i) {
+  const Tensor* tensor = draft.constantInput(i);
+  if (tensor == nullptr) return std::nullopt;
+  Result<Array> array = arrayFromTensor(*tensor);
+  if (!array || array->size() != 1 || array->isString()) return std::nullopt;
+  return elementAsDouble(*array, 0);
+}
+
+// Up to version 6: tiles copies along axis become a count per axis.
+Status tilesToRepeats(NodeDraft& draft) {
+  std::optional<double> tiles = oneNumber(draft, 1);
+  std::optional<double> axis = oneNumber(draft, 2);
+  if (!tiles || !axis) return draft.refuse("tiles or axis is not a constant of one number");
+  std::optional<int64_t> rank = draft.inputRank(0);
+  if (!rank) return draft.refuse("the input's rank is unknown");
+  std::optional<size_t> at = kernelAxis(static_cast<int64_t>(*axis), static_cast<size_t>(*rank));
+  if (!at || *tiles < 0 || *tiles != std::floor(*tiles)) {
+    return draft.refuse("tiles is not a count or axis is out of range");
+  }
+  std::vector<int64_t> repeats(static_cast<size_t>(*rank), 1);
+  repeats[*at] = static_cast<int64_t>(*tiles);
+  draft.resizeInputs(2);
+  draft.setIntegersInput(1, repeats);
+  return Status::ok();
+}
+
+// Down to version 1: repeats must be a constant repeating along one axis at most; tiles and
+// axis are written in the input's element type, as version 1's input list types them.
+Status repeatsToTiles(NodeDraft& draft) {
+  std::optional<std::vector<int64_t>> repeats = draft.constantIntegers(1);
+  if (!repeats) return draft.refuse("repeats is not a constant");
+  size_t axis = 0;
+  size_t repeated = 0;
+  for (size_t k = 0; k < repeats->size(); ++k) {
+    if ((*repeats)[k] != 1) {
+      axis = k;
+      ++repeated;
+    }
+  }
+  if (repeated > 1) return draft.refuse("repeats along more than one axis");
+  const Type* input = draft.inputType(0);
+  if (input == nullptr || !input->elem_type)
+    return draft.refuse("the input's element type is unknown");
+  auto type = static_cast<ElementType>(*input->elem_type);
+  if (type != ElementType::kFloat && type != ElementType::kDouble &&
+      type != ElementType::kFloat16) {
+    return draft.refuse("an input of a type other than float16, float and double");
+  }
+  Array tiles(type, {});
+  storeDouble(tiles, 0, static_cast<double>(repeated == 0 ? 1 : (*repeats)[axis]));
+  Array axis_number(type, {});
+  storeDouble(axis_number, 0, static_cast<double>(axis));
+  draft.setConstantInput(1, draft.editor().tensorFromArray(tiles));
+  draft.setConstantInput(2, draft.editor().tensorFromArray(axis_number));
+  return Status::ok();
+}
+
 }  // namespace
 
 constexpr Formals kInputs6 = {{"input", "T"}, {"repeats", "T1"}};
@@ -159,7 +223,15 @@ constexpr Operator kTile{
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}},
          .infer = inferTile,
-         .kernel = runTile},
+         .kernel = runTile,
+         .step = {.reviewed = true,
+                  .change = "tiles and axis (one axis) became repeats (a count per axis); every "
+                            "type from IR 3",
+                  .up = tilesToRepeats,
+                  .down = repeatsToTiles,
+                  .up_refuses = "tiles or axis not constant; the input's rank unknown",
+                  .down_refuses = "repeats not constant or along more than one axis; types "
+                                  "other than float16, float, double"}},
         {.since_version = 13,
          .inputs = kInputs6,
          .outputs = kOutputs1,

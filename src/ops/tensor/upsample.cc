@@ -14,6 +14,7 @@
 #include "onyx/core/array.h"
 #include "onyx/core/element_type.h"
 #include "onyx/ir/attribute.h"
+#include "onyx/ir/tensor_array.h"
 #include "ops/lib/tensor_rules.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
@@ -142,22 +143,36 @@ Status renameMode(NodeDraft& draft,
   return Status::ok();
 }
 
-// The scales attribute of versions 7 to 8, when the node sets it.
-std::optional<std::vector<float>> scalesAttr(const NodeDraft& draft) {
-  const Attribute* scales = draft.attribute("scales");
-  if (scales == nullptr || scales->kind() != AttributeKind::kFloats) return std::nullopt;
-  return std::vector<float>(scales->floats.values.begin(), scales->floats.values.end());
+// Up to version 7, whose scales give every axis of the (4-D) input its factor.
+Status toScalesAttribute(NodeDraft& draft) {
+  std::optional<float> height = draft.floatAttr("height_scale");
+  std::optional<float> width = draft.floatAttr("width_scale");
+  if (!height || !width) return draft.refuse("height_scale or width_scale has no value of its own");
+  const float scales[] = {1.0f, 1.0f, *height, *width};
+  draft.removeAttribute("height_scale");
+  draft.removeAttribute("width_scale");
+  draft.setFloatsAttr("scales", scales);
+  return renameMode(draft, {{"bilinear", "linear"}});
 }
 
-// Versions 7 and 8 hold the scales in a floats attribute, which a draft cannot write yet.
-Status refuseScalesAttribute(NodeDraft& draft) {
-  return draft.refuse("the scales attribute cannot be written (NodeDraft has no floats setter)");
+// Down to version 7 or 8, which hold the scales in an attribute: the input must be a
+// constant.
+Status scalesToAttribute(NodeDraft& draft) {
+  const Tensor* constant = draft.constantInput(1);
+  if (constant == nullptr) return draft.refuse("scales is not a constant");
+  Result<Array> scales = arrayFromTensor(*constant);
+  if (!scales || scales->type() != ElementType::kFloat || scales->rank() != 1) {
+    return draft.refuse("scales is not a constant 1-D float tensor");
+  }
+  draft.setFloatsAttr("scales", std::span<const float>(scales->data<float>(), scales->size()));
+  draft.resizeInputs(1);
+  return Status::ok();
 }
 
 // Down to version 1, which scales the last two axes of a 4-D input by height_scale and
 // width_scale, and names linear interpolation bilinear.
 Status toHeightWidthScales(NodeDraft& draft) {
-  std::optional<std::vector<float>> scales = scalesAttr(draft);
+  std::optional<std::vector<float>> scales = draft.floatsAttr("scales");
   if (!scales) return draft.refuse("scales is missing or not a list of floats");
   if (scales->size() != 4 || (*scales)[0] != 1.0f || (*scales)[1] != 1.0f) {
     return draft.refuse("scales is not 4 values that leave the first two axes");
@@ -170,7 +185,7 @@ Status toHeightWidthScales(NodeDraft& draft) {
 
 // Up to version 9, where the scales are an input.
 Status scalesToInput(NodeDraft& draft) {
-  std::optional<std::vector<float>> scales = scalesAttr(draft);
+  std::optional<std::vector<float>> scales = draft.floatsAttr("scales");
   if (!scales) return draft.refuse("scales is missing or not a list of floats");
   Array values(ElementType::kFloat, {static_cast<int64_t>(scales->size())});
   std::copy(scales->begin(), scales->end(), values.data<float>());
@@ -211,9 +226,9 @@ constexpr Operator kUpsample{
          .step = {.reviewed = true,
                   .change = "height_scale and width_scale became scales (one per axis); bilinear "
                             "renamed linear; types added",
-                  .up = refuseScalesAttribute,
+                  .up = toScalesAttribute,
                   .down = toHeightWidthScales,
-                  .up_refuses = "every node (a floats attribute cannot be written yet)",
+                  .up_refuses = "height_scale or width_scale a reference",
                   .down_refuses = "scales not 4 values with the first two 1"}},
         {.since_version = 9,
          .inputs = kInputs9,
@@ -225,8 +240,8 @@ constexpr Operator kUpsample{
          .step = {.reviewed = true,
                   .change = "scales became an input",
                   .up = scalesToInput,
-                  .down = refuseScalesAttribute,
-                  .down_refuses = "every node (a floats attribute cannot be written yet)"}},
+                  .down = scalesToAttribute,
+                  .down_refuses = "scales not a constant"}},
         {.since_version = 10,
          .deprecated = true,
          .inputs = kInputs9,
