@@ -62,7 +62,9 @@ InferredTypes::InferredTypes(const Model& model) : known_(std::make_unique<Known
 InferredTypes::~InferredTypes() = default;
 
 const Type* InferredTypes::typeOf(const Value& value) const {
-  if (value.producer() == nullptr) return value.type();
+  // A graph input's declared type; an initializer that is no input declares none, and
+  // inference's (from the tensor) answers for it.
+  if (value.producer() == nullptr && value.type() != nullptr) return value.type();
   auto [cached, fresh] = known_->declared.try_emplace(&value, nullptr);
   if (!fresh) return cached->second != nullptr ? cached->second : value.type();
   auto found = known_->result.values.find(&value);

@@ -187,6 +187,10 @@ const AdapterCase kCases[] = {
     {"AddUpFromSixReadsLegacyBroadcasting", R"(<ir_version: 3, opset_import: ["" : 6]>
       g (float[2,3] a, float[3] b) => (float[2,3] y) { y = Add <broadcast = 1> (a, b) })",
      13},
+    {"AnInitializerThatIsNoInputIsCheckedByItsTensorsType",
+     R"(<ir_version: 8, opset_import: ["" : 14]>
+      g (float[2] x) => (int8[2] y) <int8[2] w = {1, -1}> { y = Relu (w) })",
+     13, "", "Relu 14 to 13: input 0 is int8[2], which version 13 does not take"},
     {"SqueezeUpToThirteenTurnsAxesIntoAnInput", R"(<ir_version: 8, opset_import: ["" : 11]>
       g (float[2,1,3] x) => (float[2,3] y) { y = Squeeze <axes = [1]> (x) })",
      13},
