@@ -56,9 +56,29 @@ std::string graphPlace(const Model& model, const Graph& graph) {
 
 std::string typeLabel(const Type* type) { return type != nullptr ? formatType(*type) : "?"; }
 
+// The types formal `formal` of `schema` allows; null when it has no constraint of its own.
+const TypeSet* allowedTypes(const OpSchema& schema, const FormalParameter* formal) {
+  if (formal == nullptr) return nullptr;
+  const TypeConstraint* constraint = schema.constraint(formal->type);
+  return constraint != nullptr ? &constraint->allowed : nullptr;
+}
+
+// Whether a value the node's own version `origin` lets through formal `was` is sure to fit
+// formal `now` of `schema`: the set of types only grew. Then the converter needs no type
+// (and no inference) to know. A node whose types its own version refuses is the checker's
+// to report, not the converter's.
+bool onlyGrew(const OpSchema& origin, const FormalParameter* was, const OpSchema& schema,
+              const FormalParameter* now) {
+  const TypeSet* before = allowedTypes(origin, was);
+  const TypeSet* after = allowedTypes(schema, now);
+  if (after == nullptr) return true;
+  return before != nullptr && (*before | *after) == *after;
+}
+
 // What the target version's signature says of the draft after a step: the attributes it
-// declares, its arity, the types it allows. An empty string when the draft fits.
-std::string misfit(const ops::NodeDraft& draft, const OpSchema& schema) {
+// declares, its arity, the types it allows. An empty string when the draft fits. `origin` is
+// the version the node had in the model.
+std::string misfit(const ops::NodeDraft& draft, const OpSchema& origin, const OpSchema& schema) {
   if (!schema.unchecked_attributes) {
     for (std::string_view name : draft.attributeNames()) {
       if (schema.attribute(name) == nullptr) {
@@ -87,6 +107,8 @@ std::string misfit(const ops::NodeDraft& draft, const OpSchema& schema) {
     return constraint == nullptr || constraint->allowed.allows(*type);
   };
   for (size_t i = 0; i < draft.inputCount(); ++i) {
+    bool unmoved = i < draft.node().inputCount() && draft.input(i) == draft.node().input(i);
+    if (unmoved && onlyGrew(origin, origin.inputAt(i), schema, schema.inputAt(i))) continue;
     const Type* type = draft.inputType(i);
     if (!allowed(schema.inputAt(i), type)) {
       return fmt::format("input {} is {}, which version {} does not take", i, typeLabel(type),
@@ -94,6 +116,7 @@ std::string misfit(const ops::NodeDraft& draft, const OpSchema& schema) {
     }
   }
   for (size_t i = 0; i < draft.node().outputCount(); ++i) {
+    if (onlyGrew(origin, origin.outputAt(i), schema, schema.outputAt(i))) continue;
     const Type* type = draft.outputType(i);
     if (!allowed(schema.outputAt(i), type)) {
       return fmt::format("output {} is {}, which version {} does not give", i, typeLabel(type),
@@ -122,7 +145,7 @@ Status crossSteps(ops::NodeDraft& draft, const Operator& op, const OpSchema& fro
     }
     VersionAdapter adapter = up ? step.up : step.down;
     if (adapter != nullptr) ONYX_RETURN_IF_ERROR(adapter(draft));
-    if (std::string why = misfit(draft, there); !why.empty()) return draft.refuse(why);
+    if (std::string why = misfit(draft, from, there); !why.empty()) return draft.refuse(why);
     at = next;
   }
   return Status::ok();
