@@ -7,8 +7,9 @@
 // node is drafted first, beside the graph; when any node cannot cross, the model is left as
 // it was and the error names every blocking node with its place and reason. Only then are
 // the drafts written, one Patch per graph, and the imports changed. Value names, metadata,
-// training info, external data and unknown fields stay as they are. Cost: one inference
-// pass over the model, then linear in its nodes.
+// training info, external data and unknown fields stay as they are. Cost: linear in the
+// nodes, plus one inference pass when an adapter asks for a type or rank or a step narrows
+// the types a version takes.
 #pragma once
 
 #include <cstdint>
