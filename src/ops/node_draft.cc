@@ -209,6 +209,19 @@ void NodeDraft::setIntegersInput(size_t i, std::span<const int64_t> values) {
   setConstantInput(i, edit_.tensorFromArray(array));
 }
 
+NodeDraft& NodeDraft::follow(std::string_view op_type, int64_t opset,
+                             std::span<Tensor* const> constants) {
+  Node* stand_in = edit_.arena().make<Node>();
+  stand_in->op_type = edit_.arena().copy(op_type);
+  auto draft = std::make_unique<NodeDraft>(*stand_in, edit_, type_of_);
+  draft->follower_ = true;
+  draft->inputs_.push_back({nullptr, nullptr, true});
+  for (Tensor* constant : constants) draft->inputs_.push_back({nullptr, constant, false});
+  draft->inputs_changed_ = true;
+  followers_.push_back({std::move(draft), opset});
+  return *followers_.back().draft;
+}
+
 void NodeDraft::resizeInputs(size_t count) {
   if (count == inputs_.size()) return;
   inputs_.resize(count);
@@ -217,7 +230,18 @@ void NodeDraft::resizeInputs(size_t count) {
 
 // ---- writing ---------------------------------------------------------------------------------
 
+Value* NodeDraft::written(const Input& input, Patch& patch, bool initializers_allowed, Node* before,
+                          Value* leader) const {
+  if (input.leader) return leader;
+  if (input.constant == nullptr) return input.value;
+  if (initializers_allowed) return patch.addInitializer(input.constant);
+  Node* constant = patch.addNode("Constant", {}, 1, before);
+  edit_.setTensorAttr(constant, "value", input.constant);
+  return constant->output(0);
+}
+
 void NodeDraft::writeTo(Patch& patch, bool initializers_allowed) const {
+  if (!followers_.empty()) return writeExpanded(patch, initializers_allowed);
   if (attributes_changed_) {
     for (const Attribute* before : node_.attributes) {
       if (std::find(attributes_.begin(), attributes_.end(), before) == attributes_.end()) {
@@ -240,16 +264,30 @@ void NodeDraft::writeTo(Patch& patch, bool initializers_allowed) const {
       }
       continue;
     }
-    Value* made = nullptr;
-    if (initializers_allowed) {
-      made = patch.addInitializer(input.constant);
-    } else {
-      Node* constant = patch.addNode("Constant", {}, 1, &node_);
-      edit_.setTensorAttr(constant, "value", input.constant);
-      made = constant->output(0);
-    }
-    patch.setInput(&node_, i, made);
+    patch.setInput(&node_, i, written(input, patch, initializers_allowed, &node_, nullptr));
   }
+}
+
+// The node and its followers are new nodes in its place: the node as drafted, then each
+// follower reading the output of the one before, the last taking over the node's output (its
+// readers and its name). The node goes.
+void NodeDraft::writeExpanded(Patch& patch, bool initializers_allowed) const {
+  auto made = [&](const NodeDraft& draft, Value* leader) {
+    std::vector<Value*> reads;
+    for (const Input& input : draft.inputs_) {
+      reads.push_back(written(input, patch, initializers_allowed, &node_, leader));
+    }
+    Node* node = patch.addNode(draft.node_.opType(), reads, 1, &node_);
+    node->domain = draft.node_.domain;
+    for (Attribute* attribute : draft.attributes_)
+      node->attributes.push_back(edit_.arena(), attribute);
+    return node;
+  };
+  Node* last = made(*this, nullptr);
+  last->name = node_.name;
+  for (const Follower& follower : followers_) last = made(*follower.draft, last->output(0));
+  patch.replaceNode(&node_, last);
+  patch.nameValue(last->output(0), node_.output(0)->name());
 }
 
 }  // namespace onyx::ops

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -88,7 +89,8 @@ class NodeDraft {
   size_t inputCount() const { return inputs_.size(); }
   /// Input `i` is there (not past the end, not omitted).
   bool hasInput(size_t i) const {
-    return i < inputs_.size() && (inputs_[i].value != nullptr || inputs_[i].constant != nullptr);
+    return i < inputs_.size() &&
+           (inputs_[i].value != nullptr || inputs_[i].constant != nullptr || inputs_[i].leader);
   }
   /// The value input `i` reads now; null when omitted or when the draft made it a new
   /// constant.
@@ -107,6 +109,8 @@ class NodeDraft {
   std::optional<int64_t> inputRank(size_t i) const;
   /// The type of output `i`, null when unknown.
   const Type* outputType(size_t i) const;
+  /// The outputs the node will have (a follower: one).
+  size_t outputCount() const { return follower_ ? 1 : node_.outputCount(); }
 
   /// Input `i` reads `value` (null: omitted); the inputs grow to reach `i`.
   void setInput(size_t i, Value* value);
@@ -117,10 +121,23 @@ class NodeDraft {
   /// Keeps the first `count` inputs (or adds omitted ones).
   void resizeInputs(size_t count);
 
+  /// Where a step needs more than one node: a node `op_type` of the default domain, as
+  /// version `opset` of the domain defines it, is added after this node (which must have one
+  /// output). It reads that output (its input 0) and `constants` (inputs 1 on), and takes the
+  /// output's place: its readers and its name. It is a draft of its own (attributes set on
+  /// the draft returned), and crosses the steps left to the target like any node.
+  NodeDraft& follow(std::string_view op_type, int64_t opset, std::span<Tensor* const> constants);
+
   // ---- for the converter ---------------------------------------------------------------------
 
   /// Whether the draft differs from the node.
-  bool changed() const { return attributes_changed_ || inputs_changed_; }
+  bool changed() const { return attributes_changed_ || inputs_changed_ || !followers_.empty(); }
+  /// The nodes added after this one (follow), with the opset each was written at.
+  struct Follower {
+    std::unique_ptr<NodeDraft> draft;
+    int64_t opset;
+  };
+  std::vector<Follower>& followers() { return followers_; }
   /// Records the draft in `patch` (a patch of the node's graph). New constants become
   /// initializers when `initializers_allowed` (the main graph at IR 4 and later), else
   /// Constant nodes just before the node.
@@ -130,10 +147,16 @@ class NodeDraft {
   struct Input {
     Value* value = nullptr;
     Tensor* constant = nullptr;  // a constant the draft made
+    bool leader = false;         // a follower's input 0: the output of the node it follows
   };
 
   Node* scratch();
   void put(Attribute& made);
+  // The value input `input` reads once written: constants become initializers or Constant
+  // nodes before `before`; a follower's input 0 is `leader`.
+  Value* written(const Input& input, Patch& patch, bool initializers_allowed, Node* before,
+                 Value* leader) const;
+  void writeExpanded(Patch& patch, bool initializers_allowed) const;
 
   Node& node_;
   GraphEditor edit_;
@@ -145,6 +168,8 @@ class NodeDraft {
   Node* scratch_ = nullptr;  // holds the attributes the draft makes
   bool attributes_changed_ = false;
   bool inputs_changed_ = false;
+  std::vector<Follower> followers_;
+  bool follower_ = false;  // a node follow() adds: `node_` is a detached stand-in
 };
 
 }  // namespace onyx::ops

@@ -97,8 +97,8 @@ std::string misfit(const ops::NodeDraft& draft, const OpSchema& origin, const Op
   if (inputs < schema.minInputs() || inputs > schema.maxInputs()) {
     return fmt::format("{} inputs, which version {} does not take", inputs, schema.since_version);
   }
-  if (!schema.allowsOutputCount(draft.node().outputCount())) {
-    return fmt::format("{} outputs, which version {} does not give", draft.node().outputCount(),
+  if (!schema.allowsOutputCount(draft.outputCount())) {
+    return fmt::format("{} outputs, which version {} does not give", draft.outputCount(),
                        schema.since_version);
   }
   auto allowed = [&](const FormalParameter* formal, const Type* type) {
@@ -115,7 +115,7 @@ std::string misfit(const ops::NodeDraft& draft, const OpSchema& origin, const Op
                          schema.since_version);
     }
   }
-  for (size_t i = 0; i < draft.node().outputCount(); ++i) {
+  for (size_t i = 0; i < draft.outputCount(); ++i) {
     if (onlyGrew(origin, origin.outputAt(i), schema, schema.outputAt(i))) continue;
     const Type* type = draft.outputType(i);
     if (!allowed(schema.outputAt(i), type)) {
@@ -229,6 +229,28 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
         block(crossed.message());
         continue;
       }
+      // Nodes an adapter added after this one (of the default domain, as this node's is)
+      // cross the steps left from where it wrote them.
+      bool followers_crossed = true;
+      for (ops::NodeDraft::Follower& follower : draft->followers()) {
+        const Operator* added = findOperator(domain, follower.draft->node().opType());
+        const OpSchema* written = added != nullptr ? added->at(follower.opset) : nullptr;
+        const OpSchema* wanted_version =
+            added != nullptr ? added->at(target->second.version) : nullptr;
+        Status crossed =
+            written == nullptr || wanted_version == nullptr
+                ? Status(ErrorCode::kUnsupported,
+                         fmt::format("{} {} to {}: needs {}, which opset {} lacks", node->opType(),
+                                     from->since_version, to->since_version,
+                                     follower.draft->node().opType(), target->second.version))
+                : crossSteps(*follower.draft, *added, *written, *wanted_version);
+        if (!crossed) {
+          block(crossed.message());
+          followers_crossed = false;
+          break;
+        }
+      }
+      if (!followers_crossed) continue;
       if (!draft->changed()) continue;
       drafts.push_back(std::move(draft));
     }

@@ -68,6 +68,25 @@ TEST(OpsetConversion, EveryStepOfEveryOperatorIsReviewed) {
   EXPECT_TRUE(unreviewed.empty()) << ::testing::PrintToString(unreviewed);
 }
 
+TEST(OpsetConversion, AStepNeedingTwoNodesAddsTheSecondAndKeepsTheOutputsName) {
+  // Shape 15's start and end have no form in Shape 13: a Slice of the whole shape follows,
+  // and takes over the output, its readers (a node and the graph) and its name.
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 15]>
+    g (float[2,3,4] x) => (int64[2] dims, int64[2] twice) {
+      dims = Shape <start = 1> (x)
+      twice = Add (dims, dims)
+    })");
+  Result<ConversionSummary> done = convertOpset(model, 13);
+  ASSERT_TRUE(done) << done.status().toString();
+  EXPECT_EQ(testing::opTypes(*model.graph), "Shape Slice Add");
+  EXPECT_EQ(model.graph->outputs[0]->bound()->name(), "dims");
+  EXPECT_EQ(model.graph->outputs[0]->bound()->producer()->opType(), "Slice");
+  EXPECT_FALSE(model.graph->firstNode()->hasAttr("start"));
+  Diagnostics found = checkModel(model);
+  EXPECT_FALSE(found.hasErrors()) << listed(found);
+}
+
 TEST(OpsetConversion, UpFromOpsetOneDropsTheConsumedInputsHint) {
   Model model = parseOrFail(R"(
     <ir_version: 3, opset_import: ["" : 1]>

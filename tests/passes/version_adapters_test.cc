@@ -187,6 +187,12 @@ const AdapterCase kCases[] = {
     {"AddUpFromSixReadsLegacyBroadcasting", R"(<ir_version: 3, opset_import: ["" : 6]>
       g (float[2,3] a, float[3] b) => (float[2,3] y) { y = Add <broadcast = 1> (a, b) })",
      13},
+    {"ShapeDownFromFifteenCutsWithAFollowingSlice", R"(<ir_version: 8, opset_import: ["" : 15]>
+      g (float[2,3,4,5] x) => (int64[2] y) { y = Shape <start = 1, end = -1> (x) })",
+     13},
+    {"ShapeDownToNineCutsWithASliceOfVersionOne", R"(<ir_version: 8, opset_import: ["" : 15]>
+      g (float[2,3,4,5] x) => (int64[3] y) { y = Shape <start = -3> (x) })",
+     9},
     {"AnInitializerThatIsNoInputIsCheckedByItsTensorsType",
      R"(<ir_version: 8, opset_import: ["" : 14]>
       g (float[2] x) => (int8[2] y) <int8[2] w = {1, -1}> { y = Relu (w) })",

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
+#include "onyx/ir/editor.h"
+#include "onyx/ir/tensor_array.h"
 #include "ops/kernels.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
@@ -59,27 +62,40 @@ Status runShape(KernelContext& ctx) {
   return Status::ok();
 }
 
-// Down to version 13, which gives the whole shape: start and end, clamped to [0, rank],
-// must come to 0 and the rank, which takes the input's rank unless start is 0 and end absent.
+// A 1-D INT64 tensor of one element.
+Tensor* oneInteger(const NodeDraft& draft, int64_t value) {
+  Array array(ElementType::kInt64, {1});
+  array.data<int64_t>()[0] = value;
+  return draft.editor().tensorFromArray(array);
+}
+
+// Down to version 13, which gives the whole shape. When start and end, clamped to [0, rank],
+// are not known to come to 0 and the rank, a Slice of the shape from start to end follows the
+// node: Slice counts and clamps its bounds as Shape 15 does.
 Status dropStartEnd(NodeDraft& draft) {
   std::optional<int64_t> rank = draft.inputRank(0);
   auto clamped = [&](int64_t axis) {
     return std::clamp(axis < 0 ? axis + *rank : axis, int64_t{0}, *rank);
   };
+  int64_t start = 0;
+  std::optional<int64_t> end;
   if (draft.attribute("start") != nullptr) {
-    std::optional<int64_t> start = draft.intAttr("start");
-    if (!start) return draft.refuse("start is not an int");
-    if (*start != 0 && (!rank || clamped(*start) != 0)) {
-      return draft.refuse("start is not known to be the first axis");
-    }
-    draft.removeAttribute("start");
+    std::optional<int64_t> given = draft.intAttr("start");
+    if (!given) return draft.refuse("start is not an int");
+    start = *given;
   }
   if (draft.attribute("end") != nullptr) {
-    std::optional<int64_t> end = draft.intAttr("end");
+    end = draft.intAttr("end");
     if (!end) return draft.refuse("end is not an int");
-    if (!rank || clamped(*end) != *rank) return draft.refuse("end is not known to be the rank");
-    draft.removeAttribute("end");
   }
+  draft.removeAttribute("start");
+  draft.removeAttribute("end");
+  bool whole_start = start == 0 || (rank && clamped(start) == 0);
+  bool whole_end = !end || (rank && clamped(*end) == *rank);
+  if (whole_start && whole_end) return Status::ok();
+  Tensor* bounds[] = {oneInteger(draft, start),
+                      oneInteger(draft, end.value_or(std::numeric_limits<int64_t>::max()))};
+  draft.follow("Slice", 13, bounds);
   return Status::ok();
 }
 
@@ -118,7 +134,7 @@ constexpr Operator kShape{
          .step = {.reviewed = true,
                   .change = "start and end added (0 and the rank: as before)",
                   .down = dropStartEnd,
-                  .down_refuses = "start or end cutting the shape, or rank unknown"}},
+                  .down_refuses = "start or end not an int (a Slice follows a Shape they cut)"}},
         {.since_version = 19,
          .inputs = kInputs1,
          .outputs = kOutputs1,
