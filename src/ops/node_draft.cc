@@ -222,6 +222,20 @@ NodeDraft& NodeDraft::follow(std::string_view op_type, int64_t opset,
   return *followers_.back().draft;
 }
 
+NodeDraft& NodeDraft::precede(std::string_view op_type, int64_t opset) {
+  Node* stand_in = edit_.arena().make<Node>();
+  stand_in->op_type = edit_.arena().copy(op_type);
+  auto draft = std::make_unique<NodeDraft>(*stand_in, edit_, type_of_);
+  draft->follower_ = true;
+  draft->inputs_.push_back(inputs_.empty() ? Input{} : inputs_[0]);
+  draft->inputs_changed_ = true;
+  if (inputs_.empty()) inputs_.resize(1);
+  inputs_[0] = {nullptr, nullptr, false, true};
+  inputs_changed_ = true;
+  followers_.push_back({std::move(draft), opset, true});
+  return *followers_.back().draft;
+}
+
 void NodeDraft::resizeInputs(size_t count) {
   if (count == inputs_.size()) return;
   inputs_.resize(count);
@@ -231,8 +245,9 @@ void NodeDraft::resizeInputs(size_t count) {
 // ---- writing ---------------------------------------------------------------------------------
 
 Value* NodeDraft::written(const Input& input, Patch& patch, bool initializers_allowed, Node* before,
-                          Value* leader) const {
+                          Value* leader, Value* predecessor) const {
   if (input.leader) return leader;
+  if (input.preceded) return predecessor;
   if (input.constant == nullptr) return input.value;
   if (initializers_allowed) return patch.addInitializer(input.constant);
   Node* constant = patch.addNode("Constant", {}, 1, before);
@@ -264,28 +279,37 @@ void NodeDraft::writeTo(Patch& patch, bool initializers_allowed) const {
       }
       continue;
     }
-    patch.setInput(&node_, i, written(input, patch, initializers_allowed, &node_, nullptr));
+    patch.setInput(&node_, i,
+                   written(input, patch, initializers_allowed, &node_, nullptr, nullptr));
   }
 }
 
-// The node and its followers are new nodes in its place: the node as drafted, then each
-// follower reading the output of the one before, the last taking over the node's output (its
-// readers and its name). The node goes.
+// The node and the nodes added around it are new nodes in its place: its predecessor, the
+// node as drafted reading the predecessor's output, then each follower reading the output of
+// the one before, the last taking over the node's output (its readers and its name). The node
+// goes.
 void NodeDraft::writeExpanded(Patch& patch, bool initializers_allowed) const {
-  auto made = [&](const NodeDraft& draft, Value* leader) {
+  auto made = [&](const NodeDraft& draft, Value* leader, Value* predecessor) {
     std::vector<Value*> reads;
     for (const Input& input : draft.inputs_) {
-      reads.push_back(written(input, patch, initializers_allowed, &node_, leader));
+      reads.push_back(written(input, patch, initializers_allowed, &node_, leader, predecessor));
     }
     Node* node = patch.addNode(draft.node_.opType(), reads, 1, &node_);
     node->domain = draft.node_.domain;
-    for (Attribute* attribute : draft.attributes_)
+    for (Attribute* attribute : draft.attributes_) {
       node->attributes.push_back(edit_.arena(), attribute);
+    }
     return node;
   };
-  Node* last = made(*this, nullptr);
+  Value* predecessor = nullptr;
+  for (const Follower& added : followers_) {
+    if (added.precedes) predecessor = made(*added.draft, nullptr, nullptr)->output(0);
+  }
+  Node* last = made(*this, nullptr, predecessor);
   last->name = node_.name;
-  for (const Follower& follower : followers_) last = made(*follower.draft, last->output(0));
+  for (const Follower& added : followers_) {
+    if (!added.precedes) last = made(*added.draft, last->output(0), nullptr);
+  }
   patch.replaceNode(&node_, last);
   patch.nameValue(last->output(0), node_.output(0)->name());
 }

@@ -89,8 +89,8 @@ class NodeDraft {
   size_t inputCount() const { return inputs_.size(); }
   /// Input `i` is there (not past the end, not omitted).
   bool hasInput(size_t i) const {
-    return i < inputs_.size() &&
-           (inputs_[i].value != nullptr || inputs_[i].constant != nullptr || inputs_[i].leader);
+    return i < inputs_.size() && (inputs_[i].value != nullptr || inputs_[i].constant != nullptr ||
+                                  inputs_[i].leader || inputs_[i].preceded);
   }
   /// The value input `i` reads now; null when omitted or when the draft made it a new
   /// constant.
@@ -127,15 +127,20 @@ class NodeDraft {
   /// output's place: its readers and its name. It is a draft of its own (attributes set on
   /// the draft returned), and crosses the steps left to the target like any node.
   NodeDraft& follow(std::string_view op_type, int64_t opset, std::span<Tensor* const> constants);
+  /// The same before this node: a node `op_type` reads what this node's input 0 reads, and
+  /// this node reads its output instead. At most one.
+  NodeDraft& precede(std::string_view op_type, int64_t opset);
 
   // ---- for the converter ---------------------------------------------------------------------
 
   /// Whether the draft differs from the node.
   bool changed() const { return attributes_changed_ || inputs_changed_ || !followers_.empty(); }
-  /// The nodes added after this one (follow), with the opset each was written at.
+  /// The nodes added before (precede) and after (follow) this one, with the opset each was
+  /// written at.
   struct Follower {
     std::unique_ptr<NodeDraft> draft;
     int64_t opset;
+    bool precedes = false;
   };
   std::vector<Follower>& followers() { return followers_; }
   /// Records the draft in `patch` (a patch of the node's graph). New constants become
@@ -148,6 +153,7 @@ class NodeDraft {
     Value* value = nullptr;
     Tensor* constant = nullptr;  // a constant the draft made
     bool leader = false;         // a follower's input 0: the output of the node it follows
+    bool preceded = false;       // input 0 of a node with a predecessor: its output
   };
 
   Node* scratch();
@@ -155,7 +161,7 @@ class NodeDraft {
   // The value input `input` reads once written: constants become initializers or Constant
   // nodes before `before`; a follower's input 0 is `leader`.
   Value* written(const Input& input, Patch& patch, bool initializers_allowed, Node* before,
-                 Value* leader) const;
+                 Value* leader, Value* predecessor) const;
   void writeExpanded(Patch& patch, bool initializers_allowed) const;
 
   Node& node_;

@@ -223,4 +223,40 @@ Status dropSelectLastIndex(NodeDraft& draft) {
   return Status::ok();
 }
 
+Status alongOneAxis(NodeDraft& draft) {
+  const AttributeSpec* spec = draft.from().attribute("axis");
+  std::optional<int64_t> axis = draft.attribute("axis") != nullptr
+                                    ? draft.intAttr("axis")
+                                    : std::optional<int64_t>(spec->default_int);
+  if (!axis) return draft.refuse("axis is not an int");
+  if (*axis == -1) {
+    draft.setIntAttr("axis", *axis);
+    return Status::ok();
+  }
+  std::optional<std::vector<Extent>> shape = draft.inputShape(0);
+  if (!shape) return draft.refuse("axis is not -1 and the input's rank is unknown");
+  const auto rank = static_cast<int64_t>(shape->size());
+  int64_t at = *axis < 0 ? *axis + rank : *axis;
+  if (at < 0 || at >= rank) return draft.refuse("axis is outside the input's rank");
+  std::span<const Extent> after(shape->begin() + at + 1, shape->end());
+  if (allOnes(after)) {
+    draft.setIntAttr("axis", *axis);
+    return Status::ok();
+  }
+  if (draft.goingUp()) return draft.refuse("a dimension after axis is not known to be 1");
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != at) perm.push_back(d);
+  }
+  perm.push_back(at);
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i)
+    inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
+  int64_t opset = draft.to().since_version;
+  draft.precede("Transpose", opset).setIntsAttr("perm", perm);
+  draft.setIntAttr("axis", rank - 1);
+  draft.follow("Transpose", opset, {}).setIntsAttr("perm", inverse);
+  return Status::ok();
+}
+
 }  // namespace onyx::ops

@@ -60,6 +60,12 @@ Status dropSaturate(NodeDraft& draft);
 Status refuseMaxMin(NodeDraft& draft);
 /// Down to version 10, which quantizes per tensor only (a scalar scale) and has no axis.
 Status perTensorOnly(NodeDraft& draft);
+/// Softmax, LogSoftmax and Hardmax across version 13: versions 1 and 11 work on the input
+/// coerced to 2-D, over every dimension from axis on, version 13 along axis alone. The two
+/// agree when every dimension after axis is 1 (axis -1 always); the axis is written out, as
+/// its default changed from 1 to -1. Going down, another axis of an input of known rank is
+/// moved last by a Transpose before the node and back by one after it.
+Status alongOneAxis(NodeDraft& draft);
 /// Down to version 11, which picks the first of equal extremes: select_last_index must be 0.
 Status dropSelectLastIndex(NodeDraft& draft);
 

@@ -87,6 +87,24 @@ TEST(OpsetConversion, AStepNeedingTwoNodesAddsTheSecondAndKeepsTheOutputsName) {
   EXPECT_FALSE(found.hasErrors()) << listed(found);
 }
 
+TEST(OpsetConversion, ANodeCanGainANodeBeforeAndAfter) {
+  // Softmax 13 along axis 1 of a 3-D input has no form in Softmax 11 but through its last
+  // axis: a Transpose moves axis 1 last and another moves it back.
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[2,3,4] x) => (float[2,3,4] probabilities) {
+      probabilities = Softmax <axis = 1> (x)
+    })");
+  Result<ConversionSummary> done = convertOpset(model, 11);
+  ASSERT_TRUE(done) << done.status().toString();
+  EXPECT_EQ(testing::opTypes(*model.graph), "Transpose Softmax Transpose");
+  const Node* softmax = model.graph->firstNode()->next();
+  EXPECT_EQ(softmax->intAttr("axis"), 2);
+  EXPECT_EQ(model.graph->outputs[0]->bound()->name(), "probabilities");
+  Diagnostics found = checkModel(model);
+  EXPECT_FALSE(found.hasErrors()) << listed(found);
+}
+
 TEST(OpsetConversion, UpFromOpsetOneDropsTheConsumedInputsHint) {
   Model model = parseOrFail(R"(
     <ir_version: 3, opset_import: ["" : 1]>

@@ -166,6 +166,18 @@ const AdapterCase kCases[] = {
     {"SoftmaxDownFromThirteenOnTheLastAxis", R"(<ir_version: 8, opset_import: ["" : 13]>
       g (float[2,3,4] x) => (float[2,3,4] y) { y = Softmax <axis = -1> (x) })",
      11},
+    {"SoftmaxDownOnAMiddleAxisMovesItLastAndBack", R"(<ir_version: 8, opset_import: ["" : 13]>
+      g (float[2,3,4] x) => (float[2,3,4] y) { y = Softmax <axis = 1> (x) })",
+     11},
+    {"LogSoftmaxDownToOneOnTheFirstAxis", R"(<ir_version: 8, opset_import: ["" : 13]>
+      g (float[3,2,2] x) => (float[3,2,2] y) { y = LogSoftmax <axis = 0> (x) })",
+     1},
+    {"HardmaxDownOnAMiddleAxis", R"(<ir_version: 8, opset_import: ["" : 13]>
+      g (float[2,3,4] x) => (float[2,3,4] y) { y = Hardmax <axis = -2> (x) })",
+     11},
+    {"SoftmaxUpRefusesTheFlattenedAxesOfVersionEleven", R"(<ir_version: 8, opset_import: ["" : 11]>
+      g (float[2,3,4] x) => (float[2,3,4] y) { y = Softmax <axis = 1> (x) })",
+     13, "", "Softmax 11 to 13: a dimension after axis is not known to be 1"},
     {"SplitDownFromEighteenTurnsNumOutputsIntoSizes", R"(<ir_version: 8, opset_import: ["" : 18]>
       g (float[2,6] x) => (float[2,3] a, float[2,3] b) { a, b = Split <axis = 1, num_outputs = 2> (x) })",
      11},

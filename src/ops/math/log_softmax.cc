@@ -53,34 +53,6 @@ Status runLogSoftmax(KernelContext& ctx) {
   return runSoftmaxFamily<SoftmaxKind::kLogSoftmax>(ctx, false);
 }
 
-// The input's shape, null when not even its rank is known.
-const TensorShape* inputShape(const NodeDraft& draft) {
-  const Type* type = draft.inputType(0);
-  return type != nullptr ? type->shape : nullptr;
-}
-
-// Versions 1 and 11 work on the input coerced to 2-D, over all the dimensions from axis on;
-// version 13 along axis alone. The two agree when every dimension after axis is 1 (axis -1
-// always); otherwise it would take a Flatten and a Reshape around the node. The axis is
-// written out either way, as its default changed from 1 to -1.
-Status alongOneAxis(NodeDraft& draft) {
-  int64_t axis = draft.intAttr("axis").value_or(draft.from().attribute("axis")->default_int);
-  if (axis != -1) {
-    const TensorShape* shape = inputShape(draft);
-    if (shape == nullptr) return draft.refuse("axis is not -1 and the input's rank is unknown");
-    const auto rank = static_cast<int64_t>(shape->rank());
-    int64_t at = axis < 0 ? axis + rank : axis;
-    if (at < 0 || at >= rank) return draft.refuse("axis is outside the input's rank");
-    for (auto d = static_cast<size_t>(at) + 1; d < shape->rank(); ++d) {
-      if (shape->dims[d].dim_value != int64_t{1}) {
-        return draft.refuse("a dimension after axis is not known to be 1");
-      }
-    }
-  }
-  draft.setIntAttr("axis", axis);
-  return Status::ok();
-}
-
 }  // namespace
 
 extern const Operator kLogSoftmax;
@@ -120,7 +92,7 @@ constexpr Operator kLogSoftmax{
                   .up = alongOneAxis,
                   .down = alongOneAxis,
                   .up_refuses = "axis not -1, a dimension after it not known to be 1",
-                  .down_refuses = "axis not -1, a dimension after it not known to be 1"}},
+                  .down_refuses = "axis not -1 on an input of unknown rank"}},
     }};
 static_assert(isWellFormed(kLogSoftmax));
 

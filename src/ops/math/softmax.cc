@@ -41,32 +41,6 @@ Result<std::string> buildSoftmax13(const FunctionBodyContext& context) {
   return out.finish();
 }
 
-// Versions 1 and 11 take the softmax over all the dimensions from axis on (the input
-// coerced to 2-D), version 13 along axis alone: the two agree when every dimension after
-// axis is 1. The axis is written out, as its default changed from 1 to -1.
-Status singleAxisSoftmax(NodeDraft& draft) {
-  const AttributeSpec* spec = draft.from().attribute("axis");
-  std::optional<int64_t> axis =
-      draft.attribute("axis") != nullptr ? draft.intAttr("axis") : spec->default_int;
-  if (!axis) return draft.refuse("axis is not an int");
-  const Type* input = draft.inputType(0);
-  if (input == nullptr || input->shape == nullptr) {
-    if (*axis != -1) return draft.refuse("the input's rank is unknown and axis is not -1");
-  } else {
-    const TensorShape& shape = *input->shape;
-    const auto rank = static_cast<int64_t>(shape.rank());
-    int64_t at = *axis < 0 ? *axis + rank : *axis;
-    if (at < 0 || at >= rank) return draft.refuse("axis is outside the input's rank");
-    for (auto d = static_cast<size_t>(at) + 1; d < shape.rank(); ++d) {
-      if (shape.dims[d].dim_value != int64_t{1}) {
-        return draft.refuse("a dimension after axis is not known to be 1");
-      }
-    }
-  }
-  draft.setIntAttr("axis", *axis);
-  return Status::ok();
-}
-
 }  // namespace
 
 namespace {
@@ -113,10 +87,10 @@ constexpr Operator kSoftmax{
          .kernel = runSoftmax,
          .step = {.reviewed = true,
                   .change = "softmax along axis alone, not the 2-D coercion; axis default 1 -> -1",
-                  .up = singleAxisSoftmax,
-                  .down = singleAxisSoftmax,
-                  .up_refuses = "a dimension after axis not known to be 1",
-                  .down_refuses = "a dimension after axis not known to be 1"}},
+                  .up = alongOneAxis,
+                  .down = alongOneAxis,
+                  .up_refuses = "axis not -1, a dimension after it not known to be 1",
+                  .down_refuses = "axis not -1 on an input of unknown rank"}},
     }};
 static_assert(isWellFormed(kSoftmax));
 
