@@ -243,7 +243,26 @@ Status alongOneAxis(NodeDraft& draft) {
     draft.setIntAttr("axis", *axis);
     return Status::ok();
   }
-  if (draft.goingUp()) return draft.refuse("a dimension after axis is not known to be 1");
+  int64_t opset = draft.to().since_version;
+  if (draft.goingUp()) {
+    // The older versions' 2-D coercion, written out: a Flatten at axis, the operator along
+    // its last axis, a Reshape back to the input's shape (a constant: every dimension known).
+    std::vector<int64_t> dims;
+    for (const Extent& extent : *shape) {
+      if (!extent.value) {
+        return draft.refuse(
+            "a dimension after axis is not known to be 1, and the shape is not static");
+      }
+      dims.push_back(*extent.value);
+    }
+    Array target(ElementType::kInt64, {rank});
+    std::copy(dims.begin(), dims.end(), target.data<int64_t>());
+    Tensor* reshaped[] = {draft.editor().tensorFromArray(target)};
+    draft.precede("Flatten", opset).setIntAttr("axis", at);
+    draft.setIntAttr("axis", -1);
+    draft.follow("Reshape", opset, reshaped);
+    return Status::ok();
+  }
   std::vector<int64_t> perm;
   for (int64_t d = 0; d < rank; ++d) {
     if (d != at) perm.push_back(d);
@@ -252,7 +271,6 @@ Status alongOneAxis(NodeDraft& draft) {
   std::vector<int64_t> inverse(perm.size());
   for (size_t i = 0; i < perm.size(); ++i)
     inverse[static_cast<size_t>(perm[i])] = static_cast<int64_t>(i);
-  int64_t opset = draft.to().since_version;
   draft.precede("Transpose", opset).setIntsAttr("perm", perm);
   draft.setIntAttr("axis", rank - 1);
   draft.follow("Transpose", opset, {}).setIntsAttr("perm", inverse);

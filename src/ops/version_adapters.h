@@ -64,7 +64,8 @@ Status perTensorOnly(NodeDraft& draft);
 /// coerced to 2-D, over every dimension from axis on, version 13 along axis alone. The two
 /// agree when every dimension after axis is 1 (axis -1 always); the axis is written out, as
 /// its default changed from 1 to -1. Going down, another axis of an input of known rank is
-/// moved last by a Transpose before the node and back by one after it.
+/// moved last by a Transpose before the node and back by one after it; going up, a static
+/// input is flattened at axis before the node and reshaped back after it.
 Status alongOneAxis(NodeDraft& draft);
 /// Down to version 11, which picks the first of equal extremes: select_last_index must be 0.
 Status dropSelectLastIndex(NodeDraft& draft);

@@ -175,9 +175,16 @@ const AdapterCase kCases[] = {
     {"HardmaxDownOnAMiddleAxis", R"(<ir_version: 8, opset_import: ["" : 13]>
       g (float[2,3,4] x) => (float[2,3,4] y) { y = Hardmax <axis = -2> (x) })",
      11},
-    {"SoftmaxUpRefusesTheFlattenedAxesOfVersionEleven", R"(<ir_version: 8, opset_import: ["" : 11]>
+    {"SoftmaxUpFlattensAtAxisAndReshapesBack", R"(<ir_version: 8, opset_import: ["" : 11]>
       g (float[2,3,4] x) => (float[2,3,4] y) { y = Softmax <axis = 1> (x) })",
-     13, "", "Softmax 11 to 13: a dimension after axis is not known to be 1"},
+     13},
+    {"LogSoftmaxUpFromOneWithTheDefaultAxis", R"(<ir_version: 3, opset_import: ["" : 1]>
+      g (float[2,3,4] x) => (float[2,3,4] y) { y = LogSoftmax (x) })",
+     13},
+    {"SoftmaxUpRefusesFlattenedAxesOfAnOpenShape", R"(<ir_version: 8, opset_import: ["" : 11]>
+      g (float[N,3,4] x) => (float[N,3,4] y) { y = Softmax <axis = 1> (x) })",
+     13, "",
+     "Softmax 11 to 13: a dimension after axis is not known to be 1, and the shape is not static"},
     {"SplitDownFromEighteenTurnsNumOutputsIntoSizes", R"(<ir_version: 8, opset_import: ["" : 18]>
       g (float[2,6] x) => (float[2,3] a, float[2,3] b) { a, b = Split <axis = 1, num_outputs = 2> (x) })",
      11},

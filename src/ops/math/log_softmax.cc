@@ -91,7 +91,7 @@ constexpr Operator kLogSoftmax{
                             "bfloat16 added",
                   .up = alongOneAxis,
                   .down = alongOneAxis,
-                  .up_refuses = "axis not -1, a dimension after it not known to be 1",
+                  .up_refuses = "axis not -1, a dimension after it not 1, the shape not static",
                   .down_refuses = "axis not -1 on an input of unknown rank"}},
     }};
 static_assert(isWellFormed(kLogSoftmax));

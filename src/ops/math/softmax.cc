@@ -89,7 +89,7 @@ constexpr Operator kSoftmax{
                   .change = "softmax along axis alone, not the 2-D coercion; axis default 1 -> -1",
                   .up = alongOneAxis,
                   .down = alongOneAxis,
-                  .up_refuses = "axis not -1, a dimension after it not known to be 1",
+                  .up_refuses = "axis not -1, a dimension after it not 1, the shape not static",
                   .down_refuses = "axis not -1 on an input of unknown rank"}},
     }};
 static_assert(isWellFormed(kSoftmax));
