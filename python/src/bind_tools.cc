@@ -96,10 +96,11 @@ void bindTools(py::module_& module) {
 
   module.def(
       "infer",
-      [](const HolderPtr& holder, bool strict, bool name_unknown_dims) {
+      [](const HolderPtr& holder, bool strict, bool name_unknown_dims, bool constant_initializers) {
         InferOptions options;
         options.strict = strict;
         options.name_unknown_dims = name_unknown_dims;
+        options.constant_initializers = constant_initializers;
         InferResult result;
         {
           py::gil_scoped_release unlocked;
@@ -109,9 +110,11 @@ void bindTools(py::module_& module) {
         return diagnosticList(result.diagnostics);
       },
       py::arg("model"), py::kw_only(), py::arg("strict") = false,
-      py::arg("name_unknown_dims") = false,
+      py::arg("name_unknown_dims") = false, py::arg("constant_initializers") = false,
       "Infers types and shapes in place: value types are filled in (value.type, value.shape). "
-      "Returns the conflicts found (R36, X5; X6 in strict mode) as Diagnostics.");
+      "constant_initializers takes initializers listed as graph inputs as the constants they "
+      "hold (always so before IR 4). Returns the conflicts found (R36, X5; X6 in strict mode) "
+      "as Diagnostics.");
 
   module.def(
       "optimize",

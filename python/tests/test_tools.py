@@ -50,6 +50,23 @@ def test_infer_reports_a_conflict():
     assert any(d.rule == "R36" for d in onyx.infer(model))
 
 
+INITIALIZER_AS_INPUT = """
+    <ir_version: 8, opset_import: ["" : 8]>
+    g (float[2,12] x, int64[2] target) => (y) <int64[2] target = {3, 8}> {
+      y = Reshape (x, target)
+    }
+"""
+
+
+def test_infer_takes_initializers_listed_as_inputs_as_constants_when_asked():
+    model = onyx.parse_text(INITIALIZER_AS_INPUT)
+    assert onyx.infer(model) == []
+    assert model.graph.outputs[0].shape == (None, None)  # a caller may feed another target
+    model = onyx.parse_text(INITIALIZER_AS_INPUT)
+    assert onyx.infer(model, constant_initializers=True) == []
+    assert model.graph.outputs[0].shape == (3, 8)
+
+
 def test_optimize_folds_and_reports():
     model = onyx.parse_text(
         """

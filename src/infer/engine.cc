@@ -75,13 +75,17 @@ ValueState& Engine::stateOf(const Value& value) {
   if (!inserted) return state;
   const Type* declared = declaredType(value);
   if (declared != nullptr) state.type = ops::fromDeclared(*declared, dims_);
-  if (value.isGraphInput()) state.data_source = &value;
+  // An initializer that is also a graph input is only a default from IR 4 on: the caller may
+  // feed another value, so it is not a constant (IR.md, "Graphs"). Before IR 4, or with
+  // InferOptions::constant_initializers, it is.
+  bool fixed =
+      value.initializer() != nullptr && (!value.isGraphInput() || options_.constant_initializers ||
+                                         model_.ir_version.value_or(4) < 4);
+  if (value.isGraphInput() && !fixed) state.data_source = &value;
   if (value.initializer() != nullptr) {
     const Tensor& tensor = *value.initializer();
     state.type = mergeTypes(state.type, ops::typeOfTensor(tensor), dims_).type;
-    // An initializer that is also a graph input is only a default: the caller may feed
-    // another value, so it is not a constant (IR.md, "Graphs").
-    if (!value.isGraphInput()) {
+    if (fixed) {
       state.constant = &tensor;
       if (std::optional<Dims> elements = ops::integerElements(tensor)) {
         state.data = std::make_unique<Dims>(std::move(*elements));

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <string>
+#include <string_view>
+
 #include "support/infer_testing.h"
 
 namespace onyx {
@@ -28,6 +31,31 @@ TEST(InferEngine, DataPropagatesFromShapeIntoReshape) {
   EXPECT_EQ(m.typeOf("s"), "int64[2]");
   EXPECT_EQ(m.typeOf("y"), "float[8*N*S]");
   EXPECT_EQ(m.typeOf("z"), "float[N,S]");
+}
+
+// An initializer listed as a graph input: a default a caller may override from IR 4 on, the
+// constant it holds before (every initializer had to be an input then, and none can be fed).
+constexpr std::string_view kInitializerAsInput = R"(
+    <ir_version: IR, opset_import: ["" : 8]>
+    g (float[2,12] x, int64[2] target) => (y) <int64[2] target = {3, 8}> {
+      y = Reshape (x, target)
+    })";
+
+std::string atIr(int ir_version) {
+  std::string text(kInitializerAsInput);
+  text.replace(text.find("IR"), 2, std::to_string(ir_version));
+  return text;
+}
+
+TEST(InferEngine, BeforeIrFourAnInitializerListedAsAnInputIsAConstant) {
+  EXPECT_EQ(inferText(atIr(3)).typeOf("y"), "float[3,8]");
+}
+
+TEST(InferEngine, FromIrFourAnInitializerListedAsAnInputIsADefaultUnlessAsked) {
+  EXPECT_EQ(inferText(atIr(8)).typeOf("y"), "float[?,?]");
+  InferOptions options;
+  options.constant_initializers = true;
+  EXPECT_EQ(inferText(atIr(8), options).typeOf("y"), "float[3,8]");
 }
 
 TEST(InferEngine, ConflictWithDeclarationIsR36) {

@@ -57,6 +57,18 @@ TEST_F(InferCli, PrintsOutputTypes) {
   EXPECT_EQ(run.out, "y: float[N,3]\n");
 }
 
+TEST_F(InferCli, ConstantInitializersReadsTheInitializersListedAsInputs) {
+  std::string model = writeModel("defaults.onnx", R"(
+    <ir_version: 8, opset_import: ["" : 8]>
+    g (float[2,12] x, int64[2] target) => (y) <int64[2] target = {3, 8}> {
+      y = Reshape (x, target)
+    })");
+  EXPECT_EQ(onyx("infer " + model).out, "y: float[?,?]\n");
+  ToolRun run = onyx("infer " + model + " --constant-initializers");
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(run.out, "y: float[3,8]\n");
+}
+
 TEST_F(InferCli, WritesValueInfoIntoOut) {
   std::string model = writeModel("chain.onnx", kChain);
   std::string out = (dir_ / "inferred.onnx").string();

@@ -1,8 +1,8 @@
-// `onyx infer MODEL [OUT] [--strict] [--verbose] [--name-unknown-dims] [--json]`: type and
-// shape inference. With OUT, writes the model with value_info filled in; without, prints
-// each graph output's type. Diagnostics (R36 conflicts, X5 refused nodes, X6 in strict
-// mode) go to stdout like `onyx check`'s; exit 0 when there is no error, 1 when there is,
-// 2 when the model cannot be read or written.
+// `onyx infer MODEL [OUT] [--strict] [--verbose] [--name-unknown-dims]
+// [--constant-initializers] [--json]`: type and shape inference. With OUT, writes the model
+// with value_info filled in; without, prints each graph output's type. Diagnostics (R36 conflicts,
+// X5 refused nodes, X6 in strict mode) go to stdout like `onyx check`'s; exit 0 when there is no
+// error, 1 when there is, 2 when the model cannot be read or written.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -25,6 +25,7 @@ struct InferArguments {
   bool strict = false;
   bool verbose = false;
   bool name_unknown_dims = false;
+  bool constant_initializers = false;
   bool json = false;
 };
 
@@ -43,6 +44,7 @@ int runInfer(const InferArguments& arguments) {
   InferOptions options;
   options.strict = arguments.strict;
   options.name_unknown_dims = arguments.name_unknown_dims;
+  options.constant_initializers = arguments.constant_initializers;
   InferResult result = inferModel(model, options);
 
   std::string text;
@@ -118,6 +120,9 @@ void addInferCommand(CLI::App& app, int& exit_code) {
                     "say which nodes leave outputs without a shape, and why");
   command->add_flag("--name-unknown-dims", arguments->name_unknown_dims,
                     "name dimensions nothing names (unk__0, ...) instead of leaving them unknown");
+  command->add_flag("--constant-initializers", arguments->constant_initializers,
+                    "take initializers listed as graph inputs as the constants they hold (always "
+                    "so before IR 4), not as defaults a caller may override");
   command->add_flag("--json", arguments->json, "print outputs, diagnostics and counts as JSON");
   command->callback([&exit_code, arguments] { exit_code = runInfer(*arguments); });
 }

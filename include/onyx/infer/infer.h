@@ -43,6 +43,12 @@ struct InferOptions {
   /// interface and the operators alone, never from an annotation an exporter wrote for one
   /// particular run (a batch of 1 where the input says `batch`).
   bool trust_value_info = true;
+  /// Take an initializer that is also a graph input as the constant it holds, not as a
+  /// default a caller may override. Before IR 4 that is always so (every initializer had to
+  /// be an input, and none can be overridden: onnxruntime reads them the same way); from
+  /// IR 4 on this says that the model is run without feeding them (onnxruntime's
+  /// remove_initializer_from_input.py makes it so).
+  bool constant_initializers = false;
 };
 
 /// What inference knows of one value (InferOptions::keep_values).
