@@ -103,8 +103,26 @@ std::string Engine::NodePlace::path() const {
 }
 
 void Engine::inferGraph(Graph& graph, const std::string& path) {
+  checkInitializedInputs(graph, path);
   size_t index = 0;
   for (Node* node : graph.nodes()) inferNode(*node, NodePlace{&path, index++, node});
+}
+
+void Engine::checkInitializedInputs(const Graph& graph, const std::string& path) {
+  for (size_t i = 0; i < graph.inputs.size(); ++i) {
+    const Value* value = graph.inputs[i]->value;
+    if (value == nullptr || value->initializer() == nullptr || value->type() == nullptr) continue;
+    InferredType declared = ops::fromDeclared(*value->type(), dims_);
+    InferredType held = ops::typeOfTensor(*value->initializer());
+    Merged merged = mergeTypes(declared, held, dims_);
+    if (merged.conflict.empty()) continue;
+    std::string place = path;
+    appendSegment(place, "input", i, value->name());
+    result_.diagnostics.error("R36", place,
+                              quoted(value->name()) + ": the graph input declares " +
+                                  describe(declared, dims_) + ", its initializer holds " +
+                                  describe(held, dims_) + trimmed(merged.conflict));
+  }
 }
 
 void Engine::inferNode(Node& node, const NodePlace& place) {

@@ -58,6 +58,27 @@ TEST(InferEngine, FromIrFourAnInitializerListedAsAnInputIsADefaultUnlessAsked) {
   EXPECT_EQ(inferText(atIr(8), options).typeOf("y"), "float[3,8]");
 }
 
+TEST(InferEngine, AGraphInputThatContradictsItsInitializerIsR36) {
+  for (const char* declared : {"float[4,3]", "float[8]", "int64[8,7]"}) {
+    std::string text = R"(
+      <ir_version: 8, opset_import: ["" : 17]>
+      g (DECLARED x) => (y) <float[8,7] x = {0.0}> { y = Identity (x) })";
+    text.replace(text.find("DECLARED"), 8, declared);
+    auto m = inferText(text);
+    ASSERT_TRUE(m.result.diagnostics.hasErrors()) << declared;
+    const Diagnostic& found = m.result.diagnostics.all()[0];
+    EXPECT_EQ(found.rule, "R36") << declared;
+    EXPECT_EQ(found.path, "graph.input[0](x)") << declared;
+    EXPECT_NE(found.message.find("its initializer holds float[8,7]"), std::string::npos)
+        << found.message;
+  }
+  // A symbol takes the initializer's size: no conflict.
+  auto fits = inferText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[N,7] x) => (y) <float[8,7] x = {0.0}> { y = Identity (x) })");
+  EXPECT_FALSE(fits.result.diagnostics.hasErrors()) << fits.diagnostics();
+}
+
 TEST(InferEngine, ConflictWithDeclarationIsR36) {
   auto m = inferText(R"(
     <ir_version: 10, opset_import: ["" : 21]>
