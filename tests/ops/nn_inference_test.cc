@@ -52,6 +52,31 @@ TEST(NnInference, ConvRefusesChannelMismatchAndSmallRank) {
                   .has("X5"));
 }
 
+TEST(NnInference, PadsBesideAnAutoPadOtherThanNotSetIsRefused) {
+  EXPECT_TRUE(inferAt(21, R"(g (float[1, 3, 5, 5] x, float[8, 3, 3, 3] w) => (y) {
+    y = ConvTranspose <auto_pad = "SAME_UPPER", pads = [1, 1, 1, 1]> (x, w) })")
+                  .has("X5"));
+  EXPECT_TRUE(inferAt(21, R"(g (float[1, 3, 5, 5] x, float[8, 3, 3, 3] w) => (y) {
+    y = Conv <auto_pad = "VALID", pads = [0, 0, 0, 0]> (x, w) })")
+                  .has("X5"));
+  auto fine = inferAt(21, R"(g (float[1, 3, 5, 5] x, float[8, 3, 3, 3] w) => (y) {
+    y = Conv <auto_pad = "NOTSET", pads = [1, 1, 1, 1]> (x, w) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+}
+
+TEST(NnInference, BatchNormalizationStatisticsAreOnePerChannel) {
+  EXPECT_TRUE(inferAt(15, R"(g (float[2, 3, 4] x, float[3, 1] s, float[3] b, float[3] m,
+                              float[3] v) => (y) { y = BatchNormalization (x, s, b, m, v) })")
+                  .has("X5"));
+  EXPECT_TRUE(inferAt(15, R"(g (float[2, 3, 4] x, float[4] s, float[4] b, float[4] m,
+                              float[4] v) => (y) { y = BatchNormalization (x, s, b, m, v) })")
+                  .has("X5"));
+  auto fine = inferAt(15, R"(g (float[2, C, 4] x, float[3] s, float[3] b, float[3] m,
+                              float[3] v) => (y) { y = BatchNormalization (x, s, b, m, v) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[2,C,4]");
+}
+
 TEST(NnInference, ConvWithUnknownKernelKeepsBatchAndChannels) {
   auto m = inferAt(21, R"(g (float[N, 3, 8, 8] x, float[16, 3, K, K] w) => (y) {
     y = Conv (x, w) })");

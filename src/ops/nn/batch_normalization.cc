@@ -25,12 +25,32 @@ namespace {
 // 14, running_mean and running_var after) have the shape of the mean input: (C), or
 // (C, D1, ...) for spatial = 0 in versions before 9.
 void inferBatchNormalization(InferenceContext& ctx) {
+  // scale, B, mean and var are rank 1, one entry per channel: the input's dimension 1
+  // (onnx's BatchNormalization-15 inference, onnx/defs/nn/defs.cc: checkInputRank(ctx, 1..4,
+  // 1), unifyInputDim(ctx, 1..4, 0, num_channels)). Not so with spatial 0 (versions before
+  // 9), where they are C x D1 x ... x Dn.
+  const Dims* input = ctx.inputShape(0);
+  bool spatial = ctx.intAttribute("spatial").value_or(1) != 0;
+  for (size_t i = 1; spatial && i < 5 && i < ctx.inputCount(); ++i) {
+    const Dims* shape = ctx.inputShape(i);
+    if (shape == nullptr) continue;
+    if (shape->size() != 1) {
+      ctx.fail("input " + std::to_string(i) + " has rank " + std::to_string(shape->size()) +
+               "; scale, B, mean and var are rank 1");
+      return;
+    }
+    if (input != nullptr && input->size() >= 2 && (*shape)[0].isKnown() && (*input)[1].isKnown() &&
+        (*shape)[0].value() != (*input)[1].value()) {
+      ctx.fail("input " + std::to_string(i) + " has " + std::to_string((*shape)[0].value()) +
+               " entries; the input has " + std::to_string((*input)[1].value()) + " channels");
+      return;
+    }
+  }
   inferSameShape(ctx);
   Dims statistics;
   if (const Dims* mean = ctx.inputShape(3)) {
     statistics = *mean;
-  } else if (const Dims* input = ctx.inputShape(0); input != nullptr && input->size() >= 2 &&
-                                                    ctx.intAttribute("spatial").value_or(1) != 0) {
+  } else if (input != nullptr && input->size() >= 2 && spatial) {
     statistics.push_back((*input)[1]);
   } else {
     return;

@@ -30,7 +30,9 @@ inline std::optional<std::vector<int64_t>> spatialAttribute(InferenceContext& ct
                                                             int64_t fallback, int64_t minimum);
 
 enum class AutoPad { kNotSet, kSameUpper, kSameLower, kValid };
-/// The node's auto_pad; fails the node and returns nullopt for an unknown value.
+/// The node's auto_pad; fails the node and returns nullopt for an unknown value, or for
+/// pads set beside an auto_pad other than NOTSET (the two cannot be used together; onnx's
+/// convPoolShapeInference, onnx/defs/nn/defs.cc).
 inline std::optional<AutoPad> autoPadOf(InferenceContext& ctx);
 
 /// The spatial output dimensions of a window `kernel` sliding over `input` (N, C, D1..Dn),
@@ -74,11 +76,20 @@ inline std::optional<std::vector<int64_t>> spatialAttribute(InferenceContext& ct
 inline std::optional<AutoPad> autoPadOf(InferenceContext& ctx) {
   std::string_view text = ctx.stringAttribute("auto_pad").value_or("NOTSET");
   if (text == "NOTSET" || text.empty()) return AutoPad::kNotSet;
-  if (text == "SAME_UPPER") return AutoPad::kSameUpper;
-  if (text == "SAME_LOWER") return AutoPad::kSameLower;
-  if (text == "VALID") return AutoPad::kValid;
-  ctx.fail("auto_pad " + quoted(text) + " is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
-  return std::nullopt;
+  std::optional<AutoPad> auto_pad;
+  if (text == "SAME_UPPER") auto_pad = AutoPad::kSameUpper;
+  if (text == "SAME_LOWER") auto_pad = AutoPad::kSameLower;
+  if (text == "VALID") auto_pad = AutoPad::kValid;
+  if (!auto_pad) {
+    ctx.fail("auto_pad " + quoted(text) + " is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+    return std::nullopt;
+  }
+  if (std::optional<std::vector<int64_t>> pads = ctx.intsAttribute("pads");
+      pads && !pads->empty()) {
+    ctx.fail("pads is set beside auto_pad " + quoted(text) + "; the two cannot be used together");
+    return std::nullopt;
+  }
+  return auto_pad;
 }
 
 inline std::optional<Dims> slidingWindowDims(InferenceContext& ctx, const Dims& input,
