@@ -23,20 +23,6 @@ HeldGraph heldGraph(const Node& node, std::string_view name) {
   return {};
 }
 
-// The inputs the operator passes to `graph`: those an initializer does not back. Up to IR 3
-// a graph may list such inputs (their defaults) after those the operator passes; from IR 4
-// an input that is also an initializer is R33's to report, not counted here a second time.
-size_t passedInputs(const Graph& graph) {
-  size_t count = graph.inputs.size();
-  size_t passed = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const ValueInfo* info = graph.inputs[i];
-    const Value* value = info != nullptr ? info->value : nullptr;
-    if (value == nullptr || !value->isInitializer()) ++passed;
-  }
-  return passed;
-}
-
 std::string bodyPath(const SignatureSite& site, const HeldGraph& held) {
   return site.attributePath(held.index) + ".g";
 }
@@ -49,7 +35,7 @@ class BodyCheck {
     for (const char* name : {"then_branch", "else_branch"}) {
       HeldGraph branch = heldGraph(node_, name);
       if (branch.graph == nullptr) continue;  // R49, R50
-      size_t inputs = passedInputs(*branch.graph);
+      size_t inputs = branch.graph->passedInputCount();
       if (inputs != 0) {
         site_.out.error("R52", bodyPath(site_, branch),
                         std::string("the ") + name + " takes " +
@@ -81,7 +67,7 @@ class BodyCheck {
                           "; its outputs are the final carried values, then the scan outputs");
     }
     if (body.graph == nullptr) return;
-    size_t inputs = passedInputs(*body.graph);
+    size_t inputs = body.graph->passedInputCount();
     if (inputs != carried + 2) {
       site_.out.error("R52", bodyPath(site_, body),
                       "the Loop body takes " + countText(inputs, "input", "inputs") +
@@ -138,7 +124,7 @@ class BodyCheck {
     }
     HeldGraph body = heldGraph(node_, "body");
     if (body.graph == nullptr) return;
-    size_t inputs = passedInputs(*body.graph);
+    size_t inputs = body.graph->passedInputCount();
     if (inputs != given) {
       site_.out.error(
           "R52", bodyPath(site_, body),
@@ -158,7 +144,7 @@ class BodyCheck {
   void sequenceMapBody() {
     HeldGraph body = heldGraph(node_, "body");
     if (body.graph == nullptr) return;
-    size_t inputs = passedInputs(*body.graph);
+    size_t inputs = body.graph->passedInputCount();
     if (inputs != node_.inputCount()) {
       site_.out.error(
           "R52", bodyPath(site_, body),

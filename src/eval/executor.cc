@@ -299,10 +299,23 @@ Result<std::vector<EvalValue>> Executor::runSubgraph(const Graph& graph,
   }
   const GraphPlan& plan = **found;
   Frame inner(plan, at_.frame);
-  for (size_t i = 0; i < plan.input_slots.size() && i < inputs.size(); ++i) {
-    if (plan.input_slots[i] >= 0) {
-      inner.slots[static_cast<size_t>(plan.input_slots[i])] = std::move(inputs[i]);
+  for (size_t i = 0; i < plan.input_slots.size(); ++i) {
+    if (plan.input_slots[i] < 0) continue;
+    std::optional<EvalValue>& slot = inner.slots[static_cast<size_t>(plan.input_slots[i])];
+    if (i < inputs.size()) {
+      slot = std::move(inputs[i]);
+      continue;
     }
+    // Up to IR 3 a body lists its initializers as inputs after the passed ones: those take
+    // the initializer (Graph::passedInputCount).
+    const Value* formal = i < graph.inputs.size() ? graph.inputs[i]->value : nullptr;
+    if (formal == nullptr || formal->initializer() == nullptr) continue;
+    Result<const EvalValue*> initial = constant(*formal);
+    if (!initial) {
+      --depth_;
+      return initial.status();
+    }
+    slot = **initial;
   }
   Result<std::vector<EvalValue>> outputs = runPlan(plan, inner);
   --depth_;

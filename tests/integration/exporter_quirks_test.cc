@@ -99,6 +99,32 @@ void giveNestedGraphsEmptyTypes(Model& model) {
   }
 }
 
+// Up to IR 3 every initializer had to be listed as an input, subgraphs' too: a Loop body
+// lists its own after the inputs the Loop passes. The checker, inference and the evaluator
+// all count only the inputs passed.
+TEST(ExporterQuirks, AnIrThreeLoopBodyListsItsInitializersAsInputs) {
+  Model model = parseOrFail(R"(
+    <ir_version: 3, opset_import: ["" : 11]>
+    g (float[2] x) => (float[2] y) {
+      n = Constant <value = int64 {3}> ()
+      go = Constant <value = bool {1}> ()
+      y = Loop (n, go, x) <body = body (int64 i, bool cond, float[2] acc, float[2] step)
+                                  => (bool cond_out, float[2] acc_out)
+                                  <float[2] step = {1.0, 2.0}> {
+        cond_out = Identity (cond)
+        acc_out = Add (acc, step)
+      }>
+    })");
+  Diagnostics checked = checkModel(model);
+  EXPECT_FALSE(checked.hasErrors()) << listed(checked);
+  InferResult inferred = inferModel(model);
+  EXPECT_FALSE(inferred.diagnostics.hasErrors()) << listed(inferred.diagnostics);
+  std::vector<std::vector<float>> outputs =
+      floatOutputs(model, {{"x", tensorOf<float>(ElementType::kFloat, {2}, {0.5f, 0.0f})}});
+  ASSERT_EQ(outputs.size(), 1u);
+  EXPECT_EQ(outputs[0], (std::vector<float>{3.5f, 6.0f}));
+}
+
 TEST(ExporterQuirks, EmptyTypesInSubgraphsAreUnknownTypes) {
   Model model = parseOrFail(kControlFlow);
   giveNestedGraphsEmptyTypes(model);

@@ -86,6 +86,16 @@ struct Graph {
     }
     return false;
   }
+  /// The inputs an operator passes to this graph (a body of If, Loop, Scan, ...): those no
+  /// initializer backs. Up to IR 3 every initializer had to be an input, so a body listed its
+  /// own after the ones passed. O(inputs).
+  size_t passedInputCount() const {
+    size_t passed = 0;
+    for (const ValueInfo* info : inputs) {
+      if (info == nullptr || info->value == nullptr || !info->value->isInitializer()) ++passed;
+    }
+    return passed;
+  }
 
   // ---- nodes -------------------------------------------------------------------------------
 

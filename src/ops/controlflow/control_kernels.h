@@ -62,8 +62,8 @@ inline Result<ScanRun> runScanBody(KernelContext& ctx, const Graph& body,
                                    const std::vector<int64_t>& output_axes,
                                    const std::vector<bool>& output_reverse) {
   size_t state_count = states.size();
-  if (body.inputs.size() != state_count + scan_inputs.size()) {
-    return ctx.fail("the body takes " + std::to_string(body.inputs.size()) +
+  if (body.passedInputCount() != state_count + scan_inputs.size()) {
+    return ctx.fail("the body takes " + std::to_string(body.passedInputCount()) +
                     " inputs, Scan gives " + std::to_string(state_count + scan_inputs.size()));
   }
   if (body.outputs.size() < state_count)

@@ -29,9 +29,9 @@ void inferLoop(InferenceContext& ctx) {
   const Graph* body = ctx.graphAttribute("body");
   if (body == nullptr) return;
   size_t carried_count = ctx.inputCount() > 2 ? ctx.inputCount() - 2 : 0;
-  if (body->inputs.size() != carried_count + 2) {
-    ctx.fail("the body takes " + std::to_string(body->inputs.size()) + " inputs, Loop gives 2 + " +
-             std::to_string(carried_count) + " loop-carried values");
+  if (body->passedInputCount() != carried_count + 2) {
+    ctx.fail("the body takes " + std::to_string(body->passedInputCount()) +
+             " inputs, Loop gives 2 + " + std::to_string(carried_count) + " loop-carried values");
     return;
   }
   if (body->outputs.size() < carried_count + 1) {
@@ -92,8 +92,8 @@ Status runLoop(KernelContext& ctx) {
   const Graph* body = ctx.graphAttribute("body");
   if (body == nullptr) return ctx.fail("the required graph attribute body is missing");
   size_t carried_count = ctx.inputCount() > 2 ? ctx.inputCount() - 2 : 0;
-  if (body->inputs.size() != carried_count + 2) {
-    return ctx.fail("the body takes " + std::to_string(body->inputs.size()) +
+  if (body->passedInputCount() != carried_count + 2) {
+    return ctx.fail("the body takes " + std::to_string(body->passedInputCount()) +
                     " inputs, Loop gives 2 + " + std::to_string(carried_count));
   }
   if (body->outputs.size() < carried_count + 1) {

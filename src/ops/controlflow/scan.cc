@@ -42,8 +42,8 @@ std::optional<ScanCounts> countScan(InferenceContext& ctx, const Graph& body, si
   }
   ScanCounts counts{given - static_cast<size_t>(*scan_inputs), static_cast<size_t>(*scan_inputs),
                     0};
-  if (body.inputs.size() != given) {
-    ctx.fail("the body takes " + std::to_string(body.inputs.size()) + " inputs, Scan gives " +
+  if (body.passedInputCount() != given) {
+    ctx.fail("the body takes " + std::to_string(body.passedInputCount()) + " inputs, Scan gives " +
              std::to_string(given));
     return std::nullopt;
   }

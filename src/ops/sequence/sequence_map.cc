@@ -152,8 +152,8 @@ Result<std::string> buildSequenceMap17(const FunctionBodyContext& context) {
 void inferSequenceMap(InferenceContext& ctx) {
   const Graph* body = ctx.graphAttribute("body");
   if (body == nullptr) return;
-  if (body->inputs.size() != ctx.inputCount()) {
-    ctx.fail("the body takes " + std::to_string(body->inputs.size()) +
+  if (body->passedInputCount() != ctx.inputCount()) {
+    ctx.fail("the body takes " + std::to_string(body->passedInputCount()) +
              " inputs, SequenceMap gives " + std::to_string(ctx.inputCount()));
     return;
   }
@@ -197,8 +197,8 @@ Status runSequenceMap(KernelContext& ctx) {
                       std::to_string(count));
     }
   }
-  if (body->inputs.size() != ctx.inputCount()) {
-    return ctx.fail("the body takes " + std::to_string(body->inputs.size()) + " inputs, not " +
+  if (body->passedInputCount() != ctx.inputCount()) {
+    return ctx.fail("the body takes " + std::to_string(body->passedInputCount()) + " inputs, not " +
                     std::to_string(ctx.inputCount()));
   }
   std::vector<std::vector<EvalValue>> results(ctx.outputCount());
