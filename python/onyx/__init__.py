@@ -11,6 +11,7 @@ the model in place, with no serialisation between Python and C++.
     outputs = onyx.Session(model).run(None, {"x": x})
 """
 
+from ._onyx import __version__  # noqa: F401  (re-exported)
 from ._onyx import (  # noqa: F401  (re-exported)
     Attribute,
     CheckError,

@@ -10,6 +10,9 @@ Path = Union[str, "os.PathLike[str]"]
 BytesLike = Union[bytes, bytearray, memoryview]
 PythonValue = Union[np.ndarray, list, dict, None]
 
+__version__: str
+"""onyx's version, as `onyx --version` prints it ("0.1.0")."""
+
 class OnyxError(ValueError):
     """onyx refused the input: a malformed file, an invalid edit, a model it cannot run."""
 

@@ -20,6 +20,7 @@ py::object newException(const char* name, PyObject* base, const char* doc) {
 PYBIND11_MODULE(_onyx, module) {
   using namespace onyx::python;
   module.doc() = "onyx's C++ model, bound for Python (see the onyx package).";
+  module.attr("__version__") = ONYX_VERSION_TEXT;
   PythonErrors& errors = pythonErrors();
   errors.onyx_error = newException(
       "onyx.OnyxError", PyExc_ValueError,

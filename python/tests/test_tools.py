@@ -191,3 +191,14 @@ def test_inline_functions_keeps_untouched_views_and_drops_removed_functions():
         list(twice)
     with pytest.raises(onyx.StaleReferenceError, match="removed"):
         list(body)
+
+
+def test_version_is_the_command_lines():
+    import subprocess
+    import pathlib
+
+    tool = pathlib.Path(onyx.__file__).resolve().parents[2] / "tools" / "onyx" / "onyx"
+    assert onyx.__version__.count(".") == 2
+    if tool.exists():  # the build tree: the same version as the command line
+        printed = subprocess.run([str(tool), "--version"], capture_output=True, text=True).stdout
+        assert printed.strip() == "onyx " + onyx.__version__

@@ -5,7 +5,7 @@
 int main(int argc, char** argv) {
   CLI::App app{"onyx — read, check, show, transform, write and run ONNX models"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "onyx 0.1.0");
+  app.set_version_flag("--version", "onyx " ONYX_VERSION_TEXT);
   int exit_code = onyx::tool::kExitOk;
   onyx::tool::addInfoCommand(app, exit_code);
   onyx::tool::addCheckCommand(app, exit_code);
