@@ -256,6 +256,21 @@ void bindModels(py::module_& module) {
       py::arg("text"), "A model from its ONNX text syntax (docs/Syntax.md).");
 
   module.def(
+      "parse_graph",
+      [](const std::string& text) {
+        Result<Model> model = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          model = parseGraphText(text);
+        }
+        HolderPtr holder = makeHolder(unwrap(std::move(model), "cannot parse the graph text"));
+        return Ref<Graph>(holder, holder->model.graph);
+      },
+      py::arg("text"),
+      "A lone graph from the text syntax (`name (inputs) => (outputs) <initializers> "
+      "{ nodes }`), held by an otherwise empty model (graph.model).");
+
+  module.def(
       "load_value",
       [](py::object source, py::object type) -> py::object {
         const Type* declared = nullptr;

@@ -202,3 +202,15 @@ def test_version_is_the_command_lines():
     if tool.exists():  # the build tree: the same version as the command line
         printed = subprocess.run([str(tool), "--version"], capture_output=True, text=True).stdout
         assert printed.strip() == "onyx " + onyx.__version__
+
+
+def test_parse_graph_gives_a_graph_and_names_the_place_of_an_error():
+    graph = onyx.parse_graph("agraph (float[2] x) => (float[2] y) { y = Relu (x) }")
+    assert [node.op_type for node in graph] == ["Relu"]
+    assert graph.outputs[0].name == "y"
+    try:
+        onyx.parse_graph("agraph (float[2] x => ")
+    except onyx.OnyxError as error:
+        assert "line 1, column 21" in str(error)
+    else:
+        raise AssertionError("a broken graph text parsed")
