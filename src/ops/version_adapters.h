@@ -21,6 +21,17 @@ Status legacyBroadcastToNumpy(NodeDraft& draft);
 /// Down to legacy broadcasting, which stretches only the second input, over the first, and
 /// only when it has the first's last dimensions or one element; equal shapes need none.
 Status numpyBroadcastToLegacy(NodeDraft& draft);
+/// The step of the binary operators to opset 7 (Add, Sub, Mul, Div, Pow, And, Or, Xor,
+/// Equal, Greater, Less), written once for all of them.
+inline constexpr VersionStep kNumpyBroadcastStep = {
+    .reviewed = true,
+    .change = "numpy broadcasting replaces broadcast/axis",
+    .up = legacyBroadcastToNumpy,
+    .down = numpyBroadcastToLegacy,
+    .up_refuses = "axis off the first input's last dimensions, the second input not a constant",
+    .down_refuses =
+        "the second input not known to be the first's shape, its last dimensions or "
+        "one element"};
 /// Down to a variadic version that does not broadcast: every input must be known to have
 /// the first one's shape.
 Status requireOneShape(NodeDraft& draft);

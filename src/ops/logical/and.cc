@@ -25,32 +25,25 @@ constexpr Formals kOutputs1 = {{"C", "T1"}};
 constexpr Constraints kConstraints1 = {{"T", tensor("bool")}, {"T1", tensor("bool")}};
 
 extern const Operator kAnd;
-constexpr Operator kAnd{
-    .domain = kOnnxDomain,
-    .name = "And",
-    .versions = {
-        {.since_version = 1,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .attributes = {attr("axis", kInt), attr("broadcast", 0)},
-         .constraints = kConstraints1,
-         .infer = inferSameShape,
-         .kernel = runAnd},
-        {.since_version = 7,
-         .traits = kElementwise | kCommutative,
-         .inputs = kInputs1,
-         .outputs = kOutputs1,
-         .constraints = kConstraints1,
-         .infer = inferBroadcast,
-         .kernel = runAnd,
-         .step = {.reviewed = true,
-                  .change = "numpy broadcasting replaces broadcast/axis",
-                  .up = legacyBroadcastToNumpy,
-                  .down = numpyBroadcastToLegacy,
-                  .up_refuses = "axis off A's last dimensions, B not a constant",
-                  .down_refuses =
-                      "B not known to be A's shape, its last dimensions or one element"}},
-    }};
+constexpr Operator kAnd{.domain = kOnnxDomain,
+                        .name = "And",
+                        .versions = {
+                            {.since_version = 1,
+                             .inputs = kInputs1,
+                             .outputs = kOutputs1,
+                             .attributes = {attr("axis", kInt), attr("broadcast", 0)},
+                             .constraints = kConstraints1,
+                             .infer = inferSameShape,
+                             .kernel = runAnd},
+                            {.since_version = 7,
+                             .traits = kElementwise | kCommutative,
+                             .inputs = kInputs1,
+                             .outputs = kOutputs1,
+                             .constraints = kConstraints1,
+                             .infer = inferBroadcast,
+                             .kernel = runAnd,
+                             .step = kNumpyBroadcastStep},
+                        }};
 static_assert(isWellFormed(kAnd));
 
 }  // namespace onyx::ops::ai_onnx
