@@ -203,37 +203,41 @@ void NodeDraft::setConstantInput(size_t i, Tensor* tensor) {
   inputs_changed_ = true;
 }
 
-void NodeDraft::setIntegersInput(size_t i, std::span<const int64_t> values) {
+Tensor* NodeDraft::integers(std::span<const int64_t> values) const {
   Array array(ElementType::kInt64, {static_cast<int64_t>(values.size())});
   std::copy(values.begin(), values.end(), array.data<int64_t>());
-  setConstantInput(i, edit_.tensorFromArray(array));
+  return edit_.tensorFromArray(array);
+}
+
+void NodeDraft::setIntegersInput(size_t i, std::span<const int64_t> values) {
+  setConstantInput(i, integers(values));
+}
+
+NodeDraft& NodeDraft::added(std::string_view op_type, int64_t opset, bool precedes,
+                            std::vector<Input> inputs) {
+  Node* stand_in = edit_.arena().make<Node>();
+  stand_in->op_type = edit_.arena().copy(op_type);
+  auto draft = std::make_unique<NodeDraft>(*stand_in, edit_, type_of_);
+  draft->follower_ = true;
+  draft->inputs_ = std::move(inputs);
+  draft->inputs_changed_ = true;
+  followers_.push_back({std::move(draft), opset, precedes});
+  return *followers_.back().draft;
 }
 
 NodeDraft& NodeDraft::follow(std::string_view op_type, int64_t opset,
                              std::span<Tensor* const> constants) {
-  Node* stand_in = edit_.arena().make<Node>();
-  stand_in->op_type = edit_.arena().copy(op_type);
-  auto draft = std::make_unique<NodeDraft>(*stand_in, edit_, type_of_);
-  draft->follower_ = true;
-  draft->inputs_.push_back({nullptr, nullptr, true});
-  for (Tensor* constant : constants) draft->inputs_.push_back({nullptr, constant, false});
-  draft->inputs_changed_ = true;
-  followers_.push_back({std::move(draft), opset});
-  return *followers_.back().draft;
+  std::vector<Input> inputs = {{nullptr, nullptr, true}};
+  for (Tensor* constant : constants) inputs.push_back({nullptr, constant, false});
+  return added(op_type, opset, false, std::move(inputs));
 }
 
 NodeDraft& NodeDraft::precede(std::string_view op_type, int64_t opset) {
-  Node* stand_in = edit_.arena().make<Node>();
-  stand_in->op_type = edit_.arena().copy(op_type);
-  auto draft = std::make_unique<NodeDraft>(*stand_in, edit_, type_of_);
-  draft->follower_ = true;
-  draft->inputs_.push_back(inputs_.empty() ? Input{} : inputs_[0]);
-  draft->inputs_changed_ = true;
+  Input read = inputs_.empty() ? Input{} : inputs_[0];
   if (inputs_.empty()) inputs_.resize(1);
   inputs_[0] = {nullptr, nullptr, false, true};
   inputs_changed_ = true;
-  followers_.push_back({std::move(draft), opset, true});
-  return *followers_.back().draft;
+  return added(op_type, opset, true, {read});
 }
 
 void NodeDraft::resizeInputs(size_t count) {

@@ -116,6 +116,8 @@ class NodeDraft {
   void setInput(size_t i, Value* value);
   /// Input `i` becomes a new constant holding `tensor` (in the model's arena).
   void setConstantInput(size_t i, Tensor* tensor);
+  /// A new 1-D INT64 constant tensor (in the model's arena).
+  Tensor* integers(std::span<const int64_t> values) const;
   /// Input `i` becomes a new 1-D INT64 constant.
   void setIntegersInput(size_t i, std::span<const int64_t> values);
   /// Keeps the first `count` inputs (or adds omitted ones).
@@ -158,6 +160,9 @@ class NodeDraft {
 
   Node* scratch();
   void put(Attribute& made);
+  // A node added before or after this one (precede, follow), reading `inputs`.
+  NodeDraft& added(std::string_view op_type, int64_t opset, bool precedes,
+                   std::vector<Input> inputs);
   // The value input `input` reads once written: constants become initializers or Constant
   // nodes before `before`; a follower's input 0 is `leader`.
   Value* written(const Input& input, Patch& patch, bool initializers_allowed, Node* before,

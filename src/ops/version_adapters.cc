@@ -255,9 +255,7 @@ Status alongOneAxis(NodeDraft& draft) {
       }
       dims.push_back(*extent.value);
     }
-    Array target(ElementType::kInt64, {rank});
-    std::copy(dims.begin(), dims.end(), target.data<int64_t>());
-    Tensor* reshaped[] = {draft.editor().tensorFromArray(target)};
+    Tensor* reshaped[] = {draft.integers(dims)};
     draft.precede("Flatten", opset).setIntAttr("axis", at);
     draft.setIntAttr("axis", -1);
     draft.follow("Reshape", opset, reshaped);

@@ -21,18 +21,20 @@
 // 0 at run time it is ambiguous, where the original target was not (a batch of zero rows).
 // What is left of Shape → Gather → Unsqueeze → Concat scaffolds goes to dead-code; Equal,
 // Where or If on the folded constants to constant-folding.
-// A model without a Shape or Size node anywhere (nested graphs and function bodies included)
-// is left without running inference: every element inference could know there comes from
-// constants, which is constant-folding's work.
+// A model without a node that reads shapes (OpTraits::kReadsShape: Shape, Size) anywhere,
+// nested graphs and function bodies included, is left without running inference: every element
+// inference could know there comes from constants, which is constant-folding's work.
 #include <algorithm>
 #include <vector>
 
 #include "onyx/infer/infer.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/editor.h"
+#include "onyx/ir/graph_scope.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/walk.h"
+#include "onyx/ops/registry.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/folding.h"
 #include "passes/pass_helpers.h"
@@ -80,14 +82,15 @@ Tensor* tensorOfKnownElements(const KnownValue& known, const GraphEditor& edit) 
   return edit.tensorFromArray(array);
 }
 
-// Whether some node of `model` reads shapes as numbers: only Shape and Size make elements out
-// of types.
+// Whether some node of `model` makes elements out of types (OpTraits::kReadsShape: Shape,
+// Size), by the imports of its graph's scope.
 bool readsShapes(const Model& model) {
   bool found = false;
-  forEachGraph(model, [&found](Graph& graph) {
+  forEachGraph(model, [&](Graph& graph) {
+    if (found) return;
+    GraphScope scope = scopeOf(model, graph);
     for (const Node* node = graph.firstNode(); node != nullptr && !found; node = node->next()) {
-      std::string_view op = node->opType();
-      found = (op == "Shape" || op == "Size") && isDefaultDomain(*node);
+      found = hasTraits(traitsOf(*node, scope), OpTraits::kReadsShape);
     }
   });
   return found;

@@ -50,6 +50,11 @@ TEST(OpTraits, ElementwiseShapeOnlyNondeterministicQuantization) {
   for (const char* op : {"QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear"}) {
     EXPECT_TRUE(has(op, 21, OpTraits::kQuantization)) << op;
   }
+  for (const char* op : {"Shape", "Size"}) {
+    EXPECT_TRUE(has(op, 1, OpTraits::kReadsShape)) << op;
+    EXPECT_TRUE(has(op, 25, OpTraits::kReadsShape)) << op;
+  }
+  EXPECT_FALSE(has("Reshape", 18, OpTraits::kReadsShape));
   EXPECT_EQ(traitsOf("com.example", "Add", 1), OpTraits::kNone);
   EXPECT_EQ(traitsOf("", "NoSuchOperator", 18), OpTraits::kNone);
 }

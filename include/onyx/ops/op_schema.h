@@ -62,6 +62,9 @@ enum class OpTraits : uint32_t {
   /// model, so folding it into a constant would undo the quantization (a DequantizeLinear of
   /// int8 weights becomes float weights four times the size).
   kQuantization = 1u << 4,
+  /// The output is made of input 0's shape, not its elements (Shape, Size): where types are
+  /// known, shape inference knows the output's elements.
+  kReadsShape = 1u << 5,
 };
 
 constexpr OpTraits operator|(OpTraits a, OpTraits b) {

@@ -8,8 +8,6 @@
 #include <limits>
 #include <optional>
 
-#include "onyx/ir/editor.h"
-#include "onyx/ir/tensor_array.h"
 #include "ops/kernels.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
@@ -62,13 +60,6 @@ Status runShape(KernelContext& ctx) {
   return Status::ok();
 }
 
-// A 1-D INT64 tensor of one element.
-Tensor* oneInteger(const NodeDraft& draft, int64_t value) {
-  Array array(ElementType::kInt64, {1});
-  array.data<int64_t>()[0] = value;
-  return draft.editor().tensorFromArray(array);
-}
-
 // Down to version 13, which gives the whole shape. When start and end, clamped to [0, rank],
 // are not known to come to 0 and the rank, a Slice of the shape from start to end follows the
 // node: Slice counts and clamps its bounds as Shape 15 does.
@@ -93,8 +84,9 @@ Status dropStartEnd(NodeDraft& draft) {
   bool whole_start = start == 0 || (rank && clamped(start) == 0);
   bool whole_end = !end || (rank && clamped(*end) == *rank);
   if (whole_start && whole_end) return Status::ok();
-  Tensor* bounds[] = {oneInteger(draft, start),
-                      oneInteger(draft, end.value_or(std::numeric_limits<int64_t>::max()))};
+  const int64_t first[] = {start};
+  const int64_t last[] = {end.value_or(std::numeric_limits<int64_t>::max())};
+  Tensor* bounds[] = {draft.integers(first), draft.integers(last)};
   draft.follow("Slice", 13, bounds);
   return Status::ok();
 }
@@ -112,12 +104,14 @@ constexpr Operator kShape{
     .name = "Shape",
     .versions = {
         {.since_version = 1,
+         .traits = kReadsShape,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = {{"T", tensor(kIr3Types)}, {"T1", tensor("int64")}},
          .infer = inferShape,
          .kernel = runShape},
         {.since_version = 13,
+         .traits = kReadsShape,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .constraints = kConstraints13,
@@ -125,6 +119,7 @@ constexpr Operator kShape{
          .kernel = runShape,
          .step = typesOnly("bfloat16 added")},
         {.since_version = 15,
+         .traits = kReadsShape,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes15,
@@ -136,6 +131,7 @@ constexpr Operator kShape{
                   .down = dropStartEnd,
                   .down_refuses = "start or end not an int (a Slice follows a Shape they cut)"}},
         {.since_version = 19,
+         .traits = kReadsShape,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes15,
@@ -144,6 +140,7 @@ constexpr Operator kShape{
          .kernel = runShape,
          .step = typesOnly("float8 types added")},
         {.since_version = 21,
+         .traits = kReadsShape,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes15,
@@ -152,6 +149,7 @@ constexpr Operator kShape{
          .kernel = runShape,
          .step = typesOnly("int4 and uint4 added")},
         {.since_version = 23,
+         .traits = kReadsShape,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes15,
@@ -160,6 +158,7 @@ constexpr Operator kShape{
          .kernel = runShape,
          .step = typesOnly("float4e2m1 added")},
         {.since_version = 24,
+         .traits = kReadsShape,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes15,
@@ -168,6 +167,7 @@ constexpr Operator kShape{
          .kernel = runShape,
          .step = typesOnly("float8e8m0 added")},
         {.since_version = 25,
+         .traits = kReadsShape,
          .inputs = kInputs1,
          .outputs = kOutputs1,
          .attributes = kAttributes15,
