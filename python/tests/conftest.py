@@ -2,6 +2,7 @@
 
 import os
 import pathlib
+import subprocess
 
 import pytest
 
@@ -18,6 +19,16 @@ def build_dir():
 def onyx_tool():
     """The `onyx` command of the same build."""
     return os.environ.get("ONYX_TOOL", str(build_dir() / "tools" / "onyx" / "onyx"))
+
+
+def run_onyx_tool(*arguments):
+    """Runs the `onyx` command of the same build; returns the finished process (text output)."""
+    # The tool carries its own sanitizer runtime, if any: the one preloaded for this interpreter
+    # (the sanitizer run's LD_PRELOAD) must not go along, or the tool refuses to start.
+    env = {key: value for key, value in os.environ.items() if key != "LD_PRELOAD"}
+    return subprocess.run(
+        [onyx_tool(), *map(str, arguments)], capture_output=True, text=True, check=False, env=env
+    )
 
 
 CONV_RELU = """

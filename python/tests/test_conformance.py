@@ -10,13 +10,12 @@ import json
 import os
 import pathlib
 import re
-import subprocess
 
 import numpy as np
 import pytest
 
 import onyx
-from conftest import REPO, onyx_tool
+from conftest import REPO, run_onyx_tool
 
 CASES = pathlib.Path(
     os.environ.get("ONYX_CONFORMANCE_DIR", REPO.parent / "shared" / "conformance" / "onnx-backend" / "node")
@@ -107,12 +106,7 @@ def session_verdict(case):
 
 
 def cli_failures(cases):
-    # The tool carries its own sanitizer runtime, if any: the one preloaded for this
-    # interpreter must not go along.
-    env = {key: value for key, value in os.environ.items() if key != "LD_PRELOAD"}
-    result = subprocess.run(
-        [onyx_tool(), "test", *map(str, cases)], capture_output=True, text=True, check=False, env=env
-    )
+    result = run_onyx_tool("test", *cases)
     assert re.search(r"\d+ passed, \d+ failed", result.stdout + result.stderr), result.stderr
     return set(re.findall(r"^FAILED (\S+?):", result.stdout + result.stderr, re.MULTILINE))
 

@@ -1,10 +1,12 @@
 """check, infer, optimize and inline_functions on models in memory."""
 
+import pathlib
+
 import numpy as np
 import pytest
 
 import onyx
-from conftest import CALLS_TWICE
+from conftest import CALLS_TWICE, onyx_tool, run_onyx_tool
 
 UNTYPED = """
 <ir_version: 8, opset_import: ["" : 17]>
@@ -194,14 +196,11 @@ def test_inline_functions_keeps_untouched_views_and_drops_removed_functions():
 
 
 def test_version_is_the_command_lines():
-    import subprocess
-    import pathlib
-
-    tool = pathlib.Path(onyx.__file__).resolve().parents[2] / "tools" / "onyx" / "onyx"
     assert onyx.__version__.count(".") == 2
-    if tool.exists():  # the build tree: the same version as the command line
-        printed = subprocess.run([str(tool), "--version"], capture_output=True, text=True).stdout
-        assert printed.strip() == "onyx " + onyx.__version__
+    if pathlib.Path(onyx_tool()).exists():  # the build tree: the same version as the command line
+        run = run_onyx_tool("--version")
+        assert run.returncode == 0, run.stderr
+        assert run.stdout.strip() == "onyx " + onyx.__version__
 
 
 def test_parse_graph_gives_a_graph_and_names_the_place_of_an_error():
