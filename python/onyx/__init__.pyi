@@ -268,7 +268,15 @@ class Session:
 
     input_names: list[str]
     output_names: list[str]
-    def __init__(self, model: Model, *, threads: int = 0, fusions: bool = True, seed: int = 0) -> None: ...
+    def __init__(
+        self,
+        model: Model,
+        *,
+        threads: int = 0,
+        fusions: bool = True,
+        seed: int = 0,
+        constant_initializers: bool = False,
+    ) -> None: ...
     def run(self, output_names: Optional[Sequence[str]], feeds: dict[str, Any]) -> list[PythonValue]:
         """Outputs named (None: all), as NumPy arrays (lists, dicts or None for sequences,
         maps and empty optionals)."""
@@ -297,7 +305,9 @@ def check(
 ) -> list[Diagnostic]: ...
 def verify(model: Model) -> list[Diagnostic]:
     """The graph API's invariants (use-lists, producers, scopes, names); [] when consistent."""
-def infer(model: Model, *, strict: bool = False, name_unknown_dims: bool = False) -> list[Diagnostic]: ...
+def infer(
+    model: Model, *, strict: bool = False, name_unknown_dims: bool = False, constant_initializers: bool = False
+) -> list[Diagnostic]: ...
 def optimize(
     model: Model,
     passes: Optional[Sequence[str]] = None,
@@ -305,6 +315,7 @@ def optimize(
     aggressive: bool = False,
     fold_limit: int = 1024,
     max_rounds: int = 16,
+    constant_initializers: bool = False,
 ) -> dict[str, Any]: ...
 def convert_opset(
     model: Model, version: int, *, domains: Optional[Mapping[str, int]] = None

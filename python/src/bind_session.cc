@@ -13,19 +13,24 @@
 #include "arrays.h"
 #include "bindings.h"
 #include "onyx/eval/evaluator.h"
+#include "onyx/ir/constant_value.h"
 
 namespace onyx::python {
 namespace {
 
 class Session {
  public:
-  Session(HolderPtr holder, int threads, bool fusions, uint64_t seed)
+  Session(HolderPtr holder, int threads, bool fusions, uint64_t seed, bool constant_initializers)
       : holder_(std::move(holder)), edits_(holder_->edits) {
     const Graph* graph = holder_->model.graph;
     if (graph == nullptr) raiseValueError("the model has no graph to run");
+    InitializerInputs initializer_inputs =
+        initializerInputsOf(holder_->model, constant_initializers);
     for (const ValueInfo* info : graph->inputs) {
       const Value* value = info->value;
-      if (value == nullptr) continue;
+      // An initializer that is a constant is no input the caller feeds (as onnxruntime lists
+      // the inputs of a model before IR 4).
+      if (value == nullptr || fixedInitializer(value, initializer_inputs) != nullptr) continue;
       // An input with an initializer may be fed or left to its default.
       inputs_.push_back(
           {std::string(value->name()), value->type(), value->initializer() != nullptr});
@@ -38,6 +43,7 @@ class Session {
     options.threads = threads;
     options.fusions = fusions;
     options.seed = seed;
+    options.constant_initializers = constant_initializers;
     evaluator_ = std::make_unique<Evaluator>(holder_->model, options);
   }
 
@@ -136,10 +142,13 @@ void bindSession(py::module_& module) {
   py::class_<Session>(module, "Session",
                       "A model prepared to run many times (its operators checked and weights "
                       "converted once). The model must not change while the Session is used.")
-      .def(py::init<HolderPtr, int, bool, uint64_t>(), py::arg("model"), py::kw_only(),
+      .def(py::init<HolderPtr, int, bool, uint64_t, bool>(), py::arg("model"), py::kw_only(),
            py::arg("threads") = 0, py::arg("fusions") = true, py::arg("seed") = 0,
+           py::arg("constant_initializers") = false,
            "`threads`: threads kernels may use (0: all cores); `fusions`: let nodes run fused "
-           "(the same values up to float rounding); `seed`: for random operators.")
+           "(the same values up to float rounding); `seed`: for random operators; "
+           "`constant_initializers`: initializers listed as graph inputs are constants, not "
+           "inputs (always so before IR 4).")
       .def("run", &Session::run, py::arg("output_names"), py::arg("feeds"),
            "Runs the model on `feeds` ({input name: NumPy array, or list / dict / None for "
            "sequence, map and optional inputs}) and returns the outputs named (None: all), in "

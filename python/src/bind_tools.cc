@@ -119,8 +119,9 @@ void bindTools(py::module_& module) {
   module.def(
       "optimize",
       [](const HolderPtr& holder, std::optional<std::vector<std::string>> passes, bool aggressive,
-         size_t fold_limit, size_t max_rounds) {
+         size_t fold_limit, size_t max_rounds, bool constant_initializers) {
         OptimizeOptions options;
+        options.constant_initializers = constant_initializers;
         if (passes) options.passes = *passes;
         options.aggressive = aggressive;
         options.fold_limit = fold_limit;
@@ -153,8 +154,11 @@ void bindTools(py::module_& module) {
       },
       py::arg("model"), py::arg("passes") = py::none(), py::kw_only(),
       py::arg("aggressive") = false, py::arg("fold_limit") = 1024, py::arg("max_rounds") = 16,
+      py::arg("constant_initializers") = false,
       "Simplifies the model in place, running the passes (default: default_passes()) to a "
-      "fixed point. Returns {'rounds', 'reached_cap', 'passes': {name: changes}}.");
+      "fixed point; constant_initializers folds initializers listed as graph inputs as the "
+      "constants they hold (always so before IR 4). Returns {'rounds', 'reached_cap', 'passes': "
+      "{name: changes}}.");
 
   module.def(
       "convert_opset",

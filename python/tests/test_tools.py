@@ -69,6 +69,37 @@ def test_infer_takes_initializers_listed_as_inputs_as_constants_when_asked():
     assert model.graph.outputs[0].shape == (3, 8)
 
 
+SCALED_DEFAULTS = """
+    <ir_version: 8, opset_import: ["" : 9]>
+    g (float[2] x, float[2] w, float[1] two) => (float[2] y) <float[2] w = {1, 2}, float[1] two = {2}> {
+      t = Mul (w, two)
+      y = Add (x, t)
+    }
+"""
+
+
+def test_optimize_and_session_take_initializers_listed_as_inputs_as_constants_when_asked():
+    model = onyx.parse_text(SCALED_DEFAULTS)
+    onyx.optimize(model)
+    assert [node.op_type for node in model.graph] == ["Mul", "Add"]  # defaults: not folded
+    assert onyx.Session(model).input_names == ["x", "w", "two"]
+    onyx.optimize(model, constant_initializers=True)
+    assert [node.op_type for node in model.graph] == ["Add"]
+    session = onyx.Session(model, constant_initializers=True)
+    assert session.input_names == ["x"]
+    (y,) = session.run(None, {"x": np.array([1, 1], dtype=np.float32)})
+    assert y.tolist() == [3, 5]
+    with pytest.raises(ValueError, match="no input 'w'"):
+        session.run(None, {"x": np.ones(2, np.float32), "w": np.zeros(2, np.float32)})
+
+
+def test_initializers_not_inputs_takes_them_out_of_the_inputs():
+    model = onyx.parse_text(SCALED_DEFAULTS)
+    onyx.optimize(model, ["initializers-not-inputs"])
+    assert [value.name for value in model.graph.inputs] == ["x"]
+    assert "initializers-not-inputs" in onyx.passes()
+
+
 def test_optimize_folds_and_reports():
     model = onyx.parse_text(
         """

@@ -7,6 +7,7 @@
 #include "core/quote.h"
 #include "eval/executor.h"
 #include "onyx/core/element_type.h"
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/value.h"
 
 namespace onyx {
@@ -67,6 +68,13 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
     if (formal == nullptr || formal->graphInput() == nullptr || formal->graph() != &graph) {
       return Status(ErrorCode::kInvalidArgument,
                     "the graph has no input named " + quoted(input.name));
+    }
+    if (fixedInitializer(formal, executor_->initializerInputs()) != nullptr) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "input " + quoted(input.name) + " is an initializer, which " +
+                        (model_.ir_version.value_or(4) < 4
+                             ? "a model before IR 4 does not let the caller override"
+                             : "the run takes as a constant (constant_initializers)"));
     }
     if (std::string why = mismatch(input.value, formal->type()); !why.empty()) {
       return Status(ErrorCode::kInvalidArgument, "input " + quoted(input.name) + ": " + why);

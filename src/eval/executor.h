@@ -49,6 +49,9 @@ class Executor final : public KernelHost, public PlanContext {
                                        const OpsetImports& imports) override;
   std::span<const KernelProvider* const> providers() const override;
   bool fusions() const override { return options_.fusions; }
+  InitializerInputs initializerInputs() const override {
+    return initializerInputsOf(model_, options_.constant_initializers);
+  }
 
  private:
   // Where the walk is: the frame and plan of the node running, and the function call it is

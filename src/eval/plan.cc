@@ -33,22 +33,18 @@ Operand GraphPlan::operandOf(const Value* value) const {
   return {};
 }
 
-bool fixedInitializer(const Value* value) {
-  return value != nullptr && value->initializer() != nullptr && value->graphInput() == nullptr;
-}
-
 bool runnable(const Callee& callee) {
   return callee.function != nullptr ||
          (callee.schema != nullptr && (callee.schema->kernel != nullptr || callee.operator_body));
 }
 
-bool oneElementConstant(const Value* value) {
+bool oneElementConstant(const Value* value, InitializerInputs initializer_inputs) {
   auto oneElement = [](const Tensor* tensor) {
     if (tensor == nullptr || tensor->dims.size() > 4) return false;
     return std::all_of(tensor->dims.begin(), tensor->dims.end(),
                        [](int64_t dim) { return dim == 1; });
   };
-  if (const Tensor* tensor = constantTensor(value)) return oneElement(tensor);
+  if (const Tensor* tensor = constantTensor(value, initializer_inputs)) return oneElement(tensor);
   const Node* producer = value != nullptr ? value->producer() : nullptr;
   return producer != nullptr && isStandardOperator(*producer, "Constant") &&
          (producer->attribute("value_float") != nullptr ||
@@ -102,7 +98,9 @@ class Compiler final : public FusionGraph {
   const BoundNode& bound(const Node& node) const override {
     return plan_.nodes[position_.at(&node)];
   }
-  bool constant(const Value* value) const override { return fixedInitializer(value); }
+  bool constant(const Value* value) const override {
+    return fixedInitializer(value, context_.initializerInputs()) != nullptr;
+  }
 
  private:
   Status order(std::vector<const Node*>& nodes);
@@ -200,7 +198,10 @@ Status Compiler::compile(std::span<const Value* const> inputs,
     return plan_.slot_of.try_emplace(value, plan_.slot_count++).first->second;
   };
   for (const Value* input : inputs) {
-    plan_.input_slots.push_back(input != nullptr ? static_cast<int32_t>(newSlot(input)) : -1);
+    // An input whose initializer is a constant takes no value: nodes read the initializer.
+    bool takes_value =
+        input != nullptr && fixedInitializer(input, context_.initializerInputs()) == nullptr;
+    plan_.input_slots.push_back(takes_value ? static_cast<int32_t>(newSlot(input)) : -1);
   }
   for (const Node* node : nodes) {
     for (size_t i = 0; i < node->outputCount(); ++i) {
@@ -387,7 +388,9 @@ void Compiler::planLayouts() {
     for (size_t i = 0; i < bound.node->inputCount(); ++i) {
       const Value* input = bound.node->input(i);
       if (input == nullptr || !bound.channels_last_kernel->image(i)) continue;
-      if (!candidates.contains(input) && !oneElementConstant(input)) return false;
+      if (!candidates.contains(input) && !oneElementConstant(input, context_.initializerInputs())) {
+        return false;
+      }
     }
     return true;
   };

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "eval/kernel_provider.h"
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ops/callee.h"
@@ -110,6 +111,9 @@ class PlanContext {
                                                int64_t opset, const OpsetImports& imports) = 0;
   virtual std::span<const KernelProvider* const> providers() const = 0;
   virtual bool fusions() const = 0;
+  /// What the initializers listed as graph inputs are: constants, whose inputs take no
+  /// value from the caller, or defaults (onyx/ir/constant_value.h).
+  virtual InitializerInputs initializerInputs() const = 0;
 };
 
 /// Compiles `graph` (nested in `outer`, or null) with its formal `inputs` and the values it
@@ -125,13 +129,9 @@ Result<std::unique_ptr<GraphPlan>> compileGraph(const Graph& graph, const OpsetI
 std::vector<const Value*> graphInputs(const Graph& graph);
 std::vector<const Value*> graphOutputs(const Graph& graph);
 
-/// Whether `value` holds the same elements on every run: an initializer that no graph input
-/// overrides (an input with an initializer only gives it a default).
-bool fixedInitializer(const Value* value);
-
 /// Whether `value` is a constant of one element and rank at most 4 (a fixed initializer or
 /// a Constant node's): the same in channels-first and channels-last layout.
-bool oneElementConstant(const Value* value);
+bool oneElementConstant(const Value* value, InitializerInputs initializer_inputs);
 
 /// Whether onyx can run what a node calls.
 bool runnable(const Callee& callee);

@@ -9,6 +9,7 @@
 #include "infer/signature_types.h"
 #include "ir/graph_place.h"
 #include "onyx/ir/attribute.h"
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph.h"
@@ -37,7 +38,12 @@ std::string trimmed(const std::string& detail) { return detail == " " ? std::str
 }  // namespace
 
 Engine::Engine(Model& model, const InferOptions& options, InferResult& result)
-    : model_(model), options_(options), callees_(model), result_(result), dims_(result.dims) {}
+    : model_(model),
+      options_(options),
+      initializer_inputs_(initializerInputsOf(model, options.constant_initializers)),
+      callees_(model),
+      result_(result),
+      dims_(result.dims) {}
 
 const Type* Engine::declaredType(const Value& value) const {
   if (options_.trust_value_info || value.isGraphInput() || value.isGraphOutputOfItsGraph()) {
@@ -75,12 +81,7 @@ ValueState& Engine::stateOf(const Value& value) {
   if (!inserted) return state;
   const Type* declared = declaredType(value);
   if (declared != nullptr) state.type = ops::fromDeclared(*declared, dims_);
-  // An initializer that is also a graph input is only a default from IR 4 on: the caller may
-  // feed another value, so it is not a constant (IR.md, "Graphs"). Before IR 4, or with
-  // InferOptions::constant_initializers, it is.
-  bool fixed =
-      value.initializer() != nullptr && (!value.isGraphInput() || options_.constant_initializers ||
-                                         model_.ir_version.value_or(4) < 4);
+  bool fixed = fixedInitializer(&value, initializer_inputs_) != nullptr;
   if (value.isGraphInput() && !fixed) state.data_source = &value;
   if (value.initializer() != nullptr) {
     const Tensor& tensor = *value.initializer();
@@ -228,7 +229,7 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
     const InferredType& type = output_state.type;
     if (value_source != nullptr && !isComplete(type)) {
       output_state.value_source = value_source;
-      if (frame_->write_back) result_.value_dependent[output] = value_source;
+      if (frame_->callee == nullptr) result_.value_dependent[output] = value_source;
     }
     if (type.isKnown()) ++result_.stats.outputs_typed;
     if (type.isTensorLike() && type.has_shape) {

@@ -8,6 +8,7 @@
 
 #include "infer/value_states.h"
 #include "onyx/infer/infer.h"
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ops/callee.h"
 #include "onyx/ops/inference_context.h"
@@ -68,6 +69,8 @@ class Engine final : public InferenceHost {
 
   Model& model_;
   const InferOptions& options_;
+  // Whether the initializers listed as graph inputs are constants (onyx/ir/constant_value.h).
+  InitializerInputs initializer_inputs_;
   CalleeResolver callees_;
   InferResult& result_;
   SymbolicDims& dims_;  // the result's: callers read dimensions and elements through it

@@ -16,16 +16,26 @@ const Node* constantNode(const Value* value) {
 
 }  // namespace
 
-const Tensor* constantTensor(const Value* value) {
+InitializerInputs initializerInputsOf(const Model& model, bool asked_constant) {
+  // onnxruntime agrees: an initializer can be overridden exactly when ir_version >= 4.
+  bool constant = asked_constant || model.ir_version.value_or(4) < 4;
+  return constant ? InitializerInputs::kConstant : InitializerInputs::kOverridable;
+}
+
+const Tensor* fixedInitializer(const Value* value, InitializerInputs inputs) {
+  if (value == nullptr || value->initializer() == nullptr) return nullptr;
+  bool fixed = !value->isGraphInput() || inputs == InitializerInputs::kConstant;
+  return fixed ? value->initializer() : nullptr;
+}
+
+const Tensor* constantTensor(const Value* value, InitializerInputs inputs) {
   if (value == nullptr) return nullptr;
-  if (value->initializer() != nullptr) {
-    return value->isGraphInput() ? nullptr : value->initializer();
-  }
+  if (value->initializer() != nullptr) return fixedInitializer(value, inputs);
   const Node* constant = constantNode(value);
   return constant != nullptr ? constant->tensorAttr("value") : nullptr;
 }
 
-std::optional<std::vector<int64_t>> constantIntegers(const Value* value) {
+std::optional<std::vector<int64_t>> constantIntegers(const Value* value, InitializerInputs inputs) {
   if (value == nullptr) return std::nullopt;
   if (const Node* constant = constantNode(value)) {
     if (std::optional<int64_t> one = constant->intAttr("value_int")) {
@@ -36,7 +46,7 @@ std::optional<std::vector<int64_t>> constantIntegers(const Value* value) {
       return std::vector<int64_t>(ints.begin(), ints.end());
     }
   }
-  const Tensor* tensor = constantTensor(value);
+  const Tensor* tensor = constantTensor(value, inputs);
   if (tensor == nullptr) return std::nullopt;
   Result<Array> array = arrayFromTensor(*tensor);
   if (!array) return std::nullopt;

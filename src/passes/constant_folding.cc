@@ -100,17 +100,18 @@ class ConstantFoldingPass final : public GraphPass {
         !isKnownOperator(node, context.callees(model))) {
       return false;
     }
+    InitializerInputs initializer_inputs = context.initializerInputs(model);
     bool any = false;
     for (size_t i = 0; i < node.inputCount(); ++i) {
       if (node.input(i) == nullptr) continue;
-      if (constantTensor(node.input(i)) == nullptr) return false;
+      if (constantTensor(node.input(i), initializer_inputs) == nullptr) return false;
       any = true;
     }
     return any;
   }
 
-  // The bytes of the constants `node` reads that nothing else reads.
-  static uint64_t freedBytes(const Node& node) {
+  // The bytes of the constants `node` reads that nothing else reads (a graph input stays).
+  static uint64_t freedBytes(const Node& node, InitializerInputs initializer_inputs) {
     uint64_t freed = 0;
     for (size_t i = 0; i < node.inputCount(); ++i) {
       const Value* input = node.input(i);
@@ -119,14 +120,17 @@ class ConstantFoldingPass final : public GraphPass {
       for (size_t j = 0; j < i; ++j) first = first && node.input(j) != input;
       bool only_here = true;
       for (const Use& use : input->uses()) only_here = only_here && use.user() == &node;
-      if (first && only_here) freed += tensorBytes(*constantTensor(input));
+      if (first && only_here && !input->isGraphInput()) {
+        freed += tensorBytes(*constantTensor(input, initializer_inputs));
+      }
     }
     return freed;
   }
 
   static void fold(Model& model, Node& node, PassContext& context, PassResult& result) {
     const InferredTypes& types = context.inferredTypes(model);
-    uint64_t allowed = freedBytes(node);
+    InitializerInputs initializer_inputs = context.initializerInputs(model);
+    uint64_t allowed = freedBytes(node, initializer_inputs);
     uint64_t predicted = 0;
     for (size_t i = 0; i < node.outputCount(); ++i) {
       if (node.output(i) == nullptr) continue;
@@ -139,7 +143,7 @@ class ConstantFoldingPass final : public GraphPass {
     std::vector<EvalValue> inputs(node.inputCount());
     for (size_t i = 0; i < node.inputCount(); ++i) {
       if (node.input(i) == nullptr) continue;
-      Result<Array> array = arrayFromTensor(*constantTensor(node.input(i)));
+      Result<Array> array = arrayFromTensor(*constantTensor(node.input(i), initializer_inputs));
       if (!array) return;
       inputs[i] = EvalValue::of(std::move(*array));
     }

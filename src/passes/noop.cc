@@ -116,13 +116,13 @@ class NoopPass final : public GraphPass {
   // The integers an operator took as attribute `name` before an opset moved them to its
   // second input (Pad's pads from 11, Squeeze's and Unsqueeze's axes from 13); nullopt when
   // neither is there, or the input is not constant.
-  static std::optional<std::vector<int64_t>> attributeOrInput(const Node& node,
-                                                              std::string_view name) {
+  std::optional<std::vector<int64_t>> attributeOrInput(const Node& node,
+                                                       std::string_view name) const {
     if (node.hasAttr(name)) {
       std::span<const int64_t> attr = node.intsAttr(name);
       return std::vector<int64_t>(attr.begin(), attr.end());
     }
-    if (node.inputCount() > 1) return constantIntegers(node.input(1));
+    if (node.inputCount() > 1) return constantIntegers(node.input(1), initializerInputs());
     return std::nullopt;
   }
 
@@ -134,6 +134,8 @@ class NoopPass final : public GraphPass {
     return true;
   }
 
+  InitializerInputs initializerInputs() const { return context_->initializerInputs(*model_); }
+
   bool dropoutInInference(const Node& node) const {
     if (node.outputCount() > 1 && node.output(1) != nullptr && node.output(1)->hasUses()) {
       return false;
@@ -141,7 +143,7 @@ class NoopPass final : public GraphPass {
     int64_t opset = scope_->opset();
     if (opset >= 12) {
       if (node.inputCount() < 3 || node.input(2) == nullptr) return true;
-      const Tensor* mode = constantTensor(node.input(2));
+      const Tensor* mode = constantTensor(node.input(2), initializerInputs());
       if (mode == nullptr) return false;
       Result<Array> value = arrayFromTensor(*mode);
       return value && value->type() == ElementType::kBool && value->size() == 1 &&
@@ -180,7 +182,7 @@ class NoopPass final : public GraphPass {
     if (op == "Pad") return allEqual(attributeOrInput(node, "pads"), 0) ? input : nullptr;
     if (op == "Slice") {
       bool unit_steps = node.inputCount() < 5 || node.input(4) == nullptr ||
-                        allEqual(constantIntegers(node.input(4)), 1);
+                        allEqual(constantIntegers(node.input(4), initializerInputs()), 1);
       return unit_steps && sameShape(input, output) ? input : nullptr;
     }
     if (op == "Expand") return sameShape(input, output) ? input : nullptr;
@@ -202,7 +204,7 @@ class NoopPass final : public GraphPass {
   // The axes of a Squeeze or Unsqueeze (attribute before opset 13, input from 13) made
   // non-negative against `rank` (the rank they count in); nullopt when not constant, or
   // negative and the rank unknown, or absent.
-  static std::optional<std::vector<int64_t>> axesOf(const Node& node, std::optional<size_t> rank) {
+  std::optional<std::vector<int64_t>> axesOf(const Node& node, std::optional<size_t> rank) const {
     std::optional<std::vector<int64_t>> axes = attributeOrInput(node, "axes");
     if (!axes) return std::nullopt;
     for (int64_t& axis : *axes) {
@@ -285,7 +287,8 @@ class NoopPass final : public GraphPass {
       return true;
     }
     if (node.opType() == "Reshape" && isReshaping(*above) && node.inputCount() > 1) {
-      std::optional<std::vector<int64_t>> target = constantIntegers(node.input(1));
+      std::optional<std::vector<int64_t>> target =
+          constantIntegers(node.input(1), initializerInputs());
       if (!target) return false;
       bool literal_zeros = node.intAttr("allowzero").value_or(0) == 1;
       if (!literal_zeros) {

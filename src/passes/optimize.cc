@@ -23,6 +23,7 @@ Result<OptimizeReport> optimize(Model& model, const OptimizeOptions& options) {
   context.aggressive = options.aggressive;
   context.node_evaluator = options.node_evaluator;
   context.fold_limit = options.fold_limit;
+  context.constant_initializers = options.constant_initializers;
   return manager.run(model, context);
 }
 

@@ -50,8 +50,10 @@ struct InferredTypes::Known {
   }
 };
 
-InferredTypes::InferredTypes(const Model& model) : known_(std::make_unique<Known>()) {
+InferredTypes::InferredTypes(const Model& model, bool constant_initializers)
+    : known_(std::make_unique<Known>()) {
   InferOptions options;
+  options.constant_initializers = constant_initializers;
   options.write_back = false;
   options.keep_values = true;
   // Without write-back the engine changes nothing in the model; it takes it as mutable
@@ -77,8 +79,14 @@ const Type* InferredTypes::typeOf(const Value& value) const {
 }
 
 const InferredTypes& PassContext::inferredTypes(const Model& model) {
-  if (inferred_ == nullptr) inferred_ = std::make_unique<InferredTypes>(model);
+  if (inferred_ == nullptr) {
+    inferred_ = std::make_unique<InferredTypes>(model, constant_initializers);
+  }
   return *inferred_;
+}
+
+InitializerInputs PassContext::initializerInputs(const Model& model) const {
+  return initializerInputsOf(model, constant_initializers);
 }
 
 const CalleeResolver& PassContext::callees(const Model& model) {

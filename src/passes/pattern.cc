@@ -38,7 +38,9 @@ const TensorShape* MatchContext::shapeOf(const Value& value) const {
   return type != nullptr && type->isTensor() ? type->shape : nullptr;
 }
 
-const Tensor* MatchContext::constantOf(const Value* value) { return constantTensor(value); }
+const Tensor* MatchContext::constantOf(const Value* value) const {
+  return constantTensor(value, initializerInputs());
+}
 
 bool MatchContext::sameDim(const Dimension& a, const Dimension& b) {
   if (a.isKnown() || b.isKnown()) return a.dim_value == b.dim_value;
@@ -48,8 +50,8 @@ bool MatchContext::sameDim(const Dimension& a, const Dimension& b) {
 // ---- PatternValue ------------------------------------------------------------------------
 
 PatternValue& PatternValue::constant() {
-  return where([](const Value& value, const MatchContext&) {
-    return MatchContext::constantOf(&value) != nullptr;
+  return where([](const Value& value, const MatchContext& context) {
+    return context.constantOf(&value) != nullptr;
   });
 }
 

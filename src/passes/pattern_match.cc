@@ -82,6 +82,9 @@ class GraphMatchContext final : public MatchContext {
   const Type* typeOf(const Value& value) const override {
     return context_.inferredTypes(model_).typeOf(value);
   }
+  InitializerInputs initializerInputs() const override {
+    return context_.initializerInputs(model_);
+  }
 
  private:
   const Model& model_;

@@ -25,6 +25,7 @@ const PassInfo kPasses[] = {
     {makeCommonSubexpressionPass, true},
     {makeDeadCodePass, true},
     {makeInitializerToConstantPass, false},
+    {makeInitializersNotInputsPass, false},
     {makeInlinePass, false},
 };
 

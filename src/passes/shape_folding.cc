@@ -121,8 +121,10 @@ class ShapeFoldingPass final : public Pass {
     options.write_back = false;
     options.keep_values = true;
     options.trust_value_info = false;
+    options.constant_initializers = context.constant_initializers;
     inferred_ = inferModel(model, options);
     model_ = &model;
+    initializer_inputs_ = context.initializerInputs(model);
     // The main graph and the graphs nested in it (inference's main frame), innermost first:
     // removing a node that holds graphs never touches a graph still to come.
     std::vector<Graph*> graphs;
@@ -181,7 +183,7 @@ class ShapeFoldingPass final : public Pass {
   // its first input; false when either is not known or the operand is a constant already.
   bool shapeOperands(const Node& node, const Dims*& target, const InferredType*& input) const {
     if (node.inputCount() < 2 || node.input(0) == nullptr || node.input(1) == nullptr ||
-        constantTensor(node.input(1)) != nullptr) {
+        constantTensor(node.input(1), initializer_inputs_) != nullptr) {
       return false;
     }
     const KnownValue* shape = knownOf(node.input(1));
@@ -264,6 +266,7 @@ class ShapeFoldingPass final : public Pass {
   }
 
   Model* model_ = nullptr;
+  InitializerInputs initializer_inputs_ = InitializerInputs::kOverridable;
   InferResult inferred_;
 };
 

@@ -24,8 +24,8 @@ using testing::parseOrFail;
 using testing::tensorOf;
 
 // Whether `value` is a constant whose elements are all zero.
-bool isZero(const Value& value, const MatchContext&) {
-  const Tensor* tensor = MatchContext::constantOf(&value);
+bool isZero(const Value& value, const MatchContext& context) {
+  const Tensor* tensor = context.constantOf(&value);
   if (tensor == nullptr) return false;
   Result<Array> array = arrayFromTensor(*tensor);
   if (!array || array->type() != ElementType::kFloat) return false;

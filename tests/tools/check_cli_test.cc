@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "onyx/serde/model_io.h"
+#include "onyx/text/parser.h"
 #include "support/proto_builder.h"
 #include "support/tool_testing.h"
 
@@ -56,6 +58,23 @@ class CheckCli : public ::testing::Test {
   fs::path dir_;
   std::string invalid_;
 };
+
+TEST_F(CheckCli, NotesInitializersACallerMayOverride) {
+  // An initializer listed as an input: valid, and the note says what it hides from inference.
+  Result<Model> parsed = parseText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,12] x, int64[2] target) => (float[?,?] y) <int64[2] target = {3, 8}> {
+      y = Reshape (x, target)
+    })");
+  ASSERT_TRUE(parsed) << parsed.status().toString();
+  std::string model = (dir_ / "defaults.onnx").string();
+  ASSERT_TRUE(saveModel(*parsed, model));
+  ToolRun run = testing::runOnyx("check " + model, testing::Stderr::kMerged);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("onyx: note: 1 initializer is also a graph input"), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("1 node output goes without a full shape"), std::string::npos) << run.out;
+}
 
 TEST_F(CheckCli, AValidModelExitsZeroAndPrintsNothing) {
   ToolRun run = onyx("check " ONYX_SOURCE_DIR "/examples/tiny_cnn.onnx");

@@ -93,6 +93,49 @@ TEST_F(OptimizeCli, RunsOnlyThePassesNamedAndProfilesThem) {
   EXPECT_EQ(testing::opTypes(*optimized->graph), "Add Add Mul Neg");
 }
 
+TEST_F(OptimizeCli, InitializersListedAsInputsAreNotedAndFoldedOnRequest) {
+  Result<Model> parsed = parseText(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,12] x, int64[2] target, float[1] k) => (y)
+    <int64[2] target = {3, 8}, float[1] k = {2}> {
+      twice = Add (k, k)
+      r = Reshape (x, target)
+      y = Mul (r, twice)
+    })");
+  ASSERT_TRUE(parsed) << parsed.status().toString();
+  fs::path model = dir_ / "defaults.onnx";
+  ASSERT_TRUE(saveModel(*parsed, model.string()));
+  fs::path out = dir_ / "o.onnx";
+  ToolRun profiled = onyx("optimize " + model.string() + " " + out.string() + " --profile");
+  ASSERT_EQ(profiled.status, 0) << profiled.out;
+  EXPECT_NE(profiled.out.find("note: 2 initializers are also graph inputs"), std::string::npos)
+      << profiled.out;
+  EXPECT_NE(profiled.out.find("2 node outputs go without a full shape"), std::string::npos)
+      << profiled.out;
+  Result<Model> kept = loadModel(out.string());
+  ASSERT_TRUE(kept);
+  EXPECT_EQ(testing::opTypes(*kept->graph), "Add Reshape Mul");
+
+  ToolRun folded =
+      onyx("optimize " + model.string() + " " + out.string() + " --constant-initializers");
+  ASSERT_EQ(folded.status, 0) << folded.out;
+  Result<Model> constants = loadModel(out.string());
+  ASSERT_TRUE(constants);
+  EXPECT_EQ(testing::opTypes(*constants->graph), "Reshape Mul");
+  EXPECT_EQ(constants->graph->inputs.size(), 3u);  // the interface stays
+
+  ASSERT_EQ(
+      onyx("optimize " + model.string() + " " + out.string() + " --passes initializers-not-inputs")
+          .status,
+      0);
+  Result<Model> apart = loadModel(out.string());
+  ASSERT_TRUE(apart);
+  EXPECT_EQ(apart->graph->inputs.size(), 1u);
+  ToolRun quiet =
+      onyx("optimize " + out.string() + " " + (dir_ / "o2.onnx").string() + " --profile");
+  EXPECT_EQ(quiet.out.find("note:"), std::string::npos) << quiet.out;
+}
+
 TEST_F(OptimizeCli, VerifyRunsBothModelsAndReportsEachOutput) {
   fs::path out = dir_ / "o.onnx";
   ToolRun run = onyx("optimize " + model_.string() + " " + out.string() + " --verify 3 --dim N=2");

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "initializer_inputs_note.h"
 #include "onyx/check/checker.h"
 #include "onyx/infer/infer.h"
 
@@ -26,7 +27,13 @@ int runCheck(const CheckArguments& arguments) {
   CheckOptions options;
   options.external_data = !arguments.no_external_data;
   options.name_style = arguments.name_style;
-  if (!arguments.no_infer) options.more_rules = checkInferredTypes;
+  std::string note;
+  if (!arguments.no_infer) {
+    options.more_rules = [&note](const Model& model, Diagnostics& out) {
+      checkInferredTypes(model, out);
+      note = initializerInputsNote(model);
+    };
+  }
   auto checked = checkModelFile(arguments.path, options);
   if (!checked) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", arguments.path, checked.status().toString());
@@ -52,6 +59,7 @@ int runCheck(const CheckArguments& arguments) {
     fmt::print(stderr, "onyx: cannot write the diagnostics to stdout\n");
     return kExitUnreadable;
   }
+  if (!note.empty()) fmt::print(stderr, "onyx: {}\n", note);
   size_t errors = diagnostics.errorCount();
   size_t warnings = diagnostics.all().size() - errors;
   fmt::print(stderr, "{}: {} ({} error{}, {} warning{})\n", arguments.path,

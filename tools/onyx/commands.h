@@ -10,6 +10,11 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitInvalid = 1;
 inline constexpr int kExitUnreadable = 2;
 
+// The help of --constant-initializers, which infer, optimize and run take alike.
+inline constexpr const char* kConstantInitializersHelp =
+    "take initializers listed as graph inputs as the constants they hold (always so before IR 4), "
+    "not as defaults a caller may override";
+
 /// Registers a subcommand on `app`; when it runs, it stores its exit status in `exit_code`.
 void addInfoCommand(CLI::App& app, int& exit_code);
 void addCheckCommand(CLI::App& app, int& exit_code);

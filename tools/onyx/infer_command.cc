@@ -121,8 +121,7 @@ void addInferCommand(CLI::App& app, int& exit_code) {
   command->add_flag("--name-unknown-dims", arguments->name_unknown_dims,
                     "name dimensions nothing names (unk__0, ...) instead of leaving them unknown");
   command->add_flag("--constant-initializers", arguments->constant_initializers,
-                    "take initializers listed as graph inputs as the constants they hold (always "
-                    "so before IR 4), not as defaults a caller may override");
+                    kConstantInitializersHelp);
   command->add_flag("--json", arguments->json, "print outputs, diagnostics and counts as JSON");
   command->callback([&exit_code, arguments] { exit_code = runInfer(*arguments); });
 }

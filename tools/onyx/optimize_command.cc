@@ -1,5 +1,6 @@
 // `onyx optimize IN OUT [--passes a,b,...] [--list-passes] [--profile] [--verify N]
-// [--dim NAME=VALUE]... [--aggressive] [--max-rounds N] [--fold-limit BYTES]`: simplifies a model
+// [--dim NAME=VALUE]... [--aggressive] [--max-rounds N] [--fold-limit BYTES]
+// [--constant-initializers]`: simplifies a model
 // (the same meaning, fewer nodes) with the default passes or those named, to a fixed point, and
 // writes it as `onyx convert` does (every tensor where it was: inline stays inline, external stays
 // external). --profile prints the time and changes per pass; --verify N runs the model before
@@ -15,6 +16,7 @@
 
 #include "commands.h"
 #include "generated_inputs.h"
+#include "initializer_inputs_note.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/eval/node_evaluator.h"
@@ -39,6 +41,7 @@ struct OptimizeArguments {
   bool list = false;
   bool profile = false;
   bool aggressive = false;
+  bool constant_initializers = false;
   int verify_runs = 0;
   size_t max_rounds = PassManagerOptions().max_rounds;
   size_t fold_limit = OptimizeOptions().fold_limit;
@@ -196,11 +199,15 @@ int runOptimize(const OptimizeArguments& args) {
   }
   std::optional<Model> original;
   if (args.verify_runs > 0) original.emplace(cloneModel(*loaded));
+  // Said before the passes change the model, about the model as given.
+  std::string note =
+      args.profile && !args.constant_initializers ? initializerInputsNote(*loaded) : std::string();
   OptimizeOptions options;
   options.passes = passNamesOf(args.passes);
   options.aggressive = args.aggressive;
   options.manager.max_rounds = args.max_rounds;
   options.fold_limit = args.fold_limit;
+  options.constant_initializers = args.constant_initializers;
   // Folding runs the evaluator's kernels, so a folded value is what `onyx run` computes.
   KernelNodeEvaluator node_evaluator;
   options.node_evaluator = &node_evaluator;
@@ -212,6 +219,7 @@ int runOptimize(const OptimizeArguments& args) {
     return usage ? kExitUnreadable : kExitInvalid;
   }
   if (args.profile) printProfile(*report);
+  if (!note.empty()) fmt::print("{}\n", note);
   SaveOptions save;
   save.notice = [](const std::string& text) { fmt::print(stderr, "onyx: {}\n", text); };
   if (Status saved = saveModel(*loaded, args.output, save); !saved) {
@@ -246,6 +254,8 @@ void addOptimizeCommand(CLI::App& app, int& exit_code) {
   command->add_option("--fold-limit", args->fold_limit,
                       "the bytes constant folding may add to the model per folded output, "
                       "beyond the constants it leaves unread (default 1024)");
+  command->add_flag("--constant-initializers", args->constant_initializers,
+                    kConstantInitializersHelp);
   command->callback([&exit_code, args] { exit_code = runOptimize(*args); });
 }
 

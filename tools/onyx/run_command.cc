@@ -1,8 +1,8 @@
 // `onyx run MODEL [--input NAME=FILE]... [--dim NAME=VALUE]... [--output-dir DIR]
 // [--format pb|npy] [--threads N] [--seed S] [--max-iterations N] [--no-fusions]
-// [--repeat N] [--warmup K] [--profile]`: evaluates the model. Inputs are .pb files (a
-// TensorProto, or the SequenceProto/MapProto/OptionalProto an input of that type takes, as
-// in ONNX backend test cases) or .npy files; a tensor input left out is made up from its
+// [--constant-initializers] [--repeat N] [--warmup K] [--profile]`: evaluates the model. Inputs are
+// .pb files (a TensorProto, or the SequenceProto/MapProto/OptionalProto an input of that type
+// takes, as in ONNX backend test cases) or .npy files; a tensor input left out is made up from its
 // declared type and the seed (generated_inputs.h), symbolic dims sized by --dim. Each output is
 // printed (type, shape, the first elements); with --output-dir, also written there as
 // output_K.pb (or .npy). With --repeat and --warmup, one Evaluator runs K untimed then N
@@ -47,6 +47,7 @@ struct RunArguments {
   int64_t max_iterations = int64_t{1} << 31;
   std::vector<std::string> dims;
   bool no_fusions = false;
+  bool constant_initializers = false;
   int repeat = 1;
   int warmup = -1;  // -1: one warm-up run when timing, none otherwise
   bool profile = false;
@@ -200,6 +201,7 @@ int runModel(const RunArguments& arguments) {
   options.seed = arguments.seed;
   options.max_iterations = arguments.max_iterations;
   options.fusions = !arguments.no_fusions;
+  options.constant_initializers = arguments.constant_initializers;
   std::optional<StepProfile> profile;
   if (arguments.profile) {
     profile.emplace(*model.graph);
@@ -292,6 +294,8 @@ void addRunCommand(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   command->add_flag("--no-fusions", arguments->no_fusions,
                     "run every node alone: each kernel's literal result, no fused steps");
+  command->add_flag("--constant-initializers", arguments->constant_initializers,
+                    kConstantInitializersHelp);
   command->add_option("--repeat", arguments->repeat, "timed runs; more than one prints statistics")
       ->check(CLI::PositiveNumber);
   command

@@ -57,6 +57,10 @@ struct EvalOptions {
   /// after it as one convolution, a MatMul with its bias): the same values up to float
   /// rounding. Off, every node runs alone and gives its kernel's literal result.
   bool fusions = true;
+  /// Take the initializers listed as graph inputs for constants, as in a model before IR 4
+  /// (onyx/ir/constant_value.h), where it is so whatever this says: their inputs take no
+  /// value from the caller.
+  bool constant_initializers = false;
   /// Told of each step and of warnings; not owned, may be null.
   EvalObserver* observer = nullptr;
 };

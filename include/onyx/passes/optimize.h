@@ -32,6 +32,8 @@ struct OptimizeOptions {
   NodeEvaluator* node_evaluator = nullptr;
   /// PassContext::fold_limit: the bytes a folded node may add per output.
   size_t fold_limit = 1024;
+  /// PassContext::constant_initializers: initializers listed as graph inputs are constants.
+  bool constant_initializers = false;
 };
 
 using OptimizeReport = PassManagerReport;

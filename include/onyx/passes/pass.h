@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "onyx/core/status.h"
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/graph_scope.h"
 #include "onyx/ir/model.h"
 #include "onyx/ops/callee.h"
@@ -95,7 +96,8 @@ class NodeEvaluator {
 /// put in its declared form the first time it is asked for.
 class InferredTypes {
  public:
-  explicit InferredTypes(const Model& model);
+  /// `constant_initializers`: InferOptions::constant_initializers.
+  explicit InferredTypes(const Model& model, bool constant_initializers = false);
   ~InferredTypes();
   InferredTypes(const InferredTypes&) = delete;
   InferredTypes& operator=(const InferredTypes&) = delete;
@@ -126,7 +128,14 @@ class PassContext {
   /// constants it leaves unread (constant-folding): a fold that would grow the model more is
   /// not done.
   size_t fold_limit = 1024;
+  /// Take the initializers listed as graph inputs for the constants they hold, as in a model
+  /// before IR 4 (onyx/ir/constant_value.h), for folding and for inference. Off by default:
+  /// from IR 4 on such an initializer is a default the caller may override.
+  bool constant_initializers = false;
 
+  /// What the initializers listed as graph inputs of `model` are, for the passes that ask
+  /// whether a value is constant: initializerInputsOf(model, constant_initializers).
+  InitializerInputs initializerInputs(const Model& model) const;
   /// Shape inference's types for `model`, computed on first use and kept until a pass that
   /// does not preserve them changes the model.
   const InferredTypes& inferredTypes(const Model& model);

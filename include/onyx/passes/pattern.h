@@ -85,9 +85,11 @@ class MatchContext {
   const TensorShape* shapeOf(const Value& value) const;
   /// The dims of a constant's tensor, else shapeOf's; nullopt when the rank is unknown.
   std::optional<std::vector<Dimension>> dimsOf(const Value& value) const;
-  /// The tensor `value` always holds (an initializer no graph input overrides, or a
+  /// What the initializers listed as graph inputs are (PassContext::initializerInputs).
+  virtual InitializerInputs initializerInputs() const = 0;
+  /// The tensor `value` always holds (onyx/ir/constant_value.h: a fixed initializer, or a
   /// Constant's value), or null.
-  static const Tensor* constantOf(const Value* value);
+  const Tensor* constantOf(const Value* value) const;
   /// Whether two dims are the same: the same number, or the same (non-empty) symbol.
   static bool sameDim(const Dimension& a, const Dimension& b);
 };

@@ -18,6 +18,10 @@ std::unique_ptr<Pass> makeDeadCodePass();
 std::unique_ptr<Pass> makeConstantToInitializerPass();
 /// `initializer-to-constant`: the reverse, for initializers that are not graph inputs.
 std::unique_ptr<Pass> makeInitializerToConstantPass();
+/// `initializers-not-inputs`: initializers listed as graph inputs (in any graph) are taken
+/// out of the inputs, so that they are constants; a model before IR 4 becomes IR 4. Changes
+/// the interface: not in the default list.
+std::unique_ptr<Pass> makeInitializersNotInputsPass();
 /// `shape-folding`: values whose elements shape inference knows become constants; Reshape
 /// and Expand targets built from shapes become constants with 0, -1 and 1 where exact. No
 /// open dimension of the graph's inputs is fixed.

@@ -56,7 +56,7 @@ class OnednnProvider final : public KernelProvider {
       return nullptr;
     }
     // Weights an input cannot override are reordered for oneDNN once.
-    return std::make_unique<OnednnConvolution>(fixedInitializer(node.input(1)));
+    return std::make_unique<OnednnConvolution>(fixedInitializer(node.input(1)) != nullptr);
   }
 };
 

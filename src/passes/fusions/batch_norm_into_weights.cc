@@ -21,7 +21,7 @@ bool foldInto(Node& node, const Node& bn, RewriteBuilder& builder, const MatchCo
   if (!channels) return false;
   std::vector<Array> parameters;
   for (size_t i = 1; i < 5; ++i) {
-    Result<Array> array = arrayFromTensor(*MatchContext::constantOf(bn.input(i)));
+    Result<Array> array = arrayFromTensor(*context.constantOf(bn.input(i)));
     if (!array) return false;
     parameters.push_back(std::move(*array));
   }
@@ -31,9 +31,9 @@ bool foldInto(Node& node, const Node& bn, RewriteBuilder& builder, const MatchCo
   return affine && foldChannels(node, builder, context, affine->scale, affine->shift);
 }
 
-bool foldable(const Node& bn) {
+bool foldable(const Node& bn, const MatchContext& context) {
   return ops::nn::isFoldableBatchNorm(
-      bn, [](const Value* value) { return MatchContext::constantOf(value) != nullptr; });
+      bn, [&context](const Value* value) { return context.constantOf(value) != nullptr; });
 }
 
 RewriteRule batchNormInto(std::string_view op_type) {
@@ -47,7 +47,9 @@ RewriteRule batchNormInto(std::string_view op_type) {
   RewriteRule rule;
   rule.name = "batch-norm-into-" + std::string(op_type);
   rule.pattern = std::move(pattern);
-  rule.check = [batch_norm](const Match& match) { return foldable(*match.node(batch_norm)); };
+  rule.check = [batch_norm](const Match& match) {
+    return foldable(*match.node(batch_norm), match.context());
+  };
   rule.rewrite = [weighted, batch_norm](const Match& match,
                                         RewriteBuilder& builder) -> std::vector<Value*> {
     Node& node = *match.node(weighted);
@@ -70,7 +72,7 @@ RewriteRule batchNormIntoMatMul() {
   rule.name = "batch-norm-into-MatMul";
   rule.pattern = std::move(pattern);
   rule.check = [batch_norm](const Match& match) {
-    return match.context().opset() >= 7 && foldable(*match.node(batch_norm));
+    return match.context().opset() >= 7 && foldable(*match.node(batch_norm), match.context());
   };
   rule.rewrite = [a, b, batch_norm](const Match& match,
                                     RewriteBuilder& builder) -> std::vector<Value*> {

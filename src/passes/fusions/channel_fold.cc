@@ -25,8 +25,8 @@ std::optional<std::vector<int64_t>> knownShape(const Value* value, const MatchCo
   return shape;
 }
 
-std::optional<Array> constantArray(const Value* value) {
-  const Tensor* tensor = MatchContext::constantOf(value);
+std::optional<Array> constantArray(const Value* value, const MatchContext& context) {
+  const Tensor* tensor = context.constantOf(value);
   if (tensor == nullptr) return std::nullopt;
   Result<Array> array = arrayFromTensor(*tensor);
   if (!array) return std::nullopt;
@@ -206,7 +206,7 @@ bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& conte
   // New weights when the scale is not 1.
   Tensor* new_weights = nullptr;
   if (!scale.empty()) {
-    const Tensor* old = MatchContext::constantOf(weights);
+    const Tensor* old = context.constantOf(weights);
     if (old == nullptr) return false;
     new_weights = scaledWeights(node, *old, builder.editor(), scale, channels->count);
     if (new_weights == nullptr) return false;
@@ -216,7 +216,7 @@ bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& conte
   double beta = gemm ? node.floatAttr("beta").value_or(1.0f) : 1.0;
   std::optional<Array> new_bias;
   if (bias != nullptr) {
-    std::optional<Array> old = constantArray(bias);
+    std::optional<Array> old = constantArray(bias, context);
     if (!old) return false;
     std::optional<std::pair<Array, ChannelLayout>> laid = biasOf(*old, channels->count);
     if (!laid) return false;

@@ -39,7 +39,7 @@ RewriteRule constantInto(std::string_view op_type, Fold fold) {
                                             RewriteBuilder& builder) -> std::vector<Value*> {
     Node& node = *match.node(weighted);
     std::optional<Channels> channels = channelsOf(node, match.context());
-    const Tensor* tensor = MatchContext::constantOf(match.value(constant));
+    const Tensor* tensor = match.context().constantOf(match.value(constant));
     std::vector<int64_t> dims(tensor->dims.begin(), tensor->dims.end());
     if (!channels || !broadcastsPerChannel(dims, *channels)) return {};
     Result<Array> array = arrayFromTensor(*tensor);
