@@ -3,6 +3,7 @@
 // again. The declared outputs come from running the operator, so they are the truth.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -10,11 +11,13 @@
 #include <vector>
 
 #include "onyx/infer/infer.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/type.h"
 #include "onyx/ir/value.h"
 #include "onyx/serde/model_io.h"
+#include "onyx/serde/test_data.h"
 #include "support/conformance.h"
 
 namespace onyx {
@@ -169,6 +172,108 @@ TEST(InferConformance, OutputsReproducedWithoutAnnotations) {
   EXPECT_GE(reproduced, kReproducedFloor);
   EXPECT_LE(unexplained, kUnexplainedCeiling);
   EXPECT_TRUE(errors.empty());
+}
+
+// How a case's model is read in InitializersListedAsInputsInferAsConstants: its tensor inputs
+// made initializers holding the case's first input values, and those ...
+enum class Listing {
+  kApart,                   // ... not listed as inputs (constants from IR 4 on)
+  kListedAtIrThree,         // ... also listed as inputs, the IR version set to 3
+  kListedAndConstantOnAsk,  // ... also listed, InferOptions::constant_initializers
+  kListedAsDefaults,        // ... also listed, from IR 4 on: defaults a caller overrides
+};
+
+// The outputs of `dir`'s model that inference reproduces read as `listing` says; nullopt when
+// the case has no tensor input with a value to make an initializer of.
+std::optional<std::vector<bool>> reproducedOutputs(const std::filesystem::path& dir,
+                                                   Listing listing) {
+  Result<Model> loaded = loadModel((dir / "model.onnx").string());
+  if (!loaded || loaded->graph == nullptr) return std::nullopt;
+  Model& model = *loaded;
+  Graph& graph = *model.graph;
+  GraphEditor edit(model);
+  std::vector<TestValue> values;  // the initializers' bytes live in them
+  std::vector<Value*> made;
+  for (size_t i = 0; i < graph.inputs.size(); ++i) {
+    Value* input = graph.inputs[i]->value;
+    if (input == nullptr || input->isInitializer() || input->type() == nullptr ||
+        !input->type()->isTensor()) {
+      continue;
+    }
+    std::filesystem::path file = dir / "test_data_set_0" / ("input_" + std::to_string(i) + ".pb");
+    if (!std::filesystem::exists(file)) continue;
+    Result<TestValue> value = loadTestValue(file.string(), TestValueKind::kTensor);
+    if (!value || value->tensor() == nullptr) continue;
+    Tensor* tensor = edit.arena().make<Tensor>(*value->tensor());
+    tensor->name = input->name();
+    if (!edit.addInitializer(graph, tensor)) continue;
+    values.push_back(std::move(*value));
+    made.push_back(input);
+  }
+  if (made.empty()) return std::nullopt;
+  std::vector<Expected> expected;
+  for (const ValueInfo* output : graph.outputs) expected.push_back(expectedOf(*output));
+  removeAnnotations(graph);
+  InferOptions options;
+  if (listing == Listing::kApart) {
+    for (Value* value : made) EXPECT_TRUE(graph.removeInput(value)) << dir;
+  } else if (listing == Listing::kListedAtIrThree) {
+    model.ir_version = 3;
+  } else if (listing == Listing::kListedAndConstantOnAsk) {
+    options.constant_initializers = true;
+  } else {
+    model.ir_version = std::max<int64_t>(model.ir_version.value_or(4), 4);
+  }
+  inferModel(model, options);
+  std::vector<bool> reproduced;
+  std::map<std::string, std::string> symbols;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    reproduced.push_back(mismatch(expected[i], graph.outputs[i]->type, symbols).empty());
+  }
+  return reproduced;
+}
+
+// IR versions before 4 list every initializer as a graph input (and exporters kept doing so);
+// those are constants there, and from IR 4 on when the caller says so: inference must find
+// the same output shapes as when the initializers are not inputs at all.
+TEST(InferConformance, InitializersListedAsInputsInferAsConstants) {
+  auto cases = testing::conformanceCases();
+  if (cases.empty()) GTEST_SKIP() << testing::conformanceMissingReason();
+  size_t models = 0;
+  size_t outputs = 0;
+  std::map<Listing, size_t> reproduced;
+  std::vector<std::string> differing;
+  for (const auto& dir : cases) {
+    std::optional<std::vector<bool>> apart = reproducedOutputs(dir, Listing::kApart);
+    if (!apart) continue;
+    ++models;
+    outputs += apart->size();
+    for (Listing listing : {Listing::kApart, Listing::kListedAtIrThree,
+                            Listing::kListedAndConstantOnAsk, Listing::kListedAsDefaults}) {
+      std::optional<std::vector<bool>> found =
+          listing == Listing::kApart ? apart : reproducedOutputs(dir, listing);
+      ASSERT_TRUE(found) << dir;
+      for (bool one : *found) reproduced[listing] += one ? 1 : 0;
+      if (*found != *apart && listing != Listing::kListedAsDefaults) {
+        differing.push_back(dir.filename().string() +
+                            (listing == Listing::kListedAtIrThree ? " (IR 3)" : " (asked)"));
+      }
+    }
+  }
+  std::printf(
+      "%zu models, %zu outputs: %zu reproduced apart, %zu listed at IR 3, %zu listed "
+      "with constant_initializers, %zu listed as defaults\n",
+      models, outputs, reproduced[Listing::kApart], reproduced[Listing::kListedAtIrThree],
+      reproduced[Listing::kListedAndConstantOnAsk], reproduced[Listing::kListedAsDefaults]);
+  for (size_t i = 0; i < differing.size() && i < 40; ++i) {
+    std::printf("  differs: %s\n", differing[i].c_str());
+  }
+  EXPECT_GT(models, 1000u);
+  EXPECT_EQ(reproduced[Listing::kListedAtIrThree], reproduced[Listing::kApart]);
+  EXPECT_EQ(reproduced[Listing::kListedAndConstantOnAsk], reproduced[Listing::kApart]);
+  EXPECT_TRUE(differing.empty());
+  // Read as defaults, the values are unknown: shapes that follow from them are lost.
+  EXPECT_LT(reproduced[Listing::kListedAsDefaults], reproduced[Listing::kApart]);
 }
 
 }  // namespace
