@@ -69,6 +69,19 @@ def test_infer_takes_initializers_listed_as_inputs_as_constants_when_asked():
     assert model.graph.outputs[0].shape == (3, 8)
 
 
+def test_strict_infer_reports_a_type_the_operator_does_not_take():
+    model = onyx.parse_text(
+        """
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (int32[2] s) => (y) { y = ConstantOfShape (s) }
+        """
+    )
+    assert onyx.infer(model) == []
+    found = onyx.infer(model, strict=True)
+    assert [diagnostic.rule for diagnostic in found] == ["R51"]
+    assert "tensor(int32), which ConstantOfShape-9 does not accept" in found[0].message
+
+
 SCALED_DEFAULTS = """
     <ir_version: 8, opset_import: ["" : 9]>
     g (float[2] x, float[2] w, float[1] two) => (float[2] y) <float[2] w = {1, 2}, float[1] two = {2}> {

@@ -87,19 +87,6 @@ bool knownToDiffer(const Type* a, const Type* b, int depth) {
   }
 }
 
-// "tensor(float16), tensor(float), tensor(double)", the first few of a long list.
-std::string allowedText(const TypeSet& allowed) {
-  std::vector<std::string> names = typeSetNames(allowed);
-  constexpr size_t kShown = 8;
-  std::string text;
-  for (size_t i = 0; i < names.size() && i < kShown; ++i) {
-    if (i > 0) text += ", ";
-    text += names[i];
-  }
-  if (names.size() > kShown) text += " and " + std::to_string(names.size() - kShown) + " more";
-  return text;
-}
-
 // Whether R51 can judge `type`: every part of it is set and known. A part that is not — no
 // kind, an element type 0 or of an unknown code, a sequence without its element, a map
 // without its key, an unnamed opaque type — is a fault of the type itself, which the type
@@ -206,7 +193,7 @@ class TypeCheck {
                           ", which " + site_.label() + " does not accept there: " +
                           (literal ? std::string("it takes ") + constraint->name
                                    : std::string("it takes type ") + constraint->name +
-                                         ", one of " + allowedText(constraint->allowed)));
+                                         ", one of " + typeSetText(constraint->allowed)));
       return;
     }
     if (!formal->homogeneous) return;  // each argument of its own type

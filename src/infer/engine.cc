@@ -8,6 +8,7 @@
 #include "infer/merge.h"
 #include "infer/signature_types.h"
 #include "ir/graph_place.h"
+#include "onyx/core/element_type.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/editor.h"
@@ -68,6 +69,7 @@ void Engine::run() {
   main.values.reserve(model_.graph->values().size());
   if (options_.keep_values) result_.values.reserve(model_.graph->values().size());
   frame_ = &main;
+  if (options_.strict) checkInputElementTypes(*model_.graph, "graph");
   inferGraph(*model_.graph, "graph");
   if (main.write_back) writeBack();
   frame_ = nullptr;
@@ -107,6 +109,25 @@ void Engine::inferGraph(Graph& graph, const std::string& path) {
   checkInitializedInputs(graph, path);
   size_t index = 0;
   for (Node* node : graph.nodes()) inferNode(*node, NodePlace{&path, index++, node});
+}
+
+void Engine::checkInputElementTypes(const Graph& graph, const std::string& path) {
+  for (size_t i = 0; i < graph.inputs.size(); ++i) {
+    const Type* type = graph.inputs[i]->type;
+    if (type == nullptr ||
+        (type->kind != Type::Kind::kTensor && type->kind != Type::Kind::kSparseTensor) ||
+        (type->elem_type && elementTypeInfo(*type->elem_type) != nullptr)) {
+      continue;
+    }
+    std::string_view name = graph.inputs[i]->name.value_or(std::string_view());
+    std::string place = path;
+    appendSegment(place, "input", i, name);
+    std::string held = type->elem_type ? "element type " + std::to_string(*type->elem_type)
+                                       : std::string("no element type");
+    result_.diagnostics.error("R84", place,
+                              quoted(name) + " is a tensor of " + held +
+                                  " (UNDEFINED): nothing that reads it can be typed");
+  }
 }
 
 void Engine::checkInitializedInputs(const Graph& graph, const std::string& path) {
@@ -170,6 +191,11 @@ void Engine::inferNode(Node& node, const NodePlace& place) {
   const NodePlace* outer_place = current_place_;
   current_place_ = &place;
   if (schema != nullptr) {
+    if (options_.strict && speculative_depth_ == 0) {
+      for (std::string& wrong : disallowedInputTypes(ctx)) {
+        result_.diagnostics.error("R51", place.path(), std::move(wrong));
+      }
+    }
     applySignatureTypes(ctx);
     if (schema->infer != nullptr) {
       schema->infer(ctx);

@@ -37,6 +37,8 @@ class Engine final : public InferenceHost {
   };
 
   void inferGraph(Graph& graph, const std::string& path);
+  // Strict inference: R84 for a graph input declared a tensor without a known element type.
+  void checkInputElementTypes(const Graph& graph, const std::string& path);
   // R36 for a graph input whose initializer holds another type than the input declares.
   void checkInitializedInputs(const Graph& graph, const std::string& path);
   // A node being inferred, and where: its path is made only for a diagnostic or a note.

@@ -3,6 +3,9 @@
 #include <bit>
 #include <cstring>
 
+#include "onyx/ir/node.h"
+#include "onyx/ops/schema_text.h"
+
 namespace onyx::infer {
 
 namespace {
@@ -78,6 +81,32 @@ void applySignatureTypes(InferenceContext& ctx) {
       if (only.isKnown()) ctx.setOutputType(out, std::move(only));
     }
   }
+}
+
+std::vector<std::string> disallowedInputTypes(const InferenceContext& ctx) {
+  std::vector<std::string> found;
+  const OpSchema& schema = ctx.schema();
+  for (size_t in = 0; in < ctx.inputCount(); ++in) {
+    const FormalParameter* formal = schema.inputAt(in);
+    const InferredType* type = ctx.inputType(in);
+    // Tensors of a known element type only: other kinds are left to the rules.
+    if (formal == nullptr || type == nullptr || type->kind != InferredType::Kind::kTensor ||
+        type->elem_type <= 0 || type->elem_type >= 32) {
+      continue;
+    }
+    const TypeConstraint* constraint = schema.constraint(formal->type);
+    if (constraint == nullptr || ((constraint->allowed.tensor >> type->elem_type) & 1u) != 0) {
+      continue;
+    }
+    TypeSet held;
+    held.tensor = 1u << type->elem_type;
+    std::string takes = typeSetText(constraint->allowed);
+    found.push_back("input " + std::to_string(in) + " (" + formal->name + ") has type " +
+                    typeSetNames(held).front() + ", which " + std::string(ctx.node().opType()) +
+                    "-" + std::to_string(schema.since_version) + " does not accept: it takes " +
+                    (takes.empty() ? std::string("no tensor") : takes));
+  }
+  return found;
 }
 
 }  // namespace onyx::infer

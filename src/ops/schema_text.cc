@@ -46,6 +46,17 @@ std::string stringLiteral(std::string_view value) {
 
 }  // namespace
 
+std::string typeSetText(const TypeSet& set, size_t shown) {
+  std::vector<std::string> names = typeSetNames(set);
+  std::string text;
+  for (size_t i = 0; i < names.size() && i < shown; ++i) {
+    if (i > 0) text += ", ";
+    text += names[i];
+  }
+  if (names.size() > shown) text += " and " + std::to_string(names.size() - shown) + " more";
+  return text;
+}
+
 std::string attributeDefaultText(const AttributeSpec& attribute) {
   if (!attribute.has_default) return {};
   switch (attribute.kind) {

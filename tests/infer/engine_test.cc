@@ -3,12 +3,16 @@
 #include <string>
 #include <string_view>
 
+#include "onyx/infer/infer.h"
+#include "support/check_testing.h"
+#include "support/graph_testing.h"
 #include "support/infer_testing.h"
 
 namespace onyx {
 namespace {
 
 using testing::inferText;
+using testing::listed;
 
 TEST(InferEngine, SignatureGivesElementTypeAndRuleGivesShape) {
   auto m = inferText(R"(
@@ -56,6 +60,51 @@ TEST(InferEngine, FromIrFourAnInitializerListedAsAnInputIsADefaultUnlessAsked) {
   InferOptions options;
   options.constant_initializers = true;
   EXPECT_EQ(inferText(atIr(8), options).typeOf("y"), "float[3,8]");
+}
+
+// Strict inference reports what stops it from being sure, as onnx's strict mode does: an
+// input whose type the operator does not take (onnx's check_type), a graph input whose
+// element type is UNDEFINED. Without strict mode both stay silent, as before.
+TEST(InferEngine, StrictInferenceReportsATypeTheOperatorDoesNotTake) {
+  constexpr std::string_view kInt32Shape = R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (int32[2] s) => (y) {
+      t = Identity (s)
+      y = ConstantOfShape (t)
+    })";
+  EXPECT_FALSE(inferText(kInt32Shape).result.diagnostics.hasErrors());
+  InferOptions strict;
+  strict.strict = true;
+  auto m = inferText(kInt32Shape, strict);
+  ASSERT_EQ(m.result.diagnostics.errorCount(), 1u) << m.diagnostics();
+  const Diagnostic& found = m.result.diagnostics.all()[0];
+  EXPECT_EQ(found.rule, "R51");
+  EXPECT_EQ(found.path, "graph.node[1]");
+  EXPECT_EQ(found.message,
+            "input 0 (input) has type tensor(int32), which ConstantOfShape-9 does not accept: it "
+            "takes tensor(int64)");
+}
+
+TEST(InferEngine, StrictInferenceReportsAGraphInputOfUndefinedElementType) {
+  constexpr std::string_view kRelu = R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] x) => (y) { y = Relu (x) })";
+  for (bool strict : {false, true}) {
+    Model model = testing::parseOrFail(kRelu);
+    model.graph->inputs[0]->type->elem_type = 0;  // UNDEFINED, as a faulty exporter writes it
+    InferOptions options;
+    options.strict = strict;
+    InferResult result = inferModel(model, options);
+    if (!strict) {
+      EXPECT_FALSE(result.diagnostics.hasErrors()) << listed(result.diagnostics);
+      continue;
+    }
+    ASSERT_TRUE(result.diagnostics.hasErrors());
+    const Diagnostic& found = result.diagnostics.all()[0];
+    EXPECT_EQ(found.rule, "R84");
+    EXPECT_EQ(found.path, "graph.input[0](x)");
+    EXPECT_NE(found.message.find("element type 0 (UNDEFINED)"), std::string::npos) << found.message;
+  }
 }
 
 TEST(InferEngine, AGraphInputThatContradictsItsInitializerIsR36) {

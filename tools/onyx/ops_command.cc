@@ -63,7 +63,7 @@ std::string formalsText(std::initializer_list<FormalParameter> formals) {
 
 // A type set in short: the element types of each tensor form together,
 // "tensor(float16, float); seq(tensor(int64))"; maps written out.
-std::string typeSetText(const TypeSet& set) {
+std::string compactTypeSetText(const TypeSet& set) {
   const std::pair<uint32_t, const char*> forms[] = {
       {set.tensor, "tensor({})"},
       {set.sequence, "seq(tensor({}))"},
@@ -143,7 +143,7 @@ void printSchema(const Operator& op, const OpSchema& schema, const OpsOptions& o
   }
   for (const TypeConstraint& constraint : schema.constraints) {
     if (isLiteralType(constraint.name)) continue;
-    fmt::print("  {} in {}\n", constraint.name, typeSetText(constraint.allowed));
+    fmt::print("  {} in {}\n", constraint.name, compactTypeSetText(constraint.allowed));
   }
   if (!hasFunctionBody(schema)) return;
   fmt::print("  function body: {}\n", functionBodyText(schema));

@@ -18,6 +18,10 @@ namespace onyx {
 /// by form and, within a form, by element type code.
 std::vector<std::string> typeSetNames(const TypeSet& set);
 
+/// typeSetNames joined for a message: "tensor(float16), tensor(float), tensor(double)", the
+/// first `shown` of a longer list followed by "and N more".
+std::string typeSetText(const TypeSet& set, size_t shown = 8);
+
 /// An attribute's default in the text syntax's spelling: 1, 0.5, "NOTSET", [0, 2, 3],
 /// ["Tanh", "Tanh"]; empty when it has none. Floats are written so that they read back as
 /// the same float.
