@@ -123,8 +123,16 @@ class Value:
     """Setting it renames the value everywhere it is read."""
     type: Optional[Type]
     """Set it with an onyx.Type or its text ('float[N,3]')."""
-    dtype: Optional[DataType]
-    shape: Optional[tuple[Union[int, str, None], ...]]
+    @property
+    def dtype(self) -> Optional[DataType]: ...
+    @dtype.setter
+    def dtype(self, dtype: Optional[Union[DataType, int]]) -> None:
+        """Declares a tensor of that element type, keeping the shape."""
+    @property
+    def shape(self) -> Optional[tuple[Union[int, str, None], ...]]: ...
+    @shape.setter
+    def shape(self, shape: Optional[Sequence[Union[int, str, None]]]) -> None:
+        """Declares a tensor of that shape (None: unknown rank), keeping the element type."""
     graph: Graph
     const_value: Optional[Tensor]
     """The initializer's tensor, or None."""
@@ -291,6 +299,8 @@ def save(
     all_inline: bool = False,
 ) -> None: ...
 def parse_text(text: str) -> Model: ...
+def parse_node(text: str) -> Node:
+    """One node from the text syntax, held by an otherwise empty model."""
 def parse_graph(text: str) -> Graph:
     """A lone graph from the text syntax, held by an otherwise empty model."""
 def load_value(source: Union[Path, BytesLike], type: Optional[Type] = None) -> PythonValue: ...
@@ -303,6 +313,16 @@ def check(
     name_style: bool = False,
     raise_errors: bool = False,
 ) -> list[Diagnostic]: ...
+def check_node(
+    node: Node,
+    opset: Optional[int] = None,
+    *,
+    domains: Optional[Mapping[str, int]] = None,
+    ir_version: Optional[int] = None,
+) -> list[Diagnostic]:
+    """One node against its operator's signature at `opset`; paths start with 'node'."""
+def check_tensor(tensor: Tensor, *, ir_version: Optional[int] = None) -> list[Diagnostic]:
+    """One tensor as the checker checks an initializer; paths start with 'tensor'."""
 def verify(model: Model) -> list[Diagnostic]:
     """The graph API's invariants (use-lists, producers, scopes, names); [] when consistent."""
 def infer(

@@ -241,6 +241,65 @@ void applyNodeFields(const Ref<Node>& ref, const std::optional<std::string>& dom
   }
 }
 
+// Dims given from Python: int (a size), str (a symbol) or None (unknown), in a list or tuple.
+std::vector<Dim> dimsOfPython(py::handle shape) {
+  if (py::isinstance<py::str>(shape) || !py::isinstance<py::sequence>(shape)) {
+    throw py::type_error("a shape is a list of int, str (a symbol) or None, or None");
+  }
+  std::vector<Dim> dims;
+  for (py::handle dim : shape) {
+    if (dim.is_none()) {
+      dims.emplace_back();
+    } else if (py::isinstance<py::str>(dim)) {
+      dims.emplace_back(std::string_view(PyUnicode_AsUTF8(dim.ptr())));
+    } else if (py::isinstance<py::int_>(dim)) {
+      int64_t size = dim.cast<int64_t>();
+      if (size < 0) raiseValueError(fmt::format("a dimension cannot be negative: {}", size));
+      dims.emplace_back(size);
+    } else {
+      throw py::type_error(fmt::format("a dimension is an int, a str or None, not {}",
+                                       std::string(py::str(dim.get_type().attr("__name__")))));
+    }
+  }
+  return dims;
+}
+
+// The dims `value` is declared with, as the type builders take them; nullopt for no shape.
+std::optional<std::vector<Dim>> shapeOf(const Value* value) {
+  const TensorShape* shape = value->shape();
+  if (shape == nullptr) return std::nullopt;
+  std::vector<Dim> dims;
+  for (const Dimension& dim : shape->dims) {
+    if (dim.dim_value) {
+      dims.emplace_back(*dim.dim_value);
+    } else if (dim.dim_param) {
+      dims.emplace_back(*dim.dim_param);
+    } else {
+      dims.emplace_back();
+    }
+  }
+  return dims;
+}
+
+// Declares `value` a tensor of `elem_type` (nullopt: not set) and `dims` (nullopt: unknown
+// rank): what setting a Value's dtype or shape does. Refused for a value declared another
+// kind (a sequence has no shape of its own to set).
+void setTensorType(const Ref<Value>& ref, Value* value, std::optional<int32_t> elem_type,
+                   const std::optional<std::vector<Dim>>& dims) {
+  const Type* declared = value->type();
+  if (declared != nullptr && declared->kind != Type::Kind::kTensor &&
+      declared->kind != Type::Kind::kNone) {
+    raiseValueError(fmt::format("'{}' is declared {}: dtype and shape are a tensor's; set its type",
+                                value->name(), printType(*declared)));
+  }
+  GraphEditor edit(ref.model());
+  Type* type = dims ? edit.tensorType(elem_type.value_or(0), std::span<const Dim>(*dims))
+                    : edit.tensorTypeOfUnknownRank(elem_type.value_or(0));
+  if (!elem_type) type->elem_type = std::nullopt;
+  edit.setType(value, type);
+  ref.changed();
+}
+
 void bindTypes(py::module_& module) {
   py::class_<Ref<Type>>(module, "Type",
                         "A value's type: a tensor's element type and shape, or a sequence, "
@@ -308,17 +367,32 @@ void bindValues(py::module_&) {  // onyx.Value is made by makeFastTypes
             ref.changed();
           },
           "Its declared Type, or None. Set it with an onyx.Type or its text ('float[N,3]').")
-      .def_property_readonly(
+      .def_property(
           "dtype",
           [](const Ref<Value>& ref) -> py::object {
             std::optional<int32_t> type = liveValue(ref)->elemType();
             if (!type) return py::none();
             return py::cast(static_cast<ElementType>(*type));
           },
-          "The element type of a tensor value (DataType), or None.")
-      .def_property_readonly(
+          [](const Ref<Value>& ref, py::object dtype) {
+            Value* value = liveValue(ref);
+            std::optional<int32_t> elem_type;
+            if (!dtype.is_none()) elem_type = dtype.cast<int32_t>();
+            setTensorType(ref, value, elem_type, shapeOf(value));
+          },
+          "The element type of a tensor value (DataType), or None. Setting it declares a "
+          "tensor type of that element type, keeping the shape.")
+      .def_property(
           "shape", [](const Ref<Value>& ref) { return shapeTuple(liveValue(ref)->shape()); },
-          "A tensor value's dims (int, str for a symbol, None for unknown), or None.")
+          [](const Ref<Value>& ref, py::object shape) {
+            Value* value = liveValue(ref);
+            std::optional<std::vector<Dim>> dims;
+            if (!shape.is_none()) dims = dimsOfPython(shape);
+            setTensorType(ref, value, value->elemType(), dims);
+          },
+          "A tensor value's dims (int, str for a symbol, None for unknown), or None. Setting "
+          "it (a list of those, or None for an unknown rank) declares a tensor type of that "
+          "shape, keeping the element type: value.shape = [1, 3, 'H', 'W'].")
       .def_property_readonly(
           "graph",
           [](const Ref<Value>& ref) { return Ref<Graph>(ref.holder, liveValue(ref)->graph()); },

@@ -271,6 +271,25 @@ void bindModels(py::module_& module) {
       "{ nodes }`), held by an otherwise empty model (graph.model).");
 
   module.def(
+      "parse_node",
+      [](const std::string& text) {
+        Result<Model> model = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          model = parseNodesText("{\n" + text + "\n}");
+        }
+        HolderPtr holder = makeHolder(unwrap(std::move(model), "cannot parse the node text"));
+        if (holder->model.graph->nodeCount() != 1) {
+          raiseValueError(fmt::format("the text holds {} nodes; parse_node takes one",
+                                      holder->model.graph->nodeCount()));
+        }
+        return Ref<Node>(holder, holder->model.graph->firstNode());
+      },
+      py::arg("text"),
+      "One node from the text syntax (`y = Add (a, b)`, `[name] y = Foo <alpha: float = 1> "
+      "(x)`), held by an otherwise empty model; the names it reads are left undefined there.");
+
+  module.def(
       "load_value",
       [](py::object source, py::object type) -> py::object {
         const Type* declared = nullptr;

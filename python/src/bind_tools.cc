@@ -12,11 +12,15 @@
 #include "onyx/core/diagnostic.h"
 #include "onyx/eval/node_evaluator.h"
 #include "onyx/infer/infer.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/verify.h"
+#include "onyx/ops/registry.h"
 #include "onyx/passes/inline_functions.h"
 #include "onyx/passes/opset_conversion.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/passes/pass_manager.h"
+#include "onyx/text/parser.h"
+#include "onyx/text/printer.h"
 
 namespace onyx::python {
 namespace {
@@ -42,6 +46,61 @@ py::list diagnosticList(const Diagnostics& diagnostics) {
   error.attr("rule") = first->rule;
   error.attr("diagnostics") = diagnosticList(diagnostics);
   raiseError(error);
+}
+
+// The diagnostics whose path lies under `prefix` (a place and what is beneath it), with that
+// prefix written as `shown`: what check_node and check_tensor report of the model they build.
+py::list diagnosticsUnder(const Diagnostics& diagnostics, std::string_view prefix,
+                          std::string_view shown) {
+  py::list list;
+  for (const Diagnostic& diagnostic : diagnostics.all()) {
+    if (!diagnostic.path.starts_with(prefix)) continue;
+    Diagnostic moved = diagnostic;
+    moved.path = std::string(shown) + diagnostic.path.substr(prefix.size());
+    list.append(moved);
+  }
+  return list;
+}
+
+// check_node: the node alone, in a model of its own importing `opset` (and `domains`), its
+// inputs the graph's inputs and its outputs the graph's outputs, through the text syntax
+// (which copies every attribute, nested graphs included); what the checker says of it.
+py::list checkNodeAlone(const Ref<Node>& ref, std::optional<int64_t> opset,
+                        const std::optional<std::map<std::string, int64_t>>& domains,
+                        std::optional<int64_t> ir_version) {
+  const Model& source = ref.model();
+  std::string text = "{\n" + printNode(*ref.ptr) + "\n}";
+  Model model = unwrap(parseNodesText(text), "cannot copy the node");
+  Graph& graph = *model.graph;
+  GraphEditor edit(model);
+  if (!opset) opset = OpsetImports(source.opset_import).versionOf("");
+  if (!opset) opset = findOperatorSet("")->last_release_version;
+  model.ir_version = ir_version ? ir_version : source.ir_version.value_or(kLatestIrVersion);
+  std::map<std::string, int64_t> imports{{"", *opset}};
+  std::string_view domain = canonicalDomain(ref.ptr->domainOrDefault());
+  if (!domain.empty()) {
+    if (std::optional<int64_t> version = OpsetImports(source.opset_import).versionOf(domain)) {
+      imports[std::string(domain)] = *version;
+    }
+  }
+  if (domains) {
+    for (const auto& [name, version] : *domains)
+      imports[std::string(canonicalDomain(name))] = version;
+  }
+  for (const auto& [name, version] : imports) model.setOpsetVersion(name, version);
+  Node& node = *graph.firstNode();
+  for (size_t i = 0; i < node.inputCount(); ++i) {
+    Value* input = node.input(i);
+    if (input != nullptr && !input->isGraphInput() && input->producer() == nullptr) {
+      unwrap(edit.addInput(graph, input->name()), "cannot declare the node's input");
+    }
+  }
+  for (size_t i = 0; i < node.outputCount(); ++i) {
+    if (Value* output = node.output(i)) edit.addOutput(graph, output);
+  }
+  CheckOptions options;
+  options.external_data = false;
+  return diagnosticsUnder(checkModel(model, options), "graph.node[0]", "node");
 }
 
 }  // namespace
@@ -86,6 +145,35 @@ void bindTools(py::module_& module) {
       "`infer`, declared types against inferred ones) without changing or copying it: every "
       "problem found, as Diagnostics. With `raise_errors`, a model with an error raises "
       "CheckError, which carries the rule, path and all diagnostics.");
+
+  module.def(
+      "check_node", &checkNodeAlone, py::arg("node"), py::arg("opset") = py::none(), py::kw_only(),
+      py::arg("domains") = py::none(), py::arg("ir_version") = py::none(),
+      "Checks one node against its operator's signature at `opset` (default: what its model "
+      "imports, else the newest released opset), as onnx.checker.check_node does: attributes, "
+      "input and output counts, and the rules of the node itself; `domains` gives the versions "
+      "of other domains ({'ai.onnx.ml': 3}). Its inputs are taken as given, untyped. Returns "
+      "Diagnostics whose path starts with 'node'.");
+
+  module.def(
+      "check_tensor",
+      [](const Ref<Tensor>& ref, std::optional<int64_t> ir_version) {
+        Model model;
+        model.ir_version = ir_version.value_or(kLatestIrVersion);
+        model.shareBytesOf(ref.model());
+        GraphEditor edit(model);
+        model.graph = edit.newGraph();
+        Tensor* tensor = edit.cloneTensor(*ref.ptr);
+        if (tensor->nameOrEmpty().empty()) tensor->name = edit.arena().copy("tensor");
+        unwrap(edit.addInitializer(*model.graph, tensor), "cannot check the tensor");
+        CheckOptions options;
+        options.external_data = false;
+        return diagnosticsUnder(checkModel(model, options), "graph.initializer[0]", "tensor");
+      },
+      py::arg("tensor"), py::kw_only(), py::arg("ir_version") = py::none(),
+      "Checks one tensor as the checker checks an initializer, as onnx.checker.check_tensor "
+      "does: its data type, that its data fits its dims, its external data location (not "
+      "opened). Returns Diagnostics whose path starts with 'tensor'.");
 
   module.def(
       "verify", [](const HolderPtr& holder) { return diagnosticList(verifyModel(holder->model)); },

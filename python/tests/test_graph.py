@@ -232,3 +232,35 @@ def test_a_tensor_added_twice_or_from_another_model_is_copied(arith_model, conv_
     x = graph.inputs[0]
     x.type = conv_model.graph.inputs[0].type  # a type of another model is copied too
     assert str(x.type) == "float[N,3,8,8]"
+
+
+def test_a_values_shape_and_dtype_can_be_set():
+    model = onyx.parse_text(
+        """
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (float[N,3,H,W] x) => (float[N,3,H,W] y) { y = Relu (x) }
+        """
+    )
+    x = model.graph.inputs[0]
+    x.shape = [1, 3, 48, 192]  # fixing a dynamic batch and size, the most common edit
+    assert x.shape == (1, 3, 48, 192)
+    assert str(x.type) == "float[1,3,48,192]"
+    assert onyx.check(model, infer=False) == []
+    x.dtype = onyx.DataType.FLOAT16
+    assert str(x.type) == "float16[1,3,48,192]"
+    x.shape = ["batch", None, 48, 192]
+    assert x.shape == ("batch", None, 48, 192)
+    x.shape = None
+    assert x.shape is None and x.dtype == onyx.DataType.FLOAT16
+    with pytest.raises(TypeError, match="a shape is a list"):
+        x.shape = "1,3"
+    with pytest.raises(ValueError, match="cannot be negative"):
+        x.shape = [-1]
+    sequence = onyx.parse_text(
+        """
+        <ir_version: 8, opset_import: ["" : 17]>
+        g (seq(float[2]) s) => (seq(float[2]) t) { t = Identity (s) }
+        """
+    ).graph.inputs[0]
+    with pytest.raises(ValueError, match="dtype and shape are a tensor's"):
+        sequence.shape = [2]

@@ -257,3 +257,38 @@ def test_parse_graph_gives_a_graph_and_names_the_place_of_an_error():
         assert "line 1, column 21" in str(error)
     else:
         raise AssertionError("a broken graph text parsed")
+
+
+def test_check_node_judges_one_node_at_an_opset():
+    relu = onyx.parse_node("y = Relu <alpha: float = 1.0> (x)")
+    found = onyx.check_node(relu, 17)
+    assert [(diagnostic.rule, diagnostic.path) for diagnostic in found] == [
+        ("R47", "node.attribute[0](alpha)")
+    ]
+    assert onyx.check_node(onyx.parse_node("y = Gemm <transA: int = 1> (a, b)"), 13) == []
+    assert [d.rule for d in onyx.check_node(onyx.parse_node("y = Foo (a)"), 13)] == ["R41"]
+    # LeakyRelu's alpha has been there from the first version: the same node is valid.
+    assert onyx.check_node(onyx.parse_node("y = LeakyRelu <alpha: float = 1.0> (x)"), 6) == []
+
+
+def test_check_tensor_judges_one_tensor_at_an_ir_version():
+    model = onyx.parse_text(
+        """
+        <ir_version: 10, opset_import: ["" : 21]>
+        g (float[2] x) => (float[2] y) <float8e4m3fn[2] w = {56, 64}> { y = Identity (x) }
+        """
+    )
+    tensor = model.graph.initializers["w"].const_value
+    assert onyx.check_tensor(tensor) == []
+    found = onyx.check_tensor(tensor, ir_version=8)
+    assert [(diagnostic.rule, diagnostic.path) for diagnostic in found] == [("R62", "tensor(w).data_type")]
+
+
+def test_parse_node_gives_one_node():
+    node = onyx.parse_node("[scale] y = Mul (x, k)")
+    assert (node.op_type, node.name) == ("Mul", "scale")
+    assert [value.name for value in node.inputs] == ["x", "k"]
+    with pytest.raises(ValueError, match="holds 2 nodes"):
+        onyx.parse_node("a = Neg (x)\nb = Neg (a)")
+    with pytest.raises(onyx.OnyxError, match="cannot parse the node text"):
+        onyx.parse_node("y = (x")

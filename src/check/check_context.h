@@ -17,9 +17,6 @@
 
 namespace onyx::check {
 
-/// The newest IR version onyx knows the rules of.
-inline constexpr int64_t kLatestIrVersion = 13;
-
 struct CheckContext {
   CheckContext(const Model& checked, const CheckOptions& chosen, Diagnostics& sink)
       : model(checked), options(chosen), out(sink), functions(checked) {}

@@ -90,8 +90,7 @@ std::string formatType(const Type& type) {
 
 namespace {
 
-Type* shapedType(Arena& arena, Type::Kind kind, int32_t elem_type,
-                 std::initializer_list<Dim> dims) {
+Type* shapedType(Arena& arena, Type::Kind kind, int32_t elem_type, std::span<const Dim> dims) {
   Type* type = arena.make<Type>();
   type->kind = kind;
   type->elem_type = elem_type;
@@ -115,6 +114,10 @@ Type* wrapping(Arena& arena, Type::Kind kind, Type* elem) {
 }  // namespace
 
 Type* GraphEditor::tensorType(int32_t elem_type, std::initializer_list<Dim> dims) const {
+  return shapedType(*arena_, Type::Kind::kTensor, elem_type, {dims.begin(), dims.size()});
+}
+
+Type* GraphEditor::tensorType(int32_t elem_type, std::span<const Dim> dims) const {
   return shapedType(*arena_, Type::Kind::kTensor, elem_type, dims);
 }
 
@@ -126,7 +129,7 @@ Type* GraphEditor::tensorTypeOfUnknownRank(int32_t elem_type) const {
 }
 
 Type* GraphEditor::sparseTensorType(int32_t elem_type, std::initializer_list<Dim> dims) const {
-  return shapedType(*arena_, Type::Kind::kSparseTensor, elem_type, dims);
+  return shapedType(*arena_, Type::Kind::kSparseTensor, elem_type, {dims.begin(), dims.size()});
 }
 
 Type* GraphEditor::sequenceType(Type* elem) const {

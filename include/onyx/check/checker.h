@@ -23,6 +23,9 @@
 
 namespace onyx {
 
+/// The newest IR version onyx knows the rules of.
+inline constexpr int64_t kLatestIrVersion = 13;
+
 struct CheckOptions {
   /// Open the external data files of tensors (through onyx's resolver, beneath the model's
   /// folder) and check that each is inside the folder and holds the tensor's bytes (R71,

@@ -106,6 +106,7 @@ class GraphEditor {
   /// A tensor type of `elem_type` (a TensorProto::DataType code) with these dims (none: a
   /// scalar). The symbols are copied.
   Type* tensorType(int32_t elem_type, std::initializer_list<Dim> dims) const;
+  Type* tensorType(int32_t elem_type, std::span<const Dim> dims) const;
   /// A tensor type whose rank is unknown.
   Type* tensorTypeOfUnknownRank(int32_t elem_type) const;
   Type* sparseTensorType(int32_t elem_type, std::initializer_list<Dim> dims) const;
