@@ -40,6 +40,14 @@ The models:
                             LayerNormalization spelled out (ReduceMean, Sub, Pow, ReduceMean,
                             Add, Sqrt, Div, Mul, Add), GELU spelled out with Erf, patch merging.
                             Widths 16-128, a 128x128 input: it runs in milliseconds.
+  opt_recurrent_vad.onnx    A voice-activity detector as torch.jit.script exports it (Silero's
+                            shape): an If on the sample rate at the top, each branch its own
+                            LSTM (hidden 64) on [batch, 256] frames with a [2, batch, 64]
+                            state; inside a branch, an If that resets an empty state (its
+                            else branch an If again, three levels in all) whose branches end in
+                            Identity of outer values; the state taken apart and put back with
+                            Gather/Unsqueeze/Concat, and Shape/Gather/Unsqueeze/Concat
+                            scaffolding for the views. Inputs [3, 256], [2, 3, 64], sr = 16000.
   opt_big_weights.onnx      Only with --big: 18 layers of MatMul (4096x4096 float32), Add of
                             a bias on every other layer (Linear with and without bias),
                             BatchNormalization (BatchNorm1d) and Relu, on [batch, 4096]; 1.2 GB
@@ -577,6 +585,82 @@ def make_detection_head(path, size=128, classes=8, max_detections=10):
     return count, [("images", rng.uniform(-1, 1, (1, 3, size, size)).astype(np.float32))]
 
 
+def make_recurrent_vad(path, frame=256, hidden=64):
+    net = Exported(seed=53)
+    x, state, sr = "input", "state", "sr"
+    top = em.Scope("_model")
+    is_16k = net.torch("Equal", [sr, net.const(top, 16000)], top)
+    float_output = TensorProto.FLOAT
+
+    def untyped(results):
+        return [helper.make_tensor_value_info(r, float_output, None) for r in results]
+
+    def state_reset(scope, batch, depth):
+        """if len(state) == 0: zeros(2, batch, hidden) else: state, written as nested Ifs
+        whose conditions follow from the state's declared static dims."""
+        empty = net.torch("Equal", [net.dim(state, scope, 0), net.const(scope, 0)], scope)
+
+        def zeros():
+            shape = net.shape_of(scope / "zeros", [2, batch, hidden])
+            return [net.torch("ConstantOfShape", [shape], scope / "zeros",
+                              value=numpy_helper.from_array(np.zeros(1, np.float32)))]
+
+        def keep():
+            if depth > 1:
+                return state_reset(scope / "keep", batch, depth - 1)
+            return [net.torch("Identity", [state], scope / "keep")]
+
+        then_nodes, then_out = net.branch(zeros)
+        else_nodes, else_out = net.branch(keep)
+        return [net.torch("If", [empty], scope,
+                          then_branch=helper.make_graph(then_nodes, "then", [], untyped(then_out)),
+                          else_branch=helper.make_graph(else_nodes, "else", [], untyped(else_out)))]
+
+    def detector(tag):
+        scope = top / tag
+        batch = net.dim(x, scope, 0)
+        features = net.torch("Relu", [net.linear(x, scope / "encoder", frame, hidden)], scope)
+        (current,) = state_reset(scope / "reset", batch, 2)
+        h0 = net.unsqueeze(net.torch("Gather", [current, net.const(scope, 0)], scope, axis=0),
+                           scope, [0])
+        c0 = net.unsqueeze(net.torch("Gather", [current, net.const(scope, 1)], scope, axis=0),
+                           scope, [0])
+        sequence = net.unsqueeze(features, scope, [0])
+        lstm = scope / "lstm"
+        w = net.param(lstm.param("weight_ih"),
+                      net.rng.standard_normal((1, 4 * hidden, hidden)) * 0.1)
+        r = net.param(lstm.param("weight_hh"),
+                      net.rng.standard_normal((1, 4 * hidden, hidden)) * 0.1)
+        b = net.param(lstm.param("bias"), net.rng.standard_normal((1, 8 * hidden)) * 0.05)
+        y, y_h, y_c = net.multi("LSTM", [sequence, w, r, b, "", h0, c0], lstm, 3,
+                                hidden_size=hidden)
+        # y.view(batch, hidden) through the scaffolding, the state put back with Concat.
+        flat = net.view(y, scope, [net.dim(y, scope, 2), hidden])
+        decoder = scope / "decoder"
+        probability = net.torch("Sigmoid", [net.linear(net.torch("Relu", [flat], decoder),
+                                                       decoder, hidden, 1)], decoder)
+        new_state = net.torch("Concat", [y_h, y_c], scope, axis=0)
+        return [net.torch("Identity", [probability], scope),
+                net.torch("Identity", [new_state], scope)]
+
+    then_nodes, then_out = net.branch(lambda: detector("_16k"))
+    else_nodes, else_out = net.branch(lambda: detector("_8k"))
+    net.nodes.append(helper.make_node(
+        "If", [is_16k], ["output", "stateN"], name=top.node("If"),
+        then_branch=helper.make_graph(then_nodes, "then_branch", [], untyped(then_out)),
+        else_branch=helper.make_graph(else_nodes, "else_branch", [], untyped(else_out))))
+    count = net.finish(path, "opt_recurrent_vad",
+                       [("input", TensorProto.FLOAT, ["batch", frame]),
+                        ("state", TensorProto.FLOAT, [2, "batch", hidden]),
+                        ("sr", TensorProto.INT64, [])],
+                       [("output", TensorProto.FLOAT, ["batch", 1]),
+                        ("stateN", TensorProto.FLOAT, [2, "batch", hidden])])
+    rng = np.random.default_rng(15)
+    return count, [("input", rng.uniform(-1, 1, (3, frame)).astype(np.float32)),
+                   ("state", rng.uniform(-0.5, 0.5, (2, 3, hidden)).astype(np.float32)),
+                   ("sr", np.array(16000, np.int64))]
+
+
 SWIN_TARGET_NODES = 12830
 
 
@@ -824,6 +908,7 @@ MODELS = [
     ("opt_decoder_kv.onnx", make_decoder),
     ("opt_detection_head.onnx", make_detection_head),
     ("opt_swin.onnx", make_swin),
+    ("opt_recurrent_vad.onnx", make_recurrent_vad),
 ]
 BIG = ("opt_big_weights.onnx", make_big_weights)
 

@@ -28,7 +28,7 @@ build=build/bench
 models=${1:-build/bench-models}
 node_dir=build/bench-node
 model_list=${MODELS:-opt_resnet50_bn.onnx opt_encoder_dynamic.onnx opt_decoder_kv.onnx \
-opt_detection_head.onnx opt_swin.onnx}
+opt_detection_head.onnx opt_swin.onnx opt_recurrent_vad.onnx}
 big=()
 if [ "${BIG:-0}" = 1 ]; then
   big=(--big)

@@ -23,10 +23,12 @@
 #include "onyx/core/element_type.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/editor.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ops/registry.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/folding.h"
+#include "passes/inline_branch.h"
 #include "passes/pass_helpers.h"
 
 namespace onyx {
@@ -84,13 +86,37 @@ class ConstantFoldingPass final : public GraphPass {
     if (context.node_evaluator == nullptr || !model.training_info.empty()) return result;
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
     for (Node* node : nodes) {
-      if (node->graph() != &graph || !candidate(model, *node, scope, context)) continue;
+      if (node->graph() != &graph) continue;
+      if (std::optional<bool> taken = constantCondition(model, *node, scope, context)) {
+        size_t before = graph.nodeCount();
+        if (passes_internal::inlineIfBranch(model, *node, *taken).isOk()) {
+          ++result.nodes_removed;
+          result.nodes_added += graph.nodeCount() + 1 - before;
+        }
+        continue;
+      }
+      if (!candidate(model, *node, scope, context)) continue;
       fold(model, *node, context, result);
     }
     return result;
   }
 
  private:
+  // The condition of a standard If read from a constant (a one-element bool tensor), for
+  // putting the branch it takes in its place; nullopt for any other node.
+  static std::optional<bool> constantCondition(const Model& model, const Node& node,
+                                               const GraphScope& scope, PassContext& context) {
+    if (node.opType() != "If" || node.inputCount() != 1 || !isStandardOperator(node, "If") ||
+        scope.opset() < 1) {
+      return std::nullopt;
+    }
+    const Tensor* condition = constantTensor(node.input(0), context.initializerInputs(model));
+    if (condition == nullptr) return std::nullopt;
+    Result<Array> array = arrayFromTensor(*condition);
+    if (!array || array->type() != ElementType::kBool || array->size() != 1) return std::nullopt;
+    return array->data<bool>()[0];
+  }
+
   static bool candidate(const Model& model, const Node& node, const GraphScope& scope,
                         PassContext& context) {
     OpTraits traits = traitsOf(node, scope);

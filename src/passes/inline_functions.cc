@@ -19,6 +19,7 @@
 #include "onyx/ops/callee.h"
 #include "onyx/ops/function_body.h"
 #include "onyx/ops/registry.h"
+#include "passes/inline_branch.h"
 
 namespace onyx {
 
@@ -71,14 +72,15 @@ Result<InlinedBody> bodyCalledBy(Model& model, const CalleeResolver& callees, co
 /// outputs and attribute references to the call's.
 class BodyCopier {
  public:
-  BodyCopier(const GraphEditor& edit, Node& call, const Function& callee)
-      : edit_(edit), call_(call), callee_(callee) {}
+  /// `bound_inputs`: how many of the call's inputs stand for the body's (all of them for a
+  /// function call; none for an If, whose condition chose the body).
+  BodyCopier(const GraphEditor& edit, Node& call, const Function& callee, size_t bound_inputs)
+      : edit_(edit), call_(call), callee_(callee), bound_inputs_(bound_inputs) {}
 
   /// What must hold before anything changes: the call fits the body, every value the body
   /// reads is defined in it, and the outputs the call has can be handed over.
   Status check() const {
-    if (call_.inputCount() > callee_.inputs.size() ||
-        call_.outputCount() > callee_.outputs.size()) {
+    if (bound_inputs_ > callee_.inputs.size() || call_.outputCount() > callee_.outputs.size()) {
       return Status(ErrorCode::kInvalidArgument,
                     describe(call_) + " has " + std::to_string(call_.inputCount()) +
                         " inputs and " + std::to_string(call_.outputCount()) +
@@ -126,10 +128,16 @@ class BodyCopier {
     Graph& into = *call_.graph();
     for (size_t i = 0; i < callee_.inputs.size(); ++i) {
       const Value* formal = callee_.inputs[i];
-      if (formal != nullptr) values_[formal] = i < call_.inputCount() ? call_.input(i) : nullptr;
+      if (formal != nullptr) values_[formal] = i < bound_inputs_ ? call_.input(i) : nullptr;
     }
     for (size_t k = 0; k < call_.outputCount(); ++k) {
       if (call_.output(k) != nullptr) handed_over_[callee_.outputs[k]->value()] = call_.output(k);
+    }
+    for (const Value* value : callee_.body->values()) {
+      if (value->graph() != callee_.body || value->initializer() == nullptr) continue;
+      Tensor* tensor = edit_.cloneTensor(*value->initializer());
+      tensor->name = edit_.uniqueName(into, value->name());
+      values_[value] = edit_.addInitializer(into, tensor).value();
     }
     std::vector<Node*> copies;
     for (const Node* node = callee_.body->firstNode(); node != nullptr; node = node->next()) {
@@ -146,7 +154,11 @@ class BodyCopier {
   Value* mapped(const Value* source) const {
     if (source == nullptr) return nullptr;
     auto found = values_.find(source);
-    return found != values_.end() ? found->second : nullptr;
+    if (found != values_.end()) return found->second;
+    // A value of an enclosing graph (what an If branch captures; a function body has none)
+    // is read where the call is as it was.
+    if (!callee_.body->encloses(source->graph())) return const_cast<Value*>(source);
+    return nullptr;
   }
 
   std::string_view nodeName(const Node& source) {
@@ -319,6 +331,7 @@ class BodyCopier {
   GraphEditor edit_;
   Node& call_;
   const Function& callee_;
+  size_t bound_inputs_;
   std::unordered_map<const Value*, Value*> values_;
   std::unordered_map<const Value*, Value*> handed_over_;
 };
@@ -409,7 +422,7 @@ Result<InlinedCall> inlineResolved(Model& model, Node& node, const InlinedBody& 
   ArenaList<OperatorSetId>& scope = importListOf(model, *node.graph());
   Result<ImportPlan> plan = planImports(scope, *callee.function, node);
   if (!plan) return plan.status();
-  BodyCopier copier(GraphEditor(model), node, *callee.function);
+  BodyCopier copier(GraphEditor(model), node, *callee.function, node.inputCount());
   ONYX_RETURN_IF_ERROR(copier.check());
   // From here on nothing fails. A body parsed for a function-operator lives in its own model;
   // the copies share its strings and tensor bytes.
@@ -643,6 +656,35 @@ Result<InlineReport> inlineAllFunctions(Model& model, const InlineOptions& optio
     }
   }
   return report;
+}
+
+Status passes_internal::inlineIfBranch(Model& model, Node& node, bool condition) {
+  Graph* branch = node.graphAttr(condition ? "then_branch" : "else_branch");
+  if (node.graph() == nullptr || branch == nullptr || !branch->inputs.empty() ||
+      branch->outputs.size() < node.outputCount()) {
+    return Status(ErrorCode::kInvalidArgument, describe(node) + " has no branch to inline");
+  }
+  GraphEditor edit(model);
+  // The body copier hands over values its nodes compute: a branch output that is an outer
+  // value or one of the branch's initializers is given one (an Identity), which the no-op
+  // pass bypasses where the If was.
+  for (ValueInfo* output : branch->outputs) {
+    Value* value = output->output.value();
+    if (value == nullptr || (value->producer() != nullptr && value->graph() == branch)) continue;
+    Node* identity = edit.createNode(*branch, "Identity", {value});
+    branch->appendNode(identity);
+    output->output.set(identity->output(0));
+  }
+  // The branch as the body of a function without inputs, for the copier.
+  Function body;
+  body.body = branch;
+  for (ValueInfo* output : branch->outputs) body.outputs.push_back(edit.arena(), &output->output);
+  BodyCopier copier(edit, node, body, 0);
+  ONYX_RETURN_IF_ERROR(copier.check());
+  copier.copy();
+  Status removed = node.destroy();
+  ONYX_ASSERT(removed.isOk() && "an inlined If has no outputs left to refuse its removal");
+  return removed;
 }
 
 }  // namespace onyx

@@ -199,5 +199,45 @@ TEST(ConstantFolding, ExternalWeightsNoFoldReadsStayExternal) {
   fs::remove_all(folder);
 }
 
+// An If whose condition is a constant is replaced by the branch it takes, as onnxruntime's
+// constant folding does: the branch's nodes, its initializers and the graphs nested in it
+// move where the If was, and what the branch reads of the graphs around it it still reads.
+TEST(ConstantFolding, AnIfOnAConstantBecomesTheBranchItTakes) {
+  for (const char* condition : {"1", "0"}) {
+    std::string text = R"(
+      <ir_version: 8, opset_import: ["" : 17]>
+      g (float[1,4] x) => (float[1,4] y) {
+        c = Constant <value = bool {COND}> ()
+        y = If (c) <then_branch = t () => (float[1,4] a) <float[4] k = {1, 2, 3, 4}> {
+                       m = Mul (x, k)
+                       go = Constant <value = bool {1}> ()
+                       a = If (go) <then_branch = tt () => (float[1,4] n) { n = Neg (m) },
+                                    else_branch = te () => (float[1,4] p) { p = Identity (m) }>
+                     },
+                     else_branch = e () => (float[1,4] b) { b = Identity (x) }>
+      })";
+    text.replace(text.find("COND"), 4, condition);
+    auto done = optimizeChecked(text, {"constant-folding", "noop", "dead-code"}, row());
+    const Graph& graph = *done.model.graph;
+    // then: Mul and the inner If's taken branch (Neg); else: x itself, through an Identity
+    // that keeps the graph output's name.
+    EXPECT_EQ(opTypes(graph), std::string(condition) == "1" ? "Mul Neg" : "Identity") << condition;
+    EXPECT_EQ(graph.outputs[0]->bound()->name(), "y");
+  }
+}
+
+TEST(ConstantFolding, AnIfOnAGraphInputStays) {
+  auto done = optimizeChecked(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[1,4] x, bool c) => (float[1,4] y) {
+      y = If (c) <then_branch = t () => (float[1,4] a) { a = Neg (x) },
+                  else_branch = e () => (float[1,4] b) { b = Relu (x) }>
+    })",
+                              kPasses,
+                              {{"x", tensorOf<float>(ElementType::kFloat, {1, 4}, {1, -2, 3, -4})},
+                               {"c", tensorOf<bool>(ElementType::kBool, {}, {true})}});
+  EXPECT_EQ(opTypes(*done.model.graph), "If");
+}
+
 }  // namespace
 }  // namespace onyx
