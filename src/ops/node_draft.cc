@@ -20,8 +20,9 @@ bool allOnes(std::span<const Extent> shape) {
                      [](const Extent& extent) { return extent.value == int64_t{1}; });
 }
 
-NodeDraft::NodeDraft(Node& node, const GraphEditor& edit, const TypeOf& type_of)
-    : node_(node), edit_(edit), type_of_(type_of) {
+NodeDraft::NodeDraft(Node& node, const GraphEditor& edit, const TypeOf& type_of,
+                     InitializerInputs initializer_inputs)
+    : node_(node), edit_(edit), type_of_(type_of), initializer_inputs_(initializer_inputs) {
   attributes_.assign(node.attributes.begin(), node.attributes.end());
   inputs_.reserve(node.inputCount());
   for (size_t i = 0; i < node.inputCount(); ++i) inputs_.push_back({node.input(i), nullptr});
@@ -141,12 +142,14 @@ void NodeDraft::removeAttribute(std::string_view name) {
 const Tensor* NodeDraft::constantInput(size_t i) const {
   if (i >= inputs_.size()) return nullptr;
   if (inputs_[i].constant != nullptr) return inputs_[i].constant;
-  return constantTensor(inputs_[i].value);
+  return constantTensor(inputs_[i].value, initializer_inputs_);
 }
 
 std::optional<std::vector<int64_t>> NodeDraft::constantIntegers(size_t i) const {
   if (i >= inputs_.size()) return std::nullopt;
-  if (inputs_[i].constant == nullptr) return onyx::constantIntegers(inputs_[i].value);
+  if (inputs_[i].constant == nullptr) {
+    return onyx::constantIntegers(inputs_[i].value, initializer_inputs_);
+  }
   Result<Array> array = arrayFromTensor(*inputs_[i].constant);
   if (!array || (array->type() != ElementType::kInt64 && array->type() != ElementType::kInt32)) {
     return std::nullopt;
@@ -217,7 +220,7 @@ NodeDraft& NodeDraft::added(std::string_view op_type, int64_t opset, bool preced
                             std::vector<Input> inputs) {
   Node* stand_in = edit_.arena().make<Node>();
   stand_in->op_type = edit_.arena().copy(op_type);
-  auto draft = std::make_unique<NodeDraft>(*stand_in, edit_, type_of_);
+  auto draft = std::make_unique<NodeDraft>(*stand_in, edit_, type_of_, initializer_inputs_);
   draft->follower_ = true;
   draft->inputs_ = std::move(inputs);
   draft->inputs_changed_ = true;

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "onyx/core/status.h"
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ops/op_schema.h"
 
@@ -41,7 +42,10 @@ class NodeDraft {
   /// The declared or inferred type of a value of the model, null when unknown.
   using TypeOf = std::function<const Type*(const Value&)>;
 
-  NodeDraft(Node& node, const GraphEditor& edit, const TypeOf& type_of);
+  /// `initializer_inputs`: what the model's initializers listed as graph inputs are
+  /// (onyx/ir/constant_value.h), for constantInput and constantIntegers.
+  NodeDraft(Node& node, const GraphEditor& edit, const TypeOf& type_of,
+            InitializerInputs initializer_inputs = InitializerInputs::kOverridable);
 
   Node& node() const { return node_; }
   const GraphEditor& editor() const { return edit_; }
@@ -172,6 +176,7 @@ class NodeDraft {
   Node& node_;
   GraphEditor edit_;
   const TypeOf& type_of_;  // the converter's, which outlives every draft
+  InitializerInputs initializer_inputs_;
   const OpSchema* from_ = nullptr;
   const OpSchema* to_ = nullptr;
   std::vector<Attribute*> attributes_;  // as they will be; the node's own until changed

@@ -224,7 +224,8 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
         continue;
       }
       if (from == to) continue;
-      auto draft = std::make_unique<ops::NodeDraft>(*node, edit, type_of);
+      auto draft =
+          std::make_unique<ops::NodeDraft>(*node, edit, type_of, initializerInputsOf(model));
       if (Status crossed = crossSteps(*draft, *op, *from, *to); !crossed) {
         block(crossed.message());
         continue;

@@ -53,6 +53,28 @@ TEST(OpsetConversion, ARefusalNamesEveryBlockingNodeAndChangesNothing) {
   EXPECT_EQ(testing::bytesOf(model), before);
 }
 
+// Before IR 4 an initializer listed as an input is a constant (onyx/ir/constant_value.h): a
+// step that needs an input's values reads it, as it would not at IR 4 and later.
+TEST(OpsetConversion, BeforeIrFourAnInitializerListedAsAnInputIsAConstant) {
+  for (int ir_version : {3, 8}) {
+    Model model = parseOrFail(R"(<ir_version: )" + std::to_string(ir_version) + R"(,
+      opset_import: ["" : 6]>
+      g (float[2,12] x, int64[2] shape) => (float[3,8] y) <int64[2] shape = {3, 8}> {
+        y = Reshape (x, shape)
+      })");
+    Result<ConversionSummary> done = convertOpset(model, 4);
+    if (ir_version >= 4) {
+      EXPECT_FALSE(done) << "a default the caller may override is no attribute";
+      continue;
+    }
+    ASSERT_TRUE(done) << done.status().toString();
+    const Node& reshape = *model.graph->firstNode();
+    ASSERT_TRUE(reshape.hasAttr("shape"));
+    std::span<const int64_t> shape = reshape.intsAttr("shape");
+    EXPECT_EQ(std::vector<int64_t>(shape.begin(), shape.end()), (std::vector<int64_t>{3, 8}));
+  }
+}
+
 TEST(OpsetConversion, EveryStepOfEveryOperatorIsReviewed) {
   // The converter refuses a step nobody reviewed; none is left.
   std::vector<std::string> unreviewed;
