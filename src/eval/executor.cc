@@ -59,10 +59,18 @@ std::span<const KernelProvider* const> Executor::providers() const { return kern
 Result<const EvalValue*> Executor::constant(const Value& value) {
   auto cached = constants_.find(&value);
   if (cached != constants_.end()) return &cached->second;
-  Result<Array> array = arrayFromTensor(*value.initializer());
+  // An input's default is its initializer whatever the model's reading; anything else
+  // constant is what constant_value.h says (a Constant node's tensor included).
+  const Tensor* tensor = value.initializer();
+  if (tensor == nullptr) tensor = constantTensor(&value, initializerInputs());
+  if (tensor == nullptr) {
+    return Status(ErrorCode::kInternal, quoted(value.name()) + " is not a constant");
+  }
+  Result<Array> array = arrayFromTensor(*tensor);
   if (!array) {
     return Status(array.status().code(),
-                  "initializer " + quoted(value.name()) + ": " + array.status().message());
+                  std::string(value.initializer() != nullptr ? "initializer " : "constant ") +
+                      quoted(value.name()) + ": " + array.status().message());
   }
   return &constants_.emplace(&value, EvalValue::of(std::move(*array))).first->second;
 }

@@ -99,7 +99,7 @@ class Compiler final : public FusionGraph {
     return plan_.nodes[position_.at(&node)];
   }
   bool constant(const Value* value) const override {
-    return fixedInitializer(value, context_.initializerInputs()) != nullptr;
+    return constantTensor(value, context_.initializerInputs()) != nullptr;
   }
 
  private:
@@ -143,7 +143,8 @@ Status Compiler::order(std::vector<const Node*>& nodes) {
 Result<Operand> Compiler::operand(const Value* value) {
   Operand found = plan_.operandOf(value);
   if (found.from != Operand::From::kAbsent) return found;
-  if (value->initializer() != nullptr) {
+  if (value->initializer() != nullptr ||
+      constantTensor(value, context_.initializerInputs()) != nullptr) {
     Result<const EvalValue*> constant = context_.constant(*value);
     if (!constant) return constant.status();
     return Operand{.from = Operand::From::kConstant, .constant = *constant};
@@ -194,6 +195,12 @@ Status Compiler::compile(std::span<const Value* const> inputs,
                          std::span<const Value* const> outputs) {
   std::vector<const Node*> nodes;
   ONYX_RETURN_IF_ERROR(order(nodes));
+  // A Constant node's tensor is read where it lies, as an initializer is: no step runs it, and
+  // fusions and layouts see a constant (exporters write weights and statistics so).
+  std::erase_if(nodes, [&](const Node* node) {
+    return node->outputCount() == 1 && node->output(0) != nullptr &&
+           constantTensor(node->output(0), context_.initializerInputs()) != nullptr;
+  });
   auto newSlot = [&](const Value* value) {
     return plan_.slot_of.try_emplace(value, plan_.slot_count++).first->second;
   };
@@ -215,8 +222,11 @@ Status Compiler::compile(std::span<const Value* const> inputs,
   }
   // Each node's place in the file, for error paths.
   size_t file_index = 0;
-  for (const Node* node : plan_.graph->nodes())
-    plan_.nodes[position_.at(node)].index = file_index++;
+  for (const Node* node : plan_.graph->nodes()) {
+    auto planned = position_.find(node);
+    if (planned != position_.end()) plan_.nodes[planned->second].index = file_index;
+    ++file_index;
+  }
 
   for (BoundNode& bound : plan_.nodes) {
     Status status = bind(bound);

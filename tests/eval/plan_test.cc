@@ -10,6 +10,8 @@
 
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/node.h"
+#include "onyx/passes/pass.h"
+#include "onyx/passes/pass_manager.h"
 #include "onyx/text/parser.h"
 #include "support/eval_testing.h"
 
@@ -94,6 +96,42 @@ void expectFusedMatchesLiteral(const std::string& after, const std::vector<std::
 
 TEST(Plan, ConvBatchNormReluRunsAsOneStepAndGivesWhatItsNodesGive) {
   expectFusedMatchesLiteral("y = Relu (bn)", {"Conv+BatchNormalization+Relu"});
+}
+
+// Paddle2ONNX and others write weights and statistics as Constant nodes: the plan reads them
+// as it reads initializers, so the same fusion happens, no Constant runs as a step, and the
+// result is the literal one's within rounding, at one thread and at two.
+TEST(Plan, WeightsAndStatisticsAsConstantNodesFuseAsInitializersDo) {
+  Result<Model> model = parseText(convBatchNormModel("y = Relu (bn)"));
+  ASSERT_TRUE(model) << model.status().toString();
+  Result<std::unique_ptr<Pass>> to_constants = makePass("initializer-to-constant");
+  ASSERT_TRUE(to_constants);
+  PassContext context;
+  ASSERT_TRUE((*to_constants)->run(*model, context));
+  ASSERT_EQ(model->graph->initializers.size(), 0u);
+  for (int threads : {1, 2}) {
+    EvalOptions options;
+    options.threads = threads;
+    std::vector<NamedValue> inputs = {
+        {"x", tensorOf<float>(ElementType::kFloat, {1, 8, 9, 9}, testing::randomFloats(648, 9))}};
+    Recorder fused_steps;
+    options.observer = &fused_steps;
+    Result<std::vector<EvalValue>> fused = evaluate(*model, inputs, options);
+    options.fusions = false;
+    Recorder literal_steps;
+    options.observer = &literal_steps;
+    Result<std::vector<EvalValue>> literal = evaluate(*model, inputs, options);
+    ASSERT_TRUE(fused && literal);
+    std::vector<float> a = valuesOf<float>((*fused)[0]);
+    std::vector<float> b = valuesOf<float>((*literal)[0]);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      ASSERT_NEAR(a[i], b[i], 1e-4f * (1.0f + std::fabs(b[i]))) << "at " << i;
+    }
+    EXPECT_EQ(fused_steps.steps, std::vector<std::string>{"Conv+BatchNormalization+Relu"});
+    EXPECT_EQ(literal_steps.steps,
+              (std::vector<std::string>{"Conv", "BatchNormalization", "Relu"}));
+  }
 }
 
 TEST(Plan, ConvBatchNormHardSwish) {
