@@ -42,6 +42,44 @@ std::string failure(std::string_view text, std::vector<NamedValue> inputs) {
   return out ? std::string() : out.status().toString();
 }
 
+// Pow by one constant exponent takes a faster path for 2, 3, 1, -1 and 0.5 (multiplies, a
+// division, a sqrt): what pow gives, bit for bit where one rounding gives both, within an
+// ulp for the cube, and pow's special values for the square root.
+TEST(ElementwiseKernels, PowByTheExponentsExportersWriteIsPows) {
+  std::vector<float> x = randomFloats(257, 11);
+  for (float& v : x) v *= 8;
+  x.insert(x.end(), {0.0f, -0.0f, std::numeric_limits<float>::infinity(),
+                     -std::numeric_limits<float>::infinity(), 1e-30f, 3e30f});
+  for (float exponent : {2.0f, 3.0f, 1.0f, -1.0f, 0.5f, 1.5f}) {
+    EvalValue y =
+        runOne(R"(
+      <ir_version: 10, opset_import: ["" : 21]>
+      g (float[N] x, float[1] e) => (float[N] y) { y = Pow(x, e) })",
+               {{"x", tensorOf<float>(ElementType::kFloat, {static_cast<int64_t>(x.size())}, x)},
+                {"e", tensorOf<float>(ElementType::kFloat, {1}, {exponent})}});
+    std::vector<float> got = valuesOf<float>(y);
+    ASSERT_EQ(got.size(), x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      float want = std::pow(x[i], exponent);
+      if (std::isnan(want)) {
+        EXPECT_TRUE(std::isnan(got[i])) << exponent << " at " << x[i];
+      } else if (exponent == 3.0f && std::isfinite(want) && want != 0.0f) {
+        EXPECT_LE(std::fabs(got[i] - want), floatUlp(want)) << "cube of " << x[i];
+      } else if (exponent == 0.5f) {
+        if (want == 0.0f || std::isinf(want)) {
+          EXPECT_EQ(got[i], want) << "square root of " << x[i];
+        } else {
+          EXPECT_LE(std::fabs(got[i] - want), floatUlp(want)) << "square root of " << x[i];
+        }
+        EXPECT_EQ(std::signbit(got[i]), std::signbit(want)) << "square root of " << x[i];
+      } else {
+        EXPECT_EQ(std::bit_cast<uint32_t>(got[i]), std::bit_cast<uint32_t>(want))
+            << x[i] << " ^ " << exponent;
+      }
+    }
+  }
+}
+
 TEST(ElementwiseKernels, AddBroadcastsAcrossCollapsedAxes) {
   std::vector<float> a(24), b(3);
   for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i);

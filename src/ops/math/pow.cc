@@ -3,7 +3,9 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -42,6 +44,32 @@ T integerPower(T base, int64_t exponent) {
   return static_cast<T>(result);
 }
 
+// x^y for every x and one y. The exponents exporters write (a square, a cube, a square root,
+// a reciprocal) are multiplies, a sqrt or a division, as onnxruntime computes them: a square
+// and a reciprocal are what pow gives (each is one correctly rounded operation); a cube may
+// differ from pow in the last bit; a square root is pow's wherever pow is correctly rounded,
+// with pow's +0 for -0 and +inf for -inf.
+template <class T>
+void powByConstant(const KernelContext& ctx, const T* x, T y, T* out, size_t count) {
+  if (y == T(2)) {
+    elementwise::unaryLoop(ctx, count, x, out, [](T v) { return v * v; });
+  } else if (y == T(3)) {
+    elementwise::unaryLoop(ctx, count, x, out, [](T v) { return v * v * v; });
+  } else if (y == T(1)) {
+    elementwise::unaryLoop(ctx, count, x, out, [](T v) { return v; });
+  } else if (y == T(-1)) {
+    elementwise::unaryLoop(ctx, count, x, out, [](T v) { return T(1) / v; });
+  } else if (y == T(0.5)) {
+    elementwise::unaryLoop(ctx, count, x, out, [](T v) {
+      if (v == T(0)) return T(0);
+      if (v == -std::numeric_limits<T>::infinity()) return std::numeric_limits<T>::infinity();
+      return std::sqrt(v);
+    });
+  } else {
+    elementwise::unaryLoop(ctx, count, x, out, [y](T v) { return std::pow(v, y); });
+  }
+}
+
 // X^Y, broadcast, Y of any numeric type from version 12. One floating type for both is
 // computed in it; integer X and Y exactly (wrapping on overflow); any other pair in DOUBLE,
 // converted to X's type (integers truncated and clamped).
@@ -56,7 +84,13 @@ Status runPow(KernelContext& ctx) {
   Array out = std::move(*made);
   const elementwise::Broadcast& plan = in.plan;
   bool ok = false;
-  if (type == exponent_type && (type == ElementType::kFloat || type == ElementType::kDouble)) {
+  if (type == exponent_type && (type == ElementType::kFloat || type == ElementType::kDouble) &&
+      in.b->size() == 1 && plan.count == in.a->size()) {
+    ok = dispatchFloat(type, [&]<class T>() {
+      powByConstant(ctx, in.a->data<T>(), in.b->data<T>()[0], out.data<T>(), plan.count);
+    });
+  } else if (type == exponent_type &&
+             (type == ElementType::kFloat || type == ElementType::kDouble)) {
     ok = dispatchFloat(type, [&]<class T>() {
       elementwise::binaryLoop(ctx, plan, in.a->data<T>(), in.b->data<T>(), out.data<T>(),
                               [](T x, T y) { return std::pow(x, y); });
