@@ -246,7 +246,7 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
 }
 
 Result<std::vector<EvalValue>> Executor::runPlan(const GraphPlan& plan, Frame& frame) {
-  EvalObserver* observer = depth_ == 0 ? options_.observer : nullptr;
+  EvalObserver* observer = options_.observer;
   std::vector<const Node*> members;
   for (const PlanStep& step : plan.steps) {
     // The clock is read only for an observer.
@@ -257,7 +257,12 @@ Result<std::vector<EvalValue>> Executor::runPlan(const GraphPlan& plan, Frame& f
       auto elapsed = std::chrono::steady_clock::now() - start;
       members.clear();
       for (size_t member : step.members) members.push_back(plan.nodes[member].node);
-      observer->stepRan(members, std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed));
+      auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed);
+      if (depth_ == 0) {
+        observer->stepRan(members, nanoseconds);
+      } else {
+        observer->innerStepRan(members, nanoseconds, depth_);
+      }
     }
     for (uint32_t slot : step.drops) {
       frame.slots[slot].reset();

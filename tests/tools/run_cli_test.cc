@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <vector>
 
@@ -338,6 +339,61 @@ TEST_F(RunCli, ProfileWithoutFusionsTimesEveryNode) {
   for (const char* name : {"conv1", "relu1", "pool1", "relu2", "gap", "flatten", "softmax"}) {
     EXPECT_NE(run.out.find(std::string("  ") + name + "\n"), std::string::npos) << name;
   }
+}
+
+// An If whose then-branch holds another If: the profile names the steps inside by their path,
+// and --json gives a Chrome trace with one event per step run, nested ones included.
+constexpr const char* kNestedIf = R"(
+  <ir_version: 10, opset_import: ["" : 21]>
+  g (float[2] x, bool c) => (float[2] y) {
+    [outer] y = If (c) <then_branch = t () => (float[2] a) {
+                          [neg] n = Neg (x)
+                          [inner] a = If (c) <then_branch = tt () => (float[2] p) {
+                                                 [relu] p = Relu (n)
+                                               },
+                                               else_branch = te () => (float[2] q) {
+                                                 [abs] q = Abs (n)
+                                               }>
+                        },
+                        else_branch = e () => (float[2] b) { [id] b = Identity (x) }>
+  })";
+
+TEST_F(RunCli, ProfileNamesTheStepsInsideSubgraphsByTheirPath) {
+  std::string model = saveText("nested.onnx", kNestedIf);
+  Array condition(ElementType::kBool, {});
+  condition.data<bool>()[0] = true;
+  Result<std::string> condition_bytes = serializeNpy(condition);
+  ASSERT_TRUE(condition_bytes);
+  model += " --input c=" + writeFile("c.npy", *condition_bytes);
+  ToolRun run =
+      testing::runOnyx("run " + model + " --repeat 3 --profile", testing::Stderr::kDropped);
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("3 slowest of 3 steps inside subgraphs and function bodies"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("Neg      outer/then_branch/neg\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Relu     outer/then_branch/inner/then_branch/relu\n"), std::string::npos)
+      << run.out;
+  EXPECT_EQ(run.out.find("abs"), std::string::npos) << "the else branch never ran\n" << run.out;
+
+  ToolRun traced = testing::runOnyx("run " + model + " --repeat 3 --warmup 0 --profile --json",
+                                    testing::Stderr::kDropped);
+  ASSERT_EQ(traced.status, 0) << traced.out;
+  nlohmann::json report = nlohmann::json::parse(traced.out, nullptr, false);
+  ASSERT_FALSE(report.is_discarded()) << traced.out;
+  ASSERT_TRUE(report.contains("traceEvents"));
+  const nlohmann::json& events = report["traceEvents"];
+  // Per run: the outer If, and inside it Neg, the inner If and Relu.
+  ASSERT_EQ(events.size(), 3u * 4);
+  size_t nested = 0;
+  for (const nlohmann::json& event : events) {
+    EXPECT_EQ(event["ph"], "X");
+    EXPECT_GE(event["dur"].get<double>(), 0.0);
+    if (event["tid"].get<int>() > 1) ++nested;
+  }
+  EXPECT_EQ(nested, 3u * 3);
+  EXPECT_EQ(report["outputs"][0]["name"], "y");
+  EXPECT_EQ(report["timed_runs_ms"].size(), 3u);
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 // `onyx run MODEL [--input NAME=FILE]... [--dim NAME=VALUE]... [--output-dir DIR]
 // [--format pb|npy] [--threads N] [--seed S] [--max-iterations N] [--no-fusions]
-// [--constant-initializers] [--repeat N] [--warmup K] [--profile]`: evaluates the model. Inputs are
-// .pb files (a TensorProto, or the SequenceProto/MapProto/OptionalProto an input of that type
-// takes, as in ONNX backend test cases) or .npy files; a tensor input left out is made up from its
-// declared type and the seed (generated_inputs.h), symbolic dims sized by --dim. Each output is
+// [--constant-initializers] [--json] [--repeat N] [--warmup K] [--profile]`: evaluates the model.
+// Inputs are .pb files (a TensorProto, or the SequenceProto/MapProto/OptionalProto an input of that
+// type takes, as in ONNX backend test cases) or .npy files; a tensor input left out is made up from
+// its declared type and the seed (generated_inputs.h), symbolic dims sized by --dim. Each output is
 // printed (type, shape, the first elements); with --output-dir, also written there as
 // output_K.pb (or .npy). With --repeat and --warmup, one Evaluator runs K untimed then N
 // timed times and the latency statistics are printed; --profile adds the time per operator
@@ -11,6 +11,8 @@
 // run (a missing or mistyped input, an operator onyx has no kernel for, a kernel's error), 2
 // when a file cannot be read or written or on bad usage.
 #include <fmt/format.h>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -51,6 +53,7 @@ struct RunArguments {
   int repeat = 1;
   int warmup = -1;  // -1: one warm-up run when timing, none otherwise
   bool profile = false;
+  bool json = false;
 };
 
 Result<EvalValue> readInput(const Graph& graph, const std::string& name, const std::string& path) {
@@ -179,6 +182,30 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
       .count();
 }
 
+// What a run prints without --json: each output, the times, the profile.
+template <class OutputName>
+void printRunReport(const std::vector<EvalValue>& outputs, const OutputName& outputName,
+                    double first_run, const std::vector<double>& timed, int warmup,
+                    const StepProfile* profile) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    fmt::print("{}: {}\n", outputName(i), describeValue(outputs[i]));
+  }
+  if (timed.size() + static_cast<size_t>(warmup) == 1) {
+    fmt::print(stderr, "ran in {:.3f} ms\n", first_run);
+  } else {
+    fmt::print("\nfirst run (plan + run): {:.3f} ms\n{} timed run{} {}, in ms:\n{}", first_run,
+               timed.size(), timed.size() == 1 ? "" : "s",
+               warmup == 0 ? "(the first among them)"
+                           : fmt::format("after {} warm-up run{}", warmup, warmup == 1 ? "" : "s"),
+               formatLatencyTable(summarizeLatency(timed)));
+  }
+  if (profile != nullptr) {
+    double all_timed = 0;
+    for (double elapsed : timed) all_timed += elapsed;
+    fmt::print("\n{}", profile->format(timed.size(), all_timed));
+  }
+}
+
 int runModel(const RunArguments& arguments) {
   Result<Model> loaded = loadModel(arguments.path);
   if (!loaded) {
@@ -205,6 +232,7 @@ int runModel(const RunArguments& arguments) {
   std::optional<StepProfile> profile;
   if (arguments.profile) {
     profile.emplace(*model.graph);
+    profile->setTracing(arguments.json);
     options.observer = &*profile;
   }
   // A warm-up run by default when timing: the first run compiles the plan and sets up the
@@ -234,24 +262,27 @@ int runModel(const RunArguments& arguments) {
     }
     progress.update(static_cast<uint64_t>(runs), static_cast<uint64_t>(runs));
   }
-  for (size_t i = 0; i < outputs->size(); ++i) {
+  auto outputName = [&](size_t i) {
     const Value* bound = model.graph->outputs[i]->bound();
-    std::string name = bound != nullptr ? std::string(bound->name()) : fmt::format("output {}", i);
-    fmt::print("{}: {}\n", name, describeValue((*outputs)[i]));
-  }
-  if (runs == 1) {
-    fmt::print(stderr, "ran in {:.3f} ms\n", first_run);
+    return bound != nullptr ? std::string(bound->name()) : fmt::format("output {}", i);
+  };
+  if (arguments.json) {
+    // One JSON object: a Chrome trace's reader takes traceEvents and passes over the rest.
+    nlohmann::ordered_json report;
+    report["outputs"] = nlohmann::ordered_json::array();
+    for (size_t i = 0; i < outputs->size(); ++i) {
+      report["outputs"].push_back(
+          {{"name", outputName(i)}, {"value", describeValue((*outputs)[i])}});
+    }
+    report["first_run_ms"] = first_run;
+    report["timed_runs_ms"] = timed;
+    if (profile)
+      report["traceEvents"] = nlohmann::ordered_json::parse(profile->chromeTraceEvents());
+    fmt::print("{}\n",
+               report.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   } else {
-    fmt::print("\nfirst run (plan + run): {:.3f} ms\n{} timed run{} {}, in ms:\n{}", first_run,
-               timed.size(), timed.size() == 1 ? "" : "s",
-               warmup == 0 ? "(the first among them)"
-                           : fmt::format("after {} warm-up run{}", warmup, warmup == 1 ? "" : "s"),
-               formatLatencyTable(summarizeLatency(timed)));
-  }
-  if (profile) {
-    double all_timed = 0;
-    for (double elapsed : timed) all_timed += elapsed;
-    fmt::print("\n{}", profile->format(timed.size(), all_timed));
+    printRunReport(outputs.value(), outputName, first_run, timed, warmup,
+                   profile ? &*profile : nullptr);
   }
   if (arguments.output_dir.empty()) return kExitOk;
   std::error_code error;
@@ -304,7 +335,11 @@ void addRunCommand(CLI::App& app, int& exit_code) {
           "untimed runs before them (default: 1 with --repeat above 1 or --profile, else 0)")
       ->check(CLI::NonNegativeNumber);
   command->add_flag("--profile", arguments->profile,
-                    "print the time per operator type and the slowest steps");
+                    "print the time per operator type and the slowest steps, inside subgraphs "
+                    "and function bodies too");
+  command->add_flag("--json", arguments->json,
+                    "print one JSON object instead: the outputs, the run times and, with "
+                    "--profile, traceEvents (a Chrome trace: chrome://tracing, Perfetto)");
   command->callback([&exit_code, arguments] { exit_code = runModel(*arguments); });
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <nlohmann/json.hpp>
 
 #include "onyx/ir/node.h"
 
@@ -39,9 +40,40 @@ std::string formatLatencyTable(const LatencySummary& summary) {
                      summary.max);
 }
 
-StepProfile::StepProfile(const Graph& graph) {
+StepProfile::StepProfile(const Graph& graph) : graph_(graph) {
   size_t index = 0;
   for (const Node* node : graph.nodes()) position_.emplace(node, index++);
+}
+
+std::string StepProfile::pathOf(const Node& node) const {
+  std::string own(node.nameOrEmpty());
+  const Graph* graph = node.graph();
+  if (own.empty()) {
+    auto found = position_.find(&node);
+    if (found != position_.end()) {
+      own = fmt::format("node[{}]", found->second);
+    } else if (graph != nullptr) {
+      size_t index = 0;
+      for (const Node* sibling : graph->nodes()) {
+        if (sibling == &node) break;
+        ++index;
+      }
+      own = fmt::format("node[{}]", index);
+    } else {
+      own = "?";
+    }
+  }
+  if (graph == nullptr || graph == &graph_) return own;
+  const Node* holder = graph->owner();
+  if (holder == nullptr) return "function/" + own;
+  std::string_view attribute = "?";
+  for (const Attribute* held : holder->attributes) {
+    if (held == nullptr) continue;
+    bool holds = held->g == graph;
+    for (const Graph* listed : held->rare().graphs) holds = holds || listed == graph;
+    if (holds) attribute = held->nameOrEmpty();
+  }
+  return fmt::format("{}/{}/{}", pathOf(*holder), attribute, own);
 }
 
 StepProfile::StepTotals StepProfile::describe(std::span<const Node* const> nodes) const {
@@ -49,21 +81,53 @@ StepProfile::StepTotals StepProfile::describe(std::span<const Node* const> nodes
   for (const Node* node : nodes) {
     const char* separator = totals.op_types.empty() ? "" : "+";
     totals.op_types += fmt::format("{}{}", separator, node->opType());
-    std::string_view name = node->nameOrEmpty();
-    auto found = position_.find(node);
-    totals.names += !name.empty()              ? fmt::format("{}{}", separator, name)
-                    : found != position_.end() ? fmt::format("{}node[{}]", separator, found->second)
-                                               : fmt::format("{}?", separator);
+    totals.names += fmt::format("{}{}", separator, pathOf(*node));
   }
   return totals;
 }
 
-void StepProfile::stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed) {
+void StepProfile::record(std::unordered_map<const Node*, StepTotals>& steps,
+                         std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
+                         int depth) {
   if (!recording_ || nodes.empty()) return;
-  auto [entry, added] = steps_.try_emplace(nodes.back());
+  auto [entry, added] = steps.try_emplace(nodes.back());
   if (added) entry->second = describe(nodes);
   entry->second.elapsed += elapsed;
   ++entry->second.calls;
+  if (tracing_) {
+    events_.push_back({&entry->second, std::chrono::steady_clock::now() - elapsed, elapsed, depth});
+  }
+}
+
+void StepProfile::stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed) {
+  record(steps_, nodes, elapsed, 0);
+}
+
+void StepProfile::innerStepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
+                               int depth) {
+  record(inner_steps_, nodes, elapsed, depth);
+}
+
+std::string StepProfile::chromeTraceEvents() const {
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  if (events_.empty()) return events.dump();
+  std::chrono::steady_clock::time_point origin = events_.front().start;
+  for (const TraceEvent& event : events_) origin = std::min(origin, event.start);
+  auto microseconds = [](auto duration) {
+    return std::chrono::duration<double, std::micro>(duration).count();
+  };
+  for (const TraceEvent& event : events_) {
+    events.push_back({{"name", event.step->op_types},
+                      {"cat", "step"},
+                      {"ph", "X"},
+                      {"ts", microseconds(event.start - origin)},
+                      {"dur", microseconds(event.elapsed)},
+                      {"pid", 1},
+                      {"tid", event.depth + 1},
+                      {"args", {{"node", event.step->names}}}});
+  }
+  // Names need not be UTF-8 in a model written by another tool: replace, never throw.
+  return events.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 std::string StepProfile::format(size_t runs, double run_milliseconds, size_t slowest) const {
@@ -118,6 +182,27 @@ std::string StepProfile::format(size_t runs, double run_milliseconds, size_t slo
                        percentOf(total, run_milliseconds),
                        total / static_cast<double>(std::max<size_t>(step->calls, 1)),
                        step->op_types, chain_width, step->names);
+  }
+  if (inner_steps_.empty()) return out;
+  std::vector<const StepTotals*> inner;
+  for (const auto& [last, step] : inner_steps_) inner.push_back(&step);
+  std::stable_sort(inner.begin(), inner.end(), [](const StepTotals* a, const StepTotals* b) {
+    return a->elapsed != b->elapsed ? a->elapsed > b->elapsed : a->names < b->names;
+  });
+  size_t shown = std::min(inner.size(), slowest);
+  size_t inner_width = std::string_view("op type").size();
+  for (size_t i = 0; i < shown; ++i) inner_width = std::max(inner_width, inner[i]->op_types.size());
+  out += fmt::format(
+      "\n{} slowest of {} steps inside subgraphs and function bodies (their time is also in "
+      "the step that holds them)\n{:>9}  {:>5}  {:>6}  {:>8}  {:<{}}  {}\n",
+      shown, inner.size(), "total ms", "%", "calls", "avg ms", "op type", inner_width, "node");
+  for (size_t i = 0; i < shown; ++i) {
+    const StepTotals& step = *inner[i];
+    double total = millisecondsOf(step.elapsed);
+    out += fmt::format("{:>9.3f}  {:>5.1f}  {:>6}  {:>8.3f}  {:<{}}  {}\n", total,
+                       percentOf(total, run_milliseconds), step.calls,
+                       total / static_cast<double>(std::max<size_t>(step.calls, 1)), step.op_types,
+                       inner_width, step.names);
   }
   return out;
 }

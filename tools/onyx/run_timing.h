@@ -30,7 +30,10 @@ LatencySummary summarizeLatency(std::vector<double> milliseconds);
 std::string formatLatencyTable(const LatencySummary& summary);
 
 /// Adds up the time of each step of the main graph while recording is on (the timed runs,
-/// not the warm-up), and prints it per operator type and for the slowest steps.
+/// not the warm-up), and prints it per operator type and for the slowest steps; the steps
+/// inside If/Loop/Scan bodies and function bodies are added up apart, named by their path
+/// (`If_0/then_branch/LSTM_3`), since their time is also in the step that holds them. With
+/// tracing on, every step of every recorded run is also kept as an event of a Chrome trace.
 ///
 /// A fused step is one measurement for several nodes: its time is shown under the chain of
 /// its members' operator types (`Conv+BatchNormalization+Relu`), not divided among them,
@@ -42,11 +45,21 @@ class StepProfile : public EvalObserver {
   explicit StepProfile(const Graph& graph);
 
   void setRecording(bool recording) { recording_ = recording; }
+  /// Keep an event per step for chromeTrace (off by default: a long run makes many).
+  void setTracing(bool tracing) { tracing_ = tracing; }
   void stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed) override;
+  void innerStepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
+                    int depth) override;
 
   /// The profile of `runs` recorded runs that took `run_milliseconds` in all, as aligned
   /// tables: operator types by total time, then the `slowest` slowest steps.
   std::string format(size_t runs, double run_milliseconds, size_t slowest = 10) const;
+
+  /// The recorded steps as the Trace Event Format's complete events ("ph": "X", times in
+  /// microseconds from the first recorded step), one per step run, for chrome://tracing and
+  /// Perfetto: {"name": op types, "cat": "step", "ts", "dur", "pid": 1, "tid": depth + 1,
+  /// "args": {"node": path}}. A JSON array.
+  std::string chromeTraceEvents() const;
 
  private:
   struct StepTotals {
@@ -56,12 +69,28 @@ class StepProfile : public EvalObserver {
     size_t calls = 0;
   };
 
-  StepTotals describe(std::span<const Node* const> nodes) const;
+  struct TraceEvent {
+    const StepTotals* step;
+    std::chrono::steady_clock::time_point start;
+    std::chrono::nanoseconds elapsed;
+    int depth;
+  };
 
+  StepTotals describe(std::span<const Node* const> nodes) const;
+  // Where `node` is: its name (node[i] for a nameless one), after the path of the node that
+  // holds its graph and the attribute that holds it; a function body's nodes under "function".
+  std::string pathOf(const Node& node) const;
+  void record(std::unordered_map<const Node*, StepTotals>& steps,
+              std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed, int depth);
+
+  const Graph& graph_;
   std::unordered_map<const Node*, size_t> position_;
   // Keyed by the step's last member, where the step runs.
   std::unordered_map<const Node*, StepTotals> steps_;
+  std::unordered_map<const Node*, StepTotals> inner_steps_;
+  std::vector<TraceEvent> events_;
   bool recording_ = true;
+  bool tracing_ = false;
 };
 
 }  // namespace onyx::tool

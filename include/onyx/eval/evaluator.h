@@ -39,6 +39,15 @@ class EvalObserver {
     (void)nodes;
     (void)elapsed;
   }
+  /// A step inside a graph a node holds (an If branch, a Loop or Scan body) or inside a
+  /// function body ran, `depth` graphs down from the main graph (1: a graph of a main-graph
+  /// node, or the body a main-graph node calls). Its time is also in the step that holds it.
+  virtual void innerStepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
+                            int depth) {
+    (void)nodes;
+    (void)elapsed;
+    (void)depth;
+  }
   /// Something the model does that the spec forbids but the evaluator runs anyway (nodes
   /// out of topological order). Without an observer, warnings go to stderr.
   virtual void warning(std::string_view message);
