@@ -1,6 +1,7 @@
 // Internal: one kernel for RNN, GRU and LSTM (directions, layouts, sequence lengths, initial
 // states, activations, clip, GRU's linear_before_reset, LSTM's peepholes and input_forget).
-// It computes in double and stores the results in X's element type.
+// It computes in float for float tensors (as onnxruntime does) and in double for the others,
+// and stores the results in X's element type.
 #pragma once
 
 #include <algorithm>
@@ -10,10 +11,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "onyx/ir/attribute.h"
 #include "ops/kernels.h"
+#include "ops/math/vector_math.h"
 
 namespace onyx::ops {
 
@@ -37,21 +40,53 @@ struct RecurrentActivation {
   double alpha = 0;
   double beta = 0;
 
-  double operator()(double x) const {
+  /// Applies the activation to values[0, count) in place: one switch, then a loop that
+  /// vectorizes for the float sigmoid and tanh.
+  template <class T>
+  void applyTo(T* values, size_t count) const {
     switch (kind) {
-      case Kind::kRelu: return x > 0 ? x : 0;
-      case Kind::kTanh: return std::tanh(x);
-      case Kind::kSigmoid: return 1.0 / (1.0 + std::exp(-x));
-      case Kind::kAffine: return alpha * x + beta;
-      case Kind::kLeakyRelu: return x >= 0 ? x : alpha * x;
-      case Kind::kThresholdedRelu: return x > alpha ? x : 0;
-      case Kind::kScaledTanh: return alpha * std::tanh(beta * x);
-      case Kind::kHardSigmoid: return std::clamp(alpha * x + beta, 0.0, 1.0);
-      case Kind::kElu: return x >= 0 ? x : alpha * (std::exp(x) - 1);
-      case Kind::kSoftsign: return x / (1 + std::abs(x));
+      case Kind::kSigmoid:
+        for (size_t i = 0; i < count; ++i) values[i] = sigmoid(values[i]);
+        return;
+      case Kind::kTanh:
+        for (size_t i = 0; i < count; ++i) values[i] = tanh(values[i]);
+        return;
+      default:
+        for (size_t i = 0; i < count; ++i) values[i] = (*this)(values[i]);
+    }
+  }
+
+  /// In the kernel's compute type T (float for float tensors, else double).
+  template <class T>
+  T operator()(T x) const {
+    const T a = static_cast<T>(alpha);
+    const T b = static_cast<T>(beta);
+    switch (kind) {
+      case Kind::kRelu: return x > 0 ? x : T(0);
+      case Kind::kTanh: return tanh(x);
+      case Kind::kSigmoid: return sigmoid(x);
+      case Kind::kAffine: return a * x + b;
+      case Kind::kLeakyRelu: return x >= 0 ? x : a * x;
+      case Kind::kThresholdedRelu: return x > a ? x : T(0);
+      case Kind::kScaledTanh: return a * std::tanh(b * x);
+      case Kind::kHardSigmoid: return std::clamp(a * x + b, T(0), T(1));
+      case Kind::kElu: return x >= 0 ? x : a * (std::exp(x) - T(1));
+      case Kind::kSoftsign: return x / (T(1) + std::abs(x));
       case Kind::kSoftplus: return std::log1p(std::exp(x));
     }
     return x;
+  }
+
+ private:
+  template <class T>
+  static T sigmoid(T x) {
+    if constexpr (std::is_same_v<T, float>) return vector_math::sigmoidFloat(x);
+    return T(1) / (T(1) + std::exp(-x));
+  }
+  template <class T>
+  static T tanh(T x) {
+    if constexpr (std::is_same_v<T, float>) return vector_math::tanhFloat(x);
+    return std::tanh(x);
   }
 };
 
@@ -90,13 +125,215 @@ inline std::optional<RecurrentActivation> recurrentActivation(std::string_view n
   return std::nullopt;
 }
 
-/// A tensor input's elements as doubles (empty when absent).
-inline std::vector<double> recurrentValues(const Array* array) {
-  std::vector<double> values;
+/// A tensor input's elements in the compute type T (empty when absent).
+template <class T>
+std::vector<T> recurrentValues(const Array* array) {
+  std::vector<T> values;
   if (array == nullptr) return values;
+  if constexpr (std::is_same_v<T, float>) {
+    if (array->type() == ElementType::kFloat) {
+      return std::vector<T>(array->data<float>(), array->data<float>() + array->size());
+    }
+  }
   values.resize(array->size());
-  for (size_t i = 0; i < values.size(); ++i) values[i] = elementAsDouble(*array, i);
+  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<T>(elementAsDouble(*array, i));
   return values;
+}
+
+/// The dot product of a[0, n) and b[0, n), in eight partial sums that vectorize.
+template <class T>
+T recurrentDot(const T* a, const T* b, size_t n) {
+  constexpr size_t kLanes = 8;
+  T lanes[kLanes] = {};
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes) {
+    for (size_t k = 0; k < kLanes; ++k) lanes[k] += a[i + k] * b[i + k];
+  }
+  T sum = 0;
+  for (; i < n; ++i) sum += a[i] * b[i];
+  for (size_t k = 0; k < kLanes; ++k) sum += lanes[k];
+  return sum;
+}
+
+/// What runRecurrent has read and checked, for its loop.
+struct RecurrentSetup {
+  RecurrentKind kind;
+  size_t gates, per_direction, dirs, seq, batch, input, hidden;
+  int64_t layout;
+  bool reverse_only;  // direction "reverse"
+  std::vector<int64_t> lens;
+  std::vector<RecurrentActivation> activations;
+  std::optional<float> clip;
+  bool linear_before_reset, input_forget;
+};
+
+/// The recurrence in compute type T: float for float tensors (as onnxruntime computes them),
+/// double for the others.
+template <class T>
+Status runRecurrentAs(KernelContext& ctx, const RecurrentSetup& setup) {
+  const RecurrentKind kind = setup.kind;
+  const size_t dirs = setup.dirs, seq = setup.seq, batch = setup.batch, input = setup.input,
+               hidden = setup.hidden, per_direction = setup.per_direction;
+  const size_t gh = setup.gates * hidden;
+  const int64_t layout = setup.layout;
+  const int64_t D = static_cast<int64_t>(dirs), B = static_cast<int64_t>(batch),
+                H = static_cast<int64_t>(hidden);
+  const std::vector<T> x = recurrentValues<T>(ctx.inputArray(0));
+  const std::vector<T> w = recurrentValues<T>(ctx.inputArray(1));
+  const std::vector<T> r = recurrentValues<T>(ctx.inputArray(2));
+  const std::vector<T> bias = recurrentValues<T>(ctx.inputArray(3));
+  const std::vector<T> h0 = recurrentValues<T>(ctx.inputArray(5));
+  const std::vector<T> c0 =
+      recurrentValues<T>(kind == RecurrentKind::kLstm ? ctx.inputArray(6) : nullptr);
+  const std::vector<T> peep =
+      recurrentValues<T>(kind == RecurrentKind::kLstm ? ctx.inputArray(7) : nullptr);
+  const std::vector<int64_t>& lens = setup.lens;
+  auto x_at = [&](size_t t, size_t b) {
+    return x.data() + (layout == 0 ? (t * batch + b) : (b * seq + t)) * input;
+  };
+  auto state_index = [&](size_t d, size_t b) {
+    return (layout == 0 ? (d * batch + b) : (b * dirs + d)) * hidden;
+  };
+  // Results in layout 0: Y [seq, dirs, batch, hidden], Y_h / Y_c [dirs, batch, hidden].
+  std::vector<T> y(seq * dirs * batch * hidden, T(0));
+  std::vector<T> yh(dirs * batch * hidden, T(0)), yc(dirs * batch * hidden, T(0));
+  const T clip = static_cast<T>(setup.clip.value_or(0));
+  auto clipped = [&](T v) { return setup.clip ? std::clamp(v, -clip, clip) : v; };
+  // The gates R h feeds through `pre`: all but GRU's hidden gate, computed apart.
+  const size_t recurrent_gates = kind == RecurrentKind::kGru ? 2 * hidden : gh;
+  for (size_t d = 0; d < dirs; ++d) {
+    bool reverse = setup.reverse_only || d == 1;
+    const T* wd = w.data() + d * gh * input;
+    const T* rd = r.data() + d * gh * hidden;
+    const T* wb = bias.empty() ? nullptr : bias.data() + d * 2 * gh;
+    const T* rb = bias.empty() ? nullptr : wb + gh;
+    const T* pd = peep.empty() ? nullptr : peep.data() + d * 3 * hidden;
+    const RecurrentActivation* f = setup.activations.data() + d * per_direction;
+    // Batch entries are independent: each writes only its own outputs.
+    parallelFor(ctx, batch, 1, [&](size_t begin, size_t end) {
+      std::vector<T> pre(gh), h(hidden), c(hidden), gate_z(hidden), rgate(hidden),
+          hidden_gate(hidden);
+      for (size_t b = begin; b < end; ++b) {
+        for (size_t k = 0; k < hidden; ++k) {
+          h[k] = h0.empty() ? T(0) : h0[state_index(d, b) + k];
+          c[k] = c0.empty() ? T(0) : c0[state_index(d, b) + k];
+        }
+        size_t length = static_cast<size_t>(lens[b]);
+        for (size_t s = 0; s < length; ++s) {
+          size_t t = reverse ? length - 1 - s : s;
+          const T* xt = x_at(t, b);
+          // pre = Wb + W x (+ Rb + R h, except GRU's hidden gate, done below).
+          for (size_t g = 0; g < gh; ++g) {
+            T sum = recurrentDot(wd + g * input, xt, input);
+            if (g < recurrent_gates) sum += recurrentDot(rd + g * hidden, h.data(), hidden);
+            if (wb != nullptr) sum += wb[g];
+            if (rb != nullptr && g < recurrent_gates) sum += rb[g];
+            pre[g] = sum;
+          }
+          if (kind == RecurrentKind::kRnn) {
+            for (size_t k = 0; k < hidden; ++k) h[k] = f[0](clipped(pre[k]));
+          } else if (kind == RecurrentKind::kGru) {
+            // Gates z, r, h.
+            std::vector<T>& z = gate_z;
+            for (size_t k = 0; k < hidden; ++k) {
+              z[k] = f[0](clipped(pre[k]));
+              rgate[k] = f[0](clipped(pre[hidden + k]));
+            }
+            for (size_t k = 0; k < hidden; ++k) {
+              const T* rrow = rd + (2 * hidden + k) * hidden;
+              T rbh = rb != nullptr ? rb[2 * hidden + k] : T(0);
+              T sum = 0;
+              if (setup.linear_before_reset) {
+                for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * h[i];
+                sum = rgate[k] * (sum + rbh);
+              } else {
+                for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * rgate[i] * h[i];
+                sum += rbh;
+              }
+              hidden_gate[k] = f[1](clipped(pre[2 * hidden + k] + sum));
+            }
+            for (size_t k = 0; k < hidden; ++k) {
+              h[k] = (T(1) - z[k]) * hidden_gate[k] + z[k] * h[k];
+            }
+          } else if (pd == nullptr && !setup.clip && !setup.input_forget) {
+            // Gates i, o, f, c, none reading the cell: each activation over its gates at
+            // once, then the cell and the state.
+            f[0].applyTo(pre.data(), 3 * hidden);
+            f[1].applyTo(pre.data() + 3 * hidden, hidden);
+            const T* ig = pre.data();
+            const T* og = pre.data() + hidden;
+            const T* fg = pre.data() + 2 * hidden;
+            const T* cg = pre.data() + 3 * hidden;
+            for (size_t k = 0; k < hidden; ++k) c[k] = fg[k] * c[k] + ig[k] * cg[k];
+            std::copy(c.begin(), c.end(), h.begin());
+            f[2].applyTo(h.data(), hidden);
+            for (size_t k = 0; k < hidden; ++k) h[k] *= og[k];
+          } else {
+            // Gates i, o, f, c; peepholes i, o, f.
+            for (size_t k = 0; k < hidden; ++k) {
+              T pi = pd != nullptr ? pd[k] : T(0);
+              T po = pd != nullptr ? pd[hidden + k] : T(0);
+              T pf = pd != nullptr ? pd[2 * hidden + k] : T(0);
+              T ig = f[0](clipped(pre[k] + pi * c[k]));
+              T fg =
+                  setup.input_forget ? T(1) - ig : f[0](clipped(pre[2 * hidden + k] + pf * c[k]));
+              T cg = f[1](clipped(pre[3 * hidden + k]));
+              T cell = fg * c[k] + ig * cg;
+              T og = f[0](clipped(pre[hidden + k] + po * cell));
+              c[k] = cell;
+              h[k] = og * f[2](cell);
+            }
+          }
+          T* yt = y.data() + ((t * dirs + d) * batch + b) * hidden;
+          std::copy(h.begin(), h.end(), yt);
+        }
+        std::copy(h.begin(), h.end(),
+                  yh.begin() + static_cast<std::ptrdiff_t>((d * batch + b) * hidden));
+        std::copy(c.begin(), c.end(),
+                  yc.begin() + static_cast<std::ptrdiff_t>((d * batch + b) * hidden));
+      }
+    });
+  }
+  ElementType type = ctx.inputArray(0)->type();
+  auto store = [&](const std::vector<T>& values, std::vector<int64_t> shape, auto index_of) {
+    Array out(type, std::move(shape));
+    if constexpr (std::is_same_v<T, float>) {
+      if (type == ElementType::kFloat) {
+        float* to = out.data<float>();
+        for (size_t i = 0; i < values.size(); ++i) to[index_of(i)] = values[i];
+        return out;
+      }
+    }
+    for (size_t i = 0; i < values.size(); ++i) {
+      storeDouble(out, index_of(i), static_cast<double>(values[i]));
+    }
+    return out;
+  };
+  if (ctx.hasOutput(0)) {
+    if (layout == 0) {
+      ctx.setOutput(0, store(y, {static_cast<int64_t>(seq), D, B, H}, [](size_t i) { return i; }));
+    } else {
+      // [seq, dirs, batch, hidden] -> [batch, seq, dirs, hidden]
+      ctx.setOutput(0, store(y, {B, static_cast<int64_t>(seq), D, H}, [&](size_t i) {
+                      size_t k = i % hidden, rest = i / hidden;
+                      size_t b = rest % batch;
+                      rest /= batch;
+                      size_t d = rest % dirs, t = rest / dirs;
+                      return ((b * seq + t) * dirs + d) * hidden + k;
+                    }));
+    }
+  }
+  auto state_out = [&](const std::vector<T>& values) {
+    if (layout == 0) return store(values, {D, B, H}, [](size_t i) { return i; });
+    return store(values, {B, D, H}, [&](size_t i) {
+      size_t k = i % hidden, rest = i / hidden;
+      size_t b = rest % batch, d = rest / batch;
+      return (b * dirs + d) * hidden + k;
+    });
+  };
+  if (ctx.hasOutput(1)) ctx.setOutput(1, state_out(yh));
+  if (kind == RecurrentKind::kLstm && ctx.hasOutput(2)) ctx.setOutput(2, state_out(yc));
+  return Status::ok();
 }
 
 inline Status runRecurrent(KernelContext& ctx, RecurrentKind kind) {
@@ -202,140 +439,26 @@ inline Status runRecurrent(KernelContext& ctx, RecurrentKind kind) {
     activations.push_back(*activation);
   }
   std::optional<float> clip_attribute = ctx.floatAttribute("clip");
-  double clip = clip_attribute ? *clip_attribute : 0;
-  if (clip_attribute && !(clip > 0)) return ctx.fail("clip must be positive");
-  bool linear_before_reset = ctx.intAttribute("linear_before_reset").value_or(0) != 0;
-  bool input_forget = ctx.intAttribute("input_forget").value_or(0) != 0;
-
-  std::vector<double> x = recurrentValues(x_array), w = recurrentValues(w_array),
-                      r = recurrentValues(r_array), bias = recurrentValues(b_array),
-                      h0 = recurrentValues(h0_array), c0 = recurrentValues(c0_array),
-                      peep = recurrentValues(p_array);
-  auto x_at = [&](size_t t, size_t b) {
-    return x.data() + (layout == 0 ? (t * batch + b) : (b * seq + t)) * input;
-  };
-  auto state_index = [&](size_t d, size_t b) {
-    return (layout == 0 ? (d * batch + b) : (b * dirs + d)) * hidden;
-  };
-  // Results in layout 0: Y [seq, dirs, batch, hidden], Y_h / Y_c [dirs, batch, hidden].
-  std::vector<double> y(seq * dirs * batch * hidden, 0.0);
-  std::vector<double> yh(dirs * batch * hidden, 0.0), yc(dirs * batch * hidden, 0.0);
-  auto clipped = [&](double v) { return clip_attribute ? std::clamp(v, -clip, clip) : v; };
-  for (size_t d = 0; d < dirs; ++d) {
-    bool reverse = direction == "reverse" || d == 1;
-    const double* wd = w.data() + d * gh * input;
-    const double* rd = r.data() + d * gh * hidden;
-    const double* wb = bias.empty() ? nullptr : bias.data() + d * 2 * gh;
-    const double* rb = bias.empty() ? nullptr : wb + gh;
-    const double* pd = peep.empty() ? nullptr : peep.data() + d * 3 * hidden;
-    const RecurrentActivation* f = activations.data() + d * per_direction;
-    // Batch entries are independent: each writes only its own outputs.
-    parallelFor(ctx, batch, 1, [&](size_t begin, size_t end) {
-      std::vector<double> pre(gh), h(hidden), c(hidden), gate_z(hidden), rgate(hidden),
-          hidden_gate(hidden);
-      for (size_t b = begin; b < end; ++b) {
-        for (size_t k = 0; k < hidden; ++k) {
-          h[k] = h0.empty() ? 0.0 : h0[state_index(d, b) + k];
-          c[k] = c0.empty() ? 0.0 : c0[state_index(d, b) + k];
-        }
-        size_t length = static_cast<size_t>(lens[b]);
-        for (size_t s = 0; s < length; ++s) {
-          size_t t = reverse ? length - 1 - s : s;
-          const double* xt = x_at(t, b);
-          // pre = W x + Wb (+ R h + Rb, except GRU's hidden gate, done below).
-          for (size_t g = 0; g < gh; ++g) {
-            double sum = wb != nullptr ? wb[g] : 0.0;
-            const double* row = wd + g * input;
-            for (size_t i = 0; i < input; ++i) sum += row[i] * xt[i];
-            bool gru_hidden_gate = kind == RecurrentKind::kGru && g >= 2 * hidden;
-            if (!gru_hidden_gate) {
-              const double* rrow = rd + g * hidden;
-              for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * h[i];
-              if (rb != nullptr) sum += rb[g];
-            }
-            pre[g] = sum;
-          }
-          if (kind == RecurrentKind::kRnn) {
-            for (size_t k = 0; k < hidden; ++k) h[k] = f[0](clipped(pre[k]));
-          } else if (kind == RecurrentKind::kGru) {
-            // Gates z, r, h.
-            std::vector<double>& z = gate_z;
-            for (size_t k = 0; k < hidden; ++k) {
-              z[k] = f[0](clipped(pre[k]));
-              rgate[k] = f[0](clipped(pre[hidden + k]));
-            }
-            for (size_t k = 0; k < hidden; ++k) {
-              const double* rrow = rd + (2 * hidden + k) * hidden;
-              double rbh = rb != nullptr ? rb[2 * hidden + k] : 0.0;
-              double sum = 0;
-              if (linear_before_reset) {
-                for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * h[i];
-                sum = rgate[k] * (sum + rbh);
-              } else {
-                for (size_t i = 0; i < hidden; ++i) sum += rrow[i] * rgate[i] * h[i];
-                sum += rbh;
-              }
-              hidden_gate[k] = f[1](clipped(pre[2 * hidden + k] + sum));
-            }
-            for (size_t k = 0; k < hidden; ++k) {
-              h[k] = (1 - z[k]) * hidden_gate[k] + z[k] * h[k];
-            }
-          } else {
-            // Gates i, o, f, c; peepholes i, o, f.
-            for (size_t k = 0; k < hidden; ++k) {
-              double pi = pd != nullptr ? pd[k] : 0.0;
-              double po = pd != nullptr ? pd[hidden + k] : 0.0;
-              double pf = pd != nullptr ? pd[2 * hidden + k] : 0.0;
-              double ig = f[0](clipped(pre[k] + pi * c[k]));
-              double fg = input_forget ? 1 - ig : f[0](clipped(pre[2 * hidden + k] + pf * c[k]));
-              double cg = f[1](clipped(pre[3 * hidden + k]));
-              double cell = fg * c[k] + ig * cg;
-              double og = f[0](clipped(pre[hidden + k] + po * cell));
-              c[k] = cell;
-              h[k] = og * f[2](cell);
-            }
-          }
-          double* yt = y.data() + ((t * dirs + d) * batch + b) * hidden;
-          std::copy(h.begin(), h.end(), yt);
-        }
-        std::copy(h.begin(), h.end(),
-                  yh.begin() + static_cast<std::ptrdiff_t>((d * batch + b) * hidden));
-        std::copy(c.begin(), c.end(),
-                  yc.begin() + static_cast<std::ptrdiff_t>((d * batch + b) * hidden));
-      }
-    });
-  }
-  ElementType type = x_array->type();
-  auto store = [&](const std::vector<double>& values, std::vector<int64_t> shape, auto index_of) {
-    Array out(type, std::move(shape));
-    for (size_t i = 0; i < values.size(); ++i) storeDouble(out, index_of(i), values[i]);
-    return out;
-  };
-  if (ctx.hasOutput(0)) {
-    if (layout == 0) {
-      ctx.setOutput(0, store(y, {static_cast<int64_t>(seq), D, B, H}, [](size_t i) { return i; }));
-    } else {
-      // [seq, dirs, batch, hidden] -> [batch, seq, dirs, hidden]
-      ctx.setOutput(0, store(y, {B, static_cast<int64_t>(seq), D, H}, [&](size_t i) {
-                      size_t k = i % hidden, rest = i / hidden;
-                      size_t b = rest % batch;
-                      rest /= batch;
-                      size_t d = rest % dirs, t = rest / dirs;
-                      return ((b * seq + t) * dirs + d) * hidden + k;
-                    }));
-    }
-  }
-  auto state_out = [&](const std::vector<double>& values) {
-    if (layout == 0) return store(values, {D, B, H}, [](size_t i) { return i; });
-    return store(values, {B, D, H}, [&](size_t i) {
-      size_t k = i % hidden, rest = i / hidden;
-      size_t b = rest % batch, d = rest / batch;
-      return (b * dirs + d) * hidden + k;
-    });
-  };
-  if (ctx.hasOutput(1)) ctx.setOutput(1, state_out(yh));
-  if (kind == RecurrentKind::kLstm && ctx.hasOutput(2)) ctx.setOutput(2, state_out(yc));
-  return Status::ok();
+  if (clip_attribute && !(*clip_attribute > 0)) return ctx.fail("clip must be positive");
+  RecurrentSetup setup{
+      .kind = kind,
+      .gates = gates,
+      .per_direction = per_direction,
+      .dirs = dirs,
+      .seq = seq,
+      .batch = batch,
+      .input = input,
+      .hidden = hidden,
+      .layout = layout,
+      .reverse_only = direction == "reverse",
+      .lens = std::move(lens),
+      .activations = std::move(activations),
+      .clip = clip_attribute,
+      .linear_before_reset = ctx.intAttribute("linear_before_reset").value_or(0) != 0,
+      .input_forget = ctx.intAttribute("input_forget").value_or(0) != 0};
+  // Float tensors compute in float, as onnxruntime's kernels do; the others in double.
+  if (x_array->type() == ElementType::kFloat) return runRecurrentAs<float>(ctx, setup);
+  return runRecurrentAs<double>(ctx, setup);
 }
 
 }  // namespace onyx::ops
