@@ -44,6 +44,17 @@ Transpose on each side of every convolution and pool.
                          stride is 2) and 2 max pools, each between Transposes to NCHW and
                          back, Relu and residual Adds in NHWC, ReduceMean over H and W, MatMul +
                          Add, Softmax over 10 classes.
+  eval_mbv3_small_paddle.onnx  A text-direction classifier as Paddle2ONNX writes PaddleOCR's:
+                         MobileNetV3-Small at scale 0.35 on a 48x192 crop, every weight and
+                         BatchNormalization statistic a Constant node (not an initializer),
+                         HardSwish spelled Add(x, 3), Clip(0, 6), Div(6), Mul(x, ...),
+                         squeeze-excitation with HardSigmoid(0.2, 0.5), two classes.
+                         Input [1, 3, 48, 192]; opset 11. (Issue 32.)
+  eval_logmel.onnx       A log-mel front end: 16,000 samples, the STFT as two strided Conv1d
+                         (real and imaginary, 400-wide windows padded to 512-wide kernels,
+                         hop 160), Pow 2 of each, Add, Transpose, MatMul with an 80-band mel
+                         bank, Add of a floor, Log, ReduceMax over the frames, Sub.
+                         Input [1, 1, 16000]; opset 17. (Issue 32.)
   eval_chain.onnx        2,000 small elementwise nodes on [1, 64] (per-node overhead): 200
                          blocks of Add, Mul, Tanh, Sub, Relu, Add, Sigmoid, Div, Neg, Exp, the
                          binary ones with small [64] or scalar initializers.
@@ -526,6 +537,137 @@ def make_chain(path, blocks=200, width=64):
     return net.save(path, "eval_chain", "input", [1, width], "output", [1, width], opset=17)
 
 
+class PaddleNet(Net):
+    """Net as Paddle2ONNX writes a graph: parameters as Constant nodes, names p2o.Op.N."""
+
+    def __init__(self, seed):
+        super().__init__(seed, output_suffix=".tmp_0")
+        self.counts = {}
+
+    def param(self, name, values):
+        tensor = numpy_helper.from_array(np.asarray(values, np.float32))
+        return self.op("Constant", [], f"p2o.Constant.{len(self.nodes)}", output=name,
+                       value=tensor)
+
+    def p2o(self, op, inputs, **attrs):
+        n = self.counts.get(op, 0)
+        self.counts[op] = n + 1
+        return self.op(op, inputs, f"p2o.{op}.{n}", **attrs)
+
+
+def make_mbv3_small_paddle(path, scale=0.35, classes=2):
+    net = PaddleNet(seed=29)
+    scalars = {}
+
+    def scalar(value):
+        if value not in scalars:
+            scalars[value] = net.param(f"fill_constant_{len(scalars)}.tmp_0", [value])
+        return scalars[value]
+
+    def hard_swish(x):
+        shifted = net.p2o("Add", [x, scalar(3.0)])
+        clipped = net.p2o("Clip", [shifted, scalar(0.0), scalar(6.0)])
+        return net.p2o("Mul", [x, net.p2o("Div", [clipped, scalar(6.0)])])
+
+    def conv_bn(x, name, c_in, c_out, kernel, stride=1, groups=1, activation=None):
+        weight = net.param(f"{name}_weights", net.rng.standard_normal(
+            (c_out, c_in // groups, kernel, kernel)) * np.sqrt(2.0 / (c_in // groups * kernel**2)))
+        pad = kernel // 2
+        x = net.p2o("Conv", [x, weight], dilations=[1, 1], group=groups,
+                    kernel_shape=[kernel, kernel], pads=[pad] * 4, strides=[stride] * 2)
+        uniform, normal = net.rng.uniform, net.rng.normal
+        stats = [net.param(f"{name}_bn_{part}", values) for part, values in (
+            ("scale", uniform(0.3, 0.9, c_out)), ("offset", normal(0.0, 0.1, c_out)),
+            ("mean", normal(0.0, 0.1, c_out)), ("variance", uniform(0.5, 1.5, c_out)))]
+        x = net.p2o("BatchNormalization", [x] + stats, epsilon=1e-5, momentum=0.9)
+        if activation == "hardswish":
+            return hard_swish(x)
+        if activation == "relu":
+            return net.p2o("Relu", [x])
+        return x
+
+    def squeeze_excitation(x, name, channels):
+        squeezed = make_divisible(channels // 4)
+        s = net.p2o("GlobalAveragePool", [x])
+        w1 = net.param(f"{name}_1_weights", net.rng.standard_normal((squeezed, channels, 1, 1))
+                       * np.sqrt(2.0 / channels))
+        b1 = net.param(f"{name}_1_offset", net.rng.normal(0.0, 0.01, squeezed))
+        s = net.p2o("Relu", [net.p2o("Conv", [s, w1, b1], kernel_shape=[1, 1])])
+        w2 = net.param(f"{name}_2_weights", net.rng.standard_normal((channels, squeezed, 1, 1))
+                       * np.sqrt(2.0 / squeezed))
+        b2 = net.param(f"{name}_2_offset", net.rng.normal(0.0, 0.01, channels))
+        s = net.p2o("Conv", [s, w2, b2], kernel_shape=[1, 1])
+        s = net.p2o("HardSigmoid", [s], alpha=0.2, beta=0.5)
+        return net.p2o("Mul", [x, s])
+
+    # PaddleOCR's MobileNetV3 "small": kernel, expanded, out, se, activation, stride.
+    blocks = [(3, 16, 16, True, "relu", (2, 1)), (3, 72, 24, False, "relu", (2, 1)),
+              (3, 88, 24, False, "relu", 1), (5, 96, 40, True, "hardswish", (2, 1)),
+              (5, 240, 40, True, "hardswish", 1), (5, 240, 40, True, "hardswish", 1),
+              (5, 120, 48, True, "hardswish", 1), (5, 144, 48, True, "hardswish", 1),
+              (5, 288, 96, True, "hardswish", (2, 1)), (5, 576, 96, True, "hardswish", 1),
+              (5, 576, 96, True, "hardswish", 1)]
+    c_in = make_divisible(16 * scale)
+    x = conv_bn("x", "conv1", 3, c_in, 3, stride=2, activation="hardswish")
+    for i, (kernel, expanded, c_out, se, activation, stride) in enumerate(blocks):
+        expanded, c_out = make_divisible(scale * expanded), make_divisible(scale * c_out)
+        name = f"conv{i + 2}"
+        h = conv_bn(x, f"{name}_expand", c_in, expanded, 1, activation=activation)
+        # Paddle's classifier backbone strides (2, 1) to keep the text line's width; a
+        # square stride here: onyx's and onnxruntime's kernels take either alike.
+        h = conv_bn(h, f"{name}_depthwise", expanded, expanded, kernel,
+                    stride=2 if stride != 1 else 1, groups=expanded, activation=activation)
+        if se:
+            h = squeeze_excitation(h, f"{name}_se", expanded)
+        h = conv_bn(h, f"{name}_linear", expanded, c_out, 1)
+        if stride == 1 and c_in == c_out:
+            h = net.p2o("Add", [x, h])
+        x, c_in = h, c_out
+    last = make_divisible(scale * 576)
+    x = conv_bn(x, "conv_last", c_in, last, 1, activation="hardswish")
+    x = net.p2o("GlobalAveragePool", [x])
+    x = net.p2o("Flatten", [x], axis=1)
+    weight = net.param("fc_0.w_0", net.rng.standard_normal((last, classes)) * np.sqrt(1.0 / last))
+    bias = net.param("fc_0.b_0", np.zeros(classes))
+    x = net.p2o("Add", [net.p2o("MatMul", [x, weight]), bias])
+    net.p2o("Softmax", [x], axis=1)
+    net.nodes[-1].output[0] = "softmax_0.tmp_0"
+    return net.save(path, "eval_mbv3_small_paddle", "x", [1, 3, 48, 192], "softmax_0.tmp_0",
+                    [1, classes], opset=11)
+
+
+def make_logmel(path, samples=16000, window=400, fft=512, hop=160, mels=80):
+    net = Net(seed=31)
+    scope = Scope("frontend")
+    bins = fft // 2 + 1
+    # A Hann window of `window` samples centred in the 512-wide DFT kernels.
+    hann = np.zeros(fft)
+    start = (fft - window) // 2
+    hann[start:start + window] = np.hanning(window + 1)[:-1]
+    n = np.arange(fft)
+    angles = 2 * np.pi * np.outer(np.arange(bins), n) / fft
+    real = net.param(scope.param("stft_real"), (np.cos(angles) * hann)[:, None, :])
+    imag = net.param(scope.param("stft_imag"), (-np.sin(angles) * hann)[:, None, :])
+    conv = dict(dilations=[1], group=1, kernel_shape=[fft], pads=[fft // 2, fft // 2],
+                strides=[hop])
+    re = net.torch("Conv", ["input", real], scope, **conv)
+    im = net.torch("Conv", ["input", imag], scope, **conv)
+    two = net.torch("Constant", [], scope, value=numpy_helper.from_array(np.array(2.0, np.float32)))
+    power = net.torch("Add", [net.torch("Pow", [re, two], scope),
+                              net.torch("Pow", [im, two], scope)], scope)
+    frames = net.torch("Transpose", [power], scope, perm=[0, 2, 1])
+    bank = net.rng.uniform(0.0, 1.0, (bins, mels)) * (net.rng.uniform(size=(bins, mels)) < 0.05)
+    mel = net.torch("MatMul", [frames, net.param(scope.param("mel_bank"), bank)], scope)
+    floor = net.torch("Constant", [], scope,
+                      value=numpy_helper.from_array(np.array(1e-6, np.float32)))
+    log = net.torch("Log", [net.torch("Add", [mel, floor], scope)], scope)
+    peak = net.torch("ReduceMax", [log], scope, axes=[1], keepdims=1)
+    net.torch("Sub", [log, peak], scope, output="output")
+    count = samples // hop + 1
+    return net.save(path, "eval_logmel", "input", [1, 1, samples], "output", [1, count, mels],
+                    opset=17)
+
+
 MODELS = [
     ("eval_resnet50.onnx", make_resnet50),
     ("eval_encoder.onnx", make_encoder),
@@ -534,6 +676,8 @@ MODELS = [
     ("eval_resnet50_bn.onnx", lambda path: make_resnet50(path, fold=False)),
     ("eval_nhwc_cnn.onnx", make_nhwc_cnn),
     ("eval_chain.onnx", make_chain),
+    ("eval_mbv3_small_paddle.onnx", make_mbv3_small_paddle),
+    ("eval_logmel.onnx", make_logmel),
 ]
 
 
