@@ -3,6 +3,7 @@
 #include <dnnl.hpp>
 
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -65,6 +66,11 @@ struct FusedConvolution::Cache {
   dnnl::convolution_forward primitive;
   memory weights;                        // reordered into the primitive's own layout
   const void* weights_source = nullptr;  // fixed weights it was reordered from
+  // The layout changes around the primitive, made once per key: making a reorder costs more
+  // than running it on a small image.
+  std::optional<dnnl::reorder> input_to_channels_last;
+  std::optional<dnnl::reorder> residual_to_channels_last;
+  std::optional<dnnl::reorder> output_to_channels_first;
 };
 
 FusedConvolution::FusedConvolution() = default;
@@ -111,6 +117,9 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
       cache.refused = false;
       cache.weights = memory();
       cache.weights_source = nullptr;
+      cache.input_to_channels_last.reset();
+      cache.residual_to_channels_last.reset();
+      cache.output_to_channels_first.reset();
       memory::desc src({n, c, h, w}, kF32, Tag::nhwc);
       memory::desc weights({m, c / g, kh, kw}, kF32, Tag::any);
       if (g > 1) weights = memory::desc({g, m / g, c / g, kh, kw}, kF32, Tag::any);
@@ -162,7 +171,8 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
       src_storage = std::move(*made);
       memory from({{n, c, h, w}, kF32, Tag::nchw}, cache.engine, handleOf(*call.x));
       memory to({{n, c, h, w}, kF32, Tag::nhwc}, cache.engine, handleOf(src_storage));
-      dnnl::reorder(from, to).execute(cache.stream, from, to);
+      if (!cache.input_to_channels_last) cache.input_to_channels_last.emplace(from, to);
+      cache.input_to_channels_last->execute(cache.stream, from, to);
       src = &src_storage;
     }
 
@@ -187,7 +197,8 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
       } else if (call.residual != nullptr) {
         memory from({{n, m, oh, ow}, kF32, Tag::nchw}, cache.engine, handleOf(*call.residual));
         memory to(dst_desc, cache.engine, handleOf(dst));
-        dnnl::reorder(from, to).execute(cache.stream, from, to);
+        if (!cache.residual_to_channels_last) cache.residual_to_channels_last.emplace(from, to);
+        cache.residual_to_channels_last->execute(cache.stream, from, to);
       }
     }
 
@@ -205,7 +216,8 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
       return std::optional<Array>(std::move(dst));
     }
     memory to({{n, m, oh, ow}, kF32, Tag::nchw}, cache.engine, handleOf(out));
-    dnnl::reorder(dst_memory, to).execute(cache.stream, dst_memory, to);
+    if (!cache.output_to_channels_first) cache.output_to_channels_first.emplace(dst_memory, to);
+    cache.output_to_channels_first->execute(cache.stream, dst_memory, to);
     cache.stream.wait();
     return std::optional<Array>(std::move(out));
   } catch (const dnnl::error& error) {
