@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "onyx/ir/node.h"
+
 namespace onyx::ops {
 
 std::optional<size_t> normalizeAxis(InferenceContext& ctx, int64_t axis, size_t rank,
@@ -14,6 +16,27 @@ std::optional<size_t> normalizeAxis(InferenceContext& ctx, int64_t axis, size_t 
     return std::nullopt;
   }
   return static_cast<size_t>(axis < 0 ? axis + signed_rank : axis);
+}
+
+bool inputRankWithin(InferenceContext& ctx, size_t i, size_t least, size_t most) {
+  std::optional<size_t> rank = ctx.hasInput(i) ? ctx.inputRank(i) : std::nullopt;
+  if (!rank || (*rank >= least && *rank <= most)) return true;
+  std::string wanted;
+  if (least == most) {
+    wanted = least == 0   ? "a scalar"
+             : least == 1 ? "a vector (rank 1)"
+                          : "rank " + std::to_string(least);
+  } else if (most == kAnyRank) {
+    wanted = "rank " + std::to_string(least) + " or more";
+  } else {
+    wanted = "rank " + std::to_string(least) + (most == least + 1 ? " or " : " to ") +
+             std::to_string(most);
+  }
+  const FormalParameter* formal = ctx.schema().inputAt(i);
+  std::string name = formal != nullptr ? formal->name : "input " + std::to_string(i);
+  ctx.fail(name + " has rank " + std::to_string(*rank) + "; " + std::string(ctx.node().opType()) +
+           " needs " + wanted);
+  return false;
 }
 
 std::optional<Dims> broadcastShapes(InferenceContext& ctx, std::span<const Dims* const> shapes) {

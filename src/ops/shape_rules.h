@@ -17,6 +17,15 @@ namespace onyx::ops {
 std::optional<size_t> normalizeAxis(InferenceContext& ctx, int64_t axis, size_t rank,
                                     std::string_view what = "axis");
 
+/// Whether input `i` has a rank in [least, most] (kAnyRank: no upper bound), an unknown
+/// rank, or is absent; fails the node otherwise, naming the input as the signature does
+/// ("ratio has rank 1; Dropout needs a scalar"). inputRankIs: exactly `rank`.
+inline constexpr size_t kAnyRank = static_cast<size_t>(-1);
+bool inputRankWithin(InferenceContext& ctx, size_t i, size_t least, size_t most);
+inline bool inputRankIs(InferenceContext& ctx, size_t i, size_t rank) {
+  return inputRankWithin(ctx, i, rank, rank);
+}
+
 /// The multidirectional (numpy) broadcast of `shapes`; fails the node and returns nullopt
 /// when two known dimensions other than 1 differ. A symbolic dimension against 1 is kept;
 /// against a number other than 1 it is taken to be that number; two different symbols

@@ -77,6 +77,31 @@ TEST(NnInference, BatchNormalizationStatisticsAreOnePerChannel) {
   EXPECT_EQ(fine.typeOf("y"), "float[2,C,4]");
 }
 
+TEST(NnInference, ConvTransposeInputChannelsSplitIntoTheGroups) {
+  auto bad = inferAt(22, R"(g (float[1, 3, 5, 5] x, float[3, 2, 3, 3] w) => (y) {
+    y = ConvTranspose <group = 2> (x, w) })");
+  EXPECT_TRUE(bad.refused("the input has 3 channels, which do not split into 2 groups"))
+      << bad.diagnostics();
+  auto fine = inferAt(22, R"(g (float[1, 4, 5, 5] x, float[4, 2, 3, 3] w) => (y) {
+    y = ConvTranspose <group = 2> (x, w) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[1,4,7,7]");
+}
+
+TEST(NnInference, ConvTransposeChecksItsWindowBesideAnOutputShape) {
+  auto strides = inferAt(22, R"(g (float[1, 3, 5, 5] x, float[3, 2, 3, 3] w) => (y) {
+    y = ConvTranspose <output_shape = [10, 10], strides = [2, 2, 2]> (x, w) })");
+  EXPECT_TRUE(strides.refused("strides has 3 values, expected 2")) << strides.diagnostics();
+  auto pads = inferAt(22, R"(g (float[1, 3, 5, 5] x, float[3, 2, 3, 3] w) => (y) {
+    y = ConvTranspose <output_shape = [10, 10], auto_pad = "SAME_UPPER", pads = [1, 1, 1, 1]>
+        (x, w) })");
+  EXPECT_TRUE(pads.refused("pads is set beside auto_pad")) << pads.diagnostics();
+  auto fine = inferAt(22, R"(g (float[1, 3, 5, 5] x, float[3, 2, 3, 3] w) => (y) {
+    y = ConvTranspose <output_shape = [10, 10], strides = [2, 2]> (x, w) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[1,2,10,10]");
+}
+
 TEST(NnInference, ConvWithUnknownKernelKeepsBatchAndChannels) {
   auto m = inferAt(21, R"(g (float[N, 3, 8, 8] x, float[16, 3, K, K] w) => (y) {
     y = Conv (x, w) })");
@@ -178,6 +203,41 @@ TEST(NnInference, MaxUnpoolTakesTheOutputShapeInput) {
 
 // ---- normalizations and elementwise --------------------------------------------------------
 
+TEST(NnInference, MaxUnpoolOutputShapeHasOneEntryPerAxis) {
+  auto length = inferAt(22, R"(g (float[1, 1, 2, 2] x, int64[1, 1, 2, 2] i, int64[3] s) => (y) {
+    y = MaxUnpool <kernel_shape = [2, 2], strides = [2, 2]> (x, i, s) })");
+  EXPECT_TRUE(length.refused("output_shape has 3 entries for an input of rank 4"))
+      << length.diagnostics();
+  auto rank = inferAt(22, R"(g (float[1, 1, 2, 2] x, int64[1, 1, 2, 2] i, int64[2, 2] s) => (y) {
+    y = MaxUnpool <kernel_shape = [2, 2], strides = [2, 2]> (x, i, s) })");
+  EXPECT_TRUE(rank.refused("output_shape has rank 2; MaxUnpool needs a vector (rank 1)"))
+      << rank.diagnostics();
+  auto strides = inferAt(22, R"(g (float[1, 1, 2, 2] x, int64[1, 1, 2, 2] i, int64[4] s) => (y) {
+    y = MaxUnpool <kernel_shape = [2, 2], strides = [2]> (x, i, s) })");
+  EXPECT_TRUE(strides.refused("strides has 1 values, expected 2")) << strides.diagnostics();
+  auto fine = inferAt(22, R"(g (float[1, 1, 2, 2] x, int64[1, 1, 2, 2] i, int64[4] s) => (y) {
+    y = MaxUnpool <kernel_shape = [2, 2], strides = [2, 2]> (x, i, s) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[?,?,?,?]");
+}
+
+TEST(NnInference, MaxRoiPoolTakesFiveValuesPerRoiAndPositivePooledSizes) {
+  auto rois = inferAt(22, R"(g (float[1, 3, 8, 8] x, float[4, 4] r) => (y) {
+    y = MaxRoiPool <pooled_shape = [2, 2]> (x, r) })");
+  EXPECT_TRUE(rois.refused("rois has rows of 4 values")) << rois.diagnostics();
+  auto rank = inferAt(22, R"(g (float[1, 3, 8, 8] x, float[5] r) => (y) {
+    y = MaxRoiPool <pooled_shape = [2, 2]> (x, r) })");
+  EXPECT_TRUE(rank.refused("rois has rank 1; MaxRoiPool needs rank 2")) << rank.diagnostics();
+  auto empty = inferAt(22, R"(g (float[1, 3, 8, 8] x, float[4, 5] r) => (y) {
+    y = MaxRoiPool <pooled_shape = [0, 2]> (x, r) })");
+  EXPECT_TRUE(empty.refused("pooled_shape is [0, 2]; both sizes must be positive"))
+      << empty.diagnostics();
+  auto fine = inferAt(22, R"(g (float[1, 3, 8, 8] x, float[R, 5] r) => (y) {
+    y = MaxRoiPool <pooled_shape = [2, 3]> (x, r) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[R,3,2,3]");
+}
+
 TEST(NnInference, BatchNormalizationStatistics) {
   auto m = inferAt(15, R"(g (float[N, 3, H, W] x, float[3] s, float[3] b, double[3] m, double[3] v)
                             => (y, rm, rv) {
@@ -198,6 +258,19 @@ TEST(NnInference, DropoutMask) {
   EXPECT_EQ(m.typeOf("mask"), "bool[N,4]");
   auto old = inferAt(7, R"(g (float[N, 4] x) => (y, mask) { y, mask = Dropout (x) })");
   EXPECT_EQ(old.typeOf("mask"), "float[N,4]") << old.diagnostics();
+}
+
+TEST(NnInference, DropoutRatioAndTrainingModeAreScalars) {
+  auto ratio = inferAt(22, R"(g (float[2, 3] x, float[1] r) => (y) { y = Dropout (x, r) })");
+  EXPECT_TRUE(ratio.refused("ratio has rank 1; Dropout needs a scalar")) << ratio.diagnostics();
+  auto mode = inferAt(22, R"(g (float[2, 3] x, float r, bool[1] t) => (y) {
+    y = Dropout (x, r, t) })");
+  EXPECT_TRUE(mode.refused("training_mode has rank 1; Dropout needs a scalar"))
+      << mode.diagnostics();
+  auto fine = inferAt(22, R"(g (float[2, 3] x, float r, bool t) => (y, m) {
+    y, m = Dropout (x, r, t) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("m"), "bool[2,3]");
 }
 
 TEST(NnInference, FlattenAxes) {
@@ -248,6 +321,43 @@ TEST(NnInference, SameShapeNormalizations) {
 }
 
 // ---- attention -----------------------------------------------------------------------------
+
+TEST(NnInference, RmsNormalizationAxisNamesAnAxis) {
+  auto bad = inferAt(23, R"(g (float[2, 3] x, float[3] s) => (y) {
+    y = RMSNormalization <axis = -3> (x, s) })");
+  EXPECT_TRUE(bad.refused("axis -3 is outside [-2, 2)")) << bad.diagnostics();
+  auto fine = inferAt(23, R"(g (float[2, 3] x, float[2, 3] s) => (y) {
+    y = RMSNormalization <axis = -2> (x, s) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[2,3]");
+}
+
+TEST(NnInference, Attention25RefusesHalfACacheAndHeadsBeside4D) {
+  const std::string inputs = "float[1, 2, 3, 4] q, float[1, 2, 3, 4] k, float[1, 2, 3, 4] v";
+  auto past = inferAt(25, "g (" + inputs + R"(, float[1, 2, 3, 4] pk) => (y) {
+    y = Attention (q, k, v, , pk) })");
+  EXPECT_TRUE(past.refused("past_key is given without past_value")) << past.diagnostics();
+  auto present = inferAt(25, "g (" + inputs + R"() => (y, pk) { y, pk = Attention (q, k, v) })");
+  EXPECT_TRUE(present.refused("present_key is asked for without present_value"))
+      << present.diagnostics();
+  auto nonpad = inferAt(25, "g (" + inputs + R"(, int64[1] n) => (y, pk, pv) {
+    y, pk, pv = Attention (q, k, v, , , , n) })");
+  EXPECT_TRUE(nonpad.refused("nonpad_kv_seqlen is given beside a past or present cache"))
+      << nonpad.diagnostics();
+  auto window = inferAt(25, "g (" + inputs + R"() => (y) {
+    y = Attention <left_window_size = -2> (q, k, v) })");
+  EXPECT_TRUE(window.refused("left_window_size is -2")) << window.diagnostics();
+  auto heads = inferAt(25, "g (" + inputs + R"() => (y) {
+    y = Attention <q_num_heads = 2, kv_num_heads = 2> (q, k, v) })");
+  EXPECT_TRUE(heads.refused("Q is 4-D")) << heads.diagnostics();
+  // Before version 25 onnx checks none of these.
+  auto v24 = inferAt(24, "g (" + inputs + R"() => (y, pk) { y, pk = Attention (q, k, v) })");
+  EXPECT_FALSE(v24.has("X5")) << v24.diagnostics();
+  auto fine = inferAt(25, "g (" + inputs + R"(, float[1, 2, 5, 4] pk, float[1, 2, 5, 4] pv) =>
+                              (y, qk, qv) { y, qk, qv = Attention (q, k, v, , pk, pv) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("qk"), "float[1,2,8,4]");
+}
 
 TEST(NnInference, Attention4DWithPastKeyAndValue) {
   auto m = inferAt(23, R"(g (float[B, 8, S, 64] q, float[B, 8, L, 64] k, float[B, 8, L, 32] v,
@@ -306,7 +416,8 @@ TEST(NnInference, RotaryEmbeddingLinearAttentionCausalConv) {
                              float[B, T, 128] k, float[B, T, 96] v, float[B, C, T] signal,
                              float[C, 1, 4] w) => (rot, out, state, conv, carry) {
     rot = RotaryEmbedding <num_heads = 4> (x, cache, cache)
-    out, state = LinearAttention <q_num_heads = 4, kv_num_heads = 2> (q, k, v)
+    out, state = LinearAttention <q_num_heads = 4, kv_num_heads = 2, update_rule = "linear">
+                                 (q, k, v)
     conv, carry = CausalConvWithState (signal, w)
   })");
   EXPECT_EQ(m.typeOf("rot"), "float[B,S,64]") << m.diagnostics();
@@ -314,6 +425,52 @@ TEST(NnInference, RotaryEmbeddingLinearAttentionCausalConv) {
   EXPECT_EQ(m.typeOf("state"), "float[B,2,64,48]");
   EXPECT_EQ(m.typeOf("conv"), "float[B,C,T]");
   EXPECT_EQ(m.typeOf("carry"), "float[B,C,3]");
+}
+
+TEST(NnInference, CausalConvWithStateShapesAndActivation) {
+  const std::string inputs = "float[1, 3, 8] x, float[3, 1, 4] w";
+  auto activation = inferAt(27, "g (" + inputs + R"() => (y, s) {
+    y, s = CausalConvWithState <activation = "relu"> (x, w) })");
+  EXPECT_TRUE(activation.refused("activation 'relu' is not one of none, silu, swish"))
+      << activation.diagnostics();
+  auto weight = inferAt(27, R"(g (float[1, 3, 8] x, float[3, 2, 4] w) => (y, s) {
+    y, s = CausalConvWithState (x, w) })");
+  EXPECT_TRUE(weight.refused("the weight's dimension 1 (one per channel) is 2 but should be 1"))
+      << weight.diagnostics();
+  auto channels = inferAt(27, R"(g (float[1, 3, 8] x, float[5, 1, 4] w) => (y, s) {
+    y, s = CausalConvWithState (x, w) })");
+  EXPECT_TRUE(channels.refused("the weight's dimension 0 (channels) is 5 but should be 3"))
+      << channels.diagnostics();
+  auto state = inferAt(27, "g (" + inputs + R"(, float[3] b, float[1, 3, 2] p) => (y, s) {
+    y, s = CausalConvWithState (x, w, b, p) })");
+  EXPECT_TRUE(state.refused("past_state's length (kernel size - 1) is 2 but should be 3"))
+      << state.diagnostics();
+  auto fine = inferAt(27, "g (" + inputs + R"(, float[3] b, float[1, 3, 3] p) => (y, s) {
+    y, s = CausalConvWithState <activation = "silu"> (x, w, b, p) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("s"), "float[1,3,3]");
+}
+
+TEST(NnInference, LinearAttentionRuleTakesItsInputs) {
+  const std::string inputs = "float[1, 3, 8] q, float[1, 3, 8] k, float[1, 3, 8] v";
+  auto rule = inferAt(27, "g (" + inputs + R"() => (y) {
+    y = LinearAttention <q_num_heads = 2, kv_num_heads = 2, update_rule = "bogus"> (q, k, v) })");
+  EXPECT_TRUE(rule.refused("update_rule 'bogus' is not one of")) << rule.diagnostics();
+  auto decay = inferAt(27, "g (" + inputs + R"(, float[1, 3, 2] b) => (y) {
+    y = LinearAttention <q_num_heads = 2, kv_num_heads = 2> (q, k, v, , , b) })");
+  EXPECT_TRUE(decay.refused("update_rule 'gated_delta' needs decay input")) << decay.diagnostics();
+  auto beta = inferAt(27, "g (" + inputs + R"(, float[1, 3, 2] b) => (y) {
+    y = LinearAttention <q_num_heads = 2, kv_num_heads = 2, update_rule = "linear">
+                        (q, k, v, , , b) })");
+  EXPECT_TRUE(beta.refused("update_rule 'linear' takes no beta input")) << beta.diagnostics();
+  auto heads = inferAt(27, "g (" + inputs + R"() => (y) {
+    y = LinearAttention <q_num_heads = 3, kv_num_heads = 2, update_rule = "linear"> (q, k, v) })");
+  EXPECT_TRUE(heads.refused("q_num_heads 3 is not a multiple of kv_num_heads 2"))
+      << heads.diagnostics();
+  auto fine = inferAt(27, "g (" + inputs + R"(, float[1, 3, 2] d, float[1, 3, 2] b) => (y) {
+    y = LinearAttention <q_num_heads = 2, kv_num_heads = 2> (q, k, v, , d, b) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[1,3,8]");
 }
 
 TEST(NnInference, Col2ImAndTfIdfVectorizer) {
@@ -330,6 +487,41 @@ TEST(NnInference, Col2ImAndTfIdfVectorizer) {
 }
 
 // ---- robustness ----------------------------------------------------------------------------
+
+TEST(NnInference, RotaryEmbeddingTakesThreeOrFourAxesAndHeadsFor3D) {
+  auto rank = inferAt(23, R"(g (float[2, 3] x, float[4, 2] c, float[4, 2] s, int64[2, 3] p) =>
+                             (y) { y = RotaryEmbedding (x, c, s, p) })");
+  EXPECT_TRUE(rank.refused("X has rank 2; RotaryEmbedding needs rank 3 or 4"))
+      << rank.diagnostics();
+  auto heads = inferAt(23, R"(g (float[1, 3, 8] x, float[4, 2] c, float[4, 2] s, int64[1, 3] p) =>
+                              (y) { y = RotaryEmbedding (x, c, s, p) })");
+  EXPECT_TRUE(heads.refused("num_heads is not given")) << heads.diagnostics();
+  auto fine = inferAt(23, R"(g (float[1, 3, 8] x, float[4, 2] c, float[4, 2] s, int64[1, 3] p) =>
+                             (y) { y = RotaryEmbedding <num_heads = 2> (x, c, s, p) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[1,3,8]");
+}
+
+TEST(NnInference, Col2ImShapesAgreeOnTheSpatialAxes) {
+  auto rank = inferAt(18, R"(g (float[1, 4, 9] x, int64[2, 1] i, int64[2] b) => (y) {
+    y = Col2Im (x, i, b) })");
+  EXPECT_TRUE(rank.refused("image_shape has rank 2; Col2Im needs a vector (rank 1)"))
+      << rank.diagnostics();
+  auto lengths = inferAt(18, R"(g (float[1, 4, 9] x, int64[2] i, int64[3] b) => (y) {
+    y = Col2Im (x, i, b) })");
+  EXPECT_TRUE(lengths.refused("image_shape has 2 entries, block_shape 3")) << lengths.diagnostics();
+  auto strides = inferAt(18, R"(g (float[1, 4, 9] x, int64[2] i, int64[2] b) => (y) {
+    y = Col2Im <strides = [1, 1, 1]> (x, i, b) })");
+  EXPECT_TRUE(strides.refused("strides has 3 values for the 2 spatial axes"))
+      << strides.diagnostics();
+  auto pads = inferAt(18, R"(g (float[1, 4, 9] x, int64[I] i, int64[B] b) => (y) {
+    y = Col2Im <pads = [1, 1, 1]> (x, i, b) })");
+  EXPECT_TRUE(pads.refused("pads has 3 values; it needs a begin and an end")) << pads.diagnostics();
+  auto fine = inferAt(18, R"(g (float[1, 4, 9] x, int64[2] i, int64[2] b) => (y) {
+    y = Col2Im <strides = [1, 1], pads = [0, 0, 0, 0]> (x, i, b) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[1,?,?,?]");
+}
 
 TEST(NnInference, AbsurdAttributesFailOrStayUnknown) {
   EXPECT_TRUE(inferAt(21, R"(g (float[1, 1, 5, 5] x) => (y) {

@@ -17,6 +17,15 @@ std::string InferredText::typeOf(std::string_view name) const {
   return type != nullptr ? formatType(*type) : "none";
 }
 
+bool InferredText::refused(std::string_view words) const {
+  for (const Diagnostic& diagnostic : result.diagnostics.all()) {
+    if (diagnostic.rule == "X5" && diagnostic.message.find(words) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string InferredText::diagnostics() const {
   std::string text;
   for (const Diagnostic& diagnostic : result.diagnostics.all()) {

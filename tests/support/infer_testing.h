@@ -25,6 +25,8 @@ struct InferredText {
   std::string typeOf(std::string_view name) const;
   /// Whether a diagnostic with this rule id was reported.
   bool has(std::string_view rule) const { return result.diagnostics.has(rule); }
+  /// Whether an operator rule refused a node (X5) with a message containing `words`.
+  bool refused(std::string_view words) const;
   /// All diagnostics, one per line (for failure messages).
   std::string diagnostics() const;
 };

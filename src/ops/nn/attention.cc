@@ -46,11 +46,49 @@ bool checkRank(InferenceContext& ctx, const Dims* shape, const char* name) {
   return false;
 }
 
+// What onnx's Attention-25 inference refuses among the attributes and the inputs and
+// outputs a node has (onnx/defs/nn/defs.cc, Attention25Inference): window sizes below -1,
+// a past or present key without its value (or the reverse), nonpad_kv_seqlen beside a
+// cache, and head counts beside 4-D inputs (whose heads are an axis). Fails the node and
+// returns false on the first.
+bool checkAttention25Combinations(InferenceContext& ctx) {
+  for (const char* name : {"left_window_size", "right_window_size"}) {
+    if (int64_t size = ctx.intAttribute(name).value_or(-1); size < -1) {
+      ctx.fail(std::string(name) + " is " + std::to_string(size) +
+               "; it is -1 (no window) or a size of 0 or more");
+      return false;
+    }
+  }
+  if (ctx.hasInput(4) != ctx.hasInput(5)) {
+    ctx.fail(std::string(ctx.hasInput(4) ? "past_key is given without past_value"
+                                         : "past_value is given without past_key") +
+             "; the cache comes as both or neither");
+    return false;
+  }
+  if (ctx.hasOutput(1) != ctx.hasOutput(2)) {
+    ctx.fail(std::string(ctx.hasOutput(1) ? "present_key is asked for without present_value"
+                                          : "present_value is asked for without present_key") +
+             "; the cache comes as both or neither");
+    return false;
+  }
+  if (ctx.hasInput(6) && (ctx.hasInput(4) || ctx.hasOutput(1))) {
+    ctx.fail("nonpad_kv_seqlen is given beside a past or present cache; it goes without one");
+    return false;
+  }
+  if (ctx.inputRank(0) == 4 &&
+      (ctx.attribute("q_num_heads") != nullptr || ctx.attribute("kv_num_heads") != nullptr)) {
+    ctx.fail("Q is 4-D, its heads an axis, but q_num_heads or kv_num_heads is given");
+    return false;
+  }
+  return true;
+}
+
 // Y: (batch, q_heads, q_sequence, v_head_size), or 3-D (batch, q_sequence,
 // q_heads * v_head_size) like Q; present_key / present_value: the past ones with the
 // sequence grown by K's, or K and V as 4-D; qk_matmul_output: (batch, q_heads, q_sequence,
 // total_sequence).
 void inferAttention(InferenceContext& ctx) {
+  if (ctx.schema().since_version >= 25 && !checkAttention25Combinations(ctx)) return;
   const Dims* query = ctx.inputShape(0);
   const Dims* key = ctx.inputShape(1);
   const Dims* value = ctx.inputShape(2);

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/quote.h"
@@ -12,6 +13,7 @@
 #include "ops/kernels.h"
 #include "ops/nn/conv_kernels.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -74,14 +76,66 @@ Result<std::string> buildCausalConvWithState27(const FunctionBodyContext& contex
 
 // output has input's shape (batch, channels, length); present_state is
 // (batch, channels, k - 1) for the weight (channels, 1, k).
+// What onnx's CausalConvWithState inference refuses (onnx/defs/nn/defs.cc): an activation
+// other than none, silu and swish, and shapes that do not fit input (B, C, L), weight
+// (C, 1, K) with K at least 1, bias (C) and past_state (B, C, K - 1). Fails the node and
+// returns false on the first.
+bool checkCausalConvWithState(InferenceContext& ctx) {
+  std::string_view activation = ctx.stringAttribute("activation").value_or("none");
+  if (activation != "none" && activation != "silu" && activation != "swish") {
+    ctx.fail("activation " + quoted(activation) + " is not one of none, silu, swish");
+    return false;
+  }
+  if (!inputRankIs(ctx, 0, 3) || !inputRankIs(ctx, 1, 3) || !inputRankIs(ctx, 2, 1) ||
+      !inputRankIs(ctx, 3, 3)) {
+    return false;
+  }
+  const Dims* input = ctx.inputShape(0);
+  const Dims* weight = ctx.inputShape(1);
+  const Dims* bias = ctx.hasInput(2) ? ctx.inputShape(2) : nullptr;
+  const Dims* past = ctx.hasInput(3) ? ctx.inputShape(3) : nullptr;
+  // Fails naming `what` when `have` and `want` are numbers that differ.
+  auto agree = [&](DimValue have, DimValue want, const std::string& what) {
+    if (!have.isKnown() || !want.isKnown() || have.value() == want.value()) return true;
+    ctx.fail(what + " is " + std::to_string(have.value()) + " but should be " +
+             std::to_string(want.value()));
+    return false;
+  };
+  if (weight != nullptr) {
+    if (!agree((*weight)[1], DimValue::known(1), "the weight's dimension 1 (one per channel)")) {
+      return false;
+    }
+    if ((*weight)[2].isKnown() && (*weight)[2].value() < 1) {
+      ctx.fail("the kernel size (the weight's dimension 2) is " +
+               std::to_string((*weight)[2].value()) + "; it is at least 1");
+      return false;
+    }
+  }
+  // Where the input's shape is unknown, a fresh symbol stands in: it agrees with anything.
+  DimValue batch = input != nullptr ? (*input)[0] : ctx.dims().fresh();
+  DimValue channels = input != nullptr ? (*input)[1] : ctx.dims().fresh();
+  if (weight != nullptr && !agree((*weight)[0], channels, "the weight's dimension 0 (channels)")) {
+    return false;
+  }
+  if (bias != nullptr && !agree((*bias)[0], channels, "bias's length")) return false;
+  if (past != nullptr) {
+    if (!agree((*past)[0], batch, "past_state's batch") ||
+        !agree((*past)[1], channels, "past_state's channels")) {
+      return false;
+    }
+    if (weight != nullptr && (*weight)[2].isKnown() &&
+        !agree((*past)[2], DimValue::known((*weight)[2].value() - 1),
+               "past_state's length (kernel size - 1)")) {
+      return false;
+    }
+  }
+  return true;
+}
+
 void inferCausalConvWithState(InferenceContext& ctx) {
+  if (!checkCausalConvWithState(ctx)) return;
   const Dims* input = ctx.inputShape(0);
   if (input == nullptr) return;
-  if (input->size() != 3) {
-    ctx.fail("the input has rank " + std::to_string(input->size()) +
-             "; CausalConvWithState needs 3");
-    return;
-  }
   ctx.setOutputShape(0, *input);
   if (!ctx.hasOutput(1)) return;
   DimValue carried = ctx.dims().fresh();

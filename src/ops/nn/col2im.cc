@@ -2,7 +2,10 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ops/kernels.h"
 #include "ops/nn/conv_kernels.h"
@@ -14,8 +17,51 @@ using namespace dsl;
 
 namespace {
 
+// Whether image_shape and block_shape (vectors of one entry per spatial axis) and the
+// window attributes (pads two per axis, dilations and strides one) agree on the number of
+// spatial axes; fails the node where they do not, as onnx's col2imShapeInference does
+// (onnx/defs/nn/defs.cc).
+bool checkCol2ImAxes(InferenceContext& ctx) {
+  if (!inputRankIs(ctx, 1, 1) || !inputRankIs(ctx, 2, 1)) return false;
+  std::optional<int64_t> axes;
+  const char* told_by = "";
+  for (size_t i : {size_t{1}, size_t{2}}) {
+    const Dims* shape = ctx.inputShape(i);
+    if (shape == nullptr || !(*shape)[0].isKnown()) continue;
+    const char* name = ctx.schema().inputAt(i)->name;
+    int64_t count = (*shape)[0].value();
+    if (axes && *axes != count) {
+      ctx.fail(std::string(told_by) + " has " + std::to_string(*axes) + " entries, " + name + " " +
+               std::to_string(count) + "; both have one per spatial axis");
+      return false;
+    }
+    axes = count;
+    told_by = name;
+  }
+  using PerAxis = std::pair<const char*, int64_t>;
+  for (auto [name, per_axis] :
+       {PerAxis{"pads", 2}, PerAxis{"dilations", 1}, PerAxis{"strides", 1}}) {
+    std::optional<std::vector<int64_t>> values = ctx.intsAttribute(name);
+    if (!values || values->empty()) continue;
+    auto count = static_cast<int64_t>(values->size());
+    if (count % per_axis != 0) {
+      ctx.fail(std::string(name) + " has " + std::to_string(count) +
+               " values; it needs a begin and an end per spatial axis");
+      return false;
+    }
+    if (axes && count != *axes * per_axis) {
+      ctx.fail(std::string(name) + " has " + std::to_string(count) + " values for the " +
+               std::to_string(*axes) + " spatial axes of " + told_by + "; it needs " +
+               std::to_string(*axes * per_axis));
+      return false;
+    }
+  }
+  return true;
+}
+
 // input (N, C * prod(block_shape), L) → (N, C, image_shape...).
 void inferCol2Im(InferenceContext& ctx) {
+  if (!checkCol2ImAxes(ctx)) return;
   const Dims* input = ctx.inputShape(0);
   if (input == nullptr) return;
   if (input->size() != 3) {

@@ -41,6 +41,27 @@ void inferConvTranspose(InferenceContext& ctx) {
     ctx.fail("group is " + std::to_string(group) + "; it must be positive");
     return;
   }
+  // onnx's convTransposeShapeInference (onnx/defs/nn/defs.cc) refuses input channels that
+  // do not split into the groups, and window attributes that do not fit, whether or not
+  // output_shape is given.
+  if ((*input)[1].isKnown() && (*input)[1].value() % group != 0) {
+    ctx.fail("the input has " + std::to_string((*input)[1].value()) +
+             " channels, which do not split into " + std::to_string(group) + " groups");
+    return;
+  }
+  std::optional<std::vector<int64_t>> strides = spatialAttribute(ctx, "strides", spatial, 1, 1);
+  if (!strides) return;
+  std::optional<std::vector<int64_t>> dilations = spatialAttribute(ctx, "dilations", spatial, 1, 1);
+  if (!dilations) return;
+  std::optional<std::vector<int64_t>> output_padding =
+      spatialAttribute(ctx, "output_padding", spatial, 0, 0);
+  if (!output_padding) return;
+  std::optional<std::vector<int64_t>> explicit_pads = ctx.intsAttribute("pads");
+  bool has_pads = explicit_pads && !explicit_pads->empty();
+  std::optional<std::vector<int64_t>> pads = spatialAttribute(ctx, "pads", 2 * spatial, 0, 0);
+  if (!pads) return;
+  std::optional<AutoPad> auto_pad = autoPadOf(ctx);
+  if (!auto_pad) return;
   SymbolicDims& dims = ctx.dims();
   Dims out;
   out.reserve(input->size());
@@ -87,19 +108,6 @@ void inferConvTranspose(InferenceContext& ctx) {
     ctx.setOutputShape(0, std::move(out));
     return;
   }
-  std::optional<std::vector<int64_t>> strides = spatialAttribute(ctx, "strides", spatial, 1, 1);
-  if (!strides) return;
-  std::optional<std::vector<int64_t>> dilations = spatialAttribute(ctx, "dilations", spatial, 1, 1);
-  if (!dilations) return;
-  std::optional<std::vector<int64_t>> output_padding =
-      spatialAttribute(ctx, "output_padding", spatial, 0, 0);
-  if (!output_padding) return;
-  std::optional<std::vector<int64_t>> explicit_pads = ctx.intsAttribute("pads");
-  bool has_pads = explicit_pads && !explicit_pads->empty();
-  std::optional<std::vector<int64_t>> pads = spatialAttribute(ctx, "pads", 2 * spatial, 0, 0);
-  if (!pads) return;
-  std::optional<AutoPad> auto_pad = autoPadOf(ctx);
-  if (!auto_pad) return;
   for (size_t i = 0; i < spatial; ++i) {
     if ((*kernel)[i] <= 0) {
       ctx.fail("the kernel has the size " + std::to_string((*kernel)[i]) +

@@ -19,8 +19,10 @@ using namespace dsl;
 
 namespace {
 
-// The mask has the data's shape.
+// The mask has the data's shape. ratio and training_mode (from version 12) are scalars,
+// as onnx's Dropout inference requires (onnx/defs/nn/defs.cc).
 void inferDropout(InferenceContext& ctx) {
+  if (!inputRankIs(ctx, 1, 0) || !inputRankIs(ctx, 2, 0)) return;
   const Dims* input = ctx.inputShape(0);
   if (input == nullptr) return;
   if (ctx.hasOutput(1)) ctx.setOutputShape(1, *input);

@@ -3,8 +3,12 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <cmath>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <tuple>
 
+#include "core/quote.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
 #include "ops/lib/real_kernels.h"
@@ -193,10 +197,46 @@ Result<std::string> buildLinearAttention27(const FunctionBodyContext& context) {
   return out.finish();
 }
 
+// What onnx's LinearAttention inference refuses (onnx/defs/nn/defs.cc): head counts given
+// that are not positive or whose query heads do not group over the key/value heads, an
+// update_rule other than the four, and a decay (gated rules) or beta (delta rules) input
+// that the rule takes but is missing, or that is there for a rule that does not take it.
+bool checkLinearAttentionRule(InferenceContext& ctx) {
+  std::optional<int64_t> q_heads = ctx.intAttribute("q_num_heads");
+  std::optional<int64_t> kv_heads = ctx.intAttribute("kv_num_heads");
+  if ((q_heads && *q_heads <= 0) || (kv_heads && *kv_heads <= 0)) {
+    ctx.fail("q_num_heads " + std::to_string(q_heads.value_or(0)) + " and kv_num_heads " +
+             std::to_string(kv_heads.value_or(0)) + " must be positive");
+    return false;
+  }
+  if (q_heads && kv_heads && *q_heads % *kv_heads != 0) {
+    ctx.fail("q_num_heads " + std::to_string(*q_heads) + " is not a multiple of kv_num_heads " +
+             std::to_string(*kv_heads));
+    return false;
+  }
+  std::string_view rule = ctx.stringAttribute("update_rule").value_or("gated_delta");
+  if (rule != "linear" && rule != "gated" && rule != "delta" && rule != "gated_delta") {
+    ctx.fail("update_rule " + quoted(rule) + " is not one of linear, gated, delta, gated_delta");
+    return false;
+  }
+  bool gated = rule == "gated" || rule == "gated_delta";
+  bool delta = rule == "delta" || rule == "gated_delta";
+  for (auto [input, name, wanted] :
+       {std::tuple{size_t{4}, "decay", gated}, std::tuple{size_t{5}, "beta", delta}}) {
+    if (ctx.hasInput(input) != wanted) {
+      ctx.fail("update_rule " + quoted(rule) + (wanted ? " needs " : " takes no ") + name +
+               " input");
+      return false;
+    }
+  }
+  return true;
+}
+
 // query, key, value are (B, T, heads * size) with q_num_heads / kv_num_heads heads:
 // output (B, T, q_num_heads * d_v), present_state (B, kv_num_heads, d_k, d_v) like
 // past_state; present_state takes past_state's element type, else query's.
 void inferLinearAttention(InferenceContext& ctx) {
+  if (!checkLinearAttentionRule(ctx)) return;
   const Dims* query = ctx.inputShape(0);
   const Dims* key = ctx.inputShape(1);
   const Dims* value = ctx.inputShape(2);

@@ -5,25 +5,39 @@
 #include <string>
 #include "onyx/ops/inference_context.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
 
 namespace {
 
-// (num_rois, C, pooled_h, pooled_w): rois is (num_rois, 5).
+// (num_rois, C, pooled_h, pooled_w): rois is (num_rois, 5), each row a batch index and two
+// corners, and the pooled sizes are positive; onnx's RoiPool inference refuses the rest
+// (onnx/defs/nn/defs.cc).
 void inferMaxRoiPool(InferenceContext& ctx) {
   const Dims* input = ctx.inputShape(0);
   const Dims* rois = ctx.inputShape(1);
+  if (!inputRankIs(ctx, 1, 2)) return;
+  if (rois != nullptr && (*rois)[1].isKnown() && (*rois)[1].value() != 5) {
+    ctx.fail("rois has rows of " + std::to_string((*rois)[1].value()) +
+             " values; MaxRoiPool takes (batch index, x1, y1, x2, y2), 5 per row");
+    return;
+  }
   std::optional<std::vector<int64_t>> pooled = ctx.intsAttribute("pooled_shape");
   if (input == nullptr || !pooled) return;
   if (input->size() != 4) {
     ctx.fail("the input has rank " + std::to_string(input->size()) + "; MaxRoiPool needs 4");
     return;
   }
-  if (pooled->size() != 2 || (*pooled)[0] < 0 || (*pooled)[1] < 0) {
-    ctx.fail("pooled_shape needs two sizes, not " + std::to_string(pooled->size()) +
-             " or negative ones");
+  if (pooled->size() != 2) {
+    ctx.fail("pooled_shape has " + std::to_string(pooled->size()) +
+             " values; it takes two, the height and width");
+    return;
+  }
+  if ((*pooled)[0] <= 0 || (*pooled)[1] <= 0) {
+    ctx.fail("pooled_shape is [" + std::to_string((*pooled)[0]) + ", " +
+             std::to_string((*pooled)[1]) + "]; both sizes must be positive");
     return;
   }
   DimValue count = rois != nullptr && rois->size() == 2 ? (*rois)[0] : ctx.dims().fresh();

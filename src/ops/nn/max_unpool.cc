@@ -16,9 +16,40 @@ using namespace dsl;
 namespace {
 
 // The output_shape input when its elements are known; otherwise each spatial axis is
-// (in - 1) * stride + kernel - pads.
+// (in - 1) * stride + kernel - pads. As onnx's maxUnpoolShapeInference (onnx/defs/nn/defs.cc)
+// does, the window attributes are checked whether or not output_shape is given, and
+// output_shape is a vector with one entry per axis of X.
 void inferMaxUnpool(InferenceContext& ctx) {
+  const Dims* input = ctx.inputShape(0);
+  std::optional<std::vector<int64_t>> kernel;
+  std::optional<std::vector<int64_t>> strides;
+  std::optional<std::vector<int64_t>> pads;
+  if (input != nullptr) {
+    if (input->size() < 3) {
+      ctx.fail("the input has rank " + std::to_string(input->size()) +
+               "; MaxUnpool needs (N, C, D1, ...)");
+      return;
+    }
+    size_t spatial = input->size() - 2;
+    if (std::optional<std::vector<int64_t>> present = ctx.intsAttribute("kernel_shape");
+        present && !present->empty()) {
+      kernel = spatialAttribute(ctx, "kernel_shape", spatial, 1, 1);
+      if (!kernel) return;
+    }  // else: required, the checker reports it
+    strides = spatialAttribute(ctx, "strides", spatial, 1, 1);
+    if (!strides) return;
+    pads = spatialAttribute(ctx, "pads", 2 * spatial, 0, 0);
+    if (!pads) return;
+  }
   if (ctx.hasInput(2)) {
+    if (!inputRankIs(ctx, 2, 1)) return;
+    const Dims* target_shape = ctx.inputShape(2);
+    if (input != nullptr && target_shape != nullptr && (*target_shape)[0].isKnown() &&
+        (*target_shape)[0].value() != static_cast<int64_t>(input->size())) {
+      ctx.fail("output_shape has " + std::to_string((*target_shape)[0].value()) +
+               " entries for an input of rank " + std::to_string(input->size()));
+      return;
+    }
     if (const Dims* target = ctx.inputData(2)) {
       for (DimValue size : *target) {
         if (size.isKnown() && size.value() < 0) {
@@ -29,8 +60,7 @@ void inferMaxUnpool(InferenceContext& ctx) {
       ctx.setOutputShape(0, *target);
       return;
     }
-    const Dims* target_shape = ctx.inputShape(2);
-    if (target_shape != nullptr && target_shape->size() == 1 && (*target_shape)[0].isKnown() &&
+    if (target_shape != nullptr && (*target_shape)[0].isKnown() &&
         (*target_shape)[0].value() >= 0 &&
         static_cast<size_t>((*target_shape)[0].value()) <= kMaxPropagatedElements) {
       Dims out;
@@ -39,22 +69,8 @@ void inferMaxUnpool(InferenceContext& ctx) {
     }
     return;
   }
-  const Dims* input = ctx.inputShape(0);
-  if (input == nullptr) return;
-  if (input->size() < 3) {
-    ctx.fail("the input has rank " + std::to_string(input->size()) +
-             "; MaxUnpool needs (N, C, D1, ...)");
-    return;
-  }
+  if (input == nullptr || !kernel) return;
   size_t spatial = input->size() - 2;
-  std::optional<std::vector<int64_t>> present = ctx.intsAttribute("kernel_shape");
-  if (!present || present->empty()) return;
-  std::optional<std::vector<int64_t>> kernel = spatialAttribute(ctx, "kernel_shape", spatial, 1, 1);
-  if (!kernel) return;
-  std::optional<std::vector<int64_t>> strides = spatialAttribute(ctx, "strides", spatial, 1, 1);
-  if (!strides) return;
-  std::optional<std::vector<int64_t>> pads = spatialAttribute(ctx, "pads", 2 * spatial, 0, 0);
-  if (!pads) return;
   SymbolicDims& dims = ctx.dims();
   Dims out{(*input)[0], (*input)[1]};
   for (size_t i = 0; i < spatial; ++i) {

@@ -43,7 +43,15 @@ Result<std::string> buildRmsNormalization23(const FunctionBodyContext& context) 
       .add("Y = Mul (normalized_t, scale)");
   return out.finish();
 }
-void inferRMSNormalization(InferenceContext& ctx) { inferSameShape(ctx); }
+// Y has X's shape; axis names an axis of X (onnx's RMSNormalization inference refuses one
+// before the first, onnx/defs/nn/defs.cc).
+void inferRMSNormalization(InferenceContext& ctx) {
+  if (std::optional<size_t> rank = ctx.inputRank(0);
+      rank && !normalizeAxis(ctx, ctx.intAttribute("axis").value_or(-1), *rank)) {
+    return;
+  }
+  inferSameShape(ctx);
+}
 
 Status runRmsNormalization(KernelContext& ctx) { return trailingNormalization(ctx, true); }
 

@@ -91,7 +91,17 @@ Result<std::string> buildRotaryEmbedding23(const FunctionBodyContext& context) {
   out.add("x_shape = Shape (X)").add("Y = Reshape (y_heads, x_shape)");
   return out.finish();
 }
-void inferRotaryEmbedding(InferenceContext& ctx) { inferSameShape(ctx); }
+// Y has X's shape. X is (batch, heads, sequence, head size) or (batch, sequence, hidden),
+// and a 3-D X needs num_heads to be cut into heads; onnx's RotaryEmbedding inference
+// refuses the rest (onnx/defs/nn/defs.cc).
+void inferRotaryEmbedding(InferenceContext& ctx) {
+  if (!inputRankWithin(ctx, 0, 3, 4)) return;
+  if (ctx.inputRank(0) == 3 && !ctx.intAttribute("num_heads")) {
+    ctx.fail("X is 3-D (batch, sequence, hidden) but num_heads is not given to cut it into heads");
+    return;
+  }
+  inferSameShape(ctx);
+}
 
 // Rotates the first rotary_embedding_dim channels of each head by the cached angles of its
 // position: pairs (x1, x2) are the two halves, or even/odd channels when interleaved.
