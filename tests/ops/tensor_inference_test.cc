@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "support/infer_testing.h"
 
@@ -207,16 +209,27 @@ TEST(TensorInference, SplitBySizesEquallyAndByNumOutputs) {
   auto m = run(18, "float[N, 10] x", R"(
       sizes = Constant <value_ints = [3, 7]> ()
       a, b = Split <axis = 1> (x, sizes)
-      c, d = Split <axis = 1> (x)
       e, f, g = Split <axis = 1, num_outputs = 3> (x)
   )");
   EXPECT_EQ(m.typeOf("a"), "float[N,3]");
   EXPECT_EQ(m.typeOf("b"), "float[N,7]");
-  EXPECT_EQ(m.typeOf("c"), "float[N,5]");
   EXPECT_EQ(m.typeOf("e"), "float[N,4]");
   EXPECT_EQ(m.typeOf("g"), "float[N,2]");
+  auto v13 = run(13, "float[N, 10] x", "c, d = Split <axis = 1> (x)");
+  EXPECT_EQ(v13.typeOf("c"), "float[N,5]");
   auto v11 = run(11, "float[N, 10] x", "a, b = Split <axis = 1, split = [4, 5]> (x)");
   EXPECT_TRUE(v11.has("X5")) << v11.diagnostics();
+}
+
+TEST(TensorInference, Split18TakesExactlyOneOfSplitAndNumOutputs) {
+  auto both = run(18, "float[6] x, int64[2] s", "a, b = Split <num_outputs = 2> (x, s)");
+  EXPECT_TRUE(both.refused("both the split input and num_outputs are given")) << both.diagnostics();
+  auto neither = run(18, "float[6] x", "a, b = Split (x)");
+  EXPECT_TRUE(neither.refused("neither the split input nor num_outputs is given"))
+      << neither.diagnostics();
+  auto fine = run(18, "float[6] x", "a, b = Split <num_outputs = 2> (x)");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("a"), "float[3]");
 }
 
 TEST(TensorInference, ResizeByScalesSizesAndAspectPolicy) {
@@ -239,6 +252,30 @@ TEST(TensorInference, ResizeByScalesSizesAndAspectPolicy) {
   EXPECT_EQ(v10.typeOf("z"), "float[N,3,7,15]");
 }
 
+TEST(TensorInference, ResizeTakesOneOfScalesAndSizesAndAKnownPolicy) {
+  auto both = run(19, "float[1, 1, 4, 4] x, float[4] sc, int64[4] sz", "y = Resize (x, , sc, sz)");
+  EXPECT_TRUE(both.refused("both scales and sizes are given")) << both.diagnostics();
+  auto neither = run(13, "float[1, 1, 4, 4] x", "y = Resize (x)");
+  EXPECT_TRUE(neither.refused("neither scales nor sizes is given")) << neither.diagnostics();
+  auto policy = run(19, "float[1, 1, 4, 4] x, int64[4] sz",
+                    R"(y = Resize <keep_aspect_ratio_policy = "bigger"> (x, , , sz))");
+  EXPECT_TRUE(policy.refused("keep_aspect_ratio_policy 'bigger' is not one of"))
+      << policy.diagnostics();
+  auto scales = run(19, "float[1, 1, 4, 4] x, float[4] sc",
+                    R"(y = Resize <keep_aspect_ratio_policy = "not_larger"> (x, , sc))");
+  EXPECT_TRUE(scales.refused("with scales it must be stretch")) << scales.diagnostics();
+  // An empty scales stands for none, and version 11 takes both.
+  auto fine = run(19, "float[1, 1, 4, 4] x", R"(
+      empty = Constant <value = float[0] {}> ()
+      sizes = Constant <value_ints = [1, 1, 8, 8]> ()
+      y = Resize (x, , empty, sizes))");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[1,1,8,8]");
+  auto v11 = run(11, "float[1, 1, 4, 4] x, float[0] roi, float[4] sc, int64[4] sz",
+                 "y = Resize (x, roi, sc, sz)");
+  EXPECT_FALSE(v11.has("X5")) << v11.diagnostics();
+}
+
 TEST(TensorInference, SpaceDepthAndGatherFamilies) {
   auto m = run(13, "float[N, 8, 4, 6] x, int64[N, 2, 2] idx, int64[N, 3, 4, 6] ie", R"(
       d = DepthToSpace <blocksize = 2> (x)
@@ -256,6 +293,67 @@ TEST(TensorInference, SpaceDepthAndGatherFamilies) {
   EXPECT_EQ(m.typeOf("nz"), "int64[4,?]");
   auto bad = run(13, "float[N, 6, 4, 6] x", "d = DepthToSpace <blocksize = 2> (x)");
   EXPECT_TRUE(bad.has("X5")) << bad.diagnostics();
+}
+
+TEST(TensorInference, OneHotTakesOneDepthAndTwoValues) {
+  // The inputs of `y = OneHot (i, d, v)` and the refusal they get.
+  for (auto [inputs, refusal] : {
+           std::pair{"int64[3] i, int64[2] d, float[2] v",
+                     "depth holds 2 numbers; OneHot takes one"},
+           std::pair{"int64[3] i, int64[1, 1] d, float[2] v",
+                     "depth has rank 2; OneHot needs rank 0 or 1"},
+           std::pair{"int64[3] i, int64 d, float[3] v", "values holds 3 numbers; OneHot takes two"},
+           std::pair{"int64[3] i, int64 d, float[1, 2] v",
+                     "values has rank 2; OneHot needs a vector (rank 1)"},
+       }) {
+    auto bad = run(11, inputs, "y = OneHot (i, d, v)");
+    EXPECT_TRUE(bad.refused(refusal)) << inputs << "\n" << bad.diagnostics();
+  }
+  auto fine = run(11, "int64[3] i, int64[1] d, float[2] v", "y = OneHot (i, d, v)");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[3,?]");
+}
+
+TEST(TensorInference, ReverseSequenceAndTriluRanks) {
+  auto input = run(10, "float[4] x, int64[4] l", "y = ReverseSequence (x, l)");
+  EXPECT_TRUE(input.refused("input has rank 1; ReverseSequence needs rank 2 or more"))
+      << input.diagnostics();
+  auto lens = run(10, "float[4, 2] x, int64[2, 1] l", "y = ReverseSequence (x, l)");
+  EXPECT_TRUE(lens.refused("sequence_lens has rank 2; ReverseSequence needs a vector"))
+      << lens.diagnostics();
+  auto trilu = run(14, "float[4] x", "y = Trilu (x)");
+  EXPECT_TRUE(trilu.refused("input has rank 1; Trilu needs rank 2 or more")) << trilu.diagnostics();
+  auto fine = run(14, "float[T, B, 3] x, int64[B] l", R"(
+      y = ReverseSequence (x, l)
+      t = Trilu (x))");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[T,B,3]");
+  EXPECT_EQ(fine.typeOf("t"), "float[T,B,3]");
+}
+
+TEST(TensorInference, TensorScatterUpdateFitsTheCache) {
+  // The inputs and the node, and the refusal they get.
+  for (auto [inputs, node, refusal] : {
+           std::tuple{"float[1, 4, 8] c, float[1, 4] u", "y = TensorScatter (c, u)",
+                      "update has rank 2, past_cache rank 3"},
+           std::tuple{"float[1, 4, 8] c, float[1, 2, 7] u", "y = TensorScatter <axis = 1> (c, u)",
+                      "update has 7 in dimension 2, past_cache 8"},
+           std::tuple{"float[1, 4, 8] c, float[1, 2, 8] u", "y = TensorScatter <axis = 0> (c, u)",
+                      "axis 0 does not name an axis after the batch axis"},
+           std::tuple{"float[1, 4, 8] c, float[1, 2, 8] u, int64[1, 1] w",
+                      "y = TensorScatter <axis = 1> (c, u, w)",
+                      "write_indices has rank 2; TensorScatter needs a vector"},
+           std::tuple{"float[1, 4, 8] c, float[1, 2, 8] u, int64[2] w",
+                      "y = TensorScatter <axis = 1> (c, u, w)",
+                      "write_indices has 2 entries for a batch of 1"},
+       }) {
+    auto bad = run(24, inputs, node);
+    EXPECT_TRUE(bad.refused(refusal)) << node << "\n" << bad.diagnostics();
+  }
+  auto fine = run(24, "float[B, 4, 8] c, float[B, 2, 8] u, int64[B] w",
+                  "y = TensorScatter <axis = 1> (c, u, w)");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[B,4,8]");
 }
 
 TEST(TensorInference, WhereOneHotUniqueCompressTrilu) {

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/quote.h"
 #include "onyx/core/array.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/core/element_type.h"
@@ -57,6 +59,31 @@ void inferResize(InferenceContext& ctx) {
       shape != nullptr && shape->size() == 1 && shape->front().is(0)) {
     scales_given = false;
   }
+  // What onnx's Resize inference refuses (onnx/defs/tensor/utils.cc): from version 13 the
+  // output is given by exactly one of scales and sizes (an empty one is not given), and a
+  // keep_aspect_ratio_policy (version 18) is one of the three and applies to sizes alone.
+  const Dims* sizes_shape = ctx.inputShape(3);
+  bool sizes_given =
+      ctx.hasInput(3) && !(sizes != nullptr && sizes->empty()) &&
+      !(sizes_shape != nullptr && sizes_shape->size() == 1 && sizes_shape->front().is(0));
+  if (since >= 13 && scales_given == sizes_given) {
+    ctx.fail(scales_given ? "both scales and sizes are given; Resize takes one of them"
+                          : "neither scales nor sizes is given; Resize needs one of them");
+    return;
+  }
+  std::string_view policy =
+      since >= 18 ? ctx.stringAttribute("keep_aspect_ratio_policy").value_or("stretch")
+                  : std::string_view("stretch");
+  if (policy != "stretch" && policy != "not_larger" && policy != "not_smaller") {
+    ctx.fail("keep_aspect_ratio_policy " + quoted(policy) +
+             " is not one of stretch, not_larger, not_smaller");
+    return;
+  }
+  if (scales_given && policy != "stretch") {
+    ctx.fail("keep_aspect_ratio_policy " + quoted(policy) +
+             " applies to sizes; with scales it must be stretch");
+    return;
+  }
   Dims out = *in;
   if (sizes != nullptr) {
     if (sizes->size() != axes.size()) {
@@ -64,9 +91,6 @@ void inferResize(InferenceContext& ctx) {
                std::to_string(axes.size()) + " axes");
       return;
     }
-    std::string_view policy = since >= 18
-                                  ? ctx.stringAttribute("keep_aspect_ratio_policy").value_or("")
-                                  : std::string_view("stretch");
     if (policy == "not_larger" || policy == "not_smaller") {
       // A flag beside a plain double: g++ 12 misreads std::optional<double> here as
       // maybe-uninitialised at -O2.

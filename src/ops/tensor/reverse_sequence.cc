@@ -11,6 +11,14 @@ using namespace dsl;
 
 extern const Operator kReverseSequence;
 namespace {
+// Y has the input's shape. The input has a batch and a time axis (rank 2 or more) and
+// sequence_lens one length per batch entry (rank 1), as onnx's ReverseSequence inference
+// requires (onnx/defs/tensor/defs.cc).
+void inferReverseSequence(InferenceContext& ctx) {
+  if (!inputRankWithin(ctx, 0, 2, kAnyRank) || !inputRankIs(ctx, 1, 1)) return;
+  inferSameShape(ctx);
+}
+
 Status runReverseSequence(KernelContext& ctx) {
   const Array* data = ctx.inputArray(0);
   const Array* lens = ctx.inputArray(1);
@@ -61,7 +69,7 @@ constexpr Operator kReverseSequence{
          .outputs = {{"Y", "T"}},
          .attributes = {attr("batch_axis", 1), attr("time_axis", 0)},
          .constraints = {{"T", tensor(kIr3Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSameShape,
+         .infer = inferReverseSequence,
          .kernel = runReverseSequence},
     }};
 static_assert(isWellFormed(kReverseSequence));

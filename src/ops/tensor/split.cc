@@ -37,6 +37,13 @@ void inferSplit(InferenceContext& ctx) {
   std::optional<size_t> axis = normalizeAxis(ctx, ctx.intAttribute("axis").value_or(0), in->size());
   if (!axis) return;
   int since = ctx.schema().since_version;
+  // From version 18 the sizes come from exactly one of the split input and num_outputs, as
+  // onnx's Split-18 inference requires (onnx/defs/tensor/defs.cc).
+  if (since >= 18 && ctx.hasInput(1) == ctx.intAttribute("num_outputs").has_value()) {
+    ctx.fail(ctx.hasInput(1) ? "both the split input and num_outputs are given; Split takes one"
+                             : "neither the split input nor num_outputs is given; Split needs one");
+    return;
+  }
   IntList split = intList(ctx, since == 1 || since >= 13 ? std::optional<size_t>(1) : std::nullopt,
                           since < 13 ? "split" : "");
   size_t parts = ctx.outputCount();

@@ -12,6 +12,50 @@ using namespace dsl;
 
 extern const Operator kTensorScatter;
 namespace {
+// present_cache has past_cache's shape. update is past_cache with a shorter `axis` (which
+// is not the batch axis), and write_indices holds one start per batch entry; onnx's
+// TensorScatter inference refuses other shapes (onnx/defs/tensor/defs.cc).
+void inferTensorScatter(InferenceContext& ctx) {
+  const Dims* cache = ctx.inputShape(0);
+  const Dims* update = ctx.inputShape(1);
+  if (cache != nullptr && update != nullptr) {
+    if (update->size() != cache->size()) {
+      ctx.fail("update has rank " + std::to_string(update->size()) + ", past_cache rank " +
+               std::to_string(cache->size()) + "; they must be equal");
+      return;
+    }
+    int64_t rank = static_cast<int64_t>(cache->size());
+    int64_t given_axis = ctx.intAttribute("axis").value_or(-2);
+    int64_t axis = given_axis < 0 ? given_axis + rank : given_axis;
+    if (axis <= 0 || axis >= rank) {
+      ctx.fail("axis " + std::to_string(given_axis) +
+               " does not name an axis after the batch axis of a past_cache of rank " +
+               std::to_string(rank));
+      return;
+    }
+    for (size_t d = 0; d < cache->size(); ++d) {
+      DimValue have = (*update)[d];
+      DimValue want = (*cache)[d];
+      if (static_cast<int64_t>(d) != axis && have.isKnown() && want.isKnown() &&
+          have.value() != want.value()) {
+        ctx.fail("update has " + std::to_string(have.value()) + " in dimension " +
+                 std::to_string(d) + ", past_cache " + std::to_string(want.value()) +
+                 "; only dimension " + std::to_string(axis) + " (axis) may differ");
+        return;
+      }
+    }
+  }
+  if (!inputRankIs(ctx, 2, 1)) return;
+  if (const Dims* indices = ctx.hasInput(2) ? ctx.inputShape(2) : nullptr;
+      indices != nullptr && cache != nullptr && !cache->empty() && (*indices)[0].isKnown() &&
+      (*cache)[0].isKnown() && (*indices)[0].value() != (*cache)[0].value()) {
+    ctx.fail("write_indices has " + std::to_string((*indices)[0].value()) +
+             " entries for a batch of " + std::to_string((*cache)[0].value()));
+    return;
+  }
+  inferSameShape(ctx);
+}
+
 Status runTensorScatter(KernelContext& ctx) {
   const Array* cache = ctx.inputArray(0);
   const Array* update = ctx.inputArray(1);
@@ -79,7 +123,7 @@ constexpr Operator kTensorScatter{
          .outputs = {{"present_cache", "T"}},
          .attributes = {attr("axis", -2), attr("mode", "linear")},
          .constraints = {{"T", tensor(kIr12Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSameShape,
+         .infer = inferTensorScatter,
          .kernel = runTensorScatter},
     }};
 static_assert(isWellFormed(kTensorScatter));

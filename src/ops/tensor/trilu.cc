@@ -11,6 +11,13 @@ using namespace dsl;
 
 extern const Operator kTrilu;
 namespace {
+// Output has the input's shape; the input is a batch of matrices (rank 2 or more), as
+// onnx's Trilu inference requires (onnx/defs/tensor/defs.cc).
+void inferTrilu(InferenceContext& ctx) {
+  if (!inputRankWithin(ctx, 0, 2, kAnyRank)) return;
+  inferSameShape(ctx);
+}
+
 Status runTrilu(KernelContext& ctx) {
   const Array* data = ctx.inputArray(0);
   if (data == nullptr) return ctx.fail("needs a tensor input");
@@ -59,7 +66,7 @@ constexpr Operator kTrilu{
          .outputs = {{"output", "T"}},
          .attributes = {attr("upper", 1)},
          .constraints = {{"T", tensor(kIr4Types)}, {"tensor(int64)", tensor("int64")}},
-         .infer = inferSameShape,
+         .infer = inferTrilu,
          .kernel = runTrilu},
     }};
 static_assert(isWellFormed(kTrilu));
