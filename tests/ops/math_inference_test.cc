@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "support/infer_testing.h"
 
@@ -199,6 +201,23 @@ TEST(MathInference, TopKReadsK) {
       inferAt(1, "(float[N, 3] x) => (v, i)", "v, i = TopK <k = 1, axis = 2> (x)").has("X5"));
 }
 
+TEST(MathInference, TopKTakesKAsAVectorOfOne) {
+  // onnx checks K where it is a constant: an initializer or a Constant's value tensor.
+  for (auto [k, refusal] : {
+           std::pair{"int64[2] {1, 2}", "K has 2 elements; TopK takes a vector of one element"},
+           std::pair{"int64 {2}", "K has rank 0; TopK needs a vector (rank 1)"},
+       }) {
+    auto bad = inferAt(11, "(float[3, 5] x) => (v, i)",
+                       std::string("k = Constant <value = ") + k + "> ()  v, i = TopK(x, k)");
+    EXPECT_TRUE(bad.refused(refusal)) << k << "\n" << bad.diagnostics();
+  }
+  auto fine = inferAt(11, "(float[3, 5] x) => (v, i)", R"(
+    k = Constant <value_ints = [2]> ()
+    v, i = TopK(x, k))");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("v"), "float[3,2]");
+}
+
 TEST(MathInference, EinsumFollowsTheEquation) {
   auto m = inferAt(12, "(float[B, I, J] a, float[B, J, K] b) => (y)",
                    R"(y = Einsum <equation = "bij, bjk -> bik"> (a, b))");
@@ -311,6 +330,38 @@ TEST(MathInference, WindowsAndMelWeightMatrixTakeTheirTypeFromAnAttribute) {
   EXPECT_EQ(mel.typeOf("y"), "float[257,40]");
   EXPECT_TRUE(
       inferAt(17, "(int64[] n) => (y)", "y = HannWindow <output_datatype = 0> (n)").has("X5"));
+}
+
+TEST(MathInference, SignalLengthsAndAxesAreScalars) {
+  // Where they are constants, as onnx checks them.
+  for (auto [opset, signature, body, refusal] : {
+           std::tuple{20, "(float[2, 8, 1] x) => (y)",
+                      "a = Constant <value = int64[1] {1}> ()  y = DFT(x, , a)",
+                      "axis has rank 1; DFT needs a scalar"},
+           std::tuple{20, "(float[2, 8, 1] x) => (y)",
+                      "n = Constant <value = int64[1] {8}> ()  y = DFT(x, n)",
+                      "dft_length has rank 1; DFT needs a scalar"},
+           std::tuple{17, "() => (y)", "n = Constant <value = int64[1] {10}> ()  y = HannWindow(n)",
+                      "size has rank 1; HannWindow needs a scalar"},
+           std::tuple{17, "() => (y)", "n = Constant <value = int64 {0}> ()  y = HannWindow(n)",
+                      "size is 0; a window has 1 element or more"},
+           std::tuple{17, "(int64 dft, int64 rate, float lo, float hi) => (y)",
+                      "bins = Constant <value = int64[1] {40}> ()"
+                      "  y = MelWeightMatrix(bins, dft, rate, lo, hi)",
+                      "num_mel_bins has rank 1; MelWeightMatrix needs a scalar"},
+           std::tuple{17, "(float[1, 64, 1] s, int64 step) => (y)",
+                      "length = Constant <value = int64[1] {16}> ()  y = STFT(s, step, , length)",
+                      "frame_length has rank 1; STFT needs a scalar"},
+       }) {
+    auto bad = inferAt(opset, signature, body);
+    EXPECT_TRUE(bad.refused(refusal)) << body << "\n" << bad.diagnostics();
+  }
+  auto fine = inferAt(20, "(float[2, 8, 1] x) => (y)", R"(
+    a = Constant <value_int = 1> ()
+    n = Constant <value_int = 8> ()
+    y = DFT(x, n, a))");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[2,8,2]");
 }
 
 TEST(MathInference, SwiGluNeedsOneShape) {

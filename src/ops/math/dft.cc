@@ -31,6 +31,10 @@ void inferDFT(InferenceContext& ctx) {
              "; DFT needs a batch axis and the complex axis");
     return;
   }
+  if (!constantInputIsScalar(ctx, 1) ||
+      (ctx.schema().since_version >= 20 && !constantInputIsScalar(ctx, 2))) {
+    return;
+  }
   bool onesided = ctx.intAttribute("onesided").value_or(0) != 0;
   bool inverse = ctx.intAttribute("inverse").value_or(0) != 0;
   DimValue last = in->back();

@@ -21,6 +21,14 @@ inline std::optional<DimValue> scalarInputData(InferenceContext& ctx, size_t i) 
   return (*data)[0];
 }
 
+/// Whether input `i`, which the operator takes as a scalar, is a scalar where it is a
+/// constant (where onnx's signal-processing rules check it, on the values they read: DFT's
+/// axis and dft_length, the windows' size, MelWeightMatrix's and STFT's lengths, in
+/// onnx/defs/math/defs.cc); fails the node and returns false when it is not.
+inline bool constantInputIsScalar(InferenceContext& ctx, size_t i) {
+  return ctx.inputConstant(i) == nullptr || inputRankIs(ctx, i, 0);
+}
+
 /// Whether `elem_type` is a TensorProto.DataType code of a tensor element (not UNDEFINED).
 inline bool isTensorElemType(int64_t elem_type) {
   return elem_type > 0 && elem_type <= std::numeric_limits<int32_t>::max() &&
@@ -57,13 +65,15 @@ inline void inferCosineWindow(InferenceContext& ctx) {
     return;
   }
   ctx.setOutputElemType(0, static_cast<int32_t>(output_type));
+  if (!constantInputIsScalar(ctx, 0)) return;
   std::optional<DimValue> size = scalarInputData(ctx, 0);
   if (!size) {
     ctx.setOutputShape(0, {ctx.dims().fresh()});
     return;
   }
-  if (size->isKnown() && size->value() < 0) {
-    ctx.fail("size is " + std::to_string(size->value()) + "; a window cannot be negative long");
+  // onnx's window inference refuses an empty window too (onnx/defs/math/defs.cc).
+  if (size->isKnown() && size->value() <= 0) {
+    ctx.fail("size is " + std::to_string(size->value()) + "; a window has 1 element or more");
     return;
   }
   ctx.setOutputShape(0, {*size});

@@ -24,6 +24,7 @@ void inferMelWeightMatrix(InferenceContext& ctx) {
   auto nonNegative = [](const std::optional<DimValue>& v) {
     return v && (!v->isKnown() || v->value() >= 0);
   };
+  if (!constantInputIsScalar(ctx, 0) || !constantInputIsScalar(ctx, 1)) return;
   std::optional<DimValue> mel_bins = scalarInputData(ctx, 0);
   std::optional<DimValue> dft_length = scalarInputData(ctx, 1);
   DimValue rows =

@@ -29,6 +29,7 @@ void inferSTFT(InferenceContext& ctx) {
     ctx.fail("window has rank " + std::to_string(window->size()) + "; it needs to be a vector");
     return;
   }
+  if (!constantInputIsScalar(ctx, 3)) return;
   std::optional<DimValue> frame_length;
   if (ctx.hasInput(3)) frame_length = scalarInputData(ctx, 3);
   if (frame_length && window != nullptr && frame_length->isKnown() && (*window)[0].isKnown() &&

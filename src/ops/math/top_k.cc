@@ -30,6 +30,17 @@ void inferTopK(InferenceContext& ctx) {
   if (ctx.schema().since_version < 10) {
     if (std::optional<int64_t> attribute = ctx.intAttribute("k")) k = DimValue::known(*attribute);
   } else {
+    // K is a vector of one element; onnx's TopK inference refuses a K of another shape
+    // where K is a constant, whose value it reads (onnx/defs/math/utils.cc).
+    if (ctx.inputConstant(1) != nullptr) {
+      if (!inputRankIs(ctx, 1, 1)) return;
+      if (const Dims* shape = ctx.inputShape(1);
+          shape != nullptr && (*shape)[0].isKnown() && (*shape)[0].value() != 1) {
+        ctx.fail("K has " + std::to_string((*shape)[0].value()) +
+                 " elements; TopK takes a vector of one element");
+        return;
+      }
+    }
     k = scalarInputData(ctx, 1);
   }
   if (k && k->isKnown()) {
