@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "support/infer_testing.h"
 
@@ -15,6 +16,20 @@ using testing::inferText;
 InferredText run(int opset, const std::string& inputs, const std::string& body) {
   return inferText("<ir_version: 10, opset_import: [\"\" : " + std::to_string(opset) + "]> g (" +
                    inputs + ") => () {" + body + "}");
+}
+
+TEST(GeneratorInference, ConstantTakesExactlyOneValue) {
+  for (auto [node, refusal] : {
+           std::pair{"y = Constant <value_int = 1, value_float = 2.0> ()",
+                     "Constant has 2 value attributes; it takes exactly one"},
+           std::pair{"y = Constant ()", "Constant has 0 value attributes"},
+       }) {
+    auto bad = run(13, "", node);
+    EXPECT_TRUE(bad.refused(refusal)) << node << "\n" << bad.diagnostics();
+  }
+  auto fine = run(13, "", "y = Constant <value_float = 2.0> ()");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[]");
 }
 
 TEST(GeneratorInference, ConstantOfShapeFromData) {

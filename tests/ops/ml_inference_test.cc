@@ -1,6 +1,9 @@
 // Shape rules of the ai.onnx.ml operators.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <tuple>
+
 #include "support/infer_testing.h"
 
 namespace onyx {
@@ -54,6 +57,64 @@ TEST(MlInference, Regressors) {
   EXPECT_EQ(m.typeOf("svm"), "float[N,1]");
   EXPECT_EQ(m.typeOf("tree"), "float[N,3]");
   EXPECT_EQ(m.typeOf("ens"), "double[N,5]");
+}
+
+TEST(MlInference, TreeEnsembleListsAgreeWithTheNodesAndTheInput) {
+  // One node, one leaf; `changes` is spliced into the attributes.
+  auto tree = [](const std::string& input, const std::string& changes) {
+    return inferText(model((R"(g ()" + input + R"( x) => (y) {
+      y = ai.onnx.ml.TreeEnsemble <nodes_featureids = [0], nodes_modes = uint8[1] {0},
+          nodes_truenodeids = [0], nodes_falsenodeids = [0], nodes_trueleafs = [1],
+          nodes_falseleafs = [1], tree_roots = [0], )" +
+                            changes + R"(> (x) })")
+                               .c_str()));
+  };
+  for (auto [input, changes, refusal] : {
+           std::tuple{"float[N, 3]",
+                      "leaf_targetids = [0, 1], leaf_weights = float[1] {1.0}, "
+                      "nodes_splits = float[1] {1.0}",
+                      "leaf_targetids has 2 entries, leaf_weights 1"},
+           std::tuple{"float[N, 3]",
+                      "leaf_targetids = [0], leaf_weights = float[1] {1.0}, "
+                      "nodes_splits = float[2] {1.0, 2.0}",
+                      "nodes_featureids has 1 entries for the 2 nodes of nodes_splits"},
+           std::tuple{"double[N, 3]",
+                      "leaf_targetids = [0], leaf_weights = double[1] {1.0}, "
+                      "nodes_splits = float[1] {1.0}",
+                      "nodes_splits holds FLOAT but the input is DOUBLE"},
+       }) {
+    auto bad = tree(input, changes);
+    EXPECT_TRUE(bad.refused(refusal)) << changes << "\n" << bad.diagnostics();
+  }
+  auto fine = tree("float[N, 3]",
+                   "leaf_targetids = [0], leaf_weights = float[1] {1.0}, "
+                   "nodes_splits = float[1] {1.0}");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[N,1]");
+}
+
+TEST(MlInference, MappingsPairTheirKeysAndValues) {
+  auto labels = inferText(model(R"(g (int64[N] x) => (y) {
+    y = ai.onnx.ml.LabelEncoder <keys_int64s = [1, 2], values_strings = ["a"]> (x) })"));
+  EXPECT_TRUE(labels.refused("keys_int64s has 2 keys, values_strings 1 values"))
+      << labels.diagnostics();
+  auto key_type = inferText(model(R"(g (string[N] x) => (y) {
+    y = ai.onnx.ml.LabelEncoder <keys_int64s = [1], values_strings = ["a"]> (x) })"));
+  EXPECT_TRUE(key_type.refused("the keys (keys_int64s) are INT64 but the input is STRING"))
+      << key_type.diagnostics();
+  auto cats = inferText(model(R"(g (int64[N] x) => (y) {
+    y = ai.onnx.ml.CategoryMapper <cats_int64s = [1, 2], cats_strings = ["a"]> (x) })"));
+  EXPECT_TRUE(cats.refused("cats_int64s has 2 entries, cats_strings 1")) << cats.diagnostics();
+  auto zip = inferText(model(R"(g (float[2, 3, 4] x) => (y) {
+    y = ai.onnx.ml.ZipMap <classlabels_int64s = [1, 2, 3]> (x) })"));
+  EXPECT_TRUE(zip.refused("X has rank 3; ZipMap needs rank 1 or 2")) << zip.diagnostics();
+  auto fine = inferText(model(R"(g (int64[N] x, float[N, 2] p) => (y, c, z) {
+    y = ai.onnx.ml.LabelEncoder <keys_int64s = [1, 2], values_strings = ["a", "b"]> (x)
+    c = ai.onnx.ml.CategoryMapper <cats_int64s = [1, 2], cats_strings = ["a", "b"]> (x)
+    z = ai.onnx.ml.ZipMap <classlabels_int64s = [1, 2]> (p) })"));
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "string[N]");
+  EXPECT_EQ(fine.typeOf("c"), "string[N]");
 }
 
 TEST(MlInference, ElementwiseOperatorsKeepTheShape) {

@@ -109,6 +109,16 @@ TEST(QuantizationInference, QuantizeLinearOutputTypes) {
   EXPECT_EQ(old.typeOf("y"), "uint8[N,4]") << old.diagnostics();
 }
 
+TEST(QuantizationInference, QuantizeLinearOutputDtypeMatchesTheZeroPoint) {
+  auto bad = inferAt(21, R"(g (float[N, 4] x, float s, uint8 z) => (y) {
+    y = QuantizeLinear <output_dtype = 3> (x, s, z) })");
+  EXPECT_TRUE(bad.refused("output_dtype is INT8 but y_zero_point is UINT8")) << bad.diagnostics();
+  auto fine = inferAt(21, R"(g (float[N, 4] x, float s, int8 z) => (y) {
+    y = QuantizeLinear <output_dtype = 3> (x, s, z) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "int8[N,4]");
+}
+
 TEST(QuantizationInference, DequantizeAndDynamicQuantize) {
   auto m =
       inferAt(23, R"(g (int8[N, 4] x, float16 s, float[N, 4] f) => (half, dtype, q, scale, zero) {
@@ -143,6 +153,15 @@ TEST(DetectionInference, NonMaxSuppressionRoiAlignImageDecoder) {
   EXPECT_TRUE(inferAt(16, R"(g (float[C, H, W] x, float[R, 4] rois, int64[R] batch) => (y) {
     y = RoiAlign (x, rois, batch) })")
                   .has("X5"));
+}
+
+TEST(DetectionInference, ImageDecoderTakesAVectorOfBytes) {
+  auto bad = inferAt(20, R"(g (uint8[2, 3] bytes) => (image) { image = ImageDecoder (bytes) })");
+  EXPECT_TRUE(bad.refused("encoded_stream has rank 2; ImageDecoder needs a vector (rank 1)"))
+      << bad.diagnostics();
+  auto fine = inferAt(20, R"(g (uint8[L] bytes) => (image) { image = ImageDecoder (bytes) })");
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("image"), "uint8[?,?,3]");
 }
 
 }  // namespace

@@ -95,6 +95,18 @@ TEST(SequenceInference, SplitToSequenceWhoseLengthsDoNotAddUpFails) {
   EXPECT_TRUE(m.has("X5")) << m.diagnostics();
 }
 
+TEST(SequenceInference, ConcatFromSequenceNewAxisIsAFlag) {
+  auto bad = inferText(model(R"(g (float[2, 3] x) => (y) {
+    s = SequenceConstruct (x, x)
+    y = ConcatFromSequence <axis = 0, new_axis = 2> (s) })"));
+  EXPECT_TRUE(bad.refused("new_axis is 2; it is 0 (join) or 1 (stack)")) << bad.diagnostics();
+  auto fine = inferText(model(R"(g (float[2, 3] x) => (y) {
+    s = SequenceConstruct (x, x)
+    y = ConcatFromSequence <axis = 0, new_axis = 1> (s) })"));
+  EXPECT_FALSE(fine.has("X5")) << fine.diagnostics();
+  EXPECT_EQ(fine.typeOf("y"), "float[?,2,3]");
+}
+
 TEST(SequenceInference, ConcatFromSequence) {
   auto m = inferText(model(R"(
     g (seq(float[N, 3]) s) => (joined, stacked, last) {

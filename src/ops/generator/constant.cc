@@ -14,7 +14,20 @@ using namespace dsl;
 
 namespace {
 
+// The value comes from exactly one attribute; onnx's Constant inference refuses a node with
+// none or several (onnx/defs/generator/utils.cc).
 void inferConstant(InferenceContext& ctx) {
+  int given = 0;
+  for (const char* name : {"value", "value_int", "value_ints", "value_float", "value_floats",
+                           "value_string", "value_strings", "sparse_value"}) {
+    if (ctx.attribute(name) != nullptr) ++given;
+  }
+  if (given != 1) {
+    ctx.fail("Constant has " + std::to_string(given) +
+             " value attributes; it takes exactly one of value, value_int, value_ints, "
+             "value_float, value_floats, value_string, value_strings and sparse_value");
+    return;
+  }
   auto scalar = [&](int32_t elem_type) { ctx.setOutputTensor(0, elem_type, {}); };
   auto vector = [&](int32_t elem_type, size_t count) {
     ctx.setOutputTensor(0, elem_type, {DimValue::known(static_cast<int64_t>(count))});

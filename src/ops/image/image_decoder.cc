@@ -12,6 +12,7 @@
 #include "ops/kernels.h"
 #include "ops/native_kernels.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx {
 using namespace dsl;
@@ -19,8 +20,10 @@ using namespace dsl;
 namespace {
 
 // (height, width, channels): the size is in the encoded bytes; RGB and BGR have 3 channels,
-// Grayscale 1.
+// Grayscale 1. The encoded stream is a vector of bytes, as onnx's ImageDecoder inference
+// requires (onnx/defs/image/defs.cc).
 void inferImageDecoder(InferenceContext& ctx) {
+  if (!inputRankIs(ctx, 0, 1)) return;
   std::string_view format = ctx.stringAttribute("pixel_format").value_or("RGB");
   DimValue channels = format == "Grayscale"                  ? DimValue::known(1)
                       : (format == "RGB" || format == "BGR") ? DimValue::known(3)

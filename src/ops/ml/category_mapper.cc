@@ -12,7 +12,16 @@ using namespace dsl;
 namespace {
 
 // Strings map to integers and integers to strings, shape kept.
+// cats_int64s and cats_strings pair up one to one; onnx's CategoryMapper inference refuses
+// lists of different lengths (onnx/defs/traditionalml/defs.cc).
 void inferCategoryMapper(InferenceContext& ctx) {
+  if (size_t ints = attributeLength(ctx, "cats_int64s"),
+      strings = attributeLength(ctx, "cats_strings");
+      ints != strings) {
+    ctx.fail("cats_int64s has " + std::to_string(ints) + " entries, cats_strings " +
+             std::to_string(strings) + "; they pair up one to one");
+    return;
+  }
   int32_t in = ctx.inputElemType(0);
   if (in == kMlString) ctx.setOutputElemType(0, kMlInt64);
   if (in == kMlInt64) ctx.setOutputElemType(0, kMlString);

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "onyx/core/element_type.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/tensor.h"
 #include "onyx/ir/tensor_array.h"
@@ -30,8 +32,26 @@ void inferLabelEncoder1(InferenceContext& ctx) {
   if (const Dims* shape = ctx.inputShape(0)) ctx.setOutputShape(0, *shape);
 }
 
-// Versions 2 and 4: the output type is that of the values_* attribute that is set.
+// Versions 2 and 4: the output type is that of the values_* attribute that is set. Keys and
+// values pair up one to one, and the keys have the input's element type; onnx's LabelEncoder
+// inference refuses the rest (onnx/defs/traditionalml/defs.cc).
 void inferLabelEncoder(InferenceContext& ctx) {
+  std::optional<AttributeEntries> key_entries =
+      firstSetAttribute(ctx, {"keys_tensor", "keys_strings", "keys_int64s", "keys_floats"});
+  std::optional<AttributeEntries> value_entries =
+      firstSetAttribute(ctx, {"values_tensor", "values_strings", "values_int64s", "values_floats"});
+  if (key_entries && value_entries && key_entries->count != value_entries->count) {
+    ctx.fail(std::string(key_entries->name) + " has " + std::to_string(key_entries->count) +
+             " keys, " + std::string(value_entries->name) + " " +
+             std::to_string(value_entries->count) + " values; they pair up one to one");
+    return;
+  }
+  if (int32_t in = ctx.inputElemType(0); key_entries && in != 0 && key_entries->elem_type != in) {
+    ctx.fail("the keys (" + std::string(key_entries->name) + ") are " +
+             std::string(elementTypeName(key_entries->elem_type)) + " but the input is " +
+             std::string(elementTypeName(in)) + "; they must have one type");
+    return;
+  }
   int32_t out = 0;
   if (attributeLength(ctx, "values_strings") > 0) out = kMlString;
   if (attributeLength(ctx, "values_int64s") > 0) out = kMlInt64;

@@ -2,11 +2,13 @@
 #pragma once
 
 #include <cstddef>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "onyx/ir/attribute.h"
+#include "onyx/ir/tensor.h"
 #include "onyx/ops/inference_context.h"
 
 namespace onyx::ops {
@@ -21,6 +23,16 @@ std::optional<DimValue> batchOf(InferenceContext& ctx, size_t input = 0);
 
 /// The number of entries of an ints, floats or strings attribute; 0 when absent.
 size_t attributeLength(const InferenceContext& ctx, std::string_view name);
+
+/// A list attribute's entries or a tensor attribute's elements, with their element type, for
+/// the first of `names` the node sets; nullopt when it sets none.
+struct AttributeEntries {
+  std::string_view name;
+  int32_t elem_type = 0;
+  size_t count = 0;
+};
+std::optional<AttributeEntries> firstSetAttribute(const InferenceContext& ctx,
+                                                  std::initializer_list<std::string_view> names);
 
 /// The label type of a classifier: string when `strings` has entries, else int64.
 int32_t labelType(const InferenceContext& ctx, std::string_view strings);
@@ -45,6 +57,30 @@ inline size_t attributeLength(const InferenceContext& ctx, std::string_view name
   size_t length = attribute->ints.size() + attribute->floats.size();
   length += attribute->rare().strings.size();
   return length;
+}
+
+inline std::optional<AttributeEntries> firstSetAttribute(
+    const InferenceContext& ctx, std::initializer_list<std::string_view> names) {
+  for (std::string_view name : names) {
+    const Attribute* attribute = ctx.attribute(name);
+    if (attribute == nullptr) continue;
+    switch (attribute->kind()) {
+      case AttributeKind::kTensor: {
+        const Tensor* tensor = attribute->t;
+        if (tensor == nullptr) break;
+        size_t count = 1;
+        for (int64_t dim : tensor->dims) count *= dim > 0 ? static_cast<size_t>(dim) : 0;
+        return AttributeEntries{name, tensor->data_type.value_or(0), count};
+      }
+      case AttributeKind::kInts: return AttributeEntries{name, kMlInt64, attribute->ints.size()};
+      case AttributeKind::kFloats:
+        return AttributeEntries{name, kMlFloat, attribute->floats.size()};
+      case AttributeKind::kStrings:
+        return AttributeEntries{name, kMlString, attribute->rare().strings.size()};
+      default: break;
+    }
+  }
+  return std::nullopt;
 }
 
 inline int32_t labelType(const InferenceContext& ctx, std::string_view strings) {

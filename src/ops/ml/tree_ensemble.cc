@@ -7,8 +7,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
+#include "onyx/core/element_type.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/tensor_array.h"
 #include "ops/kernels.h"
@@ -21,7 +25,45 @@ using namespace dsl;
 namespace {
 
 // [N, n_targets]; without n_targets, one more than the largest leaf_targetids entry.
+// What onnx's TreeEnsemble inference refuses (onnx/defs/traditionalml/defs.cc): every
+// nodes_* list set has one entry per node (as nodes_splits), leaf_targetids one per leaf
+// weight, and the split and leaf values have the input's element type.
+bool checkTreeEnsembleAttributes(InferenceContext& ctx) {
+  std::optional<AttributeEntries> splits = firstSetAttribute(ctx, {"nodes_splits"});
+  std::optional<AttributeEntries> weights = firstSetAttribute(ctx, {"leaf_weights"});
+  if (splits) {
+    for (std::string_view name : {"nodes_featureids", "nodes_hitrates", "nodes_modes",
+                                  "nodes_truenodeids", "nodes_falsenodeids", "nodes_trueleafs",
+                                  "nodes_falseleafs", "nodes_missing_value_tracks_true"}) {
+      std::optional<AttributeEntries> list = firstSetAttribute(ctx, {name});
+      if (list && list->count != splits->count) {
+        ctx.fail(std::string(name) + " has " + std::to_string(list->count) + " entries for the " +
+                 std::to_string(splits->count) +
+                 " nodes of nodes_splits; each nodes_* attribute has one per node");
+        return false;
+      }
+    }
+  }
+  if (size_t targets = attributeLength(ctx, "leaf_targetids");
+      weights && targets != weights->count) {
+    ctx.fail("leaf_targetids has " + std::to_string(targets) + " entries, leaf_weights " +
+             std::to_string(weights->count) + "; they pair up one to one");
+    return false;
+  }
+  int32_t in = ctx.inputElemType(0);
+  for (const std::optional<AttributeEntries>& values : {splits, weights}) {
+    if (values && in != 0 && values->elem_type != in) {
+      ctx.fail(std::string(values->name) + " holds " +
+               std::string(elementTypeName(values->elem_type)) + " but the input is " +
+               std::string(elementTypeName(in)) + "; they must have one type");
+      return false;
+    }
+  }
+  return true;
+}
+
 void inferTreeEnsemble(InferenceContext& ctx) {
+  if (!checkTreeEnsembleAttributes(ctx)) return;
   std::optional<DimValue> batch = batchOf(ctx);
   if (!batch) return;
   std::optional<int64_t> targets = ctx.intAttribute("n_targets");

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include "ops/ml/ml_shapes.h"
 #include "ops/schema_dsl.h"
+#include "ops/shape_rules.h"
 
 namespace onyx::ops::ai_onnx_ml {
 using namespace dsl;
@@ -11,7 +12,10 @@ using namespace dsl;
 namespace {
 
 // A sequence of maps from the class labels to the scores.
+// The input is [N, C] or [C], as onnx's ZipMap inference requires
+// (onnx/defs/traditionalml/defs.cc).
 void inferZipMap(InferenceContext& ctx) {
+  if (!inputRankWithin(ctx, 0, 1, 2)) return;
   int32_t key = attributeLength(ctx, "classlabels_int64s") > 0 ? kMlInt64 : kMlString;
   ctx.setOutputType(0,
                     InferredType::sequence(InferredType::map(key, InferredType::tensor(kMlFloat))));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/tensor.h"
@@ -25,9 +26,20 @@ namespace {
 // y has x's shape. Its element type is y_zero_point's (the signature gives it), else
 // output_dtype (version 21 on) when set, else uint8.
 void inferQuantizeLinear(InferenceContext& ctx) {
+  int64_t output_dtype = ctx.intAttribute("output_dtype").value_or(0);
+  // output_dtype, where given, names y_zero_point's type; onnx's QuantizeLinear inference
+  // refuses the two disagreeing (onnx/defs/quantization/defs.cc).
+  if (int32_t zero_point = ctx.hasInput(2) ? ctx.inputElemType(2) : 0;
+      zero_point != 0 && output_dtype != 0 && output_dtype != zero_point) {
+    std::string named = output_dtype > 0 && output_dtype <= 26
+                            ? std::string(elementTypeName(static_cast<int32_t>(output_dtype)))
+                            : std::to_string(output_dtype);
+    ctx.fail("output_dtype is " + named + " but y_zero_point is " +
+             std::string(elementTypeName(zero_point)) + "; both name the type of y");
+    return;
+  }
   inferSameShape(ctx);
   if (ctx.hasInput(2) && ctx.inputElemType(2) != 0) return;
-  int64_t output_dtype = ctx.intAttribute("output_dtype").value_or(0);
   if (ctx.hasInput(2) && output_dtype == 0) return;  // the zero point's type is unknown
   if (output_dtype < 0 || output_dtype > 26) return;
   ctx.setOutputElemType(0, output_dtype != 0 ? static_cast<int32_t>(output_dtype)

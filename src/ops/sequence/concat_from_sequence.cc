@@ -24,7 +24,14 @@ void inferConcatFromSequence(InferenceContext& ctx) {
   if (!element.has_shape) return;
   std::optional<int64_t> axis_attribute = ctx.intAttribute("axis");
   if (!axis_attribute) return;
-  bool new_axis = ctx.intAttribute("new_axis").value_or(0) != 0;
+  // new_axis is a flag, 0 or 1; onnx's ConcatFromSequence inference refuses other values
+  // (onnx/defs/sequence/defs.cc).
+  int64_t new_axis_flag = ctx.intAttribute("new_axis").value_or(0);
+  if (new_axis_flag != 0 && new_axis_flag != 1) {
+    ctx.fail("new_axis is " + std::to_string(new_axis_flag) + "; it is 0 (join) or 1 (stack)");
+    return;
+  }
+  bool new_axis = new_axis_flag == 1;
   size_t rank = element.dims.size() + (new_axis ? 1 : 0);
   std::optional<size_t> axis = normalizeAxis(ctx, *axis_attribute, rank);
   if (!axis) return;
