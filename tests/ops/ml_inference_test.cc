@@ -102,6 +102,11 @@ TEST(MlInference, MappingsPairTheirKeysAndValues) {
     y = ai.onnx.ml.LabelEncoder <keys_int64s = [1], values_strings = ["a"]> (x) })"));
   EXPECT_TRUE(key_type.refused("the keys (keys_int64s) are INT64 but the input is STRING"))
       << key_type.diagnostics();
+  auto fallback = inferText(model(R"(g (int64[N] x) => (y) {
+    y = ai.onnx.ml.LabelEncoder <keys_int64s = [1], values_strings = ["a"],
+                                 default_tensor = int64[1] {0}> (x) })"));
+  EXPECT_TRUE(fallback.refused("default_tensor is INT64 but the values are STRING"))
+      << fallback.diagnostics();
   auto cats = inferText(model(R"(g (int64[N] x) => (y) {
     y = ai.onnx.ml.CategoryMapper <cats_int64s = [1, 2], cats_strings = ["a"]> (x) })"));
   EXPECT_TRUE(cats.refused("cats_int64s has 2 entries, cats_strings 1")) << cats.diagnostics();

@@ -305,6 +305,8 @@ TEST(TensorInference, OneHotTakesOneDepthAndTwoValues) {
            std::pair{"int64[3] i, int64 d, float[3] v", "values holds 3 numbers; OneHot takes two"},
            std::pair{"int64[3] i, int64 d, float[1, 2] v",
                      "values has rank 2; OneHot needs a vector (rank 1)"},
+           std::pair{"int64 i, int64 d, float[2] v",
+                     "indices has rank 0; OneHot needs rank 1 or more"},
        }) {
     auto bad = run(11, inputs, "y = OneHot (i, d, v)");
     EXPECT_TRUE(bad.refused(refusal)) << inputs << "\n" << bad.diagnostics();

@@ -63,6 +63,21 @@ void inferLabelEncoder(InferenceContext& ctx) {
     ctx.fail("none of the values_* attributes is set");
     return;
   }
+  // default_tensor is one value of the values' type, as onnx's LabelEncoder inference
+  // requires (onnx/defs/traditionalml/defs.cc).
+  if (const Tensor* fallback = ctx.tensorAttribute("default_tensor");
+      fallback != nullptr && fallback->data_type.value_or(0) != 0) {
+    if (*fallback->data_type != out) {
+      ctx.fail("default_tensor is " + std::string(elementTypeName(*fallback->data_type)) +
+               " but the values are " + std::string(elementTypeName(out)));
+      return;
+    }
+    if (fallback->dims.size() != 1 || fallback->dims[0] != 1) {
+      ctx.fail("default_tensor has " + std::to_string(fallback->dims.size()) +
+               " dimensions; it is one value, of shape [1]");
+      return;
+    }
+  }
   ctx.setOutputElemType(0, out);
   if (const Dims* shape = ctx.inputShape(0)) ctx.setOutputShape(0, *shape);
 }

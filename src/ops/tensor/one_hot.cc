@@ -23,11 +23,15 @@ using namespace dsl;
 
 namespace {
 
-// The indices' shape with an axis of `depth` inserted at `axis` (of the output). depth is
-// one number (a scalar, or a vector of one) and values the pair [off_value, on_value];
-// onnx's OneHot inference refuses other shapes (onnx/defs/tensor/utils.cc).
+// The indices' shape with an axis of `depth` inserted at `axis` (of the output). indices
+// has rank 1 or more, depth is one number (a scalar, or a vector of one) and values the
+// pair [off_value, on_value]; onnx's OneHot inference refuses other shapes
+// (onnx/defs/tensor/utils.cc).
 void inferOneHot(InferenceContext& ctx) {
-  if (!inputRankWithin(ctx, 1, 0, 1) || !inputRankIs(ctx, 2, 1)) return;
+  if (!inputRankWithin(ctx, 0, 1, kAnyRank) || !inputRankWithin(ctx, 1, 0, 1) ||
+      !inputRankIs(ctx, 2, 1)) {
+    return;
+  }
   if (const Dims* depth = ctx.inputShape(1);
       depth != nullptr && depth->size() == 1 && (*depth)[0].isKnown() && (*depth)[0].value() > 1) {
     ctx.fail("depth holds " + std::to_string((*depth)[0].value()) + " numbers; OneHot takes one");
