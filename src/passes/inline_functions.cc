@@ -668,19 +668,35 @@ Status passes_internal::inlineIfBranch(Model& model, Node& node, bool condition)
   // The body copier hands over values its nodes compute: a branch output that is an outer
   // value or one of the branch's initializers is given one (an Identity), which the no-op
   // pass bypasses where the If was.
+  struct HandedOver {
+    ValueInfo* output;
+    Value* value;
+    Node* identity;
+  };
+  std::vector<HandedOver> added;
   for (ValueInfo* output : branch->outputs) {
     Value* value = output->output.value();
     if (value == nullptr || (value->producer() != nullptr && value->graph() == branch)) continue;
     Node* identity = edit.createNode(*branch, "Identity", {value});
     branch->appendNode(identity);
     output->output.set(identity->output(0));
+    added.push_back({output, value, identity});
   }
   // The branch as the body of a function without inputs, for the copier.
   Function body;
   body.body = branch;
   for (ValueInfo* output : branch->outputs) body.outputs.push_back(edit.arena(), &output->output);
   BodyCopier copier(edit, node, body, 0);
-  ONYX_RETURN_IF_ERROR(copier.check());
+  if (Status fits = copier.check(); !fits) {
+    // Refused: the branch goes back to what it was, so that the pass changed nothing.
+    for (const HandedOver& undo : added) {
+      undo.output->output.set(undo.value);
+      Status removed = undo.identity->destroy();
+      ONYX_ASSERT(removed.isOk() && "an Identity only a graph output read has no readers left");
+      (void)removed;
+    }
+    return fits;
+  }
   copier.copy();
   Status removed = node.destroy();
   ONYX_ASSERT(removed.isOk() && "an inlined If has no outputs left to refuse its removal");

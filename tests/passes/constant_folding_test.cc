@@ -226,6 +226,29 @@ TEST(ConstantFolding, AnIfOnAConstantBecomesTheBranchItTakes) {
   }
 }
 
+// A branch the copier refuses (it gives one value as two outputs) is left exactly as it was,
+// the Identity that would have handed over its outer value included.
+TEST(ConstantFolding, AnIfWhoseBranchCannotBeInlinedStaysAsItWas) {
+  auto done = optimizeChecked(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[1,4] x) => (float[1,4] y, float[1,4] z, float[1,4] w) {
+      c = Constant <value = bool {1}> ()
+      y, z, w = If (c) <then_branch = t () => (float[1,4] k, float[1,4] m, float[1,4] m)
+                                            <float[1,4] k = {1, 2, 3, 4}> {
+                           m = Neg (x)
+                         },
+                         else_branch = e () => (float[1,4] p, float[1,4] q, float[1,4] r) {
+                           p = Relu (x)
+                           q = Relu (x)
+                           r = Relu (x)
+                         }>
+    })",
+                              {"constant-folding"}, row());
+  const Graph& graph = *done.model.graph;
+  ASSERT_EQ(opTypes(graph), "Constant If");
+  EXPECT_EQ(opTypes(*graph.firstNode()->next()->graphAttr("then_branch")), "Neg");
+}
+
 TEST(ConstantFolding, AnIfOnAGraphInputStays) {
   auto done = optimizeChecked(R"(
     <ir_version: 8, opset_import: ["" : 17]>
