@@ -4,8 +4,9 @@
 //
 //   onyx_bench_eval MODEL --threads=N [--reps=R] [--outputs=FILE]
 //
-// The input is NAME.input.bin beside NAME.onnx (make_eval_models.py writes it): the graph
-// input's elements as raw float32, which eval_bench_ort.js gives onnxruntime too.
+// The inputs are NAME.input.json and NAME.input.bin beside NAME.onnx (make_eval_models.py
+// writes them): each graph input's name, element type and dimensions, and its elements, raw
+// little-endian, one after another; eval_bench_ort.js gives onnxruntime the same.
 //
 // The first run is what a user waits for before the first result: loading the model,
 // preparing it (an Evaluator, as an onnxruntime session) and running it once. Then one more
@@ -26,6 +27,8 @@
 #include <iterator>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/graph.h"
@@ -52,22 +55,34 @@ std::vector<char> readFile(const std::string& path) {
   return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
 }
 
-// The graph's first input, shaped as it declares, holding the elements of `bytes`.
-onyx::NamedValue makeInput(const onyx::Model& model, const std::vector<char>& bytes,
-                           const std::string& input_path) {
-  const onyx::ValueInfo* input = *model.graph->inputs.begin();
-  std::vector<int64_t> shape;
-  for (const onyx::Dimension& dim : input->type->shape->dims) {
-    if (!dim.dim_value) die("input '" + std::string(input->value->name()) + "' has a symbolic dim");
-    shape.push_back(*dim.dim_value);
+// The inputs the manifest at `manifest_path` lists, with their elements from `bytes`.
+std::vector<onyx::NamedValue> readInputs(const std::string& manifest_path,
+                                         const std::vector<char>& bytes) {
+  std::ifstream file(manifest_path);
+  if (!file) die("cannot read " + manifest_path + " (bench/make_eval_models.py writes it)");
+  nlohmann::json manifest = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
+  if (manifest.is_discarded() || !manifest.contains("inputs")) {
+    die(manifest_path + " is not a benchmark input manifest");
   }
-  onyx::Array array(onyx::ElementType::kFloat, shape);
-  if (array.bytes().size() != bytes.size()) {
-    die(input_path + " holds " + std::to_string(bytes.size()) + " bytes; input '" +
-        std::string(input->value->name()) + "' takes " + std::to_string(array.bytes().size()));
+  std::vector<onyx::NamedValue> inputs;
+  for (const nlohmann::json& entry : manifest["inputs"]) {
+    std::string name = entry.value("name", "");
+    std::string type = entry.value("type", "");
+    if (type != "float32" && type != "int64") {
+      die(manifest_path + ": input '" + name + "' of type " + type);
+    }
+    onyx::ElementType element =
+        type == "float32" ? onyx::ElementType::kFloat : onyx::ElementType::kInt64;
+    onyx::Array array(element, entry.value("dims", std::vector<int64_t>{}));
+    size_t offset = entry.value("offset", size_t{0});
+    if (array.bytes().size() != entry.value("bytes", size_t{0}) ||
+        offset + array.bytes().size() > bytes.size()) {
+      die(manifest_path + ": input '" + name + "' does not fit its dims or the elements file");
+    }
+    std::memcpy(array.bytes().data(), bytes.data() + offset, array.bytes().size());
+    inputs.push_back({name, onyx::EvalValue::of(std::move(array))});
   }
-  std::memcpy(array.bytes().data(), bytes.data(), bytes.size());
-  return {std::string(input->value->name()), onyx::EvalValue::of(std::move(array))};
+  return inputs;
 }
 
 void writeOutputs(const std::string& path, const std::vector<onyx::EvalValue>& outputs) {
@@ -105,14 +120,14 @@ int main(int argc, char** argv) {
   if (path.empty() || !path.ends_with(".onnx")) {
     die("usage: onyx_bench_eval MODEL.onnx --threads=N [--reps=R] [--outputs=FILE]");
   }
-  std::string input_path = path.substr(0, path.size() - 5) + ".input.bin";
-  std::vector<char> input_bytes = readFile(input_path);
+  std::string base = path.substr(0, path.size() - 5);
+  std::vector<onyx::NamedValue> inputs =
+      readInputs(base + ".input.json", readFile(base + ".input.bin"));
 
   auto load_start = Clock::now();
   onyx::Result<onyx::Model> model = onyx::loadModel(path);
   if (!model) die("cannot load " + path + ": " + model.status().toString());
   double load_ms = millisecondsSince(load_start);
-  std::vector<onyx::NamedValue> inputs = {makeInput(*model, input_bytes, input_path)};
 
   auto prepare_start = Clock::now();
   onyx::EvalOptions options;

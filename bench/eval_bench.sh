@@ -4,9 +4,10 @@
 # kernels' speed (a ResNet-50-shaped convolution net with its batch normalization folded, a
 # 6-block transformer encoder) and five float32 models as exporters write them (MobileNetV3,
 # a DB text detector, ResNet-50 with BatchNormalization unfolded, a tf2onnx NHWC CNN, a
-# 2,000-node elementwise chain) and, for issue 32, two small ones run per camera crop or audio
-# frame (a Paddle2ONNX MobileNetV3-Small with its weights as Constant nodes, a log-mel front
-# end). Per model and thread count it prints
+# 2,000-node elementwise chain) and, for issue 32, three small ones run per camera crop or
+# audio frame (a Paddle2ONNX MobileNetV3-Small with its weights as Constant nodes, a log-mel
+# front end, a TorchScript voice-activity detector with its LSTM inside nested Ifs). Per model
+# and thread count it prints
 #   - the warm median latency and the ratio onyx / onnxruntime (target: at most 1.5);
 #   - the first run, onyx's load + prepare + run against onnxruntime's session creation +
 #     run (target: at most 1.0);
@@ -33,7 +34,7 @@ firsts=${FIRSTS:-9}
 node_dir=build/bench-node
 model_list=${MODELS:-eval_resnet50.onnx eval_encoder.onnx eval_mobilenetv3.onnx \
 eval_db_detector.onnx eval_resnet50_bn.onnx eval_nhwc_cnn.onnx eval_chain.onnx \
-eval_mbv3_small_paddle.onnx eval_logmel.onnx}
+eval_mbv3_small_paddle.onnx eval_logmel.onnx eval_recurrent_vad.onnx}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DONYX_BENCH=ON -DONYX_TESTS=OFF >/dev/null
 cmake --build "$build" --target onyx_bench_eval -j "$(nproc)" >/dev/null
 if [ ! -e "$node_dir/node_modules/onnxruntime-node/package.json" ]; then

@@ -5,7 +5,8 @@
 //
 //   node bench/eval_bench_ort.js MODEL.onnx THREADS [REPS] [ONYX_OUTPUTS]
 //
-// The input is NAME.input.bin beside NAME.onnx, as for onyx_bench_eval. Given ONYX_OUTPUTS
+// The inputs are NAME.input.json and NAME.input.bin beside NAME.onnx (bench/feeds.js), as for
+// onyx_bench_eval. Given ONYX_OUTPUTS
 // (what onyx_bench_eval --outputs wrote), compares them with onnxruntime's first run.
 //
 // Prints "RESULT|onnxruntime|<model>|<threads>|<median ms>|<min ms>",
@@ -15,6 +16,7 @@
 const fs = require('fs');
 const path = require('path');
 const ort = require('onnxruntime-node');
+const {readFeeds} = require('./feeds');
 
 function milliseconds(start) {
   return Number(process.hrtime.bigint() - start) / 1e6;
@@ -50,8 +52,7 @@ async function main() {
   const [model, threadsText, repsText, onyxOutputs] = process.argv.slice(2);
   const threads = Number(threadsText);
   const reps = Number(repsText || 15);
-  const inputFile = model.replace(/\.onnx$/, '.input.bin');
-  const bytes = fs.readFileSync(inputFile);
+  const feeds = readFeeds(ort, model);
 
   const createStart = process.hrtime.bigint();
   const session = await ort.InferenceSession.create(model, {
@@ -61,16 +62,6 @@ async function main() {
     graphOptimizationLevel: 'all',
   });
   const createMs = milliseconds(createStart);
-  const name = session.inputNames[0];
-  const meta = session.inputMetadata ? session.inputMetadata[0] : null;
-  const shape = meta && meta.shape ? meta.shape : JSON.parse(process.env.INPUT_SHAPE);
-  const count = shape.reduce((a, b) => a * b, 1);
-  if (bytes.length !== count * 4) {
-    throw new Error(`${inputFile} holds ${bytes.length} bytes; input '${name}' takes ${count * 4}`);
-  }
-  const data = new Float32Array(bytes.buffer, bytes.byteOffset, count);
-  const feeds = {[name]: new ort.Tensor('float32', data, shape)};
-
   const firstStart = process.hrtime.bigint();
   const firstOutputs = await session.run(feeds);
   const firstMs = createMs + milliseconds(firstStart);

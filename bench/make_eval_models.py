@@ -1,7 +1,11 @@
 #!/usr/bin/python3
 """Writes the models the evaluator benchmark runs (bench/eval_bench.sh), and beside each
-NAME.onnx its input, NAME.input.bin: the graph input's elements as raw little-endian float32,
-uniform in [-1, 1) (fixed seed), which both sides of the benchmark read.
+NAME.onnx its inputs, which both sides of the benchmark read (fixed seeds; a float input of
+one model uniform in [-1, 1)):
+
+  NAME.input.json   the graph inputs (name, element type, the dimensions used for the run,
+                    byte offset and length in NAME.input.bin) and the graph outputs' names
+  NAME.input.bin    the inputs' elements one after another, raw little-endian
 
 Two models of the kernels' speed:
 
@@ -55,6 +59,13 @@ Transpose on each side of every convolution and pool.
                          hop 160), Pow 2 of each, Add, Transpose, MatMul with an 80-band mel
                          bank, Add of a floor, Log, ReduceMax over the frames, Sub.
                          Input [1, 1, 16000]; opset 17. (Issue 32.)
+  eval_recurrent_vad.onnx  A voice-activity detector as TorchScript exports Silero VAD v5: an
+                         If on the int64 sample rate at the top, in each branch reflect Pad,
+                         the STFT as a strided Conv1d, magnitudes (Slice, Pow, Add, Sqrt), four
+                         Conv1d + Relu, an LSTM cell (hidden 128) inside nested Ifs that reset
+                         an empty state (Shape/Gather/Equal scaffolding), Relu, Conv1d, Sigmoid,
+                         mean. Inputs input [batch, samples] (run at [1, 512]), state
+                         [2, batch, 128], sr (16000); opset 17. (Issue 32.)
   eval_chain.onnx        2,000 small elementwise nodes on [1, 64] (per-node overhead): 200
                          blocks of Add, Mul, Tanh, Sub, Relu, Add, Sigmoid, Div, Neg, Exp, the
                          binary ones with small [64] or scalar initializers.
@@ -65,6 +76,7 @@ Weights are random (fixed seeds): speed does not depend on their values. Uses py
 (onnx.helper) only to build the messages; each model passes onnx's full check.
 """
 import itertools
+import json
 import os
 import sys
 
@@ -79,18 +91,44 @@ def save(model, path):
     os.replace(path + ".partial", path)
 
 
-def input_path(model_path):
-    """Where the benchmark's input for a model lives (eval_bench.cc and eval_bench_ort.js
-    look for it there too)."""
-    return model_path[:-len(".onnx")] + ".input.bin"
+def input_paths(model_path):
+    """Where a model's benchmark input lives: the manifest and the elements (both
+    benchmarks' onyx and onnxruntime sides read them)."""
+    base = model_path[:-len(".onnx")]
+    return base + ".input.json", base + ".input.bin"
 
 
-def write_input(model_path):
-    model = onnx.load(model_path)
-    shape = [d.dim_value for d in model.graph.input[0].type.tensor_type.shape.dim]
-    values = np.random.default_rng(11).uniform(-1.0, 1.0, shape).astype("<f4")
-    values.tofile(input_path(model_path) + ".partial")
-    os.replace(input_path(model_path) + ".partial", input_path(model_path))
+def write_inputs(model_path, feeds):
+    """feeds: [(name, numpy array)] in the graph's input order."""
+    model = onnx.load(model_path, load_external_data=False)
+    declared = [i.name for i in model.graph.input]
+    if declared != [name for name, _ in feeds]:
+        raise SystemExit(f"{model_path}: inputs {declared}, feeds {[n for n, _ in feeds]}")
+    manifest_path, data_path = input_paths(model_path)
+    entries, offset = [], 0
+    with open(data_path + ".partial", "wb") as data:
+        for name, array in feeds:
+            array = np.array(array, order="C")  # ascontiguousarray makes a scalar 1-d
+            raw = array.astype(array.dtype.newbyteorder("<")).tobytes()
+            entries.append({"name": name, "type": {np.dtype(np.float32): "float32",
+                                                   np.dtype(np.int64): "int64"}[array.dtype],
+                            "dims": list(array.shape), "offset": offset, "bytes": len(raw)})
+            data.write(raw)
+            offset += len(raw)
+    manifest = {"inputs": entries, "outputs": [o.name for o in model.graph.output]}
+    with open(manifest_path + ".partial", "w") as out:
+        json.dump(manifest, out, indent=1)
+    os.replace(data_path + ".partial", data_path)
+    os.replace(manifest_path + ".partial", manifest_path)
+
+
+def uniform_input(model_path):
+    """The feed of a model of one float input of static dims: uniform in [-1, 1)."""
+    model = onnx.load(model_path, load_external_data=False)
+    (declared,) = model.graph.input
+    shape = [d.dim_value for d in declared.type.tensor_type.shape.dim]
+    return [(declared.name, np.random.default_rng(11).uniform(-1.0, 1.0, shape)
+             .astype(np.float32))]
 
 
 class Scope:
@@ -668,6 +706,118 @@ def make_logmel(path, samples=16000, window=400, fft=512, hop=160, mels=80):
                     opset=17)
 
 
+def make_recurrent_vad(path, samples=512, hidden=128):
+    """A voice-activity detector as TorchScript exports Silero VAD v5: an If on the sample
+    rate (an int64 input) at the top, each branch a detector of its own: Pad (reflect), the
+    STFT as one strided Conv1d, magnitudes from Slice, Pow 2, Add, Sqrt, four Conv1d + Relu,
+    an LSTM cell inside nested Ifs that reset the state when it comes in empty (Shape,
+    Gather, Equal, ConstantOfShape), the decoder's Relu, Conv1d, Sigmoid and mean."""
+    from make_optimize_models import Exported, count_nodes  # builds on this module's Net
+
+    net = Exported(seed=61)
+    top = Scope("_model")
+
+    def untyped(results):
+        return [helper.make_tensor_value_info(r, TensorProto.FLOAT, None) for r in results]
+
+    def conv1d(x, scope, c_in, c_out, kernel, stride, pad, bias=True):
+        inputs = [x, net.he_weight(scope.param("weight"), (c_out, c_in, kernel), c_in * kernel)]
+        if bias:
+            inputs.append(net.param(scope.param("bias"), net.rng.standard_normal(c_out) * 0.01))
+        return net.torch("Conv", inputs, scope, dilations=[1], group=1, kernel_shape=[kernel],
+                         pads=[pad, pad], strides=[stride])
+
+    def state_reset(scope, depth):
+        """if len(state) == 0: zeros(2, batch, hidden) else: state, as nested Ifs."""
+        empty = net.torch("Equal", [net.dim("state", scope, 0), net.const(scope, 0)], scope)
+
+        def zeros():
+            shape = net.shape_of(scope / "zeros", [2, net.dim("input", scope / "zeros", 0),
+                                                   hidden])
+            return [net.torch("ConstantOfShape", [shape], scope / "zeros",
+                              value=numpy_helper.from_array(np.zeros(1, np.float32)))]
+
+        def keep():
+            if depth > 1:
+                return state_reset(scope / "keep", depth - 1)
+            return [net.torch("Identity", ["state"], scope / "keep")]
+
+        then_nodes, then_out = net.branch(zeros)
+        else_nodes, else_out = net.branch(keep)
+        return [net.torch("If", [empty], scope,
+                          then_branch=helper.make_graph(then_nodes, "then", [], untyped(then_out)),
+                          else_branch=helper.make_graph(else_nodes, "else", [], untyped(else_out)))]
+
+    def detector(tag, window):
+        scope = top / tag
+        bins, hop = window // 2 + 1, window // 2
+        x = net.unsqueeze("input", scope, [1])
+        x = net.torch("Pad", [x, net.const(scope, [0, 0, 0, 0, 0, window // 4])], scope,
+                      mode="reflect")
+        angles = 2 * np.pi * np.outer(np.arange(bins), np.arange(window)) / window
+        hann = np.hanning(window + 1)[:-1]
+        basis = np.concatenate([np.cos(angles) * hann, -np.sin(angles) * hann])[:, None, :]
+        stft = scope / "stft"
+        spectrum = net.torch("Conv", [x, net.param(stft.param("forward_basis_buffer"), basis)],
+                             stft, dilations=[1], group=1, kernel_shape=[window], pads=[0, 0],
+                             strides=[hop])
+
+        def half(start, end):
+            return net.torch("Slice", [spectrum, net.const(stft, [start]), net.const(stft, [end]),
+                                       net.const(stft, [1])], stft)
+
+        two = net.const(stft, 2.0, np.float32)
+        power = net.torch("Add", [net.torch("Pow", [half(0, bins), two], stft),
+                                  net.torch("Pow", [half(bins, 2 * bins), two], stft)], stft)
+        x = net.torch("Sqrt", [power], stft)
+        encoder = scope / "encoder"
+        for i, (c_in, c_out, stride) in enumerate([(bins, 128, 1), (128, 64, 2), (64, 64, 2),
+                                                   (64, 128, 1)]):
+            block = encoder.index(i)
+            x = net.torch("Relu", [conv1d(x, block / "reparam_conv", c_in, c_out, 3, stride, 1)],
+                          block / "activation")
+        features = net.torch("Squeeze", [x, net.const(scope, [-1])], scope)
+        (current,) = state_reset(scope / "reset", 2)
+        h0, c0 = (net.unsqueeze(net.torch("Gather", [current, net.const(scope, i)], scope, axis=0),
+                                scope, [0]) for i in (0, 1))
+        rnn = scope / "decoder" / "rnn"
+        w = net.param(rnn.param("weight_ih"), net.rng.standard_normal((1, 4 * hidden, 128)) * 0.1)
+        r = net.param(rnn.param("weight_hh"),
+                      net.rng.standard_normal((1, 4 * hidden, hidden)) * 0.1)
+        b = net.param(rnn.param("bias"), net.rng.standard_normal((1, 8 * hidden)) * 0.05)
+        y, y_h, y_c = net.multi("LSTM", [net.unsqueeze(features, scope, [0]), w, r, b, "", h0,
+                                         c0], rnn, 3, hidden_size=hidden)
+        decoder = scope / "decoder" / "decoder"
+        flat = net.view(y, decoder, [net.dim(y, decoder, 2), hidden, 1])
+        logit = conv1d(net.torch("Relu", [flat], decoder.index(1)), decoder.index(2), hidden, 1,
+                       1, 1, 0)
+        probability = net.torch("ReduceMean", [net.torch("Sigmoid", [logit], decoder.index(3))],
+                                scope, axes=[2], keepdims=0)
+        new_state = net.torch("Concat", [y_h, y_c], scope, axis=0)
+        return [net.torch("Identity", [probability], scope),
+                net.torch("Identity", [new_state], scope)]
+
+    is_16k = net.torch("Equal", ["sr", net.const(top, 16000)], top)
+    then_nodes, then_out = net.branch(lambda: detector("_16k", 256))
+    else_nodes, else_out = net.branch(lambda: detector("_8k", 128))
+    net.nodes.append(helper.make_node(
+        "If", [is_16k], ["output", "stateN"], name=top.node("If"),
+        then_branch=helper.make_graph(then_nodes, "then_branch", [], untyped(then_out)),
+        else_branch=helper.make_graph(else_nodes, "else_branch", [], untyped(else_out))))
+    model = net.model("eval_recurrent_vad",
+                      [("input", TensorProto.FLOAT, ["batch", "samples"]),
+                       ("state", TensorProto.FLOAT, [2, "batch", hidden]),
+                       ("sr", TensorProto.INT64, [])],
+                      [("output", TensorProto.FLOAT, ["batch", 1]),
+                       ("stateN", TensorProto.FLOAT, [2, "batch", hidden])])
+    save(model, path)
+    rng = np.random.default_rng(11)
+    feeds = [("input", rng.uniform(-1, 1, (1, samples)).astype(np.float32)),
+             ("state", rng.uniform(-0.5, 0.5, (2, 1, hidden)).astype(np.float32)),
+             ("sr", np.array(16000, np.int64))]
+    return count_nodes(model.graph), feeds
+
+
 MODELS = [
     ("eval_resnet50.onnx", make_resnet50),
     ("eval_encoder.onnx", make_encoder),
@@ -678,6 +828,7 @@ MODELS = [
     ("eval_chain.onnx", make_chain),
     ("eval_mbv3_small_paddle.onnx", make_mbv3_small_paddle),
     ("eval_logmel.onnx", make_logmel),
+    ("eval_recurrent_vad.onnx", make_recurrent_vad),
 ]
 
 
@@ -688,11 +839,11 @@ def main():
     os.makedirs(folder, exist_ok=True)
     for file, make in MODELS:
         path = os.path.join(folder, file)
-        if force or not os.path.exists(path):
-            print(f"{path}: {make(path)} nodes", file=sys.stderr)
-        if force or not os.path.exists(input_path(path)):
-            write_input(path)
-
+        if force or not all(os.path.exists(p) for p in [path, *input_paths(path)]):
+            made = make(path)
+            count, feeds = made if isinstance(made, tuple) else (made, uniform_input(path))
+            write_inputs(path, feeds)
+            print(f"{path}: {count} nodes", file=sys.stderr)
 
 if __name__ == "__main__":
     main()

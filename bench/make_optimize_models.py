@@ -60,7 +60,6 @@ A model (and its input) is written again only when it is missing or older than t
 or make_eval_models.py, whose helpers it uses. Opset 17, IR 8; each model passes onnx's
 full check.
 """
-import json
 import math
 import os
 import sys
@@ -230,39 +229,6 @@ def graphs(graph):
 def count_nodes(graph):
     """Nodes of a graph and of the graphs nested in it."""
     return sum(len(g.node) for g in graphs(graph))
-
-
-# ---------------------------------------------------------------------------------------------
-# The inputs
-
-
-def input_paths(model_path):
-    base = model_path[:-len(".onnx")]
-    return base + ".input.json", base + ".input.bin"
-
-
-def write_inputs(model_path, feeds):
-    """feeds: [(name, numpy array)] in the graph's input order."""
-    model = onnx.load(model_path, load_external_data=False)
-    declared = [i.name for i in model.graph.input]
-    if declared != [name for name, _ in feeds]:
-        raise SystemExit(f"{model_path}: inputs {declared}, feeds {[n for n, _ in feeds]}")
-    manifest_path, data_path = input_paths(model_path)
-    entries, offset = [], 0
-    with open(data_path + ".partial", "wb") as data:
-        for name, array in feeds:
-            array = np.ascontiguousarray(array)
-            raw = array.astype(array.dtype.newbyteorder("<")).tobytes()
-            entries.append({"name": name, "type": {np.dtype(np.float32): "float32",
-                                                   np.dtype(np.int64): "int64"}[array.dtype],
-                            "dims": list(array.shape), "offset": offset, "bytes": len(raw)})
-            data.write(raw)
-            offset += len(raw)
-    manifest = {"inputs": entries, "outputs": [o.name for o in model.graph.output]}
-    with open(manifest_path + ".partial", "w") as out:
-        json.dump(manifest, out, indent=1)
-    os.replace(data_path + ".partial", data_path)
-    os.replace(manifest_path + ".partial", manifest_path)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -929,12 +895,12 @@ def main():
     os.makedirs(folder, exist_ok=True)
     for file, make in MODELS + ([BIG] if "--big" in flags else []):
         path = os.path.join(folder, file)
-        written = [path, *input_paths(path)] + ([path + ".data"] if make is make_big_weights
+        written = [path, *em.input_paths(path)] + ([path + ".data"] if make is make_big_weights
                                                  else [])
         if "--force" not in flags and up_to_date(written):
             continue
         count, feeds = make(path)
-        write_inputs(path, feeds)
+        em.write_inputs(path, feeds)
         print(f"{path}: {count} nodes", file=sys.stderr)
 
 

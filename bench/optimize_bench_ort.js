@@ -20,28 +20,10 @@
 const fs = require('fs');
 const path = require('path');
 const ort = require('onnxruntime-node');
+const {readFeeds} = require('./feeds');
 
 function milliseconds(start) {
   return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-function readFeeds(model) {
-  const base = model.replace(/\.onnx$/, '');
-  const manifest = JSON.parse(fs.readFileSync(`${base}.input.json`, 'utf8'));
-  const bytes = fs.readFileSync(`${base}.input.bin`);
-  const arrays = {float32: Float32Array, int64: BigInt64Array};
-  const feeds = {};
-  for (const input of manifest.inputs) {
-    const TypedArray = arrays[input.type];
-    if (!TypedArray) {
-      throw new Error(`${base}.input.json: input '${input.name}' of type ${input.type}`);
-    }
-    // A copy: the typed array needs its own aligned buffer.
-    const data = new TypedArray(bytes.buffer.slice(
-        bytes.byteOffset + input.offset, bytes.byteOffset + input.offset + input.bytes));
-    feeds[input.name] = new ort.Tensor(input.type, data, input.dims);
-  }
-  return feeds;
 }
 
 async function run(model, feeds) {
@@ -86,7 +68,7 @@ async function optimize(input, output) {
 }
 
 async function compare(original, other, label) {
-  const feeds = readFeeds(original);
+  const feeds = readFeeds(ort, original);
   const expected = await run(original, feeds);
   const actual = await run(other, feeds);
   let worst = 0;
