@@ -216,6 +216,11 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
           pathSegment("node", last.index, last.node->nameOrEmpty()));
     }
     if (*ran) return Status::ok();
+    if (options_.observer != nullptr) {
+      std::vector<const Node*> members;
+      for (size_t member : step.members) members.push_back(plan.nodes[member].node);
+      options_.observer->fusionDeclined(members);
+    }
   }
   for (size_t member : step.members) {
     const BoundNode& bound = plan.nodes[member];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "onyx/ir/constant_value.h"
 #include "onyx/ir/value.h"
 
 namespace onyx::eval_internal {
@@ -12,7 +13,9 @@ const Array* FrameStepRun::tensor(const Value* value) {
   Operand operand = plan_.operandOf(value);
   if (operand.from != Operand::From::kAbsent) {
     held = frame_.read(operand);
-  } else if (value->initializer() != nullptr) {
+  } else if (value->initializer() != nullptr ||
+             constantTensor(value, plans_.initializerInputs()) != nullptr) {
+    // A constant the plan gives no slot: an initializer, or a Constant node's tensor.
     Result<const EvalValue*> constant = plans_.constant(*value);
     held = constant ? *constant : nullptr;
   }

@@ -62,9 +62,11 @@ class Recorder final : public EvalObserver {
     for (const Node* node : nodes) step += (step.empty() ? "" : "+") + std::string(node->opType());
     steps.push_back(step);
   }
+  void fusionDeclined(std::span<const Node* const> nodes) override { declined += nodes.size(); }
   void warning(std::string_view message) override { warnings.emplace_back(message); }
   std::vector<std::string> steps;
   std::vector<std::string> warnings;
+  size_t declined = 0;  // members of fused steps that ran one by one
 };
 
 std::vector<float> run(const Model& model, bool fusions, Recorder* recorder = nullptr) {
@@ -91,6 +93,7 @@ void expectFusedMatchesLiteral(const std::string& after, const std::vector<std::
     ASSERT_NEAR(fused[i], literal[i], 1e-4f * (1.0f + std::fabs(literal[i]))) << "at " << i;
   }
   EXPECT_EQ(fused_steps.steps, steps);
+  EXPECT_EQ(fused_steps.declined, 0u) << "a fused step ran its nodes one by one";
   EXPECT_GE(literal_steps.steps.size(), 3u);
 }
 
@@ -129,6 +132,7 @@ TEST(Plan, WeightsAndStatisticsAsConstantNodesFuseAsInitializersDo) {
       ASSERT_NEAR(a[i], b[i], 1e-4f * (1.0f + std::fabs(b[i]))) << "at " << i;
     }
     EXPECT_EQ(fused_steps.steps, std::vector<std::string>{"Conv+BatchNormalization+Relu"});
+    EXPECT_EQ(fused_steps.declined, 0u) << "the fused step ran its nodes one by one";
     EXPECT_EQ(literal_steps.steps,
               (std::vector<std::string>{"Conv", "BatchNormalization", "Relu"}));
   }

@@ -108,6 +108,13 @@ void StepProfile::innerStepRan(std::span<const Node* const> nodes, std::chrono::
   record(inner_steps_, nodes, elapsed, depth);
 }
 
+void StepProfile::fusionDeclined(std::span<const Node* const> nodes) {
+  if (!recording_ || nodes.empty()) return;
+  auto [entry, added] = declined_.try_emplace(nodes.back());
+  if (added) entry->second = describe(nodes);
+  ++entry->second.calls;
+}
+
 std::string StepProfile::chromeTraceEvents() const {
   nlohmann::ordered_json events = nlohmann::ordered_json::array();
   if (events_.empty()) return events.dump();
@@ -182,6 +189,22 @@ std::string StepProfile::format(size_t runs, double run_milliseconds, size_t slo
                        percentOf(total, run_milliseconds),
                        total / static_cast<double>(std::max<size_t>(step->calls, 1)),
                        step->op_types, chain_width, step->names);
+  }
+  if (!declined_.empty()) {
+    std::map<std::string_view, std::pair<size_t, size_t>> by_chain;  // steps, declines
+    for (const auto& [last, step] : declined_) {
+      auto& [steps, declines] = by_chain[step.op_types];
+      ++steps;
+      declines += step.calls;
+    }
+    out +=
+        "\nfused steps that declined and ran their nodes one by one (a type, shape or "
+        "attribute their kernel does not take):\n";
+    for (const auto& [chain, counts] : by_chain) {
+      out +=
+          fmt::format("  {}: {} step{}, {} time{}\n", chain, counts.first,
+                      counts.first == 1 ? "" : "s", counts.second, counts.second == 1 ? "" : "s");
+    }
   }
   if (inner_steps_.empty()) return out;
   std::vector<const StepTotals*> inner;

@@ -50,6 +50,7 @@ class StepProfile : public EvalObserver {
   void stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed) override;
   void innerStepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
                     int depth) override;
+  void fusionDeclined(std::span<const Node* const> nodes) override;
 
   /// The profile of `runs` recorded runs that took `run_milliseconds` in all, as aligned
   /// tables: operator types by total time, then the `slowest` slowest steps.
@@ -88,6 +89,8 @@ class StepProfile : public EvalObserver {
   // Keyed by the step's last member, where the step runs.
   std::unordered_map<const Node*, StepTotals> steps_;
   std::unordered_map<const Node*, StepTotals> inner_steps_;
+  // Fused steps that ran their nodes one by one, keyed by the last member, with the count.
+  std::unordered_map<const Node*, StepTotals> declined_;
   std::vector<TraceEvent> events_;
   bool recording_ = true;
   bool tracing_ = false;

@@ -48,6 +48,9 @@ class EvalObserver {
     (void)elapsed;
     (void)depth;
   }
+  /// A fused step declined this run (a type, shape or attribute its kernel does not take),
+  /// so its nodes ran one by one, at the speed of the unfused path; the step's time is theirs.
+  virtual void fusionDeclined(std::span<const Node* const> nodes) { (void)nodes; }
   /// Something the model does that the spec forbids but the evaluator runs anyway (nodes
   /// out of topological order). Without an observer, warnings go to stderr.
   virtual void warning(std::string_view message);

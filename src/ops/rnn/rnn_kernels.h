@@ -125,20 +125,37 @@ inline std::optional<RecurrentActivation> recurrentActivation(std::string_view n
   return std::nullopt;
 }
 
-/// A tensor input's elements in the compute type T (empty when absent).
+/// A tensor input's elements in the compute type T (empty when absent): the input's own
+/// elements when they already are of that type (the weights are read on every run, and a
+/// copy of them would cost more than a short sequence's work), else a converted copy.
 template <class T>
-std::vector<T> recurrentValues(const Array* array) {
-  std::vector<T> values;
-  if (array == nullptr) return values;
-  if constexpr (std::is_same_v<T, float>) {
-    if (array->type() == ElementType::kFloat) {
-      return std::vector<T>(array->data<float>(), array->data<float>() + array->size());
+class RecurrentValues {
+ public:
+  explicit RecurrentValues(const Array* array) {
+    if (array == nullptr) return;
+    size_ = array->size();
+    if constexpr (std::is_same_v<T, float>) {
+      if (array->type() == ElementType::kFloat) {
+        data_ = array->data<float>();
+        return;
+      }
     }
+    converted_.resize(size_);
+    for (size_t i = 0; i < size_; ++i) converted_[i] = static_cast<T>(elementAsDouble(*array, i));
+    data_ = converted_.data();
   }
-  values.resize(array->size());
-  for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<T>(elementAsDouble(*array, i));
-  return values;
-}
+  RecurrentValues(const RecurrentValues&) = delete;
+  RecurrentValues& operator=(const RecurrentValues&) = delete;
+
+  bool empty() const { return size_ == 0; }
+  const T* data() const { return data_; }
+  T operator[](size_t i) const { return data_[i]; }
+
+ private:
+  std::vector<T> converted_;
+  const T* data_ = nullptr;
+  size_t size_ = 0;
+};
 
 /// The dot product of a[0, n) and b[0, n), in eight partial sums that vectorize.
 template <class T>
@@ -178,15 +195,13 @@ Status runRecurrentAs(KernelContext& ctx, const RecurrentSetup& setup) {
   const int64_t layout = setup.layout;
   const int64_t D = static_cast<int64_t>(dirs), B = static_cast<int64_t>(batch),
                 H = static_cast<int64_t>(hidden);
-  const std::vector<T> x = recurrentValues<T>(ctx.inputArray(0));
-  const std::vector<T> w = recurrentValues<T>(ctx.inputArray(1));
-  const std::vector<T> r = recurrentValues<T>(ctx.inputArray(2));
-  const std::vector<T> bias = recurrentValues<T>(ctx.inputArray(3));
-  const std::vector<T> h0 = recurrentValues<T>(ctx.inputArray(5));
-  const std::vector<T> c0 =
-      recurrentValues<T>(kind == RecurrentKind::kLstm ? ctx.inputArray(6) : nullptr);
-  const std::vector<T> peep =
-      recurrentValues<T>(kind == RecurrentKind::kLstm ? ctx.inputArray(7) : nullptr);
+  const RecurrentValues<T> x(ctx.inputArray(0));
+  const RecurrentValues<T> w(ctx.inputArray(1));
+  const RecurrentValues<T> r(ctx.inputArray(2));
+  const RecurrentValues<T> bias(ctx.inputArray(3));
+  const RecurrentValues<T> h0(ctx.inputArray(5));
+  const RecurrentValues<T> c0(kind == RecurrentKind::kLstm ? ctx.inputArray(6) : nullptr);
+  const RecurrentValues<T> peep(kind == RecurrentKind::kLstm ? ctx.inputArray(7) : nullptr);
   const std::vector<int64_t>& lens = setup.lens;
   auto x_at = [&](size_t t, size_t b) {
     return x.data() + (layout == 0 ? (t * batch + b) : (b * seq + t)) * input;
