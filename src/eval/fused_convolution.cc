@@ -2,8 +2,11 @@
 
 #include <dnnl.hpp>
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -18,15 +21,15 @@ using dnnl::memory;
 using Tag = memory::format_tag;
 constexpr memory::data_type kF32 = memory::data_type::f32;
 
-// What the primitive was made for; a call with other sizes makes a new one.
+// What the primitive was made for; a call with other sizes makes a new one. Fixed-size, so
+// that comparing it on every call allocates nothing.
 struct PrimitiveKey {
-  std::vector<int64_t> x;  // N, C, H, W
-  std::vector<int64_t> w;  // M, C / group, KH, KW
+  std::array<int64_t, 4> x{};  // N, C, H, W
+  std::array<int64_t, 4> w{};  // M, C / group, KH, KW
   int64_t group = 1;
-  std::vector<int64_t> strides, dilations, pad_begin, pad_end;
+  std::array<int64_t, 2> strides{}, dilations{}, pad_begin{}, pad_end{};
   bool bias = false;
   bool residual = false;
-  std::vector<ConvolutionActivation> activations;
   int threads = 1;  // oneDNN fixes a primitive's thread count when it makes it
   bool operator==(const PrimitiveKey&) const = default;
 };
@@ -61,16 +64,22 @@ struct FusedConvolution::Cache {
   dnnl::engine engine{dnnl::engine::kind::cpu, 0};
   dnnl::stream stream{engine};
   std::optional<PrimitiveKey> key;
+  std::vector<ConvolutionActivation> activations;  // the post-operations, with the key
   bool refused = false;  // oneDNN has only its slow reference code for this key
   dnnl::convolution_forward::primitive_desc description;
   dnnl::convolution_forward primitive;
   memory weights;                        // reordered into the primitive's own layout
   const void* weights_source = nullptr;  // fixed weights it was reordered from
-  // The layout changes around the primitive, made once per key: making a reorder costs more
-  // than running it on a small image.
+  // Made once per key, each call pointing them at its arrays: making a memory object or a
+  // reorder costs more than running a small image's reorder.
+  memory x_first, x_last, bias, residual_first, y_last, y_first;  // NCHW / NHWC
+  std::unordered_map<int, memory> arguments;
   std::optional<dnnl::reorder> input_to_channels_last;
   std::optional<dnnl::reorder> residual_to_channels_last;
   std::optional<dnnl::reorder> output_to_channels_first;
+  // The channels-last copy of a channels-first input, and the channels-last result of a
+  // call that writes channels-first, reused from call to call.
+  std::optional<Array> x_scratch, y_scratch;
 };
 
 FusedConvolution::FusedConvolution() = default;
@@ -79,62 +88,77 @@ FusedConvolution::~FusedConvolution() = default;
 Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
-  if (window.rank() != 2 || !isFloat(call.x) || !isFloat(call.weights) || !isFloat(call.bias) ||
-      !isFloat(call.residual) || call.x == nullptr || call.weights == nullptr) {
+  const size_t rank = window.rank();
+  // A 1-D convolution runs as a 2-D one of height 1, in the channels-first layout only.
+  const bool one_d = rank == 1;
+  if ((rank != 1 && rank != 2) || !isFloat(call.x) || !isFloat(call.weights) ||
+      !isFloat(call.bias) || !isFloat(call.residual) || call.x == nullptr ||
+      call.weights == nullptr ||
+      (one_d &&
+       (call.x_channels_last || call.residual_channels_last || call.output_channels_last))) {
     return notHandled();
   }
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {
     return notHandled();
   }
+  // oneDNN's direct convolutions vectorise over the input channels; a 1-D one over a few (a
+  // spectrogram's strided Conv1d over the samples, 512 wide) ran 6x slower than onyx's own
+  // unfolding into a matrix product.
+  constexpr int64_t kFewestOneDChannels = 8;
+  if (one_d && s.channels / s.group < kFewestOneDChannels) return notHandled();
+  auto lifted = [one_d](const std::vector<int64_t>& sizes, int64_t height) {
+    return one_d ? std::array<int64_t, 2>{height, sizes[0]}
+                 : std::array<int64_t, 2>{sizes[0], sizes[1]};
+  };
   const int64_t n = s.batch, c = s.channels, m = s.outputs, g = s.group;
-  const int64_t h = window.image[0], w = window.image[1];
-  const int64_t oh = window.columns[0], ow = window.columns[1];
-  const int64_t kh = window.kernel[0], kw = window.kernel[1];
+  const int64_t h = one_d ? 1 : window.image[0], w = window.image[rank - 1];
+  const int64_t oh = one_d ? 1 : window.columns[0], ow = window.columns[rank - 1];
+  const int64_t kh = one_d ? 1 : window.kernel[0], kw = window.kernel[rank - 1];
   if (call.residual != nullptr) {
-    std::vector<int64_t> expected = call.residual_channels_last
-                                        ? std::vector<int64_t>{n, oh, ow, m}
-                                        : std::vector<int64_t>{n, m, oh, ow};
-    if (call.residual->shape() != expected) return notHandled();
+    std::span<const int64_t> given = call.residual->shape();
+    bool fits = call.residual_channels_last
+                    ? std::ranges::equal(given, std::array<int64_t, 4>{n, oh, ow, m})
+                : one_d ? std::ranges::equal(given, std::array<int64_t, 3>{n, m, ow})
+                        : std::ranges::equal(given, std::array<int64_t, 4>{n, m, oh, ow});
+    if (!fits) return notHandled();
   }
   PrimitiveKey key{.x = {n, c, h, w},
                    .w = {m, c / g, kh, kw},
                    .group = g,
-                   .strides = window.strides,
-                   .dilations = window.dilations,
-                   .pad_begin = window.pad_begin,
-                   .pad_end = window.pad_end,
+                   .strides = lifted(window.strides, 1),
+                   .dilations = lifted(window.dilations, 1),
+                   .pad_begin = lifted(window.pad_begin, 0),
+                   .pad_end = lifted(window.pad_end, 0),
                    .bias = call.bias != nullptr,
                    .residual = call.residual != nullptr,
-                   .activations = call.activations,
                    .threads = call.threads};
   bool overwriting = false;
   try {
     OpenMpThreads threads(call.threads);
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
-    if (!cache.key || *cache.key != key) {
+    if (!cache.key || *cache.key != key || cache.activations != call.activations) {
+      cache = Cache{};
       cache.key = key;
-      cache.refused = false;
-      cache.weights = memory();
-      cache.weights_source = nullptr;
-      cache.input_to_channels_last.reset();
-      cache.residual_to_channels_last.reset();
-      cache.output_to_channels_first.reset();
-      memory::desc src({n, c, h, w}, kF32, Tag::nhwc);
+      cache.activations = call.activations;
+      memory::desc x_last({n, c, h, w}, kF32, Tag::nhwc);
       memory::desc weights({m, c / g, kh, kw}, kF32, Tag::any);
       if (g > 1) weights = memory::desc({g, m / g, c / g, kh, kw}, kF32, Tag::any);
       memory::desc bias({m}, kF32, Tag::x);
-      memory::desc dst({n, m, oh, ow}, kF32, Tag::nhwc);
-      memory::dims strides = window.strides;
-      memory::dims dilations = {window.dilations[0] - 1, window.dilations[1] - 1};
+      memory::desc y_last({n, m, oh, ow}, kF32, Tag::nhwc);
+      memory::dims strides(key.strides.begin(), key.strides.end());
+      memory::dims pad_begin(key.pad_begin.begin(), key.pad_begin.end());
+      memory::dims pad_end(key.pad_end.begin(), key.pad_end.end());
+      // oneDNN counts a dilation from 0 (no gap), ONNX from 1.
+      memory::dims gaps = {key.dilations[0] - 1, key.dilations[1] - 1};
       dnnl::convolution_forward::desc description =
           call.bias != nullptr
               ? dnnl::convolution_forward::desc(
-                    dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
-                    weights, bias, dst, strides, dilations, window.pad_begin, window.pad_end)
-              : dnnl::convolution_forward::desc(
-                    dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src,
-                    weights, dst, strides, dilations, window.pad_begin, window.pad_end);
+                    dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x_last,
+                    weights, bias, y_last, strides, gaps, pad_begin, pad_end)
+              : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
+                                                dnnl::algorithm::convolution_direct, x_last,
+                                                weights, y_last, strides, gaps, pad_begin, pad_end);
       dnnl::post_ops post;
       if (call.residual != nullptr) post.append_sum(1.0f);
       for (const ConvolutionActivation& activation : call.activations) {
@@ -150,6 +174,16 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
         return notHandled();
       }
       cache.primitive = dnnl::convolution_forward(cache.description);
+      memory::desc x_first({n, c, h, w}, kF32, Tag::nchw);
+      memory::desc y_first({n, m, oh, ow}, kF32, Tag::nchw);
+      cache.x_first = memory(x_first, cache.engine, nullptr);
+      cache.x_last = memory(x_last, cache.engine, nullptr);
+      cache.bias = memory(bias, cache.engine, nullptr);
+      cache.residual_first = memory(y_first, cache.engine, nullptr);
+      cache.y_last = memory(y_last, cache.engine, nullptr);
+      cache.y_first = memory(y_first, cache.engine, nullptr);
+      cache.arguments = {{DNNL_ARG_SRC, cache.x_last}, {DNNL_ARG_DST, cache.y_last}};
+      if (call.bias != nullptr) cache.arguments.emplace(DNNL_ARG_BIAS, cache.bias);
     }
     if (cache.refused) return notHandled();
 
@@ -161,63 +195,78 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
       cache.weights = memory(cache.description.weights_desc(), cache.engine);
       dnnl::reorder(given, cache.weights).execute(cache.stream, given, cache.weights);
       cache.weights_source = call.weights_fixed ? weights_source : nullptr;
+      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.weights);
     }
 
-    Array src_storage;
-    const Array* src = call.x;
+    auto scratch = [](std::optional<Array>& held, std::vector<int64_t> shape) -> Array* {
+      if (!held || !held->soleHandle()) {
+        Result<Array> made = Array::allocate(ElementType::kFloat, std::move(shape));
+        if (!made) return nullptr;
+        held = std::move(*made);
+      }
+      return &*held;
+    };
+    const Array* x = call.x;
     if (!call.x_channels_last) {
-      Result<Array> made = Array::allocate(ElementType::kFloat, {n, h, w, c});
-      if (!made) return notHandled();
-      src_storage = std::move(*made);
-      memory from({{n, c, h, w}, kF32, Tag::nchw}, cache.engine, handleOf(*call.x));
-      memory to({{n, c, h, w}, kF32, Tag::nhwc}, cache.engine, handleOf(src_storage));
-      if (!cache.input_to_channels_last) cache.input_to_channels_last.emplace(from, to);
-      cache.input_to_channels_last->execute(cache.stream, from, to);
-      src = &src_storage;
+      Array* copy = scratch(cache.x_scratch, {n, h, w, c});
+      if (copy == nullptr) return notHandled();
+      cache.x_first.set_data_handle(handleOf(*call.x));
+      cache.x_last.set_data_handle(handleOf(*copy));
+      if (!cache.input_to_channels_last) {
+        cache.input_to_channels_last.emplace(cache.x_first, cache.x_last);
+      }
+      cache.input_to_channels_last->execute(cache.stream, cache.x_first, cache.x_last);
+      x = copy;
     }
 
     Array out;
     if (!call.output_channels_last) {
-      Result<Array> made = Array::allocate(ElementType::kFloat, {n, m, oh, ow});
+      std::vector<int64_t> shape =
+          one_d ? std::vector<int64_t>{n, m, ow} : std::vector<int64_t>{n, m, oh, ow};
+      Result<Array> made = Array::allocate(ElementType::kFloat, std::move(shape));
       if (!made) return notHandled();
       out = std::move(*made);
     }
-    Array dst;
-    memory::desc dst_desc({n, m, oh, ow}, kF32, Tag::nhwc);
+    // The channels-last result: the array returned, or scratch before the last reorder.
+    std::optional<Array> y_owned;
+    Array* y = nullptr;
     if (call.residual_storage && call.residual_channels_last) {
       // From here on the residual is overwritten: a failure is an error, not a fallback.
       overwriting = true;
-      dst = std::move(*call.residual_storage);
-    } else {
+      y_owned = std::move(*call.residual_storage);
+      y = &*y_owned;
+    } else if (call.output_channels_last) {
       Result<Array> made = Array::allocate(ElementType::kFloat, {n, oh, ow, m});
       if (!made) return notHandled();
-      dst = std::move(*made);
-      if (call.residual != nullptr && call.residual_channels_last) {
-        std::memcpy(dst.data<float>(), call.residual->data<float>(), dst.size() * sizeof(float));
-      } else if (call.residual != nullptr) {
-        memory from({{n, m, oh, ow}, kF32, Tag::nchw}, cache.engine, handleOf(*call.residual));
-        memory to(dst_desc, cache.engine, handleOf(dst));
-        if (!cache.residual_to_channels_last) cache.residual_to_channels_last.emplace(from, to);
-        cache.residual_to_channels_last->execute(cache.stream, from, to);
+      y_owned = std::move(*made);
+      y = &*y_owned;
+    } else {
+      y = scratch(cache.y_scratch, {n, oh, ow, m});
+      if (y == nullptr) return notHandled();
+    }
+    cache.y_last.set_data_handle(handleOf(*y));
+    if (!overwriting && call.residual != nullptr && call.residual_channels_last) {
+      std::memcpy(y->data<float>(), call.residual->data<float>(), y->size() * sizeof(float));
+    } else if (!overwriting && call.residual != nullptr) {
+      cache.residual_first.set_data_handle(handleOf(*call.residual));
+      if (!cache.residual_to_channels_last) {
+        cache.residual_to_channels_last.emplace(cache.residual_first, cache.y_last);
       }
+      cache.residual_to_channels_last->execute(cache.stream, cache.residual_first, cache.y_last);
     }
 
-    memory src_memory({{n, c, h, w}, kF32, Tag::nhwc}, cache.engine, handleOf(*src));
-    memory dst_memory(dst_desc, cache.engine, handleOf(dst));
-    std::unordered_map<int, memory> arguments = {
-        {DNNL_ARG_SRC, src_memory}, {DNNL_ARG_WEIGHTS, cache.weights}, {DNNL_ARG_DST, dst_memory}};
-    if (call.bias != nullptr) {
-      arguments.emplace(DNNL_ARG_BIAS,
-                        memory({{m}, kF32, Tag::x}, cache.engine, handleOf(*call.bias)));
-    }
-    cache.primitive.execute(cache.stream, arguments);
+    cache.x_last.set_data_handle(handleOf(*x));
+    if (call.bias != nullptr) cache.bias.set_data_handle(handleOf(*call.bias));
+    cache.primitive.execute(cache.stream, cache.arguments);
     if (call.output_channels_last) {
       cache.stream.wait();
-      return std::optional<Array>(std::move(dst));
+      return std::optional<Array>(std::move(*y_owned));
     }
-    memory to({{n, m, oh, ow}, kF32, Tag::nchw}, cache.engine, handleOf(out));
-    if (!cache.output_to_channels_first) cache.output_to_channels_first.emplace(dst_memory, to);
-    cache.output_to_channels_first->execute(cache.stream, dst_memory, to);
+    cache.y_first.set_data_handle(handleOf(out));
+    if (!cache.output_to_channels_first) {
+      cache.output_to_channels_first.emplace(cache.y_last, cache.y_first);
+    }
+    cache.output_to_channels_first->execute(cache.stream, cache.y_last, cache.y_first);
     cache.stream.wait();
     return std::optional<Array>(std::move(out));
   } catch (const dnnl::error& error) {

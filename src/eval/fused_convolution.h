@@ -1,5 +1,6 @@
 // Internal to the evaluator: a float 2-D convolution with its residual Add and activations,
-// through oneDNN's convolution primitive (fusions/convolution_chain.h says which nodes).
+// through oneDNN's convolution primitive (fusions/convolution_chain.h says which nodes); a
+// 1-D one as a 2-D one of height 1, channels-first.
 //
 // oneDNN's fast convolutions read and write channels-last tensors (NHWC); onyx's arrays are
 // channels-first (NCHW). A fused convolution reads either and writes either, so that a chain

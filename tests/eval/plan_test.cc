@@ -138,6 +138,52 @@ TEST(Plan, WeightsAndStatisticsAsConstantNodesFuseAsInitializersDo) {
   }
 }
 
+// A 1-D Conv + Relu (a strided, padded Conv1d of `channels` inputs and 6 outputs, kernel 5)
+// fused and unfused, at 1 and 2 threads. The fused step runs it as a 2-D convolution of
+// height 1 when there are channels enough to vectorise over, and declines below that.
+void expectConv1dFusedMatchesLiteral(int64_t channels, size_t declined) {
+  std::vector<float> weights = testing::randomFloats(size_t(6 * channels * 5), 7);
+  std::vector<float> bias = testing::randomFloats(6, 8);
+  std::string c = std::to_string(channels);
+  Result<Model> model = parseText(R"(<ir_version: 10, opset_import: ["" : 21]>
+    g (float[2, )" + c + R"(, 40] x) => (float[2, 6, 13] y) <float[6, )" +
+                                  c + ", 5] w = {" + floatList(weights) + "}, float[6] b = {" +
+                                  floatList(bias) + R"(}> {
+      conv = Conv <pads = [2, 1], strides = [3]> (x, w, b)
+      y = Relu (conv)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {
+      {"x", tensorOf<float>(ElementType::kFloat, {2, channels, 40},
+                            testing::randomFloats(size_t(80 * channels), 9))}};
+  for (int threads : {1, 2}) {
+    EvalOptions options;
+    options.threads = threads;
+    Recorder fused_steps;
+    options.observer = &fused_steps;
+    Result<std::vector<EvalValue>> fused = evaluate(*model, inputs, options);
+    options.fusions = false;
+    options.observer = nullptr;
+    Result<std::vector<EvalValue>> literal = evaluate(*model, inputs, options);
+    ASSERT_TRUE(fused && literal);
+    std::vector<float> a = valuesOf<float>((*fused)[0]);
+    std::vector<float> b = valuesOf<float>((*literal)[0]);
+    ASSERT_EQ(a.size(), 2u * 6 * 13);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      ASSERT_NEAR(a[i], b[i], 1e-4f * (1.0f + std::fabs(b[i]))) << "at " << i;
+    }
+    EXPECT_EQ(fused_steps.steps, std::vector<std::string>{"Conv+Relu"});
+    EXPECT_EQ(fused_steps.declined, declined) << "at " << threads << " threads";
+  }
+}
+
+TEST(Plan, Conv1dRunsFusedAsAConvolutionOfHeightOne) { expectConv1dFusedMatchesLiteral(16, 0); }
+
+TEST(Plan, Conv1dOfFewChannelsDeclinesAndGivesWhatItsNodesGive) {
+  expectConv1dFusedMatchesLiteral(1, 2);  // Conv and Relu, one by one
+}
+
 TEST(Plan, ConvBatchNormHardSwish) {
   expectFusedMatchesLiteral("y = HardSwish (bn)", {"Conv+BatchNormalization+HardSwish"});
 }

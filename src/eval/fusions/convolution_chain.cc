@@ -100,11 +100,15 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
   const Array* r = run.tensor(r_value);
   if (x == nullptr || w == nullptr || (b_value != nullptr && b == nullptr) ||
       (r_value != nullptr && r == nullptr) || x->type() != ElementType::kFloat ||
-      w->type() != ElementType::kFloat || x->rank() != 4 || w->rank() != 4) {
+      w->type() != ElementType::kFloat || x->rank() != w->rank() ||
+      (x->rank() != 4 && x->rank() != 3)) {
     return false;
   }
   // A channels-last tensor: the input Transpose's input, or a value the plan kept so.
   bool x_channels_last = chain_.input_transpose != nullptr || run.channelsLast(x_value);
+  // A 1-D convolution reads and writes channels-first values only.
+  const bool one_d = x->rank() == 3;
+  if (one_d && (x_channels_last || chain_.output_transposed)) return false;
   std::vector<int64_t> x_shape = x->shape();
   if (x_channels_last) x_shape = {x_shape[0], x_shape[3], x_shape[1], x_shape[2]};
   KernelContext ctx = run.context(conv);
@@ -126,7 +130,7 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
   call.residual_channels_last =
       r_value != nullptr && (chain_.output_transposed || run.channelsLast(r_value));
   call.activations = chain_.activations;
-  call.output_channels_last = chain_.output_transposed || writesChannelsLast();
+  call.output_channels_last = !one_d && (chain_.output_transposed || writesChannelsLast());
   call.threads = run.host().threads();
   // The residual's elements become the result's when this is their last read and no one
   // else holds them.
@@ -141,7 +145,7 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
     return false;
   }
   // After an output Transpose, channels-last is the value's own layout.
-  run.write(chain_.end, std::move(**result), writesChannelsLast());
+  run.write(chain_.end, std::move(**result), !one_d && writesChannelsLast());
   return true;
 }
 

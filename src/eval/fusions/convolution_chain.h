@@ -1,4 +1,4 @@
-// Internal to the evaluator: a float 2-D Conv and what a convolution network puts after it,
+// Internal to the evaluator: a float 1-D or 2-D Conv and what a convolution network puts after it,
 // run as one oneDNN convolution (fused_convolution.h).
 //
 // The chain starts at a Conv; then each node that alone reads the chain's end is offered to
