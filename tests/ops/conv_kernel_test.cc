@@ -88,6 +88,55 @@ TEST(ConvKernel, MatchesADirectLoopWithGroupsStridesDilationsAndPads) {
   expectNear(valuesOf<float>((*out)[0]), expected);
 }
 
+// A 1-D convolution runs through its own path (windows copied as runs): x (2, 4, 40),
+// w (6, 2, 7), group 2, stride 3, pads (8, 9), so that the first and last columns read only
+// padding; in float and in double, at 1 and 4 threads alike.
+TEST(ConvKernel, OneDimensionalMatchesADirectLoopWhollyInThePaddingToo) {
+  std::vector<float> x = randomFloats(2 * 4 * 40, 11);
+  std::vector<float> w = randomFloats(6 * 2 * 7, 12);
+  std::vector<float> b = randomFloats(6, 13);
+  // (40 + 8 + 9 - 7) / 3 + 1 = 17 columns; as a 2-D convolution of height 1.
+  std::vector<float> expected =
+      directConv2d(x, w, b, 2, 4, 1, 40, 6, 1, 7, 2, 1, 3, 1, 1, 0, 8, 1, 17);
+  ASSERT_EQ(expected.size(), 2u * 6 * 17);
+  EXPECT_EQ(expected[0], b[0]);  // only padding under the first column
+  for (const char* type : {"float", "double"}) {
+    std::string model = std::string(R"(
+      <ir_version: 10, opset_import: ["" : 22]>
+      g (T[2,4,40] x, T[6,2,7] w, T[6] b) => (T[2,6,17] y) {
+        y = Conv <group = 2, strides = [3], pads = [8, 9]> (x, w, b)
+      })");
+    for (size_t at = model.find('T'); at != std::string::npos; at = model.find("T[", at)) {
+      model.replace(at, 1, type);
+    }
+    auto tensor = [&](std::vector<int64_t> shape, const std::vector<float>& values) {
+      if (std::string(type) == "float") return floats(std::move(shape), values);
+      return tensorOf<double>(ElementType::kDouble, std::move(shape),
+                              std::vector<double>(values.begin(), values.end()));
+    };
+    std::vector<NamedValue> inputs = {
+        {"x", tensor({2, 4, 40}, x)}, {"w", tensor({6, 2, 7}, w)}, {"b", tensor({6}, b)}};
+    std::vector<float> first;
+    for (int threads : {1, 4}) {
+      EvalOptions options;
+      options.threads = threads;
+      Result<std::vector<EvalValue>> out = runText(model, inputs, options);
+      ASSERT_TRUE(out) << type << ": " << out.status().toString();
+      EXPECT_EQ((*out)[0].tensor.shape(), (std::vector<int64_t>{2, 6, 17}));
+      std::vector<float> y;
+      if (std::string(type) == "float") {
+        y = valuesOf<float>((*out)[0]);
+      } else {
+        std::vector<double> wide = valuesOf<double>((*out)[0]);
+        y.assign(wide.begin(), wide.end());
+      }
+      expectNear(y, expected);
+      if (threads == 1) first = y;
+      EXPECT_EQ(y, first) << type << " at " << threads << " threads";
+    }
+  }
+}
+
 TEST(ConvKernel, SameLowerAndSameUpperPutTheOddPadAtOppositeEnds) {
   // Length 4, kernel 2: one pad in total; SAME_UPPER pads at the end, SAME_LOWER at the start.
   const char* model = R"(
