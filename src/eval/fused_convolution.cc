@@ -42,6 +42,7 @@ dnnl::algorithm algorithmOf(ConvolutionActivation::Kind kind) {
     case Kind::kClip: return dnnl::algorithm::eltwise_clip_v2;
     case Kind::kHardSwish: return dnnl::algorithm::eltwise_hardswish;
     case Kind::kSigmoid: return dnnl::algorithm::eltwise_logistic;
+    case Kind::kSwish: return dnnl::algorithm::eltwise_swish;  // x * sigmoid(alpha x)
     case Kind::kTanh: return dnnl::algorithm::eltwise_tanh;
     case Kind::kLinear: return dnnl::algorithm::eltwise_linear;
   }

@@ -22,7 +22,7 @@ namespace onyx::eval_internal {
 
 /// An elementwise function applied to the convolution's result, in oneDNN's post-operation.
 struct ConvolutionActivation {
-  enum class Kind { kRelu, kLeakyRelu, kClip, kHardSwish, kSigmoid, kTanh, kLinear };
+  enum class Kind { kRelu, kLeakyRelu, kClip, kHardSwish, kSigmoid, kSwish, kTanh, kLinear };
   Kind kind = Kind::kRelu;
   float alpha = 0;  // LeakyRelu's slope, Clip's lower bound, Linear's scale
   float beta = 0;   // Clip's upper bound, Linear's shift

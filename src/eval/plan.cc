@@ -98,8 +98,17 @@ class Compiler final : public FusionGraph {
   const BoundNode& bound(const Node& node) const override {
     return plan_.nodes[position_.at(&node)];
   }
-  bool constant(const Value* value) const override {
-    return constantTensor(value, context_.initializerInputs()) != nullptr;
+  std::vector<const Node*> readers(const Value* value) const override {
+    std::vector<const Node*> nodes;
+    if (value == nullptr || results_.contains(value)) return nodes;
+    for (const Use& use : value->uses()) {
+      if (use.user() == nullptr || use.user()->graph() != plan_.graph) return {};
+      nodes.push_back(use.user());
+    }
+    return nodes;
+  }
+  const Tensor* fixedTensor(const Value* value) const override {
+    return constantTensor(value, context_.initializerInputs());
   }
 
  private:

@@ -69,6 +69,36 @@ class Recorder final : public EvalObserver {
   size_t declined = 0;  // members of fused steps that ran one by one
 };
 
+// Runs `model` on `inputs` at `threads` threads with fusions on (its steps recorded in
+// `fused_steps`) and off (in `literal_steps` when given), expects the first outputs within
+// float rounding of each other, and returns the fused one's values.
+std::vector<float> fusedWithinRoundingOfLiteral(const Model& model,
+                                                const std::vector<NamedValue>& inputs, int threads,
+                                                Recorder& fused_steps,
+                                                Recorder* literal_steps = nullptr) {
+  EvalOptions options;
+  options.threads = threads;
+  options.observer = &fused_steps;
+  Result<std::vector<EvalValue>> fused = evaluate(model, inputs, options);
+  options.fusions = false;
+  options.observer = literal_steps;
+  Result<std::vector<EvalValue>> literal = evaluate(model, inputs, options);
+  EXPECT_TRUE(fused) << fused.status().toString();
+  EXPECT_TRUE(literal) << literal.status().toString();
+  if (!fused || !literal) return {};
+  std::vector<float> a = valuesOf<float>((*fused)[0]);
+  std::vector<float> b = valuesOf<float>((*literal)[0]);
+  EXPECT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i) {
+    if (std::fabs(a[i] - b[i]) > 1e-4f * (1.0f + std::fabs(b[i]))) {
+      ADD_FAILURE() << "at " << i << ": fused " << a[i] << ", node by node " << b[i] << " ("
+                    << threads << " threads)";
+      break;
+    }
+  }
+  return a;
+}
+
 std::vector<float> run(const Model& model, bool fusions, Recorder* recorder = nullptr) {
   EvalOptions options;
   options.fusions = fusions;
@@ -104,38 +134,37 @@ TEST(Plan, ConvBatchNormReluRunsAsOneStepAndGivesWhatItsNodesGive) {
 // Paddle2ONNX and others write weights and statistics as Constant nodes: the plan reads them
 // as it reads initializers, so the same fusion happens, no Constant runs as a step, and the
 // result is the literal one's within rounding, at one thread and at two.
-TEST(Plan, WeightsAndStatisticsAsConstantNodesFuseAsInitializersDo) {
-  Result<Model> model = parseText(convBatchNormModel("y = Relu (bn)"));
+// convBatchNormModel(after, extra) with every initializer turned into a Constant node, as
+// Paddle2ONNX writes them: fused as with initializers, at 1 and 2 threads, none declining.
+void expectConstantNodesFuse(const std::string& after, const std::vector<std::string>& steps,
+                             const std::string& extra = "") {
+  Result<Model> model = parseText(convBatchNormModel(after, extra));
   ASSERT_TRUE(model) << model.status().toString();
   Result<std::unique_ptr<Pass>> to_constants = makePass("initializer-to-constant");
   ASSERT_TRUE(to_constants);
   PassContext context;
   ASSERT_TRUE((*to_constants)->run(*model, context));
   ASSERT_EQ(model->graph->initializers.size(), 0u);
+  std::vector<NamedValue> inputs = {
+      {"x", tensorOf<float>(ElementType::kFloat, {1, 8, 9, 9}, testing::randomFloats(648, 9))}};
   for (int threads : {1, 2}) {
-    EvalOptions options;
-    options.threads = threads;
-    std::vector<NamedValue> inputs = {
-        {"x", tensorOf<float>(ElementType::kFloat, {1, 8, 9, 9}, testing::randomFloats(648, 9))}};
-    Recorder fused_steps;
-    options.observer = &fused_steps;
-    Result<std::vector<EvalValue>> fused = evaluate(*model, inputs, options);
-    options.fusions = false;
-    Recorder literal_steps;
-    options.observer = &literal_steps;
-    Result<std::vector<EvalValue>> literal = evaluate(*model, inputs, options);
-    ASSERT_TRUE(fused && literal);
-    std::vector<float> a = valuesOf<float>((*fused)[0]);
-    std::vector<float> b = valuesOf<float>((*literal)[0]);
-    ASSERT_EQ(a.size(), b.size());
-    for (size_t i = 0; i < a.size(); ++i) {
-      ASSERT_NEAR(a[i], b[i], 1e-4f * (1.0f + std::fabs(b[i]))) << "at " << i;
-    }
-    EXPECT_EQ(fused_steps.steps, std::vector<std::string>{"Conv+BatchNormalization+Relu"});
+    Recorder fused_steps, literal_steps;
+    std::vector<float> fused =
+        fusedWithinRoundingOfLiteral(*model, inputs, threads, fused_steps, &literal_steps);
+    EXPECT_EQ(fused.size(), 6u * 9 * 9);
+    EXPECT_EQ(fused_steps.steps, steps);
     EXPECT_EQ(fused_steps.declined, 0u) << "the fused step ran its nodes one by one";
-    EXPECT_EQ(literal_steps.steps,
-              (std::vector<std::string>{"Conv", "BatchNormalization", "Relu"}));
+    EXPECT_GE(literal_steps.steps.size(), steps.size());
   }
+}
+
+TEST(Plan, WeightsAndStatisticsAsConstantNodesFuseAsInitializersDo) {
+  expectConstantNodesFuse("y = Relu (bn)", {"Conv+BatchNormalization+Relu"});
+}
+
+TEST(Plan, ClipBoundsAsConstantNodesFuseIntoTheConvolution) {
+  expectConstantNodesFuse("y = Clip (bn, low, high)", {"Conv+BatchNormalization+Clip"},
+                          ", float low = {0}, float high = {6}");
 }
 
 // A 1-D Conv + Relu (a strided, padded Conv1d of `channels` inputs and 6 outputs, kernel 5)
@@ -157,22 +186,9 @@ void expectConv1dFusedMatchesLiteral(int64_t channels, size_t declined) {
       {"x", tensorOf<float>(ElementType::kFloat, {2, channels, 40},
                             testing::randomFloats(size_t(80 * channels), 9))}};
   for (int threads : {1, 2}) {
-    EvalOptions options;
-    options.threads = threads;
     Recorder fused_steps;
-    options.observer = &fused_steps;
-    Result<std::vector<EvalValue>> fused = evaluate(*model, inputs, options);
-    options.fusions = false;
-    options.observer = nullptr;
-    Result<std::vector<EvalValue>> literal = evaluate(*model, inputs, options);
-    ASSERT_TRUE(fused && literal);
-    std::vector<float> a = valuesOf<float>((*fused)[0]);
-    std::vector<float> b = valuesOf<float>((*literal)[0]);
-    ASSERT_EQ(a.size(), 2u * 6 * 13);
-    ASSERT_EQ(a.size(), b.size());
-    for (size_t i = 0; i < a.size(); ++i) {
-      ASSERT_NEAR(a[i], b[i], 1e-4f * (1.0f + std::fabs(b[i]))) << "at " << i;
-    }
+    EXPECT_EQ(fusedWithinRoundingOfLiteral(*model, inputs, threads, fused_steps).size(),
+              2u * 6 * 13);
     EXPECT_EQ(fused_steps.steps, std::vector<std::string>{"Conv+Relu"});
     EXPECT_EQ(fused_steps.declined, declined) << "at " << threads << " threads";
   }
@@ -184,8 +200,116 @@ TEST(Plan, Conv1dOfFewChannelsDeclinesAndGivesWhatItsNodesGive) {
   expectConv1dFusedMatchesLiteral(1, 2);  // Conv and Relu, one by one
 }
 
+// A MobileNetV3 block as Paddle2ONNX writes it: every weight and statistic a Constant node,
+// HardSwish spelled Add(x, 3), Clip(0, 6), Div(6), Mul(x, ...), a depthwise Conv, a
+// squeeze-excitation, a projection with a residual Add. Fused, every step runs fused (none
+// declines), gives the same bits on 1 and 2 threads, and what the nodes give one by one
+// within float rounding (BatchNormalization folded into the weights reorders arithmetic).
+TEST(Plan, AnExportedBlockWithConstantNodesRunsFusedOnOneAndTwoThreads) {
+  uint32_t seed = 20;
+  auto constant = [&seed](const std::string& name, const std::string& dims, size_t count,
+                          bool positive = false) {
+    std::vector<float> values = testing::randomFloats(count, ++seed);
+    if (positive) {
+      for (float& v : values) v = std::fabs(v) + 0.5f;
+    }
+    return name + " = Constant <value = float[" + dims + "] {" + floatList(values) + "}> ()\n";
+  };
+  auto batchNorm = [&](const std::string& tag, int64_t channels) {
+    std::string c = std::to_string(channels);
+    size_t n = size_t(channels);
+    return constant("gamma" + tag, c, n, true) + constant("beta" + tag, c, n) +
+           constant("mean" + tag, c, n) + constant("var" + tag, c, n, true);
+  };
+  std::string text = R"(<ir_version: 7, opset_import: ["" : 11]>
+    g (float[1, 8, 12, 12] x) => (float[1, 8, 12, 12] y) {
+      three = Constant <value = float {3}> ()
+      zero = Constant <value = float {0}> ()
+      six = Constant <value = float {6}> ()
+)" + constant("w1", "16, 8, 1, 1", 128) +
+                     batchNorm("1", 16) + R"(
+      c1 = Conv <kernel_shape = [1, 1]> (x, w1)
+      b1 = BatchNormalization <epsilon = 0.00001> (c1, gamma1, beta1, mean1, var1)
+      a1 = Add (b1, three)
+      k1 = Clip (a1, zero, six)
+      d1 = Div (k1, six)
+      h1 = Mul (b1, d1)
+)" + constant("w2", "16, 1, 3, 3", 144) +
+                     batchNorm("2", 16) + R"(
+      c2 = Conv <group = 16, kernel_shape = [3, 3], pads = [1, 1, 1, 1]> (h1, w2)
+      b2 = BatchNormalization <epsilon = 0.00001> (c2, gamma2, beta2, mean2, var2)
+      r2 = Relu (b2)
+      pooled = GlobalAveragePool (r2)
+)" + constant("ws1", "4, 16, 1, 1", 64) +
+                     constant("bs1", "4", 4) + constant("ws2", "16, 4, 1, 1", 64) +
+                     constant("bs2", "16", 16) + R"(
+      s1 = Conv (pooled, ws1, bs1)
+      s2 = Relu (s1)
+      s3 = Conv (s2, ws2, bs2)
+      gate = HardSigmoid <alpha = 0.2, beta = 0.5> (s3)
+      excited = Mul (r2, gate)
+)" + constant("w3", "8, 16, 1, 1", 128) +
+                     batchNorm("3", 8) + R"(
+      c3 = Conv (excited, w3)
+      b3 = BatchNormalization <epsilon = 0.00001> (c3, gamma3, beta3, mean3, var3)
+      y = Add (b3, x)
+    })";
+  Result<Model> model = parseText(text);
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {
+      {"x", tensorOf<float>(ElementType::kFloat, {1, 8, 12, 12}, testing::randomFloats(1152, 40))}};
+  std::vector<float> fused_one_thread;
+  for (int threads : {1, 2}) {
+    Recorder fused_steps;
+    std::vector<float> a = fusedWithinRoundingOfLiteral(*model, inputs, threads, fused_steps);
+    EXPECT_EQ(a.size(), 1152u);
+    if (threads == 1) fused_one_thread = a;
+    EXPECT_EQ(a, fused_one_thread) << "fused, at " << threads << " threads";
+    EXPECT_EQ(fused_steps.declined, 0u) << "at " << threads << " threads";
+    std::vector<std::string> expected = {
+        "Conv+BatchNormalization+Add+Clip+Div+Mul", "Conv+BatchNormalization+Relu",
+        "GlobalAveragePool+Conv+Relu+Conv+HardSigmoid+Mul", "Conv+BatchNormalization+Add"};
+    EXPECT_EQ(fused_steps.steps, expected);
+  }
+}
+
 TEST(Plan, ConvBatchNormHardSwish) {
   expectFusedMatchesLiteral("y = HardSwish (bn)", {"Conv+BatchNormalization+HardSwish"});
+}
+
+// HardSwish and SiLU as exporters spell them, fused into the convolution's epilogue.
+constexpr const char* kSpellingConstants =
+    ", float three = {3}, float two = {2}, float zero = {0}, float six = {6}, "
+    "float sixth = {0.16666667}";
+
+TEST(Plan, HardSwishSpelledAsKerasWritesItFusesIntoTheConvolution) {
+  expectFusedMatchesLiteral(R"(a = Add (three, bn)
+      k = Clip (a, zero, six)
+      m = Mul (k, bn)
+      y = Mul (m, sixth))",
+                            {"Conv+BatchNormalization+Add+Clip+Mul+Mul"}, kSpellingConstants);
+}
+
+TEST(Plan, HardSwishAsHardSigmoidTimesXFusesIntoTheConvolution) {
+  expectFusedMatchesLiteral(R"(h = HardSigmoid <alpha = 0.16666667, beta = 0.5> (bn)
+      y = Mul (h, bn))",
+                            {"Conv+BatchNormalization+HardSigmoid+Mul"});
+}
+
+TEST(Plan, SiluSpelledAsSigmoidTimesXFusesIntoTheConvolution) {
+  expectFusedMatchesLiteral(R"(s = Sigmoid (bn)
+      y = Mul (bn, s))",
+                            {"Conv+BatchNormalization+Sigmoid+Mul"});
+}
+
+TEST(Plan, ASpellingWithOtherConstantsIsLeftToItsNodes) {
+  // x * clip(x + 2, 0, 6) / 6 is not HardSwish.
+  expectFusedMatchesLiteral(R"(a = Add (bn, two)
+      k = Clip (a, zero, six)
+      d = Div (k, six)
+      y = Mul (bn, d))",
+                            {"Conv+BatchNormalization", "Add", "Clip", "Div", "Mul"},
+                            kSpellingConstants);
 }
 
 TEST(Plan, ConvBatchNormHardSigmoidWithItsOwnAlphaAndBeta) {

@@ -175,7 +175,18 @@ class ConvolutionChainPattern final : public FusionPattern {
     for (bool grew = true; grew;) {
       grew = false;
       const Node* next = graph.soleReader(chain.end);
-      if (next == nullptr || graph.fused(*next)) break;
+      if (next == nullptr) {
+        for (const ConvolutionEpilogue* epilogue : convolutionEpilogues()) {
+          std::vector<const Node*> spelled = epilogue->absorbSpelled(chain, graph);
+          if (spelled.empty()) continue;
+          chain.members.insert(chain.members.end(), spelled.begin(), spelled.end());
+          chain.end = spelled.back()->output(0);
+          grew = true;
+          break;
+        }
+        continue;
+      }
+      if (graph.fused(*next)) break;
       for (const ConvolutionEpilogue* epilogue : convolutionEpilogues()) {
         if (epilogue->absorb(*next, chain, graph)) {
           chain.members.push_back(next);

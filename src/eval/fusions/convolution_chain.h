@@ -48,6 +48,16 @@ class ConvolutionEpilogue {
   /// (shapes) is checked when it runs, which declines a call it cannot do.
   virtual bool absorb(const Node& next, ConvolutionChain& chain,
                       const FusionGraph& graph) const = 0;
+  /// Extends `chain` with several nodes that together read chain.end more than once (an
+  /// activation exporters spell out, x * clip(x + 3, 0, 6) / 6), returning them in the order
+  /// they would run alone; empty when it leaves the chain as it is. Offered when no node
+  /// alone reads chain.end.
+  virtual std::vector<const Node*> absorbSpelled(ConvolutionChain& chain,
+                                                 const FusionGraph& graph) const {
+    (void)chain;
+    (void)graph;
+    return {};
+  }
 };
 
 /// The epilogues, in the order they are offered a node (fusions.cc).

@@ -64,8 +64,14 @@ class FusionGraph {
   virtual bool fused(const Node& node) const = 0;
   /// The node's binding (its operator version).
   virtual const BoundNode& bound(const Node& node) const = 0;
-  /// Whether `value` is the same on every run: an initializer no input can override.
-  virtual bool constant(const Value* value) const = 0;
+  /// The nodes of this graph that read `value`, one per input slot that reads it; empty
+  /// when a graph output or a subgraph reads it too.
+  virtual std::vector<const Node*> readers(const Value* value) const = 0;
+  /// The tensor `value` holds on every run (an initializer no input can override, or a
+  /// Constant node's), or null.
+  virtual const Tensor* fixedTensor(const Value* value) const = 0;
+  /// Whether `value` is the same on every run.
+  bool constant(const Value* value) const { return fixedTensor(value) != nullptr; }
 };
 
 struct FusionMatch {

@@ -12,6 +12,7 @@ extern const FusionPattern& squeezeExcitationPattern();
 extern const ConvolutionEpilogue& convBatchNormEpilogue();
 extern const ConvolutionEpilogue& convResidualAddEpilogue();
 extern const ConvolutionEpilogue& convActivationEpilogue();
+extern const ConvolutionEpilogue& convSpelledActivationEpilogue();
 extern const ConvolutionEpilogue& convOutputTransposeEpilogue();
 
 std::span<const FusionPattern* const> fusionPatterns() {
@@ -25,10 +26,8 @@ std::span<const FusionPattern* const> fusionPatterns() {
 
 std::span<const ConvolutionEpilogue* const> convolutionEpilogues() {
   static const ConvolutionEpilogue* const kEpilogues[] = {
-      &convBatchNormEpilogue(),
-      &convResidualAddEpilogue(),
-      &convActivationEpilogue(),
-      &convOutputTransposeEpilogue(),
+      &convBatchNormEpilogue(),         &convResidualAddEpilogue(),     &convActivationEpilogue(),
+      &convSpelledActivationEpilogue(), &convOutputTransposeEpilogue(),
   };
   return kEpilogues;
 }
