@@ -341,6 +341,25 @@ TEST_F(RunCli, ProfileWithoutFusionsTimesEveryNode) {
   }
 }
 
+// A fused step that declines a run (here a 1-D Conv of one input channel, which onyx's own
+// kernel runs faster than oneDNN's) runs its nodes one by one; the profile says so.
+TEST_F(RunCli, ProfileListsTheFusedStepsThatDeclined) {
+  std::string model = saveText("conv1d.onnx", R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[1, 1, 16] x) => (float[1, 2, 14] y) <float[2, 1, 3] w = {1, 2, 3, 4, 5, 6}> {
+      c = Conv (x, w)
+      y = Relu (c)
+    })");
+  ToolRun run =
+      testing::runOnyx("run " + model + " --repeat 3 --profile", testing::Stderr::kDropped);
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("fused steps that declined and ran their nodes one by one"),
+            std::string::npos)
+      << run.out;
+  // In each of the three timed runs (the warm-up is not recorded).
+  EXPECT_NE(run.out.find("  Conv+Relu: 1 step, 3 times\n"), std::string::npos) << run.out;
+}
+
 // An If whose then-branch holds another If: the profile names the steps inside by their path,
 // and --json gives a Chrome trace with one event per step run, nested ones included.
 constexpr const char* kNestedIf = R"(
