@@ -120,6 +120,16 @@ Result<const GraphPlan*> Executor::mainPlan() {
 
 Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   const Node& node = *bound.node;
+  if (bound.kept) {
+    // Shared with `kept`: a kernel that reads them writes its result elsewhere.
+    for (size_t i = 0; i < bound.outputs.size(); ++i) {
+      if (bound.outputs[i] < 0) continue;
+      size_t slot = static_cast<size_t>(bound.outputs[i]);
+      frame.slots[slot] = (*bound.kept)[i];
+      frame.channels_last[slot] = false;
+    }
+    return Status::ok();
+  }
   if (bound.context == nullptr) {
     static constexpr OpSchema kNoSignature{};
     bound.context = std::make_unique<KernelContext>(
@@ -184,6 +194,12 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
     }
   }
   std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
+  if (status.isOk() && bound.repeats && declined == nullptr) {
+    bound.kept.emplace(bound.outputs.size());
+    for (size_t i = 0; i < bound.outputs.size(); ++i) {
+      if (bound.outputs[i] >= 0) (*bound.kept)[i] = *frame.slots[size_t(bound.outputs[i])];
+    }
+  }
   return status;
 }
 

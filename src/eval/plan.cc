@@ -115,6 +115,7 @@ class Compiler final : public FusionGraph {
   Status order(std::vector<const Node*>& nodes);
   Status bind(BoundNode& bound);
   Result<Operand> operand(const Value* value);
+  void planRepeats();
   void planSteps();
   void planDrops();
   void planLayouts();
@@ -265,10 +266,43 @@ Status Compiler::compile(std::span<const Value* const> inputs,
     if (!read) return read.status();
     plan_.outputs.push_back(*read);
   }
+  planRepeats();
   planSteps();
   planDrops();
   planLayouts();
   return Status::ok();
+}
+
+void Compiler::planRepeats() {
+  // Values that are the same on every run: constants, and the outputs of the nodes marked.
+  std::unordered_set<const Value*> same;
+  for (BoundNode& bound : plan_.nodes) {
+    const Node& node = *bound.node;
+    bool holds_graph = false;
+    forEachGraphOf(node, [&](const Graph&) { holds_graph = true; });
+    // A function's body may draw random numbers; a quantization node stays one, so that the
+    // quantized operators after it see it as the model wrote it.
+    if (holds_graph || bound.kernel == nullptr || bound.function != nullptr ||
+        bound.schema == nullptr || hasTraits(bound.schema->traits, OpTraits::kNondeterministic) ||
+        hasTraits(bound.schema->traits, OpTraits::kQuantization)) {
+      continue;
+    }
+    bool fixed_inputs = true;
+    for (size_t i = 0; i < bound.inputs.size() && fixed_inputs; ++i) {
+      const Operand& input = bound.inputs[i];
+      fixed_inputs =
+          input.from == Operand::From::kAbsent || input.from == Operand::From::kConstant ||
+          (input.from == Operand::From::kSlot && input.depth == 0 && same.contains(node.input(i)));
+    }
+    // What goes to the caller is the caller's to change: it is never shared with `kept`.
+    bool to_caller = false;
+    for (size_t i = 0; i < node.outputCount(); ++i) to_caller |= results_.contains(node.output(i));
+    if (!fixed_inputs || to_caller) continue;
+    bound.repeats = true;
+    for (size_t i = 0; i < node.outputCount(); ++i) {
+      if (node.output(i) != nullptr) same.insert(node.output(i));
+    }
+  }
 }
 
 void Compiler::planSteps() {

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -67,6 +68,11 @@ struct BoundNode {
   /// The context its kernel runs with, made at the first run and reused by later ones (a
   /// node runs once at a time: a call to its own function runs another plan's nodes).
   mutable std::unique_ptr<KernelContext> context;
+  /// Whether it gives the same outputs on every run: its kernel draws no random numbers and
+  /// it reads only constants and the outputs of such nodes (a Constant -> Cast -> Reshape
+  /// chain), and no output goes to the caller. It then runs once; later runs read `kept`.
+  bool repeats = false;
+  mutable std::optional<std::vector<EvalValue>> kept;
 };
 
 /// What runs at one place of the order: a node, or a fused group of nodes.

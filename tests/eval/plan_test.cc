@@ -4,10 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "eval/executor.h"
+#include "eval/frame.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/node.h"
 #include "onyx/passes/pass.h"
@@ -440,6 +443,55 @@ TEST(Plan, StatisticsThatAreInputsAreNotFolded) {
   ASSERT_TRUE(out) << out.status().toString();
   // The statistics are inputs, not constants: nothing to fold.
   EXPECT_EQ(recorder.steps, (std::vector<std::string>{"Conv", "BatchNormalization"}));
+}
+
+// A node that reads only constants, or what such nodes give (PyTorch's Constant -> Cast,
+// a Reshape of a constant), gives the same outputs on every run: it runs once, and later
+// runs read what it gave. Not a node that draws random numbers, nor one whose output goes
+// to the caller, who may change it.
+TEST(Plan, NodesOfConstantsRunOnceAndLaterRunsReadWhatTheyGave) {
+  Result<Model> model = parseText(R"(<ir_version: 10, opset_import: ["" : 21]>
+    g (float[2, 3] x) => (float[2, 3] y, float[6] z, float[2, 3] noise) {
+      c = Constant <value = double[6] {1, 2, 3, 4, 5, 6}> ()
+      shape = Constant <value = int64[2] {2, 3}> ()
+      f = Cast <to = 1> (c)
+      r = Reshape (f, shape)
+      y = Mul (x, r)
+      z = Cast <to = 1> (c)
+      noise = RandomNormal <shape = [2, 3], seed = 1.0> ()
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  EvalOptions options;
+  options.threads = 1;
+  eval_internal::Executor executor(*model, options);
+  Result<const eval_internal::GraphPlan*> plan = executor.mainPlan();
+  ASSERT_TRUE(plan) << plan.status().toString();
+  std::map<std::string, const eval_internal::BoundNode*> by_output;
+  for (const eval_internal::BoundNode& bound : (*plan)->nodes) {
+    by_output[std::string(bound.node->output(0)->name())] = &bound;
+  }
+  ASSERT_EQ(by_output.size(), 5u) << "the Constant nodes run no step";
+  EXPECT_TRUE(by_output.at("f")->repeats);
+  EXPECT_TRUE(by_output.at("r")->repeats);
+  EXPECT_FALSE(by_output.at("y")->repeats) << "it reads x";
+  EXPECT_FALSE(by_output.at("z")->repeats) << "the caller's";
+  EXPECT_FALSE(by_output.at("noise")->repeats) << "random";
+
+  const void* first_reshape = nullptr;
+  for (int run = 0; run < 3; ++run) {
+    eval_internal::Frame frame(**plan, nullptr);
+    ASSERT_GE((*plan)->input_slots[0], 0);
+    frame.slots[size_t((*plan)->input_slots[0])] =
+        tensorOf<float>(ElementType::kFloat, {2, 3}, {1, 1, 1, 2, 2, 2});
+    Result<std::vector<EvalValue>> outputs = executor.runPlan(**plan, frame);
+    ASSERT_TRUE(outputs) << outputs.status().toString();
+    EXPECT_EQ(valuesOf<float>((*outputs)[0]), (std::vector<float>{1, 2, 3, 8, 10, 12}));
+    EXPECT_EQ(valuesOf<float>((*outputs)[1]), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+    const std::optional<std::vector<EvalValue>>& kept = by_output.at("r")->kept;
+    ASSERT_TRUE(kept) << "after run " << run;
+    if (run == 0) first_reshape = (*kept)[0].tensor.bytes().data();
+    EXPECT_EQ((*kept)[0].tensor.bytes().data(), first_reshape) << "computed again in run " << run;
+  }
 }
 
 TEST(Plan, NodesOutOfOrderRunInTopologicalOrderWithAWarning) {
