@@ -170,18 +170,22 @@ TEST(Plan, ClipBoundsAsConstantNodesFuseIntoTheConvolution) {
                           ", float low = {0}, float high = {6}");
 }
 
-// A 1-D Conv + Relu (a strided, padded Conv1d of `channels` inputs and 6 outputs, kernel 5)
-// fused and unfused, at 1 and 2 threads. The fused step runs it as a 2-D convolution of
-// height 1 when there are channels enough to vectorise over, and declines below that.
-void expectConv1dFusedMatchesLiteral(int64_t channels, size_t declined) {
+// A 1-D Conv + Relu (a padded Conv1d of `channels` inputs and 6 outputs, kernel 5, over 40
+// samples) fused and unfused, at 1 and 2 threads. The fused step runs it as a 2-D
+// convolution of height 1, and declines one over few channels and many columns.
+void expectConv1dFusedMatchesLiteral(int64_t channels, int64_t stride, size_t declined) {
+  int64_t columns = (40 + 2 + 1 - 5) / stride + 1;
   std::vector<float> weights = testing::randomFloats(size_t(6 * channels * 5), 7);
   std::vector<float> bias = testing::randomFloats(6, 8);
   std::string c = std::to_string(channels);
   Result<Model> model = parseText(R"(<ir_version: 10, opset_import: ["" : 21]>
-    g (float[2, )" + c + R"(, 40] x) => (float[2, 6, 13] y) <float[6, )" +
-                                  c + ", 5] w = {" + floatList(weights) + "}, float[6] b = {" +
+    g (float[2, )" + c + R"(, 40] x) => (float[2, 6, )" +
+                                  std::to_string(columns) + R"(] y) <float[6, )" + c +
+                                  ", 5] w = {" + floatList(weights) + "}, float[6] b = {" +
                                   floatList(bias) + R"(}> {
-      conv = Conv <pads = [2, 1], strides = [3]> (x, w, b)
+      conv = Conv <pads = [2, 1], strides = [)" +
+                                  std::to_string(stride) +
+                                  R"(]> (x, w, b)
       y = Relu (conv)
     })");
   ASSERT_TRUE(model) << model.status().toString();
@@ -191,16 +195,19 @@ void expectConv1dFusedMatchesLiteral(int64_t channels, size_t declined) {
   for (int threads : {1, 2}) {
     Recorder fused_steps;
     EXPECT_EQ(fusedWithinRoundingOfLiteral(*model, inputs, threads, fused_steps).size(),
-              2u * 6 * 13);
+              size_t(2 * 6 * columns));
     EXPECT_EQ(fused_steps.steps, std::vector<std::string>{"Conv+Relu"});
     EXPECT_EQ(fused_steps.declined, declined) << "at " << threads << " threads";
   }
 }
 
-TEST(Plan, Conv1dRunsFusedAsAConvolutionOfHeightOne) { expectConv1dFusedMatchesLiteral(16, 0); }
+TEST(Plan, Conv1dRunsFusedAsAConvolutionOfHeightOne) {
+  expectConv1dFusedMatchesLiteral(16, 3, 0);
+  expectConv1dFusedMatchesLiteral(1, 3, 0);  // one channel, 13 columns
+}
 
-TEST(Plan, Conv1dOfFewChannelsDeclinesAndGivesWhatItsNodesGive) {
-  expectConv1dFusedMatchesLiteral(1, 2);  // Conv and Relu, one by one
+TEST(Plan, Conv1dOfFewChannelsOverManyColumnsDeclinesAndGivesWhatItsNodesGive) {
+  expectConv1dFusedMatchesLiteral(1, 1, 2);  // 39 columns: Conv and Relu, one by one
 }
 
 // A MobileNetV3 block as Paddle2ONNX writes it: every weight and statistic a Constant node,
