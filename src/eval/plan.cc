@@ -110,6 +110,9 @@ class Compiler final : public FusionGraph {
   const Tensor* fixedTensor(const Value* value) const override {
     return constantTensor(value, context_.initializerInputs());
   }
+  bool constant(const Value* value) const override {
+    return fixedTensor(value) != nullptr || repeated_.contains(value);
+  }
 
  private:
   Status order(std::vector<const Node*>& nodes);
@@ -125,6 +128,7 @@ class Compiler final : public FusionGraph {
   std::unordered_set<const Value*> results_;
   std::unordered_map<const Node*, size_t> position_;  // in plan_.nodes
   std::unordered_set<const Node*> claimed_;
+  std::unordered_set<const Value*> repeated_;  // outputs of the nodes that run once
 };
 
 Status Compiler::order(std::vector<const Node*>& nodes) {
@@ -274,8 +278,8 @@ Status Compiler::compile(std::span<const Value* const> inputs,
 }
 
 void Compiler::planRepeats() {
-  // Values that are the same on every run: constants, and the outputs of the nodes marked.
-  std::unordered_set<const Value*> same;
+  // repeated_: the outputs of the nodes marked, which with the constants are the values
+  // that are the same on every run.
   for (BoundNode& bound : plan_.nodes) {
     const Node& node = *bound.node;
     bool holds_graph = false;
@@ -290,9 +294,10 @@ void Compiler::planRepeats() {
     bool fixed_inputs = true;
     for (size_t i = 0; i < bound.inputs.size() && fixed_inputs; ++i) {
       const Operand& input = bound.inputs[i];
-      fixed_inputs =
-          input.from == Operand::From::kAbsent || input.from == Operand::From::kConstant ||
-          (input.from == Operand::From::kSlot && input.depth == 0 && same.contains(node.input(i)));
+      fixed_inputs = input.from == Operand::From::kAbsent ||
+                     input.from == Operand::From::kConstant ||
+                     (input.from == Operand::From::kSlot && input.depth == 0 &&
+                      repeated_.contains(node.input(i)));
     }
     // What goes to the caller is the caller's to change: it is never shared with `kept`.
     bool to_caller = false;
@@ -300,7 +305,7 @@ void Compiler::planRepeats() {
     if (!fixed_inputs || to_caller) continue;
     bound.repeats = true;
     for (size_t i = 0; i < node.outputCount(); ++i) {
-      if (node.output(i) != nullptr) same.insert(node.output(i));
+      if (node.output(i) != nullptr) repeated_.insert(node.output(i));
     }
   }
 }

@@ -452,6 +452,35 @@ TEST(Plan, StatisticsThatAreInputsAreNotFolded) {
   EXPECT_EQ(recorder.steps, (std::vector<std::string>{"Conv", "BatchNormalization"}));
 }
 
+// Weights behind a Constant -> Cast chain (as PyTorch writes a double constant) are the same
+// on every run: the convolution fuses with its BatchNormalization as with initializers.
+TEST(Plan, WeightsBehindACastOfAConstantFoldABatchNormalization) {
+  std::vector<float> statistics = testing::randomFloats(6, 31);
+  std::vector<float> variance = testing::randomFloats(6, 32);
+  for (float& v : variance) v = std::fabs(v) + 0.5f;
+  Result<Model> model = parseText(
+      R"(<ir_version: 10, opset_import: ["" : 21]>
+    g (float[1, 8, 9, 9] x) => (float[1, 6, 9, 9] y) <float[6] gamma = {)" +
+      floatList(statistics) + "}, float[6] var = {" + floatList(variance) + R"(}> {
+      wide = Constant <value = double[6, 8, 3, 3] {)" +
+      floatList(testing::randomFloats(6 * 8 * 9, 33)) + R"(}> ()
+      w = Cast <to = 1> (wide)
+      c = Conv <pads = [1, 1, 1, 1]> (x, w)
+      bn = BatchNormalization (c, gamma, gamma, gamma, var)
+      y = Relu (bn)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {
+      {"x", tensorOf<float>(ElementType::kFloat, {1, 8, 9, 9}, testing::randomFloats(648, 34))}};
+  for (int threads : {1, 2}) {
+    Recorder fused_steps;
+    EXPECT_EQ(fusedWithinRoundingOfLiteral(*model, inputs, threads, fused_steps).size(), 486u);
+    EXPECT_EQ(fused_steps.steps,
+              (std::vector<std::string>{"Cast", "Conv+BatchNormalization+Relu"}));
+    EXPECT_EQ(fused_steps.declined, 0u) << "at " << threads << " threads";
+  }
+}
+
 // A node that reads only constants, or what such nodes give (PyTorch's Constant -> Cast,
 // a Reshape of a constant), gives the same outputs on every run: it runs once, and later
 // runs read what it gave. Not a node that draws random numbers, nor one whose output goes

@@ -70,8 +70,10 @@ class FusionGraph {
   /// The tensor `value` holds on every run (an initializer no input can override, or a
   /// Constant node's), or null.
   virtual const Tensor* fixedTensor(const Value* value) const = 0;
-  /// Whether `value` is the same on every run.
-  bool constant(const Value* value) const { return fixedTensor(value) != nullptr; }
+  /// Whether `value` is the same on every run: a fixed tensor, or the output of a node that
+  /// runs once (BoundNode::repeats: a Constant -> Cast chain). Only a fixed tensor can be
+  /// read before the run.
+  virtual bool constant(const Value* value) const = 0;
 };
 
 struct FusionMatch {
