@@ -337,6 +337,87 @@ inline void resampleFloatPlanes(const KernelContext& ctx, const FloatPlanes& p, 
       });
 }
 
+// Bilinear resize of FLOAT planes (the last two axes of a 2-D input, or of an NCHW one whose
+// N and C are kept), computed in float in onnxruntime's order, so that a quantized model that
+// re-quantizes after a Resize does not see a one-ulp seed grow (both orders are within the
+// spec's rounding; the separable double path rounds once, this one as onnxruntime does):
+// the source coordinate in float by the coordinate transformation mode (an axis of scale 1
+// maps to itself), clamped into [0, size - 1]; taps i1 = its floor, i2 = i1 + 1 (both the
+// last index at the edge, each weighed 1/2 then); weights d1 = |x - i1|, d2 = |x - i2|; and
+// y = d2x d2y X11 + d1x d2y X21 + d2x d1y X12 + d1x d1y X22, summed left to right.
+struct BilinearTaps {
+  std::vector<size_t> first, second;
+  std::vector<float> near_weight, far_weight;  // of the first tap, of the second
+};
+
+// The taps of one axis, or nullopt for a mode this path does not take.
+inline std::optional<BilinearTaps> bilinearTaps(std::string_view mode, size_t input, size_t output,
+                                                double scale) {
+  BilinearTaps taps;
+  // The resized length is the input's times the scale (not the output's size, which is
+  // rounded down), as the spec says and the double path has it.
+  const float in = static_cast<float>(input), s = static_cast<float>(scale), out = s * in;
+  for (size_t o = 0; o < output; ++o) {
+    const float y = static_cast<float>(o);
+    float x = y;
+    if (s != 1.0f) {
+      if (mode == "half_pixel") {
+        x = ((y + 0.5f) / s) - 0.5f;
+      } else if (mode == "asymmetric") {
+        x = y / s;
+      } else if (mode == "pytorch_half_pixel") {
+        x = out > 1 ? (y + 0.5f) / s - 0.5f : 0.0f;
+      } else if (mode == "align_corners") {
+        x = out == 1 ? 0.0f : y * (in - 1) / (out - 1);
+      } else {
+        return std::nullopt;
+      }
+    }
+    if (!std::isfinite(x)) return std::nullopt;
+    x = std::max(0.0f, std::min(x, in - 1));
+    const size_t i1 = std::min(static_cast<size_t>(x), input - 1);
+    const size_t i2 = std::min(i1 + 1, input - 1);
+    float d1 = std::fabs(x - static_cast<float>(i1));
+    float d2 = std::fabs(x - static_cast<float>(i2));
+    if (i1 == i2) d1 = d2 = 0.5f;
+    taps.first.push_back(i1);
+    taps.second.push_back(i2);
+    // The first tap is weighed by the distance to the second, and the other way round.
+    taps.near_weight.push_back(d2);
+    taps.far_weight.push_back(d1);
+  }
+  return taps;
+}
+
+// `planes` planes of `height` x `width` to `out_height` x `out_width`; false (nothing
+// written) for a mode the path does not take.
+inline bool resampleBilinearFloat(const KernelContext& ctx, std::string_view mode, size_t planes,
+                                  size_t height, size_t width, size_t out_height, size_t out_width,
+                                  double row_scale, double column_scale, const float* in,
+                                  float* out) {
+  std::optional<BilinearTaps> rows = bilinearTaps(mode, height, out_height, row_scale);
+  std::optional<BilinearTaps> columns = bilinearTaps(mode, width, out_width, column_scale);
+  if (!rows || !columns) return false;
+  parallelFor(ctx, planes * out_height, std::max<size_t>(1, (size_t{1} << 14) / out_width),
+              [&](size_t begin, size_t end) {
+                for (size_t item = begin; item < end; ++item) {
+                  const size_t plane = item / out_height, oy = item % out_height;
+                  const float* image = in + plane * height * width;
+                  const float* line1 = image + rows->first[oy] * width;
+                  const float* line2 = image + rows->second[oy] * width;
+                  const float dy2 = rows->near_weight[oy], dy1 = rows->far_weight[oy];
+                  float* target = out + item * out_width;
+                  for (size_t ox = 0; ox < out_width; ++ox) {
+                    const size_t x1 = columns->first[ox], x2 = columns->second[ox];
+                    const float dx2 = columns->near_weight[ox], dx1 = columns->far_weight[ox];
+                    target[ox] = dx2 * dy2 * line1[x1] + dx1 * dy2 * line1[x2] +
+                                 dx2 * dy1 * line2[x1] + dx1 * dy1 * line2[x2];
+                  }
+                }
+              });
+  return true;
+}
+
 // The crop along `axis` of a resize of rank roi.size() / 2 (the whole axis when roi is empty).
 inline double roiStart(const std::vector<double>& roi, size_t axis) {
   return roi.empty() ? 0.0 : roi[axis];
@@ -373,6 +454,18 @@ inline Result<Array> resample(const KernelContext& ctx, const Array& x,
     if (!plan) return plan.status();
     plans[axis] = std::move(*plan);
     leading_change = leading_change || axis + 2 < rank;
+  }
+  // Bilinear in onnxruntime's order where onnxruntime computes it so: a 2-D input, or an
+  // NCHW one whose N and C are kept.
+  if (x.type() == ElementType::kFloat && options.mode == "linear" && !options.antialias &&
+      !options.exclude_outside && (rank == 2 || (rank == 4 && !plans[0] && !plans[1])) &&
+      x.size() > 0 && made->size() > 0 &&
+      resampleBilinearFloat(ctx, options.coordinates,
+                            x.size() / size_t(x.dim(rank - 2) * x.dim(rank - 1)),
+                            size_t(x.dim(rank - 2)), size_t(x.dim(rank - 1)),
+                            size_t(sizes[rank - 2]), size_t(sizes[rank - 1]), scales[rank - 2],
+                            scales[rank - 1], x.data<float>(), made->data<float>())) {
+    return std::move(*made);
   }
   if (x.type() == ElementType::kFloat && rank > 0 && !leading_change && x.size() > 0 &&
       made->size() > 0) {
