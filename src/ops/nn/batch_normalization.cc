@@ -2,6 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it. output_counts added by hand.
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -60,28 +62,36 @@ void inferBatchNormalization(InferenceContext& ctx) {
   }
 }
 
-// Inference on FLOAT X: y = x * factor[f] + shift[f] per feature f (each `inner` long), with
-// factor = scale / sqrt(var + epsilon) and shift = B - mean * factor, all in double, rounded
-// once. One pass, into X's storage when no one reads X after this node.
-ONYX_WIDER_VECTORS void scaleShiftFloats(const float* from, float* to, size_t count, double factor,
-                                         double shift) {
-  for (size_t i = 0; i < count; ++i) {
-    to[i] = static_cast<float>(static_cast<double>(from[i]) * factor + shift);
-  }
+// Inference on FLOAT X: y = x * factor[f] + shift[f] per feature f (each `inner` long), in
+// float, in onnxruntime's order (within the spec's rounding; a quantized model that
+// re-quantizes after it then matches onnxruntime bit for bit): with FLOAT statistics,
+// factor = (1 / sqrt(var + epsilon)) * scale and shift = B - mean * factor, each operation
+// rounded to float, and no fused multiply-add (the clones are avx2, which has none). One pass, into
+// X's storage when no one reads X after this node.
+ONYX_WIDER_VECTORS void scaleShiftFloats(const float* from, float* to, size_t count, float factor,
+                                         float shift) {
+  for (size_t i = 0; i < count; ++i) to[i] = from[i] * factor + shift;
 }
 
 Status normalizeFloat(KernelContext& ctx, const Array& x, size_t batch, size_t features,
                       size_t inner, const std::vector<double>& w, const std::vector<double>& b,
                       const std::vector<double>& mean, const std::vector<double>& var,
-                      double epsilon) {
+                      float epsilon, bool float_statistics) {
   Result<Array> made = elementwise::resultArray(ctx, {0}, ElementType::kFloat, x.shape());
   if (!made) return made.status();
   Array y = std::move(*made);
-  std::vector<double> factor(features);
-  std::vector<double> shift(features);
+  std::vector<float> factor(features);
+  std::vector<float> shift(features);
   for (size_t f = 0; f < features; ++f) {
-    factor[f] = w[f] / std::sqrt(var[f] + epsilon);
-    shift[f] = b[f] - mean[f] * factor[f];
+    if (float_statistics) {  // then each static_cast is exact
+      const float inverse = 1.0f / std::sqrt(static_cast<float>(var[f]) + epsilon);
+      factor[f] = inverse * static_cast<float>(w[f]);
+      shift[f] = static_cast<float>(b[f]) - static_cast<float>(mean[f]) * factor[f];
+    } else {  // statistics of another type (version 15 on): in double, rounded once
+      const double wide = w[f] / std::sqrt(var[f] + static_cast<double>(epsilon));
+      factor[f] = static_cast<float>(wide);
+      shift[f] = static_cast<float>(b[f] - mean[f] * wide);
+    }
   }
   const float* from = x.data<float>();
   float* to = y.data<float>();
@@ -132,7 +142,8 @@ Status runBatchNormalization(KernelContext& ctx) {
     features *= inner;
     inner = 1;
   }
-  for (const Array* parameter : {scale, bias, mean_in, var_in}) {
+  const std::array<const Array*, 4> parameters = {scale, bias, mean_in, var_in};
+  for (const Array* parameter : parameters) {
     if (parameter->size() != features) {
       return ctx.fail("scale, B, mean and var must hold " + std::to_string(features) + " values");
     }
@@ -140,8 +151,11 @@ Status runBatchNormalization(KernelContext& ctx) {
   const double epsilon = ctx.floatAttribute("epsilon").value_or(1e-5f);
   const double momentum = ctx.floatAttribute("momentum").value_or(0.9f);
   if (!training && x->type() == ElementType::kFloat) {
-    return normalizeFloat(ctx, *x, batch, features, inner, realsOf(*scale), realsOf(*bias),
-                          realsOf(*mean_in), realsOf(*var_in), epsilon);
+    return normalizeFloat(
+        ctx, *x, batch, features, inner, realsOf(*scale), realsOf(*bias), realsOf(*mean_in),
+        realsOf(*var_in), ctx.floatAttribute("epsilon").value_or(1e-5f),
+        std::all_of(parameters.begin(), parameters.end(),
+                    [](const Array* a) { return a->type() == ElementType::kFloat; }));
   }
   const std::vector<double> in = realsOf(*x);
   const std::vector<double> w = realsOf(*scale);
