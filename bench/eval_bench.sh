@@ -8,9 +8,10 @@
 # audio frame (a Paddle2ONNX MobileNetV3-Small with its weights as Constant nodes, a log-mel
 # front end, a TorchScript voice-activity detector with its LSTM inside nested Ifs). Per model
 # and thread count it prints
-#   - the warm median latency and the ratio onyx / onnxruntime (target: at most 1.5);
+#   - the warm median latency and the ratio onyx / onnxruntime (target: at most 1.5; 1.2 for
+#     issue 32's rows);
 #   - the first run, onyx's load + prepare + run against onnxruntime's session creation +
-#     run (target: at most 1.0);
+#     run (target: at most 1.0; 1.2 for issue 32's rows);
 #   - how far onyx's outputs are from onnxruntime's: the largest absolute difference over
 #     the largest absolute output of onnxruntime ("DIFFERS" above 1e-3), and whether onyx
 #     gives the same bits at 1 and 2 threads.
@@ -75,8 +76,14 @@ for model in $model_list; do
     echo "THREADS|$model|differ" | tee -a "$out"
   fi
 done
-echo "== onyx / onnxruntime: warm median (target <= 1.5), first run (target <= 1.0), outputs"
-awk -F'|' -v models="$model_list" '
+# Targets: issue 20's for the float32 models (warm at most 1.5, first run at most 1.0); issue
+# 32's for its four rows, the small models run per crop or frame and the tf2onnx NHWC CNN
+# (both at most 1.2).
+issue32_models="eval_mbv3_small_paddle.onnx eval_logmel.onnx eval_recurrent_vad.onnx \
+eval_nhwc_cnn.onnx"
+echo "== onyx / onnxruntime: warm median (target <= 1.5, issue 32's rows 1.2), first run" \
+  "(target <= 1.0, issue 32's rows 1.2), outputs"
+awk -F'|' -v models="$model_list" -v small="$issue32_models" '
   function key(model, threads) { return model " at " threads " thread" (threads == 1 ? "" : "s") }
   function ms(value) {
     return sprintf(value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f", value)
@@ -109,11 +116,14 @@ awk -F'|' -v models="$model_list" '
       first[k] = median(values, n)
     }
     count = split(models, list, " ")
+    split(small, small_list, " ")
+    for (s in small_list) is_small[small_list[s]] = 1
     for (m = 1; m <= count; ++m) {
       for (t = 1; t <= 2; ++t) {
         k = key(list[m], t)
-        row(k, warm["onyx", k], warm["onnxruntime", k], "1.5")
-        row(k ", first run", first["onyx", k], first["onnxruntime", k], "1.0")
+        row(k, warm["onyx", k], warm["onnxruntime", k], list[m] in is_small ? "1.2" : "1.5")
+        row(k ", first run", first["onyx", k], first["onnxruntime", k],
+            list[m] in is_small ? "1.2" : "1.0")
         if (k in difference) {
           relative = (largest[k] > 0 ? difference[k] / largest[k] : difference[k])
           printf "OUTPUTS|%s: largest |onyx - onnxruntime| / largest |onnxruntime| = %s / %s" \
