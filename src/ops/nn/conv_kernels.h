@@ -79,6 +79,11 @@ inline void gemm(size_t m, size_t n, size_t k, const T* a, size_t lda, const T* 
   }
 }
 
+/// gemm in 32-bit wrapping integers (ConvInteger's and QLinearConv's accumulator), the same
+/// sums compiled for wider vectors too (integer_gemm.cc).
+void gemmWrapping(size_t m, size_t n, size_t k, const uint32_t* a, size_t lda, const uint32_t* b,
+                  size_t ldb, uint32_t* c, size_t ldc);
+
 // ---- attributes -----------------------------------------------------------------------------
 
 /// Window attribute values are kept within int32 so that the window arithmetic cannot overflow.
@@ -587,6 +592,9 @@ inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, c
       if constexpr (std::is_same_v<T, float>) {
         multiplyFloatOnThisThread(ctx, false, false, group_outputs, p1 - p0, depth, 1.0f,
                                   w + g * group_outputs * depth, depth, b, ldb, 0.0f, out, columns);
+      } else if constexpr (std::is_same_v<T, uint32_t>) {
+        gemmWrapping(group_outputs, p1 - p0, depth, w + g * group_outputs * depth, depth, b, ldb,
+                     out, columns);
       } else {
         gemm(group_outputs, p1 - p0, depth, w + g * group_outputs * depth, depth, b, ldb, out,
              columns);
@@ -629,33 +637,37 @@ inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x
                           bias->dim(0) != shape->outputs)) {
     return ctx.fail("B must be an int32 tensor of shape [" + std::to_string(outputs) + "]");
   }
-  // Summed in int64 (no overflow for any realistic depth), wrapped to int32 as the spec's
-  // int32 accumulator would.
-  int64_t x_offset = x_zero != nullptr ? static_cast<int64_t>(elementAsDouble(*x_zero, 0)) : 0;
-  std::vector<int64_t> xd(x.size());
-  for (size_t i = 0; i < x.size(); ++i) {
-    xd[i] = static_cast<int64_t>(elementAsDouble(x, i)) - x_offset;
-  }
-  std::vector<int64_t> wd(w.size());
+  // Summed in 32 bits with wrap-around (unsigned arithmetic, whose overflow is defined), as
+  // the spec's int32 accumulator wraps: the same bits as an exact sum wrapped at the end, and
+  // 32-bit products vectorise where 64-bit ones did not.
+  auto byteAt = [](const Array& array, size_t i) -> uint32_t {
+    return array.type() == ElementType::kInt8
+               ? static_cast<uint32_t>(static_cast<int32_t>(array.data<int8_t>()[i]))
+               : static_cast<uint32_t>(array.data<uint8_t>()[i]);
+  };
+  const uint32_t x_offset = x_zero != nullptr ? byteAt(*x_zero, 0) : 0;
+  std::vector<uint32_t> xd(x.size());
+  for (size_t i = 0; i < x.size(); ++i) xd[i] = byteAt(x, i) - x_offset;
+  std::vector<uint32_t> wd(w.size());
   size_t per_output = outputs == 0 ? 0 : w.size() / outputs;
   for (size_t i = 0; i < w.size(); ++i) {
-    int64_t offset = 0;
-    if (w_zero != nullptr) {
-      offset =
-          static_cast<int64_t>(elementAsDouble(*w_zero, w_zero->size() == 1 ? 0 : i / per_output));
-    }
-    wd[i] = static_cast<int64_t>(elementAsDouble(w, i)) - offset;
+    uint32_t offset = 0;
+    if (w_zero != nullptr) offset = byteAt(*w_zero, w_zero->size() == 1 ? 0 : i / per_output);
+    wd[i] = byteAt(w, i) - offset;
   }
-  std::vector<int64_t> bd;
-  if (bias != nullptr) bd.assign(bias->data<int32_t>(), bias->data<int32_t>() + bias->size());
+  std::vector<uint32_t> bd;
+  if (bias != nullptr) {
+    bd.resize(bias->size());
+    for (size_t i = 0; i < bd.size(); ++i) bd[i] = static_cast<uint32_t>(bias->data<int32_t>()[i]);
+  }
   std::vector<int64_t> dims = {shape->batch, shape->outputs};
   dims.insert(dims.end(), shape->window.columns.begin(), shape->window.columns.end());
   Result<Array> made = Array::allocate(ElementType::kInt32, dims);
   if (!made) return made.status();
   Array y = std::move(*made);
-  std::vector<int64_t> sums(y.size());
-  convolve<int64_t>(ctx, *shape, xd.data(), wd.data(), bias != nullptr ? bd.data() : nullptr,
-                    sums.data());
+  std::vector<uint32_t> sums(y.size());
+  convolve<uint32_t>(ctx, *shape, xd.data(), wd.data(), bias != nullptr ? bd.data() : nullptr,
+                     sums.data());
   int32_t* yd = y.data<int32_t>();
   for (size_t i = 0; i < sums.size(); ++i) yd[i] = static_cast<int32_t>(sums[i]);
   return y;
