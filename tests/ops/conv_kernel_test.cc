@@ -88,9 +88,9 @@ TEST(ConvKernel, MatchesADirectLoopWithGroupsStridesDilationsAndPads) {
   expectNear(valuesOf<float>((*out)[0]), expected);
 }
 
-// A 1-D convolution runs through its own path (windows copied as runs): x (2, 4, 40),
-// w (6, 2, 7), group 2, stride 3, pads (8, 9), so that the first and last columns read only
-// padding; in float and in double, at 1 and 4 threads alike.
+// A 1-D float convolution runs through its own path (windows copied as runs; double takes
+// the general one, the same values): x (2, 4, 40), w (6, 2, 7), group 2, stride 3, pads
+// (8, 9), so that the first and last columns read only padding; at 1 and 4 threads alike.
 TEST(ConvKernel, OneDimensionalMatchesADirectLoopWhollyInThePaddingToo) {
   std::vector<float> x = randomFloats(2 * 4 * 40, 11);
   std::vector<float> w = randomFloats(6 * 2 * 7, 12);

@@ -471,10 +471,10 @@ inline Result<ConvShape> convShape(const KernelContext& ctx, const std::vector<i
 /// Conv1d with a kernel hundreds wide): output column j reads, from each channel, the
 /// contiguous run starting at j * stride - pad, so the column matrix is built transposed, a
 /// row per output column, by copying runs (no index table), and multiplied with B
-/// transposed. Parallel over (image, group, column tile).
-template <class T>
-inline void convolveRuns(const KernelContext& ctx, const ConvShape& s, const T* x, const T* w,
-                         const T* bias, T* y, T outside) {
+/// transposed by sgemm (float only: the other types take the general way). Parallel over
+/// (image, group, column tile).
+inline void convolveRuns(const KernelContext& ctx, const ConvShape& s, const float* x,
+                         const float* w, const float* bias, float* y, float outside) {
   const Window& win = s.window;
   const size_t group = static_cast<size_t>(s.group);
   const size_t group_channels = static_cast<size_t>(s.channels) / group;
@@ -495,44 +495,34 @@ inline void convolveRuns(const KernelContext& ctx, const ConvShape& s, const T* 
   }
   const size_t tiles = (columns + tile - 1) / tile;
   parallelFor(ctx, images * tiles, 1, [&](size_t begin, size_t end) {
-    std::vector<T> rows(depth * tile);
+    std::vector<float> rows(depth * tile);
     for (size_t task = begin; task < end; ++task) {
       const size_t t = task % tiles, g = (task / tiles) % group, n = task / tiles / group;
       const size_t p0 = t * tile, p1 = std::min(columns, p0 + tile);
-      const T* image = x + (n * static_cast<size_t>(s.channels) + g * group_channels) * width;
+      const float* image = x + (n * static_cast<size_t>(s.channels) + g * group_channels) * width;
       for (size_t j = p0; j < p1; ++j) {
-        T* row = rows.data() + (j - p0) * depth;
+        float* row = rows.data() + (j - p0) * depth;
         const int64_t first = static_cast<int64_t>(j) * stride - pad;
         // The part of [first, first + kernel) inside the image.
         const int64_t lo = std::clamp<int64_t>(-first, 0, static_cast<int64_t>(kernel));
         const int64_t hi = std::clamp<int64_t>(static_cast<int64_t>(width) - first, lo,
                                                static_cast<int64_t>(kernel));
         for (size_t c = 0; c < group_channels; ++c) {
-          T* to = row + c * kernel;
-          const T* from = image + c * width;
+          float* to = row + c * kernel;
+          const float* from = image + c * width;
           std::fill(to, to + lo, outside);
           if (hi > lo) std::copy(from + first + lo, from + first + hi, to + lo);
           std::fill(to + hi, to + kernel, outside);
         }
       }
-      T* out = y + (n * static_cast<size_t>(s.outputs) + g * group_outputs) * columns + p0;
-      const T* weights = w + g * group_outputs * depth;
-      if constexpr (std::is_same_v<T, float>) {
-        multiplyFloatOnThisThread(ctx, false, true, group_outputs, p1 - p0, depth, 1.0f, weights,
-                                  depth, rows.data(), depth, 0.0f, out, columns);
-      } else {
-        for (size_t m = 0; m < group_outputs; ++m) {
-          for (size_t j = 0; j < p1 - p0; ++j) {
-            T sum = T(0);
-            for (size_t k = 0; k < depth; ++k) sum += weights[m * depth + k] * rows[j * depth + k];
-            out[m * columns + j] = sum;
-          }
-        }
-      }
+      float* out = y + (n * static_cast<size_t>(s.outputs) + g * group_outputs) * columns + p0;
+      const float* weights = w + g * group_outputs * depth;
+      multiplyFloatOnThisThread(ctx, false, true, group_outputs, p1 - p0, depth, 1.0f, weights,
+                                depth, rows.data(), depth, 0.0f, out, columns);
       if (bias != nullptr) {
         for (size_t m = 0; m < group_outputs; ++m) {
-          T add = bias[g * group_outputs + m];
-          T* row = out + m * columns;
+          float add = bias[g * group_outputs + m];
+          float* row = out + m * columns;
           for (size_t j = 0; j < p1 - p0; ++j) row[j] += add;
         }
       }
@@ -547,10 +537,12 @@ template <class T>
 inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, const T* w,
                      const T* bias, T* y, T outside = T(0)) {
   const Window& win = s.window;
-  if (win.rank() == 1 && win.dilations[0] == 1 && win.kernel[0] > 1 && s.batch > 0 &&
-      s.outputs > 0 && win.columns[0] > 0) {
-    convolveRuns(ctx, s, x, w, bias, y, outside);
-    return;
+  if constexpr (std::is_same_v<T, float>) {
+    if (win.rank() == 1 && win.dilations[0] == 1 && win.kernel[0] > 1 && s.batch > 0 &&
+        s.outputs > 0 && win.columns[0] > 0) {
+      convolveRuns(ctx, s, x, w, bias, y, outside);
+      return;
+    }
   }
   size_t group = static_cast<size_t>(s.group);
   size_t group_channels = static_cast<size_t>(s.channels) / group;

@@ -443,6 +443,20 @@ inline Result<Array> resample(const KernelContext& ctx, const Array& x,
   const size_t rank = x.rank();
   Result<Array> made = Array::allocate(x.type(), sizes);
   if (!made) return made.status();
+  // Bilinear in onnxruntime's order where onnxruntime computes it so: a 2-D input, or an
+  // NCHW one whose N and C are kept (before the per-axis plans, which it does not use).
+  if (x.type() == ElementType::kFloat && options.mode == "linear" && !options.antialias &&
+      !options.exclude_outside &&
+      (rank == 2 || (rank == 4 && axisKept(x.shape(), sizes, scales, roi, 0) &&
+                     axisKept(x.shape(), sizes, scales, roi, 1))) &&
+      x.size() > 0 && made->size() > 0 &&
+      resampleBilinearFloat(ctx, options.coordinates,
+                            x.size() / size_t(x.dim(rank - 2) * x.dim(rank - 1)),
+                            size_t(x.dim(rank - 2)), size_t(x.dim(rank - 1)),
+                            size_t(sizes[rank - 2]), size_t(sizes[rank - 1]), scales[rank - 2],
+                            scales[rank - 1], x.data<float>(), made->data<float>())) {
+    return std::move(*made);
+  }
   // The plan of each axis that changes (the others are skipped).
   std::vector<std::optional<AxisResample>> plans(rank);
   bool leading_change = false;
@@ -454,18 +468,6 @@ inline Result<Array> resample(const KernelContext& ctx, const Array& x,
     if (!plan) return plan.status();
     plans[axis] = std::move(*plan);
     leading_change = leading_change || axis + 2 < rank;
-  }
-  // Bilinear in onnxruntime's order where onnxruntime computes it so: a 2-D input, or an
-  // NCHW one whose N and C are kept.
-  if (x.type() == ElementType::kFloat && options.mode == "linear" && !options.antialias &&
-      !options.exclude_outside && (rank == 2 || (rank == 4 && !plans[0] && !plans[1])) &&
-      x.size() > 0 && made->size() > 0 &&
-      resampleBilinearFloat(ctx, options.coordinates,
-                            x.size() / size_t(x.dim(rank - 2) * x.dim(rank - 1)),
-                            size_t(x.dim(rank - 2)), size_t(x.dim(rank - 1)),
-                            size_t(sizes[rank - 2]), size_t(sizes[rank - 1]), scales[rank - 2],
-                            scales[rank - 1], x.data<float>(), made->data<float>())) {
-    return std::move(*made);
   }
   if (x.type() == ElementType::kFloat && rank > 0 && !leading_change && x.size() > 0 &&
       made->size() > 0) {
