@@ -268,12 +268,15 @@ void bindTools(py::module_& module) {
         py::dict result;
         result["nodes_seen"] = done.nodes_seen;
         result["nodes_changed"] = done.nodes_changed;
+        result["nodes_expanded"] = done.nodes_expanded;
         return result;
       },
       py::arg("model"), py::arg("version"), py::kw_only(), py::arg("domains") = py::none(),
       "Converts the model in place to `version` of the default domain (and each of `domains`, "
       "{'ai.onnx.ml': 3}), all or nothing: on failure the model is unchanged and the error "
-      "lists every node that cannot be converted. Returns {'nodes_seen', 'nodes_changed'}.");
+      "lists every node that cannot be converted. A node whose operator the target lacks becomes "
+      "its function body where the spec gives one. Returns {'nodes_seen', 'nodes_changed', "
+      "'nodes_expanded'}.");
 
   module.def("default_passes", &defaultPassNames,
              "The passes optimize() runs by default, in order.");

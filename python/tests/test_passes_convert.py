@@ -16,7 +16,7 @@ def test_convert_opset_moves_the_import_and_keeps_references():
     )
     relu = model.graph.node(0)
     done = onyx.convert_opset(model, 13)
-    assert done == {"nodes_seen": 1, "nodes_changed": 0}
+    assert done == {"nodes_seen": 1, "nodes_changed": 0, "nodes_expanded": 0}
     assert model.opset_imports[""] == 13
     assert relu.op_type == "Relu"  # the node was converted in place
     assert onyx.check(model) == []
@@ -39,3 +39,21 @@ def test_a_refused_conversion_names_each_node_and_changes_nothing():
     assert "graph.node[0]: Relu 14 to 13" in message
     assert "graph.node[1]: Relu 14 to 13" in message
     assert model.to_bytes() == before
+
+
+def test_an_operator_the_target_lacks_becomes_its_function_body():
+    model = onyx.parse_text(
+        """
+        <ir_version: 9, opset_import: ["" : 20]>
+        g (float[3] x) => (float[3] y) {
+          y = Gelu (x)
+        }
+        """
+    )
+    gelu = model.graph.node(0)
+    done = onyx.convert_opset(model, 13)
+    assert done["nodes_expanded"] == 1
+    assert "Gelu" not in [node.op_type for node in model.graph]
+    assert onyx.check(model) == []
+    with pytest.raises(onyx.StaleReferenceError):
+        gelu.op_type

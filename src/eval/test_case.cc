@@ -1,5 +1,6 @@
 #include "onyx/eval/test_case.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -224,9 +225,16 @@ Result<TestCaseResult> runTestCase(const std::string& folder_text, const EvalOpt
 
 Result<TestCaseResult> runTestCase(const Model& model, const std::string& folder_text,
                                    const EvalOptions& options) {
+  return runTestCase(model, folder_text, options, Tolerance{0, 0});
+}
+
+Result<TestCaseResult> runTestCase(const Model& model, const std::string& folder_text,
+                                   const EvalOptions& options, const Tolerance& at_least) {
   fs::path folder(folder_text);
   const Graph& graph = *model.graph;
   Tolerance tolerance = toleranceOf(folder);
+  tolerance.rtol = std::max(tolerance.rtol, at_least.rtol);
+  tolerance.atol = std::max(tolerance.atol, at_least.atol);
   TestCaseResult result;
   for (const std::string& data_set_text : testDataSets(folder_text)) {
     fs::path data_set(data_set_text);

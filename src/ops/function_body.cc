@@ -40,11 +40,16 @@ bool FunctionBodyContext::hasOutput(size_t index) const {
 
 std::optional<int32_t> FunctionBodyContext::inputElementType(size_t index) const {
   if (!hasInput(index)) return std::nullopt;
-  return node.input(index)->elemType();
+  if (std::optional<int32_t> declared = node.input(index)->elemType()) return declared;
+  const Type* known = inputType(index);
+  return known != nullptr && known->kind == Type::Kind::kTensor ? known->elem_type : std::nullopt;
 }
 
 const Type* FunctionBodyContext::inputType(size_t index) const {
-  return hasInput(index) ? node.input(index)->type() : nullptr;
+  if (!hasInput(index)) return nullptr;
+  // The caller's answer holds the declared type where it knows no more.
+  if (type_of != nullptr && *type_of) return (*type_of)(*node.input(index));
+  return node.input(index)->type();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -128,7 +133,7 @@ Result<FunctionBody> parseFixedFunctionBody(const OpSchema& schema, int64_t opse
 }
 
 Result<FunctionBody> functionBodyFor(const OpSchema& schema, const Node& node, int64_t opset,
-                                     const OpsetImports& imports) {
+                                     const OpsetImports& imports, const ValueTypeOf* type_of) {
   std::string_view domain = node.domainOrDefault();
   if (schema.build_function_body != nullptr) {
     if (opset < schema.since_version) {
@@ -136,7 +141,7 @@ Result<FunctionBody> functionBodyFor(const OpSchema& schema, const Node& node, i
                                                      " is below the schema's version " +
                                                      std::to_string(schema.since_version));
     }
-    FunctionBodyContext context{schema, node, opset, imports};
+    FunctionBodyContext context{schema, node, opset, imports, type_of};
     Result<std::string> text = schema.build_function_body(context);
     if (!text) return text.status();
     Result<FunctionBody> body = parseBody(*text, "a built function body");

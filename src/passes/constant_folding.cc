@@ -28,7 +28,7 @@
 #include "onyx/ops/registry.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/folding.h"
-#include "passes/inline_branch.h"
+#include "passes/inline_internal.h"
 #include "passes/pass_helpers.h"
 
 namespace onyx {

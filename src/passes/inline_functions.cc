@@ -19,13 +19,14 @@
 #include "onyx/ops/callee.h"
 #include "onyx/ops/function_body.h"
 #include "onyx/ops/registry.h"
-#include "passes/inline_branch.h"
+#include "passes/inline_internal.h"
 
 namespace onyx {
 
 namespace {
 
 using B = ir_internal::GraphBuilder;
+using passes_internal::InlinedCall;
 
 // ---------------------------------------------------------------------------------------
 // Where a node is, and what it calls
@@ -379,43 +380,6 @@ void applyImports(const GraphEditor& edit, ArenaList<OperatorSetId>& scope,
   }
 }
 
-/// One call inlined: enough to take it back (undo) until everything else has succeeded, then
-/// to remove what is left of the call (finish).
-struct InlinedCall {
-  Node* call;
-  std::vector<Node*> copies;  // the body's nodes, in order, just before the call
-  // The call's outputs, now produced by copies (null where the call had none).
-  std::vector<Value*> outputs;
-  ArenaList<OperatorSetId>* imports;
-  size_t imports_before;  // the entries the import list had
-
-  /// Removes the call, which has no outputs left, so nothing can refuse.
-  void finish() const {
-    Status removed = call->destroy();
-    ONYX_ASSERT(removed.isOk() && "an inlined call has no outputs left to refuse its removal");
-    (void)removed;
-  }
-
-  /// Puts the graph back as it was before the call was inlined: the call's outputs are its
-  /// own again, the copies go (readers first), the imports added are dropped.
-  void undo() const {
-    for (size_t k = 0; k < outputs.size(); ++k) {
-      Value* value = outputs[k];
-      if (value == nullptr) continue;
-      B::outputs(value->producer())[value->outputIndex()] = nullptr;
-      B::producer(value) = call;
-      B::outputIndex(value) = static_cast<uint32_t>(k);
-      B::outputs(call)[k] = value;
-    }
-    for (auto copy = copies.rbegin(); copy != copies.rend(); ++copy) {
-      Status removed = (*copy)->destroy();
-      ONYX_ASSERT(removed.isOk() && "a copy is read only by copies after it");
-      (void)removed;
-    }
-    imports->truncate(imports_before);
-  }
-};
-
 /// Inlines `node`, leaving the call in place without outputs (InlinedCall::finish removes
 /// it). Checks everything that can fail before changing anything.
 Result<InlinedCall> inlineResolved(Model& model, Node& node, const InlinedBody& callee) {
@@ -656,6 +620,48 @@ Result<InlineReport> inlineAllFunctions(Model& model, const InlineOptions& optio
     }
   }
   return report;
+}
+
+void InlinedCall::finish() const {
+  Status removed = call->destroy();
+  ONYX_ASSERT(removed.isOk() && "an inlined call has no outputs left to refuse its removal");
+  (void)removed;
+}
+
+void InlinedCall::undo() const {
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    Value* value = outputs[k];
+    if (value == nullptr) continue;
+    B::outputs(value->producer())[value->outputIndex()] = nullptr;
+    B::producer(value) = call;
+    B::outputIndex(value) = static_cast<uint32_t>(k);
+    B::outputs(call)[k] = value;
+  }
+  for (auto copy = copies.rbegin(); copy != copies.rend(); ++copy) {
+    Status removed = (*copy)->destroy();
+    ONYX_ASSERT(removed.isOk() && "a copy is read only by copies after it");
+    (void)removed;
+  }
+  imports->truncate(imports_before);
+}
+
+Result<InlinedCall> passes_internal::inlineOperatorBody(Model& model, Node& node,
+                                                        const ValueTypeOf* type_of) {
+  if (node.graph() == nullptr) {
+    return Status(ErrorCode::kInvalidArgument, "the node is not in a graph");
+  }
+  OpsetImports imports = scopeOf(model, node).imports;
+  Callee target = CalleeResolver(model).resolve(node, imports);
+  if (target.schema == nullptr || !target.opset || !target.operator_body) {
+    return Status(ErrorCode::kNotFound, describe(node) + ": its operator has no function body");
+  }
+  Result<FunctionBody> body =
+      functionBodyFor(*target.schema, node, *target.opset, imports, type_of);
+  if (!body) return body.status();
+  InlinedBody callee;
+  callee.operator_body = std::move(body).value();
+  callee.function = callee.operator_body->function;
+  return inlineResolved(model, node, callee);
 }
 
 Status passes_internal::inlineIfBranch(Model& model, Node& node, bool condition) {

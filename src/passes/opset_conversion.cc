@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "core/place_path.h"
@@ -17,9 +18,11 @@
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/type.h"
 #include "onyx/ir/walk.h"
+#include "onyx/ops/function_body.h"
 #include "onyx/ops/registry.h"
 #include "onyx/passes/pass.h"
 #include "ops/node_draft.h"
+#include "passes/inline_internal.h"
 
 namespace onyx {
 
@@ -156,6 +159,11 @@ struct Target {
   const OperatorSetInfo* info;
 };
 
+// How many times nodes may be replaced by their function bodies, for bodies that hold
+// operators the target lacks in turn (CastLike in a body of a body); the spec's bodies nest
+// less deep than this.
+constexpr size_t kExpansionRounds = 4;
+
 }  // namespace
 
 Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget> targets) {
@@ -185,83 +193,154 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
     return inferred->typeOf(value);
   };
 
+  // A node that cannot cross but whose operator the spec defines as a function (Gelu,
+  // LayerNormalization, CastLike, ...) is replaced by its body, whose nodes then cross on
+  // their own. The bodies are inlined beside their calls and journalled, so that a
+  // conversion refused in the end takes them back: the model is left as it was.
+  std::vector<passes_internal::InlinedCall> expanded;
+  std::unordered_set<const Node*> calls;  // the nodes expanded, without outputs until the end
+  struct Origin {
+    std::string place;   // where the expanded node is, in the model as given
+    std::string reason;  // why it could not cross itself
+    std::vector<std::string> body_reasons;
+  };
+  std::vector<Origin> origins;
+  std::unordered_map<const Node*, size_t> origin_of;     // a copy from a body -> its origin
+  std::unordered_map<const Node*, std::string> no_body;  // a body refused: the full reason
+
   ConversionSummary summary;
   std::vector<std::string> blocked;
-  // Graph by graph, so the drafts of one graph are next to each other.
   std::vector<std::unique_ptr<ops::NodeDraft>> drafts;
-  forEachGraph(model, [&](Graph& graph) {
-    GraphScope scope = scopeOf(model, graph);
-    size_t index = 0;
-    for (Node* node : graph.nodes()) {
-      size_t position = index++;
-      std::string_view domain = canonicalDomain(node->domainOrDefault());
-      auto target = wanted.find(domain);
-      if (target == wanted.end()) continue;
-      std::optional<int64_t> imported = scope.imports.versionOf(domain);
-      if (!imported || *imported == target->second.version) continue;
-      ++summary.nodes_seen;
-      auto block = [&](std::string_view reason) {
-        blocked.push_back(fmt::format(
-            "{}: {}",
-            joinPath(graphPlace(model, graph), pathSegment("node", position, node->nameOrEmpty())),
-            reason));
-      };
-      const Operator* op = findOperator(domain, node->opType());
-      const OpSchema* from = op != nullptr ? op->at(*imported) : nullptr;
-      if (from == nullptr) {
-        block(fmt::format("{} is not an operator of {} {}", quoted(node->opType()),
-                          domainLabel(domain), *imported));
-        continue;
-      }
-      const OpSchema* to = op->at(target->second.version);
-      if (to == nullptr) {
-        block(fmt::format("{} does not exist before opset {}", node->opType(),
-                          op->versions.begin()->since_version));
-        continue;
-      }
-      if (to->deprecated) {
-        block(fmt::format("{} is withdrawn from opset {} on", node->opType(), to->since_version));
-        continue;
-      }
-      if (from == to) continue;
-      auto draft =
-          std::make_unique<ops::NodeDraft>(*node, edit, type_of, initializerInputsOf(model));
-      if (Status crossed = crossSteps(*draft, *op, *from, *to); !crossed) {
-        block(crossed.message());
-        continue;
-      }
-      // Nodes an adapter added after this one (of the default domain, as this node's is)
-      // cross the steps left from where it wrote them.
-      bool followers_crossed = true;
-      for (ops::NodeDraft::Follower& follower : draft->followers()) {
-        const Operator* added = findOperator(domain, follower.draft->node().opType());
-        const OpSchema* written = added != nullptr ? added->at(follower.opset) : nullptr;
-        const OpSchema* wanted_version =
-            added != nullptr ? added->at(target->second.version) : nullptr;
-        Status crossed =
-            written == nullptr || wanted_version == nullptr
-                ? Status(ErrorCode::kUnsupported,
-                         fmt::format("{} {} to {}: needs {}, which opset {} lacks", node->opType(),
-                                     from->since_version, to->since_version,
-                                     follower.draft->node().opType(), target->second.version))
-                : crossSteps(*follower.draft, *added, *written, *wanted_version);
-        if (!crossed) {
-          block(crossed.message());
-          followers_crossed = false;
-          break;
+  for (size_t round = 0;; ++round) {
+    summary = ConversionSummary{};
+    blocked.clear();
+    drafts.clear();
+    for (Origin& origin : origins) origin.body_reasons.clear();
+    // Nodes that cannot cross but have a function body, with where they are and why.
+    std::vector<std::pair<Node*, Origin>> expandable;
+    // Graph by graph, so the drafts of one graph are next to each other.
+    forEachGraph(model, [&](Graph& graph) {
+      GraphScope scope = scopeOf(model, graph);
+      size_t index = 0;
+      for (Node* node : graph.nodes()) {
+        if (calls.contains(node)) continue;  // its body stands for it
+        size_t position = index++;
+        std::string_view domain = canonicalDomain(node->domainOrDefault());
+        auto target = wanted.find(domain);
+        if (target == wanted.end()) continue;
+        std::optional<int64_t> imported = scope.imports.versionOf(domain);
+        if (!imported || *imported == target->second.version) continue;
+        ++summary.nodes_seen;
+        const Operator* op = findOperator(domain, node->opType());
+        const OpSchema* from = op != nullptr ? op->at(*imported) : nullptr;
+        auto block = [&](std::string_view reason) {  // `reason` may be replaced
+          auto copy = origin_of.find(node);
+          if (auto body = no_body.find(node); body != no_body.end()) reason = body->second;
+          if (round < kExpansionRounds && from != nullptr && !no_body.contains(node) &&
+              hasFunctionBodyAt(*from, *imported)) {
+            expandable.emplace_back(
+                node, Origin{joinPath(graphPlace(model, graph),
+                                      pathSegment("node", position, node->nameOrEmpty())),
+                             std::string(reason),
+                             {}});
+          } else if (copy != origin_of.end()) {
+            origins[copy->second].body_reasons.emplace_back(reason);
+          } else {
+            blocked.push_back(
+                fmt::format("{}: {}",
+                            joinPath(graphPlace(model, graph),
+                                     pathSegment("node", position, node->nameOrEmpty())),
+                            reason));
+          }
+        };
+        if (from == nullptr) {
+          block(fmt::format("{} is not an operator of {} {}", quoted(node->opType()),
+                            domainLabel(domain), *imported));
+          continue;
         }
+        const OpSchema* to = op->at(target->second.version);
+        if (to == nullptr) {
+          block(fmt::format("{} does not exist before opset {}", node->opType(),
+                            op->versions.begin()->since_version));
+          continue;
+        }
+        if (to->deprecated) {
+          block(fmt::format("{} is withdrawn from opset {} on", node->opType(), to->since_version));
+          continue;
+        }
+        if (from == to) continue;
+        auto draft =
+            std::make_unique<ops::NodeDraft>(*node, edit, type_of, initializerInputsOf(model));
+        if (Status crossed = crossSteps(*draft, *op, *from, *to); !crossed) {
+          block(crossed.message());
+          continue;
+        }
+        // Nodes an adapter added after this one (of the default domain, as this node's is)
+        // cross the steps left from where it wrote them.
+        bool followers_crossed = true;
+        for (ops::NodeDraft::Follower& follower : draft->followers()) {
+          const Operator* added = findOperator(domain, follower.draft->node().opType());
+          const OpSchema* written = added != nullptr ? added->at(follower.opset) : nullptr;
+          const OpSchema* wanted_version =
+              added != nullptr ? added->at(target->second.version) : nullptr;
+          Status crossed =
+              written == nullptr || wanted_version == nullptr
+                  ? Status(ErrorCode::kUnsupported,
+                           fmt::format("{} {} to {}: needs {}, which opset {} lacks",
+                                       node->opType(), from->since_version, to->since_version,
+                                       follower.draft->node().opType(), target->second.version))
+                  : crossSteps(*follower.draft, *added, *written, *wanted_version);
+          if (!crossed) {
+            block(crossed.message());
+            followers_crossed = false;
+            break;
+          }
+        }
+        if (!followers_crossed) continue;
+        if (!draft->changed()) continue;
+        drafts.push_back(std::move(draft));
       }
-      if (!followers_crossed) continue;
-      if (!draft->changed()) continue;
-      drafts.push_back(std::move(draft));
+    });
+    if (expandable.empty()) break;
+    // Expand, then draft again: the bodies' nodes, and the types inference now finds.
+    for (auto& [node, origin] : expandable) {
+      Result<passes_internal::InlinedCall> inlined =
+          passes_internal::inlineOperatorBody(model, *node, &type_of);
+      if (!inlined) {
+        // Blocked as before, with why the body could not help, from the next round on.
+        no_body.emplace(node, fmt::format("{}; its function body cannot stand in: {}",
+                                          origin.reason, inlined.status().message()));
+        continue;
+      }
+      // A node of a body that is itself expanded keeps the origin of the first.
+      size_t index = origins.size();
+      if (auto outer = origin_of.find(node); outer != origin_of.end()) {
+        index = outer->second;
+      } else {
+        origins.push_back(std::move(origin));
+      }
+      for (const Node* copy : inlined->copies) origin_of[copy] = index;
+      calls.insert(node);
+      expanded.push_back(std::move(inlined).value());
     }
-  });
+    inferred.reset();
+  }
+  for (const Origin& origin : origins) {
+    if (origin.body_reasons.empty()) continue;
+    std::string line = fmt::format(
+        "{}: {}, and its function body cannot cross either:", origin.place, origin.reason);
+    for (const std::string& reason : origin.body_reasons) line += "\n    " + reason;
+    blocked.push_back(std::move(line));
+  }
   if (!blocked.empty()) {
+    for (auto call = expanded.rbegin(); call != expanded.rend(); ++call) call->undo();
     std::string message = fmt::format("cannot convert: {} node{} cannot cross", blocked.size(),
                                       blocked.size() == 1 ? "" : "s");
     for (const std::string& line : blocked) message += "\n  " + line;
     return Status(ErrorCode::kUnsupported, std::move(message));
   }
+  for (const passes_internal::InlinedCall& call : expanded) call.finish();
+  summary.nodes_expanded = origins.size();
 
   // Everything converts: write the drafts, one patch per graph, then the imports.
   for (size_t first = 0; first < drafts.size();) {

@@ -8,6 +8,7 @@
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ops/registry.h"
 #include "support/check_testing.h"
+#include "support/eval_testing.h"
 #include "support/graph_testing.h"
 
 namespace onyx {
@@ -142,17 +143,86 @@ TEST(OpsetConversion, UpFromOpsetOneDropsTheConsumedInputsHint) {
   EXPECT_FALSE(found.hasErrors()) << listed(found);
 }
 
-TEST(OpsetConversion, AnOperatorYoungerThanTheTargetIsRefused) {
+TEST(OpsetConversion, AnOperatorYoungerThanTheTargetWithoutABodyIsRefused) {
   Model model = parseOrFail(R"(
-    <ir_version: 9, opset_import: ["" : 20]>
-    g (float[2] x) => (float[2] y) {
-      y = Gelu (x)
+    <ir_version: 8, opset_import: ["" : 14]>
+    g (float[2,2] x) => (float[2,2] y) {
+      y = Trilu (x)
     })");
-  Result<ConversionSummary> done = convertOpset(model, 19);
+  Result<ConversionSummary> done = convertOpset(model, 13);
   ASSERT_FALSE(done);
-  EXPECT_NE(done.status().message().find("graph.node[0]: Gelu does not exist before opset 20"),
+  EXPECT_NE(done.status().message().find("graph.node[0]: Trilu does not exist before opset 14"),
             std::string::npos)
       << done.status().message();
+}
+
+// Gelu is younger than opset 19, but the spec defines it as a function of operators that
+// opset 19 has: the node becomes its body, which computes what it did.
+TEST(OpsetConversion, AnOperatorYoungerThanTheTargetBecomesItsFunctionBody) {
+  const char* text = R"(
+    <ir_version: 9, opset_import: ["" : 20]>
+    g (float[5] x) => (float[5] y) {
+      h = Gelu <approximate = "tanh"> (x)
+      y = Neg (h)
+    })";
+  Model model = parseOrFail(text);
+  std::vector<NamedValue> inputs = {
+      {"x", testing::tensorOf<float>(ElementType::kFloat, {5}, {-3.0f, -0.5f, 0.0f, 0.7f, 2.5f})}};
+  std::vector<std::vector<float>> before = testing::floatOutputs(model, inputs);
+  Result<ConversionSummary> done = convertOpset(model, 13);
+  ASSERT_TRUE(done) << done.status().toString();
+  EXPECT_EQ(done->nodes_expanded, 1u);
+  EXPECT_EQ(model.opsetVersion(""), 13);
+  EXPECT_EQ(testing::opTypes(*model.graph).find("Gelu"), std::string::npos)
+      << testing::opTypes(*model.graph);
+  Diagnostics found = checkModel(model);
+  EXPECT_FALSE(found.hasErrors()) << listed(found);
+  std::vector<std::vector<float>> after = testing::floatOutputs(model, inputs);
+  ASSERT_EQ(after.size(), 1u);
+  ASSERT_EQ(before.size(), 1u);
+  for (size_t i = 0; i < before[0].size(); ++i) {
+    EXPECT_NEAR(after[0][i], before[0][i], 1e-6) << "element " << i;
+  }
+}
+
+// CastLike's body is a Cast to the element type of its second input, here a value no type is
+// declared for: inference knows it.
+TEST(OpsetConversion, ABodyThatNeedsAnInputTypeGetsItFromInference) {
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 19]>
+    g (float[3] x, int32[3] t) => (int32[3] y) {
+      like = Abs (t)
+      y = CastLike (x, like)
+    })");
+  Result<ConversionSummary> done = convertOpset(model, 13);
+  ASSERT_TRUE(done) << done.status().toString();
+  EXPECT_EQ(testing::opTypes(*model.graph), "Abs Cast");
+  const Node* cast = model.graph->lastNode();
+  EXPECT_EQ(cast->intAttr("to"), static_cast<int64_t>(ElementType::kInt32));
+  Diagnostics found = checkModel(model);
+  EXPECT_FALSE(found.hasErrors()) << listed(found);
+}
+
+// LayerNormalization's body holds an int64 Constant, which opset 8 cannot write: the body is
+// taken back, the model is as it was, and the error says what in the body blocks.
+TEST(OpsetConversion, ABodyThatCannotCrossIsTakenBack) {
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,4] x, float[4] scale, float[4] bias) => (float[2,4] y, float[2,4] z) {
+      y = LayerNormalization <axis = -1> (x, scale, bias)
+      z = Relu (x)
+    })");
+  std::string before = testing::bytesOf(model);
+  Result<ConversionSummary> done = convertOpset(model, 8);
+  ASSERT_FALSE(done);
+  const std::string& message = done.status().message();
+  EXPECT_NE(message.find("1 node cannot cross"), std::string::npos) << message;
+  EXPECT_NE(message.find("graph.node[0]: LayerNormalization does not exist before opset 17, "
+                         "and its function body cannot cross either:"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("Constant 9 to 1"), std::string::npos) << message;
+  EXPECT_EQ(testing::bytesOf(model), before);
 }
 
 TEST(OpsetConversion, ANestedNodeIsNamedByItsPath) {

@@ -144,8 +144,13 @@ int runConvert(const ConvertArgs& args) {
                  converted.status().message());
       return usage ? kExitUnreadable : kExitInvalid;
     }
-    fmt::print(stderr, "onyx: converted; {} of {} nodes rewritten\n", converted->nodes_changed,
+    fmt::print(stderr, "onyx: converted; {} of {} nodes rewritten", converted->nodes_changed,
                converted->nodes_seen);
+    if (converted->nodes_expanded > 0) {
+      fmt::print(stderr, ", {} replaced by {}", converted->nodes_expanded,
+                 converted->nodes_expanded == 1 ? "its function body" : "their function bodies");
+    }
+    fmt::print(stderr, "\n");
   }
   if (args.sort) {
     // A cycle cannot be sorted: the model is invalid, and nothing is written.

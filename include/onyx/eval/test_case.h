@@ -53,6 +53,10 @@ Result<TestCaseResult> runTestCase(const std::string& folder, const EvalOptions&
 /// the case in `folder`.
 Result<TestCaseResult> runTestCase(const Model& model, const std::string& folder,
                                    const EvalOptions& options = {});
+/// The same, each output compared within the wider of the case's tolerance and `at_least`
+/// (a model whose arithmetic was rewritten, rounding in between, in a 16-bit type).
+Result<TestCaseResult> runTestCase(const Model& model, const std::string& folder,
+                                   const EvalOptions& options, const Tolerance& at_least);
 
 }  // namespace onyx
 

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 
@@ -35,6 +36,10 @@
 
 namespace onyx {
 
+/// A value's type where the caller knows more than the value declares (inference's
+/// answer), or null.
+using ValueTypeOf = std::function<const Type*(const Value&)>;
+
 /// What a builder (OpSchema::build_function_body) knows of the node it writes a body for.
 struct FunctionBodyContext {
   const OpSchema& schema;
@@ -44,6 +49,8 @@ struct FunctionBodyContext {
   /// The opsets imported where the node is (the model's, or its function's), for bodies that
   /// use operators of another domain (FlexAttention, of ai.onnx.preview, uses ai.onnx's).
   const OpsetImports& imports;
+  /// Where a value's type is known beyond its declaration (inference's answer); may be null.
+  const ValueTypeOf* type_of = nullptr;
 
   /// The node's attribute `name` as given (null when the node leaves it out: the builder
   /// applies the schema's default itself).
@@ -54,9 +61,10 @@ struct FunctionBodyContext {
   /// Whether the node has input / output `index` and does not leave it out ("").
   bool hasInput(size_t index) const;
   bool hasOutput(size_t index) const;
-  /// The element type of input `index` where its value's type (or initializer) says it.
+  /// The element type of input `index` where its value's type (or initializer, or
+  /// `type_of`) says it.
   std::optional<int32_t> inputElementType(size_t index) const;
-  /// The declared type of input `index`, or null.
+  /// The declared type of input `index`, else `type_of`'s answer, or null.
   const Type* inputType(size_t index) const;
 };
 
@@ -82,8 +90,11 @@ const FunctionBodyText* fixedFunctionBodyAt(const OpSchema& schema, int64_t opse
 /// is. Errors: kNotFound when the schema has no body at `opset`; the builder's error when it
 /// refuses the node (kUnsupported, saying why); kInternal when a body does not parse or does
 /// not match its schema (a bug in onyx).
+/// `type_of`, when given, answers for inputs whose type is not declared (a builder that
+/// needs an input's element type asks).
 Result<FunctionBody> functionBodyFor(const OpSchema& schema, const Node& node, int64_t opset,
-                                     const OpsetImports& imports = OpsetImports());
+                                     const OpsetImports& imports = OpsetImports(),
+                                     const ValueTypeOf* type_of = nullptr);
 
 /// The text of a body with nothing of a node: the fixed body at `opset` (kNotFound when there
 /// is none; builders need a node).
