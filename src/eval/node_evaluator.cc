@@ -5,8 +5,8 @@
 #include "onyx/eval/node_evaluator.h"
 
 #include "core/quote.h"
-#include "eval/kernel_provider.h"
-#include "eval/native_kernels.h"
+#include "eval/kernels/native_kernels.h"
+#include "eval/providers/provider.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph_scope.h"
@@ -60,9 +60,9 @@ Result<std::vector<EvalValue>> KernelNodeEvaluator::run(const Model& model, cons
   ctx.outputs_.resize(node.outputCount());
   ctx.wanted_.resize(node.outputCount());
   for (size_t i = 0; i < node.outputCount(); ++i) ctx.wanted_[i] = node.output(i) != nullptr;
-  for (const eval_internal::KernelProvider* provider : eval_internal::kernelProviders()) {
+  for (const eval_internal::Provider* provider : eval_internal::providers()) {
     std::unique_ptr<eval_internal::ProvidedKernel> provided =
-        provider->bind(node, *callee.schema, callee.opset.value_or(0));
+        provider->kernel(node, *callee.schema, callee.opset.value_or(0));
     if (provided == nullptr) continue;
     Result<bool> ran = provided->run(ctx);
     if (!ran) return ran.status();

@@ -1,5 +1,5 @@
 // Internal: operators on channels-last inputs. The evaluator keeps the values between two
-// oneDNN convolutions channels-last (N, H, W, C; src/eval/channels_last_kernels.h); these
+// oneDNN convolutions channels-last (N, H, W, C; src/eval/layout/channels_last_kernels.h); these
 // run what a convolution network puts between them on such values. Each gives exactly the
 // elements the operator's own kernel gives for the channels-first input, placed
 // channels-last, and is defined beside that kernel. nullopt: a call it does not handle

@@ -1,5 +1,5 @@
 // Values between convolutions stay channels-last through the nodes a convolution network
-// puts between them (src/eval/channels_last_kernels.h): the plan keeps them so only where
+// puts between them (src/eval/layout/channels_last_kernels.h): the plan keeps them so only where
 // every reader takes that layout, and the results are those of the literal evaluation
 // (fusions off).
 #include <gtest/gtest.h>
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/executor.h"
+#include "eval/engine/executor.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/node.h"

@@ -1,5 +1,5 @@
 // Conv → Add → Relu groups run as one oneDNN convolution, with channels-last values between
-// them (src/eval/conv_fusion.h): they compute what the nodes compute one by one.
+// them (src/eval/kernels/fused_convolution.h): they compute what the nodes compute one by one.
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// A MatMul by a matrix + a bias row (+ Relu) runs as one product (src/eval/fused_matmul.h):
+// A MatMul by a matrix + a bias row (+ Relu) runs as one product (src/eval/kernels/fused_matmul.h):
 // it computes what the nodes compute one by one, up to float rounding.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The evaluator's plan (src/eval/plan.h): fused steps give what their nodes give one by one
+// The evaluator's plan (src/eval/engine/plan.h): fused steps give what their nodes give one by one
 // (fusions off), the observer sees the steps, unsorted nodes run in order with a warning,
 // and the calling thread's OpenMP setting survives a run.
 #include <gtest/gtest.h>
@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "eval/executor.h"
-#include "eval/frame.h"
+#include "eval/engine/executor.h"
+#include "eval/engine/frame.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/node.h"
 #include "onyx/passes/pass.h"

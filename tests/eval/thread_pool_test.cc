@@ -1,6 +1,6 @@
 // The evaluator's worker threads: every part runs exactly once, runs follow one another, and
 // a split nested inside a part runs on its thread instead of waiting for busy workers.
-#include "eval/thread_pool.h"
+#include "eval/kernels/thread_pool.h"
 
 #include <gtest/gtest.h>
 

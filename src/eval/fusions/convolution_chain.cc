@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "eval/plan.h"
+#include "eval/engine/plan.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
@@ -206,5 +206,19 @@ class ConvolutionChainPattern final : public FusionPattern {
 }  // namespace
 
 const FusionPattern& convolutionChainPattern() { return soleInstance<ConvolutionChainPattern>(); }
+
+extern const ConvolutionEpilogue& convBatchNormEpilogue();
+extern const ConvolutionEpilogue& convResidualAddEpilogue();
+extern const ConvolutionEpilogue& convActivationEpilogue();
+extern const ConvolutionEpilogue& convSpelledActivationEpilogue();
+extern const ConvolutionEpilogue& convOutputTransposeEpilogue();
+
+std::span<const ConvolutionEpilogue* const> convolutionEpilogues() {
+  static const ConvolutionEpilogue* const kEpilogues[] = {
+      &convBatchNormEpilogue(),         &convResidualAddEpilogue(),     &convActivationEpilogue(),
+      &convSpelledActivationEpilogue(), &convOutputTransposeEpilogue(),
+  };
+  return kEpilogues;
+}
 
 }  // namespace onyx::eval_internal

@@ -2,17 +2,18 @@
 // run as one oneDNN convolution (fused_convolution.h).
 //
 // The chain starts at a Conv; then each node that alone reads the chain's end is offered to
-// the epilogues of convolutionEpilogues() (fusions.cc) in order, and the first that absorbs
-// it extends the chain: a BatchNormalization folded into the weights and bias, a residual
-// Add, activations. A new epilogue is a file in this folder and a line in that table.
+// the epilogues of convolutionEpilogues() in order, and the first that absorbs it extends
+// the chain: a BatchNormalization folded into the weights and bias, a residual Add,
+// activations. The epilogues are the chain's parts, not fusions of their own: a new one is a
+// file in this folder and a line in the chain's list (the end of convolution_chain.cc).
 #pragma once
 
 #include <initializer_list>
 #include <span>
 #include <vector>
 
-#include "eval/fused_convolution.h"
 #include "eval/fusions/fusion_pattern.h"
+#include "eval/kernels/fused_convolution.h"
 
 namespace onyx::eval_internal {
 
@@ -60,7 +61,7 @@ class ConvolutionEpilogue {
   }
 };
 
-/// The epilogues, in the order they are offered a node (fusions.cc).
+/// The epilogues, in the order they are offered a node (convolution_chain.cc).
 std::span<const ConvolutionEpilogue* const> convolutionEpilogues();
 
 /// Whether `node` has a first input and one output.

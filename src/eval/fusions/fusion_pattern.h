@@ -1,13 +1,12 @@
-// Internal to the evaluator: nodes that run together as one step, and the table that lists
-// the patterns which find them.
+// Internal to the evaluator: nodes that run together as one step.
 //
-// When fusions are on (EvalOptions::fusions), compiling a graph asks each pattern of
-// fusionPatterns() (fusions.cc) at each node not yet fused, in order: a pattern that matches
-// returns the group's nodes and the step that runs them. A fused step gives the values of
-// the group's nodes up to float rounding (it may fold constants, or keep the products of
-// several nodes in registers); it may decline a call (an element type, a shape it does not
-// handle), and the nodes then run one by one. A new fusion is a file in this folder and a
-// line in the table.
+// When fusions are on (EvalOptions::fusions), compiling a graph asks the patterns that each
+// provider offers (providers/provider.h), provider by provider and in each provider's order,
+// at each node not yet fused: a pattern that matches returns the group's nodes and the step
+// that runs them. A fused step gives the values of the group's nodes up to float rounding (it
+// may fold constants, or keep the products of several nodes in registers); it may decline a
+// call (an element type, a shape it does not handle), and the nodes then run one by one. A
+// new fusion is a file in this folder and a line in its provider's list.
 //
 // Every value between two members must be read by the next member alone (FusionGraph::
 // soleReader), so that the group can run where its last member stands. A step may keep its
@@ -21,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "eval/providers/provider.h"
 #include "onyx/core/array.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/opset_imports.h"
@@ -88,17 +88,6 @@ class FusionPattern {
   /// The group that starts at `anchor`, or nullopt.
   virtual std::optional<FusionMatch> match(const Node& anchor, const FusionGraph& graph) const = 0;
 };
-
-/// The one instance of a stateless table entry (a fusion pattern, a convolution epilogue),
-/// made on first use: what each fusion file hands to the tables of fusions.cc.
-template <class Entry>
-const Entry& soleInstance() {
-  static const Entry kInstance;
-  return kInstance;
-}
-
-/// The patterns, in the order they are tried (fusions.cc).
-std::span<const FusionPattern* const> fusionPatterns();
 
 /// A fused step's view of the run: the values it reads and writes, and the kernel host.
 class StepRun {

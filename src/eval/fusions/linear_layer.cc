@@ -1,8 +1,8 @@
 // A linear layer: a float MatMul by a matrix, the Add of a bias row, maybe a Relu, as one
 // matrix product that starts from the bias (fused_matmul.h).
-#include "eval/fused_matmul.h"
 #include "eval/fusions/convolution_chain.h"
 #include "eval/fusions/fusion_pattern.h"
+#include "eval/kernels/fused_matmul.h"
 #include "onyx/ir/node.h"
 
 namespace onyx::eval_internal {

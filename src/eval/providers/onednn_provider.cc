@@ -1,14 +1,18 @@
-// oneDNN as a kernel provider: 2-D float convolutions through its convolution primitive
-// (fused_convolution.h), which keeps the reordered weights between runs. What it declines
-// (other ranks and types) the built-in kernel runs.
-#include "eval/fused_convolution.h"
-#include "eval/kernel_provider.h"
-#include "eval/plan.h"
+// oneDNN as a provider: a float Conv alone through its convolution primitive
+// (fused_convolution.h), which keeps the reordered weights between runs, and the convolution
+// chain (fusions/convolution_chain.h), a Conv with what follows it as one primitive. What it
+// declines (other ranks and types) the built-in kernel runs.
+#include "eval/engine/plan.h"
+#include "eval/fusions/fusion_pattern.h"
+#include "eval/kernels/fused_convolution.h"
+#include "eval/providers/provider.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
 #include "ops/nn/conv_kernels.h"
 
 namespace onyx::eval_internal {
+
+extern const FusionPattern& convolutionChainPattern();
 
 namespace {
 
@@ -44,11 +48,11 @@ class OnednnConvolution final : public ProvidedKernel {
   FusedConvolution convolution_;
 };
 
-class OnednnProvider final : public KernelProvider {
+class OnednnProvider final : public Provider {
  public:
   std::string_view name() const override { return "oneDNN"; }
-  std::unique_ptr<ProvidedKernel> bind(const Node& node, const OpSchema& schema,
-                                       int64_t opset) const override {
+  std::unique_ptr<ProvidedKernel> kernel(const Node& node, const OpSchema& schema,
+                                         int64_t opset) const override {
     (void)schema;
     (void)opset;
     if (node.opType() != "Conv" || !canonicalDomain(node.domainOrDefault()).empty() ||
@@ -58,13 +62,15 @@ class OnednnProvider final : public KernelProvider {
     // Weights an input cannot override are reordered for oneDNN once.
     return std::make_unique<OnednnConvolution>(fixedInitializer(node.input(1)) != nullptr);
   }
+
+  std::span<const FusionPattern* const> fusions() const override {
+    static const FusionPattern* const kFusions[] = {&convolutionChainPattern()};
+    return kFusions;
+  }
 };
 
 }  // namespace
 
-const KernelProvider& onednnProvider() {
-  static const OnednnProvider kProvider;
-  return kProvider;
-}
+const Provider& onednnProvider() { return soleInstance<OnednnProvider>(); }
 
 }  // namespace onyx::eval_internal

@@ -1,6 +1,6 @@
 // Internal: the image readers ImageDecoder uses. JPEG, PNG, TIFF, WebP and JPEG 2000 go
 // through their reference libraries (libjpeg-turbo, libpng, libtiff, libwebp, OpenJPEG; see
-// src/eval/image_codecs.cc); BMP (uncompressed 8, 24 and 32-bit) and binary PNM (P5, P6), simpler
+// src/eval/kernels/image_codecs.cc); BMP (uncompressed 8, 24 and 32-bit) and binary PNM (P5, P6), simpler
 // than any library for them, are read here. Each gives 8-bit pixels, row-major, 1 (gray) or
 // 3 (RGB) channels, or an error message.
 #pragma once
@@ -181,6 +181,6 @@ inline std::optional<Pixels> decodePnm(Bytes b, std::string& error) {
 }
 
 // JPEG, PNG, TIFF, WebP and JPEG 2000 go through their libraries, which only the evaluator
-// links: src/eval/image_codecs.cc, reached through NativeKernels (ops/native_kernels.h).
+// links: src/eval/kernels/image_codecs.cc, reached through NativeKernels (ops/native_kernels.h).
 
 }  // namespace onyx::ops::image

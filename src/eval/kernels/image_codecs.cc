@@ -28,7 +28,7 @@
 #include <tiffio.h>
 #include <webp/decode.h>
 
-#include "eval/image_codecs.h"
+#include "eval/kernels/image_codecs.h"
 
 namespace onyx::ops::image {
 namespace {

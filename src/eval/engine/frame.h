@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "eval/plan.h"
+#include "eval/engine/plan.h"
 #include "onyx/ops/eval_value.h"
 
 namespace onyx::eval_internal {

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "eval/frame.h"
-#include "eval/plan.h"
-#include "eval/thread_pool.h"
+#include "eval/engine/frame.h"
+#include "eval/engine/plan.h"
+#include "eval/kernels/thread_pool.h"
 #include "onyx/core/buffer_pool.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ops/callee.h"
@@ -47,7 +47,7 @@ class Executor final : public KernelHost, public PlanContext {
   Result<const EvalValue*> constant(const Value& value) override;
   Result<const Function*> operatorBody(const Node& node, const OpSchema& schema, int64_t opset,
                                        const OpsetImports& imports) override;
-  std::span<const KernelProvider* const> providers() const override;
+  std::span<const Provider* const> providers() const override;
   bool fusions() const override { return options_.fusions; }
   InitializerInputs initializerInputs() const override {
     return initializerInputsOf(model_, options_.constant_initializers);

@@ -3,9 +3,9 @@
 // what it may take over.
 #pragma once
 
-#include "eval/frame.h"
+#include "eval/engine/frame.h"
+#include "eval/engine/plan.h"
 #include "eval/fusions/fusion_pattern.h"
-#include "eval/plan.h"
 
 namespace onyx::eval_internal {
 

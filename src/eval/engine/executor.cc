@@ -1,7 +1,7 @@
 // The evaluator's walk: the steps of a compiled plan, in order, each node through its
 // provided or built-in kernel or the plan of the function it calls, subgraphs in frames
 // nested in their node's.
-#include "eval/executor.h"
+#include "eval/engine/executor.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,11 +9,11 @@
 
 #include "core/place_path.h"
 #include "core/quote.h"
-#include "eval/channels_last_kernels.h"
-#include "eval/fused_convolution.h"
+#include "eval/engine/step_run.h"
 #include "eval/fusions/fusion_pattern.h"
-#include "eval/native_kernels.h"
-#include "eval/step_run.h"
+#include "eval/kernels/fused_convolution.h"
+#include "eval/kernels/native_kernels.h"
+#include "eval/layout/channels_last_kernels.h"
 #include "ir/graph_place.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/node.h"
@@ -54,7 +54,7 @@ int Executor::threads() const {
 
 const NativeKernels* Executor::nativeKernels() const { return &eval_internal::nativeKernels(); }
 
-std::span<const KernelProvider* const> Executor::providers() const { return kernelProviders(); }
+std::span<const Provider* const> Executor::providers() const { return eval_internal::providers(); }
 
 Result<const EvalValue*> Executor::constant(const Value& value) {
   auto cached = constants_.find(&value);

@@ -1,7 +1,7 @@
 // The table of channels-last kernels (channels_last_kernels.h): pooling, upsampling and
 // concatenation through their operators' channels-last variants (ops/channels_last.h), and
 // elementwise operators through their own kernels, which do not care where an element sits.
-#include "eval/channels_last_kernels.h"
+#include "eval/layout/channels_last_kernels.h"
 
 #include <algorithm>
 #include <array>

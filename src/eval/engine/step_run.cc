@@ -1,4 +1,4 @@
-#include "eval/step_run.h"
+#include "eval/engine/step_run.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
-#include "eval/native_kernels.h"
+#include "eval/kernels/native_kernels.h"
 
 #include <dnnl.h>
 
-#include "eval/image_codecs.h"
-#include "eval/openmp_threads.h"
+#include "eval/kernels/image_codecs.h"
+#include "eval/kernels/openmp_threads.h"
 
 namespace onyx::eval_internal {
 

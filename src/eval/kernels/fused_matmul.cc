@@ -1,4 +1,4 @@
-#include "eval/fused_matmul.h"
+#include "eval/kernels/fused_matmul.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "eval/thread_pool.h"
+#include "eval/kernels/thread_pool.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,4 +1,4 @@
-#include "eval/openmp_threads.h"
+#include "eval/kernels/openmp_threads.h"
 
 // libgomp's, declared here because clang has no <omp.h> without libomp.
 extern "C" {

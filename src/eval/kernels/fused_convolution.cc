@@ -1,4 +1,4 @@
-#include "eval/fused_convolution.h"
+#include "eval/kernels/fused_convolution.h"
 
 #include <dnnl.hpp>
 
@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "eval/openmp_threads.h"
+#include "eval/kernels/openmp_threads.h"
 
 namespace onyx::eval_internal {
 

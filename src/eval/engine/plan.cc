@@ -1,12 +1,12 @@
-#include "eval/plan.h"
+#include "eval/engine/plan.h"
 
 #include <algorithm>
 #include <unordered_set>
 
 #include "core/place_path.h"
 #include "core/quote.h"
-#include "eval/channels_last_kernels.h"
 #include "eval/fusions/fusion_pattern.h"
+#include "eval/layout/layout_plan.h"
 #include "ir/graph_place.h"
 #include "ir/nested_reads.h"
 #include "onyx/ir/attribute.h"
@@ -36,19 +36,6 @@ Operand GraphPlan::operandOf(const Value* value) const {
 bool runnable(const Callee& callee) {
   return callee.function != nullptr ||
          (callee.schema != nullptr && (callee.schema->kernel != nullptr || callee.operator_body));
-}
-
-bool oneElementConstant(const Value* value, InitializerInputs initializer_inputs) {
-  auto oneElement = [](const Tensor* tensor) {
-    if (tensor == nullptr || tensor->dims.size() > 4) return false;
-    return std::all_of(tensor->dims.begin(), tensor->dims.end(),
-                       [](int64_t dim) { return dim == 1; });
-  };
-  if (const Tensor* tensor = constantTensor(value, initializer_inputs)) return oneElement(tensor);
-  const Node* producer = value != nullptr ? value->producer() : nullptr;
-  return producer != nullptr && isStandardOperator(*producer, "Constant") &&
-         (producer->attribute("value_float") != nullptr ||
-          producer->attribute("value_int") != nullptr);
 }
 
 std::vector<const Value*> graphInputs(const Graph& graph) {
@@ -121,7 +108,6 @@ class Compiler final : public FusionGraph {
   void planRepeats();
   void planSteps();
   void planDrops();
-  void planLayouts();
 
   GraphPlan& plan_;
   PlanContext& context_;
@@ -182,8 +168,8 @@ Status Compiler::bind(BoundNode& bound) {
       if (!body) return body.status();
       bound.function = *body;
     }
-    for (const KernelProvider* provider : context_.providers()) {
-      bound.provided = provider->bind(node, *bound.schema, bound.opset);
+    for (const Provider* provider : context_.providers()) {
+      bound.provided = provider->kernel(node, *bound.schema, bound.opset);
       if (bound.provided != nullptr) break;
     }
   }
@@ -273,7 +259,9 @@ Status Compiler::compile(std::span<const Value* const> inputs,
   planRepeats();
   planSteps();
   planDrops();
-  planLayouts();
+  if (context_.fusions()) {
+    planLayouts(plan_, context_.providers(), results_, context_.initializerInputs());
+  }
   return Status::ok();
 }
 
@@ -318,20 +306,24 @@ void Compiler::planSteps() {
     for (size_t i = 0; i < plan_.nodes.size(); ++i) {
       const Node& anchor = *plan_.nodes[i].node;
       if (claimed_.contains(&anchor)) continue;
-      for (const FusionPattern* pattern : fusionPatterns()) {
-        std::optional<FusionMatch> match = pattern->match(anchor, *this);
-        if (!match) continue;
-        size_t last = 0;
-        std::vector<size_t> members;
-        for (const Node* member : match->members) {
-          claimed_.insert(member);
-          members.push_back(position_.at(member));
-          last = std::max(last, members.back());
+      std::optional<FusionMatch> match;
+      for (const Provider* provider : context_.providers()) {
+        for (const FusionPattern* pattern : provider->fusions()) {
+          match = pattern->match(anchor, *this);
+          if (match) break;
         }
-        members_at[last] = std::move(members);
-        group_at[last] = std::move(match->step);
-        break;
+        if (match) break;
       }
+      if (!match) continue;
+      size_t last = 0;
+      std::vector<size_t> members;
+      for (const Node* member : match->members) {
+        claimed_.insert(member);
+        members.push_back(position_.at(member));
+        last = std::max(last, members.back());
+      }
+      members_at[last] = std::move(members);
+      group_at[last] = std::move(match->step);
     }
   }
   for (size_t i = 0; i < plan_.nodes.size(); ++i) {
@@ -396,92 +388,6 @@ void Compiler::planDrops() {
       }
       bound.last_read[i] = reads == 1;
     }
-  }
-}
-
-void Compiler::planLayouts() {
-  if (!context_.fusions()) return;
-  // The values that may stay channels-last, each with the step that writes it: a fused step
-  // that can write its output so, or a node alone with a channels-last kernel.
-  std::unordered_map<const Node*, size_t> step_of;
-  std::unordered_map<const Value*, size_t> candidates;
-  for (size_t s = 0; s < plan_.steps.size(); ++s) {
-    const PlanStep& step = plan_.steps[s];
-    for (size_t member : step.members) step_of.emplace(plan_.nodes[member].node, s);
-    if (step.fused != nullptr) {
-      if (step.fused->canWriteChannelsLast()) candidates.emplace(step.fused->output(), s);
-      continue;
-    }
-    BoundNode& bound = plan_.nodes[step.members.front()];
-    if (bound.kernel != nullptr && bound.function == nullptr && bound.provided == nullptr) {
-      bound.channels_last_kernel = channelsLastKernel(*bound.node, bound.schema);
-    }
-    if (bound.channels_last_kernel != nullptr) candidates.emplace(bound.node->output(0), s);
-  }
-  // Read from inside a subgraph: such a read sees the value as it is.
-  std::unordered_set<const Value*> nested;
-  for (const BoundNode& bound : plan_.nodes) {
-    forEachNestedRead(*bound.node, [&](const Value* value) { nested.insert(value); });
-  }
-  // Whether the step of `use` reads its value channels-last, given the candidates left.
-  auto readsChannelsLast = [&](const Use& use) {
-    auto reader = use.user() != nullptr ? step_of.find(use.user()) : step_of.end();
-    if (reader == step_of.end()) return false;
-    const PlanStep& step = plan_.steps[reader->second];
-    if (step.fused != nullptr) return step.fused->readsChannelsLast(use.value());
-    const BoundNode& bound = plan_.nodes[step.members.front()];
-    return bound.channels_last_kernel != nullptr && candidates.contains(bound.node->output(0)) &&
-           bound.channels_last_kernel->image(use.index());
-  };
-  // A value stays channels-last when each of its readers reads it so; a node alone runs
-  // channels-last when its output stays so and each image it reads is channels-last or a
-  // constant of one element (the same in both layouts).
-  auto keeps = [&](const Value* value, const PlanStep& step) {
-    if (results_.contains(value) || nested.contains(value) || !value->hasUses()) return false;
-    for (const Use& use : value->uses()) {
-      if (!readsChannelsLast(use)) return false;
-    }
-    if (step.fused != nullptr) return true;
-    const BoundNode& bound = plan_.nodes[step.members.front()];
-    for (size_t i = 0; i < bound.node->inputCount(); ++i) {
-      const Value* input = bound.node->input(i);
-      if (input == nullptr || !bound.channels_last_kernel->image(i)) continue;
-      if (!candidates.contains(input) && !oneElementConstant(input, context_.initializerInputs())) {
-        return false;
-      }
-    }
-    return true;
-  };
-  // Dropping a value can only drop the outputs of the nodes alone that read it and the
-  // images of the node alone that wrote it: a worklist, each value checked again only then.
-  std::vector<const Value*> work;
-  for (const auto& [value, s] : candidates) work.push_back(value);
-  while (!work.empty()) {
-    const Value* value = work.back();
-    work.pop_back();
-    auto candidate = candidates.find(value);
-    if (candidate == candidates.end()) continue;
-    const PlanStep& step = plan_.steps[candidate->second];
-    if (keeps(value, step)) continue;
-    candidates.erase(candidate);
-    for (const Use& use : value->uses()) {
-      if (use.user() != nullptr && use.user()->outputCount() > 0) {
-        work.push_back(use.user()->output(0));
-      }
-    }
-    if (step.fused == nullptr) {
-      const Node& node = *plan_.nodes[step.members.front()].node;
-      for (size_t i = 0; i < node.inputCount(); ++i) work.push_back(node.input(i));
-    }
-  }
-  for (PlanStep& step : plan_.steps) {
-    if (step.fused != nullptr) {
-      step.fused->setWritesChannelsLast(candidates.contains(step.fused->output()));
-      continue;
-    }
-    BoundNode& bound = plan_.nodes[step.members.front()];
-    bound.channels_last =
-        bound.channels_last_kernel != nullptr && candidates.contains(bound.node->output(0));
   }
 }
 

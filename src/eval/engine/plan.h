@@ -1,12 +1,12 @@
 // Internal to the evaluator: a graph compiled once into what runs it.
 //
 // Compiling a graph (the main graph, a subgraph, a function body) binds each node once: the
-// operator version it calls, its kernel (a provider's first, kernel_provider.h) or the plan
+// operator version it calls, its kernel (a provider's first, providers/provider.h) or the plan
 // of the function body it calls, and where it reads and writes its values. Values live in
 // numbered slots of a Frame (frame.h) instead of maps keyed by pointer: an initializer is a
 // constant the plan holds, a value of an enclosing graph is a slot of an outer frame, found
 // by how many frames out it is. Nodes are grouped into steps (a node alone, or a fused group
-// from the pattern table, fusion_pattern.h), and each step lists the slots no later step
+// from the providers' patterns, fusion_pattern.h), and each step lists the slots no later step
 // reads, which are dropped when it ends. A graph whose nodes are out of topological order
 // runs in that order all the same; the plan says it reordered them.
 #pragma once
@@ -20,7 +20,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "eval/kernel_provider.h"
+#include "eval/providers/provider.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/opset_imports.h"
@@ -115,7 +115,7 @@ class PlanContext {
   /// The body of a standard operator onyx runs as a function, built once per node.
   virtual Result<const Function*> operatorBody(const Node& node, const OpSchema& schema,
                                                int64_t opset, const OpsetImports& imports) = 0;
-  virtual std::span<const KernelProvider* const> providers() const = 0;
+  virtual std::span<const Provider* const> providers() const = 0;
   virtual bool fusions() const = 0;
   /// What the initializers listed as graph inputs are: constants, whose inputs take no
   /// value from the caller, or defaults (onyx/ir/constant_value.h).
@@ -134,10 +134,6 @@ Result<std::unique_ptr<GraphPlan>> compileGraph(const Graph& graph, const OpsetI
 /// The formal inputs and the outputs of a graph, as compileGraph takes them.
 std::vector<const Value*> graphInputs(const Graph& graph);
 std::vector<const Value*> graphOutputs(const Graph& graph);
-
-/// Whether `value` is a constant of one element and rank at most 4 (a fixed initializer or
-/// a Constant node's): the same in channels-first and channels-last layout.
-bool oneElementConstant(const Value* value, InitializerInputs initializer_inputs);
 
 /// Whether onyx can run what a node calls.
 bool runnable(const Callee& callee);

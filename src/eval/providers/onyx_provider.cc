@@ -1,0 +1,36 @@
+// onyx's own provider: the fusions and channels-last kernels written for onyx's kernels
+// alone (matrix products through ops/matrix_multiply.h, the operators' own kernels on
+// channels-last values), asked after the libraries' providers.
+#include "eval/fusions/fusion_pattern.h"
+#include "eval/layout/channels_last_kernels.h"
+#include "eval/providers/provider.h"
+
+namespace onyx::eval_internal {
+
+extern const FusionPattern& linearLayerPattern();
+extern const FusionPattern& squeezeExcitationPattern();
+
+namespace {
+
+class OnyxProvider final : public Provider {
+ public:
+  std::string_view name() const override { return "onyx"; }
+
+  std::span<const FusionPattern* const> fusions() const override {
+    static const FusionPattern* const kFusions[] = {
+        &linearLayerPattern(),
+        &squeezeExcitationPattern(),
+    };
+    return kFusions;
+  }
+
+  const ChannelsLastKernel* channelsLast(const Node& node, const OpSchema* schema) const override {
+    return channelsLastKernel(node, schema);
+  }
+};
+
+}  // namespace
+
+const Provider& onyxProvider() { return soleInstance<OnyxProvider>(); }
+
+}  // namespace onyx::eval_internal

@@ -1,0 +1,66 @@
+// Internal to the evaluator: the one way to extend it. A provider offers what runs a node
+// faster than onyx's built-in kernel, in three forms, each of which may decline a call and
+// leave the node to what comes after it:
+//   - a kernel for a node alone (`kernel`), asked before the built-in kernel;
+//   - groups of nodes run as one step (`fusions`, fusions/fusion_pattern.h), when fusions are
+//     on: at each node not yet fused, every provider's patterns are tried, in order;
+//   - a kernel that runs a node alone on channels-last values (`channelsLast`,
+//     layout/channels_last_kernels.h), so that a value between two convolutions keeps
+//     oneDNN's layout.
+// The plan asks the providers of providers() (providers.cc) in order, and the first that
+// offers something for a node gets it. A new provider is a file in this folder and a line in
+// that table; a new fusion or kernel is a file and a line in its provider's list. Results
+// must not depend on the thread count, as for every kernel. Providers are stateless: what a
+// kernel or a fused step keeps between runs (reordered weights, primitives) is its own.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string_view>
+
+#include "onyx/ops/kernel_context.h"
+
+namespace onyx::eval_internal {
+
+class FusionPattern;
+struct ChannelsLastKernel;
+
+class ProvidedKernel {
+ public:
+  virtual ~ProvidedKernel() = default;
+  /// Runs the node: true when it did (its outputs set in `ctx`); false when it declines
+  /// this call, having written nothing.
+  virtual Result<bool> run(KernelContext& ctx) = 0;
+};
+
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  virtual std::string_view name() const = 0;
+  /// A kernel for `node` at this operator version, or null when the provider has none.
+  virtual std::unique_ptr<ProvidedKernel> kernel(const Node& node, const OpSchema& schema,
+                                                 int64_t opset) const {
+    (void)node, (void)schema, (void)opset;
+    return nullptr;
+  }
+  /// The patterns of the groups it runs as one step, in the order they are tried.
+  virtual std::span<const FusionPattern* const> fusions() const { return {}; }
+  /// A kernel that runs `node` (bound to `schema`, or null) on channels-last values, or null.
+  virtual const ChannelsLastKernel* channelsLast(const Node& node, const OpSchema* schema) const {
+    (void)node, (void)schema;
+    return nullptr;
+  }
+};
+
+/// The providers, in the order they are asked (providers.cc).
+std::span<const Provider* const> providers();
+
+/// The one instance of a stateless table entry (a provider, a fusion pattern, a convolution
+/// epilogue), made on first use: what each file hands to the table that lists it.
+template <class Entry>
+const Entry& soleInstance() {
+  static const Entry kInstance;
+  return kInstance;
+}
+
+}  // namespace onyx::eval_internal
