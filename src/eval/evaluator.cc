@@ -69,7 +69,7 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
       return Status(ErrorCode::kInvalidArgument,
                     "the graph has no input named " + quoted(input.name));
     }
-    if (fixedInitializer(formal, executor_->initializerInputs()) != nullptr) {
+    if (fixedInitializer(formal, executor_->plans().initializerInputs()) != nullptr) {
       return Status(ErrorCode::kInvalidArgument,
                     "input " + quoted(input.name) + " is an initializer, which " +
                         (model_.ir_version.value_or(4) < 4
@@ -91,7 +91,7 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
                     "input " + quoted(formal->name()) + " is not given");
     }
     // An input with an initializer left out takes the initializer.
-    Result<const EvalValue*> initial = executor_->constant(*formal);
+    Result<const EvalValue*> initial = executor_->plans().constant(*formal);
     if (!initial) return initial.status();
     slot = **initial;
   }

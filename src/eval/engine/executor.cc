@@ -39,11 +39,7 @@ class Executor::Enter {
 };
 
 Executor::Executor(const Model& model, const EvalOptions& options)
-    : model_(model),
-      options_(options),
-      callees_(model),
-      model_imports_(model.opset_import),
-      pool_(threads()) {}
+    : options_(options), plans_(model, options), pool_(threads()) {}
 
 Executor::~Executor() = default;
 
@@ -53,70 +49,6 @@ int Executor::threads() const {
 }
 
 const NativeKernels* Executor::nativeKernels() const { return &eval_internal::nativeKernels(); }
-
-std::span<const Provider* const> Executor::providers() const { return eval_internal::providers(); }
-
-Result<const EvalValue*> Executor::constant(const Value& value) {
-  auto cached = constants_.find(&value);
-  if (cached != constants_.end()) return &cached->second;
-  // An input's default is its initializer whatever the model's reading; anything else
-  // constant is what constant_value.h says (a Constant node's tensor included).
-  const Tensor* tensor = value.initializer();
-  if (tensor == nullptr) tensor = constantTensor(&value, initializerInputs());
-  if (tensor == nullptr) {
-    return Status(ErrorCode::kInternal, quoted(value.name()) + " is not a constant");
-  }
-  Result<Array> array = arrayFromTensor(*tensor);
-  if (!array) {
-    return Status(array.status().code(),
-                  std::string(value.initializer() != nullptr ? "initializer " : "constant ") +
-                      quoted(value.name()) + ": " + array.status().message());
-  }
-  return &constants_.emplace(&value, EvalValue::of(std::move(*array))).first->second;
-}
-
-Result<const Function*> Executor::operatorBody(const Node& node, const OpSchema& schema,
-                                               int64_t opset, const OpsetImports& imports) {
-  auto found = operator_bodies_.find(&node);
-  if (found != operator_bodies_.end()) return found->second->function;
-  Result<FunctionBody> body = functionBodyFor(schema, node, opset, imports);
-  if (!body) return body.status();
-  auto owned = std::make_unique<FunctionBody>(std::move(body).value());
-  const Function* function = owned->function;
-  operator_bodies_.emplace(&node, std::move(owned));
-  return function;
-}
-
-void Executor::warnIfReordered(const GraphPlan& plan, std::string_view where) {
-  if (plan.reordered) {
-    std::string message = std::string(where) +
-                          ": the nodes are not in topological order (the spec requires it); "
-                          "they run in the order their inputs allow. `onyx convert --sort` "
-                          "repairs the file";
-    if (options_.observer != nullptr) {
-      options_.observer->warning(message);
-    } else {
-      EvalObserver().warning(message);
-    }
-  }
-  for (const auto& [graph, inner] : plan.subgraphs) {
-    std::string path(where);
-    if (graph->owner() != nullptr) path = joinPath(path, graphPathInNode(*graph->owner(), *graph));
-    warnIfReordered(*inner, path);
-  }
-}
-
-Result<const GraphPlan*> Executor::mainPlan() {
-  if (main_plan_ == nullptr) {
-    const Graph& graph = *model_.graph;
-    Result<std::unique_ptr<GraphPlan>> plan = compileGraph(
-        graph, model_imports_, nullptr, graphInputs(graph), graphOutputs(graph), *this);
-    if (!plan) return std::move(plan).takeStatus().within("graph");
-    main_plan_ = std::move(plan).value();
-    warnIfReordered(*main_plan_, "graph");
-  }
-  return main_plan_.get();
-}
 
 Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   const Node& node = *bound.node;
@@ -224,7 +156,7 @@ bool Executor::imagesChannelsLast(const BoundNode& bound, const Frame& frame) co
 Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame) {
   Enter enter(*this, {.plan = &plan, .frame = &frame, .caller = at_.caller, .callee = at_.callee});
   if (step.fused != nullptr) {
-    FrameStepRun run(*this, *this, plan, step, frame, at_.caller, at_.callee);
+    FrameStepRun run(*this, plans_, plan, step, frame, at_.caller, at_.callee);
     Result<bool> ran = step.fused->run(run);
     const BoundNode& last = plan.nodes[step.members.back()];
     if (!ran) {
@@ -309,17 +241,7 @@ Result<const GraphPlan*> Executor::subgraphPlan(const Graph& graph) {
     auto held = at_.plan->subgraphs.find(&graph);
     if (held != at_.plan->subgraphs.end()) return held->second.get();
   }
-  // A graph the node does not hold itself: a calling function's graph attribute, reached
-  // through a reference. Compiled at its first run, seeing what the running plan sees.
-  auto& made = passed_subgraphs_[{at_.plan, &graph}];
-  if (made == nullptr) {
-    const OpsetImports& imports = at_.plan != nullptr ? *at_.plan->imports : model_imports_;
-    Result<std::unique_ptr<GraphPlan>> plan =
-        compileGraph(graph, imports, at_.plan, graphInputs(graph), graphOutputs(graph), *this);
-    if (!plan) return plan.status();
-    made = std::move(plan).value();
-  }
-  return made.get();
+  return plans_.passedPlan(at_.plan, graph);
 }
 
 Result<std::vector<EvalValue>> Executor::runSubgraph(const Graph& graph,
@@ -344,7 +266,7 @@ Result<std::vector<EvalValue>> Executor::runSubgraph(const Graph& graph,
     // the initializer (Graph::passedInputCount).
     const Value* formal = i < graph.inputs.size() ? graph.inputs[i]->value : nullptr;
     if (formal == nullptr || formal->initializer() == nullptr) continue;
-    Result<const EvalValue*> initial = constant(*formal);
+    Result<const EvalValue*> initial = plans_.constant(*formal);
     if (!initial) {
       --depth_;
       return initial.status();
@@ -368,32 +290,20 @@ Result<std::vector<EvalValue>> Executor::callFunction(const BoundNode& bound, Ke
     return Status(ErrorCode::kLimitExceeded,
                   "function calls nest deeper than " + std::to_string(options_.max_depth));
   }
-  auto plan = function_plans_.find(&function);
-  if (plan == function_plans_.end()) {
-    // Compiled at the first call, not with the caller: a function may call itself.
-    const OpsetImports& imports =
-        function_imports_.try_emplace(&function, function.opset_import).first->second;
-    std::vector<const Value*> inputs(function.inputs.begin(), function.inputs.end());
-    std::vector<const Value*> outputs;
-    for (const Use* output : function.outputs) outputs.push_back(output->value());
-    Result<std::unique_ptr<GraphPlan>> made =
-        compileGraph(*function.body, imports, nullptr, inputs, outputs, *this);
-    if (!made) {
-      --depth_;
-      return std::move(made).takeStatus();
-    }
-    plan = function_plans_.emplace(&function, std::move(made).value()).first;
-    warnIfReordered(*plan->second, std::string(bound.node->opType()));
+  Result<const GraphPlan*> plan = plans_.functionPlan(function, bound.node->opType());
+  if (!plan) {
+    --depth_;
+    return plan.status();
   }
-  Frame body(*plan->second, nullptr);  // closed: a function reads nothing outside it
-  for (size_t i = 0; i < plan->second->input_slots.size() && i < ctx.inputCount(); ++i) {
-    int32_t slot = plan->second->input_slots[i];
+  Frame body(**plan, nullptr);  // closed: a function reads nothing outside it
+  for (size_t i = 0; i < (*plan)->input_slots.size() && i < ctx.inputCount(); ++i) {
+    int32_t slot = (*plan)->input_slots[i];
     if (slot >= 0 && ctx.hasInput(i)) body.slots[static_cast<size_t>(slot)] = *ctx.input(i);
   }
   Result<std::vector<EvalValue>> outputs = [&] {
     Enter enter(*this,
                 {.plan = nullptr, .frame = nullptr, .caller = &ctx.node(), .callee = &function});
-    return runPlan(*plan->second, body);
+    return runPlan(**plan, body);
   }();
   --depth_;
   return outputs;

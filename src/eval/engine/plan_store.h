@@ -1,0 +1,61 @@
+// Internal to the evaluator: the plans of one Evaluator, compiled when first asked for, and
+// what compiling needs (PlanContext: constants converted once, function-operator bodies built
+// once per node, the providers, the options). The walk (executor.h) asks it for the plan of
+// the main graph, of a function at its first call, and of a graph passed to a function
+// through an attribute reference; it never compiles itself.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+
+#include "eval/engine/plan.h"
+#include "onyx/eval/evaluator.h"
+#include "onyx/ops/callee.h"
+
+namespace onyx::eval_internal {
+
+class PlanStore final : public PlanContext {
+ public:
+  PlanStore(const Model& model, const EvalOptions& options);
+  ~PlanStore() override;
+
+  /// The main graph's plan (an error names the node).
+  Result<const GraphPlan*> mainPlan();
+  /// The plan of `function`'s body, called by a node of operator `caller_op`. Compiled at
+  /// its first call, not with the caller: a function may call itself.
+  Result<const GraphPlan*> functionPlan(const Function& function, std::string_view caller_op);
+  /// The plan of `graph` run from within `running` (null: the main graph's level) when
+  /// `running` does not hold it: a calling function's graph attribute, reached through a
+  /// reference, seeing what `running` sees.
+  Result<const GraphPlan*> passedPlan(const GraphPlan* running, const Graph& graph);
+
+  // PlanContext
+  const CalleeResolver& callees() const override { return callees_; }
+  Result<const EvalValue*> constant(const Value& value) override;
+  Result<const Function*> operatorBody(const Node& node, const OpSchema& schema, int64_t opset,
+                                       const OpsetImports& imports) override;
+  std::span<const Provider* const> providers() const override;
+  bool fusions() const override { return options_.fusions; }
+  InitializerInputs initializerInputs() const override;
+
+ private:
+  /// Says once, through the observer, which graphs of `plan` run out of file order.
+  void warnIfReordered(const GraphPlan& plan, std::string_view where);
+
+  const Model& model_;
+  const EvalOptions& options_;
+  CalleeResolver callees_;
+  OpsetImports model_imports_;
+  std::unique_ptr<GraphPlan> main_plan_;
+  std::unordered_map<const Function*, OpsetImports> function_imports_;
+  std::unordered_map<const Function*, std::unique_ptr<GraphPlan>> function_plans_;
+  std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
+  std::map<std::pair<const GraphPlan*, const Graph*>, std::unique_ptr<GraphPlan>> passed_plans_;
+  std::unordered_map<const Value*, EvalValue> constants_;
+};
+
+}  // namespace onyx::eval_internal
