@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
 
 namespace onyx::eval_internal {
@@ -55,9 +56,6 @@ Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
 bool isFloat(const Array* array) {
   return array == nullptr || array->type() == ElementType::kFloat;
 }
-
-// oneDNN's memory objects take non-const handles; it only reads sources.
-void* handleOf(const Array& array) { return const_cast<float*>(array.data<float>()); }
 
 }  // namespace
 
@@ -176,7 +174,7 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
       cache.description =
           dnnl::convolution_forward::primitive_desc(description, attributes, cache.engine);
       // The reference implementation is slower than onyx's own im2col + sgemm.
-      if (std::string(cache.description.impl_info_str()).starts_with("ref")) {
+      if (onlyReference(cache.description)) {
         cache.refused = true;
         return notHandled();
       }
@@ -205,17 +203,9 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
       cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.weights);
     }
 
-    auto scratch = [](std::optional<Array>& held, std::vector<int64_t> shape) -> Array* {
-      if (!held || !held->soleHandle()) {
-        Result<Array> made = Array::allocate(ElementType::kFloat, std::move(shape));
-        if (!made) return nullptr;
-        held = std::move(*made);
-      }
-      return &*held;
-    };
     const Array* x = call.x;
     if (!call.x_channels_last) {
-      Array* copy = scratch(cache.x_scratch, {n, h, w, c});
+      Array* copy = reusedScratch(cache.x_scratch, ElementType::kFloat, {n, h, w, c});
       if (copy == nullptr) return notHandled();
       cache.x_first.set_data_handle(handleOf(*call.x));
       cache.x_last.set_data_handle(handleOf(*copy));
@@ -248,7 +238,7 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
       y_owned = std::move(*made);
       y = &*y_owned;
     } else {
-      y = scratch(cache.y_scratch, {n, oh, ow, m});
+      y = reusedScratch(cache.y_scratch, ElementType::kFloat, {n, oh, ow, m});
       if (y == nullptr) return notHandled();
     }
     cache.y_last.set_data_handle(handleOf(*y));

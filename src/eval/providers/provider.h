@@ -15,8 +15,10 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "onyx/ops/kernel_context.h"
 
@@ -32,6 +34,15 @@ class ProvidedKernel {
   /// this call, having written nothing.
   virtual Result<bool> run(KernelContext& ctx) = 0;
 };
+
+/// What a provided kernel returns for a result of one output: true, with output 0 set, when
+/// `result` holds an array; false when it is nullopt (the kernel declined).
+inline Result<bool> tookResult(KernelContext& ctx, Result<std::optional<Array>> result) {
+  if (!result) return result.status();
+  if (!*result) return false;
+  ctx.setOutput(0, std::move(**result));
+  return true;
+}
 
 class Provider {
  public:

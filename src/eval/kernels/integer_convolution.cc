@@ -1,0 +1,237 @@
+#include "eval/kernels/integer_convolution.h"
+
+#include <dnnl.hpp>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "eval/kernels/onednn_support.h"
+#include "eval/kernels/openmp_threads.h"
+
+namespace onyx::eval_internal {
+
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+
+// What the primitive was made for; a call with other sizes or types makes a new one.
+struct PrimitiveKey {
+  std::array<int64_t, 4> x{};  // N, C, H, W
+  std::array<int64_t, 4> w{};  // M, C / group, KH, KW
+  int64_t group = 1;
+  std::array<int64_t, 2> strides{}, dilations{}, pad_begin{}, pad_end{};
+  bool x_signed = false;
+  bool compensated = false;  // one more output channel per group: the window's sum
+  int threads = 1;
+  bool operator==(const PrimitiveKey&) const = default;
+};
+
+Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
+
+bool isByte(const Array* array) {
+  return array != nullptr &&
+         (array->type() == ElementType::kUint8 || array->type() == ElementType::kInt8);
+}
+
+int32_t byteAt(const Array& array, size_t i) {
+  return array.type() == ElementType::kInt8 ? array.data<int8_t>()[i]
+                                            : static_cast<int32_t>(array.data<uint8_t>()[i]);
+}
+
+}  // namespace
+
+struct IntegerConvolution::Cache {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  std::optional<PrimitiveKey> key;
+  bool refused = false;  // oneDNN has only its slow reference code for this key
+  dnnl::convolution_forward::primitive_desc description;
+  dnnl::convolution_forward primitive;
+  memory weights;                        // int8, in the primitive's own layout
+  const void* weights_source = nullptr;  // fixed weights it was made from
+  std::vector<int32_t> weight_zeros;     // per output channel, after the shift to int8
+  memory x_first, x_last, y_last, zero_point;
+  std::optional<dnnl::reorder> input_to_channels_last;
+  std::optional<Array> x_scratch, y_scratch;
+  int32_t x_zero = 0;
+  std::unordered_map<int, memory> arguments;
+};
+
+IntegerConvolution::IntegerConvolution() = default;
+IntegerConvolution::~IntegerConvolution() = default;
+
+bool IntegerConvolution::exactOnThisMachine() {
+  static const bool exact = [] {
+    auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    auto has = [isa](dnnl::cpu_isa wanted) {
+      auto bits = static_cast<unsigned>(wanted);
+      return (isa & bits) == bits;
+    };
+    return has(dnnl::cpu_isa::avx512_core_vnni) || has(dnnl::cpu_isa::avx2_vnni);
+  }();
+  return exact;
+}
+
+Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCall& call) {
+  const ops::nn::ConvShape& s = *call.shape;
+  const ops::nn::Window& window = s.window;
+  if (window.rank() != 2 || !isByte(call.x) || !isByte(call.weights) || !exactOnThisMachine()) {
+    return notHandled();
+  }
+  if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {
+    return notHandled();
+  }
+  const int64_t n = s.batch, c = s.channels, m = s.outputs, g = s.group;
+  const int64_t h = window.image[0], w = window.image[1];
+  const int64_t oh = window.columns[0], ow = window.columns[1];
+  const int64_t kh = window.kernel[0], kw = window.kernel[1];
+  const int64_t per_group = m / g;
+  const bool w_unsigned = call.weights->type() == ElementType::kUint8;
+  if (call.x_zero != nullptr &&
+      (call.x_zero->type() != call.x->type() || call.x_zero->size() != 1)) {
+    return notHandled();
+  }
+  const size_t outputs = static_cast<size_t>(m);
+  if (call.w_zero != nullptr && (call.w_zero->type() != call.weights->type() ||
+                                 (call.w_zero->size() != 1 && call.w_zero->size() != outputs))) {
+    return notHandled();
+  }
+  // The weights' zero points after the shift to int8.
+  std::vector<int32_t> weight_zeros(outputs, w_unsigned ? -128 : 0);
+  if (call.w_zero != nullptr) {
+    for (size_t o = 0; o < outputs; ++o) {
+      weight_zeros[o] =
+          byteAt(*call.w_zero, call.w_zero->size() == 1 ? 0 : o) - (w_unsigned ? 128 : 0);
+    }
+  }
+  bool compensated = false;
+  for (int32_t zero : weight_zeros) compensated |= zero != 0;
+  const int64_t group_columns = per_group + (compensated ? 1 : 0);  // output channels a group
+  const int64_t columns = g * group_columns;
+
+  PrimitiveKey key{.x = {n, c, h, w},
+                   .w = {m, c / g, kh, kw},
+                   .group = g,
+                   .strides = {window.strides[0], window.strides[1]},
+                   .dilations = {window.dilations[0], window.dilations[1]},
+                   .pad_begin = {window.pad_begin[0], window.pad_begin[1]},
+                   .pad_end = {window.pad_end[0], window.pad_end[1]},
+                   .x_signed = call.x->type() == ElementType::kInt8,
+                   .compensated = compensated,
+                   .threads = call.threads};
+  try {
+    OpenMpThreads threads(call.threads);
+    if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
+    Cache& cache = *cache_;
+    const memory::data_type x_type = key.x_signed ? memory::data_type::s8 : memory::data_type::u8;
+    if (!cache.key || *cache.key != key) {
+      cache = Cache{};
+      cache.key = key;
+      memory::desc x_last({n, c, h, w}, x_type, Tag::nhwc);
+      memory::desc weights({columns, c / g, kh, kw}, memory::data_type::s8, Tag::any);
+      if (g > 1)
+        weights = memory::desc({g, group_columns, c / g, kh, kw}, memory::data_type::s8, Tag::any);
+      memory::desc y_last({n, columns, oh, ow}, memory::data_type::s32, Tag::nhwc);
+      // oneDNN counts a dilation from 0 (no gap), ONNX from 1.
+      memory::dims gaps = {key.dilations[0] - 1, key.dilations[1] - 1};
+      dnnl::convolution_forward::desc description(
+          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x_last, weights,
+          y_last, {key.strides[0], key.strides[1]}, gaps, {key.pad_begin[0], key.pad_begin[1]},
+          {key.pad_end[0], key.pad_end[1]});
+      dnnl::primitive_attr attributes;
+      attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+      cache.description =
+          dnnl::convolution_forward::primitive_desc(description, attributes, cache.engine);
+      if (onlyReference(cache.description)) {
+        cache.refused = true;
+        return notHandled();
+      }
+      cache.primitive = dnnl::convolution_forward(cache.description);
+      cache.x_first = memory(memory::desc({n, c, h, w}, x_type, Tag::nchw), cache.engine, nullptr);
+      cache.x_last = memory(x_last, cache.engine, nullptr);
+      cache.y_last = memory(y_last, cache.engine, nullptr);
+      cache.zero_point =
+          memory(memory::desc({1}, memory::data_type::s32, Tag::x), cache.engine, &cache.x_zero);
+      cache.arguments = {{DNNL_ARG_SRC, cache.x_last},
+                         {DNNL_ARG_DST, cache.y_last},
+                         {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, cache.zero_point}};
+    }
+    if (cache.refused) return notHandled();
+
+    const void* weights_source = call.weights->bytes().data();
+    if (!cache.weights || !call.weights_fixed || cache.weights_source != weights_source ||
+        cache.weight_zeros != weight_zeros) {
+      // The weights as int8, with a channel of ones after each group's when compensated.
+      const size_t depth = static_cast<size_t>(c / g * kh * kw);
+      std::vector<int8_t> plain(static_cast<size_t>(columns) * depth, 1);
+      for (int64_t group = 0; group < g; ++group) {
+        for (int64_t o = 0; o < per_group; ++o) {
+          size_t from = static_cast<size_t>(group * per_group + o) * depth;
+          size_t to = static_cast<size_t>(group * group_columns + o) * depth;
+          for (size_t k = 0; k < depth; ++k) {
+            plain[to + k] =
+                static_cast<int8_t>(byteAt(*call.weights, from + k) - (w_unsigned ? 128 : 0));
+          }
+        }
+      }
+      memory::desc plain_desc =
+          g > 1 ? memory::desc({g, group_columns, c / g, kh, kw}, memory::data_type::s8, Tag::goihw)
+                : memory::desc({columns, c / g, kh, kw}, memory::data_type::s8, Tag::oihw);
+      memory given(plain_desc, cache.engine, plain.data());
+      cache.weights = memory(cache.description.weights_desc(), cache.engine);
+      dnnl::reorder(given, cache.weights).execute(cache.stream, given, cache.weights);
+      cache.stream.wait();
+      cache.weights_source = call.weights_fixed ? weights_source : nullptr;
+      cache.weight_zeros = weight_zeros;
+      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.weights);
+    }
+
+    Array* x_last = reusedScratch(cache.x_scratch, call.x->type(), {n, h, w, c});
+    Array* y_last = reusedScratch(cache.y_scratch, ElementType::kInt32, {n, oh, ow, columns});
+    Result<Array> made = Array::allocate(ElementType::kInt32, {n, m, oh, ow});
+    if (x_last == nullptr || y_last == nullptr || !made) return notHandled();
+    Array y = std::move(*made);
+
+    cache.x_first.set_data_handle(handleOf(*call.x));
+    cache.x_last.set_data_handle(handleOf(*x_last));
+    if (!cache.input_to_channels_last) {
+      cache.input_to_channels_last.emplace(cache.x_first, cache.x_last);
+    }
+    cache.input_to_channels_last->execute(cache.stream, cache.x_first, cache.x_last);
+    cache.x_zero = call.x_zero != nullptr ? byteAt(*call.x_zero, 0) : 0;
+    cache.y_last.set_data_handle(handleOf(*y_last));
+    cache.primitive.execute(cache.stream, cache.arguments);
+    cache.stream.wait();
+
+    // Channels-first, each output less its weights' zero point times the window's sum, in
+    // 32 bits with wrap-around (unsigned arithmetic).
+    const size_t pixels = static_cast<size_t>(oh * ow);
+    const uint32_t* from = reinterpret_cast<const uint32_t*>(y_last->data<int32_t>());
+    int32_t* to = y.data<int32_t>();
+    for (size_t b = 0; b < static_cast<size_t>(n); ++b) {
+      for (size_t pixel = 0; pixel < pixels; ++pixel) {
+        const uint32_t* row = from + (b * pixels + pixel) * static_cast<size_t>(columns);
+        for (int64_t group = 0; group < g; ++group) {
+          const uint32_t* sums = row + group * group_columns;
+          uint32_t window_sum = compensated ? sums[per_group] : 0;
+          for (int64_t o = 0; o < per_group; ++o) {
+            size_t channel = static_cast<size_t>(group * per_group + o);
+            uint32_t value = sums[o] - static_cast<uint32_t>(weight_zeros[channel]) * window_sum;
+            to[(b * outputs + channel) * pixels + pixel] = static_cast<int32_t>(value);
+          }
+        }
+      }
+    }
+    return std::optional<Array>(std::move(y));
+  } catch (const dnnl::error&) {
+    if (cache_ != nullptr) cache_->key.reset();
+    return notHandled();
+  }
+}
+
+}  // namespace onyx::eval_internal
