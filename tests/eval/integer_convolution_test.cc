@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -30,6 +31,8 @@ struct Case {
   int32_t x_zero = 0;
   std::vector<int32_t> w_zero;  // empty: none; one value; or one per output channel
   bool weights_initializer = false;
+  // Every element of x (of w) this value instead of a random one.
+  std::optional<int32_t> x_fill, w_fill;
 };
 
 struct Data {
@@ -91,8 +94,12 @@ void expectExact(const Case& k, uint32_t seed) {
     return std::uniform_int_distribution<int32_t>(low, low + 255)(random);
   };
   Data d;
-  for (int64_t i = 0; i < k.n * k.c * k.h * k.w; ++i) d.x.push_back(draw(k.x_signed));
-  for (int64_t i = 0; i < k.m * (k.c / k.group) * k.kh * k.kw; ++i) d.w.push_back(draw(k.w_signed));
+  for (int64_t i = 0; i < k.n * k.c * k.h * k.w; ++i) {
+    d.x.push_back(k.x_fill ? *k.x_fill : draw(k.x_signed));
+  }
+  for (int64_t i = 0; i < k.m * (k.c / k.group) * k.kh * k.kw; ++i) {
+    d.w.push_back(k.w_fill ? *k.w_fill : draw(k.w_signed));
+  }
   int64_t oh = (k.h + k.pads[0] + k.pads[2] - ((k.kh - 1) * k.dilations[0] + 1)) / k.strides[0] + 1;
   int64_t ow = (k.w + k.pads[1] + k.pads[3] - ((k.kw - 1) * k.dilations[1] + 1)) / k.strides[1] + 1;
   std::string x_type = k.x_signed ? "int8" : "uint8";
@@ -173,6 +180,15 @@ TEST(IntegerConvolution, ExactWithGroupsStridesDilationsAndUnevenPadding) {
   pointwise.h = 5, pointwise.w = 5, pointwise.x_zero = 0, pointwise.w_zero = {255};
   pointwise.w_signed = false;
   expectExact(pointwise, 102);
+}
+
+// 3,680 channels by a 3x3 window of (0 - 255) * (0 - 255): 33,120 products of 65,025 sum
+// to 2,153,628,000, past INT32_MAX; the spec's 32-bit accumulator wraps it.
+TEST(IntegerConvolution, WrapsPastTheInt32RangeAsTheSpecsAccumulator) {
+  Case k;
+  k.c = 3680, k.h = 3, k.w = 3, k.m = 2, k.x_zero = 255, k.w_zero = {255};
+  k.x_fill = 0, k.w_fill = 0;
+  expectExact(k, 300);
 }
 
 }  // namespace

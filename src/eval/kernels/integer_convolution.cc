@@ -55,10 +55,9 @@ struct IntegerConvolution::Cache {
   memory weights;                        // int8, in the primitive's own layout
   const void* weights_source = nullptr;  // fixed weights it was made from
   std::vector<int32_t> weight_zeros;     // per output channel, after the shift to int8
-  memory x_first, x_last, y_last, zero_point;
-  std::optional<dnnl::reorder> input_to_channels_last;
+  std::vector<uint32_t> weight_sums;     // per output channel, of the int8 weights
+  memory x_last, y_last;
   std::optional<Array> x_scratch, y_scratch;
-  int32_t x_zero = 0;
   std::unordered_map<int, memory> arguments;
 };
 
@@ -90,6 +89,8 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
   const int64_t h = window.image[0], w = window.image[1];
   const int64_t oh = window.columns[0], ow = window.columns[1];
   const int64_t kh = window.kernel[0], kw = window.kernel[1];
+  const int64_t padded_h = h + window.pad_begin[0] + window.pad_end[0];
+  const int64_t padded_w = w + window.pad_begin[1] + window.pad_end[1];
   const int64_t per_group = m / g;
   const bool w_unsigned = call.weights->type() == ElementType::kUint8;
   if (call.x_zero != nullptr &&
@@ -132,34 +133,27 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
     if (!cache.key || *cache.key != key) {
       cache = Cache{};
       cache.key = key;
-      memory::desc x_last({n, c, h, w}, x_type, Tag::nhwc);
+      // The input padded by onyx with its zero point: the primitive pads nothing.
+      memory::desc x_last({n, c, padded_h, padded_w}, x_type, Tag::nhwc);
       memory::desc weights({columns, c / g, kh, kw}, memory::data_type::s8, Tag::any);
-      if (g > 1)
+      if (g > 1) {
         weights = memory::desc({g, group_columns, c / g, kh, kw}, memory::data_type::s8, Tag::any);
+      }
       memory::desc y_last({n, columns, oh, ow}, memory::data_type::s32, Tag::nhwc);
       // oneDNN counts a dilation from 0 (no gap), ONNX from 1.
       memory::dims gaps = {key.dilations[0] - 1, key.dilations[1] - 1};
       dnnl::convolution_forward::desc description(
           dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x_last, weights,
-          y_last, {key.strides[0], key.strides[1]}, gaps, {key.pad_begin[0], key.pad_begin[1]},
-          {key.pad_end[0], key.pad_end[1]});
-      dnnl::primitive_attr attributes;
-      attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-      cache.description =
-          dnnl::convolution_forward::primitive_desc(description, attributes, cache.engine);
+          y_last, {key.strides[0], key.strides[1]}, gaps, {0, 0}, {0, 0});
+      cache.description = dnnl::convolution_forward::primitive_desc(description, cache.engine);
       if (onlyReference(cache.description)) {
         cache.refused = true;
         return notHandled();
       }
       cache.primitive = dnnl::convolution_forward(cache.description);
-      cache.x_first = memory(memory::desc({n, c, h, w}, x_type, Tag::nchw), cache.engine, nullptr);
       cache.x_last = memory(x_last, cache.engine, nullptr);
       cache.y_last = memory(y_last, cache.engine, nullptr);
-      cache.zero_point =
-          memory(memory::desc({1}, memory::data_type::s32, Tag::x), cache.engine, &cache.x_zero);
-      cache.arguments = {{DNNL_ARG_SRC, cache.x_last},
-                         {DNNL_ARG_DST, cache.y_last},
-                         {DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, cache.zero_point}};
+      cache.arguments = {{DNNL_ARG_SRC, cache.x_last}, {DNNL_ARG_DST, cache.y_last}};
     }
     if (cache.refused) return notHandled();
 
@@ -186,30 +180,62 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
       cache.weights = memory(cache.description.weights_desc(), cache.engine);
       dnnl::reorder(given, cache.weights).execute(cache.stream, given, cache.weights);
       cache.stream.wait();
+      cache.weight_sums.assign(outputs, 0);
+      for (size_t channel = 0; channel < outputs; ++channel) {
+        size_t group = channel / static_cast<size_t>(per_group);
+        size_t row =
+            group * static_cast<size_t>(group_columns) + channel % static_cast<size_t>(per_group);
+        for (size_t k = 0; k < depth; ++k) {
+          cache.weight_sums[channel] +=
+              static_cast<uint32_t>(static_cast<int32_t>(plain[row * depth + k]));
+        }
+      }
       cache.weights_source = call.weights_fixed ? weights_source : nullptr;
       cache.weight_zeros = weight_zeros;
       cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.weights);
     }
 
-    Array* x_last = reusedScratch(cache.x_scratch, call.x->type(), {n, h, w, c});
+    Array* x_last = reusedScratch(cache.x_scratch, call.x->type(), {n, padded_h, padded_w, c});
     Array* y_last = reusedScratch(cache.y_scratch, ElementType::kInt32, {n, oh, ow, columns});
     Result<Array> made = Array::allocate(ElementType::kInt32, {n, m, oh, ow});
     if (x_last == nullptr || y_last == nullptr || !made) return notHandled();
     Array y = std::move(*made);
 
-    cache.x_first.set_data_handle(handleOf(*call.x));
-    cache.x_last.set_data_handle(handleOf(*x_last));
-    if (!cache.input_to_channels_last) {
-      cache.input_to_channels_last.emplace(cache.x_first, cache.x_last);
+    // Channels-last, padded with the zero point: (x - x_zero) is 0 there, as the spec pads.
+    const int32_t x_zero = call.x_zero != nullptr ? byteAt(*call.x_zero, 0) : 0;
+    {
+      const auto* from = reinterpret_cast<const uint8_t*>(call.x->bytes().data());
+      auto* to = reinterpret_cast<uint8_t*>(x_last->bytes().data());
+      std::memset(to, static_cast<uint8_t>(x_zero), x_last->size());
+      const size_t cc = static_cast<size_t>(c), hh = static_cast<size_t>(h),
+                   ww = static_cast<size_t>(w), row = static_cast<size_t>(padded_w) * cc;
+      const size_t top = static_cast<size_t>(window.pad_begin[0]),
+                   left = static_cast<size_t>(window.pad_begin[1]);
+      for (size_t b = 0; b < static_cast<size_t>(n); ++b) {
+        uint8_t* image = to + b * static_cast<size_t>(padded_h) * row;
+        for (size_t channel = 0; channel < cc; ++channel) {
+          const uint8_t* plane = from + (b * cc + channel) * hh * ww;
+          for (size_t i = 0; i < hh; ++i) {
+            uint8_t* line = image + (i + top) * row + left * cc + channel;
+            for (size_t j = 0; j < ww; ++j) line[j * cc] = plane[i * ww + j];
+          }
+        }
+      }
     }
-    cache.input_to_channels_last->execute(cache.stream, cache.x_first, cache.x_last);
-    cache.x_zero = call.x_zero != nullptr ? byteAt(*call.x_zero, 0) : 0;
+    cache.x_last.set_data_handle(handleOf(*x_last));
     cache.y_last.set_data_handle(handleOf(*y_last));
     cache.primitive.execute(cache.stream, cache.arguments);
     cache.stream.wait();
 
-    // Channels-first, each output less its weights' zero point times the window's sum, in
-    // 32 bits with wrap-around (unsigned arithmetic).
+    // (x - zx)(w - zw) summed = sum x w - zx sum w - zw sum x + K zx zw, each output channel
+    // with its own zw, channels-first, in 32 bits with wrap-around (unsigned arithmetic).
+    const uint32_t zx = static_cast<uint32_t>(x_zero);
+    const uint32_t depth = static_cast<uint32_t>(c / g * kh * kw);
+    std::vector<uint32_t> shift(outputs);
+    for (size_t channel = 0; channel < outputs; ++channel) {
+      uint32_t zw = static_cast<uint32_t>(weight_zeros[channel]);
+      shift[channel] = depth * zx * zw - zx * cache.weight_sums[channel];
+    }
     const size_t pixels = static_cast<size_t>(oh * ow);
     const uint32_t* from = reinterpret_cast<const uint32_t*>(y_last->data<int32_t>());
     int32_t* to = y.data<int32_t>();
@@ -221,7 +247,8 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
           uint32_t window_sum = compensated ? sums[per_group] : 0;
           for (int64_t o = 0; o < per_group; ++o) {
             size_t channel = static_cast<size_t>(group * per_group + o);
-            uint32_t value = sums[o] - static_cast<uint32_t>(weight_zeros[channel]) * window_sum;
+            uint32_t value = sums[o] + shift[channel] -
+                             static_cast<uint32_t>(weight_zeros[channel]) * window_sum;
             to[(b * outputs + channel) * pixels + pixel] = static_cast<int32_t>(value);
           }
         }

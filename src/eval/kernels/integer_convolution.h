@@ -2,13 +2,16 @@
 // oneDNN's int8 convolution primitive, exactly as the spec computes it.
 //
 // The spec sums (x - x_zero_point) * (w - w_zero_point) in int32, the input padded with its
-// zero point. oneDNN takes uint8 or int8 sources with a run-time zero point (its padding is
-// the zero point too), int8 weights without one, and sums in int32. So uint8 weights become
-// int8 ones by subtracting 128 (w - w_zero = (w - 128) - (w_zero - 128)), and a weight zero
-// point z that is then not 0 is taken out after: the sum is conv(x - x_zero, w') -
-// z * S, where S, the sum of (x - x_zero) over the window, is one more output channel per
-// group whose weights are all 1. Every term is an exact integer, summed with wrap-around, so
-// the result has the bits the spec's int32 accumulator gives.
+// zero point. oneDNN multiplies uint8 or int8 sources by int8 weights and sums in int32, but
+// where it applies zero points itself it takes the sums through float, which rounds them past
+// 2^24; so onyx asks it for the plain sums and takes the zero points out itself, which keeps
+// every term an exact integer:
+//   sum (x - zx)(w - zw) = sum x w - zx sum w - zw sum x + K zx zw.
+// onyx pads the input with its zero point while it puts it channels-last, so the primitive
+// pads nothing; uint8 weights become int8 by subtracting 128 (w - zw = (w - 128) - (zw -
+// 128)); sum w is kept with the weights; sum x over each window, wanted when a weight zero
+// point is not 0, is one more output channel per group whose weights are all 1. Summed with
+// wrap-around, the result has the bits of the spec's int32 accumulator.
 //
 // Exact only where oneDNN multiplies bytes without an int16 intermediate that can saturate:
 // CPUs with VNNI or AMX. Elsewhere, and for what else it does not handle (1-D and 3-D

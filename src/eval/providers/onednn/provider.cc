@@ -14,6 +14,7 @@ namespace onyx::eval_internal {
 extern const FusionPattern& convolutionChainPattern();
 std::unique_ptr<ProvidedKernel> onednnConvolution(const Node& node);
 std::unique_ptr<ProvidedKernel> onednnConvInteger(const Node& node);
+std::unique_ptr<ProvidedKernel> onednnMatMulInteger(const Node& node);
 
 namespace {
 
@@ -25,6 +26,7 @@ struct KernelEntry {
 constexpr KernelEntry kKernels[] = {
     {"Conv", onednnConvolution},
     {"ConvInteger", onednnConvInteger},
+    {"MatMulInteger", onednnMatMulInteger},
 };
 
 class OnednnProvider final : public Provider {

@@ -1,0 +1,189 @@
+#include "eval/kernels/integer_matmul.h"
+
+#include <array>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "eval/kernels/integer_convolution.h"
+#include "eval/kernels/onednn_support.h"
+#include "eval/kernels/openmp_threads.h"
+
+namespace onyx::eval_internal {
+
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+
+struct PrimitiveKey {
+  int64_t rows = 0, inner = 0, columns = 0;  // M (all of a's leading dims), K, N
+  bool a_signed = false;
+  bool compensated = false;  // one more column of ones: the rows' sums
+  int threads = 1;
+  bool operator==(const PrimitiveKey&) const = default;
+};
+
+Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
+
+bool isByte(const Array* array) {
+  return array != nullptr &&
+         (array->type() == ElementType::kUint8 || array->type() == ElementType::kInt8);
+}
+
+int32_t byteAt(const Array& array, size_t i) {
+  return array.type() == ElementType::kInt8 ? array.data<int8_t>()[i]
+                                            : static_cast<int32_t>(array.data<uint8_t>()[i]);
+}
+
+}  // namespace
+
+struct IntegerMatMul::Cache {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  std::optional<PrimitiveKey> key;
+  bool refused = false;
+  dnnl::matmul::primitive_desc description;
+  dnnl::matmul primitive;
+  memory b;                           // int8, in the primitive's own layout
+  const void* b_source = nullptr;     // fixed b it was made from
+  std::vector<int32_t> b_zeros;       // per column, after the shift to int8
+  std::vector<uint32_t> column_sums;  // of b as int8
+  memory a, y;
+  std::optional<Array> y_scratch;  // the result with its column of sums
+  std::unordered_map<int, memory> arguments;
+};
+
+IntegerMatMul::IntegerMatMul() = default;
+IntegerMatMul::~IntegerMatMul() = default;
+
+Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
+  if (!isByte(call.a) || !isByte(call.b) || call.a->rank() < 1 || call.b->rank() != 2 ||
+      !IntegerConvolution::exactOnThisMachine()) {
+    return notHandled();
+  }
+  const std::vector<int64_t>& a_shape = call.a->shape();
+  const int64_t inner = a_shape.back();
+  const int64_t columns = call.b->dim(1);
+  if (call.b->dim(0) != inner || inner == 0 || columns == 0) return notHandled();
+  const int64_t rows = inner == 0 ? 0 : static_cast<int64_t>(call.a->size()) / inner;
+  if (rows == 0) return notHandled();
+  if (call.a_zero != nullptr &&
+      (call.a_zero->type() != call.a->type() || call.a_zero->size() != 1)) {
+    return notHandled();
+  }
+  const size_t n = static_cast<size_t>(columns);
+  if (call.b_zero != nullptr &&
+      (call.b_zero->type() != call.b->type() ||
+       (call.b_zero->size() != 1 &&
+        (call.b_zero->size() != n || call.b_zero->shape().back() != columns)))) {
+    return notHandled();
+  }
+  const bool b_unsigned = call.b->type() == ElementType::kUint8;
+  std::vector<int32_t> b_zeros(n, b_unsigned ? -128 : 0);
+  if (call.b_zero != nullptr) {
+    for (size_t j = 0; j < n; ++j) {
+      b_zeros[j] = byteAt(*call.b_zero, call.b_zero->size() == 1 ? 0 : j) - (b_unsigned ? 128 : 0);
+    }
+  }
+  bool compensated = false;
+  for (int32_t zero : b_zeros) compensated |= zero != 0;
+  const int64_t wide = columns + (compensated ? 1 : 0);
+
+  PrimitiveKey key{.rows = rows,
+                   .inner = inner,
+                   .columns = columns,
+                   .a_signed = call.a->type() == ElementType::kInt8,
+                   .compensated = compensated,
+                   .threads = call.threads};
+  try {
+    OpenMpThreads threads(call.threads);
+    if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
+    Cache& cache = *cache_;
+    const memory::data_type a_type = key.a_signed ? memory::data_type::s8 : memory::data_type::u8;
+    if (!cache.key || *cache.key != key) {
+      cache = Cache{};
+      cache.key = key;
+      memory::desc a({rows, inner}, a_type, Tag::ab);
+      memory::desc b({inner, wide}, memory::data_type::s8, Tag::any);
+      memory::desc y({rows, wide}, memory::data_type::s32, Tag::ab);
+      cache.description = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, y), cache.engine);
+      if (onlyReference(cache.description)) {
+        cache.refused = true;
+        return notHandled();
+      }
+      cache.primitive = dnnl::matmul(cache.description);
+      cache.a = memory(a, cache.engine, nullptr);
+      cache.y = memory(y, cache.engine, nullptr);
+      cache.arguments = {{DNNL_ARG_SRC, cache.a}, {DNNL_ARG_DST, cache.y}};
+    }
+    if (cache.refused) return notHandled();
+
+    const void* b_source = call.b->bytes().data();
+    if (!cache.b || !call.b_fixed || cache.b_source != b_source || cache.b_zeros != b_zeros) {
+      // b as int8, with a last column of ones when compensated.
+      std::vector<int8_t> plain(static_cast<size_t>(inner * wide), 1);
+      for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
+        for (size_t j = 0; j < n; ++j) {
+          plain[k * static_cast<size_t>(wide) + j] =
+              static_cast<int8_t>(byteAt(*call.b, k * n + j) - (b_unsigned ? 128 : 0));
+        }
+      }
+      memory given(memory::desc({inner, wide}, memory::data_type::s8, Tag::ab), cache.engine,
+                   plain.data());
+      cache.b = memory(cache.description.weights_desc(), cache.engine);
+      dnnl::reorder(given, cache.b).execute(cache.stream, given, cache.b);
+      cache.stream.wait();
+      cache.column_sums.assign(n, 0);
+      for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
+        for (size_t j = 0; j < n; ++j) {
+          cache.column_sums[j] +=
+              static_cast<uint32_t>(static_cast<int32_t>(plain[k * static_cast<size_t>(wide) + j]));
+        }
+      }
+      cache.b_source = call.b_fixed ? b_source : nullptr;
+      cache.b_zeros = b_zeros;
+      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.b);
+    }
+
+    std::vector<int64_t> shape(a_shape.begin(), a_shape.end() - 1);
+    shape.push_back(columns);
+    Result<Array> made = Array::allocate(ElementType::kInt32, shape);
+    if (!made) return notHandled();
+    Array y = std::move(*made);
+    Array* sums =
+        compensated ? reusedScratch(cache.y_scratch, ElementType::kInt32, {rows, wide}) : &y;
+    if (sums == nullptr) return notHandled();
+    cache.a.set_data_handle(handleOf(*call.a));
+    cache.y.set_data_handle(handleOf(*sums));
+    cache.primitive.execute(cache.stream, cache.arguments);
+    cache.stream.wait();
+    // (a - za)(b - zb) = a b - za colsum(b) - zb rowsum(a) + K za zb, each column j with its
+    // own zb, in 32 bits with wrap-around (unsigned arithmetic).
+    const uint32_t a_zero =
+        call.a_zero != nullptr ? static_cast<uint32_t>(byteAt(*call.a_zero, 0)) : 0;
+    if (compensated || a_zero != 0) {
+      std::vector<uint32_t> shift(n);
+      for (size_t j = 0; j < n; ++j) {
+        uint32_t zb = static_cast<uint32_t>(b_zeros[j]);
+        shift[j] = static_cast<uint32_t>(inner) * a_zero * zb - a_zero * cache.column_sums[j];
+      }
+      const uint32_t* from = reinterpret_cast<const uint32_t*>(sums->data<int32_t>());
+      int32_t* to = y.data<int32_t>();
+      for (size_t r = 0; r < static_cast<size_t>(rows); ++r) {
+        const uint32_t* row = from + r * static_cast<size_t>(wide);
+        uint32_t row_sum = compensated ? row[n] : 0;
+        for (size_t j = 0; j < n; ++j) {
+          uint32_t value = row[j] + shift[j] - static_cast<uint32_t>(b_zeros[j]) * row_sum;
+          to[r * n + j] = static_cast<int32_t>(value);
+        }
+      }
+    }
+    return std::optional<Array>(std::move(y));
+  } catch (const dnnl::error&) {
+    if (cache_ != nullptr) cache_->key.reset();
+    return notHandled();
+  }
+}
+
+}  // namespace onyx::eval_internal
