@@ -72,21 +72,6 @@ std::vector<int32_t> reference(const Case& k, const Data& d, int64_t oh, int64_t
   return y;
 }
 
-std::string join(const std::vector<int32_t>& values) {
-  std::ostringstream out;
-  for (size_t i = 0; i < values.size(); ++i) out << (i ? ", " : "") << values[i];
-  return out.str();
-}
-
-EvalValue bytes(bool is_signed, std::vector<int64_t> dims, const std::vector<int32_t>& values) {
-  if (is_signed) {
-    return tensorOf<int8_t>(ElementType::kInt8, std::move(dims),
-                            std::vector<int8_t>(values.begin(), values.end()));
-  }
-  return tensorOf<uint8_t>(ElementType::kUint8, std::move(dims),
-                           std::vector<uint8_t>(values.begin(), values.end()));
-}
-
 void expectExact(const Case& k, uint32_t seed) {
   std::mt19937 random(seed);
   auto draw = [&](bool is_signed) {
@@ -112,20 +97,22 @@ void expectExact(const Case& k, uint32_t seed) {
        << x_type << " xz";
   if (!k.weights_initializer) text << ", " << w_type << w_dims << " w";
   text << ") => (int32[" << k.n << "," << k.m << "," << oh << "," << ow << "] y)";
-  if (k.weights_initializer) text << " <" << w_type << w_dims << " w = {" << join(d.w) << "}>";
+  if (k.weights_initializer)
+    text << " <" << w_type << w_dims << " w = {" << testing::elementsText(d.w) << "}>";
   text << " {\n";
   if (!k.w_zero.empty()) {
     text << "  wz = Constant <value = " << w_type << "[" << k.w_zero.size() << "] {"
-         << join(k.w_zero) << "}> ()\n";
+         << testing::elementsText(k.w_zero) << "}> ()\n";
   }
   text << "  y = ConvInteger <group = " << k.group << ", strides = [" << k.strides[0] << ", "
        << k.strides[1] << "], dilations = [" << k.dilations[0] << ", " << k.dilations[1]
        << "], pads = [" << k.pads[0] << ", " << k.pads[1] << ", " << k.pads[2] << ", " << k.pads[3]
        << "]> (x, w, xz" << (k.w_zero.empty() ? "" : ", wz") << ")\n}\n";
-  std::vector<NamedValue> inputs = {{"x", bytes(k.x_signed, {k.n, k.c, k.h, k.w}, d.x)},
-                                    {"xz", bytes(k.x_signed, {}, {k.x_zero})}};
+  std::vector<NamedValue> inputs = {
+      {"x", testing::byteTensor(k.x_signed, {k.n, k.c, k.h, k.w}, d.x)},
+      {"xz", testing::byteTensor(k.x_signed, {}, {k.x_zero})}};
   if (!k.weights_initializer) {
-    inputs.push_back({"w", bytes(k.w_signed, {k.m, k.c / k.group, k.kh, k.kw}, d.w)});
+    inputs.push_back({"w", testing::byteTensor(k.w_signed, {k.m, k.c / k.group, k.kh, k.kw}, d.w)});
   }
   std::vector<int32_t> expected = reference(k, d, oh, ow);
   for (int threads : {1, 2}) {

@@ -33,29 +33,6 @@ struct Case {
   std::optional<int32_t> a_fill, b_fill;
 };
 
-std::string join(const std::vector<int32_t>& values) {
-  std::ostringstream out;
-  for (size_t i = 0; i < values.size(); ++i) out << (i ? ", " : "") << values[i];
-  return out.str();
-}
-
-std::string dimsText(const std::vector<int64_t>& dims) {
-  std::ostringstream out;
-  out << "[";
-  for (size_t i = 0; i < dims.size(); ++i) out << (i ? "," : "") << dims[i];
-  out << "]";
-  return out.str();
-}
-
-EvalValue bytes(bool is_signed, std::vector<int64_t> dims, const std::vector<int32_t>& values) {
-  if (is_signed) {
-    return tensorOf<int8_t>(ElementType::kInt8, std::move(dims),
-                            std::vector<int8_t>(values.begin(), values.end()));
-  }
-  return tensorOf<uint8_t>(ElementType::kUint8, std::move(dims),
-                           std::vector<uint8_t>(values.begin(), values.end()));
-}
-
 void expectExact(const Case& k, uint32_t seed) {
   std::mt19937 random(seed);
   auto draw = [&](bool is_signed) {
@@ -84,22 +61,23 @@ void expectExact(const Case& k, uint32_t seed) {
   y_dims.push_back(k.n);
   std::string a_type = k.a_signed ? "int8" : "uint8";
   std::string b_type = k.b_signed ? "int8" : "uint8";
-  std::string b_dims = dimsText({inner, k.n});
+  std::string b_dims = testing::dimsText({inner, k.n});
   std::ostringstream text;
   text << "<ir_version: 10, opset_import: [\"\" : 22]>\n"
-       << "g (" << a_type << dimsText(k.a_dims) << " a, " << a_type << " az";
+       << "g (" << a_type << testing::dimsText(k.a_dims) << " a, " << a_type << " az";
   if (!k.b_initializer) text << ", " << b_type << b_dims << " b";
-  text << ") => (int32" << dimsText(y_dims) << " y)";
-  if (k.b_initializer) text << " <" << b_type << b_dims << " b = {" << join(b) << "}>";
+  text << ") => (int32" << testing::dimsText(y_dims) << " y)";
+  if (k.b_initializer)
+    text << " <" << b_type << b_dims << " b = {" << testing::elementsText(b) << "}>";
   text << " {\n";
   if (!k.b_zero.empty()) {
     text << "  bz = Constant <value = " << b_type << "[" << k.b_zero.size() << "] {"
-         << join(k.b_zero) << "}> ()\n";
+         << testing::elementsText(k.b_zero) << "}> ()\n";
   }
   text << "  y = MatMulInteger (a, b, az" << (k.b_zero.empty() ? "" : ", bz") << ")\n}\n";
-  std::vector<NamedValue> inputs = {{"a", bytes(k.a_signed, k.a_dims, a)},
-                                    {"az", bytes(k.a_signed, {}, {k.a_zero})}};
-  if (!k.b_initializer) inputs.push_back({"b", bytes(k.b_signed, {inner, k.n}, b)});
+  std::vector<NamedValue> inputs = {{"a", testing::byteTensor(k.a_signed, k.a_dims, a)},
+                                    {"az", testing::byteTensor(k.a_signed, {}, {k.a_zero})}};
+  if (!k.b_initializer) inputs.push_back({"b", testing::byteTensor(k.b_signed, {inner, k.n}, b)});
   for (int threads : {1, 2}) {
     EvalOptions options;
     options.threads = threads;

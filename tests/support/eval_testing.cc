@@ -36,6 +36,23 @@ std::string dimsText(const std::vector<int64_t>& shape) {
   return text + "]";
 }
 
+std::string elementsText(const std::vector<int32_t>& values) {
+  std::string text;
+  for (size_t i = 0; i < values.size(); ++i)
+    text += (i > 0 ? ", " : "") + std::to_string(values[i]);
+  return text;
+}
+
+EvalValue byteTensor(bool is_signed, std::vector<int64_t> shape,
+                     const std::vector<int32_t>& values) {
+  if (is_signed) {
+    return tensorOf<int8_t>(ElementType::kInt8, std::move(shape),
+                            std::vector<int8_t>(values.begin(), values.end()));
+  }
+  return tensorOf<uint8_t>(ElementType::kUint8, std::move(shape),
+                           std::vector<uint8_t>(values.begin(), values.end()));
+}
+
 size_t elementCount(const std::vector<int64_t>& shape) {
   size_t count = 1;
   for (int64_t dim : shape) count *= static_cast<size_t>(dim);

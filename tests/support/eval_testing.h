@@ -40,6 +40,13 @@ double floatUlp(double value);
 /// scalar float).
 std::string dimsText(const std::vector<int64_t>& shape);
 
+/// Integers as the text syntax writes a tensor's elements: "1, -2, 3".
+std::string elementsText(const std::vector<int32_t>& values);
+
+/// A UINT8 tensor (INT8 when `is_signed`) of `values`, each in the type's range.
+EvalValue byteTensor(bool is_signed, std::vector<int64_t> shape,
+                     const std::vector<int32_t>& values);
+
 /// The number of elements of `shape`.
 size_t elementCount(const std::vector<int64_t>& shape);
 

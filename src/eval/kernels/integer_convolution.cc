@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eval/kernels/int8_operands.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
 
@@ -32,16 +33,6 @@ struct PrimitiveKey {
 };
 
 Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
-
-bool isByte(const Array* array) {
-  return array != nullptr &&
-         (array->type() == ElementType::kUint8 || array->type() == ElementType::kInt8);
-}
-
-int32_t byteAt(const Array& array, size_t i) {
-  return array.type() == ElementType::kInt8 ? array.data<int8_t>()[i]
-                                            : static_cast<int32_t>(array.data<uint8_t>()[i]);
-}
 
 }  // namespace
 
@@ -79,7 +70,8 @@ bool IntegerConvolution::exactOnThisMachine() {
 Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCall& call) {
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
-  if (window.rank() != 2 || !isByte(call.x) || !isByte(call.weights) || !exactOnThisMachine()) {
+  if (window.rank() != 2 || !isByteTensor(call.x) || !isByteTensor(call.weights) ||
+      !exactOnThisMachine()) {
     return notHandled();
   }
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {
@@ -92,7 +84,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
   const int64_t padded_h = h + window.pad_begin[0] + window.pad_end[0];
   const int64_t padded_w = w + window.pad_begin[1] + window.pad_end[1];
   const int64_t per_group = m / g;
-  const bool w_unsigned = call.weights->type() == ElementType::kUint8;
+  const int32_t w_shift = int8Shift(*call.weights);
   if (call.x_zero != nullptr &&
       (call.x_zero->type() != call.x->type() || call.x_zero->size() != 1)) {
     return notHandled();
@@ -103,13 +95,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
     return notHandled();
   }
   // The weights' zero points after the shift to int8.
-  std::vector<int32_t> weight_zeros(outputs, w_unsigned ? -128 : 0);
-  if (call.w_zero != nullptr) {
-    for (size_t o = 0; o < outputs; ++o) {
-      weight_zeros[o] =
-          byteAt(*call.w_zero, call.w_zero->size() == 1 ? 0 : o) - (w_unsigned ? 128 : 0);
-    }
-  }
+  std::vector<int32_t> weight_zeros = shiftedZeroPoints(*call.weights, call.w_zero, outputs);
   bool compensated = false;
   for (int32_t zero : weight_zeros) compensated |= zero != 0;
   const int64_t group_columns = per_group + (compensated ? 1 : 0);  // output channels a group
@@ -168,8 +154,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
           size_t from = static_cast<size_t>(group * per_group + o) * depth;
           size_t to = static_cast<size_t>(group * group_columns + o) * depth;
           for (size_t k = 0; k < depth; ++k) {
-            plain[to + k] =
-                static_cast<int8_t>(byteAt(*call.weights, from + k) - (w_unsigned ? 128 : 0));
+            plain[to + k] = static_cast<int8_t>(byteAt(*call.weights, from + k) - w_shift);
           }
         }
       }

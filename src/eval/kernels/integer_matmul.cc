@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eval/kernels/int8_operands.h"
 #include "eval/kernels/integer_convolution.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
@@ -25,16 +26,6 @@ struct PrimitiveKey {
 };
 
 Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
-
-bool isByte(const Array* array) {
-  return array != nullptr &&
-         (array->type() == ElementType::kUint8 || array->type() == ElementType::kInt8);
-}
-
-int32_t byteAt(const Array& array, size_t i) {
-  return array.type() == ElementType::kInt8 ? array.data<int8_t>()[i]
-                                            : static_cast<int32_t>(array.data<uint8_t>()[i]);
-}
 
 }  // namespace
 
@@ -58,7 +49,7 @@ IntegerMatMul::IntegerMatMul() = default;
 IntegerMatMul::~IntegerMatMul() = default;
 
 Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
-  if (!isByte(call.a) || !isByte(call.b) || call.a->rank() < 1 || call.b->rank() != 2 ||
+  if (!isByteTensor(call.a) || !isByteTensor(call.b) || call.a->rank() < 1 || call.b->rank() != 2 ||
       !IntegerConvolution::exactOnThisMachine()) {
     return notHandled();
   }
@@ -79,13 +70,8 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
         (call.b_zero->size() != n || call.b_zero->shape().back() != columns)))) {
     return notHandled();
   }
-  const bool b_unsigned = call.b->type() == ElementType::kUint8;
-  std::vector<int32_t> b_zeros(n, b_unsigned ? -128 : 0);
-  if (call.b_zero != nullptr) {
-    for (size_t j = 0; j < n; ++j) {
-      b_zeros[j] = byteAt(*call.b_zero, call.b_zero->size() == 1 ? 0 : j) - (b_unsigned ? 128 : 0);
-    }
-  }
+  const int32_t b_shift = int8Shift(*call.b);
+  std::vector<int32_t> b_zeros = shiftedZeroPoints(*call.b, call.b_zero, n);
   bool compensated = false;
   for (int32_t zero : b_zeros) compensated |= zero != 0;
   const int64_t wide = columns + (compensated ? 1 : 0);
@@ -126,7 +112,7 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
       for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
         for (size_t j = 0; j < n; ++j) {
           plain[k * static_cast<size_t>(wide) + j] =
-              static_cast<int8_t>(byteAt(*call.b, k * n + j) - (b_unsigned ? 128 : 0));
+              static_cast<int8_t>(byteAt(*call.b, k * n + j) - b_shift);
         }
       }
       memory given(memory::desc({inner, wide}, memory::data_type::s8, Tag::ab), cache.engine,

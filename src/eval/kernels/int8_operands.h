@@ -1,0 +1,43 @@
+// Internal to the evaluator: the operands of the int8 kernels on oneDNN (integer_convolution.h,
+// integer_matmul.h). oneDNN's int8 products take int8 weights; a uint8 operand is shifted by
+// 128 to become one (w - zw = (w - 128) - (zw - 128)).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "onyx/core/array.h"
+
+namespace onyx::eval_internal {
+
+/// Whether `array` is a tensor of UINT8 or INT8.
+inline bool isByteTensor(const Array* array) {
+  return array != nullptr &&
+         (array->type() == ElementType::kUint8 || array->type() == ElementType::kInt8);
+}
+
+/// Element `i` of a UINT8 or INT8 array, widened.
+inline int32_t byteAt(const Array& array, size_t i) {
+  return array.type() == ElementType::kInt8 ? array.data<int8_t>()[i]
+                                            : static_cast<int32_t>(array.data<uint8_t>()[i]);
+}
+
+/// What a uint8 operand's elements are shifted by to become int8 (0 for an int8 one).
+inline int32_t int8Shift(const Array& operand) {
+  return operand.type() == ElementType::kUint8 ? 128 : 0;
+}
+
+/// The zero point of each of `count` output channels or columns after `operand`'s shift to
+/// int8: `zero` holds one value or `count` values of the operand's type; null is 0.
+inline std::vector<int32_t> shiftedZeroPoints(const Array& operand, const Array* zero,
+                                              size_t count) {
+  std::vector<int32_t> shifted(count, -int8Shift(operand));
+  if (zero == nullptr) return shifted;
+  for (size_t i = 0; i < count; ++i) {
+    shifted[i] = byteAt(*zero, zero->size() == 1 ? 0 : i) - int8Shift(operand);
+  }
+  return shifted;
+}
+
+}  // namespace onyx::eval_internal
