@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include "ops/kernels.h"
-#include "ops/lib/cast_kernels.h"
 #include "ops/lib/quantization_kernels.h"
+#include "ops/quantization/quantize_floats.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 
@@ -50,23 +50,17 @@ void inferDynamicQuantizeLinear(InferenceContext& ctx) {
 Status runDynamicQuantizeLinear(KernelContext& ctx) {
   const Array* x = ctx.inputArray(0);
   if (x == nullptr) return ctx.fail("needs a tensor input");
-  Array wide = widenToFloat(*x);
-  if (wide.type() != ElementType::kFloat) return ctx.fail("x must be FLOAT");
-  const float* in = wide.data<float>();
-  float low = 0, high = 0;
-  for (size_t i = 0; i < wide.size(); ++i) {
-    if (!std::isfinite(in[i])) return ctx.fail("x holds NaN or an infinity");
-    low = std::min(low, in[i]);
-    high = std::max(high, in[i]);
-  }
-  float scale = (high == low ? 1.0f : high - low) / 255.0f;
-  float initial = 0.0f - low / scale;
+  if (x->type() != ElementType::kFloat) return ctx.fail("x must be FLOAT");
+  const float* in = x->data<float>();
+  quant::FloatBounds bounds = quant::floatBounds(in, x->size(), 0.0f, 0.0f);
+  if (!bounds.finite) return ctx.fail("x holds NaN or an infinity");
+  float scale = (bounds.high == bounds.low ? 1.0f : bounds.high - bounds.low) / 255.0f;
+  float initial = 0.0f - bounds.low / scale;
   float zero = std::nearbyint(std::clamp(initial, 0.0f, 255.0f));
-  Array y(ElementType::kUint8, x->shape());
-  for (size_t i = 0; i < wide.size(); ++i) {
-    float q = std::nearbyint(in[i] / scale) + zero;
-    y.data<uint8_t>()[i] = static_cast<uint8_t>(std::clamp(q, 0.0f, 255.0f));
-  }
+  Result<Array> made = Array::allocate(ElementType::kUint8, x->shape());
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  quant::quantizeFloatsToUint8(in, x->size(), scale, zero, y.data<uint8_t>());
   ctx.setOutput(0, std::move(y));
   ctx.setOutput(1, Array::scalar<float>(ElementType::kFloat, scale));
   ctx.setOutput(2, Array::scalar<uint8_t>(ElementType::kUint8, static_cast<uint8_t>(zero)));

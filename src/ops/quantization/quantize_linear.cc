@@ -14,6 +14,7 @@
 #include "ops/lib/cast_kernels.h"
 #include "ops/lib/quantization_kernels.h"
 #include "ops/node_draft.h"
+#include "ops/quantization/quantize_floats.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/version_adapters.h"
@@ -104,6 +105,27 @@ Status runQuantizeLinear(KernelContext& ctx) {
   Result<Array> made = Array::allocate(out_type, x->shape());
   if (!made) return made.status();
   Array out = std::move(*made);
+  // FLOAT to uint8 or int8 per tensor or per axis, in runs of one scale: the same arithmetic
+  // as below (a float quotient, rounded half to even, plus the zero point, clamped), in loops
+  // that vectorize.
+  bool bytes = out_type == ElementType::kUint8 || out_type == ElementType::kInt8;
+  if (bytes && x->type() == ElementType::kFloat && scale->type() == ElementType::kFloat &&
+      division == ElementType::kFloat && layout->mode != quant::ScaleLayout::Mode::kBlocked) {
+    size_t run = layout->mode == quant::ScaleLayout::Mode::kTensor ? x->size() : layout->inner;
+    for (size_t begin = 0; run > 0 && begin < x->size(); begin += run) {
+      size_t at = layout->index(begin);
+      float divisor = scale->data<float>()[at];
+      float offset = zero != nullptr ? static_cast<float>(elementAsDouble(*zero, at)) : 0.0f;
+      const float* from = x->data<float>() + begin;
+      if (out_type == ElementType::kUint8) {
+        quant::quantizeFloatsToUint8(from, run, divisor, offset, out.data<uint8_t>() + begin);
+      } else {
+        quant::quantizeFloatsToInt8(from, run, divisor, offset, out.data<int8_t>() + begin);
+      }
+    }
+    ctx.setOutput(0, std::move(out));
+    return Status::ok();
+  }
   for (size_t i = 0; i < x->size(); ++i) {
     size_t at = layout->index(i);
     double value = elementAsDouble(*x, i);

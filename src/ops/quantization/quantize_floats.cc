@@ -1,0 +1,75 @@
+#include "ops/quantization/quantize_floats.h"
+
+#include <bit>
+
+#include "ops/math/vector_math.h"
+#include "ops/wider_vectors.h"
+
+namespace onyx::ops::quant {
+
+namespace {
+
+using vector_math::select;
+
+// round_half_even(x / scale) + zero clamped to [low, high]; `low` for a quotient outside
+// int32 or NaN. rint rounds in the current mode, which onyx leaves at nearest-even (roundeven
+// has no vector form in g++ 12); comparisons through select, so the loop vectorizes.
+inline float quantized(float x, float scale, float zero, float low, float high) {
+  float rounded = __builtin_rintf(x / scale);
+  bool inside = (rounded >= -2147483648.0f) & (rounded < 2147483648.0f);  // no branch
+  float shifted = rounded + zero;
+  float clamped = select(shifted < low, low, select(shifted > high, high, shifted));
+  return select(inside, clamped, low);
+}
+
+}  // namespace
+
+ONYX_WIDER_VECTORS FloatBounds floatBounds(const float* values, size_t count, float low,
+                                           float high) {
+  // Lanes of their own, folded at the end, so that the loop vectorizes (a select is no
+  // reduction the compiler knows); min and max do not depend on the order but for the sign
+  // of a zero.
+  constexpr size_t kLanes = 16;
+  float lows[kLanes], highs[kLanes];
+  uint32_t unfinite[kLanes] = {};
+  for (size_t l = 0; l < kLanes; ++l) lows[l] = low, highs[l] = high;
+  size_t i = 0;
+  for (; i + kLanes <= count; i += kLanes) {
+    for (size_t l = 0; l < kLanes; ++l) {
+      float v = values[i + l];
+      lows[l] = select(v < lows[l], v, lows[l]);
+      highs[l] = select(v > highs[l], v, highs[l]);
+      // v - v is NaN exactly for NaN and the infinities.
+      unfinite[l] |= static_cast<uint32_t>((v - v) != 0.0f);
+    }
+  }
+  for (; i < count; ++i) {
+    float v = values[i];
+    lows[0] = select(v < lows[0], v, lows[0]);
+    highs[0] = select(v > highs[0], v, highs[0]);
+    unfinite[0] |= static_cast<uint32_t>((v - v) != 0.0f);
+  }
+  uint32_t any_unfinite = 0;
+  for (size_t l = 0; l < kLanes; ++l) {
+    low = select(lows[l] < low, lows[l], low);
+    high = select(highs[l] > high, highs[l], high);
+    any_unfinite |= unfinite[l];
+  }
+  return {low, high, any_unfinite == 0};
+}
+
+ONYX_WIDER_VECTORS void quantizeFloatsToUint8(const float* from, size_t count, float scale,
+                                              float zero, uint8_t* to) {
+  for (size_t i = 0; i < count; ++i) {
+    to[i] = static_cast<uint8_t>(static_cast<int32_t>(quantized(from[i], scale, zero, 0, 255)));
+  }
+}
+
+ONYX_WIDER_VECTORS void quantizeFloatsToInt8(const float* from, size_t count, float scale,
+                                             float zero, int8_t* to) {
+  for (size_t i = 0; i < count; ++i) {
+    to[i] = static_cast<int8_t>(static_cast<int32_t>(quantized(from[i], scale, zero, -128, 127)));
+  }
+}
+
+}  // namespace onyx::ops::quant
