@@ -37,6 +37,7 @@
 #include "onyx/core/array_elements.h"
 #include "onyx/core/float_formats.h"
 #include "ops/kernels.h"
+#include "ops/lib/float_casts.h"
 
 namespace onyx::ops::cast {
 
@@ -314,6 +315,15 @@ inline Result<Array> castArray(const Array& in, ElementType to, const CastOption
   // ---- numeric sources -----------------------------------------------------------------
   auto run = [&]<class S>(const S* data) {
     auto convert = [&](size_t begin, size_t end) {
+      constexpr bool kVectorized = std::is_same_v<S, int32_t> || std::is_same_v<S, int64_t> ||
+                                   std::is_same_v<S, uint8_t> || std::is_same_v<S, int8_t> ||
+                                   std::is_same_v<S, double>;
+      if constexpr (kVectorized) {
+        if (to == ElementType::kFloat) {
+          toFloats(data + begin, end - begin, out.data<float>() + begin);
+          return;
+        }
+      }
       for (size_t i = begin; i < end; ++i) storeConverted<S>(data[i], out, i, options);
     };
     if (ctx != nullptr && to != ElementType::kString) {
