@@ -2,16 +2,20 @@
 
 #include <dnnl.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "eval/kernels/int8_operands.h"
+#include "eval/kernels/integer_sums.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
+#include "ops/kernels.h"
 
 namespace onyx::eval_internal {
 
@@ -33,6 +37,17 @@ struct PrimitiveKey {
 };
 
 Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
+
+// Runs body over [0, count) on the call's kernel threads (ops::parallelFor), or here alone
+// when the call has no context.
+void parallelOver(const IntegerConvolutionCall& call, size_t count,
+                  const std::function<void(size_t, size_t)>& body) {
+  if (call.ctx != nullptr) {
+    ops::parallelFor(*call.ctx, count, 1, body);
+  } else {
+    body(0, count);
+  }
+}
 
 }  // namespace
 
@@ -192,20 +207,19 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
       const auto* from = reinterpret_cast<const uint8_t*>(call.x->bytes().data());
       auto* to = reinterpret_cast<uint8_t*>(x_last->bytes().data());
       std::memset(to, static_cast<uint8_t>(x_zero), x_last->size());
-      const size_t cc = static_cast<size_t>(c), hh = static_cast<size_t>(h),
-                   ww = static_cast<size_t>(w), row = static_cast<size_t>(padded_w) * cc;
-      const size_t top = static_cast<size_t>(window.pad_begin[0]),
-                   left = static_cast<size_t>(window.pad_begin[1]);
-      for (size_t b = 0; b < static_cast<size_t>(n); ++b) {
-        uint8_t* image = to + b * static_cast<size_t>(padded_h) * row;
-        for (size_t channel = 0; channel < cc; ++channel) {
-          const uint8_t* plane = from + (b * cc + channel) * hh * ww;
-          for (size_t i = 0; i < hh; ++i) {
-            uint8_t* line = image + (i + top) * row + left * cc + channel;
-            for (size_t j = 0; j < ww; ++j) line[j * cc] = plane[i * ww + j];
-          }
+      const size_t image = static_cast<size_t>(c * h * w);
+      const size_t padded = static_cast<size_t>(c * padded_h * padded_w);
+      const size_t rows = static_cast<size_t>(h);
+      parallelOver(call, static_cast<size_t>(n) * rows, [&](size_t begin, size_t end) {
+        for (size_t task = begin; task < end; ++task) {
+          size_t b = task / rows, row = task % rows;
+          bytesChannelsLast(from + b * image, static_cast<size_t>(c), static_cast<size_t>(h),
+                            static_cast<size_t>(w), row, row + 1,
+                            static_cast<size_t>(window.pad_begin[0]),
+                            static_cast<size_t>(window.pad_begin[1]), static_cast<size_t>(padded_w),
+                            to + b * padded);
         }
-      }
+      });
     }
     cache.x_last.set_data_handle(handleOf(*x_last));
     cache.y_last.set_data_handle(handleOf(*y_last));
@@ -213,32 +227,34 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
     cache.stream.wait();
 
     // (x - zx)(w - zw) summed = sum x w - zx sum w - zw sum x + K zx zw, each output channel
-    // with its own zw, channels-first, in 32 bits with wrap-around (unsigned arithmetic).
+    // with its own zw, in 32 bits with wrap-around (unsigned arithmetic).
     const uint32_t zx = static_cast<uint32_t>(x_zero);
     const uint32_t depth = static_cast<uint32_t>(c / g * kh * kw);
-    std::vector<uint32_t> shift(outputs);
+    std::vector<ChannelTerms> terms(outputs);
     for (size_t channel = 0; channel < outputs; ++channel) {
+      size_t group = channel / static_cast<size_t>(per_group);
       uint32_t zw = static_cast<uint32_t>(weight_zeros[channel]);
-      shift[channel] = depth * zx * zw - zx * cache.weight_sums[channel];
+      terms[channel] = {.column = group * static_cast<size_t>(group_columns) +
+                                  channel % static_cast<size_t>(per_group),
+                        .window_column = compensated ? group * static_cast<size_t>(group_columns) +
+                                                           static_cast<size_t>(per_group)
+                                                     : kNoWindowSums,
+                        .shift = depth * zx * zw - zx * cache.weight_sums[channel],
+                        .weight_zero = zw};
     }
     const size_t pixels = static_cast<size_t>(oh * ow);
-    const uint32_t* from = reinterpret_cast<const uint32_t*>(y_last->data<int32_t>());
-    int32_t* to = y.data<int32_t>();
-    for (size_t b = 0; b < static_cast<size_t>(n); ++b) {
-      for (size_t pixel = 0; pixel < pixels; ++pixel) {
-        const uint32_t* row = from + (b * pixels + pixel) * static_cast<size_t>(columns);
-        for (int64_t group = 0; group < g; ++group) {
-          const uint32_t* sums = row + group * group_columns;
-          uint32_t window_sum = compensated ? sums[per_group] : 0;
-          for (int64_t o = 0; o < per_group; ++o) {
-            size_t channel = static_cast<size_t>(group * per_group + o);
-            uint32_t value = sums[o] + shift[channel] -
-                             static_cast<uint32_t>(weight_zeros[channel]) * window_sum;
-            to[(b * outputs + channel) * pixels + pixel] = static_cast<int32_t>(value);
-          }
-        }
+    // In blocks of 32 pixels (the tile finishSums works in) spread over the threads.
+    const size_t blocks = (pixels + 31) / 32;
+    const uint32_t* all_sums = reinterpret_cast<const uint32_t*>(y_last->data<int32_t>());
+    uint32_t* all_out = reinterpret_cast<uint32_t*>(y.data<int32_t>());
+    parallelOver(call, static_cast<size_t>(n) * blocks, [&](size_t begin, size_t end) {
+      for (size_t task = begin; task < end; ++task) {
+        size_t b = task / blocks, block = task % blocks;
+        finishSums(all_sums + b * pixels * static_cast<size_t>(columns),
+                   static_cast<size_t>(columns), pixels, block * 32,
+                   std::min(pixels, block * 32 + 32), terms, all_out + b * outputs * pixels);
       }
-    }
+    });
     return std::optional<Array>(std::move(y));
   } catch (const dnnl::error&) {
     if (cache_ != nullptr) cache_->key.reset();

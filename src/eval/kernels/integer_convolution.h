@@ -11,7 +11,9 @@
 // pads nothing; uint8 weights become int8 by subtracting 128 (w - zw = (w - 128) - (zw -
 // 128)); sum w is kept with the weights; sum x over each window, wanted when a weight zero
 // point is not 0, is one more output channel per group whose weights are all 1. Summed with
-// wrap-around, the result has the bits of the spec's int32 accumulator.
+// wrap-around, the result has the bits of the spec's int32 accumulator. The layout steps
+// around the primitive (the input put channels-last, the sums put back channels-first with
+// the zero points taken out) are integer_sums.h's, split over the node's threads.
 //
 // Exact only where oneDNN multiplies bytes without an int16 intermediate that can saturate:
 // CPUs with VNNI or AMX. Elsewhere, and for what else it does not handle (1-D and 3-D
@@ -23,6 +25,7 @@
 #include <optional>
 
 #include "onyx/core/array.h"
+#include "onyx/ops/kernel_context.h"
 #include "ops/nn/conv_kernels.h"
 
 namespace onyx::eval_internal {
@@ -35,6 +38,8 @@ struct IntegerConvolutionCall {
   bool weights_fixed = false;      // the same elements on every run (an initializer)
   const Array* w_zero = nullptr;   // one value or one per output channel, or null (0)
   int threads = 1;
+  /// The node's context, whose threads the layout steps split over; null: this thread.
+  const KernelContext* ctx = nullptr;
 };
 
 /// One node's oneDNN primitive and prepared weights, kept between runs.

@@ -31,7 +31,8 @@ class OnednnConvInteger final : public ProvidedKernel {
                                 .weights = w,
                                 .weights_fixed = weights_constant_,
                                 .w_zero = ctx.inputArray(3),
-                                .threads = ctx.threads()};
+                                .threads = ctx.threads(),
+                                .ctx = &ctx};
     return tookResult(ctx, convolution_.run(call));
   }
 
