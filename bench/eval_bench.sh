@@ -6,10 +6,15 @@
 # a DB text detector, ResNet-50 with BatchNormalization unfolded, a tf2onnx NHWC CNN, a
 # 2,000-node elementwise chain) and, for issue 32, three small ones run per camera crop or
 # audio frame (a Paddle2ONNX MobileNetV3-Small with its weights as Constant nodes, a log-mel
-# front end, a TorchScript voice-activity detector with its LSTM inside nested Ifs). Per model
-# and thread count it prints
+# front end, a TorchScript voice-activity detector with its LSTM inside nested Ifs). With
+# QUANT=1, issue 33's rows instead, from bench/make_quant_models.py: a float32 U²-Net-shaped
+# net (eval_u2net), and ResNet-50, that U²-Net and the encoder quantized to int8 as
+# onnxruntime's quantize_dynamic writes them (quant_*_dynamic: DynamicQuantizeLinear,
+# ConvInteger / MatMulInteger) and as quantize_static writes QDQ (quant_*_qdq: QuantizeLinear
+# and DequantizeLinear pairs, int8 per-channel weights, int32 biases), and in float16
+# (fp16_*: Casts at the input and output). Per model and thread count it prints
 #   - the warm median latency and the ratio onyx / onnxruntime (target: at most 1.5; 1.2 for
-#     issue 32's rows);
+#     issue 32's and issue 33's rows);
 #   - the first run, onyx's load + prepare + run against onnxruntime's session creation +
 #     run (target: at most 1.0; 1.2 for issue 32's rows);
 #   - how far onyx's outputs are from onnxruntime's: the largest absolute difference over
@@ -26,6 +31,10 @@
 #                          in four or five takes half as long again; five let two such
 #                          outliers move the median)
 #     MODELS="a.onnx ..."  only these models
+#     QUANT=1              issue 33's rows (above) instead of the default list; naming any
+#                          of them in MODELS works too. Their QDQ models' scales come from a
+#                          run of the float model in onyx's Python package, built here too
+#                          (-DONYX_PYTHON=ON)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=build/bench
@@ -33,17 +42,41 @@ models=${1:-build/bench-models}
 reps=${REPS:-15}
 firsts=${FIRSTS:-9}
 node_dir=build/bench-node
-model_list=${MODELS:-eval_resnet50.onnx eval_encoder.onnx eval_mobilenetv3.onnx \
+default_models="eval_resnet50.onnx eval_encoder.onnx eval_mobilenetv3.onnx \
 eval_db_detector.onnx eval_resnet50_bn.onnx eval_nhwc_cnn.onnx eval_chain.onnx \
-eval_mbv3_small_paddle.onnx eval_logmel.onnx eval_recurrent_vad.onnx}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DONYX_BENCH=ON -DONYX_TESTS=OFF >/dev/null
-cmake --build "$build" --target onyx_bench_eval -j "$(nproc)" >/dev/null
+eval_mbv3_small_paddle.onnx eval_logmel.onnx eval_recurrent_vad.onnx"
+# Issue 33's rows: what make_quant_models.py writes.
+quant_models="eval_u2net.onnx quant_resnet50_dynamic.onnx \
+quant_u2net_dynamic.onnx quant_encoder_dynamic.onnx quant_resnet50_qdq.onnx \
+quant_u2net_qdq.onnx quant_encoder_qdq.onnx fp16_resnet50.onnx fp16_u2net.onnx \
+fp16_encoder.onnx"
+if [ "${QUANT:-0}" = 1 ]; then
+  model_list=${MODELS:-$quant_models}
+else
+  model_list=${MODELS:-$default_models}
+fi
+targets=onyx_bench_eval
+quant=0
+for model in $model_list; do
+  if [[ " $quant_models " == *" $model "* ]]; then quant=1; fi
+done
+python_flags=()
+if [ "$quant" = 1 ]; then
+  python_flags=(-DONYX_PYTHON=ON -DPython3_EXECUTABLE=/usr/bin/python3)
+  targets="$targets onyx_python"
+fi
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DONYX_BENCH=ON -DONYX_TESTS=OFF \
+  "${python_flags[@]}" >/dev/null
+cmake --build "$build" --target $targets -j "$(nproc)" >/dev/null
 if [ ! -e "$node_dir/node_modules/onnxruntime-node/package.json" ]; then
   mkdir -p "$node_dir"
   cp bench/package.json "$node_dir/"
   (cd "$node_dir" && npm install --ignore-scripts --no-audit --no-fund >/dev/null)
 fi
 /usr/bin/python3 bench/make_eval_models.py "$models"
+if [ "$quant" = 1 ]; then
+  PYTHONPATH=$build/python /usr/bin/python3 bench/make_quant_models.py "$models"
+fi
 results=$build/results
 mkdir -p "$results"
 out=$results/eval.txt
@@ -78,12 +111,13 @@ for model in $model_list; do
 done
 # Targets: issue 20's for the float32 models (warm at most 1.5, first run at most 1.0); issue
 # 32's for its four rows, the small models run per crop or frame and the tf2onnx NHWC CNN
-# (both at most 1.2).
+# (both at most 1.2); issue 33's for the quantized, float16 and U²-Net rows (warm at most 1.2,
+# first run at most 1.0).
 issue32_models="eval_mbv3_small_paddle.onnx eval_logmel.onnx eval_recurrent_vad.onnx \
 eval_nhwc_cnn.onnx"
-echo "== onyx / onnxruntime: warm median (target <= 1.5, issue 32's rows 1.2), first run" \
-  "(target <= 1.0, issue 32's rows 1.2), outputs"
-awk -F'|' -v models="$model_list" -v small="$issue32_models" '
+echo "== onyx / onnxruntime: warm median (target <= 1.5, issue 32's and 33's rows 1.2), first" \
+  "run (target <= 1.0, issue 32's rows 1.2), outputs"
+awk -F'|' -v models="$model_list" -v small="$issue32_models" -v quant="$quant_models" '
   function key(model, threads) { return model " at " threads " thread" (threads == 1 ? "" : "s") }
   function ms(value) {
     return sprintf(value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f", value)
@@ -118,10 +152,13 @@ awk -F'|' -v models="$model_list" -v small="$issue32_models" '
     count = split(models, list, " ")
     split(small, small_list, " ")
     for (s in small_list) is_small[small_list[s]] = 1
+    split(quant, quant_list, " ")
+    for (q in quant_list) is_quant[quant_list[q]] = 1
     for (m = 1; m <= count; ++m) {
       for (t = 1; t <= 2; ++t) {
         k = key(list[m], t)
-        row(k, warm["onyx", k], warm["onnxruntime", k], list[m] in is_small ? "1.2" : "1.5")
+        row(k, warm["onyx", k], warm["onnxruntime", k],
+            list[m] in is_small || list[m] in is_quant ? "1.2" : "1.5")
         row(k ", first run", first["onyx", k], first["onnxruntime", k],
             list[m] in is_small ? "1.2" : "1.0")
         if (k in difference) {
