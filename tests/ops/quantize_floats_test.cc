@@ -139,5 +139,49 @@ TEST(QuantizeFloats, DynamicQuantizeLinearMatchesTheReference) {
   }
 }
 
+// The spec's dequantization as the reference computes it: (x - zero) * scale in double, then
+// rounded to float (exact for the 8-bit types' differences, promoted for int32).
+float referenceDequantize(int64_t x, int64_t zero, float scale) {
+  return static_cast<float>(static_cast<double>(x - zero) * static_cast<double>(scale));
+}
+
+TEST(QuantizeFloats, DequantizeMatchesTheReferenceForEveryIntegerType) {
+  std::vector<float> scales = {0.0137f, 3.5f, 1e-6f};
+  for (int32_t zero : {0, 1, 128, 255}) {
+    std::vector<int32_t> values;
+    for (int32_t v = 0; v < 256; ++v) values.push_back(v);
+    std::vector<float> got(values.size());
+    std::vector<uint8_t> bytes(values.begin(), values.end());
+    for (float scale : scales) {
+      ops::quant::dequantizeToFloats(bytes.data(), bytes.size(), scale, float(zero), got.data());
+      for (size_t i = 0; i < values.size(); ++i) {
+        ASSERT_EQ(got[i], referenceDequantize(values[i], zero, scale)) << values[i];
+      }
+    }
+  }
+  for (int32_t zero : {-128, -1, 0, 127}) {
+    std::vector<int8_t> bytes;
+    for (int32_t v = -128; v < 128; ++v) bytes.push_back(static_cast<int8_t>(v));
+    std::vector<float> got(bytes.size());
+    for (float scale : scales) {
+      ops::quant::dequantizeToFloats(bytes.data(), bytes.size(), scale, float(zero), got.data());
+      for (size_t i = 0; i < bytes.size(); ++i) {
+        ASSERT_EQ(got[i], referenceDequantize(bytes[i], zero, scale)) << int(bytes[i]);
+      }
+    }
+  }
+  // int32 past float's 24 bits, with a zero point float cannot hold exactly.
+  std::vector<int32_t> wide = {0,        1, -1, 16777217, -16777219, 2147483647, -2147483647 - 1,
+                               123456789};
+  for (int64_t zero : {int64_t{0}, int64_t{33554433}, int64_t{-2147483647 - 1}}) {
+    std::vector<float> got(wide.size());
+    ops::quant::dequantizeToFloats(wide.data(), wide.size(), 0.37f, static_cast<double>(zero),
+                                   got.data());
+    for (size_t i = 0; i < wide.size(); ++i) {
+      EXPECT_EQ(got[i], referenceDequantize(wide[i], zero, 0.37f)) << wide[i] << " - " << zero;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace onyx

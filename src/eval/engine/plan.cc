@@ -272,11 +272,10 @@ void Compiler::planRepeats() {
     const Node& node = *bound.node;
     bool holds_graph = false;
     forEachGraphOf(node, [&](const Graph&) { holds_graph = true; });
-    // A function's body may draw random numbers; a quantization node stays one, so that the
-    // quantized operators after it see it as the model wrote it.
+    // A function's body may draw random numbers. A DequantizeLinear of constant weights (the
+    // QDQ form) runs once too: the node stays in the plan for what fuses it.
     if (holds_graph || bound.kernel == nullptr || bound.function != nullptr ||
-        bound.schema == nullptr || hasTraits(bound.schema->traits, OpTraits::kNondeterministic) ||
-        hasTraits(bound.schema->traits, OpTraits::kQuantization)) {
+        bound.schema == nullptr || hasTraits(bound.schema->traits, OpTraits::kNondeterministic)) {
       continue;
     }
     bool fixed_inputs = true;

@@ -12,6 +12,7 @@
 #include "ops/lib/cast_kernels.h"
 #include "ops/lib/quantization_kernels.h"
 #include "ops/node_draft.h"
+#include "ops/quantization/quantize_floats.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"
 #include "ops/version_adapters.h"
@@ -74,6 +75,38 @@ Status runDequantizeLinear(KernelContext& ctx) {
   std::optional<quant::ScaleLayout> layout =
       quant::scaleLayout(x->shape(), *scale, ctx.intAttribute("axis").value_or(1), block, error);
   if (!layout) return ctx.fail(error);
+  // uint8, int8 or int32 to FLOAT per tensor or per axis, in runs of one scale: the same
+  // arithmetic as below, in loops that vectorize.
+  const bool integer = x->type() == ElementType::kUint8 || x->type() == ElementType::kInt8 ||
+                       x->type() == ElementType::kInt32;
+  if (integer && scale->type() == ElementType::kFloat && out_type == ElementType::kFloat &&
+      layout->mode != quant::ScaleLayout::Mode::kBlocked) {
+    Result<Array> made = Array::allocate(ElementType::kFloat, x->shape());
+    if (!made) return made.status();
+    Array out = std::move(*made);
+    size_t run = layout->mode == quant::ScaleLayout::Mode::kTensor ? x->size() : layout->inner;
+    for (size_t begin = 0; run > 0 && begin < x->size(); begin += run) {
+      size_t at = layout->index(begin);
+      float factor = scale->data<float>()[at];
+      double offset = zero != nullptr ? elementAsDouble(*zero, at) : 0.0;
+      float* to = out.data<float>() + begin;
+      switch (x->type()) {
+        case ElementType::kUint8:
+          quant::dequantizeToFloats(x->data<uint8_t>() + begin, run, factor,
+                                    static_cast<float>(offset), to);
+          break;
+        case ElementType::kInt8:
+          quant::dequantizeToFloats(x->data<int8_t>() + begin, run, factor,
+                                    static_cast<float>(offset), to);
+          break;
+        default:
+          quant::dequantizeToFloats(x->data<int32_t>() + begin, run, factor, offset, to);
+          break;
+      }
+    }
+    ctx.setOutput(0, std::move(out));
+    return Status::ok();
+  }
   // As the reference computes: in float, in double when x is INT32 (numpy's promotion).
   const bool wide = x->type() == ElementType::kInt32 || scale->type() == ElementType::kDouble;
   Array computed(wide ? ElementType::kDouble : ElementType::kFloat, x->shape());

@@ -72,4 +72,22 @@ ONYX_WIDER_VECTORS void quantizeFloatsToInt8(const float* from, size_t count, fl
   }
 }
 
+ONYX_WIDER_VECTORS void dequantizeToFloats(const uint8_t* from, size_t count, float scale,
+                                           float zero, float* to) {
+  for (size_t i = 0; i < count; ++i) to[i] = (static_cast<float>(from[i]) - zero) * scale;
+}
+
+ONYX_WIDER_VECTORS void dequantizeToFloats(const int8_t* from, size_t count, float scale,
+                                           float zero, float* to) {
+  for (size_t i = 0; i < count; ++i) to[i] = (static_cast<float>(from[i]) - zero) * scale;
+}
+
+ONYX_WIDER_VECTORS void dequantizeToFloats(const int32_t* from, size_t count, float scale,
+                                           double zero, float* to) {
+  const double wide_scale = scale;
+  for (size_t i = 0; i < count; ++i) {
+    to[i] = static_cast<float>((static_cast<double>(from[i]) - zero) * wide_scale);
+  }
+}
+
 }  // namespace onyx::ops::quant

@@ -1,6 +1,7 @@
-// Internal: the loops of QuantizeLinear and DynamicQuantizeLinear on FLOAT, written to
-// vectorize (compiled for AVX2 too, chosen when the library loads; every width gives the same
-// bits). They compute what the operators' general code computes, element for element.
+// Internal: the loops of QuantizeLinear, DequantizeLinear and DynamicQuantizeLinear between
+// FLOAT and the 8-bit and 32-bit integers, written to vectorize (compiled for AVX2 too, chosen when
+// the library loads; every width gives the same bits). They compute what the operators' general
+// code computes, element for element.
 #pragma once
 
 #include <cstddef>
@@ -23,5 +24,12 @@ FloatBounds floatBounds(const float* values, size_t count, float low, float high
 /// astype(int32) leads the reference to. Written as uint8 or as int8.
 void quantizeFloatsToUint8(const float* from, size_t count, float scale, float zero, uint8_t* to);
 void quantizeFloatsToInt8(const float* from, size_t count, float scale, float zero, int8_t* to);
+
+/// to[i] = (from[i] - zero) * scale, in float for the 8-bit types (the difference is exact,
+/// the product rounded once, as the reference's float arithmetic) and in double for int32,
+/// then rounded to float (the reference promotes int32 to double).
+void dequantizeToFloats(const uint8_t* from, size_t count, float scale, float zero, float* to);
+void dequantizeToFloats(const int8_t* from, size_t count, float scale, float zero, float* to);
+void dequantizeToFloats(const int32_t* from, size_t count, float scale, double zero, float* to);
 
 }  // namespace onyx::ops::quant
