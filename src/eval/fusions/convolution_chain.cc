@@ -99,8 +99,9 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
   const Array* b = run.tensor(b_value);
   const Array* r = run.tensor(r_value);
   if (x == nullptr || w == nullptr || (b_value != nullptr && b == nullptr) ||
-      (r_value != nullptr && r == nullptr) || x->type() != ElementType::kFloat ||
-      w->type() != ElementType::kFloat || x->rank() != w->rank() ||
+      (r_value != nullptr && r == nullptr) ||
+      (x->type() != ElementType::kFloat && x->type() != ElementType::kFloat16) ||
+      w->type() != x->type() || x->rank() != w->rank() ||
       (x->rank() != 4 && x->rank() != 3)) {
     return false;
   }

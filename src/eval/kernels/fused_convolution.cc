@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eval/kernels/onednn_support.h"
+#include "ops/lib/float_casts.h"
 #include "eval/kernels/openmp_threads.h"
 
 namespace onyx::eval_internal {
@@ -84,7 +85,59 @@ struct FusedConvolution::Cache {
 FusedConvolution::FusedConvolution() = default;
 FusedConvolution::~FusedConvolution() = default;
 
+namespace {
+
+bool isHalf(const Array* array) {
+  return array == nullptr || array->type() == ElementType::kFloat16;
+}
+
+// `half`'s elements as FLOAT, in the same layout.
+Array widened(const Array& half) {
+  Array wide(ElementType::kFloat, half.shape());
+  ops::cast::halvesToFloats(half.data<uint16_t>(), half.size(), wide.data<float>());
+  return wide;
+}
+
+}  // namespace
+
+struct FusedConvolution::HalfWeights {
+  const void* source = nullptr;  // the fixed FLOAT16 weights `wide` holds
+  Array wide;
+};
+
+Result<std::optional<Array>> FusedConvolution::runHalves(FusedConvolutionCall& call) {
+  if (!isHalf(call.weights) || call.weights == nullptr || !isHalf(call.bias) ||
+      !isHalf(call.residual)) {
+    return notHandled();
+  }
+  // Fixed weights are widened once, so that the float path sees the same array on every run
+  // and reorders it once.
+  if (half_ == nullptr) half_ = std::make_unique<HalfWeights>();
+  const void* source = call.weights->bytes().data();
+  if (!call.weights_fixed || half_->source != source) {
+    half_->wide = widened(*call.weights);
+    half_->source = call.weights_fixed ? source : nullptr;
+  }
+  Array x = widened(*call.x);
+  std::optional<Array> bias, residual;
+  if (call.bias != nullptr) bias = widened(*call.bias);
+  if (call.residual != nullptr) residual = widened(*call.residual);
+  FusedConvolutionCall wide = call;
+  wide.x = &x;
+  wide.weights = &half_->wide;
+  wide.bias = bias ? &*bias : nullptr;
+  wide.residual = residual ? &*residual : nullptr;
+  wide.residual_storage = std::nullopt;
+  Result<std::optional<Array>> result = run(wide);
+  if (!result || !*result) return result;
+  Array half(ElementType::kFloat16, (*result)->shape());
+  ops::cast::floatsToHalves((*result)->data<float>(), half.size(), half.data<uint16_t>());
+  return std::optional<Array>(std::move(half));
+}
+
 Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
+  // float16: computed in float and rounded once, as onnxruntime computes it.
+  if (call.x != nullptr && call.x->type() == ElementType::kFloat16) return runHalves(call);
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
   const size_t rank = window.rank();
@@ -280,13 +333,17 @@ Array channelsFirst(const Array& channels_last) {
   const std::vector<int64_t>& shape = channels_last.shape();
   size_t n = static_cast<size_t>(shape[0]), h = static_cast<size_t>(shape[1]),
          w = static_cast<size_t>(shape[2]), c = static_cast<size_t>(shape[3]);
-  Array out(ElementType::kFloat, {shape[0], shape[3], shape[1], shape[2]});
-  const float* from = channels_last.data<float>();
-  float* to = out.data<float>();
+  Array out(channels_last.type(), {shape[0], shape[3], shape[1], shape[2]});
+  // Element by element of whatever size: float, or float16's codes.
+  const size_t size = arrayElementBytes(channels_last.type());
+  const std::byte* from = channels_last.bytes().data();
+  std::byte* to = out.bytes().data();
   for (size_t b = 0; b < n; ++b) {
     for (size_t pixel = 0; pixel < h * w; ++pixel) {
-      for (size_t k = 0; k < c; ++k)
-        to[(b * c + k) * h * w + pixel] = from[(b * h * w + pixel) * c + k];
+      for (size_t k = 0; k < c; ++k) {
+        std::memcpy(to + ((b * c + k) * h * w + pixel) * size,
+                    from + ((b * h * w + pixel) * c + k) * size, size);
+      }
     }
   }
   return out;

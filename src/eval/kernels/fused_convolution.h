@@ -8,7 +8,9 @@
 // Array of shape (N, H, W, C) that only fused convolutions ever see.
 //
 // Results are the same on any thread count: oneDNN splits a forward convolution's work by
-// output elements, never one accumulation (tests/eval/thread_count_test.cc checks).
+// output elements, never one accumulation (tests/eval/thread_count_test.cc checks). A
+// float16 call is computed in float and rounded to float16 once, at the end of the group (the
+// residual Add and activations included), as onnxruntime computes float16 on CPUs.
 #pragma once
 
 #include <memory>
@@ -60,12 +62,19 @@ class FusedConvolution {
   Result<std::optional<Array>> run(FusedConvolutionCall& call);
 
   struct Cache;
+  struct HalfWeights;
 
  private:
+  /// A FLOAT16 call: its tensors widened to FLOAT, the float path run, the result rounded
+  /// to FLOAT16 once.
+  Result<std::optional<Array>> runHalves(FusedConvolutionCall& call);
+
   std::unique_ptr<Cache> cache_;
+  std::unique_ptr<HalfWeights> half_;
 };
 
-/// The channels-first (N, C, H, W) copy of a channels-last (N, H, W, C) float array.
+/// The channels-first (N, C, H, W) copy of a channels-last (N, H, W, C) array (float or
+/// float16).
 Array channelsFirst(const Array& channels_last);
 
 }  // namespace onyx::eval_internal

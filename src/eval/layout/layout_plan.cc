@@ -44,7 +44,9 @@ void planLayouts(GraphPlan& plan, std::span<const Provider* const> providers,
       continue;
     }
     BoundNode& bound = plan.nodes[step.members.front()];
-    if (bound.kernel != nullptr && bound.function == nullptr && bound.provided == nullptr) {
+    // A node with a provided kernel too (onyx's float16-as-float) runs through its
+    // channels-last kernel where the plan keeps its values so, and the provided one elsewhere.
+    if (bound.kernel != nullptr && bound.function == nullptr) {
       for (const Provider* provider : providers) {
         bound.channels_last_kernel = provider->channelsLast(*bound.node, bound.schema);
         if (bound.channels_last_kernel != nullptr) break;

@@ -29,4 +29,59 @@ ONYX_WIDER_VECTORS void toFloats(const double* from, size_t count, float* to) {
   convert(from, count, to);
 }
 
+// _Float16 read and written through the arrays' 16-bit codes.
+typedef _Float16 HalfCode __attribute__((may_alias));
+
+namespace {
+
+template <class From, class To>
+inline void convertHalves(const From* from, size_t count, To* to) {
+  for (size_t i = 0; i < count; ++i) to[i] = static_cast<To>(from[i]);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// F16C's conversions where the CPU has them (g++'s target_clones cannot name F16C alone, so
+// the choice is made here); libgcc's elsewhere. Both round to nearest even.
+__attribute__((target("avx2,f16c"))) void halvesToFloatsF16c(const HalfCode* from, size_t count,
+                                                              float* to) {
+  convertHalves(from, count, to);
+}
+__attribute__((target("avx2,f16c"))) void floatsToHalvesF16c(const float* from, size_t count,
+                                                              HalfCode* to) {
+  convertHalves(from, count, to);
+}
+bool hasF16c() {
+  static const bool has = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2");
+  return has;
+}
+#else
+bool hasF16c() { return false; }
+void halvesToFloatsF16c(const HalfCode* from, size_t count, float* to) {
+  convertHalves(from, count, to);
+}
+void floatsToHalvesF16c(const float* from, size_t count, HalfCode* to) {
+  convertHalves(from, count, to);
+}
+#endif
+
+}  // namespace
+
+void halvesToFloats(const uint16_t* from, size_t count, float* to) {
+  const HalfCode* halves = reinterpret_cast<const HalfCode*>(from);
+  if (hasF16c()) {
+    halvesToFloatsF16c(halves, count, to);
+  } else {
+    convertHalves(halves, count, to);
+  }
+}
+
+void floatsToHalves(const float* from, size_t count, uint16_t* to) {
+  HalfCode* halves = reinterpret_cast<HalfCode*>(to);
+  if (hasF16c()) {
+    floatsToHalvesF16c(from, count, halves);
+  } else {
+    convertHalves(from, count, halves);
+  }
+}
+
 }  // namespace onyx::ops::cast

@@ -19,7 +19,8 @@ class OnednnConvolution final : public ProvidedKernel {
     const Array* w = ctx.inputArray(1);
     const Array* b = ctx.inputArray(2);
     if (x == nullptr || w == nullptr || (ctx.hasInput(2) && b == nullptr) ||
-        x->type() != ElementType::kFloat || x->rank() != 4 || w->rank() != 4) {
+        (x->type() != ElementType::kFloat && x->type() != ElementType::kFloat16) ||
+        x->rank() != 4 || w->rank() != 4) {
       return false;
     }
     Result<ops::nn::ConvShape> shape = ops::nn::convShape(ctx, x->shape(), w->shape());

@@ -1,20 +1,28 @@
-// onyx's own provider: the fusions and channels-last kernels written for onyx's kernels
-// alone (matrix products through ops/matrix_multiply.h, the operators' own kernels on
-// channels-last values), asked after the libraries' providers.
+// onyx's own provider: the kernels, fusions and channels-last kernels written for onyx's
+// kernels alone (float16 nodes run on the float kernels, matrix products through
+// ops/matrix_multiply.h, the operators' own kernels on channels-last values), asked after the
+// libraries' providers.
+#include "eval/providers/provider.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/layout/channels_last_kernels.h"
-#include "eval/providers/provider.h"
 
 namespace onyx::eval_internal {
 
 extern const FusionPattern& linearLayerPattern();
 extern const FusionPattern& squeezeExcitationPattern();
+std::unique_ptr<ProvidedKernel> onyxHalvesAsFloats(const Node& node, const OpSchema& schema);
 
 namespace {
 
 class OnyxProvider final : public Provider {
  public:
   std::string_view name() const override { return "onyx"; }
+
+  std::unique_ptr<ProvidedKernel> kernel(const Node& node, const OpSchema& schema,
+                                         int64_t opset) const override {
+    (void)opset;
+    return onyxHalvesAsFloats(node, schema);
+  }
 
   std::span<const FusionPattern* const> fusions() const override {
     static const FusionPattern* const kFusions[] = {
