@@ -52,10 +52,16 @@ constexpr std::array<std::string_view, 29> kOperators = {"Add",
 class HalvesAsFloats final : public ProvidedKernel {
  public:
   Result<bool> run(KernelContext& ctx) override {
+    // Most calls are a float model's: declined before anything is allocated.
+    bool has_half = false;
+    for (const EvalValue* input : ctx.inputs_) {
+      has_half |= input != nullptr && input->isTensor() &&
+                  input->tensor.type() == ElementType::kFloat16;
+    }
+    if (!has_half) return false;
     std::vector<EvalValue> widened;
     widened.reserve(ctx.inputs_.size());
     std::vector<const EvalValue*> given = ctx.inputs_;
-    bool any = false;
     for (size_t i = 0; i < ctx.inputs_.size(); ++i) {
       const EvalValue* input = ctx.inputs_[i];
       if (input == nullptr || !input->isTensor() || input->tensor.type() != ElementType::kFloat16) {
@@ -65,9 +71,7 @@ class HalvesAsFloats final : public ProvidedKernel {
       ops::cast::halvesToFloats(input->tensor.data<uint16_t>(), wide.size(), wide.data<float>());
       widened.push_back(EvalValue::of(std::move(wide)));
       ctx.inputs_[i] = &widened.back();
-      any = true;
     }
-    if (!any) return false;
     Status status = ctx.schema().kernel(ctx);
     ctx.inputs_ = std::move(given);
     ONYX_RETURN_IF_ERROR(status);
