@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "eval/fusions/fusion_pattern.h"
+#include "eval/kernels/halves_as_floats.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
@@ -123,7 +124,8 @@ Result<bool> runElementwise(KernelContext& ctx, Kernel kernel) {
     image = input;
   }
   if (image == nullptr) return false;
-  ONYX_RETURN_IF_ERROR(kernel(ctx));
+  // float16 on the float kernel, rounded once, as where the node runs alone.
+  ONYX_RETURN_IF_ERROR(hasHalfInput(ctx) ? runOnFloats(ctx) : kernel(ctx));
   return true;
 }
 

@@ -1,5 +1,6 @@
 #include "ops/lib/float_casts.h"
 
+#include "onyx/core/float_formats.h"
 #include "ops/wider_vectors.h"
 
 namespace onyx::ops::cast {
@@ -29,6 +30,8 @@ ONYX_WIDER_VECTORS void toFloats(const double* from, size_t count, float* to) {
   convert(from, count, to);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+
 // _Float16 read and written through the arrays' 16-bit codes.
 typedef _Float16 HalfCode __attribute__((may_alias));
 
@@ -39,30 +42,20 @@ inline void convertHalves(const From* from, size_t count, To* to) {
   for (size_t i = 0; i < count; ++i) to[i] = static_cast<To>(from[i]);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 // F16C's conversions where the CPU has them (g++'s target_clones cannot name F16C alone, so
 // the choice is made here); libgcc's elsewhere. Both round to nearest even.
 __attribute__((target("avx2,f16c"))) void halvesToFloatsF16c(const HalfCode* from, size_t count,
-                                                              float* to) {
+                                                             float* to) {
   convertHalves(from, count, to);
 }
 __attribute__((target("avx2,f16c"))) void floatsToHalvesF16c(const float* from, size_t count,
-                                                              HalfCode* to) {
+                                                             HalfCode* to) {
   convertHalves(from, count, to);
 }
 bool hasF16c() {
   static const bool has = __builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx2");
   return has;
 }
-#else
-bool hasF16c() { return false; }
-void halvesToFloatsF16c(const HalfCode* from, size_t count, float* to) {
-  convertHalves(from, count, to);
-}
-void floatsToHalvesF16c(const float* from, size_t count, HalfCode* to) {
-  convertHalves(from, count, to);
-}
-#endif
 
 }  // namespace
 
@@ -83,5 +76,17 @@ void floatsToHalves(const float* from, size_t count, uint16_t* to) {
     convertHalves(from, count, halves);
   }
 }
+
+#else  // other compilers (clang, which the sanitizer build uses): onyx's own conversions
+
+void halvesToFloats(const uint16_t* from, size_t count, float* to) {
+  for (size_t i = 0; i < count; ++i) to[i] = float16ToFloat(from[i]);
+}
+
+void floatsToHalves(const float* from, size_t count, uint16_t* to) {
+  for (size_t i = 0; i < count; ++i) to[i] = floatToFloat16(from[i]);
+}
+
+#endif
 
 }  // namespace onyx::ops::cast

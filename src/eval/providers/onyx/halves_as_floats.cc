@@ -1,17 +1,15 @@
 // onyx's kernel for float16 nodes of operators whose float kernels are fast (pooling, matrix
-// products, normalization, resizing, elementwise arithmetic and activations): the float16
-// inputs widened to float, the operator's own kernel run on them, each float output rounded
-// to float16 once, as onnxruntime runs float16 on CPUs. The operator's float16 path would
-// compute the same elements one by one with conversions at every read and write. Declines a
-// node with no float16 input (the built-in kernel runs).
+// products, normalization, resizing, elementwise arithmetic and activations): run on floats,
+// rounded once (kernels/halves_as_floats.h). The operator's float16 path would compute the
+// same elements one by one with conversions at every read and write. Declines a node with no
+// float16 input (the built-in kernel runs).
 #include <array>
 #include <string_view>
-#include <vector>
 
+#include "eval/kernels/halves_as_floats.h"
 #include "eval/providers/provider.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
-#include "ops/lib/float_casts.h"
 
 namespace onyx::eval_internal {
 
@@ -53,34 +51,8 @@ class HalvesAsFloats final : public ProvidedKernel {
  public:
   Result<bool> run(KernelContext& ctx) override {
     // Most calls are a float model's: declined before anything is allocated.
-    bool has_half = false;
-    for (const EvalValue* input : ctx.inputs_) {
-      has_half |= input != nullptr && input->isTensor() &&
-                  input->tensor.type() == ElementType::kFloat16;
-    }
-    if (!has_half) return false;
-    std::vector<EvalValue> widened;
-    widened.reserve(ctx.inputs_.size());
-    std::vector<const EvalValue*> given = ctx.inputs_;
-    for (size_t i = 0; i < ctx.inputs_.size(); ++i) {
-      const EvalValue* input = ctx.inputs_[i];
-      if (input == nullptr || !input->isTensor() || input->tensor.type() != ElementType::kFloat16) {
-        continue;
-      }
-      Array wide(ElementType::kFloat, input->tensor.shape());
-      ops::cast::halvesToFloats(input->tensor.data<uint16_t>(), wide.size(), wide.data<float>());
-      widened.push_back(EvalValue::of(std::move(wide)));
-      ctx.inputs_[i] = &widened.back();
-    }
-    Status status = ctx.schema().kernel(ctx);
-    ctx.inputs_ = std::move(given);
-    ONYX_RETURN_IF_ERROR(status);
-    for (EvalValue& output : ctx.outputs_) {
-      if (!output.isTensor() || output.tensor.type() != ElementType::kFloat) continue;
-      Array half(ElementType::kFloat16, output.tensor.shape());
-      ops::cast::floatsToHalves(output.tensor.data<float>(), half.size(), half.data<uint16_t>());
-      output = EvalValue::of(std::move(half));
-    }
+    if (!hasHalfInput(ctx)) return false;
+    ONYX_RETURN_IF_ERROR(runOnFloats(ctx));
     return true;
   }
 };
