@@ -101,8 +101,7 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
   if (x == nullptr || w == nullptr || (b_value != nullptr && b == nullptr) ||
       (r_value != nullptr && r == nullptr) ||
       (x->type() != ElementType::kFloat && x->type() != ElementType::kFloat16) ||
-      w->type() != x->type() || x->rank() != w->rank() ||
-      (x->rank() != 4 && x->rank() != 3)) {
+      w->type() != x->type() || x->rank() != w->rank() || (x->rank() != 4 && x->rank() != 3)) {
     return false;
   }
   // A channels-last tensor: the input Transpose's input, or a value the plan kept so.
@@ -133,6 +132,7 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
   call.activations = chain_.activations;
   call.output_channels_last = !one_d && (chain_.output_transposed || writesChannelsLast());
   call.threads = run.host().threads();
+  call.ctx = &ctx;
   // The residual's elements become the result's when this is their last read and no one
   // else holds them.
   if (call.residual_channels_last && r_value != x_value) {

@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eval/kernels/halves_as_floats.h"
 #include "eval/kernels/onednn_support.h"
-#include "ops/lib/float_casts.h"
 #include "eval/kernels/openmp_threads.h"
 
 namespace onyx::eval_internal {
@@ -91,13 +91,6 @@ bool isHalf(const Array* array) {
   return array == nullptr || array->type() == ElementType::kFloat16;
 }
 
-// `half`'s elements as FLOAT, in the same layout.
-Array widened(const Array& half) {
-  Array wide(ElementType::kFloat, half.shape());
-  ops::cast::halvesToFloats(half.data<uint16_t>(), half.size(), wide.data<float>());
-  return wide;
-}
-
 }  // namespace
 
 struct FusedConvolution::HalfWeights {
@@ -115,13 +108,13 @@ Result<std::optional<Array>> FusedConvolution::runHalves(FusedConvolutionCall& c
   if (half_ == nullptr) half_ = std::make_unique<HalfWeights>();
   const void* source = call.weights->bytes().data();
   if (!call.weights_fixed || half_->source != source) {
-    half_->wide = widened(*call.weights);
+    half_->wide = widenedHalves(*call.weights, call.ctx);
     half_->source = call.weights_fixed ? source : nullptr;
   }
-  Array x = widened(*call.x);
+  Array x = widenedHalves(*call.x, call.ctx);
   std::optional<Array> bias, residual;
-  if (call.bias != nullptr) bias = widened(*call.bias);
-  if (call.residual != nullptr) residual = widened(*call.residual);
+  if (call.bias != nullptr) bias = widenedHalves(*call.bias, call.ctx);
+  if (call.residual != nullptr) residual = widenedHalves(*call.residual, call.ctx);
   FusedConvolutionCall wide = call;
   wide.x = &x;
   wide.weights = &half_->wide;
@@ -130,9 +123,7 @@ Result<std::optional<Array>> FusedConvolution::runHalves(FusedConvolutionCall& c
   wide.residual_storage = std::nullopt;
   Result<std::optional<Array>> result = run(wide);
   if (!result || !*result) return result;
-  Array half(ElementType::kFloat16, (*result)->shape());
-  ops::cast::floatsToHalves((*result)->data<float>(), half.size(), half.data<uint16_t>());
-  return std::optional<Array>(std::move(half));
+  return std::optional<Array>(roundedToHalves(**result, call.ctx));
 }
 
 Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {

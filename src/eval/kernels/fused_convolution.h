@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "onyx/core/array.h"
+#include "onyx/ops/kernel_context.h"
 #include "ops/nn/conv_kernels.h"
 
 namespace onyx::eval_internal {
@@ -46,6 +47,8 @@ struct FusedConvolutionCall {
   std::vector<ConvolutionActivation> activations = {};
   bool output_channels_last = false;
   int threads = 1;
+  /// The node's context, whose threads float16 conversions split over; null: this thread.
+  const KernelContext* ctx = nullptr;
 };
 
 /// One Conv node's oneDNN primitive and reordered weights, kept between runs.

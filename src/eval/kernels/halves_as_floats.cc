@@ -1,11 +1,48 @@
 #include "eval/kernels/halves_as_floats.h"
 
+#include <functional>
 #include <utility>
 #include <vector>
 
+#include "ops/kernels.h"
 #include "ops/lib/float_casts.h"
 
 namespace onyx::eval_internal {
+
+namespace {
+
+// Runs body over [0, count) in blocks on ctx's threads, or here alone.
+void splitOver(const KernelContext* ctx, size_t count,
+               const std::function<void(size_t, size_t)>& body) {
+  constexpr size_t kGrain = size_t{1} << 16;
+  if (ctx != nullptr && count > kGrain) {
+    ops::parallelFor(*ctx, count, kGrain, body);
+  } else {
+    body(0, count);
+  }
+}
+
+}  // namespace
+
+Array widenedHalves(const Array& half, const KernelContext* ctx) {
+  Array wide(ElementType::kFloat, half.shape());
+  const uint16_t* from = half.data<uint16_t>();
+  float* to = wide.data<float>();
+  splitOver(ctx, half.size(), [&](size_t begin, size_t end) {
+    ops::cast::halvesToFloats(from + begin, end - begin, to + begin);
+  });
+  return wide;
+}
+
+Array roundedToHalves(const Array& wide, const KernelContext* ctx) {
+  Array half(ElementType::kFloat16, wide.shape());
+  const float* from = wide.data<float>();
+  uint16_t* to = half.data<uint16_t>();
+  splitOver(ctx, wide.size(), [&](size_t begin, size_t end) {
+    ops::cast::floatsToHalves(from + begin, end - begin, to + begin);
+  });
+  return half;
+}
 
 bool hasHalfInput(const KernelContext& ctx) {
   for (const EvalValue* input : ctx.inputs_) {
@@ -24,9 +61,7 @@ Status runOnFloats(KernelContext& ctx) {
     if (input == nullptr || !input->isTensor() || input->tensor.type() != ElementType::kFloat16) {
       continue;
     }
-    Array wide(ElementType::kFloat, input->tensor.shape());
-    ops::cast::halvesToFloats(input->tensor.data<uint16_t>(), wide.size(), wide.data<float>());
-    widened.push_back(EvalValue::of(std::move(wide)));
+    widened.push_back(EvalValue::of(widenedHalves(input->tensor, &ctx)));
     input = &widened.back();
   }
   Status status = ctx.schema().kernel(ctx);
@@ -34,9 +69,7 @@ Status runOnFloats(KernelContext& ctx) {
   ONYX_RETURN_IF_ERROR(status);
   for (EvalValue& output : ctx.outputs_) {
     if (!output.isTensor() || output.tensor.type() != ElementType::kFloat) continue;
-    Array half(ElementType::kFloat16, output.tensor.shape());
-    ops::cast::floatsToHalves(output.tensor.data<float>(), half.size(), half.data<uint16_t>());
-    output = EvalValue::of(std::move(half));
+    output = EvalValue::of(roundedToHalves(output.tensor, &ctx));
   }
   return Status::ok();
 }

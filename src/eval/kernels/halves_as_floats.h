@@ -9,6 +9,11 @@
 
 namespace onyx::eval_internal {
 
+/// FLOAT16 `half` widened to a new FLOAT array of its shape, and FLOAT `wide` rounded to a new
+/// FLOAT16 one, split over `ctx`'s threads (this thread alone when null).
+Array widenedHalves(const Array& half, const KernelContext* ctx);
+Array roundedToHalves(const Array& wide, const KernelContext* ctx);
+
 /// Whether an input of the node is a FLOAT16 tensor.
 bool hasHalfInput(const KernelContext& ctx);
 

@@ -30,7 +30,8 @@ class OnednnConvolution final : public ProvidedKernel {
                               .weights = w,
                               .weights_fixed = weights_constant_,
                               .bias = b,
-                              .threads = ctx.threads()};
+                              .threads = ctx.threads(),
+                              .ctx = &ctx};
     return tookResult(ctx, convolution_.run(call));
   }
 
