@@ -222,9 +222,28 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
     forEachGraph(model, [&](Graph& graph) {
       GraphScope scope = scopeOf(model, graph);
       size_t index = 0;
+      // The nodes before this one: a body is put before its node, so it may stand in only for
+      // a node whose inputs are computed before it (in a graph out of order, or a cycle, the
+      // body would read what is computed after it).
+      std::unordered_set<const Node*> earlier;
+      auto readsEarlier = [&](const Node& node) {
+        for (size_t i = 0; i < node.inputCount(); ++i) {
+          const Value* input = node.input(i);
+          const Node* producer = input != nullptr ? input->producer() : nullptr;
+          if (producer != nullptr && producer->graph() == &graph && !earlier.contains(producer)) {
+            return false;
+          }
+        }
+        return true;
+      };
       for (Node* node : graph.nodes()) {
         if (calls.contains(node)) continue;  // its body stands for it
         size_t position = index++;
+        struct Seen {
+          std::unordered_set<const Node*>& earlier;
+          const Node* node;
+          ~Seen() { earlier.insert(node); }
+        } seen{earlier, node};
         std::string_view domain = canonicalDomain(node->domainOrDefault());
         auto target = wanted.find(domain);
         if (target == wanted.end()) continue;
@@ -237,7 +256,7 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
           auto copy = origin_of.find(node);
           if (auto body = no_body.find(node); body != no_body.end()) reason = body->second;
           if (round < kExpansionRounds && from != nullptr && !no_body.contains(node) &&
-              hasFunctionBodyAt(*from, *imported)) {
+              readsEarlier(*node) && hasFunctionBodyAt(*from, *imported)) {
             expandable.emplace_back(
                 node, Origin{joinPath(graphPlace(model, graph),
                                       pathSegment("node", position, node->nameOrEmpty())),
@@ -339,10 +358,9 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
     for (const std::string& line : blocked) message += "\n  " + line;
     return Status(ErrorCode::kUnsupported, std::move(message));
   }
-  for (const passes_internal::InlinedCall& call : expanded) call.finish();
-  summary.nodes_expanded = origins.size();
-
-  // Everything converts: write the drafts, one patch per graph, then the imports.
+  // Everything converts: write the drafts, one patch per graph, then the imports; the nodes
+  // whose bodies stand for them go last, so that a patch refused (in a graph out of order)
+  // can still take the bodies back.
   for (size_t first = 0; first < drafts.size();) {
     Graph* graph = drafts[first]->node().graph();
     Patch patch = edit.patch(*graph);
@@ -351,9 +369,14 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
     for (; next < drafts.size() && drafts[next]->node().graph() == graph; ++next) {
       drafts[next]->writeTo(patch, initializers_allowed);
     }
-    ONYX_RETURN_IF_ERROR(patch.apply());
+    if (Status applied = patch.apply(); !applied) {
+      for (auto call = expanded.rbegin(); call != expanded.rend(); ++call) call->undo();
+      return applied;
+    }
     first = next;
   }
+  for (const passes_internal::InlinedCall& call : expanded) call.finish();
+  summary.nodes_expanded = origins.size();
   summary.nodes_changed = drafts.size();
   for (const auto& [domain, target] : wanted) {
     if (model.opsetVersion(domain)) model.setOpsetVersion(domain, target.version);

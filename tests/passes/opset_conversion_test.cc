@@ -244,6 +244,23 @@ TEST(OpsetConversion, ANestedNodeIsNamedByItsPath) {
       << done.status().message();
 }
 
+// A body is put before its node: a node that reads what is computed after it (here its own
+// output, a cycle the fuzzer wrote) keeps its refusal, and the model stays as it was.
+TEST(OpsetConversion, ANodeReadingWhatComesAfterItIsNotExpanded) {
+  Model model = parseOrFail(R"(
+    <ir_version: 9, opset_import: ["" : 20]>
+    g (float[2] x) => (float[2] y) {
+      y = Gelu (y)
+    })");
+  std::string before = testing::bytesOf(model);
+  Result<ConversionSummary> done = convertOpset(model, 19);
+  ASSERT_FALSE(done);
+  EXPECT_NE(done.status().message().find("graph.node[0]: Gelu does not exist before opset 20"),
+            std::string::npos)
+      << done.status().message();
+  EXPECT_EQ(testing::bytesOf(model), before);
+}
+
 TEST(OpsetConversion, AFunctionBodyIsConvertedByItsOwnImports) {
   Model model = parseOrFail(R"(
     <ir_version: 8, opset_import: ["" : 14, "local" : 1]>
