@@ -101,14 +101,8 @@ Result<bool> runConcat(KernelContext& ctx, Kernel kernel) {
 // channels-last (Cast, the comparisons, IsNaN change the element type and are left out). An
 // input of one element broadcasts to every element alike.
 bool takesElementwise(const Node& node, const OpSchema* schema) {
-  if (!oneOutput(node) || schema == nullptr || !hasTraits(schema->traits, OpTraits::kElementwise) ||
-      schema->outputs.size() != 1) {
-    return false;
-  }
-  std::string_view output_type = schema->outputs.begin()->type;
-  bool keeps_type = false;
-  for (const FormalParameter& input : schema->inputs) keeps_type |= output_type == input.type;
-  return keeps_type && isStandardOperator(node, node.opType());
+  return oneOutput(node) && schema != nullptr && elementwiseKeepingType(*schema) &&
+         isStandardOperator(node, node.opType());
 }
 
 // Every input of one shape (N, H, W, C) or of one element; the operator's own kernel then
@@ -137,6 +131,16 @@ constexpr ChannelsLastKernel kKernels[] = {
 };
 
 }  // namespace
+
+bool elementwiseKeepingType(const OpSchema& schema) {
+  if (!hasTraits(schema.traits, OpTraits::kElementwise) || schema.outputs.size() != 1) {
+    return false;
+  }
+  std::string_view output_type = schema.outputs.begin()->type;
+  bool keeps_type = false;
+  for (const FormalParameter& input : schema.inputs) keeps_type |= output_type == input.type;
+  return keeps_type;
+}
 
 const ChannelsLastKernel* channelsLastKernel(const Node& node, const OpSchema* schema) {
   for (const ChannelsLastKernel& kernel : kKernels) {

@@ -35,6 +35,10 @@ struct ChannelsLastKernel {
   Result<bool> (*run)(KernelContext& ctx, Kernel kernel) = nullptr;
 };
 
+/// Whether the operator version is elementwise (OpTraits::kElementwise) with one output whose
+/// element type is that of an input (not Cast, the comparisons, IsNaN).
+bool elementwiseKeepingType(const OpSchema& schema);
+
 /// The channels-last kernel for `node`, which binds to `schema` (null: none), or null.
 const ChannelsLastKernel* channelsLastKernel(const Node& node, const OpSchema* schema);
 

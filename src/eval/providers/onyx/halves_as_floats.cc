@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "eval/kernels/halves_as_floats.h"
+#include "eval/layout/channels_last_kernels.h"
 #include "eval/providers/provider.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
@@ -15,20 +16,10 @@ namespace onyx::eval_internal {
 
 namespace {
 
-// The operators whose outputs are float16 exactly when their (float16) inputs are, and whose
-// float kernels are what a float16 model spends its time in besides convolutions.
-constexpr std::array<std::string_view, 29> kOperators = {"Add",
-                                                         "Sub",
-                                                         "Mul",
-                                                         "Div",
-                                                         "Relu",
-                                                         "Sigmoid",
-                                                         "Tanh",
-                                                         "Erf",
-                                                         "Gelu",
-                                                         "Sqrt",
-                                                         "Pow",
-                                                         "Softmax",
+// Besides the elementwise operators that keep their input's element type (a trait of their
+// schemas), the operators whose outputs are float16 exactly when their inputs are and whose
+// float kernels are what a float16 model spends its time in. No trait says which those are.
+constexpr std::array<std::string_view, 13> kOperators = {"Softmax",
                                                          "MatMul",
                                                          "Gemm",
                                                          "MaxPool",
@@ -40,12 +31,7 @@ constexpr std::array<std::string_view, 29> kOperators = {"Add",
                                                          "BatchNormalization",
                                                          "InstanceNormalization",
                                                          "ReduceMean",
-                                                         "HardSigmoid",
-                                                         "HardSwish",
-                                                         "LeakyRelu",
-                                                         "Clip",
-                                                         "Concat",
-                                                         "Where"};
+                                                         "Concat"};
 
 class HalvesAsFloats final : public ProvidedKernel {
  public:
@@ -61,6 +47,9 @@ class HalvesAsFloats final : public ProvidedKernel {
 
 std::unique_ptr<ProvidedKernel> onyxHalvesAsFloats(const Node& node, const OpSchema& schema) {
   if (schema.kernel == nullptr) return nullptr;
+  if (elementwiseKeepingType(schema) && isStandardOperator(node, node.opType())) {
+    return std::make_unique<HalvesAsFloats>();
+  }
   for (std::string_view op : kOperators) {
     if (isStandardOperator(node, op)) return std::make_unique<HalvesAsFloats>();
   }
