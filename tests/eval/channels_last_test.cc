@@ -215,6 +215,36 @@ TEST(ChannelsLast, AResizeThatScalesTheChannelsRunsChannelsFirst) {
   EXPECT_EQ(run(*model, inputs, true), run(*model, inputs, false));
 }
 
+// A QuantizeLinear -> DequantizeLinear pair per tensor between two convolutions (the QDQ form)
+// keeps their values channels-last, uint8 in between; a DequantizeLinear whose scale is per
+// channel declines when it runs and runs channels-first. Integer values: every result is
+// exact, so both give the literal bits.
+TEST(ChannelsLast, AQuantizePairPerTensorKeepsItsValuesChannelsLast) {
+  for (const char* dequantize_scale : {"half", "per_channel"}) {
+    std::string body = std::string(R"(
+      c1 = Conv <pads = [1, 1, 1, 1]> (x, w1, b1)
+      r1 = Relu (c1)
+      zero = Constant <value = uint8 {128}> ()
+      per_channel = Constant <value = float[8] {0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5, 0.5}> ()
+      zeros = Constant <value = uint8[8] {128, 128, 128, 128, 128, 128, 128, 128}> ()
+      q = QuantizeLinear (r1, half, zero)
+      d = DequantizeLinear <axis = 1> (q, )") +
+                       dequantize_scale +
+                       (std::string(dequantize_scale) == "half" ? ", zero)" : ", zeros)") + R"(
+      y = Conv (d, w2))";
+    Result<Model> model = parseText(detectorLikeModel("float[1, 8, 12, 12] y", body));
+    ASSERT_TRUE(model) << model.status().toString();
+    std::map<std::string, bool> decided = layouts(*model);
+    EXPECT_TRUE(decided.at("r1")) << dequantize_scale;
+    EXPECT_TRUE(decided.at("q")) << dequantize_scale;
+    EXPECT_TRUE(decided.at("d")) << dequantize_scale;
+    EXPECT_FALSE(decided.at("y"));
+    std::vector<NamedValue> inputs = inputOf(smallIntegers(4 * 144, 14, -2, 2));
+    EXPECT_EQ(run(*model, inputs, true), run(*model, inputs, false)) << dequantize_scale;
+    EXPECT_EQ(run(*model, inputs, true, 2), run(*model, inputs, false)) << dequantize_scale;
+  }
+}
+
 // A value a subgraph reads from the enclosing graph is read as it is: it stays channels-first,
 // though the convolution beside the If could read it channels-last.
 TEST(ChannelsLast, AValueASubgraphReadsStaysChannelsFirst) {

@@ -123,11 +123,25 @@ Result<bool> runElementwise(KernelContext& ctx, Kernel kernel) {
   return true;
 }
 
+// ---- QuantizeLinear and DequantizeLinear per tensor --------------------------------------
+
+// Elementwise when the scale and zero point are one value each (checked when it runs: a scale
+// per channel is no input of one element, and the node then runs channels-first), so that a
+// QDQ pair between two convolutions keeps their values channels-last, as uint8 or int8 in
+// between.
+bool takesQuantization(const Node& node, const OpSchema*) {
+  const Attribute* block = node.attribute("block_size");
+  return (isStandardOperator(node, "QuantizeLinear") ||
+          isStandardOperator(node, "DequantizeLinear")) &&
+         oneOutput(node) && (block == nullptr || block->i.value_or(0) == 0);
+}
+
 constexpr ChannelsLastKernel kKernels[] = {
     {.takes = takesMaxPool, .image = firstInput, .run = runMaxPool},
     {.takes = takesResize, .image = firstInput, .run = runResize},
     {.takes = takesConcat, .image = everyInput, .run = runConcat},
     {.takes = takesElementwise, .image = everyInput, .run = runElementwise},
+    {.takes = takesQuantization, .image = firstInput, .run = runElementwise},
 };
 
 }  // namespace
