@@ -105,9 +105,9 @@ bool takesElementwise(const Node& node, const OpSchema* schema) {
          isStandardOperator(node, node.opType());
 }
 
-// Every input of one shape (N, H, W, C) or of one element; the operator's own kernel then
-// gives an output of that shape.
-Result<bool> runElementwise(KernelContext& ctx, Kernel kernel) {
+// Whether every input is of one shape (N, H, W, C) or of one element, one at least an image:
+// the operator's own kernel then gives an output of that shape.
+bool imagesOfOneShape(const KernelContext& ctx) {
   const Array* image = nullptr;
   for (size_t i = 0; i < ctx.inputCount(); ++i) {
     if (!ctx.hasInput(i)) continue;
@@ -117,7 +117,11 @@ Result<bool> runElementwise(KernelContext& ctx, Kernel kernel) {
     if (input->rank() != 4 || (image != nullptr && input->shape() != image->shape())) return false;
     image = input;
   }
-  if (image == nullptr) return false;
+  return image != nullptr;
+}
+
+Result<bool> runElementwise(KernelContext& ctx, Kernel kernel) {
+  if (!imagesOfOneShape(ctx)) return false;
   // float16 on the float kernel, rounded once, as where the node runs alone.
   ONYX_RETURN_IF_ERROR(hasHalfInput(ctx) ? runOnFloats(ctx) : kernel(ctx));
   return true;
@@ -136,12 +140,20 @@ bool takesQuantization(const Node& node, const OpSchema*) {
          oneOutput(node) && (block == nullptr || block->i.value_or(0) == 0);
 }
 
+// Its own kernel whatever the element type: a float16 x is divided in float16 by the spec,
+// which a float kernel would not do.
+Result<bool> runQuantization(KernelContext& ctx, Kernel kernel) {
+  if (!imagesOfOneShape(ctx)) return false;
+  ONYX_RETURN_IF_ERROR(kernel(ctx));
+  return true;
+}
+
 constexpr ChannelsLastKernel kKernels[] = {
     {.takes = takesMaxPool, .image = firstInput, .run = runMaxPool},
     {.takes = takesResize, .image = firstInput, .run = runResize},
     {.takes = takesConcat, .image = everyInput, .run = runConcat},
     {.takes = takesElementwise, .image = everyInput, .run = runElementwise},
-    {.takes = takesQuantization, .image = firstInput, .run = runElementwise},
+    {.takes = takesQuantization, .image = firstInput, .run = runQuantization},
 };
 
 }  // namespace
