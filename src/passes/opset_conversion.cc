@@ -222,15 +222,19 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
     forEachGraph(model, [&](Graph& graph) {
       GraphScope scope = scopeOf(model, graph);
       size_t index = 0;
-      // The nodes before this one: a body is put before its node, so it may stand in only for
-      // a node whose inputs are computed before it (in a graph out of order, or a cycle, the
-      // body would read what is computed after it).
-      std::unordered_set<const Node*> earlier;
+      // A body is put before its node, so it may stand in only for a node whose inputs are
+      // computed before it (in a graph out of order, or a cycle, the body would read what is
+      // computed after it). The graph's order is listed only when a node would be expanded.
+      std::unordered_map<const Node*, size_t> order;
       auto readsEarlier = [&](const Node& node) {
+        if (order.empty()) {
+          for (const Node* member : graph.nodes()) order.emplace(member, order.size());
+        }
         for (size_t i = 0; i < node.inputCount(); ++i) {
           const Value* input = node.input(i);
           const Node* producer = input != nullptr ? input->producer() : nullptr;
-          if (producer != nullptr && producer->graph() == &graph && !earlier.contains(producer)) {
+          if (producer != nullptr && producer->graph() == &graph &&
+              order.at(producer) >= order.at(&node)) {
             return false;
           }
         }
@@ -239,11 +243,6 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
       for (Node* node : graph.nodes()) {
         if (calls.contains(node)) continue;  // its body stands for it
         size_t position = index++;
-        struct Seen {
-          std::unordered_set<const Node*>& earlier;
-          const Node* node;
-          ~Seen() { earlier.insert(node); }
-        } seen{earlier, node};
         std::string_view domain = canonicalDomain(node->domainOrDefault());
         auto target = wanted.find(domain);
         if (target == wanted.end()) continue;
