@@ -70,23 +70,11 @@ struct IntegerConvolution::Cache {
 IntegerConvolution::IntegerConvolution() = default;
 IntegerConvolution::~IntegerConvolution() = default;
 
-bool IntegerConvolution::exactOnThisMachine() {
-  static const bool exact = [] {
-    auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-    auto has = [isa](dnnl::cpu_isa wanted) {
-      auto bits = static_cast<unsigned>(wanted);
-      return (isa & bits) == bits;
-    };
-    return has(dnnl::cpu_isa::avx512_core_vnni) || has(dnnl::cpu_isa::avx2_vnni);
-  }();
-  return exact;
-}
-
 Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCall& call) {
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
   if (window.rank() != 2 || !isByteTensor(call.x) || !isByteTensor(call.weights) ||
-      !exactOnThisMachine()) {
+      !int8ProductsExact()) {
     return notHandled();
   }
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {

@@ -54,9 +54,6 @@ class IntegerConvolution {
   /// having done nothing (the caller's own kernel then runs).
   Result<std::optional<Array>> run(const IntegerConvolutionCall& call);
 
-  /// Whether oneDNN sums bytes exactly on this CPU (VNNI or AMX).
-  static bool exactOnThisMachine();
-
   struct Cache;
 
  private:

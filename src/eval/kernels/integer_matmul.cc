@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "eval/kernels/int8_operands.h"
-#include "eval/kernels/integer_convolution.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
 
@@ -50,7 +49,7 @@ IntegerMatMul::~IntegerMatMul() = default;
 
 Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
   if (!isByteTensor(call.a) || !isByteTensor(call.b) || call.a->rank() < 1 || call.b->rank() != 2 ||
-      !IntegerConvolution::exactOnThisMachine()) {
+      !int8ProductsExact()) {
     return notHandled();
   }
   const std::vector<int64_t>& a_shape = call.a->shape();

@@ -34,4 +34,18 @@ inline bool onlyReference(const dnnl::primitive_desc_base& description) {
   return std::string(description.impl_info_str()).starts_with("ref");
 }
 
+/// Whether oneDNN's int8 products are exact on this CPU: with VNNI or AMX it multiplies bytes
+/// into int32 directly; without, through an int16 step that saturates.
+inline bool int8ProductsExact() {
+  static const bool exact = [] {
+    auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
+    auto has = [isa](dnnl::cpu_isa wanted) {
+      auto bits = static_cast<unsigned>(wanted);
+      return (isa & bits) == bits;
+    };
+    return has(dnnl::cpu_isa::avx512_core_vnni) || has(dnnl::cpu_isa::avx2_vnni);
+  }();
+  return exact;
+}
+
 }  // namespace onyx::eval_internal
