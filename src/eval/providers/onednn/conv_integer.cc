@@ -45,8 +45,9 @@ class OnednnConvInteger final : public ProvidedKernel {
 
 std::unique_ptr<ProvidedKernel> onednnConvInteger(const Node& node) {
   if (node.inputCount() < 2 || node.input(1) == nullptr) return nullptr;
-  // Weights an input cannot override are prepared for oneDNN once.
-  return std::make_unique<OnednnConvInteger>(fixedInitializer(node.input(1)) != nullptr);
+  // Weights an input cannot override (an initializer, a Constant node's) are prepared for
+  // oneDNN once.
+  return std::make_unique<OnednnConvInteger>(constantTensor(node.input(1)) != nullptr);
 }
 
 }  // namespace onyx::eval_internal

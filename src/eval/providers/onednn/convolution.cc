@@ -44,8 +44,9 @@ class OnednnConvolution final : public ProvidedKernel {
 
 std::unique_ptr<ProvidedKernel> onednnConvolution(const Node& node) {
   if (node.inputCount() < 2 || node.input(1) == nullptr) return nullptr;
-  // Weights an input cannot override are reordered for oneDNN once.
-  return std::make_unique<OnednnConvolution>(fixedInitializer(node.input(1)) != nullptr);
+  // Weights an input cannot override (an initializer, a Constant node's) are reordered for
+  // oneDNN once.
+  return std::make_unique<OnednnConvolution>(constantTensor(node.input(1)) != nullptr);
 }
 
 }  // namespace onyx::eval_internal

@@ -38,8 +38,8 @@ class OnednnMatMulInteger final : public ProvidedKernel {
 
 std::unique_ptr<ProvidedKernel> onednnMatMulInteger(const Node& node) {
   if (node.inputCount() < 2 || node.input(1) == nullptr) return nullptr;
-  // A b no input can override is prepared for oneDNN once.
-  return std::make_unique<OnednnMatMulInteger>(fixedInitializer(node.input(1)) != nullptr);
+  // A b no input can override (an initializer, a Constant node's) is prepared once.
+  return std::make_unique<OnednnMatMulInteger>(constantTensor(node.input(1)) != nullptr);
 }
 
 }  // namespace onyx::eval_internal
