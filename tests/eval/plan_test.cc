@@ -29,13 +29,6 @@ namespace {
 using testing::tensorOf;
 using testing::valuesOf;
 
-std::string floatList(const std::vector<float>& values) {
-  std::ostringstream text;
-  text.precision(9);
-  for (size_t i = 0; i < values.size(); ++i) text << (i ? ", " : "") << values[i];
-  return text.str();
-}
-
 // A Conv (8 -> 6 channels, 3x3, pads 1) with a BatchNormalization, then `after` (nodes
 // reading `bn` and writing `y`), on a [1, 8, 9, 9] input.
 std::string convBatchNormModel(const std::string& after, const std::string& extra = "") {
@@ -48,29 +41,17 @@ std::string convBatchNormModel(const std::string& after, const std::string& extr
   for (float& v : variance) v = std::fabs(v) + 0.5f;
   return R"(<ir_version: 10, opset_import: ["" : 21]>
     g (float[1, 8, 9, 9] x) => (float[1, 6, 9, 9] y) <float[6, 8, 3, 3] w = {)" +
-         floatList(weights) + "}, float[6] b = {" + floatList(bias) + "}, float[6] gamma = {" +
-         floatList(gamma) + "}, float[6] beta = {" + floatList(beta) + "}, float[6] mean = {" +
-         floatList(mean) + "}, float[6] var = {" + floatList(variance) + "}" + extra + R"(> {
+         testing::floatsText(weights) + "}, float[6] b = {" + testing::floatsText(bias) +
+         "}, float[6] gamma = {" + testing::floatsText(gamma) + "}, float[6] beta = {" +
+         testing::floatsText(beta) + "}, float[6] mean = {" + testing::floatsText(mean) +
+         "}, float[6] var = {" + testing::floatsText(variance) + "}" + extra + R"(> {
       c = Conv <pads = [1, 1, 1, 1]> (x, w, b)
       bn = BatchNormalization <epsilon = 0.001> (c, gamma, beta, mean, var)
       )" +
          after + "\n    }";
 }
 
-// Records the steps of a run and its warnings.
-class Recorder final : public EvalObserver {
- public:
-  void stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds) override {
-    std::string step;
-    for (const Node* node : nodes) step += (step.empty() ? "" : "+") + std::string(node->opType());
-    steps.push_back(step);
-  }
-  void fusionDeclined(std::span<const Node* const> nodes) override { declined += nodes.size(); }
-  void warning(std::string_view message) override { warnings.emplace_back(message); }
-  std::vector<std::string> steps;
-  std::vector<std::string> warnings;
-  size_t declined = 0;  // members of fused steps that ran one by one
-};
+using Recorder = testing::StepRecorder;
 
 // Runs `model` on `inputs` at `threads` threads with fusions on (its steps recorded in
 // `fused_steps`) and off (in `literal_steps` when given), expects the first outputs within
@@ -181,8 +162,8 @@ void expectConv1dFusedMatchesLiteral(int64_t channels, int64_t stride, size_t de
   Result<Model> model = parseText(R"(<ir_version: 10, opset_import: ["" : 21]>
     g (float[2, )" + c + R"(, 40] x) => (float[2, 6, )" +
                                   std::to_string(columns) + R"(] y) <float[6, )" + c +
-                                  ", 5] w = {" + floatList(weights) + "}, float[6] b = {" +
-                                  floatList(bias) + R"(}> {
+                                  ", 5] w = {" + testing::floatsText(weights) +
+                                  "}, float[6] b = {" + testing::floatsText(bias) + R"(}> {
       conv = Conv <pads = [2, 1], strides = [)" +
                                   std::to_string(stride) +
                                   R"(]> (x, w, b)
@@ -223,7 +204,8 @@ TEST(Plan, AnExportedBlockWithConstantNodesRunsFusedOnOneAndTwoThreads) {
     if (positive) {
       for (float& v : values) v = std::fabs(v) + 0.5f;
     }
-    return name + " = Constant <value = float[" + dims + "] {" + floatList(values) + "}> ()\n";
+    return name + " = Constant <value = float[" + dims + "] {" + testing::floatsText(values) +
+           "}> ()\n";
   };
   auto batchNorm = [&](const std::string& tag, int64_t channels) {
     std::string c = std::to_string(channels);
@@ -343,11 +325,11 @@ TEST(Plan, ConvBatchNormLeakyReluSigmoidTanh) {
 TEST(Plan, TheTransposesAroundAConvInAChannelsLastModelRunWithIt) {
   std::vector<float> weights = testing::randomFloats(6 * 8 * 3 * 3, 1);
   std::vector<float> bias = testing::randomFloats(6, 2);
-  Result<Model> model =
-      parseText(R"(<ir_version: 10, opset_import: ["" : 13]>
+  Result<Model> model = parseText(R"(<ir_version: 10, opset_import: ["" : 13]>
     g (float[1, 9, 9, 8] x, float[1, 9, 9, 6] skip) => (float[1, 9, 9, 6] y)
         <float[6, 8, 3, 3] w = {)" +
-                floatList(weights) + "}, float[6] b = {" + floatList(bias) + R"(}> {
+                                  testing::floatsText(weights) + "}, float[6] b = {" +
+                                  testing::floatsText(bias) + R"(}> {
       t = Transpose <perm = [0, 3, 1, 2]> (x)
       c = Conv <pads = [1, 1, 1, 1]> (t, w, b)
       back = Transpose <perm = [0, 2, 3, 1]> (c)
@@ -389,9 +371,10 @@ TEST(Plan, SqueezeExcitationAfterAConvolutionRunsAsOneStep) {
       c2 = Conv (r, w2, b2)
       g = HardSigmoid <alpha = 0.1666667, beta = 0.5> (c2)
       )";
-  std::string weights = ", float[3, 6, 1, 1] w1 = {" + floatList(w1) + "}, float[3] b1 = {" +
-                        floatList(b1) + "}, float[6, 3, 1, 1] w2 = {" + floatList(w2) +
-                        "}, float[6] b2 = {" + floatList(b2) + "}";
+  std::string weights = ", float[3, 6, 1, 1] w1 = {" + testing::floatsText(w1) +
+                        "}, float[3] b1 = {" + testing::floatsText(b1) +
+                        "}, float[6, 3, 1, 1] w2 = {" + testing::floatsText(w2) +
+                        "}, float[6] b2 = {" + testing::floatsText(b2) + "}";
   expectFusedMatchesLiteral(
       "h = Relu (bn)\n      p = GlobalAveragePool (h)" + excite +
           "e = Mul (h, g)\n      y = Relu (e)",
@@ -461,9 +444,10 @@ TEST(Plan, WeightsBehindACastOfAConstantFoldABatchNormalization) {
   Result<Model> model = parseText(
       R"(<ir_version: 10, opset_import: ["" : 21]>
     g (float[1, 8, 9, 9] x) => (float[1, 6, 9, 9] y) <float[6] gamma = {)" +
-      floatList(statistics) + "}, float[6] var = {" + floatList(variance) + R"(}> {
+      testing::floatsText(statistics) + "}, float[6] var = {" + testing::floatsText(variance) +
+      R"(}> {
       wide = Constant <value = double[6, 8, 3, 3] {)" +
-      floatList(testing::randomFloats(6 * 8 * 9, 33)) + R"(}> ()
+      testing::floatsText(testing::randomFloats(6 * 8 * 9, 33)) + R"(}> ()
       w = Cast <to = 1> (wide)
       c = Conv <pads = [1, 1, 1, 1]> (x, w)
       bn = BatchNormalization (c, gamma, gamma, gamma, var)

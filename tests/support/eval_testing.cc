@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <sstream>
+#include <string>
 
 #include "onyx/eval/test_case.h"
 #include "onyx/text/parser.h"
@@ -41,6 +43,13 @@ std::string elementsText(const std::vector<int32_t>& values) {
   for (size_t i = 0; i < values.size(); ++i)
     text += (i > 0 ? ", " : "") + std::to_string(values[i]);
   return text;
+}
+
+std::string floatsText(const std::vector<float>& values) {
+  std::ostringstream text;
+  text.precision(9);
+  for (size_t i = 0; i < values.size(); ++i) text << (i > 0 ? ", " : "") << values[i];
+  return text.str();
 }
 
 EvalValue byteTensor(bool is_signed, std::vector<int64_t> shape,

@@ -9,12 +9,15 @@
 #pragma once
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "onyx/eval/evaluator.h"
+#include "onyx/ir/node.h"
 
 namespace onyx::testing {
 
@@ -36,9 +39,27 @@ std::string threadCountDifference(const Model& model, const std::vector<NamedVal
 /// range): the tolerance unit of tests that compare a FLOAT kernel with a DOUBLE result.
 double floatUlp(double value);
 
+/// Records the steps of a run (each as its nodes' op types joined by "+") and its warnings.
+class StepRecorder final : public EvalObserver {
+ public:
+  void stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds) override {
+    std::string step;
+    for (const Node* node : nodes) step += (step.empty() ? "" : "+") + std::string(node->opType());
+    steps.push_back(step);
+  }
+  void fusionDeclined(std::span<const Node* const> nodes) override { declined += nodes.size(); }
+  void warning(std::string_view message) override { warnings.emplace_back(message); }
+  std::vector<std::string> steps;
+  std::vector<std::string> warnings;
+  size_t declined = 0;  // members of fused steps that ran one by one
+};
+
 /// A shape as the text syntax writes it: "[2,3]", or "" for a scalar (`float` + "" is a
 /// scalar float).
 std::string dimsText(const std::vector<int64_t>& shape);
+
+/// Floats as the text syntax writes a tensor's elements, each to 9 digits: "0.5, -1.25".
+std::string floatsText(const std::vector<float>& values);
 
 /// Integers as the text syntax writes a tensor's elements: "1, -2, 3".
 std::string elementsText(const std::vector<int32_t>& values);

@@ -301,6 +301,7 @@ void Compiler::planSteps() {
   // Where each fused group runs: at its last member.
   std::vector<std::unique_ptr<FusedStep>> group_at(plan_.nodes.size());
   std::vector<std::vector<size_t>> members_at(plan_.nodes.size());
+  std::vector<std::vector<const Value*>> reads_at(plan_.nodes.size());
   if (context_.fusions()) {
     for (size_t i = 0; i < plan_.nodes.size(); ++i) {
       const Node& anchor = *plan_.nodes[i].node;
@@ -322,6 +323,7 @@ void Compiler::planSteps() {
         last = std::max(last, members.back());
       }
       members_at[last] = std::move(members);
+      reads_at[last] = std::move(match->reads);
       group_at[last] = std::move(match->step);
     }
   }
@@ -330,6 +332,7 @@ void Compiler::planSteps() {
       PlanStep step;
       step.members = std::move(members_at[i]);
       step.fused = std::move(group_at[i]);
+      step.reads = std::move(reads_at[i]);
       plan_.steps.push_back(std::move(step));
     } else if (!claimed_.contains(plan_.nodes[i].node)) {
       PlanStep step;
@@ -355,6 +358,7 @@ void Compiler::planDrops() {
       }
       forEachNestedRead(node, note);
     }
+    for (const Value* value : plan_.steps[s].reads) note(value);
     // An output nothing reads is dropped at once.
     for (size_t member : plan_.steps[s].members) {
       for (int32_t slot : plan_.nodes[member].outputs) {

@@ -80,6 +80,7 @@ struct PlanStep {
   std::vector<size_t> members;       // indices into GraphPlan::nodes, in run order
   std::unique_ptr<FusedStep> fused;  // null: members.size() == 1, run alone
   std::vector<uint32_t> drops;       // slots no later step reads
+  std::vector<const Value*> reads;   // a fused step's reads besides its members' inputs
 };
 
 struct GraphPlan {

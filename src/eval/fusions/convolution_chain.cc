@@ -22,6 +22,11 @@ bool isTranspose(const Node& node, std::initializer_list<int64_t> perm) {
          std::equal(given->ints.begin(), given->ints.end(), perm.begin(), perm.end());
 }
 
+bool fusibleConv(const Node& node) {
+  return isStandardOperator(node, "Conv") && node.inputCount() >= 2 && node.input(0) != nullptr &&
+         node.input(1) != nullptr && node.outputCount() == 1 && node.output(0) != nullptr;
+}
+
 bool singleInOut(const Node& node) {
   return node.inputCount() >= 1 && node.input(0) != nullptr && node.outputCount() == 1 &&
          node.output(0) != nullptr;
@@ -148,11 +153,6 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
   // After an output Transpose, channels-last is the value's own layout.
   run.write(chain_.end, std::move(**result), !one_d && writesChannelsLast());
   return true;
-}
-
-bool fusibleConv(const Node& node) {
-  return isStandardOperator(node, "Conv") && node.inputCount() >= 2 && node.input(0) != nullptr &&
-         node.input(1) != nullptr && node.outputCount() == 1 && node.output(0) != nullptr;
 }
 
 class ConvolutionChainPattern final : public FusionPattern {

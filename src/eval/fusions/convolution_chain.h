@@ -64,6 +64,9 @@ class ConvolutionEpilogue {
 /// The epilogues, in the order they are offered a node (convolution_chain.cc).
 std::span<const ConvolutionEpilogue* const> convolutionEpilogues();
 
+/// Whether `node` is a Conv of the default domain with its input, weights and one output.
+bool fusibleConv(const Node& node);
+
 /// Whether `node` has a first input and one output.
 bool singleInOut(const Node& node);
 

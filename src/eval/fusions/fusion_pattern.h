@@ -79,6 +79,9 @@ class FusionGraph {
 struct FusionMatch {
   std::vector<const Node*> members;  // in the order they would run alone
   std::unique_ptr<FusedStep> step;
+  /// Values the step reads besides its members' inputs: the input of a node outside the
+  /// group (a DequantizeLinear other nodes read too, whose quantized operand the step reads).
+  std::vector<const Value*> reads = {};
 };
 
 class FusionPattern {

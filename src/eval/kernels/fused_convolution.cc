@@ -238,11 +238,9 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
 
     const void* weights_source = call.weights->data<float>();
     if (!cache.weights || !call.weights_fixed || cache.weights_source != weights_source) {
-      memory::desc plain = g > 1 ? memory::desc({g, m / g, c / g, kh, kw}, kF32, Tag::goihw)
-                                 : memory::desc({m, c / g, kh, kw}, kF32, Tag::oihw);
-      memory given(plain, cache.engine, handleOf(*call.weights));
-      cache.weights = memory(cache.description.weights_desc(), cache.engine);
-      dnnl::reorder(given, cache.weights).execute(cache.stream, given, cache.weights);
+      cache.weights =
+          reorderedWeights(*call.weights, kF32, {m, c / g, kh, kw}, g,
+                           cache.description.weights_desc(), cache.engine, cache.stream);
       cache.weights_source = call.weights_fixed ? weights_source : nullptr;
       cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.weights);
     }

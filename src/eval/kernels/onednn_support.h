@@ -3,6 +3,7 @@
 
 #include <dnnl.hpp>
 
+#include <array>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -27,6 +28,24 @@ inline Array* reusedScratch(std::optional<Array>& held, ElementType type,
     held = std::move(*made);
   }
   return &*held;
+}
+
+/// Convolution weights of `type` and sizes (M, C / group, KH, KW), plain, reordered into
+/// `layout` (the primitive's own), seen as oneDNN's grouped (G, M / G, C / G, KH, KW) when
+/// `group` > 1.
+inline dnnl::memory reorderedWeights(const Array& weights, dnnl::memory::data_type type,
+                                     const std::array<int64_t, 4>& sizes, int64_t group,
+                                     const dnnl::memory::desc& layout, const dnnl::engine& engine,
+                                     const dnnl::stream& stream) {
+  using Tag = dnnl::memory::format_tag;
+  const auto [m, c, kh, kw] = sizes;
+  dnnl::memory::desc plain =
+      group > 1 ? dnnl::memory::desc({group, m / group, c, kh, kw}, type, Tag::goihw)
+                : dnnl::memory::desc({m, c, kh, kw}, type, Tag::oihw);
+  dnnl::memory given(plain, engine, handleOf(weights));
+  dnnl::memory reordered(layout, engine);
+  dnnl::reorder(given, reordered).execute(stream, given, reordered);
+  return reordered;
 }
 
 /// Whether oneDNN has only its reference code for a primitive: slower than onyx's own.

@@ -11,6 +11,7 @@
 
 namespace onyx::eval_internal {
 
+extern const FusionPattern& qdqConvolutionPattern();
 extern const FusionPattern& convolutionChainPattern();
 std::unique_ptr<ProvidedKernel> onednnConvolution(const Node& node);
 std::unique_ptr<ProvidedKernel> onednnConvInteger(const Node& node);
@@ -43,7 +44,8 @@ class OnednnProvider final : public Provider {
   }
 
   std::span<const FusionPattern* const> fusions() const override {
-    static const FusionPattern* const kFusions[] = {&convolutionChainPattern()};
+    static const FusionPattern* const kFusions[] = {&qdqConvolutionPattern(),
+                                                    &convolutionChainPattern()};
     return kFusions;
   }
 };

@@ -1,0 +1,172 @@
+// The QDQ convolution: DequantizeLinear -> Conv [-> Relu] -> QuantizeLinear, as static
+// quantizers write it, run as one int8 convolution (kernels/quantized_convolution.h) on the
+// quantized input, giving the quantized output. Its input's DequantizeLinear joins the group
+// when the Conv alone reads it; when other nodes read it too (a residual Add), it stays out
+// and the step reads its quantized operand. The weights' and the bias's DequantizeLinears of
+// constants join it when the Conv alone reads them: their float values are never made.
+//
+// Where the group's parameters are outside what the int8 kernel takes (weights that are not
+// int8 with zero points of 0, scales per channel along another axis, a bias that does not fit
+// in int32), it declines at the first run, and for good: the nodes run one by one.
+#include <optional>
+#include <vector>
+
+#include "eval/engine/plan.h"
+#include "eval/fusions/convolution_chain.h"
+#include "eval/fusions/quantized_operands.h"
+#include "eval/kernels/quantized_convolution.h"
+#include "onyx/ir/node.h"
+#include "onyx/ir/opset_imports.h"
+#include "ops/nn/conv_kernels.h"
+
+namespace onyx::eval_internal {
+
+namespace {
+
+struct QdqConvolution {
+  const Node* input_dequantize = nullptr;
+  const Node* weight_dequantize = nullptr;
+  const Node* conv = nullptr;
+  const Node* relu = nullptr;  // between the Conv and the QuantizeLinear, or null
+  const Node* quantize = nullptr;
+};
+
+class QdqConvolutionStep final : public FusedStep {
+ public:
+  explicit QdqConvolutionStep(QdqConvolution group) : group_(group) {}
+
+  const Value* output() const override { return group_.quantize->output(0); }
+  bool readsChannelsLast(const Value* value) const override {
+    // Its input's DequantizeLinear's output, when that stays out, it does not read at all.
+    return value == group_.input_dequantize->input(0) ||
+           value == group_.input_dequantize->output(0);
+  }
+  bool canWriteChannelsLast() const override { return true; }
+
+  Result<bool> run(StepRun& run) override {
+    if (refused_ || (!prepared_ && !prepare(run))) return false;
+    const Value* x_value = group_.input_dequantize->input(0);
+    const Array* x = run.tensor(x_value);
+    const Array* weights = run.tensor(group_.weight_dequantize->input(0));
+    if (x == nullptr || x->type() != x_.type || x->rank() != 4 || weights == nullptr ||
+        weights->type() != ElementType::kInt8 || weights->rank() != 4) {
+      return false;
+    }
+    const bool x_channels_last = run.channelsLast(x_value);
+    std::vector<int64_t> x_shape = x->shape();
+    if (x_channels_last) x_shape = {x_shape[0], x_shape[3], x_shape[1], x_shape[2]};
+    KernelContext ctx = run.context(*group_.conv);
+    Result<ops::nn::ConvShape> shape = ops::nn::convShape(ctx, x_shape, weights->shape());
+    if (!shape) return false;
+    QuantizedConvolutionCall call{.shape = &*shape,
+                                  .x = x,
+                                  .x_channels_last = x_channels_last,
+                                  .x_scale = x_.scale,
+                                  .x_zero = x_.zero,
+                                  .weights = weights,
+                                  .weights_fixed = true,
+                                  .w_scales = w_scales_,
+                                  .bias = bias_ ? &*bias_ : nullptr,
+                                  .y_scale = y_.scale,
+                                  .y_zero = y_.zero,
+                                  .y_type = y_.type,
+                                  .relu = group_.relu != nullptr,
+                                  .output_channels_last = writesChannelsLast(),
+                                  .threads = run.host().threads()};
+    Result<std::optional<Array>> result = convolution_.run(call);
+    if (!result) return result.status();
+    if (!*result) return false;
+    run.write(output(), std::move(**result), writesChannelsLast());
+    return true;
+  }
+
+ private:
+  // Reads the constants once: false (for good) when the kernel cannot take them.
+  bool prepare(StepRun& run) {
+    refused_ = true;
+    std::optional<TensorQuantization> x = tensorQuantization(run, *group_.input_dequantize);
+    std::optional<TensorQuantization> y = tensorQuantization(run, *group_.quantize);
+    const Array* weights = run.tensor(group_.weight_dequantize->input(0));
+    if (!x || !y || weights == nullptr || weights->rank() != 4) return false;
+    const size_t outputs = static_cast<size_t>(weights->shape()[0]);
+    std::optional<std::vector<float>> w_scales =
+        weightScales(run, *group_.weight_dequantize, outputs, 0, 4);
+    if (!w_scales) return false;
+    const Node& conv = *group_.conv;
+    if (conv.inputCount() > 2 && conv.input(2) != nullptr) {
+      bias_ = accumulatorBias(run, conv.input(2), x->scale, *w_scales, outputs);
+      if (!bias_) return false;
+    }
+    x_ = *x;
+    y_ = *y;
+    w_scales_ = std::move(*w_scales);
+    prepared_ = true;
+    refused_ = false;
+    return true;
+  }
+
+  QdqConvolution group_;
+  bool prepared_ = false, refused_ = false;
+  TensorQuantization x_, y_;
+  std::vector<float> w_scales_;
+  std::optional<Array> bias_;
+  QuantizedConvolution convolution_;
+};
+
+class QdqConvolutionPattern final : public FusionPattern {
+ public:
+  std::string_view name() const override { return "QDQ convolution"; }
+
+  std::optional<FusionMatch> match(const Node& anchor, const FusionGraph& graph) const override {
+    if (!fusibleConv(anchor)) return std::nullopt;
+    QdqConvolution group;
+    group.conv = &anchor;
+    group.input_dequantize = quantizationNode(anchor.input(0), "DequantizeLinear", graph);
+    group.weight_dequantize = quantizationNode(anchor.input(1), "DequantizeLinear", graph, true);
+    if (group.input_dequantize == nullptr || group.weight_dequantize == nullptr) {
+      return std::nullopt;
+    }
+    const Value* bias = anchor.inputCount() > 2 ? anchor.input(2) : nullptr;
+    const Node* bias_dequantize = nullptr;
+    if (bias != nullptr) {
+      bias_dequantize = quantizationNode(bias, "DequantizeLinear", graph, true);
+      if (bias_dequantize == nullptr && graph.fixedTensor(bias) == nullptr) return std::nullopt;
+    }
+    const Node* next = graph.soleReader(anchor.output(0));
+    if (next != nullptr && isStandardOperator(*next, "Relu") && singleInOut(*next) &&
+        !graph.fused(*next)) {
+      group.relu = next;
+      next = graph.soleReader(next->output(0));
+    }
+    if (next == nullptr || next->outputCount() != 1) return std::nullopt;
+    group.quantize = quantizationNode(next->output(0), "QuantizeLinear", graph);
+    if (group.quantize != next) return std::nullopt;
+
+    FusionMatch match;
+    // A DequantizeLinear that other nodes read too stays out; the step reads its inputs.
+    auto take = [&](const Node* dequantize) {
+      if (dequantize == nullptr) return;
+      if (graph.soleReader(dequantize->output(0)) == &anchor) {
+        match.members.push_back(dequantize);
+      } else {
+        for (size_t i = 0; i < dequantize->inputCount(); ++i) {
+          if (dequantize->input(i) != nullptr) match.reads.push_back(dequantize->input(i));
+        }
+      }
+    };
+    take(group.input_dequantize);
+    take(group.weight_dequantize);
+    take(bias_dequantize);
+    match.members.push_back(&anchor);
+    if (group.relu != nullptr) match.members.push_back(group.relu);
+    match.members.push_back(group.quantize);
+    match.step = std::make_unique<QdqConvolutionStep>(group);
+    return match;
+  }
+};
+
+}  // namespace
+
+const FusionPattern& qdqConvolutionPattern() { return soleInstance<QdqConvolutionPattern>(); }
+
+}  // namespace onyx::eval_internal

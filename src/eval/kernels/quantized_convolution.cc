@@ -1,0 +1,229 @@
+#include "eval/kernels/quantized_convolution.h"
+
+#include <dnnl.hpp>
+
+#include <array>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "eval/kernels/onednn_support.h"
+#include "eval/kernels/openmp_threads.h"
+
+namespace onyx::eval_internal {
+
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+
+// What the primitive was made for; a call with other sizes, types or epilogue makes a new
+// one. The zero points are the primitive's run-time arguments; oneDNN 2.6 fixes a
+// convolution's output scales when it makes it.
+struct PrimitiveKey {
+  std::array<int64_t, 4> x{};  // N, C, H, W
+  std::array<int64_t, 4> w{};  // M, C / group, KH, KW
+  int64_t group = 1;
+  std::array<int64_t, 2> strides{}, dilations{}, pad_begin{}, pad_end{};
+  bool x_signed = false, y_signed = false;
+  bool x_zero = false, y_zero = false;  // whether a zero point is not 0
+  bool per_channel = false;
+  bool bias = false;
+  bool relu = false;
+  int threads = 1;
+  bool operator==(const PrimitiveKey&) const = default;
+};
+
+Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
+
+memory::data_type byteType(bool is_signed) {
+  return is_signed ? memory::data_type::s8 : memory::data_type::u8;
+}
+
+bool isByte(ElementType type) { return type == ElementType::kUint8 || type == ElementType::kInt8; }
+
+}  // namespace
+
+struct QuantizedConvolution::Cache {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  std::optional<PrimitiveKey> key;
+  bool refused = false;  // oneDNN has only its slow reference code for this key
+  dnnl::convolution_forward::primitive_desc description;
+  dnnl::convolution_forward primitive;
+  memory weights;                        // in the primitive's own layout
+  const void* weights_source = nullptr;  // fixed weights it was reordered from
+  memory x_first, x_last, y_last, y_first, bias;
+  std::vector<float> scales;  // x_scale * w_scale / y_scale, per output channel or one
+  memory x_zero, y_zero;      // the run-time arguments of the requantization
+  std::unordered_map<int, memory> arguments;
+  std::optional<dnnl::reorder> input_to_channels_last, output_to_channels_first;
+  std::optional<Array> x_scratch, y_scratch;
+};
+
+QuantizedConvolution::QuantizedConvolution() = default;
+QuantizedConvolution::~QuantizedConvolution() = default;
+
+Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutionCall& call) {
+  const ops::nn::ConvShape& s = *call.shape;
+  const ops::nn::Window& window = s.window;
+  if (window.rank() != 2 || call.x == nullptr || call.weights == nullptr ||
+      !isByte(call.x->type()) || call.weights->type() != ElementType::kInt8 ||
+      !isByte(call.y_type) || !int8ProductsExact()) {
+    return notHandled();
+  }
+  if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {
+    return notHandled();
+  }
+  const int64_t n = s.batch, c = s.channels, m = s.outputs, g = s.group;
+  const int64_t h = window.image[0], w = window.image[1];
+  const int64_t oh = window.columns[0], ow = window.columns[1];
+  const int64_t kh = window.kernel[0], kw = window.kernel[1];
+  const size_t outputs = static_cast<size_t>(m);
+  if ((call.w_scales.size() != 1 && call.w_scales.size() != outputs) ||
+      (call.bias != nullptr &&
+       (call.bias->type() != ElementType::kInt32 || call.bias->size() != outputs)) ||
+      !(call.y_scale > 0)) {
+    return notHandled();
+  }
+  PrimitiveKey key{.x = {n, c, h, w},
+                   .w = {m, c / g, kh, kw},
+                   .group = g,
+                   .strides = {window.strides[0], window.strides[1]},
+                   .dilations = {window.dilations[0], window.dilations[1]},
+                   .pad_begin = {window.pad_begin[0], window.pad_begin[1]},
+                   .pad_end = {window.pad_end[0], window.pad_end[1]},
+                   .x_signed = call.x->type() == ElementType::kInt8,
+                   .y_signed = call.y_type == ElementType::kInt8,
+                   .x_zero = call.x_zero != 0,
+                   .y_zero = call.y_zero != 0,
+                   .per_channel = call.w_scales.size() != 1,
+                   .bias = call.bias != nullptr,
+                   .relu = call.relu,
+                   .threads = call.threads};
+  // The requantization: x_scale * w_scale / y_scale, in float as onnxruntime computes it.
+  std::vector<float> scales(call.w_scales.size());
+  for (size_t i = 0; i < scales.size(); ++i) {
+    scales[i] = call.x_scale * call.w_scales[i] / call.y_scale;
+  }
+  try {
+    OpenMpThreads threads(call.threads);
+    if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
+    Cache& cache = *cache_;
+    const memory::data_type x_type = byteType(key.x_signed), y_type = byteType(key.y_signed);
+    if (!cache.key || *cache.key != key || cache.scales != scales) {
+      cache = Cache{};
+      cache.key = key;
+      cache.scales = scales;
+      memory::desc x_last({n, c, h, w}, x_type, Tag::nhwc);
+      memory::desc weights({m, c / g, kh, kw}, memory::data_type::s8, Tag::any);
+      if (g > 1) {
+        weights = memory::desc({g, m / g, c / g, kh, kw}, memory::data_type::s8, Tag::any);
+      }
+      memory::desc bias({m}, memory::data_type::s32, Tag::x);
+      memory::desc y_last({n, m, oh, ow}, y_type, Tag::nhwc);
+      memory::dims strides = {key.strides[0], key.strides[1]};
+      // oneDNN counts a dilation from 0 (no gap), ONNX from 1.
+      memory::dims gaps = {key.dilations[0] - 1, key.dilations[1] - 1};
+      memory::dims pad_begin = {key.pad_begin[0], key.pad_begin[1]};
+      memory::dims pad_end = {key.pad_end[0], key.pad_end[1]};
+      const auto kind = dnnl::prop_kind::forward_inference;
+      const auto direct = dnnl::algorithm::convolution_direct;
+      dnnl::convolution_forward::desc description =
+          key.bias ? dnnl::convolution_forward::desc(kind, direct, x_last, weights, bias, y_last,
+                                                     strides, gaps, pad_begin, pad_end)
+                   : dnnl::convolution_forward::desc(kind, direct, x_last, weights, y_last, strides,
+                                                     gaps, pad_begin, pad_end);
+      dnnl::primitive_attr attributes;
+      // oneDNN's order: the int32 sum with the bias, times the output scale, the
+      // post-operation, plus the output's zero point, rounded and saturated.
+      attributes.set_output_scales(key.per_channel ? 1 << 1 : 0, scales);
+      if (key.x_zero) attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+      if (key.y_zero) attributes.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
+      if (key.relu) {
+        dnnl::post_ops post;
+        post.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+        attributes.set_post_ops(post);
+      }
+      cache.description =
+          dnnl::convolution_forward::primitive_desc(description, attributes, cache.engine);
+      if (onlyReference(cache.description)) {
+        cache.refused = true;
+        return notHandled();
+      }
+      cache.primitive = dnnl::convolution_forward(cache.description);
+      cache.x_first = memory({{n, c, h, w}, x_type, Tag::nchw}, cache.engine, nullptr);
+      cache.x_last = memory(x_last, cache.engine, nullptr);
+      cache.y_last = memory(y_last, cache.engine, nullptr);
+      cache.y_first = memory({{n, m, oh, ow}, y_type, Tag::nchw}, cache.engine, nullptr);
+      cache.bias = memory(bias, cache.engine, nullptr);
+      cache.x_zero = memory({{1}, memory::data_type::s32, Tag::x}, cache.engine);
+      cache.y_zero = memory({{1}, memory::data_type::s32, Tag::x}, cache.engine);
+      cache.arguments = {{DNNL_ARG_SRC, cache.x_last}, {DNNL_ARG_DST, cache.y_last}};
+      if (key.bias) cache.arguments.emplace(DNNL_ARG_BIAS, cache.bias);
+      if (key.x_zero)
+        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, cache.x_zero);
+      if (key.y_zero)
+        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, cache.y_zero);
+    }
+    if (cache.refused) return notHandled();
+
+    *static_cast<int32_t*>(cache.x_zero.get_data_handle()) = call.x_zero;
+    *static_cast<int32_t*>(cache.y_zero.get_data_handle()) = call.y_zero;
+
+    const void* weights_source = call.weights->bytes().data();
+    if (!cache.weights || !call.weights_fixed || cache.weights_source != weights_source) {
+      cache.weights =
+          reorderedWeights(*call.weights, memory::data_type::s8, {m, c / g, kh, kw}, g,
+                           cache.description.weights_desc(), cache.engine, cache.stream);
+      cache.weights_source = call.weights_fixed ? weights_source : nullptr;
+      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.weights);
+    }
+
+    const Array* x = call.x;
+    if (!call.x_channels_last) {
+      Array* copy = reusedScratch(cache.x_scratch, call.x->type(), {n, h, w, c});
+      if (copy == nullptr) return notHandled();
+      cache.x_first.set_data_handle(handleOf(*call.x));
+      cache.x_last.set_data_handle(handleOf(*copy));
+      if (!cache.input_to_channels_last) {
+        cache.input_to_channels_last.emplace(cache.x_first, cache.x_last);
+      }
+      cache.input_to_channels_last->execute(cache.stream, cache.x_first, cache.x_last);
+      x = copy;
+    }
+    Array* y = nullptr;
+    std::optional<Array> out;
+    if (call.output_channels_last) {
+      Result<Array> made = Array::allocate(call.y_type, {n, oh, ow, m});
+      if (!made) return notHandled();
+      out = std::move(*made);
+      y = &*out;
+    } else {
+      y = reusedScratch(cache.y_scratch, call.y_type, {n, oh, ow, m});
+      if (y == nullptr) return notHandled();
+    }
+    cache.x_last.set_data_handle(handleOf(*x));
+    cache.y_last.set_data_handle(handleOf(*y));
+    if (call.bias != nullptr) cache.bias.set_data_handle(handleOf(*call.bias));
+    cache.primitive.execute(cache.stream, cache.arguments);
+    if (!call.output_channels_last) {
+      Result<Array> made = Array::allocate(call.y_type, {n, m, oh, ow});
+      if (!made) return notHandled();
+      out = std::move(*made);
+      cache.y_first.set_data_handle(handleOf(*out));
+      if (!cache.output_to_channels_first) {
+        cache.output_to_channels_first.emplace(cache.y_last, cache.y_first);
+      }
+      cache.output_to_channels_first->execute(cache.stream, cache.y_last, cache.y_first);
+    }
+    cache.stream.wait();
+    return out;
+  } catch (const dnnl::error& error) {
+    (void)error;
+    if (cache_ != nullptr) cache_->key.reset();
+    return notHandled();
+  }
+}
+
+}  // namespace onyx::eval_internal

@@ -1,0 +1,240 @@
+// The QDQ fusions (src/eval/fusions/quantized_convolution.cc, quantized_matmul.cc):
+// DequantizeLinear -> Conv / MatMul [-> Relu] -> QuantizeLinear run as one int8 operation
+// stay within one quantization step of the literal float path (fusions off), give the same
+// bits on one and two threads, and leave to the nodes what the int8 kernel cannot take.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "eval/kernels/onednn_support.h"
+#include "onyx/eval/evaluator.h"
+#include "onyx/text/parser.h"
+#include "support/eval_testing.h"
+
+namespace onyx {
+namespace {
+
+using testing::valuesOf;
+
+// Runs `text` on `x` with fusions on (at 1 and 2 threads) and off, and expects the quantized
+// outputs within one step of each other and the fused steps to be `steps` (when the CPU has
+// exact int8 products; elsewhere the groups decline and the outputs are equal).
+void expectWithinOneStep(const std::string& text, const std::vector<int64_t>& x_shape,
+                         uint32_t seed, const std::vector<std::string>& steps, bool is_signed) {
+  Result<Model> model = parseText(text);
+  ASSERT_TRUE(model) << model.status().toString() << "\n" << text;
+  std::vector<float> x = testing::randomFloats(testing::elementCount(x_shape), seed);
+  for (float& v : x) v *= 3;  // past the input's range at both ends: saturation
+  std::vector<NamedValue> inputs = {
+      {"x", testing::tensorOf<float>(ElementType::kFloat, x_shape, x)}};
+  auto widened = [is_signed](const EvalValue& value) {
+    std::vector<int32_t> out;
+    if (is_signed) {
+      for (int8_t v : valuesOf<int8_t>(value)) out.push_back(v);
+    } else {
+      for (uint8_t v : valuesOf<uint8_t>(value)) out.push_back(v);
+    }
+    return out;
+  };
+  EvalOptions options;
+  options.fusions = false;
+  Result<std::vector<EvalValue>> literal = evaluate(*model, inputs, options);
+  ASSERT_TRUE(literal) << literal.status().toString();
+  std::vector<int32_t> expected = widened((*literal)[0]);
+  std::vector<int32_t> first;
+  for (int threads : {1, 2}) {
+    testing::StepRecorder recorder;
+    options.fusions = true;
+    options.threads = threads;
+    options.observer = &recorder;
+    Result<std::vector<EvalValue>> fused = evaluate(*model, inputs, options);
+    ASSERT_TRUE(fused) << fused.status().toString();
+    std::vector<int32_t> got = widened((*fused)[0]);
+    ASSERT_EQ(got.size(), expected.size());
+    size_t differing = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_LE(std::abs(got[i] - expected[i]), 1)
+          << "at " << i << ": fused " << got[i] << ", literal " << expected[i] << "\n"
+          << text;
+      differing += got[i] != expected[i];
+    }
+    // Most elements land far from a rounding tie.
+    EXPECT_LE(differing, got.size() / 20 + 1);
+    if (threads == 1) first = got;
+    EXPECT_EQ(got, first) << "1 and 2 threads differ";
+    if (eval_internal::int8ProductsExact()) {
+      EXPECT_EQ(recorder.steps, steps);
+      EXPECT_EQ(recorder.declined, 0u);
+    } else {
+      EXPECT_EQ(got, expected) << "declined groups run their nodes";
+    }
+  }
+}
+
+struct ConvCase {
+  int64_t n = 1, c = 8, h = 9, w = 7, m = 6, k = 3, group = 1, stride = 1, pad = 1;
+  bool is_signed = false;  // int8 activations (else uint8)
+  int32_t x_zero = 128, y_zero = 100;
+  float y_scale = 0.05f;
+  bool bias = true;
+  bool bias_at_product_scale = true;  // the bias's scales x_scale * w_scale (else a float bias)
+  bool relu = true;
+  bool input_read_elsewhere = false;  // DequantizeLinear(x) a graph output too
+};
+
+// x -> QuantizeLinear -> DequantizeLinear -> Conv (int8 weights per output channel, an int32
+// bias) [-> Relu] -> QuantizeLinear, as quantize_static writes it.
+std::string convModel(const ConvCase& k, uint32_t seed) {
+  const int64_t oh = (k.h + 2 * k.pad - k.k) / k.stride + 1;
+  const int64_t ow = (k.w + 2 * k.pad - k.k) / k.stride + 1;
+  const float x_scale = 6.0f / 255;
+  std::vector<float> w_scales = testing::randomFloats(size_t(k.m), seed + 1);
+  for (float& s : w_scales) s = 0.002f + std::fabs(s) * 0.01f;
+  std::vector<int32_t> weights;
+  for (float v : testing::randomFloats(size_t(k.m * (k.c / k.group) * k.k * k.k), seed + 2)) {
+    weights.push_back(static_cast<int32_t>(std::lround(v * 127)));
+  }
+  std::vector<float> bias_floats = testing::randomFloats(size_t(k.m), seed + 3);
+  std::vector<int32_t> bias;
+  std::vector<float> bias_scales;
+  for (int64_t i = 0; i < k.m; ++i) {
+    bias_scales.push_back(x_scale * w_scales[size_t(i)]);
+    bias.push_back(static_cast<int32_t>(std::lround(bias_floats[size_t(i)] / bias_scales.back())));
+  }
+  const std::string q = k.is_signed ? "int8" : "uint8";
+  const std::string m = std::to_string(k.m);
+  std::ostringstream text;
+  text << "<ir_version: 10, opset_import: [\"\" : 21]>\n"
+       << "g (float[" << k.n << "," << k.c << "," << k.h << "," << k.w << "] x) => (" << q << "["
+       << k.n << "," << k.m << "," << oh << "," << ow << "] y"
+       << (k.input_read_elsewhere
+               ? ", float[" + std::to_string(k.n) + "," + std::to_string(k.c) + "," +
+                     std::to_string(k.h) + "," + std::to_string(k.w) + "] xd"
+               : "")
+       << ")\n<int8[" << m << "," << k.c / k.group << "," << k.k << "," << k.k << "] wq = {"
+       << testing::elementsText(weights) << "}, float[" << m << "] ws = {"
+       << testing::floatsText(w_scales) << "}, int8[" << m << "] wz = {"
+       << testing::elementsText(std::vector<int32_t>(size_t(k.m))) << "}, float xs = {"
+       << testing::floatsText({x_scale}) << "}, " << q << " xz = {" << k.x_zero << "}, float ys = {"
+       << testing::floatsText({k.y_scale}) << "}, " << q << " yz = {" << k.y_zero << "}";
+  if (k.bias && k.bias_at_product_scale) {
+    text << ", int32[" << m << "] bq = {" << testing::elementsText(bias) << "}, float[" << m
+         << "] bs = {" << testing::floatsText(bias_scales) << "}";
+  } else if (k.bias) {
+    text << ", float[" << m << "] b = {" << testing::floatsText(bias_floats) << "}";
+  }
+  text << "> {\n"
+       << "  xq = QuantizeLinear (x, xs, xz)\n"
+       << "  xd = DequantizeLinear (xq, xs, xz)\n"
+       << "  wd = DequantizeLinear <axis = 0> (wq, ws, wz)\n";
+  if (k.bias && k.bias_at_product_scale) text << "  b = DequantizeLinear <axis = 0> (bq, bs)\n";
+  text << "  c = Conv <pads = [" << k.pad << ", " << k.pad << ", " << k.pad << ", " << k.pad
+       << "], strides = [" << k.stride << ", " << k.stride << "], group = " << k.group
+       << "> (xd, wd" << (k.bias ? ", b" : "") << ")\n";
+  if (k.relu) text << "  r = Relu (c)\n";
+  text << "  y = QuantizeLinear (" << (k.relu ? "r" : "c") << ", ys, yz)\n}\n";
+  return text.str();
+}
+
+void expectConv(const ConvCase& k, uint32_t seed) {
+  std::string group = "DequantizeLinear+DequantizeLinear+";
+  if (k.bias && k.bias_at_product_scale) group += "DequantizeLinear+";
+  if (k.input_read_elsewhere) group = "DequantizeLinear+";
+  if (k.input_read_elsewhere && k.bias && k.bias_at_product_scale) group += "DequantizeLinear+";
+  group += k.relu ? "Conv+Relu+QuantizeLinear" : "Conv+QuantizeLinear";
+  std::vector<std::string> steps = {"QuantizeLinear"};
+  if (k.input_read_elsewhere) steps.push_back("DequantizeLinear");
+  steps.push_back(group);
+  expectWithinOneStep(convModel(k, seed), {k.n, k.c, k.h, k.w}, seed, steps, k.is_signed);
+}
+
+TEST(QdqConvolution, WithinOneStepOfTheLiteralPathWithZeroPointsAtTheirLimits) {
+  uint32_t seed = 10;
+  for (int32_t x_zero : {0, 128, 255}) {
+    for (int32_t y_zero : {0, 100, 255}) {
+      ConvCase k;
+      k.x_zero = x_zero;
+      k.y_zero = y_zero;
+      expectConv(k, seed++);
+    }
+  }
+  for (int32_t x_zero : {-128, 0, 127}) {
+    ConvCase k;
+    k.is_signed = true;
+    k.x_zero = x_zero;
+    k.y_zero = -x_zero;
+    expectConv(k, seed++);
+  }
+}
+
+TEST(QdqConvolution, StridesGroupsOneByOneWithoutReluOrBias) {
+  uint32_t seed = 40;
+  ConvCase strided;
+  strided.stride = 2;
+  strided.relu = false;
+  expectConv(strided, seed++);
+  ConvCase grouped;
+  grouped.group = 2;
+  grouped.c = 8;
+  grouped.m = 4;
+  expectConv(grouped, seed++);
+  ConvCase pointwise;
+  pointwise.k = 1;
+  pointwise.pad = 0;
+  pointwise.bias = false;
+  pointwise.n = 2;
+  expectConv(pointwise, seed++);
+}
+
+TEST(QdqConvolution, AFloatBiasIsRoundedToTheAccumulatorsUnits) {
+  ConvCase k;
+  k.bias_at_product_scale = false;
+  expectConv(k, 50);
+}
+
+TEST(QdqConvolution, AnInputOtherNodesReadStaysOutAndTheStepReadsItsQuantizedOperand) {
+  ConvCase k;
+  k.input_read_elsewhere = true;
+  expectConv(k, 60);
+}
+
+TEST(QdqConvolution, WeightsWithAZeroPointRunAsTheirNodes) {
+  // uint8 weights with a zero point of 128: outside the int8 kernel, left to the nodes.
+  std::string text = convModel(ConvCase{}, 70);
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"int8[6,8,3,3] wq", "uint8[6,8,3,3] wq"},
+        {"int8[6] wz = {0, 0, 0, 0, 0, 0}", "uint8[6] wz = {128, 128, 128, 128, 128, 128}"}}) {
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from;
+    text.replace(at, from.size(), to);
+  }
+  // The int8 weights' negative values are not uint8: take their magnitudes.
+  size_t open = text.find("wq = {") + 6, close = text.find('}', open);
+  std::string values = text.substr(open, close - open);
+  values.erase(std::remove(values.begin(), values.end(), '-'), values.end());
+  text.replace(open, close - open, values);
+  Result<Model> model = parseText(text);
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {
+      {"x", testing::tensorOf<float>(ElementType::kFloat, {1, 8, 9, 7},
+                                     testing::randomFloats(8 * 9 * 7, 71))}};
+  EvalOptions options;
+  options.fusions = false;
+  Result<std::vector<EvalValue>> literal = evaluate(*model, inputs, options);
+  options.fusions = true;
+  testing::StepRecorder recorder;
+  options.observer = &recorder;
+  Result<std::vector<EvalValue>> fused = evaluate(*model, inputs, options);
+  ASSERT_TRUE(literal && fused);
+  EXPECT_EQ(valuesOf<uint8_t>((*fused)[0]), valuesOf<uint8_t>((*literal)[0]));
+  EXPECT_EQ(recorder.declined, 6u) << "the group declined, its six nodes ran";
+}
+
+}  // namespace
+}  // namespace onyx
