@@ -25,14 +25,23 @@ using testing::valuesOf;
 // Runs `text` on `x` with fusions on (at 1 and 2 threads) and off, and expects the quantized
 // outputs within one step of each other and the fused steps to be `steps` (when the CPU has
 // exact int8 products; elsewhere the groups decline and the outputs are equal).
-void expectWithinOneStep(const std::string& text, const std::vector<int64_t>& x_shape,
-                         uint32_t seed, const std::vector<std::string>& steps, bool is_signed) {
+// Float inputs named `names`, of `shape`, uniform in [-3, 3): past the quantized range at both
+// ends, so that quantizing them saturates.
+std::vector<NamedValue> wideInputs(const std::vector<std::string>& names,
+                                   const std::vector<int64_t>& shape, uint32_t seed) {
+  std::vector<NamedValue> inputs;
+  for (const std::string& name : names) {
+    std::vector<float> values = testing::randomFloats(testing::elementCount(shape), seed++);
+    for (float& v : values) v *= 3;
+    inputs.push_back({name, testing::tensorOf<float>(ElementType::kFloat, shape, values)});
+  }
+  return inputs;
+}
+
+void expectWithinOneStep(const std::string& text, const std::vector<NamedValue>& inputs,
+                         const std::vector<std::string>& steps, bool is_signed) {
   Result<Model> model = parseText(text);
   ASSERT_TRUE(model) << model.status().toString() << "\n" << text;
-  std::vector<float> x = testing::randomFloats(testing::elementCount(x_shape), seed);
-  for (float& v : x) v *= 3;  // past the input's range at both ends: saturation
-  std::vector<NamedValue> inputs = {
-      {"x", testing::tensorOf<float>(ElementType::kFloat, x_shape, x)}};
   auto widened = [is_signed](const EvalValue& value) {
     std::vector<int32_t> out;
     if (is_signed) {
@@ -151,7 +160,8 @@ void expectConv(const ConvCase& k, uint32_t seed) {
   std::vector<std::string> steps = {"QuantizeLinear"};
   if (k.input_read_elsewhere) steps.push_back("DequantizeLinear");
   steps.push_back(group);
-  expectWithinOneStep(convModel(k, seed), {k.n, k.c, k.h, k.w}, seed, steps, k.is_signed);
+  expectWithinOneStep(convModel(k, seed), wideInputs({"x"}, {k.n, k.c, k.h, k.w}, seed), steps,
+                      k.is_signed);
 }
 
 TEST(QdqConvolution, WithinOneStepOfTheLiteralPathWithZeroPointsAtTheirLimits) {
@@ -234,6 +244,75 @@ TEST(QdqConvolution, WeightsWithAZeroPointRunAsTheirNodes) {
   ASSERT_TRUE(literal && fused);
   EXPECT_EQ(valuesOf<uint8_t>((*fused)[0]), valuesOf<uint8_t>((*literal)[0]));
   EXPECT_EQ(recorder.declined, 6u) << "the group declined, its six nodes ran";
+}
+
+// a [2, 5, 16] -> QuantizeLinear -> DequantizeLinear -> MatMul by int8 weights [16, 12] with a
+// scale per column -> QuantizeLinear.
+std::string matMulByWeightsModel(bool is_signed, int32_t a_zero, int32_t y_zero, uint32_t seed) {
+  std::vector<float> scales = testing::randomFloats(12, seed);
+  for (float& s : scales) s = 0.002f + std::fabs(s) * 0.01f;
+  std::vector<int32_t> weights;
+  for (float v : testing::randomFloats(16 * 12, seed + 1)) {
+    weights.push_back(static_cast<int32_t>(std::lround(v * 127)));
+  }
+  const std::string q = is_signed ? "int8" : "uint8";
+  std::ostringstream text;
+  text << "<ir_version: 10, opset_import: [\"\" : 21]>\n"
+       << "g (float[2,5,16] x) => (" << q << "[2,5,12] y)\n<int8[16,12] wq = {"
+       << testing::elementsText(weights) << "}, float[12] ws = {" << testing::floatsText(scales)
+       << "}, float xs = {0.0235}, " << q << " xz = {" << a_zero << "}, float ys = {0.011}, " << q
+       << " yz = {" << y_zero << "}> {\n"
+       << "  xq = QuantizeLinear (x, xs, xz)\n"
+       << "  xd = DequantizeLinear (xq, xs, xz)\n"
+       << "  wd = DequantizeLinear <axis = 1> (wq, ws)\n"
+       << "  p = MatMul (xd, wd)\n"
+       << "  y = QuantizeLinear (p, ys, yz)\n}\n";
+  return text.str();
+}
+
+TEST(QdqMatMul, ByWeightsWithinOneStepOfTheLiteralPathWithZeroPointsAtTheirLimits) {
+  uint32_t seed = 100;
+  const std::vector<std::string> steps = {
+      "QuantizeLinear", "DequantizeLinear+DequantizeLinear+MatMul+QuantizeLinear"};
+  for (int32_t a_zero : {0, 128, 255}) {
+    for (int32_t y_zero : {0, 255}) {
+      expectWithinOneStep(matMulByWeightsModel(false, a_zero, y_zero, seed),
+                          wideInputs({"x"}, {2, 5, 16}, seed), steps, false);
+      ++seed;
+    }
+  }
+  for (int32_t a_zero : {-128, 127}) {
+    expectWithinOneStep(matMulByWeightsModel(true, a_zero, -a_zero, seed),
+                        wideInputs({"x"}, {2, 5, 16}, seed), steps, true);
+    ++seed;
+  }
+}
+
+TEST(QdqMatMul, OfTwoQuantizedActivationsAsAttentionComputesIt) {
+  // [2, 3, 5, 8] x [2, 3, 8, 6], both quantized as a whole, uint8 and int8.
+  for (bool is_signed : {false, true}) {
+    const std::string q = is_signed ? "int8" : "uint8";
+    const int32_t zero = is_signed ? -20 : 140;
+    std::string text =
+        "<ir_version: 10, opset_import: [\"\" : 21]>\n"
+        "g (float[2,3,5,8] x, float[2,3,8,6] z) => (" +
+        q + "[2,3,5,6] y)\n<float s = {0.0235}, " + q + " zp = {" + std::to_string(zero) +
+        "}, float ys = {0.09}, " + q + " yz = {" + std::to_string(is_signed ? 10 : 70) + R"(}> {
+  xq = QuantizeLinear (x, s, zp)
+  xd = DequantizeLinear (xq, s, zp)
+  zq = QuantizeLinear (z, s, zp)
+  zd = DequantizeLinear (zq, s, zp)
+  p = MatMul (xd, zd)
+  y = QuantizeLinear (p, ys, yz)
+}
+)";
+    std::vector<NamedValue> inputs = wideInputs({"x"}, {2, 3, 5, 8}, 120);
+    inputs.push_back(wideInputs({"z"}, {2, 3, 8, 6}, 121).front());
+    expectWithinOneStep(text, inputs,
+                        {"QuantizeLinear", "QuantizeLinear",
+                         "DequantizeLinear+DequantizeLinear+MatMul+QuantizeLinear"},
+                        is_signed);
+  }
 }
 
 }  // namespace

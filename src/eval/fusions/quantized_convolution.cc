@@ -143,20 +143,9 @@ class QdqConvolutionPattern final : public FusionPattern {
     if (group.quantize != next) return std::nullopt;
 
     FusionMatch match;
-    // A DequantizeLinear that other nodes read too stays out; the step reads its inputs.
-    auto take = [&](const Node* dequantize) {
-      if (dequantize == nullptr) return;
-      if (graph.soleReader(dequantize->output(0)) == &anchor) {
-        match.members.push_back(dequantize);
-      } else {
-        for (size_t i = 0; i < dequantize->inputCount(); ++i) {
-          if (dequantize->input(i) != nullptr) match.reads.push_back(dequantize->input(i));
-        }
-      }
-    };
-    take(group.input_dequantize);
-    take(group.weight_dequantize);
-    take(bias_dequantize);
+    takeDequantize(group.input_dequantize, anchor, graph, match);
+    takeDequantize(group.weight_dequantize, anchor, graph, match);
+    takeDequantize(bias_dequantize, anchor, graph, match);
     match.members.push_back(&anchor);
     if (group.relu != nullptr) match.members.push_back(group.relu);
     match.members.push_back(group.quantize);

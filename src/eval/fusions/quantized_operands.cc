@@ -42,6 +42,18 @@ const Node* quantizationNode(const Value* value, std::string_view op_type, const
   return node;
 }
 
+void takeDequantize(const Node* dequantize, const Node& reader, const FusionGraph& graph,
+                    FusionMatch& match) {
+  if (dequantize == nullptr) return;
+  if (graph.soleReader(dequantize->output(0)) == &reader) {
+    match.members.push_back(dequantize);
+    return;
+  }
+  for (size_t i = 0; i < dequantize->inputCount(); ++i) {
+    if (dequantize->input(i) != nullptr) match.reads.push_back(dequantize->input(i));
+  }
+}
+
 std::optional<TensorQuantization> tensorQuantization(StepRun& run, const Node& node) {
   const Array* scale = run.tensor(node.input(1));
   const Array* zero = node.inputCount() > 2 ? run.tensor(node.input(2)) : nullptr;

@@ -21,6 +21,12 @@ namespace onyx::eval_internal {
 const Node* quantizationNode(const Value* value, std::string_view op_type, const FusionGraph& graph,
                              bool operand_constant = false);
 
+/// Puts `dequantize` (or nothing, when null) into `match`: as a member when `reader` alone
+/// reads its output; else it stays out, run for its other readers, and the step reads its
+/// inputs (FusionMatch::reads).
+void takeDequantize(const Node* dequantize, const Node& reader, const FusionGraph& graph,
+                    FusionMatch& match);
+
 /// One scale and zero point for the whole tensor, and the quantized type (UINT8 or INT8).
 struct TensorQuantization {
   float scale = 1;

@@ -12,6 +12,7 @@
 namespace onyx::eval_internal {
 
 extern const FusionPattern& qdqConvolutionPattern();
+extern const FusionPattern& qdqMatMulPattern();
 extern const FusionPattern& convolutionChainPattern();
 std::unique_ptr<ProvidedKernel> onednnConvolution(const Node& node);
 std::unique_ptr<ProvidedKernel> onednnConvInteger(const Node& node);
@@ -44,7 +45,7 @@ class OnednnProvider final : public Provider {
   }
 
   std::span<const FusionPattern* const> fusions() const override {
-    static const FusionPattern* const kFusions[] = {&qdqConvolutionPattern(),
+    static const FusionPattern* const kFusions[] = {&qdqConvolutionPattern(), &qdqMatMulPattern(),
                                                     &convolutionChainPattern()};
     return kFusions;
   }

@@ -1,0 +1,184 @@
+#include "eval/kernels/quantized_matmul.h"
+
+#include <dnnl.hpp>
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+#include <vector>
+
+#include "eval/kernels/int8_operands.h"
+#include "eval/kernels/onednn_support.h"
+#include "eval/kernels/openmp_threads.h"
+
+namespace onyx::eval_internal {
+
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+
+// What the primitive was made for; the zero points are its run-time arguments, the output
+// scales (fixed when oneDNN 2.6 makes it) are compared beside the key.
+struct PrimitiveKey {
+  std::array<int64_t, 4> sizes{};  // batch, M, K, N
+  bool a_signed = false, y_signed = false;
+  bool a_zero = false, b_zero = false, y_zero = false;  // whether a zero point is not 0
+  bool b_fixed = false;
+  bool per_column = false;
+  int threads = 1;
+  bool operator==(const PrimitiveKey&) const = default;
+};
+
+Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
+
+memory::data_type byteType(bool is_signed) {
+  return is_signed ? memory::data_type::s8 : memory::data_type::u8;
+}
+
+}  // namespace
+
+struct QuantizedMatMul::Cache {
+  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream{engine};
+  std::optional<PrimitiveKey> key;
+  std::vector<float> scales;
+  bool refused = false;
+  dnnl::matmul::primitive_desc description;
+  dnnl::matmul primitive;
+  memory a, b, y;
+  memory a_zero, b_zero, y_zero;
+  const void* b_source = nullptr;  // the fixed b that `b` holds, prepared
+  std::optional<Array> b_shifted;  // uint8 b moved to int8
+  std::unordered_map<int, memory> arguments;
+};
+
+QuantizedMatMul::QuantizedMatMul() = default;
+QuantizedMatMul::~QuantizedMatMul() = default;
+
+Result<std::optional<Array>> QuantizedMatMul::run(const QuantizedMatMulCall& call) {
+  if (!isByteTensor(call.a) || !isByteTensor(call.b) || call.a->rank() < 2 ||
+      (call.y_type != ElementType::kUint8 && call.y_type != ElementType::kInt8) ||
+      !int8ProductsExact()) {
+    return notHandled();
+  }
+  const std::vector<int64_t>& a_shape = call.a->shape();
+  const std::vector<int64_t>& b_shape = call.b->shape();
+  const size_t rank = a_shape.size();
+  const int64_t inner = a_shape.back(), columns = b_shape.back();
+  // b a matrix: a's leading dimensions are rows; else a batch of equal leading dimensions.
+  const bool batched = b_shape.size() != 2;
+  if (batched && (b_shape.size() != rank ||
+                  !std::equal(a_shape.begin(), a_shape.end() - 2, b_shape.begin()))) {
+    return notHandled();
+  }
+  if (b_shape[b_shape.size() - 2] != inner || inner == 0 || columns == 0 || call.a->size() == 0) {
+    return notHandled();
+  }
+  const int64_t batch = batched ? static_cast<int64_t>(call.b->size()) / (inner * columns) : 1;
+  const int64_t rows = static_cast<int64_t>(call.a->size()) / inner / batch;
+  if ((call.b_scales.size() != 1 && call.b_scales.size() != static_cast<size_t>(columns)) ||
+      !(call.y_scale > 0)) {
+    return notHandled();
+  }
+  const bool b_unsigned = call.b->type() == ElementType::kUint8;
+  const int32_t b_zero = call.b_zero - int8Shift(*call.b);
+  std::vector<float> scales(call.b_scales.size());
+  for (size_t i = 0; i < scales.size(); ++i) {
+    scales[i] = call.a_scale * call.b_scales[i] / call.y_scale;
+  }
+  PrimitiveKey key{.sizes = {batch, rows, inner, columns},
+                   .a_signed = call.a->type() == ElementType::kInt8,
+                   .y_signed = call.y_type == ElementType::kInt8,
+                   .a_zero = call.a_zero != 0,
+                   .b_zero = b_zero != 0,
+                   .y_zero = call.y_zero != 0,
+                   .b_fixed = call.b_fixed,
+                   .per_column = scales.size() != 1,
+                   .threads = call.threads};
+  try {
+    OpenMpThreads threads(call.threads);
+    if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
+    Cache& cache = *cache_;
+    if (!cache.key || *cache.key != key || cache.scales != scales) {
+      cache = Cache{};
+      cache.key = key;
+      cache.scales = scales;
+      memory::desc a({batch, rows, inner}, byteType(key.a_signed), Tag::abc);
+      // Fixed b is reordered once into the primitive's layout; b of each run is read as it is.
+      memory::desc b({batch, inner, columns}, memory::data_type::s8,
+                     call.b_fixed ? Tag::any : Tag::abc);
+      memory::desc y({batch, rows, columns}, byteType(key.y_signed), Tag::abc);
+      dnnl::primitive_attr attributes;
+      attributes.set_output_scales(key.per_column ? 1 << 2 : 0, scales);
+      if (key.a_zero) attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+      if (key.b_zero) attributes.set_zero_points(DNNL_ARG_WEIGHTS, 0, {DNNL_RUNTIME_S32_VAL});
+      if (key.y_zero) attributes.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
+      cache.description =
+          dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, y), attributes, cache.engine);
+      if (onlyReference(cache.description)) {
+        cache.refused = true;
+        return notHandled();
+      }
+      cache.primitive = dnnl::matmul(cache.description);
+      cache.a = memory(a, cache.engine, nullptr);
+      cache.y = memory(y, cache.engine, nullptr);
+      auto zero = [&cache]() {
+        return memory({{1}, memory::data_type::s32, Tag::x}, cache.engine);
+      };
+      cache.a_zero = zero();
+      cache.b_zero = zero();
+      cache.y_zero = zero();
+      cache.arguments = {{DNNL_ARG_SRC, cache.a}, {DNNL_ARG_DST, cache.y}};
+      if (key.a_zero)
+        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, cache.a_zero);
+      if (key.b_zero) {
+        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_WEIGHTS, cache.b_zero);
+      }
+      if (key.y_zero)
+        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, cache.y_zero);
+    }
+    if (cache.refused) return notHandled();
+    *static_cast<int32_t*>(cache.a_zero.get_data_handle()) = call.a_zero;
+    *static_cast<int32_t*>(cache.b_zero.get_data_handle()) = b_zero;
+    *static_cast<int32_t*>(cache.y_zero.get_data_handle()) = call.y_zero;
+
+    const void* b_source = call.b->bytes().data();
+    if (!call.b_fixed || !cache.b || cache.b_source != b_source) {
+      const Array* b = call.b;
+      if (b_unsigned) {
+        Array* shifted =
+            reusedScratch(cache.b_shifted, ElementType::kInt8, {batch, inner, columns});
+        if (shifted == nullptr) return notHandled();
+        const uint8_t* from = call.b->data<uint8_t>();
+        int8_t* to = shifted->data<int8_t>();
+        for (size_t i = 0; i < call.b->size(); ++i) to[i] = static_cast<int8_t>(from[i] - 128);
+        b = shifted;
+      }
+      memory plain({{batch, inner, columns}, memory::data_type::s8, Tag::abc}, cache.engine,
+                   handleOf(*b));
+      if (call.b_fixed) {
+        cache.b = memory(cache.description.weights_desc(), cache.engine);
+        dnnl::reorder(plain, cache.b).execute(cache.stream, plain, cache.b);
+        cache.b_source = b_source;
+      } else {
+        cache.b = plain;
+      }
+      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.b);
+    }
+    std::vector<int64_t> shape = a_shape;
+    shape.back() = columns;
+    Result<Array> out = Array::allocate(call.y_type, std::move(shape));
+    if (!out) return notHandled();
+    cache.a.set_data_handle(handleOf(*call.a));
+    cache.y.set_data_handle(handleOf(*out));
+    cache.primitive.execute(cache.stream, cache.arguments);
+    cache.stream.wait();
+    return std::optional<Array>(std::move(*out));
+  } catch (const dnnl::error&) {
+    if (cache_ != nullptr) cache_->key.reset();
+    return notHandled();
+  }
+}
+
+}  // namespace onyx::eval_internal
