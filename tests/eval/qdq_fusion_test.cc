@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -38,6 +39,29 @@ std::vector<NamedValue> wideInputs(const std::vector<std::string>& names,
   return inputs;
 }
 
+// One run with fusions off and one with them on (at `threads`), its steps recorded.
+struct LiteralAndFused {
+  std::vector<EvalValue> literal, fused;
+  testing::StepRecorder recorder;
+};
+std::optional<LiteralAndFused> runBoth(const Model& model, const std::vector<NamedValue>& inputs,
+                                       int threads = 1) {
+  auto both = std::make_optional<LiteralAndFused>();
+  EvalOptions options;
+  options.threads = threads;
+  options.fusions = false;
+  Result<std::vector<EvalValue>> literal = evaluate(model, inputs, options);
+  options.fusions = true;
+  options.observer = &both->recorder;
+  Result<std::vector<EvalValue>> fused = evaluate(model, inputs, options);
+  EXPECT_TRUE(literal) << literal.status().toString();
+  EXPECT_TRUE(fused) << fused.status().toString();
+  if (!literal || !fused) return std::nullopt;
+  both->literal = std::move(*literal);
+  both->fused = std::move(*fused);
+  return both;
+}
+
 void expectWithinOneStep(const std::string& text, const std::vector<NamedValue>& inputs,
                          const std::vector<std::string>& steps, bool is_signed) {
   Result<Model> model = parseText(text);
@@ -51,20 +75,13 @@ void expectWithinOneStep(const std::string& text, const std::vector<NamedValue>&
     }
     return out;
   };
-  EvalOptions options;
-  options.fusions = false;
-  Result<std::vector<EvalValue>> literal = evaluate(*model, inputs, options);
-  ASSERT_TRUE(literal) << literal.status().toString();
-  std::vector<int32_t> expected = widened((*literal)[0]);
-  std::vector<int32_t> first;
+  std::vector<int32_t> expected, first;
   for (int threads : {1, 2}) {
-    testing::StepRecorder recorder;
-    options.fusions = true;
-    options.threads = threads;
-    options.observer = &recorder;
-    Result<std::vector<EvalValue>> fused = evaluate(*model, inputs, options);
-    ASSERT_TRUE(fused) << fused.status().toString();
-    std::vector<int32_t> got = widened((*fused)[0]);
+    std::optional<LiteralAndFused> both = runBoth(*model, inputs, threads);
+    ASSERT_TRUE(both);
+    const testing::StepRecorder& recorder = both->recorder;
+    if (threads == 1) expected = widened(both->literal[0]);
+    std::vector<int32_t> got = widened(both->fused[0]);
     ASSERT_EQ(got.size(), expected.size());
     size_t differing = 0;
     for (size_t i = 0; i < got.size(); ++i) {
@@ -234,16 +251,10 @@ TEST(QdqConvolution, WeightsWithAZeroPointRunAsTheirNodes) {
   std::vector<NamedValue> inputs = {
       {"x", testing::tensorOf<float>(ElementType::kFloat, {1, 8, 9, 7},
                                      testing::randomFloats(8 * 9 * 7, 71))}};
-  EvalOptions options;
-  options.fusions = false;
-  Result<std::vector<EvalValue>> literal = evaluate(*model, inputs, options);
-  options.fusions = true;
-  testing::StepRecorder recorder;
-  options.observer = &recorder;
-  Result<std::vector<EvalValue>> fused = evaluate(*model, inputs, options);
-  ASSERT_TRUE(literal && fused);
-  EXPECT_EQ(valuesOf<uint8_t>((*fused)[0]), valuesOf<uint8_t>((*literal)[0]));
-  EXPECT_EQ(recorder.declined, 6u) << "the group declined, its six nodes ran";
+  std::optional<LiteralAndFused> both = runBoth(*model, inputs);
+  ASSERT_TRUE(both);
+  EXPECT_EQ(valuesOf<uint8_t>(both->fused[0]), valuesOf<uint8_t>(both->literal[0]));
+  EXPECT_EQ(both->recorder.declined, 6u) << "the group declined, its six nodes ran";
 }
 
 // a [2, 5, 16] -> QuantizeLinear -> DequantizeLinear -> MatMul by int8 weights [16, 12] with a
@@ -313,6 +324,96 @@ TEST(QdqMatMul, OfTwoQuantizedActivationsAsAttentionComputesIt) {
                          "DequantizeLinear+DequantizeLinear+MatMul+QuantizeLinear"},
                         is_signed);
   }
+}
+
+// x and z [2, 6, 5, 4] quantized, added, [Relu,] quantized again.
+std::string addModel(const std::string& type, int32_t zero, bool relu) {
+  const std::string z = std::to_string(zero);
+  return "<ir_version: 10, opset_import: [\"\" : 21]>\n"
+         "g (float[2,6,5,4] x, float[2,6,5,4] z) => (" +
+         type + "[2,6,5,4] y)\n<float xs = {0.0235}, float zs = {0.0172}, float ys = {0.031}, " +
+         type + " xz = {" + z + "}, " + type + " zz = {" + std::to_string(zero / 2) + "}, " + type +
+         " yz = {" + std::to_string(zero / 3) + R"(}> {
+  xq = QuantizeLinear (x, xs, xz)
+  xd = DequantizeLinear (xq, xs, xz)
+  zq = QuantizeLinear (z, zs, zz)
+  zd = DequantizeLinear (zq, zs, zz)
+  s = Add (xd, zd)
+)" +
+         (relu ? "  r = Relu (s)\n  y = QuantizeLinear (r, ys, yz)\n}\n"
+               : "  y = QuantizeLinear (s, ys, yz)\n}\n");
+}
+
+TEST(QdqAdd, GivesTheBitsOfItsNodes) {
+  for (bool relu : {true, false}) {
+    for (auto [type, zero] : {std::pair<std::string, int32_t>{"uint8", 200}, {"int8", -90}}) {
+      Result<Model> model = parseText(addModel(type, zero, relu));
+      ASSERT_TRUE(model) << model.status().toString();
+      std::vector<NamedValue> inputs = wideInputs({"x", "z"}, {2, 6, 5, 4}, 200);
+      std::optional<LiteralAndFused> both = runBoth(*model, inputs);
+      ASSERT_TRUE(both);
+      const testing::StepRecorder& recorder = both->recorder;
+      EXPECT_EQ(valuesOf<uint8_t>(both->fused[0]), valuesOf<uint8_t>(both->literal[0]))
+          << type << (relu ? " with" : " without") << " Relu";
+      EXPECT_EQ(recorder.steps.back(),
+                relu ? "DequantizeLinear+DequantizeLinear+Add+Relu+QuantizeLinear"
+                     : "DequantizeLinear+DequantizeLinear+Add+QuantizeLinear");
+      EXPECT_EQ(recorder.declined, 0u);
+    }
+  }
+}
+
+// A residual block as quantize_static leaves it: x's DequantizeLinear read by a QDQ
+// convolution and by a QDQ Add, both of which read its quantized operand instead. With
+// `output_type` other than uint8, the Add's group cannot run as one (its operands and output
+// of two types) and runs its nodes, which need the DequantizeLinear after all.
+std::string residualModel(const std::string& output_type) {
+  std::vector<int32_t> weights;
+  for (float v : testing::randomFloats(4 * 4 * 3 * 3, 300)) {
+    weights.push_back(static_cast<int32_t>(std::lround(v * 127)));
+  }
+  return R"(<ir_version: 10, opset_import: ["" : 21]>
+g (float[1,4,5,5] x) => ()" +
+         output_type + R"([1,4,5,5] y)
+<int8[4,4,3,3] wq = {)" +
+         testing::elementsText(weights) + R"(}, float[4] ws = {0.004, 0.006, 0.005, 0.007},
+ float xs = {0.0235}, uint8 xz = {128}, float cs = {0.05}, uint8 cz = {120},
+ float ys = {0.06}, )" +
+         output_type + R"( yz = {10}> {
+  xq = QuantizeLinear (x, xs, xz)
+  xd = DequantizeLinear (xq, xs, xz)
+  wd = DequantizeLinear <axis = 0> (wq, ws)
+  c = Conv <pads = [1, 1, 1, 1]> (xd, wd)
+  cq = QuantizeLinear (c, cs, cz)
+  cd = DequantizeLinear (cq, cs, cz)
+  s = Add (cd, xd)
+  r = Relu (s)
+  y = QuantizeLinear (r, ys, yz)
+}
+)";
+}
+
+TEST(QdqAdd, ADequantizeLinearEveryReaderReadsAroundRunsOnlyWhenAGroupDeclines) {
+  const std::vector<std::string> conv = {"DequantizeLinear+Conv+QuantizeLinear"};
+  // The Add's group runs: x's DequantizeLinear never does.
+  expectWithinOneStep(residualModel("uint8"), wideInputs({"x"}, {1, 4, 5, 5}, 301),
+                      {"QuantizeLinear", "DequantizeLinear+Conv+QuantizeLinear",
+                       "DequantizeLinear+Add+Relu+QuantizeLinear"},
+                      false);
+  // The Add's group declines (an int8 output of uint8 operands): its nodes run, and x's
+  // DequantizeLinear with them.
+  Result<Model> model = parseText(residualModel("int8"));
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = wideInputs({"x"}, {1, 4, 5, 5}, 302);
+  std::optional<LiteralAndFused> both = runBoth(*model, inputs);
+  ASSERT_TRUE(both);
+  const testing::StepRecorder& recorder = both->recorder;
+  std::vector<int8_t> got = valuesOf<int8_t>(both->fused[0]);
+  std::vector<int8_t> expected = valuesOf<int8_t>(both->literal[0]);
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) ASSERT_LE(std::abs(got[i] - expected[i]), 1) << i;
+  EXPECT_EQ(recorder.declined, 4u) << "the Add's group: DequantizeLinear, Add, Relu, Quantize";
+  EXPECT_EQ(recorder.steps.size(), 3u);
 }
 
 }  // namespace

@@ -169,6 +169,17 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
       for (size_t member : step.members) members.push_back(plan.nodes[member].node);
       options_.observer->fusionDeclined(members);
     }
+    // The deferred nodes whose outputs the members read, run now.
+    for (size_t member : step.members) {
+      for (const Operand& input : plan.nodes[member].inputs) {
+        if (input.from != Operand::From::kSlot || input.depth != 0 || frame.slots[input.slot]) {
+          continue;
+        }
+        auto deferred = plan.deferred_steps.find(input.slot);
+        if (deferred == plan.deferred_steps.end()) continue;
+        ONYX_RETURN_IF_ERROR(runStep(plan, plan.steps[deferred->second], frame));
+      }
+    }
   }
   for (size_t member : step.members) {
     const BoundNode& bound = plan.nodes[member];
@@ -205,6 +216,13 @@ Result<std::vector<EvalValue>> Executor::runPlan(const GraphPlan& plan, Frame& f
     // The clock is read only for an observer.
     auto start = observer != nullptr ? std::chrono::steady_clock::now()
                                      : std::chrono::steady_clock::time_point();
+    if (step.deferred) {
+      for (uint32_t slot : step.drops) {
+        frame.slots[slot].reset();
+        frame.channels_last[slot] = false;
+      }
+      continue;
+    }
     ONYX_RETURN_IF_ERROR(runStep(plan, step, frame));
     if (observer != nullptr) {
       auto elapsed = std::chrono::steady_clock::now() - start;

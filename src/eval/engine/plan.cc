@@ -107,6 +107,7 @@ class Compiler final : public FusionGraph {
   Result<Operand> operand(const Value* value);
   void planRepeats();
   void planSteps();
+  void planDeferred();
   void planDrops();
 
   GraphPlan& plan_;
@@ -258,6 +259,7 @@ Status Compiler::compile(std::span<const Value* const> inputs,
   }
   planRepeats();
   planSteps();
+  planDeferred();
   planDrops();
   if (context_.fusions()) {
     planLayouts(plan_, context_.providers(), results_, context_.initializerInputs());
@@ -338,6 +340,41 @@ void Compiler::planSteps() {
       PlanStep step;
       step.members = {i};
       plan_.steps.push_back(std::move(step));
+    }
+  }
+}
+
+void Compiler::planDeferred() {
+  std::unordered_map<const Node*, size_t> step_of;
+  for (size_t s = 0; s < plan_.steps.size(); ++s) {
+    for (size_t member : plan_.steps[s].members) step_of.emplace(plan_.nodes[member].node, s);
+  }
+  for (size_t s = 0; s < plan_.steps.size(); ++s) {
+    PlanStep& step = plan_.steps[s];
+    const BoundNode& bound = plan_.nodes[step.members.front()];
+    if (step.fused != nullptr || bound.repeats || bound.node->outputCount() == 0) continue;
+    // Every reader of every output a fused step that reads around it, and reads this node's
+    // inputs itself, so that they live until a decline asks for the node.
+    bool deferred = true;
+    for (size_t i = 0; i < bound.node->outputCount() && deferred; ++i) {
+      const Value* output = bound.node->output(i);
+      if (output == nullptr) continue;
+      std::vector<const Node*> readers = this->readers(output);
+      deferred = !readers.empty() && !results_.contains(output);
+      for (const Node* reader : readers) {
+        const PlanStep& reading = plan_.steps[step_of.at(reader)];
+        deferred = deferred && reading.fused != nullptr && reading.fused->bypasses(output);
+        for (size_t k = 0; k < bound.node->inputCount() && deferred; ++k) {
+          const Value* input = bound.node->input(k);
+          deferred = input == nullptr || std::find(reading.reads.begin(), reading.reads.end(),
+                                                   input) != reading.reads.end();
+        }
+      }
+    }
+    if (!deferred) continue;
+    step.deferred = true;
+    for (int32_t slot : bound.outputs) {
+      if (slot >= 0) plan_.deferred_steps.emplace(static_cast<uint32_t>(slot), s);
     }
   }
 }

@@ -81,6 +81,9 @@ struct PlanStep {
   std::unique_ptr<FusedStep> fused;  // null: members.size() == 1, run alone
   std::vector<uint32_t> drops;       // slots no later step reads
   std::vector<const Value*> reads;   // a fused step's reads besides its members' inputs
+  /// A node alone that every reader reads around (FusedStep::bypasses): it runs only when a
+  /// fused step that reads its output declines.
+  bool deferred = false;
 };
 
 struct GraphPlan {
@@ -95,6 +98,8 @@ struct GraphPlan {
   std::vector<PlanStep> steps;
   std::vector<int32_t> input_slots;  // per graph input (-1 when it has no value)
   std::vector<Operand> outputs;      // the graph's outputs, or the function's
+  /// The deferred step that writes each slot a deferred node writes.
+  std::unordered_map<uint32_t, size_t> deferred_steps;
   /// Whether the nodes were out of topological order in the file.
   bool reordered = false;
 

@@ -44,6 +44,14 @@ class FusedStep {
     (void)value;
     return false;
   }
+  /// Whether the step reads around `value` (one of its members' inputs): it reads the
+  /// inputs of the node outside the group that makes it (in FusionMatch::reads) instead, as
+  /// a QDQ group reads a DequantizeLinear's quantized operand. When every reader of a node's
+  /// outputs reads around them, the plan defers the node: it runs only if a group declines.
+  virtual bool bypasses(const Value* value) const {
+    (void)value;
+    return false;
+  }
   /// Whether it can write its output channels-last, and the plan's decision that it does.
   virtual bool canWriteChannelsLast() const { return false; }
   void setWritesChannelsLast(bool writes) { writes_channels_last_ = writes; }

@@ -41,6 +41,9 @@ class QdqConvolutionStep final : public FusedStep {
     return value == group_.input_dequantize->input(0) ||
            value == group_.input_dequantize->output(0);
   }
+  bool bypasses(const Value* value) const override {
+    return value == group_.input_dequantize->output(0);
+  }
   bool canWriteChannelsLast() const override { return true; }
 
   Result<bool> run(StepRun& run) override {
@@ -132,23 +135,15 @@ class QdqConvolutionPattern final : public FusionPattern {
       bias_dequantize = quantizationNode(bias, "DequantizeLinear", graph, true);
       if (bias_dequantize == nullptr && graph.fixedTensor(bias) == nullptr) return std::nullopt;
     }
-    const Node* next = graph.soleReader(anchor.output(0));
-    if (next != nullptr && isStandardOperator(*next, "Relu") && singleInOut(*next) &&
-        !graph.fused(*next)) {
-      group.relu = next;
-      next = graph.soleReader(next->output(0));
-    }
-    if (next == nullptr || next->outputCount() != 1) return std::nullopt;
-    group.quantize = quantizationNode(next->output(0), "QuantizeLinear", graph);
-    if (group.quantize != next) return std::nullopt;
-
+    std::optional<QuantizedOutput> output = quantizedOutput(anchor, graph, true);
+    if (!output) return std::nullopt;
+    group.relu = output->relu;
+    group.quantize = output->quantize;
     FusionMatch match;
     takeDequantize(group.input_dequantize, anchor, graph, match);
     takeDequantize(group.weight_dequantize, anchor, graph, match);
     takeDequantize(bias_dequantize, anchor, graph, match);
-    match.members.push_back(&anchor);
-    if (group.relu != nullptr) match.members.push_back(group.relu);
-    match.members.push_back(group.quantize);
+    takeOutput(anchor, *output, match);
     match.step = std::make_unique<QdqConvolutionStep>(group);
     return match;
   }

@@ -28,6 +28,9 @@ class QdqMatMulStep final : public FusedStep {
   explicit QdqMatMulStep(QdqMatMul group) : group_(group) {}
 
   const Value* output() const override { return group_.quantize->output(0); }
+  bool bypasses(const Value* value) const override {
+    return value == group_.a_dequantize->output(0) || value == group_.b_dequantize->output(0);
+  }
 
   Result<bool> run(StepRun& run) override {
     if (refused_ || (!prepared_ && !prepare(run))) return false;
@@ -100,21 +103,18 @@ class QdqMatMulPattern final : public FusionPattern {
     QdqMatMul group;
     group.a_dequantize = quantizationNode(anchor.input(0), "DequantizeLinear", graph);
     group.b_dequantize = quantizationNode(anchor.input(1), "DequantizeLinear", graph);
-    const Node* next = graph.soleReader(anchor.output(0));
-    if (group.a_dequantize == nullptr || group.b_dequantize == nullptr || next == nullptr ||
-        next->outputCount() != 1) {
+    std::optional<QuantizedOutput> output = quantizedOutput(anchor, graph, false);
+    if (group.a_dequantize == nullptr || group.b_dequantize == nullptr || !output) {
       return std::nullopt;
     }
     group.b_constant = graph.constant(group.b_dequantize->input(0));
-    group.quantize = quantizationNode(next->output(0), "QuantizeLinear", graph);
-    if (group.quantize != next) return std::nullopt;
+    group.quantize = output->quantize;
     FusionMatch match;
     takeDequantize(group.a_dequantize, anchor, graph, match);
     if (group.b_dequantize != group.a_dequantize) {
       takeDequantize(group.b_dequantize, anchor, graph, match);
     }
-    match.members.push_back(&anchor);
-    match.members.push_back(group.quantize);
+    takeOutput(anchor, *output, match);
     match.step = std::make_unique<QdqMatMulStep>(group);
     return match;
   }

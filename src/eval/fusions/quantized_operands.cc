@@ -54,6 +54,27 @@ void takeDequantize(const Node* dequantize, const Node& reader, const FusionGrap
   }
 }
 
+std::optional<QuantizedOutput> quantizedOutput(const Node& anchor, const FusionGraph& graph,
+                                               bool relu) {
+  QuantizedOutput output;
+  const Node* next = graph.soleReader(anchor.output(0));
+  if (relu && next != nullptr && isStandardOperator(*next, "Relu") && next->inputCount() == 1 &&
+      next->outputCount() == 1 && next->output(0) != nullptr && !graph.fused(*next)) {
+    output.relu = next;
+    next = graph.soleReader(next->output(0));
+  }
+  if (next == nullptr || next->outputCount() != 1) return std::nullopt;
+  output.quantize = quantizationNode(next->output(0), "QuantizeLinear", graph);
+  if (output.quantize != next) return std::nullopt;
+  return output;
+}
+
+void takeOutput(const Node& anchor, const QuantizedOutput& output, FusionMatch& match) {
+  match.members.push_back(&anchor);
+  if (output.relu != nullptr) match.members.push_back(output.relu);
+  match.members.push_back(output.quantize);
+}
+
 std::optional<TensorQuantization> tensorQuantization(StepRun& run, const Node& node) {
   const Array* scale = run.tensor(node.input(1));
   const Array* zero = node.inputCount() > 2 ? run.tensor(node.input(2)) : nullptr;

@@ -27,6 +27,18 @@ const Node* quantizationNode(const Value* value, std::string_view op_type, const
 void takeDequantize(const Node* dequantize, const Node& reader, const FusionGraph& graph,
                     FusionMatch& match);
 
+/// What follows a QDQ group's product: an optional Relu (when `relu` allows it) and the
+/// QuantizeLinear that ends the group, each the sole reader of what comes before it.
+struct QuantizedOutput {
+  const Node* relu = nullptr;
+  const Node* quantize = nullptr;
+};
+std::optional<QuantizedOutput> quantizedOutput(const Node& anchor, const FusionGraph& graph,
+                                               bool relu);
+
+/// The group's members from the anchor on: the anchor, its Relu, its QuantizeLinear.
+void takeOutput(const Node& anchor, const QuantizedOutput& output, FusionMatch& match);
+
 /// One scale and zero point for the whole tensor, and the quantized type (UINT8 or INT8).
 struct TensorQuantization {
   float scale = 1;

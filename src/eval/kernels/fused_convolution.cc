@@ -318,24 +318,40 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
   }
 }
 
-Array channelsFirst(const Array& channels_last) {
-  const std::vector<int64_t>& shape = channels_last.shape();
-  size_t n = static_cast<size_t>(shape[0]), h = static_cast<size_t>(shape[1]),
-         w = static_cast<size_t>(shape[2]), c = static_cast<size_t>(shape[3]);
-  Array out(channels_last.type(), {shape[0], shape[3], shape[1], shape[2]});
-  // Element by element of whatever size: float, or float16's codes.
-  const size_t size = arrayElementBytes(channels_last.type());
-  const std::byte* from = channels_last.bytes().data();
-  std::byte* to = out.bytes().data();
-  for (size_t b = 0; b < n; ++b) {
-    for (size_t pixel = 0; pixel < h * w; ++pixel) {
-      for (size_t k = 0; k < c; ++k) {
-        std::memcpy(to + ((b * c + k) * h * w + pixel) * size,
-                    from + ((b * h * w + pixel) * c + k) * size, size);
+namespace {
+
+// Moves the elements of an (N, A, B) array to (N, B, A), whatever their size.
+Array swappedInner(const Array& from, std::vector<int64_t> shape, size_t batch, size_t rows,
+                   size_t columns) {
+  Array out(from.type(), std::move(shape));
+  const size_t size = arrayElementBytes(from.type());
+  const std::byte* source = from.bytes().data();
+  std::byte* target = out.bytes().data();
+  for (size_t b = 0; b < batch; ++b) {
+    for (size_t row = 0; row < rows; ++row) {
+      for (size_t column = 0; column < columns; ++column) {
+        std::memcpy(target + ((b * columns + column) * rows + row) * size,
+                    source + ((b * rows + row) * columns + column) * size, size);
       }
     }
   }
   return out;
+}
+
+}  // namespace
+
+Array channelsFirst(const Array& channels_last) {
+  const std::vector<int64_t>& shape = channels_last.shape();
+  return swappedInner(channels_last, {shape[0], shape[3], shape[1], shape[2]},
+                      static_cast<size_t>(shape[0]), static_cast<size_t>(shape[1] * shape[2]),
+                      static_cast<size_t>(shape[3]));
+}
+
+Array channelsLast(const Array& channels_first) {
+  const std::vector<int64_t>& shape = channels_first.shape();
+  return swappedInner(channels_first, {shape[0], shape[2], shape[3], shape[1]},
+                      static_cast<size_t>(shape[0]), static_cast<size_t>(shape[1]),
+                      static_cast<size_t>(shape[2] * shape[3]));
 }
 
 }  // namespace onyx::eval_internal

@@ -90,4 +90,45 @@ ONYX_WIDER_VECTORS void dequantizeToFloats(const int32_t* from, size_t count, fl
   }
 }
 
+namespace {
+
+// The QDQ Add's loop: each product rounded to float before the sum (the file is compiled
+// without contracting a product and a sum into one fused operation), as the DequantizeLinear
+// nodes round them; the Relu chosen outside the loop, so that each loop vectorizes.
+template <bool kRelu, class Byte>
+inline void addQuantizedLoop(const Byte* a, const Byte* b, size_t count, float a_scale,
+                             float a_zero, float b_scale, float b_zero, float y_scale,
+                             float y_zero, float low, float high, Byte* to) {
+  for (size_t i = 0; i < count; ++i) {
+    float sum = (static_cast<float>(a[i]) - a_zero) * a_scale +
+                (static_cast<float>(b[i]) - b_zero) * b_scale;
+    if constexpr (kRelu) sum = select(sum < 0.0f, 0.0f, sum);
+    to[i] = static_cast<Byte>(static_cast<int32_t>(quantized(sum, y_scale, y_zero, low, high)));
+  }
+}
+
+template <class Byte>
+inline void addQuantizedAs(const Byte* a, const Byte* b, size_t count,
+                           const QuantizedAddition& how, float low, float high, Byte* to) {
+  if (how.relu) {
+    addQuantizedLoop<true>(a, b, count, how.a_scale, how.a_zero, how.b_scale, how.b_zero,
+                           how.y_scale, how.y_zero, low, high, to);
+  } else {
+    addQuantizedLoop<false>(a, b, count, how.a_scale, how.a_zero, how.b_scale, how.b_zero,
+                            how.y_scale, how.y_zero, low, high, to);
+  }
+}
+
+}  // namespace
+
+ONYX_WIDER_VECTORS void addQuantized(const uint8_t* a, const uint8_t* b, size_t count,
+                                     const QuantizedAddition& how, uint8_t* to) {
+  addQuantizedAs(a, b, count, how, 0, 255, to);
+}
+
+ONYX_WIDER_VECTORS void addQuantized(const int8_t* a, const int8_t* b, size_t count,
+                                     const QuantizedAddition& how, int8_t* to) {
+  addQuantizedAs(a, b, count, how, -128, 127, to);
+}
+
 }  // namespace onyx::ops::quant

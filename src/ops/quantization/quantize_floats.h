@@ -32,4 +32,19 @@ void dequantizeToFloats(const uint8_t* from, size_t count, float scale, float ze
 void dequantizeToFloats(const int8_t* from, size_t count, float scale, float zero, float* to);
 void dequantizeToFloats(const int32_t* from, size_t count, float scale, double zero, float* to);
 
+/// What a QDQ Add computes node by node (DequantizeLinear of both operands, Add, an optional
+/// Relu, QuantizeLinear), element by element with the same float operations in the same
+/// order, so with the same bits: to[i] = quantized(relu?((a[i] - a_zero) * a_scale +
+/// (b[i] - b_zero) * b_scale), y_scale, y_zero). All three of one type, uint8 or int8.
+struct QuantizedAddition {
+  float a_scale = 1, a_zero = 0;
+  float b_scale = 1, b_zero = 0;
+  float y_scale = 1, y_zero = 0;
+  bool relu = false;
+};
+void addQuantized(const uint8_t* a, const uint8_t* b, size_t count, const QuantizedAddition& how,
+                  uint8_t* to);
+void addQuantized(const int8_t* a, const int8_t* b, size_t count, const QuantizedAddition& how,
+                  int8_t* to);
+
 }  // namespace onyx::ops::quant
