@@ -59,6 +59,7 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
       size_t slot = static_cast<size_t>(bound.outputs[i]);
       frame.slots[slot] = (*bound.kept)[i];
       frame.channels_last[slot] = false;
+      frame.wide[slot] = false;
     }
     return Status::ok();
   }
@@ -77,6 +78,19 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   KernelContext& ctx = *bound.context;
   ctx.caller_ = at_.caller;
   ctx.callee_ = at_.callee;
+  // Wide inputs (frame.h) stay float for a node that runs float16 on floats, and are rounded
+  // to FLOAT16 for any other. Its outputs are then wide where it ran on floats: a node that
+  // widens, or one on its channels-last kernel (which runs float16 on floats too).
+  const bool widens = bound.widens || declined != nullptr;
+  bool on_floats = false;
+  for (const Operand& operand : bound.inputs) {
+    if (operand.from != Operand::From::kSlot || operand.depth != 0) continue;
+    if (!widens) frame.narrow(operand.slot, &ctx);
+    const std::optional<EvalValue>& held = frame.slots[operand.slot];
+    on_floats =
+        on_floats || frame.wide[operand.slot] ||
+        (widens && held && held->isTensor() && held->tensor.type() == ElementType::kFloat16);
+  }
   for (size_t i = 0; i < bound.inputs.size(); ++i) {
     const Operand& operand = bound.inputs[i];
     if (operand.from == Operand::From::kAbsent) continue;
@@ -119,7 +133,14 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
     if (status.isOk() && bound.outputs[i] >= 0) {
       size_t slot = static_cast<size_t>(bound.outputs[i]);
       frame.slots[slot] = std::move(ctx.outputs_[i]);
-      if (declined != nullptr) frame.channels_last[slot] = true;
+      frame.channels_last[slot] = declined != nullptr;
+      // A result of the node's float kernel that stands for FLOAT16, rounded now where the
+      // plan keeps the value narrow or keeps it for later runs.
+      const EvalValue& made = *frame.slots[slot];
+      frame.wide[slot] = on_floats && made.isTensor() && made.tensor.type() == ElementType::kFloat;
+      if (frame.wide[slot] && (bound.repeats || at_.plan->narrow[slot])) {
+        frame.narrow(static_cast<uint32_t>(slot), &ctx);
+      }
       ctx.outputs_[i].kind = EvalValue::Kind::kNone;
     } else {
       ctx.outputs_[i] = EvalValue{};
@@ -201,7 +222,7 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
       }
       EvalValue& held = *frame.slots[input.slot];
       held.tensor = channelsFirst(held.tensor);
-      frame.channels_last[input.slot] = false;
+      frame.channels_last[input.slot] = false;  // a wide value stays wide
     }
     Status status = runNode(bound, frame);
     if (!status.isOk()) return failed(std::move(status));
@@ -217,10 +238,7 @@ Result<std::vector<EvalValue>> Executor::runPlan(const GraphPlan& plan, Frame& f
     auto start = observer != nullptr ? std::chrono::steady_clock::now()
                                      : std::chrono::steady_clock::time_point();
     if (step.deferred) {
-      for (uint32_t slot : step.drops) {
-        frame.slots[slot].reset();
-        frame.channels_last[slot] = false;
-      }
+      for (uint32_t slot : step.drops) frame.drop(slot);
       continue;
     }
     ONYX_RETURN_IF_ERROR(runStep(plan, step, frame));
@@ -235,10 +253,7 @@ Result<std::vector<EvalValue>> Executor::runPlan(const GraphPlan& plan, Frame& f
         observer->innerStepRan(members, nanoseconds, depth_);
       }
     }
-    for (uint32_t slot : step.drops) {
-      frame.slots[slot].reset();
-      frame.channels_last[slot] = false;
-    }
+    for (uint32_t slot : step.drops) frame.drop(slot);
   }
   std::vector<EvalValue> outputs;
   outputs.reserve(plan.outputs.size());

@@ -108,6 +108,7 @@ class Compiler final : public FusionGraph {
   void planRepeats();
   void planSteps();
   void planDeferred();
+  void planNarrow();
   void planDrops();
 
   GraphPlan& plan_;
@@ -173,6 +174,7 @@ Status Compiler::bind(BoundNode& bound) {
       bound.provided = provider->kernel(node, *bound.schema, bound.opset);
       if (bound.provided != nullptr) break;
     }
+    bound.widens = bound.provided != nullptr && bound.provided->widens();
   }
   for (size_t i = 0; i < node.inputCount(); ++i) {
     const Value* input = node.input(i);
@@ -261,6 +263,7 @@ Status Compiler::compile(std::span<const Value* const> inputs,
   planSteps();
   planDeferred();
   planDrops();
+  planNarrow();
   if (context_.fusions()) {
     planLayouts(plan_, context_.providers(), results_, context_.initializerInputs());
   }
@@ -377,6 +380,16 @@ void Compiler::planDeferred() {
       if (slot >= 0) plan_.deferred_steps.emplace(static_cast<uint32_t>(slot), s);
     }
   }
+}
+
+void Compiler::planNarrow() {
+  plan_.narrow.assign(plan_.slot_count, false);
+  auto keep = [&](const Value* value) {
+    auto found = plan_.slot_of.find(value);
+    if (found != plan_.slot_of.end()) plan_.narrow[found->second] = true;
+  };
+  for (const Value* result : results_) keep(result);
+  for (const BoundNode& bound : plan_.nodes) forEachNestedRead(*bound.node, keep);
 }
 
 void Compiler::planDrops() {

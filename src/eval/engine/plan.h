@@ -55,6 +55,7 @@ struct BoundNode {
   int64_t opset = 0;
   Kernel kernel = nullptr;                   // the built-in kernel (null for a call)
   std::unique_ptr<ProvidedKernel> provided;  // asked before `kernel`, when present
+  bool widens = false;                       // provided->widens()
   /// A call: the function it runs (model-local, or the operator's own body).
   const Function* function = nullptr;
   std::vector<Operand> inputs;
@@ -98,6 +99,9 @@ struct GraphPlan {
   std::vector<PlanStep> steps;
   std::vector<int32_t> input_slots;  // per graph input (-1 when it has no value)
   std::vector<Operand> outputs;      // the graph's outputs, or the function's
+  /// Per slot: whether it must hold its value in its own type, never wide (frame.h): what
+  /// the graph gives back, and what a subgraph reads.
+  std::vector<bool> narrow;
   /// The deferred step that writes each slot a deferred node writes.
   std::unordered_map<uint32_t, size_t> deferred_steps;
   /// Whether the nodes were out of topological order in the file.

@@ -10,6 +10,10 @@ namespace onyx::eval_internal {
 const Array* FrameStepRun::tensor(const Value* value) {
   if (value == nullptr) return nullptr;
   const EvalValue* held = nullptr;
+  std::optional<uint32_t> slot = ownSlot(value);
+  if (slot && frame_.wide[*slot] && !step_.fused->readsWide(value)) {
+    frame_.narrow(*slot, nullptr);
+  }
   Operand operand = plan_.operandOf(value);
   if (operand.from != Operand::From::kAbsent) {
     held = frame_.read(operand);
@@ -33,7 +37,9 @@ std::optional<Array> FrameStepRun::takeIfLastRead(const Value* value) {
     return std::nullopt;
   }
   std::optional<EvalValue>& held = frame_.slots[*slot];
-  if (!held || !held->isTensor() || !held->tensor.soleHandle()) return std::nullopt;
+  if (!held || !held->isTensor() || !held->tensor.soleHandle() || frame_.wide[*slot]) {
+    return std::nullopt;
+  }
   std::optional<Array> taken(std::move(held->tensor));
   held.reset();
   return taken;
@@ -43,10 +49,12 @@ void FrameStepRun::restore(const Value* value, Array array) {
   frame_.slots[*ownSlot(value)] = EvalValue::of(std::move(array));
 }
 
-void FrameStepRun::write(const Value* value, Array array, bool channels_last) {
+void FrameStepRun::write(const Value* value, Array array, bool channels_last, bool wide) {
   uint32_t slot = plan_.slot_of.at(value);
   frame_.slots[slot] = EvalValue::of(std::move(array));
   frame_.channels_last[slot] = channels_last;
+  frame_.wide[slot] = wide;
+  if (wide && plan_.narrow[slot]) frame_.narrow(slot, nullptr);
 }
 
 KernelContext FrameStepRun::context(const Node& node) {

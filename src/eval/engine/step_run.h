@@ -26,7 +26,7 @@ class FrameStepRun final : public StepRun {
   bool channelsLast(const Value* value) const override;
   std::optional<Array> takeIfLastRead(const Value* value) override;
   void restore(const Value* value, Array array) override;
-  void write(const Value* value, Array array, bool channels_last) override;
+  void write(const Value* value, Array array, bool channels_last, bool wide) override;
   KernelContext context(const Node& node) override;
   KernelHost& host() override { return host_; }
 

@@ -44,6 +44,9 @@ class ConvolutionChainStep final : public FusedStep {
            (value == chain_.residual && !chain_.output_transposed);
   }
   bool canWriteChannelsLast() const override { return !chain_.output_transposed; }
+  bool readsWide(const Value* value) const override {
+    return value == chain_.x || value == chain_.residual;
+  }
 
   Result<bool> run(StepRun& run) override;
 
@@ -106,9 +109,14 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
   if (x == nullptr || w == nullptr || (b_value != nullptr && b == nullptr) ||
       (r_value != nullptr && r == nullptr) ||
       (x->type() != ElementType::kFloat && x->type() != ElementType::kFloat16) ||
-      w->type() != x->type() || x->rank() != w->rank() || (x->rank() != 4 && x->rank() != 3)) {
+      (w->type() != ElementType::kFloat && w->type() != ElementType::kFloat16) ||
+      x->rank() != w->rank() || (x->rank() != 4 && x->rank() != 3)) {
     return false;
   }
+  // float16 weights: a float16 group, whose FLOAT inputs stand for FLOAT16 ones and whose
+  // result stays FLOAT (wide values, engine/frame.h).
+  const bool halves = w->type() == ElementType::kFloat16;
+  if (!halves && x->type() != ElementType::kFloat) return false;
   // A channels-last tensor: the input Transpose's input, or a value the plan kept so.
   bool x_channels_last = chain_.input_transpose != nullptr || run.channelsLast(x_value);
   // A 1-D convolution reads and writes channels-first values only.
@@ -138,6 +146,7 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
   call.output_channels_last = !one_d && (chain_.output_transposed || writesChannelsLast());
   call.threads = run.host().threads();
   call.ctx = &ctx;
+  call.keep_wide = halves;
   // The residual's elements become the result's when this is their last read and no one
   // else holds them.
   if (call.residual_channels_last && r_value != x_value) {
@@ -151,7 +160,7 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
     return false;
   }
   // After an output Transpose, channels-last is the value's own layout.
-  run.write(chain_.end, std::move(**result), !one_d && writesChannelsLast());
+  run.write(chain_.end, std::move(**result), !one_d && writesChannelsLast(), halves);
   return true;
 }
 

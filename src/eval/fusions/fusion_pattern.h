@@ -52,6 +52,12 @@ class FusedStep {
     (void)value;
     return false;
   }
+  /// Whether the step reads `value` as it is when it holds a FLOAT16 value as a FLOAT tensor
+  /// not yet rounded (engine/frame.h); else `StepRun::tensor` rounds it first.
+  virtual bool readsWide(const Value* value) const {
+    (void)value;
+    return false;
+  }
   /// Whether it can write its output channels-last, and the plan's decision that it does.
   virtual bool canWriteChannelsLast() const { return false; }
   void setWritesChannelsLast(bool writes) { writes_channels_last_ = writes; }
@@ -111,7 +117,10 @@ class StepRun {
   /// them (taken out of the run: give them back with `restore` when declining), else null.
   virtual std::optional<Array> takeIfLastRead(const Value* value) = 0;
   virtual void restore(const Value* value, Array array) = 0;
-  virtual void write(const Value* value, Array array, bool channels_last) = 0;
+  /// Writes the group's output: channels-last when the plan asked for it; `wide` when a
+  /// FLOAT `array` stands for a FLOAT16 value (engine/frame.h), rounded here when the plan
+  /// keeps the value narrow.
+  virtual void write(const Value* value, Array array, bool channels_last, bool wide = false) = 0;
   /// A kernel context for `node` (a member), for reading its attributes.
   virtual KernelContext context(const Node& node) = 0;
   virtual KernelHost& host() = 0;

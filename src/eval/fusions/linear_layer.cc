@@ -1,8 +1,11 @@
 // A linear layer: a float MatMul by a matrix, the Add of a bias row, maybe a Relu, as one
-// matrix product that starts from the bias (fused_matmul.h).
+// matrix product that starts from the bias (fused_matmul.h). A float16 one runs on floats:
+// its weights and bias widened once, its input wide or widened, its result left wide
+// (engine/frame.h).
 #include "eval/fusions/convolution_chain.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/kernels/fused_matmul.h"
+#include "eval/kernels/halves_as_floats.h"
 #include "onyx/ir/node.h"
 
 namespace onyx::eval_internal {
@@ -11,10 +14,16 @@ namespace {
 
 class LinearLayerStep final : public FusedStep {
  public:
-  LinearLayerStep(const Node& matmul, const Value* bias, const Node* relu, const Value* output)
-      : matmul_(matmul), bias_(bias), relu_(relu), output_(output) {}
+  LinearLayerStep(const Node& matmul, const Value* bias, const Node* relu, const Value* output,
+                  std::vector<bool> constant)
+      : matmul_(matmul),
+        bias_(bias),
+        relu_(relu),
+        output_(output),
+        constants_(std::move(constant)) {}
 
   const Value* output() const override { return output_; }
+  bool readsWide(const Value* value) const override { return value == matmul_.input(0); }
 
   Result<bool> run(StepRun& run) override {
     const Array* a = run.tensor(matmul_.input(0));
@@ -22,9 +31,21 @@ class LinearLayerStep final : public FusedStep {
     const Array* bias = run.tensor(bias_);
     if (a == nullptr || b == nullptr || bias == nullptr) return false;
     KernelContext ctx = run.context(matmul_);
+    // float16: b and the bias FLOAT16, a FLOAT16 or a wide FLOAT.
+    const bool halves = b->type() == ElementType::kFloat16;
+    std::optional<Array> wide_a, made_b, made_bias;
+    if (halves) {
+      if (bias->type() != ElementType::kFloat16 ||
+          (a->type() != ElementType::kFloat16 && a->type() != ElementType::kFloat)) {
+        return false;
+      }
+      if (a->type() == ElementType::kFloat16) a = &wide_a.emplace(widenedHalves(*a, &ctx));
+      b = &constants_.widened(0, *b, &ctx, made_b);
+      bias = &constants_.widened(1, *bias, &ctx, made_bias);
+    }
     std::optional<Array> result = multiplyAddBias(ctx, *a, *b, *bias, relu_ != nullptr);
     if (!result) return false;
-    run.write(output_, std::move(*result), false);
+    run.write(output_, std::move(*result), false, halves);
     return true;
   }
 
@@ -33,6 +54,7 @@ class LinearLayerStep final : public FusedStep {
   const Value* bias_;
   const Node* relu_;
   const Value* output_;
+  WidenedConstants constants_;  // b and the bias, when constant and FLOAT16
 };
 
 bool binary(const Node& node) {
@@ -62,8 +84,9 @@ class LinearLayerPattern final : public FusionPattern {
     } else {
       relu = nullptr;
     }
-    match.step =
-        std::make_unique<LinearLayerStep>(anchor, bias, relu, match.members.back()->output(0));
+    match.step = std::make_unique<LinearLayerStep>(
+        anchor, bias, relu, match.members.back()->output(0),
+        std::vector<bool>{graph.constant(anchor.input(1)), graph.constant(bias)});
     return match;
   }
 };

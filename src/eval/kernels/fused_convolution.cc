@@ -99,8 +99,12 @@ struct FusedConvolution::HalfWeights {
 };
 
 Result<std::optional<Array>> FusedConvolution::runHalves(FusedConvolutionCall& call) {
-  if (!isHalf(call.weights) || call.weights == nullptr || !isHalf(call.bias) ||
-      !isHalf(call.residual)) {
+  // FLOAT16, or FLOAT standing for it where the call keeps values wide.
+  auto fits = [&call](const Array* array) {
+    return isHalf(array) || (call.keep_wide && array->type() == ElementType::kFloat);
+  };
+  if (call.weights == nullptr || !isHalf(call.weights) || !isHalf(call.bias) || !fits(call.x) ||
+      (call.residual != nullptr && !fits(call.residual))) {
     return notHandled();
   }
   // Fixed weights are widened once, so that the float path sees the same array on every run
@@ -111,24 +115,28 @@ Result<std::optional<Array>> FusedConvolution::runHalves(FusedConvolutionCall& c
     half_->wide = widenedHalves(*call.weights, call.ctx);
     half_->source = call.weights_fixed ? source : nullptr;
   }
-  Array x = widenedHalves(*call.x, call.ctx);
-  std::optional<Array> bias, residual;
+  std::optional<Array> x, bias, residual;
+  if (call.x->type() == ElementType::kFloat16) x = widenedHalves(*call.x, call.ctx);
   if (call.bias != nullptr) bias = widenedHalves(*call.bias, call.ctx);
-  if (call.residual != nullptr) residual = widenedHalves(*call.residual, call.ctx);
+  if (call.residual != nullptr && call.residual->type() == ElementType::kFloat16) {
+    residual = widenedHalves(*call.residual, call.ctx);
+  }
   FusedConvolutionCall wide = call;
-  wide.x = &x;
+  wide.x = x ? &*x : call.x;
   wide.weights = &half_->wide;
   wide.bias = bias ? &*bias : nullptr;
-  wide.residual = residual ? &*residual : nullptr;
+  wide.residual = residual ? &*residual : call.residual;
   wide.residual_storage = std::nullopt;
   Result<std::optional<Array>> result = run(wide);
-  if (!result || !*result) return result;
+  if (!result || !*result || call.keep_wide) return result;
   return std::optional<Array>(roundedToHalves(**result, call.ctx));
 }
 
 Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
   // float16: computed in float and rounded once, as onnxruntime computes it.
-  if (call.x != nullptr && call.x->type() == ElementType::kFloat16) return runHalves(call);
+  if (call.weights != nullptr && call.weights->type() == ElementType::kFloat16) {
+    return runHalves(call);
+  }
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
   const size_t rank = window.rank();

@@ -49,6 +49,9 @@ struct FusedConvolutionCall {
   int threads = 1;
   /// The node's context, whose threads float16 conversions split over; null: this thread.
   const KernelContext* ctx = nullptr;
+  /// A float16 call's result left FLOAT, not rounded to FLOAT16 (a wide value,
+  /// engine/frame.h); its x and residual may be FLOAT too, standing for FLOAT16.
+  bool keep_wide = false;
 };
 
 /// One Conv node's oneDNN primitive and reordered weights, kept between runs.
@@ -68,8 +71,8 @@ class FusedConvolution {
   struct HalfWeights;
 
  private:
-  /// A FLOAT16 call: its tensors widened to FLOAT, the float path run, the result rounded
-  /// to FLOAT16 once.
+  /// A FLOAT16 call (FLOAT16 weights): its FLOAT16 tensors widened to FLOAT, the float path
+  /// run, the result rounded to FLOAT16 once unless the call keeps it wide.
   Result<std::optional<Array>> runHalves(FusedConvolutionCall& call);
 
   std::unique_ptr<Cache> cache_;

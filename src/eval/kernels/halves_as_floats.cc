@@ -53,25 +53,43 @@ bool hasHalfInput(const KernelContext& ctx) {
   return false;
 }
 
-Status runOnFloats(KernelContext& ctx) {
+WidenedConstants::WidenedConstants(std::vector<bool> constant)
+    : constant_(std::move(constant)),
+      sources_(constant_.size(), nullptr),
+      kept_(constant_.size()) {}
+
+const Array& WidenedConstants::widened(size_t i, const Array& half, const KernelContext* ctx,
+                                       std::optional<Array>& made) {
+  if (i >= constant_.size() || !constant_[i]) return made.emplace(widenedHalves(half, ctx));
+  const void* source = half.bytes().data();
+  if (sources_[i] != source) {
+    kept_[i] = widenedHalves(half, ctx);
+    sources_[i] = source;
+  }
+  return kept_[i];
+}
+
+Status runOnFloats(KernelContext& ctx, WidenedConstants* constants) {
   std::vector<EvalValue> widened;
   widened.reserve(ctx.inputs_.size());  // the inputs point into it: no reallocation
   std::vector<const EvalValue*> given = ctx.inputs_;
-  for (const EvalValue*& input : ctx.inputs_) {
+  for (size_t i = 0; i < ctx.inputs_.size(); ++i) {
+    const EvalValue*& input = ctx.inputs_[i];
     if (input == nullptr || !input->isTensor() || input->tensor.type() != ElementType::kFloat16) {
       continue;
     }
-    widened.push_back(EvalValue::of(widenedHalves(input->tensor, &ctx)));
+    std::optional<Array> made;
+    if (constants != nullptr) {
+      // A kept copy is shared, not copied: an Array's elements are reference-counted.
+      widened.push_back(EvalValue::of(constants->widened(i, input->tensor, &ctx, made)));
+    } else {
+      widened.push_back(EvalValue::of(widenedHalves(input->tensor, &ctx)));
+    }
     input = &widened.back();
   }
   Status status = ctx.schema().kernel(ctx);
   ctx.inputs_ = std::move(given);
-  ONYX_RETURN_IF_ERROR(status);
-  for (EvalValue& output : ctx.outputs_) {
-    if (!output.isTensor() || output.tensor.type() != ElementType::kFloat) continue;
-    output = EvalValue::of(roundedToHalves(output.tensor, &ctx));
-  }
-  return Status::ok();
+  return status;
 }
 
 }  // namespace onyx::eval_internal

@@ -1,9 +1,12 @@
 // Internal to the evaluator: a float16 node run on its operator's float kernel, its float16
-// inputs widened to float and each float output rounded to float16 once, as onnxruntime runs
-// float16 on CPUs. For operators whose outputs are float16 exactly when their inputs are (the
-// caller chooses them: providers/onyx/halves_as_floats.cc, the channels-last elementwise
-// kernel).
+// inputs widened to float, its float outputs left wide for the executor to round where a
+// value leaves the nodes that run so (engine/frame.h), as onnxruntime runs float16 on CPUs.
+// For operators whose outputs are float16 exactly when their inputs are (the caller chooses
+// them: providers/onyx/halves_as_floats.cc, the channels-last elementwise kernel).
 #pragma once
+
+#include <optional>
+#include <vector>
 
 #include "onyx/ops/kernel_context.h"
 
@@ -17,8 +20,25 @@ Array roundedToHalves(const Array& wide, const KernelContext* ctx);
 /// Whether an input of the node is a FLOAT16 tensor.
 bool hasHalfInput(const KernelContext& ctx);
 
+/// The widened copies of a node's FLOAT16 inputs that are the same on every run (weights),
+/// made at its first run and kept.
+class WidenedConstants {
+ public:
+  /// `constant[i]`: whether input i is the same tensor on every run.
+  explicit WidenedConstants(std::vector<bool> constant);
+  /// `half` (input i) widened: the kept copy for a constant input, else a new one in `made`.
+  const Array& widened(size_t i, const Array& half, const KernelContext* ctx,
+                       std::optional<Array>& made);
+
+ private:
+  std::vector<bool> constant_;
+  std::vector<const void*> sources_;  // the elements each kept copy was made from
+  std::vector<Array> kept_;
+};
+
 /// Runs the node's own kernel (its schema's) on its inputs with every FLOAT16 one widened to
-/// FLOAT, then rounds each FLOAT output to FLOAT16.
-Status runOnFloats(KernelContext& ctx);
+/// FLOAT (constant ones kept in `constants` when given); its FLOAT outputs stand for FLOAT16
+/// ones, not rounded yet.
+Status runOnFloats(KernelContext& ctx, WidenedConstants* constants = nullptr);
 
 }  // namespace onyx::eval_internal

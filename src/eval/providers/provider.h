@@ -33,6 +33,10 @@ class ProvidedKernel {
   /// Runs the node: true when it did (its outputs set in `ctx`); false when it declines
   /// this call, having written nothing.
   virtual Result<bool> run(KernelContext& ctx) = 0;
+  /// Whether it runs float16 on floats and gives float outputs for the plan to round (the
+  /// executor's wide values, engine/frame.h): its node then takes FLOAT inputs that stand
+  /// for FLOAT16 ones too, through this kernel or the built-in float one.
+  virtual bool widens() const { return false; }
 };
 
 /// What a provided kernel returns for a result of one output: true, with output 0 set, when
