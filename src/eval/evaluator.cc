@@ -47,7 +47,7 @@ void EvalObserver::warning(std::string_view message) {
 Evaluator::Evaluator(const Model& model, EvalOptions options)
     : model_(model),
       options_(std::make_unique<EvalOptions>(options)),
-      executor_(std::make_unique<eval_internal::Executor>(model, *options_)) {}
+      executors_(std::make_unique<eval_internal::Executors>(model, *options_)) {}
 
 Evaluator::~Evaluator() = default;
 
@@ -58,10 +58,11 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
     return Status(ErrorCode::kInvalidArgument, "the model has no graph");
   }
   const Graph& graph = *model_.graph;
-  Result<const GraphPlan*> compiled = executor_->mainPlan();
+  eval_internal::Executors::Lease executor = executors_->lease();
+  Result<const GraphPlan*> compiled = executor->mainPlan();
   if (!compiled) return compiled.status();
   const GraphPlan& plan = **compiled;
-  BufferPoolScope reuse(executor_->buffers());
+  BufferPoolScope reuse(executor->buffers());
   Frame frame(plan, nullptr);
   for (const NamedValue& input : inputs) {
     const Value* formal = graph.lookup(input.name);
@@ -69,7 +70,7 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
       return Status(ErrorCode::kInvalidArgument,
                     "the graph has no input named " + quoted(input.name));
     }
-    if (fixedInitializer(formal, executor_->plans().initializerInputs()) != nullptr) {
+    if (fixedInitializer(formal, executor->plans().initializerInputs()) != nullptr) {
       return Status(ErrorCode::kInvalidArgument,
                     "input " + quoted(input.name) + " is an initializer, which " +
                         (model_.ir_version.value_or(4) < 4
@@ -91,11 +92,11 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
                     "input " + quoted(formal->name()) + " is not given");
     }
     // An input with an initializer left out takes the initializer.
-    Result<const EvalValue*> initial = executor_->plans().constant(*formal);
+    Result<const EvalValue*> initial = executor->plans().constant(*formal);
     if (!initial) return initial.status();
     slot = **initial;
   }
-  return executor_->runPlan(plan, frame);
+  return executor->runPlan(plan, frame);
 }
 
 Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,

@@ -507,10 +507,11 @@ TEST(Plan, NodesOfConstantsRunOnceAndLaterRunsReadWhatTheyGave) {
     ASSERT_TRUE(outputs) << outputs.status().toString();
     EXPECT_EQ(valuesOf<float>((*outputs)[0]), (std::vector<float>{1, 2, 3, 8, 10, 12}));
     EXPECT_EQ(valuesOf<float>((*outputs)[1]), (std::vector<float>{1, 2, 3, 4, 5, 6}));
-    const std::optional<std::vector<EvalValue>>& kept = by_output.at("r")->kept;
-    ASSERT_TRUE(kept) << "after run " << run;
-    if (run == 0) first_reshape = (*kept)[0].tensor.bytes().data();
-    EXPECT_EQ((*kept)[0].tensor.bytes().data(), first_reshape) << "computed again in run " << run;
+    const eval_internal::KeptOutputs& kept = *by_output.at("r")->kept;
+    ASSERT_TRUE(kept.ready) << "after run " << run;
+    if (run == 0) first_reshape = kept.values[0].tensor.bytes().data();
+    EXPECT_EQ(kept.values[0].tensor.bytes().data(), first_reshape)
+        << "computed again in run " << run;
   }
 }
 

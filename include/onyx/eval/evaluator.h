@@ -20,7 +20,7 @@
 #include "onyx/ops/eval_value.h"
 
 namespace onyx::eval_internal {
-class Executor;  // internal: not exported
+class Executors;  // internal: not exported
 }
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).
@@ -83,8 +83,10 @@ struct NamedValue {
 };
 
 /// A model prepared to run many times: the operator check is done once, initializers are
-/// converted once and kept, function-operator bodies are built once per node. One run at a
-/// time; the model must outlive the Evaluator and not change while it lives.
+/// converted once and kept, function-operator bodies are built once per node. `run` may be
+/// called from several threads at once: each call runs on an executor of its own (its kernel
+/// threads and contexts) over the plans compiled once and shared; an observer is then told
+/// from those threads. The model must outlive the Evaluator and not change while it lives.
 class Evaluator {
  public:
   explicit Evaluator(const Model& model, EvalOptions options = {});
@@ -97,8 +99,8 @@ class Evaluator {
 
  private:
   const Model& model_;
-  std::unique_ptr<EvalOptions> options_;  // the executor holds a reference
-  std::unique_ptr<eval_internal::Executor> executor_;
+  std::unique_ptr<EvalOptions> options_;  // the executors hold a reference
+  std::unique_ptr<eval_internal::Executors> executors_;
 };
 
 /// Runs `model`'s main graph with `inputs` (by graph input name; an input with an

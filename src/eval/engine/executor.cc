@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <mutex>
 #include <thread>
 
 #include "core/place_path.h"
@@ -39,7 +40,13 @@ class Executor::Enter {
 };
 
 Executor::Executor(const Model& model, const EvalOptions& options)
-    : options_(options), plans_(model, options), pool_(threads()) {}
+    : options_(options),
+      owned_plans_(std::make_unique<PlanStore>(model, options)),
+      plans_(*owned_plans_),
+      pool_(threads()) {}
+
+Executor::Executor(PlanStore& plans, const EvalOptions& options)
+    : options_(options), plans_(plans), pool_(threads()) {}
 
 Executor::~Executor() = default;
 
@@ -52,30 +59,35 @@ const NativeKernels* Executor::nativeKernels() const { return &eval_internal::na
 
 Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   const Node& node = *bound.node;
-  if (bound.kept) {
+  if (bound.kept && bound.kept->ready.load(std::memory_order_acquire)) {
     // Shared with `kept`: a kernel that reads them writes its result elsewhere.
     for (size_t i = 0; i < bound.outputs.size(); ++i) {
       if (bound.outputs[i] < 0) continue;
       size_t slot = static_cast<size_t>(bound.outputs[i]);
-      frame.slots[slot] = (*bound.kept)[i];
+      frame.slots[slot] = bound.kept->values[i];
       frame.channels_last[slot] = false;
       frame.wide[slot] = false;
     }
     return Status::ok();
   }
-  if (bound.context == nullptr) {
+  // The context its kernel runs with here, made at the node's first run on this executor (a
+  // node runs once at a time on one executor: a call to its own function runs another plan's
+  // nodes).
+  if (bound.run_index >= contexts_.size()) contexts_.resize(size_t(bound.run_index) + 1);
+  std::unique_ptr<KernelContext>& made_context = contexts_[bound.run_index];
+  if (made_context == nullptr) {
     static constexpr OpSchema kNoSignature{};
-    bound.context = std::make_unique<KernelContext>(
+    made_context = std::make_unique<KernelContext>(
         node, bound.schema != nullptr ? *bound.schema : kNoSignature, bound.opset, *this);
-    bound.context->inputs_.resize(bound.inputs.size(), nullptr);
-    bound.context->outputs_.resize(bound.outputs.size());
-    bound.context->wanted_.resize(bound.outputs.size());
+    made_context->inputs_.resize(bound.inputs.size(), nullptr);
+    made_context->outputs_.resize(bound.outputs.size());
+    made_context->wanted_.resize(bound.outputs.size());
     for (size_t i = 0; i < bound.outputs.size(); ++i) {
-      bound.context->wanted_[i] = bound.outputs[i] >= 0;
+      made_context->wanted_[i] = bound.outputs[i] >= 0;
     }
-    bound.context->last_read_ = bound.last_read;
+    made_context->last_read_ = bound.last_read;
   }
-  KernelContext& ctx = *bound.context;
+  KernelContext& ctx = *made_context;
   ctx.caller_ = at_.caller;
   ctx.callee_ = at_.callee;
   // Wide inputs (frame.h) stay float for a node that runs float16 on floats, and are rounded
@@ -121,7 +133,11 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
       return Status::ok();
     }
   } else {
-    Result<bool> provided = bound.provided != nullptr ? bound.provided->run(ctx) : false;
+    Result<bool> provided = false;
+    if (bound.provided != nullptr) {
+      std::lock_guard<std::mutex> lock(*bound.provided_lock);
+      provided = bound.provided->run(ctx);
+    }
     if (!provided) {
       status = std::move(provided).takeStatus();
     } else if (!*provided) {
@@ -147,10 +163,15 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
     }
   }
   std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
-  if (status.isOk() && bound.repeats && declined == nullptr) {
-    bound.kept.emplace(bound.outputs.size());
-    for (size_t i = 0; i < bound.outputs.size(); ++i) {
-      if (bound.outputs[i] >= 0) (*bound.kept)[i] = *frame.slots[size_t(bound.outputs[i])];
+  if (status.isOk() && bound.kept && declined == nullptr) {
+    // The first run to finish keeps its outputs for every later one.
+    std::lock_guard<std::mutex> lock(bound.kept->mutex);
+    if (!bound.kept->ready.load(std::memory_order_relaxed)) {
+      bound.kept->values.assign(bound.outputs.size(), EvalValue{});
+      for (size_t i = 0; i < bound.outputs.size(); ++i) {
+        if (bound.outputs[i] >= 0) bound.kept->values[i] = *frame.slots[size_t(bound.outputs[i])];
+      }
+      bound.kept->ready.store(true, std::memory_order_release);
     }
   }
   return status;
@@ -178,7 +199,11 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
   Enter enter(*this, {.plan = &plan, .frame = &frame, .caller = at_.caller, .callee = at_.callee});
   if (step.fused != nullptr) {
     FrameStepRun run(*this, plans_, plan, step, frame, at_.caller, at_.callee);
-    Result<bool> ran = step.fused->run(run);
+    Result<bool> ran = false;
+    {
+      std::lock_guard<std::mutex> lock(*step.fused_lock);
+      ran = step.fused->run(run);
+    }
     const BoundNode& last = plan.nodes[step.members.back()];
     if (!ran) {
       return std::move(ran).takeStatus().within(
@@ -340,6 +365,33 @@ Result<std::vector<EvalValue>> Executor::callFunction(const BoundNode& bound, Ke
   }();
   --depth_;
   return outputs;
+}
+
+}  // namespace onyx::eval_internal
+
+namespace onyx::eval_internal {
+
+Executors::Executors(const Model& model, const EvalOptions& options)
+    : options_(options), plans_(model, options) {}
+
+Executors::~Executors() = default;
+
+Executors::Lease Executors::lease() {
+  std::unique_ptr<Executor> executor;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!idle_.empty()) {
+      executor = std::move(idle_.back());
+      idle_.pop_back();
+    }
+  }
+  if (executor == nullptr) executor = std::make_unique<Executor>(plans_, options_);
+  return Lease(*this, std::move(executor));
+}
+
+void Executors::giveBack(std::unique_ptr<Executor> executor) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  idle_.push_back(std::move(executor));
 }
 
 }  // namespace onyx::eval_internal

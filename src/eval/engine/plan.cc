@@ -175,6 +175,7 @@ Status Compiler::bind(BoundNode& bound) {
       if (bound.provided != nullptr) break;
     }
     bound.widens = bound.provided != nullptr && bound.provided->widens();
+    if (bound.provided != nullptr) bound.provided_lock = std::make_unique<std::mutex>();
   }
   for (size_t i = 0; i < node.inputCount(); ++i) {
     const Value* input = node.input(i);
@@ -222,6 +223,7 @@ Status Compiler::compile(std::span<const Value* const> inputs,
   for (size_t i = 0; i < nodes.size(); ++i) {
     position_.emplace(nodes[i], i);
     plan_.nodes[i].node = nodes[i];
+    plan_.nodes[i].run_index = context_.nextRunIndex();
   }
   // Each node's place in the file, for error paths.
   size_t file_index = 0;
@@ -296,6 +298,7 @@ void Compiler::planRepeats() {
     for (size_t i = 0; i < node.outputCount(); ++i) to_caller |= results_.contains(node.output(i));
     if (!fixed_inputs || to_caller) continue;
     bound.repeats = true;
+    bound.kept = std::make_unique<KeptOutputs>();
     for (size_t i = 0; i < node.outputCount(); ++i) {
       if (node.output(i) != nullptr) repeated_.insert(node.output(i));
     }
@@ -337,6 +340,7 @@ void Compiler::planSteps() {
       PlanStep step;
       step.members = std::move(members_at[i]);
       step.fused = std::move(group_at[i]);
+      step.fused_lock = std::make_unique<std::mutex>();
       step.reads = std::move(reads_at[i]);
       plan_.steps.push_back(std::move(step));
     } else if (!claimed_.contains(plan_.nodes[i].node)) {

@@ -11,9 +11,11 @@
 // runs in that order all the same; the plan says it reordered them.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -47,10 +49,22 @@ struct Operand {
   const EvalValue* constant = nullptr;
 };
 
-/// One node, bound once.
+/// What a node that repeats (BoundNode::repeats) gave at its first run, read by every later
+/// run on any thread: set once, under `mutex`, and then `ready`.
+struct KeptOutputs {
+  std::mutex mutex;
+  std::atomic<bool> ready = false;
+  std::vector<EvalValue> values;
+};
+
+/// One node, bound once. What it holds is the same for every run; a run's own state (the
+/// kernel's context) is its executor's (executor.h).
 struct BoundNode {
   const Node* node = nullptr;
   size_t index = 0;  // in the graph's node list, for error paths
+  /// Its number among the nodes of every plan of its PlanStore: where an executor keeps
+  /// what a run of it needs (its kernel's context).
+  uint32_t run_index = 0;
   const OpSchema* schema = nullptr;
   int64_t opset = 0;
   Kernel kernel = nullptr;                   // the built-in kernel (null for a call)
@@ -66,22 +80,24 @@ struct BoundNode {
   /// has one, and whether the plan keeps its images and output channels-last.
   const ChannelsLastKernel* channels_last_kernel = nullptr;
   bool channels_last = false;
-  /// The context its kernel runs with, made at the first run and reused by later ones (a
-  /// node runs once at a time: a call to its own function runs another plan's nodes).
-  mutable std::unique_ptr<KernelContext> context;
+  /// Held while `provided` runs: what it keeps between runs (prepared weights, primitives)
+  /// is shared by every thread that runs the plan.
+  std::unique_ptr<std::mutex> provided_lock;
   /// Whether it gives the same outputs on every run: its kernel draws no random numbers and
   /// it reads only constants and the outputs of such nodes (a Constant -> Cast -> Reshape
   /// chain), and no output goes to the caller. It then runs once; later runs read `kept`.
   bool repeats = false;
-  mutable std::optional<std::vector<EvalValue>> kept;
+  std::unique_ptr<KeptOutputs> kept;  // for a node that repeats
 };
 
 /// What runs at one place of the order: a node, or a fused group of nodes.
 struct PlanStep {
   std::vector<size_t> members;       // indices into GraphPlan::nodes, in run order
   std::unique_ptr<FusedStep> fused;  // null: members.size() == 1, run alone
-  std::vector<uint32_t> drops;       // slots no later step reads
-  std::vector<const Value*> reads;   // a fused step's reads besides its members' inputs
+  /// Held while `fused` runs: what it keeps between runs is shared by every thread.
+  std::unique_ptr<std::mutex> fused_lock;
+  std::vector<uint32_t> drops;      // slots no later step reads
+  std::vector<const Value*> reads;  // a fused step's reads besides its members' inputs
   /// A node alone that every reader reads around (FusedStep::bypasses): it runs only when a
   /// fused step that reads its output declines.
   bool deferred = false;
@@ -130,6 +146,8 @@ class PlanContext {
   /// What the initializers listed as graph inputs are: constants, whose inputs take no
   /// value from the caller, or defaults (onyx/ir/constant_value.h).
   virtual InitializerInputs initializerInputs() const = 0;
+  /// A number for the next node bound (BoundNode::run_index), from 0 up.
+  virtual uint32_t nextRunIndex() = 0;
 };
 
 /// Compiles `graph` (nested in `outer`, or null) with its formal `inputs` and the values it

@@ -27,6 +27,7 @@ InitializerInputs PlanStore::initializerInputs() const {
 }
 
 Result<const EvalValue*> PlanStore::constant(const Value& value) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   auto cached = constants_.find(&value);
   if (cached != constants_.end()) return &cached->second;
   // An input's default is its initializer whatever the model's reading; anything else
@@ -47,6 +48,7 @@ Result<const EvalValue*> PlanStore::constant(const Value& value) {
 
 Result<const Function*> PlanStore::operatorBody(const Node& node, const OpSchema& schema,
                                                 int64_t opset, const OpsetImports& imports) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   auto found = operator_bodies_.find(&node);
   if (found != operator_bodies_.end()) return found->second->function;
   Result<FunctionBody> body = functionBodyFor(schema, node, opset, imports);
@@ -77,6 +79,7 @@ void PlanStore::warnIfReordered(const GraphPlan& plan, std::string_view where) {
 }
 
 Result<const GraphPlan*> PlanStore::mainPlan() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   if (main_plan_ == nullptr) {
     const Graph& graph = *model_.graph;
     Result<std::unique_ptr<GraphPlan>> plan = compileGraph(
@@ -90,6 +93,7 @@ Result<const GraphPlan*> PlanStore::mainPlan() {
 
 Result<const GraphPlan*> PlanStore::functionPlan(const Function& function,
                                                  std::string_view caller_op) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   auto found = function_plans_.find(&function);
   if (found != function_plans_.end()) return found->second.get();
   const OpsetImports& imports =
@@ -107,6 +111,7 @@ Result<const GraphPlan*> PlanStore::functionPlan(const Function& function,
 }
 
 Result<const GraphPlan*> PlanStore::passedPlan(const GraphPlan* running, const Graph& graph) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
   auto& made = passed_plans_[{running, &graph}];
   if (made == nullptr) {
     const OpsetImports& imports = running != nullptr ? *running->imports : model_imports_;

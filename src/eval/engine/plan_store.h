@@ -2,11 +2,13 @@
 // what compiling needs (PlanContext: constants converted once, function-operator bodies built
 // once per node, the providers, the options). The walk (executor.h) asks it for the plan of
 // the main graph, of a function at its first call, and of a graph passed to a function
-// through an attribute reference; it never compiles itself.
+// through an attribute reference; it never compiles itself. Executors on several threads
+// share one: what it makes, it makes under its lock, once.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -41,6 +43,7 @@ class PlanStore final : public PlanContext {
   std::span<const Provider* const> providers() const override;
   bool fusions() const override { return options_.fusions; }
   InitializerInputs initializerInputs() const override;
+  uint32_t nextRunIndex() override { return bound_nodes_++; }
 
  private:
   /// Says once, through the observer, which graphs of `plan` run out of file order.
@@ -56,6 +59,9 @@ class PlanStore final : public PlanContext {
   std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
   std::map<std::pair<const GraphPlan*, const Graph*>, std::unique_ptr<GraphPlan>> passed_plans_;
   std::unordered_map<const Value*, EvalValue> constants_;
+  uint32_t bound_nodes_ = 0;
+  // Recursive: compiling a plan asks for constants and operator bodies.
+  std::recursive_mutex mutex_;
 };
 
 }  // namespace onyx::eval_internal
