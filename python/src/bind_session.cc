@@ -5,7 +5,6 @@
 #include <pybind11/stl.h>
 
 #include <memory>
-#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -55,11 +54,9 @@ class Session {
     std::vector<NamedValue> values = feedValues(feeds);
     Result<std::vector<EvalValue>> outputs = Status(ErrorCode::kInternal, "not run");
     {
-      // Other threads may run Python meanwhile, this Session too: an Evaluator takes one
-      // run at a time, so runs of one Session queue here (without the interpreter's lock,
-      // which the running one may need back to finish).
+      // Other threads may run Python meanwhile, this Session too: an Evaluator runs calls
+      // from several threads at once.
       py::gil_scoped_release unlocked;
-      std::lock_guard<std::mutex> one_run(running_);
       outputs = evaluator_->run(values);
     }
     std::vector<EvalValue> results = unwrap(std::move(outputs), "cannot run the model");
@@ -133,7 +130,6 @@ class Session {
   std::vector<Input> inputs_;
   std::vector<std::string> output_names_;
   std::unique_ptr<Evaluator> evaluator_;
-  std::mutex running_;
 };
 
 }  // namespace

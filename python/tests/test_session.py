@@ -77,7 +77,7 @@ def test_outputs_share_no_memory_with_inputs(arith_model):
     assert a[0] == 1
 
 
-def test_run_releases_the_interpreter(conv_model):
+def test_runs_of_one_session_on_two_threads_at_once(conv_model):
     session = onyx.Session(conv_model, threads=1)
     x = np.ones((1, 3, 8, 8), np.float32)
     results = []
