@@ -5,7 +5,7 @@
 #include <iostream>
 
 #include "core/quote.h"
-#include "eval/engine/executor.h"
+#include "eval/engine/executors.h"
 #include "onyx/core/element_type.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/value.h"

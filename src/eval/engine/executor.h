@@ -2,11 +2,10 @@
 // kernels of one run share (threads, seed, subgraph calls). The plans come from a PlanStore
 // (plan_store.h), which compiles them; the walk only runs them. What one run changes (the
 // kernels' contexts, the frames, the thread pool) is its executor's, so that executors over
-// one PlanStore run on several threads at once (Executors).
+// one PlanStore run on several threads at once (executors.h).
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <span>
 #include <unordered_map>
 #include <vector>
@@ -79,41 +78,6 @@ class Executor final : public KernelHost {
   BufferPool buffers_;
   Position at_;
   int depth_ = 0;
-};
-
-/// The executors of one Evaluator over its one PlanStore: a run takes an idle one, or makes
-/// one when every one is running, and gives it back after.
-class Executors {
- public:
-  Executors(const Model& model, const EvalOptions& options);
-  ~Executors();
-
-  PlanStore& plans() { return plans_; }
-
-  /// An executor to run on, given back when the lease ends.
-  class Lease {
-   public:
-    Lease(Executors& owner, std::unique_ptr<Executor> executor)
-        : owner_(owner), executor_(std::move(executor)) {}
-    ~Lease() { owner_.giveBack(std::move(executor_)); }
-    Lease(const Lease&) = delete;
-    Lease& operator=(const Lease&) = delete;
-    Executor& operator*() { return *executor_; }
-    Executor* operator->() { return executor_.get(); }
-
-   private:
-    Executors& owner_;
-    std::unique_ptr<Executor> executor_;
-  };
-  Lease lease();
-
- private:
-  void giveBack(std::unique_ptr<Executor> executor);
-
-  const EvalOptions& options_;
-  PlanStore plans_;
-  std::mutex mutex_;
-  std::vector<std::unique_ptr<Executor>> idle_;
 };
 
 }  // namespace onyx::eval_internal
