@@ -324,6 +324,12 @@ inline Result<Array> castArray(const Array& in, ElementType to, const CastOption
           return;
         }
       }
+      if constexpr (std::is_same_v<S, float>) {
+        if (to == ElementType::kFloat16 && in.type() == ElementType::kFloat) {
+          floatsToHalves(data + begin, end - begin, out.data<uint16_t>() + begin);
+          return;
+        }
+      }
       for (size_t i = begin; i < end; ++i) storeConverted<S>(data[i], out, i, options);
     };
     if (ctx != nullptr && to != ElementType::kString) {
@@ -338,6 +344,18 @@ inline Result<Array> castArray(const Array& in, ElementType to, const CastOption
     case ElementType::kUint4:
     case ElementType::kUint2: run(in.data<uint8_t>()); return out;
     default: break;
+  }
+  if (in.type() == ElementType::kFloat16 && to == ElementType::kFloat) {
+    const uint16_t* halves = in.data<uint16_t>();
+    auto widen = [&](size_t begin, size_t end) {
+      halvesToFloats(halves + begin, end - begin, out.data<float>() + begin);
+    };
+    if (ctx != nullptr) {
+      parallelFor(*ctx, count, size_t{1} << 15, widen);
+    } else {
+      widen(0, count);
+    }
+    return out;
   }
   if (isNarrowFloat(in.type())) {
     if (to == ElementType::kString) {
