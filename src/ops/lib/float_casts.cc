@@ -1,5 +1,7 @@
 #include "ops/lib/float_casts.h"
 
+#include <bit>
+
 #include "onyx/core/float_formats.h"
 #include "ops/wider_vectors.h"
 
@@ -47,6 +49,14 @@ inline void convertHalves(const From* from, size_t count, To* to) {
 __attribute__((target("avx2,f16c"))) void halvesToFloatsF16c(const HalfCode* from, size_t count,
                                                              float* to) {
   convertHalves(from, count, to);
+  // F16C quiets a signalling NaN; float16ToFloat (and numpy, the reference) keeps it
+  // signalling: the quiet bit it set is cleared again, without a branch.
+  const uint16_t* codes = reinterpret_cast<const uint16_t*>(from);
+  for (size_t i = 0; i < count; ++i) {
+    const uint32_t code = codes[i];
+    const uint32_t signalling = ((code & 0x7e00u) == 0x7c00u) & ((code & 0x1ffu) != 0);
+    to[i] = std::bit_cast<float>(std::bit_cast<uint32_t>(to[i]) & ~(signalling << 22));
+  }
 }
 __attribute__((target("avx2,f16c"))) void floatsToHalvesF16c(const float* from, size_t count,
                                                              HalfCode* to) {
