@@ -150,6 +150,31 @@ TEST(ChannelsLast, TheChannelsLastNeckOnRandomValuesIsTheLiteralResultWithinRoun
   expectLiteralWithinRounding(*model, inputs);
 }
 
+// The neck with a bilinear upsampling, as U²-Net and feature pyramids write it: it stays
+// channels-last, and on values whose sums are exact its result has the literal bits.
+TEST(ChannelsLast, ABilinearResizeRunsChannelsLastWithTheLiteralBits) {
+  std::string neck = kNeck;
+  const std::string nearest =
+      R"(u = Resize <mode = "nearest", coordinate_transformation_mode = "asymmetric",
+                  nearest_mode = "floor"> (c2, , scales))";
+  size_t at = neck.find(nearest);
+  ASSERT_NE(at, std::string::npos);
+  for (std::string coordinates : {"half_pixel", "align_corners", "asymmetric"}) {
+    std::string linear = neck;
+    linear.replace(at, nearest.size(),
+                   "u = Resize <mode = \"linear\", coordinate_transformation_mode = \"" +
+                       coordinates + "\"> (c2, , scales)");
+    Result<Model> model = parseText(detectorLikeModel("float[1, 6, 12, 12] y", linear));
+    ASSERT_TRUE(model) << model.status().toString();
+    EXPECT_TRUE(layouts(*model).at("u")) << coordinates;
+    std::vector<NamedValue> inputs = inputOf(smallIntegers(4 * 144, 11, -3, 3));
+    std::vector<float> fused = run(*model, inputs, true);
+    ASSERT_EQ(fused.size(), 6u * 144);
+    EXPECT_EQ(fused, run(*model, inputs, false)) << coordinates;
+    EXPECT_EQ(run(*model, inputs, true, 2), fused) << coordinates;
+  }
+}
+
 // Pooling windows at the edges: ceil_mode's overhang, dilations, uneven pads, one wholly in
 // the padding; and a NaN, which wins its windows.
 TEST(ChannelsLast, MaxPoolWindowsAtTheEdgesAndNaNAreTheLiteralOnes) {

@@ -62,8 +62,9 @@ Result<bool> runMaxPool(KernelContext& ctx, Kernel kernel) {
 
 bool takesResize(const Node& node, const OpSchema*) {
   const Attribute* mode = node.attribute("mode");
+  std::string_view given = mode != nullptr ? mode->s.value_or("") : "nearest";
   return isStandardOperator(node, "Resize") && oneOutput(node) &&
-         (mode == nullptr || mode->s.value_or("") == "nearest");
+         (given == "nearest" || given == "linear");
 }
 
 Result<bool> runResize(KernelContext& ctx, Kernel kernel) {

@@ -2,6 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -212,9 +213,37 @@ Result<std::optional<Array>> concatChannelsLast(const KernelContext& ctx,
   Result<size_t> axis = ai_onnx::concatAxis(ctx, 4);
   if (!axis) return axis.status();
   if (*axis != 1) return std::optional<Array>();
-  Result<Array> out = ai_onnx::concatenate(ctx, parts, 3);
-  if (!out) return out.status();
-  return std::optional<Array>(std::move(*out));
+  if (parts[0]->type() != ElementType::kFloat) {
+    Result<Array> out = ai_onnx::concatenate(ctx, parts, 3);
+    if (!out) return out.status();
+    return std::optional<Array>(std::move(*out));
+  }
+  // Each pixel's channels, part after part: a few dozen floats each, copied in a loop the
+  // compiler unrolls rather than through the general strided copy's per-row bookkeeping.
+  int64_t channels = 0;
+  for (const Array* part : parts) channels += part->dim(3);
+  const Array& first = *parts[0];
+  Result<Array> made =
+      Array::allocate(ElementType::kFloat, {first.dim(0), first.dim(1), first.dim(2), channels});
+  if (!made) return made.status();
+  float* out = made->data<float>();
+  const size_t pixels = static_cast<size_t>(first.dim(0) * first.dim(1) * first.dim(2));
+  const size_t width = static_cast<size_t>(channels);
+  parallelFor(ctx, pixels, std::max<size_t>(1, (size_t{1} << 14) / width),
+              [&](size_t begin, size_t end) {
+                size_t offset = 0;
+                for (const Array* part : parts) {
+                  const size_t count = static_cast<size_t>(part->dim(3));
+                  const float* in = part->data<float>();
+                  for (size_t pixel = begin; pixel < end; ++pixel) {
+                    const float* from = in + pixel * count;
+                    float* to = out + pixel * width + offset;
+                    for (size_t c = 0; c < count; ++c) to[c] = from[c];
+                  }
+                  offset += count;
+                }
+              });
+  return std::optional<Array>(std::move(*made));
 }
 
 }  // namespace onyx::ops

@@ -600,6 +600,57 @@ Result<ResizeRequest> resizeRequest(const KernelContext& ctx, std::span<const in
   return request;
 }
 
+namespace {
+
+// Bilinear on channels-last (N, H, W, C) values, where resample() takes its bilinear path
+// (resampleBilinearFloat): the same taps and weights, each element the same sum of the same
+// four products in the same order, so the same bits as channels-first.
+Result<std::optional<Array>> bilinearChannelsLast(const KernelContext& ctx, const Array& x,
+                                                  const ResizeRequest& r) {
+  if (r.options.antialias || r.options.exclude_outside) return std::optional<Array>();
+  const size_t height = static_cast<size_t>(x.dim(1)), width = static_cast<size_t>(x.dim(2));
+  const size_t channels = static_cast<size_t>(x.dim(3));
+  const size_t out_height = static_cast<size_t>(r.sizes[2]);
+  const size_t out_width = static_cast<size_t>(r.sizes[3]);
+  std::optional<BilinearTaps> rows =
+      bilinearTaps(r.options.coordinates, height, out_height, r.scales[2]);
+  std::optional<BilinearTaps> columns =
+      bilinearTaps(r.options.coordinates, width, out_width, r.scales[3]);
+  if (!rows || !columns) return std::optional<Array>();
+  Result<Array> made = Array::allocate(
+      ElementType::kFloat,
+      {x.dim(0), static_cast<int64_t>(out_height), static_cast<int64_t>(out_width), x.dim(3)});
+  if (!made) return made.status();
+  const float* in = x.data<float>();
+  float* out = made->data<float>();
+  const size_t row_size = out_width * channels;
+  parallelFor(ctx, static_cast<size_t>(x.dim(0)) * out_height,
+              std::max<size_t>(1, (size_t{1} << 14) / row_size), [&](size_t begin, size_t end) {
+                for (size_t item = begin; item < end; ++item) {
+                  const size_t b = item / out_height, oy = item % out_height;
+                  const float* image = in + b * height * width * channels;
+                  const float* line1 = image + rows->first[oy] * width * channels;
+                  const float* line2 = image + rows->second[oy] * width * channels;
+                  const float dy2 = rows->near_weight[oy], dy1 = rows->far_weight[oy];
+                  float* target = out + item * row_size;
+                  for (size_t ox = 0; ox < out_width; ++ox, target += channels) {
+                    const float* a1 = line1 + columns->first[ox] * channels;
+                    const float* a2 = line1 + columns->second[ox] * channels;
+                    const float* b1 = line2 + columns->first[ox] * channels;
+                    const float* b2 = line2 + columns->second[ox] * channels;
+                    const float dx2 = columns->near_weight[ox], dx1 = columns->far_weight[ox];
+                    for (size_t c = 0; c < channels; ++c) {
+                      target[c] = dx2 * dy2 * a1[c] + dx1 * dy2 * a2[c] + dx2 * dy1 * b1[c] +
+                                  dx1 * dy1 * b2[c];
+                    }
+                  }
+                }
+              });
+  return std::optional<Array>(std::move(*made));
+}
+
+}  // namespace
+
 Result<std::optional<Array>> resizeChannelsLast(const KernelContext& ctx, const Array& x) {
   if (x.type() != ElementType::kFloat || x.rank() != 4 || x.size() == 0) {
     return std::optional<Array>();
@@ -608,10 +659,12 @@ Result<std::optional<Array>> resizeChannelsLast(const KernelContext& ctx, const 
   Result<ResizeRequest> request = resizeRequest(ctx, shape);
   if (!request) return request.status();
   const ResizeRequest& r = *request;
-  if (r.options.mode != "nearest" || !axisKept(shape, r.sizes, r.scales, r.roi, 0) ||
+  if (!axisKept(shape, r.sizes, r.scales, r.roi, 0) ||
       !axisKept(shape, r.sizes, r.scales, r.roi, 1) || r.sizes[2] == 0 || r.sizes[3] == 0) {
     return std::optional<Array>();
   }
+  if (r.options.mode == "linear") return bilinearChannelsLast(ctx, x, r);
+  if (r.options.mode != "nearest") return std::optional<Array>();
   // Per output row and column, the input's (or kOutsideCrop), as resample() chooses them.
   std::vector<size_t> sources[2];
   for (size_t axis = 2; axis < 4; ++axis) {
