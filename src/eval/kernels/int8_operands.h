@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "onyx/core/array.h"
@@ -26,6 +27,21 @@ inline int32_t byteAt(const Array& array, size_t i) {
 /// What a uint8 operand's elements are shifted by to become int8 (0 for an int8 one).
 inline int32_t int8Shift(const Array& operand) {
   return operand.type() == ElementType::kUint8 ? 128 : 0;
+}
+
+/// `count` elements of a UINT8 or INT8 `operand` from element `from` on, as int8 after the
+/// operand's shift (int8Shift), into `to`: a typed loop the compiler vectorizes.
+inline void shiftedToInt8(const Array& operand, size_t from, size_t count, int8_t* to) {
+  // Byte pointers may alias anything: restrict says these do not, or the loop stays scalar.
+  int8_t* __restrict target = to;
+  if (operand.type() == ElementType::kUint8) {
+    const uint8_t* __restrict bytes = operand.data<uint8_t>() + from;
+    for (size_t i = 0; i < count; ++i) {
+      target[i] = static_cast<int8_t>(static_cast<uint8_t>(bytes[i] ^ 0x80u));
+    }
+  } else {
+    std::memcpy(target, operand.data<int8_t>() + from, count);
+  }
 }
 
 /// The zero point of each of `count` output channels or columns after `operand`'s shift to

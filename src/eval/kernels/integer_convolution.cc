@@ -87,7 +87,6 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
   const int64_t padded_h = h + window.pad_begin[0] + window.pad_end[0];
   const int64_t padded_w = w + window.pad_begin[1] + window.pad_end[1];
   const int64_t per_group = m / g;
-  const int32_t w_shift = int8Shift(*call.weights);
   if (call.x_zero != nullptr &&
       (call.x_zero->type() != call.x->type() || call.x_zero->size() != 1)) {
     return notHandled();
@@ -156,9 +155,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
         for (int64_t o = 0; o < per_group; ++o) {
           size_t from = static_cast<size_t>(group * per_group + o) * depth;
           size_t to = static_cast<size_t>(group * group_columns + o) * depth;
-          for (size_t k = 0; k < depth; ++k) {
-            plain[to + k] = static_cast<int8_t>(byteAt(*call.weights, from + k) - w_shift);
-          }
+          shiftedToInt8(*call.weights, from, depth, plain.data() + to);
         }
       }
       memory::desc plain_desc =
@@ -173,10 +170,10 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
         size_t group = channel / static_cast<size_t>(per_group);
         size_t row =
             group * static_cast<size_t>(group_columns) + channel % static_cast<size_t>(per_group);
-        for (size_t k = 0; k < depth; ++k) {
-          cache.weight_sums[channel] +=
-              static_cast<uint32_t>(static_cast<int32_t>(plain[row * depth + k]));
-        }
+        const int8_t* weights = plain.data() + row * depth;
+        uint32_t sum = 0;  // a local, or the byte reads might alias it and the loop stay scalar
+        for (size_t k = 0; k < depth; ++k) sum += static_cast<uint32_t>(int32_t{weights[k]});
+        cache.weight_sums[channel] = sum;
       }
       cache.weights_source = call.weights_fixed ? weights_source : nullptr;
       cache.weight_zeros = weight_zeros;

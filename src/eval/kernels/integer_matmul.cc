@@ -69,7 +69,6 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
         (call.b_zero->size() != n || call.b_zero->shape().back() != columns)))) {
     return notHandled();
   }
-  const int32_t b_shift = int8Shift(*call.b);
   std::vector<int32_t> b_zeros = shiftedZeroPoints(*call.b, call.b_zero, n);
   bool compensated = false;
   for (int32_t zero : b_zeros) compensated |= zero != 0;
@@ -109,10 +108,7 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
       // b as int8, with a last column of ones when compensated.
       std::vector<int8_t> plain(static_cast<size_t>(inner * wide), 1);
       for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
-        for (size_t j = 0; j < n; ++j) {
-          plain[k * static_cast<size_t>(wide) + j] =
-              static_cast<int8_t>(byteAt(*call.b, k * n + j) - b_shift);
-        }
+        shiftedToInt8(*call.b, k * n, n, plain.data() + k * static_cast<size_t>(wide));
       }
       memory given(memory::desc({inner, wide}, memory::data_type::s8, Tag::ab), cache.engine,
                    plain.data());
@@ -120,11 +116,11 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
       dnnl::reorder(given, cache.b).execute(cache.stream, given, cache.b);
       cache.stream.wait();
       cache.column_sums.assign(n, 0);
+      // Restrict: the byte reads might alias the sums, and the loop would stay scalar.
+      uint32_t* __restrict sums = cache.column_sums.data();
       for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
-        for (size_t j = 0; j < n; ++j) {
-          cache.column_sums[j] +=
-              static_cast<uint32_t>(static_cast<int32_t>(plain[k * static_cast<size_t>(wide) + j]));
-        }
+        const int8_t* __restrict row = plain.data() + k * static_cast<size_t>(wide);
+        for (size_t j = 0; j < n; ++j) sums[j] += static_cast<uint32_t>(int32_t{row[j]});
       }
       cache.b_source = call.b_fixed ? b_source : nullptr;
       cache.b_zeros = b_zeros;
