@@ -67,13 +67,7 @@ void expectWithinOneStep(const std::string& text, const std::vector<NamedValue>&
   Result<Model> model = parseText(text);
   ASSERT_TRUE(model) << model.status().toString() << "\n" << text;
   auto widened = [is_signed](const EvalValue& value) {
-    std::vector<int32_t> out;
-    if (is_signed) {
-      for (int8_t v : valuesOf<int8_t>(value)) out.push_back(v);
-    } else {
-      for (uint8_t v : valuesOf<uint8_t>(value)) out.push_back(v);
-    }
-    return out;
+    return testing::byteValues(value, is_signed);
   };
   std::vector<int32_t> expected, first;
   for (int threads : {1, 2}) {

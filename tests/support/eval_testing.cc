@@ -52,6 +52,16 @@ std::string floatsText(const std::vector<float>& values) {
   return text.str();
 }
 
+std::vector<int32_t> byteValues(const EvalValue& value, bool is_signed) {
+  std::vector<int32_t> out;
+  if (is_signed) {
+    for (int8_t v : valuesOf<int8_t>(value)) out.push_back(v);
+  } else {
+    for (uint8_t v : valuesOf<uint8_t>(value)) out.push_back(v);
+  }
+  return out;
+}
+
 EvalValue byteTensor(bool is_signed, std::vector<int64_t> shape,
                      const std::vector<int32_t>& values) {
   if (is_signed) {

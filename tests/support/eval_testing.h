@@ -68,6 +68,9 @@ std::string elementsText(const std::vector<int32_t>& values);
 EvalValue byteTensor(bool is_signed, std::vector<int64_t> shape,
                      const std::vector<int32_t>& values);
 
+/// The elements of a UINT8 (INT8 when `is_signed`) tensor, widened: byteTensor's inverse.
+std::vector<int32_t> byteValues(const EvalValue& value, bool is_signed);
+
 /// The number of elements of `shape`.
 size_t elementCount(const std::vector<int64_t>& shape);
 
