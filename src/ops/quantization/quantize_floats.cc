@@ -97,8 +97,8 @@ namespace {
 // nodes round them; the Relu chosen outside the loop, so that each loop vectorizes.
 template <bool kRelu, class Byte>
 inline void addQuantizedLoop(const Byte* a, const Byte* b, size_t count, float a_scale,
-                             float a_zero, float b_scale, float b_zero, float y_scale,
-                             float y_zero, float low, float high, Byte* to) {
+                             float a_zero, float b_scale, float b_zero, float y_scale, float y_zero,
+                             float low, float high, Byte* to) {
   for (size_t i = 0; i < count; ++i) {
     float sum = (static_cast<float>(a[i]) - a_zero) * a_scale +
                 (static_cast<float>(b[i]) - b_zero) * b_scale;
@@ -108,8 +108,8 @@ inline void addQuantizedLoop(const Byte* a, const Byte* b, size_t count, float a
 }
 
 template <class Byte>
-inline void addQuantizedAs(const Byte* a, const Byte* b, size_t count,
-                           const QuantizedAddition& how, float low, float high, Byte* to) {
+inline void addQuantizedAs(const Byte* a, const Byte* b, size_t count, const QuantizedAddition& how,
+                           float low, float high, Byte* to) {
   if (how.relu) {
     addQuantizedLoop<true>(a, b, count, how.a_scale, how.a_zero, how.b_scale, how.b_zero,
                            how.y_scale, how.y_zero, low, high, to);
