@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "eval/engine/executor.h"
+#include "eval/engine/plan_store.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/node.h"
@@ -107,8 +107,8 @@ void expectLiteralWithinRounding(const Model& model, const std::vector<NamedValu
 // writes its output channels-last (fused).
 std::map<std::string, bool> layouts(const Model& model) {
   EvalOptions options;
-  eval_internal::Executor executor(model, options);
-  Result<const eval_internal::GraphPlan*> plan = executor.mainPlan();
+  eval_internal::PlanStore plans(model, options);
+  Result<const eval_internal::GraphPlan*> plan = plans.mainPlan();
   EXPECT_TRUE(plan) << plan.status().toString();
   std::map<std::string, bool> decided;
   if (!plan) return decided;

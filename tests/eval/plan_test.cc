@@ -483,7 +483,8 @@ TEST(Plan, NodesOfConstantsRunOnceAndLaterRunsReadWhatTheyGave) {
   ASSERT_TRUE(model) << model.status().toString();
   EvalOptions options;
   options.threads = 1;
-  eval_internal::Executor executor(*model, options);
+  eval_internal::PlanStore plans(*model, options);
+  eval_internal::Executor executor(plans, options);
   Result<const eval_internal::GraphPlan*> plan = executor.mainPlan();
   ASSERT_TRUE(plan) << plan.status().toString();
   std::map<std::string, const eval_internal::BoundNode*> by_output;

@@ -39,12 +39,6 @@ class Executor::Enter {
   Position saved_;
 };
 
-Executor::Executor(const Model& model, const EvalOptions& options)
-    : options_(options),
-      owned_plans_(std::make_unique<PlanStore>(model, options)),
-      plans_(*owned_plans_),
-      pool_(threads()) {}
-
 Executor::Executor(PlanStore& plans, const EvalOptions& options)
     : options_(options), plans_(plans), pool_(threads()) {}
 

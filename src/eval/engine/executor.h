@@ -22,9 +22,7 @@ namespace onyx::eval_internal {
 
 class Executor final : public KernelHost {
  public:
-  /// Over a PlanStore of its own.
-  Executor(const Model& model, const EvalOptions& options);
-  /// Over `plans`, which other executors may share.
+  /// Over `plans`, which other executors may share (executors.h).
   Executor(PlanStore& plans, const EvalOptions& options);
   ~Executor() override;
 
@@ -69,7 +67,6 @@ class Executor final : public KernelHost {
   Result<const GraphPlan*> subgraphPlan(const Graph& graph);
 
   const EvalOptions& options_;
-  std::unique_ptr<PlanStore> owned_plans_;
   PlanStore& plans_;
   ThreadPool pool_;
   /// Each node's kernel context (by BoundNode::run_index), made at its first run here and

@@ -19,8 +19,6 @@ class Executors {
   Executors(const Model& model, const EvalOptions& options);
   ~Executors();
 
-  PlanStore& plans() { return plans_; }
-
   /// An executor to run on, given back when the lease ends.
   class Lease {
    public:
