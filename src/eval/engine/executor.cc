@@ -87,7 +87,8 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   // Wide inputs (frame.h) stay float for a node that runs float16 on floats, and are rounded
   // to FLOAT16 for any other. Its outputs are then wide where it ran on floats: a node that
   // widens, or one on its channels-last kernel (which runs float16 on floats too).
-  const bool widens = bound.widens || declined != nullptr;
+  const bool widens =
+      declined != nullptr || (bound.provided != nullptr && bound.provided->widens());
   bool on_floats = false;
   for (const Operand& operand : bound.inputs) {
     if (operand.from != Operand::From::kSlot || operand.depth != 0) continue;

@@ -174,7 +174,6 @@ Status Compiler::bind(BoundNode& bound) {
       bound.provided = provider->kernel(node, *bound.schema, bound.opset);
       if (bound.provided != nullptr) break;
     }
-    bound.widens = bound.provided != nullptr && bound.provided->widens();
     if (bound.provided != nullptr) bound.provided_lock = std::make_unique<std::mutex>();
   }
   for (size_t i = 0; i < node.inputCount(); ++i) {

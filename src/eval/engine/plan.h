@@ -69,7 +69,6 @@ struct BoundNode {
   int64_t opset = 0;
   Kernel kernel = nullptr;                   // the built-in kernel (null for a call)
   std::unique_ptr<ProvidedKernel> provided;  // asked before `kernel`, when present
-  bool widens = false;                       // provided->widens()
   /// A call: the function it runs (model-local, or the operator's own body).
   const Function* function = nullptr;
   std::vector<Operand> inputs;
