@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "eval/fusions/quantized_operands.h"
-#include "eval/kernels/fused_convolution.h"
+#include "eval/layout/channels_last_arrays.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
 #include "ops/quantization/quantize_floats.h"

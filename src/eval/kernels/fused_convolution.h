@@ -79,9 +79,4 @@ class FusedConvolution {
   std::unique_ptr<HalfWeights> half_;
 };
 
-/// The channels-first (N, C, H, W) copy of a channels-last (N, H, W, C) array, and the
-/// other way, of elements of any fixed size (float, float16, bytes).
-Array channelsFirst(const Array& channels_last);
-Array channelsLast(const Array& channels_first);
-
 }  // namespace onyx::eval_internal
