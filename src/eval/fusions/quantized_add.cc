@@ -41,7 +41,8 @@ class QdqAddStep final : public FusedStep {
   bool canWriteChannelsLast() const override { return true; }
 
   Result<bool> run(StepRun& run) override {
-    if (refused_ || (!prepared_ && !prepare(run))) return false;
+    if (!usable_) usable_ = prepare(run);
+    if (!*usable_) return false;
     const Value* a_value = group_.dequantize[0]->input(0);
     const Value* b_value = group_.dequantize[1]->input(0);
     const Array* a = run.tensor(a_value);
@@ -76,7 +77,6 @@ class QdqAddStep final : public FusedStep {
   // Reads the scales and zero points once: false (for good) when they are not one each, of
   // one type.
   bool prepare(StepRun& run) {
-    refused_ = true;
     std::optional<TensorQuantization> a = tensorQuantization(run, *group_.dequantize[0]);
     std::optional<TensorQuantization> b = tensorQuantization(run, *group_.dequantize[1]);
     std::optional<TensorQuantization> y = tensorQuantization(run, *group_.quantize);
@@ -89,13 +89,11 @@ class QdqAddStep final : public FusedStep {
             .y_scale = y->scale,
             .y_zero = static_cast<float>(y->zero),
             .relu = group_.relu != nullptr};
-    prepared_ = true;
-    refused_ = false;
     return true;
   }
 
   QdqAdd group_;
-  bool prepared_ = false, refused_ = false;
+  std::optional<bool> usable_;  // whether its constants suit the kernel, from the first run
   ElementType type_ = ElementType::kUint8;
   ops::quant::QuantizedAddition how_;
 };

@@ -47,7 +47,8 @@ class QdqConvolutionStep final : public FusedStep {
   bool canWriteChannelsLast() const override { return true; }
 
   Result<bool> run(StepRun& run) override {
-    if (refused_ || (!prepared_ && !prepare(run))) return false;
+    if (!usable_) usable_ = prepare(run);
+    if (!*usable_) return false;
     const Value* x_value = group_.input_dequantize->input(0);
     const Array* x = run.tensor(x_value);
     const Array* weights = run.tensor(group_.weight_dequantize->input(0));
@@ -86,7 +87,6 @@ class QdqConvolutionStep final : public FusedStep {
  private:
   // Reads the constants once: false (for good) when the kernel cannot take them.
   bool prepare(StepRun& run) {
-    refused_ = true;
     std::optional<TensorQuantization> x = tensorQuantization(run, *group_.input_dequantize);
     std::optional<TensorQuantization> y = tensorQuantization(run, *group_.quantize);
     const Array* weights = run.tensor(group_.weight_dequantize->input(0));
@@ -103,13 +103,11 @@ class QdqConvolutionStep final : public FusedStep {
     x_ = *x;
     y_ = *y;
     w_scales_ = std::move(*w_scales);
-    prepared_ = true;
-    refused_ = false;
     return true;
   }
 
   QdqConvolution group_;
-  bool prepared_ = false, refused_ = false;
+  std::optional<bool> usable_;  // whether its constants suit the kernel, from the first run
   TensorQuantization x_, y_;
   std::vector<float> w_scales_;
   std::optional<Array> bias_;

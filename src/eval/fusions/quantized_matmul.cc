@@ -33,7 +33,8 @@ class QdqMatMulStep final : public FusedStep {
   }
 
   Result<bool> run(StepRun& run) override {
-    if (refused_ || (!prepared_ && !prepare(run))) return false;
+    if (!usable_) usable_ = prepare(run);
+    if (!*usable_) return false;
     const Array* a = run.tensor(group_.a_dequantize->input(0));
     const Array* b = run.tensor(group_.b_dequantize->input(0));
     if (a == nullptr || b == nullptr || a->type() != a_.type || b->type() != b_.type) return false;
@@ -58,7 +59,6 @@ class QdqMatMulStep final : public FusedStep {
  private:
   // Reads the constants once: false (for good) when the kernel cannot take them.
   bool prepare(StepRun& run) {
-    refused_ = true;
     std::optional<TensorQuantization> a = tensorQuantization(run, *group_.a_dequantize);
     std::optional<TensorQuantization> y = tensorQuantization(run, *group_.quantize);
     const Array* b = run.tensor(group_.b_dequantize->input(0));
@@ -79,13 +79,11 @@ class QdqMatMulStep final : public FusedStep {
     }
     a_ = *a;
     y_ = *y;
-    prepared_ = true;
-    refused_ = false;
     return true;
   }
 
   QdqMatMul group_;
-  bool prepared_ = false, refused_ = false;
+  std::optional<bool> usable_;  // whether its constants suit the kernel, from the first run
   TensorQuantization a_, b_, y_;
   std::vector<float> b_scales_;
   QuantizedMatMul product_;
