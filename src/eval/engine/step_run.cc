@@ -10,11 +10,11 @@ namespace onyx::eval_internal {
 const Array* FrameStepRun::tensor(const Value* value) {
   if (value == nullptr) return nullptr;
   const EvalValue* held = nullptr;
-  std::optional<uint32_t> slot = ownSlot(value);
-  if (slot && frame_.wide[*slot] && !step_.fused->readsWide(value)) {
-    frame_.narrow(*slot, nullptr);
-  }
   Operand operand = plan_.operandOf(value);
+  const bool own = operand.from == Operand::From::kSlot && operand.depth == 0;
+  if (own && frame_.wide[operand.slot] && !step_.fused->readsWide(value)) {
+    frame_.narrow(operand.slot, nullptr);
+  }
   if (operand.from != Operand::From::kAbsent) {
     held = frame_.read(operand);
   } else if (value->initializer() != nullptr ||
