@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "eval/kernels/int8_operands.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/value.h"
 #include "onyx/ops/kernel_context.h"
@@ -10,8 +11,6 @@
 namespace onyx::eval_internal {
 
 namespace {
-
-bool isByte(ElementType type) { return type == ElementType::kUint8 || type == ElementType::kInt8; }
 
 // The float elements of a FLOAT array, or empty.
 std::vector<float> floatsOf(const Array* array) {
@@ -85,7 +84,7 @@ std::optional<TensorQuantization> tensorQuantization(StepRun& run, const Node& n
   TensorQuantization quantization;
   quantization.scale = scale->data<float>()[0];
   if (zero != nullptr) {
-    if (!isByte(zero->type()) || zero->size() != 1) return std::nullopt;
+    if (!isByteType(zero->type()) || zero->size() != 1) return std::nullopt;
     quantization.type = zero->type();
     quantization.zero =
         zero->type() == ElementType::kInt8 ? zero->data<int8_t>()[0] : zero->data<uint8_t>()[0];
@@ -93,7 +92,7 @@ std::optional<TensorQuantization> tensorQuantization(StepRun& run, const Node& n
   if (isStandardOperator(node, "DequantizeLinear")) {
     // Its operand says the type; a zero point, when given, has the same.
     const Array* operand = run.tensor(node.input(0));
-    if (operand == nullptr || !isByte(operand->type()) ||
+    if (operand == nullptr || !isByteType(operand->type()) ||
         (zero != nullptr && zero->type() != operand->type())) {
       return std::nullopt;
     }

@@ -51,9 +51,6 @@ dnnl::algorithm algorithmOf(ConvolutionActivation::Kind kind) {
   return dnnl::algorithm::eltwise_relu;
 }
 
-// The fused path does not apply: the caller runs the nodes one by one.
-Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
-
 bool isFloat(const Array* array) {
   return array == nullptr || array->type() == ElementType::kFloat;
 }

@@ -12,10 +12,12 @@
 
 namespace onyx::eval_internal {
 
-/// Whether `array` is a tensor of UINT8 or INT8.
+/// Whether elements of `type` (of `array`) are UINT8 or INT8.
+inline bool isByteType(ElementType type) {
+  return type == ElementType::kUint8 || type == ElementType::kInt8;
+}
 inline bool isByteTensor(const Array* array) {
-  return array != nullptr &&
-         (array->type() == ElementType::kUint8 || array->type() == ElementType::kInt8);
+  return array != nullptr && isByteType(array->type());
 }
 
 /// Element `i` of a UINT8 or INT8 array, widened.

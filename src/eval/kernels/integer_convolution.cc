@@ -36,8 +36,6 @@ struct PrimitiveKey {
   bool operator==(const PrimitiveKey&) const = default;
 };
 
-Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
-
 // Runs body over [0, count) on the call's kernel threads (ops::parallelFor), or here alone
 // when the call has no context.
 void parallelOver(const IntegerConvolutionCall& call, size_t count,
@@ -117,7 +115,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
     OpenMpThreads threads(call.threads);
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
-    const memory::data_type x_type = key.x_signed ? memory::data_type::s8 : memory::data_type::u8;
+    const memory::data_type x_type = byteType(key.x_signed);
     if (!cache.key || *cache.key != key) {
       cache = Cache{};
       cache.key = key;

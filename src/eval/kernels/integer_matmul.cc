@@ -24,8 +24,6 @@ struct PrimitiveKey {
   bool operator==(const PrimitiveKey&) const = default;
 };
 
-Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
-
 }  // namespace
 
 struct IntegerMatMul::Cache {
@@ -84,7 +82,7 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
     OpenMpThreads threads(call.threads);
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
-    const memory::data_type a_type = key.a_signed ? memory::data_type::s8 : memory::data_type::u8;
+    const memory::data_type a_type = byteType(key.a_signed);
     if (!cache.key || *cache.key != key) {
       cache = Cache{};
       cache.key = key;

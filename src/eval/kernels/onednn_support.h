@@ -14,6 +14,15 @@
 
 namespace onyx::eval_internal {
 
+/// What a kernel on oneDNN returns when a call is outside what it handles, having done
+/// nothing: the caller's own path then runs.
+inline Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
+
+/// oneDNN's type for int8 (`is_signed`) or uint8 elements.
+inline dnnl::memory::data_type byteType(bool is_signed) {
+  return is_signed ? dnnl::memory::data_type::s8 : dnnl::memory::data_type::u8;
+}
+
 /// `array`'s elements as oneDNN's memory objects take them (non-const; it only reads
 /// sources).
 inline void* handleOf(const Array& array) { return const_cast<std::byte*>(array.bytes().data()); }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eval/kernels/int8_operands.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
 
@@ -34,14 +35,6 @@ struct PrimitiveKey {
   bool operator==(const PrimitiveKey&) const = default;
 };
 
-Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
-
-memory::data_type byteType(bool is_signed) {
-  return is_signed ? memory::data_type::s8 : memory::data_type::u8;
-}
-
-bool isByte(ElementType type) { return type == ElementType::kUint8 || type == ElementType::kInt8; }
-
 }  // namespace
 
 struct QuantizedConvolution::Cache {
@@ -68,8 +61,8 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
   if (window.rank() != 2 || call.x == nullptr || call.weights == nullptr ||
-      !isByte(call.x->type()) || call.weights->type() != ElementType::kInt8 ||
-      !isByte(call.y_type) || !int8ProductsExact()) {
+      !isByteType(call.x->type()) || call.weights->type() != ElementType::kInt8 ||
+      !isByteType(call.y_type) || !int8ProductsExact()) {
     return notHandled();
   }
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {

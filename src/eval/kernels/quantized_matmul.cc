@@ -30,12 +30,6 @@ struct PrimitiveKey {
   bool operator==(const PrimitiveKey&) const = default;
 };
 
-Result<std::optional<Array>> notHandled() { return std::optional<Array>(); }
-
-memory::data_type byteType(bool is_signed) {
-  return is_signed ? memory::data_type::s8 : memory::data_type::u8;
-}
-
 }  // namespace
 
 struct QuantizedMatMul::Cache {
