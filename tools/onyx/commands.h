@@ -25,5 +25,6 @@ void addInferCommand(CLI::App& app, int& exit_code);
 void addTestCommand(CLI::App& app, int& exit_code);
 void addRunCommand(CLI::App& app, int& exit_code);
 void addOptimizeCommand(CLI::App& app, int& exit_code);
+void addDrawCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

@@ -5,15 +5,13 @@
 #include <fmt/format.h>
 
 #include <charconv>
-#include <filesystem>
 
 #include "commands.h"
+#include "model_files.h"
 #include "onyx/core/file_writer.h"
-#include "onyx/core/mapped_file.h"
 #include "onyx/ir/topo_sort.h"
 #include "onyx/passes/opset_conversion.h"
 #include "onyx/serde/model_io.h"
-#include "onyx/text/parser.h"
 #include "onyx/text/printer.h"
 #include "progress.h"
 
@@ -53,32 +51,6 @@ Result<std::vector<OpsetTarget>> opsetTargets(const ConvertArgs& args) {
     targets.push_back({text.substr(0, equals), version});
   }
   return targets;
-}
-
-bool endsWith(const std::string& text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-bool isTextPath(const std::string& path) {
-  return endsWith(path, ".txt") || endsWith(path, ".onnxtxt");
-}
-
-Result<Model> readModel(const std::string& path, bool load_external_data) {
-  if (!isTextPath(path)) {
-    LoadOptions options;
-    options.load_external_data = load_external_data;
-    return loadModel(path, options);
-  }
-  auto file = MappedFile::open(path);
-  if (!file) return file.status();
-  TextParseOptions options;
-  // External data named in the text lives beside it, as for a binary model.
-  if (load_external_data) {
-    std::string folder = std::filesystem::path(path).parent_path().string();
-    options.folder = folder.empty() ? "." : folder;
-  }
-  return parseText((*file)->bytes(), options);
 }
 
 /// Writes `model` as text. What the syntax cannot hold is refused unless `lossy`: a

@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   onyx::tool::addTestCommand(app, exit_code);
   onyx::tool::addRunCommand(app, exit_code);
   onyx::tool::addOptimizeCommand(app, exit_code);
+  onyx::tool::addDrawCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

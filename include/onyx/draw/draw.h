@@ -1,0 +1,71 @@
+// onyx/draw/draw.h — pictures of a model: SVG, Graphviz DOT, and a self-contained HTML page.
+//
+// A picture shows each node as a box (operator type and name), each value that flows between
+// nodes as an edge labelled with the type inference finds for it (`float[N,S,768]`), the
+// graph's inputs and outputs as marked boxes, and initializers and Constant nodes as lines
+// inside the boxes that read them (`W: float[64,3,7,7]`), not as boxes of their own.
+//
+// Nodes are grouped, and groups nest:
+//   - by the name scopes exporters write (`/encoder/layer.3/attn/MatMul` is in
+//     `encoder` > `layer.3` > `attn`);
+//   - a node that calls a model-local function holds the function's body;
+//   - a node with graph attributes (If, Loop, Scan) holds its graphs, one box each.
+// A group nested deeper than DrawOptions::depth is drawn collapsed, as one box. The HTML page
+// holds every group's layout and expands or collapses a group on a click.
+//
+// Every group is laid out on its own, in layers (src/draw/layered_layout.h says how), so the
+// cost grows with the model, not with its square, and a collapsed group costs one box in its
+// parent's layout.
+//
+// Names come from the model and are untrusted: every writer escapes them for its format, and
+// shows control characters as escapes (`\n`), so a name reads as it is.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "onyx/core/status.h"
+#include "onyx/ir/model.h"
+
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
+
+namespace onyx {
+
+enum class DrawFormat {
+  kSvg,   // a static picture at the chosen depth
+  kDot,   // Graphviz's language: groups as clusters, for `dot -Tsvg` and the like
+  kHtml,  // one file with no network access: pan, zoom, search, expand and collapse
+};
+
+struct DrawOptions {
+  DrawFormat format = DrawFormat::kSvg;
+  /// Groups nested deeper than this are drawn collapsed (the main graph's own groups are at
+  /// depth 1). nullopt: the deepest depth at which at most `box_budget` boxes show.
+  std::optional<int> depth;
+  /// How many boxes a picture shows at most when `depth` is not given.
+  size_t box_budget = 400;
+  /// Name scopes drawn collapsed whatever the depth: a group whose path (`encoder/layer.3`)
+  /// starts with one of these.
+  std::vector<std::string> collapse;
+  /// Titles the picture (the HTML page's title and the SVG's heading); the model's graph
+  /// name when empty.
+  std::string title;
+};
+
+/// The picture of `model` in `options.format`, appended to `out`. The model is not changed:
+/// a copy is inferred for the edges' types. Refuses a model whose graphs nest beyond the
+/// limits the checker enforces.
+Status drawModel(const Model& model, const DrawOptions& options, std::string& out);
+
+/// The picture of two models aligned by value names: a node of `after` is matched to the node
+/// of `before` that produces the same value (its first named output). Nodes only in `after`
+/// are marked added, nodes only in `before` removed (drawn where they were), and matched nodes
+/// whose operator, attributes or inputs differ changed.
+Status drawDiff(const Model& before, const Model& after, const DrawOptions& options,
+                std::string& out);
+
+}  // namespace onyx
+
+#pragma GCC visibility pop

@@ -1,0 +1,205 @@
+// A scene as one HTML file: the page, the scene and every group's layout as JSON, and the
+// viewer (html_page.js). Nothing is fetched: the page works from a file, offline.
+#include <fmt/format.h>
+
+#include <set>
+
+#include "draw/display_text.h"
+#include "draw/markup.h"
+#include "draw/writers.h"
+
+namespace onyx::draw {
+
+std::string_view htmlPageScript();  // generated from html_page.js (src/CMakeLists.txt)
+
+namespace {
+
+// Texts longer than this are cut in the page's data (the panel shows them).
+constexpr size_t kMaxShownChars = 400;
+
+constexpr std::string_view kPageStyle = R"css(
+html, body { margin: 0; height: 100%; overflow: hidden; font-family: sans-serif; }
+#picture { position: absolute; left: 0; top: 0; width: calc(100% - 320px); height: 100%; background: #fff; cursor: grab; }
+#side { position: absolute; top: 0; right: 0; width: 320px; bottom: 0; overflow: auto;
+        border-left: 1px solid #dadce0; background: #f8f9fa; padding: 8px; box-sizing: border-box;
+        font-size: 13px; }
+#side input { width: 100%; box-sizing: border-box; padding: 4px; }
+#side button { margin: 4px 4px 4px 0; }
+#results { padding-left: 16px; }
+#results li { cursor: pointer; overflow-wrap: anywhere; }
+#panel h2 { font-size: 15px; overflow-wrap: anywhere; }
+#panel dd { margin-left: 12px; font-family: monospace; white-space: pre-wrap; overflow-wrap: anywhere; }
+.box, .toggle { cursor: pointer; }
+.found > rect { stroke: #d93025 !important; stroke-width: 3 !important; }
+)css";
+
+// html_page.js names the kinds by their numbers.
+static_assert(static_cast<int>(BoxKind::kControlFlow) == 6);
+
+void appendNumber(std::string& out, double value) { out += fmt::format("{:.1f}", value); }
+
+void appendStrings(std::string& out, const std::vector<std::string>& texts) {
+  out += '[';
+  for (size_t i = 0; i < texts.size(); ++i) {
+    if (i > 0) out += ',';
+    appendJsonString(out, texts[i]);
+  }
+  out += ']';
+}
+
+class HtmlWriter {
+ public:
+  HtmlWriter(const Scene& scene, const SceneLayout& layout, const std::vector<bool>& expanded,
+             std::string& out)
+      : scene_(scene), layout_(layout), expanded_(expanded), out_(out) {}
+
+  void write() {
+    std::string title = displayText(scene_.title, 80);
+    if (title.empty()) title = "graph";
+    out_ += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+    // No network, no inline script but the page's own: what a model names cannot load
+    // anything or run.
+    out_ +=
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+        "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
+    out_ += "<title>";
+    appendXml(out_, title);
+    out_ += " \u2014 onyx draw</title>\n<style>";
+    out_ += kPageStyle;
+    out_ += pictureStyle();
+    out_ += "</style>\n</head>\n<body>\n";
+    out_ +=
+        "<svg id=\"picture\" xmlns=\"http://www.w3.org/2000/svg\">"
+        "<defs><marker id=\"arrow\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" markerWidth=\"7\" "
+        "markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#5f6368\"/>"
+        "</marker></defs><g id=\"viewport\"></g></svg>\n";
+    out_ +=
+        "<div id=\"side\"><input id=\"search\" type=\"search\" placeholder=\"search names, "
+        "operators, shapes\" autocomplete=\"off\">"
+        "<div><button id=\"fit\">fit</button><button id=\"expand-all\">expand all</button>"
+        "<button id=\"collapse-all\">collapse all</button> <span id=\"shown\"></span></div>"
+        "<ul id=\"results\"></ul><div id=\"panel\"><p>Click a node to see its attributes, a "
+        "group to open or close it; drag to pan, scroll to zoom.</p></div></div>\n";
+    out_ += "<script type=\"application/json\" id=\"onyx-data\">";
+    writeData(title);
+    out_ += "</script>\n<script>\n";
+    out_ += htmlPageScript();
+    out_ += "</script>\n</body>\n</html>\n";
+  }
+
+ private:
+  void writeData(const std::string& title) {
+    out_ += "{\"title\":";
+    appendJsonString(out_, title);
+    out_ += fmt::format(",\"nodes\":{}", scene_.boxes.empty() ? 0 : scene_.boxes[0].node_count);
+    out_ += fmt::format(
+        ",\"geometry\":{{\"charWidth\":{},\"lineHeight\":{},\"padding\":{},\"groupPadding\":{},"
+        "\"groupHeader\":{},\"itemGap\":{},\"bendWidth\":{},\"rankGap\":{},\"margin\":{},"
+        "\"heading\":{}}}",
+        Geometry::kCharWidth, Geometry::kLineHeight, Geometry::kPadding, Geometry::kGroupPadding,
+        Geometry::kGroupHeader, Geometry::kItemGap, Geometry::kBendWidth, Geometry::kRankGap,
+        Geometry::kMargin, Geometry::kHeading);
+    // The types each box's values have, for search.
+    std::vector<std::set<uint32_t>> outputs(scene_.boxes.size());
+    for (const Edge& edge : scene_.edges) {
+      if (edge.from != kNoBox) outputs[edge.from].insert(edge.value);
+    }
+    out_ += ",\"boxes\":[";
+    for (size_t i = 0; i < scene_.boxes.size(); ++i) {
+      if (i > 0) out_ += ",\n";
+      writeBox(static_cast<uint32_t>(i), outputs[i]);
+    }
+    out_ += "],\"values\":[";
+    for (size_t i = 0; i < scene_.values.size(); ++i) {
+      if (i > 0) out_ += ',';
+      out_ += '[';
+      appendJsonString(out_, displayText(scene_.values[i].name, kMaxShownChars));
+      out_ += ',';
+      appendJsonString(out_, displayText(scene_.values[i].type, Geometry::kMaxLabelChars));
+      out_ += ']';
+    }
+    out_ += "],\"layouts\":{";
+    bool first = true;
+    for (size_t i = 0; i < layout_.groups.size(); ++i) {
+      if (!scene_.boxes[i].isGroup()) continue;
+      if (!first) out_ += ",\n";
+      first = false;
+      out_ += fmt::format("\"{}\":", i);
+      writeLayout(layout_.groups[i]);
+    }
+    out_ += "}}";
+  }
+
+  void writeBox(uint32_t index, const std::set<uint32_t>& outputs) {
+    const Box& box = scene_.boxes[index];
+    BoxText text = boxText(scene_, index);
+    out_ += fmt::format("[{},{},{},", static_cast<int>(box.kind), static_cast<int>(box.change),
+                        box.parent == kNoBox ? -1 : static_cast<int64_t>(box.parent));
+    appendJsonString(out_, text.title);
+    out_ += ',';
+    appendStrings(out_, text.lines);
+    out_ += ',';
+    std::vector<std::string> attributes;
+    attributes.reserve(box.attributes.size());
+    for (const std::string& attribute : box.attributes) {
+      attributes.push_back(displayText(attribute, kMaxShownChars));
+    }
+    appendStrings(out_, attributes);
+    out_ += ',';
+    appendJsonString(out_, displayText(box.name, kMaxShownChars));
+    out_ += ',';
+    appendNumber(out_, layout_.closed_width[index]);
+    out_ += ',';
+    appendNumber(out_, layout_.closed_height[index]);
+    out_ += fmt::format(",{},", box.isGroup() && expanded_[index] ? 1 : 0);
+    std::vector<std::string> types;
+    for (uint32_t value : outputs) {
+      const std::string& type = scene_.values[value].type;
+      if (!type.empty()) types.push_back(displayText(type, Geometry::kMaxLabelChars));
+    }
+    appendStrings(out_, types);
+    out_ += ',';
+    appendJsonString(out_, box.isGroup() ? groupTitle(scene_, index) : std::string());
+    out_ += ']';
+  }
+
+  void writeLayout(const GroupLayout& layout) {
+    out_ += "{\"items\":[";
+    for (size_t i = 0; i < layout.items.size(); ++i) {
+      const LayoutItem& item = layout.items[i];
+      if (i > 0) out_ += ',';
+      out_ += fmt::format("[{},{},", item.box == kNoBox ? -1 : static_cast<int64_t>(item.box),
+                          item.rank);
+      appendNumber(out_, item.x);
+      out_ += ']';
+    }
+    out_ += "],\"ranks\":[";
+    for (size_t r = 0; r < layout.ranks.size(); ++r) {
+      if (r > 0) out_ += ',';
+      out_ += fmt::format("[{}]", fmt::join(layout.ranks[r], ","));
+    }
+    out_ += "],\"routes\":[";
+    for (size_t i = 0; i < layout.routes.size(); ++i) {
+      const Route& route = layout.routes[i];
+      if (i > 0) out_ += ',';
+      out_ +=
+          fmt::format("[{},{},[{}],{},{},{}]", route.from, route.to, fmt::join(route.bends, ","),
+                      route.value, route.count, route.reversed ? 1 : 0);
+    }
+    out_ += "]}";
+  }
+
+  const Scene& scene_;
+  const SceneLayout& layout_;
+  const std::vector<bool>& expanded_;
+  std::string& out_;
+};
+
+}  // namespace
+
+void writeHtml(const Scene& scene, const SceneLayout& layout, const std::vector<bool>& expanded,
+               std::string& out) {
+  HtmlWriter(scene, layout, expanded, out).write();
+}
+
+}  // namespace onyx::draw

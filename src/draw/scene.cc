@@ -1,0 +1,414 @@
+// The scene of a model: boxes for nodes, inputs, outputs and groups; edges for values.
+#include "draw/scene.h"
+
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "onyx/core/element_type.h"
+#include "onyx/ir/graph_scope.h"
+#include "onyx/ir/type.h"
+#include "onyx/ops/callee.h"
+#include "onyx/ops/registry.h"
+#include "onyx/text/printer.h"
+
+namespace onyx::draw {
+
+namespace {
+
+// How deep graphs and function calls may nest in a picture: the checker's limit for graphs.
+constexpr uint32_t kMaxNesting = 256;
+// An attribute's text longer than this is cut (a long list of ints reads no better whole).
+constexpr size_t kMaxAttributeText = 240;
+
+struct Source {
+  uint32_t box = kNoBox;
+  uint32_t value = 0;
+};
+
+// The values one graph (or one call's function body) defines, and where to look next for a
+// value it reads from outside (a subgraph reads its parents'; a function body nothing).
+struct ValueScope {
+  std::unordered_map<const Value*, Source> defined;
+  const ValueScope* outer = nullptr;
+
+  const Source* find(const Value* value) const {
+    for (const ValueScope* scope = this; scope != nullptr; scope = scope->outer) {
+      auto found = scope->defined.find(value);
+      if (found != scope->defined.end()) return &found->second;
+    }
+    return nullptr;
+  }
+};
+
+// `float[64,3,7,7]`: a tensor's type as formatType() spells a value's.
+std::string tensorText(const Tensor& tensor) {
+  std::string text;
+  if (tensor.data_type) {
+    if (const ElementTypeInfo* info = elementTypeInfo(*tensor.data_type)) text = info->shortName;
+  }
+  text += '[';
+  for (size_t i = 0; i < tensor.dims.size(); ++i) {
+    if (i > 0) text += ',';
+    text += std::to_string(tensor.dims[i]);
+  }
+  return text + ']';
+}
+
+std::string typeText(const Value& value) {
+  if (const Type* type = value.type()) return formatType(*type);
+  if (const Tensor* tensor = value.initializer()) return tensorText(*tensor);
+  return {};
+}
+
+std::string attributeText(const Attribute& attribute) {
+  std::string name(attribute.nameOrEmpty());
+  switch (attribute.kind()) {
+    case AttributeKind::kGraph: return name + ": graph";
+    case AttributeKind::kGraphs:
+      return name + ": " + std::to_string(attribute.rare().graphs.size()) + " graphs";
+    case AttributeKind::kTensor:
+      if (attribute.t != nullptr) return name + ": tensor " + tensorText(*attribute.t);
+      break;
+    case AttributeKind::kTensors:
+      return name + ": " + std::to_string(attribute.rare().tensors.size()) + " tensors";
+    default: break;
+  }
+  std::string text = printAttribute(attribute);
+  if (text.size() > kMaxAttributeText) {
+    text.resize(kMaxAttributeText);
+    text += " ...";
+  }
+  return text;
+}
+
+// The name scopes of a node's name, outermost first: `/encoder/layer.3/attn/MatMul` is in
+// `encoder`, `layer.3`, `attn`; the last part names the node itself.
+std::vector<std::string_view> scopesOf(std::string_view name) {
+  std::vector<std::string_view> parts;
+  size_t start = 0;
+  while (true) {
+    size_t slash = name.find('/', start);
+    if (slash == std::string_view::npos) break;
+    if (slash > start) parts.push_back(name.substr(start, slash - start));
+    start = slash + 1;
+  }
+  return parts;
+}
+
+bool holdsGraphs(const Node& node) {
+  for (const Attribute* attribute : node.attributes) {
+    AttributeKind kind = attribute->kind();
+    if ((kind == AttributeKind::kGraph && attribute->g != nullptr) ||
+        (kind == AttributeKind::kGraphs && !attribute->rare().graphs.empty())) {
+      return true;
+    }
+  }
+  return false;
+}
+
+bool isAttachedConstant(const Node& node) {
+  return node.opType() == "Constant" && node.domainOrDefault().empty() && node.inputCount() == 0 &&
+         node.outputCount() == 1 && node.output(0) != nullptr &&
+         !node.output(0)->isGraphOutputOfItsGraph();
+}
+
+class SceneBuilder {
+ public:
+  SceneBuilder(const Model& model, Scene& scene) : model_(model), scene_(scene), callees_(model) {}
+
+  Status build() {
+    scene_.boxes.clear();
+    scene_.edges.clear();
+    scene_.values.clear();
+    if (model_.graph == nullptr) return Status::ok();
+    uint32_t root = addBox(BoxKind::kGraph, kNoBox, "graph", "");
+    scene_.boxes[root].name = std::string(model_.graph->name.value_or(""));
+    if (scene_.title.empty()) scene_.title = scene_.boxes[root].name;
+    ValueScope scope;
+    Status status =
+        addGraph(*model_.graph, root, scope, scopeOf(model_, *model_.graph), 0, std::string());
+    if (!status.isOk()) return status;
+    dissolveLoneChildScopes();
+    countNodesAndDepths(scene_);
+    return Status::ok();
+  }
+
+ private:
+  uint32_t addBox(BoxKind kind, uint32_t parent, std::string title, std::string name) {
+    auto index = static_cast<uint32_t>(scene_.boxes.size());
+    Box& box = scene_.boxes.emplace_back();
+    box.kind = kind;
+    box.parent = parent;
+    box.title = std::move(title);
+    box.name = std::move(name);
+    if (parent != kNoBox) scene_.boxes[parent].children.push_back(index);
+    return index;
+  }
+
+  uint32_t addValue(const Value& value) {
+    auto index = static_cast<uint32_t>(scene_.values.size());
+    scene_.values.push_back({std::string(value.name()), typeText(value)});
+    return index;
+  }
+
+  // The box a node goes in: its graph's box, or the innermost of its name scopes there.
+  uint32_t scopeBox(uint32_t graph_box, std::string_view node_name, const std::string& prefix,
+                    std::unordered_map<std::string, uint32_t>& scope_boxes) {
+    uint32_t parent = graph_box;
+    std::string path;
+    for (std::string_view part : scopesOf(node_name)) {
+      if (!path.empty()) path += '/';
+      path += part;
+      auto [found, inserted] = scope_boxes.try_emplace(path, kNoBox);
+      if (inserted) {
+        found->second = addBox(BoxKind::kScope, parent, std::string(part), path);
+        scene_.boxes[found->second].key = prefix + "<scope>" + path;
+      }
+      parent = found->second;
+    }
+    return parent;
+  }
+
+  // Draws the node's inputs: an edge from where each is computed, or a line in the box for a
+  // weight (an initializer, a Constant node's value).
+  void addInputs(const Node& node, uint32_t box, const ValueScope& scope, const OpSchema* schema) {
+    for (size_t i = 0; i < node.inputCount(); ++i) {
+      const Value* value = node.input(i);
+      if (value == nullptr || value->name().empty()) continue;
+      if (value->isInitializer() || constants_.contains(value)) {
+        std::string formal;
+        if (schema != nullptr) {
+          if (const FormalParameter* parameter = schema->inputAt(i)) formal = parameter->name;
+        }
+        if (formal.empty()) formal = "in" + std::to_string(i);
+        std::string line = formal + ": " + typeText(*value);
+        scene_.boxes[box].details.push_back(std::move(line));
+        continue;
+      }
+      if (const Source* source = scope.find(value)) {
+        scene_.edges.push_back({source->box, box, source->value});
+      }
+    }
+  }
+
+  // The node's attributes, key and signature (Box::key, Box::signature).
+  void identify(const Node& node, uint32_t index, const std::string& prefix) {
+    Box& box = scene_.boxes[index];
+    for (const Attribute* attribute : node.attributes) {
+      box.attributes.push_back(attributeText(*attribute));
+    }
+    for (const Value* output : node.outputs()) {
+      if (output != nullptr && !output->name().empty()) {
+        box.key = prefix + std::string(output->name());
+        break;
+      }
+    }
+    box.signature = box.title + "(";
+    for (size_t i = 0; i < node.inputCount(); ++i) {
+      if (i > 0) box.signature += ", ";
+      if (const Value* input = node.input(i)) box.signature += input->name();
+    }
+    box.signature += ")";
+    for (const std::string& attribute : box.attributes) box.signature += "\n" + attribute;
+  }
+
+  void addOutputs(const Node& node, uint32_t box, ValueScope& scope) {
+    for (const Value* value : node.outputs()) {
+      if (value == nullptr || value->name().empty()) continue;
+      scope.defined[value] = {box, addValue(*value)};
+    }
+  }
+
+  // `prefix` starts the keys of the graph's boxes (Box::key): empty for the main graph.
+  Status addGraph(const Graph& graph, uint32_t graph_box, ValueScope& scope,
+                  const GraphScope& graph_scope, uint32_t nesting, const std::string& prefix) {
+    if (nesting > kMaxNesting) {
+      return Status(ErrorCode::kLimitExceeded, "graphs and function calls nest more than " +
+                                                   std::to_string(kMaxNesting) + " deep");
+    }
+    for (const ValueInfo* input : graph.inputs) {
+      const Value* value = input->bound();
+      if (value == nullptr || value->isInitializer()) continue;
+      uint32_t box = addBox(BoxKind::kInput, graph_box, "input", std::string(value->name()));
+      scene_.boxes[box].key = prefix + "<in>" + std::string(value->name());
+      std::string type = typeText(*value);
+      if (!type.empty()) scene_.boxes[box].details.push_back(type);
+      scope.defined[value] = {box, addValue(*value)};
+    }
+    std::unordered_map<std::string, uint32_t> scope_boxes;
+    for (const Node* node : graph.nodes()) {
+      if (isAttachedConstant(*node)) {
+        constants_.insert(node->output(0));
+        continue;
+      }
+      Status status = addNode(*node, graph_box, scope, graph_scope, scope_boxes, nesting, prefix);
+      if (!status.isOk()) return status;
+    }
+    for (const ValueInfo* output : graph.outputs) {
+      const Value* value = output->bound();
+      if (value == nullptr) continue;
+      uint32_t box = addBox(BoxKind::kOutput, graph_box, "output", std::string(value->name()));
+      scene_.boxes[box].key = prefix + "<out>" + std::string(value->name());
+      std::string type = typeText(*value);
+      if (!type.empty()) scene_.boxes[box].details.push_back(type);
+      if (const Source* source = scope.find(value)) {
+        scene_.edges.push_back({source->box, box, source->value});
+      }
+    }
+    return Status::ok();
+  }
+
+  Status addNode(const Node& node, uint32_t graph_box, ValueScope& scope,
+                 const GraphScope& graph_scope,
+                 std::unordered_map<std::string, uint32_t>& scope_boxes, uint32_t nesting,
+                 const std::string& prefix) {
+    uint32_t parent = scopeBox(graph_box, node.nameOrEmpty(), prefix, scope_boxes);
+    Callee callee = callees_.resolve(node, graph_scope.imports);
+    const Function* body = callee.function;
+    if (body != nullptr && calling_.contains(body)) body = nullptr;  // recursion: not expanded
+    bool control_flow = holdsGraphs(node);
+    BoxKind kind = control_flow      ? BoxKind::kControlFlow
+                   : body != nullptr ? BoxKind::kCall
+                                     : BoxKind::kNode;
+    std::string title(node.opType());
+    if (!node.domainOrDefault().empty() && node.domainOrDefault() != "ai.onnx") {
+      title = std::string(node.domainOrDefault()) + "." + title;
+    }
+    uint32_t box = addBox(kind, parent, std::move(title), std::string(node.nameOrEmpty()));
+    identify(node, box, prefix);
+    addInputs(node, box, scope, callee.schema);
+    if (control_flow) {
+      for (const Attribute* attribute : node.attributes) {
+        std::vector<const Graph*> graphs;
+        if (attribute->kind() == AttributeKind::kGraph && attribute->g != nullptr) {
+          graphs.push_back(attribute->g);
+        } else if (attribute->kind() == AttributeKind::kGraphs) {
+          for (const Graph* graph : attribute->rare().graphs) graphs.push_back(graph);
+        }
+        for (const Graph* graph : graphs) {
+          uint32_t graph_box_inner =
+              addBox(BoxKind::kGraph, box, std::string(attribute->nameOrEmpty()),
+                     std::string(graph->name.value_or("")));
+          ValueScope inner;
+          inner.outer = &scope;
+          std::string inner_prefix =
+              scene_.boxes[box].key + "/" + std::string(attribute->nameOrEmpty()) + "/";
+          scene_.boxes[graph_box_inner].key = inner_prefix;
+          Status status =
+              addGraph(*graph, graph_box_inner, inner, graph_scope, nesting + 1, inner_prefix);
+          if (!status.isOk()) return status;
+        }
+      }
+    } else if (body != nullptr && body->body != nullptr) {
+      calling_.insert(body);
+      ValueScope inner;  // a function body sees only its own inputs
+      GraphScope body_scope = scopeOf(model_, *body->body);
+      Status status = addFunctionBody(*body, box, inner, body_scope, nesting + 1,
+                                      scene_.boxes[box].key + "/body/");
+      calling_.erase(body);
+      if (!status.isOk()) return status;
+    }
+    addOutputs(node, box, scope);
+    return Status::ok();
+  }
+
+  Status addFunctionBody(const Function& function, uint32_t box, ValueScope& scope,
+                         const GraphScope& body_scope, uint32_t nesting,
+                         const std::string& prefix) {
+    for (const Value* value : function.inputs) {
+      if (value == nullptr) continue;
+      uint32_t input = addBox(BoxKind::kInput, box, "input", std::string(value->name()));
+      scene_.boxes[input].key = prefix + "<in>" + std::string(value->name());
+      scope.defined[value] = {input, addValue(*value)};
+    }
+    std::unordered_map<std::string, uint32_t> scope_boxes;
+    for (const Node* node : function.body->nodes()) {
+      if (isAttachedConstant(*node)) {
+        constants_.insert(node->output(0));
+        continue;
+      }
+      Status status = addNode(*node, box, scope, body_scope, scope_boxes, nesting, prefix);
+      if (!status.isOk()) return status;
+    }
+    for (const Use* use : function.outputs) {
+      const Value* value = use != nullptr ? use->value() : nullptr;
+      if (value == nullptr) continue;
+      uint32_t output = addBox(BoxKind::kOutput, box, "output", std::string(value->name()));
+      scene_.boxes[output].key = prefix + "<out>" + std::string(value->name());
+      if (const Source* source = scope.find(value)) {
+        scene_.edges.push_back({source->box, output, source->value});
+      }
+    }
+    return Status::ok();
+  }
+
+  // A name scope that holds one box says nothing its box does not: the box takes its place
+  // (a scope inside it takes the outer scope's name as a prefix, `encoder/layer.3`). Edges
+  // never end at a scope, so only the tree changes.
+  void dissolveLoneChildScopes() {
+    std::vector<Box>& boxes = scene_.boxes;
+    std::vector<bool> dropped(boxes.size(), false);
+    // Children come after their parents, so walking backwards dissolves inner scopes first.
+    for (size_t i = boxes.size(); i-- > 1;) {
+      Box& box = boxes[i];
+      if (box.kind != BoxKind::kScope || box.children.size() != 1) continue;
+      uint32_t child = box.children.front();
+      if (boxes[child].kind == BoxKind::kScope) {
+        boxes[child].title = box.title + "/" + boxes[child].title;
+      }
+      boxes[child].parent = box.parent;
+      for (uint32_t& sibling : boxes[box.parent].children) {
+        if (sibling == i) sibling = child;
+      }
+      box.children.clear();
+      dropped[i] = true;
+    }
+    std::vector<uint32_t> renumbered(boxes.size(), kNoBox);
+    uint32_t kept = 0;
+    for (size_t i = 0; i < boxes.size(); ++i) {
+      if (!dropped[i]) renumbered[i] = kept++;
+    }
+    if (kept == boxes.size()) return;
+    std::vector<Box> compacted;
+    compacted.reserve(kept);
+    for (size_t i = 0; i < boxes.size(); ++i) {
+      if (dropped[i]) continue;
+      Box& box = compacted.emplace_back(std::move(boxes[i]));
+      if (box.parent != kNoBox) box.parent = renumbered[box.parent];
+      for (uint32_t& child : box.children) child = renumbered[child];
+    }
+    boxes = std::move(compacted);
+    for (Edge& edge : scene_.edges) {
+      edge.from = renumbered[edge.from];
+      edge.to = renumbered[edge.to];
+    }
+  }
+
+  const Model& model_;
+  Scene& scene_;
+  CalleeResolver callees_;
+  std::unordered_set<const Value*> constants_;
+  std::unordered_set<const Function*> calling_;
+};
+
+}  // namespace
+
+void countNodesAndDepths(Scene& scene) {
+  std::vector<Box>& boxes = scene.boxes;
+  // Parents come before their children: depths forward, counts backward.
+  for (Box& box : boxes) box.node_count = 0;
+  for (size_t i = 1; i < boxes.size(); ++i) boxes[i].depth = boxes[boxes[i].parent].depth + 1;
+  for (size_t i = boxes.size(); i-- > 0;) {
+    Box& box = boxes[i];
+    if (box.kind == BoxKind::kNode || box.kind == BoxKind::kCall ||
+        box.kind == BoxKind::kControlFlow) {
+      box.node_count += 1;
+    }
+    if (box.parent != kNoBox) boxes[box.parent].node_count += box.node_count;
+  }
+}
+
+Status buildScene(const Model& model, Scene& scene) { return SceneBuilder(model, scene).build(); }
+
+}  // namespace onyx::draw
