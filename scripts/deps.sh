@@ -6,7 +6,11 @@ packages=(cmake ninja-build g++ clang libclang-rt-14-dev pkg-config
           libprotobuf-dev protobuf-compiler libonnx-dev python3-onnx python3-numpy libdnnl-dev
           python3-dev pybind11-dev python3-pytest
           ocl-icd-opencl-dev
-          libjpeg-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev)
+          libjpeg-dev libpng-dev libtiff-dev libwebp-dev libopenjp2-7-dev
+          graphviz chromium python3-websocket fonts-dejavu-core)
+# graphviz, chromium, python3-websocket, fonts-dejavu-core: the tests of `onyx draw` give its
+# DOT files to Graphviz and open its HTML pages in headless Chromium (driven over the DevTools
+# protocol); the pictures' monospace font.
 # ocl-icd-opencl-dev: oneDNN's CMake package looks for OpenCL (Debian builds it with the
 # OpenCL GPU runtime) and fails without it; libdnnl-dev only recommends it, and recommends are
 # not installed here.

@@ -28,6 +28,7 @@ from ._onyx import (  # noqa: F401  (re-exported)
     Tensor,
     Type,
     Value,
+    _draw,
     check,
     check_node,
     check_tensor,
@@ -68,6 +69,7 @@ __all__ = [
     "check_tensor",
     "convert_opset",
     "default_passes",
+    "draw",
     "from_onnx",
     "infer",
     "inline_functions",
@@ -103,3 +105,46 @@ def _to_onnx(model):
 
 
 Model.to_onnx = _to_onnx
+
+
+_DRAW_FORMATS = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".html": "html", ".htm": "html"}
+
+
+def draw(model, path=None, *, format=None, depth=None, collapse=(), diff=None, title=""):
+    """A picture of `model`: SVG, Graphviz DOT or a self-contained HTML page.
+
+    With `path`, writes it there (the format follows the extension unless `format` says) and
+    returns None; without, returns its text (SVG unless `format` says). Nodes are grouped by
+    name scope, function call and subgraph; `depth` levels of them show (1: the main
+    graph's boxes, its groups collapsed; by default the most levels that show at most 400
+    boxes), and the scopes starting with one of `collapse` stay collapsed. With `diff`, an older version of the model: the picture shows
+    `model` against it, with added, removed and changed nodes coloured.
+    """
+    if format is None:
+        format = "svg"
+        if path is not None:
+            import os
+
+            extension = os.path.splitext(str(path))[1].lower()
+            if extension not in _DRAW_FORMATS:
+                raise ValueError(f"cannot tell the format from {path!r}: use .svg, .dot or .html")
+            format = _DRAW_FORMATS[extension]
+    picture = _draw(model, format, depth, list(collapse), diff, title)
+    if path is None:
+        return picture
+    with open(path, "w", encoding="utf-8") as file:
+        file.write(picture)
+    return None
+
+
+def _model_svg(model):
+    return draw(model, format="svg")
+
+
+def _model_html(model):
+    # Notebooks show the static picture: scripts in outputs do not run in untrusted notebooks.
+    return '<div style="max-height: 800px; overflow: auto">' + draw(model, format="svg") + "</div>"
+
+
+Model._repr_svg_ = _model_svg
+Model._repr_html_ = _model_html

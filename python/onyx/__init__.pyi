@@ -270,6 +270,10 @@ class Model:
     def to_onnx(self) -> Any:
         """An onnx.ModelProto (needs the onnx package; a copy through bytes)."""
     def clone(self) -> Model: ...
+    def _repr_svg_(self) -> str:
+        """The model's picture (onyx.draw), for notebooks."""
+    def _repr_html_(self) -> str:
+        """The same picture in a scrolling box (no script: notebooks run none from outputs)."""
 
 class Session:
     """A model prepared to run many times; the model must not change while it is used."""
@@ -323,6 +327,17 @@ def check_node(
     """One node against its operator's signature at `opset`; paths start with 'node'."""
 def check_tensor(tensor: Tensor, *, ir_version: Optional[int] = None) -> list[Diagnostic]:
     """One tensor as the checker checks an initializer; paths start with 'tensor'."""
+def draw(
+    model: Model,
+    path: Optional[Path] = None,
+    *,
+    format: Optional[str] = None,
+    depth: Optional[int] = None,
+    collapse: Sequence[str] = (),
+    diff: Optional[Model] = None,
+    title: str = "",
+) -> Optional[str]:
+    """A picture of the model (SVG, DOT or HTML): written to `path`, or returned as text."""
 def verify(model: Model) -> list[Diagnostic]:
     """The graph API's invariants (use-lists, producers, scopes, names); [] when consistent."""
 def infer(

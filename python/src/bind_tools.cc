@@ -10,6 +10,7 @@
 #include "bindings.h"
 #include "onyx/check/checker.h"
 #include "onyx/core/diagnostic.h"
+#include "onyx/draw/draw.h"
 #include "onyx/eval/node_evaluator.h"
 #include "onyx/infer/infer.h"
 #include "onyx/ir/editor.h"
@@ -277,6 +278,39 @@ void bindTools(py::module_& module) {
       "lists every node that cannot be converted. A node whose operator the target lacks becomes "
       "its function body where the spec gives one. Returns {'nodes_seen', 'nodes_changed', "
       "'nodes_expanded'}.");
+
+  module.def(
+      "_draw",
+      [](const HolderPtr& holder, const std::string& format, std::optional<int> depth,
+         std::vector<std::string> collapse, std::optional<HolderPtr> before,
+         const std::string& title) {
+        DrawOptions options;
+        if (format == "svg") {
+          options.format = DrawFormat::kSvg;
+        } else if (format == "dot") {
+          options.format = DrawFormat::kDot;
+        } else if (format == "html") {
+          options.format = DrawFormat::kHtml;
+        } else {
+          raiseValueError("format must be 'svg', 'dot' or 'html', not '" + format + "'");
+        }
+        if (depth && *depth < 1) raiseValueError("depth must be at least 1");
+        options.depth = depth;
+        options.collapse = std::move(collapse);
+        options.title = title;
+        std::string picture;
+        Status drawn;
+        {
+          py::gil_scoped_release unlocked;
+          drawn = before ? drawDiff((*before)->model, holder->model, options, picture)
+                                    : drawModel(holder->model, options, picture);
+        }
+        if (!drawn.isOk()) raiseStatus(drawn, "cannot draw");
+        return picture;
+      },
+      py::arg("model"), py::arg("format"), py::arg("depth"), py::arg("collapse"),
+      py::arg("before"), py::arg("title"),
+      "The picture of `model` as text (onyx.draw wraps it); with `before`, the two aligned.");
 
   module.def("default_passes", &defaultPassNames,
              "The passes optimize() runs by default, in order.");

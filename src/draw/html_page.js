@@ -15,7 +15,7 @@
   const CHANGES = ['', ' added', ' removed', ' changed'];
   // Box fields (html_writer.cc writes them in this order).
   const KIND = 0, CHANGE = 1, PARENT = 2, TITLE = 3, LINES = 4, ATTRIBUTES = 5, NAME = 6,
-    WIDTH = 7, HEIGHT = 8, EXPANDED = 9, OUTPUTS = 10, GROUP_TITLE = 11;
+    WIDTH = 7, HEIGHT = 8, EXPANDED = 9, OUTPUTS = 10, GROUP_TITLE = 11, DETAILS = 12;
   const boxes = data.boxes;
   const expanded = boxes.map((box) => box[EXPANDED] === 1);
   const isGroup = (b) => data.layouts[b] !== undefined;
@@ -159,7 +159,7 @@
 
   function tooltip(b, parent) {
     const box = boxes[b];
-    const lines = [box[TITLE] + (box[NAME] ? ' ' + box[NAME] : '')].concat(box[ATTRIBUTES], box[LINES]);
+    const lines = [box[TITLE] + (box[NAME] ? ' ' + box[NAME] : '')].concat(box[ATTRIBUTES], box[DETAILS]);
     element('title', {}, parent).textContent = lines.join('\n');
   }
 
@@ -299,7 +299,7 @@
     };
     add('name', box[NAME] ? [box[NAME]] : []);
     add('attributes', box[ATTRIBUTES]);
-    add('inputs held', box[LINES].slice(box[NAME] ? 1 : 0));
+    add(box[KIND] === 0 ? 'weights' : 'type', box[DETAILS]);
     add('output types', box[OUTPUTS]);
     panel.appendChild(list);
   }
@@ -330,7 +330,7 @@
     let found = 0;
     for (let b = 0; b < boxes.length && found < 200; ++b) {
       const box = boxes[b];
-      const haystack = [box[TITLE], box[NAME]].concat(box[LINES], box[OUTPUTS]).join('\n').toLowerCase();
+      const haystack = [box[TITLE], box[NAME]].concat(box[DETAILS], box[OUTPUTS]).join('\n').toLowerCase();
       if (!haystack.includes(needle)) continue;
       ++found;
       const item = document.createElement('li');

@@ -160,6 +160,13 @@ class HtmlWriter {
     appendStrings(out_, types);
     out_ += ',';
     appendJsonString(out_, box.isGroup() ? groupTitle(scene_, index) : std::string());
+    out_ += ',';
+    std::vector<std::string> details;
+    details.reserve(box.details.size());
+    for (const std::string& detail : box.details) {
+      details.push_back(displayText(detail, kMaxShownChars));
+    }
+    appendStrings(out_, details);
     out_ += ']';
   }
 

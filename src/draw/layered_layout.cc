@@ -341,7 +341,7 @@ std::vector<bool> expandedGroups(const Scene& scene, int depth,
       expanded[i] = true;
       continue;
     }
-    bool open = static_cast<int>(box.depth) <= depth && expanded[box.parent];
+    bool open = static_cast<int>(box.depth) < depth && expanded[box.parent];
     if (open && box.kind == BoxKind::kScope) {
       for (const std::string& prefix : collapse) {
         if (box.name.starts_with(prefix)) open = false;
@@ -353,8 +353,7 @@ std::vector<bool> expandedGroups(const Scene& scene, int depth,
 }
 
 int depthWithin(const Scene& scene, size_t budget) {
-  // shown[d]: boxes shown when groups down to depth d are expanded; a group at depth d + 1
-  // shows as one box then. So shown(d) counts the boxes at depths 1..d+1.
+  // At depth d the boxes at depths 1..d show (groups at depth d collapsed).
   std::vector<size_t> at_depth;
   for (const Box& box : scene.boxes) {
     if (box.depth >= at_depth.size()) at_depth.resize(box.depth + 1, 0);

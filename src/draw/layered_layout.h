@@ -89,8 +89,9 @@ BoxText boxText(const Scene& scene, uint32_t box);
 /// its name too.
 std::string groupTitle(const Scene& scene, uint32_t box);
 
-/// Which groups are drawn expanded: those at most `depth` deep, but none whose scope path
-/// starts with one of `collapse`; the main graph always.
+/// Which groups are drawn expanded: those less than `depth` deep (so that the boxes at depths
+/// 1 to `depth` show), but none whose scope path starts with one of `collapse`; the main graph
+/// always.
 std::vector<bool> expandedGroups(const Scene& scene, int depth,
                                  const std::vector<std::string>& collapse);
 /// The deepest depth at which at most `budget` boxes show (at least 1).

@@ -88,8 +88,9 @@ void addDrawCommand(CLI::App& app, int& exit_code) {
       ->required();
   command
       ->add_option("--depth", args->depth,
-                   "expand groups (name scopes, function calls, subgraphs) down to this "
-                   "depth; by default the deepest that shows at most 400 boxes")
+                   "levels of groups (name scopes, function calls, subgraphs) to show: 1 "
+                   "shows the main graph's, its groups collapsed; by default the most that "
+                   "show at most 400 boxes")
       ->check(CLI::PositiveNumber);
   command->add_option("--collapse", args->collapse,
                       "draw the name scopes starting with this prefix collapsed (repeatable)");

@@ -10,7 +10,7 @@
 //     `encoder` > `layer.3` > `attn`);
 //   - a node that calls a model-local function holds the function's body;
 //   - a node with graph attributes (If, Loop, Scan) holds its graphs, one box each.
-// A group nested deeper than DrawOptions::depth is drawn collapsed, as one box. The HTML page
+// A group at DrawOptions::depth is drawn collapsed, as one box. The HTML page
 // holds every group's layout and expands or collapses a group on a click.
 //
 // Every group is laid out on its own, in layers (src/draw/layered_layout.h says how), so the
@@ -41,8 +41,9 @@ enum class DrawFormat {
 
 struct DrawOptions {
   DrawFormat format = DrawFormat::kSvg;
-  /// Groups nested deeper than this are drawn collapsed (the main graph's own groups are at
-  /// depth 1). nullopt: the deepest depth at which at most `box_budget` boxes show.
+  /// How many levels of boxes show: at 1 the main graph's own boxes, its groups collapsed; at
+  /// 2 those groups open, the groups inside them collapsed; and so on. nullopt: the deepest
+  /// depth at which at most `box_budget` boxes show.
   std::optional<int> depth;
   /// How many boxes a picture shows at most when `depth` is not given.
   size_t box_budget = 400;
