@@ -269,11 +269,14 @@
     render();
   }
 
-  function fit() {
+  // The whole picture in the window; with `widthOnly`, as wide as the window allows and from
+  // the top (a long chain of layers stays readable, and the rest is a drag away).
+  function fit(widthOnly) {
     const root = boxes.length > 0 ? layoutOf(0) : { width: 0, height: 0 };
     const width = root.width + 2 * G.margin, height = root.height + 2 * G.margin + G.heading;
     const area = svg.getBoundingClientRect();
-    view.scale = Math.min(1, area.width / Math.max(width, 1), area.height / Math.max(height, 1));
+    view.scale = Math.min(1, area.width / Math.max(width, 1));
+    if (widthOnly !== true) view.scale = Math.min(view.scale, area.height / Math.max(height, 1));
     view.x = (area.width - width * view.scale) / 2;
     view.y = 0;
     applyView();
@@ -384,5 +387,5 @@
   });
 
   render();
-  fit();
+  fit(true);
 })();
