@@ -40,30 +40,36 @@ Status buildDiffScene(const Model& before, const Model& after, Scene& scene) {
         !(isNodeBox(box) || box.kind == BoxKind::kInput || box.kind == BoxKind::kOutput)) {
       continue;
     }
+    // A key two old boxes share cannot be matched: its boxes count as the same.
     auto found = old_keys.find(box.key);
-    if (found == old_keys.end() || found->second == kNoBox) {
+    if (found == old_keys.end()) {
       box.change = Change::kAdded;
-    } else if (old_scene.boxes[found->second].signature != box.signature) {
+    } else if (found->second != kNoBox &&
+               old_scene.boxes[found->second].signature != box.signature) {
       box.change = Change::kChanged;
     }
   }
   // The old boxes in the new scene: matched ones by key, removed nodes added below.
   std::vector<uint32_t> placed(old_scene.boxes.size(), kNoBox);
+  std::vector<bool> kept(old_scene.boxes.size(), false);  // its key is in the new scene
   for (size_t i = 0; i < old_scene.boxes.size(); ++i) {
     const std::string& key = old_scene.boxes[i].key;
     if (key.empty()) continue;
     auto found = new_keys.find(key);
-    if (found != new_keys.end()) placed[i] = found->second;
+    if (found == new_keys.end()) continue;
+    kept[i] = true;
+    placed[i] = found->second;  // kNoBox when two new boxes share the key
   }
   if (!scene.boxes.empty()) placed[0] = 0;
   for (size_t i = 1; i < old_scene.boxes.size(); ++i) {
     const Box& old_box = old_scene.boxes[i];
-    if (placed[i] != kNoBox || !isNodeBox(old_box)) continue;
+    if (kept[i] || !isNodeBox(old_box)) continue;
     // What a removed node held goes with it.
     bool held = false;
     for (uint32_t at = old_box.parent; at != kNoBox; at = old_scene.boxes[at].parent) {
       if (isNodeBox(old_scene.boxes[at]) &&
-          (placed[at] == kNoBox || scene.boxes[placed[at]].change == Change::kRemoved)) {
+          (!kept[at] ||
+           (placed[at] != kNoBox && scene.boxes[placed[at]].change == Change::kRemoved))) {
         held = true;
       }
     }

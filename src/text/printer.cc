@@ -99,7 +99,9 @@ class Printer {
       : w_(out),
         log_(options.loss_comments ? &out : nullptr, record),
         unit_(options.indent),
-        write_data_(write_data) {}
+        write_data_(write_data),
+        elide_over_(options.elide_tensors_over),
+        elided_shown_(options.elided_elements) {}
 
   LossLog& log() { return log_; }
   TextWriter& writer() { return w_; }
@@ -139,6 +141,8 @@ class Printer {
   LossLog log_;
   int unit_;
   bool write_data_;
+  uint64_t elide_over_;
+  uint64_t elided_shown_;
 };
 
 // ---- model ----------------------------------------------------------------------------
@@ -889,6 +893,8 @@ bool Printer::tensor(const Tensor& tensor, TensorPlace place, int indent) {
   TensorFormat format;
   format.place = place;
   format.write_data = write_data_;
+  format.elide_over = elide_over_;
+  format.elided_shown = elided_shown_;
   format.indent = indent;
   format.indent_unit = unit_;
   writeTensorLiteral(w_, log_, tensor, format);

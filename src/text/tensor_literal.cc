@@ -19,14 +19,22 @@ constexpr uint64_t perLine() {
   return std::is_floating_point_v<T> ? 8 : 16;
 }
 
-// Writes `{a, b, c}`, breaking long lists into lines of `per_line` elements.
+// Writes `{a, b, c}`, breaking long lists into lines of `per_line` elements; an elided list
+// (TensorFormat::elide_over) is `{a, b, c, ... 9405 more}` on one line.
 class ElementList {
  public:
   ElementList(TextWriter& writer, const TensorFormat& format, uint64_t count, uint64_t per_line)
-      : writer_(writer), format_(format), per_line_(per_line), wrap_(count > per_line) {
+      : writer_(writer),
+        format_(format),
+        count_(count),
+        per_line_(per_line),
+        shown_(format.elide_over != 0 && count > format.elide_over ? format.elided_shown : count),
+        wrap_(shown_ > per_line) {
     writer_.raw('{');
   }
-  void next() {
+  /// Whether the next element is written (the caller writes it).
+  bool next() {
+    if (written_ == shown_) return false;
     const bool break_line = wrap_ && written_ % per_line_ == 0;
     if (written_ > 0) writer_.raw(break_line ? "," : ", ");
     if (break_line) {
@@ -34,8 +42,14 @@ class ElementList {
       writer_.spaces(format_.indent + format_.indent_unit);
     }
     ++written_;
+    return true;
   }
   void close() {
+    if (shown_ < count_) {
+      writer_.raw(shown_ > 0 ? ", ... " : "... ");
+      writer_.integer(count_ - shown_);
+      writer_.raw(" more");
+    }
     if (wrap_) {
       writer_.raw('\n');
       writer_.spaces(format_.indent);
@@ -46,7 +60,9 @@ class ElementList {
  private:
   TextWriter& writer_;
   const TensorFormat& format_;
+  uint64_t count_;
   uint64_t per_line_;
+  uint64_t shown_;
   bool wrap_;
   uint64_t written_ = 0;
 };
@@ -109,8 +125,7 @@ void writeFixedWidth(TextWriter& writer, LossLog& log, std::string_view bytes,
       Stored value;
       std::memcpy(&value, bytes.data() + i * sizeof(Stored), sizeof(Stored));
       nans.check(value);
-      list.next();
-      writeValue(writer, value);
+      if (list.next()) writeValue(writer, value);
     }
     list.close();
   } else if constexpr (std::is_floating_point_v<Stored>) {
@@ -137,7 +152,7 @@ void writeVarints(TextWriter& writer, const PackedData& data, const TensorFormat
   while (p < end) {
     uint64_t raw;
     p = wire::decodeVarintUnchecked(p, raw);
-    list.next();
+    if (!list.next()) break;
     if constexpr (std::is_same_v<Field, int32_t>) {
       writer.integer(static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(raw))));
     } else if constexpr (std::is_same_v<Field, int64_t>) {
@@ -201,7 +216,7 @@ void writeStrings(TextWriter& writer, const Tensor& tensor, const TensorFormat& 
   if (!format.write_data) return;
   ElementList list(writer, format, tensor.rare().string_data.size(), 8);
   for (std::string_view text : tensor.rare().string_data) {
-    list.next();
+    if (!list.next()) break;
     writer.quoted(text);
   }
   list.close();

@@ -27,6 +27,10 @@ struct TensorFormat {
   bool write_data = true;  // false: walk the data for losses but write no elements
   int indent = 0;          // of the line the literal starts on, for wrapped elements
   int indent_unit = 2;
+  /// A literal of more elements writes only its first `elided_shown` and a count
+  /// (PrintOptions::elide_tensors_over); 0: every element.
+  uint64_t elide_over = 0;
+  uint64_t elided_shown = 0;
 };
 
 /// The row of the element type a literal can be written for, or null: tensors of an element

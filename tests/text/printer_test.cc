@@ -399,6 +399,28 @@ class PrinterTensors : public ::testing::Test {
   std::vector<std::unique_ptr<std::string>> kept_;
 };
 
+TEST_F(PrinterTensors, ElidedTensorsShowTheirFirstElementsAndACount) {
+  Tensor& f = make(ElementType::kFloat, {4, 5});
+  f.raw_data = raw<float>(
+      {0, 0.5f, 1, 1.5f, 2, 2.5f, 3, 3.5f, 4, 4.5f, 5, 5.5f, 6, 6.5f, 7, 7.5f, 8, 8.5f, 9, 9.5f});
+  PrintOptions elide;
+  elide.elide_tensors_over = 16;
+  elide.elided_elements = 3;
+  EXPECT_EQ(printTensor(f, elide), "float[4,5] {0, 0.5, 1, ... 17 more}");
+  // At the limit, or without elision, every element prints.
+  elide.elide_tensors_over = 20;
+  EXPECT_EQ(printTensor(f, elide).find("..."), std::string::npos);
+  EXPECT_EQ(printTensor(f).find("..."), std::string::npos);
+  // Varint and string fields are cut the same way.
+  Tensor& i = make(ElementType::kInt64, {3});
+  edit().rare(&i).int64_data = varints({7, 8, 9});
+  elide.elide_tensors_over = 2;
+  elide.elided_elements = 1;
+  EXPECT_EQ(printTensor(i, elide), "int64[3] {7, ... 2 more}");
+  elide.elided_elements = 0;
+  EXPECT_EQ(printTensor(i, elide), "int64[3] {... 3 more}");
+}
+
 TEST_F(PrinterTensors, RawDataOfEveryKindOfElement) {
   Tensor& f = make(ElementType::kFloat, {2});
   f.raw_data = raw<float>({1.5f, -2.0f});

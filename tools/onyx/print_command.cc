@@ -1,4 +1,5 @@
-// `onyx print MODEL`: the model in the ONNX text syntax, on stdout.
+// `onyx print MODEL [--weights=elide|full]`: the model in the ONNX text syntax, on stdout;
+// large tensors elided unless --weights=full.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -11,7 +12,10 @@ namespace onyx::tool {
 
 namespace {
 
-int runPrint(const std::string& path) {
+// Tensors of more elements than this print elided unless --weights=full.
+constexpr uint64_t kElideOver = 16;
+
+int runPrint(const std::string& path, const std::string& weights) {
   // The text shows external tensors as their references, so their files are not needed.
   LoadOptions options;
   options.load_external_data = false;
@@ -22,7 +26,9 @@ int runPrint(const std::string& path) {
   }
   std::string text;
   std::vector<TextLoss> losses;
-  printModel(*loaded, text, PrintOptions(), &losses);
+  PrintOptions print_options;
+  if (weights == "elide") print_options.elide_tensors_over = kElideOver;
+  printModel(*loaded, text, print_options, &losses);
   std::fwrite(text.data(), 1, text.size(), stdout);
   if (std::fflush(stdout) != 0) {
     fmt::print(stderr, "onyx: cannot write the text to stdout\n");
@@ -42,8 +48,15 @@ int runPrint(const std::string& path) {
 void addPrintCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("print", "Print a model in the ONNX text syntax");
   auto path = std::make_shared<std::string>();
+  auto weights = std::make_shared<std::string>("elide");
   command->add_option("MODEL", *path, "the .onnx file")->required();
-  command->callback([&exit_code, path] { exit_code = runPrint(*path); });
+  command
+      ->add_option("--weights", *weights,
+                   "elide (default): tensors of more than 16 elements show their type, shape, "
+                   "first 8 elements and how many more; full: every element, so that the text "
+                   "parses back to the model")
+      ->check(CLI::IsMember({"elide", "full"}));
+  command->callback([&exit_code, path, weights] { exit_code = runPrint(*path, *weights); });
 }
 
 }  // namespace onyx::tool

@@ -10,7 +10,8 @@
 // allows no quotes (operator types, node attribute names, the name of a graph given as an
 // attribute) a name that is not an identifier prints as a stand-in and is reported lost.
 //
-// Tensor data prints in full: the syntax has no elision. Externally stored tensors print as
+// Tensor data prints in full unless PrintOptions::elide_tensors_over says otherwise: the syntax
+// has no elision, so an elided text is for reading only. Externally stored tensors print as
 // their external reference (the ["location": ...] list), so external data need not be
 // loaded. Floats print as the shortest text that reads back to the same bits.
 //
@@ -39,6 +40,11 @@ struct PrintOptions {
   bool loss_comments = true;
   /// Spaces per level of nesting.
   int indent = 2;
+  /// A tensor of more elements than this prints its type, its shape and its first
+  /// `elided_elements` elements, then `... N more`: readable, but no longer parseable.
+  /// 0: every element (the default: the text parses back to the same model).
+  uint64_t elide_tensors_over = 0;
+  uint64_t elided_elements = 8;
 };
 
 /// One place in a model that the text syntax cannot hold.
