@@ -21,11 +21,16 @@ def onyx_tool():
     return os.environ.get("ONYX_TOOL", str(build_dir() / "tools" / "onyx" / "onyx"))
 
 
+def program_environment():
+    """This environment for another program: without the sanitizer runtime the sanitizer run
+    preloads for this interpreter (LD_PRELOAD), which the onyx tool (carrying its own),
+    Graphviz or Chromium must not get."""
+    return {key: value for key, value in os.environ.items() if key != "LD_PRELOAD"}
+
+
 def run_onyx_tool(*arguments):
     """Runs the `onyx` command of the same build; returns the finished process (text output)."""
-    # The tool carries its own sanitizer runtime, if any: the one preloaded for this interpreter
-    # (the sanitizer run's LD_PRELOAD) must not go along, or the tool refuses to start.
-    env = {key: value for key, value in os.environ.items() if key != "LD_PRELOAD"}
+    env = program_environment()
     return subprocess.run(
         [onyx_tool(), *map(str, arguments)], capture_output=True, text=True, check=False, env=env
     )

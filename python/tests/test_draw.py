@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 import onyx
-from conftest import REPO, run_onyx_tool
+from conftest import REPO, program_environment, run_onyx_tool
 
 BACKEND = REPO.parent / "shared" / "conformance" / "onnx-backend" / "node"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -154,7 +154,7 @@ def test_untrusted_names_are_shown_literally_in_svg_and_dot(tmp_path):
     if shutil.which("dot") is None:
         pytest.skip("Graphviz's dot is not installed (scripts/deps.sh installs it)")
     svg = subprocess.run(["dot", "-Tsvg", str(dot_file)], capture_output=True, text=True,
-                         check=True).stdout
+                         check=True, env=program_environment()).stdout
     drawn = svg_texts(svg)
     for name in names:
         assert any(name.replace("\n", "\\n").rsplit("/", 1)[-1] in text for text in drawn), name
@@ -180,7 +180,21 @@ def test_every_backend_model_draws_valid_svg_dot_and_html(tmp_path):
     for start in range(0, len(dot_files), 300):
         batch = [str(path) for path in dot_files[start:start + 300]]
         finished = subprocess.run(["dot", "-Tsvg", "-O", *batch], capture_output=True, text=True,
-                                  check=False)
+                                  check=False, env=program_environment())
         assert finished.returncode == 0, finished.stderr[:2000]
     assert all(pathlib.Path(f"{path}.svg").stat().st_size > 0 for path in dot_files)
 
+
+
+def test_the_pictures_in_docs_are_what_onyx_draws_now(tmp_path):
+    # scripts/draw_docs.sh draws them; a change to the drawing that leaves them stale fails
+    # here (texts compared, not coordinates, which the last digit of a float may move).
+    drawn = svg_texts(onyx.draw(onyx.load(str(REPO / "examples" / "tiny_cnn.onnx"))))
+    assert svg_texts((REPO / "docs" / "draw" / "tiny_cnn.svg").read_text()) == drawn
+    before = onyx.parse_text((REPO / "docs" / "draw" / "exported_block.onnxtxt").read_text())
+    after = before.clone()
+    onyx.optimize(after)
+    diff = onyx.draw(after, diff=before,
+                     title="exported_block.onnxtxt before and after onyx optimize")
+    assert svg_texts((REPO / "docs" / "draw" / "optimize_diff.svg").read_text()) == svg_texts(diff)
+    assert ' removed"' in diff and ' changed"' in diff

@@ -16,7 +16,7 @@ import urllib.request
 import pytest
 
 import onyx
-from conftest import build_dir
+from conftest import build_dir, program_environment
 from test_draw import SCOPED
 
 websocket = pytest.importorskip("websocket", reason="python3-websocket (scripts/deps.sh) drives Chromium")
@@ -33,7 +33,7 @@ class Browser:
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
              "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
              "--window-size=1400,1000", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=program_environment())
         port_file = pathlib.Path(self.profile) / "DevToolsActivePort"
         deadline = time.time() + 60
         while not port_file.exists() or not port_file.read_text().strip():

@@ -226,7 +226,7 @@
     const path = element('path', { class: 'edge' + (route.reversed ? ' reversed' : ''), 'marker-end': 'url(#arrow)', d }, parent);
     const [name, type] = data.values[route.value];
     element('title', {}, path).textContent = name + (route.count > 1 ? ' and ' + (route.count - 1) + ' more' : '');
-    const key = route.from + ':' + route.value;
+    const key = route.from + ':' + type;  // one label per type leaving a box (svg_writer.cc)
     if (!type || labelled.has(key)) return;
     labelled.add(key);
     const x = left + from.x + route.startDx + 3;

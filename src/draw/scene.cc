@@ -7,6 +7,7 @@
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/graph_scope.h"
+#include "onyx/ir/opset_imports.h"
 #include "onyx/ir/type.h"
 #include "onyx/ops/callee.h"
 #include "onyx/ops/registry.h"
@@ -272,8 +273,8 @@ class SceneBuilder {
                    : body != nullptr ? BoxKind::kCall
                                      : BoxKind::kNode;
     std::string title(node.opType());
-    if (!node.domainOrDefault().empty() && node.domainOrDefault() != "ai.onnx") {
-      title = std::string(node.domainOrDefault()) + "." + title;
+    if (std::string_view domain = canonicalDomain(node.domainOrDefault()); !domain.empty()) {
+      title = std::string(domain) + "." + title;
     }
     uint32_t box = addBox(kind, parent, std::move(title), std::string(node.nameOrEmpty()));
     identify(node, box, prefix);

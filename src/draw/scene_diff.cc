@@ -1,6 +1,7 @@
 #include "draw/scene_diff.h"
 
 #include <algorithm>
+#include <set>
 #include <unordered_map>
 
 namespace onyx::draw {
@@ -22,6 +23,49 @@ std::unordered_map<std::string_view, uint32_t> byKey(const Scene& scene) {
     if (!inserted) found->second = kNoBox;
   }
   return keyed;
+}
+
+// The child of `group` that holds `box`, or kNoBox.
+uint32_t childHolding(const Scene& scene, uint32_t group, uint32_t box) {
+  while (box != kNoBox && scene.boxes[box].parent != group) box = scene.boxes[box].parent;
+  return box;
+}
+
+// Orders `group`'s children so that its edges go forward where they can (the layout reads the
+// order as the graph's): by Kahn's algorithm, the earliest child first among those ready, and
+// the earliest of the rest when a cycle leaves none ready.
+void orderChildren(Scene& scene, uint32_t group) {
+  std::vector<uint32_t>& children = scene.boxes[group].children;
+  const size_t n = children.size();
+  std::unordered_map<uint32_t, uint32_t> position;
+  for (size_t i = 0; i < n; ++i) position[children[i]] = static_cast<uint32_t>(i);
+  std::vector<std::vector<uint32_t>> successors(n);
+  std::vector<uint32_t> waiting(n, 0);
+  for (const Edge& edge : scene.edges) {
+    uint32_t from = childHolding(scene, group, edge.from);
+    uint32_t to = childHolding(scene, group, edge.to);
+    if (from == kNoBox || to == kNoBox || from == to) continue;
+    successors[position[from]].push_back(position[to]);
+    ++waiting[position[to]];
+  }
+  std::set<uint32_t> ready;
+  std::set<uint32_t> left;
+  for (uint32_t i = 0; i < n; ++i) {
+    left.insert(i);
+    if (waiting[i] == 0) ready.insert(i);
+  }
+  std::vector<uint32_t> ordered;
+  ordered.reserve(n);
+  while (!left.empty()) {
+    uint32_t next = ready.empty() ? *left.begin() : *ready.begin();
+    ready.erase(next);
+    left.erase(next);
+    ordered.push_back(children[next]);
+    for (uint32_t successor : successors[next]) {
+      if (--waiting[successor] == 0 && left.contains(successor)) ready.insert(successor);
+    }
+  }
+  children = std::move(ordered);
 }
 
 }  // namespace
@@ -119,6 +163,12 @@ Status buildDiffScene(const Model& before, const Model& after, Scene& scene) {
     scene.values.push_back(old_scene.values[edge.value]);
     scene.edges.push_back({from, to, value});
   }
+  // Removed boxes went after their old neighbours; their edges may still run backwards.
+  std::set<uint32_t> regrouped;
+  for (const Box& box : scene.boxes) {
+    if (box.change == Change::kRemoved) regrouped.insert(box.parent);
+  }
+  for (uint32_t group : regrouped) orderChildren(scene, group);
   countNodesAndDepths(scene);
   return Status::ok();
 }

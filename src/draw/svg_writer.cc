@@ -16,6 +16,7 @@ namespace {
 
 constexpr double kMargin = Geometry::kMargin;
 constexpr double kHeading = Geometry::kHeading;
+constexpr double kLabelCharWidth = 6;  // 10 px monospace (text.label)
 
 // The styles of both the SVG and the HTML page's drawing (html_writer.cc embeds it).
 constexpr std::string_view kStyle = R"css(
@@ -69,26 +70,10 @@ struct Point {
 class SvgPainter {
  public:
   SvgPainter(const Scene& scene, const SceneLayout& layout, const std::vector<bool>& expanded,
-             std::string& out)
-      : scene_(scene), layout_(layout), expanded_(expanded), out_(out) {}
+             std::string& result)
+      : scene_(scene), layout_(layout), expanded_(expanded), result_(result) {}
 
   void paint() {
-    const GroupLayout& root = layout_.groups.empty() ? empty_ : layout_.groups[0];
-    double width = std::max(root.width, 200.0) + 2 * kMargin;
-    double height = root.height + 2 * kMargin + kHeading;
-    out_ += R"(<?xml version="1.0" encoding="UTF-8"?>)"
-            "\n";
-    out_ +=
-        fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0:.0f}" height="{1:.0f}" )"
-                    R"(viewBox="0 0 {0:.0f} {1:.0f}">)"
-                    "\n",
-                    width, height);
-    out_ += "<style>";
-    out_ += kStyle;
-    out_ += "</style>\n";
-    out_ += R"(<defs><marker id="arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" )"
-            R"(markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#5f6368"/>)"
-            "</marker></defs>\n";
     std::string heading = displayText(scene_.title, 80);
     if (heading.empty()) heading = "graph";
     size_t nodes = scene_.boxes.empty() ? 0 : scene_.boxes[0].node_count;
@@ -97,7 +82,25 @@ class SvgPainter {
     appendXml(out_, heading);
     out_ += "</text>\n";
     if (!scene_.boxes.empty()) paintContent(0, kMargin, kMargin + kHeading);
-    out_ += "</svg>\n";
+    // The picture's size, known once everything is placed: labels may reach past the boxes.
+    const GroupLayout& root = layout_.groups.empty() ? empty_ : layout_.groups[0];
+    double width = std::max({root.width + 2 * kMargin, 200.0, right_ + kMargin});
+    double height = root.height + 2 * kMargin + kHeading;
+    result_ += R"(<?xml version="1.0" encoding="UTF-8"?>)"
+               "\n";
+    result_ +=
+        fmt::format(R"(<svg xmlns="http://www.w3.org/2000/svg" width="{0:.0f}" height="{1:.0f}" )"
+                    R"(viewBox="0 0 {0:.0f} {1:.0f}">)"
+                    "\n",
+                    width, height);
+    result_ += "<style>";
+    result_ += kStyle;
+    result_ += "</style>\n";
+    result_ += R"(<defs><marker id="arrow" viewBox="0 0 8 8" refX="8" refY="4" markerWidth="7" )"
+               R"(markerHeight="7" orient="auto"><path d="M0,0 L8,4 L0,8 z" fill="#5f6368"/>)"
+               "</marker></defs>\n";
+    result_ += out_;
+    result_ += "</svg>\n";
   }
 
  private:
@@ -108,7 +111,7 @@ class SvgPainter {
       if (item.box == kNoBox) continue;
       paintBox(item.box, left + item.x - item.width / 2, top + item.y, item.width, item.height);
     }
-    std::set<std::pair<uint32_t, uint32_t>> labelled;  // (item, value)
+    std::set<std::pair<uint32_t, std::string>> labelled;  // (item, type)
     for (const Route& route : layout.routes) paintRoute(layout, route, left, top, labelled);
   }
 
@@ -176,7 +179,7 @@ class SvgPainter {
   }
 
   void paintRoute(const GroupLayout& layout, const Route& route, double left, double top,
-                  std::set<std::pair<uint32_t, uint32_t>>& labelled) {
+                  std::set<std::pair<uint32_t, std::string>>& labelled) {
     const LayoutItem& from = layout.items[route.from];
     const LayoutItem& to = layout.items[route.to];
     // Top to bottom: the upper box's bottom, through each bend's rank, the lower box's top.
@@ -223,18 +226,23 @@ class SvgPainter {
     appendXml(out_, displayText(value.name, 400));
     if (route.count > 1) out_ += fmt::format(" and {} more", route.count - 1);
     out_ += "</title></path>\n";
-    if (value.type.empty() || !labelled.insert({route.from, route.value}).second) return;
+    // One label per type leaving a box: values of one type side by side say it once.
+    if (value.type.empty() || !labelled.insert({route.from, value.type}).second) return;
     double x = left + from.x + route.start_dx + 3;
     double y = route.reversed ? top + from.y - 4 : top + from.y + from.height + 11;
+    std::string label = displayText(value.type, Geometry::kMaxLabelChars);
+    right_ = std::max(right_, x + static_cast<double>(displayLength(label)) * kLabelCharWidth);
     out_ += fmt::format(R"(<text class="label" x="{:.1f}" y="{:.1f}">)", x, y);
-    appendXml(out_, displayText(value.type, Geometry::kMaxLabelChars));
+    appendXml(out_, label);
     out_ += "</text>\n";
   }
 
   const Scene& scene_;
   const SceneLayout& layout_;
   const std::vector<bool>& expanded_;
-  std::string& out_;
+  std::string& result_;
+  std::string out_;   // the drawing, written before the header that needs its size
+  double right_ = 0;  // the rightmost label's end
   GroupLayout empty_;
 };
 
