@@ -136,6 +136,17 @@ def test_the_page_loads_shows_the_boxes_and_expands_a_group_on_click(browser, tm
     assert browser.evaluate(
         "[...document.querySelectorAll('#viewport g.box text.title')]"
         ".some(t => t.textContent === 'Relu')")
+    # Collapse all leaves the main graph's own boxes; a level more is depth 2 again.
+    browser.evaluate("document.getElementById('collapse-all').click()")
+    assert browser.evaluate(SHOWN) == 7
+    browser.evaluate("document.getElementById('open-level').click()")
+    assert browser.evaluate(SHOWN) == 11
+    # A click on an open group's title closes it.
+    browser.evaluate(
+        "[...document.querySelectorAll('#viewport g.group text.toggle')]"
+        ".find(t => t.textContent === 'encoder')"
+        ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
+    assert browser.evaluate(SHOWN) == 9
     assert browser.problems() == []
     # A blank page's screenshot against the picture's: the picture has something in it.
     shots = build_dir() / "draw-screenshots"

@@ -373,17 +373,19 @@
   }, { passive: false });
   document.getElementById('search').addEventListener('input', (event) => search(event.target.value));
   document.getElementById('fit').addEventListener('click', fit);
-  document.getElementById('expand-all').addEventListener('click', () => {
-    boxes.forEach((box, b) => { if (isGroup(b)) expanded[b] = true; });
+  // Opens every group shown collapsed: one level more (all of a 100,000-node model at once
+  // would be a 100,000-box drawing).
+  document.getElementById('open-level').addEventListener('click', () => {
+    for (const b of where.keys()) if (isGroup(b) && !expanded[b]) expanded[b] = true;
     placed.clear();
     render();
-    fit();
+    fit(true);
   });
   document.getElementById('collapse-all').addEventListener('click', () => {
     boxes.forEach((box, b) => { if (b > 0 && isGroup(b)) expanded[b] = false; });
     placed.clear();
     render();
-    fit();
+    fit(true);
   });
 
   render();

@@ -76,7 +76,7 @@ class HtmlWriter {
     out_ +=
         "<div id=\"side\"><input id=\"search\" type=\"search\" placeholder=\"search names, "
         "operators, shapes\" autocomplete=\"off\">"
-        "<div><button id=\"fit\">fit</button><button id=\"expand-all\">expand all</button>"
+        "<div><button id=\"fit\">fit</button><button id=\"open-level\">open a level</button>"
         "<button id=\"collapse-all\">collapse all</button> <span id=\"shown\"></span></div>"
         "<ul id=\"results\"></ul><div id=\"panel\"><p>Click a node to see its attributes, a "
         "group to open or close it; drag to pan, scroll to zoom.</p></div></div>\n";
