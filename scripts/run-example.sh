@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds onyx and runs its main job on the bundled example model: a summary, the check, the
 # inferred output types, a round trip through the binary writer that must give back the very
-# same bytes, then a run of the model on an image (the evaluator), and the optimiser with a
-# check that the optimised model computes what the original does.
+# same bytes, then a run of the model on an image (the evaluator), the optimiser with a check
+# that the optimised model computes what the original does, and the model's picture.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/deps.sh
@@ -23,4 +23,7 @@ $onyx run "$model" --input image="$out/image.npy" --output-dir "$out/outputs"
 $onyx run "$model" --dim N=1 --repeat 20 --profile --threads 1
 # Simplified: what each pass did, then both models run on two sets of made-up inputs.
 $onyx optimize "$model" "$out/optimized.onnx" --profile --verify 2 --dim N=1
+# Its picture: one HTML file to open in a browser (pan, zoom, search, a node's attributes).
+$onyx draw "$model" -o build/release/tiny_cnn.html
+echo "picture: build/release/tiny_cnn.html"
 rm -rf "$out"
