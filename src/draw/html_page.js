@@ -16,6 +16,8 @@
   // Box fields (html_writer.cc writes them in this order).
   const KIND = 0, CHANGE = 1, PARENT = 2, TITLE = 3, LINES = 4, ATTRIBUTES = 5, NAME = 6,
     WIDTH = 7, HEIGHT = 8, EXPANDED = 9, OUTPUTS = 10, GROUP_TITLE = 11, DETAILS = 12;
+  // Layout items that are not boxes (layered_layout.h): a bend of an edge, a port in a frame.
+  const BEND = -1, PORT = -2;
   const boxes = data.boxes;
   const expanded = boxes.map((box) => box[EXPANDED] === 1);
   const isGroup = (b) => data.layouts[b] !== undefined;
@@ -42,7 +44,7 @@
     const offset = new Array(n).fill(0);
     for (let i = 1; i < n; ++i) {
       const left = items[rank[i - 1]], right = items[rank[i]];
-      const gap = left.box < 0 && right.box < 0 ? G.bendWidth : G.itemGap;
+      const gap = left.box === BEND && right.box === BEND ? G.bendWidth : G.itemGap;
       offset[i] = offset[i - 1] + (left.width + right.width) / 2 + gap;
     }
     const mean = [], size = [];
@@ -67,7 +69,7 @@
     const bottom = layout.items.map(() => []);
     const top = layout.items.map(() => []);
     for (const route of layout.routes) {
-      const upper = route.reversed ? route.to : route.from;
+      const upper = route.reversed ? route.to : route.start;
       const lower = route.reversed ? route.from : route.to;
       const bends = route.bends;
       const belowUpper = bends.length === 0 ? lower : (route.reversed ? bends[bends.length - 1] : bends[0]);
@@ -129,8 +131,8 @@
       const size = box < 0 ? { width: G.bendWidth, height: 0 } : sizeOf(box);
       return { box, rank, x, y: 0, width: size.width, height: size.height };
     });
-    const routes = source.routes.map(([from, to, bends, value, count, reversed]) =>
-      ({ from, to, bends, value, count, reversed: reversed === 1, startDx: 0, endDx: 0 }));
+    const routes = source.routes.map(([from, to, bends, value, count, reversed, start]) =>
+      ({ from, to, bends, value, count, reversed: reversed === 1, start, startDx: 0, endDx: 0 }));
     const layout = { items, ranks: source.ranks, routes, width: 0, height: 0 };
     placeRanks(layout);
     placed.set(g, layout);
@@ -196,11 +198,14 @@
   }
 
   function paintRoute(layout, route, left, top, labelled, parent) {
-    const from = layout.items[route.from], to = layout.items[route.to];
+    const from = layout.items[route.start], to = layout.items[route.to];
     const upper = route.reversed ? to : from, lower = route.reversed ? from : to;
     const upperDx = route.reversed ? route.endDx : route.startDx;
     const lowerDx = route.reversed ? route.startDx : route.endDx;
-    const points = [[left + upper.x + upperDx, top + upper.y + upper.height]];
+    // A port stands for the group's frame: the edge runs from its top or to its bottom.
+    const start = upper.box === PORT ? top - G.groupHeader - G.groupPadding : top + upper.y + upper.height;
+    const end = lower.box === PORT ? top + layout.height + G.groupPadding : top + lower.y;
+    const points = [[left + upper.x + upperDx, start]];
     const straight = [];
     const bends = route.reversed ? route.bends.slice().reverse() : route.bends;
     for (const bend of bends) {
@@ -211,7 +216,7 @@
       points.push([left + item.x, top + item.y + item.height]);
     }
     straight.push(false);
-    points.push([left + lower.x + lowerDx, top + lower.y]);
+    points.push([left + lower.x + lowerDx, end]);
     if (route.reversed) { points.reverse(); straight.reverse(); }
     let d = 'M' + points[0][0].toFixed(1) + ',' + points[0][1].toFixed(1);
     for (let i = 0; i + 1 < points.length; ++i) {
@@ -227,7 +232,7 @@
     const [name, type] = data.values[route.value];
     element('title', {}, path).textContent = name + (route.count > 1 ? ' and ' + (route.count - 1) + ' more' : '');
     const key = route.from + ':' + type;  // one label per type leaving a box (svg_writer.cc)
-    if (!type || labelled.has(key)) return;
+    if (!type || route.start !== route.from || labelled.has(key)) return;
     labelled.add(key);
     const x = left + from.x + route.startDx + 3;
     const y = route.reversed ? top + from.y - 4 : top + from.y + from.height + 11;

@@ -175,8 +175,9 @@ class HtmlWriter {
     for (size_t i = 0; i < layout.items.size(); ++i) {
       const LayoutItem& item = layout.items[i];
       if (i > 0) out_ += ',';
-      out_ += fmt::format("[{},{},", item.box == kNoBox ? -1 : static_cast<int64_t>(item.box),
-                          item.rank);
+      // html_page.js: -1 a bend, -2 a port.
+      int64_t box = item.port ? -2 : item.box == kNoBox ? -1 : static_cast<int64_t>(item.box);
+      out_ += fmt::format("[{},{},", box, item.rank);
       appendNumber(out_, item.x);
       out_ += ']';
     }
@@ -190,8 +191,8 @@ class HtmlWriter {
       const Route& route = layout.routes[i];
       if (i > 0) out_ += ',';
       out_ +=
-          fmt::format("[{},{},[{}],{},{},{}]", route.from, route.to, fmt::join(route.bends, ","),
-                      route.value, route.count, route.reversed ? 1 : 0);
+          fmt::format("[{},{},[{}],{},{},{},{}]", route.from, route.to, fmt::join(route.bends, ","),
+                      route.value, route.count, route.reversed ? 1 : 0, route.start);
     }
     out_ += "]}";
   }

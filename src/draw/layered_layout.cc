@@ -57,8 +57,8 @@ void placeRank(const std::vector<uint32_t>& rank, std::vector<LayoutItem>& items
   for (size_t i = 1; i < n; ++i) {
     const LayoutItem& left = items[rank[i - 1]];
     const LayoutItem& right = items[rank[i]];
-    double gap =
-        (left.box == kNoBox && right.box == kNoBox) ? Geometry::kBendWidth : Geometry::kItemGap;
+    const bool bends = left.box == kNoBox && !left.port && right.box == kNoBox && !right.port;
+    double gap = bends ? Geometry::kBendWidth : Geometry::kItemGap;
     offset[i] = offset[i - 1] + (left.width + right.width) / 2 + gap;
   }
   // Blocks of pooled items: their mean target and their size.
@@ -101,7 +101,7 @@ void spreadPorts(GroupLayout& layout) {
   auto at = [&](uint32_t item) { return layout.items[item].x; };
   for (Route& route : layout.routes) {
     // The route from its upper end to its lower end.
-    uint32_t upper = route.reversed ? route.to : route.from;
+    uint32_t upper = route.reversed ? route.to : route.start;
     uint32_t lower = route.reversed ? route.from : route.to;
     uint32_t below_upper =
         route.bends.empty() ? lower : (route.reversed ? route.bends.back() : route.bends.front());
@@ -152,7 +152,7 @@ Neighbours neighboursOf(const GroupLayout& layout) {
   for (const Route& route : layout.routes) {
     std::vector<uint32_t> chain;
     chain.reserve(route.bends.size() + 2);
-    chain.push_back(route.from);
+    chain.push_back(route.start);
     chain.insert(chain.end(), route.bends.begin(), route.bends.end());
     chain.push_back(route.to);
     if (route.reversed) std::reverse(chain.begin(), chain.end());
@@ -226,62 +226,107 @@ void placeItems(GroupLayout& layout, const Neighbours& joined) {
   }
 }
 
-// The layout of `group`'s children, joined by `routes` (their from and to are positions in
-// the group's child list), with `width` and `height` of every box.
+// The layout of `group`'s children and ports, joined by `routes`. Items are numbered: the
+// children in their order, then `in_ports` input ports, then `out_ports` output ports.
 GroupLayout layoutGroup(const Scene& scene, uint32_t group, std::vector<Route> routes,
-                        const std::vector<double>& width, const std::vector<double>& height) {
+                        uint32_t in_ports, uint32_t out_ports, const std::vector<double>& width,
+                        const std::vector<double>& height) {
   const std::vector<uint32_t>& children = scene.boxes[group].children;
   const size_t n = children.size();
+  const size_t items = n + in_ports + out_ports;
   GroupLayout layout;
-  layout.items.resize(n);
+  layout.items.resize(items);
   for (size_t i = 0; i < n; ++i) {
     layout.items[i].box = children[i];
     layout.items[i].width = width[children[i]];
     layout.items[i].height = height[children[i]];
   }
-  // Ranks: longest path over the routes turned to go forward in child order.
-  std::vector<std::vector<uint32_t>> successors(n);
-  std::vector<uint32_t> predecessors(n, 0);
+  for (size_t i = n; i < items; ++i) {
+    layout.items[i].port = true;
+    layout.items[i].width = Geometry::kBendWidth;
+  }
+  auto isInPort = [&](size_t item) { return item >= n && item < n + in_ports; };
+  auto isOutPort = [&](size_t item) { return item >= n + in_ports; };
+  // Graph order: input ports first, output ports last.
+  auto order = [&](size_t item) -> int64_t {
+    if (isInPort(item)) return -1;
+    if (isOutPort(item)) return static_cast<int64_t>(n);
+    return static_cast<int64_t>(item);
+  };
+  // Ranks: longest path over the routes turned to go forward in graph order, visiting the
+  // items in that order.
+  std::vector<std::vector<uint32_t>> successors(items);
+  std::vector<uint32_t> predecessors(items, 0);
   for (Route& route : routes) {
-    route.reversed = route.from > route.to;
+    route.reversed = order(route.from) > order(route.to);
     uint32_t upper = route.reversed ? route.to : route.from;
     uint32_t lower = route.reversed ? route.from : route.to;
     successors[upper].push_back(lower);
     ++predecessors[lower];
   }
-  std::vector<uint32_t> rank(n, 0);
-  for (size_t i = 0; i < n; ++i) {
+  std::vector<uint32_t> visit;
+  visit.reserve(items);
+  for (size_t i = n; i < n + in_ports; ++i) visit.push_back(static_cast<uint32_t>(i));
+  for (size_t i = 0; i < n; ++i) visit.push_back(static_cast<uint32_t>(i));
+  // With input ports, rank 0 is theirs alone.
+  const uint32_t first = in_ports > 0 ? 1 : 0;
+  std::vector<uint32_t> rank(items, first);
+  for (size_t i = n; i < n + in_ports; ++i) rank[i] = 0;
+  for (uint32_t i : visit) {
     for (uint32_t next : successors[i]) rank[next] = std::max(rank[next], rank[i] + 1);
   }
   for (size_t i = n; i-- > 0;) {
     if (predecessors[i] != 0 || successors[i].empty()) continue;
     if (scene.boxes[children[i]].kind == BoxKind::kInput) continue;
     uint32_t lowest = UINT32_MAX;
-    for (uint32_t next : successors[i]) lowest = std::min(lowest, rank[next]);
-    rank[i] = lowest - 1;
+    for (uint32_t next : successors[i]) {
+      if (!isOutPort(next)) lowest = std::min(lowest, rank[next]);
+    }
+    if (lowest != UINT32_MAX && lowest > first) rank[i] = lowest - 1;
   }
+  // Output ports take a last rank of their own.
   uint32_t rank_count = 0;
-  for (size_t i = 0; i < n; ++i) {
-    layout.items[i].rank = rank[i];
-    rank_count = std::max(rank_count, rank[i] + 1);
-  }
+  for (size_t i = 0; i < n + in_ports; ++i) rank_count = std::max(rank_count, rank[i] + 1);
+  for (size_t i = n + in_ports; i < items; ++i) rank[i] = rank_count;
+  if (out_ports > 0) ++rank_count;
+  for (size_t i = 0; i < items; ++i) layout.items[i].rank = rank[i];
   layout.ranks.resize(rank_count);
-  for (size_t i = 0; i < n; ++i) layout.ranks[rank[i]].push_back(static_cast<uint32_t>(i));
-  // Bends, in each rank an edge crosses, listed from `from` to `to`.
-  for (Route& route : routes) {
+  for (size_t i = 0; i < items; ++i) layout.ranks[rank[i]].push_back(static_cast<uint32_t>(i));
+  // Bends, in each rank an edge crosses, listed from `from` to `to`. The edges of one value
+  // going down from one item share a trunk: the nearest reader's edge bends first, and each
+  // farther one starts at the deepest bend so far.
+  auto addBend = [&](uint32_t r) {
+    auto bend = static_cast<uint32_t>(layout.items.size());
+    LayoutItem& item = layout.items.emplace_back();
+    item.rank = r;
+    item.width = Geometry::kBendWidth;
+    layout.ranks[r].push_back(bend);
+    return bend;
+  };
+  std::vector<uint32_t> by_depth(routes.size());
+  std::iota(by_depth.begin(), by_depth.end(), 0U);
+  std::stable_sort(by_depth.begin(), by_depth.end(),
+                   [&](uint32_t a, uint32_t b) { return rank[routes[a].to] < rank[routes[b].to]; });
+  std::unordered_map<uint64_t, std::vector<uint32_t>> trunks;  // (from, value) -> bends
+  for (uint32_t index : by_depth) {
+    Route& route = routes[index];
+    route.start = route.from;
     uint32_t from_rank = rank[route.from];
     uint32_t to_rank = rank[route.to];
-    uint32_t low = std::min(from_rank, to_rank);
-    uint32_t high = std::max(from_rank, to_rank);
-    for (uint32_t r = low + 1; r < high; ++r) {
-      auto bend = static_cast<uint32_t>(layout.items.size());
-      LayoutItem& item = layout.items.emplace_back();
-      item.rank = r;
-      item.width = Geometry::kBendWidth;
-      layout.ranks[r].push_back(bend);
-      route.bends.push_back(bend);
+    if (route.reversed) {
+      for (uint32_t r = from_rank - 1; r > to_rank; --r) route.bends.push_back(addBend(r));
+      continue;
     }
-    if (from_rank > to_rank) std::reverse(route.bends.begin(), route.bends.end());
+    std::vector<uint32_t>& trunk = trunks[(static_cast<uint64_t>(route.from) << 32) | route.value];
+    // trunk[k] is the bend at rank from_rank + 1 + k.
+    const uint32_t shared =
+        std::min<uint32_t>(static_cast<uint32_t>(trunk.size()), to_rank - from_rank - 1);
+    if (shared > 0) route.start = trunk[shared - 1];
+    for (uint32_t r = from_rank + 1 + shared; r < to_rank; ++r) {
+      uint32_t bend = addBend(r);
+      route.bends.push_back(bend);
+      trunk.push_back(bend);
+    }
   }
   layout.routes = std::move(routes);
   Neighbours joined = neighboursOf(layout);
@@ -290,6 +335,64 @@ GroupLayout layoutGroup(const Scene& scene, uint32_t group, std::vector<Route> r
   placeRanks(layout);
   return layout;
 }
+
+// The routes of every group, with their ends as boxes (children of the group) or ports, as
+// they are collected; one route per pair of ends, counting the values it carries.
+class GroupRoutes {
+ public:
+  explicit GroupRoutes(size_t groups) : groups_(groups) {}
+
+  // Ends that are ports: a flag bit for in or out, and the port's slot.
+  static constexpr uint32_t kInPortFlag = 1U << 31;
+  static constexpr uint32_t kOutPortFlag = 1U << 30;
+  static bool isPort(uint32_t end) { return (end & (kInPortFlag | kOutPortFlag)) != 0; }
+  static bool isOutPort(uint32_t end) { return (end & kOutPortFlag) != 0; }
+  static uint32_t portSlot(uint32_t end) { return end & ~(kInPortFlag | kOutPortFlag); }
+
+  uint32_t inPort(uint32_t group, uint32_t value) {
+    auto& ports = groups_[group].in_ports;
+    return kInPortFlag |
+           ports.try_emplace(value, static_cast<uint32_t>(ports.size())).first->second;
+  }
+  uint32_t outPort(uint32_t group, uint32_t value) {
+    auto& ports = groups_[group].out_ports;
+    return kOutPortFlag |
+           ports.try_emplace(value, static_cast<uint32_t>(ports.size())).first->second;
+  }
+  uint32_t inPorts(uint32_t group) const {
+    return static_cast<uint32_t>(groups_[group].in_ports.size());
+  }
+  uint32_t outPorts(uint32_t group) const {
+    return static_cast<uint32_t>(groups_[group].out_ports.size());
+  }
+
+  void add(uint32_t group, uint32_t from, uint32_t to, uint32_t value) {
+    Routes& routes = groups_[group];
+    uint64_t key = (static_cast<uint64_t>(from) << 32) | to;
+    auto [found, inserted] =
+        routes.seen.try_emplace(key, static_cast<uint32_t>(routes.routes.size()));
+    if (!inserted) {
+      ++routes.routes[found->second].count;
+      return;
+    }
+    Route route;
+    route.from = from;
+    route.to = to;
+    route.value = value;
+    routes.routes.push_back(route);
+  }
+
+  std::vector<Route> take(uint32_t group) { return std::move(groups_[group].routes); }
+
+ private:
+  struct Routes {
+    std::vector<Route> routes;
+    std::unordered_map<uint64_t, uint32_t> seen;
+    std::unordered_map<uint32_t, uint32_t> in_ports;   // value -> slot
+    std::unordered_map<uint32_t, uint32_t> out_ports;  // value -> slot
+  };
+  std::vector<Routes> groups_;
+};
 
 BoxText collapsedText(const Scene& scene, uint32_t index) {
   const Box& box = scene.boxes[index];
@@ -412,27 +515,26 @@ SceneLayout layoutScene(const Scene& scene, const std::vector<bool>& expanded, b
   result.closed_width.assign(count, 0);
   result.closed_height.assign(count, 0);
   // Each edge is drawn in the layout of the group that holds both its ends, between the two
-  // children of that group that hold them.
-  std::vector<std::vector<Route>> routes(count);
-  std::vector<std::unordered_map<uint64_t, uint32_t>> seen(count);
+  // children of that group that hold them; in each group between that one and an end, from
+  // an input port or to an output port.
+  GroupRoutes routes(count);
   for (const Edge& edge : scene.edges) {
     if (edge.from == kNoBox || edge.to == kNoBox || edge.from == edge.to) continue;
     uint32_t group = commonGroup(scene, edge.from, edge.to);
     uint32_t from = childOf(scene, group, edge.from);
     uint32_t to = childOf(scene, group, edge.to);
     if (from == kNoBox || to == kNoBox || from == to) continue;
-    uint64_t key = (static_cast<uint64_t>(from) << 32) | to;
-    auto [found, inserted] =
-        seen[group].try_emplace(key, static_cast<uint32_t>(routes[group].size()));
-    if (!inserted) {
-      ++routes[group][found->second].count;
-      continue;
+    routes.add(group, from, to, edge.value);
+    for (uint32_t inner = edge.to; scene.boxes[inner].parent != group;) {
+      uint32_t holder = scene.boxes[inner].parent;
+      routes.add(holder, routes.inPort(holder, edge.value), inner, edge.value);
+      inner = holder;
     }
-    Route route;
-    route.from = from;  // boxes for now; positions below
-    route.to = to;
-    route.value = edge.value;
-    routes[group].push_back(route);
+    for (uint32_t inner = edge.from; scene.boxes[inner].parent != group;) {
+      uint32_t holder = scene.boxes[inner].parent;
+      routes.add(holder, inner, routes.outPort(holder, edge.value), edge.value);
+      inner = holder;
+    }
   }
   std::vector<uint32_t> position(count, 0);
   for (const Box& box : scene.boxes) {
@@ -452,12 +554,20 @@ SceneLayout layoutScene(const Scene& scene, const std::vector<bool>& expanded, b
     result.width[i] = result.closed_width[i] = leaf_width;
     result.height[i] = result.closed_height[i] = leaf_height;
     if (!box.isGroup() || !(expanded[i] || all_groups)) continue;
-    for (Route& route : routes[i]) {
-      route.from = position[route.from];
-      route.to = position[route.to];
+    const auto children = static_cast<uint32_t>(box.children.size());
+    const uint32_t in_ports = routes.inPorts(static_cast<uint32_t>(i));
+    auto itemOf = [&](uint32_t end) {
+      if (!GroupRoutes::isPort(end)) return position[end];
+      return children + GroupRoutes::portSlot(end) + (GroupRoutes::isOutPort(end) ? in_ports : 0);
+    };
+    std::vector<Route> laid = routes.take(static_cast<uint32_t>(i));
+    for (Route& route : laid) {
+      route.from = itemOf(route.from);
+      route.to = itemOf(route.to);
     }
-    result.groups[i] = layoutGroup(scene, static_cast<uint32_t>(i), std::move(routes[i]),
-                                   result.width, result.height);
+    result.groups[i] =
+        layoutGroup(scene, static_cast<uint32_t>(i), std::move(laid), in_ports,
+                    routes.outPorts(static_cast<uint32_t>(i)), result.width, result.height);
     if (!expanded[i]) continue;
     const GroupLayout& layout = result.groups[i];
     result.width[i] =

@@ -6,7 +6,8 @@
 //      each child is ranked one below the lowest of its predecessors (longest path), and a
 //      child fed by nothing but an input moves down next to its first reader;
 //   2. bends: an edge that spans several ranks gets a bend point (an item without a box) in
-//      each rank it crosses;
+//      each rank it crosses; an edge into or out of the group goes from or to a port, an
+//      item in the first or last rank that stands for the frame;
 //   3. order: a few sweeps down and up sort each rank by the mean position of its neighbours
 //      in the rank before (the barycentre heuristic);
 //   4. place (placeRanks): each item wants the x of the mean of its neighbours; each rank is
@@ -45,7 +46,11 @@ struct Geometry {
 };
 
 struct LayoutItem {
-  uint32_t box = kNoBox;  // kNoBox: a bend of an edge
+  uint32_t box = kNoBox;  // kNoBox: a bend of an edge, or a port
+  /// Where a value crosses the group's frame: an input port (first rank) for a value read
+  /// inside and made outside, an output port (last rank) for one made inside and read
+  /// outside. The edge outside ends at the frame; inside, it runs from or to the port.
+  bool port = false;
   uint32_t rank = 0;
   double x = 0;  // centre
   double y = 0;  // top
@@ -56,7 +61,11 @@ struct LayoutItem {
 struct Route {
   uint32_t from = 0;  // items
   uint32_t to = 0;
-  std::vector<uint32_t> bends;  // bend items, from `from`'s rank to `to`'s
+  /// Where the route is drawn from: `from`, or for the second and later edges of one value
+  /// going down from one item, the bend of an earlier one where it leaves their shared trunk
+  /// (a value read by every layer of a stack bends once per rank, not once per reader).
+  uint32_t start = 0;
+  std::vector<uint32_t> bends;  // bend items from `start`'s rank to `to`'s
   uint32_t value = 0;           // Scene::values
   uint32_t count = 1;           // values drawn as this one edge
   bool reversed = false;        // drawn against the ranks: `from` is below `to`

@@ -180,7 +180,7 @@ class SvgPainter {
 
   void paintRoute(const GroupLayout& layout, const Route& route, double left, double top,
                   std::set<std::pair<uint32_t, std::string>>& labelled) {
-    const LayoutItem& from = layout.items[route.from];
+    const LayoutItem& from = layout.items[route.start];
     const LayoutItem& to = layout.items[route.to];
     // Top to bottom: the upper box's bottom, through each bend's rank, the lower box's top.
     const LayoutItem& upper = route.reversed ? to : from;
@@ -189,7 +189,11 @@ class SvgPainter {
     double lower_dx = route.reversed ? route.start_dx : route.end_dx;
     std::vector<Point> points;
     std::vector<bool> straight;  // segment i, from points[i] to points[i + 1]
-    points.push_back({left + upper.x + upper_dx, top + upper.y + upper.height});
+    // A port stands for the group's frame: the edge runs from the frame's top or to its bottom.
+    double start = upper.port ? top - Geometry::kGroupHeader - Geometry::kGroupPadding
+                              : top + upper.y + upper.height;
+    double end = lower.port ? top + layout.height + Geometry::kGroupPadding : top + lower.y;
+    points.push_back({left + upper.x + upper_dx, start});
     auto add_bend = [&](uint32_t bend) {
       const LayoutItem& item = layout.items[bend];
       straight.push_back(false);
@@ -203,7 +207,7 @@ class SvgPainter {
       for (uint32_t bend : route.bends) add_bend(bend);
     }
     straight.push_back(false);
-    points.push_back({left + lower.x + lower_dx, top + lower.y});
+    points.push_back({left + lower.x + lower_dx, end});
     if (route.reversed) {
       std::reverse(points.begin(), points.end());
       std::reverse(straight.begin(), straight.end());
@@ -227,7 +231,10 @@ class SvgPainter {
     if (route.count > 1) out_ += fmt::format(" and {} more", route.count - 1);
     out_ += "</title></path>\n";
     // One label per type leaving a box: values of one type side by side say it once.
-    if (value.type.empty() || !labelled.insert({route.from, value.type}).second) return;
+    if (value.type.empty() || route.start != route.from ||
+        !labelled.insert({route.from, value.type}).second) {
+      return;
+    }
     double x = left + from.x + route.start_dx + 3;
     double y = route.reversed ? top + from.y - 4 : top + from.y + from.height + 11;
     std::string label = displayText(value.type, Geometry::kMaxLabelChars);

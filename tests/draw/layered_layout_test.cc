@@ -52,7 +52,14 @@ void expectSound(const Scene& scene, const SceneLayout& layout, const std::strin
     }
     EXPECT_EQ(listed, laid.items.size()) << at;
     for (const Route& route : laid.routes) {
-      uint32_t from = laid.items[route.from].rank;
+      // A route drawn from a bend of an earlier one of its value starts below its `from`.
+      if (route.start != route.from) {
+        EXPECT_FALSE(route.reversed) << at;
+        EXPECT_EQ(laid.items[route.start].box, kNoBox) << at;
+        EXPECT_FALSE(laid.items[route.start].port) << at;
+        EXPECT_GT(laid.items[route.start].rank, laid.items[route.from].rank) << at;
+      }
+      uint32_t from = laid.items[route.start].rank;
       uint32_t to = laid.items[route.to].rank;
       if (route.reversed) {
         EXPECT_GT(from, to) << at;
@@ -67,7 +74,7 @@ void expectSound(const Scene& scene, const SceneLayout& layout, const std::strin
         EXPECT_EQ(laid.items[route.bends[i]].box, kNoBox) << at;
       }
       // Ports lie on their boxes.
-      EXPECT_LE(std::abs(route.start_dx), laid.items[route.from].width / 2 + kSlack) << at;
+      EXPECT_LE(std::abs(route.start_dx), laid.items[route.start].width / 2 + kSlack) << at;
       EXPECT_LE(std::abs(route.end_dx), laid.items[route.to].width / 2 + kSlack) << at;
     }
     // An expanded group is drawn big enough for its layout.
@@ -146,11 +153,53 @@ TEST(LayeredLayout, ScopesThatFeedEachOtherTurnOneEdgeRound) {
   std::vector<bool> open = expandedGroups(scene, 2, {});
   SceneLayout deep = layoutScene(scene, open, false);
   expectSound(scene, deep, "tangled, open");
+  // Inside c, the values made outside (b2 and x) enter at ports in its first rank, and y
+  // leaves at a port in its last rank.
+  for (size_t i = 0; i < scene.boxes.size(); ++i) {
+    if (scene.boxes[i].title != "c") continue;
+    const GroupLayout& c = deep.groups[i];
+    size_t in_ports = 0;
+    size_t out_ports = 0;
+    for (const LayoutItem& item : c.items) {
+      if (!item.port) continue;
+      if (item.rank == 0) ++in_ports;
+      if (item.rank + 1 == c.ranks.size()) ++out_ports;
+    }
+    EXPECT_EQ(in_ports, 2U);
+    EXPECT_EQ(out_ports, 1U);
+  }
   bool weight_line = false;
   for (const Box& box : scene.boxes) {
     if (box.title == "Mul") weight_line = box.details == std::vector<std::string>{"B: float[]"};
   }
   EXPECT_TRUE(weight_line);
+}
+
+TEST(LayeredLayout, AValueReadAllDownAStackBendsOncePerRank) {
+  // v is read by the stack's every layer: one trunk of bends, each farther reader's edge
+  // leaving it at the rank above its reader. Without the trunk: 1 + 2 + 3 + 4 bends.
+  Model model = testing::parseOrFail(R"(
+<ir_version: 9, opset_import: ["" : 17]>
+g (float[4] x) => (float[4] y)
+{
+  v = Relu(x)
+  a1 = Neg(v)
+  a2 = Add(a1, v)
+  a3 = Add(a2, v)
+  a4 = Add(a3, v)
+  y = Add(a4, v)
+}
+)");
+  Scene scene = sceneOf(model);
+  SceneLayout layout = layoutScene(scene, expandedGroups(scene, 1, {}), false);
+  expectSound(scene, layout, "stack");
+  const GroupLayout& root = layout.groups[0];
+  size_t bends = 0;
+  for (const LayoutItem& item : root.items) bends += item.box == kNoBox ? 1 : 0;
+  EXPECT_EQ(bends, 4U);
+  size_t from_trunk = 0;
+  for (const Route& route : root.routes) from_trunk += route.start != route.from ? 1 : 0;
+  EXPECT_EQ(from_trunk, 3U);  // to a3, a4 and y
 }
 
 TEST(LayeredLayout, ARankIsPlacedAtItsLeastSquaresOptimum) {
