@@ -12,12 +12,13 @@ import subprocess
 import tempfile
 import time
 import urllib.request
+import xml.etree.ElementTree as ElementTree
 
 import pytest
 
 import onyx
 from conftest import build_dir, program_environment
-from test_draw import SCOPED
+from test_draw import SCOPED, SVG as SVG_NAMESPACE
 
 websocket = pytest.importorskip("websocket", reason="python3-websocket (scripts/deps.sh) drives Chromium")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -31,7 +32,7 @@ class Browser:
         self.profile = tempfile.mkdtemp(prefix="onyx-chromium-")
         self.process = subprocess.Popen(
             [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
+             "--disable-dev-shm-usage", "--remote-debugging-port=0", f"--user-data-dir={self.profile}",
              "--window-size=1400,1000", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=program_environment())
         port_file = pathlib.Path(self.profile) / "DevToolsActivePort"
@@ -156,6 +157,26 @@ def test_the_page_loads_shows_the_boxes_and_expands_a_group_on_click(browser, tm
     blank = browser.screenshot(shots / "blank.png")
     assert picture[:8] == b"\x89PNG\r\n\x1a\n"
     assert len(picture) > 2 * len(blank)
+
+
+def test_the_page_places_every_box_where_the_svg_does(browser, tmp_path):
+    # The page repeats the library's last layout step (placeRanks, in html_page.js): drawn
+    # from the same layouts, its first picture must be the SVG's, box for box.
+    model = onyx.parse_text(SCOPED)
+    for depth in [1, 2, 9]:
+        page = tmp_path / f"depth{depth}.html"
+        onyx.draw(model, page, depth=depth)
+        browser.open(page)
+        drawn = browser.evaluate(
+            "[...document.querySelectorAll('#viewport rect:not(.under)')].map(r =>"
+            " ['x', 'y', 'width', 'height'].map(a => parseFloat(r.getAttribute(a))))")
+        svg = ElementTree.fromstring(onyx.draw(model, depth=depth))
+        expected = [[float(rect.get(a)) for a in ("x", "y", "width", "height")]
+                    for rect in svg.iter(SVG_NAMESPACE + "rect") if rect.get("class") != "under"]
+        assert len(drawn) == len(expected) > 3
+        for page_rect, svg_rect in zip(sorted(drawn), sorted(expected)):
+            assert page_rect == pytest.approx(svg_rect, abs=0.5), (depth, page_rect, svg_rect)
+        assert browser.problems() == []
 
 
 def test_names_that_are_markup_show_as_text_and_run_nothing(browser, tmp_path):
