@@ -9,6 +9,9 @@ that the files stay small (a picture shows shapes, not weights).
 
   draw10k.onnx    126 layers, 10,013 nodes
   draw100k.onnx   1,266 layers, 100,073 nodes
+  drawflat10k.onnx, drawflat100k.onnx
+                  the same without node names: what an exporter that writes no scopes gives
+                  (onyx draws such a graph in blocks of consecutive nodes)
 
 Existing files are kept.
 """
@@ -17,6 +20,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_optimize_models  # noqa: E402  (the encoder's generator)
+import onnx  # noqa: E402
 
 MODELS = {"draw10k.onnx": 126, "draw100k.onnx": 1266}
 
@@ -31,6 +35,15 @@ def main():
         print(f"writing {path} ({layers} layers)", file=sys.stderr)
         make_optimize_models.make_encoder(path, layers=layers, hidden=16, heads=2, ffn=32,
                                           vocab=50, positions=64)
+    for name in MODELS:
+        flat = os.path.join(folder, name.replace("draw", "drawflat"))
+        if os.path.exists(flat):
+            continue
+        print(f"writing {flat} (no node names)", file=sys.stderr)
+        model = onnx.load(os.path.join(folder, name))
+        for node in model.graph.node:
+            node.name = ""
+        onnx.save(model, flat)
 
 
 if __name__ == "__main__":

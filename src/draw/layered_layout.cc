@@ -256,13 +256,11 @@ GroupLayout layoutGroup(const Scene& scene, uint32_t group, std::vector<Route> r
   // Ranks: longest path over the routes turned to go forward in graph order, visiting the
   // items in that order.
   std::vector<std::vector<uint32_t>> successors(items);
-  std::vector<uint32_t> predecessors(items, 0);
   for (Route& route : routes) {
     route.reversed = order(route.from) > order(route.to);
     uint32_t upper = route.reversed ? route.to : route.from;
     uint32_t lower = route.reversed ? route.from : route.to;
     successors[upper].push_back(lower);
-    ++predecessors[lower];
   }
   std::vector<uint32_t> visit;
   visit.reserve(items);
@@ -275,14 +273,17 @@ GroupLayout layoutGroup(const Scene& scene, uint32_t group, std::vector<Route> r
   for (uint32_t i : visit) {
     for (uint32_t next : successors[i]) rank[next] = std::max(rank[next], rank[i] + 1);
   }
+  // Then each child but the graph's inputs moves down as far as its first reader allows, the
+  // readers first (they come later in the order): what is computed early for a later reader
+  // (a constant's Cast and Sqrt, a mask) is drawn beside that reader, not at the top with an
+  // edge down the whole graph.
   for (size_t i = n; i-- > 0;) {
-    if (predecessors[i] != 0 || successors[i].empty()) continue;
-    if (scene.boxes[children[i]].kind == BoxKind::kInput) continue;
+    if (successors[i].empty() || scene.boxes[children[i]].kind == BoxKind::kInput) continue;
     uint32_t lowest = UINT32_MAX;
     for (uint32_t next : successors[i]) {
       if (!isOutPort(next)) lowest = std::min(lowest, rank[next]);
     }
-    if (lowest != UINT32_MAX && lowest > first) rank[i] = lowest - 1;
+    if (lowest != UINT32_MAX && lowest > rank[i] + 1) rank[i] = lowest - 1;
   }
   // Output ports take a last rank of their own.
   uint32_t rank_count = 0;

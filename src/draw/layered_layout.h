@@ -3,8 +3,8 @@
 // Each group's children are laid out on their own, in the manner of Sugiyama, Tagawa and Toda:
 //   1. ranks: the children in graph order make the edges between them go forward, but for
 //      edges between name scopes that feed each other both ways, which are turned round;
-//      each child is ranked one below the lowest of its predecessors (longest path), and a
-//      child fed by nothing but an input moves down next to its first reader;
+//      each child is ranked one below the lowest of its predecessors (longest path), then
+//      moved down as far as its first reader allows (graph inputs stay at the top);
 //   2. bends: an edge that spans several ranks gets a bend point (an item without a box) in
 //      each rank it crosses; an edge into or out of the group goes from or to a port, an
 //      item in the first or last rank that stands for the frame;

@@ -131,6 +131,8 @@ class SceneBuilder {
         addGraph(*model_.graph, root, scope, scopeOf(model_, *model_.graph), 0, std::string());
     if (!status.isOk()) return status;
     dissolveLoneChildScopes();
+    blockCrowdedGroups();
+    renumberInTreeOrder();
     countNodesAndDepths(scene_);
     return Status::ok();
   }
@@ -349,7 +351,6 @@ class SceneBuilder {
   // never end at a scope, so only the tree changes.
   void dissolveLoneChildScopes() {
     std::vector<Box>& boxes = scene_.boxes;
-    std::vector<bool> dropped(boxes.size(), false);
     // Children come after their parents, so walking backwards dissolves inner scopes first.
     for (size_t i = boxes.size(); i-- > 1;) {
       Box& box = boxes[i];
@@ -363,23 +364,72 @@ class SceneBuilder {
         if (sibling == i) sibling = child;
       }
       box.children.clear();
-      dropped[i] = true;
     }
+  }
+
+  // A group of more than kMaxChildren boxes (a graph exported without name scopes) has its
+  // nodes and scopes put in blocks of consecutive ones, so that a picture of 100,000 nodes
+  // shows a few hundred blocks until asked for more. Inputs and outputs stay where they are.
+  void blockCrowdedGroups() {
+    constexpr size_t kMaxChildren = 1000;
+    constexpr size_t kBlock = 256;
+    const size_t existing = scene_.boxes.size();
+    for (size_t group = 0; group < existing; ++group) {
+      if (scene_.boxes[group].children.size() <= kMaxChildren) continue;
+      std::vector<uint32_t> inputs;
+      std::vector<uint32_t> middle;
+      std::vector<uint32_t> outputs;
+      for (uint32_t child : scene_.boxes[group].children) {
+        BoxKind kind = scene_.boxes[child].kind;
+        (kind == BoxKind::kInput    ? inputs
+         : kind == BoxKind::kOutput ? outputs
+                                    : middle)
+            .push_back(child);
+      }
+      const size_t block = std::max(kBlock, (middle.size() + kMaxChildren - 1) / kMaxChildren);
+      std::vector<uint32_t> children = std::move(inputs);
+      for (size_t first = 0; first < middle.size(); first += block) {
+        auto index = static_cast<uint32_t>(scene_.boxes.size());
+        Box& box = scene_.boxes.emplace_back();
+        box.kind = BoxKind::kScope;
+        box.parent = static_cast<uint32_t>(group);
+        box.title = "block " + std::to_string(first / block + 1);
+        box.key = scene_.boxes[group].key + "<block>" + std::to_string(first / block);
+        for (size_t i = first; i < std::min(first + block, middle.size()); ++i) {
+          box.children.push_back(middle[i]);
+          scene_.boxes[middle[i]].parent = index;
+        }
+        children.push_back(index);
+      }
+      children.insert(children.end(), outputs.begin(), outputs.end());
+      scene_.boxes[group].children = std::move(children);
+    }
+  }
+
+  // Numbers the boxes in tree order from the main graph (parents before children, which
+  // countNodesAndDepths and the layout rely on), dropping those no longer in the tree.
+  void renumberInTreeOrder() {
+    std::vector<Box>& boxes = scene_.boxes;
     std::vector<uint32_t> renumbered(boxes.size(), kNoBox);
-    uint32_t kept = 0;
-    for (size_t i = 0; i < boxes.size(); ++i) {
-      if (!dropped[i]) renumbered[i] = kept++;
+    std::vector<uint32_t> order;
+    order.reserve(boxes.size());
+    std::vector<uint32_t> stack{0};
+    while (!stack.empty()) {
+      uint32_t box = stack.back();
+      stack.pop_back();
+      renumbered[box] = static_cast<uint32_t>(order.size());
+      order.push_back(box);
+      const auto& children = boxes[box].children;
+      for (size_t i = children.size(); i-- > 0;) stack.push_back(children[i]);
     }
-    if (kept == boxes.size()) return;
-    std::vector<Box> compacted;
-    compacted.reserve(kept);
-    for (size_t i = 0; i < boxes.size(); ++i) {
-      if (dropped[i]) continue;
-      Box& box = compacted.emplace_back(std::move(boxes[i]));
+    std::vector<Box> ordered;
+    ordered.reserve(order.size());
+    for (uint32_t old : order) {
+      Box& box = ordered.emplace_back(std::move(boxes[old]));
       if (box.parent != kNoBox) box.parent = renumbered[box.parent];
       for (uint32_t& child : box.children) child = renumbered[child];
     }
-    boxes = std::move(compacted);
+    boxes = std::move(ordered);
     for (Edge& edge : scene_.edges) {
       edge.from = renumbered[edge.from];
       edge.to = renumbered[edge.to];

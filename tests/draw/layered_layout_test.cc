@@ -257,5 +257,33 @@ TEST(LayeredLayout, TheDefaultDepthKeepsWithinTheBudget) {
   EXPECT_EQ(open, 40U - 11U);
 }
 
+TEST(LayeredLayout, AGraphWithoutScopesIsDrawnInBlocks) {
+  // 2,500 nodes and no name scopes: blocks of 256 consecutive ones (the last 196), the
+  // input and output where they were, and the default depth shows the blocks.
+  std::string text =
+      "<ir_version: 9, opset_import: [\"\" : 17]>\ng (float[4] x) => (float[4] y)\n{\n";
+  std::string previous = "x";
+  for (int node = 0; node < 2499; ++node) {
+    std::string out = "v" + std::to_string(node);
+    text += "  " + out + " = Relu(" + previous + ")\n";
+    previous = out;
+  }
+  text += "  y = Identity(" + previous + ")\n}\n";
+  Model model = testing::parseOrFail(text);
+  Scene scene = sceneOf(model);
+  const auto& top = scene.boxes[0].children;
+  ASSERT_EQ(top.size(), 12U);
+  EXPECT_EQ(scene.boxes[top.front()].kind, BoxKind::kInput);
+  EXPECT_EQ(scene.boxes[top.back()].kind, BoxKind::kOutput);
+  EXPECT_EQ(scene.boxes[top[1]].title, "block 1");
+  EXPECT_EQ(scene.boxes[top[1]].node_count, 256U);
+  EXPECT_EQ(scene.boxes[top[10]].node_count, 2500U - 9 * 256);
+  // Parents come before children in the numbering the layout relies on.
+  for (size_t i = 1; i < scene.boxes.size(); ++i) EXPECT_LT(scene.boxes[i].parent, i);
+  EXPECT_EQ(depthWithin(scene, 400), 1);
+  SceneLayout layout = layoutScene(scene, expandedGroups(scene, 2, {}), false);
+  expectSound(scene, layout, "blocks");
+}
+
 }  // namespace
 }  // namespace onyx::draw
