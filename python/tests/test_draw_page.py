@@ -188,7 +188,8 @@ def test_names_that_are_markup_show_as_text_and_run_nothing(browser, tmp_path):
     nodes = []
     previous = "in"
     for index, name in enumerate(names):
-        nodes.append(helper.make_node("Relu", [previous], [f"v{index}"], name=name))
+        nodes.append(helper.make_node("Relu", [previous], [f"v{index}"], name=name,
+                                      doc_string=f"<script>window.ran = {10 + index}</script>"))
         previous = f"v{index}"
     graph = helper.make_graph(
         nodes, '<b>"graph"</b>', [helper.make_tensor_value_info("in", TensorProto.FLOAT, [2])],
@@ -203,12 +204,17 @@ def test_names_that_are_markup_show_as_text_and_run_nothing(browser, tmp_path):
     assert browser.evaluate("document.querySelectorAll('#viewport img, #viewport b').length") == 0
     tooltips = browser.evaluate(
         "[...document.querySelectorAll('#viewport g.box > title')].map(t => t.textContent)")
-    for name in names:
-        assert f"Relu {name.replace(chr(10), chr(92) + 'n')}" in tooltips, name
+    for index, name in enumerate(names):
+        doc = f"<script>window.ran = {10 + index}</script>"
+        assert f"Relu {name.replace(chr(10), chr(92) + 'n')}\n{doc}" in tooltips, name
     assert browser.evaluate("document.title").startswith('<b>"graph"</b>')
     # The panel shows a clicked node's name as text too.
     browser.evaluate(
         "[...document.querySelectorAll('#viewport g.box.node')][0]"
         ".dispatchEvent(new MouseEvent('click', {bubbles: true}))")
     assert browser.evaluate("document.querySelector('#panel dd').textContent") == names[0]
+    assert browser.evaluate(
+        "[...document.querySelectorAll('#panel dd')].pop().textContent") == \
+        "<script>window.ran = 10</script>"
+    assert browser.evaluate("window.ran === undefined")
     assert browser.problems() == []

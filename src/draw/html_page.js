@@ -15,7 +15,7 @@
   const CHANGES = ['', ' added', ' removed', ' changed'];
   // Box fields (html_writer.cc writes them in this order).
   const KIND = 0, CHANGE = 1, PARENT = 2, TITLE = 3, LINES = 4, ATTRIBUTES = 5, NAME = 6,
-    WIDTH = 7, HEIGHT = 8, EXPANDED = 9, OUTPUTS = 10, GROUP_TITLE = 11, DETAILS = 12;
+    WIDTH = 7, HEIGHT = 8, EXPANDED = 9, OUTPUTS = 10, GROUP_TITLE = 11, DETAILS = 12, DOC = 13;
   // Layout items that are not boxes (layered_layout.h): a bend of an edge, a port in a frame.
   const BEND = -1, PORT = -2;
   const boxes = data.boxes;
@@ -162,6 +162,7 @@
   function tooltip(b, parent) {
     const box = boxes[b];
     const lines = [box[TITLE] + (box[NAME] ? ' ' + box[NAME] : '')].concat(box[ATTRIBUTES], box[DETAILS]);
+    if (box[DOC]) lines.push(box[DOC].length > 400 ? box[DOC].slice(0, 400) + '\u2026' : box[DOC]);
     element('title', {}, parent).textContent = lines.join('\n');
   }
 
@@ -309,6 +310,7 @@
     add('attributes', box[ATTRIBUTES]);
     add(box[KIND] === 0 ? 'weights' : 'type', box[DETAILS]);
     add('output types', box[OUTPUTS]);
+    add('doc', box[DOC] ? [box[DOC]] : []);
     panel.appendChild(list);
   }
 

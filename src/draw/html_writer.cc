@@ -16,6 +16,7 @@ namespace {
 
 // Texts longer than this are cut in the page's data (the panel shows them).
 constexpr size_t kMaxShownChars = 400;
+constexpr size_t kMaxDocChars = 2000;
 
 constexpr std::string_view kPageStyle = R"css(
 html, body { margin: 0; height: 100%; overflow: hidden; font-family: sans-serif; }
@@ -167,6 +168,8 @@ class HtmlWriter {
       details.push_back(displayText(detail, kMaxShownChars));
     }
     appendStrings(out_, details);
+    out_ += ',';
+    appendJsonString(out_, displayText(box.doc, kMaxDocChars));
     out_ += ']';
   }
 

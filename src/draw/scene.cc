@@ -125,6 +125,8 @@ class SceneBuilder {
     if (model_.graph == nullptr) return Status::ok();
     uint32_t root = addBox(BoxKind::kGraph, kNoBox, "graph", "");
     scene_.boxes[root].name = std::string(model_.graph->name.value_or(""));
+    scene_.boxes[root].doc = std::string(
+        model_.graph->doc_string.value_or(model_.doc_string.value_or(std::string_view())));
     if (scene_.title.empty()) scene_.title = scene_.boxes[root].name;
     ValueScope scope;
     Status status =
@@ -201,6 +203,7 @@ class SceneBuilder {
     for (const Attribute* attribute : node.attributes) {
       box.attributes.push_back(attributeText(*attribute));
     }
+    box.doc = std::string(node.rare().doc_string.value_or(""));
     for (const Value* output : node.outputs()) {
       if (output != nullptr && !output->name().empty()) {
         box.key = prefix + std::string(output->name());
@@ -298,6 +301,7 @@ class SceneBuilder {
           std::string inner_prefix =
               scene_.boxes[box].key + "/" + std::string(attribute->nameOrEmpty()) + "/";
           scene_.boxes[graph_box_inner].key = inner_prefix;
+          scene_.boxes[graph_box_inner].doc = std::string(graph->doc_string.value_or(""));
           Status status =
               addGraph(*graph, graph_box_inner, inner, graph_scope, nesting + 1, inner_prefix);
           if (!status.isOk()) return status;

@@ -48,6 +48,8 @@ struct Box {
   std::vector<std::string> details;
   /// The node's attributes, as the text syntax writes them (for the HTML page's panel).
   std::vector<std::string> attributes;
+  /// The node's or graph's doc_string; empty when it has none.
+  std::string doc;
   /// What identifies the box across two versions of a model (scene_diff.h): a node by its
   /// first named output, an input or output by its value, a scope by its path, each within
   /// the key of the graph that holds it. Empty for a box that has none.

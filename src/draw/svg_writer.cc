@@ -175,6 +175,10 @@ class SvgPainter {
       out_ += '\n';
       appendXml(out_, displayText(detail, 400));
     }
+    if (!box.doc.empty()) {
+      out_ += '\n';
+      appendXml(out_, displayText(box.doc, 400));
+    }
     out_ += "</title>";
   }
 
