@@ -63,7 +63,7 @@ class DotWriter {
         out_ += "\"; style=\"rounded,dashed\"; color=\"#9aa0a6\";\n";
         // A node that holds graphs or a body is also a box in its cluster: its own edges
         // end there.
-        if (box.kind == BoxKind::kCall || box.kind == BoxKind::kControlFlow) {
+        if (box.isNode()) {
           writeNode(child, level + 1);
         }
         writeContent(child, level + 1);

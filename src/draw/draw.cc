@@ -1,26 +1,14 @@
-// drawModel and drawDiff: infer a copy, build the scene, lay it out, write it.
+// drawModel and drawDiff: build the scene, lay it out, write it.
 #include "onyx/draw/draw.h"
 
 #include "draw/layered_layout.h"
 #include "draw/scene.h"
 #include "draw/scene_diff.h"
 #include "draw/writers.h"
-#include "onyx/infer/infer.h"
-#include "onyx/ir/clone.h"
 
 namespace onyx {
 
 namespace {
-
-// A copy of `model` with the types inference finds written into it; the model itself stays
-// as it was.
-Model inferredCopy(const Model& model) {
-  Model copy = cloneModel(model);
-  InferOptions options;
-  options.write_back = true;
-  (void)inferModel(copy, options);
-  return copy;
-}
 
 Status writePicture(draw::Scene& scene, const DrawOptions& options, std::string& out) {
   if (!options.title.empty()) scene.title = options.title;
@@ -41,19 +29,16 @@ Status writePicture(draw::Scene& scene, const DrawOptions& options, std::string&
 }  // namespace
 
 Status drawModel(const Model& model, const DrawOptions& options, std::string& out) {
-  Model inferred = inferredCopy(model);
   draw::Scene scene;
-  Status built = draw::buildScene(inferred, scene);
+  Status built = draw::buildScene(model, scene);
   if (!built.isOk()) return built;
   return writePicture(scene, options, out);
 }
 
 Status drawDiff(const Model& before, const Model& after, const DrawOptions& options,
                 std::string& out) {
-  Model inferred_before = inferredCopy(before);
-  Model inferred_after = inferredCopy(after);
   draw::Scene scene;
-  Status built = draw::buildDiffScene(inferred_before, inferred_after, scene);
+  Status built = draw::buildDiffScene(before, after, scene);
   if (!built.isOk()) return built;
   return writePicture(scene, options, out);
 }

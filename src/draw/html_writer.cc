@@ -39,11 +39,12 @@ static_assert(static_cast<int>(BoxKind::kControlFlow) == 6);
 
 void appendNumber(std::string& out, double value) { out += fmt::format("{:.1f}", value); }
 
-void appendStrings(std::string& out, const std::vector<std::string>& texts) {
+// A JSON array of `texts` as a picture shows them (displayText, cut to `max_chars`).
+void appendShown(std::string& out, const std::vector<std::string>& texts, size_t max_chars) {
   out += '[';
   for (size_t i = 0; i < texts.size(); ++i) {
     if (i > 0) out += ',';
-    appendJsonString(out, texts[i]);
+    appendJsonString(out, displayText(texts[i], max_chars));
   }
   out += ']';
 }
@@ -138,14 +139,9 @@ class HtmlWriter {
                         box.parent == kNoBox ? -1 : static_cast<int64_t>(box.parent));
     appendJsonString(out_, text.title);
     out_ += ',';
-    appendStrings(out_, text.lines);
+    appendShown(out_, text.lines, Geometry::kMaxLabelChars);
     out_ += ',';
-    std::vector<std::string> attributes;
-    attributes.reserve(box.attributes.size());
-    for (const std::string& attribute : box.attributes) {
-      attributes.push_back(displayText(attribute, kMaxShownChars));
-    }
-    appendStrings(out_, attributes);
+    appendShown(out_, box.attributes, kMaxShownChars);
     out_ += ',';
     appendJsonString(out_, displayText(box.name, kMaxShownChars));
     out_ += ',';
@@ -155,19 +151,13 @@ class HtmlWriter {
     out_ += fmt::format(",{},", box.isGroup() && expanded_[index] ? 1 : 0);
     std::vector<std::string> types;
     for (uint32_t value : outputs) {
-      const std::string& type = scene_.values[value].type;
-      if (!type.empty()) types.push_back(displayText(type, Geometry::kMaxLabelChars));
+      if (!scene_.values[value].type.empty()) types.push_back(scene_.values[value].type);
     }
-    appendStrings(out_, types);
+    appendShown(out_, types, Geometry::kMaxLabelChars);
     out_ += ',';
     appendJsonString(out_, box.isGroup() ? groupTitle(scene_, index) : std::string());
     out_ += ',';
-    std::vector<std::string> details;
-    details.reserve(box.details.size());
-    for (const std::string& detail : box.details) {
-      details.push_back(displayText(detail, kMaxShownChars));
-    }
-    appendStrings(out_, details);
+    appendShown(out_, box.details, kMaxShownChars);
     out_ += ',';
     appendJsonString(out_, displayText(box.doc, kMaxDocChars));
     out_ += ']';

@@ -57,8 +57,7 @@ void placeRank(const std::vector<uint32_t>& rank, std::vector<LayoutItem>& items
   for (size_t i = 1; i < n; ++i) {
     const LayoutItem& left = items[rank[i - 1]];
     const LayoutItem& right = items[rank[i]];
-    const bool bends = left.box == kNoBox && !left.port && right.box == kNoBox && !right.port;
-    double gap = bends ? Geometry::kBendWidth : Geometry::kItemGap;
+    double gap = left.isBend() && right.isBend() ? Geometry::kBendWidth : Geometry::kItemGap;
     offset[i] = offset[i - 1] + (left.width + right.width) / 2 + gap;
   }
   // Blocks of pooled items: their mean target and their size.
@@ -395,7 +394,9 @@ class GroupRoutes {
   std::vector<Routes> groups_;
 };
 
-BoxText collapsedText(const Scene& scene, uint32_t index) {
+}  // namespace
+
+BoxText boxText(const Scene& scene, uint32_t index) {
   const Box& box = scene.boxes[index];
   BoxText text;
   text.title = displayText(box.title, Geometry::kMaxLabelChars);
@@ -405,8 +406,7 @@ BoxText collapsedText(const Scene& scene, uint32_t index) {
     return text;
   }
   std::string_view name = box.name;
-  if (box.kind == BoxKind::kNode || box.kind == BoxKind::kCall ||
-      box.kind == BoxKind::kControlFlow) {
+  if (box.isNode()) {
     name = ownName(name);
     // Exporters name nodes after their operator (`/layer.0/attn/MatMul`): said once is enough.
     if (name == box.title) name = {};
@@ -418,14 +418,10 @@ BoxText collapsedText(const Scene& scene, uint32_t index) {
   return text;
 }
 
-}  // namespace
-
-BoxText boxText(const Scene& scene, uint32_t box) { return collapsedText(scene, box); }
-
 std::string groupTitle(const Scene& scene, uint32_t index) {
   const Box& box = scene.boxes[index];
   std::string title = box.title;
-  if (box.kind == BoxKind::kCall || box.kind == BoxKind::kControlFlow) {
+  if (box.isNode()) {  // a call or a node holding graphs: its own name too
     std::string_view name = ownName(box.name);
     if (!name.empty() && name != box.title) {
       title += "  ";
@@ -546,7 +542,7 @@ SceneLayout layoutScene(const Scene& scene, const std::vector<bool>& expanded, b
   // Children come after their parents: backwards, every child is sized before its group.
   for (size_t i = count; i-- > 0;) {
     const Box& box = scene.boxes[i];
-    BoxText text = collapsedText(scene, static_cast<uint32_t>(i));
+    BoxText text = boxText(scene, static_cast<uint32_t>(i));
     double text_width = textWidth(text.title);
     for (const std::string& line : text.lines) text_width = std::max(text_width, textWidth(line));
     double leaf_width = text_width + 2 * Geometry::kPadding;

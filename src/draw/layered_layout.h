@@ -56,6 +56,8 @@ struct LayoutItem {
   double y = 0;  // top
   double width = 0;
   double height = 0;
+
+  bool isBend() const { return box == kNoBox && !port; }
 };
 
 struct Route {

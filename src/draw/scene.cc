@@ -5,7 +5,9 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "infer/merge.h"
 #include "onyx/core/element_type.h"
+#include "onyx/infer/infer.h"
 #include "onyx/ir/graph_scope.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/type.h"
@@ -54,12 +56,6 @@ std::string tensorText(const Tensor& tensor) {
     text += std::to_string(tensor.dims[i]);
   }
   return text + ']';
-}
-
-std::string typeText(const Value& value) {
-  if (const Type* type = value.type()) return formatType(*type);
-  if (const Tensor* tensor = value.initializer()) return tensorText(*tensor);
-  return {};
 }
 
 std::string attributeText(const Attribute& attribute) {
@@ -116,7 +112,8 @@ bool isAttachedConstant(const Node& node) {
 
 class SceneBuilder {
  public:
-  SceneBuilder(const Model& model, Scene& scene) : model_(model), scene_(scene), callees_(model) {}
+  SceneBuilder(const Model& model, InferResult& inferred, Scene& scene)
+      : model_(model), inferred_(inferred), scene_(scene), callees_(model) {}
 
   Status build() {
     scene_.boxes.clear();
@@ -149,6 +146,18 @@ class SceneBuilder {
     box.name = std::move(name);
     if (parent != kNoBox) scene_.boxes[parent].children.push_back(index);
     return index;
+  }
+
+  // A value's type as inference knows it (declared and inferred merged), else as declared,
+  // else an initializer's; empty when nothing says.
+  std::string typeText(const Value& value) {
+    auto known = inferred_.values.find(&value);
+    if (known != inferred_.values.end() && known->second.type.isKnown()) {
+      return infer::describe(known->second.type, inferred_.dims);
+    }
+    if (const Type* type = value.type()) return formatType(*type);
+    if (const Tensor* tensor = value.initializer()) return tensorText(*tensor);
+    return {};
   }
 
   uint32_t addValue(const Value& value) {
@@ -226,41 +235,62 @@ class SceneBuilder {
     }
   }
 
-  // `prefix` starts the keys of the graph's boxes (Box::key): empty for the main graph.
-  Status addGraph(const Graph& graph, uint32_t graph_box, ValueScope& scope,
-                  const GraphScope& graph_scope, uint32_t nesting, const std::string& prefix) {
+  // A graph's or function's input, with its type; the values read from it come from here.
+  void addInputBox(uint32_t parent, const Value& value, const std::string& prefix,
+                   ValueScope& scope) {
+    uint32_t box = addBox(BoxKind::kInput, parent, "input", std::string(value.name()));
+    scene_.boxes[box].key = prefix + "<in>" + std::string(value.name());
+    std::string type = typeText(value);
+    if (!type.empty()) scene_.boxes[box].details.push_back(std::move(type));
+    scope.defined[&value] = {box, addValue(value)};
+  }
+
+  // A graph's or function's output, with its type and the edge from where it is made.
+  void addOutputBox(uint32_t parent, const Value& value, const std::string& prefix,
+                    const ValueScope& scope) {
+    uint32_t box = addBox(BoxKind::kOutput, parent, "output", std::string(value.name()));
+    scene_.boxes[box].key = prefix + "<out>" + std::string(value.name());
+    std::string type = typeText(value);
+    if (!type.empty()) scene_.boxes[box].details.push_back(std::move(type));
+    if (const Source* source = scope.find(&value)) {
+      scene_.edges.push_back({source->box, box, source->value});
+    }
+  }
+
+  // The nodes of `body` (a graph or a function body) in `box`; Constant nodes only read by
+  // others become lines in their readers' boxes.
+  Status addNodes(const Graph& body, uint32_t box, ValueScope& scope, const GraphScope& graph_scope,
+                  uint32_t nesting, const std::string& prefix) {
+    // Graphs in graphs and calls in bodies recurse here: bounded, as the checker bounds graphs.
     if (nesting > kMaxNesting) {
       return Status(ErrorCode::kLimitExceeded, "graphs and function calls nest more than " +
                                                    std::to_string(kMaxNesting) + " deep");
     }
-    for (const ValueInfo* input : graph.inputs) {
-      const Value* value = input->bound();
-      if (value == nullptr || value->isInitializer()) continue;
-      uint32_t box = addBox(BoxKind::kInput, graph_box, "input", std::string(value->name()));
-      scene_.boxes[box].key = prefix + "<in>" + std::string(value->name());
-      std::string type = typeText(*value);
-      if (!type.empty()) scene_.boxes[box].details.push_back(type);
-      scope.defined[value] = {box, addValue(*value)};
-    }
     std::unordered_map<std::string, uint32_t> scope_boxes;
-    for (const Node* node : graph.nodes()) {
+    for (const Node* node : body.nodes()) {
       if (isAttachedConstant(*node)) {
         constants_.insert(node->output(0));
         continue;
       }
-      Status status = addNode(*node, graph_box, scope, graph_scope, scope_boxes, nesting, prefix);
+      Status status = addNode(*node, box, scope, graph_scope, scope_boxes, nesting, prefix);
       if (!status.isOk()) return status;
     }
-    for (const ValueInfo* output : graph.outputs) {
-      const Value* value = output->bound();
-      if (value == nullptr) continue;
-      uint32_t box = addBox(BoxKind::kOutput, graph_box, "output", std::string(value->name()));
-      scene_.boxes[box].key = prefix + "<out>" + std::string(value->name());
-      std::string type = typeText(*value);
-      if (!type.empty()) scene_.boxes[box].details.push_back(type);
-      if (const Source* source = scope.find(value)) {
-        scene_.edges.push_back({source->box, box, source->value});
+    return Status::ok();
+  }
+
+  // `prefix` starts the keys of the graph's boxes (Box::key): empty for the main graph.
+  Status addGraph(const Graph& graph, uint32_t graph_box, ValueScope& scope,
+                  const GraphScope& graph_scope, uint32_t nesting, const std::string& prefix) {
+    for (const ValueInfo* input : graph.inputs) {
+      const Value* value = input->bound();
+      if (value != nullptr && !value->isInitializer()) {
+        addInputBox(graph_box, *value, prefix, scope);
       }
+    }
+    Status status = addNodes(graph, graph_box, scope, graph_scope, nesting, prefix);
+    if (!status.isOk()) return status;
+    for (const ValueInfo* output : graph.outputs) {
+      if (const Value* value = output->bound()) addOutputBox(graph_box, *value, prefix, scope);
     }
     return Status::ok();
   }
@@ -324,27 +354,13 @@ class SceneBuilder {
                          const GraphScope& body_scope, uint32_t nesting,
                          const std::string& prefix) {
     for (const Value* value : function.inputs) {
-      if (value == nullptr) continue;
-      uint32_t input = addBox(BoxKind::kInput, box, "input", std::string(value->name()));
-      scene_.boxes[input].key = prefix + "<in>" + std::string(value->name());
-      scope.defined[value] = {input, addValue(*value)};
+      if (value != nullptr) addInputBox(box, *value, prefix, scope);
     }
-    std::unordered_map<std::string, uint32_t> scope_boxes;
-    for (const Node* node : function.body->nodes()) {
-      if (isAttachedConstant(*node)) {
-        constants_.insert(node->output(0));
-        continue;
-      }
-      Status status = addNode(*node, box, scope, body_scope, scope_boxes, nesting, prefix);
-      if (!status.isOk()) return status;
-    }
+    Status status = addNodes(*function.body, box, scope, body_scope, nesting, prefix);
+    if (!status.isOk()) return status;
     for (const Use* use : function.outputs) {
-      const Value* value = use != nullptr ? use->value() : nullptr;
-      if (value == nullptr) continue;
-      uint32_t output = addBox(BoxKind::kOutput, box, "output", std::string(value->name()));
-      scene_.boxes[output].key = prefix + "<out>" + std::string(value->name());
-      if (const Source* source = scope.find(value)) {
-        scene_.edges.push_back({source->box, output, source->value});
+      if (const Value* value = use != nullptr ? use->value() : nullptr) {
+        addOutputBox(box, *value, prefix, scope);
       }
     }
     return Status::ok();
@@ -441,6 +457,7 @@ class SceneBuilder {
   }
 
   const Model& model_;
+  InferResult& inferred_;
   Scene& scene_;
   CalleeResolver callees_;
   std::unordered_set<const Value*> constants_;
@@ -456,14 +473,17 @@ void countNodesAndDepths(Scene& scene) {
   for (size_t i = 1; i < boxes.size(); ++i) boxes[i].depth = boxes[boxes[i].parent].depth + 1;
   for (size_t i = boxes.size(); i-- > 0;) {
     Box& box = boxes[i];
-    if (box.kind == BoxKind::kNode || box.kind == BoxKind::kCall ||
-        box.kind == BoxKind::kControlFlow) {
-      box.node_count += 1;
-    }
+    if (box.isNode()) box.node_count += 1;
     if (box.parent != kNoBox) boxes[box.parent].node_count += box.node_count;
   }
 }
 
-Status buildScene(const Model& model, Scene& scene) { return SceneBuilder(model, scene).build(); }
+Status buildScene(const Model& model, Scene& scene) {
+  InferOptions options;
+  options.write_back = false;  // inference only reads the model then
+  options.keep_values = true;
+  InferResult inferred = inferModel(const_cast<Model&>(model), options);
+  return SceneBuilder(model, inferred, scene).build();
+}
 
 }  // namespace onyx::draw

@@ -59,6 +59,10 @@ struct Box {
   std::string signature;
 
   bool isGroup() const { return !children.empty(); }
+  /// A node of the model (with or without what it holds), not an input, output or group.
+  bool isNode() const {
+    return kind == BoxKind::kNode || kind == BoxKind::kCall || kind == BoxKind::kControlFlow;
+  }
 };
 
 struct Edge {
@@ -83,8 +87,8 @@ struct Scene {
 /// Each box's depth and node count, from the tree (after the tree changed).
 void countNodesAndDepths(Scene& scene);
 
-/// The scene of `model`, whose values carry the types inference wrote into it (drawModel
-/// infers a copy first). Fails only on graphs or function calls nested beyond the limits.
+/// The scene of `model`, its values carrying the types inference finds (run here, recording
+/// nothing in the model). Fails only on graphs or function calls nested beyond the limits.
 Status buildScene(const Model& model, Scene& scene);
 
 }  // namespace onyx::draw

@@ -8,11 +8,6 @@ namespace onyx::draw {
 
 namespace {
 
-bool isNodeBox(const Box& box) {
-  return box.kind == BoxKind::kNode || box.kind == BoxKind::kCall ||
-         box.kind == BoxKind::kControlFlow;
-}
-
 // Boxes by key; a key two boxes share (a model that reuses a name) matches neither.
 std::unordered_map<std::string_view, uint32_t> byKey(const Scene& scene) {
   std::unordered_map<std::string_view, uint32_t> keyed;
@@ -81,7 +76,7 @@ Status buildDiffScene(const Model& before, const Model& after, Scene& scene) {
   // Marks on the new boxes.
   for (Box& box : scene.boxes) {
     if (box.key.empty() ||
-        !(isNodeBox(box) || box.kind == BoxKind::kInput || box.kind == BoxKind::kOutput)) {
+        !(box.isNode() || box.kind == BoxKind::kInput || box.kind == BoxKind::kOutput)) {
       continue;
     }
     // A key two old boxes share cannot be matched: its boxes count as the same.
@@ -107,11 +102,11 @@ Status buildDiffScene(const Model& before, const Model& after, Scene& scene) {
   if (!scene.boxes.empty()) placed[0] = 0;
   for (size_t i = 1; i < old_scene.boxes.size(); ++i) {
     const Box& old_box = old_scene.boxes[i];
-    if (kept[i] || !isNodeBox(old_box)) continue;
+    if (kept[i] || !old_box.isNode()) continue;
     // What a removed node held goes with it.
     bool held = false;
     for (uint32_t at = old_box.parent; at != kNoBox; at = old_scene.boxes[at].parent) {
-      if (isNodeBox(old_scene.boxes[at]) &&
+      if (old_scene.boxes[at].isNode() &&
           (!kept[at] ||
            (placed[at] != kNoBox && scene.boxes[placed[at]].change == Change::kRemoved))) {
         held = true;

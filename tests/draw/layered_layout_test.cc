@@ -8,7 +8,6 @@
 #include <cmath>
 
 #include "draw/scene.h"
-#include "onyx/infer/infer.h"
 #include "onyx/serde/model_io.h"
 #include "support/check_testing.h"
 #include "support/conformance.h"
@@ -85,8 +84,7 @@ void expectSound(const Scene& scene, const SceneLayout& layout, const std::strin
   }
 }
 
-Scene sceneOf(Model& model) {
-  (void)inferModel(model);
+Scene sceneOf(const Model& model) {
   Scene scene;
   Status built = buildScene(model, scene);
   EXPECT_TRUE(built.isOk()) << built.toString();

@@ -56,8 +56,8 @@ struct DrawOptions {
 };
 
 /// The picture of `model` in `options.format`, appended to `out`. The model is not changed:
-/// a copy is inferred for the edges' types. Refuses a model whose graphs nest beyond the
-/// limits the checker enforces.
+/// the edges' types come from an inference that records nothing in it. Refuses a model whose
+/// graphs or function calls nest beyond the limits the checker enforces.
 Status drawModel(const Model& model, const DrawOptions& options, std::string& out);
 
 /// The picture of two models aligned by value names: a node of `after` is matched to the node
