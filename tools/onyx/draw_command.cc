@@ -24,9 +24,9 @@ struct DrawArguments {
 };
 
 std::optional<DrawFormat> formatOf(const std::string& path) {
-  if (endsWith(path, ".svg")) return DrawFormat::kSvg;
-  if (endsWith(path, ".dot") || endsWith(path, ".gv")) return DrawFormat::kDot;
-  if (endsWith(path, ".html") || endsWith(path, ".htm")) return DrawFormat::kHtml;
+  if (path.ends_with(".svg")) return DrawFormat::kSvg;
+  if (path.ends_with(".dot") || path.ends_with(".gv")) return DrawFormat::kDot;
+  if (path.ends_with(".html") || path.ends_with(".htm")) return DrawFormat::kHtml;
   return std::nullopt;
 }
 

@@ -8,12 +8,8 @@
 
 namespace onyx::tool {
 
-bool endsWith(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
-}
-
 bool isTextPath(const std::string& path) {
-  return endsWith(path, ".txt") || endsWith(path, ".onnxtxt");
+  return path.ends_with(".txt") || path.ends_with(".onnxtxt");
 }
 
 Result<Model> readModel(const std::string& path, bool load_external_data) {

@@ -2,14 +2,11 @@
 #pragma once
 
 #include <string>
-#include <string_view>
 
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 
 namespace onyx::tool {
-
-bool endsWith(std::string_view text, std::string_view suffix);
 
 /// `.txt` and `.onnxtxt` name the text syntax; anything else is read as binary.
 bool isTextPath(const std::string& path);
