@@ -288,6 +288,7 @@ class Session:
         fusions: bool = True,
         seed: int = 0,
         constant_initializers: bool = False,
+        max_isa: Optional[str] = None,
     ) -> None: ...
     def run(self, output_names: Optional[Sequence[str]], feeds: dict[str, Any]) -> list[PythonValue]:
         """Outputs named (None: all), as NumPy arrays (lists, dicts or None for sequences,

@@ -5,12 +5,14 @@
 #include <pybind11/stl.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "arrays.h"
 #include "bindings.h"
+#include "onyx/core/cpu_tier.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/constant_value.h"
 
@@ -19,7 +21,8 @@ namespace {
 
 class Session {
  public:
-  Session(HolderPtr holder, int threads, bool fusions, uint64_t seed, bool constant_initializers)
+  Session(HolderPtr holder, int threads, bool fusions, uint64_t seed, bool constant_initializers,
+          std::optional<std::string> max_isa)
       : holder_(std::move(holder)), edits_(holder_->edits) {
     const Graph* graph = holder_->model.graph;
     if (graph == nullptr) raiseValueError("the model has no graph to run");
@@ -39,6 +42,15 @@ class Session {
       output_names_.emplace_back(value != nullptr ? value->name() : std::string_view());
     }
     EvalOptions options;
+    if (max_isa) {
+      options.max_isa = parseCpuTier(*max_isa);
+      if (!options.max_isa) {
+        raiseValueError(
+            fmt::format("max_isa {:?} is not one of baseline, avx2, avx512, "
+                        "avx512_vnni, amx",
+                        *max_isa));
+      }
+    }
     options.threads = threads;
     options.fusions = fusions;
     options.seed = seed;
@@ -138,13 +150,15 @@ void bindSession(py::module_& module) {
   py::class_<Session>(module, "Session",
                       "A model prepared to run many times (its operators checked and weights "
                       "converted once). The model must not change while the Session is used.")
-      .def(py::init<HolderPtr, int, bool, uint64_t, bool>(), py::arg("model"), py::kw_only(),
-           py::arg("threads") = 0, py::arg("fusions") = true, py::arg("seed") = 0,
-           py::arg("constant_initializers") = false,
+      .def(py::init<HolderPtr, int, bool, uint64_t, bool, std::optional<std::string>>(),
+           py::arg("model"), py::kw_only(), py::arg("threads") = 0, py::arg("fusions") = true,
+           py::arg("seed") = 0, py::arg("constant_initializers") = false,
+           py::arg("max_isa") = py::none(),
            "`threads`: threads kernels may use (0: all cores); `fusions`: let nodes run fused "
            "(the same values up to float rounding); `seed`: for random operators; "
            "`constant_initializers`: initializers listed as graph inputs are constants, not "
-           "inputs (always so before IR 4).")
+           "inputs (always so before IR 4); `max_isa`: the highest CPU tier kernels may use "
+           "('avx2', 'avx512', 'avx512_vnni', 'amx'; None: the CPU's own, or ONYX_MAX_ISA's).")
       .def("run", &Session::run, py::arg("output_names"), py::arg("feeds"),
            "Runs the model on `feeds` ({input name: NumPy array, or list / dict / None for "
            "sequence, map and optional inputs}) and returns the outputs named (None: all), in "

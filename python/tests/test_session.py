@@ -29,6 +29,29 @@ def test_conv_net_runs_and_matches_without_fusions(conv_model):
     np.testing.assert_allclose(fused, plain, rtol=1e-5, atol=1e-6)
 
 
+def test_integer_convolution_gives_the_same_bits_at_every_cpu_tier():
+    # A ConvInteger: its kernel differs by tier (below VNNI onyx's own), its sums never.
+    model = onyx.parse_text(
+        """<ir_version: 10, opset_import: ["" : 21]>
+        g (uint8[1,8,9,9] x, uint8[4,8,3,3] w) => (int32[1,4,7,7] y) {
+          y = ConvInteger (x, w)
+        }"""
+    )
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 256, (1, 8, 9, 9), dtype=np.uint8)
+    w = rng.integers(0, 256, (4, 8, 3, 3), dtype=np.uint8)
+    expected = np.zeros((1, 4, 7, 7), np.int64)
+    for i in range(7):
+        for j in range(7):
+            window = x[0, :, i : i + 3, j : j + 3].astype(np.int64)
+            expected[0, :, i, j] = (w.astype(np.int64) * window).sum(axis=(1, 2, 3))
+    for tier in ["baseline", "avx2", "avx512", "avx512_vnni", "amx"]:
+        (y,) = onyx.Session(model, threads=1, max_isa=tier).run(None, {"x": x, "w": w})
+        np.testing.assert_array_equal(y, expected.astype(np.int32), err_msg=tier)
+    with pytest.raises(ValueError, match="max_isa 'avx-512'|max_isa \"avx-512\""):
+        onyx.Session(model, max_isa="avx-512")
+
+
 def test_wrong_feeds_raise_clear_errors(arith_model):
     session = onyx.Session(arith_model)
     good = np.zeros(3, np.float32)

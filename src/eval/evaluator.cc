@@ -6,6 +6,7 @@
 
 #include "core/quote.h"
 #include "eval/engine/executors.h"
+#include "eval/kernels/onednn_support.h"
 #include "onyx/core/element_type.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/value.h"
@@ -47,7 +48,9 @@ void EvalObserver::warning(std::string_view message) {
 Evaluator::Evaluator(const Model& model, EvalOptions options)
     : model_(model),
       options_(std::make_unique<EvalOptions>(options)),
-      executors_(std::make_unique<eval_internal::Executors>(model, *options_)) {}
+      executors_(std::make_unique<eval_internal::Executors>(model, *options_)) {
+  eval_internal::capOneDnnIsa();
+}
 
 Evaluator::~Evaluator() = default;
 
@@ -57,6 +60,7 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
   if (model_.graph == nullptr) {
     return Status(ErrorCode::kInvalidArgument, "the model has no graph");
   }
+  if (Result<CpuTier> tier = cappedCpuTier(options_->max_isa); !tier) return tier.status();
   const Graph& graph = *model_.graph;
   eval_internal::Executors::Lease executor = executors_->lease();
   Result<const GraphPlan*> compiled = executor->mainPlan();

@@ -6,6 +6,7 @@
 
 #include "core/quote.h"
 #include "eval/kernels/native_kernels.h"
+#include "eval/kernels/onednn_support.h"
 #include "eval/providers/provider.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/function.h"
@@ -50,6 +51,7 @@ Result<std::vector<EvalValue>> KernelNodeEvaluator::run(const Model& model, cons
   Callee callee = callees.resolve(node, scopeOf(model, node).imports);
   if (callee.schema == nullptr) return refused(node, "not a standard operator at this opset");
   if (callee.schema->kernel == nullptr) return refused(node, "onyx runs it as a function");
+  eval_internal::capOneDnnIsa();
   AloneHost host;
   KernelContext ctx(node, *callee.schema, callee.opset.value_or(0), host);
   ctx.inputs_.resize(inputs.size(), nullptr);

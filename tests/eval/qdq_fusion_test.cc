@@ -23,9 +23,6 @@ namespace {
 
 using testing::valuesOf;
 
-// Runs `text` on `x` with fusions on (at 1 and 2 threads) and off, and expects the quantized
-// outputs within one step of each other and the fused steps to be `steps` (when the CPU has
-// exact int8 products; elsewhere the groups decline and the outputs are equal).
 // Float inputs named `names`, of `shape`, uniform in [-3, 3): past the quantized range at both
 // ends, so that quantizing them saturates.
 std::vector<NamedValue> wideInputs(const std::vector<std::string>& names,
@@ -45,10 +42,12 @@ struct LiteralAndFused {
   testing::StepRecorder recorder;
 };
 std::optional<LiteralAndFused> runBoth(const Model& model, const std::vector<NamedValue>& inputs,
-                                       int threads = 1) {
+                                       int threads = 1,
+                                       std::optional<CpuTier> tier = std::nullopt) {
   auto both = std::make_optional<LiteralAndFused>();
   EvalOptions options;
   options.threads = threads;
+  options.max_isa = tier;
   options.fusions = false;
   Result<std::vector<EvalValue>> literal = evaluate(model, inputs, options);
   options.fusions = true;
@@ -62,16 +61,19 @@ std::optional<LiteralAndFused> runBoth(const Model& model, const std::vector<Nam
   return both;
 }
 
-void expectWithinOneStep(const std::string& text, const std::vector<NamedValue>& inputs,
-                         const std::vector<std::string>& steps, bool is_signed) {
-  Result<Model> model = parseText(text);
-  ASSERT_TRUE(model) << model.status().toString() << "\n" << text;
-  auto widened = [is_signed](const EvalValue& value) {
-    return testing::byteValues(value, is_signed);
-  };
+// Whether the int8 groups run as one at `tier`: oneDNN's byte products are exact from VNNI
+// on; below, the groups decline and their nodes run.
+bool groupsRunAt(CpuTier tier) { return eval_internal::int8ProductsExact(tier); }
+
+// expectWithinOneStep at one CPU tier.
+template <class Widen>
+void expectWithinOneStepAt(const Model& model, const std::string& text,
+                           const std::vector<NamedValue>& inputs,
+                           const std::vector<std::string>& steps, const Widen& widened,
+                           CpuTier tier) {
   std::vector<int32_t> expected, first;
   for (int threads : {1, 2}) {
-    std::optional<LiteralAndFused> both = runBoth(*model, inputs, threads);
+    std::optional<LiteralAndFused> both = runBoth(model, inputs, threads, tier);
     ASSERT_TRUE(both);
     const testing::StepRecorder& recorder = both->recorder;
     if (threads == 1) expected = widened(both->literal[0]);
@@ -88,12 +90,28 @@ void expectWithinOneStep(const std::string& text, const std::vector<NamedValue>&
     EXPECT_LE(differing, got.size() / 20 + 1);
     if (threads == 1) first = got;
     EXPECT_EQ(got, first) << "1 and 2 threads differ";
-    if (eval_internal::int8ProductsExact()) {
+    if (groupsRunAt(tier)) {
       EXPECT_EQ(recorder.steps, steps);
       EXPECT_EQ(recorder.declined, 0u);
     } else {
       EXPECT_EQ(got, expected) << "declined groups run their nodes";
     }
+  }
+}
+
+// Runs `text` on `x` with fusions on (at 1 and 2 threads, at each CPU tier) and off, and
+// expects the quantized outputs within one step of each other and the fused steps to be
+// `steps` where the groups run (groupsRunAt); elsewhere the outputs equal the literal ones.
+void expectWithinOneStep(const std::string& text, const std::vector<NamedValue>& inputs,
+                         const std::vector<std::string>& steps, bool is_signed) {
+  Result<Model> model = parseText(text);
+  ASSERT_TRUE(model) << model.status().toString() << "\n" << text;
+  auto widened = [is_signed](const EvalValue& value) {
+    return testing::byteValues(value, is_signed);
+  };
+  for (CpuTier tier : testing::cpuTiersToTest()) {
+    SCOPED_TRACE(std::string("at the CPU tier ") + std::string(cpuTierName(tier)));
+    expectWithinOneStepAt(*model, text, inputs, steps, widened, tier);
   }
 }
 
@@ -399,15 +417,23 @@ TEST(QdqAdd, ADequantizeLinearEveryReaderReadsAroundRunsOnlyWhenAGroupDeclines) 
   Result<Model> model = parseText(residualModel("int8"));
   ASSERT_TRUE(model) << model.status().toString();
   std::vector<NamedValue> inputs = wideInputs({"x"}, {1, 4, 5, 5}, 302);
-  std::optional<LiteralAndFused> both = runBoth(*model, inputs);
-  ASSERT_TRUE(both);
-  const testing::StepRecorder& recorder = both->recorder;
-  std::vector<int8_t> got = valuesOf<int8_t>(both->fused[0]);
-  std::vector<int8_t> expected = valuesOf<int8_t>(both->literal[0]);
-  ASSERT_EQ(got.size(), expected.size());
-  for (size_t i = 0; i < got.size(); ++i) ASSERT_LE(std::abs(got[i] - expected[i]), 1) << i;
-  EXPECT_EQ(recorder.declined, 4u) << "the Add's group: DequantizeLinear, Add, Relu, Quantize";
-  EXPECT_EQ(recorder.steps.size(), 3u);
+  for (CpuTier tier : testing::cpuTiersToTest()) {
+    SCOPED_TRACE(std::string("at the CPU tier ") + std::string(cpuTierName(tier)));
+    std::optional<LiteralAndFused> both = runBoth(*model, inputs, 1, tier);
+    ASSERT_TRUE(both);
+    const testing::StepRecorder& recorder = both->recorder;
+    std::vector<int8_t> got = valuesOf<int8_t>(both->fused[0]);
+    std::vector<int8_t> expected = valuesOf<int8_t>(both->literal[0]);
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t i = 0; i < got.size(); ++i) ASSERT_LE(std::abs(got[i] - expected[i]), 1) << i;
+    if (groupsRunAt(tier)) {
+      EXPECT_EQ(recorder.declined, 4u) << "the Add's group: DequantizeLinear, Add, Relu, Quantize";
+      EXPECT_EQ(recorder.steps.size(), 3u);
+    } else {
+      EXPECT_EQ(recorder.declined, 7u) << "the convolution's group (3 nodes) and the Add's (4)";
+      EXPECT_EQ(got, expected) << "every node ran as it does alone";
+    }
+  }
 }
 
 }  // namespace

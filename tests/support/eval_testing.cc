@@ -78,6 +78,17 @@ size_t elementCount(const std::vector<int64_t>& shape) {
   return count;
 }
 
+std::vector<CpuTier> cpuTiersToTest() {
+  std::vector<CpuTier> tiers;
+  const CpuTier top = cappedCpuTierOrBaseline();
+  for (CpuTier tier = CpuTier::kBaseline; tier <= top;
+       tier = static_cast<CpuTier>(static_cast<int>(tier) + 1)) {
+    tiers.push_back(tier);
+    if (tier == CpuTier::kAmx) break;
+  }
+  return tiers;
+}
+
 double floatUlp(double value) {
   if (value == 0) return std::ldexp(1.0, -149);
   int exponent = 0;

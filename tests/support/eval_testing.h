@@ -35,6 +35,11 @@ std::vector<std::vector<float>> floatOutputs(const Model& model,
 std::string threadCountDifference(const Model& model, const std::vector<NamedValue>& inputs,
                                   int threads = 2);
 
+/// The CPU tiers a test runs a tier-dependent path at (through EvalOptions::max_isa): every
+/// tier from the baseline up to the one in force here (the CPU's, capped by ONYX_MAX_ISA).
+/// A test states what each tier must do, so that its verdict never depends on the host.
+std::vector<CpuTier> cpuTiersToTest();
+
 /// A unit in the last place of a float in |value|'s binade (2^-149 at 0 and below the normal
 /// range): the tolerance unit of tests that compare a FLOAT kernel with a DOUBLE result.
 double floatUlp(double value);

@@ -6,8 +6,9 @@
 
 namespace onyx::testing {
 
-ToolRun runOnyx(const std::string& arguments, Stderr stderr_mode) {
-  std::string command = std::string(ONYX_TOOL_PATH) + " " + arguments +
+ToolRun runOnyx(const std::string& arguments, Stderr stderr_mode, const std::string& environment) {
+  std::string command = (environment.empty() ? "" : "env " + environment + " ") +
+                        std::string(ONYX_TOOL_PATH) + " " + arguments +
                         (stderr_mode == Stderr::kMerged ? " 2>&1" : " 2>/dev/null");
   ToolRun run{-1, {}};
   FILE* pipe = popen(command.c_str(), "r");

@@ -13,7 +13,9 @@ struct ToolRun {
 
 enum class Stderr { kMerged, kDropped };
 
-/// Runs `onyx <arguments>` through the shell (arguments are shell words).
-ToolRun runOnyx(const std::string& arguments, Stderr stderr_mode);
+/// Runs `onyx <arguments>` through the shell (arguments are shell words), with the settings
+/// `environment` holds ("NAME=VALUE ...", shell words) added to its environment.
+ToolRun runOnyx(const std::string& arguments, Stderr stderr_mode,
+                const std::string& environment = "");
 
 }  // namespace onyx::testing

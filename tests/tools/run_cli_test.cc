@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "onyx/core/array_elements.h"
+#include "onyx/core/cpu_tier.h"
 #include "onyx/core/mapped_file.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_array.h"
@@ -180,6 +181,21 @@ TEST_F(RunCli, TheExampleRunsOnMadeUpInputsSizedByDim) {
             std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("probabilities: FLOAT[2,10] = ["), std::string::npos) << run.out;
+}
+
+TEST_F(RunCli, MaxIsaCapsTheTierTheProfileNames) {
+  ToolRun capped = onyx("run " + kExample + " --dim N=1 --max-isa avx2 --profile --threads 1");
+  ASSERT_EQ(capped.status, 0) << capped.out;
+  // The tier in force is the lower of the cap and the CPU's own (a CPU below AVX2 stays there).
+  const std::string tier(cpuTierName(std::min(CpuTier::kAvx2, detectedCpuTier())));
+  EXPECT_NE(capped.out.find("CPU tier: " + tier), std::string::npos) << capped.out;
+  ToolRun bad = onyx("run " + kExample + " --dim N=1 --max-isa avx-512");
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  ToolRun bad_environment = testing::runOnyx("run " + kExample + " --dim N=1",
+                                             testing::Stderr::kMerged, "ONYX_MAX_ISA=sse9");
+  EXPECT_EQ(bad_environment.status, 2) << bad_environment.out;
+  EXPECT_NE(bad_environment.out.find("ONYX_MAX_ISA is 'sse9'"), std::string::npos)
+      << bad_environment.out;
 }
 
 TEST_F(RunCli, MadeUpInputsDependOnlyOnTheSeed) {

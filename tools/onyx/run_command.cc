@@ -1,6 +1,7 @@
 // `onyx run MODEL [--input NAME=FILE]... [--dim NAME=VALUE]... [--output-dir DIR]
 // [--format pb|npy] [--threads N] [--seed S] [--max-iterations N] [--no-fusions]
-// [--constant-initializers] [--json] [--repeat N] [--warmup K] [--profile]`: evaluates the model.
+// [--constant-initializers] [--max-isa TIER] [--json] [--repeat N] [--warmup K] [--profile]`:
+// evaluates the model.
 // Inputs are .pb files (a TensorProto, or the SequenceProto/MapProto/OptionalProto an input of that
 // type takes, as in ONNX backend test cases) or .npy files; a tensor input left out is made up from
 // its declared type and the seed (generated_inputs.h), symbolic dims sized by --dim. Each output is
@@ -16,12 +17,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 
 #include "commands.h"
 #include "generated_inputs.h"
 #include "onyx/core/array_elements.h"
+#include "onyx/core/cpu_tier.h"
 #include "onyx/core/file_writer.h"
 #include "onyx/core/mapped_file.h"
 #include "onyx/eval/evaluator.h"
@@ -54,6 +57,7 @@ struct RunArguments {
   int warmup = -1;  // -1: one warm-up run when timing, none otherwise
   bool profile = false;
   bool json = false;
+  std::string max_isa;  // empty: ONYX_MAX_ISA's or none
 };
 
 Result<EvalValue> readInput(const Graph& graph, const std::string& name, const std::string& path) {
@@ -186,7 +190,7 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 template <class OutputName>
 void printRunReport(const std::vector<EvalValue>& outputs, const OutputName& outputName,
                     double first_run, const std::vector<double>& timed, int warmup,
-                    const StepProfile* profile) {
+                    const StepProfile* profile, CpuTier tier) {
   for (size_t i = 0; i < outputs.size(); ++i) {
     fmt::print("{}: {}\n", outputName(i), describeValue(outputs[i]));
   }
@@ -200,6 +204,10 @@ void printRunReport(const std::vector<EvalValue>& outputs, const OutputName& out
                formatLatencyTable(summarizeLatency(timed)));
   }
   if (profile != nullptr) {
+    fmt::print("\nCPU tier: {}{}\n", cpuTierName(tier),
+               tier == detectedCpuTier()
+                   ? ""
+                   : fmt::format(" (capped; the CPU's own: {})", cpuTierName(detectedCpuTier())));
     double all_timed = 0;
     for (double elapsed : timed) all_timed += elapsed;
     fmt::print("\n{}", profile->format(timed.size(), all_timed));
@@ -207,6 +215,14 @@ void printRunReport(const std::vector<EvalValue>& outputs, const OutputName& out
 }
 
 int runModel(const RunArguments& arguments) {
+  // Through the environment, so that oneDNN's primitives, whose cap is process-wide and read
+  // before their first use, follow it too (onyx/core/cpu_tier.h).
+  if (!arguments.max_isa.empty()) setenv("ONYX_MAX_ISA", arguments.max_isa.c_str(), 1);
+  Result<CpuTier> tier = cappedCpuTier();
+  if (!tier) {
+    fmt::print(stderr, "onyx: {}\n", tier.status().message());
+    return kExitUnreadable;
+  }
   Result<Model> loaded = loadModel(arguments.path);
   if (!loaded) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", arguments.path, loaded.status().toString());
@@ -274,6 +290,7 @@ int runModel(const RunArguments& arguments) {
       report["outputs"].push_back(
           {{"name", outputName(i)}, {"value", describeValue((*outputs)[i])}});
     }
+    report["cpu_tier"] = std::string(cpuTierName(*tier));
     report["first_run_ms"] = first_run;
     report["timed_runs_ms"] = timed;
     if (profile)
@@ -282,7 +299,7 @@ int runModel(const RunArguments& arguments) {
                report.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   } else {
     printRunReport(outputs.value(), outputName, first_run, timed, warmup,
-                   profile ? &*profile : nullptr);
+                   profile ? &*profile : nullptr, *tier);
   }
   if (arguments.output_dir.empty()) return kExitOk;
   std::error_code error;
@@ -337,6 +354,11 @@ void addRunCommand(CLI::App& app, int& exit_code) {
   command->add_flag("--profile", arguments->profile,
                     "print the time per operator type and the slowest steps, inside subgraphs "
                     "and function bodies too");
+  command
+      ->add_option("--max-isa", arguments->max_isa,
+                   "the highest CPU tier kernels may use: avx2, avx512, avx512_vnni or amx "
+                   "(as ONYX_MAX_ISA; default: the CPU's own)")
+      ->check(CLI::IsMember({"baseline", "avx2", "avx512", "avx512_vnni", "amx"}));
   command->add_flag("--json", arguments->json,
                     "print one JSON object instead: the outputs, the run times and, with "
                     "--profile, traceEvents (a Chrome trace: chrome://tracing, Perfetto)");

@@ -15,6 +15,7 @@
 #include <string_view>
 #include <vector>
 
+#include "onyx/core/cpu_tier.h"
 #include "onyx/core/status.h"
 #include "onyx/ir/model.h"
 #include "onyx/ops/eval_value.h"
@@ -73,6 +74,11 @@ struct EvalOptions {
   /// (onyx/ir/constant_value.h), where it is so whatever this says: their inputs take no
   /// value from the caller.
   bool constant_initializers = false;
+  /// The highest CPU tier the kernels may use (onyx/core/cpu_tier.h), below the CPU's own and
+  /// ONYX_MAX_ISA's; nullopt: no cap of its own. Results are the same at every tier (integer
+  /// kernels exactly, float ones up to rounding); only speed differs. oneDNN's float
+  /// primitives follow ONYX_MAX_ISA alone, which is process-wide.
+  std::optional<CpuTier> max_isa;
   /// Told of each step and of warnings; not owned, may be null.
   EvalObserver* observer = nullptr;
 };

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "onyx/core/cpu_tier.h"
 #include "onyx/core/status.h"
 #include "onyx/ops/eval_value.h"
 #include "onyx/ops/node_context.h"
@@ -49,6 +50,9 @@ class KernelHost {
   virtual uint64_t seed() const { return 0; }
   /// A bound on loop iterations beyond what the model itself bounds.
   virtual int64_t maxIterations() const { return int64_t{1} << 31; }
+  /// The CPU tier kernels may use (onyx/core/cpu_tier.h): the evaluator's session cap; by
+  /// default the environment's. Results must not depend on it.
+  virtual CpuTier cpuTier() const { return cappedCpuTierOrBaseline(); }
   /// Calls body(part) for each part in [0, parts), possibly on several threads at once;
   /// returns when all are done.
   virtual void runParts(size_t parts, const std::function<void(size_t part)>& body) {
@@ -96,6 +100,7 @@ class KernelContext : public NodeContext {
   int threads() const { return host_->threads(); }
   uint64_t seed() const { return host_->seed(); }
   int64_t maxIterations() const { return host_->maxIterations(); }
+  CpuTier cpuTier() const { return host_->cpuTier(); }
   const NativeKernels* nativeKernels() const { return host_->nativeKernels(); }
   /// KernelHost::runParts; kernels use ops::parallelFor (src/ops/kernels.h).
   void runParts(size_t parts, const std::function<void(size_t part)>& body) const {

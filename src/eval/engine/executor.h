@@ -42,6 +42,7 @@ class Executor final : public KernelHost {
     pool_.run(parts, body);
   }
   int64_t maxIterations() const override { return options_.max_iterations; }
+  CpuTier cpuTier() const override { return tier_; }
   const NativeKernels* nativeKernels() const override;
 
  private:
@@ -75,6 +76,7 @@ class Executor final : public KernelHost {
   BufferPool buffers_;
   Position at_;
   int depth_ = 0;
+  CpuTier tier_;
 };
 
 }  // namespace onyx::eval_internal

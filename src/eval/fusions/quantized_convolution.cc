@@ -76,7 +76,8 @@ class QdqConvolutionStep final : public FusedStep {
                                   .y_type = y_.type,
                                   .relu = group_.relu != nullptr,
                                   .output_channels_last = writesChannelsLast(),
-                                  .threads = run.host().threads()};
+                                  .threads = run.host().threads(),
+                                  .tier = run.host().cpuTier()};
     Result<std::optional<Array>> result = convolution_.run(call);
     if (!result) return result.status();
     if (!*result) return false;

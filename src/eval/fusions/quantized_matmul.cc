@@ -48,7 +48,8 @@ class QdqMatMulStep final : public FusedStep {
                              .y_scale = y_.scale,
                              .y_zero = y_.zero,
                              .y_type = y_.type,
-                             .threads = run.host().threads()};
+                             .threads = run.host().threads(),
+                             .tier = run.host().cpuTier()};
     Result<std::optional<Array>> result = product_.run(call);
     if (!result) return result.status();
     if (!*result) return false;

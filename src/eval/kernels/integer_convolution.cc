@@ -72,7 +72,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
   if (window.rank() != 2 || !isByteTensor(call.x) || !isByteTensor(call.weights) ||
-      !int8ProductsExact()) {
+      !int8ProductsExact(call.tier)) {
     return notHandled();
   }
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {

@@ -25,6 +25,7 @@
 #include <optional>
 
 #include "onyx/core/array.h"
+#include "onyx/core/cpu_tier.h"
 #include "onyx/ops/kernel_context.h"
 #include "ops/nn/conv_kernels.h"
 
@@ -38,6 +39,8 @@ struct IntegerConvolutionCall {
   bool weights_fixed = false;      // the same elements on every run (an initializer)
   const Array* w_zero = nullptr;   // one value or one per output channel, or null (0)
   int threads = 1;
+  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the call declines.
+  CpuTier tier = CpuTier::kBaseline;
   /// The node's context, whose threads the layout steps split over; null: this thread.
   const KernelContext* ctx = nullptr;
 };

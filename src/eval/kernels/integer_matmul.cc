@@ -47,7 +47,7 @@ IntegerMatMul::~IntegerMatMul() = default;
 
 Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
   if (!isByteTensor(call.a) || !isByteTensor(call.b) || call.a->rank() < 1 || call.b->rank() != 2 ||
-      !int8ProductsExact()) {
+      !int8ProductsExact(call.tier)) {
     return notHandled();
   }
   const std::vector<int64_t>& a_shape = call.a->shape();

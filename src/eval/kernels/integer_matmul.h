@@ -19,6 +19,7 @@
 #include <optional>
 
 #include "onyx/core/array.h"
+#include "onyx/core/cpu_tier.h"
 
 namespace onyx::eval_internal {
 
@@ -29,6 +30,8 @@ struct IntegerMatMulCall {
   bool b_fixed = false;           // the same elements on every run (an initializer)
   const Array* b_zero = nullptr;  // null (0), one value, or N values ([N] or [1, N])
   int threads = 1;
+  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the call declines.
+  CpuTier tier = CpuTier::kBaseline;
 };
 
 /// One node's oneDNN primitive and prepared b, kept between runs.

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "onyx/core/array.h"
+#include "onyx/core/cpu_tier.h"
 
 namespace onyx::eval_internal {
 
@@ -62,18 +63,16 @@ inline bool onlyReference(const dnnl::primitive_desc_base& description) {
   return std::string(description.impl_info_str()).starts_with("ref");
 }
 
-/// Whether oneDNN's int8 products are exact on this CPU: with VNNI or AMX it multiplies bytes
-/// into int32 directly; without, through an int16 step that saturates.
-inline bool int8ProductsExact() {
-  static const bool exact = [] {
-    auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());
-    auto has = [isa](dnnl::cpu_isa wanted) {
-      auto bits = static_cast<unsigned>(wanted);
-      return (isa & bits) == bits;
-    };
-    return has(dnnl::cpu_isa::avx512_core_vnni) || has(dnnl::cpu_isa::avx2_vnni);
-  }();
-  return exact;
-}
+/// Caps oneDNN's code generation at the tier ONYX_MAX_ISA names (onyx/core/cpu_tier.h), once
+/// per process and before its first primitive: oneDNN's cap is process-wide and fixed from
+/// its first use on. A session's own lower cap (EvalOptions::max_isa) so governs onyx's
+/// choices, not the instructions of oneDNN's float primitives.
+void capOneDnnIsa();
+
+/// Whether oneDNN's int8 products are exact for a session at `tier`: with VNNI or AMX it
+/// multiplies bytes into int32 directly; without, through an int16 step that saturates. The
+/// tier alone decides (AVX-VNNI without AVX-512 counts as avx2), so that a capped session
+/// takes the path a CPU of its tier would, and a test's verdict depends on the tier only.
+bool int8ProductsExact(CpuTier tier);
 
 }  // namespace onyx::eval_internal

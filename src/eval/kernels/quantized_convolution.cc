@@ -62,7 +62,7 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
   const ops::nn::Window& window = s.window;
   if (window.rank() != 2 || call.x == nullptr || call.weights == nullptr ||
       !isByteType(call.x->type()) || call.weights->type() != ElementType::kInt8 ||
-      !isByteType(call.y_type) || !int8ProductsExact()) {
+      !isByteType(call.y_type) || !int8ProductsExact(call.tier)) {
     return notHandled();
   }
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {

@@ -21,6 +21,7 @@
 #include <span>
 
 #include "onyx/core/array.h"
+#include "onyx/core/cpu_tier.h"
 #include "ops/nn/conv_kernels.h"
 
 namespace onyx::eval_internal {
@@ -42,6 +43,8 @@ struct QuantizedConvolutionCall {
   bool relu = false;  // the result clamped below at y_zero (a Relu before the quantization)
   bool output_channels_last = false;
   int threads = 1;
+  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the call declines.
+  CpuTier tier = CpuTier::kBaseline;
 };
 
 /// One node's (or group's) primitive and reordered weights, kept between runs.

@@ -53,7 +53,7 @@ QuantizedMatMul::~QuantizedMatMul() = default;
 Result<std::optional<Array>> QuantizedMatMul::run(const QuantizedMatMulCall& call) {
   if (!isByteTensor(call.a) || !isByteTensor(call.b) || call.a->rank() < 2 ||
       (call.y_type != ElementType::kUint8 && call.y_type != ElementType::kInt8) ||
-      !int8ProductsExact()) {
+      !int8ProductsExact(call.tier)) {
     return notHandled();
   }
   const std::vector<int64_t>& a_shape = call.a->shape();

@@ -16,6 +16,7 @@
 #include <span>
 
 #include "onyx/core/array.h"
+#include "onyx/core/cpu_tier.h"
 
 namespace onyx::eval_internal {
 
@@ -32,6 +33,8 @@ struct QuantizedMatMulCall {
   int32_t y_zero = 0;
   ElementType y_type = ElementType::kUint8;  // UINT8 or INT8
   int threads = 1;
+  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the call declines.
+  CpuTier tier = CpuTier::kBaseline;
 };
 
 /// One group's primitive and prepared b, kept between runs.

@@ -32,6 +32,7 @@ class OnednnConvInteger final : public ProvidedKernel {
                                 .weights_fixed = weights_constant_,
                                 .w_zero = ctx.inputArray(3),
                                 .threads = ctx.threads(),
+                                .tier = ctx.cpuTier(),
                                 .ctx = &ctx};
     return tookResult(ctx, convolution_.run(call));
   }

@@ -24,7 +24,8 @@ class OnednnMatMulInteger final : public ProvidedKernel {
                            .b = ctx.inputArray(1),
                            .b_fixed = b_constant_,
                            .b_zero = ctx.inputArray(3),
-                           .threads = ctx.threads()};
+                           .threads = ctx.threads(),
+                           .tier = ctx.cpuTier()};
     if (call.a == nullptr || call.b == nullptr) return false;
     return tookResult(ctx, product_.run(call));
   }
