@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs the Debian packages onyx builds with (no argument) or builds and tests with (`test`),
-# when any is missing.
+# Installs the Debian packages onyx builds with (no argument), builds and tests with (`test`),
+# or builds and packages with (`package`), when any is missing.
 set -euo pipefail
 # What building onyx and running its main job need (scripts/run-example.sh): the compiler, the
 # libraries it links, the Python package's headers, NumPy for the example's input. GoogleTest
@@ -14,6 +14,11 @@ packages=(cmake ninja-build g++ pkg-config ccache
 # OpenCL GPU runtime) and fails without it; libdnnl-dev only recommends it, and recommends are
 # not installed here.
 # ccache: the builds keep their objects between runs (scripts/configure.sh).
+if [ "${1:-}" = package ]; then
+  # What scripts/package_test.sh needs beyond the build's: cpack's dpkg-shlibdeps, and pip
+  # into a virtual environment with setuptools from Debian.
+  packages+=(dpkg-dev python3-venv python3-pip python3-setuptools python3-wheel)
+fi
 if [ "${1:-}" = test ]; then
   # What only the tests need (scripts/test.sh): the sanitizer build's clang, the oracles
   # (libprotobuf and Debian's onnx), pytest, Google Benchmark for the benchmarks' build, and
