@@ -31,6 +31,11 @@
 #                          in four or five takes half as long again; five let two such
 #                          outliers move the median)
 #     MODELS="a.onnx ..."  only these models
+#     TIERS="native avx2"  the CPU tiers onyx runs at (onyx/core/cpu_tier.h): native, and
+#                          each name given run again under ONYX_MAX_ISA=name (rows "at
+#                          NAME"); default "native avx2" where the CPU has AVX-512, else
+#                          "native". onnxruntime cannot be capped: it runs native, and a
+#                          capped row sets onyx at that tier beside it.
 #     QUANT=1              issue 33's rows (above) instead of the default list; naming any
 #                          of them in MODELS works too. Their QDQ models' scales come from a
 #                          run of the float model in onyx's Python package, built here too
@@ -45,11 +50,18 @@ node_dir=build/bench-node
 default_models="eval_resnet50.onnx eval_encoder.onnx eval_mobilenetv3.onnx \
 eval_db_detector.onnx eval_resnet50_bn.onnx eval_nhwc_cnn.onnx eval_chain.onnx \
 eval_mbv3_small_paddle.onnx eval_logmel.onnx eval_recurrent_vad.onnx"
-# Issue 33's rows: what make_quant_models.py writes.
+# Issue 33's rows and issue 43's (the U²-Net at 1024x1024): what make_quant_models.py writes.
 quant_models="eval_u2net.onnx quant_resnet50_dynamic.onnx \
 quant_u2net_dynamic.onnx quant_encoder_dynamic.onnx quant_resnet50_qdq.onnx \
 quant_u2net_qdq.onnx quant_encoder_qdq.onnx fp16_resnet50.onnx fp16_u2net.onnx \
-fp16_encoder.onnx"
+fp16_encoder.onnx eval_u2net1024.onnx quant_u2net1024_dynamic.onnx quant_u2net1024_qdq.onnx \
+fp16_u2net1024.onnx"
+if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
+  tiers=${TIERS:-native avx2}
+else
+  tiers=${TIERS:-native}
+fi
+echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1); onyx tiers: $tiers"
 if [ "${QUANT:-0}" = 1 ]; then
   model_list=${MODELS:-$quant_models}
 else
@@ -89,6 +101,19 @@ for model in $model_list; do
     rm -f "$outputs"
     "$build/bench/onyx_bench_eval" "$models/$model" --threads="$threads" --reps="$reps" \
       --outputs="$outputs" | tee -a "$out" || echo "onyx failed on $model"
+    for tier in $tiers; do
+      [ "$tier" = native ] && continue
+      # The same runs capped; their outputs against the native run's (integer operators
+      # give the same bits at every tier; float kernels may round otherwise).
+      tier_outputs=$results/${model%.onnx}.onyx$threads.$tier.bin
+      ONYX_MAX_ISA=$tier "$build/bench/onyx_bench_eval" "$models/$model" --threads="$threads" \
+        --reps="$reps" --outputs="$tier_outputs" | sed "s/^\(RESULT\|FIRST\)|onyx|/\1|onyx@$tier|/" |
+        tee -a "$out" || echo "onyx at $tier failed on $model"
+      if [ -e "$outputs" ] && [ -e "$tier_outputs" ]; then
+        cmp -s "$outputs" "$tier_outputs" && same=identical || same=differ
+        echo "TIER|$model|$threads|$tier|$same" | tee -a "$out"
+      fi
+    done
     NODE_PATH=$node_dir/node_modules node bench/eval_bench_ort.js "$models/$model" "$threads" \
       "$reps" $([ -e "$outputs" ] && echo "$outputs") | tee -a "$out" ||
       echo "onnxruntime failed on $model"
@@ -117,7 +142,8 @@ issue32_models="eval_mbv3_small_paddle.onnx eval_logmel.onnx eval_recurrent_vad.
 eval_nhwc_cnn.onnx"
 echo "== onyx / onnxruntime: warm median (target <= 1.5, issue 32's and 33's rows 1.2), first" \
   "run (target <= 1.0, issue 32's rows 1.2), outputs"
-awk -F'|' -v models="$model_list" -v small="$issue32_models" -v quant="$quant_models" '
+awk -F'|' -v models="$model_list" -v small="$issue32_models" -v quant="$quant_models" \
+  -v tiers="$tiers" '
   function key(model, threads) { return model " at " threads " thread" (threads == 1 ? "" : "s") }
   function ms(value) {
     return sprintf(value >= 100 ? "%.0f" : value >= 10 ? "%.1f" : "%.2f", value)
@@ -144,7 +170,9 @@ awk -F'|' -v models="$model_list" -v small="$issue32_models" -v quant="$quant_mo
   /^FIRST\|/ { firsts[$2, key($3, $4)] = firsts[$2, key($3, $4)] " " $5 }
   /^OUTPUTS\|/ { difference[key($2, $3)] = $4; largest[key($2, $3)] = $5 }
   /^THREADS\|/ { same[$2] = $3 }
+  /^TIER\|/ { tier_same[$2, $3, $4] = $5 }
   END {
+    tier_count = split(tiers, tier_list, " ")
     for (k in firsts) {
       n = split(firsts[k], values, " ")
       first[k] = median(values, n)
@@ -161,6 +189,15 @@ awk -F'|' -v models="$model_list" -v small="$issue32_models" -v quant="$quant_mo
             list[m] in is_small || list[m] in is_quant ? "1.2" : "1.5")
         row(k ", first run", first["onyx", k], first["onnxruntime", k],
             list[m] in is_small ? "1.2" : "1.0")
+        for (n = 1; n <= tier_count; ++n) {
+          if (tier_list[n] == "native") continue
+          row(k " at " tier_list[n] " (onnxruntime native)", warm["onyx@" tier_list[n], k],
+              warm["onnxruntime", k], list[m] in is_small || list[m] in is_quant ? "1.2" : "1.5")
+          if ((list[m], t, tier_list[n]) in tier_same) {
+            printf "OUTPUTS|%s: onyx at %s and native: %s\n", k, tier_list[n],
+              tier_same[list[m], t, tier_list[n]]
+          }
+        }
         if (k in difference) {
           relative = (largest[k] > 0 ? difference[k] / largest[k] : difference[k])
           printf "OUTPUTS|%s: largest |onyx - onnxruntime| / largest |onnxruntime| = %s / %s" \

@@ -16,8 +16,11 @@ QUANT=1; issue 33), each beside its input manifest as bench/make_eval_models.py 
                              work); 119 convolutions, 7.3 G multiply-adds, opset 17.
                              Input [1, 3, 320, 320], output [1, 1, 320, 320] (the fused map
                              only; the exported net's six side Sigmoids are left out).
+  eval_u2net1024.onnx        The same net at 1024x1024 (issue 43: the size a user's
+                             segmentation runs at; 75 G multiply-adds).
 
-From eval_resnet50.onnx, eval_u2net.onnx and eval_encoder.onnx (made first when missing):
+From eval_resnet50.onnx, eval_u2net.onnx, eval_u2net1024.onnx and eval_encoder.onnx (made first
+when missing):
 
   quant_NAME_dynamic.onnx    As onnxruntime's quantize_dynamic writes it (uint8 weights per
                              tensor): each Conv with an initializer weight becomes
@@ -412,7 +415,8 @@ def to_float16(model):
 
 SOURCES = {"resnet50": ("eval_resnet50.onnx", em.make_resnet50),
            "u2net": ("eval_u2net.onnx", make_u2net),
-           "encoder": ("eval_encoder.onnx", em.make_encoder)}
+           "encoder": ("eval_encoder.onnx", em.make_encoder),
+           "u2net1024": ("eval_u2net1024.onnx", lambda path: make_u2net(path, size=1024))}
 
 
 def write(path, make, force):
@@ -437,7 +441,8 @@ def derived(source, form):
     return make
 
 
-MODELS = [("eval_u2net.onnx", make_u2net)] + [
+MODELS = [("eval_u2net.onnx", make_u2net),
+          ("eval_u2net1024.onnx", lambda path: make_u2net(path, size=1024))] + [
     (file.format(name), derived(name, form))
     for file, form in [("quant_{}_dynamic.onnx", lambda model, feeds: quantize_dynamic(model)),
                        ("quant_{}_qdq.onnx", quantize_static),
