@@ -1,9 +1,10 @@
 // Internal: what the quantization kernels share (QuantizeLinear, DequantizeLinear,
 // DynamicQuantizeLinear, QLinearMatMul, MatMulInteger): where an element's scale is, rounding
 // to a type's precision, and an integer matrix product with zero points per tensor, row or
-// column.
+// column (of bytes through ops/nn/byte_pair_gemm.h).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
@@ -14,6 +15,7 @@
 #include "onyx/core/array_elements.h"
 #include "onyx/core/float_formats.h"
 #include "ops/kernels.h"
+#include "ops/nn/byte_pair_gemm.h"
 
 namespace onyx::ops::quant {
 
@@ -213,6 +215,9 @@ class MatrixParameter {
     return parameter;
   }
 
+  /// The parameter's tensor; null when absent.
+  const Array* array() const { return value_; }
+
   /// The value for the result's element (`batch`, `row`, `column`).
   double at(size_t batch, size_t row, size_t column) const {
     if (value_ == nullptr) return 0;
@@ -227,18 +232,158 @@ class MatrixParameter {
   std::vector<size_t> batches_;  // for each batch of the result, the parameter's matrix
 };
 
-/// The integer matrix product (a - a_zero) @ (b - b_zero) of `product`'s shapes, accumulated
-/// in 64 bits and wrapped to int32 as the spec's 32-bit accumulator would. `then(batch, row,
-/// column, sum)` turns each sum into the result's element (returned as double and stored with
-/// storeDouble).
+// ---- integer matrix products ---------------------------------------------------------------
+
+/// Whether `array` is not null and INT8 or UINT8.
+inline bool isByteArray(const Array* array) {
+  return array != nullptr &&
+         (array->type() == ElementType::kInt8 || array->type() == ElementType::kUint8);
+}
+
+/// Rows of a packed together by byteMatMulSums: a task's product covers one block of rows. 96
+/// rows (16 panels of the kernel) make the packing of b, done once per block, a small part of
+/// the work.
+inline constexpr size_t kByteProductRowBlock = 96;
+
+/// to[r * columns + c] = bytes[first + r * columns + c] - row_zero[r] - column_zero[c], where
+/// `bytes` is INT8 or UINT8 and the zero points are bytes too: each difference lies in
+/// [-383, 383], within int16.
+inline void bytesLessZeros(const Array& bytes, size_t first, size_t rows, size_t columns,
+                           const std::vector<int32_t>& row_zero,
+                           const std::vector<int32_t>& column_zero, int16_t* to) {
+  // Byte pointers may alias anything: restrict says these do not, or the loop stays scalar.
+  int16_t* __restrict target = to;
+  const int32_t* __restrict zeros = column_zero.data();
+  auto widen = [&](const auto* __restrict from) {
+    for (size_t r = 0; r < rows; ++r) {
+      const int32_t row_offset = row_zero[r];
+      for (size_t c = 0; c < columns; ++c) {
+        target[r * columns + c] =
+            static_cast<int16_t>(from[first + r * columns + c] - row_offset - zeros[c]);
+      }
+    }
+  };
+  if (bytes.type() == ElementType::kInt8) {
+    widen(bytes.data<int8_t>());
+  } else {
+    widen(bytes.data<uint8_t>());
+  }
+}
+
+/// Whether byteMatMulSums takes the product: a, b and the zero points present all INT8 or
+/// UINT8.
+inline bool isByteProduct(const Array& a, const Array& b, const MatrixParameter& a_zero,
+                          const MatrixParameter& b_zero) {
+  auto byte_or_absent = [](const MatrixParameter& zero) {
+    return zero.array() == nullptr || isByteArray(zero.array());
+  };
+  return isByteArray(&a) && isByteArray(&b) && byte_or_absent(a_zero) && byte_or_absent(b_zero);
+}
+
+/// The sums of integerMatMul into `sums` (the result's elements in row-major order), for a
+/// product isByteProduct takes: by bytePairGemm (exact, and the same bits on every CPU tier and
+/// thread count), parallel over batches, blocks of rows and tiles of columns.
+inline void byteMatMulSums(const KernelContext& ctx, const Array& a, const Array& b,
+                           const MatrixProduct& product, const MatrixParameter& a_zero,
+                           const MatrixParameter& b_zero, int32_t* sums) {
+  const size_t mm = product.rows, kk = product.inner, nn = product.columns;
+  const size_t batches = product.a_index.size();
+  if (batches * mm * nn == 0) return;
+
+  // Each matrix of a and of b is widened (and a's packed) once, however many batches of the
+  // result broadcast it. A zero point's batch follows its operand's (MatrixParameter), so the
+  // first batch of the result that uses a matrix gives its zero points.
+  const size_t a_matrices = *std::max_element(product.a_index.begin(), product.a_index.end()) + 1;
+  const size_t b_matrices = *std::max_element(product.b_index.begin(), product.b_index.end()) + 1;
+  constexpr size_t kUnused = ~size_t{0};
+  std::vector<size_t> a_user(a_matrices, kUnused), b_user(b_matrices, kUnused);
+  for (size_t p = batches; p-- > 0;) {
+    a_user[product.a_index[p]] = p;
+    b_user[product.b_index[p]] = p;
+  }
+  const size_t row_blocks = (mm + kByteProductRowBlock - 1) / kByteProductRowBlock;
+  std::vector<nn::BytePairLeft> left(a_matrices * row_blocks);
+  {
+    std::vector<int16_t> widened(mm * kk);
+    std::vector<int32_t> row_zero(mm), no_zero(kk, 0);
+    for (size_t q = 0; q < a_matrices; ++q) {
+      if (a_user[q] == kUnused) continue;
+      for (size_t r = 0; r < mm; ++r) {
+        row_zero[r] = static_cast<int32_t>(a_zero.at(a_user[q], r, 0));
+      }
+      bytesLessZeros(a, q * mm * kk, mm, kk, row_zero, no_zero, widened.data());
+      for (size_t block = 0; block < row_blocks; ++block) {
+        const size_t r0 = block * kByteProductRowBlock;
+        left[q * row_blocks + block] = nn::BytePairLeft(std::min(kByteProductRowBlock, mm - r0), kk,
+                                                        widened.data() + r0 * kk, kk);
+      }
+    }
+  }
+  std::vector<int16_t> right(b_matrices * kk * nn);
+  {
+    std::vector<int32_t> no_zero(kk, 0), column_zero(nn);
+    for (size_t q = 0; q < b_matrices; ++q) {
+      if (b_user[q] == kUnused) continue;
+      for (size_t c = 0; c < nn; ++c) {
+        column_zero[c] = static_cast<int32_t>(b_zero.at(b_user[q], 0, c));
+      }
+      bytesLessZeros(b, q * kk * nn, kk, nn, no_zero, column_zero, right.data() + q * kk * nn);
+    }
+  }
+
+  // Column tiles of about 128K elements of b (as the convolutions take them), in whole panels of
+  // the kernel's 16 columns (a panel cut short costs a whole one).
+  size_t tile = std::max<size_t>(16, (size_t{1} << 17) / std::max<size_t>(kk, 1));
+  tile = std::min(nn, (tile + 15) / 16 * 16);
+  const size_t tiles = (nn + tile - 1) / tile;
+  const size_t tasks = batches * row_blocks * tiles;
+  const size_t work = std::min(mm, kByteProductRowBlock) * std::max<size_t>(kk, 1) * tile;
+  const bool avx2 = ctx.cpuTier() >= CpuTier::kAvx2;
+  parallelFor(ctx, tasks, std::max<size_t>(1, (size_t{1} << 16) / work),
+              [&](size_t begin, size_t end) {
+                for (size_t task = begin; task < end; ++task) {
+                  const size_t t = task % tiles;
+                  const size_t block = (task / tiles) % row_blocks;
+                  const size_t p = task / tiles / row_blocks;
+                  const size_t c0 = t * tile;
+                  const nn::BytePairLeft& rows = left[product.a_index[p] * row_blocks + block];
+                  const int16_t* columns = right.data() + product.b_index[p] * kk * nn + c0;
+                  int32_t* out = sums + (p * mm + block * kByteProductRowBlock) * nn + c0;
+                  nn::bytePairGemm(rows, std::min(tile, nn - c0), columns, nn, out, nn, avx2);
+                }
+              });
+}
+
+/// The integer matrix product (a - a_zero) @ (b - b_zero) of `product`'s shapes, summed as the
+/// spec's 32-bit accumulator does (wrapping). `then(batch, row, column, sum)` turns each sum
+/// into the result's element (returned as double and stored with storeDouble); it may be
+/// called from several threads at once. Bytes go through byteMatMulSums; other types (the
+/// float8 of QLinearMatMul) are summed here in 64 bits and wrapped.
 template <class Then>
-Result<Array> integerMatMul(const Array& a, const Array& b, const MatrixProduct& product,
-                            const MatrixParameter& a_zero, const MatrixParameter& b_zero,
-                            ElementType out_type, Then then) {
+Result<Array> integerMatMul(const KernelContext& ctx, const Array& a, const Array& b,
+                            const MatrixProduct& product, const MatrixParameter& a_zero,
+                            const MatrixParameter& b_zero, ElementType out_type, Then then) {
   Result<Array> made = Array::allocate(out_type, product.result);
   if (!made) return made.status();
   Array out = std::move(*made);
   size_t mm = product.rows, kk = product.inner, nn = product.columns;
+  if (isByteProduct(a, b, a_zero, b_zero)) {
+    std::vector<int32_t> sums(out.size());
+    byteMatMulSums(ctx, a, b, product, a_zero, b_zero, sums.data());
+    // Array keeps each element in its own byte or more (sub-byte types unpacked), so rows
+    // may be stored from different threads.
+    const size_t rows = product.a_index.size() * mm;
+    parallelFor(ctx, rows, std::max<size_t>(1, 4096 / std::max<size_t>(nn, 1)),
+                [&](size_t begin, size_t end) {
+                  for (size_t row = begin; row < end; ++row) {
+                    for (size_t c = 0; c < nn; ++c) {
+                      const size_t i = row * nn + c;
+                      storeDouble(out, i, then(row / mm, row % mm, c, sums[i]));
+                    }
+                  }
+                });
+    return out;
+  }
   std::vector<int64_t> left(mm * kk), right(kk * nn);
   for (size_t p = 0; p < product.a_index.size(); ++p) {
     for (size_t i = 0; i < mm * kk; ++i) {

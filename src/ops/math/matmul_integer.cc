@@ -29,8 +29,16 @@ Status runMatMulInteger(KernelContext& ctx) {
   Result<MatrixParameter> b_zero = MatrixParameter::of(ctx, "b_zero_point", ctx.inputArray(3),
                                                        MatrixParameter::Side::kColumns, *product);
   if (!b_zero) return b_zero.status();
+  if (quant::isByteProduct(*a, *b, *a_zero, *b_zero)) {
+    // The sums are the result: no conversion of each through `then`.
+    Result<Array> made = Array::allocate(ElementType::kInt32, product->result);
+    if (!made) return made.status();
+    quant::byteMatMulSums(ctx, *a, *b, *product, *a_zero, *b_zero, made->data<int32_t>());
+    ctx.setOutput(0, std::move(*made));
+    return Status::ok();
+  }
   Result<Array> out = quant::integerMatMul(
-      *a, *b, *product, *a_zero, *b_zero, ElementType::kInt32,
+      ctx, *a, *b, *product, *a_zero, *b_zero, ElementType::kInt32,
       [](size_t, size_t, size_t, int32_t sum) { return static_cast<double>(sum); });
   if (!out) return out.status();
   ctx.setOutput(0, std::move(*out));

@@ -68,7 +68,7 @@ Status runQLinearMatMul(KernelContext& ctx) {
     double value = static_cast<double>(sum) * multiplier + yz.at(batch, row, column);
     return std::clamp(std::nearbyint(value), range->first, range->second);
   };
-  Result<Array> out = quant::integerMatMul(*a, *b, *product, az, bz, out_type, then);
+  Result<Array> out = quant::integerMatMul(ctx, *a, *b, *product, az, bz, out_type, then);
   if (!out) return out.status();
   ctx.setOutput(0, std::move(*out));
   return Status::ok();

@@ -3,19 +3,21 @@
 //
 // - `gemm`: the matrix multiply of the non-float convolutions (row-major, with leading
 //   dimensions as BLAS's gemm has them); float ones go through oneDNN's sgemm
-//   (ops/matrix_multiply.h).
+//   (ops/matrix_multiply.h), integer ones through bytePairGemm (ops/nn/byte_pair_gemm.h).
 // - `Window`: the sliding-window geometry of a node, read from its attributes against the
 //   actual input shape (the same arithmetic as the shape rules of window_shape.h).
 // - `TapTable`, `im2col`, `col2imAdd`: gathering an image's windows into the columns of a
 //   matrix, and adding columns back into an image, over any number of spatial axes.
 // - `convolve`: a grouped N-d convolution as im2col + gemm, parallel over column tiles.
-// - `integerConvolution`: ConvInteger's and QLinearConv's zero-point-corrected convolution.
+// - `integerConvolution`: ConvInteger's and QLinearConv's convolution of bytes less their zero
+//   points, its columns gathered by `im2colByRuns`.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -29,6 +31,7 @@
 #include "onyx/ops/kernel_context.h"
 #include "ops/kernels.h"
 #include "ops/matrix_multiply.h"
+#include "ops/nn/byte_pair_gemm.h"
 #include "ops/nn/window_shape.h"
 
 namespace onyx::ops::nn {
@@ -78,11 +81,6 @@ inline void gemm(size_t m, size_t n, size_t k, const T* a, size_t lda, const T* 
     }
   }
 }
-
-/// gemm in 32-bit wrapping integers (ConvInteger's and QLinearConv's accumulator), the same
-/// sums compiled for wider vectors too (integer_gemm.cc).
-void gemmWrapping(size_t m, size_t n, size_t k, const uint32_t* a, size_t lda, const uint32_t* b,
-                  size_t ldb, uint32_t* c, size_t ldc);
 
 // ---- attributes -----------------------------------------------------------------------------
 
@@ -584,9 +582,6 @@ inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, c
       if constexpr (std::is_same_v<T, float>) {
         multiplyFloatOnThisThread(ctx, false, false, group_outputs, p1 - p0, depth, 1.0f,
                                   w + g * group_outputs * depth, depth, b, ldb, 0.0f, out, columns);
-      } else if constexpr (std::is_same_v<T, uint32_t>) {
-        gemmWrapping(group_outputs, p1 - p0, depth, w + g * group_outputs * depth, depth, b, ldb,
-                     out, columns);
       } else {
         gemm(group_outputs, p1 - p0, depth, w + g * group_outputs * depth, depth, b, ldb, out,
              columns);
@@ -604,10 +599,100 @@ inline void convolve(const KernelContext& ctx, const ConvShape& s, const T* x, c
 
 // ---- integer convolution ----------------------------------------------------------------
 
+/// to[i] = from[first + i] - zero for i < count, where `from` holds INT8 or UINT8 elements:
+/// a byte less a zero point of either byte type lies in [-383, 383], so it fits int16.
+inline void bytesLessZero(const Array& from, int32_t zero, size_t first, size_t count,
+                          int16_t* to) {
+  // Byte pointers may alias anything: restrict says these do not, or the loop stays scalar.
+  int16_t* __restrict target = to;
+  auto widen = [&](const auto* __restrict bytes) {
+    for (size_t i = 0; i < count; ++i) target[i] = static_cast<int16_t>(bytes[first + i] - zero);
+  };
+  if (from.type() == ElementType::kInt8) {
+    widen(from.data<int8_t>());
+  } else {
+    widen(from.data<uint8_t>());
+  }
+}
+
+/// im2col's columns for the integer convolution, where the outside reads as 0, by runs: along
+/// the last axis the window positions that fall inside the image form one range (the image
+/// index grows with the position), copied as a block (stride 1) or a strided loop and the rest
+/// zeroed, instead of a table lookup and a test per element. The runs of each tap are found
+/// once for all channels; the channels go one by one, so that a channel's taps read the same
+/// few image rows while they are in L1.
+template <class T>
+inline void im2colByRuns(const Window& w, const TapTable& table, const T* image, size_t channels,
+                         size_t p0, size_t p1, T* col) {
+  struct Run {
+    size_t offset;                            // of the run's first position, from p0
+    size_t inside_begin, inside_end, length;  // within the run
+    int64_t first;                            // the image offset read at inside_begin
+  };
+  const size_t taps_count = w.kernelVolume();
+  const size_t image_volume = w.imageVolume();
+  const size_t width = p1 - p0;
+  const size_t stride = static_cast<size_t>(w.strides[w.rank() - 1]);
+  std::vector<Run> runs;
+  std::vector<size_t> tap_runs(taps_count + 1, 0);  // tap t's runs: [tap_runs[t], tap_runs[t+1])
+  std::vector<int64_t> taps(w.rank());
+  for (size_t t = 0; t < taps_count; ++t) {
+    tapCoordinates(w, t, taps.data());
+    forEachRun(
+        w, table, taps.data(), p0, p1,
+        [&](size_t offset, int64_t base, const int64_t* index, size_t j0, size_t run) {
+          size_t lo = 0, hi = 0;
+          if (base >= 0) {
+            hi = run;
+            while (lo < run && index[j0 + lo] < 0) ++lo;
+            while (hi > lo && index[j0 + hi - 1] < 0) --hi;
+          }
+          runs.push_back({offset, lo, std::max(lo, hi), run, lo < hi ? base + index[j0 + lo] : 0});
+        });
+    tap_runs[t + 1] = runs.size();
+  }
+  for (size_t c = 0; c < channels; ++c) {
+    const T* src = image + c * image_volume;
+    for (size_t t = 0; t < taps_count; ++t) {
+      T* dst = col + (c * taps_count + t) * width;
+      for (size_t r = tap_runs[t]; r < tap_runs[t + 1]; ++r) {
+        const Run& run = runs[r];
+        T* out = dst + run.offset;
+        std::fill(out, out + run.inside_begin, T(0));
+        std::fill(out + run.inside_end, out + run.length, T(0));
+        const size_t count = run.inside_end - run.inside_begin;
+        if (count == 0) continue;
+        const T* __restrict from = src + run.first;
+        T* __restrict to = out + run.inside_begin;
+        if (stride == 1) {
+          std::copy(from, from + count, to);
+          continue;
+        }
+        withStride(stride, [&]<size_t kStride>() {
+          const size_t step = kStride != 0 ? kStride : stride;
+          for (size_t j = 0; j < count; ++j) to[j] = from[j * step];
+        });
+      }
+    }
+  }
+}
+
+/// Element `i` of an INT8 or UINT8 array.
+inline int32_t byteElement(const Array& bytes, size_t i) {
+  return bytes.type() == ElementType::kInt8 ? int32_t{bytes.data<int8_t>()[i]}
+                                            : int32_t{bytes.data<uint8_t>()[i]};
+}
+
 /// The integer convolution of ConvInteger and QLinearConv: (x - x_zero) * (w - w_zero) summed
 /// in int32 (plus bias when not null: INT32 of shape [M]), as an INT32 (N, M, out...) array.
 /// x and w are INT8 or UINT8; x_zero a single value of x's type; w_zero a single value or one
 /// per output channel, of w's type; either may be null (zero).
+///
+/// x and w less their zero points are widened to int16 once, each group's weights packed
+/// once for bytePairGemm; then, as convolve does, im2col (or the image itself for a 1x1
+/// convolution with stride 1 and no padding) and the product, parallel over (image, group,
+/// column tile). The padding reads as 0: x_zero_point less itself. The sums are exact and
+/// wrap modulo 2^32 as the spec's int32 accumulator does, on every CPU tier and thread count.
 inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x,
                                         const Array* x_zero, const Array& w, const Array* w_zero,
                                         const Array* bias) {
@@ -620,7 +705,7 @@ inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x
   if (x_zero != nullptr && (x_zero->type() != x.type() || x_zero->size() != 1)) {
     return ctx.fail("x_zero_point must be a single value of x's type");
   }
-  size_t outputs = static_cast<size_t>(shape->outputs);
+  const size_t outputs = static_cast<size_t>(shape->outputs);
   if (w_zero != nullptr && (w_zero->type() != w.type() || w_zero->rank() > 1 ||
                             (w_zero->size() != 1 && w_zero->size() != outputs))) {
     return ctx.fail("w_zero_point must be a single value or one per output channel, of w's type");
@@ -629,39 +714,85 @@ inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x
                           bias->dim(0) != shape->outputs)) {
     return ctx.fail("B must be an int32 tensor of shape [" + std::to_string(outputs) + "]");
   }
-  // Summed in 32 bits with wrap-around (unsigned arithmetic, whose overflow is defined), as
-  // the spec's int32 accumulator wraps: the same bits as an exact sum wrapped at the end, and
-  // 32-bit products vectorise where 64-bit ones did not.
-  auto byteAt = [](const Array& array, size_t i) -> uint32_t {
-    return array.type() == ElementType::kInt8
-               ? static_cast<uint32_t>(static_cast<int32_t>(array.data<int8_t>()[i]))
-               : static_cast<uint32_t>(array.data<uint8_t>()[i]);
-  };
-  const uint32_t x_offset = x_zero != nullptr ? byteAt(*x_zero, 0) : 0;
-  std::vector<uint32_t> xd(x.size());
-  for (size_t i = 0; i < x.size(); ++i) xd[i] = byteAt(x, i) - x_offset;
-  std::vector<uint32_t> wd(w.size());
-  size_t per_output = outputs == 0 ? 0 : w.size() / outputs;
-  for (size_t i = 0; i < w.size(); ++i) {
-    uint32_t offset = 0;
-    if (w_zero != nullptr) offset = byteAt(*w_zero, w_zero->size() == 1 ? 0 : i / per_output);
-    wd[i] = byteAt(w, i) - offset;
-  }
-  std::vector<uint32_t> bd;
-  if (bias != nullptr) {
-    bd.resize(bias->size());
-    for (size_t i = 0; i < bd.size(); ++i) bd[i] = static_cast<uint32_t>(bias->data<int32_t>()[i]);
-  }
   std::vector<int64_t> dims = {shape->batch, shape->outputs};
   dims.insert(dims.end(), shape->window.columns.begin(), shape->window.columns.end());
   Result<Array> made = Array::allocate(ElementType::kInt32, dims);
   if (!made) return made.status();
   Array y = std::move(*made);
-  std::vector<uint32_t> sums(y.size());
-  convolve<uint32_t>(ctx, *shape, xd.data(), wd.data(), bias != nullptr ? bd.data() : nullptr,
-                     sums.data());
-  int32_t* yd = y.data<int32_t>();
-  for (size_t i = 0; i < sums.size(); ++i) yd[i] = static_cast<int32_t>(sums[i]);
+  if (y.size() == 0) return y;
+
+  const Window& win = shape->window;
+  const size_t group = static_cast<size_t>(shape->group);
+  const size_t channels = static_cast<size_t>(shape->channels);
+  const size_t group_channels = channels / group;
+  const size_t group_outputs = outputs / group;
+  const size_t image_volume = win.imageVolume();
+  const size_t columns = win.columnVolume();
+  const size_t depth = group_channels * win.kernelVolume();  // K of the product
+
+  // x widened once, in parallel: it is as large as the images (not zeroed first, for that).
+  const int32_t x_offset = x_zero != nullptr ? byteElement(*x_zero, 0) : 0;
+  std::unique_ptr<int16_t[]> xd(new int16_t[x.size()]);
+  parallelFor(ctx, x.size(), size_t{1} << 16, [&](size_t begin, size_t end) {
+    bytesLessZero(x, x_offset, begin, end - begin, xd.get() + begin);
+  });
+  // Each group's weights (group_outputs x depth), less their output channel's zero point.
+  std::vector<BytePairLeft> weights(group);
+  std::vector<int16_t> group_weights(group_outputs * depth);
+  for (size_t g = 0; g < group; ++g) {
+    for (size_t m = 0; m < group_outputs; ++m) {
+      const size_t output = g * group_outputs + m;
+      int32_t offset = 0;
+      if (w_zero != nullptr) offset = byteElement(*w_zero, w_zero->size() == 1 ? 0 : output);
+      bytesLessZero(w, offset, output * depth, depth, group_weights.data() + m * depth);
+    }
+    weights[g] = BytePairLeft(group_outputs, depth, group_weights.data(), depth);
+  }
+  const int32_t* bias_values = bias != nullptr ? bias->data<int32_t>() : nullptr;
+  const bool avx2 = ctx.cpuTier() >= CpuTier::kAvx2;
+
+  bool direct = true;
+  for (size_t a = 0; a < win.rank(); ++a) {
+    direct = direct && win.kernel[a] == 1 && win.strides[a] == 1 && win.pad_begin[a] == 0 &&
+             win.pad_end[a] == 0;
+  }
+  const TapTable table = direct ? TapTable() : tapTable(win);
+  // convolve's tiles, widened to whole panels of the kernel's 16 columns (a panel cut short
+  // costs a whole one).
+  const size_t tile = std::min(columns, (columnTile(depth, columns) + 15) / 16 * 16);
+  const size_t tiles = (columns + tile - 1) / tile;
+  const size_t tasks = static_cast<size_t>(shape->batch) * group * tiles;
+  int32_t* sums = y.data<int32_t>();
+  parallelFor(ctx, tasks, grainFor(group_outputs * depth * tile), [&](size_t begin, size_t end) {
+    std::vector<int16_t> col(direct ? 0 : depth * tile);
+    for (size_t task = begin; task < end; ++task) {
+      const size_t t = task % tiles;
+      const size_t g = (task / tiles) % group;
+      const size_t n = task / tiles / group;
+      const size_t p0 = t * tile;
+      const size_t p1 = std::min(columns, p0 + tile);
+      const int16_t* image = xd.get() + (n * channels + g * group_channels) * image_volume;
+      const int16_t* b = image + p0;
+      size_t ldb = image_volume;
+      if (!direct) {
+        im2colByRuns(win, table, image, group_channels, p0, p1, col.data());
+        b = col.data();
+        ldb = p1 - p0;
+      }
+      int32_t* out = sums + (n * outputs + g * group_outputs) * columns + p0;
+      bytePairGemm(weights[g], p1 - p0, b, ldb, out, columns, avx2);
+      if (bias_values != nullptr) {
+        for (size_t m = 0; m < group_outputs; ++m) {
+          // Wrapping, as the sums do.
+          const auto add = static_cast<uint32_t>(bias_values[g * group_outputs + m]);
+          int32_t* row = out + m * columns;
+          for (size_t j = 0; j < p1 - p0; ++j) {
+            row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + add);
+          }
+        }
+      }
+    }
+  });
   return y;
 }
 
