@@ -61,10 +61,6 @@ std::optional<LiteralAndFused> runBoth(const Model& model, const std::vector<Nam
   return both;
 }
 
-// Whether the int8 groups run as one at `tier`: oneDNN's byte products are exact from VNNI
-// on; below, the groups decline and their nodes run.
-bool groupsRunAt(CpuTier tier) { return eval_internal::int8ProductsExact(tier); }
-
 // expectWithinOneStep at one CPU tier.
 template <class Widen>
 void expectWithinOneStepAt(const Model& model, const std::string& text,
@@ -90,18 +86,16 @@ void expectWithinOneStepAt(const Model& model, const std::string& text,
     EXPECT_LE(differing, got.size() / 20 + 1);
     if (threads == 1) first = got;
     EXPECT_EQ(got, first) << "1 and 2 threads differ";
-    if (groupsRunAt(tier)) {
-      EXPECT_EQ(recorder.steps, steps);
-      EXPECT_EQ(recorder.declined, 0u);
-    } else {
-      EXPECT_EQ(got, expected) << "declined groups run their nodes";
-    }
+    // The groups run as one at every tier: through oneDNN's int8 primitives from VNNI on,
+    // below through onyx's own exact products and the same requantization.
+    EXPECT_EQ(recorder.steps, steps);
+    EXPECT_EQ(recorder.declined, 0u);
   }
 }
 
 // Runs `text` on `x` with fusions on (at 1 and 2 threads, at each CPU tier) and off, and
 // expects the quantized outputs within one step of each other and the fused steps to be
-// `steps` where the groups run (groupsRunAt); elsewhere the outputs equal the literal ones.
+// `steps`.
 void expectWithinOneStep(const std::string& text, const std::vector<NamedValue>& inputs,
                          const std::vector<std::string>& steps, bool is_signed) {
   Result<Model> model = parseText(text);
@@ -426,13 +420,8 @@ TEST(QdqAdd, ADequantizeLinearEveryReaderReadsAroundRunsOnlyWhenAGroupDeclines) 
     std::vector<int8_t> expected = valuesOf<int8_t>(both->literal[0]);
     ASSERT_EQ(got.size(), expected.size());
     for (size_t i = 0; i < got.size(); ++i) ASSERT_LE(std::abs(got[i] - expected[i]), 1) << i;
-    if (groupsRunAt(tier)) {
-      EXPECT_EQ(recorder.declined, 4u) << "the Add's group: DequantizeLinear, Add, Relu, Quantize";
-      EXPECT_EQ(recorder.steps.size(), 3u);
-    } else {
-      EXPECT_EQ(recorder.declined, 7u) << "the convolution's group (3 nodes) and the Add's (4)";
-      EXPECT_EQ(got, expected) << "every node ran as it does alone";
-    }
+    EXPECT_EQ(recorder.declined, 4u) << "the Add's group: DequantizeLinear, Add, Relu, Quantize";
+    EXPECT_EQ(recorder.steps.size(), 3u);
   }
 }
 

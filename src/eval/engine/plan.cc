@@ -82,6 +82,7 @@ class Compiler final : public FusionGraph {
     return reader;
   }
   bool fused(const Node& node) const override { return claimed_.contains(&node); }
+  CpuTier cpuTier() const override { return context_.cpuTier(); }
   const BoundNode& bound(const Node& node) const override {
     return plan_.nodes[position_.at(&node)];
   }

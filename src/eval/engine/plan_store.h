@@ -42,6 +42,7 @@ class PlanStore final : public PlanContext {
                                        const OpsetImports& imports) override;
   std::span<const Provider* const> providers() const override;
   bool fusions() const override { return options_.fusions; }
+  CpuTier cpuTier() const override { return cappedCpuTierOrBaseline(options_.max_isa); }
   InitializerInputs initializerInputs() const override;
   uint32_t nextRunIndex() override { return bound_nodes_++; }
 

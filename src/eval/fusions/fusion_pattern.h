@@ -88,6 +88,8 @@ class FusionGraph {
   /// runs once (BoundNode::repeats: a Constant -> Cast chain). Only a fixed tensor can be
   /// read before the run.
   virtual bool constant(const Value* value) const = 0;
+  /// The session's CPU tier (PlanContext::cpuTier).
+  virtual CpuTier cpuTier() const = 0;
 };
 
 struct FusionMatch {

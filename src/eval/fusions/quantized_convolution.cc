@@ -14,7 +14,9 @@
 #include "eval/engine/plan.h"
 #include "eval/fusions/convolution_chain.h"
 #include "eval/fusions/quantized_operands.h"
+#include "eval/kernels/onednn_support.h"
 #include "eval/kernels/quantized_convolution.h"
+#include "eval/layout/channels_last_arrays.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
 #include "ops/nn/conv_kernels.h"
@@ -33,18 +35,21 @@ struct QdqConvolution {
 
 class QdqConvolutionStep final : public FusedStep {
  public:
-  explicit QdqConvolutionStep(QdqConvolution group) : group_(group) {}
+  // `own_products`: the session's tier is below VNNI, where the products run through onyx's
+  // own kernel, which reads and writes channels-first.
+  QdqConvolutionStep(QdqConvolution group, bool own_products)
+      : group_(group), own_products_(own_products) {}
 
   const Value* output() const override { return group_.quantize->output(0); }
   bool readsChannelsLast(const Value* value) const override {
     // Its input's DequantizeLinear's output, when that stays out, it does not read at all.
-    return value == group_.input_dequantize->input(0) ||
-           value == group_.input_dequantize->output(0);
+    return !own_products_ && (value == group_.input_dequantize->input(0) ||
+                              value == group_.input_dequantize->output(0));
   }
   bool bypasses(const Value* value) const override {
     return value == group_.input_dequantize->output(0);
   }
-  bool canWriteChannelsLast() const override { return true; }
+  bool canWriteChannelsLast() const override { return !own_products_; }
 
   Result<bool> run(StepRun& run) override {
     if (!usable_) usable_ = prepare(run);
@@ -56,7 +61,15 @@ class QdqConvolutionStep final : public FusedStep {
         weights->type() != ElementType::kInt8 || weights->rank() != 4) {
       return false;
     }
-    const bool x_channels_last = run.channelsLast(x_value);
+    // The plan keeps this step's values channels-first where onyx's own kernel runs; a
+    // channels-last input is copied for it all the same, and its output back.
+    const bool own_products = own_products_;
+    std::optional<Array> x_first;
+    if (own_products && run.channelsLast(x_value)) {
+      x_first = channelsFirst(*x);
+      x = &*x_first;
+    }
+    const bool x_channels_last = !x_first && run.channelsLast(x_value);
     std::vector<int64_t> x_shape = x->shape();
     if (x_channels_last) x_shape = {x_shape[0], x_shape[3], x_shape[1], x_shape[2]};
     KernelContext ctx = run.context(*group_.conv);
@@ -75,12 +88,14 @@ class QdqConvolutionStep final : public FusedStep {
                                   .y_zero = y_.zero,
                                   .y_type = y_.type,
                                   .relu = group_.relu != nullptr,
-                                  .output_channels_last = writesChannelsLast(),
+                                  .output_channels_last = writesChannelsLast() && !own_products,
                                   .threads = run.host().threads(),
-                                  .tier = run.host().cpuTier()};
+                                  .tier = run.host().cpuTier(),
+                                  .ctx = &ctx};
     Result<std::optional<Array>> result = convolution_.run(call);
     if (!result) return result.status();
     if (!*result) return false;
+    if (own_products && writesChannelsLast()) **result = channelsLast(**result);
     run.write(output(), std::move(**result), writesChannelsLast());
     return true;
   }
@@ -108,6 +123,7 @@ class QdqConvolutionStep final : public FusedStep {
   }
 
   QdqConvolution group_;
+  bool own_products_;
   std::optional<bool> usable_;  // whether its constants suit the kernel, from the first run
   TensorQuantization x_, y_;
   std::vector<float> w_scales_;
@@ -143,7 +159,7 @@ class QdqConvolutionPattern final : public FusionPattern {
     takeDequantize(group.weight_dequantize, anchor, graph, match);
     takeDequantize(bias_dequantize, anchor, graph, match);
     takeOutput(anchor, *output, match);
-    match.step = std::make_unique<QdqConvolutionStep>(group);
+    match.step = std::make_unique<QdqConvolutionStep>(group, !int8ProductsExact(graph.cpuTier()));
     return match;
   }
 };

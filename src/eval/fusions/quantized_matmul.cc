@@ -17,6 +17,7 @@ namespace onyx::eval_internal {
 namespace {
 
 struct QdqMatMul {
+  const Node* matmul = nullptr;
   const Node* a_dequantize = nullptr;
   const Node* b_dequantize = nullptr;
   bool b_constant = false;  // weights: scales per column
@@ -38,6 +39,7 @@ class QdqMatMulStep final : public FusedStep {
     const Array* a = run.tensor(group_.a_dequantize->input(0));
     const Array* b = run.tensor(group_.b_dequantize->input(0));
     if (a == nullptr || b == nullptr || a->type() != a_.type || b->type() != b_.type) return false;
+    KernelContext ctx = run.context(*group_.matmul);
     QuantizedMatMulCall call{.a = a,
                              .a_scale = a_.scale,
                              .a_zero = a_.zero,
@@ -49,7 +51,8 @@ class QdqMatMulStep final : public FusedStep {
                              .y_zero = y_.zero,
                              .y_type = y_.type,
                              .threads = run.host().threads(),
-                             .tier = run.host().cpuTier()};
+                             .tier = run.host().cpuTier(),
+                             .ctx = &ctx};
     Result<std::optional<Array>> result = product_.run(call);
     if (!result) return result.status();
     if (!*result) return false;
@@ -100,6 +103,7 @@ class QdqMatMulPattern final : public FusionPattern {
       return std::nullopt;
     }
     QdqMatMul group;
+    group.matmul = &anchor;
     group.a_dequantize = quantizationNode(anchor.input(0), "DequantizeLinear", graph);
     group.b_dequantize = quantizationNode(anchor.input(1), "DequantizeLinear", graph);
     std::optional<QuantizedOutput> output = quantizedOutput(anchor, graph, false);

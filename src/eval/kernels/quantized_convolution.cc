@@ -10,6 +10,8 @@
 #include "eval/kernels/int8_operands.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
+#include "eval/kernels/requantize.h"
+#include "ops/kernels.h"
 
 namespace onyx::eval_internal {
 
@@ -57,12 +59,55 @@ struct QuantizedConvolution::Cache {
 QuantizedConvolution::QuantizedConvolution() = default;
 QuantizedConvolution::~QuantizedConvolution() = default;
 
+namespace {
+
+// Below VNNI: the exact sums of onyx's own kernel (ops::nn::integerConvolution, on the Conv
+// node's threads), channels-first in and out, then the epilogue oneDNN applies (requantize.h).
+Result<std::optional<Array>> ownProductsRequantized(const QuantizedConvolutionCall& call,
+                                                    std::span<const float> scales) {
+  if (call.ctx == nullptr || call.x_channels_last || call.output_channels_last) {
+    return notHandled();
+  }
+  const KernelContext& ctx = *call.ctx;
+  Result<Array> x_zero = Array::allocate(call.x->type(), {});
+  if (!x_zero) return notHandled();
+  if (call.x->type() == ElementType::kInt8) {
+    x_zero->data<int8_t>()[0] = static_cast<int8_t>(call.x_zero);
+  } else {
+    x_zero->data<uint8_t>()[0] = static_cast<uint8_t>(call.x_zero);
+  }
+  Result<Array> sums =
+      ops::nn::integerConvolution(ctx, *call.x, &*x_zero, *call.weights, nullptr, call.bias);
+  if (!sums || sums->rank() != 4) return notHandled();
+  const int64_t n = sums->dim(0), m = sums->dim(1);
+  Result<Array> made = Array::allocate(call.y_type, sums->shape());
+  if (!made) return notHandled();
+  Array y = std::move(*made);
+  const size_t channels = static_cast<size_t>(m);
+  const size_t pixels = static_cast<size_t>(sums->dim(2) * sums->dim(3));
+  const Requantization how{
+      .scales = scales, .zero = call.y_zero, .type = call.y_type, .relu = call.relu};
+  const int32_t* all_sums = sums->data<int32_t>();
+  std::byte* all_out = y.bytes().data();
+  ops::parallelFor(ctx, static_cast<size_t>(n) * channels, ops::nn::grainFor(pixels),
+                   [&](size_t begin, size_t end) {
+                     for (size_t task = begin; task < end; ++task) {
+                       const size_t image = task / channels, channel = task % channels;
+                       requantize(all_sums + image * channels * pixels, pixels, channel,
+                                  channel + 1, how, all_out + image * channels * pixels);
+                     }
+                   });
+  return std::optional<Array>(std::move(y));
+}
+
+}  // namespace
+
 Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutionCall& call) {
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
   if (window.rank() != 2 || call.x == nullptr || call.weights == nullptr ||
       !isByteType(call.x->type()) || call.weights->type() != ElementType::kInt8 ||
-      !isByteType(call.y_type) || !int8ProductsExact(call.tier)) {
+      !isByteType(call.y_type)) {
     return notHandled();
   }
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {
@@ -99,6 +144,7 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
   for (size_t i = 0; i < scales.size(); ++i) {
     scales[i] = call.x_scale * call.w_scales[i] / call.y_scale;
   }
+  if (!int8ProductsExact(call.tier)) return ownProductsRequantized(call, scales);
   try {
     OpenMpThreads threads(call.threads);
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();

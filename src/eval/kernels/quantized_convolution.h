@@ -3,7 +3,8 @@
 // QLinearConv computes, and what a DequantizeLinear -> Conv [-> Relu] -> QuantizeLinear group
 // means (fusions/quantized_convolution.cc).
 //
-// The products are summed exactly in int32 (VNNI or AMX; elsewhere it declines), the bias in
+// The products are summed exactly in int32 (oneDNN's with VNNI or AMX, elsewhere onyx's own
+// exact kernel with the same arithmetic after it, requantize.h), the bias in
 // the accumulator's units added, and the sum scaled by x_scale * w_scale[m] / y_scale in
 // float, rounded to nearest even, the output zero point added, saturated: onnxruntime's
 // QLinearConv arithmetic. oneDNN takes the input's zero point out through float, so a sum
@@ -43,8 +44,12 @@ struct QuantizedConvolutionCall {
   bool relu = false;  // the result clamped below at y_zero (a Relu before the quantization)
   bool output_channels_last = false;
   int threads = 1;
-  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the call declines.
+  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the products
+  /// run through onyx's own exact kernel instead (ops::nn::integerConvolution).
   CpuTier tier = CpuTier::kBaseline;
+  /// The Conv node's context (its attributes, its threads), for that kernel; null: decline
+  /// below VNNI.
+  const KernelContext* ctx = nullptr;
 };
 
 /// One node's (or group's) primitive and reordered weights, kept between runs.

@@ -4,7 +4,8 @@
 // (fusions/quantized_matmul.cc).
 //
 // As for the quantized convolution (quantized_convolution.h, which says how it rounds): the
-// products summed exactly in int32 (VNNI or AMX; elsewhere it declines), the sum scaled by
+// products summed exactly in int32 (oneDNN's with VNNI or AMX, elsewhere onyx's own exact
+// kernel with the same arithmetic after it, requantize.h), the sum scaled by
 // a_scale * b_scale[n] / y_scale in float, rounded to nearest even, the output's zero point
 // added, saturated. b is int8 weights (zero point 0, a scale per column or one), or a
 // quantized activation with one scale and zero point (attention's products), uint8 b shifted
@@ -17,6 +18,7 @@
 
 #include "onyx/core/array.h"
 #include "onyx/core/cpu_tier.h"
+#include "onyx/ops/kernel_context.h"
 
 namespace onyx::eval_internal {
 
@@ -33,8 +35,11 @@ struct QuantizedMatMulCall {
   int32_t y_zero = 0;
   ElementType y_type = ElementType::kUint8;  // UINT8 or INT8
   int threads = 1;
-  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the call declines.
+  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the products
+  /// run through onyx's own exact kernel instead (ops::quant::integerMatMul).
   CpuTier tier = CpuTier::kBaseline;
+  /// The MatMul node's context (its threads), for that kernel; null: decline below VNNI.
+  const KernelContext* ctx = nullptr;
 };
 
 /// One group's primitive and prepared b, kept between runs.
