@@ -17,8 +17,7 @@ flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DONYX_PYTHON=ON -DPython3_EXECUTABLE=/
 compilers=()
 # Objects kept between builds, in this and other clones (paths taken relative to the clone,
 # so another folder hits the same entries): a second build of an unchanged tree compiles
-# nothing. Precompiled headers (off by default, cmake/precompiled_headers.cmake) would need
-# ccache's sloppiness about their macros and times.
+# nothing. The precompiled headers need ccache's sloppiness about their macros and times.
 if command -v ccache >/dev/null; then
   flags+=("-DCMAKE_CXX_COMPILER_LAUNCHER=env;CCACHE_BASEDIR=$PWD;CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime;ccache")
 fi
