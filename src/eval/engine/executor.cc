@@ -40,11 +40,7 @@ class Executor::Enter {
 };
 
 Executor::Executor(PlanStore& plans, const EvalOptions& options)
-    : options_(options),
-      plans_(plans),
-      pool_(threads()),
-      // An unreadable ONYX_MAX_ISA fails each run (Evaluator::run).
-      tier_(cappedCpuTierOrBaseline(options.max_isa)) {}
+    : options_(options), plans_(plans), pool_(threads()) {}
 
 Executor::~Executor() = default;
 

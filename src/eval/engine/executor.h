@@ -42,7 +42,7 @@ class Executor final : public KernelHost {
     pool_.run(parts, body);
   }
   int64_t maxIterations() const override { return options_.max_iterations; }
-  CpuTier cpuTier() const override { return tier_; }
+  CpuTier cpuTier() const override { return plans_.cpuTier(); }
   const NativeKernels* nativeKernels() const override;
 
  private:
@@ -76,7 +76,6 @@ class Executor final : public KernelHost {
   BufferPool buffers_;
   Position at_;
   int depth_ = 0;
-  CpuTier tier_;
 };
 
 }  // namespace onyx::eval_internal

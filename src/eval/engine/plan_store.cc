@@ -16,7 +16,11 @@
 namespace onyx::eval_internal {
 
 PlanStore::PlanStore(const Model& model, const EvalOptions& options)
-    : model_(model), options_(options), callees_(model), model_imports_(model.opset_import) {}
+    : model_(model),
+      options_(options),
+      tier_(cappedCpuTierOrBaseline(options.max_isa)),
+      callees_(model),
+      model_imports_(model.opset_import) {}
 
 PlanStore::~PlanStore() = default;
 

@@ -42,7 +42,7 @@ class PlanStore final : public PlanContext {
                                        const OpsetImports& imports) override;
   std::span<const Provider* const> providers() const override;
   bool fusions() const override { return options_.fusions; }
-  CpuTier cpuTier() const override { return cappedCpuTierOrBaseline(options_.max_isa); }
+  CpuTier cpuTier() const override { return tier_; }
   InitializerInputs initializerInputs() const override;
   uint32_t nextRunIndex() override { return bound_nodes_++; }
 
@@ -52,6 +52,9 @@ class PlanStore final : public PlanContext {
 
   const Model& model_;
   const EvalOptions& options_;
+  // The session's tier, read once: an unreadable ONYX_MAX_ISA fails each run
+  // (Evaluator::run).
+  CpuTier tier_;
   CalleeResolver callees_;
   OpsetImports model_imports_;
   std::unique_ptr<GraphPlan> main_plan_;

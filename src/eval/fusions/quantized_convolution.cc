@@ -16,7 +16,6 @@
 #include "eval/fusions/quantized_operands.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/quantized_convolution.h"
-#include "eval/layout/channels_last_arrays.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
 #include "ops/nn/conv_kernels.h"
@@ -61,15 +60,9 @@ class QdqConvolutionStep final : public FusedStep {
         weights->type() != ElementType::kInt8 || weights->rank() != 4) {
       return false;
     }
-    // The plan keeps this step's values channels-first where onyx's own kernel runs; a
-    // channels-last input is copied for it all the same, and its output back.
-    const bool own_products = own_products_;
-    std::optional<Array> x_first;
-    if (own_products && run.channelsLast(x_value)) {
-      x_first = channelsFirst(*x);
-      x = &*x_first;
-    }
-    const bool x_channels_last = !x_first && run.channelsLast(x_value);
+    // Where onyx's own kernel runs (own_products_) the plan keeps the input and output
+    // channels-first: the step neither reads nor writes them channels-last there.
+    const bool x_channels_last = run.channelsLast(x_value);
     std::vector<int64_t> x_shape = x->shape();
     if (x_channels_last) x_shape = {x_shape[0], x_shape[3], x_shape[1], x_shape[2]};
     KernelContext ctx = run.context(*group_.conv);
@@ -88,14 +81,13 @@ class QdqConvolutionStep final : public FusedStep {
                                   .y_zero = y_.zero,
                                   .y_type = y_.type,
                                   .relu = group_.relu != nullptr,
-                                  .output_channels_last = writesChannelsLast() && !own_products,
+                                  .output_channels_last = writesChannelsLast(),
                                   .threads = run.host().threads(),
                                   .tier = run.host().cpuTier(),
                                   .ctx = &ctx};
     Result<std::optional<Array>> result = convolution_.run(call);
     if (!result) return result.status();
     if (!*result) return false;
-    if (own_products && writesChannelsLast()) **result = channelsLast(**result);
     run.write(output(), std::move(**result), writesChannelsLast());
     return true;
   }

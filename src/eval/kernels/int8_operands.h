@@ -26,6 +26,19 @@ inline int32_t byteAt(const Array& array, size_t i) {
                                             : static_cast<int32_t>(array.data<uint8_t>()[i]);
 }
 
+/// A zero point as the one-element UINT8 or INT8 array of `type` the integer kernels of
+/// src/ops take.
+inline Result<Array> byteScalar(ElementType type, int32_t value) {
+  Result<Array> made = Array::allocate(type, {});
+  if (!made) return made;
+  if (type == ElementType::kInt8) {
+    made->data<int8_t>()[0] = static_cast<int8_t>(value);
+  } else {
+    made->data<uint8_t>()[0] = static_cast<uint8_t>(value);
+  }
+  return made;
+}
+
 /// What a uint8 operand's elements are shifted by to become int8 (0 for an int8 one).
 inline int32_t int8Shift(const Array& operand) {
   return operand.type() == ElementType::kUint8 ? 128 : 0;

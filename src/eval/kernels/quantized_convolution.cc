@@ -69,13 +69,8 @@ Result<std::optional<Array>> ownProductsRequantized(const QuantizedConvolutionCa
     return notHandled();
   }
   const KernelContext& ctx = *call.ctx;
-  Result<Array> x_zero = Array::allocate(call.x->type(), {});
+  Result<Array> x_zero = byteScalar(call.x->type(), call.x_zero);
   if (!x_zero) return notHandled();
-  if (call.x->type() == ElementType::kInt8) {
-    x_zero->data<int8_t>()[0] = static_cast<int8_t>(call.x_zero);
-  } else {
-    x_zero->data<uint8_t>()[0] = static_cast<uint8_t>(call.x_zero);
-  }
   Result<Array> sums =
       ops::nn::integerConvolution(ctx, *call.x, &*x_zero, *call.weights, nullptr, call.bias);
   if (!sums || sums->rank() != 4) return notHandled();

@@ -54,18 +54,6 @@ QuantizedMatMul::~QuantizedMatMul() = default;
 
 namespace {
 
-// A zero point as the one-element array of `type` the integer product takes.
-Result<Array> zeroPointArray(ElementType type, int32_t zero) {
-  Result<Array> made = Array::allocate(type, {});
-  if (!made) return made;
-  if (type == ElementType::kInt8) {
-    made->data<int8_t>()[0] = static_cast<int8_t>(zero);
-  } else {
-    made->data<uint8_t>()[0] = static_cast<uint8_t>(zero);
-  }
-  return made;
-}
-
 // Below VNNI: the exact sums of onyx's own kernel (ops::quant::integerMatMul, on the MatMul
 // node's threads), each requantized as oneDNN's epilogue does (requantize.h).
 Result<std::optional<Array>> ownProductsRequantized(const QuantizedMatMulCall& call,
@@ -74,8 +62,8 @@ Result<std::optional<Array>> ownProductsRequantized(const QuantizedMatMulCall& c
   const KernelContext& ctx = *call.ctx;
   using ops::quant::MatrixParameter;
   Result<ops::quant::MatrixProduct> product = ops::quant::matrixProduct(ctx, *call.a, *call.b);
-  Result<Array> a_zero = zeroPointArray(call.a->type(), call.a_zero);
-  Result<Array> b_zero = zeroPointArray(call.b->type(), call.b_zero);
+  Result<Array> a_zero = byteScalar(call.a->type(), call.a_zero);
+  Result<Array> b_zero = byteScalar(call.b->type(), call.b_zero);
   if (!product || !a_zero || !b_zero) return notHandled();
   Result<MatrixParameter> a_parameter =
       MatrixParameter::of(ctx, "a_zero_point", &*a_zero, MatrixParameter::Side::kRows, *product);
