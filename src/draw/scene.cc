@@ -219,6 +219,10 @@ class SceneBuilder {
         break;
       }
     }
+    // A node without a named output (the spec allows one) is known by its name, when it has one.
+    if (box.key.empty() && !node.nameOrEmpty().empty()) {
+      box.key = prefix + "<node>" + std::string(node.nameOrEmpty());
+    }
     box.signature = box.title + "(";
     for (size_t i = 0; i < node.inputCount(); ++i) {
       if (i > 0) box.signature += ", ";

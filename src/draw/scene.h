@@ -51,8 +51,8 @@ struct Box {
   /// The node's or graph's doc_string; empty when it has none.
   std::string doc;
   /// What identifies the box across two versions of a model (scene_diff.h): a node by its
-  /// first named output, an input or output by its value, a scope by its path, each within
-  /// the key of the graph that holds it. Empty for a box that has none.
+  /// first named output (else its name), an input or output by its value, a scope by its path,
+  /// each within the key of the graph that holds it. Empty for a box that has none.
   std::string key;
   /// What a node computes from what: operator, attributes, input names. Two boxes with one
   /// key and different signatures changed.

@@ -102,7 +102,9 @@ Status buildDiffScene(const Model& before, const Model& after, Scene& scene) {
   if (!scene.boxes.empty()) placed[0] = 0;
   for (size_t i = 1; i < old_scene.boxes.size(); ++i) {
     const Box& old_box = old_scene.boxes[i];
-    if (kept[i] || !old_box.isNode()) continue;
+    // A node without a key cannot be matched either way: unmarked in the new scene, and not
+    // put back as removed from the old one.
+    if (kept[i] || !old_box.isNode() || old_box.key.empty()) continue;
     // What a removed node held goes with it.
     bool held = false;
     for (uint32_t at = old_box.parent; at != kNoBox; at = old_scene.boxes[at].parent) {

@@ -4,7 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
 
+#include "draw/scene_diff.h"
 #include "onyx/draw/draw.h"
 #include "support/check_testing.h"
 
@@ -38,6 +40,42 @@ TEST(Scene, FunctionCallsNestedBeyondTheLimitAreRefused) {
   uint32_t deepest = 0;
   for (const Box& box : scene.boxes) deepest = std::max(deepest, box.depth);
   EXPECT_GE(deepest, 40U);
+}
+
+size_t marked(const Scene& scene, Change change) {
+  return static_cast<size_t>(std::count_if(scene.boxes.begin(), scene.boxes.end(),
+                                           [&](const Box& box) { return box.change == change; }));
+}
+
+// Nodes without a named output (the spec allows them; fuzzing found one with neither outputs nor
+// operator): a diff of the model with itself marks nothing, and one known by its name is
+// matched by it, so dropping it marks it removed.
+TEST(SceneDiff, NodesWithoutNamedOutputsAreMatchedByNameOrLeftUnmarked) {
+  const char* with_both = R"(<ir_version: 9, opset_import: ["" : 17]>
+g (float[4] x) => (float[4] y) {
+  y = Relu(x)
+  = Identity(x)
+  [keep_alive] = Identity(y)
+}
+)";
+  const char* without_named = R"(<ir_version: 9, opset_import: ["" : 17]>
+g (float[4] x) => (float[4] y) {
+  y = Relu(x)
+  = Identity(x)
+}
+)";
+  Model model = testing::parseOrFail(with_both);
+  Scene same;
+  ASSERT_TRUE(buildDiffScene(model, model, same).isOk());
+  EXPECT_EQ(marked(same, Change::kAdded) + marked(same, Change::kRemoved) +
+                marked(same, Change::kChanged),
+            0U);
+
+  Model smaller = testing::parseOrFail(without_named);
+  Scene dropped;
+  ASSERT_TRUE(buildDiffScene(model, smaller, dropped).isOk());
+  EXPECT_EQ(marked(dropped, Change::kRemoved), 1U);
+  EXPECT_EQ(marked(dropped, Change::kAdded), 0U);
 }
 
 }  // namespace
