@@ -2,7 +2,8 @@
 // gives exactly the spec's int32 sums: compared with a scalar reference written from the
 // definition, over random inputs with zero points at their limits, uint8 and int8 inputs and
 // weights, per-channel weight zero points, groups, padding, strides and dilations, weights as
-// initializers (prepared once) and as inputs, at one and two threads.
+// initializers (prepared once) and as inputs, at one and two threads, at every CPU tier (oneDNN
+// with VNNI, onyx's own kernel below it), each session run twice.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "onyx/core/cpu_tier.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/text/parser.h"
 #include "support/eval_testing.h"
@@ -115,14 +117,31 @@ void expectExact(const Case& k, uint32_t seed) {
     inputs.push_back({"w", testing::byteTensor(k.w_signed, {k.m, k.c / k.group, k.kh, k.kw}, d.w)});
   }
   std::vector<int32_t> expected = reference(k, d, oh, ow);
-  for (int threads : {1, 2}) {
-    EvalOptions options;
-    options.threads = threads;
-    Result<std::vector<EvalValue>> out = testing::runText(text.str(), inputs, options);
-    ASSERT_TRUE(out) << out.status().toString() << "\n" << text.str();
-    EXPECT_EQ(valuesOf<int32_t>((*out)[0]), expected)
-        << "seed " << seed << ", " << threads << " threads\n"
-        << text.str();
+  // A second run of the same session, on another x: what a kernel keeps between runs (the
+  // packed or reordered weights) serves it too.
+  Data again = d;
+  for (int32_t& value : again.x) value = draw(k.x_signed);
+  std::vector<NamedValue> again_inputs = inputs;
+  again_inputs[0].value = testing::byteTensor(k.x_signed, {k.n, k.c, k.h, k.w}, again.x);
+  std::vector<int32_t> expected_again = reference(k, again, oh, ow);
+  Result<Model> model = parseText(text.str());
+  ASSERT_TRUE(model) << model.status().toString();
+  for (CpuTier tier : testing::cpuTiersToTest()) {
+    for (int threads : {1, 2}) {
+      EvalOptions options;
+      options.threads = threads;
+      options.max_isa = tier;
+      Evaluator session(*model, options);
+      const std::string where = "seed " + std::to_string(seed) + ", " + std::to_string(threads) +
+                                " threads, tier " + std::string(cpuTierName(tier)) + "\n" +
+                                text.str();
+      Result<std::vector<EvalValue>> out = session.run(inputs);
+      ASSERT_TRUE(out) << out.status().toString() << "\n" << where;
+      EXPECT_EQ(valuesOf<int32_t>((*out)[0]), expected) << where;
+      out = session.run(again_inputs);
+      ASSERT_TRUE(out) << out.status().toString() << "\n" << where;
+      EXPECT_EQ(valuesOf<int32_t>((*out)[0]), expected_again) << "the second run, " << where;
+    }
   }
 }
 

@@ -15,6 +15,7 @@
 #include "eval/kernels/integer_sums.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
+#include "eval/kernels/packed_integer_weights.h"
 #include "ops/kernels.h"
 
 namespace onyx::eval_internal {
@@ -68,13 +69,40 @@ struct IntegerConvolution::Cache {
 IntegerConvolution::IntegerConvolution() = default;
 IntegerConvolution::~IntegerConvolution() = default;
 
+// Below VNNI: onyx's own exact kernel (ops::nn::integerConvolutionTiles, on the node's threads)
+// with the constant weights packed once; unfixed weights are left to the node's kernel, which
+// packs them each run as this would.
+Result<std::optional<Array>> IntegerConvolution::ownSums(const IntegerConvolutionCall& call) {
+  const ops::nn::ConvShape& s = *call.shape;
+  const size_t outputs = static_cast<size_t>(s.outputs);
+  if (call.ctx == nullptr || !call.weights_fixed ||
+      (call.x_zero != nullptr &&
+       (call.x_zero->type() != call.x->type() || call.x_zero->size() != 1)) ||
+      (call.w_zero != nullptr && (call.w_zero->type() != call.weights->type() ||
+                                  (call.w_zero->size() != 1 && call.w_zero->size() != outputs)))) {
+    return notHandled();
+  }
+  std::vector<int64_t> dims = {s.batch, s.outputs};
+  dims.insert(dims.end(), s.window.columns.begin(), s.window.columns.end());
+  Result<Array> made = Array::allocate(ElementType::kInt32, dims);
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  if (y.size() == 0) return std::optional<Array>(std::move(y));
+  if (own_weights_ == nullptr) own_weights_ = std::make_unique<PackedIntegerWeights>();
+  const ops::nn::IntegerConvolutionWeights& weights =
+      own_weights_->get(s, *call.weights, call.w_zero, call.weights_fixed);
+  const int32_t x_zero = call.x_zero != nullptr ? byteAt(*call.x_zero, 0) : 0;
+  ops::nn::integerConvolutionTiles(*call.ctx, s, *call.x, x_zero, weights, nullptr,
+                                   y.data<int32_t>(), [](const ops::nn::IntegerSumsTile&) {});
+  return std::optional<Array>(std::move(y));
+}
+
 Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCall& call) {
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
-  if (window.rank() != 2 || !isByteTensor(call.x) || !isByteTensor(call.weights) ||
-      !int8ProductsExact(call.tier)) {
-    return notHandled();
-  }
+  if (!isByteTensor(call.x) || !isByteTensor(call.weights)) return notHandled();
+  if (!int8ProductsExact(call.tier)) return ownSums(call);
+  if (window.rank() != 2) return notHandled();
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {
     return notHandled();
   }

@@ -16,9 +16,10 @@
 // the zero points taken out) are integer_sums.h's, split over the node's threads.
 //
 // Exact only where oneDNN multiplies bytes without an int16 intermediate that can saturate:
-// CPUs with VNNI or AMX. Elsewhere, and for what else it does not handle (1-D and 3-D
-// convolutions, shapes oneDNN refuses), it declines and onyx's own kernel runs. The same on
-// every thread count: oneDNN splits the work by output elements.
+// CPUs with VNNI or AMX. Elsewhere onyx's own exact kernel runs here, its constant weights
+// packed once (packed_integer_weights.h); for what else it does not handle (1-D and 3-D
+// convolutions, shapes oneDNN refuses, unfixed weights below VNNI) it declines and the node's
+// kernel runs. The same on every thread count: oneDNN splits the work by output elements.
 #pragma once
 
 #include <memory>
@@ -31,6 +32,8 @@
 
 namespace onyx::eval_internal {
 
+class PackedIntegerWeights;
+
 struct IntegerConvolutionCall {
   const ops::nn::ConvShape* shape = nullptr;
   const Array* x = nullptr;        // UINT8 or INT8, (N, C, H, W)
@@ -39,7 +42,8 @@ struct IntegerConvolutionCall {
   bool weights_fixed = false;      // the same elements on every run (an initializer)
   const Array* w_zero = nullptr;   // one value or one per output channel, or null (0)
   int threads = 1;
-  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the call declines.
+  /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and onyx's own kernel
+  /// runs instead.
   CpuTier tier = CpuTier::kBaseline;
   /// The node's context, whose threads the layout steps split over; null: this thread.
   const KernelContext* ctx = nullptr;
@@ -60,7 +64,10 @@ class IntegerConvolution {
   struct Cache;
 
  private:
+  Result<std::optional<Array>> ownSums(const IntegerConvolutionCall& call);
+
   std::unique_ptr<Cache> cache_;
+  std::unique_ptr<PackedIntegerWeights> own_weights_;  // for onyx's own kernel, below VNNI
 };
 
 }  // namespace onyx::eval_internal

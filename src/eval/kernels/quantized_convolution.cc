@@ -10,6 +10,7 @@
 #include "eval/kernels/int8_operands.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
+#include "eval/kernels/packed_integer_weights.h"
 #include "eval/kernels/requantize.h"
 #include "ops/kernels.h"
 
@@ -61,37 +62,36 @@ QuantizedConvolution::~QuantizedConvolution() = default;
 
 namespace {
 
-// Below VNNI: the exact sums of onyx's own kernel (ops::nn::integerConvolution, on the Conv
-// node's threads), channels-first in and out, then the epilogue oneDNN applies (requantize.h).
+// Below VNNI: the exact sums of onyx's own kernel (ops::nn::integerConvolutionTiles, on the
+// Conv node's threads), channels-first in and out, each tile requantized as oneDNN's epilogue
+// does (requantize.h) while it is in cache; the packed weights kept in `own_weights`.
 Result<std::optional<Array>> ownProductsRequantized(const QuantizedConvolutionCall& call,
-                                                    std::span<const float> scales) {
+                                                    std::span<const float> scales,
+                                                    PackedIntegerWeights& own_weights) {
   if (call.ctx == nullptr || call.x_channels_last || call.output_channels_last) {
     return notHandled();
   }
-  const KernelContext& ctx = *call.ctx;
-  Result<Array> x_zero = byteScalar(call.x->type(), call.x_zero);
-  if (!x_zero) return notHandled();
-  Result<Array> sums =
-      ops::nn::integerConvolution(ctx, *call.x, &*x_zero, *call.weights, nullptr, call.bias);
-  if (!sums || sums->rank() != 4) return notHandled();
-  const int64_t n = sums->dim(0), m = sums->dim(1);
-  Result<Array> made = Array::allocate(call.y_type, sums->shape());
+  const ops::nn::ConvShape& shape = *call.shape;
+  std::vector<int64_t> dims = {shape.batch, shape.outputs};
+  dims.insert(dims.end(), shape.window.columns.begin(), shape.window.columns.end());
+  Result<Array> made = Array::allocate(call.y_type, dims);
   if (!made) return notHandled();
   Array y = std::move(*made);
-  const size_t channels = static_cast<size_t>(m);
-  const size_t pixels = static_cast<size_t>(sums->dim(2) * sums->dim(3));
+  const size_t outputs = static_cast<size_t>(shape.outputs);
+  const size_t columns = shape.window.columnVolume();
   const Requantization how{
       .scales = scales, .zero = call.y_zero, .type = call.y_type, .relu = call.relu};
-  const int32_t* all_sums = sums->data<int32_t>();
   std::byte* all_out = y.bytes().data();
-  ops::parallelFor(ctx, static_cast<size_t>(n) * channels, ops::nn::grainFor(pixels),
-                   [&](size_t begin, size_t end) {
-                     for (size_t task = begin; task < end; ++task) {
-                       const size_t image = task / channels, channel = task % channels;
-                       requantize(all_sums + image * channels * pixels, pixels, channel,
-                                  channel + 1, how, all_out + image * channels * pixels);
-                     }
-                   });
+  const ops::nn::IntegerConvolutionWeights& weights =
+      own_weights.get(shape, *call.weights, nullptr, call.weights_fixed);
+  ops::nn::integerConvolutionTiles(
+      *call.ctx, shape, *call.x, call.x_zero, weights,
+      call.bias != nullptr ? call.bias->data<int32_t>() : nullptr, nullptr,
+      [&](const ops::nn::IntegerSumsTile& tile) {
+        std::byte* to = all_out + (tile.image * outputs + tile.first_output) * columns + tile.begin;
+        requantize(tile.sums, tile.ld, tile.outputs, tile.end - tile.begin, tile.first_output, how,
+                   to, columns);
+      });
   return std::optional<Array>(std::move(y));
 }
 
@@ -139,7 +139,10 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
   for (size_t i = 0; i < scales.size(); ++i) {
     scales[i] = call.x_scale * call.w_scales[i] / call.y_scale;
   }
-  if (!int8ProductsExact(call.tier)) return ownProductsRequantized(call, scales);
+  if (!int8ProductsExact(call.tier)) {
+    if (own_weights_ == nullptr) own_weights_ = std::make_unique<PackedIntegerWeights>();
+    return ownProductsRequantized(call, scales, *own_weights_);
+  }
   try {
     OpenMpThreads threads(call.threads);
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();

@@ -27,6 +27,8 @@
 
 namespace onyx::eval_internal {
 
+class PackedIntegerWeights;
+
 struct QuantizedConvolutionCall {
   const ops::nn::ConvShape* shape = nullptr;
   const Array* x = nullptr;  // UINT8 or INT8
@@ -68,6 +70,7 @@ class QuantizedConvolution {
 
  private:
   std::unique_ptr<Cache> cache_;
+  std::unique_ptr<PackedIntegerWeights> own_weights_;  // for onyx's own kernel, below VNNI
 };
 
 }  // namespace onyx::eval_internal

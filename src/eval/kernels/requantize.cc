@@ -5,14 +5,14 @@ namespace onyx::eval_internal {
 namespace {
 
 template <class Byte>
-void requantizeChannels(const int32_t* sums, size_t pixels, size_t begin, size_t end,
-                        const Requantization& how, Byte* to) {
+void requantizeRows(const int32_t* sums, size_t sums_stride, size_t rows, size_t width,
+                    size_t first_channel, const Requantization& how, Byte* to, size_t to_stride) {
   const float low = how.low(), high = how.high();
-  for (size_t channel = begin; channel < end; ++channel) {
-    const float scale = how.scales[how.scales.size() == 1 ? 0 : channel];
-    const int32_t* from = sums + channel * pixels;
-    Byte* out = to + channel * pixels;
-    for (size_t p = 0; p < pixels; ++p) {
+  for (size_t r = 0; r < rows; ++r) {
+    const float scale = how.scales[how.scales.size() == 1 ? 0 : first_channel + r];
+    const int32_t* __restrict from = sums + r * sums_stride;
+    Byte* __restrict out = to + r * to_stride;
+    for (size_t p = 0; p < width; ++p) {
       out[p] = static_cast<Byte>(
           static_cast<int32_t>(Requantization::scaled(from[p], scale, low, high)) + how.zero);
     }
@@ -21,12 +21,14 @@ void requantizeChannels(const int32_t* sums, size_t pixels, size_t begin, size_t
 
 }  // namespace
 
-void requantize(const int32_t* sums, size_t pixels, size_t channel_begin, size_t channel_end,
-                const Requantization& how, void* to) {
+void requantize(const int32_t* sums, size_t sums_stride, size_t rows, size_t width,
+                size_t first_channel, const Requantization& how, void* to, size_t to_stride) {
   if (how.type == ElementType::kInt8) {
-    requantizeChannels(sums, pixels, channel_begin, channel_end, how, static_cast<int8_t*>(to));
+    requantizeRows(sums, sums_stride, rows, width, first_channel, how, static_cast<int8_t*>(to),
+                   to_stride);
   } else {
-    requantizeChannels(sums, pixels, channel_begin, channel_end, how, static_cast<uint8_t*>(to));
+    requantizeRows(sums, sums_stride, rows, width, first_channel, how, static_cast<uint8_t*>(to),
+                   to_stride);
   }
 }
 

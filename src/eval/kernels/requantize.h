@@ -40,10 +40,10 @@ struct Requantization {
   }
 };
 
-/// The channels [channel_begin, channel_end) of one image of `channels`-first sums
-/// (channels, pixels) requantized into `to`, channels-first (to[c * pixels + p]); `to` holds
-/// bytes of `how.type`.
-void requantize(const int32_t* sums, size_t pixels, size_t channel_begin, size_t channel_end,
-                const Requantization& how, void* to);
+/// `rows` rows of `width` sums, row r of channel first_channel + r (its scale) and read from
+/// sums[r * sums_stride], requantized into to[r * to_stride] (bytes of `how.type`): a
+/// channels-first image's channels, or one tile of them.
+void requantize(const int32_t* sums, size_t sums_stride, size_t rows, size_t width,
+                size_t first_channel, const Requantization& how, void* to, size_t to_stride);
 
 }  // namespace onyx::eval_internal

@@ -10,7 +10,9 @@
 //   matrix, and adding columns back into an image, over any number of spatial axes.
 // - `convolve`: a grouped N-d convolution as im2col + gemm, parallel over column tiles.
 // - `integerConvolution`: ConvInteger's and QLinearConv's convolution of bytes less their zero
-//   points, its columns gathered by `im2colByRuns`.
+//   points, its columns gathered by `im2colByRuns`; its weights packed apart and its sums
+//   given tile by tile (`integerConvolutionTiles`) for the evaluator, which keeps the one and
+//   requantizes the other while it is in cache.
 #pragma once
 
 #include <algorithm>
@@ -615,15 +617,16 @@ inline void bytesLessZero(const Array& from, int32_t zero, size_t first, size_t 
   }
 }
 
-/// im2col's columns for the integer convolution, where the outside reads as 0, by runs: along
-/// the last axis the window positions that fall inside the image form one range (the image
+/// im2col's columns for the integer convolution, each element less `less` (the input's zero
+/// point, the image being bytes and the columns int16), where the outside reads as 0, by runs:
+/// along the last axis the window positions that fall inside the image form one range (the image
 /// index grows with the position), copied as a block (stride 1) or a strided loop and the rest
 /// zeroed, instead of a table lookup and a test per element. The runs of each tap are found
 /// once for all channels; the channels go one by one, so that a channel's taps read the same
 /// few image rows while they are in L1.
-template <class T>
-inline void im2colByRuns(const Window& w, const TapTable& table, const T* image, size_t channels,
-                         size_t p0, size_t p1, T* col) {
+template <class T, class Source>
+inline void im2colByRuns(const Window& w, const TapTable& table, const Source* image,
+                         size_t channels, size_t p0, size_t p1, int32_t less, T* col) {
   struct Run {
     size_t offset;                            // of the run's first position, from p0
     size_t inside_begin, inside_end, length;  // within the run
@@ -652,7 +655,7 @@ inline void im2colByRuns(const Window& w, const TapTable& table, const T* image,
     tap_runs[t + 1] = runs.size();
   }
   for (size_t c = 0; c < channels; ++c) {
-    const T* src = image + c * image_volume;
+    const Source* src = image + c * image_volume;
     for (size_t t = 0; t < taps_count; ++t) {
       T* dst = col + (c * taps_count + t) * width;
       for (size_t r = tap_runs[t]; r < tap_runs[t + 1]; ++r) {
@@ -662,15 +665,15 @@ inline void im2colByRuns(const Window& w, const TapTable& table, const T* image,
         std::fill(out + run.inside_end, out + run.length, T(0));
         const size_t count = run.inside_end - run.inside_begin;
         if (count == 0) continue;
-        const T* __restrict from = src + run.first;
+        const Source* __restrict from = src + run.first;
         T* __restrict to = out + run.inside_begin;
         if (stride == 1) {
-          std::copy(from, from + count, to);
+          for (size_t j = 0; j < count; ++j) to[j] = static_cast<T>(from[j] - less);
           continue;
         }
         withStride(stride, [&]<size_t kStride>() {
           const size_t step = kStride != 0 ? kStride : stride;
-          for (size_t j = 0; j < count; ++j) to[j] = from[j * step];
+          for (size_t j = 0; j < count; ++j) to[j] = static_cast<T>(from[j * step] - less);
         });
       }
     }
@@ -683,16 +686,146 @@ inline int32_t byteElement(const Array& bytes, size_t i) {
                                             : int32_t{bytes.data<uint8_t>()[i]};
 }
 
+/// A grouped integer convolution's weights less their zero points, each group's (outputs / group
+/// rows, the depth channels / group * kernel volume) packed for bytePairGemm: made once per run
+/// by integerConvolution, and kept by the evaluator from run to run when the weights are
+/// constant. `w` is INT8 or UINT8 of `shape`'s weight shape; `w_zero` null (0), one value or
+/// one per output channel, of w's type.
+struct IntegerConvolutionWeights {
+  std::vector<BytePairLeft> groups;
+};
+
+inline IntegerConvolutionWeights packIntegerConvolutionWeights(const ConvShape& shape,
+                                                               const Array& w,
+                                                               const Array* w_zero) {
+  const size_t group = static_cast<size_t>(shape.group);
+  const size_t group_outputs = static_cast<size_t>(shape.outputs) / group;
+  const size_t depth = static_cast<size_t>(shape.channels) / group * shape.window.kernelVolume();
+  IntegerConvolutionWeights packed;
+  packed.groups.resize(group);
+  std::vector<int16_t> group_weights(group_outputs * depth);
+  for (size_t g = 0; g < group; ++g) {
+    for (size_t m = 0; m < group_outputs; ++m) {
+      const size_t output = g * group_outputs + m;
+      int32_t offset = 0;
+      if (w_zero != nullptr) offset = byteElement(*w_zero, w_zero->size() == 1 ? 0 : output);
+      bytesLessZero(w, offset, output * depth, depth, group_weights.data() + m * depth);
+    }
+    packed.groups[g] = BytePairLeft(group_outputs, depth, group_weights.data(), depth);
+  }
+  return packed;
+}
+
+/// One tile of integerConvolutionTiles's sums: output channels [first_output, first_output +
+/// outputs) (one group's) of image `image`, output columns (pixels) [begin, end); the sum of
+/// channel first_output + m at column j is sums[m * ld + j - begin].
+struct IntegerSumsTile {
+  size_t image = 0;
+  size_t first_output = 0;
+  size_t outputs = 0;
+  size_t begin = 0;
+  size_t end = 0;
+  const int32_t* sums = nullptr;
+  size_t ld = 0;
+};
+
+/// The sums of an integer convolution of x (INT8 or UINT8, of `shape`'s input shape, less
+/// `x_zero`) with `weights`, plus `bias` (one int32 per output channel) when not null, tile by
+/// tile in parallel over (image, group, column tile): each tile's sums are written into `into`
+/// (the (N, M, columns...) INT32 result) when not null, else into a scratch tile of the thread
+/// that computes them, and `consume(const IntegerSumsTile&)` runs on that thread while they are
+/// in its cache (tiles run concurrently; each is consumed once).
+///
+/// x is widened to int16 less its zero point tile by tile, as im2col gathers it (or, for a 1x1
+/// convolution with stride 1 and no padding, as the tile's pixels are copied); the padding
+/// reads as 0, x_zero less itself. The sums are exact and wrap modulo 2^32 as the spec's int32
+/// accumulator does, on every CPU tier and thread count.
+template <class Consume>
+void integerConvolutionTiles(const KernelContext& ctx, const ConvShape& shape, const Array& x,
+                             int32_t x_zero, const IntegerConvolutionWeights& weights,
+                             const int32_t* bias, int32_t* into, Consume&& consume) {
+  const Window& win = shape.window;
+  const size_t group = static_cast<size_t>(shape.group);
+  const size_t channels = static_cast<size_t>(shape.channels);
+  const size_t outputs = static_cast<size_t>(shape.outputs);
+  const size_t group_channels = channels / group;
+  const size_t group_outputs = outputs / group;
+  const size_t image_volume = win.imageVolume();
+  const size_t columns = win.columnVolume();
+  const size_t depth = group_channels * win.kernelVolume();  // K of the product
+  const bool avx2 = ctx.cpuTier() >= CpuTier::kAvx2;
+  bool direct = true;
+  for (size_t a = 0; a < win.rank(); ++a) {
+    direct = direct && win.kernel[a] == 1 && win.strides[a] == 1 && win.pad_begin[a] == 0 &&
+             win.pad_end[a] == 0;
+  }
+  const TapTable table = direct ? TapTable() : tapTable(win);
+  // convolve's tiles, widened to whole panels of the kernel's 16 columns (a panel cut short
+  // costs a whole one).
+  const size_t tile = std::min(columns, (columnTile(depth, columns) + 15) / 16 * 16);
+  const size_t tiles = (columns + tile - 1) / tile;
+  const size_t tasks = static_cast<size_t>(shape.batch) * group * tiles;
+  parallelFor(ctx, tasks, grainFor(group_outputs * depth * tile), [&](size_t begin, size_t end) {
+    std::vector<int16_t> col(depth * tile);
+    std::vector<int32_t> scratch(into != nullptr ? 0 : group_outputs * tile);
+    for (size_t task = begin; task < end; ++task) {
+      const size_t t = task % tiles;
+      const size_t g = (task / tiles) % group;
+      const size_t n = task / tiles / group;
+      const size_t p0 = t * tile;
+      const size_t p1 = std::min(columns, p0 + tile);
+      const size_t width = p1 - p0;
+      const size_t first = (n * channels + g * group_channels) * image_volume;
+      auto gather = [&](const auto* image) {
+        if (!direct) {
+          im2colByRuns(win, table, image, group_channels, p0, p1, x_zero, col.data());
+          return;
+        }
+        for (size_t c = 0; c < group_channels; ++c) {
+          const auto* __restrict from = image + c * image_volume + p0;
+          int16_t* __restrict to = col.data() + c * width;
+          for (size_t j = 0; j < width; ++j) to[j] = static_cast<int16_t>(from[j] - x_zero);
+        }
+      };
+      if (x.type() == ElementType::kInt8) {
+        gather(x.data<int8_t>() + first);
+      } else {
+        gather(x.data<uint8_t>() + first);
+      }
+      const size_t first_output = g * group_outputs;
+      int32_t* out = scratch.data();
+      size_t ld = width;
+      if (into != nullptr) {
+        out = into + (n * outputs + first_output) * columns + p0;
+        ld = columns;
+      }
+      bytePairGemm(weights.groups[g], width, col.data(), width, out, ld, avx2);
+      if (bias != nullptr) {
+        for (size_t m = 0; m < group_outputs; ++m) {
+          // Wrapping, as the sums do.
+          const auto add = static_cast<uint32_t>(bias[first_output + m]);
+          int32_t* row = out + m * ld;
+          for (size_t j = 0; j < width; ++j) {
+            row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + add);
+          }
+        }
+      }
+      consume(IntegerSumsTile{.image = n,
+                              .first_output = first_output,
+                              .outputs = group_outputs,
+                              .begin = p0,
+                              .end = p1,
+                              .sums = out,
+                              .ld = ld});
+    }
+  });
+}
+
 /// The integer convolution of ConvInteger and QLinearConv: (x - x_zero) * (w - w_zero) summed
 /// in int32 (plus bias when not null: INT32 of shape [M]), as an INT32 (N, M, out...) array.
 /// x and w are INT8 or UINT8; x_zero a single value of x's type; w_zero a single value or one
-/// per output channel, of w's type; either may be null (zero).
-///
-/// x and w less their zero points are widened to int16 once, each group's weights packed
-/// once for bytePairGemm; then, as convolve does, im2col (or the image itself for a 1x1
-/// convolution with stride 1 and no padding) and the product, parallel over (image, group,
-/// column tile). The padding reads as 0: x_zero_point less itself. The sums are exact and
-/// wrap modulo 2^32 as the spec's int32 accumulator does, on every CPU tier and thread count.
+/// per output channel, of w's type; either may be null (zero). The weights are packed here
+/// (packIntegerConvolutionWeights), then integerConvolutionTiles sums into the result.
 inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x,
                                         const Array* x_zero, const Array& w, const Array* w_zero,
                                         const Array* bias) {
@@ -720,79 +853,10 @@ inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x
   if (!made) return made.status();
   Array y = std::move(*made);
   if (y.size() == 0) return y;
-
-  const Window& win = shape->window;
-  const size_t group = static_cast<size_t>(shape->group);
-  const size_t channels = static_cast<size_t>(shape->channels);
-  const size_t group_channels = channels / group;
-  const size_t group_outputs = outputs / group;
-  const size_t image_volume = win.imageVolume();
-  const size_t columns = win.columnVolume();
-  const size_t depth = group_channels * win.kernelVolume();  // K of the product
-
-  // x widened once, in parallel: it is as large as the images (not zeroed first, for that).
-  const int32_t x_offset = x_zero != nullptr ? byteElement(*x_zero, 0) : 0;
-  std::unique_ptr<int16_t[]> xd(new int16_t[x.size()]);
-  parallelFor(ctx, x.size(), size_t{1} << 16, [&](size_t begin, size_t end) {
-    bytesLessZero(x, x_offset, begin, end - begin, xd.get() + begin);
-  });
-  // Each group's weights (group_outputs x depth), less their output channel's zero point.
-  std::vector<BytePairLeft> weights(group);
-  std::vector<int16_t> group_weights(group_outputs * depth);
-  for (size_t g = 0; g < group; ++g) {
-    for (size_t m = 0; m < group_outputs; ++m) {
-      const size_t output = g * group_outputs + m;
-      int32_t offset = 0;
-      if (w_zero != nullptr) offset = byteElement(*w_zero, w_zero->size() == 1 ? 0 : output);
-      bytesLessZero(w, offset, output * depth, depth, group_weights.data() + m * depth);
-    }
-    weights[g] = BytePairLeft(group_outputs, depth, group_weights.data(), depth);
-  }
-  const int32_t* bias_values = bias != nullptr ? bias->data<int32_t>() : nullptr;
-  const bool avx2 = ctx.cpuTier() >= CpuTier::kAvx2;
-
-  bool direct = true;
-  for (size_t a = 0; a < win.rank(); ++a) {
-    direct = direct && win.kernel[a] == 1 && win.strides[a] == 1 && win.pad_begin[a] == 0 &&
-             win.pad_end[a] == 0;
-  }
-  const TapTable table = direct ? TapTable() : tapTable(win);
-  // convolve's tiles, widened to whole panels of the kernel's 16 columns (a panel cut short
-  // costs a whole one).
-  const size_t tile = std::min(columns, (columnTile(depth, columns) + 15) / 16 * 16);
-  const size_t tiles = (columns + tile - 1) / tile;
-  const size_t tasks = static_cast<size_t>(shape->batch) * group * tiles;
-  int32_t* sums = y.data<int32_t>();
-  parallelFor(ctx, tasks, grainFor(group_outputs * depth * tile), [&](size_t begin, size_t end) {
-    std::vector<int16_t> col(direct ? 0 : depth * tile);
-    for (size_t task = begin; task < end; ++task) {
-      const size_t t = task % tiles;
-      const size_t g = (task / tiles) % group;
-      const size_t n = task / tiles / group;
-      const size_t p0 = t * tile;
-      const size_t p1 = std::min(columns, p0 + tile);
-      const int16_t* image = xd.get() + (n * channels + g * group_channels) * image_volume;
-      const int16_t* b = image + p0;
-      size_t ldb = image_volume;
-      if (!direct) {
-        im2colByRuns(win, table, image, group_channels, p0, p1, col.data());
-        b = col.data();
-        ldb = p1 - p0;
-      }
-      int32_t* out = sums + (n * outputs + g * group_outputs) * columns + p0;
-      bytePairGemm(weights[g], p1 - p0, b, ldb, out, columns, avx2);
-      if (bias_values != nullptr) {
-        for (size_t m = 0; m < group_outputs; ++m) {
-          // Wrapping, as the sums do.
-          const auto add = static_cast<uint32_t>(bias_values[g * group_outputs + m]);
-          int32_t* row = out + m * columns;
-          for (size_t j = 0; j < p1 - p0; ++j) {
-            row[j] = static_cast<int32_t>(static_cast<uint32_t>(row[j]) + add);
-          }
-        }
-      }
-    }
-  });
+  const IntegerConvolutionWeights weights = packIntegerConvolutionWeights(*shape, w, w_zero);
+  integerConvolutionTiles(ctx, *shape, x, x_zero != nullptr ? byteElement(*x_zero, 0) : 0, weights,
+                          bias != nullptr ? bias->data<int32_t>() : nullptr, y.data<int32_t>(),
+                          [](const IntegerSumsTile&) {});
   return y;
 }
 

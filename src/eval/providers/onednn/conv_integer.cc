@@ -1,6 +1,6 @@
 // oneDNN's kernel for ConvInteger: its int8 convolution primitive (integer_convolution.h),
-// exact where the CPU multiplies bytes without saturating (VNNI, AMX); elsewhere, and for
-// 1-D and 3-D convolutions, it declines.
+// exact where the CPU multiplies bytes without saturating (VNNI, AMX); elsewhere onyx's own
+// kernel with the constant weights packed once. For 1-D and 3-D convolutions it declines.
 #include "eval/kernels/integer_convolution.h"
 #include "eval/providers/provider.h"
 #include "onyx/ir/constant_value.h"
