@@ -54,8 +54,8 @@ QuantizedMatMul::~QuantizedMatMul() = default;
 
 namespace {
 
-// Below VNNI: the exact sums of onyx's own kernel (ops::quant::integerMatMul, on the MatMul
-// node's threads), each requantized as oneDNN's epilogue does (requantize.h).
+// Below VNNI: the exact sums of onyx's own kernel (ops::quant::byteMatMulSums, on the MatMul
+// node's threads), requantized as oneDNN's epilogue does (requantize.h).
 Result<std::optional<Array>> ownProductsRequantized(const QuantizedMatMulCall& call,
                                                     std::span<const float> scales) {
   if (call.ctx == nullptr) return notHandled();
@@ -70,15 +70,23 @@ Result<std::optional<Array>> ownProductsRequantized(const QuantizedMatMulCall& c
   Result<MatrixParameter> b_parameter =
       MatrixParameter::of(ctx, "b_zero_point", &*b_zero, MatrixParameter::Side::kColumns, *product);
   if (!a_parameter || !b_parameter) return notHandled();
-  const Requantization how{.scales = scales, .zero = call.y_zero, .type = call.y_type};
-  const float low = how.low(), high = how.high();
-  auto requantized = [&](size_t, size_t, size_t column, int32_t sum) {
-    const float scale = scales[scales.size() == 1 ? 0 : column];
-    return static_cast<double>(Requantization::scaled(sum, scale, low, high)) + how.zero;
-  };
-  Result<Array> y = ops::quant::integerMatMul(ctx, *call.a, *call.b, *product, *a_parameter,
-                                              *b_parameter, call.y_type, requantized);
+  if (!ops::quant::isByteProduct(*call.a, *call.b, *a_parameter, *b_parameter)) {
+    return notHandled();
+  }
+  Result<Array> y = Array::allocate(call.y_type, product->result);
   if (!y) return notHandled();
+  const size_t columns = product->columns;
+  const size_t rows = product->a_index.size() * product->rows;
+  std::vector<int32_t> sums(rows * columns);
+  ops::quant::byteMatMulSums(ctx, *call.a, *call.b, *product, *a_parameter, *b_parameter,
+                             sums.data());
+  const Requantization how{.scales = scales, .zero = call.y_zero, .type = call.y_type};
+  std::byte* out = y->bytes().data();
+  ops::parallelFor(ctx, rows, std::max<size_t>(1, 4096 / std::max<size_t>(columns, 1)),
+                   [&](size_t begin, size_t end) {
+                     requantizeByColumn(sums.data() + begin * columns, end - begin, columns, how,
+                                        out + begin * columns);
+                   });
   return std::optional<Array>(std::move(*y));
 }
 

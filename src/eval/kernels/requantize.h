@@ -46,4 +46,9 @@ struct Requantization {
 void requantize(const int32_t* sums, size_t sums_stride, size_t rows, size_t width,
                 size_t first_channel, const Requantization& how, void* to, size_t to_stride);
 
+/// `rows` rows of `width` sums (row-major, contiguous), column j of channel j (its scale):
+/// a matrix product's, requantized into `to` (bytes of `how.type`) in the same order.
+void requantizeByColumn(const int32_t* sums, size_t rows, size_t width, const Requantization& how,
+                        void* to);
+
 }  // namespace onyx::eval_internal
