@@ -48,6 +48,17 @@ void parallelOver(const IntegerConvolutionCall& call, size_t count,
   }
 }
 
+// Whether onyx's own kernel beats oneDNN's int8 primitive even with VNNI: for small weights
+// (outputs x depth at most 32K: 1x1 convolutions of up to 256 channels into 128, 3x3 ones of
+// 32 channels into 32, one output channel), the layout steps around the primitive (the input
+// put channels-last, the sums back with the zero points taken out) cost more than the
+// products. Measured per node on U²-Net at 1024x1024 and ResNet-50 (bench/README.md): there
+// the own kernel took 0.5-0.9x oneDNN's time, above it 1.3-5x.
+bool ownKernelFaster(const ops::nn::ConvShape& s) {
+  const int64_t depth = s.channels / s.group * static_cast<int64_t>(s.window.kernelVolume());
+  return s.outputs / s.group * depth <= 32768;
+}
+
 }  // namespace
 
 struct IntegerConvolution::Cache {
@@ -101,7 +112,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
   if (!isByteTensor(call.x) || !isByteTensor(call.weights)) return notHandled();
-  if (!int8ProductsExact(call.tier)) return ownSums(call);
+  if (!int8ProductsExact(call.tier) || ownKernelFaster(s)) return ownSums(call);
   if (window.rank() != 2) return notHandled();
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {
     return notHandled();
