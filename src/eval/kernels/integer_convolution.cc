@@ -80,32 +80,67 @@ struct IntegerConvolution::Cache {
 IntegerConvolution::IntegerConvolution() = default;
 IntegerConvolution::~IntegerConvolution() = default;
 
-// Below VNNI: onyx's own exact kernel (ops::nn::integerConvolutionTiles, on the node's threads)
-// with the constant weights packed once; unfixed weights are left to the node's kernel, which
-// packs them each run as this would.
+bool IntegerConvolution::ownKernelTakes(const IntegerConvolutionCall& call) const {
+  const size_t outputs = static_cast<size_t>(call.shape->outputs);
+  return call.ctx != nullptr && isByteTensor(call.x) && isByteTensor(call.weights) &&
+         (call.x_zero == nullptr ||
+          (call.x_zero->type() == call.x->type() && call.x_zero->size() == 1)) &&
+         (call.w_zero == nullptr || (call.w_zero->type() == call.weights->type() &&
+                                     (call.w_zero->size() == 1 || call.w_zero->size() == outputs)));
+}
+
+void IntegerConvolution::ownTiles(const IntegerConvolutionCall& call, int32_t* into,
+                                  const SumsConsumer& consume) {
+  if (own_weights_ == nullptr) own_weights_ = std::make_unique<PackedIntegerWeights>();
+  const ops::nn::IntegerConvolutionWeights& weights =
+      own_weights_->get(*call.shape, *call.weights, call.w_zero, call.weights_fixed);
+  const int32_t x_zero = call.x_zero != nullptr ? byteAt(*call.x_zero, 0) : 0;
+  ops::nn::integerConvolutionTiles(*call.ctx, *call.shape, *call.x, x_zero, weights, nullptr, into,
+                                   consume);
+}
+
+// onyx's own exact kernel (ops::nn::integerConvolutionTiles, on the node's threads) with the
+// constant weights packed once; unfixed weights are left to the node's kernel, which packs
+// them each run as this would.
 Result<std::optional<Array>> IntegerConvolution::ownSums(const IntegerConvolutionCall& call) {
+  if (!call.weights_fixed || !ownKernelTakes(call)) return notHandled();
   const ops::nn::ConvShape& s = *call.shape;
-  const size_t outputs = static_cast<size_t>(s.outputs);
-  if (call.ctx == nullptr || !call.weights_fixed ||
-      (call.x_zero != nullptr &&
-       (call.x_zero->type() != call.x->type() || call.x_zero->size() != 1)) ||
-      (call.w_zero != nullptr && (call.w_zero->type() != call.weights->type() ||
-                                  (call.w_zero->size() != 1 && call.w_zero->size() != outputs)))) {
-    return notHandled();
-  }
   std::vector<int64_t> dims = {s.batch, s.outputs};
   dims.insert(dims.end(), s.window.columns.begin(), s.window.columns.end());
   Result<Array> made = Array::allocate(ElementType::kInt32, dims);
   if (!made) return made.status();
   Array y = std::move(*made);
-  if (y.size() == 0) return std::optional<Array>(std::move(y));
-  if (own_weights_ == nullptr) own_weights_ = std::make_unique<PackedIntegerWeights>();
-  const ops::nn::IntegerConvolutionWeights& weights =
-      own_weights_->get(s, *call.weights, call.w_zero, call.weights_fixed);
-  const int32_t x_zero = call.x_zero != nullptr ? byteAt(*call.x_zero, 0) : 0;
-  ops::nn::integerConvolutionTiles(*call.ctx, s, *call.x, x_zero, weights, nullptr,
-                                   y.data<int32_t>(), [](const ops::nn::IntegerSumsTile&) {});
+  if (y.size() > 0) ownTiles(call, y.data<int32_t>(), [](const ops::nn::IntegerSumsTile&) {});
   return std::optional<Array>(std::move(y));
+}
+
+Result<bool> IntegerConvolution::runInto(const IntegerConvolutionCall& call,
+                                         const SumsConsumer& consume) {
+  const ops::nn::ConvShape& s = *call.shape;
+  if (!isByteTensor(call.x) || !isByteTensor(call.weights)) return false;
+  if (!int8ProductsExact(call.tier) || ownKernelFaster(s)) {
+    if (!ownKernelTakes(call)) return false;
+    ownTiles(call, nullptr, consume);
+    return true;
+  }
+  Result<std::optional<Array>> sums = run(call);
+  if (!sums) return sums.status();
+  if (!*sums) return false;
+  const int32_t* all = (*sums)->data<int32_t>();
+  const size_t outputs = static_cast<size_t>(s.outputs);
+  const size_t columns = s.window.columnVolume();
+  parallelOver(call, static_cast<size_t>(s.batch) * outputs, [&](size_t begin, size_t end) {
+    for (size_t row = begin; row < end; ++row) {
+      consume(ops::nn::IntegerSumsTile{.image = row / outputs,
+                                       .first_output = row % outputs,
+                                       .outputs = 1,
+                                       .begin = 0,
+                                       .end = columns,
+                                       .sums = all + row * columns,
+                                       .ld = columns});
+    }
+  });
+  return true;
 }
 
 Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCall& call) {

@@ -22,6 +22,7 @@
 // kernel runs. The same on every thread count: oneDNN splits the work by output elements.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -61,9 +62,21 @@ class IntegerConvolution {
   /// having done nothing (the caller's own kernel then runs).
   Result<std::optional<Array>> run(const IntegerConvolutionCall& call);
 
+  using SumsConsumer = std::function<void(const ops::nn::IntegerSumsTile&)>;
+  /// The same sums given to `consume` instead of returned, on the call's threads and
+  /// concurrently, each once: by onyx's own kernel tile by tile while each tile is in cache,
+  /// by oneDNN's primitive one (image, output channel) row at a time. False when the call is
+  /// outside what it handles, having consumed nothing. For a step that turns the sums into
+  /// its own result (fusions/dynamic_quantized_convolution.cc).
+  Result<bool> runInto(const IntegerConvolutionCall& call, const SumsConsumer& consume);
+
   struct Cache;
 
  private:
+  // Whether onyx's own kernel takes the call's operands (and it has a context to run on).
+  bool ownKernelTakes(const IntegerConvolutionCall& call) const;
+  // The own kernel's tiles, into `into` (the INT32 result) when not null, each then consumed.
+  void ownTiles(const IntegerConvolutionCall& call, int32_t* into, const SumsConsumer& consume);
   Result<std::optional<Array>> ownSums(const IntegerConvolutionCall& call);
 
   std::unique_ptr<Cache> cache_;

@@ -13,6 +13,7 @@ namespace onyx::eval_internal {
 
 extern const FusionPattern& qdqConvolutionPattern();
 extern const FusionPattern& qdqMatMulPattern();
+extern const FusionPattern& dynamicConvolutionPattern();
 extern const FusionPattern& convolutionChainPattern();
 std::unique_ptr<ProvidedKernel> onednnConvolution(const Node& node);
 std::unique_ptr<ProvidedKernel> onednnConvInteger(const Node& node);
@@ -46,6 +47,7 @@ class OnednnProvider final : public Provider {
 
   std::span<const FusionPattern* const> fusions() const override {
     static const FusionPattern* const kFusions[] = {&qdqConvolutionPattern(), &qdqMatMulPattern(),
+                                                    &dynamicConvolutionPattern(),
                                                     &convolutionChainPattern()};
     return kFusions;
   }
