@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "onyx/core/cpu_tier.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/text/parser.h"
 #include "support/eval_testing.h"
@@ -249,6 +250,54 @@ TEST(FusedConvolution, ABadConvInAGroupIsReportedAtItsOwnNode) {
        {"w", valueOf(randomTensor({4, 2, 1, 1}, 42))}});
   ASSERT_FALSE(out);
   EXPECT_NE(out.status().toString().find("node[0]"), std::string::npos) << out.status().toString();
+}
+
+// A convolution into one channel after a chain (a side output): onyx's own kernel on the
+// channels-last input (src/eval/kernels/single_output_convolution.h), at every CPU tier, with
+// channels in and past whole lane groups, padding, strides and dilations that leave border
+// pixels with some taps outside, and rows narrower than its block of pixels.
+TEST(FusedConvolution, AConvolutionIntoOneChannelAfterAChain) {
+  struct Case {
+    int64_t c, h, w;
+    ConvAttributes second;
+  };
+  const Case cases[] = {
+      {16, 11, 13, {.pads = {1, 1, 1, 1}}},
+      {12, 9, 3, {.pads = {1, 1, 1, 1}}},
+      {8, 12, 10, {.strides = {2, 1}, .dilations = {2, 3}, .pads = {2, 0, 1, 3}}},
+      {19, 7, 9, {.strides = {1, 2}, .pads = {0, 2, 0, 2}}},
+  };
+  uint32_t seed = 60;
+  for (const Case& k : cases) {
+    Tensor4 x = randomTensor({2, 4, k.h, k.w}, seed++);
+    Tensor4 w1 = randomTensor({k.c, 4, 3, 3}, seed++);
+    Tensor4 w2 = randomTensor({1, k.c, 3, 3}, seed++);
+    std::vector<float> b2 = {0.25f};
+    Tensor4 expected =
+        referenceConv(relu(referenceConv(x, w1, {}, {.pads = {1, 1, 1, 1}})), w2, b2, k.second);
+    const ConvAttributes& a = k.second;
+    std::ostringstream text;
+    text << "<ir_version: 10, opset_import: [\"\" : 21]>\n"
+         << "g (float[" << dimsText(x.dims) << "] x) => (float[" << dimsText(expected.dims)
+         << "] y) <" << initializerText("w1", w1) << ", " << initializerText("w2", w2)
+         << ", float[1] b2 = {0.25}> {\n"
+         << "  c1 = Conv <pads = [1, 1, 1, 1]> (x, w1)\n  r1 = Relu(c1)\n"
+         << "  y = Conv <strides = [" << a.strides[0] << ", " << a.strides[1] << "], dilations = ["
+         << a.dilations[0] << ", " << a.dilations[1] << "], pads = [" << a.pads[0] << ", "
+         << a.pads[1] << ", " << a.pads[2] << ", " << a.pads[3] << "]> (r1, w2, b2)\n}\n";
+    Result<Model> model = parseText(text.str());
+    ASSERT_TRUE(model) << model.status().toString() << "\n" << text.str();
+    std::vector<NamedValue> inputs = {{"x", valueOf(x)}};
+    for (CpuTier tier : testing::cpuTiersToTest()) {
+      SCOPED_TRACE("tier " + std::string(cpuTierName(tier)) + "\n" + text.str());
+      EvalOptions options;
+      options.max_isa = tier;
+      Result<std::vector<EvalValue>> out = evaluate(*model, inputs, options);
+      ASSERT_TRUE(out) << out.status().toString();
+      expectNear(expected, (*out)[0]);
+    }
+    EXPECT_EQ(testing::threadCountDifference(*model, inputs), "");
+  }
 }
 
 }  // namespace

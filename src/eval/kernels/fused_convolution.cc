@@ -14,6 +14,7 @@
 #include "eval/kernels/halves_as_floats.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
+#include "eval/kernels/single_output_convolution.h"
 
 namespace onyx::eval_internal {
 
@@ -159,6 +160,21 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
   if (one_d && s.channels / s.group < kFewestOneDChannels &&
       window.columns[0] > kMostOneDColumnsOverFewChannels) {
     return notHandled();
+  }
+  // One output channel from a channels-last input (a segmentation net's side output): onyx's
+  // own kernel, where oneDNN's would fill one lane in eight or sixteen.
+  if (singleOutputConvolutionTakes(s) && call.x_channels_last && call.residual == nullptr &&
+      call.activations.empty() && call.ctx != nullptr && call.x->rank() == 4) {
+    const int64_t oh = window.columns[0], ow = window.columns[1];
+    // One channel: (N, OH, OW, 1) and (N, 1, OH, OW) hold the same bytes.
+    Result<Array> made = Array::allocate(
+        ElementType::kFloat, call.output_channels_last ? std::vector<int64_t>{s.batch, oh, ow, 1}
+                                                       : std::vector<int64_t>{s.batch, 1, oh, ow});
+    if (!made) return made.status();
+    singleOutputConvolution(*call.ctx, s, call.x->data<float>(), call.weights->data<float>(),
+                            call.bias != nullptr ? call.bias->data<float>() : nullptr,
+                            made->data<float>());
+    return std::optional<Array>(std::move(*made));
   }
   auto lifted = [one_d](const std::vector<int64_t>& sizes, int64_t height) {
     return one_d ? std::array<int64_t, 2>{height, sizes[0]}
