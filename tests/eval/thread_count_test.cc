@@ -53,6 +53,37 @@ TEST(ThreadCount, ALargeModelGivesTheSameBitsOnOneTwoAndFiveThreads) {
   }
 }
 
+// The quantizations split their elements in pieces of 64K; DynamicQuantizeLinear takes the
+// bounds of each piece, then of the pieces: 300K elements (five pieces, the last short), the
+// smallest and the largest in different pieces, give the same scale, zero point and bytes on
+// any thread count, and QuantizeLinear and DequantizeLinear per channel the same values.
+TEST(ThreadCount, TheQuantizationsGiveTheSameBitsOnOneTwoAndFiveThreads) {
+  Result<Model> model = parseText(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[3, 100000] x) => (uint8[3, 100000] q, float s, uint8 z, float[3, 100000] d,
+                               int8[3, 100000] p) <float[3] ps = {0.01, 0.02, 0.03},
+                               int8[3] pz = {-3, 0, 5}> {
+      q, s, z = DynamicQuantizeLinear(x)
+      d = DequantizeLinear(q, s, z)
+      p = QuantizeLinear <axis = 0> (d, ps, pz)
+    })");
+  ASSERT_TRUE(model) << model.status().toString();
+  EvalValue x = randomTensor({3, 100000}, 7);
+  x.tensor.data<float>()[5] = -4.0f;
+  x.tensor.data<float>()[299990] = 6.0f;
+  std::vector<NamedValue> inputs = {{"x", x}};
+  std::vector<EvalValue> one = runWith(*model, inputs, 1);
+  ASSERT_EQ(one.size(), 5u);
+  EXPECT_EQ(one[1].tensor.data<float>()[0], 10.0f / 255.0f);  // the range [-4, 6]
+  for (int threads : {2, 5}) {
+    std::vector<EvalValue> many = runWith(*model, inputs, threads);
+    ASSERT_EQ(many.size(), 5u);
+    for (size_t i = 0; i < 5; ++i) {
+      EXPECT_EQ(compareValues(one[i], many[i], kExact), "") << threads << " threads, output " << i;
+    }
+  }
+}
+
 TEST(ThreadCount, EveryConformanceCaseThatRunsGivesTheSameBitsOnOneAndTwoThreads) {
   auto cases = testing::conformanceCases();
   if (cases.empty()) GTEST_SKIP() << testing::conformanceMissingReason();

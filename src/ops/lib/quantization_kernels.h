@@ -91,6 +91,27 @@ inline std::optional<ScaleLayout> scaleLayout(const std::vector<int64_t>& shape,
 
 /// `value` rounded to the precision of `type` (FLOAT, DOUBLE, FLOAT16, BFLOAT16; others are
 /// treated as FLOAT).
+/// Calls body(begin, count) over [0, size) in pieces that never cross a multiple of `run` (the
+/// elements of one scale of a per-tensor or per-axis layout), in parallel on ctx's threads:
+/// the loop of an elementwise quantization or dequantization, whose elements are independent
+/// (the same bits on any thread count).
+template <class Body>
+void forScaleRuns(const KernelContext& ctx, size_t size, size_t run, Body body) {
+  if (size == 0 || run == 0) return;
+  constexpr size_t kPiece = size_t{1} << 16;
+  parallelFor(ctx, (size + kPiece - 1) / kPiece, 1, [&](size_t first, size_t last) {
+    for (size_t piece = first; piece < last; ++piece) {
+      size_t begin = piece * kPiece;
+      const size_t end = std::min(size, begin + kPiece);
+      while (begin < end) {
+        const size_t stop = std::min(end, (begin / run + 1) * run);
+        body(begin, stop - begin);
+        begin = stop;
+      }
+    }
+  });
+}
+
 inline double roundTo(double value, ElementType type) {
   switch (type) {
     case ElementType::kDouble: return value;

@@ -85,25 +85,25 @@ Status runDequantizeLinear(KernelContext& ctx) {
     if (!made) return made.status();
     Array out = std::move(*made);
     size_t run = layout->mode == quant::ScaleLayout::Mode::kTensor ? x->size() : layout->inner;
-    for (size_t begin = 0; run > 0 && begin < x->size(); begin += run) {
+    quant::forScaleRuns(ctx, x->size(), run, [&](size_t begin, size_t count) {
       size_t at = layout->index(begin);
       float factor = scale->data<float>()[at];
       double offset = zero != nullptr ? elementAsDouble(*zero, at) : 0.0;
       float* to = out.data<float>() + begin;
       switch (x->type()) {
         case ElementType::kUint8:
-          quant::dequantizeToFloats(x->data<uint8_t>() + begin, run, factor,
+          quant::dequantizeToFloats(x->data<uint8_t>() + begin, count, factor,
                                     static_cast<float>(offset), to);
           break;
         case ElementType::kInt8:
-          quant::dequantizeToFloats(x->data<int8_t>() + begin, run, factor,
+          quant::dequantizeToFloats(x->data<int8_t>() + begin, count, factor,
                                     static_cast<float>(offset), to);
           break;
         default:
-          quant::dequantizeToFloats(x->data<int32_t>() + begin, run, factor, offset, to);
+          quant::dequantizeToFloats(x->data<int32_t>() + begin, count, factor, offset, to);
           break;
       }
-    }
+    });
     ctx.setOutput(0, std::move(out));
     return Status::ok();
   }

@@ -4,6 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <algorithm>
 #include <cmath>
+#include <vector>
 #include "ops/kernels.h"
 #include "ops/lib/quantization_kernels.h"
 #include "ops/quantization/quantize_floats.h"
@@ -52,7 +53,23 @@ Status runDynamicQuantizeLinear(KernelContext& ctx) {
   if (x == nullptr) return ctx.fail("needs a tensor input");
   if (x->type() != ElementType::kFloat) return ctx.fail("x must be FLOAT");
   const float* in = x->data<float>();
-  quant::FloatBounds bounds = quant::floatBounds(in, x->size(), 0.0f, 0.0f);
+  // The bounds of each piece, then of the pieces: the smallest and largest are the same
+  // whatever the split.
+  constexpr size_t kPiece = size_t{1} << 16;
+  std::vector<quant::FloatBounds> pieces((x->size() + kPiece - 1) / kPiece);
+  parallelFor(ctx, pieces.size(), 1, [&](size_t first, size_t last) {
+    for (size_t piece = first; piece < last; ++piece) {
+      const size_t begin = piece * kPiece;
+      pieces[piece] =
+          quant::floatBounds(in + begin, std::min(kPiece, x->size() - begin), 0.0f, 0.0f);
+    }
+  });
+  quant::FloatBounds bounds;
+  for (const quant::FloatBounds& piece : pieces) {
+    bounds.low = std::min(bounds.low, piece.low);
+    bounds.high = std::max(bounds.high, piece.high);
+    bounds.finite = bounds.finite && piece.finite;
+  }
   if (!bounds.finite) return ctx.fail("x holds NaN or an infinity");
   float scale = (bounds.high == bounds.low ? 1.0f : bounds.high - bounds.low) / 255.0f;
   float initial = 0.0f - bounds.low / scale;
@@ -60,7 +77,9 @@ Status runDynamicQuantizeLinear(KernelContext& ctx) {
   Result<Array> made = Array::allocate(ElementType::kUint8, x->shape());
   if (!made) return made.status();
   Array y = std::move(*made);
-  quant::quantizeFloatsToUint8(in, x->size(), scale, zero, y.data<uint8_t>());
+  quant::forScaleRuns(ctx, x->size(), x->size(), [&](size_t begin, size_t count) {
+    quant::quantizeFloatsToUint8(in + begin, count, scale, zero, y.data<uint8_t>() + begin);
+  });
   ctx.setOutput(0, std::move(y));
   ctx.setOutput(1, Array::scalar<float>(ElementType::kFloat, scale));
   ctx.setOutput(2, Array::scalar<uint8_t>(ElementType::kUint8, static_cast<uint8_t>(zero)));

@@ -112,17 +112,17 @@ Status runQuantizeLinear(KernelContext& ctx) {
   if (bytes && x->type() == ElementType::kFloat && scale->type() == ElementType::kFloat &&
       division == ElementType::kFloat && layout->mode != quant::ScaleLayout::Mode::kBlocked) {
     size_t run = layout->mode == quant::ScaleLayout::Mode::kTensor ? x->size() : layout->inner;
-    for (size_t begin = 0; run > 0 && begin < x->size(); begin += run) {
+    quant::forScaleRuns(ctx, x->size(), run, [&](size_t begin, size_t count) {
       size_t at = layout->index(begin);
       float divisor = scale->data<float>()[at];
       float offset = zero != nullptr ? static_cast<float>(elementAsDouble(*zero, at)) : 0.0f;
       const float* from = x->data<float>() + begin;
       if (out_type == ElementType::kUint8) {
-        quant::quantizeFloatsToUint8(from, run, divisor, offset, out.data<uint8_t>() + begin);
+        quant::quantizeFloatsToUint8(from, count, divisor, offset, out.data<uint8_t>() + begin);
       } else {
-        quant::quantizeFloatsToInt8(from, run, divisor, offset, out.data<int8_t>() + begin);
+        quant::quantizeFloatsToInt8(from, count, divisor, offset, out.data<int8_t>() + begin);
       }
-    }
+    });
     ctx.setOutput(0, std::move(out));
     return Status::ok();
   }
