@@ -331,14 +331,22 @@ TEST_F(RunCli, ProfileShowsFusedStepsUnderTheChainOfTheirOperators) {
   ASSERT_EQ(run.status, 0) << run.out;
   // conv → relu run as one oneDNN convolution: 7 steps for the 9 nodes.
   EXPECT_NE(run.out.find("profile of 2 runs: 7 steps took "), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("\nop type            steps   total ms      %    avg ms\n"),
+  EXPECT_NE(run.out.find("\nop type            steps   total ms      %    avg ms  ran by\n"),
             std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("\nConv+Relu              2"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("\nSoftmax                1"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("\n7 slowest steps\n"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("Conv+Relu          conv1+relu1\n"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("Gemm               fc\n"), std::string::npos) << run.out;
+  // What ran each step: oneDNN's fused convolutions, the MaxPool between them on the
+  // channels-last values they keep, the rest on the operators' own kernels.
+  EXPECT_NE(run.out.find("Conv+Relu          oneDNN: convolution chain  conv1+relu1\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("MaxPool            onyx (channels-last)       pool1\n"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("Gemm               built-in                   fc\n"), std::string::npos)
+      << run.out;
 }
 
 TEST_F(RunCli, ProfileWithoutFusionsTimesEveryNode) {
@@ -350,7 +358,7 @@ TEST_F(RunCli, ProfileWithoutFusionsTimesEveryNode) {
   EXPECT_NE(run.out.find("\nRelu                   2"), std::string::npos) << run.out;
   EXPECT_EQ(run.out.find("Conv+Relu"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("\n9 slowest steps\n"), std::string::npos) << run.out;
-  EXPECT_NE(run.out.find("Conv               conv2\n"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Conv               oneDNN    conv2\n"), std::string::npos) << run.out;
   // Every node is listed by name.
   for (const char* name : {"conv1", "relu1", "pool1", "relu2", "gap", "flatten", "softmax"}) {
     EXPECT_NE(run.out.find(std::string("  ") + name + "\n"), std::string::npos) << name;
@@ -425,7 +433,11 @@ TEST_F(RunCli, ProfileNamesTheStepsInsideSubgraphsByTheirPath) {
   for (const nlohmann::json& event : events) {
     EXPECT_EQ(event["ph"], "X");
     EXPECT_GE(event["dur"].get<double>(), 0.0);
-    if (event["tid"].get<int>() > 1) ++nested;
+    if (event["tid"].get<int>() > 1) {
+      ++nested;
+    } else {
+      EXPECT_EQ(event["args"]["ran_by"], "built-in") << event;  // the outer If's own kernel
+    }
   }
   EXPECT_EQ(nested, 3u * 3);
   EXPECT_EQ(report["outputs"][0]["name"], "y");

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <string_view>
+#include <vector>
 
 #include "onyx/ir/node.h"
 
@@ -17,6 +19,23 @@ double millisecondsOf(std::chrono::nanoseconds elapsed) {
 }
 
 double percentOf(double part, double whole) { return whole > 0 ? 100.0 * part / whole : 0.0; }
+
+// The entries of a ", "-joined list.
+std::vector<std::string_view> splitList(std::string_view list) {
+  std::vector<std::string_view> entries;
+  while (!list.empty()) {
+    size_t end = list.find(", ");
+    entries.push_back(list.substr(0, end));
+    list = end == std::string_view::npos ? std::string_view() : list.substr(end + 2);
+  }
+  return entries;
+}
+
+// Whether `entry` is one of a ", "-joined list's.
+bool listed(std::string_view list, std::string_view entry) {
+  const std::vector<std::string_view> entries = splitList(list);
+  return std::ranges::find(entries, entry) != entries.end();
+}
 
 }  // namespace
 
@@ -88,10 +107,14 @@ StepProfile::StepTotals StepProfile::describe(std::span<const Node* const> nodes
 
 void StepProfile::record(std::unordered_map<const Node*, StepTotals>& steps,
                          std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
-                         int depth) {
+                         int depth, std::string_view ran_by) {
   if (!recording_ || nodes.empty()) return;
   auto [entry, added] = steps.try_emplace(nodes.back());
   if (added) entry->second = describe(nodes);
+  std::string& kinds = entry->second.ran_by;
+  if (!ran_by.empty() && !listed(kinds, ran_by)) {
+    kinds += fmt::format("{}{}", kinds.empty() ? "" : ", ", ran_by);
+  }
   entry->second.elapsed += elapsed;
   ++entry->second.calls;
   if (tracing_) {
@@ -101,6 +124,11 @@ void StepProfile::record(std::unordered_map<const Node*, StepTotals>& steps,
 
 void StepProfile::stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed) {
   record(steps_, nodes, elapsed, 0);
+}
+
+void StepProfile::stepRanBy(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
+                            std::string_view kernel) {
+  record(steps_, nodes, elapsed, 0, kernel);
 }
 
 void StepProfile::innerStepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
@@ -131,7 +159,7 @@ std::string StepProfile::chromeTraceEvents() const {
                       {"dur", microseconds(event.elapsed)},
                       {"pid", 1},
                       {"tid", event.depth + 1},
-                      {"args", {{"node", event.step->names}}}});
+                      {"args", {{"node", event.step->names}, {"ran_by", event.step->ran_by}}}});
   }
   // Names need not be UTF-8 in a model written by another tool: replace, never throw.
   return events.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
@@ -142,6 +170,7 @@ std::string StepProfile::format(size_t runs, double run_milliseconds, size_t slo
     std::chrono::nanoseconds elapsed{0};
     size_t steps = 0;  // distinct steps of this chain in one run
     size_t calls = 0;
+    std::string ran_by;  // what ran its steps, each kind once
   };
   std::map<std::string_view, TypeTotals> by_type;
   std::vector<const StepTotals*> ordered;
@@ -151,6 +180,11 @@ std::string StepProfile::format(size_t runs, double run_milliseconds, size_t slo
     totals.elapsed += step.elapsed;
     totals.calls += step.calls;
     ++totals.steps;
+    for (std::string_view kind : splitList(step.ran_by)) {
+      if (!listed(totals.ran_by, kind)) {
+        totals.ran_by += fmt::format("{}{}", totals.ran_by.empty() ? "" : ", ", kind);
+      }
+    }
     in_steps += step.elapsed;
     ordered.push_back(&step);
   }
@@ -166,13 +200,14 @@ std::string StepProfile::format(size_t runs, double run_milliseconds, size_t slo
   });
   size_t type_width = std::string_view("op type").size();
   for (const auto& [name, totals] : types) type_width = std::max(type_width, name.size());
-  out += fmt::format("{:<{}}  {:>5}  {:>9}  {:>5}  {:>8}\n", "op type", type_width, "steps",
-                     "total ms", "%", "avg ms");
+  out += fmt::format("{:<{}}  {:>5}  {:>9}  {:>5}  {:>8}  {}\n", "op type", type_width, "steps",
+                     "total ms", "%", "avg ms", "ran by");
   for (const auto& [name, totals] : types) {
     double total = millisecondsOf(totals.elapsed);
-    out += fmt::format("{:<{}}  {:>5}  {:>9.3f}  {:>5.1f}  {:>8.3f}\n", name, type_width,
-                       totals.steps, total, percentOf(total, run_milliseconds),
-                       total / static_cast<double>(std::max<size_t>(totals.calls, 1)));
+    out +=
+        fmt::format("{:<{}}  {:>5}  {:>9.3f}  {:>5.1f}  {:>8.3f}  {}\n", name, type_width,
+                    totals.steps, total, percentOf(total, run_milliseconds),
+                    total / static_cast<double>(std::max<size_t>(totals.calls, 1)), totals.ran_by);
   }
 
   std::stable_sort(ordered.begin(), ordered.end(), [](const StepTotals* a, const StepTotals* b) {
@@ -180,15 +215,20 @@ std::string StepProfile::format(size_t runs, double run_milliseconds, size_t slo
   });
   ordered.resize(std::min(ordered.size(), slowest));
   size_t chain_width = type_width;
-  for (const StepTotals* step : ordered) chain_width = std::max(chain_width, step->op_types.size());
-  out += fmt::format("\n{} slowest steps\n{:>9}  {:>5}  {:>8}  {:<{}}  {}\n", ordered.size(),
-                     "total ms", "%", "avg ms", "op type", chain_width, "node");
+  size_t by_width = std::string_view("ran by").size();
+  for (const StepTotals* step : ordered) {
+    chain_width = std::max(chain_width, step->op_types.size());
+    by_width = std::max(by_width, step->ran_by.size());
+  }
+  out +=
+      fmt::format("\n{} slowest steps\n{:>9}  {:>5}  {:>8}  {:<{}}  {:<{}}  {}\n", ordered.size(),
+                  "total ms", "%", "avg ms", "op type", chain_width, "ran by", by_width, "node");
   for (const StepTotals* step : ordered) {
     double total = millisecondsOf(step->elapsed);
-    out += fmt::format("{:>9.3f}  {:>5.1f}  {:>8.3f}  {:<{}}  {}\n", total,
+    out += fmt::format("{:>9.3f}  {:>5.1f}  {:>8.3f}  {:<{}}  {:<{}}  {}\n", total,
                        percentOf(total, run_milliseconds),
                        total / static_cast<double>(std::max<size_t>(step->calls, 1)),
-                       step->op_types, chain_width, step->names);
+                       step->op_types, chain_width, step->ran_by, by_width, step->names);
   }
   if (!declined_.empty()) {
     std::map<std::string_view, std::pair<size_t, size_t>> by_chain;  // steps, declines

@@ -38,7 +38,8 @@ std::string formatLatencyTable(const LatencySummary& summary);
 /// A fused step is one measurement for several nodes: its time is shown under the chain of
 /// its members' operator types (`Conv+BatchNormalization+Relu`), not divided among them,
 /// which would invent numbers; the chain also tells the user which nodes ran fused, since a
-/// Conv that did not fuse is counted under `Conv` alone.
+/// Conv that did not fuse is counted under `Conv` alone. Each row says what ran it ("ran
+/// by": a provider and its fusion, the built-in kernel; EvalObserver::stepRanBy).
 class StepProfile : public EvalObserver {
  public:
   /// `graph` is the main graph the evaluator runs (its node positions name nameless nodes).
@@ -48,6 +49,8 @@ class StepProfile : public EvalObserver {
   /// Keep an event per step for chromeTrace (off by default: a long run makes many).
   void setTracing(bool tracing) { tracing_ = tracing; }
   void stepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed) override;
+  void stepRanBy(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
+                 std::string_view kernel) override;
   void innerStepRan(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
                     int depth) override;
   void fusionDeclined(std::span<const Node* const> nodes) override;
@@ -59,13 +62,14 @@ class StepProfile : public EvalObserver {
   /// The recorded steps as the Trace Event Format's complete events ("ph": "X", times in
   /// microseconds from the first recorded step), one per step run, for chrome://tracing and
   /// Perfetto: {"name": op types, "cat": "step", "ts", "dur", "pid": 1, "tid": depth + 1,
-  /// "args": {"node": path}}. A JSON array.
+  /// "args": {"node": path, "ran_by": what ran it (main-graph steps)}}. A JSON array.
   std::string chromeTraceEvents() const;
 
  private:
   struct StepTotals {
     std::string op_types;  // the members' operator types, joined by '+'
     std::string names;     // the members' names (node[i] for a nameless one), joined by '+'
+    std::string ran_by;    // what ran it (EvalObserver::stepRanBy), each kind once, by ", "
     std::chrono::nanoseconds elapsed{0};
     size_t calls = 0;
   };
@@ -82,7 +86,8 @@ class StepProfile : public EvalObserver {
   // holds its graph and the attribute that holds it; a function body's nodes under "function".
   std::string pathOf(const Node& node) const;
   void record(std::unordered_map<const Node*, StepTotals>& steps,
-              std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed, int depth);
+              std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed, int depth,
+              std::string_view ran_by = {});
 
   const Graph& graph_;
   std::unordered_map<const Node*, size_t> position_;

@@ -40,6 +40,17 @@ class EvalObserver {
     (void)nodes;
     (void)elapsed;
   }
+  /// As stepRan, with what ran the step: the provider whose kernel ran a node ("oneDNN"),
+  /// with its fusion's name for a fused step ("oneDNN: QDQ convolution"), "built-in" for the
+  /// operator's own kernel, "onyx (channels-last)" for a provider's kernel on channels-last
+  /// values, "kept" for a node whose outputs an earlier run kept, "function" for a call, "one
+  /// by one" for a fused step that declined this run. The evaluator calls this one; by
+  /// default it calls stepRan.
+  virtual void stepRanBy(std::span<const Node* const> nodes, std::chrono::nanoseconds elapsed,
+                         std::string_view kernel) {
+    (void)kernel;
+    stepRan(nodes, elapsed);
+  }
   /// A step inside a graph a node holds (an If branch, a Loop or Scan body) or inside a
   /// function body ran, `depth` graphs down from the main graph (1: a graph of a main-graph
   /// node, or the body a main-graph node calls). Its time is also in the step that holds it.

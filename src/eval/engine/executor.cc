@@ -62,6 +62,7 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
       frame.channels_last[slot] = false;
       frame.wide[slot] = false;
     }
+    ran_by_ = "kept";
     return Status::ok();
   }
   // The context its kernel runs with here, made at the node's first run on this executor (a
@@ -109,7 +110,9 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   // runStep has moved the walk to this node's plan and frame (a kernel's subgraph runs
   // nested in them).
   Status status;
+  std::string_view by;  // set last: a kernel that runs a subgraph sets ran_by_ in between
   if (bound.function != nullptr) {
+    by = "function";
     Result<std::vector<EvalValue>> outputs = callFunction(bound, ctx);
     if (outputs) {
       for (size_t i = 0; i < outputs->size() && i < ctx.outputs_.size(); ++i) {
@@ -119,6 +122,7 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
       status = std::move(outputs).takeStatus();
     }
   } else if (declined != nullptr) {
+    by = bound.channels_last_by;
     Result<bool> ran = bound.channels_last_kernel->run(ctx, bound.kernel);
     if (!ran) {
       status = std::move(ran).takeStatus();
@@ -133,9 +137,11 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
       std::lock_guard<std::mutex> lock(*bound.provided_lock);
       provided = bound.provided->run(ctx);
     }
+    by = bound.provider;
     if (!provided) {
       status = std::move(provided).takeStatus();
     } else if (!*provided) {
+      by = "built-in";
       status = bound.kernel(ctx);
     }
   }
@@ -158,6 +164,7 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
     }
   }
   std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
+  ran_by_ = by;
   if (status.isOk() && bound.kept && declined == nullptr) {
     // The first run to finish keeps its outputs for every later one.
     std::lock_guard<std::mutex> lock(bound.kept->mutex);
@@ -204,7 +211,10 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
       return std::move(ran).takeStatus().within(
           pathSegment("node", last.index, last.node->nameOrEmpty()));
     }
-    if (*ran) return Status::ok();
+    if (*ran) {
+      ran_by_ = step.fused_by;
+      return Status::ok();
+    }
     if (options_.observer != nullptr) {
       std::vector<const Node*> members;
       for (size_t member : step.members) members.push_back(plan.nodes[member].node);
@@ -247,6 +257,7 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
     Status status = runNode(bound, frame);
     if (!status.isOk()) return failed(std::move(status));
   }
+  if (step.fused != nullptr) ran_by_ = "one by one";
   return Status::ok();
 }
 
@@ -268,7 +279,7 @@ Result<std::vector<EvalValue>> Executor::runPlan(const GraphPlan& plan, Frame& f
       for (size_t member : step.members) members.push_back(plan.nodes[member].node);
       auto nanoseconds = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed);
       if (depth_ == 0) {
-        observer->stepRan(members, nanoseconds);
+        observer->stepRanBy(members, nanoseconds, ran_by_);
       } else {
         observer->innerStepRan(members, nanoseconds, depth_);
       }

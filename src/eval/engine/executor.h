@@ -76,6 +76,9 @@ class Executor final : public KernelHost {
   BufferPool buffers_;
   Position at_;
   int depth_ = 0;
+  // What ran the last node or step (EvalObserver::stepRanBy): a provider's name, a fused
+  // step's, or one of the executor's own words; storage the plans own, or literals.
+  std::string_view ran_by_;
 };
 
 }  // namespace onyx::eval_internal

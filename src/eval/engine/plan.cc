@@ -173,7 +173,9 @@ Status Compiler::bind(BoundNode& bound) {
     }
     for (const Provider* provider : context_.providers()) {
       bound.provided = provider->kernel(node, *bound.schema, bound.opset);
-      if (bound.provided != nullptr) break;
+      if (bound.provided == nullptr) continue;
+      bound.provider = provider->name();
+      break;
     }
     if (bound.provided != nullptr) bound.provided_lock = std::make_unique<std::mutex>();
   }
@@ -310,15 +312,19 @@ void Compiler::planSteps() {
   std::vector<std::unique_ptr<FusedStep>> group_at(plan_.nodes.size());
   std::vector<std::vector<size_t>> members_at(plan_.nodes.size());
   std::vector<std::vector<const Value*>> reads_at(plan_.nodes.size());
+  std::vector<std::string> by_at(plan_.nodes.size());
   if (context_.fusions()) {
     for (size_t i = 0; i < plan_.nodes.size(); ++i) {
       const Node& anchor = *plan_.nodes[i].node;
       if (claimed_.contains(&anchor)) continue;
       std::optional<FusionMatch> match;
+      std::string by;
       for (const Provider* provider : context_.providers()) {
         for (const FusionPattern* pattern : provider->fusions()) {
           match = pattern->match(anchor, *this);
-          if (match) break;
+          if (!match) continue;
+          by = std::string(provider->name()) + ": " + std::string(pattern->name());
+          break;
         }
         if (match) break;
       }
@@ -333,6 +339,7 @@ void Compiler::planSteps() {
       members_at[last] = std::move(members);
       reads_at[last] = std::move(match->reads);
       group_at[last] = std::move(match->step);
+      by_at[last] = std::move(by);
     }
   }
   for (size_t i = 0; i < plan_.nodes.size(); ++i) {
@@ -341,6 +348,7 @@ void Compiler::planSteps() {
       step.members = std::move(members_at[i]);
       step.fused = std::move(group_at[i]);
       step.fused_lock = std::make_unique<std::mutex>();
+      step.fused_by = std::move(by_at[i]);
       step.reads = std::move(reads_at[i]);
       plan_.steps.push_back(std::move(step));
     } else if (!claimed_.contains(plan_.nodes[i].node)) {

@@ -69,6 +69,7 @@ struct BoundNode {
   int64_t opset = 0;
   Kernel kernel = nullptr;                   // the built-in kernel (null for a call)
   std::unique_ptr<ProvidedKernel> provided;  // asked before `kernel`, when present
+  std::string_view provider;                 // the name of the provider of `provided`
   /// A call: the function it runs (model-local, or the operator's own body).
   const Function* function = nullptr;
   std::vector<Operand> inputs;
@@ -78,6 +79,7 @@ struct BoundNode {
   /// Its kernel for channels-last values (channels_last_kernels.h), when it runs alone and
   /// has one, and whether the plan keeps its images and output channels-last.
   const ChannelsLastKernel* channels_last_kernel = nullptr;
+  std::string channels_last_by;  // "<provider> (channels-last)", what profiles name it by
   bool channels_last = false;
   /// Held while `provided` runs: what it keeps between runs (prepared weights, primitives)
   /// is shared by every thread that runs the plan.
@@ -93,6 +95,7 @@ struct BoundNode {
 struct PlanStep {
   std::vector<size_t> members;       // indices into GraphPlan::nodes, in run order
   std::unique_ptr<FusedStep> fused;  // null: members.size() == 1, run alone
+  std::string fused_by;              // "<provider>: <pattern>", what profiles name it by
   /// Held while `fused` runs: what it keeps between runs is shared by every thread.
   std::unique_ptr<std::mutex> fused_lock;
   std::vector<uint32_t> drops;      // slots no later step reads

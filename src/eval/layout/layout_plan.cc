@@ -49,7 +49,9 @@ void planLayouts(GraphPlan& plan, std::span<const Provider* const> providers,
     if (bound.kernel != nullptr && bound.function == nullptr) {
       for (const Provider* provider : providers) {
         bound.channels_last_kernel = provider->channelsLast(*bound.node, bound.schema);
-        if (bound.channels_last_kernel != nullptr) break;
+        if (bound.channels_last_kernel == nullptr) continue;
+        bound.channels_last_by = std::string(provider->name()) + " (channels-last)";
+        break;
       }
     }
     if (bound.channels_last_kernel != nullptr) candidates.emplace(bound.node->output(0), s);
