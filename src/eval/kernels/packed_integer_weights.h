@@ -1,7 +1,7 @@
 // Internal to the evaluator: a node's integer convolution weights packed for onyx's own exact
-// kernel (ops::nn::integerConvolutionTiles, the path below VNNI), kept from run to run. Packing
-// widens and reorders every weight: for a large net's constant weights that was a pass over
-// all of them on every run.
+// kernel (ops::nn::integerConvolutionTiles: below VNNI, and for small weights), kept from run
+// to run. Packing widens and reorders every weight: for a large net's constant weights that
+// was a pass over all of them on every run.
 #pragma once
 
 #include <cstdint>

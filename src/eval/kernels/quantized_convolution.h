@@ -47,7 +47,7 @@ struct QuantizedConvolutionCall {
   bool output_channels_last = false;
   int threads = 1;
   /// The session's CPU tier: below VNNI oneDNN's byte products saturate, and the products
-  /// run through onyx's own exact kernel instead (ops::nn::integerConvolution).
+  /// run through onyx's own exact kernel instead (ops::nn::integerConvolutionTiles).
   CpuTier tier = CpuTier::kBaseline;
   /// The Conv node's context (its attributes, its threads), for that kernel; null: decline
   /// below VNNI.
