@@ -323,34 +323,50 @@ inline void byteMatMulSums(const KernelContext& ctx, const Array& a, const Array
     b_user[product.b_index[p]] = p;
   }
   const size_t row_blocks = (mm + kByteProductRowBlock - 1) / kByteProductRowBlock;
+  // Widened and packed block by block, b widened rows by rows, on the node's threads: each
+  // element's value is the same whatever the split.
   std::vector<nn::BytePairLeft> left(a_matrices * row_blocks);
-  {
-    std::vector<int16_t> widened(mm * kk);
-    std::vector<int32_t> row_zero(mm), no_zero(kk, 0);
-    for (size_t q = 0; q < a_matrices; ++q) {
+  parallelFor(ctx, a_matrices * row_blocks, 1, [&](size_t first, size_t last) {
+    std::vector<int16_t> widened;
+    std::vector<int32_t> row_zero, no_zero(kk, 0);
+    for (size_t task = first; task < last; ++task) {
+      const size_t q = task / row_blocks;
       if (a_user[q] == kUnused) continue;
-      for (size_t r = 0; r < mm; ++r) {
-        row_zero[r] = static_cast<int32_t>(a_zero.at(a_user[q], r, 0));
+      const size_t r0 = task % row_blocks * kByteProductRowBlock;
+      const size_t rows = std::min(kByteProductRowBlock, mm - r0);
+      row_zero.resize(rows);
+      for (size_t r = 0; r < rows; ++r) {
+        row_zero[r] = static_cast<int32_t>(a_zero.at(a_user[q], r0 + r, 0));
       }
-      bytesLessZeros(a, q * mm * kk, mm, kk, row_zero, no_zero, widened.data());
-      for (size_t block = 0; block < row_blocks; ++block) {
-        const size_t r0 = block * kByteProductRowBlock;
-        left[q * row_blocks + block] = nn::BytePairLeft(std::min(kByteProductRowBlock, mm - r0), kk,
-                                                        widened.data() + r0 * kk, kk);
-      }
+      widened.resize(rows * kk);
+      bytesLessZeros(a, (q * mm + r0) * kk, rows, kk, row_zero, no_zero, widened.data());
+      left[task] = nn::BytePairLeft(rows, kk, widened.data(), kk);
     }
-  }
+  });
   std::vector<int16_t> right(b_matrices * kk * nn);
-  {
-    std::vector<int32_t> no_zero(kk, 0), column_zero(nn);
-    for (size_t q = 0; q < b_matrices; ++q) {
-      if (b_user[q] == kUnused) continue;
-      for (size_t c = 0; c < nn; ++c) {
-        column_zero[c] = static_cast<int32_t>(b_zero.at(b_user[q], 0, c));
-      }
-      bytesLessZeros(b, q * kk * nn, kk, nn, no_zero, column_zero, right.data() + q * kk * nn);
+  std::vector<std::vector<int32_t>> column_zeros(b_matrices);
+  for (size_t q = 0; q < b_matrices; ++q) {
+    if (b_user[q] == kUnused) continue;
+    column_zeros[q].resize(nn);
+    for (size_t c = 0; c < nn; ++c) {
+      column_zeros[q][c] = static_cast<int32_t>(b_zero.at(b_user[q], 0, c));
     }
   }
+  const size_t rows_per_task = std::max<size_t>(1, (size_t{1} << 16) / std::max<size_t>(nn, 1));
+  const size_t row_chunks = std::max<size_t>(1, (kk + rows_per_task - 1) / rows_per_task);
+  parallelFor(ctx, b_matrices * row_chunks, 1, [&](size_t first, size_t last) {
+    std::vector<int32_t> no_zero;
+    for (size_t task = first; task < last; ++task) {
+      const size_t q = task / row_chunks;
+      if (b_user[q] == kUnused) continue;
+      const size_t k0 = task % row_chunks * rows_per_task;
+      if (k0 >= kk) continue;
+      const size_t rows = std::min(rows_per_task, kk - k0);
+      no_zero.assign(rows, 0);
+      const size_t at = (q * kk + k0) * nn;
+      bytesLessZeros(b, at, rows, nn, no_zero, column_zeros[q], right.data() + at);
+    }
+  });
 
   // Column tiles of about 128K elements of b (as the convolutions take them), in whole panels of
   // the kernel's 16 columns (a panel cut short costs a whole one).
