@@ -12,6 +12,7 @@
 #include "eval/layout/channels_last_arrays.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
+#include "ops/lib/quantization_kernels.h"
 #include "ops/quantization/quantize_floats.h"
 
 namespace onyx::eval_internal {
@@ -60,13 +61,17 @@ class QdqAddStep final : public FusedStep {
     Result<Array> made = Array::allocate(type_, a->shape());
     if (!made) return false;
     Array out = std::move(*made);
-    if (type_ == ElementType::kUint8) {
-      ops::quant::addQuantized(a->data<uint8_t>(), b->data<uint8_t>(), a->size(), how_,
-                               out.data<uint8_t>());
-    } else {
-      ops::quant::addQuantized(a->data<int8_t>(), b->data<int8_t>(), a->size(), how_,
-                               out.data<int8_t>());
-    }
+    // Element by element, on the Add's threads.
+    KernelContext ctx = run.context(*group_.quantize);
+    ops::quant::forScaleRuns(ctx, a->size(), a->size(), [&](size_t begin, size_t count) {
+      if (type_ == ElementType::kUint8) {
+        ops::quant::addQuantized(a->data<uint8_t>() + begin, b->data<uint8_t>() + begin, count,
+                                 how_, out.data<uint8_t>() + begin);
+      } else {
+        ops::quant::addQuantized(a->data<int8_t>() + begin, b->data<int8_t>() + begin, count, how_,
+                                 out.data<int8_t>() + begin);
+      }
+    });
     if (writesChannelsLast() && !channels_last) out = channelsLast(out);
     if (!writesChannelsLast() && channels_last) out = channelsFirst(out);
     run.write(output(), std::move(out), writesChannelsLast());
