@@ -300,5 +300,27 @@ TEST(FusedConvolution, AConvolutionIntoOneChannelAfterAChain) {
   }
 }
 
+// A bias of another length than the outputs (here 3 for one output channel, and 2 for 8): the
+// fused path leaves it to the node's kernel, which names it, where it read past the bias.
+TEST(FusedConvolution, ABiasOfAnotherLengthIsReportedAtItsNode) {
+  Tensor4 x = randomTensor({1, 4, 5, 5}, 71);
+  for (const char* convs : {
+           "c1 = Conv <pads = [1, 1, 1, 1]> (x, w1)\n r = Relu(c1)\n"
+           "y = Conv <pads = [1, 1, 1, 1]> (r, w2, b3)",
+           "c1 = Conv <pads = [1, 1, 1, 1]> (x, w1, b2)\n r = Relu(c1)\n"
+           "y = Conv <pads = [1, 1, 1, 1]> (r, w2)",
+       }) {
+    std::string text = R"(<ir_version: 10, opset_import: ["" : 21]>
+      g (float[1, 4, 5, 5] x) => (float[1, 1, 5, 5] y) <)" +
+                       initializerText("w1", randomTensor({8, 4, 3, 3}, 72)) + ", " +
+                       initializerText("w2", randomTensor({1, 8, 3, 3}, 73)) +
+                       ", float[3] b3 = {1, 2, 3}, float[2] b2 = {1, 2}> {\n" + convs + "\n}\n";
+    Result<std::vector<EvalValue>> out = testing::runText(text, {{"x", valueOf(x)}});
+    ASSERT_FALSE(out) << text;
+    EXPECT_NE(out.status().toString().find("B must have shape"), std::string::npos)
+        << out.status().toString();
+  }
+}
+
 }  // namespace
 }  // namespace onyx

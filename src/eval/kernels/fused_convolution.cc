@@ -150,6 +150,10 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {
     return notHandled();
   }
+  // A bias of another length is the node's kernel's to report.
+  if (call.bias != nullptr && call.bias->size() != static_cast<size_t>(s.outputs)) {
+    return notHandled();
+  }
   // A 1-D convolution over a few input channels and many output columns goes to onyx's own
   // kernel, by measurement: a spectrogram's Conv1d of one channel, 512 wide, over 101
   // columns ran 6x slower in oneDNN than onyx's matrix product; one 256 wide over 3 columns
