@@ -17,6 +17,7 @@
 
 #include "eval/fusions/convolution_chain.h"
 #include "eval/fusions/fusion_pattern.h"
+#include "eval/fusions/quantized_operands.h"
 #include "eval/kernels/integer_convolution.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"
@@ -138,18 +139,6 @@ class DynamicConvolutionStep final : public FusedStep {
   IntegerConvolution convolution_;
 };
 
-// The node of the default domain, of type `op_type`, that alone reads `value`, not yet in a
-// group, with one output; else null.
-const Node* soleReaderOfType(const Value* value, std::string_view op_type,
-                             const FusionGraph& graph) {
-  const Node* reader = graph.soleReader(value);
-  if (reader == nullptr || !isStandardOperator(*reader, op_type) || graph.fused(*reader) ||
-      reader->outputCount() != 1 || reader->output(0) == nullptr) {
-    return nullptr;
-  }
-  return reader;
-}
-
 class DynamicConvolutionPattern final : public FusionPattern {
  public:
   std::string_view name() const override { return "dynamically quantized convolution"; }
@@ -162,23 +151,23 @@ class DynamicConvolutionPattern final : public FusionPattern {
     }
     DynamicConvolution group;
     group.conv = &anchor;
-    group.cast = soleReaderOfType(anchor.output(0), "Cast", graph);
+    group.cast = soleReaderOf(anchor.output(0), "Cast", graph);
     if (group.cast == nullptr) return std::nullopt;
     const Attribute* to = group.cast->attribute("to");
     if (to == nullptr || to->i.value_or(0) != static_cast<int64_t>(ElementType::kFloat)) {
       return std::nullopt;
     }
-    group.scale = soleReaderOfType(group.cast->output(0), "Mul", graph);
+    group.scale = soleReaderOf(group.cast->output(0), "Mul", graph);
     if (group.scale == nullptr || otherOperand(*group.scale, group.cast->output(0)) == nullptr) {
       return std::nullopt;
     }
     group.last = group.scale;
-    if (const Node* add = soleReaderOfType(group.last->output(0), "Add", graph);
+    if (const Node* add = soleReaderOf(group.last->output(0), "Add", graph);
         add != nullptr && otherOperand(*add, group.last->output(0)) != nullptr) {
       group.bias = add;
       group.last = add;
     }
-    if (const Node* relu = soleReaderOfType(group.last->output(0), "Relu", graph);
+    if (const Node* relu = soleReaderOf(group.last->output(0), "Relu", graph);
         relu != nullptr && relu->inputCount() == 1) {
       group.relu = relu;
       group.last = relu;

@@ -41,6 +41,15 @@ const Node* quantizationNode(const Value* value, std::string_view op_type, const
   return node;
 }
 
+const Node* soleReaderOf(const Value* value, std::string_view op_type, const FusionGraph& graph) {
+  const Node* reader = graph.soleReader(value);
+  if (reader == nullptr || !isStandardOperator(*reader, op_type) || graph.fused(*reader) ||
+      reader->outputCount() != 1 || reader->output(0) == nullptr) {
+    return nullptr;
+  }
+  return reader;
+}
+
 void takeDequantize(const Node* dequantize, const Node& reader, const FusionGraph& graph,
                     FusionMatch& match) {
   if (dequantize == nullptr) return;
@@ -57,10 +66,10 @@ std::optional<QuantizedOutput> quantizedOutput(const Node& anchor, const FusionG
                                                bool relu) {
   QuantizedOutput output;
   const Node* next = graph.soleReader(anchor.output(0));
-  if (relu && next != nullptr && isStandardOperator(*next, "Relu") && next->inputCount() == 1 &&
-      next->outputCount() == 1 && next->output(0) != nullptr && !graph.fused(*next)) {
-    output.relu = next;
-    next = graph.soleReader(next->output(0));
+  if (const Node* rectifier = soleReaderOf(anchor.output(0), "Relu", graph);
+      relu && rectifier != nullptr && rectifier->inputCount() == 1) {
+    output.relu = rectifier;
+    next = graph.soleReader(rectifier->output(0));
   }
   if (next == nullptr || next->outputCount() != 1) return std::nullopt;
   output.quantize = quantizationNode(next->output(0), "QuantizeLinear", graph);

@@ -21,6 +21,10 @@ namespace onyx::eval_internal {
 const Node* quantizationNode(const Value* value, std::string_view op_type, const FusionGraph& graph,
                              bool operand_constant = false);
 
+/// The node of the default domain, of type `op_type`, that alone reads `value`, not yet in a
+/// group, with one output; else null: the next member of a group being matched.
+const Node* soleReaderOf(const Value* value, std::string_view op_type, const FusionGraph& graph);
+
 /// Puts `dequantize` (or nothing, when null) into `match`: as a member when `reader` alone
 /// reads its output; else it stays out, run for its other readers, and the step reads its
 /// inputs (FusionMatch::reads).

@@ -9,22 +9,13 @@
 #include <vector>
 
 #include "onyx/core/array.h"
+#include "ops/nn/byte_pair_gemm.h"
 
 namespace onyx::eval_internal {
 
-/// Whether elements of `type` (of `array`) are UINT8 or INT8.
-inline bool isByteType(ElementType type) {
-  return type == ElementType::kUint8 || type == ElementType::kInt8;
-}
-inline bool isByteTensor(const Array* array) {
-  return array != nullptr && isByteType(array->type());
-}
-
-/// Element `i` of a UINT8 or INT8 array, widened.
-inline int32_t byteAt(const Array& array, size_t i) {
-  return array.type() == ElementType::kInt8 ? array.data<int8_t>()[i]
-                                            : static_cast<int32_t>(array.data<uint8_t>()[i]);
-}
+using ops::nn::byteAt;
+using ops::nn::isByteArray;
+using ops::nn::isByteType;
 
 /// A zero point as the one-element UINT8 or INT8 array of `type` the integer kernels of
 /// src/ops take.

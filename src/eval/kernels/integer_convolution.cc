@@ -59,6 +59,12 @@ bool ownKernelFaster(const ops::nn::ConvShape& s) {
   return s.outputs / s.group * depth <= 32768;
 }
 
+// Whether the call's sums are onyx's own kernel's: below VNNI (oneDNN's byte products
+// saturate there), or where that kernel is the faster.
+bool ownKernelRuns(const IntegerConvolutionCall& call) {
+  return !int8ProductsExact(call.tier) || ownKernelFaster(*call.shape);
+}
+
 }  // namespace
 
 struct IntegerConvolution::Cache {
@@ -82,7 +88,7 @@ IntegerConvolution::~IntegerConvolution() = default;
 
 bool IntegerConvolution::ownKernelTakes(const IntegerConvolutionCall& call) const {
   const size_t outputs = static_cast<size_t>(call.shape->outputs);
-  return call.ctx != nullptr && isByteTensor(call.x) && isByteTensor(call.weights) &&
+  return call.ctx != nullptr && isByteArray(call.x) && isByteArray(call.weights) &&
          (call.x_zero == nullptr ||
           (call.x_zero->type() == call.x->type() && call.x_zero->size() == 1)) &&
          (call.w_zero == nullptr || (call.w_zero->type() == call.weights->type() &&
@@ -117,8 +123,7 @@ Result<std::optional<Array>> IntegerConvolution::ownSums(const IntegerConvolutio
 Result<bool> IntegerConvolution::runInto(const IntegerConvolutionCall& call,
                                          const SumsConsumer& consume) {
   const ops::nn::ConvShape& s = *call.shape;
-  if (!isByteTensor(call.x) || !isByteTensor(call.weights)) return false;
-  if (!int8ProductsExact(call.tier) || ownKernelFaster(s)) {
+  if (ownKernelRuns(call)) {
     if (!ownKernelTakes(call)) return false;
     ownTiles(call, nullptr, consume);
     return true;
@@ -146,8 +151,8 @@ Result<bool> IntegerConvolution::runInto(const IntegerConvolutionCall& call,
 Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCall& call) {
   const ops::nn::ConvShape& s = *call.shape;
   const ops::nn::Window& window = s.window;
-  if (!isByteTensor(call.x) || !isByteTensor(call.weights)) return notHandled();
-  if (!int8ProductsExact(call.tier) || ownKernelFaster(s)) return ownSums(call);
+  if (!isByteArray(call.x) || !isByteArray(call.weights)) return notHandled();
+  if (ownKernelRuns(call)) return ownSums(call);
   if (window.rank() != 2) return notHandled();
   if (s.batch == 0 || s.channels == 0 || s.outputs == 0 || window.columnVolume() == 0) {
     return notHandled();

@@ -46,7 +46,7 @@ IntegerMatMul::IntegerMatMul() = default;
 IntegerMatMul::~IntegerMatMul() = default;
 
 Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
-  if (!isByteTensor(call.a) || !isByteTensor(call.b) || call.a->rank() < 1 || call.b->rank() != 2 ||
+  if (!isByteArray(call.a) || !isByteArray(call.b) || call.a->rank() < 1 || call.b->rank() != 2 ||
       !int8ProductsExact(call.tier)) {
     return notHandled();
   }

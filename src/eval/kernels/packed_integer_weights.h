@@ -23,7 +23,7 @@ class PackedIntegerWeights {
     std::vector<int32_t> zeros;
     if (w_zero != nullptr) {
       zeros.reserve(w_zero->size());
-      for (size_t i = 0; i < w_zero->size(); ++i) zeros.push_back(ops::nn::byteElement(*w_zero, i));
+      for (size_t i = 0; i < w_zero->size(); ++i) zeros.push_back(ops::nn::byteAt(*w_zero, i));
     }
     const void* source = w.bytes().data();
     if (!fixed || source_ != source || group_ != shape.group || shape_ != w.shape() ||

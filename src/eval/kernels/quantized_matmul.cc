@@ -93,7 +93,7 @@ Result<std::optional<Array>> ownProductsRequantized(const QuantizedMatMulCall& c
 }  // namespace
 
 Result<std::optional<Array>> QuantizedMatMul::run(const QuantizedMatMulCall& call) {
-  if (!isByteTensor(call.a) || !isByteTensor(call.b) || call.a->rank() < 2 ||
+  if (!isByteArray(call.a) || !isByteArray(call.b) || call.a->rank() < 2 ||
       (call.y_type != ElementType::kUint8 && call.y_type != ElementType::kInt8)) {
     return notHandled();
   }

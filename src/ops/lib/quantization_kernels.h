@@ -89,8 +89,10 @@ inline std::optional<ScaleLayout> scaleLayout(const std::vector<int64_t>& shape,
   return layout;
 }
 
-/// `value` rounded to the precision of `type` (FLOAT, DOUBLE, FLOAT16, BFLOAT16; others are
-/// treated as FLOAT).
+/// The elements of one task of an elementwise quantization or dequantization (forScaleRuns,
+/// DynamicQuantizeLinear's bounds).
+inline constexpr size_t kElementwisePiece = size_t{1} << 16;
+
 /// Calls body(begin, count) over [0, size) in pieces that never cross a multiple of `run` (the
 /// elements of one scale of a per-tensor or per-axis layout), in parallel on ctx's threads:
 /// the loop of an elementwise quantization or dequantization, whose elements are independent
@@ -98,20 +100,22 @@ inline std::optional<ScaleLayout> scaleLayout(const std::vector<int64_t>& shape,
 template <class Body>
 void forScaleRuns(const KernelContext& ctx, size_t size, size_t run, Body body) {
   if (size == 0 || run == 0) return;
-  constexpr size_t kPiece = size_t{1} << 16;
-  parallelFor(ctx, (size + kPiece - 1) / kPiece, 1, [&](size_t first, size_t last) {
-    for (size_t piece = first; piece < last; ++piece) {
-      size_t begin = piece * kPiece;
-      const size_t end = std::min(size, begin + kPiece);
-      while (begin < end) {
-        const size_t stop = std::min(end, (begin / run + 1) * run);
-        body(begin, stop - begin);
-        begin = stop;
-      }
-    }
-  });
+  parallelFor(ctx, (size + kElementwisePiece - 1) / kElementwisePiece, 1,
+              [&](size_t first, size_t last) {
+                for (size_t piece = first; piece < last; ++piece) {
+                  size_t begin = piece * kElementwisePiece;
+                  const size_t end = std::min(size, begin + kElementwisePiece);
+                  while (begin < end) {
+                    const size_t stop = std::min(end, (begin / run + 1) * run);
+                    body(begin, stop - begin);
+                    begin = stop;
+                  }
+                }
+              });
 }
 
+/// `value` rounded to the precision of `type` (FLOAT, DOUBLE, FLOAT16, BFLOAT16; others are
+/// treated as FLOAT).
 inline double roundTo(double value, ElementType type) {
   switch (type) {
     case ElementType::kDouble: return value;
@@ -255,12 +259,6 @@ class MatrixParameter {
 
 // ---- integer matrix products ---------------------------------------------------------------
 
-/// Whether `array` is not null and INT8 or UINT8.
-inline bool isByteArray(const Array* array) {
-  return array != nullptr &&
-         (array->type() == ElementType::kInt8 || array->type() == ElementType::kUint8);
-}
-
 /// Rows of a packed together by byteMatMulSums: a task's product covers one block of rows. 96
 /// rows (16 panels of the kernel) make the packing of b, done once per block, a small part of
 /// the work.
@@ -296,9 +294,10 @@ inline void bytesLessZeros(const Array& bytes, size_t first, size_t rows, size_t
 inline bool isByteProduct(const Array& a, const Array& b, const MatrixParameter& a_zero,
                           const MatrixParameter& b_zero) {
   auto byte_or_absent = [](const MatrixParameter& zero) {
-    return zero.array() == nullptr || isByteArray(zero.array());
+    return zero.array() == nullptr || nn::isByteArray(zero.array());
   };
-  return isByteArray(&a) && isByteArray(&b) && byte_or_absent(a_zero) && byte_or_absent(b_zero);
+  return nn::isByteArray(&a) && nn::isByteArray(&b) && byte_or_absent(a_zero) &&
+         byte_or_absent(b_zero);
 }
 
 /// The sums of integerMatMul into `sums` (the result's elements in row-major order), for a

@@ -21,7 +21,23 @@
 #include <cstdint>
 #include <vector>
 
+#include "onyx/core/array.h"
+
 namespace onyx::ops::nn {
+
+/// Whether elements of `type` are UINT8 or INT8: the operands the byte products take.
+inline bool isByteType(ElementType type) {
+  return type == ElementType::kUint8 || type == ElementType::kInt8;
+}
+inline bool isByteArray(const Array* array) {
+  return array != nullptr && isByteType(array->type());
+}
+
+/// Element `i` of a UINT8 or INT8 array, widened (a zero point, a byte to take it from).
+inline int32_t byteAt(const Array& bytes, size_t i) {
+  return bytes.type() == ElementType::kInt8 ? int32_t{bytes.data<int8_t>()[i]}
+                                            : int32_t{bytes.data<uint8_t>()[i]};
+}
 
 /// The left operand of bytePairGemm (rows x depth int16 values), packed for its kernel.
 class BytePairLeft {

@@ -680,12 +680,6 @@ inline void im2colByRuns(const Window& w, const TapTable& table, const Source* i
   }
 }
 
-/// Element `i` of an INT8 or UINT8 array.
-inline int32_t byteElement(const Array& bytes, size_t i) {
-  return bytes.type() == ElementType::kInt8 ? int32_t{bytes.data<int8_t>()[i]}
-                                            : int32_t{bytes.data<uint8_t>()[i]};
-}
-
 /// A grouped integer convolution's weights less their zero points, each group's (outputs / group
 /// rows, the depth channels / group * kernel volume) packed for bytePairGemm: made once per run
 /// by integerConvolution, and kept by the evaluator from run to run when the weights are
@@ -708,7 +702,7 @@ inline IntegerConvolutionWeights packIntegerConvolutionWeights(const ConvShape& 
     for (size_t m = 0; m < group_outputs; ++m) {
       const size_t output = g * group_outputs + m;
       int32_t offset = 0;
-      if (w_zero != nullptr) offset = byteElement(*w_zero, w_zero->size() == 1 ? 0 : output);
+      if (w_zero != nullptr) offset = byteAt(*w_zero, w_zero->size() == 1 ? 0 : output);
       bytesLessZero(w, offset, output * depth, depth, group_weights.data() + m * depth);
     }
     packed.groups[g] = BytePairLeft(group_outputs, depth, group_weights.data(), depth);
@@ -829,10 +823,9 @@ void integerConvolutionTiles(const KernelContext& ctx, const ConvShape& shape, c
 inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x,
                                         const Array* x_zero, const Array& w, const Array* w_zero,
                                         const Array* bias) {
-  auto is_byte = [](ElementType type) {
-    return type == ElementType::kInt8 || type == ElementType::kUint8;
-  };
-  if (!is_byte(x.type()) || !is_byte(w.type())) return ctx.fail("x and w must be int8 or uint8");
+  if (!isByteType(x.type()) || !isByteType(w.type())) {
+    return ctx.fail("x and w must be int8 or uint8");
+  }
   Result<ConvShape> shape = convShape(ctx, x.shape(), w.shape());
   if (!shape) return shape.status();
   if (x_zero != nullptr && (x_zero->type() != x.type() || x_zero->size() != 1)) {
@@ -854,7 +847,7 @@ inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x
   Array y = std::move(*made);
   if (y.size() == 0) return y;
   const IntegerConvolutionWeights weights = packIntegerConvolutionWeights(*shape, w, w_zero);
-  integerConvolutionTiles(ctx, *shape, x, x_zero != nullptr ? byteElement(*x_zero, 0) : 0, weights,
+  integerConvolutionTiles(ctx, *shape, x, x_zero != nullptr ? byteAt(*x_zero, 0) : 0, weights,
                           bias != nullptr ? bias->data<int32_t>() : nullptr, y.data<int32_t>(),
                           [](const IntegerSumsTile&) {});
   return y;

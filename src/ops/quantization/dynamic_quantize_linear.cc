@@ -55,7 +55,7 @@ Status runDynamicQuantizeLinear(KernelContext& ctx) {
   const float* in = x->data<float>();
   // The bounds of each piece, then of the pieces: the smallest and largest are the same
   // whatever the split.
-  constexpr size_t kPiece = size_t{1} << 16;
+  constexpr size_t kPiece = quant::kElementwisePiece;
   std::vector<quant::FloatBounds> pieces((x->size() + kPiece - 1) / kPiece);
   parallelFor(ctx, pieces.size(), 1, [&](size_t first, size_t last) {
     for (size_t piece = first; piece < last; ++piece) {
