@@ -3,7 +3,8 @@
 // step gives the nodes' result bit for bit, at every CPU tier and at one and two threads,
 // through onyx's own kernel (small weights, or below VNNI) and oneDNN's (larger weights with
 // VNNI); with scales and biases per tensor or per channel; and a scale it does not take
-// leaves the nodes to run one by one.
+// leaves the nodes to run one by one; weights as an initializer also listed as an input, or
+// as a Constant node, as exporters write them.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -75,14 +76,11 @@ std::string modelText(const Case& k, uint32_t seed) {
 }
 
 // The step the fusion runs, or "" when the nodes run one by one.
-void expectAsTheNodes(const Case& k, uint32_t seed, const std::string& fused_step) {
-  const std::string text = modelText(k, seed);
+// `text`'s model on `inputs`, fused and node by node, at every tier and thread count.
+void expectTextAsTheNodes(const std::string& text, const std::vector<NamedValue>& inputs,
+                          const std::string& fused_step) {
   Result<Model> model = parseText(text);
   ASSERT_TRUE(model) << model.status().toString() << "\n" << text;
-  std::vector<float> x = testing::randomFloats(static_cast<size_t>(k.c * k.h * k.w), seed + 3);
-  for (float& v : x) v *= 3.0f;
-  std::vector<NamedValue> inputs = {
-      {"x", testing::tensorOf<float>(ElementType::kFloat, {1, k.c, k.h, k.w}, x)}};
   for (CpuTier tier : testing::cpuTiersToTest()) {
     for (int threads : {1, 2}) {
       SCOPED_TRACE("tier " + std::string(cpuTierName(tier)) + ", " + std::to_string(threads) +
@@ -109,6 +107,14 @@ void expectAsTheNodes(const Case& k, uint32_t seed, const std::string& fused_ste
       }
     }
   }
+}
+
+void expectAsTheNodes(const Case& k, uint32_t seed, const std::string& fused_step) {
+  std::vector<float> x = testing::randomFloats(static_cast<size_t>(k.c * k.h * k.w), seed + 3);
+  for (float& v : x) v *= 3.0f;
+  expectTextAsTheNodes(
+      modelText(k, seed),
+      {{"x", testing::tensorOf<float>(ElementType::kFloat, {1, k.c, k.h, k.w}, x)}}, fused_step);
 }
 
 TEST(DynamicQuantizedConvolution, AsTheNodesWithBiasAndRelu) {
@@ -144,6 +150,32 @@ TEST(DynamicQuantizedConvolution, AScaleOfHigherRankLeavesTheNodes) {
   k.bias = false;
   k.relu = false;
   expectAsTheNodes(k, 5, "");
+}
+
+// As older exporters and converters write the weights: an initializer also listed as a graph
+// input (IR 3; a caller may give other weights, so nothing is kept between runs), and a
+// Constant node's output. Both run as one step, as the nodes compute.
+TEST(DynamicQuantizedConvolution, WeightsAsAnOverridableInitializerOrAConstantNode) {
+  const std::string body = R"(
+  xq, xs, xz = DynamicQuantizeLinear(x)
+  s = ConvInteger <pads = [1, 0, 1, 0]> (xq, w, xz)
+  f = Cast <to = 1> (s)
+  y = Mul(f, xs)
+}
+)";
+  const std::string weights = "{1, 200, 3, 44, 5, 6, 255, 0, 9, 10, 11, 12}";
+  std::vector<NamedValue> inputs = {
+      {"x",
+       testing::tensorOf<float>(ElementType::kFloat, {1, 2, 4, 4}, testing::randomFloats(32, 90))}};
+  expectTextAsTheNodes(R"(<ir_version: 3, opset_import: ["" : 11]>
+g (float[1,2,4,4] x, uint8[3,2,2,1] w) => (float[1,3,5,4] y) <uint8[3,2,2,1] w = )" +
+                           weights + "> {" + body,
+                       inputs, "ConvInteger+Cast+Mul");
+  expectTextAsTheNodes(R"(<ir_version: 8, opset_import: ["" : 13]>
+g (float[1,2,4,4] x) => (float[1,3,5,4] y) {
+  w = Constant <value = uint8[3,2,2,1] )" +
+                           weights + "> ()" + body,
+                       inputs, "ConvInteger+Cast+Mul");
 }
 
 }  // namespace
