@@ -135,11 +135,11 @@ TEST(DynamicQuantizedConvolution, AsTheNodesWithoutBias) {
   expectAsTheNodes(k, 3, "ConvInteger+Cast+Mul+Relu");
 }
 
-// 64 channels into 64 by 3x3: weights past the own kernel's share with VNNI, so oneDNN's
+// 128 channels into 64 by 3x3: weights past the own kernel's share with VNNI, so oneDNN's
 // primitive gives the sums there (IntegerConvolution::runInto), row by row.
 TEST(DynamicQuantizedConvolution, AsTheNodesWithLargerWeights) {
   Case k;
-  k.c = 64, k.m = 64, k.h = 6, k.w = 5;
+  k.c = 128, k.m = 64, k.h = 6, k.w = 5;
   expectAsTheNodes(k, 4, "ConvInteger+Cast+Mul+Add+Relu");
 }
 

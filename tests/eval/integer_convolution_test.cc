@@ -188,6 +188,22 @@ TEST(IntegerConvolution, ExactWithGroupsStridesDilationsAndUnevenPadding) {
   expectExact(pointwise, 102);
 }
 
+// With VNNI, the weights' size and the pixels decide between onyx's own kernel and oneDNN's
+// primitive (integer_convolution.cc): 3x3 weights past it take the primitive, a 1x1
+// convolution of large weights over 144 pixels the own kernel. Every tier gives the sums.
+TEST(IntegerConvolution, ExactWithWeightsOnEachSideOfTheKernelChoice) {
+  Case large;
+  large.c = 128, large.m = 64, large.h = 5, large.w = 4, large.pads = {1, 1, 1, 1};
+  large.x_zero = 3, large.w_zero = {250};
+  large.w_signed = false, large.weights_initializer = true;
+  expectExact(large, 200);
+  Case pointwise;
+  pointwise.c = 300, pointwise.m = 256, pointwise.kh = 1, pointwise.kw = 1, pointwise.h = 12,
+  pointwise.w = 12, pointwise.x_signed = true, pointwise.x_zero = -128, pointwise.w_zero = {127};
+  pointwise.weights_initializer = true;
+  expectExact(pointwise, 201);
+}
+
 // 3,680 channels by a 3x3 window of (0 - 255) * (0 - 255): 33,120 products of 65,025 sum
 // to 2,153,628,000, past INT32_MAX; the spec's 32-bit accumulator wraps it.
 TEST(IntegerConvolution, WrapsPastTheInt32RangeAsTheSpecsAccumulator) {

@@ -212,7 +212,7 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
           pathSegment("node", last.index, last.node->nameOrEmpty()));
     }
     if (*ran) {
-      ran_by_ = step.fused_by;
+      ran_by_ = step.fused->ranBy().empty() ? std::string_view(step.fused_by) : step.fused->ranBy();
       return Status::ok();
     }
     if (options_.observer != nullptr) {

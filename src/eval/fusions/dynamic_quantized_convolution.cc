@@ -67,6 +67,12 @@ class DynamicConvolutionStep final : public FusedStep {
 
   const Value* output() const override { return group_.last->output(0); }
 
+  // Its provider is oneDNN's, but small weights take onyx's own kernel (integer_convolution.h).
+  std::string_view ranBy() const override {
+    return convolution_.ranOwnKernel() ? "onyx: dynamically quantized convolution"
+                                       : "oneDNN: dynamically quantized convolution";
+  }
+
   Result<bool> run(StepRun& run) override {
     const Node& conv = *group_.conv;
     const Array* x = run.tensor(conv.input(0));

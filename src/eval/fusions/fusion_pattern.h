@@ -39,6 +39,9 @@ class FusedStep {
   virtual Result<bool> run(StepRun& run) = 0;
   /// The value the group produces.
   virtual const Value* output() const = 0;
+  /// What ran its last run, for profiles, when the step chooses a kernel per call; empty: its
+  /// provider and pattern (PlanStep::fused_by) say it.
+  virtual std::string_view ranBy() const { return {}; }
   /// Whether the step can read `value` (one of its inputs) channels-last.
   virtual bool readsChannelsLast(const Value* value) const {
     (void)value;

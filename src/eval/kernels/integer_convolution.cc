@@ -48,15 +48,18 @@ void parallelOver(const IntegerConvolutionCall& call, size_t count,
   }
 }
 
-// Whether onyx's own kernel beats oneDNN's int8 primitive even with VNNI: for small weights
-// (outputs x depth at most 32K: 1x1 convolutions of up to 256 channels into 128, 3x3 ones of
-// 32 channels into 32, one output channel), the layout steps around the primitive (the input
-// put channels-last, the sums back with the zero points taken out) cost more than the
-// products. Measured per node on U²-Net at 1024x1024 and ResNet-50 (bench/README.md): there
-// the own kernel took 0.5-0.9x oneDNN's time, above it 1.3-5x.
+// Whether onyx's own kernel (its VNNI products, byte_quad_gemm.h) beats oneDNN's int8
+// primitive: for small weights (outputs x depth at most 64K: 3x3 convolutions of 64 channels
+// into 64 and smaller, 1x1 ones of 256 into 256), where the layout steps around the primitive
+// (the input put channels-last, the sums back with the zero points taken out) cost more than
+// the products, and for 1x1 convolutions over at least 128 pixels, which read the image in
+// place. Measured per node on ResNet-50 (bench/README.md): there the own kernel took 0.5-0.9x
+// oneDNN's time; 1.2-1.7x for larger 3x3 weights and 1x1 convolutions over 49 pixels.
 bool ownKernelFaster(const ops::nn::ConvShape& s) {
   const int64_t depth = s.channels / s.group * static_cast<int64_t>(s.window.kernelVolume());
-  return s.outputs / s.group * depth <= 32768;
+  const bool small = s.outputs / s.group * depth <= 65536;
+  const bool pointwise = s.window.kernelVolume() == 1 && s.window.columnVolume() >= 128;
+  return small || pointwise;
 }
 
 // Whether the call's sums are onyx's own kernel's: below VNNI (oneDNN's byte products
@@ -98,8 +101,8 @@ bool IntegerConvolution::ownKernelTakes(const IntegerConvolutionCall& call) cons
 void IntegerConvolution::ownTiles(const IntegerConvolutionCall& call, int32_t* into,
                                   const SumsConsumer& consume) {
   if (own_weights_ == nullptr) own_weights_ = std::make_unique<PackedIntegerWeights>();
-  const ops::nn::IntegerConvolutionWeights& weights =
-      own_weights_->get(*call.shape, *call.weights, call.w_zero, call.weights_fixed);
+  const ops::nn::IntegerConvolutionWeights& weights = own_weights_->get(
+      *call.shape, *call.weights, call.w_zero, call.weights_fixed, call.ctx->cpuTier());
   const int32_t x_zero = call.x_zero != nullptr ? byteAt(*call.x_zero, 0) : 0;
   ops::nn::integerConvolutionTiles(*call.ctx, *call.shape, *call.x, x_zero, weights, nullptr, into,
                                    consume);
@@ -117,6 +120,7 @@ Result<std::optional<Array>> IntegerConvolution::ownSums(const IntegerConvolutio
   if (!made) return made.status();
   Array y = std::move(*made);
   if (y.size() > 0) ownTiles(call, y.data<int32_t>(), [](const ops::nn::IntegerSumsTile&) {});
+  ran_own_ = true;
   return std::optional<Array>(std::move(y));
 }
 
@@ -126,6 +130,7 @@ Result<bool> IntegerConvolution::runInto(const IntegerConvolutionCall& call,
   if (ownKernelRuns(call)) {
     if (!ownKernelTakes(call)) return false;
     ownTiles(call, nullptr, consume);
+    ran_own_ = true;
     return true;
   }
   Result<std::optional<Array>> sums = run(call);
@@ -287,6 +292,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
     cache.y_last.set_data_handle(handleOf(*y_last));
     cache.primitive.execute(cache.stream, cache.arguments);
     cache.stream.wait();
+    ran_own_ = false;
 
     // (x - zx)(w - zw) summed = sum x w - zx sum w - zw sum x + K zx zw, each output channel
     // with its own zw, in 32 bits with wrap-around (unsigned arithmetic).

@@ -70,6 +70,9 @@ class IntegerConvolution {
   /// its own result (fusions/dynamic_quantized_convolution.cc).
   Result<bool> runInto(const IntegerConvolutionCall& call, const SumsConsumer& consume);
 
+  /// Whether the last call that ran took onyx's own kernel (else oneDNN's primitive).
+  bool ranOwnKernel() const { return ran_own_; }
+
   struct Cache;
 
  private:
@@ -80,7 +83,8 @@ class IntegerConvolution {
   Result<std::optional<Array>> ownSums(const IntegerConvolutionCall& call);
 
   std::unique_ptr<Cache> cache_;
-  std::unique_ptr<PackedIntegerWeights> own_weights_;  // for onyx's own kernel, below VNNI
+  std::unique_ptr<PackedIntegerWeights> own_weights_;  // for onyx's own kernel
+  bool ran_own_ = false;
 };
 
 }  // namespace onyx::eval_internal

@@ -14,12 +14,12 @@ namespace onyx::eval_internal {
 
 class PackedIntegerWeights {
  public:
-  /// `w` less `w_zero`, packed for `shape` (packIntegerConvolutionWeights): the kept packing
-  /// when `fixed` (the same elements on every run) and it was made from the same weights (the
-  /// same elements' address and shape), group and zero points; else packed anew, and kept
-  /// when `fixed`.
+  /// `w` and `w_zero` packed for `shape` and the product `tier` runs
+  /// (packIntegerConvolutionWeights): the kept packing when `fixed` (the same elements on every
+  /// run) and it was made from the same weights (the same elements' address and shape), group,
+  /// zero points and form; else packed anew, and kept when `fixed`.
   const ops::nn::IntegerConvolutionWeights& get(const ops::nn::ConvShape& shape, const Array& w,
-                                                const Array* w_zero, bool fixed) {
+                                                const Array* w_zero, bool fixed, CpuTier tier) {
     std::vector<int32_t> zeros;
     if (w_zero != nullptr) {
       zeros.reserve(w_zero->size());
@@ -27,8 +27,9 @@ class PackedIntegerWeights {
     }
     const void* source = w.bytes().data();
     if (!fixed || source_ != source || group_ != shape.group || shape_ != w.shape() ||
-        zeros_ != zeros) {
-      packed_ = ops::nn::packIntegerConvolutionWeights(shape, w, w_zero);
+        zeros_ != zeros || quads_ != ops::nn::byteQuadsRun(tier)) {
+      packed_ = ops::nn::packIntegerConvolutionWeights(shape, w, w_zero, tier);
+      quads_ = ops::nn::byteQuadsRun(tier);
       source_ = fixed ? source : nullptr;
       group_ = shape.group;
       shape_ = w.shape();
@@ -43,6 +44,7 @@ class PackedIntegerWeights {
   int64_t group_ = 0;
   std::vector<int64_t> shape_;
   std::vector<int32_t> zeros_;
+  bool quads_ = false;  // packed for byteQuadGemm
 };
 
 }  // namespace onyx::eval_internal

@@ -83,7 +83,7 @@ Result<std::optional<Array>> ownProductsRequantized(const QuantizedConvolutionCa
       .scales = scales, .zero = call.y_zero, .type = call.y_type, .relu = call.relu};
   std::byte* all_out = y.bytes().data();
   const ops::nn::IntegerConvolutionWeights& weights =
-      own_weights.get(shape, *call.weights, nullptr, call.weights_fixed);
+      own_weights.get(shape, *call.weights, nullptr, call.weights_fixed, call.ctx->cpuTier());
   ops::nn::integerConvolutionTiles(
       *call.ctx, shape, *call.x, call.x_zero, weights,
       call.bias != nullptr ? call.bias->data<int32_t>() : nullptr, nullptr,

@@ -1,17 +1,19 @@
 // The exact byte-pair product (byte_pair_gemm.h): the AVX2 kernel, the portable one and the
 // blocking they share.
 //
-// Blocking: the depth is cut into blocks of at most kMostBlockPairs steps (pairs of depth) and
-// the columns into blocks of kBlockColumns; each block of B is packed (in L2), then each of its
-// panels of 16 columns meets every panel of A (6 rows) in the kernel, the panel of B staying
-// in L1 the while. A step of a packed panel is 32 int16: the 16 columns' values at the step's
-// even and odd depth, interleaved in (even, odd) pairs for vpmaddwd, or the 16 even values
-// then the 16 odd ones for the portable kernel, which compilers vectorize as widening 16-bit
-// multiplies.
+// Blocking (panel_product.h): the depth in blocks of at most kMostBlockPairs steps (pairs of
+// depth) and the columns in blocks of kBlockColumns; each block of B is packed (in L2), then
+// each of its panels of 16 columns meets every panel of A (6 rows) in the kernel. A step of a
+// packed panel is 32 int16: the 16 columns' values at the step's even and odd depth, interleaved in
+// (even, odd) pairs for vpmaddwd, or the 16 even values then the 16 odd ones for the portable
+// kernel, which compilers vectorize as widening 16-bit multiplies.
 #include "ops/nn/byte_pair_gemm.h"
 
 #include <algorithm>
 #include <array>
+#include <vector>
+
+#include "ops/nn/panel_product.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <immintrin.h>
@@ -34,7 +36,8 @@ constexpr size_t kMostBlockPairs = 384;
 // row of B at once, the packing reads B in runs the prefetchers follow even when its rows are
 // far apart (an image read in place by a 1x1 convolution).
 constexpr size_t kBlockColumns = 128;
-static_assert(kBlockColumns % kPanelColumns == 0);
+using Blocking = PanelBlocking<BytePairLeft::kPanelRows, kPanelColumns, kMostBlockPairs,
+                               kBlockColumns, kStepValues>;
 
 uint32_t pairOf(int16_t even, int16_t odd) {
   return static_cast<uint32_t>(static_cast<uint16_t>(even)) |
@@ -237,45 +240,14 @@ void bytePairGemm(const BytePairLeft& a, size_t columns, const int16_t* b, size_
 #else
   (void)avx2;
 #endif
-  // Blocks of depth of (nearly) equal steps, the fewest of at most kMostBlockPairs.
-  const size_t depth_blocks = (pairs + kMostBlockPairs - 1) / kMostBlockPairs;
-  const size_t block_pairs = (pairs + depth_blocks - 1) / depth_blocks;
   // Kept from call to call on each thread: a convolution calls once per column tile.
   thread_local std::vector<int16_t> block;
-  block.resize(block_pairs * 2 * kBlockColumns);
-  // A panel cut short by the last columns is summed here, then its columns copied out.
-  int32_t edge[BytePairLeft::kPanelRows * kPanelColumns];
-  for (size_t p0 = 0; p0 < pairs; p0 += block_pairs) {
-    const size_t steps = std::min(block_pairs, pairs - p0);
-    const bool accumulate = p0 > 0;
-    for (size_t c0 = 0; c0 < columns; c0 += kBlockColumns) {
-      const size_t block_columns = std::min(kBlockColumns, columns - c0);
-      path->pack(b + c0, ldb, depth, 2 * p0, steps, block_columns, block.data());
-      for (size_t j0 = 0; j0 < block_columns; j0 += kPanelColumns) {
-        const size_t width = std::min(kPanelColumns, block_columns - j0);
-        const int16_t* panel = block.data() + j0 / kPanelColumns * steps * kStepValues;
-        for (size_t m = 0; m < a.panels(); ++m) {
-          const size_t count = a.panelRows(m);
-          const uint32_t* rows_block = a.panel(m) + p0 * count;
-          int32_t* out = c + m * BytePairLeft::kPanelRows * ldc + c0 + j0;
-          const Kernel kernel = path->kernels[count - 1];
-          if (width == kPanelColumns) {
-            kernel(steps, rows_block, panel, out, ldc, accumulate);
-            continue;
-          }
-          kernel(steps, rows_block, panel, edge, kPanelColumns, false);
-          for (size_t r = 0; r < count; ++r) {
-            int32_t* row = out + r * ldc;
-            const int32_t* sums = edge + r * kPanelColumns;
-            for (size_t j = 0; j < width; ++j) {
-              const uint32_t before = accumulate ? static_cast<uint32_t>(row[j]) : 0;
-              row[j] = static_cast<int32_t>(before + static_cast<uint32_t>(sums[j]));
-            }
-          }
-        }
-      }
-    }
-  }
+  panelProduct<Blocking>(
+      a, pairs, columns, c, ldc, block,
+      [&](size_t first_pair, size_t steps, size_t c0, size_t block_columns, int16_t* to) {
+        path->pack(b + c0, ldb, depth, 2 * first_pair, steps, block_columns, to);
+      },
+      [&](size_t count) { return path->kernels[count - 1]; });
 }
 
 }  // namespace onyx::ops::nn

@@ -3,7 +3,8 @@
 //
 // - `gemm`: the matrix multiply of the non-float convolutions (row-major, with leading
 //   dimensions as BLAS's gemm has them); float ones go through oneDNN's sgemm
-//   (ops/matrix_multiply.h), integer ones through bytePairGemm (ops/nn/byte_pair_gemm.h).
+//   (ops/matrix_multiply.h), integer ones through bytePairGemm (ops/nn/byte_pair_gemm.h), or
+//   byteQuadGemm (ops/nn/byte_quad_gemm.h) with VNNI.
 // - `Window`: the sliding-window geometry of a node, read from its attributes against the
 //   actual input shape (the same arithmetic as the shape rules of window_shape.h).
 // - `TapTable`, `im2col`, `col2imAdd`: gathering an image's windows into the columns of a
@@ -34,6 +35,7 @@
 #include "ops/kernels.h"
 #include "ops/matrix_multiply.h"
 #include "ops/nn/byte_pair_gemm.h"
+#include "ops/nn/byte_quad_gemm.h"
 #include "ops/nn/window_shape.h"
 
 namespace onyx::ops::nn {
@@ -618,7 +620,9 @@ inline void bytesLessZero(const Array& from, int32_t zero, size_t first, size_t 
 }
 
 /// im2col's columns for the integer convolution, each element less `less` (the input's zero
-/// point, the image being bytes and the columns int16), where the outside reads as 0, by runs:
+/// point, the image being bytes and the columns int16; or a shift of int8 bytes to uint8 ones),
+/// where the outside reads as `outside` (0 less the zero point; the zero point for bytes), by
+/// runs:
 /// along the last axis the window positions that fall inside the image form one range (the image
 /// index grows with the position), copied as a block (stride 1) or a strided loop and the rest
 /// zeroed, instead of a table lookup and a test per element. The runs of each tap are found
@@ -626,7 +630,7 @@ inline void bytesLessZero(const Array& from, int32_t zero, size_t first, size_t 
 /// few image rows while they are in L1.
 template <class T, class Source>
 inline void im2colByRuns(const Window& w, const TapTable& table, const Source* image,
-                         size_t channels, size_t p0, size_t p1, int32_t less, T* col) {
+                         size_t channels, size_t p0, size_t p1, int32_t less, T outside, T* col) {
   struct Run {
     size_t offset;                            // of the run's first position, from p0
     size_t inside_begin, inside_end, length;  // within the run
@@ -661,8 +665,8 @@ inline void im2colByRuns(const Window& w, const TapTable& table, const Source* i
       for (size_t r = tap_runs[t]; r < tap_runs[t + 1]; ++r) {
         const Run& run = runs[r];
         T* out = dst + run.offset;
-        std::fill(out, out + run.inside_begin, T(0));
-        std::fill(out + run.inside_end, out + run.length, T(0));
+        std::fill(out, out + run.inside_begin, outside);
+        std::fill(out + run.inside_end, out + run.length, outside);
         const size_t count = run.inside_end - run.inside_begin;
         if (count == 0) continue;
         const Source* __restrict from = src + run.first;
@@ -680,32 +684,59 @@ inline void im2colByRuns(const Window& w, const TapTable& table, const Source* i
   }
 }
 
-/// A grouped integer convolution's weights less their zero points, each group's (outputs / group
-/// rows, the depth channels / group * kernel volume) packed for bytePairGemm: made once per run
-/// by integerConvolution, and kept by the evaluator from run to run when the weights are
-/// constant. `w` is INT8 or UINT8 of `shape`'s weight shape; `w_zero` null (0), one value or
-/// one per output channel, of w's type.
+/// Whether the integer convolution's products take four bytes a step (byteQuadGemm, with
+/// AVX512-VNNI) at `tier`, rather than two widened ones (bytePairGemm).
+inline bool byteQuadsRun(CpuTier tier) { return tier >= CpuTier::kAvx512Vnni; }
+
+/// A grouped integer convolution's weights, each group's (outputs / group rows, the depth
+/// channels / group * kernel volume) packed for the product `tier` runs: less their zero points
+/// for bytePairGemm (`pairs`), or as int8 with theirs for byteQuadGemm (`quads`). Made once
+/// per run by integerConvolution, and kept by the evaluator from run to run when the weights
+/// are constant. `w` is INT8 or UINT8 of `shape`'s weight shape; `w_zero` null (0), one value
+/// or one per output channel, of w's type.
 struct IntegerConvolutionWeights {
-  std::vector<BytePairLeft> groups;
+  std::vector<BytePairLeft> pairs;
+  std::vector<ByteQuadLeft> quads;
 };
 
 inline IntegerConvolutionWeights packIntegerConvolutionWeights(const ConvShape& shape,
-                                                               const Array& w,
-                                                               const Array* w_zero) {
+                                                               const Array& w, const Array* w_zero,
+                                                               CpuTier tier) {
   const size_t group = static_cast<size_t>(shape.group);
   const size_t group_outputs = static_cast<size_t>(shape.outputs) / group;
   const size_t depth = static_cast<size_t>(shape.channels) / group * shape.window.kernelVolume();
+  auto zeroOf = [&](size_t output) {
+    if (w_zero == nullptr) return int32_t{0};
+    return byteAt(*w_zero, w_zero->size() == 1 ? 0 : output);
+  };
   IntegerConvolutionWeights packed;
-  packed.groups.resize(group);
+  if (byteQuadsRun(tier)) {
+    // uint8 weights less 128 are int8, their zero points with them: the differences stay.
+    const int32_t shift = w.type() == ElementType::kUint8 ? 128 : 0;
+    std::vector<int8_t> group_weights(group_outputs * depth);
+    std::vector<int32_t> zeros(group_outputs);
+    packed.quads.resize(group);
+    for (size_t g = 0; g < group; ++g) {
+      for (size_t m = 0; m < group_outputs; ++m) {
+        const size_t output = g * group_outputs + m;
+        zeros[m] = zeroOf(output) - shift;
+        for (size_t k = 0; k < depth; ++k) {
+          group_weights[m * depth + k] = static_cast<int8_t>(byteAt(w, output * depth + k) - shift);
+        }
+      }
+      packed.quads[g] =
+          ByteQuadLeft(group_outputs, depth, group_weights.data(), depth, zeros.data());
+    }
+    return packed;
+  }
+  packed.pairs.resize(group);
   std::vector<int16_t> group_weights(group_outputs * depth);
   for (size_t g = 0; g < group; ++g) {
     for (size_t m = 0; m < group_outputs; ++m) {
       const size_t output = g * group_outputs + m;
-      int32_t offset = 0;
-      if (w_zero != nullptr) offset = byteAt(*w_zero, w_zero->size() == 1 ? 0 : output);
-      bytesLessZero(w, offset, output * depth, depth, group_weights.data() + m * depth);
+      bytesLessZero(w, zeroOf(output), output * depth, depth, group_weights.data() + m * depth);
     }
-    packed.groups[g] = BytePairLeft(group_outputs, depth, group_weights.data(), depth);
+    packed.pairs[g] = BytePairLeft(group_outputs, depth, group_weights.data(), depth);
   }
   return packed;
 }
@@ -730,10 +761,12 @@ struct IntegerSumsTile {
 /// that computes them, and `consume(const IntegerSumsTile&)` runs on that thread while they are
 /// in its cache (tiles run concurrently; each is consumed once).
 ///
-/// x is widened to int16 less its zero point tile by tile, as im2col gathers it (or, for a 1x1
-/// convolution with stride 1 and no padding, as the tile's pixels are copied); the padding
-/// reads as 0, x_zero less itself. The sums are exact and wrap modulo 2^32 as the spec's int32
-/// accumulator does, on every CPU tier and thread count.
+/// With weights packed in pairs, x is widened to int16 less its zero point tile by tile, as
+/// im2col gathers it (or, for a 1x1 convolution with stride 1 and no padding, as the tile's
+/// pixels are copied); the padding reads as 0, x_zero less itself. With weights packed in
+/// quads, im2col gathers x's bytes (int8 ones plus 128, as uint8) and the padding reads as the
+/// zero point; a 1x1 convolution of uint8 reads the image in place. The sums are exact and wrap
+/// modulo 2^32 as the spec's int32 accumulator does, on every CPU tier and thread count.
 template <class Consume>
 void integerConvolutionTiles(const KernelContext& ctx, const ConvShape& shape, const Array& x,
                              int32_t x_zero, const IntegerConvolutionWeights& weights,
@@ -748,19 +781,27 @@ void integerConvolutionTiles(const KernelContext& ctx, const ConvShape& shape, c
   const size_t columns = win.columnVolume();
   const size_t depth = group_channels * win.kernelVolume();  // K of the product
   const bool avx2 = ctx.cpuTier() >= CpuTier::kAvx2;
+  const bool vnni = ctx.cpuTier() >= CpuTier::kAvx512Vnni;
+  const bool quads = !weights.quads.empty();
+  const bool signed_x = x.type() == ElementType::kInt8;
+  // In quads: int8 bytes plus 128 are uint8 ones, the zero point with them.
+  const int32_t byte_shift = quads && signed_x ? -128 : 0;
+  const int32_t shifted_zero = x_zero - byte_shift;
   bool direct = true;
   for (size_t a = 0; a < win.rank(); ++a) {
     direct = direct && win.kernel[a] == 1 && win.strides[a] == 1 && win.pad_begin[a] == 0 &&
              win.pad_end[a] == 0;
   }
   const TapTable table = direct ? TapTable() : tapTable(win);
-  // convolve's tiles, widened to whole panels of the kernel's 16 columns (a panel cut short
-  // costs a whole one).
-  const size_t tile = std::min(columns, (columnTile(depth, columns) + 15) / 16 * 16);
+  // convolve's tiles, widened to whole panels of the kernel's columns (a panel cut short costs
+  // a whole one).
+  const size_t panel = quads ? 32 : 16;
+  const size_t tile = std::min(columns, (columnTile(depth, columns) + panel - 1) / panel * panel);
   const size_t tiles = (columns + tile - 1) / tile;
   const size_t tasks = static_cast<size_t>(shape.batch) * group * tiles;
   parallelFor(ctx, tasks, grainFor(group_outputs * depth * tile), [&](size_t begin, size_t end) {
-    std::vector<int16_t> col(depth * tile);
+    std::vector<int16_t> col(quads ? 0 : depth * tile);
+    std::vector<uint8_t> byte_col(quads ? depth * tile : 0);
     std::vector<int32_t> scratch(into != nullptr ? 0 : group_outputs * tile);
     for (size_t task = begin; task < end; ++task) {
       const size_t t = task % tiles;
@@ -770,22 +811,6 @@ void integerConvolutionTiles(const KernelContext& ctx, const ConvShape& shape, c
       const size_t p1 = std::min(columns, p0 + tile);
       const size_t width = p1 - p0;
       const size_t first = (n * channels + g * group_channels) * image_volume;
-      auto gather = [&](const auto* image) {
-        if (!direct) {
-          im2colByRuns(win, table, image, group_channels, p0, p1, x_zero, col.data());
-          return;
-        }
-        for (size_t c = 0; c < group_channels; ++c) {
-          const auto* __restrict from = image + c * image_volume + p0;
-          int16_t* __restrict to = col.data() + c * width;
-          for (size_t j = 0; j < width; ++j) to[j] = static_cast<int16_t>(from[j] - x_zero);
-        }
-      };
-      if (x.type() == ElementType::kInt8) {
-        gather(x.data<int8_t>() + first);
-      } else {
-        gather(x.data<uint8_t>() + first);
-      }
       const size_t first_output = g * group_outputs;
       int32_t* out = scratch.data();
       size_t ld = width;
@@ -793,7 +818,38 @@ void integerConvolutionTiles(const KernelContext& ctx, const ConvShape& shape, c
         out = into + (n * outputs + first_output) * columns + p0;
         ld = columns;
       }
-      bytePairGemm(weights.groups[g], width, col.data(), width, out, ld, avx2);
+      // The tile's columns into `to` (int16 or uint8): each element less `less`, the outside
+      // `outside`.
+      auto gather = [&](auto* to, int32_t less, auto outside) {
+        using T = std::remove_pointer_t<decltype(to)>;
+        auto from_image = [&](const auto* image) {
+          if (!direct) {
+            im2colByRuns(win, table, image, group_channels, p0, p1, less, outside, to);
+            return;
+          }
+          for (size_t c = 0; c < group_channels; ++c) {
+            const auto* __restrict from = image + c * image_volume + p0;
+            T* __restrict column = to + c * width;
+            for (size_t j = 0; j < width; ++j) column[j] = static_cast<T>(from[j] - less);
+          }
+        };
+        if (signed_x) {
+          from_image(x.data<int8_t>() + first);
+        } else {
+          from_image(x.data<uint8_t>() + first);
+        }
+      };
+      if (!quads) {
+        gather(col.data(), x_zero, int16_t{0});
+        bytePairGemm(weights.pairs[g], width, col.data(), width, out, ld, avx2);
+      } else if (direct && !signed_x) {
+        // A 1x1 convolution of uint8 reads the image in place.
+        byteQuadGemm(weights.quads[g], width, x.data<uint8_t>() + first + p0, image_volume,
+                     shifted_zero, out, ld, vnni);
+      } else {
+        gather(byte_col.data(), byte_shift, static_cast<uint8_t>(shifted_zero));
+        byteQuadGemm(weights.quads[g], width, byte_col.data(), width, shifted_zero, out, ld, vnni);
+      }
       if (bias != nullptr) {
         for (size_t m = 0; m < group_outputs; ++m) {
           // Wrapping, as the sums do.
@@ -846,7 +902,8 @@ inline Result<Array> integerConvolution(const KernelContext& ctx, const Array& x
   if (!made) return made.status();
   Array y = std::move(*made);
   if (y.size() == 0) return y;
-  const IntegerConvolutionWeights weights = packIntegerConvolutionWeights(*shape, w, w_zero);
+  const IntegerConvolutionWeights weights =
+      packIntegerConvolutionWeights(*shape, w, w_zero, ctx.cpuTier());
   integerConvolutionTiles(ctx, *shape, x, x_zero != nullptr ? byteAt(*x_zero, 0) : 0, weights,
                           bias != nullptr ? bias->data<int32_t>() : nullptr, y.data<int32_t>(),
                           [](const IntegerSumsTile&) {});
