@@ -1,9 +1,12 @@
 #include "onyx/ir/patch.h"
 
 #include <algorithm>
+#include <memory>
+#include <span>
 #include <string>
 #include <unordered_set>
 #include <utility>
+#include <vector>
 
 #include "core/development_checks.h"
 #include "core/place_path.h"
@@ -424,15 +427,57 @@ void Patch::commitEdit(const NodeEdit& edit) {
 }
 
 Status Patch::apply() {
-  Arena& arena = GraphEditor(model_).arena();
-  if (empty()) return Status::ok();
-  Check check(*this);
-  Status sound = check.run();
-  if (!sound) {
-    discard();
-    return sound;
+  Patch* self = this;
+  return applyAll(std::span<Patch* const>(&self, 1));
+}
+
+Status applyAll(std::span<Patch* const> patches) {
+  auto discardAll = [&] {
+    for (Patch* patch : patches) patch->discard();
+  };
+  std::vector<std::unique_ptr<Patch::Check>> checks(patches.size());
+  for (size_t i = 0; i < patches.size(); ++i) {
+    Patch& patch = *patches[i];
+    for (size_t j = 0; j < i; ++j) {
+      if (&patches[j]->graph_ == &patch.graph_) {
+        discardAll();
+        return Status(ErrorCode::kInvalidArgument, "two patches of one graph applied together");
+      }
+    }
+    if (patch.empty()) continue;
+    checks[i] = std::make_unique<Patch::Check>(patch);
+    if (Status sound = checks[i]->run(); !sound) {
+      discardAll();
+      return sound;
+    }
   }
-  // Every check passed: from here on nothing fails.
+  // A name two patches give exactly, in graphs where one sees the other's names.
+  for (size_t i = 0; i < patches.size(); ++i) {
+    for (size_t j = i + 1; j < patches.size(); ++j) {
+      const Graph& a = patches[i]->graph_;
+      const Graph& b = patches[j]->graph_;
+      if (!a.encloses(&b) && !b.encloses(&a)) continue;
+      for (const Patch::AddedValue& first : patches[i]->values_) {
+        if (first.name.empty()) continue;
+        for (const Patch::AddedValue& second : patches[j]->values_) {
+          if (second.name == first.name) {
+            discardAll();
+            return Status(ErrorCode::kInvalidArgument,
+                          "two patches name a value " + quoted(first.name) +
+                              ", in graphs where one sees the other's names");
+          }
+        }
+      }
+    }
+  }
+  for (size_t i = 0; i < patches.size(); ++i) {
+    if (checks[i] != nullptr) patches[i]->commit(*checks[i]);
+  }
+  return Status::ok();
+}
+
+void Patch::commit(const Check& check) {
+  Arena& arena = GraphEditor(model_).arena();
   for (AddedValue& added : values_) {
     B::graph(added.value) = &graph_;
     B::values(&graph_).push_back(arena, added.value);
@@ -489,7 +534,6 @@ Status Patch::apply() {
     }
   }
   discard();
-  return Status::ok();
 }
 
 }  // namespace onyx

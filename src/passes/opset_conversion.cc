@@ -1,5 +1,5 @@
 // Opset conversion: drafts every node across its operator's version steps, then writes the
-// drafts through one Patch per graph (see onyx/passes/opset_conversion.h).
+// drafts through one Patch per graph, applied all or none (see onyx/passes/opset_conversion.h).
 #include "onyx/passes/opset_conversion.h"
 
 #include <fmt/format.h>
@@ -158,16 +158,16 @@ struct Target {
   int64_t version;
   const OperatorSetInfo* info;
 };
+using Targets = std::unordered_map<std::string_view, Target>;
 
 // How many times nodes may be replaced by their function bodies, for bodies that hold
 // operators the target lacks in turn (CastLike in a body of a body); the spec's bodies nest
 // less deep than this.
 constexpr size_t kExpansionRounds = 4;
 
-}  // namespace
-
-Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget> targets) {
-  std::unordered_map<std::string_view, Target> wanted;
+// Each target's domain known, its version in range, one target a domain.
+Result<Targets> validateTargets(std::span<const OpsetTarget> targets) {
+  Targets wanted;
   for (const OpsetTarget& target : targets) {
     const OperatorSetInfo* info = findOperatorSet(target.domain);
     std::string_view domain = canonicalDomain(target.domain);
@@ -185,207 +185,277 @@ Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget
       return Status(ErrorCode::kInvalidArgument, "two targets for " + quoted(domainLabel(domain)));
     }
   }
+  return wanted;
+}
 
-  GraphEditor edit(model);
-  std::unique_ptr<InferredTypes> inferred;  // made when a node first needs a type
-  ops::NodeDraft::TypeOf type_of = [&](const Value& value) -> const Type* {
-    if (inferred == nullptr) inferred = std::make_unique<InferredTypes>(model);
-    return inferred->typeOf(value);
-  };
+// One conversion of a model: drafts every node, in rounds while nodes that cannot cross are
+// replaced by their function bodies, then either says every node that cannot cross (the
+// bodies taken back) or writes the drafts and the imports.
+//
+// A node that cannot cross but whose operator the spec defines as a function (Gelu,
+// LayerNormalization, CastLike, ...) is replaced by its body, whose nodes then cross on their
+// own. The bodies are inlined beside their calls and journalled, so that a conversion
+// refused in the end takes them back: the model is left as it was.
+class OpsetConverter {
+ public:
+  OpsetConverter(Model& model, Targets wanted)
+      : model_(model), edit_(model), wanted_(std::move(wanted)) {
+    type_of_ = [this](const Value& value) -> const Type* {
+      if (inferred_ == nullptr) inferred_ = std::make_unique<InferredTypes>(model_);
+      return inferred_->typeOf(value);
+    };
+  }
 
-  // A node that cannot cross but whose operator the spec defines as a function (Gelu,
-  // LayerNormalization, CastLike, ...) is replaced by its body, whose nodes then cross on
-  // their own. The bodies are inlined beside their calls and journalled, so that a
-  // conversion refused in the end takes them back: the model is left as it was.
-  std::vector<passes_internal::InlinedCall> expanded;
-  std::unordered_set<const Node*> calls;  // the nodes expanded, without outputs until the end
+  Result<ConversionSummary> run() {
+    for (size_t round = 0;; ++round) {
+      draftModel(round);
+      if (expandable_.empty()) break;
+      expandBodies();
+      inferred_.reset();  // the bodies' nodes have types inference now finds
+    }
+    if (Status blocked = describeBlocked(); !blocked) {
+      undoBodies();
+      return blocked;
+    }
+    ONYX_RETURN_IF_ERROR(commit());
+    return summary_;
+  }
+
+ private:
+  // Where a body stands in for a node, and why the node could not cross itself.
   struct Origin {
-    std::string place;   // where the expanded node is, in the model as given
-    std::string reason;  // why it could not cross itself
-    std::vector<std::string> body_reasons;
+    std::string place;  // in the model as given
+    std::string reason;
+    std::vector<std::string> body_reasons;  // why nodes of its body cannot cross either
   };
-  std::vector<Origin> origins;
-  std::unordered_map<const Node*, size_t> origin_of;     // a copy from a body -> its origin
-  std::unordered_map<const Node*, std::string> no_body;  // a body refused: the full reason
 
-  ConversionSummary summary;
-  std::vector<std::string> blocked;
-  std::vector<std::unique_ptr<ops::NodeDraft>> drafts;
-  for (size_t round = 0;; ++round) {
-    summary = ConversionSummary{};
-    blocked.clear();
-    drafts.clear();
-    for (Origin& origin : origins) origin.body_reasons.clear();
-    // Nodes that cannot cross but have a function body, with where they are and why.
-    std::vector<std::pair<Node*, Origin>> expandable;
-    // Graph by graph, so the drafts of one graph are next to each other.
-    forEachGraph(model, [&](Graph& graph) {
-      GraphScope scope = scopeOf(model, graph);
-      size_t index = 0;
-      // A body is put before its node, so it may stand in only for a node whose inputs are
-      // computed before it (in a graph out of order, or a cycle, the body would read what is
-      // computed after it). The graph's order is listed only when a node would be expanded.
-      std::unordered_map<const Node*, size_t> order;
-      auto readsEarlier = [&](const Node& node) {
-        if (order.empty()) {
-          for (const Node* member : graph.nodes()) order.emplace(member, order.size());
-        }
-        for (size_t i = 0; i < node.inputCount(); ++i) {
-          const Value* input = node.input(i);
-          const Node* producer = input != nullptr ? input->producer() : nullptr;
-          if (producer != nullptr && producer->graph() == &graph &&
-              order.at(producer) >= order.at(&node)) {
-            return false;
-          }
-        }
-        return true;
-      };
-      for (Node* node : graph.nodes()) {
-        if (calls.contains(node)) continue;  // its body stands for it
-        size_t position = index++;
-        std::string_view domain = canonicalDomain(node->domainOrDefault());
-        auto target = wanted.find(domain);
-        if (target == wanted.end()) continue;
-        std::optional<int64_t> imported = scope.imports.versionOf(domain);
-        if (!imported || *imported == target->second.version) continue;
-        ++summary.nodes_seen;
-        const Operator* op = findOperator(domain, node->opType());
-        const OpSchema* from = op != nullptr ? op->at(*imported) : nullptr;
-        auto block = [&](std::string_view reason) {  // `reason` may be replaced
-          auto copy = origin_of.find(node);
-          if (auto body = no_body.find(node); body != no_body.end()) reason = body->second;
-          if (round < kExpansionRounds && from != nullptr && !no_body.contains(node) &&
-              readsEarlier(*node) && hasFunctionBodyAt(*from, *imported)) {
-            expandable.emplace_back(
-                node, Origin{joinPath(graphPlace(model, graph),
-                                      pathSegment("node", position, node->nameOrEmpty())),
-                             std::string(reason),
-                             {}});
-          } else if (copy != origin_of.end()) {
-            origins[copy->second].body_reasons.emplace_back(reason);
-          } else {
-            blocked.push_back(
-                fmt::format("{}: {}",
-                            joinPath(graphPlace(model, graph),
-                                     pathSegment("node", position, node->nameOrEmpty())),
-                            reason));
-          }
-        };
-        if (from == nullptr) {
-          block(fmt::format("{} is not an operator of {} {}", quoted(node->opType()),
-                            domainLabel(domain), *imported));
-          continue;
-        }
-        const OpSchema* to = op->at(target->second.version);
-        if (to == nullptr) {
-          block(fmt::format("{} does not exist before opset {}", node->opType(),
-                            op->versions.begin()->since_version));
-          continue;
-        }
-        if (to->deprecated) {
-          block(fmt::format("{} is withdrawn from opset {} on", node->opType(), to->since_version));
-          continue;
-        }
-        if (from == to) continue;
-        auto draft =
-            std::make_unique<ops::NodeDraft>(*node, edit, type_of, initializerInputsOf(model));
-        if (Status crossed = crossSteps(*draft, *op, *from, *to); !crossed) {
-          block(crossed.message());
-          continue;
-        }
-        // Nodes an adapter added after this one (of the default domain, as this node's is)
-        // cross the steps left from where it wrote them.
-        bool followers_crossed = true;
-        for (ops::NodeDraft::Follower& follower : draft->followers()) {
-          const Operator* added = findOperator(domain, follower.draft->node().opType());
-          const OpSchema* written = added != nullptr ? added->at(follower.opset) : nullptr;
-          const OpSchema* wanted_version =
-              added != nullptr ? added->at(target->second.version) : nullptr;
-          Status crossed =
-              written == nullptr || wanted_version == nullptr
-                  ? Status(ErrorCode::kUnsupported,
-                           fmt::format("{} {} to {}: needs {}, which opset {} lacks",
-                                       node->opType(), from->since_version, to->since_version,
-                                       follower.draft->node().opType(), target->second.version))
-                  : crossSteps(*follower.draft, *added, *written, *wanted_version);
-          if (!crossed) {
-            block(crossed.message());
-            followers_crossed = false;
-            break;
-          }
-        }
-        if (!followers_crossed) continue;
-        if (!draft->changed()) continue;
-        drafts.push_back(std::move(draft));
+  // One round: every node of every graph drafted, graph by graph (so that the drafts of one
+  // graph are next to each other), those that cannot cross listed.
+  void draftModel(size_t round) {
+    summary_ = ConversionSummary{};
+    blocked_.clear();
+    drafts_.clear();
+    expandable_.clear();
+    for (Origin& origin : origins_) origin.body_reasons.clear();
+    forEachGraph(model_, [&](Graph& graph) { draftGraph(graph, round); });
+  }
+
+  void draftGraph(Graph& graph, size_t round) {
+    GraphScope scope = scopeOf(model_, graph);
+    order_.clear();
+    size_t index = 0;
+    for (Node* node : graph.nodes()) {
+      if (calls_.contains(node)) continue;  // its body stands for it
+      size_t position = index++;
+      std::string_view domain = canonicalDomain(node->domainOrDefault());
+      auto target = wanted_.find(domain);
+      if (target == wanted_.end()) continue;
+      std::optional<int64_t> imported = scope.imports.versionOf(domain);
+      if (!imported || *imported == target->second.version) continue;
+      ++summary_.nodes_seen;
+      NodeAt at{node, &graph, position, domain, *imported, round};
+      if (std::optional<std::string> refused = draftNode(at, target->second.version)) {
+        block(at, *refused);
       }
-    });
-    if (expandable.empty()) break;
-    // Expand, then draft again: the bodies' nodes, and the types inference now finds.
-    for (auto& [node, origin] : expandable) {
+    }
+  }
+
+  // A node to draft, where it is.
+  struct NodeAt {
+    Node* node;
+    Graph* graph;
+    size_t position;  // among the graph's nodes, as given
+    std::string_view domain;
+    int64_t imported;  // its domain's version in its scope
+    size_t round;
+  };
+
+  // Drafts `at` to `version`, keeping the draft when it changes the node; why it cannot
+  // cross otherwise.
+  std::optional<std::string> draftNode(const NodeAt& at, int64_t version) {
+    const Node& node = *at.node;
+    const Operator* op = findOperator(at.domain, node.opType());
+    const OpSchema* from = op != nullptr ? op->at(at.imported) : nullptr;
+    if (from == nullptr) {
+      return fmt::format("{} is not an operator of {} {}", quoted(node.opType()),
+                         domainLabel(at.domain), at.imported);
+    }
+    const OpSchema* to = op->at(version);
+    if (to == nullptr) {
+      return fmt::format("{} does not exist before opset {}", node.opType(),
+                         op->versions.begin()->since_version);
+    }
+    if (to->deprecated) {
+      return fmt::format("{} is withdrawn from opset {} on", node.opType(), to->since_version);
+    }
+    if (from == to) return std::nullopt;
+    auto draft =
+        std::make_unique<ops::NodeDraft>(*at.node, edit_, type_of_, initializerInputsOf(model_));
+    if (Status crossed = crossSteps(*draft, *op, *from, *to); !crossed) return crossed.message();
+    // Nodes an adapter added after this one (of the default domain, as this node's is) cross
+    // the steps left from where it wrote them.
+    for (ops::NodeDraft::Follower& follower : draft->followers()) {
+      const Operator* added = findOperator(at.domain, follower.draft->node().opType());
+      const OpSchema* written = added != nullptr ? added->at(follower.opset) : nullptr;
+      const OpSchema* wanted = added != nullptr ? added->at(version) : nullptr;
+      if (written == nullptr || wanted == nullptr) {
+        return fmt::format("{} {} to {}: needs {}, which opset {} lacks", node.opType(),
+                           from->since_version, to->since_version, follower.draft->node().opType(),
+                           version);
+      }
+      if (Status crossed = crossSteps(*follower.draft, *added, *written, *wanted); !crossed) {
+        return crossed.message();
+      }
+    }
+    if (draft->changed()) drafts_.push_back(std::move(draft));
+    return std::nullopt;
+  }
+
+  // `at` cannot cross, for `reason`: its body is to stand in for it (the next round drafts
+  // the body's nodes), or it is listed, as a node of the model or of the body that stands
+  // for one.
+  void block(const NodeAt& at, std::string_view reason) {
+    const Node* node = at.node;
+    if (auto body = no_body_.find(node); body != no_body_.end()) reason = body->second;
+    const Operator* op = findOperator(at.domain, node->opType());
+    const OpSchema* from = op != nullptr ? op->at(at.imported) : nullptr;
+    if (at.round < kExpansionRounds && from != nullptr && !no_body_.contains(node) &&
+        readsEarlier(*node, *at.graph) && hasFunctionBodyAt(*from, at.imported)) {
+      expandable_.emplace_back(at.node, Origin{placeOf(at), std::string(reason), {}});
+    } else if (auto copy = origin_of_.find(node); copy != origin_of_.end()) {
+      origins_[copy->second].body_reasons.emplace_back(reason);
+    } else {
+      blocked_.push_back(fmt::format("{}: {}", placeOf(at), reason));
+    }
+  }
+
+  std::string placeOf(const NodeAt& at) const {
+    return joinPath(graphPlace(model_, *at.graph),
+                    pathSegment("node", at.position, at.node->nameOrEmpty()));
+  }
+
+  // Whether every input of `node` is computed before it. A body is put before its node, so
+  // it may stand in only for such a node (in a graph out of order, or a cycle, the body would
+  // read what is computed after it). The graph's order is listed when first asked.
+  bool readsEarlier(const Node& node, const Graph& graph) {
+    if (order_.empty()) {
+      for (const Node* member : graph.nodes()) order_.emplace(member, order_.size());
+    }
+    for (size_t i = 0; i < node.inputCount(); ++i) {
+      const Value* input = node.input(i);
+      const Node* producer = input != nullptr ? input->producer() : nullptr;
+      if (producer != nullptr && producer->graph() == &graph &&
+          order_.at(producer) >= order_.at(&node)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The expandable nodes replaced by their bodies, journalled; a body that cannot stand in
+  // leaves its node blocked, with why, from the next round on.
+  void expandBodies() {
+    for (auto& [node, origin] : expandable_) {
       Result<passes_internal::InlinedCall> inlined =
-          passes_internal::inlineOperatorBody(model, *node, &type_of);
+          passes_internal::inlineOperatorBody(model_, *node, &type_of_);
       if (!inlined) {
-        // Blocked as before, with why the body could not help, from the next round on.
-        no_body.emplace(node, fmt::format("{}; its function body cannot stand in: {}",
-                                          origin.reason, inlined.status().message()));
+        no_body_.emplace(node, fmt::format("{}; its function body cannot stand in: {}",
+                                           origin.reason, inlined.status().message()));
         continue;
       }
       // A node of a body that is itself expanded keeps the origin of the first.
-      size_t index = origins.size();
-      if (auto outer = origin_of.find(node); outer != origin_of.end()) {
+      size_t index = origins_.size();
+      if (auto outer = origin_of_.find(node); outer != origin_of_.end()) {
         index = outer->second;
       } else {
-        origins.push_back(std::move(origin));
+        origins_.push_back(std::move(origin));
       }
-      for (const Node* copy : inlined->copies) origin_of[copy] = index;
-      calls.insert(node);
-      expanded.push_back(std::move(inlined).value());
+      for (const Node* copy : inlined->copies) origin_of_[copy] = index;
+      calls_.insert(node);
+      expanded_.push_back(std::move(inlined).value());
     }
-    inferred.reset();
   }
-  for (const Origin& origin : origins) {
-    if (origin.body_reasons.empty()) continue;
-    std::string line = fmt::format(
-        "{}: {}, and its function body cannot cross either:", origin.place, origin.reason);
-    for (const std::string& reason : origin.body_reasons) line += "\n    " + reason;
-    blocked.push_back(std::move(line));
-  }
-  if (!blocked.empty()) {
-    for (auto call = expanded.rbegin(); call != expanded.rend(); ++call) call->undo();
-    std::string message = fmt::format("cannot convert: {} node{} cannot cross", blocked.size(),
-                                      blocked.size() == 1 ? "" : "s");
-    for (const std::string& line : blocked) message += "\n  " + line;
+
+  // Every node that cannot cross, in one error; ok when none.
+  Status describeBlocked() {
+    for (const Origin& origin : origins_) {
+      if (origin.body_reasons.empty()) continue;
+      std::string line = fmt::format(
+          "{}: {}, and its function body cannot cross either:", origin.place, origin.reason);
+      for (const std::string& reason : origin.body_reasons) line += "\n    " + reason;
+      blocked_.push_back(std::move(line));
+    }
+    if (blocked_.empty()) return Status::ok();
+    std::string message = fmt::format("cannot convert: {} node{} cannot cross", blocked_.size(),
+                                      blocked_.size() == 1 ? "" : "s");
+    for (const std::string& line : blocked_) message += "\n  " + line;
     return Status(ErrorCode::kUnsupported, std::move(message));
   }
-  // Everything converts: write the drafts, one patch per graph, then the imports; the nodes
-  // whose bodies stand for them go last, so that a patch refused (in a graph out of order)
-  // can still take the bodies back.
-  for (size_t first = 0; first < drafts.size();) {
-    Graph* graph = drafts[first]->node().graph();
-    Patch patch = edit.patch(*graph);
-    bool initializers_allowed = graph == model.graph && model.ir_version.value_or(4) >= 4;
-    size_t next = first;
-    for (; next < drafts.size() && drafts[next]->node().graph() == graph; ++next) {
-      drafts[next]->writeTo(patch, initializers_allowed);
+
+  void undoBodies() {
+    for (auto call = expanded_.rbegin(); call != expanded_.rend(); ++call) call->undo();
+  }
+
+  // Everything converts: the drafts written into one patch per graph, all applied or none
+  // (applyAll); then the nodes whose bodies stand for them go, and the imports change. A
+  // refused patch (in a graph out of order) leaves every graph as it was, the bodies taken
+  // back.
+  Status commit() {
+    std::vector<std::unique_ptr<Patch>> patches;
+    for (const std::unique_ptr<ops::NodeDraft>& draft : drafts_) {
+      Graph* graph = draft->node().graph();
+      if (patches.empty() || &patches.back()->graph() != graph) {
+        patches.push_back(std::make_unique<Patch>(model_, *graph));
+      }
+      bool initializers_allowed = graph == model_.graph && model_.ir_version.value_or(4) >= 4;
+      draft->writeTo(*patches.back(), initializers_allowed);
     }
-    if (Status applied = patch.apply(); !applied) {
-      for (auto call = expanded.rbegin(); call != expanded.rend(); ++call) call->undo();
+    std::vector<Patch*> all;
+    for (const std::unique_ptr<Patch>& patch : patches) all.push_back(patch.get());
+    if (Status applied = applyAll(all); !applied) {
+      undoBodies();
       return applied;
     }
-    first = next;
-  }
-  for (const passes_internal::InlinedCall& call : expanded) call.finish();
-  summary.nodes_expanded = origins.size();
-  summary.nodes_changed = drafts.size();
-  for (const auto& [domain, target] : wanted) {
-    if (model.opsetVersion(domain)) model.setOpsetVersion(domain, target.version);
-    for (Function* function : model.functions) {
-      if (OpsetImports(function->opset_import).versionOf(domain)) {
-        edit.setImportedVersion(function->opset_import, domain, target.version);
+    for (const passes_internal::InlinedCall& call : expanded_) call.finish();
+    summary_.nodes_expanded = origins_.size();
+    summary_.nodes_changed = drafts_.size();
+    for (const auto& [domain, target] : wanted_) {
+      if (model_.opsetVersion(domain)) model_.setOpsetVersion(domain, target.version);
+      for (Function* function : model_.functions) {
+        if (OpsetImports(function->opset_import).versionOf(domain)) {
+          edit_.setImportedVersion(function->opset_import, domain, target.version);
+        }
       }
     }
+    return Status::ok();
   }
-  return summary;
+
+  Model& model_;
+  GraphEditor edit_;
+  Targets wanted_;
+  std::unique_ptr<InferredTypes> inferred_;  // made when a node first needs a type
+  ops::NodeDraft::TypeOf type_of_;
+
+  std::vector<passes_internal::InlinedCall> expanded_;
+  std::unordered_set<const Node*> calls_;  // the nodes expanded, without outputs until the end
+  std::vector<Origin> origins_;
+  std::unordered_map<const Node*, size_t> origin_of_;     // a copy from a body -> its origin
+  std::unordered_map<const Node*, std::string> no_body_;  // a body refused: the full reason
+
+  // This round's.
+  ConversionSummary summary_;
+  std::vector<std::string> blocked_;
+  std::vector<std::unique_ptr<ops::NodeDraft>> drafts_;
+  std::vector<std::pair<Node*, Origin>> expandable_;
+  std::unordered_map<const Node*, size_t> order_;  // the drafted graph's, for readsEarlier
+};
+
+}  // namespace
+
+Result<ConversionSummary> convertOpset(Model& model, std::span<const OpsetTarget> targets) {
+  Result<Targets> wanted = validateTargets(targets);
+  if (!wanted) return wanted.status();
+  return OpsetConverter(model, std::move(wanted).value()).run();
 }
 
 Result<ConversionSummary> convertOpset(Model& model, int64_t version) {

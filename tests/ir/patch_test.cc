@@ -295,5 +295,83 @@ TEST(Patch, ASlotDroppedByResizeNoLongerReadsARemovedNode) {
   EXPECT_EQ(model.graph->outputs[0]->bound()->name(), "y");
 }
 
+// applyAll: patches of several graphs, applied all or none.
+
+Graph& thenBranch(Model& model) {
+  return *nodeNamed(*model.graph, "if")->attribute("then_branch")->g;
+}
+
+TEST(Patch, ApplyAllAppliesNoneWhenALaterPatchIsRefused) {
+  Model model = sourceModel();
+  std::string before = testing::bytesOf(model);
+  GraphEditor edit(model);
+  Graph& main = *model.graph;
+  Graph& branch = thenBranch(model);
+  Patch first = edit.patch(main);
+  recordEverything(model, first);
+  Patch second = edit.patch(branch);
+  second.removeNode(branch.firstNode());  // its output is the branch's output: still read
+  Patch* both[] = {&first, &second};
+  Status applied = applyAll(both);
+  ASSERT_FALSE(applied);
+  EXPECT_EQ(testing::bytesOf(model), before);
+  EXPECT_TRUE(first.empty());
+  EXPECT_TRUE(second.empty());
+}
+
+TEST(Patch, ApplyAllAppliesEveryPatchWhenAllPass) {
+  Model model = sourceModel();
+  GraphEditor edit(model);
+  Graph& main = *model.graph;
+  Graph& branch = thenBranch(model);
+  Patch first = edit.patch(main);
+  recordEverything(model, first);
+  Patch second = edit.patch(branch);
+  Node* identity = branch.firstNode();
+  Node* neg = second.addNode("Neg", {identity->input(0)});
+  second.replaceNode(identity, neg);
+  Patch* both[] = {&first, &second};
+  Status applied = applyAll(both);
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_NE(nodeNamed(main, "abs"), nullptr);
+  EXPECT_EQ(branch.firstNode()->opType(), "Neg");
+  EXPECT_TRUE(testing::verified(model));
+}
+
+// Two patches of one graph would check against the graph as it is, each blind to the other.
+TEST(Patch, ApplyAllRefusesTwoPatchesOfOneGraph) {
+  Model model = sourceModel();
+  std::string before = testing::bytesOf(model);
+  GraphEditor edit(model);
+  Patch first = edit.patch(*model.graph);
+  recordEverything(model, first);
+  Patch second = edit.patch(*model.graph);
+  second.removeNode(nodeNamed(*model.graph, "add"));
+  Patch* both[] = {&first, &second};
+  ASSERT_FALSE(applyAll(both));
+  EXPECT_EQ(testing::bytesOf(model), before);
+}
+
+// A name given in the main graph and in its branch: each patch alone is sound, together the
+// branch's name would hide the outer one.
+TEST(Patch, ApplyAllRefusesOneNameInAGraphAndItsSubgraph) {
+  Model model = sourceModel();
+  std::string before = testing::bytesOf(model);
+  GraphEditor edit(model);
+  Graph& main = *model.graph;
+  Graph& branch = thenBranch(model);
+  Patch outer = edit.patch(main);
+  Node* abs = outer.addNode("Abs", {nodeNamed(main, "relu")->output(0)});
+  outer.nameValue(abs->output(0), "twice");
+  Patch inner = edit.patch(branch);
+  Node* neg = inner.addNode("Neg", {branch.firstNode()->input(0)});
+  inner.nameValue(neg->output(0), "twice");
+  Patch* both[] = {&outer, &inner};
+  Status applied = applyAll(both);
+  ASSERT_FALSE(applied);
+  EXPECT_NE(applied.message().find("twice"), std::string::npos) << applied.message();
+  EXPECT_EQ(testing::bytesOf(model), before);
+}
+
 }  // namespace
 }  // namespace onyx

@@ -261,6 +261,47 @@ TEST(OpsetConversion, ANodeReadingWhatComesAfterItIsNotExpanded) {
   EXPECT_EQ(testing::bytesOf(model), before);
 }
 
+// All or nothing across graphs: the main graph's Softmax converts (a Transpose before it), but
+// the same step in the If's branch would put its Transpose before the Relu it reads (the
+// branch lists its nodes out of order), which the branch's patch refuses. The main graph,
+// whose patch comes first, stays as it was too.
+TEST(OpsetConversion, ALaterGraphsRefusedPatchLeavesEveryGraphAsItWas) {
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[2,3,4] x, bool c) => (float[2,3,4] y, float[2,3,4] z) {
+      y = Softmax <axis = 1> (x)
+      z = If (c) <then_branch = t () => (float[2,3,4] s) {
+          s = Softmax <axis = 1> (r)
+          r = Relu (x)
+        }, else_branch = e () => (float[2,3,4] s2) {
+          s2 = Identity (x)
+        }>
+    })");
+  std::string before = testing::bytesOf(model);
+  Result<ConversionSummary> done = convertOpset(model, 12);
+  ASSERT_FALSE(done);
+  EXPECT_NE(done.status().message().find("would read a value defined after it"), std::string::npos)
+      << done.status().message();
+  EXPECT_EQ(testing::bytesOf(model), before);
+  // In order, both graphs convert.
+  Model sorted = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 13]>
+    g (float[2,3,4] x, bool c) => (float[2,3,4] y, float[2,3,4] z) {
+      y = Softmax <axis = 1> (x)
+      z = If (c) <then_branch = t () => (float[2,3,4] s) {
+          r = Relu (x)
+          s = Softmax <axis = 1> (r)
+        }, else_branch = e () => (float[2,3,4] s2) {
+          s2 = Identity (x)
+        }>
+    })");
+  done = convertOpset(sorted, 12);
+  ASSERT_TRUE(done) << done.status().toString();
+  EXPECT_EQ(done->nodes_changed, 2u);
+  Diagnostics found = checkModel(sorted);
+  EXPECT_FALSE(found.hasErrors()) << listed(found);
+}
+
 TEST(OpsetConversion, AFunctionBodyIsConvertedByItsOwnImports) {
   Model model = parseOrFail(R"(
     <ir_version: 8, opset_import: ["" : 14, "local" : 1]>

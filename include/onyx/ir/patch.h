@@ -108,6 +108,14 @@ class Patch {
   /// apply() does the same.
   void discard();
 
+  /// applyAll's patches, each of another graph of one model, applied all or none: every patch
+  /// is checked as apply() checks it, and the names given with nameValue() (or by a named
+  /// initializer) must differ between patches of graphs where one encloses the other. Only
+  /// when every check passes are the patches applied, in the order given. On a failed check,
+  /// returns the first error (naming the node or value at fault) with every graph untouched.
+  /// Either way every patch is empty afterwards.
+  friend Status applyAll(std::span<Patch* const> patches);
+
  private:
   struct AddedNode {
     Node* node;
@@ -137,8 +145,8 @@ class Patch {
   };
   class Check;
 
-  Status check() const;
-  void commit();
+  // Makes every recorded edit; `check` passed for this patch.
+  void commit(const Check& check);
   void commitEdit(const NodeEdit& edit);
   bool isAdded(const Value* value) const { return added_values_.count(value) != 0; }
   NodeEdit& editOf(Node* node);
@@ -153,6 +161,8 @@ class Patch {
   std::vector<Rewire> rewires_;
   std::vector<Node*> removed_;
 };
+
+Status applyAll(std::span<Patch* const> patches);
 
 }  // namespace onyx
 
