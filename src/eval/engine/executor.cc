@@ -52,37 +52,11 @@ int Executor::threads() const {
 const NativeKernels* Executor::nativeKernels() const { return &eval_internal::nativeKernels(); }
 
 Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
-  const Node& node = *bound.node;
   if (bound.kept && bound.kept->ready.load(std::memory_order_acquire)) {
-    // Shared with `kept`: a kernel that reads them writes its result elsewhere.
-    for (size_t i = 0; i < bound.outputs.size(); ++i) {
-      if (bound.outputs[i] < 0) continue;
-      size_t slot = static_cast<size_t>(bound.outputs[i]);
-      frame.slots[slot] = bound.kept->values[i];
-      frame.channels_last[slot] = false;
-      frame.wide[slot] = false;
-    }
-    ran_by_ = "kept";
+    takeKeptOutputs(bound, frame);
     return Status::ok();
   }
-  // The context its kernel runs with here, made at the node's first run on this executor (a
-  // node runs once at a time on one executor: a call to its own function runs another plan's
-  // nodes).
-  if (bound.run_index >= contexts_.size()) contexts_.resize(size_t(bound.run_index) + 1);
-  std::unique_ptr<KernelContext>& made_context = contexts_[bound.run_index];
-  if (made_context == nullptr) {
-    static constexpr OpSchema kNoSignature{};
-    made_context = std::make_unique<KernelContext>(
-        node, bound.schema != nullptr ? *bound.schema : kNoSignature, bound.opset, *this);
-    made_context->inputs_.resize(bound.inputs.size(), nullptr);
-    made_context->outputs_.resize(bound.outputs.size());
-    made_context->wanted_.resize(bound.outputs.size());
-    for (size_t i = 0; i < bound.outputs.size(); ++i) {
-      made_context->wanted_[i] = bound.outputs[i] >= 0;
-    }
-    made_context->last_read_ = bound.last_read;
-  }
-  KernelContext& ctx = *made_context;
+  KernelContext& ctx = contextFor(bound);
   ctx.caller_ = at_.caller;
   ctx.callee_ = at_.callee;
   // Wide inputs (frame.h) stay float for a node that runs float16 on floats, and are rounded
@@ -104,79 +78,116 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
     if (operand.from == Operand::From::kAbsent) continue;
     ctx.inputs_[i] = frame.read(operand);
     if (ctx.inputs_[i] == nullptr) {
-      return Status(ErrorCode::kInvalidArgument, quoted(node.input(i)->name()) + " has no value");
+      return Status(ErrorCode::kInvalidArgument,
+                    quoted(bound.node->input(i)->name()) + " has no value");
     }
   }
   // runStep has moved the walk to this node's plan and frame (a kernel's subgraph runs
   // nested in them).
-  Status status;
   std::string_view by;  // set last: a kernel that runs a subgraph sets ran_by_ in between
+  Status status = runKernel(bound, ctx, declined, by);
+  if (declined != nullptr && *declined) {
+    std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
+    return Status::ok();
+  }
+  storeOutputs(bound, frame, ctx, status.isOk(), declined != nullptr, on_floats);
+  std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
+  ran_by_ = by;
+  if (status.isOk() && bound.kept && declined == nullptr) keepOutputs(bound, frame);
+  return status;
+}
+
+void Executor::takeKeptOutputs(const BoundNode& bound, Frame& frame) {
+  // Shared with `kept`: a kernel that reads them writes its result elsewhere.
+  for (size_t i = 0; i < bound.outputs.size(); ++i) {
+    if (bound.outputs[i] < 0) continue;
+    size_t slot = static_cast<size_t>(bound.outputs[i]);
+    frame.slots[slot] = bound.kept->values[i];
+    frame.channels_last[slot] = false;
+    frame.wide[slot] = false;
+  }
+  ran_by_ = "kept";
+}
+
+void Executor::keepOutputs(const BoundNode& bound, const Frame& frame) {
+  // The first run to finish keeps its outputs for every later one.
+  std::lock_guard<std::mutex> lock(bound.kept->mutex);
+  if (bound.kept->ready.load(std::memory_order_relaxed)) return;
+  bound.kept->values.assign(bound.outputs.size(), EvalValue{});
+  for (size_t i = 0; i < bound.outputs.size(); ++i) {
+    if (bound.outputs[i] >= 0) bound.kept->values[i] = *frame.slots[size_t(bound.outputs[i])];
+  }
+  bound.kept->ready.store(true, std::memory_order_release);
+}
+
+KernelContext& Executor::contextFor(const BoundNode& bound) {
+  // Made at the node's first run on this executor (a node runs once at a time on one
+  // executor: a call to its own function runs another plan's nodes).
+  if (bound.run_index >= contexts_.size()) contexts_.resize(size_t(bound.run_index) + 1);
+  std::unique_ptr<KernelContext>& made = contexts_[bound.run_index];
+  if (made == nullptr) {
+    static constexpr OpSchema kNoSignature{};
+    made = std::make_unique<KernelContext>(
+        *bound.node, bound.schema != nullptr ? *bound.schema : kNoSignature, bound.opset, *this);
+    made->inputs_.resize(bound.inputs.size(), nullptr);
+    made->outputs_.resize(bound.outputs.size());
+    made->wanted_.resize(bound.outputs.size());
+    for (size_t i = 0; i < bound.outputs.size(); ++i) made->wanted_[i] = bound.outputs[i] >= 0;
+    made->last_read_ = bound.last_read;
+  }
+  return *made;
+}
+
+Status Executor::runKernel(const BoundNode& bound, KernelContext& ctx, bool* declined,
+                           std::string_view& by) {
   if (bound.function != nullptr) {
     by = "function";
     Result<std::vector<EvalValue>> outputs = callFunction(bound, ctx);
-    if (outputs) {
-      for (size_t i = 0; i < outputs->size() && i < ctx.outputs_.size(); ++i) {
-        ctx.outputs_[i] = std::move((*outputs)[i]);
-      }
-    } else {
-      status = std::move(outputs).takeStatus();
+    if (!outputs) return std::move(outputs).takeStatus();
+    for (size_t i = 0; i < outputs->size() && i < ctx.outputs_.size(); ++i) {
+      ctx.outputs_[i] = std::move((*outputs)[i]);
     }
-  } else if (declined != nullptr) {
+    return Status::ok();
+  }
+  if (declined != nullptr) {
     by = bound.channels_last_by;
     Result<bool> ran = bound.channels_last_kernel->run(ctx, bound.kernel);
-    if (!ran) {
-      status = std::move(ran).takeStatus();
-    } else if (!*ran) {
-      *declined = true;
-      std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
-      return Status::ok();
-    }
-  } else {
-    Result<bool> provided = false;
-    if (bound.provided != nullptr) {
-      std::lock_guard<std::mutex> lock(*bound.provided_lock);
-      provided = bound.provided->run(ctx);
-    }
-    by = bound.provider;
-    if (!provided) {
-      status = std::move(provided).takeStatus();
-    } else if (!*provided) {
-      by = "built-in";
-      status = bound.kernel(ctx);
-    }
+    if (!ran) return std::move(ran).takeStatus();
+    if (!*ran) *declined = true;
+    return Status::ok();
   }
+  Result<bool> provided = false;
+  if (bound.provided != nullptr) {
+    std::lock_guard<std::mutex> lock(*bound.provided_lock);
+    provided = bound.provided->run(ctx);
+  }
+  by = bound.provider;
+  if (!provided) return std::move(provided).takeStatus();
+  if (*provided) return Status::ok();
+  by = "built-in";
+  return bound.kernel(ctx);
+}
+
+void Executor::storeOutputs(const BoundNode& bound, Frame& frame, KernelContext& ctx, bool ran,
+                            bool channels_last, bool on_floats) {
   for (size_t i = 0; i < bound.outputs.size(); ++i) {
     // Moved out, or dropped: the context keeps no value between runs.
-    if (status.isOk() && bound.outputs[i] >= 0) {
-      size_t slot = static_cast<size_t>(bound.outputs[i]);
-      frame.slots[slot] = std::move(ctx.outputs_[i]);
-      frame.channels_last[slot] = declined != nullptr;
-      // A result of the node's float kernel that stands for FLOAT16, rounded now where the
-      // plan keeps the value narrow or keeps it for later runs.
-      const EvalValue& made = *frame.slots[slot];
-      frame.wide[slot] = on_floats && made.isTensor() && made.tensor.type() == ElementType::kFloat;
-      if (frame.wide[slot] && (bound.repeats || at_.plan->narrow[slot])) {
-        frame.narrow(static_cast<uint32_t>(slot), &ctx);
-      }
-      ctx.outputs_[i].kind = EvalValue::Kind::kNone;
-    } else {
+    if (!ran || bound.outputs[i] < 0) {
       ctx.outputs_[i] = EvalValue{};
+      continue;
     }
-  }
-  std::fill(ctx.inputs_.begin(), ctx.inputs_.end(), nullptr);
-  ran_by_ = by;
-  if (status.isOk() && bound.kept && declined == nullptr) {
-    // The first run to finish keeps its outputs for every later one.
-    std::lock_guard<std::mutex> lock(bound.kept->mutex);
-    if (!bound.kept->ready.load(std::memory_order_relaxed)) {
-      bound.kept->values.assign(bound.outputs.size(), EvalValue{});
-      for (size_t i = 0; i < bound.outputs.size(); ++i) {
-        if (bound.outputs[i] >= 0) bound.kept->values[i] = *frame.slots[size_t(bound.outputs[i])];
-      }
-      bound.kept->ready.store(true, std::memory_order_release);
+    size_t slot = static_cast<size_t>(bound.outputs[i]);
+    frame.slots[slot] = std::move(ctx.outputs_[i]);
+    frame.channels_last[slot] = channels_last;
+    // A result of the node's float kernel that stands for FLOAT16, rounded now where the
+    // plan keeps the value narrow or keeps it for later runs.
+    const EvalValue& made = *frame.slots[slot];
+    frame.wide[slot] = on_floats && made.isTensor() && made.tensor.type() == ElementType::kFloat;
+    if (frame.wide[slot] && (bound.repeats || at_.plan->narrow[slot])) {
+      frame.narrow(static_cast<uint32_t>(slot), &ctx);
     }
+    ctx.outputs_[i].kind = EvalValue::Kind::kNone;
   }
-  return status;
 }
 
 bool Executor::imagesChannelsLast(const BoundNode& bound, const Frame& frame) const {

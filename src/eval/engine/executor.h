@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <span>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -60,6 +61,17 @@ class Executor final : public KernelHost {
   /// Runs a node; given `declined`, on channels-last values through its channels-last kernel
   /// (its outputs channels-last), and sets *declined when that declines, having done nothing.
   Status runNode(const BoundNode& bound, Frame& frame, bool* declined = nullptr);
+  // runNode's parts: the outputs an earlier run kept; the node's context on this executor;
+  // its kernel (a function's body, its channels-last kernel, its provider's, its own), `by`
+  // set to what ran it; its outputs into their slots (dropped when it failed); its outputs
+  // kept for later runs.
+  void takeKeptOutputs(const BoundNode& bound, Frame& frame);
+  KernelContext& contextFor(const BoundNode& bound);
+  Status runKernel(const BoundNode& bound, KernelContext& ctx, bool* declined,
+                   std::string_view& by);
+  void storeOutputs(const BoundNode& bound, Frame& frame, KernelContext& ctx, bool ran,
+                    bool channels_last, bool on_floats);
+  void keepOutputs(const BoundNode& bound, const Frame& frame);
   /// Whether each image `bound` reads (channels_last_kernels.h) is channels-last here, or a
   /// tensor of one element, and one at least is channels-last.
   bool imagesChannelsLast(const BoundNode& bound, const Frame& frame) const;
