@@ -484,9 +484,8 @@ void countNodesAndDepths(Scene& scene) {
 
 Status buildScene(const Model& model, Scene& scene) {
   InferOptions options;
-  options.write_back = false;  // inference only reads the model then
   options.keep_values = true;
-  InferResult inferred = inferModel(const_cast<Model&>(model), options);
+  InferResult inferred = inferModel(model, options);  // a const model: nothing written
   return SceneBuilder(model, inferred, scene).build();
 }
 

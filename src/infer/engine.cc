@@ -38,8 +38,10 @@ std::string trimmed(const std::string& detail) { return detail == " " ? std::str
 
 }  // namespace
 
-Engine::Engine(Model& model, const InferOptions& options, InferResult& result)
+Engine::Engine(const Model& model, Model* writable, const InferOptions& options,
+               InferResult& result)
     : model_(model),
+      writable_(writable),
       options_(options),
       initializer_inputs_(initializerInputsOf(model, options.constant_initializers)),
       callees_(model),
@@ -64,7 +66,7 @@ void Engine::run() {
   if (model_.graph == nullptr) return;
   Frame main;
   main.imports = OpsetImports(model_.opset_import);
-  main.write_back = options_.write_back;
+  main.write_back = options_.write_back && writable_ != nullptr;
   // Room for every value the main graph defines, up front (a count the graph keeps).
   main.values.reserve(model_.graph->values().size());
   if (options_.keep_values) result_.values.reserve(model_.graph->values().size());
@@ -105,7 +107,7 @@ std::string Engine::NodePlace::path() const {
   return text;
 }
 
-void Engine::inferGraph(Graph& graph, const std::string& path) {
+void Engine::inferGraph(const Graph& graph, const std::string& path) {
   checkInitializedInputs(graph, path);
   size_t index = 0;
   for (Node* node : graph.nodes()) inferNode(*node, NodePlace{&path, index++, node});
@@ -147,7 +149,7 @@ void Engine::checkInitializedInputs(const Graph& graph, const std::string& path)
   }
 }
 
-void Engine::inferNode(Node& node, const NodePlace& place) {
+void Engine::inferNode(const Node& node, const NodePlace& place) {
   ++result_.stats.nodes;
   std::string_view domain = node.domainOrDefault();
   Callee callee = callees_.resolve(node, frame_->imports);
@@ -362,11 +364,9 @@ void Engine::inferCall(const Function& function, InferenceContext& ctx, const No
   frame_ = outer;
 }
 
-std::vector<InferredType> Engine::inferSubgraph(const Graph& const_graph,
+std::vector<InferredType> Engine::inferSubgraph(const Graph& graph,
                                                 std::span<const InferredType> inputs,
                                                 bool may_not_run) {
-  // The engine walks graphs it was given as mutable (the model); rules see them as const.
-  Graph& graph = const_cast<Graph&>(const_graph);
   std::string path = current_place_ != nullptr ? current_place_->path() : std::string("graph");
   if (current_place_ != nullptr) {
     std::string below = graphPathInNode(*current_place_->node, graph);
@@ -414,12 +414,13 @@ std::string_view Engine::declaredText(DimValue dim) {
   size_t index = static_cast<size_t>(dim.expression());
   if (index >= declared_text_.size()) declared_text_.resize(dims_.expressionCount());
   std::string_view& text = declared_text_[index];
-  if (text.data() == nullptr) text = GraphEditor(model_).arena().copy(dims_.text(dim));
+  // Only for writeBack, which runs only on a writable model.
+  if (text.data() == nullptr) text = GraphEditor(*writable_).arena().copy(dims_.text(dim));
   return text;
 }
 
 void Engine::writeBack() {
-  GraphEditor edit(model_);
+  GraphEditor edit(*writable_);
   auto symbol_text = [](void* engine, DimValue dim) {
     return static_cast<Engine*>(engine)->declaredText(dim);
   };
@@ -437,17 +438,20 @@ namespace onyx {
 
 InferResult inferModel(Model& model, const InferOptions& options) {
   InferResult result;
-  infer::Engine engine(model, options, result);
+  infer::Engine engine(model, &model, options, result);
+  engine.run();
+  return result;
+}
+
+InferResult inferModel(const Model& model, const InferOptions& options) {
+  InferResult result;
+  infer::Engine engine(model, nullptr, options, result);
   engine.run();
   return result;
 }
 
 void checkInferredTypes(const Model& model, Diagnostics& out) {
-  InferOptions options;
-  options.write_back = false;
-  // Without write-back the engine changes nothing in the model; it takes it as mutable
-  // only because recording is its usual job.
-  InferResult result = inferModel(const_cast<Model&>(model), options);
+  InferResult result = inferModel(model, InferOptions{});
   for (const Diagnostic& diagnostic : result.diagnostics.all()) {
     out.add(diagnostic.rule, diagnostic.severity, diagnostic.path, diagnostic.message);
   }

@@ -17,7 +17,9 @@ namespace onyx::infer {
 
 class Engine final : public InferenceHost {
  public:
-  Engine(Model& model, const InferOptions& options, InferResult& result);
+  /// `writable`: the same model when the inferred types may be written back into it
+  /// (InferOptions::write_back), else null.
+  Engine(const Model& model, Model* writable, const InferOptions& options, InferResult& result);
 
   void run();
 
@@ -36,7 +38,7 @@ class Engine final : public InferenceHost {
     int depth = 0;
   };
 
-  void inferGraph(Graph& graph, const std::string& path);
+  void inferGraph(const Graph& graph, const std::string& path);
   // Strict inference: R84 for a graph input declared a tensor without a known element type.
   void checkInputElementTypes(const Graph& graph, const std::string& path);
   // R36 for a graph input whose initializer holds another type than the input declares.
@@ -49,7 +51,7 @@ class Engine final : public InferenceHost {
     std::string path() const;
   };
 
-  void inferNode(Node& node, const NodePlace& place);
+  void inferNode(const Node& node, const NodePlace& place);
   /// The outputs of a call of a model-local function, typed through its body.
   void inferCall(const Function& function, InferenceContext& ctx, const NodePlace& place);
   void writeBack();
@@ -69,7 +71,8 @@ class Engine final : public InferenceHost {
   /// for the values of the main graph and the graphs nested in it.
   void keep(const Value& value, const ValueState& state);
 
-  Model& model_;
+  const Model& model_;
+  Model* writable_;  // model_ when its types may be written back
   const InferOptions& options_;
   // Whether the initializers listed as graph inputs are constants (onyx/ir/constant_value.h).
   InitializerInputs initializer_inputs_;

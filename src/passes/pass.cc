@@ -54,11 +54,8 @@ InferredTypes::InferredTypes(const Model& model, bool constant_initializers)
     : known_(std::make_unique<Known>()) {
   InferOptions options;
   options.constant_initializers = constant_initializers;
-  options.write_back = false;
   options.keep_values = true;
-  // Without write-back the engine changes nothing in the model; it takes it as mutable
-  // only because recording is its usual job.
-  known_->result = inferModel(const_cast<Model&>(model), options);
+  known_->result = inferModel(model, options);  // a const model: nothing written
 }
 
 InferredTypes::~InferredTypes() = default;

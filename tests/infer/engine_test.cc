@@ -23,6 +23,28 @@ TEST(InferEngine, SignatureGivesElementTypeAndRuleGivesShape) {
   EXPECT_FALSE(m.result.diagnostics.hasErrors()) << m.diagnostics();
 }
 
+// A const model is only read: its types are returned, not written, even when the options ask
+// for write-back; the same model taken mutable gets them.
+TEST(InferEngine, AConstModelIsInferredWithoutWritingBack) {
+  Model model = testing::parseOrFail(R"(
+    <ir_version: 10, opset_import: ["" : 21]>
+    g (float[N, 3] x) => (y) { t = Relu(x)  y = Neg(t) })");
+  const std::string before = testing::bytesOf(model);
+  InferOptions options;
+  options.write_back = true;
+  options.keep_values = true;
+  const Model& read_only = model;
+  InferResult result = inferModel(read_only, options);
+  EXPECT_EQ(testing::bytesOf(model), before);
+  const Value* y = model.graph->names().find("y");
+  ASSERT_NE(y, nullptr);
+  ASSERT_TRUE(result.values.contains(y));
+  EXPECT_TRUE(result.values.at(y).type.isKnown());
+  inferModel(model, options);
+  EXPECT_NE(testing::bytesOf(model), before);
+  ASSERT_NE(y->type(), nullptr);
+}
+
 TEST(InferEngine, DataPropagatesFromShapeIntoReshape) {
   auto m = inferText(R"(
     <ir_version: 10, opset_import: ["" : 21]>

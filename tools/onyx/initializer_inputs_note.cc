@@ -16,11 +16,7 @@ std::string initializerInputsNote(const Model& model) {
     if (input != nullptr && input->value != nullptr && input->value->isInitializer()) ++listed;
   }
   if (listed == 0) return {};
-  InferOptions options;
-  options.write_back = false;
-  // Without write-back inference changes nothing; it takes the model as mutable only
-  // because recording is its usual job.
-  InferResult inferred = inferModel(const_cast<Model&>(model), options);
+  InferResult inferred = inferModel(model, InferOptions{});  // a const model: nothing written
   size_t blocked = 0;
   for (const auto& [output, source] : inferred.value_dependent) {
     if (source != nullptr && source->isInitializer()) ++blocked;

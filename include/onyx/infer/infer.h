@@ -88,6 +88,9 @@ struct InferResult {
 /// Infers `model` in place (only adds or refines types unless a conflict is found; a
 /// declared type is never replaced by a less precise one).
 InferResult inferModel(Model& model, const InferOptions& options = {});
+/// Infers `model` without writing anything into it, whatever InferOptions::write_back says:
+/// what inference finds is only returned (InferOptions::keep_values keeps each value's).
+InferResult inferModel(const Model& model, const InferOptions& options);
 
 /// Inference as a check, recording nothing (the model is not modified): appends its errors
 /// — R36, declared types that contradict inferred ones; X5, nodes whose inputs contradict
