@@ -6,6 +6,13 @@
 // Every function is a reference to one field, inlined to a plain load or store.
 #pragma once
 
+// The layers that build graphs field by field define this (src/CMakeLists.txt), and the tests
+// of those internals; a pass that wants the links has a missing operation on GraphEditor or
+// Patch instead (tests/build/passes_includes_graph_builder.cc).
+#ifndef ONYX_BUILDS_GRAPH_LINKS
+#error "ir/graph_builder.h writes the IR's private links, for the IR itself and the loader (layers ir, serde, text); elsewhere edit through GraphEditor or a Patch"
+#endif
+
 #include <cstdint>
 #include <string_view>
 

@@ -60,6 +60,13 @@ void eraseFirst(ArenaList<T*>& list, const T* item) {
 
 Graph* GraphEditor::newGraph() const { return arena_->make<Graph>(); }
 
+Graph* GraphEditor::newSubgraph(Node* owner) const {
+  ONYX_ASSERT(owner->graph() != nullptr && "a subgraph is scoped under a node of a graph");
+  Graph* graph = newGraph();
+  ir_internal::adoptGraph(*arena_, owner, graph);
+  return graph;
+}
+
 // ---------------------------------------------------------------------------------------
 // Nodes
 

@@ -229,6 +229,18 @@ Result<Value*> GraphEditor::addOutputNamed(Node* node, std::string_view output_n
   return value;
 }
 
+void GraphEditor::handOverOutput(Value* value, Node* to, size_t index) const {
+  Node* from = value->producer();
+  ONYX_ASSERT(from != nullptr && from->graph_ == to->graph_ &&
+              "an output is handed to a node of the same graph");
+  ONYX_ASSERT(index < to->outputs_.size() && to->outputs_[index] == nullptr &&
+              "the output is handed into an empty slot");
+  from->outputs_[value->outputIndex()] = nullptr;
+  B::producer(value) = to;
+  B::outputIndex(value) = static_cast<uint32_t>(index);
+  to->outputs_[index] = value;
+}
+
 Status Node::removeOutput(size_t i) {
   ONYX_ASSERT(i < outputs_.size());
   Value* value = outputs_[i];

@@ -10,7 +10,6 @@
 
 #include "core/development_checks.h"
 #include "core/quote.h"
-#include "ir/graph_builder.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph_scope.h"
@@ -25,7 +24,6 @@ namespace onyx {
 
 namespace {
 
-using B = ir_internal::GraphBuilder;
 using passes_internal::InlinedCall;
 
 // ---------------------------------------------------------------------------------------
@@ -147,7 +145,6 @@ class BodyCopier {
       copies.push_back(copy);
     }
     declareTypes(*callee_.body);
-    for (size_t k = 0; k < call_.outputCount(); ++k) B::outputs(&call_)[k] = nullptr;
     return copies;
   }
 
@@ -170,11 +167,12 @@ class BodyCopier {
   }
 
   Node* copyNode(const Node& source, Graph& into) {
-    Node* copy = edit_.arena().make<Node>();
-    B::graph(copy) = &into;
+    std::vector<Value*> reads;
+    reads.reserve(source.inputCount());
+    for (size_t i = 0; i < source.inputCount(); ++i) reads.push_back(mapped(source.input(i)));
+    Node* copy = edit_.createNode(into, source.opType(), reads, 0);
     std::string_view name = nodeName(source);
     if (!name.empty() || source.name) copy->name = name;
-    copy->op_type = source.op_type;
     copy->domain = source.domain;
     if (source.rare_fields != nullptr) {
       const NodeRareFields& rare = *source.rare_fields;
@@ -184,27 +182,19 @@ class BodyCopier {
       rare_copy.metadata_props.assign(edit_.arena(), rare.metadata_props.data(),
                                       rare.metadata_props.size());
     }
-    ArenaList<Use>& slots = B::inputs(copy);
-    slots.resize(edit_.arena(), source.inputCount());
-    for (size_t i = 0; i < source.inputCount(); ++i) {
-      B::user(&slots[i]) = copy;
-      slots[i].set(mapped(source.input(i)));
-    }
-    ArenaList<Value*>& outputs = B::outputs(copy);
-    outputs.reserve(edit_.arena(), source.outputCount());
     for (size_t i = 0; i < source.outputCount(); ++i) {
       const Value* produced = source.output(i);
       if (produced == nullptr) {
-        outputs.push_back(edit_.arena(), nullptr);
+        (void)edit_.addOutputNamed(copy, "");
         continue;
       }
       auto handed = handed_over_.find(produced);
       Value* value = nullptr;
       if (handed != handed_over_.end() && &into == call_.graph()) {
+        // The call's output, with its name and uses, is computed by the copy now.
         value = handed->second;
-        B::producer(value) = copy;
-        B::outputIndex(value) = static_cast<uint32_t>(outputs.size());
-        outputs.push_back(edit_.arena(), value);
+        (void)edit_.addOutputNamed(copy, "");
+        edit_.handOverOutput(value, copy, i);
       } else {
         std::string_view fresh = edit_.uniqueName(into, produced->name());
         value = edit_.addOutputNamed(copy, fresh).value();
@@ -282,10 +272,7 @@ class BodyCopier {
 
   Graph* copyGraph(const Graph& source, Node& owner, bool from_body) {
     if (!from_body) return edit_.cloneGraph(source, owner.graph(), &owner);
-    Graph* graph = edit_.arena().make<Graph>();
-    B::parent(graph) = owner.graph();
-    B::owner(graph) = &owner;
-    B::subgraphs(owner.graph()).push_back(edit_.arena(), graph);
+    Graph* graph = edit_.newSubgraph(&owner);
     graph->name = source.name;
     graph->doc_string = source.doc_string;
 
@@ -391,11 +378,9 @@ Result<InlinedCall> inlineResolved(Model& model, Node& node, const InlinedBody& 
   // From here on nothing fails. A body parsed for a function-operator lives in its own model;
   // the copies share its strings and tensor bytes.
   if (callee.operator_body) model.shareBytesOf(callee.operator_body->model);
-  InlinedCall done{&node,
-                   {},
-                   std::vector<Value*>(node.outputs().begin(), node.outputs().end()),
-                   &scope,
-                   scope.size()};
+  InlinedCall done{&model, &node,
+                   {},     std::vector<Value*>(node.outputs().begin(), node.outputs().end()),
+                   &scope, scope.size()};
   applyImports(GraphEditor(model), scope, *plan);
   done.copies = copier.copy();
   return done;
@@ -629,13 +614,9 @@ void InlinedCall::finish() const {
 }
 
 void InlinedCall::undo() const {
+  GraphEditor edit(*model);
   for (size_t k = 0; k < outputs.size(); ++k) {
-    Value* value = outputs[k];
-    if (value == nullptr) continue;
-    B::outputs(value->producer())[value->outputIndex()] = nullptr;
-    B::producer(value) = call;
-    B::outputIndex(value) = static_cast<uint32_t>(k);
-    B::outputs(call)[k] = value;
+    if (outputs[k] != nullptr) edit.handOverOutput(outputs[k], call, k);
   }
   for (auto copy = copies.rbegin(); copy != copies.rend(); ++copy) {
     Status removed = (*copy)->destroy();

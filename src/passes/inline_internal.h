@@ -16,6 +16,7 @@ namespace onyx::passes_internal {
 /// One call inlined: enough to take it back (undo) until everything else has succeeded, then
 /// to remove what is left of the call (finish). Exactly one of the two is called.
 struct InlinedCall {
+  Model* model;
   Node* call;
   std::vector<Node*> copies;  // the body's nodes, in order, just before the call
   // The call's outputs, now produced by copies (null where the call had none).

@@ -1,10 +1,10 @@
 // The parts of every pass: the walk over a model's graphs, and the inferred types passes share.
 #include "onyx/passes/pass.h"
-#include "ir/graph_builder.h"
 
 #include <vector>
 
 #include "onyx/infer/infer.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/walk.h"
 #include "ops/type_conversion.h"
 
@@ -34,10 +34,11 @@ Result<PassResult> GraphPass::run(Model& model, PassContext& context) {
 }
 
 // What inference knew of each value (InferOptions::keep_values), and the declared form of
-// the types asked for so far, in an arena of its own.
+// the types asked for so far, kept in a model of its own (only its arena is used): the model
+// inferred is only read.
 struct InferredTypes::Known {
   InferResult result;
-  Arena arena;
+  Model types;
   // Only looked up, never iterated: the pointer keys do not reach any output.
   std::unordered_map<const Value*, const Type*> declared;
 
@@ -46,7 +47,7 @@ struct InferredTypes::Known {
   static std::string_view symbolText(void* self, DimValue dim) {
     Known& known = *static_cast<Known*>(self);
     if (known.result.dims.isAnonymous(dim)) return {};
-    return known.arena.copy(known.result.dims.text(dim));
+    return GraphEditor(known.types).arena().copy(known.result.dims.text(dim));
   }
 };
 
@@ -68,9 +69,8 @@ const Type* InferredTypes::typeOf(const Value& value) const {
   if (!fresh) return cached->second != nullptr ? cached->second : value.type();
   auto found = known_->result.values.find(&value);
   if (found != known_->result.values.end()) {
-    cached->second =
-        ops::toDeclared(found->second.type, ir_internal::GraphBuilder::editorOn(known_->arena),
-                        &Known::symbolText, known_.get());
+    cached->second = ops::toDeclared(found->second.type, GraphEditor(known_->types),
+                                     &Known::symbolText, known_.get());
   }
   return cached->second != nullptr ? cached->second : value.type();
 }

@@ -51,6 +51,10 @@ class GraphEditor {
   /// A new, empty root graph (no parent): a training graph, or a subgraph to adopt with
   /// setGraphAttr.
   Graph* newGraph() const;
+  /// A new, empty graph scoped under `owner` (a node of a graph) before any attribute holds
+  /// it: its names are chosen against the scopes it will see (uniqueName), and its nodes may
+  /// read the values visible from `owner`. Hold it with setGraphAttr(owner, name, graph).
+  Graph* newSubgraph(Node* owner) const;
   /// A new node of `graph`, not yet in its list (insert it with Graph::appendNode,
   /// prependNode, Node::insertBefore / insertAfter), reading `reads` (null: an omitted
   /// input) and defining `output_count` values with fresh names. O(inputs + outputs).
@@ -144,6 +148,12 @@ class GraphEditor {
   /// Adds an output defining a value named exactly `name` ("" adds an omitted output and
   /// gives null). Refused when the name is taken in scope. O(outputs).
   Result<Value*> addOutputNamed(Node* node, std::string_view name) const;
+  /// Hands `value`, an output of a node, to `to` (a node of the same graph) as its output
+  /// `index`, a slot `to` has and leaves empty (addOutputNamed(to, "") makes one): the value
+  /// keeps its name, type and uses, and its former producer's slot is left empty. As an
+  /// inliner gives a call's outputs to the nodes of the body that compute them, and takes
+  /// them back. O(1).
+  void handOverOutput(Value* value, Node* to, size_t index) const;
 
   /// The rarely set fields, for writing: allocated on first use. O(1).
   NodeRareFields& rare(Node* node) const { return rareOf<NodeRareFields>(node->rare_fields); }
@@ -167,7 +177,7 @@ class GraphEditor {
   /// (its nodes may read the values visible from `node`).
   Graph* setGraphAttr(Node* node, std::string_view name) const;
   /// Holds `subgraph`: a graph with no parent (it is adopted) or one already scoped under
-  /// `node` (from cloneGraph(source, node->graph(), node)).
+  /// `node` (from cloneGraph(source, node->graph(), node), or newSubgraph(node)).
   Attribute& setGraphAttr(Node* node, std::string_view name, Graph* subgraph) const;
   Attribute& setSparseTensorAttr(Node* node, std::string_view name, SparseTensor* value) const;
   Attribute& setTypeAttr(Node* node, std::string_view name, Type* value) const;
