@@ -9,12 +9,6 @@ namespace onyx::check {
 
 namespace {
 
-// Graphs nested deeper than this are reported (R4) and not walked: the walk recurses once
-// per level. A decoded model nests at most a third of LoadOptions::max_depth graphs (a
-// graph sits in an attribute in a node in a graph); only a model built through the API
-// can reach this.
-constexpr int kMaxGraphDepth = 256;
-
 // The repair for a value read before the node that computes it (R30, R95): the value is
 // defined, only listed too late, which reordering the nodes fixes unless they form a cycle.
 constexpr const char* kSortHint = " (run `onyx convert --sort IN OUT` to reorder them)";
@@ -69,9 +63,9 @@ void Walker::walk(const Graph& graph, const GraphPlace& place, GraphRole role,
 }
 
 void Walker::walkGraph(const Frame& frame) {
-  if (frame.depth > kMaxGraphDepth) {
+  if (frame.depth > kMaxGraphNesting) {
     context_.out.error("R4", frame.place.path(),
-                       "graphs nest more than " + std::to_string(kMaxGraphDepth) +
+                       "graphs nest more than " + std::to_string(kMaxGraphNesting) +
                            " deep; the graphs inside are not checked");
     return;
   }

@@ -20,7 +20,7 @@ namespace onyx::draw {
 namespace {
 
 // How deep graphs and function calls may nest in a picture: the checker's limit for graphs.
-constexpr uint32_t kMaxNesting = 256;
+constexpr uint32_t kMaxNesting = kMaxGraphNesting;
 // An attribute's text longer than this is cut (a long list of ints reads no better whole).
 constexpr size_t kMaxAttributeText = 240;
 
@@ -93,19 +93,8 @@ std::vector<std::string_view> scopesOf(std::string_view name) {
   return parts;
 }
 
-bool holdsGraphs(const Node& node) {
-  for (const Attribute* attribute : node.attributes) {
-    AttributeKind kind = attribute->kind();
-    if ((kind == AttributeKind::kGraph && attribute->g != nullptr) ||
-        (kind == AttributeKind::kGraphs && !attribute->rare().graphs.empty())) {
-      return true;
-    }
-  }
-  return false;
-}
-
 bool isAttachedConstant(const Node& node) {
-  return node.opType() == "Constant" && node.domainOrDefault().empty() && node.inputCount() == 0 &&
+  return isStandardOperator(node, "Constant") && node.inputCount() == 0 &&
          node.outputCount() == 1 && node.output(0) != nullptr &&
          !node.output(0)->isGraphOutputOfItsGraph();
 }
@@ -307,7 +296,7 @@ class SceneBuilder {
     Callee callee = callees_.resolve(node, graph_scope.imports);
     const Function* body = callee.function;
     if (body != nullptr && calling_.contains(body)) body = nullptr;  // recursion: not expanded
-    bool control_flow = holdsGraphs(node);
+    bool control_flow = node.holdsGraphs();
     BoxKind kind = control_flow      ? BoxKind::kControlFlow
                    : body != nullptr ? BoxKind::kCall
                                      : BoxKind::kNode;

@@ -69,6 +69,13 @@ Attribute* Node::attribute(std::string_view attribute_name) {
   return const_cast<Attribute*>(static_cast<const Node*>(this)->attribute(attribute_name));
 }
 
+bool Node::holdsGraphs() const {
+  for (const Attribute* a : attributes) {
+    if (a->g != nullptr || !a->rare().graphs.empty()) return true;
+  }
+  return false;
+}
+
 bool Node::removeAttr(std::string_view attribute_name) {
   for (size_t i = 0; i < attributes.size(); ++i) {
     if (attributes[i]->name.value_or("") == attribute_name) {

@@ -210,35 +210,9 @@ Status topologicalSort(Graph& graph, std::vector<Node*>* cycle) {
 }
 
 Status topologicalSort(Model& model, std::vector<Node*>* cycle, size_t* moved) {
-  // The roots in the checker's words (docs/checker.md, "Paths").
   std::vector<GraphOrder> all;
-  collectRoot(model.graph, "graph", all);
-  for (size_t i = 0; i < model.training_info.size(); ++i) {
-    const TrainingInfo* info = model.training_info[i];
-    std::string entry = pathSegment("training_info", i);
-    collectRoot(info->initialization, joinPath(entry, "initialization"), all);
-    collectRoot(info->algorithm, joinPath(entry, "algorithm"), all);
-  }
-  for (size_t i = 0; i < model.functions.size(); ++i) {
-    const Function* function = model.functions[i];
-    std::string place = pathSegment("functions", i, function->nameOrEmpty());
-    collectRoot(function->body, place, all);
-    // Graphs given as attribute defaults belong to no node: each is a root of its own.
-    for (size_t k = 0; k < function->attribute_proto.size(); ++k) {
-      const Attribute* attribute = function->attribute_proto[k];
-      if (attribute == nullptr) continue;
-      std::string item = place;
-      appendSegment(item, "attribute_proto", k, attribute->nameOrEmpty());
-      collectRoot(attribute->g, joinPath(item, "g"), all);
-      const ArenaList<Graph*>& graphs = attribute->rare().graphs;
-      for (size_t g = 0; g < graphs.size(); ++g) {
-        std::string listed = item;
-        appendSegment(listed, "graphs", g,
-                      graphs[g] != nullptr ? graphs[g]->name.value_or("") : "");
-        collectRoot(graphs[g], listed, all);
-      }
-    }
-  }
+  forEachRootGraph(model,
+                   [&](Graph& root, const std::string& place) { collectRoot(&root, place, all); });
   return sortAll(all, cycle, moved);
 }
 

@@ -8,6 +8,7 @@
 #include "core/place_path.h"
 #include "core/quote.h"
 #include "ir/graph_builder.h"
+#include "ir/graph_place.h"
 
 namespace onyx {
 
@@ -319,29 +320,12 @@ Diagnostics verifyFunction(const Function& function) {
 
 Diagnostics verifyModel(const Model& model) {
   Verifier verifier;
-  if (model.graph != nullptr) verifier.tree(*model.graph, "graph");
-  for (size_t i = 0; i < model.training_info.size(); ++i) {
-    const TrainingInfo& info = *model.training_info[i];
-    std::string path = pathSegment("training_info", i);
-    if (info.initialization != nullptr) {
-      verifier.tree(*info.initialization, path + ".initialization");
-    }
-    if (info.algorithm != nullptr) verifier.tree(*info.algorithm, path + ".algorithm");
-  }
+  forEachRootGraph(model,
+                   [&](Graph& root, const std::string& place) { verifier.tree(root, place); });
   for (size_t i = 0; i < model.functions.size(); ++i) {
     const Function& function = *model.functions[i];
-    std::string path = pathSegment("functions", i, function.nameOrEmpty());
     if (function.body != nullptr) {
-      verifier.tree(*function.body, path);
-      verifier.functionSignature(function, path);
-    }
-    for (size_t a = 0; a < function.attribute_proto.size(); ++a) {
-      const Attribute& attribute = *function.attribute_proto[a];
-      std::string at = path + "." + pathSegment("attribute_proto", a, attribute.nameOrEmpty());
-      if (attribute.g != nullptr) verifier.tree(*attribute.g, at + ".g");
-      for (size_t g = 0; g < attribute.rare().graphs.size(); ++g) {
-        verifier.tree(*attribute.rare().graphs[g], at + "." + pathSegment("graphs", g));
-      }
+      verifier.functionSignature(function, pathSegment("functions", i, function.nameOrEmpty()));
     }
   }
   return verifier.finish();

@@ -164,13 +164,6 @@ size_t hashOf(const Node& node, bool commutative) {
   return seed;
 }
 
-bool holdsGraphs(const Node& node) {
-  for (const Attribute* attribute : node.attributes) {
-    if (attribute->g != nullptr || !attribute->rare().graphs.empty()) return true;
-  }
-  return false;
-}
-
 constexpr size_t kEnd = SIZE_MAX;
 
 // A bucket of kept nodes with one hash: positions of its first and last node.
@@ -259,7 +252,7 @@ class CommonSubexpressionPass final : public GraphPass {
  private:
   static bool mergeable(const Node& node, OpTraits traits, bool aggressive,
                         const CalleeResolver& callees) {
-    if (node.outputCount() == 0 || holdsGraphs(node) ||
+    if (node.outputCount() == 0 || node.holdsGraphs() ||
         hasTraits(traits, OpTraits::kNondeterministic)) {
       return false;
     }

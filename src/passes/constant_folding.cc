@@ -41,10 +41,9 @@ using passes_internal::replaceByConstants;
 using passes_internal::tensorBytes;
 
 bool holdsGraphsOrReferences(const Node& node) {
+  if (node.holdsGraphs()) return true;
   for (const Attribute* attribute : node.attributes) {
-    if (attribute->isReference() || attribute->g != nullptr || !attribute->rare().graphs.empty()) {
-      return true;
-    }
+    if (attribute->isReference()) return true;
   }
   return false;
 }

@@ -28,35 +28,6 @@ namespace onyx {
 
 namespace {
 
-// Where `graph` sits in `model`: `graph`, `functions[1](f)`, `training_info[0].algorithm`,
-// or below a node of an enclosing graph.
-std::string graphPlace(const Model& model, const Graph& graph) {
-  if (const Node* owner = graph.owner(); owner != nullptr && owner->graph() != nullptr) {
-    const Graph& outer = *owner->graph();
-    size_t index = 0;
-    for (const Node* node : outer.nodes()) {
-      if (node == owner) break;
-      ++index;
-    }
-    return joinPath(
-        joinPath(graphPlace(model, outer), pathSegment("node", index, owner->nameOrEmpty())),
-        graphPathInNode(*owner, graph));
-  }
-  if (&graph == model.graph) return "graph";
-  for (size_t i = 0; i < model.functions.size(); ++i) {
-    if (model.functions[i]->body == &graph) {
-      return pathSegment("functions", i, model.functions[i]->nameOrEmpty());
-    }
-  }
-  for (size_t i = 0; i < model.training_info.size(); ++i) {
-    const TrainingInfo& info = *model.training_info[i];
-    std::string entry = pathSegment("training_info", i);
-    if (info.algorithm == &graph) return joinPath(entry, "algorithm");
-    if (info.initialization == &graph) return joinPath(entry, "initialization");
-  }
-  return "graph";
-}
-
 std::string typeLabel(const Type* type) { return type != nullptr ? formatType(*type) : "?"; }
 
 // The types formal `formal` of `schema` allows; null when it has no constraint of its own.
@@ -321,16 +292,16 @@ class OpsetConverter {
     const OpSchema* from = op != nullptr ? op->at(at.imported) : nullptr;
     if (at.round < kExpansionRounds && from != nullptr && !no_body_.contains(node) &&
         readsEarlier(*node, *at.graph) && hasFunctionBodyAt(*from, at.imported)) {
-      expandable_.emplace_back(at.node, Origin{placeOf(at), std::string(reason), {}});
+      expandable_.emplace_back(at.node, Origin{nodePlace(at), std::string(reason), {}});
     } else if (auto copy = origin_of_.find(node); copy != origin_of_.end()) {
       origins_[copy->second].body_reasons.emplace_back(reason);
     } else {
-      blocked_.push_back(fmt::format("{}: {}", placeOf(at), reason));
+      blocked_.push_back(fmt::format("{}: {}", nodePlace(at), reason));
     }
   }
 
-  std::string placeOf(const NodeAt& at) const {
-    return joinPath(graphPlace(model_, *at.graph),
+  std::string nodePlace(const NodeAt& at) const {
+    return joinPath(placeOf(model_, *at.graph),
                     pathSegment("node", at.position, at.node->nameOrEmpty()));
   }
 

@@ -29,6 +29,13 @@
 
 namespace onyx {
 
+/// How deep graphs may nest (a graph in an attribute of a node of a graph ...) for the walks
+/// that recurse once a level: the checker reports a deeper one (R4) and does not walk it, and
+/// pictures stop there. A decoded model nests at most a third of LoadOptions::max_depth graphs
+/// (a graph sits in an attribute in a node in a graph); only a model built through the API
+/// can reach this.
+inline constexpr int kMaxGraphNesting = 256;
+
 struct TensorAnnotation {
   OptString tensor_name;
   ArenaList<StringStringEntry> quant_parameter_tensor_names;

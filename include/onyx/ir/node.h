@@ -136,6 +136,9 @@ struct Node {
   }
   /// Removes the attribute; a graph it held is discarded. False when there is none.
   bool removeAttr(std::string_view attribute_name);
+  /// Whether an attribute holds a graph or a list of graphs (a control-flow node: If, Loop,
+  /// Scan, ...).
+  bool holdsGraphs() const;
 
   std::optional<float> floatAttr(std::string_view attribute_name) const;
   std::optional<int64_t> intAttr(std::string_view attribute_name) const;
