@@ -29,6 +29,7 @@ from ._onyx import (  # noqa: F401  (re-exported)
     Type,
     Value,
     _draw,
+    _draw_format_of_path,
     check,
     check_node,
     check_tensor,
@@ -107,9 +108,6 @@ def _to_onnx(model):
 Model.to_onnx = _to_onnx
 
 
-_DRAW_FORMATS = {".svg": "svg", ".dot": "dot", ".gv": "dot", ".html": "html", ".htm": "html"}
-
-
 def draw(model, path=None, *, format=None, depth=None, collapse=(), diff=None, title=""):
     """A picture of `model`: SVG, Graphviz DOT or a self-contained HTML page.
 
@@ -123,12 +121,9 @@ def draw(model, path=None, *, format=None, depth=None, collapse=(), diff=None, t
     if format is None:
         format = "svg"
         if path is not None:
-            import os
-
-            extension = os.path.splitext(str(path))[1].lower()
-            if extension not in _DRAW_FORMATS:
+            format = _draw_format_of_path(str(path))
+            if format is None:
                 raise ValueError(f"cannot tell the format from {path!r}: use .svg, .dot or .html")
-            format = _DRAW_FORMATS[extension]
     picture = _draw(model, format, depth, list(collapse), diff, title)
     if path is None:
         return picture

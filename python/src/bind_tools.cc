@@ -280,20 +280,23 @@ void bindTools(py::module_& module) {
       "'nodes_expanded'}.");
 
   module.def(
+      "_draw_format_of_path",
+      [](const std::string& path) -> std::optional<std::string> {
+        std::optional<DrawFormat> format = drawFormatOfPath(path);
+        if (!format) return std::nullopt;
+        return std::string(drawFormatName(*format));
+      },
+      "The picture format a file name's extension says (.svg, .dot, .gv, .html, .htm), or None.");
+
+  module.def(
       "_draw",
       [](const HolderPtr& holder, const std::string& format, std::optional<int> depth,
          std::vector<std::string> collapse, std::optional<HolderPtr> before,
          const std::string& title) {
         DrawOptions options;
-        if (format == "svg") {
-          options.format = DrawFormat::kSvg;
-        } else if (format == "dot") {
-          options.format = DrawFormat::kDot;
-        } else if (format == "html") {
-          options.format = DrawFormat::kHtml;
-        } else {
-          raiseValueError("format must be 'svg', 'dot' or 'html', not '" + format + "'");
-        }
+        std::optional<DrawFormat> named = drawFormatNamed(format);
+        if (!named) raiseValueError("format must be 'svg', 'dot' or 'html', not '" + format + "'");
+        options.format = *named;
         if (depth && *depth < 1) raiseValueError("depth must be at least 1");
         options.depth = depth;
         options.collapse = std::move(collapse);
@@ -303,13 +306,13 @@ void bindTools(py::module_& module) {
         {
           py::gil_scoped_release unlocked;
           drawn = before ? drawDiff((*before)->model, holder->model, options, picture)
-                                    : drawModel(holder->model, options, picture);
+                         : drawModel(holder->model, options, picture);
         }
         if (!drawn.isOk()) raiseStatus(drawn, "cannot draw");
         return picture;
       },
-      py::arg("model"), py::arg("format"), py::arg("depth"), py::arg("collapse"),
-      py::arg("before"), py::arg("title"),
+      py::arg("model"), py::arg("format"), py::arg("depth"), py::arg("collapse"), py::arg("before"),
+      py::arg("title"),
       "The picture of `model` as text (onyx.draw wraps it); with `before`, the two aligned.");
 
   module.def("default_passes", &defaultPassNames,

@@ -1,6 +1,9 @@
 // drawModel and drawDiff: build the scene, lay it out, write it.
 #include "onyx/draw/draw.h"
 
+#include <cctype>
+#include <string>
+
 #include "draw/layered_layout.h"
 #include "draw/scene.h"
 #include "draw/scene_diff.h"
@@ -27,6 +30,34 @@ Status writePicture(draw::Scene& scene, const DrawOptions& options, std::string&
 }
 
 }  // namespace
+
+std::string_view drawFormatName(DrawFormat format) {
+  switch (format) {
+    case DrawFormat::kSvg: return "svg";
+    case DrawFormat::kDot: return "dot";
+    case DrawFormat::kHtml: return "html";
+  }
+  return "svg";
+}
+
+std::optional<DrawFormat> drawFormatNamed(std::string_view name) {
+  for (DrawFormat format : {DrawFormat::kSvg, DrawFormat::kDot, DrawFormat::kHtml}) {
+    if (drawFormatName(format) == name) return format;
+  }
+  return std::nullopt;
+}
+
+std::optional<DrawFormat> drawFormatOfPath(std::string_view path) {
+  const size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) {
+    return std::nullopt;
+  }
+  std::string extension(path.substr(dot + 1));
+  for (char& c : extension) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (extension == "gv") return DrawFormat::kDot;
+  if (extension == "htm") return DrawFormat::kHtml;
+  return drawFormatNamed(extension);
+}
 
 Status drawModel(const Model& model, const DrawOptions& options, std::string& out) {
   draw::Scene scene;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Facts about operators (commutative, elementwise, shape-only, nondeterministic, quantization)
-# are traits on their schemas (OpTraits, set in the op files). The passes and the evaluator
+# Facts about operators are traits on their schemas (OpTraits, set in the op files; `onyx ops`
+# prints their names). The passes and the evaluator
 # ask traitsOf(); they keep no list of the names of operators that carry a trait. A list is
 # taken to be a line naming three or more such operators; a rule about one or two named
 # operators (Squeeze of an Unsqueeze) is not a list.

@@ -23,13 +23,6 @@ struct DrawArguments {
   std::vector<std::string> collapse;
 };
 
-std::optional<DrawFormat> formatOf(const std::string& path) {
-  if (path.ends_with(".svg")) return DrawFormat::kSvg;
-  if (path.ends_with(".dot") || path.ends_with(".gv")) return DrawFormat::kDot;
-  if (path.ends_with(".html") || path.ends_with(".htm")) return DrawFormat::kHtml;
-  return std::nullopt;
-}
-
 std::optional<Model> load(const std::string& path) {
   // A picture shows shapes, never weights: external data is not needed.
   auto loaded = readModel(path, false);
@@ -41,7 +34,7 @@ std::optional<Model> load(const std::string& path) {
 }
 
 int runDraw(const DrawArguments& args) {
-  std::optional<DrawFormat> format = formatOf(args.output);
+  std::optional<DrawFormat> format = drawFormatOfPath(args.output);
   if (!format) {
     fmt::print(stderr, "onyx: {}: the picture's name must end in .svg, .dot or .html\n",
                args.output);

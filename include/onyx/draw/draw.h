@@ -23,6 +23,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "onyx/core/status.h"
@@ -38,6 +39,14 @@ enum class DrawFormat {
   kDot,   // Graphviz's language: groups as clusters, for `dot -Tsvg` and the like
   kHtml,  // one file with no network access: pan, zoom, search, expand and collapse
 };
+
+/// "svg", "dot" or "html".
+std::string_view drawFormatName(DrawFormat format);
+/// The format drawFormatName names so; nullopt for any other name.
+std::optional<DrawFormat> drawFormatNamed(std::string_view name);
+/// The format a picture's file name says: .svg, .dot or .gv (Graphviz), .html or .htm (any
+/// case); nullopt for any other ending.
+std::optional<DrawFormat> drawFormatOfPath(std::string_view path);
 
 struct DrawOptions {
   DrawFormat format = DrawFormat::kSvg;

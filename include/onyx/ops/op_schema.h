@@ -16,6 +16,7 @@
 
 #include "onyx/core/status.h"
 #include "onyx/ir/attribute_kind.h"
+#include "onyx/ir/opset_imports.h"
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).
 #pragma GCC visibility push(default)
@@ -31,8 +32,9 @@ namespace ops {
 class NodeDraft;
 }
 
-/// The standard domains. A node's domain "" is kOnnxDomain.
-inline constexpr const char* kOnnxDomain = "ai.onnx";
+/// The standard domains. A node's domain "" is kOnnxDomain (ir's kDefaultDomainAlias, the
+/// spelling the registry keys the default domain by).
+inline constexpr const char* kOnnxDomain = kDefaultDomainAlias.data();
 inline constexpr const char* kMlDomain = "ai.onnx.ml";
 inline constexpr const char* kTrainingDomain = "ai.onnx.training";
 inline constexpr const char* kPreviewDomain = "ai.onnx.preview";
@@ -76,8 +78,8 @@ constexpr bool hasTraits(OpTraits set, OpTraits traits) {
          static_cast<uint32_t>(traits);
 }
 
-/// The names of the flags in `traits`, in flag order: "commutative", "elementwise",
-/// "shape-only", "nondeterministic", "quantization" (as `onyx ops` prints them).
+/// The names of the flags in `traits`, in flag order, as `onyx ops` prints them (one name a
+/// flag of OpTraits, listed in op_schema.cc).
 std::vector<std::string_view> traitNames(OpTraits traits);
 
 /// How many actual arguments a formal parameter takes.
