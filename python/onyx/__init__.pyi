@@ -349,8 +349,8 @@ def optimize(
     passes: Optional[Sequence[str]] = None,
     *,
     aggressive: bool = False,
-    fold_limit: int = 1024,
-    max_rounds: int = 16,
+    fold_limit: int = ...,  # OptimizeOptions' default
+    max_rounds: int = ...,  # PassManagerOptions' default
     constant_initializers: bool = False,
 ) -> dict[str, Any]: ...
 def convert_opset(

@@ -242,7 +242,8 @@ void bindTools(py::module_& module) {
         return result;
       },
       py::arg("model"), py::arg("passes") = py::none(), py::kw_only(),
-      py::arg("aggressive") = false, py::arg("fold_limit") = 1024, py::arg("max_rounds") = 16,
+      py::arg("aggressive") = false, py::arg("fold_limit") = OptimizeOptions().fold_limit,
+      py::arg("max_rounds") = PassManagerOptions().max_rounds,
       py::arg("constant_initializers") = false,
       "Simplifies the model in place, running the passes (default: default_passes()) to a "
       "fixed point; constant_initializers folds initializers listed as graph inputs as the "

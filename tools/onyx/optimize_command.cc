@@ -250,10 +250,12 @@ void addOptimizeCommand(CLI::App& app, int& exit_code) {
                       "the size of a symbolic dimension for --verify's inputs, NAME=VALUE");
   command->add_flag("--aggressive", args->aggressive,
                     "also remove and merge nodes of operators onyx does not know");
-  command->add_option("--max-rounds", args->max_rounds, "rounds of passes at most (default 16)");
+  command->add_option("--max-rounds", args->max_rounds,
+                      fmt::format("rounds of passes at most (default {})", args->max_rounds));
   command->add_option("--fold-limit", args->fold_limit,
-                      "the bytes constant folding may add to the model per folded output, "
-                      "beyond the constants it leaves unread (default 1024)");
+                      fmt::format("the bytes constant folding may add to the model per folded "
+                                  "output, beyond the constants it leaves unread (default {})",
+                                  args->fold_limit));
   command->add_flag("--constant-initializers", args->constant_initializers,
                     kConstantInitializersHelp);
   command->callback([&exit_code, args] { exit_code = runOptimize(*args); });

@@ -31,7 +31,7 @@ struct OptimizeOptions {
   /// folding. The evaluator's side provides it, since this layer does not link the evaluator.
   NodeEvaluator* node_evaluator = nullptr;
   /// PassContext::fold_limit: the bytes a folded node may add per output.
-  size_t fold_limit = 1024;
+  size_t fold_limit = PassContext().fold_limit;
   /// PassContext::constant_initializers: initializers listed as graph inputs are constants.
   bool constant_initializers = false;
 };

@@ -126,7 +126,7 @@ class PassContext {
   NodeEvaluator* node_evaluator = nullptr;
   /// The bytes a folded node may add to the model per output, beyond the bytes of the
   /// constants it leaves unread (constant-folding): a fold that would grow the model more is
-  /// not done.
+  /// not done. OptimizeOptions, `onyx optimize` and Python's optimize take this default.
   size_t fold_limit = 1024;
   /// Take the initializers listed as graph inputs for the constants they hold, as in a model
   /// before IR 4 (onyx/ir/constant_value.h), for folding and for inference. Off by default:
