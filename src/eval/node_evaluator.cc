@@ -5,7 +5,7 @@
 #include "onyx/eval/node_evaluator.h"
 
 #include "core/quote.h"
-#include "eval/kernels/native_kernels.h"
+#include "eval/kernels/native_kernel_table.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/providers/provider.h"
 #include "onyx/ir/attribute.h"

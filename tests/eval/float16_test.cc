@@ -1,4 +1,4 @@
-// float16 nodes run on the float kernels (src/eval/providers/onyx/halves_as_floats.cc) and
+// float16 nodes run on the float kernels (src/eval/providers/onyx/float16_on_floats.cc) and
 // float16 convolutions through the float convolution (src/eval/kernels/fused_convolution.h),
 // their values kept float between them (src/eval/engine/frame.h): a chain of them gives
 // exactly the float model's result on the same values, rounded to float16 where a value

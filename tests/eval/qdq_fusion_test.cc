@@ -1,4 +1,4 @@
-// The QDQ fusions (src/eval/fusions/quantized_convolution.cc, quantized_matmul.cc):
+// The QDQ fusions (src/eval/fusions/qdq_convolution.cc, qdq_matmul.cc):
 // DequantizeLinear -> Conv / MatMul [-> Relu] -> QuantizeLinear run as one int8 operation
 // stay within one quantization step of the literal float path (fusions off), give the same
 // bits on one and two threads, and leave to the nodes what the int8 kernel cannot take.

@@ -12,7 +12,7 @@
 #include "core/quote.h"
 #include "eval/engine/step_run.h"
 #include "eval/fusions/fusion_pattern.h"
-#include "eval/kernels/native_kernels.h"
+#include "eval/kernels/native_kernel_table.h"
 #include "eval/layout/channels_last_arrays.h"
 #include "eval/layout/channels_last_kernels.h"
 #include "ir/graph_place.h"

@@ -1,5 +1,5 @@
 // Internal to the evaluator: what the QDQ fusions (DequantizeLinear -> Conv / MatMul ->
-// QuantizeLinear as one int8 operation, quantized_convolution.cc, quantized_matmul.cc) read
+// QuantizeLinear as one int8 operation, qdq_convolution.cc, qdq_matmul.cc) read
 // of the QuantizeLinear and DequantizeLinear nodes around the product.
 #pragma once
 

@@ -2,7 +2,7 @@
 // inputs widened to float, its float outputs left wide for the executor to round where a
 // value leaves the nodes that run so (engine/frame.h), as onnxruntime runs float16 on CPUs.
 // For operators whose outputs are float16 exactly when their inputs are (the caller chooses
-// them: providers/onyx/halves_as_floats.cc, the channels-last elementwise kernel).
+// them: providers/onyx/float16_on_floats.cc, the channels-last elementwise kernel).
 #pragma once
 
 #include <optional>

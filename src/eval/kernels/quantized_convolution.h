@@ -1,7 +1,7 @@
 // Internal to the evaluator: a quantized convolution, uint8 or int8 in and out, through
 // oneDNN's int8 convolution primitive with the requantization in its epilogue: what
 // QLinearConv computes, and what a DequantizeLinear -> Conv [-> Relu] -> QuantizeLinear group
-// means (fusions/quantized_convolution.cc).
+// means (fusions/qdq_convolution.cc).
 //
 // The products are summed exactly in int32 (oneDNN's with VNNI or AMX, elsewhere onyx's own
 // exact kernel with the same arithmetic after it, requantize.h), the bias in

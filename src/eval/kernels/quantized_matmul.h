@@ -1,7 +1,7 @@
 // Internal to the evaluator: a quantized matrix product, uint8 or int8 in and out, through
 // oneDNN's int8 matrix product with the requantization in its epilogue: what QLinearMatMul
 // computes, and what a DequantizeLinear -> MatMul -> QuantizeLinear group means
-// (fusions/quantized_matmul.cc).
+// (fusions/qdq_matmul.cc).
 //
 // As for the quantized convolution (quantized_convolution.h, which says how it rounds): the
 // products summed exactly in int32 (oneDNN's with VNNI or AMX, elsewhere onyx's own exact

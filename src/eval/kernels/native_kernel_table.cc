@@ -1,4 +1,4 @@
-#include "eval/kernels/native_kernels.h"
+#include "eval/kernels/native_kernel_table.h"
 
 #include <dnnl.h>
 

@@ -2,7 +2,7 @@
 // write it, run as one int8 product (kernels/quantized_matmul.h) on the quantized operands,
 // giving the quantized output. b is int8 weights through a DequantizeLinear of constants (a
 // scale per column, zero points 0), or an activation quantized as a whole (attention's two
-// products). As for the QDQ convolution (quantized_convolution.cc): a DequantizeLinear
+// products). As for the QDQ convolution (qdq_convolution.cc): a DequantizeLinear
 // others read stays out, and what the kernel cannot take declines at the first run, for good.
 #include <optional>
 #include <vector>
