@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "eval/engine/plan.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"

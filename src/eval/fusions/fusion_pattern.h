@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "eval/providers/provider.h"
+#include "core/sole_instance.h"
 #include "onyx/core/array.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/opset_imports.h"

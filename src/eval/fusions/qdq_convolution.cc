@@ -11,7 +11,6 @@
 #include <optional>
 #include <vector>
 
-#include "eval/engine/plan.h"
 #include "eval/fusions/convolution_chain.h"
 #include "eval/fusions/quantized_operands.h"
 #include "eval/kernels/onednn_support.h"

@@ -1,6 +1,6 @@
 // Internal to the evaluator: an array copied between the two layouts of an image, channels
 // first (N, C, H, W, onyx's) and channels last (N, H, W, C, oneDNN's fast one), for the places
-// where a value crosses from one to the other (layout_plan.h says where values stay).
+// where a value crosses from one to the other (engine/layout_plan.h says where values stay).
 #pragma once
 
 #include "onyx/core/array.h"

@@ -9,7 +9,6 @@
 #include <string_view>
 #include <vector>
 
-#include "eval/fusions/fusion_pattern.h"
 #include "eval/kernels/halves_as_floats.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"

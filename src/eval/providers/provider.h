@@ -70,12 +70,4 @@ class Provider {
 /// The providers, in the order they are asked (providers.cc).
 std::span<const Provider* const> providers();
 
-/// The one instance of a stateless table entry (a provider, a fusion pattern, a convolution
-/// epilogue), made on first use: what each file hands to the table that lists it.
-template <class Entry>
-const Entry& soleInstance() {
-  static const Entry kInstance;
-  return kInstance;
-}
-
 }  // namespace onyx::eval_internal

@@ -1,5 +1,5 @@
 // Which values of a compiled graph stay channels-last (layout_plan.h).
-#include "eval/layout/layout_plan.h"
+#include "eval/engine/layout_plan.h"
 
 #include <algorithm>
 #include <unordered_map>
