@@ -10,7 +10,8 @@
 // of those internals; a pass that wants the links has a missing operation on GraphEditor or
 // Patch instead (tests/build/passes_includes_graph_builder.cc).
 #ifndef ONYX_BUILDS_GRAPH_LINKS
-#error "ir/graph_builder.h writes the IR's private links, for the IR itself and the loader (layers ir, serde, text); elsewhere edit through GraphEditor or a Patch"
+#error \
+    "ir/graph_builder.h writes the IR's private links, for the IR itself and the loader (layers ir, serde, text); elsewhere edit through GraphEditor or a Patch"
 #endif
 
 #include <cstdint>

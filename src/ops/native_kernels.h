@@ -1,8 +1,8 @@
 // Internal: the kernels whose fast code lives in libraries the core library does not link
 // (oneDNN's sgemm, the image codecs). The evaluator, which links them, hands this table to the
-// kernels it runs through KernelHost::nativeKernels (src/eval/kernels/native_kernel_table.cc fills it); a
-// kernel run by any other host gets none and uses its portable code, or says what is missing.
-// So reading, checking and inferring a model never pull oneDNN, OpenMP or libjpeg in.
+// kernels it runs through KernelHost::nativeKernels (src/eval/kernels/native_kernel_table.cc fills
+// it); a kernel run by any other host gets none and uses its portable code, or says what is
+// missing. So reading, checking and inferring a model never pull oneDNN, OpenMP or libjpeg in.
 #pragma once
 
 #include <cstddef>

@@ -5,8 +5,8 @@
 
 #include "core/place_path.h"
 #include "core/quote.h"
-#include "eval/fusions/fusion_pattern.h"
 #include "eval/engine/layout_plan.h"
+#include "eval/fusions/fusion_pattern.h"
 #include "ir/graph_place.h"
 #include "ir/nested_reads.h"
 #include "onyx/ir/attribute.h"

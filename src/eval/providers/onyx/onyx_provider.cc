@@ -2,9 +2,9 @@
 // kernels alone (float16 nodes run on the float kernels, matrix products through
 // ops/matrix_multiply.h, the operators' own kernels on channels-last values), asked after the
 // libraries' providers.
-#include "eval/providers/provider.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/layout/channels_last_kernels.h"
+#include "eval/providers/provider.h"
 
 namespace onyx::eval_internal {
 
