@@ -6,8 +6,12 @@
 // inputs (user-overridable defaults). A pass that changes nothing leaves the model exactly
 // as it was, so that it writes the same bytes; the pass manager's fixed point relies on it.
 //
-// Passes change graphs through the graph API only (onyx/ir/graph.h, node.h, value.h), so that
-// use-lists, producers and scopes stay consistent: verifyModel passes after each pass.
+// Passes change graphs through the IR's public operations only, so that use-lists, producers
+// and scopes stay consistent (verifyModel passes after each pass): a Patch (onyx/ir/patch.h),
+// which records edits and applies them all or none, for a rewrite that may find half-way that
+// it cannot finish; the graph's methods and GraphEditor (onyx/ir/editor.h) for edits made one
+// at a time. The IR's private links (src/ir/graph_builder.h) do not compile in this layer.
+// Not every built-in pass records through a Patch yet (docs/passes.md, "Writing a pass").
 //
 // Writing one: see docs/passes.md. Most passes work graph by graph: derive from GraphPass and
 // implement runOnGraph; it is called once for the main graph, each training graph, each
