@@ -20,7 +20,7 @@ bool allOnes(std::span<const Extent> shape) {
                      [](const Extent& extent) { return extent.value == int64_t{1}; });
 }
 
-NodeDraft::NodeDraft(Node& node, const GraphEditor& edit, const TypeOf& type_of,
+NodeDraft::NodeDraft(Node& node, const GraphEditor& edit, const ValueTypeOf& type_of,
                      InitializerInputs initializer_inputs)
     : node_(node), edit_(edit), type_of_(type_of), initializer_inputs_(initializer_inputs) {
   attributes_.assign(node.attributes.begin(), node.attributes.end());

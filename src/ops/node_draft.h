@@ -21,6 +21,7 @@
 #include "onyx/core/status.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/editor.h"
+#include "onyx/ops/function_body.h"
 #include "onyx/ops/op_schema.h"
 
 namespace onyx::ops {
@@ -39,13 +40,11 @@ bool allOnes(std::span<const Extent> shape);
 
 class NodeDraft {
  public:
-  /// The declared or inferred type of a value of the model, null when unknown.
-  using TypeOf = std::function<const Type*(const Value&)>;
-
+  /// `type_of`: the declared or inferred type of a value of the model, null when unknown.
   /// `initializer_inputs`: what the model's initializers listed as graph inputs are
   /// (onyx/ir/constant_value.h), for constantInput and constantIntegers.
-  NodeDraft(Node& node, const GraphEditor& edit, const TypeOf& type_of,
-            InitializerInputs initializer_inputs = InitializerInputs::kOverridable);
+  NodeDraft(Node& node, const GraphEditor& edit, const ValueTypeOf& type_of,
+            InitializerInputs initializer_inputs);
 
   Node& node() const { return node_; }
   const GraphEditor& editor() const { return edit_; }
@@ -175,7 +174,7 @@ class NodeDraft {
 
   Node& node_;
   GraphEditor edit_;
-  const TypeOf& type_of_;  // the converter's, which outlives every draft
+  const ValueTypeOf& type_of_;  // the converter's, which outlives every draft
   InitializerInputs initializer_inputs_;
   const OpSchema* from_ = nullptr;
   const OpSchema* to_ = nullptr;

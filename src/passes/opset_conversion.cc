@@ -405,7 +405,7 @@ class OpsetConverter {
   GraphEditor edit_;
   Targets wanted_;
   std::unique_ptr<InferredTypes> inferred_;  // made when a node first needs a type
-  ops::NodeDraft::TypeOf type_of_;
+  ValueTypeOf type_of_;
 
   std::vector<passes_internal::InlinedCall> expanded_;
   std::unordered_set<const Node*> calls_;  // the nodes expanded, without outputs until the end
