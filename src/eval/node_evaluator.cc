@@ -64,7 +64,10 @@ Result<std::vector<EvalValue>> KernelNodeEvaluator::run(const Model& model, cons
   for (size_t i = 0; i < node.outputCount(); ++i) ctx.wanted_[i] = node.output(i) != nullptr;
   for (const eval_internal::Provider* provider : eval_internal::providers()) {
     std::unique_ptr<eval_internal::ProvidedKernel> provided =
-        provider->kernel(node, *callee.schema, callee.opset.value_or(0));
+        // Run once and dropped: nothing it could prepare once is kept, so no input is taken
+        // for a constant.
+        provider->kernel(node, *callee.schema, callee.opset.value_or(0),
+                         InitializerInputs::kOverridable);
     if (provided == nullptr) continue;
     Result<bool> ran = provided->run(ctx);
     if (!ran) return ran.status();

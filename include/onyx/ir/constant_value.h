@@ -35,19 +35,16 @@ InitializerInputs initializerInputsOf(const Model& model, bool asked_constant = 
 
 /// The initializer of `value` when it always holds it: an initializer that is not a graph
 /// input, or one that is while `inputs` is kConstant. Null otherwise (and for null). O(1).
-const Tensor* fixedInitializer(const Value* value,
-                               InitializerInputs inputs = InitializerInputs::kOverridable);
+const Tensor* fixedInitializer(const Value* value, InitializerInputs inputs);
 
 /// The tensor `value` always holds: a fixed initializer (above), or the `value` attribute of
 /// the standard Constant node that produces it. Null otherwise (and for null). O(1), plus the
 /// Constant's attributes.
-const Tensor* constantTensor(const Value* value,
-                             InitializerInputs inputs = InitializerInputs::kOverridable);
+const Tensor* constantTensor(const Value* value, InitializerInputs inputs);
 
 /// The integers `value` always holds: an INT64 or INT32 constant tensor, or a Constant's
 /// value_int / value_ints. nullopt when it is not constant or holds another type.
-std::optional<std::vector<int64_t>> constantIntegers(
-    const Value* value, InitializerInputs inputs = InitializerInputs::kOverridable);
+std::optional<std::vector<int64_t>> constantIntegers(const Value* value, InitializerInputs inputs);
 
 }  // namespace onyx
 

@@ -172,7 +172,8 @@ Status Compiler::bind(BoundNode& bound) {
       bound.function = *body;
     }
     for (const Provider* provider : context_.providers()) {
-      bound.provided = provider->kernel(node, *bound.schema, bound.opset);
+      bound.provided =
+          provider->kernel(node, *bound.schema, bound.opset, context_.initializerInputs());
       if (bound.provided == nullptr) continue;
       bound.provider = provider->name();
       break;

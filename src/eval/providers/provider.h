@@ -20,6 +20,7 @@
 #include <string_view>
 #include <utility>
 
+#include "onyx/ir/constant_value.h"
 #include "onyx/ops/kernel_context.h"
 
 namespace onyx::eval_internal {
@@ -53,9 +54,12 @@ class Provider {
   virtual ~Provider() = default;
   virtual std::string_view name() const = 0;
   /// A kernel for `node` at this operator version, or null when the provider has none.
+  /// `initializer_inputs` says whether the initializers listed as graph inputs are constants
+  /// (what a kernel may prepare once, as weights).
   virtual std::unique_ptr<ProvidedKernel> kernel(const Node& node, const OpSchema& schema,
-                                                 int64_t opset) const {
-    (void)node, (void)schema, (void)opset;
+                                                 int64_t opset,
+                                                 InitializerInputs initializer_inputs) const {
+    (void)node, (void)schema, (void)opset, (void)initializer_inputs;
     return nullptr;
   }
   /// The patterns of the groups it runs as one step, in the order they are tried.

@@ -44,11 +44,11 @@ class OnednnConvInteger final : public ProvidedKernel {
 
 }  // namespace
 
-std::unique_ptr<ProvidedKernel> onednnConvInteger(const Node& node) {
+std::unique_ptr<ProvidedKernel> onednnConvInteger(const Node& node, InitializerInputs inputs) {
   if (node.inputCount() < 2 || node.input(1) == nullptr) return nullptr;
   // Weights an input cannot override (an initializer, a Constant node's) are prepared for
   // oneDNN once.
-  return std::make_unique<OnednnConvInteger>(constantTensor(node.input(1)) != nullptr);
+  return std::make_unique<OnednnConvInteger>(constantTensor(node.input(1), inputs) != nullptr);
 }
 
 }  // namespace onyx::eval_internal

@@ -42,11 +42,11 @@ class OnednnConvolution final : public ProvidedKernel {
 
 }  // namespace
 
-std::unique_ptr<ProvidedKernel> onednnConvolution(const Node& node) {
+std::unique_ptr<ProvidedKernel> onednnConvolution(const Node& node, InitializerInputs inputs) {
   if (node.inputCount() < 2 || node.input(1) == nullptr) return nullptr;
   // Weights an input cannot override (an initializer, a Constant node's) are reordered for
   // oneDNN once.
-  return std::make_unique<OnednnConvolution>(constantTensor(node.input(1)) != nullptr);
+  return std::make_unique<OnednnConvolution>(constantTensor(node.input(1), inputs) != nullptr);
 }
 
 }  // namespace onyx::eval_internal

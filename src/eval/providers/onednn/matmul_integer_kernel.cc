@@ -37,10 +37,10 @@ class OnednnMatMulInteger final : public ProvidedKernel {
 
 }  // namespace
 
-std::unique_ptr<ProvidedKernel> onednnMatMulInteger(const Node& node) {
+std::unique_ptr<ProvidedKernel> onednnMatMulInteger(const Node& node, InitializerInputs inputs) {
   if (node.inputCount() < 2 || node.input(1) == nullptr) return nullptr;
   // A b no input can override (an initializer, a Constant node's) is prepared once.
-  return std::make_unique<OnednnMatMulInteger>(constantTensor(node.input(1)) != nullptr);
+  return std::make_unique<OnednnMatMulInteger>(constantTensor(node.input(1), inputs) != nullptr);
 }
 
 }  // namespace onyx::eval_internal

@@ -15,15 +15,15 @@ extern const FusionPattern& qdqConvolutionPattern();
 extern const FusionPattern& qdqMatMulPattern();
 extern const FusionPattern& dynamicConvolutionPattern();
 extern const FusionPattern& convolutionChainPattern();
-std::unique_ptr<ProvidedKernel> onednnConvolution(const Node& node);
-std::unique_ptr<ProvidedKernel> onednnConvInteger(const Node& node);
-std::unique_ptr<ProvidedKernel> onednnMatMulInteger(const Node& node);
+std::unique_ptr<ProvidedKernel> onednnConvolution(const Node& node, InitializerInputs inputs);
+std::unique_ptr<ProvidedKernel> onednnConvInteger(const Node& node, InitializerInputs inputs);
+std::unique_ptr<ProvidedKernel> onednnMatMulInteger(const Node& node, InitializerInputs inputs);
 
 namespace {
 
 struct KernelEntry {
   std::string_view op_type;  // of the default domain
-  std::unique_ptr<ProvidedKernel> (*make)(const Node& node);
+  std::unique_ptr<ProvidedKernel> (*make)(const Node& node, InitializerInputs inputs);
 };
 
 constexpr KernelEntry kKernels[] = {
@@ -36,11 +36,11 @@ class OnednnProvider final : public Provider {
  public:
   std::string_view name() const override { return "oneDNN"; }
 
-  std::unique_ptr<ProvidedKernel> kernel(const Node& node, const OpSchema& schema,
-                                         int64_t opset) const override {
+  std::unique_ptr<ProvidedKernel> kernel(const Node& node, const OpSchema& schema, int64_t opset,
+                                         InitializerInputs initializer_inputs) const override {
     (void)schema, (void)opset;
     for (const KernelEntry& entry : kKernels) {
-      if (isStandardOperator(node, entry.op_type)) return entry.make(node);
+      if (isStandardOperator(node, entry.op_type)) return entry.make(node, initializer_inputs);
     }
     return nullptr;
   }

@@ -51,24 +51,26 @@ class HalvesAsFloats final : public ProvidedKernel {
   WidenedConstants constants_;  // weights widened once
 };
 
-std::unique_ptr<ProvidedKernel> halvesAsFloats(const Node& node) {
+std::unique_ptr<ProvidedKernel> halvesAsFloats(const Node& node, InitializerInputs inputs) {
   // Inputs an input of the graph cannot override (initializers, Constant nodes' tensors).
   std::vector<bool> constant;
   for (size_t i = 0; i < node.inputCount(); ++i) {
-    constant.push_back(node.input(i) != nullptr && constantTensor(node.input(i)) != nullptr);
+    constant.push_back(node.input(i) != nullptr &&
+                       constantTensor(node.input(i), inputs) != nullptr);
   }
   return std::make_unique<HalvesAsFloats>(std::move(constant));
 }
 
 }  // namespace
 
-std::unique_ptr<ProvidedKernel> onyxHalvesAsFloats(const Node& node, const OpSchema& schema) {
+std::unique_ptr<ProvidedKernel> onyxHalvesAsFloats(const Node& node, const OpSchema& schema,
+                                                   InitializerInputs inputs) {
   if (schema.kernel == nullptr) return nullptr;
   if (elementwiseKeepingType(schema) && isStandardOperator(node, node.opType())) {
-    return halvesAsFloats(node);
+    return halvesAsFloats(node, inputs);
   }
   for (std::string_view op : kOperators) {
-    if (isStandardOperator(node, op)) return halvesAsFloats(node);
+    if (isStandardOperator(node, op)) return halvesAsFloats(node, inputs);
   }
   return nullptr;
 }

@@ -11,7 +11,8 @@ namespace onyx::eval_internal {
 extern const FusionPattern& qdqAddPattern();
 extern const FusionPattern& linearLayerPattern();
 extern const FusionPattern& squeezeExcitationPattern();
-std::unique_ptr<ProvidedKernel> onyxHalvesAsFloats(const Node& node, const OpSchema& schema);
+std::unique_ptr<ProvidedKernel> onyxHalvesAsFloats(const Node& node, const OpSchema& schema,
+                                                   InitializerInputs inputs);
 
 namespace {
 
@@ -19,10 +20,10 @@ class OnyxProvider final : public Provider {
  public:
   std::string_view name() const override { return "onyx"; }
 
-  std::unique_ptr<ProvidedKernel> kernel(const Node& node, const OpSchema& schema,
-                                         int64_t opset) const override {
+  std::unique_ptr<ProvidedKernel> kernel(const Node& node, const OpSchema& schema, int64_t opset,
+                                         InitializerInputs initializer_inputs) const override {
     (void)opset;
-    return onyxHalvesAsFloats(node, schema);
+    return onyxHalvesAsFloats(node, schema, initializer_inputs);
   }
 
   std::span<const FusionPattern* const> fusions() const override {
