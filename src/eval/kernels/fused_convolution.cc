@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "eval/kernels/halves_as_floats.h"
+#include "eval/kernels/onednn_primitive_cache.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
 #include "eval/kernels/single_output_convolution.h"
@@ -24,8 +25,8 @@ using dnnl::memory;
 using Tag = memory::format_tag;
 constexpr memory::data_type kF32 = memory::data_type::f32;
 
-// What the primitive was made for; a call with other sizes makes a new one. Fixed-size, so
-// that comparing it on every call allocates nothing.
+// What the primitive was made for; a call with other sizes or post-operations makes a new
+// one. Apart from the few activations, fixed-size.
 struct PrimitiveKey {
   std::array<int64_t, 4> x{};  // N, C, H, W
   std::array<int64_t, 4> w{};  // M, C / group, KH, KW
@@ -34,6 +35,7 @@ struct PrimitiveKey {
   bool bias = false;
   bool residual = false;
   int threads = 1;  // oneDNN fixes a primitive's thread count when it makes it
+  std::vector<ConvolutionActivation> activations;  // the post-operations
   bool operator==(const PrimitiveKey&) const = default;
 };
 
@@ -58,20 +60,11 @@ bool isFloat(const Array* array) {
 
 }  // namespace
 
-struct FusedConvolution::Cache {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-  std::optional<PrimitiveKey> key;
-  std::vector<ConvolutionActivation> activations;  // the post-operations, with the key
-  bool refused = false;  // oneDNN has only its slow reference code for this key
-  dnnl::convolution_forward::primitive_desc description;
-  dnnl::convolution_forward primitive;
-  memory weights;                        // reordered into the primitive's own layout
-  const void* weights_source = nullptr;  // fixed weights it was reordered from
-  // Made once per key, each call pointing them at its arrays: making a memory object or a
-  // reorder costs more than running a small image's reorder.
+// What each key binds beside the primitive. The memory objects and reorders are made once
+// per key, each call pointing them at its arrays: making a memory object or a reorder costs
+// more than running a small image's reorder.
+struct FusedConvolutionBound {
   memory x_first, x_last, bias, residual_first, y_last, y_first;  // NCHW / NHWC
-  std::unordered_map<int, memory> arguments;
   std::optional<dnnl::reorder> input_to_channels_last;
   std::optional<dnnl::reorder> residual_to_channels_last;
   std::optional<dnnl::reorder> output_to_channels_first;
@@ -79,6 +72,9 @@ struct FusedConvolution::Cache {
   // call that writes channels-first, reused from call to call.
   std::optional<Array> x_scratch, y_scratch;
 };
+
+struct FusedConvolution::Cache
+    : OneDnnPrimitiveCache<PrimitiveKey, dnnl::convolution_forward, FusedConvolutionBound> {};
 
 FusedConvolution::FusedConvolution() = default;
 FusedConvolution::~FusedConvolution() = default;
@@ -205,81 +201,70 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
                    .pad_end = lifted(window.pad_end, 0),
                    .bias = call.bias != nullptr,
                    .residual = call.residual != nullptr,
-                   .threads = call.threads};
+                   .threads = call.threads,
+                   .activations = call.activations};
   bool overwriting = false;
   try {
     OpenMpThreads threads(call.threads);
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
-    if (!cache.key || *cache.key != key || cache.activations != call.activations) {
-      cache = Cache{};
-      cache.key = key;
-      cache.activations = call.activations;
-      memory::desc x_last({n, c, h, w}, kF32, Tag::nhwc);
-      memory::desc weights({m, c / g, kh, kw}, kF32, Tag::any);
-      if (g > 1) weights = memory::desc({g, m / g, c / g, kh, kw}, kF32, Tag::any);
-      memory::desc bias({m}, kF32, Tag::x);
-      memory::desc y_last({n, m, oh, ow}, kF32, Tag::nhwc);
-      memory::dims strides(key.strides.begin(), key.strides.end());
-      memory::dims pad_begin(key.pad_begin.begin(), key.pad_begin.end());
-      memory::dims pad_end(key.pad_end.begin(), key.pad_end.end());
-      // oneDNN counts a dilation from 0 (no gap), ONNX from 1.
-      memory::dims gaps = {key.dilations[0] - 1, key.dilations[1] - 1};
-      dnnl::convolution_forward::desc description =
-          call.bias != nullptr
-              ? dnnl::convolution_forward::desc(
-                    dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x_last,
-                    weights, bias, y_last, strides, gaps, pad_begin, pad_end)
-              : dnnl::convolution_forward::desc(dnnl::prop_kind::forward_inference,
-                                                dnnl::algorithm::convolution_direct, x_last,
-                                                weights, y_last, strides, gaps, pad_begin, pad_end);
-      dnnl::post_ops post;
-      if (call.residual != nullptr) post.append_sum(1.0f);
-      for (const ConvolutionActivation& activation : call.activations) {
-        post.append_eltwise(1.0f, algorithmOf(activation.kind), activation.alpha, activation.beta);
-      }
-      dnnl::primitive_attr attributes;
-      attributes.set_post_ops(post);
-      cache.description =
-          dnnl::convolution_forward::primitive_desc(description, attributes, cache.engine);
-      // The reference implementation is slower than onyx's own im2col + sgemm.
-      if (onlyReference(cache.description)) {
-        cache.refused = true;
-        return notHandled();
-      }
-      cache.primitive = dnnl::convolution_forward(cache.description);
-      memory::desc x_first({n, c, h, w}, kF32, Tag::nchw);
-      memory::desc y_first({n, m, oh, ow}, kF32, Tag::nchw);
-      cache.x_first = memory(x_first, cache.engine, nullptr);
-      cache.x_last = memory(x_last, cache.engine, nullptr);
-      cache.bias = memory(bias, cache.engine, nullptr);
-      cache.residual_first = memory(y_first, cache.engine, nullptr);
-      cache.y_last = memory(y_last, cache.engine, nullptr);
-      cache.y_first = memory(y_first, cache.engine, nullptr);
-      cache.arguments = {{DNNL_ARG_SRC, cache.x_last}, {DNNL_ARG_DST, cache.y_last}};
-      if (call.bias != nullptr) cache.arguments.emplace(DNNL_ARG_BIAS, cache.bias);
-    }
-    if (cache.refused) return notHandled();
+    memory::desc x_last({n, c, h, w}, kF32, Tag::nhwc);
+    memory::desc bias({m}, kF32, Tag::x);
+    memory::desc y_last({n, m, oh, ow}, kF32, Tag::nhwc);
+    Cache::Entry* entry = cache.find(
+        key,
+        [&](const dnnl::engine& engine) {
+          memory::desc weights({m, c / g, kh, kw}, kF32, Tag::any);
+          if (g > 1) weights = memory::desc({g, m / g, c / g, kh, kw}, kF32, Tag::any);
+          dnnl::convolution_forward::desc description =
+              convolutionDescription(x_last, weights, key.bias ? &bias : nullptr, y_last,
+                                     key.strides, key.dilations, key.pad_begin, key.pad_end);
+          dnnl::post_ops post;
+          if (key.residual) post.append_sum(1.0f);
+          for (const ConvolutionActivation& activation : key.activations) {
+            post.append_eltwise(1.0f, algorithmOf(activation.kind), activation.alpha,
+                                activation.beta);
+          }
+          dnnl::primitive_attr attributes;
+          attributes.set_post_ops(post);
+          // A key with only oneDNN's reference code is refused: it is slower than onyx's own
+          // im2col + sgemm.
+          return dnnl::convolution_forward::primitive_desc(description, attributes, engine);
+        },
+        [&](Cache::Entry& made) {
+          FusedConvolutionBound& bound = made.bound;
+          memory::desc x_first({n, c, h, w}, kF32, Tag::nchw);
+          memory::desc y_first({n, m, oh, ow}, kF32, Tag::nchw);
+          bound.x_first = memory(x_first, cache.engine(), nullptr);
+          bound.x_last = memory(x_last, cache.engine(), nullptr);
+          bound.bias = memory(bias, cache.engine(), nullptr);
+          bound.residual_first = memory(y_first, cache.engine(), nullptr);
+          bound.y_last = memory(y_last, cache.engine(), nullptr);
+          bound.y_first = memory(y_first, cache.engine(), nullptr);
+          made.arguments = {{DNNL_ARG_SRC, bound.x_last}, {DNNL_ARG_DST, bound.y_last}};
+          if (key.bias) made.arguments.emplace(DNNL_ARG_BIAS, bound.bias);
+        });
+    if (entry == nullptr) return notHandled();
+    FusedConvolutionBound& bound = entry->bound;
 
     const void* weights_source = call.weights->data<float>();
-    if (!cache.weights || !call.weights_fixed || cache.weights_source != weights_source) {
-      cache.weights =
+    if (entry->needsWeights(weights_source, call.weights_fixed)) {
+      entry->keepWeights(
           reorderedWeights(*call.weights, kF32, {m, c / g, kh, kw}, g,
-                           cache.description.weights_desc(), cache.engine, cache.stream);
-      cache.weights_source = call.weights_fixed ? weights_source : nullptr;
-      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.weights);
+                           entry->description.weights_desc(), cache.engine(), cache.stream()),
+          weights_source, call.weights_fixed);
     }
 
     const Array* x = call.x;
     if (!call.x_channels_last) {
-      Array* copy = reusedScratch(cache.x_scratch, ElementType::kFloat, {n, h, w, c});
+      Array* copy = reusedScratch(bound.x_scratch, ElementType::kFloat, {n, h, w, c});
       if (copy == nullptr) return notHandled();
-      cache.x_first.set_data_handle(handleOf(*call.x));
-      cache.x_last.set_data_handle(handleOf(*copy));
-      if (!cache.input_to_channels_last) {
-        cache.input_to_channels_last.emplace(cache.x_first, cache.x_last);
+      bound.x_first.set_data_handle(handleOf(*call.x));
+      bound.x_last.set_data_handle(handleOf(*copy));
+      if (!bound.input_to_channels_last) {
+        bound.input_to_channels_last.emplace(bound.x_first, bound.x_last);
       }
-      cache.input_to_channels_last->execute(cache.stream, cache.x_first, cache.x_last);
+      bound.input_to_channels_last->execute(cache.stream(), bound.x_first, bound.x_last);
       x = copy;
     }
 
@@ -305,36 +290,36 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
       y_owned = std::move(*made);
       y = &*y_owned;
     } else {
-      y = reusedScratch(cache.y_scratch, ElementType::kFloat, {n, oh, ow, m});
+      y = reusedScratch(bound.y_scratch, ElementType::kFloat, {n, oh, ow, m});
       if (y == nullptr) return notHandled();
     }
-    cache.y_last.set_data_handle(handleOf(*y));
+    bound.y_last.set_data_handle(handleOf(*y));
     if (!overwriting && call.residual != nullptr && call.residual_channels_last) {
       std::memcpy(y->data<float>(), call.residual->data<float>(), y->size() * sizeof(float));
     } else if (!overwriting && call.residual != nullptr) {
-      cache.residual_first.set_data_handle(handleOf(*call.residual));
-      if (!cache.residual_to_channels_last) {
-        cache.residual_to_channels_last.emplace(cache.residual_first, cache.y_last);
+      bound.residual_first.set_data_handle(handleOf(*call.residual));
+      if (!bound.residual_to_channels_last) {
+        bound.residual_to_channels_last.emplace(bound.residual_first, bound.y_last);
       }
-      cache.residual_to_channels_last->execute(cache.stream, cache.residual_first, cache.y_last);
+      bound.residual_to_channels_last->execute(cache.stream(), bound.residual_first, bound.y_last);
     }
 
-    cache.x_last.set_data_handle(handleOf(*x));
-    if (call.bias != nullptr) cache.bias.set_data_handle(handleOf(*call.bias));
-    cache.primitive.execute(cache.stream, cache.arguments);
+    bound.x_last.set_data_handle(handleOf(*x));
+    if (call.bias != nullptr) bound.bias.set_data_handle(handleOf(*call.bias));
+    entry->primitive.execute(cache.stream(), entry->arguments);
     if (call.output_channels_last) {
-      cache.stream.wait();
+      cache.stream().wait();
       return std::optional<Array>(std::move(*y_owned));
     }
-    cache.y_first.set_data_handle(handleOf(out));
-    if (!cache.output_to_channels_first) {
-      cache.output_to_channels_first.emplace(cache.y_last, cache.y_first);
+    bound.y_first.set_data_handle(handleOf(out));
+    if (!bound.output_to_channels_first) {
+      bound.output_to_channels_first.emplace(bound.y_last, bound.y_first);
     }
-    cache.output_to_channels_first->execute(cache.stream, cache.y_last, cache.y_first);
-    cache.stream.wait();
+    bound.output_to_channels_first->execute(cache.stream(), bound.y_last, bound.y_first);
+    cache.stream().wait();
     return std::optional<Array>(std::move(out));
   } catch (const dnnl::error& error) {
-    if (cache_ != nullptr) cache_->key.reset();
+    if (cache_ != nullptr) cache_->forget();
     if (overwriting) {
       return Status(ErrorCode::kInternal,
                     std::string("oneDNN's convolution failed: ") + error.what());

@@ -13,6 +13,7 @@
 
 #include "eval/kernels/int8_operands.h"
 #include "eval/kernels/integer_sums.h"
+#include "eval/kernels/onednn_primitive_cache.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
 #include "eval/kernels/packed_integer_weights.h"
@@ -70,21 +71,16 @@ bool ownKernelRuns(const IntegerConvolutionCall& call) {
 
 }  // namespace
 
-struct IntegerConvolution::Cache {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-  std::optional<PrimitiveKey> key;
-  bool refused = false;  // oneDNN has only its slow reference code for this key
-  dnnl::convolution_forward::primitive_desc description;
-  dnnl::convolution_forward primitive;
-  memory weights;                        // int8, in the primitive's own layout
-  const void* weights_source = nullptr;  // fixed weights it was made from
-  std::vector<int32_t> weight_zeros;     // per output channel, after the shift to int8
-  std::vector<uint32_t> weight_sums;     // per output channel, of the int8 weights
+// What each key binds beside the primitive.
+struct IntegerConvolutionBound {
+  std::vector<int32_t> weight_zeros;  // per output channel, after the shift to int8
+  std::vector<uint32_t> weight_sums;  // per output channel, of the int8 weights
   memory x_last, y_last;
   std::optional<Array> x_scratch, y_scratch;
-  std::unordered_map<int, memory> arguments;
 };
+
+struct IntegerConvolution::Cache
+    : OneDnnPrimitiveCache<PrimitiveKey, dnnl::convolution_forward, IntegerConvolutionBound> {};
 
 IntegerConvolution::IntegerConvolution() = default;
 IntegerConvolution::~IntegerConvolution() = default;
@@ -200,36 +196,32 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
     const memory::data_type x_type = byteType(key.x_signed);
-    if (!cache.key || *cache.key != key) {
-      cache = Cache{};
-      cache.key = key;
-      // The input padded by onyx with its zero point: the primitive pads nothing.
-      memory::desc x_last({n, c, padded_h, padded_w}, x_type, Tag::nhwc);
-      memory::desc weights({columns, c / g, kh, kw}, memory::data_type::s8, Tag::any);
-      if (g > 1) {
-        weights = memory::desc({g, group_columns, c / g, kh, kw}, memory::data_type::s8, Tag::any);
-      }
-      memory::desc y_last({n, columns, oh, ow}, memory::data_type::s32, Tag::nhwc);
-      // oneDNN counts a dilation from 0 (no gap), ONNX from 1.
-      memory::dims gaps = {key.dilations[0] - 1, key.dilations[1] - 1};
-      dnnl::convolution_forward::desc description(
-          dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, x_last, weights,
-          y_last, {key.strides[0], key.strides[1]}, gaps, {0, 0}, {0, 0});
-      cache.description = dnnl::convolution_forward::primitive_desc(description, cache.engine);
-      if (onlyReference(cache.description)) {
-        cache.refused = true;
-        return notHandled();
-      }
-      cache.primitive = dnnl::convolution_forward(cache.description);
-      cache.x_last = memory(x_last, cache.engine, nullptr);
-      cache.y_last = memory(y_last, cache.engine, nullptr);
-      cache.arguments = {{DNNL_ARG_SRC, cache.x_last}, {DNNL_ARG_DST, cache.y_last}};
-    }
-    if (cache.refused) return notHandled();
+    // The input padded by onyx with its zero point: the primitive pads nothing.
+    memory::desc x_desc({n, c, padded_h, padded_w}, x_type, Tag::nhwc);
+    memory::desc y_desc({n, columns, oh, ow}, memory::data_type::s32, Tag::nhwc);
+    Cache::Entry* entry = cache.find(
+        key,
+        [&](const dnnl::engine& engine) {
+          memory::desc weights({columns, c / g, kh, kw}, memory::data_type::s8, Tag::any);
+          if (g > 1) {
+            weights =
+                memory::desc({g, group_columns, c / g, kh, kw}, memory::data_type::s8, Tag::any);
+          }
+          dnnl::convolution_forward::desc description = convolutionDescription(
+              x_desc, weights, nullptr, y_desc, key.strides, key.dilations, {0, 0}, {0, 0});
+          return dnnl::convolution_forward::primitive_desc(description, engine);
+        },
+        [&](Cache::Entry& made) {
+          made.bound.x_last = memory(x_desc, cache.engine(), nullptr);
+          made.bound.y_last = memory(y_desc, cache.engine(), nullptr);
+          made.arguments = {{DNNL_ARG_SRC, made.bound.x_last}, {DNNL_ARG_DST, made.bound.y_last}};
+        });
+    if (entry == nullptr) return notHandled();
+    IntegerConvolutionBound& bound = entry->bound;
 
     const void* weights_source = call.weights->bytes().data();
-    if (!cache.weights || !call.weights_fixed || cache.weights_source != weights_source ||
-        cache.weight_zeros != weight_zeros) {
+    if (entry->needsWeights(weights_source, call.weights_fixed) ||
+        bound.weight_zeros != weight_zeros) {
       // The weights as int8, with a channel of ones after each group's when compensated.
       const size_t depth = static_cast<size_t>(c / g * kh * kw);
       std::vector<int8_t> plain(static_cast<size_t>(columns) * depth, 1);
@@ -243,11 +235,11 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
       memory::desc plain_desc =
           g > 1 ? memory::desc({g, group_columns, c / g, kh, kw}, memory::data_type::s8, Tag::goihw)
                 : memory::desc({columns, c / g, kh, kw}, memory::data_type::s8, Tag::oihw);
-      memory given(plain_desc, cache.engine, plain.data());
-      cache.weights = memory(cache.description.weights_desc(), cache.engine);
-      dnnl::reorder(given, cache.weights).execute(cache.stream, given, cache.weights);
-      cache.stream.wait();
-      cache.weight_sums.assign(outputs, 0);
+      memory given(plain_desc, cache.engine(), plain.data());
+      memory reordered(entry->description.weights_desc(), cache.engine());
+      dnnl::reorder(given, reordered).execute(cache.stream(), given, reordered);
+      cache.stream().wait();
+      bound.weight_sums.assign(outputs, 0);
       for (size_t channel = 0; channel < outputs; ++channel) {
         size_t group = channel / static_cast<size_t>(per_group);
         size_t row =
@@ -255,15 +247,14 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
         const int8_t* weights = plain.data() + row * depth;
         uint32_t sum = 0;  // a local, or the byte reads might alias it and the loop stay scalar
         for (size_t k = 0; k < depth; ++k) sum += static_cast<uint32_t>(int32_t{weights[k]});
-        cache.weight_sums[channel] = sum;
+        bound.weight_sums[channel] = sum;
       }
-      cache.weights_source = call.weights_fixed ? weights_source : nullptr;
-      cache.weight_zeros = weight_zeros;
-      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.weights);
+      entry->keepWeights(std::move(reordered), weights_source, call.weights_fixed);
+      bound.weight_zeros = weight_zeros;
     }
 
-    Array* x_last = reusedScratch(cache.x_scratch, call.x->type(), {n, padded_h, padded_w, c});
-    Array* y_last = reusedScratch(cache.y_scratch, ElementType::kInt32, {n, oh, ow, columns});
+    Array* x_last = reusedScratch(bound.x_scratch, call.x->type(), {n, padded_h, padded_w, c});
+    Array* y_last = reusedScratch(bound.y_scratch, ElementType::kInt32, {n, oh, ow, columns});
     Result<Array> made = Array::allocate(ElementType::kInt32, {n, m, oh, ow});
     if (x_last == nullptr || y_last == nullptr || !made) return notHandled();
     Array y = std::move(*made);
@@ -288,10 +279,10 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
         }
       });
     }
-    cache.x_last.set_data_handle(handleOf(*x_last));
-    cache.y_last.set_data_handle(handleOf(*y_last));
-    cache.primitive.execute(cache.stream, cache.arguments);
-    cache.stream.wait();
+    bound.x_last.set_data_handle(handleOf(*x_last));
+    bound.y_last.set_data_handle(handleOf(*y_last));
+    entry->primitive.execute(cache.stream(), entry->arguments);
+    cache.stream().wait();
     ran_own_ = false;
 
     // (x - zx)(w - zw) summed = sum x w - zx sum w - zw sum x + K zx zw, each output channel
@@ -307,7 +298,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
                         .window_column = compensated ? group * static_cast<size_t>(group_columns) +
                                                            static_cast<size_t>(per_group)
                                                      : kNoWindowSums,
-                        .shift = depth * zx * zw - zx * cache.weight_sums[channel],
+                        .shift = depth * zx * zw - zx * bound.weight_sums[channel],
                         .weight_zero = zw};
     }
     const size_t pixels = static_cast<size_t>(oh * ow);
@@ -325,7 +316,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
     });
     return std::optional<Array>(std::move(y));
   } catch (const dnnl::error&) {
-    if (cache_ != nullptr) cache_->key.reset();
+    if (cache_ != nullptr) cache_->forget();
     return notHandled();
   }
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "eval/kernels/int8_operands.h"
+#include "eval/kernels/onednn_primitive_cache.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
 
@@ -26,20 +27,15 @@ struct PrimitiveKey {
 
 }  // namespace
 
-struct IntegerMatMul::Cache {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-  std::optional<PrimitiveKey> key;
-  bool refused = false;
-  dnnl::matmul::primitive_desc description;
-  dnnl::matmul primitive;
-  memory b;                           // int8, in the primitive's own layout
-  const void* b_source = nullptr;     // fixed b it was made from
+// What each key binds beside the primitive.
+struct IntegerMatMulBound {
   std::vector<int32_t> b_zeros;       // per column, after the shift to int8
   std::vector<uint32_t> column_sums;  // of b as int8
   memory a, y;
   std::optional<Array> y_scratch;  // the result with its column of sums
-  std::unordered_map<int, memory> arguments;
+};
+
+struct IntegerMatMul::Cache : OneDnnPrimitiveCache<PrimitiveKey, dnnl::matmul, IntegerMatMulBound> {
 };
 
 IntegerMatMul::IntegerMatMul() = default;
@@ -83,46 +79,43 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
     const memory::data_type a_type = byteType(key.a_signed);
-    if (!cache.key || *cache.key != key) {
-      cache = Cache{};
-      cache.key = key;
-      memory::desc a({rows, inner}, a_type, Tag::ab);
-      memory::desc b({inner, wide}, memory::data_type::s8, Tag::any);
-      memory::desc y({rows, wide}, memory::data_type::s32, Tag::ab);
-      cache.description = dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, y), cache.engine);
-      if (onlyReference(cache.description)) {
-        cache.refused = true;
-        return notHandled();
-      }
-      cache.primitive = dnnl::matmul(cache.description);
-      cache.a = memory(a, cache.engine, nullptr);
-      cache.y = memory(y, cache.engine, nullptr);
-      cache.arguments = {{DNNL_ARG_SRC, cache.a}, {DNNL_ARG_DST, cache.y}};
-    }
-    if (cache.refused) return notHandled();
+    memory::desc a_plain({rows, inner}, a_type, Tag::ab);
+    memory::desc y_plain({rows, wide}, memory::data_type::s32, Tag::ab);
+    Cache::Entry* entry = cache.find(
+        key,
+        [&](const dnnl::engine& engine) {
+          memory::desc b({inner, wide}, memory::data_type::s8, Tag::any);
+          return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_plain, b, y_plain), engine);
+        },
+        [&](Cache::Entry& made) {
+          made.bound.a = memory(a_plain, cache.engine(), nullptr);
+          made.bound.y = memory(y_plain, cache.engine(), nullptr);
+          made.arguments = {{DNNL_ARG_SRC, made.bound.a}, {DNNL_ARG_DST, made.bound.y}};
+        });
+    if (entry == nullptr) return notHandled();
+    IntegerMatMulBound& bound = entry->bound;
 
     const void* b_source = call.b->bytes().data();
-    if (!cache.b || !call.b_fixed || cache.b_source != b_source || cache.b_zeros != b_zeros) {
+    if (entry->needsWeights(b_source, call.b_fixed) || bound.b_zeros != b_zeros) {
       // b as int8, with a last column of ones when compensated.
       std::vector<int8_t> plain(static_cast<size_t>(inner * wide), 1);
       for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
         shiftedToInt8(*call.b, k * n, n, plain.data() + k * static_cast<size_t>(wide));
       }
-      memory given(memory::desc({inner, wide}, memory::data_type::s8, Tag::ab), cache.engine,
+      memory given(memory::desc({inner, wide}, memory::data_type::s8, Tag::ab), cache.engine(),
                    plain.data());
-      cache.b = memory(cache.description.weights_desc(), cache.engine);
-      dnnl::reorder(given, cache.b).execute(cache.stream, given, cache.b);
-      cache.stream.wait();
-      cache.column_sums.assign(n, 0);
+      memory b(entry->description.weights_desc(), cache.engine());
+      dnnl::reorder(given, b).execute(cache.stream(), given, b);
+      cache.stream().wait();
+      bound.column_sums.assign(n, 0);
       // Restrict: the byte reads might alias the sums, and the loop would stay scalar.
-      uint32_t* __restrict sums = cache.column_sums.data();
+      uint32_t* __restrict sums = bound.column_sums.data();
       for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
         const int8_t* __restrict row = plain.data() + k * static_cast<size_t>(wide);
         for (size_t j = 0; j < n; ++j) sums[j] += static_cast<uint32_t>(int32_t{row[j]});
       }
-      cache.b_source = call.b_fixed ? b_source : nullptr;
-      cache.b_zeros = b_zeros;
-      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.b);
+      entry->keepWeights(std::move(b), b_source, call.b_fixed);
+      bound.b_zeros = b_zeros;
     }
 
     std::vector<int64_t> shape(a_shape.begin(), a_shape.end() - 1);
@@ -131,12 +124,12 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
     if (!made) return notHandled();
     Array y = std::move(*made);
     Array* sums =
-        compensated ? reusedScratch(cache.y_scratch, ElementType::kInt32, {rows, wide}) : &y;
+        compensated ? reusedScratch(bound.y_scratch, ElementType::kInt32, {rows, wide}) : &y;
     if (sums == nullptr) return notHandled();
-    cache.a.set_data_handle(handleOf(*call.a));
-    cache.y.set_data_handle(handleOf(*sums));
-    cache.primitive.execute(cache.stream, cache.arguments);
-    cache.stream.wait();
+    bound.a.set_data_handle(handleOf(*call.a));
+    bound.y.set_data_handle(handleOf(*sums));
+    entry->primitive.execute(cache.stream(), entry->arguments);
+    cache.stream().wait();
     // (a - za)(b - zb) = a b - za colsum(b) - zb rowsum(a) + K za zb, each column j with its
     // own zb, in 32 bits with wrap-around (unsigned arithmetic).
     const uint32_t a_zero =
@@ -145,7 +138,7 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
       std::vector<uint32_t> shift(n);
       for (size_t j = 0; j < n; ++j) {
         uint32_t zb = static_cast<uint32_t>(b_zeros[j]);
-        shift[j] = static_cast<uint32_t>(inner) * a_zero * zb - a_zero * cache.column_sums[j];
+        shift[j] = static_cast<uint32_t>(inner) * a_zero * zb - a_zero * bound.column_sums[j];
       }
       const uint32_t* from = reinterpret_cast<const uint32_t*>(sums->data<int32_t>());
       int32_t* to = y.data<int32_t>();
@@ -160,7 +153,7 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
     }
     return std::optional<Array>(std::move(y));
   } catch (const dnnl::error&) {
-    if (cache_ != nullptr) cache_->key.reset();
+    if (cache_ != nullptr) cache_->forget();
     return notHandled();
   }
 }

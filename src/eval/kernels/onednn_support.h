@@ -58,6 +58,26 @@ inline dnnl::memory reorderedWeights(const Array& weights, dnnl::memory::data_ty
   return reordered;
 }
 
+/// oneDNN's description of a 2-D forward-inference convolution over ONNX's window: dilations
+/// counted from 1 (oneDNN counts the gap, from 0); `bias` null for none.
+inline dnnl::convolution_forward::desc convolutionDescription(
+    const dnnl::memory::desc& x, const dnnl::memory::desc& weights, const dnnl::memory::desc* bias,
+    const dnnl::memory::desc& y, const std::array<int64_t, 2>& strides,
+    const std::array<int64_t, 2>& dilations, const std::array<int64_t, 2>& pad_begin,
+    const std::array<int64_t, 2>& pad_end) {
+  const auto kind = dnnl::prop_kind::forward_inference;
+  const auto direct = dnnl::algorithm::convolution_direct;
+  const dnnl::memory::dims step = {strides[0], strides[1]};
+  const dnnl::memory::dims gaps = {dilations[0] - 1, dilations[1] - 1};
+  const dnnl::memory::dims begin = {pad_begin[0], pad_begin[1]};
+  const dnnl::memory::dims end = {pad_end[0], pad_end[1]};
+  if (bias != nullptr) {
+    return dnnl::convolution_forward::desc(kind, direct, x, weights, *bias, y, step, gaps, begin,
+                                           end);
+  }
+  return dnnl::convolution_forward::desc(kind, direct, x, weights, y, step, gaps, begin, end);
+}
+
 /// Whether oneDNN has only its reference code for a primitive: slower than onyx's own.
 inline bool onlyReference(const dnnl::primitive_desc_base& description) {
   return std::string(description.impl_info_str()).starts_with("ref");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "eval/kernels/int8_operands.h"
+#include "eval/kernels/onednn_primitive_cache.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
 #include "eval/kernels/packed_integer_weights.h"
@@ -23,7 +24,7 @@ using Tag = memory::format_tag;
 
 // What the primitive was made for; a call with other sizes, types or epilogue makes a new
 // one. The zero points are the primitive's run-time arguments; oneDNN 2.6 fixes a
-// convolution's output scales when it makes it.
+// convolution's output scales when it makes it, so they are part of the key.
 struct PrimitiveKey {
   std::array<int64_t, 4> x{};  // N, C, H, W
   std::array<int64_t, 4> w{};  // M, C / group, KH, KW
@@ -35,27 +36,22 @@ struct PrimitiveKey {
   bool bias = false;
   bool relu = false;
   int threads = 1;
+  std::vector<float> scales;  // x_scale * w_scale / y_scale, per output channel or one
   bool operator==(const PrimitiveKey&) const = default;
 };
 
 }  // namespace
 
-struct QuantizedConvolution::Cache {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-  std::optional<PrimitiveKey> key;
-  bool refused = false;  // oneDNN has only its slow reference code for this key
-  dnnl::convolution_forward::primitive_desc description;
-  dnnl::convolution_forward primitive;
-  memory weights;                        // in the primitive's own layout
-  const void* weights_source = nullptr;  // fixed weights it was reordered from
+// What each key binds beside the primitive.
+struct QuantizedConvolutionBound {
   memory x_first, x_last, y_last, y_first, bias;
-  std::vector<float> scales;  // x_scale * w_scale / y_scale, per output channel or one
-  memory x_zero, y_zero;      // the run-time arguments of the requantization
-  std::unordered_map<int, memory> arguments;
+  memory x_zero, y_zero;  // the run-time arguments of the requantization
   std::optional<dnnl::reorder> input_to_channels_last, output_to_channels_first;
   std::optional<Array> x_scratch, y_scratch;
 };
+
+struct QuantizedConvolution::Cache
+    : OneDnnPrimitiveCache<PrimitiveKey, dnnl::convolution_forward, QuantizedConvolutionBound> {};
 
 QuantizedConvolution::QuantizedConvolution() = default;
 QuantizedConvolution::~QuantizedConvolution() = default;
@@ -119,6 +115,11 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
       !(call.y_scale > 0)) {
     return notHandled();
   }
+  // The requantization: x_scale * w_scale / y_scale, in float as onnxruntime computes it.
+  std::vector<float> scales(call.w_scales.size());
+  for (size_t i = 0; i < scales.size(); ++i) {
+    scales[i] = call.x_scale * call.w_scales[i] / call.y_scale;
+  }
   PrimitiveKey key{.x = {n, c, h, w},
                    .w = {m, c / g, kh, kw},
                    .group = g,
@@ -133,12 +134,8 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
                    .per_channel = call.w_scales.size() != 1,
                    .bias = call.bias != nullptr,
                    .relu = call.relu,
-                   .threads = call.threads};
-  // The requantization: x_scale * w_scale / y_scale, in float as onnxruntime computes it.
-  std::vector<float> scales(call.w_scales.size());
-  for (size_t i = 0; i < scales.size(); ++i) {
-    scales[i] = call.x_scale * call.w_scales[i] / call.y_scale;
-  }
+                   .threads = call.threads,
+                   .scales = scales};
   if (!int8ProductsExact(call.tier)) {
     if (own_weights_ == nullptr) own_weights_ = std::make_unique<PackedIntegerWeights>();
     return ownProductsRequantized(call, scales, *own_weights_);
@@ -148,97 +145,83 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
     const memory::data_type x_type = byteType(key.x_signed), y_type = byteType(key.y_signed);
-    if (!cache.key || *cache.key != key || cache.scales != scales) {
-      cache = Cache{};
-      cache.key = key;
-      cache.scales = scales;
-      memory::desc x_last({n, c, h, w}, x_type, Tag::nhwc);
-      memory::desc weights({m, c / g, kh, kw}, memory::data_type::s8, Tag::any);
-      if (g > 1) {
-        weights = memory::desc({g, m / g, c / g, kh, kw}, memory::data_type::s8, Tag::any);
-      }
-      memory::desc bias({m}, memory::data_type::s32, Tag::x);
-      memory::desc y_last({n, m, oh, ow}, y_type, Tag::nhwc);
-      memory::dims strides = {key.strides[0], key.strides[1]};
-      // oneDNN counts a dilation from 0 (no gap), ONNX from 1.
-      memory::dims gaps = {key.dilations[0] - 1, key.dilations[1] - 1};
-      memory::dims pad_begin = {key.pad_begin[0], key.pad_begin[1]};
-      memory::dims pad_end = {key.pad_end[0], key.pad_end[1]};
-      const auto kind = dnnl::prop_kind::forward_inference;
-      const auto direct = dnnl::algorithm::convolution_direct;
-      dnnl::convolution_forward::desc description =
-          key.bias ? dnnl::convolution_forward::desc(kind, direct, x_last, weights, bias, y_last,
-                                                     strides, gaps, pad_begin, pad_end)
-                   : dnnl::convolution_forward::desc(kind, direct, x_last, weights, y_last, strides,
-                                                     gaps, pad_begin, pad_end);
-      dnnl::primitive_attr attributes;
-      // oneDNN's order: the int32 sum with the bias, times the output scale, the
-      // post-operation, plus the output's zero point, rounded and saturated.
-      attributes.set_output_scales(key.per_channel ? 1 << 1 : 0, scales);
-      if (key.x_zero) attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-      if (key.y_zero) attributes.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
-      if (key.relu) {
-        dnnl::post_ops post;
-        post.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
-        attributes.set_post_ops(post);
-      }
-      cache.description =
-          dnnl::convolution_forward::primitive_desc(description, attributes, cache.engine);
-      // oneDNN's jit int8 convolution over its brgconv, where both exist: measured with AMX,
-      // brgconv took 7.6 ms to make each primitive (670 ms of the QDQ U²-Net's first run,
-      // 88 of them) against 0.25 ms, and ran no faster (its convolutions per run: 40 against
-      // 27-31 ms in U²-Net, 22-24 against 21-22 ms in ResNet-50).
-      // Where only oneDNN's reference code comes after brgconv, brgconv stays.
-      while (std::string(cache.description.impl_info_str()).starts_with("brgconv") &&
-             cache.description.next_impl()) {
-      }
-      if (onlyReference(cache.description)) {
-        cache.description =
-            dnnl::convolution_forward::primitive_desc(description, attributes, cache.engine);
-      }
-      if (onlyReference(cache.description)) {
-        cache.refused = true;
-        return notHandled();
-      }
-      cache.primitive = dnnl::convolution_forward(cache.description);
-      cache.x_first = memory({{n, c, h, w}, x_type, Tag::nchw}, cache.engine, nullptr);
-      cache.x_last = memory(x_last, cache.engine, nullptr);
-      cache.y_last = memory(y_last, cache.engine, nullptr);
-      cache.y_first = memory({{n, m, oh, ow}, y_type, Tag::nchw}, cache.engine, nullptr);
-      cache.bias = memory(bias, cache.engine, nullptr);
-      cache.x_zero = memory({{1}, memory::data_type::s32, Tag::x}, cache.engine);
-      cache.y_zero = memory({{1}, memory::data_type::s32, Tag::x}, cache.engine);
-      cache.arguments = {{DNNL_ARG_SRC, cache.x_last}, {DNNL_ARG_DST, cache.y_last}};
-      if (key.bias) cache.arguments.emplace(DNNL_ARG_BIAS, cache.bias);
-      if (key.x_zero)
-        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, cache.x_zero);
-      if (key.y_zero)
-        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, cache.y_zero);
-    }
-    if (cache.refused) return notHandled();
+    memory::desc x_last({n, c, h, w}, x_type, Tag::nhwc);
+    memory::desc bias({m}, memory::data_type::s32, Tag::x);
+    memory::desc y_last({n, m, oh, ow}, y_type, Tag::nhwc);
+    Cache::Entry* entry = cache.find(
+        key,
+        [&](const dnnl::engine& engine) {
+          memory::desc weights({m, c / g, kh, kw}, memory::data_type::s8, Tag::any);
+          if (g > 1) {
+            weights = memory::desc({g, m / g, c / g, kh, kw}, memory::data_type::s8, Tag::any);
+          }
+          dnnl::convolution_forward::desc description =
+              convolutionDescription(x_last, weights, key.bias ? &bias : nullptr, y_last,
+                                     key.strides, key.dilations, key.pad_begin, key.pad_end);
+          dnnl::primitive_attr attributes;
+          // oneDNN's order: the int32 sum with the bias, times the output scale, the
+          // post-operation, plus the output's zero point, rounded and saturated.
+          attributes.set_output_scales(key.per_channel ? 1 << 1 : 0, scales);
+          if (key.x_zero) attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+          if (key.y_zero) attributes.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
+          if (key.relu) {
+            dnnl::post_ops post;
+            post.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+            attributes.set_post_ops(post);
+          }
+          dnnl::convolution_forward::primitive_desc chosen(description, attributes, engine);
+          // oneDNN's jit int8 convolution over its brgconv, where both exist: measured with
+          // AMX, brgconv took 7.6 ms to make each primitive (670 ms of the QDQ U²-Net's first
+          // run, 88 of them) against 0.25 ms, and ran no faster (its convolutions per run: 40
+          // against 27-31 ms in U²-Net, 22-24 against 21-22 ms in ResNet-50).
+          // Where only oneDNN's reference code comes after brgconv, brgconv stays.
+          while (std::string(chosen.impl_info_str()).starts_with("brgconv") && chosen.next_impl()) {
+          }
+          if (onlyReference(chosen)) {
+            chosen = dnnl::convolution_forward::primitive_desc(description, attributes, engine);
+          }
+          return chosen;
+        },
+        [&](Cache::Entry& made) {
+          QuantizedConvolutionBound& bound = made.bound;
+          bound.x_first = memory({{n, c, h, w}, x_type, Tag::nchw}, cache.engine(), nullptr);
+          bound.x_last = memory(x_last, cache.engine(), nullptr);
+          bound.y_last = memory(y_last, cache.engine(), nullptr);
+          bound.y_first = memory({{n, m, oh, ow}, y_type, Tag::nchw}, cache.engine(), nullptr);
+          bound.bias = memory(bias, cache.engine(), nullptr);
+          bound.x_zero = memory({{1}, memory::data_type::s32, Tag::x}, cache.engine());
+          bound.y_zero = memory({{1}, memory::data_type::s32, Tag::x}, cache.engine());
+          made.arguments = {{DNNL_ARG_SRC, bound.x_last}, {DNNL_ARG_DST, bound.y_last}};
+          if (key.bias) made.arguments.emplace(DNNL_ARG_BIAS, bound.bias);
+          if (key.x_zero)
+            made.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, bound.x_zero);
+          if (key.y_zero)
+            made.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, bound.y_zero);
+        });
+    if (entry == nullptr) return notHandled();
+    QuantizedConvolutionBound& bound = entry->bound;
 
-    *static_cast<int32_t*>(cache.x_zero.get_data_handle()) = call.x_zero;
-    *static_cast<int32_t*>(cache.y_zero.get_data_handle()) = call.y_zero;
+    *static_cast<int32_t*>(bound.x_zero.get_data_handle()) = call.x_zero;
+    *static_cast<int32_t*>(bound.y_zero.get_data_handle()) = call.y_zero;
 
     const void* weights_source = call.weights->bytes().data();
-    if (!cache.weights || !call.weights_fixed || cache.weights_source != weights_source) {
-      cache.weights =
+    if (entry->needsWeights(weights_source, call.weights_fixed)) {
+      entry->keepWeights(
           reorderedWeights(*call.weights, memory::data_type::s8, {m, c / g, kh, kw}, g,
-                           cache.description.weights_desc(), cache.engine, cache.stream);
-      cache.weights_source = call.weights_fixed ? weights_source : nullptr;
-      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.weights);
+                           entry->description.weights_desc(), cache.engine(), cache.stream()),
+          weights_source, call.weights_fixed);
     }
 
     const Array* x = call.x;
     if (!call.x_channels_last) {
-      Array* copy = reusedScratch(cache.x_scratch, call.x->type(), {n, h, w, c});
+      Array* copy = reusedScratch(bound.x_scratch, call.x->type(), {n, h, w, c});
       if (copy == nullptr) return notHandled();
-      cache.x_first.set_data_handle(handleOf(*call.x));
-      cache.x_last.set_data_handle(handleOf(*copy));
-      if (!cache.input_to_channels_last) {
-        cache.input_to_channels_last.emplace(cache.x_first, cache.x_last);
+      bound.x_first.set_data_handle(handleOf(*call.x));
+      bound.x_last.set_data_handle(handleOf(*copy));
+      if (!bound.input_to_channels_last) {
+        bound.input_to_channels_last.emplace(bound.x_first, bound.x_last);
       }
-      cache.input_to_channels_last->execute(cache.stream, cache.x_first, cache.x_last);
+      bound.input_to_channels_last->execute(cache.stream(), bound.x_first, bound.x_last);
       x = copy;
     }
     Array* y = nullptr;
@@ -249,28 +232,28 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
       out = std::move(*made);
       y = &*out;
     } else {
-      y = reusedScratch(cache.y_scratch, call.y_type, {n, oh, ow, m});
+      y = reusedScratch(bound.y_scratch, call.y_type, {n, oh, ow, m});
       if (y == nullptr) return notHandled();
     }
-    cache.x_last.set_data_handle(handleOf(*x));
-    cache.y_last.set_data_handle(handleOf(*y));
-    if (call.bias != nullptr) cache.bias.set_data_handle(handleOf(*call.bias));
-    cache.primitive.execute(cache.stream, cache.arguments);
+    bound.x_last.set_data_handle(handleOf(*x));
+    bound.y_last.set_data_handle(handleOf(*y));
+    if (call.bias != nullptr) bound.bias.set_data_handle(handleOf(*call.bias));
+    entry->primitive.execute(cache.stream(), entry->arguments);
     if (!call.output_channels_last) {
       Result<Array> made = Array::allocate(call.y_type, {n, m, oh, ow});
       if (!made) return notHandled();
       out = std::move(*made);
-      cache.y_first.set_data_handle(handleOf(*out));
-      if (!cache.output_to_channels_first) {
-        cache.output_to_channels_first.emplace(cache.y_last, cache.y_first);
+      bound.y_first.set_data_handle(handleOf(*out));
+      if (!bound.output_to_channels_first) {
+        bound.output_to_channels_first.emplace(bound.y_last, bound.y_first);
       }
-      cache.output_to_channels_first->execute(cache.stream, cache.y_last, cache.y_first);
+      bound.output_to_channels_first->execute(cache.stream(), bound.y_last, bound.y_first);
     }
-    cache.stream.wait();
+    cache.stream().wait();
     return out;
   } catch (const dnnl::error& error) {
     (void)error;
-    if (cache_ != nullptr) cache_->key.reset();
+    if (cache_ != nullptr) cache_->forget();
     return notHandled();
   }
 }

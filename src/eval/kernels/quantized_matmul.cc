@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "eval/kernels/int8_operands.h"
+#include "eval/kernels/onednn_primitive_cache.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
 #include "eval/kernels/requantize.h"
@@ -20,8 +21,8 @@ namespace {
 using dnnl::memory;
 using Tag = memory::format_tag;
 
-// What the primitive was made for; the zero points are its run-time arguments, the output
-// scales (fixed when oneDNN 2.6 makes it) are compared beside the key.
+// What the primitive was made for, its output scales included (oneDNN 2.6 fixes them when it
+// makes the primitive); the zero points are its run-time arguments.
 struct PrimitiveKey {
   std::array<int64_t, 4> sizes{};  // batch, M, K, N
   bool a_signed = false, y_signed = false;
@@ -29,25 +30,21 @@ struct PrimitiveKey {
   bool b_fixed = false;
   bool per_column = false;
   int threads = 1;
+  std::vector<float> scales;  // a_scale * b_scale / y_scale, per column or one
   bool operator==(const PrimitiveKey&) const = default;
 };
 
 }  // namespace
 
-struct QuantizedMatMul::Cache {
-  dnnl::engine engine{dnnl::engine::kind::cpu, 0};
-  dnnl::stream stream{engine};
-  std::optional<PrimitiveKey> key;
-  std::vector<float> scales;
-  bool refused = false;
-  dnnl::matmul::primitive_desc description;
-  dnnl::matmul primitive;
-  memory a, b, y;
-  memory a_zero, b_zero, y_zero;
-  const void* b_source = nullptr;  // the fixed b that `b` holds, prepared
+// What each key binds beside the primitive.
+struct QuantizedMatMulBound {
+  memory a, y;
+  memory a_zero, b_zero, y_zero;   // the run-time zero points
   std::optional<Array> b_shifted;  // uint8 b moved to int8
-  std::unordered_map<int, memory> arguments;
 };
+
+struct QuantizedMatMul::Cache
+    : OneDnnPrimitiveCache<PrimitiveKey, dnnl::matmul, QuantizedMatMulBound> {};
 
 QuantizedMatMul::QuantizedMatMul() = default;
 QuantizedMatMul::~QuantizedMatMul() = default;
@@ -131,88 +128,86 @@ Result<std::optional<Array>> QuantizedMatMul::run(const QuantizedMatMulCall& cal
                    .y_zero = call.y_zero != 0,
                    .b_fixed = call.b_fixed,
                    .per_column = scales.size() != 1,
-                   .threads = call.threads};
+                   .threads = call.threads,
+                   .scales = scales};
   try {
     OpenMpThreads threads(call.threads);
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
-    if (!cache.key || *cache.key != key || cache.scales != scales) {
-      cache = Cache{};
-      cache.key = key;
-      cache.scales = scales;
-      memory::desc a({batch, rows, inner}, byteType(key.a_signed), Tag::abc);
-      // Fixed b is reordered once into the primitive's layout; b of each run is read as it is.
-      memory::desc b({batch, inner, columns}, memory::data_type::s8,
-                     call.b_fixed ? Tag::any : Tag::abc);
-      memory::desc y({batch, rows, columns}, byteType(key.y_signed), Tag::abc);
-      dnnl::primitive_attr attributes;
-      attributes.set_output_scales(key.per_column ? 1 << 2 : 0, scales);
-      if (key.a_zero) attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
-      if (key.b_zero) attributes.set_zero_points(DNNL_ARG_WEIGHTS, 0, {DNNL_RUNTIME_S32_VAL});
-      if (key.y_zero) attributes.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
-      cache.description =
-          dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, y), attributes, cache.engine);
-      if (onlyReference(cache.description)) {
-        cache.refused = true;
-        return notHandled();
-      }
-      cache.primitive = dnnl::matmul(cache.description);
-      cache.a = memory(a, cache.engine, nullptr);
-      cache.y = memory(y, cache.engine, nullptr);
-      auto zero = [&cache]() {
-        return memory({{1}, memory::data_type::s32, Tag::x}, cache.engine);
-      };
-      cache.a_zero = zero();
-      cache.b_zero = zero();
-      cache.y_zero = zero();
-      cache.arguments = {{DNNL_ARG_SRC, cache.a}, {DNNL_ARG_DST, cache.y}};
-      if (key.a_zero)
-        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, cache.a_zero);
-      if (key.b_zero) {
-        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_WEIGHTS, cache.b_zero);
-      }
-      if (key.y_zero)
-        cache.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, cache.y_zero);
-    }
-    if (cache.refused) return notHandled();
-    *static_cast<int32_t*>(cache.a_zero.get_data_handle()) = call.a_zero;
-    *static_cast<int32_t*>(cache.b_zero.get_data_handle()) = b_zero;
-    *static_cast<int32_t*>(cache.y_zero.get_data_handle()) = call.y_zero;
+    memory::desc a({batch, rows, inner}, byteType(key.a_signed), Tag::abc);
+    memory::desc y({batch, rows, columns}, byteType(key.y_signed), Tag::abc);
+    Cache::Entry* entry = cache.find(
+        key,
+        [&](const dnnl::engine& engine) {
+          // Fixed b is reordered once into the primitive's layout; b of each run is read as it
+          // is.
+          memory::desc b({batch, inner, columns}, memory::data_type::s8,
+                         call.b_fixed ? Tag::any : Tag::abc);
+          dnnl::primitive_attr attributes;
+          attributes.set_output_scales(key.per_column ? 1 << 2 : 0, scales);
+          if (key.a_zero) attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
+          if (key.b_zero) attributes.set_zero_points(DNNL_ARG_WEIGHTS, 0, {DNNL_RUNTIME_S32_VAL});
+          if (key.y_zero) attributes.set_zero_points(DNNL_ARG_DST, 0, {DNNL_RUNTIME_S32_VAL});
+          return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a, b, y), attributes, engine);
+        },
+        [&](Cache::Entry& made) {
+          QuantizedMatMulBound& bound = made.bound;
+          bound.a = memory(a, cache.engine(), nullptr);
+          bound.y = memory(y, cache.engine(), nullptr);
+          auto zero = [&cache]() {
+            return memory({{1}, memory::data_type::s32, Tag::x}, cache.engine());
+          };
+          bound.a_zero = zero();
+          bound.b_zero = zero();
+          bound.y_zero = zero();
+          made.arguments = {{DNNL_ARG_SRC, bound.a}, {DNNL_ARG_DST, bound.y}};
+          if (key.a_zero)
+            made.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_SRC, bound.a_zero);
+          if (key.b_zero) {
+            made.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_WEIGHTS, bound.b_zero);
+          }
+          if (key.y_zero)
+            made.arguments.emplace(DNNL_ARG_ATTR_ZERO_POINTS | DNNL_ARG_DST, bound.y_zero);
+        });
+    if (entry == nullptr) return notHandled();
+    QuantizedMatMulBound& bound = entry->bound;
+    *static_cast<int32_t*>(bound.a_zero.get_data_handle()) = call.a_zero;
+    *static_cast<int32_t*>(bound.b_zero.get_data_handle()) = b_zero;
+    *static_cast<int32_t*>(bound.y_zero.get_data_handle()) = call.y_zero;
 
     const void* b_source = call.b->bytes().data();
-    if (!call.b_fixed || !cache.b || cache.b_source != b_source) {
+    if (entry->needsWeights(b_source, call.b_fixed)) {
       const Array* b = call.b;
       if (b_unsigned) {
         Array* shifted =
-            reusedScratch(cache.b_shifted, ElementType::kInt8, {batch, inner, columns});
+            reusedScratch(bound.b_shifted, ElementType::kInt8, {batch, inner, columns});
         if (shifted == nullptr) return notHandled();
         const uint8_t* from = call.b->data<uint8_t>();
         int8_t* to = shifted->data<int8_t>();
         for (size_t i = 0; i < call.b->size(); ++i) to[i] = static_cast<int8_t>(from[i] - 128);
         b = shifted;
       }
-      memory plain({{batch, inner, columns}, memory::data_type::s8, Tag::abc}, cache.engine,
+      memory plain({{batch, inner, columns}, memory::data_type::s8, Tag::abc}, cache.engine(),
                    handleOf(*b));
       if (call.b_fixed) {
-        cache.b = memory(cache.description.weights_desc(), cache.engine);
-        dnnl::reorder(plain, cache.b).execute(cache.stream, plain, cache.b);
-        cache.b_source = b_source;
+        memory reordered(entry->description.weights_desc(), cache.engine());
+        dnnl::reorder(plain, reordered).execute(cache.stream(), plain, reordered);
+        entry->keepWeights(std::move(reordered), b_source, true);
       } else {
-        cache.b = plain;
+        entry->keepWeights(std::move(plain), b_source, false);
       }
-      cache.arguments.insert_or_assign(DNNL_ARG_WEIGHTS, cache.b);
     }
     std::vector<int64_t> shape = a_shape;
     shape.back() = columns;
     Result<Array> out = Array::allocate(call.y_type, std::move(shape));
     if (!out) return notHandled();
-    cache.a.set_data_handle(handleOf(*call.a));
-    cache.y.set_data_handle(handleOf(*out));
-    cache.primitive.execute(cache.stream, cache.arguments);
-    cache.stream.wait();
+    bound.a.set_data_handle(handleOf(*call.a));
+    bound.y.set_data_handle(handleOf(*out));
+    entry->primitive.execute(cache.stream(), entry->arguments);
+    cache.stream().wait();
     return std::optional<Array>(std::move(*out));
   } catch (const dnnl::error&) {
-    if (cache_ != nullptr) cache_->key.reset();
+    if (cache_ != nullptr) cache_->forget();
     return notHandled();
   }
 }

@@ -1,0 +1,86 @@
+// Internal to the evaluator: the oneDNN primitive a kernel keeps from call to call.
+//
+// Making a oneDNN primitive (choosing an implementation, generating its code) costs far more
+// than a small call's work, so each kernel object keeps the primitive of its last call, with
+// what is bound to it (memory objects, reorders, scratch, the weights in its own layout), and
+// makes another only when the call's key (sizes, types, threads, fused operations) changes.
+// A key for which oneDNN has only its reference code, slower than onyx's own, is remembered
+// as refused: the kernel returns notHandled() for it without asking oneDNN again. After a
+// oneDNN error the kernel forgets the entry, so that the next call starts afresh.
+#pragma once
+
+#include <dnnl.hpp>
+
+#include <optional>
+#include <unordered_map>
+#include <utility>
+
+#include "eval/kernels/onednn_support.h"
+
+namespace onyx::eval_internal {
+
+/// One kernel's cache: `Key` (equality-comparable) says when a primitive still fits a call,
+/// `Primitive` is oneDNN's (dnnl::matmul, dnnl::convolution_forward), and `Bound` is what the
+/// kernel makes once per key beside it. Not thread-safe, as the kernel object that owns it.
+template <class Key, class Primitive, class Bound>
+class OneDnnPrimitiveCache {
+ public:
+  using Description = typename Primitive::primitive_desc;
+
+  struct Entry {
+    Description description;
+    Primitive primitive;
+    Bound bound;
+    std::unordered_map<int, dnnl::memory> arguments;  // given to every execute()
+    dnnl::memory weights;                             // in the primitive's own layout
+    const void* weights_source = nullptr;             // the fixed weights they were made from
+
+    /// Whether the weights must be made (again) for a call reading `source`: none yet, or
+    /// weights that change from call to call (not `fixed`), or other fixed weights.
+    bool needsWeights(const void* source, bool fixed) const {
+      return !weights || !fixed || weights_source != source;
+    }
+    /// Keeps `made`, the weights made from `source`, as the primitive's weights argument.
+    void keepWeights(dnnl::memory made, const void* source, bool fixed) {
+      weights = std::move(made);
+      weights_source = fixed ? source : nullptr;
+      arguments.insert_or_assign(DNNL_ARG_WEIGHTS, weights);
+    }
+  };
+
+  const dnnl::engine& engine() const { return engine_; }
+  dnnl::stream& stream() { return stream_; }
+
+  /// The entry for `key`: the kept one when the key is the one it was made for, else a new
+  /// one, its description from `describe(engine)`, its primitive made from that, then
+  /// `bind(entry)` called to make the rest. Null when oneDNN has only its reference code for
+  /// the key. May throw dnnl::error (then call forget()).
+  template <class Describe, class Bind>
+  Entry* find(const Key& key, Describe&& describe, Bind&& bind) {
+    if (key_ && *key_ == key) return entry_ ? &*entry_ : nullptr;
+    forget();
+    Description description = describe(engine_);
+    if (!onlyReference(description)) {
+      entry_.emplace();
+      entry_->description = std::move(description);
+      entry_->primitive = Primitive(entry_->description);
+      bind(*entry_);
+    }
+    key_ = key;
+    return entry_ ? &*entry_ : nullptr;
+  }
+
+  /// Drops the entry and its key: the next find() makes a new one.
+  void forget() {
+    key_.reset();
+    entry_.reset();
+  }
+
+ private:
+  dnnl::engine engine_{dnnl::engine::kind::cpu, 0};
+  dnnl::stream stream_{engine_};
+  std::optional<Key> key_;
+  std::optional<Entry> entry_;
+};
+
+}  // namespace onyx::eval_internal
