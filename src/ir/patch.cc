@@ -26,7 +26,7 @@ Patch::Patch(Model& model, Graph& graph) : model_(model), graph_(graph) {}
 
 bool Patch::empty() const {
   return added_nodes_.empty() && values_.empty() && rewires_.empty() && removed_.empty() &&
-         edits_.empty();
+         removed_initializers_.empty() && renames_.empty() && edits_.empty();
 }
 
 void Patch::discard() {
@@ -35,6 +35,8 @@ void Patch::discard() {
   added_values_.clear();
   rewires_.clear();
   removed_.clear();
+  removed_initializers_.clear();
+  renames_.clear();
   edits_.clear();
   edit_of_.clear();
 }
@@ -59,7 +61,7 @@ Node* Patch::addNode(std::string_view op_type, std::span<Value* const> reads, si
     B::outputIndex(value) = static_cast<uint32_t>(i);
     outputs.push_back(arena, value);
     added_values_.emplace(value, values_.size());
-    values_.push_back({value, {}, nullptr});
+    values_.push_back({value, {}, {}, nullptr});
   }
   added_nodes_.push_back({node, std::vector<Value*>(reads.begin(), reads.end()), before});
   return node;
@@ -70,7 +72,7 @@ Value* Patch::addInitializer(Tensor* tensor) {
   Value* value = arena.make<Value>();
   B::initializer(value) = tensor;
   added_values_.emplace(value, values_.size());
-  values_.push_back({value, tensor->nameOrEmpty(), tensor});
+  values_.push_back({value, tensor->nameOrEmpty(), {}, tensor});
   return value;
 }
 
@@ -79,6 +81,17 @@ void Patch::nameValue(Value* value, std::string_view name) {
   auto found = added_values_.find(value);
   ONYX_ASSERT(found != added_values_.end() && "only a value the patch adds is named by it");
   if (found != added_values_.end()) values_[found->second].name = arena.copy(name);
+}
+
+void Patch::nameAfter(Value* value, std::string_view hint) {
+  Arena& arena = GraphEditor(model_).arena();
+  auto found = added_values_.find(value);
+  ONYX_ASSERT(found != added_values_.end() && "only a value the patch adds is named by it");
+  if (found != added_values_.end()) values_[found->second].hint = arena.copy(hint);
+}
+
+void Patch::renameValue(Value* value, std::string_view name) {
+  renames_.push_back({value, GraphEditor(model_).arena().copy(name)});
 }
 
 void Patch::replaceAllUsesWith(Value* from, Value* to) {
@@ -90,6 +103,8 @@ void Patch::setInput(Node* node, size_t index, Value* value) {
 }
 
 void Patch::removeNode(Node* node) { removed_.push_back(node); }
+
+void Patch::removeInitializer(Value* value) { removed_initializers_.push_back(value); }
 
 Patch::NodeEdit& Patch::editOf(Node* node) {
   auto [found, fresh] = edit_of_.try_emplace(node, edits_.size());
@@ -150,7 +165,10 @@ void Patch::replaceNode(Node* node, Node* replacement) {
 
 class Patch::Check {
  public:
-  explicit Check(const Patch& patch) : patch_(patch), graph_(patch.graph_) {
+  /// `batch_removed`: the nodes every patch applied with this one removes (applyAll), whose
+  /// reads of this graph's values go with them.
+  Check(const Patch& patch, const std::unordered_set<const Node*>& batch_removed)
+      : patch_(patch), graph_(patch.graph_), batch_removed_(batch_removed) {
     size_t index = 0;
     // Positions answer order questions, which only added nodes, re-pointed uses and removals
     // ask: a patch that only changes nodes in place costs O(its edits), not a walk.
@@ -173,6 +191,16 @@ class Patch::Check {
     for (const Node* node : patch_.removed_) {
       if (position_.count(node) == 0) return refuse(node, "is not a node of the patched graph");
       if (!removed_.insert(node).second) return refuse(node, "is removed twice");
+    }
+    for (const Value* value : patch_.removed_initializers_) {
+      if (value->graph() != &graph_ || !value->isInitializer()) {
+        return Status(ErrorCode::kInvalidArgument,
+                      quoted(value->name()) + " is not an initializer of the patched graph");
+      }
+      if (!removed_initializers_.insert(value).second) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "the initializer " + quoted(value->name()) + " is removed twice");
+      }
     }
     for (const NodeEdit& edit : patch_.edits_) {
       if (!inGraph(edit.node)) {
@@ -201,18 +229,34 @@ class Patch::Check {
       }
     }
     std::unordered_set<std::string_view> names;
-    for (const AddedValue& added : patch_.values_) {
-      if (added.name.empty()) continue;
-      if (!names.insert(added.name).second) {
+    auto nameFree = [&](std::string_view name) -> Status {
+      if (!names.insert(name).second) {
         return Status(ErrorCode::kInvalidArgument,
-                      "the patch gives two values the name " + quoted(added.name));
+                      "the patch gives two values the name " + quoted(name));
       }
-      if (!isNameInScope(graph_, added.name)) continue;
-      const Value* holder = graph_.lookup(added.name);
+      if (!isNameInScope(graph_, name)) return Status::ok();
+      const Value* holder = graph_.lookup(name);
       if (holder == nullptr || !removedOutput(holder)) {
         return Status(ErrorCode::kInvalidArgument,
-                      "the name " + quoted(added.name) + " is already taken in scope");
+                      "the name " + quoted(name) + " is already taken in scope");
       }
+      return Status::ok();
+    };
+    for (const AddedValue& added : patch_.values_) {
+      if (!added.name.empty()) ONYX_RETURN_IF_ERROR(nameFree(added.name));
+    }
+    std::unordered_set<const Value*> renamed;
+    for (const Rename& rename : patch_.renames_) {
+      const Value* value = rename.value;
+      if (value->graph() != &graph_ || patch_.isAdded(value) || removedOutput(value)) {
+        return Status(ErrorCode::kInvalidArgument,
+                      quoted(value->name()) + " is renamed but is not a value the graph keeps");
+      }
+      if (rename.name.empty() || !renamed.insert(value).second) {
+        return Status(ErrorCode::kInvalidArgument,
+                      quoted(value->name()) + " is renamed twice, or to no name");
+      }
+      ONYX_RETURN_IF_ERROR(nameFree(rename.name));
     }
     for (const Rewire& rewire : patch_.rewires_) {
       if (rewire.from == nullptr) {
@@ -235,7 +279,16 @@ class Patch::Check {
         redirected_values_.insert(rewire.from);
       }
     }
-    for (const Node* node : patch_.removed_) ONYX_RETURN_IF_ERROR(leavesNoReader(*node));
+    for (const Node* node : patch_.removed_) {
+      for (const Value* value : node->outputs()) {
+        if (value == nullptr) continue;
+        ONYX_RETURN_IF_ERROR(leftUnread(*value, place(node) + " is removed, but its output"));
+      }
+    }
+    for (const Value* value : patch_.removed_initializers_) {
+      if (value->isGraphInput()) continue;
+      ONYX_RETURN_IF_ERROR(leftUnread(*value, "the initializer is removed, but"));
+    }
     return Status::ok();
   }
 
@@ -276,9 +329,12 @@ class Patch::Check {
     return Status(ErrorCode::kInvalidArgument, place(node) + " " + what);
   }
 
+  // Whether the patch removes `value`: an output of a node it removes, or an initializer
+  // (not also a graph input) it removes.
   bool removedOutput(const Value* value) const {
-    return value->graph() == &graph_ && value->producer() != nullptr &&
-           removed_.count(value->producer()) != 0;
+    if (value->graph() != &graph_) return false;
+    if (value->producer() != nullptr) return removed_.count(value->producer()) != 0;
+    return !value->isGraphInput() && removed_initializers_.count(value) != 0;
   }
 
   // The node of the patched graph a node belongs to: itself, or the node whose subgraph
@@ -288,6 +344,20 @@ class Patch::Check {
       node = node->graph() != nullptr ? node->graph()->owner() : nullptr;
     }
     return node;
+  }
+
+  // Whether `use` goes with a node another patch of the batch removes: its reader, or a
+  // node holding the reader's graph (or the graph whose output it is), at any depth.
+  bool goesWithBatch(const Use& use) const {
+    const Node* node = use.user();
+    if (node == nullptr) {
+      const Graph* graph = graphOf(use);
+      node = graph != nullptr ? graph->owner() : nullptr;
+    }
+    for (; node != nullptr; node = node->graph() != nullptr ? node->graph()->owner() : nullptr) {
+      if (batch_removed_.count(node) != 0) return true;
+    }
+    return false;
   }
 
   Order orderOf(const Node* node) const {
@@ -315,8 +385,8 @@ class Patch::Check {
                                                        ", which is not visible from the graph");
       }
       if (removedOutput(value)) {
-        return Status(ErrorCode::kInvalidArgument, at + " would read " + quoted(value->name()) +
-                                                       ", an output of a node the patch removes");
+        return Status(ErrorCode::kInvalidArgument,
+                      at + " would read " + quoted(value->name()) + ", which the patch removes");
       }
     }
     if (!(definedAt(value) < orderOf(reader))) {
@@ -335,8 +405,8 @@ class Patch::Check {
         return Status(ErrorCode::kInvalidArgument, what + " would read a removed value");
       }
       if (removedOutput(&to)) {
-        return Status(ErrorCode::kInvalidArgument, what + " would read " + quoted(to.name()) +
-                                                       ", an output of a node the patch removes");
+        return Status(ErrorCode::kInvalidArgument,
+                      what + " would read " + quoted(to.name()) + ", which the patch removes");
       }
     }
     const Graph* scope = patch_.isAdded(&to) ? &graph_ : to.graph();
@@ -359,34 +429,35 @@ class Patch::Check {
     return Status::ok();
   }
 
-  // Nothing reads an output of `node` once the patch is applied.
-  Status leavesNoReader(const Node& node) const {
-    for (const Value* value : node.outputs()) {
-      if (value == nullptr || redirected_values_.count(value) != 0) continue;
-      for (const Use& use : value->uses()) {
-        if (redirected_slots_.count(&use) != 0) continue;
-        if (use.user() != nullptr && use.user()->graph() == &graph_ &&
-            use.index() >= patch_.inputCountAfter(use.user())) {
-          continue;  // a slot resizeInputs drops
-        }
-        const Node* own = use.user() != nullptr ? ownNode(use.user()) : nullptr;
-        if (own != nullptr && removed_.count(own) != 0) continue;
-        std::string reader = use.user() == nullptr ? "a graph output"
-                             : own != nullptr      ? place(own)
-                                                   : "a node outside the graph";
-        return refuse(&node, "is removed, but its output " + quoted(value->name()) +
-                                 " would still be read by " + reader);
+  // Nothing reads `value` once the patch is applied; else an error that starts with `what`.
+  Status leftUnread(const Value& value, const std::string& what) const {
+    if (redirected_values_.count(&value) != 0) return Status::ok();
+    for (const Use& use : value.uses()) {
+      if (redirected_slots_.count(&use) != 0) continue;
+      if (use.user() != nullptr && use.user()->graph() == &graph_ &&
+          use.index() >= patch_.inputCountAfter(use.user())) {
+        continue;  // a slot resizeInputs drops
       }
+      const Node* own = use.user() != nullptr ? ownNode(use.user()) : nullptr;
+      if (own != nullptr && removed_.count(own) != 0) continue;
+      if (goesWithBatch(use)) continue;
+      std::string reader = use.user() == nullptr ? "a graph output"
+                           : own != nullptr      ? place(own)
+                                                 : "a node outside the graph";
+      return Status(ErrorCode::kInvalidArgument,
+                    what + " " + quoted(value.name()) + " would still be read by " + reader);
     }
     return Status::ok();
   }
 
   const Patch& patch_;
   const Graph& graph_;
+  const std::unordered_set<const Node*>& batch_removed_;
   std::unordered_map<const Node*, size_t> position_;
   size_t end_ = 0;
   std::unordered_map<const Node*, Order> added_order_;
   std::unordered_set<const Node*> removed_;
+  std::unordered_set<const Value*> removed_initializers_;
   std::unordered_set<const Use*> redirected_slots_;
   std::unordered_set<const Value*> redirected_values_;
 };
@@ -431,10 +502,34 @@ Status Patch::apply() {
   return applyAll(std::span<Patch* const>(&self, 1));
 }
 
-Status applyAll(std::span<Patch* const> patches) {
+namespace {
+
+// How many graphs enclose `graph`: 0 for a root graph.
+size_t nestingDepth(const Graph& graph) {
+  size_t depth = 0;
+  for (const Node* owner = graph.owner(); owner != nullptr && owner->graph() != nullptr;
+       owner = owner->graph()->owner()) {
+    ++depth;
+  }
+  return depth;
+}
+
+}  // namespace
+
+Status applyAll(std::span<Patch* const> given) {
   auto discardAll = [&] {
-    for (Patch* patch : patches) patch->discard();
+    for (Patch* patch : given) patch->discard();
   };
+  // Innermost graphs first: a patch may remove a node whose graphs another patch edits, or
+  // whose readers in them another patch removes.
+  std::vector<Patch*> patches(given.begin(), given.end());
+  std::stable_sort(patches.begin(), patches.end(), [](const Patch* a, const Patch* b) {
+    return nestingDepth(a->graph_) > nestingDepth(b->graph_);
+  });
+  std::unordered_set<const Node*> batch_removed;
+  for (const Patch* patch : patches) {
+    batch_removed.insert(patch->removed_.begin(), patch->removed_.end());
+  }
   std::vector<std::unique_ptr<Patch::Check>> checks(patches.size());
   for (size_t i = 0; i < patches.size(); ++i) {
     Patch& patch = *patches[i];
@@ -445,7 +540,7 @@ Status applyAll(std::span<Patch* const> patches) {
       }
     }
     if (patch.empty()) continue;
-    checks[i] = std::make_unique<Patch::Check>(patch);
+    checks[i] = std::make_unique<Patch::Check>(patch, batch_removed);
     if (Status sound = checks[i]->run(); !sound) {
       discardAll();
       return sound;
@@ -457,13 +552,12 @@ Status applyAll(std::span<Patch* const> patches) {
       const Graph& a = patches[i]->graph_;
       const Graph& b = patches[j]->graph_;
       if (!a.encloses(&b) && !b.encloses(&a)) continue;
-      for (const Patch::AddedValue& first : patches[i]->values_) {
-        if (first.name.empty()) continue;
-        for (const Patch::AddedValue& second : patches[j]->values_) {
-          if (second.name == first.name) {
+      for (std::string_view first : patches[i]->givenNames()) {
+        for (std::string_view second : patches[j]->givenNames()) {
+          if (second == first) {
             discardAll();
             return Status(ErrorCode::kInvalidArgument,
-                          "two patches name a value " + quoted(first.name) +
+                          "two patches name a value " + quoted(first) +
                               ", in graphs where one sees the other's names");
           }
         }
@@ -474,6 +568,15 @@ Status applyAll(std::span<Patch* const> patches) {
     if (checks[i] != nullptr) patches[i]->commit(*checks[i]);
   }
   return Status::ok();
+}
+
+std::vector<std::string_view> Patch::givenNames() const {
+  std::vector<std::string_view> names;
+  for (const AddedValue& added : values_) {
+    if (!added.name.empty()) names.push_back(added.name);
+  }
+  for (const Rename& rename : renames_) names.push_back(rename.name);
+  return names;
 }
 
 void Patch::commit(const Check& check) {
@@ -514,7 +617,17 @@ void Patch::commit(const Check& check) {
     if (left.size() == pending.size()) break;
     pending = std::move(left);
   }
-  // Names last, once the removed nodes gave theirs back: exact names first.
+  if (!removed_initializers_.empty()) {
+    Status removed = graph_.removeInitializers(removed_initializers_);
+    ONYX_ASSERT(removed.isOk() && "the check let an initializer's removal through that cannot go");
+    (void)removed;
+  }
+  // Names last, once the removed nodes gave theirs back: renames and exact names first.
+  for (const Rename& rename : renames_) {
+    Status renamed = GraphEditor(model_).rename(rename.value, rename.name);
+    ONYX_ASSERT(renamed.isOk() && "the check let a rename through to a name in use");
+    (void)renamed;
+  }
   for (AddedValue& added : values_) {
     if (added.name.empty()) continue;
     B::name(added.value) = added.name;
@@ -522,7 +635,8 @@ void Patch::commit(const Check& check) {
   }
   for (AddedValue& added : values_) {
     if (added.name.empty()) {
-      std::string hint = added.initializer != nullptr
+      std::string hint = !added.hint.empty() ? std::string(added.hint)
+                         : added.initializer != nullptr
                              ? std::string("init")
                              : std::string(added.value->producer()->opType()) + "_out";
       B::name(added.value) = GraphEditor(model_).uniqueName(graph_, hint);

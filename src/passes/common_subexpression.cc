@@ -11,9 +11,10 @@
 // Add(b, a) merge.
 //
 // One walk per graph in list order, so the readers of a merged node are looked at after it
-// and merge in the same walk. Candidates are found by a hash of the operator, the inputs
-// and the attributes; the hash table is only looked up, never iterated, so the result does
-// not depend on pointer values.
+// and merge in the same walk (their inputs compared as the recorded merges leave them; the
+// edits are applied at the run's end, RecordingGraphPass). Candidates are found by a hash of the
+// operator, the inputs and the attributes; the hash table is only looked up, never iterated, so the
+// result does not depend on pointer values.
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -23,13 +24,14 @@
 #include "onyx/ops/registry.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/pass_helpers.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
 namespace {
 
 using passes_internal::Bypass;
-using passes_internal::bypassOutput;
+using passes_internal::Bypasses;
 using passes_internal::isKnownOperator;
 
 void mix(size_t& seed, size_t value) {
@@ -116,21 +118,23 @@ bool commutes(const Node& node, OpTraits traits) {
   return node.inputCount() == 2 && hasTraits(traits, OpTraits::kCommutative);
 }
 
-// `commutative`: whether the two (of one operator, in one scope) commute.
-bool sameInputs(const Node& a, const Node& b, bool commutative) {
+// `commutative`: whether the two (of one operator, in one scope) commute. Inputs are compared
+// as the recorded merges leave them.
+bool sameInputs(const Node& a, const Node& b, bool commutative, const Bypasses& merged) {
+  auto in = [&merged](const Node& node, size_t i) { return merged.resolved(node.input(i)); };
   bool in_order = true;
-  for (size_t i = 0; i < a.inputCount() && in_order; ++i) in_order = a.input(i) == b.input(i);
+  for (size_t i = 0; i < a.inputCount() && in_order; ++i) in_order = in(a, i) == in(b, i);
   if (in_order) return true;
-  return commutative && a.input(0) == b.input(1) && a.input(1) == b.input(0);
+  return commutative && in(a, 0) == in(b, 1) && in(a, 1) == in(b, 0);
 }
 
-bool sameComputation(const Node& a, const Node& b, bool commutative) {
+bool sameComputation(const Node& a, const Node& b, bool commutative, const Bypasses& merged) {
   if (a.opType() != b.opType() || a.domainOrDefault() != b.domainOrDefault() ||
       a.rare().overload != b.rare().overload || a.inputCount() != b.inputCount() ||
       a.outputCount() != b.outputCount() || a.attributes.size() != b.attributes.size()) {
     return false;
   }
-  if (!sameInputs(a, b, commutative)) return false;
+  if (!sameInputs(a, b, commutative, merged)) return false;
   for (size_t i = 0; i < a.outputCount(); ++i) {
     if ((a.output(i) == nullptr) != (b.output(i) == nullptr)) return false;
   }
@@ -145,16 +149,14 @@ bool sameComputation(const Node& a, const Node& b, bool commutative) {
 // their names and kinds only (values are compared on a hit). Inputs are mixed in by address:
 // that only spreads the buckets; which node a duplicate merges into does not depend on it,
 // since all equal nodes share a bucket, scanned in list order.
-size_t hashOf(const Node& node, bool commutative) {
+size_t hashOf(const Node& node, bool commutative, const Bypasses& merged) {
+  auto in = [&](size_t i) { return std::hash<const Value*>()(merged.resolved(node.input(i))); };
   size_t seed = hashText(node.opType());
   mix(seed, hashText(node.domainOrDefault()));
   if (commutative) {
-    // In either order.
-    mix(seed, std::hash<const Value*>()(node.input(0)) + std::hash<const Value*>()(node.input(1)));
+    mix(seed, in(0) + in(1));  // in either order
   } else {
-    for (size_t i = 0; i < node.inputCount(); ++i) {
-      mix(seed, std::hash<const Value*>()(node.input(i)));
-    }
+    for (size_t i = 0; i < node.inputCount(); ++i) mix(seed, in(i));
   }
   size_t attributes = 0;
   for (const Attribute* attribute : node.attributes) {
@@ -199,7 +201,7 @@ class Buckets {
   std::vector<Bucket> slots_;
 };
 
-class CommonSubexpressionPass final : public GraphPass {
+class CommonSubexpressionPass final : public passes_internal::RecordingGraphPass {
  public:
   std::string_view name() const override { return "common-subexpression"; }
   std::string_view summary() const override {
@@ -208,9 +210,11 @@ class CommonSubexpressionPass final : public GraphPass {
   Preserves preserves() const override { return Preserves::kNodeOrder | Preserves::kInferredTypes; }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
-                                PassContext& context) override {
+  Result<PassResult> recordGraph(Model& model, Graph& graph, const GraphScope& scope,
+                                 PassContext& context,
+                                 passes_internal::PassPatches& patches) override {
     PassResult result;
+    Bypasses merged(patches);
     // The nodes kept so far, each bucket a list through `later` in list order (no allocation
     // per bucket or node): an open-addressing table of hash -> (first, last) positions in
     // `kept`.
@@ -219,21 +223,20 @@ class CommonSubexpressionPass final : public GraphPass {
     std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
     Buckets buckets(nodes.size());
     for (Node* node : nodes) {
-      if (node->graph() != &graph) continue;
       // One registry lookup per node answers what CSE asks of its operator.
       OpTraits traits = traitsOf(*node, scope);
       if (!mergeable(*node, traits, context.aggressive, context.callees(model))) continue;
       bool commutative = commutes(*node, traits);
-      Bucket& bucket = buckets.of(hashOf(*node, commutative));
+      Bucket& bucket = buckets.of(hashOf(*node, commutative, merged));
       Node* first = nullptr;
       for (size_t at = bucket.first; at != kEnd; at = later[at]) {
-        if (kept[at]->graph() == &graph && sameComputation(*kept[at], *node, commutative)) {
+        if (sameComputation(*kept[at], *node, commutative, merged)) {
           first = kept[at];
           break;
         }
       }
       if (first != nullptr) {
-        result += merge(GraphEditor(model), *node, *first);
+        result += merge(merged, *node, *first);
         continue;
       }
       kept.push_back(node);
@@ -259,22 +262,23 @@ class CommonSubexpressionPass final : public GraphPass {
     return aggressive || isKnownOperator(node, callees);
   }
 
-  // Points the readers of `duplicate`'s outputs at `first`'s and removes it. An output whose
-  // name cannot be kept (bypassOutput) stays, read as before, and so does the node.
-  static PassResult merge(const GraphEditor& edit, Node& duplicate, Node& first) {
+  // Records the readers of `duplicate`'s outputs pointed at `first`'s and its removal. An
+  // output whose name cannot be kept (Bypasses) stays, read as before, and so does the node.
+  static PassResult merge(Bypasses& merged, Node& duplicate, Node& first) {
     PassResult result;
     bool moved = false;
     for (size_t i = 0; i < duplicate.outputCount(); ++i) {
       Value* output = duplicate.output(i);
       if (output == nullptr || !output->hasUses() || first.output(i) == nullptr) continue;
-      Bypass done = bypassOutput(edit, duplicate, i, *first.output(i));
+      Bypass done = merged.bypass(duplicate, i, *first.output(i));
       if (done == Bypass::kNodeRemoved) {
         result.nodes_removed = 1;
         return result;
       }
       moved = moved || done == Bypass::kDone;
     }
-    if (!duplicate.hasUses() && duplicate.destroy()) {
+    if (!duplicate.hasUses()) {
+      merged.remove(duplicate);
       result.nodes_removed = 1;
     } else if (moved) {
       result.nodes_rewritten = 1;

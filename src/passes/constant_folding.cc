@@ -2,7 +2,10 @@
 // overrides, Constant nodes' values) is run once, through PassContext::node_evaluator, and
 // its outputs become constants (folding.h: initializers in the main graph, Constant nodes
 // elsewhere) under the names the outputs had. One sweep per graph in list order (sorted by
-// then), so a chain of such nodes folds in one run.
+// then), so a chain of such nodes folds in one run: a node reading a folded output reads the
+// folded tensor. The folds of every graph are recorded and applied together (all or
+// nothing); then each If on a constant condition is replaced by the branch it takes, each
+// inlining all or nothing across the graphs it touches.
 //
 // Never folded: Constant itself; random operators (OpTraits::kNondeterministic: their value
 // differs from run to run); quantization (OpTraits::kQuantization: QuantizeLinear,
@@ -18,18 +21,23 @@
 // ConstantOfShape, Expand or Tile to a large tensor is refused without being computed
 // (onnxsim#309's tenfold growth); a node whose output shapes inference cannot give is not
 // folded. Without a node evaluator the pass changes nothing.
+#include <algorithm>
+#include <unordered_map>
 #include <vector>
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/editor.h"
+#include "onyx/ir/graph_scope.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
+#include "onyx/ir/walk.h"
 #include "onyx/ops/registry.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/folding.h"
 #include "passes/inline_internal.h"
 #include "passes/pass_helpers.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
@@ -66,7 +74,7 @@ std::optional<uint64_t> predictedBytes(const Type* type) {
   return *bytes;
 }
 
-class ConstantFoldingPass final : public GraphPass {
+class ConstantFoldingPass final : public Pass {
  public:
   std::string_view name() const override { return "constant-folding"; }
   std::string_view summary() const override {
@@ -78,24 +86,36 @@ class ConstantFoldingPass final : public GraphPass {
     return Preserves::kNodeOrder | Preserves::kFunctionsAndImports;
   }
 
- protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
-                                PassContext& context) override {
+  Result<PassResult> run(Model& model, PassContext& context) override {
     PassResult result;
     if (context.node_evaluator == nullptr || !model.training_info.empty()) return result;
-    std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
-    for (Node* node : nodes) {
-      if (node->graph() != &graph) continue;
-      if (std::optional<bool> taken = constantCondition(model, *node, scope, context)) {
-        size_t before = graph.nodeCount();
+    std::vector<Graph*> graphs;
+    forEachGraph(model, [&graphs](Graph& graph) { graphs.push_back(&graph); });
+    // Innermost first, as GraphPass.
+    std::reverse(graphs.begin(), graphs.end());
+    passes_internal::PassPatches patches(model, context);
+    Folds folds{model, context, patches};
+    for (Graph* graph : graphs) {
+      GraphScope scope = scopeOf(model, *graph);
+      for (Node* node : graph->nodes()) {
+        if (candidate(*node, scope, folds)) folds.fold(*node, result);
+      }
+      ONYX_RETURN_IF_ERROR(patches.graphRecorded());
+    }
+    ONYX_RETURN_IF_ERROR(patches.commit());
+    for (Graph* graph : graphs) {
+      GraphScope scope = scopeOf(model, *graph);
+      std::vector<Node*> nodes(graph->nodes().begin(), graph->nodes().end());
+      for (Node* node : nodes) {
+        if (node->graph() != graph) continue;
+        std::optional<bool> taken = constantCondition(model, *node, scope, context);
+        if (!taken) continue;
+        size_t before = graph->nodeCount();
         if (passes_internal::inlineIfBranch(model, *node, *taken).isOk()) {
           ++result.nodes_removed;
-          result.nodes_added += graph.nodeCount() + 1 - before;
+          result.nodes_added += graph->nodeCount() + 1 - before;
         }
-        continue;
       }
-      if (!candidate(model, *node, scope, context)) continue;
-      fold(model, *node, context, result);
     }
     return result;
   }
@@ -116,78 +136,89 @@ class ConstantFoldingPass final : public GraphPass {
     return array->data<bool>()[0];
   }
 
-  static bool candidate(const Model& model, const Node& node, const GraphScope& scope,
-                        PassContext& context) {
+  // The folds of one run, recorded: a node reading an output folded before it reads the
+  // folded tensor.
+  struct Folds {
+    Model& model;
+    PassContext& context;
+    passes_internal::PassPatches& patches;
+    std::unordered_map<const Value*, const Tensor*> folded = {};
+
+    const Tensor* constantOf(const Value* value) const {
+      auto found = folded.find(value);
+      if (found != folded.end()) return found->second;
+      return constantTensor(value, context.initializerInputs(model));
+    }
+
+    // The bytes of the constants `node` reads that nothing else reads (a graph input stays).
+    uint64_t freedBytes(const Node& node) const {
+      uint64_t freed = 0;
+      for (size_t i = 0; i < node.inputCount(); ++i) {
+        const Value* input = node.input(i);
+        if (input == nullptr) continue;
+        bool first = true;  // a constant read twice counts once
+        for (size_t j = 0; j < i; ++j) first = first && node.input(j) != input;
+        bool only_here = true;
+        for (const Use& use : input->uses()) only_here = only_here && use.user() == &node;
+        if (first && only_here && !input->isGraphInput()) freed += tensorBytes(*constantOf(input));
+      }
+      return freed;
+    }
+
+    void fold(Node& node, PassResult& result) {
+      const InferredTypes& types = context.inferredTypes(model);
+      uint64_t allowed = freedBytes(node);
+      uint64_t predicted = 0;
+      for (size_t i = 0; i < node.outputCount(); ++i) {
+        if (node.output(i) == nullptr) continue;
+        std::optional<uint64_t> bytes = predictedBytes(types.typeOf(*node.output(i)));
+        if (!bytes) return;
+        predicted += *bytes;
+        allowed += context.fold_limit;
+      }
+      if (predicted > allowed) return;
+      std::vector<EvalValue> inputs(node.inputCount());
+      for (size_t i = 0; i < node.inputCount(); ++i) {
+        if (node.input(i) == nullptr) continue;
+        Result<Array> array = arrayFromTensor(*constantOf(node.input(i)));
+        if (!array) return;
+        inputs[i] = EvalValue::of(std::move(*array));
+      }
+      // A node the evaluator cannot run alone (or whose inputs its kernel refuses) stays as
+      // it is: the model runs as before, and `onyx run` reports what it reports.
+      Result<std::vector<EvalValue>> outputs = context.node_evaluator->run(model, node, inputs);
+      if (!outputs || outputs->size() != node.outputCount()) return;
+      std::vector<FoldedOutput> made;
+      uint64_t bytes = 0;
+      for (size_t i = 0; i < node.outputCount(); ++i) {
+        if (node.output(i) == nullptr) continue;
+        const EvalValue& value = (*outputs)[i];
+        if (!value.isTensor() || value.tensor.isString()) return;
+        Tensor* tensor = GraphEditor(model).tensorFromArray(value.tensor);
+        bytes += tensorBytes(*tensor);
+        made.push_back({i, tensor});
+      }
+      if (bytes > allowed) return;  // inference said less than the kernel made
+      if (!replaceByConstants(patches.of(*node.graph()), node, made, result)) return;
+      for (const FoldedOutput& one : made) folded.emplace(node.output(one.output), one.tensor);
+    }
+  };
+
+  static bool candidate(const Node& node, const GraphScope& scope, Folds& folds) {
     OpTraits traits = traitsOf(node, scope);
     if (node.opType() == "Constant" || node.inputCount() == 0 || !node.hasUses() ||
         hasTraits(traits, OpTraits::kNondeterministic) ||
         hasTraits(traits, OpTraits::kQuantization) || holdsGraphsOrReferences(node) ||
-        !isKnownOperator(node, context.callees(model))) {
+        !isKnownOperator(node, folds.context.callees(folds.model))) {
       return false;
     }
-    InitializerInputs initializer_inputs = context.initializerInputs(model);
     bool any = false;
     for (size_t i = 0; i < node.inputCount(); ++i) {
       if (node.input(i) == nullptr) continue;
-      if (constantTensor(node.input(i), initializer_inputs) == nullptr) return false;
+      if (folds.constantOf(node.input(i)) == nullptr) return false;
       any = true;
     }
     return any;
-  }
-
-  // The bytes of the constants `node` reads that nothing else reads (a graph input stays).
-  static uint64_t freedBytes(const Node& node, InitializerInputs initializer_inputs) {
-    uint64_t freed = 0;
-    for (size_t i = 0; i < node.inputCount(); ++i) {
-      const Value* input = node.input(i);
-      if (input == nullptr) continue;
-      bool first = true;  // a constant read twice counts once
-      for (size_t j = 0; j < i; ++j) first = first && node.input(j) != input;
-      bool only_here = true;
-      for (const Use& use : input->uses()) only_here = only_here && use.user() == &node;
-      if (first && only_here && !input->isGraphInput()) {
-        freed += tensorBytes(*constantTensor(input, initializer_inputs));
-      }
-    }
-    return freed;
-  }
-
-  static void fold(Model& model, Node& node, PassContext& context, PassResult& result) {
-    const InferredTypes& types = context.inferredTypes(model);
-    InitializerInputs initializer_inputs = context.initializerInputs(model);
-    uint64_t allowed = freedBytes(node, initializer_inputs);
-    uint64_t predicted = 0;
-    for (size_t i = 0; i < node.outputCount(); ++i) {
-      if (node.output(i) == nullptr) continue;
-      std::optional<uint64_t> bytes = predictedBytes(types.typeOf(*node.output(i)));
-      if (!bytes) return;
-      predicted += *bytes;
-      allowed += context.fold_limit;
-    }
-    if (predicted > allowed) return;
-    std::vector<EvalValue> inputs(node.inputCount());
-    for (size_t i = 0; i < node.inputCount(); ++i) {
-      if (node.input(i) == nullptr) continue;
-      Result<Array> array = arrayFromTensor(*constantTensor(node.input(i), initializer_inputs));
-      if (!array) return;
-      inputs[i] = EvalValue::of(std::move(*array));
-    }
-    // A node the evaluator cannot run alone (or whose inputs its kernel refuses) stays as
-    // it is: the model runs as before, and `onyx run` reports what it reports.
-    Result<std::vector<EvalValue>> outputs = context.node_evaluator->run(model, node, inputs);
-    if (!outputs || outputs->size() != node.outputCount()) return;
-    std::vector<FoldedOutput> folded;
-    uint64_t made = 0;
-    for (size_t i = 0; i < node.outputCount(); ++i) {
-      if (node.output(i) == nullptr) continue;
-      const EvalValue& value = (*outputs)[i];
-      if (!value.isTensor() || value.tensor.isString()) return;
-      Tensor* tensor = GraphEditor(model).tensorFromArray(value.tensor);
-      made += tensorBytes(*tensor);
-      folded.push_back({i, tensor});
-    }
-    if (made > allowed) return;  // inference said less than the kernel made
-    replaceByConstants(model, node, folded, result);
   }
 };
 

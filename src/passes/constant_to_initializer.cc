@@ -19,9 +19,9 @@
 #include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
-#include "onyx/ir/unique_names.h"
 #include "onyx/ir/walk.h"
 #include "onyx/passes/standard_passes.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
@@ -61,21 +61,12 @@ Tensor* tensorOfListForm(const GraphEditor& edit, const Node& node) {
   return nullptr;
 }
 
-// Defines `name`'s replacement in `graph` from the Constant: null when its form is not one
-// this pass converts (an attribute reference, a missing value).
-Value* initializerFor(const GraphEditor& edit, Graph& graph, const Node& node,
-                      std::string_view name) {
+// The tensor of the initializer that takes the Constant's place: null when its form is not
+// one this pass converts (an attribute reference, a missing value).
+Tensor* tensorOfConstant(const GraphEditor& edit, const Node& node) {
   if (node.attributes.size() != 1 || node.attributes[0]->isReference()) return nullptr;
-  Tensor* tensor = nullptr;
-  if (const Tensor* value = node.tensorAttr("value")) {
-    tensor = edit.arena().make<Tensor>(*value);
-  } else {
-    tensor = tensorOfListForm(edit, node);
-  }
-  if (tensor == nullptr) return nullptr;
-  tensor->name = name;
-  Result<Value*> added = edit.addInitializer(graph, tensor);
-  return added ? *added : nullptr;
+  if (const Tensor* value = node.tensorAttr("value")) return edit.arena().make<Tensor>(*value);
+  return tensorOfListForm(edit, node);
 }
 
 class ConstantToInitializerPass final : public Pass {
@@ -89,32 +80,34 @@ class ConstantToInitializerPass final : public Pass {
     return Preserves::kNodeOrder | Preserves::kFunctionsAndImports;
   }
 
-  Result<PassResult> run(Model& model, PassContext&) override {
+  Result<PassResult> run(Model& model, PassContext& context) override {
     PassResult result;
     if (model.graph == nullptr || model.ir_version.value_or(0) < 4) return result;
     GraphEditor edit(model);
-    std::vector<Node*> constants;
+    passes_internal::PassPatches patches(model, context);
+    std::vector<Graph*> graphs;
     forEachGraph(model, [&](Graph& graph) {
-      if (!model.graph->encloses(&graph)) return;  // a function body or a training graph
-      for (Node* node : graph.nodes()) {
-        if (isStandardOperator(*node, "Constant") && node->outputCount() == 1 &&
-            node->output(0) != nullptr) {
-          constants.push_back(node);
-        }
-      }
+      if (model.graph->encloses(&graph)) graphs.push_back(&graph);  // not a function body
     });
-    for (Node* node : constants) {
-      Graph& graph = *node->graph();
-      Value* output = node->output(0);
-      std::string_view kept_name = output->name();
-      // The output holds the name until the node goes: the initializer borrows a free one.
-      Value* initializer = initializerFor(edit, graph, *node, edit.uniqueName(graph, kept_name));
-      if (initializer == nullptr) continue;
-      output->replaceAllUsesWith(initializer);
-      if (Status gone = node->destroy(); !gone) return gone;
-      if (Status renamed = edit.rename(initializer, kept_name); !renamed) return renamed;
-      ++result.nodes_removed;
+    for (Graph* graph : graphs) {
+      for (Node* node : graph->nodes()) {
+        if (!isStandardOperator(*node, "Constant") || node->outputCount() != 1 ||
+            node->output(0) == nullptr) {
+          continue;
+        }
+        Tensor* tensor = tensorOfConstant(edit, *node);
+        if (tensor == nullptr) continue;
+        // The initializer takes the output's name, which the Constant gives back as it goes.
+        Patch& patch = patches.of(*graph);
+        Value* initializer = patch.addInitializer(tensor);
+        patch.nameValue(initializer, node->output(0)->name());
+        patch.replaceAllUsesWith(node->output(0), initializer);
+        patch.removeNode(node);
+        ++result.nodes_removed;
+      }
+      ONYX_RETURN_IF_ERROR(patches.graphRecorded());
     }
+    ONYX_RETURN_IF_ERROR(patches.commit());
     return result;
   }
 };

@@ -19,6 +19,7 @@
 #include "onyx/ir/walk.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/pass_helpers.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
@@ -26,7 +27,41 @@ namespace {
 
 using passes_internal::isKnownOperator;
 
-class DeadCodePass final : public GraphPass {
+// The nodes a run removes, across the model's graphs, recorded before any goes: a value
+// whose every reader is among them (or inside a graph one of them holds) counts as unread.
+class Removals {
+ public:
+  void add(const Node* node) { removed_.insert(node); }
+  bool contains(const Node* node) const { return removed_.contains(node); }
+
+  /// Whether something that stays reads `value`: a node, or an output of a graph that stays.
+  bool read(const Value& value) const {
+    for (const Use& use : value.uses()) {
+      if (use.user() != nullptr ? !goes(use.user()) : !goes(graphOf(use))) return true;
+    }
+    return false;
+  }
+  bool read(const Node& node) const {
+    for (const Value* output : node.outputs()) {
+      if (output != nullptr && read(*output)) return true;
+    }
+    return false;
+  }
+
+ private:
+  // A node goes when it is removed or a node that holds its graph, at any depth, is.
+  bool goes(const Node* node) const {
+    for (; node != nullptr; node = node->graph() != nullptr ? node->graph()->owner() : nullptr) {
+      if (removed_.contains(node)) return true;
+    }
+    return false;
+  }
+  bool goes(const Graph* graph) const { return graph != nullptr && goes(graph->owner()); }
+
+  std::unordered_set<const Node*> removed_;
+};
+
+class DeadCodePass final : public Pass {
  public:
   std::string_view name() const override { return "dead-code"; }
   std::string_view summary() const override {
@@ -34,34 +69,38 @@ class DeadCodePass final : public GraphPass {
   }
   Preserves preserves() const override { return Preserves::kNodeOrder | Preserves::kInferredTypes; }
 
+  // The graphs' edits are recorded innermost first, so that a node read only from a graph
+  // the run empties goes too, then applied in one step: all or nothing.
   Result<PassResult> run(Model& model, PassContext& context) override {
-    Result<PassResult> result = GraphPass::run(model, context);
-    if (!result) return result;
-    result->entries_changed += removeUnusedFunctions(model);
-    result->entries_changed += removeUnusedImports(model);
-    return result;
-  }
-
- protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope&,
-                                PassContext& context) override {
     PassResult result;
-    result.nodes_removed = removeDeadNodes(graph, context.aggressive, context.callees(model));
+    std::vector<Graph*> graphs;
+    forEachGraph(model, [&graphs](Graph& graph) { graphs.push_back(&graph); });
+    passes_internal::PassPatches patches(model, context);
+    Removals removals;
+    const CalleeResolver& callees = context.callees(model);
+    std::vector<Graph*> changed;
+    for (auto graph = graphs.rbegin(); graph != graphs.rend(); ++graph) {
+      size_t entries = 0;
+      size_t nodes = recordDeadNodes(**graph, context.aggressive, callees, removals, patches);
+      bool bound_by_training = *graph == model.graph && !model.training_info.empty();
+      if (!bound_by_training) entries = recordUnusedInitializers(**graph, removals, patches);
+      if (nodes + entries > 0) changed.push_back(*graph);
+      result.nodes_removed += nodes;
+      result.entries_changed += entries;
+      ONYX_RETURN_IF_ERROR(patches.graphRecorded());
+    }
+    ONYX_RETURN_IF_ERROR(patches.commit());
     // The declarations of removed values are not written, but the printer and readers of
     // the list still see them until the graph compacts.
-    if (result.nodes_removed > 0) graph.compact();
-    bool bound_by_training = &graph == model.graph && !model.training_info.empty();
-    if (!bound_by_training) {
-      Result<size_t> removed = removeUnusedInitializers(graph);
-      if (!removed) return removed.status();
-      result.entries_changed += *removed;
-      if (*removed > 0) graph.compact();
-    }
+    for (Graph* graph : changed) graph->compact();
+    result.entries_changed += removeUnusedFunctions(model);
+    result.entries_changed += removeUnusedImports(model);
     return result;
   }
 
  private:
-  static size_t removeDeadNodes(Graph& graph, bool aggressive, const CalleeResolver& callees) {
+  static size_t recordDeadNodes(Graph& graph, bool aggressive, const CalleeResolver& callees,
+                                Removals& removals, passes_internal::PassPatches& patches) {
     // Last node first, so that in a sorted graph a node's readers go before it is looked at;
     // a removed node puts its producers back on the list, so any order converges.
     std::vector<Node*> work(graph.nodes().begin(), graph.nodes().end());
@@ -69,7 +108,7 @@ class DeadCodePass final : public GraphPass {
     while (!work.empty()) {
       Node* node = work.back();
       work.pop_back();
-      if (node->graph() != &graph || node->hasUses()) continue;
+      if (removals.contains(node) || removals.read(*node)) continue;
       if (!aggressive && !isKnownOperator(*node, callees)) continue;
       auto reconsider = [&](const Value* read) {
         if (read->producer() != nullptr && read->graph() == &graph) {
@@ -80,26 +119,28 @@ class DeadCodePass final : public GraphPass {
         if (const Value* input = node->input(i)) reconsider(input);
       }
       forEachNestedRead(*node, reconsider);
-      if (node->destroy()) ++removed;
+      removals.add(node);
+      patches.of(graph).removeNode(node);
+      ++removed;
     }
     return removed;
   }
 
-  static Result<size_t> removeUnusedInitializers(Graph& graph) {
-    std::vector<Value*> unused;
+  static size_t recordUnusedInitializers(Graph& graph, const Removals& removals,
+                                         passes_internal::PassPatches& patches) {
+    size_t removed = 0;
     auto consider = [&](const Tensor* tensor) {
       if (tensor == nullptr) return;
       Value* value = graph.lookup(tensor->nameOrEmpty());
       if (value != nullptr && value->graph() == &graph && !value->isGraphInput() &&
-          !value->hasUses()) {
-        unused.push_back(value);
+          !removals.read(*value)) {
+        patches.of(graph).removeInitializer(value);
+        ++removed;
       }
     };
     for (const Tensor* tensor : graph.initializers) consider(tensor);
     for (const SparseTensor* sparse : graph.sparse_initializers) consider(sparse->values);
-    if (unused.empty()) return size_t{0};
-    if (Status removed = graph.removeInitializers(unused); !removed) return removed;
-    return unused.size();
+    return removed;
   }
 
   // The functions a graph outside every function body calls, directly or through the

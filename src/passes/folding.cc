@@ -5,7 +5,6 @@
 
 #include "onyx/core/element_type.h"
 #include "onyx/ir/editor.h"
-#include "onyx/ir/unique_names.h"
 #include "passes/pass_helpers.h"
 
 namespace onyx::passes_internal {
@@ -27,28 +26,25 @@ bool holdsInitializers(const Model& model, const Graph& graph) {
 
 }  // namespace
 
-Value* addConstant(Model& model, Node& node, Tensor* tensor, std::string_view hint) {
-  GraphEditor edit(model);
-  Graph& graph = *node.graph();
-  std::string_view name = edit.uniqueName(graph, hint);
-  if (holdsInitializers(model, graph)) {
-    tensor->name = name;
-    Result<Value*> added = edit.addInitializer(graph, tensor);
-    if (added) return *added;
-  }
-  Node* constant = edit.createNode(graph, "Constant", std::span<Value* const>(), 0);
-  Value* output = nullptr;
-  if (Result<Value*> named = edit.addOutputNamed(constant, name)) {
-    output = *named;
+Value* addConstant(Patch& patch, Node& node, Tensor* tensor, std::string_view hint,
+                   std::string_view name) {
+  Value* value = nullptr;
+  if (holdsInitializers(patch.model(), patch.graph())) {
+    value = patch.addInitializer(tensor);
   } else {
-    output = edit.addOutput(constant, hint);
+    Node* constant = patch.addNode("Constant", {}, 1, &node);
+    GraphEditor(patch.model()).setTensorAttr(constant, "value", tensor);
+    value = constant->output(0);
   }
-  edit.setTensorAttr(constant, "value", tensor);
-  constant->insertBefore(&node);
-  return output;
+  if (!name.empty()) {
+    patch.nameValue(value, name);
+  } else {
+    patch.nameAfter(value, hint);
+  }
+  return value;
 }
 
-bool replaceByConstants(Model& model, Node& node, std::span<const FoldedOutput> folded,
+bool replaceByConstants(Patch& patch, Node& node, std::span<const FoldedOutput> folded,
                         PassResult& changes) {
   auto isFolded = [&](size_t output) {
     for (const FoldedOutput& one : folded) {
@@ -67,27 +63,24 @@ bool replaceByConstants(Model& model, Node& node, std::span<const FoldedOutput> 
   }
   // Each constant takes its output's name once the node is gone, so that graph outputs,
   // readers in nested graphs and a reader of the file see the names they had.
-  std::vector<std::pair<Value*, std::string_view>> names;
   for (const FoldedOutput& one : folded) {
     Value* old = node.output(one.output);
     if (old == nullptr) continue;
-    Value* constant = addConstant(model, node, one.tensor, old->name());
-    old->replaceAllUsesWith(constant);
-    names.emplace_back(constant, old->name());
+    Value* constant = stays ? addConstant(patch, node, one.tensor, old->name())
+                            : addConstant(patch, node, one.tensor, {}, old->name());
+    patch.replaceAllUsesWith(old, constant);
     if (constant->producer() != nullptr) {
       ++changes.nodes_added;
     } else {
       ++changes.entries_changed;
     }
   }
-  if (stays || !node.destroy()) {
+  if (stays) {
     ++changes.nodes_rewritten;
     return true;
   }
+  patch.removeNode(&node);
   ++changes.nodes_removed;
-  // The names were the removed outputs', so they are free; a failure would leave a valid
-  // graph under the constant's own name.
-  for (auto [constant, name] : names) (void)GraphEditor(model).rename(constant, name);
   return true;
 }
 

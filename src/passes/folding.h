@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "onyx/ir/model.h"
+#include "onyx/ir/patch.h"
 #include "onyx/passes/pass.h"
 
 namespace onyx::passes_internal {
@@ -20,9 +21,11 @@ namespace onyx::passes_internal {
 /// whose size cannot be computed.
 uint64_t tensorBytes(const Tensor& tensor);
 
-/// A value holding `tensor` (in the model's arena), defined in `node`'s graph where `node` can
-/// read it, named after `hint`; its tensor takes the value's name.
-Value* addConstant(Model& model, Node& node, Tensor* tensor, std::string_view hint);
+/// Records in `patch` (of `node`'s graph) a value holding `tensor` (in the model's arena),
+/// defined where `node` can read it and named after `hint` (or exactly `name`, when given,
+/// which must be free once the patch is applied). Its tensor takes the value's name.
+Value* addConstant(Patch& patch, Node& node, Tensor* tensor, std::string_view hint,
+                   std::string_view name = {});
 
 /// One output of a node replaced by a constant.
 struct FoldedOutput {
@@ -30,11 +33,12 @@ struct FoldedOutput {
   Tensor* tensor;
 };
 
-/// Makes the readers of each listed output of `node` read a constant holding its tensor
-/// (addConstant), and removes `node` when nothing reads it any more. A constant that replaces
-/// a graph output takes over its name, which needs `node` removed: when it would stay, nothing
-/// changes and the result is false. Counts what it did into `changes`.
-bool replaceByConstants(Model& model, Node& node, std::span<const FoldedOutput> folded,
+/// Records in `patch` (of `node`'s graph) that the readers of each listed output of `node`
+/// read a constant holding its tensor (addConstant), and that `node` goes when nothing else
+/// reads it. A constant that replaces a graph output takes over its name, which needs `node`
+/// gone: when it would stay, nothing is recorded and the result is false. Counts what it
+/// recorded into `changes`.
+bool replaceByConstants(Patch& patch, Node& node, std::span<const FoldedOutput> folded,
                         PassResult& changes);
 
 }  // namespace onyx::passes_internal

@@ -24,7 +24,9 @@
 //   - Reshape of a Reshape, Squeeze, Unsqueeze or Flatten reads that node's input instead,
 //     when its target shape is a constant without 0 (a 0 copies a dimension of the input,
 //     which differs) or allowzero is 1. The node it skipped is left to dead-code.
-// A bypassed node whose output is a graph output keeps the output's name (bypassOutput).
+// A bypassed node whose output is a graph output keeps the output's name (Bypasses). The edits
+// are recorded per graph and applied at the run's end (RecordingGraphPass); a rewrite that
+// needs another applied first waits for the pass manager's next round.
 #include <algorithm>
 #include <numeric>
 #include <vector>
@@ -36,17 +38,19 @@
 #include "onyx/passes/pattern.h"
 #include "onyx/passes/standard_passes.h"
 #include "passes/pass_helpers.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
 namespace {
 
 using passes_internal::Bypass;
-using passes_internal::bypassOutput;
+using passes_internal::Bypasses;
+using passes_internal::PassPatches;
 
 constexpr size_t kChainLimit = 8;  // reshaping nodes walked up per node: keeps a run linear
 
-class NoopPass final : public GraphPass {
+class NoopPass final : public passes_internal::RecordingGraphPass {
  public:
   std::string_view name() const override { return "noop"; }
   std::string_view summary() const override {
@@ -56,19 +60,20 @@ class NoopPass final : public GraphPass {
   Preserves preserves() const override { return Preserves::kNodeOrder | Preserves::kInferredTypes; }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
-                                PassContext& context) override {
+  Result<PassResult> recordGraph(Model& model, Graph& graph, const GraphScope& scope,
+                                 PassContext& context, PassPatches& patches) override {
     model_ = &model;
     graph_ = &graph;
     scope_ = &scope;
     context_ = &context;
+    patches_ = &patches;
+    Bypasses bypasses(patches);
+    bypasses_ = &bypasses;
     PassResult result;
-    std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
-    for (Node* node : nodes) {
-      if (node->graph() != &graph) continue;
+    for (Node* node : graph.nodes()) {
       if (!isDefaultDomain(*node)) continue;
       if (Value* same = unchangedInput(*node)) {
-        switch (bypassOutput(GraphEditor(model), *node, 0, *same)) {
+        switch (bypasses.bypass(*node, 0, *same)) {
           case Bypass::kRefused: break;
           case Bypass::kDone: ++result.nodes_rewritten; break;
           case Bypass::kNodeRemoved: ++result.nodes_removed; break;
@@ -193,8 +198,8 @@ class NoopPass final : public GraphPass {
       Value* candidate = input;
       for (size_t step = 0; step < kChainLimit && candidate != nullptr; ++step) {
         if (sameShape(candidate, output)) return candidate;
-        const Node* producer = candidate->producer();
-        if (producer == nullptr || producer->graph() != graph_ || !isReshaping(*producer)) break;
+        const Node* producer = producerOf(candidate);
+        if (producer == nullptr || !isReshaping(*producer)) break;
         candidate = producer->input(0);
       }
     }
@@ -216,12 +221,19 @@ class NoopPass final : public GraphPass {
     return axes;
   }
 
+  // The node computing `value` once the recorded bypasses are applied; null for none, or one
+  // outside the graph.
+  Node* producerOf(Value* value) const {
+    Node* producer = bypasses_->resolved(value)->producer();
+    return producer != nullptr && producer->graph() == graph_ ? producer : nullptr;
+  }
+
   // For Unsqueeze(Squeeze(x, A), A) and Squeeze(Unsqueeze(x, A), A): x. Both count the axes
   // in the same rank (the larger one), so equal sets of axes undo each other.
   Value* undoneBy(const Node& node) const {
-    const Node* above = node.input(0)->producer();
-    if (above == nullptr || above->graph() != graph_ || above->inputCount() == 0 ||
-        above->input(0) == nullptr || !isReshaping(*above)) {
+    const Node* above = producerOf(node.input(0));
+    if (above == nullptr || above->inputCount() == 0 || above->input(0) == nullptr ||
+        !isReshaping(*above)) {
       return nullptr;
     }
     bool squeeze_first = above->opType() == "Squeeze" && node.opType() == "Unsqueeze";
@@ -261,14 +273,16 @@ class NoopPass final : public GraphPass {
     return perm && isIdentity(*perm);
   }
 
-  // Rewrites `node` to skip the node above it; true when it did.
+  // Records `node` rewritten to skip the node above it; true when it did. The node above is
+  // read as it was: what it computes stays the same whatever is recorded for it.
   bool compose(Node& node) const {
     if (node.inputCount() == 0 || node.input(0) == nullptr) return false;
-    Node* above = node.input(0)->producer();
-    if (above == nullptr || above->graph() != graph_ || above->inputCount() == 0 ||
-        above->input(0) == nullptr) {
+    Node* above = producerOf(node.input(0));
+    if (above == nullptr || above->inputCount() == 0 || above->input(0) == nullptr) {
       return false;
     }
+    Patch& patch = patches_->of(*graph_);
+    Value* skipped_to = bypasses_->resolved(above->input(0));
     if (!isDefaultDomain(*above)) return false;
     if (node.opType() == "Transpose" && above->opType() == "Transpose") {
       std::optional<std::vector<int64_t>> outer = permutationOf(node);
@@ -282,8 +296,8 @@ class NoopPass final : public GraphPass {
       }
       // An identity result is left as a Transpose with an identity perm, which the next
       // round bypasses under the rules for graph outputs.
-      GraphEditor(*model_).setIntsAttr(&node, "perm", composed);
-      node.setInput(0, above->input(0));
+      GraphEditor(*model_).setIntsAttr(&patch.attributesFor(&node), "perm", composed);
+      patch.setInput(&node, 0, skipped_to);
       return true;
     }
     if (node.opType() == "Reshape" && isReshaping(*above) && node.inputCount() > 1) {
@@ -296,7 +310,7 @@ class NoopPass final : public GraphPass {
           if (dim == 0) return false;
         }
       }
-      node.setInput(0, above->input(0));
+      patch.setInput(&node, 0, skipped_to);
       return true;
     }
     return false;
@@ -306,6 +320,8 @@ class NoopPass final : public GraphPass {
   Graph* graph_ = nullptr;
   const GraphScope* scope_ = nullptr;
   PassContext* context_ = nullptr;
+  PassPatches* patches_ = nullptr;
+  Bypasses* bypasses_ = nullptr;
 };
 
 }  // namespace

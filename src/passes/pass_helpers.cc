@@ -1,7 +1,6 @@
 #include "passes/pass_helpers.h"
 
 #include "onyx/ir/editor.h"
-#include "onyx/ir/unique_names.h"
 #include "onyx/ops/registry.h"
 
 namespace onyx::passes_internal {
@@ -18,33 +17,60 @@ bool isOutput(const Value& value) {
   return false;
 }
 
-Bypass bypassOutput(const GraphEditor& edit, Node& node, size_t output, Value& replacement) {
+Value* Bypasses::resolved(Value* value) const {
+  for (auto found = replaced_.find(value); found != replaced_.end();
+       found = replaced_.find(value)) {
+    value = found->second;
+  }
+  return value;
+}
+
+bool Bypasses::otherOutputsRead(const Node& node, size_t output) const {
+  for (size_t i = 0; i < node.outputCount(); ++i) {
+    const Value* other = node.output(i);
+    if (i == output || other == nullptr) continue;
+    // Readers moved away by a recorded bypass no longer count; readers moved here do.
+    if ((other->hasUses() && !replaced_.contains(other)) || gained_.contains(other)) return true;
+  }
+  return false;
+}
+
+void Bypasses::remove(Node& node) {
+  if (!removed_.insert(&node).second) return;
+  patches_.of(*node.graph()).removeNode(&node);
+}
+
+Bypass Bypasses::bypass(Node& node, size_t output, Value& given) {
   Value* old = node.output(output);
-  if (old == nullptr || old == &replacement) return Bypass::kRefused;
+  Value* replacement = resolved(&given);
+  if (old == nullptr || old == replacement || removed_.contains(&node) || replaced_.contains(old) ||
+      renamed_.contains(old)) {
+    return Bypass::kRefused;
+  }
+  Patch& patch = patches_.of(*node.graph());
   if (!isOutput(*old)) {
-    old->replaceAllUsesWith(&replacement);
-    if (node.hasUses()) return Bypass::kDone;
-    return node.destroy() ? Bypass::kNodeRemoved : Bypass::kDone;
+    patch.replaceAllUsesWith(old, replacement);
+    replaced_.emplace(old, replacement);
+    gained_.insert(replacement);
+    if (otherOutputsRead(node, output)) return Bypass::kDone;
+    patch.removeNode(&node);
+    removed_.insert(&node);
+    return Bypass::kNodeRemoved;
   }
   // The output's name is an interface: the replacement takes it over.
-  for (size_t i = 0; i < node.outputCount(); ++i) {
-    if (i != output && node.output(i) != nullptr && node.output(i)->hasUses()) {
-      return Bypass::kRefused;
-    }
-  }
-  if (replacement.producer() == nullptr || replacement.graph() != old->graph() ||
-      isOutput(replacement)) {
+  if (otherOutputsRead(node, output) || replacement->producer() == nullptr ||
+      replacement->graph() != old->graph() || removed_.contains(replacement->producer()) ||
+      isOutput(*replacement) || renamed_.contains(replacement)) {
     return Bypass::kRefused;
   }
-  std::string_view name = old->name();
-  old->replaceAllUsesWith(&replacement);
-  if (!node.destroy()) {
-    replacement.replaceUsesWith(old, [](const Use& use) { return use.isGraphOutput(); });
-    return Bypass::kRefused;
-  }
-  // The name was the removed output's, so it is free; a failure would leave a valid graph
-  // with the replacement's name on the output.
-  (void)edit.rename(&replacement, name);
+  patch.replaceAllUsesWith(old, replacement);
+  replaced_.emplace(old, replacement);
+  gained_.insert(replacement);
+  patch.removeNode(&node);
+  removed_.insert(&node);
+  // The removed node gives the name back before the rename takes it.
+  patch.renameValue(replacement, old->name());
+  renamed_.insert(replacement);
   return Bypass::kNodeRemoved;
 }
 

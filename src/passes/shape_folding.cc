@@ -25,6 +25,7 @@
 // nested graphs and function bodies included, is left without running inference: every element
 // inference could know there comes from constants, which is constant-folding's work.
 #include <algorithm>
+#include <unordered_set>
 #include <vector>
 
 #include "onyx/infer/infer.h"
@@ -38,6 +39,7 @@
 #include "onyx/passes/standard_passes.h"
 #include "passes/folding.h"
 #include "passes/pass_helpers.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
@@ -45,7 +47,7 @@ namespace {
 
 using passes_internal::addConstant;
 using passes_internal::Bypass;
-using passes_internal::bypassOutput;
+using passes_internal::Bypasses;
 using passes_internal::FoldedOutput;
 using passes_internal::isKnownOperator;
 using passes_internal::replaceByConstants;
@@ -125,17 +127,20 @@ class ShapeFoldingPass final : public Pass {
     inferred_ = inferModel(model, options);
     model_ = &model;
     initializer_inputs_ = context.initializerInputs(model);
-    // The main graph and the graphs nested in it (inference's main frame), innermost first:
-    // removing a node that holds graphs never touches a graph still to come.
+    // The main graph and the graphs nested in it (inference's main frame), innermost first.
+    // Every decision reads inference's view of the model as it was, so the edits are recorded
+    // and applied together at the end: all or nothing.
     std::vector<Graph*> graphs;
     forEachGraph(model, [&](Graph& graph) {
       if (model.graph->encloses(&graph)) graphs.push_back(&graph);
     });
+    passes_internal::PassPatches patches(model, context);
     for (auto graph = graphs.rbegin(); graph != graphs.rend(); ++graph) {
-      std::vector<Node*> nodes((*graph)->nodes().begin(), (*graph)->nodes().end());
-      for (Node* node : nodes) {
-        if (node->graph() != *graph || node->opType() == "Constant" ||
-            !isKnownOperator(*node, context.callees(model))) {
+      Bypasses bypasses(patches);
+      patch_ = &patches.of(**graph);
+      bypasses_ = &bypasses;
+      for (Node* node : (*graph)->nodes()) {
+        if (node->opType() == "Constant" || !isKnownOperator(*node, context.callees(model))) {
           continue;
         }
         if (foldKnownOutputs(*node, context.fold_limit, result)) continue;
@@ -143,8 +148,11 @@ class ShapeFoldingPass final : public Pass {
         if (node->opType() == "Reshape") foldReshapeTarget(*node, result);
         if (node->opType() == "Expand") foldExpandShape(*node, result);
       }
+      ONYX_RETURN_IF_ERROR(patches.graphRecorded());
     }
     inferred_ = {};
+    folded_.clear();
+    ONYX_RETURN_IF_ERROR(patches.commit());
     return result;
   }
 
@@ -174,7 +182,8 @@ class ShapeFoldingPass final : public Pass {
     }
     if (folded.empty()) return false;
     PassResult changes;
-    if (!replaceByConstants(*model_, node, folded, changes)) return false;
+    if (!replaceByConstants(*patch_, node, folded, changes)) return false;
+    for (const FoldedOutput& one : folded) folded_.insert(node.output(one.output));
     result += changes;
     return changes.nodes_removed > 0;
   }
@@ -183,7 +192,8 @@ class ShapeFoldingPass final : public Pass {
   // its first input; false when either is not known or the operand is a constant already.
   bool shapeOperands(const Node& node, const Dims*& target, const InferredType*& input) const {
     if (node.inputCount() < 2 || node.input(0) == nullptr || node.input(1) == nullptr ||
-        constantTensor(node.input(1), initializer_inputs_) != nullptr) {
+        constantTensor(node.input(1), initializer_inputs_) != nullptr ||
+        folded_.contains(node.input(1))) {
       return false;
     }
     const KnownValue* shape = knownOf(node.input(1));
@@ -217,10 +227,7 @@ class ShapeFoldingPass final : public Pass {
     }
     if (open.size() > 1 || (open.size() == 1 && has_minus_one)) return;
     if (open.size() == 1) folded[open[0]] = -1;
-    node.setInput(1, addConstant(*model_, node, int64Tensor(folded, GraphEditor(*model_)),
-                                 node.input(1)->name()));
-    countConstant(node.input(1), result);
-    ++result.nodes_rewritten;
+    setConstantShape(node, folded, result);
   }
 
   void foldExpandShape(Node& node, PassResult& result) {
@@ -245,15 +252,21 @@ class ShapeFoldingPass final : public Pass {
       all_ones = all_ones && folded[j] == 1;
     }
     if (all_ones && target->size() <= rank) {
-      switch (bypassOutput(GraphEditor(*model_), node, 0, *node.input(0))) {
+      switch (bypasses_->bypass(node, 0, *node.input(0))) {
         case Bypass::kRefused: break;
         case Bypass::kDone: ++result.nodes_rewritten; return;
         case Bypass::kNodeRemoved: ++result.nodes_removed; return;
       }
     }
-    node.setInput(1, addConstant(*model_, node, int64Tensor(folded, GraphEditor(*model_)),
-                                 node.input(1)->name()));
-    countConstant(node.input(1), result);
+    setConstantShape(node, folded, result);
+  }
+
+  // Records `node`'s shape operand (input 1) replaced by a constant holding `shape`.
+  void setConstantShape(Node& node, const std::vector<int64_t>& shape, PassResult& result) {
+    Value* constant =
+        addConstant(*patch_, node, int64Tensor(shape, GraphEditor(*model_)), node.input(1)->name());
+    patch_->setInput(&node, 1, constant);
+    countConstant(constant, result);
     ++result.nodes_rewritten;
   }
 
@@ -268,6 +281,9 @@ class ShapeFoldingPass final : public Pass {
   Model* model_ = nullptr;
   InitializerInputs initializer_inputs_ = InitializerInputs::kOverridable;
   InferResult inferred_;
+  Patch* patch_ = nullptr;                   // the graph's, while it is recorded
+  Bypasses* bypasses_ = nullptr;             // the graph's, while it is recorded
+  std::unordered_set<const Value*> folded_;  // outputs recorded replaced by constants
 };
 
 }  // namespace

@@ -149,7 +149,7 @@ TEST(Patch, AReadOfARemovedOutputIsRefused) {
   Node* neg = nodeNamed(*model.graph, "neg");
   patch.addNode("Abs", {neg->output(0)});
   patch.replaceNode(neg, patch.addNode("Sign", {neg->input(0)}));
-  expectRefused(model, patch, "an output of a node the patch removes");
+  expectRefused(model, patch, "which the patch removes");
 }
 
 TEST(Patch, AnOrderThatIsNotTopologicalIsRefused) {
@@ -371,6 +371,77 @@ TEST(Patch, ApplyAllRefusesOneNameInAGraphAndItsSubgraph) {
   ASSERT_FALSE(applied);
   EXPECT_NE(applied.message().find("twice"), std::string::npos) << applied.message();
   EXPECT_EQ(testing::bytesOf(model), before);
+}
+
+// The initializer w goes with the Add that reads it: the Add's output taken over by b.
+TEST(Patch, AnInitializerRemovedWithItsReaderGoes) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  Node* add = nodeNamed(graph, "add");
+  Value* w = graph.lookup("w");
+  Patch patch(model, graph);
+  patch.replaceAllUsesWith(add->output(0), add->input(0));
+  patch.removeNode(add);
+  patch.removeInitializer(w);
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(graph.lookup("w"), nullptr);
+  EXPECT_TRUE(graph.initializers.empty());
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(Patch, AnInitializerStillReadIsNotRemoved) {
+  Model model = sourceModel();
+  Patch patch(model, *model.graph);
+  patch.removeInitializer(model.graph->lookup("w"));
+  expectRefused(model, patch, "the initializer is removed, but 'w' would still be read by node");
+}
+
+// A removed initializer's name is free for a value the patch adds, as a removed node's is.
+TEST(Patch, ARemovedInitializersNameIsFree) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  Node* add = nodeNamed(graph, "add");
+  Value* w = graph.lookup("w");
+  Patch patch(model, graph);
+  Tensor* three = testing::floatTensor(GraphEditor(model).arena(), "", {2}, {3, 3});
+  Value* replacement = patch.addInitializer(three);
+  patch.nameValue(replacement, "w");
+  patch.replaceAllUsesWith(w, replacement);
+  patch.removeInitializer(w);
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(add->input(1), replacement);
+  EXPECT_EQ(replacement->name(), "w");
+  EXPECT_EQ(graph.initializers.size(), 1u);
+  EXPECT_TRUE(testing::verified(model));
+}
+
+// The graph output y keeps its name when Neg's output b takes the place of the Add that
+// computed it: b is renamed to the name the removed Add gives back.
+TEST(Patch, AValueRenamedToTheNameOfARemovedOutput) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  Node* add = nodeNamed(graph, "add");
+  Value* b = add->input(0);
+  Patch patch(model, graph);
+  patch.replaceAllUsesWith(add->output(0), b);
+  patch.removeNode(add);
+  patch.removeInitializer(graph.lookup("w"));
+  patch.renameValue(b, "y");
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(b->name(), "y");
+  EXPECT_EQ(graph.outputs[0]->bound(), b);
+  EXPECT_EQ(graph.outputs[0]->bound()->name(), "y");
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(Patch, ARenameToANameInUseIsRefused) {
+  Model model = sourceModel();
+  Patch patch(model, *model.graph);
+  patch.renameValue(nodeNamed(*model.graph, "neg")->output(0), "a");
+  expectRefused(model, patch, "the name 'a' is already taken in scope");
 }
 
 }  // namespace

@@ -187,5 +187,24 @@ TEST(CommonSubexpression, MergesInsideFunctionBodies) {
   EXPECT_EQ(opTypes(*done.model.functions[0]->body), "Neg Add");
 }
 
+// The pass's edits of every graph are one step: made to fail after recording some graphs'
+// edits, it leaves the model's bytes as they were.
+TEST(CommonSubexpression, FailingHalfWayLeavesTheModelAsItWas) {
+  testing::expectAllOrNothing(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] x, bool c) => (float[2] y) {
+      n1 = Neg (x)
+      n2 = Neg (x)
+      s = Add (n1, n2)
+      y = If (c) <then_branch = t () => (float[2] a) {
+                     r1 = Relu (s)
+                     r2 = Relu (s)
+                     a = Mul (r1, r2)
+                   },
+                   else_branch = e () => (float[2] b) { b = Abs (s) }>
+    })",
+                              "common-subexpression");
+}
+
 }  // namespace
 }  // namespace onyx

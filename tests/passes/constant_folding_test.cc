@@ -226,27 +226,35 @@ TEST(ConstantFolding, AnIfOnAConstantBecomesTheBranchItTakes) {
   }
 }
 
-// A branch the copier refuses (it gives one value as two outputs) is left exactly as it was,
-// the Identity that would have handed over its outer value included.
+// A branch the copier refuses (it gives one value as two outputs) is left exactly as it was:
+// the Identity that would have handed over its outer value, and the graph nested in the
+// branch, which the inlining would copy. An If's inlining touches the graph around it, the
+// branch and every graph nested in the branch, and is all or nothing across them: the model's
+// bytes are the same.
 TEST(ConstantFolding, AnIfWhoseBranchCannotBeInlinedStaysAsItWas) {
-  auto done = optimizeChecked(R"(
+  Model model = testing::parseOrFail(R"(
     <ir_version: 8, opset_import: ["" : 17]>
-    g (float[1,4] x) => (float[1,4] y, float[1,4] z, float[1,4] w) {
+    g (float[1,4] x, bool s) => (float[1,4] y, float[1,4] z, float[1,4] w) {
       c = Constant <value = bool {1}> ()
       y, z, w = If (c) <then_branch = t () => (float[1,4] k, float[1,4] m, float[1,4] m)
                                             <float[1,4] k = {1, 2, 3, 4}> {
-                           m = Neg (x)
+                           m = If (s) <then_branch = it () => (float[1,4] a) { a = Neg (x) },
+                                       else_branch = ie () => (float[1,4] b) { b = Abs (x) }>
                          },
                          else_branch = e () => (float[1,4] p, float[1,4] q, float[1,4] r) {
                            p = Relu (x)
                            q = Relu (x)
                            r = Relu (x)
                          }>
-    })",
-                              {"constant-folding"}, row());
-  const Graph& graph = *done.model.graph;
-  ASSERT_EQ(opTypes(graph), "Constant If");
-  EXPECT_EQ(opTypes(*graph.firstNode()->next()->graphAttr("then_branch")), "Neg");
+    })");
+  std::string before = testing::bytesOf(model);
+  KernelNodeEvaluator evaluator;
+  OptimizeOptions options;
+  options.passes = {"constant-folding"};
+  options.node_evaluator = &evaluator;
+  ASSERT_TRUE(optimize(model, options));
+  EXPECT_EQ(testing::bytesOf(model), before);
+  EXPECT_EQ(opTypes(*model.graph), "Constant If");
 }
 
 TEST(ConstantFolding, AnIfOnAGraphInputStays) {
@@ -260,6 +268,24 @@ TEST(ConstantFolding, AnIfOnAGraphInputStays) {
                               {{"x", tensorOf<float>(ElementType::kFloat, {1, 4}, {1, -2, 3, -4})},
                                {"c", tensorOf<bool>(ElementType::kBool, {}, {true})}});
   EXPECT_EQ(opTypes(*done.model.graph), "If");
+}
+
+// The pass's edits of every graph are one step: made to fail after recording some graphs'
+// edits, it leaves the model's bytes as they were.
+TEST(ConstantFolding, FailingHalfWayLeavesTheModelAsItWas) {
+  testing::expectAllOrNothing(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] x, bool c) => (float[2] y) <float[2] w = {1, 4}> {
+      r = Sqrt (w)
+      s = Add (x, r)
+      y = If (c) <then_branch = t () => (float[2] a) {
+                     k = Constant <value = float[2] {1, 2}> ()
+                     nk = Neg (k)
+                     a = Mul (s, nk)
+                   },
+                   else_branch = e () => (float[2] b) { b = Identity (s) }>
+    })",
+                              "constant-folding");
 }
 
 }  // namespace

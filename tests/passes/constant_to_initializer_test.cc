@@ -114,6 +114,23 @@ TEST(ConstantToInitializer, NestedGraphsGetInitializersOfTheirOwnAndOldModelsAre
   EXPECT_EQ(opTypes(*old.graph), "Constant Add");
 }
 
+// The pass's edits of every graph are one step: made to fail after recording some graphs'
+// edits, it leaves the model's bytes as they were.
+TEST(ConstantToInitializer, FailingHalfWayLeavesTheModelAsItWas) {
+  testing::expectAllOrNothing(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[2] x, bool c) => (float[2] y) {
+      k = Constant <value = float[2] {1, 2}> ()
+      s = Add (x, k)
+      y = If (c) <then_branch = t () => (float[2] a) {
+                     two = Constant <value_floats = [2, 2]> ()
+                     a = Mul (s, two)
+                   },
+                   else_branch = e () => (float[2] b) { b = Identity (s) }>
+    })",
+                              "constant-to-initializer");
+}
+
 TEST(InitializerToConstant, TurnsInitializersBackAndKeepsInputDefaults) {
   auto done = optimizeChecked(R"(
     <ir_version: 10, opset_import: ["" : 18]>

@@ -50,6 +50,45 @@ TEST(DeadCode, KeepsANodeOnlyANestedGraphReads) {
   EXPECT_EQ(opTypes(*done.model.graph), "Neg If");
 }
 
+// A node read only by a dead node in a branch goes in the same run: the branch's patch removes
+// its reader, the main graph's patch the node, applied together.
+TEST(DeadCode, ANodeReadOnlyByADeadNodeOfABranchGoes) {
+  auto done = optimizeChecked(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] x, bool c) => (float[2] y) <float[2] w = {1, 2}> {
+      n = Neg (x)
+      y = If (c) <then_branch = t () => (float[2] a) {
+                     unused = Mul (n, w)
+                     a = Relu (x)
+                   },
+                   else_branch = e () => (float[2] b) { b = Abs (x) }>
+    })",
+                              {"dead-code"},
+                              {{"x", tensorOf<float>(ElementType::kFloat, {2}, {1, -2})},
+                               {"c", tensorOf<bool>(ElementType::kBool, {}, {true})}});
+  const Graph& graph = *done.model.graph;
+  EXPECT_EQ(opTypes(graph), "If");
+  EXPECT_EQ(opTypes(*graph.firstNode()->graphAttr("then_branch")), "Relu");
+  EXPECT_TRUE(graph.initializers.empty());
+}
+
+// The pass's edits of every graph are one step: made to fail after recording some graphs'
+// edits, it leaves the model's bytes as they were.
+TEST(DeadCode, FailingHalfWayLeavesTheModelAsItWas) {
+  testing::expectAllOrNothing(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] x, bool c) => (float[2] y) <float[2] w = {1, 2}> {
+      n = Neg (x)
+      dead = Sqrt (x)
+      y = If (c) <then_branch = t () => (float[2] a) {
+                     unused = Mul (n, w)
+                     a = Relu (x)
+                   },
+                   else_branch = e () => (float[2] b) { b = Abs (x) }>
+    })",
+                              "dead-code");
+}
+
 TEST(DeadCode, RemovesUnusedInitializersButNotInputDefaults) {
   auto done = optimizeChecked(R"(
     <ir_version: 10, opset_import: ["" : 18]>

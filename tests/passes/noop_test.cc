@@ -279,5 +279,22 @@ TEST(Noop, ADropoutInAnOldFunctionBodyStays) {
   EXPECT_EQ(opTypes(*done.model.functions[0]->body), "Dropout Relu");
 }
 
+// The pass's edits of every graph are one step: made to fail after recording some graphs'
+// edits, it leaves the model's bytes as they were.
+TEST(Noop, FailingHalfWayLeavesTheModelAsItWas) {
+  testing::expectAllOrNothing(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] x, bool c) => (float[2] y) {
+      i = Identity (x)
+      n = Neg (i)
+      y = If (c) <then_branch = t () => (float[2] a) {
+                     j = Identity (n)
+                     a = Relu (j)
+                   },
+                   else_branch = e () => (float[2] b) { b = Abs (n) }>
+    })",
+                              "noop");
+}
+
 }  // namespace
 }  // namespace onyx

@@ -282,5 +282,22 @@ TEST(ShapeFolding, TheShapeOfALoopCarriedValueStaysComputed) {
   EXPECT_EQ(testing::valuesOf<float>((*outputs)[0]), (std::vector<float>{5, 1, 2, 3}));
 }
 
+// The pass's edits of every graph are one step: made to fail after recording some graphs'
+// edits, it leaves the model's bytes as they were.
+TEST(ShapeFolding, FailingHalfWayLeavesTheModelAsItWas) {
+  testing::expectAllOrNothing(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2,3] x, bool c) => (int64[2] y, int64[2] z) {
+      s = Shape (x)
+      y = Neg (s)
+      z = If (c) <then_branch = t () => (int64[2] a) {
+                     inner = Shape (x)
+                     a = Abs (inner)
+                   },
+                   else_branch = e () => (int64[2] b) { b = Identity (s) }>
+    })",
+                              "shape-folding");
+}
+
 }  // namespace
 }  // namespace onyx

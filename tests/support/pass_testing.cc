@@ -4,6 +4,7 @@
 #include "onyx/eval/node_evaluator.h"
 #include "onyx/eval/test_case.h"
 #include "onyx/ir/verify.h"
+#include "onyx/passes/pass_manager.h"
 #include "support/check_testing.h"
 #include "support/graph_testing.h"
 
@@ -60,6 +61,28 @@ Optimized optimizeChecked(std::string_view text, const std::vector<std::string>&
   EXPECT_TRUE(again && !again->total().changed()) << "a second run changed the model";
   EXPECT_EQ(bytesOf(model), bytes);
   return result;
+}
+
+void expectAllOrNothing(std::string_view text, std::string_view pass) {
+  Model model = parseOrFail(text);
+  const std::string before = bytesOf(model);
+  KernelNodeEvaluator evaluator;
+  size_t failures = 0;
+  for (size_t graphs = 1;; ++graphs) {
+    Result<std::unique_ptr<Pass>> made = makePass(pass);
+    ASSERT_TRUE(made) << made.status().toString();
+    PassContext context;
+    context.node_evaluator = &evaluator;
+    context.fail_after_graphs = graphs;
+    Result<PassResult> ran = (*made)->run(model, context);
+    if (ran) break;
+    ++failures;
+    EXPECT_EQ(bytesOf(model), before) << pass << " failing after " << graphs << " graphs";
+    ASSERT_LT(graphs, 64u) << pass << " never stops failing";
+  }
+  EXPECT_GE(failures, 2u) << pass << ": the model should give it edits in two graphs at least";
+  EXPECT_NE(bytesOf(model), before) << pass << " changed nothing once it could";
+  EXPECT_TRUE(verified(model)) << pass;
 }
 
 }  // namespace onyx::testing

@@ -27,4 +27,11 @@ Optimized optimizeChecked(std::string_view text, const std::vector<std::string>&
                           const std::vector<NamedValue>& inputs, bool aggressive = false,
                           Tolerance tolerance = {0, 0});
 
+/// Runs the pass `pass` once on the model of `text` (which has at least two graphs with
+/// something for the pass to do) with PassContext::fail_after_graphs set to each count from 1
+/// until the pass stops failing: every failed run must leave the model's bytes as they were
+/// (the pass's edits are all or nothing across the graphs). Then the pass must change them,
+/// so that the test shows the edits it refused to make half-way. Failures fail the test.
+void expectAllOrNothing(std::string_view text, std::string_view pass);
+
 }  // namespace onyx::testing

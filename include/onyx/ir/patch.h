@@ -3,9 +3,9 @@
 //
 // A rewrite that finds halfway through that it cannot finish should leave the model as it
 // was. A Patch records the edits instead of making them: nodes and initializers to add,
-// uses to re-point, nodes to remove. apply() first checks that the whole set is sound (every
-// name free, nothing left reading a removed node, every read visible and defined before the
-// node that reads it) and only then changes the graph; when a check fails it returns the
+// uses to re-point, nodes and initializers to remove. apply() first checks that the whole set is
+// sound (every name free, nothing left reading a removed node, every read visible and defined
+// before the node that reads it) and only then changes the graph; when a check fails it returns the
 // error and the graph has not changed. A patch that is never applied leaves the model
 // untouched: the nodes and values it created are not in the graph and their names are not
 // taken (their memory stays in the model's arena until the model goes).
@@ -65,6 +65,15 @@ class Patch {
   /// Gives `value`, a value this patch adds, exactly `name` at apply(), which fails when
   /// the name is taken in scope by anything but an output of a node this patch removes.
   void nameValue(Value* value, std::string_view name);
+  /// Gives `value`, a value this patch adds, a fresh name after `hint` at apply() (`hint`
+  /// itself when free, else `hint_N`: GraphEditor::uniqueName), unless nameValue names it.
+  void nameAfter(Value* value, std::string_view hint);
+
+  /// Renames `value`, a value of the graph the patch keeps, to `name` at apply() (its
+  /// declarations and annotations follow, as GraphEditor::rename). The name may be one a
+  /// node or initializer the patch removes gives back, as a graph output's name is kept
+  /// when the value that computes it changes.
+  void renameValue(Value* value, std::string_view name);
 
   /// Re-points every use of `from` at `to` (graph outputs included, which then carry
   /// `to`'s name), as the uses are when apply() gets to it. O(1) now, O(uses) at apply().
@@ -92,6 +101,10 @@ class Patch {
   /// Removes `node` (a node of the graph) and the subgraphs it holds. By apply()'s end
   /// nothing may read its outputs: remove their readers or re-point their uses too.
   void removeNode(Node* node);
+  /// Removes the initializer (dense or sparse) of `value`, a value of the graph, at apply()
+  /// (after the nodes it removes). A value that is also a graph input stays, an input without
+  /// a default; any other goes with its name, and by apply()'s end nothing may read it.
+  void removeInitializer(Value* value);
   /// `replacement` (a node this patch adds, with at least as many outputs) takes `node`'s
   /// place: it goes just before it, its outputs take over the uses of `node`'s, and `node`
   /// is removed.
@@ -110,10 +123,12 @@ class Patch {
 
   /// applyAll's patches, each of another graph of one model, applied all or none: every patch
   /// is checked as apply() checks it, and the names given with nameValue() (or by a named
-  /// initializer) must differ between patches of graphs where one encloses the other. Only
-  /// when every check passes are the patches applied, in the order given. On a failed check,
-  /// returns the first error (naming the node or value at fault) with every graph untouched.
-  /// Either way every patch is empty afterwards.
+  /// initializer) must differ between patches of graphs where one encloses the other. A value
+  /// may lose its last readers to another patch: a reader that patch removes, or one inside a
+  /// graph held by a node it removes, no longer counts. Only when every check passes are the
+  /// patches applied: patches of more deeply nested graphs first, else in the order given. On
+  /// a failed check, returns the first error (naming the node or value at fault) with every
+  /// graph untouched. Either way every patch is empty afterwards.
   friend Status applyAll(std::span<Patch* const> patches);
 
  private:
@@ -125,6 +140,7 @@ class Patch {
   struct AddedValue {
     Value* value;
     std::string_view name;  // exact name, from nameValue or a named initializer's tensor
+    std::string_view hint;  // else a fresh name after this, from nameAfter
     Tensor* initializer;    // null for a node output
   };
   /// What changes of a node of the graph in place.
@@ -148,6 +164,8 @@ class Patch {
   // Makes every recorded edit; `check` passed for this patch.
   void commit(const Check& check);
   void commitEdit(const NodeEdit& edit);
+  // The exact names the patch gives: to values it adds, and by renameValue.
+  std::vector<std::string_view> givenNames() const;
   bool isAdded(const Value* value) const { return added_values_.count(value) != 0; }
   NodeEdit& editOf(Node* node);
 
@@ -160,6 +178,12 @@ class Patch {
   std::unordered_map<const Node*, size_t> edit_of_;  // index in edits_
   std::vector<Rewire> rewires_;
   std::vector<Node*> removed_;
+  std::vector<Value*> removed_initializers_;
+  struct Rename {
+    Value* value;
+    std::string_view name;
+  };
+  std::vector<Rename> renames_;
 };
 
 Status applyAll(std::span<Patch* const> patches);

@@ -7,11 +7,11 @@
 // as it was, so that it writes the same bytes; the pass manager's fixed point relies on it.
 //
 // Passes change graphs through the IR's public operations only, so that use-lists, producers
-// and scopes stay consistent (verifyModel passes after each pass): a Patch (onyx/ir/patch.h),
-// which records edits and applies them all or none, for a rewrite that may find half-way that
-// it cannot finish; the graph's methods and GraphEditor (onyx/ir/editor.h) for edits made one
-// at a time. The IR's private links (src/ir/graph_builder.h) do not compile in this layer.
-// Not every built-in pass records through a Patch yet (docs/passes.md, "Writing a pass").
+// and scopes stay consistent (verifyModel passes after each pass): a Patch (onyx/ir/patch.h)
+// per graph, which records edits and applies them all or none (applyAll across graphs), so
+// that a pass that finds half-way that it cannot finish leaves the model as it was. The IR's
+// private links (src/ir/graph_builder.h) do not compile in this layer. A few built-in passes
+// still edit one edit at a time (docs/passes.md, "Writing a pass").
 //
 // Writing one: see docs/passes.md. Most passes work graph by graph: derive from GraphPass and
 // implement runOnGraph; it is called once for the main graph, each training graph, each
@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <unordered_map>
@@ -136,6 +137,10 @@ class PassContext {
   /// before IR 4 (onyx/ir/constant_value.h), for folding and for inference. Off by default:
   /// from IR 4 on such an initializer is a default the caller may override.
   bool constant_initializers = false;
+  /// For tests of a pass's all or nothing: a pass that records its edits in patches, a patch
+  /// per graph applied together at its end, fails as one meeting an error half-way would once
+  /// it has recorded the edits of this many graphs, before it changes any. Unset: never.
+  std::optional<size_t> fail_after_graphs;
 
   /// What the initializers listed as graph inputs of `model` are, for the passes that ask
   /// whether a value is constant: initializerInputsOf(model, constant_initializers).
