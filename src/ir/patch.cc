@@ -26,7 +26,8 @@ Patch::Patch(Model& model, Graph& graph) : model_(model), graph_(graph) {}
 
 bool Patch::empty() const {
   return added_nodes_.empty() && values_.empty() && rewires_.empty() && removed_.empty() &&
-         removed_initializers_.empty() && renames_.empty() && edits_.empty();
+         removed_initializers_.empty() && removed_inputs_.empty() && renames_.empty() &&
+         edits_.empty();
 }
 
 void Patch::discard() {
@@ -36,6 +37,7 @@ void Patch::discard() {
   rewires_.clear();
   removed_.clear();
   removed_initializers_.clear();
+  removed_inputs_.clear();
   renames_.clear();
   edits_.clear();
   edit_of_.clear();
@@ -105,6 +107,8 @@ void Patch::setInput(Node* node, size_t index, Value* value) {
 void Patch::removeNode(Node* node) { removed_.push_back(node); }
 
 void Patch::removeInitializer(Value* value) { removed_initializers_.push_back(value); }
+
+void Patch::removeGraphInput(Value* value) { removed_inputs_.push_back(value); }
 
 Patch::NodeEdit& Patch::editOf(Node* node) {
   auto [found, fresh] = edit_of_.try_emplace(node, edits_.size());
@@ -200,6 +204,21 @@ class Patch::Check {
       if (!removed_initializers_.insert(value).second) {
         return Status(ErrorCode::kInvalidArgument,
                       "the initializer " + quoted(value->name()) + " is removed twice");
+      }
+    }
+    std::unordered_set<const Value*> inputs_taken_out;
+    for (const Value* value : patch_.removed_inputs_) {
+      if (value->graph() != &graph_ || !value->isGraphInput() || !value->isInitializer() ||
+          value->graphInput() == nullptr) {
+        return Status(ErrorCode::kInvalidArgument,
+                      quoted(value->name()) +
+                          " is taken out of the graph's inputs, but is not an input of the "
+                          "patched graph that an initializer defines");
+      }
+      if (removed_initializers_.count(value) != 0 || !inputs_taken_out.insert(value).second) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "the input " + quoted(value->name()) +
+                          " is taken out twice, or its initializer removed too");
       }
     }
     for (const NodeEdit& edit : patch_.edits_) {
@@ -616,6 +635,11 @@ void Patch::commit(const Check& check) {
     ONYX_ASSERT(left.size() < pending.size() && "the check let a removal through that cannot go");
     if (left.size() == pending.size()) break;
     pending = std::move(left);
+  }
+  for (Value* value : removed_inputs_) {
+    Status removed = graph_.removeInput(value);
+    ONYX_ASSERT(removed.isOk() && "the check let an input's removal through that cannot go");
+    (void)removed;
   }
   if (!removed_initializers_.empty()) {
     Status removed = graph_.removeInitializers(removed_initializers_);

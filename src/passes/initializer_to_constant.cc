@@ -7,14 +7,14 @@
 #include <vector>
 
 #include "onyx/ir/editor.h"
-#include "onyx/ir/unique_names.h"
 #include "onyx/passes/standard_passes.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
 namespace {
 
-class InitializerToConstantPass final : public GraphPass {
+class InitializerToConstantPass final : public passes_internal::RecordingGraphPass {
  public:
   std::string_view name() const override { return "initializer-to-constant"; }
   std::string_view summary() const override {
@@ -25,19 +25,18 @@ class InitializerToConstantPass final : public GraphPass {
   }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
-                                PassContext&) override {
+  Result<PassResult> recordGraph(Model& model, Graph& graph, const GraphScope& scope, PassContext&,
+                                 passes_internal::PassPatches& patches) override {
     PassResult result;
     std::optional<int64_t> opset = scope.imports.versionOf("");
     if (!opset) return result;  // Constant would not resolve
     GraphEditor edit(model);
-    Node* first = *graph.nodes().begin();  // null for an empty graph
-    std::vector<Value*> converted;
-    std::vector<Node*> made;
+    Node* first = *graph.nodes().begin();  // null for an empty graph: the nodes go last
     auto convert = [&](const Tensor* named, Tensor* dense, SparseTensor* sparse) {
       Value* value = graph.lookup(named->nameOrEmpty());
       if (value == nullptr || value->graph() != &graph || value->isGraphInput()) return;
-      Node* node = edit.createNode(graph, "Constant", {}, 1);
+      Patch& patch = patches.of(graph);
+      Node* node = patch.addNode("Constant", {}, 1, first);
       if (dense != nullptr) {
         Tensor* copy = edit.arena().make<Tensor>(*dense);
         copy->name = std::nullopt;
@@ -45,14 +44,12 @@ class InitializerToConstantPass final : public GraphPass {
       } else {
         edit.setSparseTensorAttr(node, "sparse_value", sparse);
       }
-      if (first != nullptr) {
-        node->insertBefore(first);
-      } else {
-        graph.appendNode(node);
-      }
-      value->replaceAllUsesWith(node->output(0));
-      converted.push_back(value);
-      made.push_back(node);
+      // The initializer gives its name back as it goes.
+      patch.nameValue(node->output(0), value->name());
+      patch.replaceAllUsesWith(value, node->output(0));
+      patch.removeInitializer(value);
+      ++result.nodes_added;
+      ++result.entries_changed;
     };
     for (Tensor* tensor : graph.initializers) convert(tensor, tensor, nullptr);
     if (*opset >= 11) {
@@ -60,17 +57,6 @@ class InitializerToConstantPass final : public GraphPass {
         if (sparse->values != nullptr) convert(sparse->values, nullptr, sparse);
       }
     }
-    if (converted.empty()) return result;
-    std::vector<std::string_view> names;
-    for (const Value* value : converted) names.push_back(value->name());
-    if (Status removed = graph.removeInitializers(converted); !removed) return removed;
-    for (size_t i = 0; i < made.size(); ++i) {
-      if (Status renamed = edit.rename(made[i]->output(0), names[i]); !renamed) {
-        return renamed;
-      }
-    }
-    result.nodes_added = made.size();
-    result.entries_changed = converted.size();
     return result;
   }
 };

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "onyx/passes/standard_passes.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
@@ -20,7 +21,7 @@ namespace {
 // The first IR version whose initializers need not be graph inputs.
 constexpr int64_t kInitializersApartIrVersion = 4;
 
-class InitializersNotInputsPass final : public GraphPass {
+class InitializersNotInputsPass final : public passes_internal::RecordingGraphPass {
  public:
   std::string_view name() const override { return "initializers-not-inputs"; }
   std::string_view summary() const override {
@@ -31,28 +32,23 @@ class InitializersNotInputsPass final : public GraphPass {
     return Preserves::kNodeOrder | Preserves::kFunctionsAndImports;
   }
 
-  Result<PassResult> run(Model& model, PassContext& context) override {
-    Result<PassResult> result = GraphPass::run(model, context);
-    if (result && result->changed() &&
+ protected:
+  void committed(Model& model, PassResult& result) override {
+    if (result.changed() &&
         model.ir_version.value_or(kInitializersApartIrVersion) < kInitializersApartIrVersion) {
       model.ir_version = kInitializersApartIrVersion;
-      ++result->entries_changed;
+      ++result.entries_changed;
     }
-    return result;
   }
 
- protected:
-  Result<PassResult> runOnGraph(Model&, Graph& graph, const GraphScope&, PassContext&) override {
+  Result<PassResult> recordGraph(Model&, Graph& graph, const GraphScope&, PassContext&,
+                                 passes_internal::PassPatches& patches) override {
     PassResult result;
-    std::vector<Value*> listed;
     for (const ValueInfo* input : graph.inputs) {
       if (input != nullptr && input->value != nullptr && input->value->isInitializer()) {
-        listed.push_back(input->value);
+        patches.of(graph).removeGraphInput(input->value);
+        ++result.entries_changed;
       }
-    }
-    for (Value* value : listed) {
-      if (Status removed = graph.removeInput(value); !removed) return removed;
-      ++result.entries_changed;
     }
     return result;
   }

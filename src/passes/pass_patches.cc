@@ -46,6 +46,7 @@ Result<PassResult> RecordingGraphPass::run(Model& model, PassContext& context) {
     ONYX_RETURN_IF_ERROR(patches.graphRecorded());
   }
   ONYX_RETURN_IF_ERROR(patches.commit());
+  committed(model, total);
   return total;
 }
 

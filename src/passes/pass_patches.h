@@ -51,6 +51,9 @@ class RecordingGraphPass : public Pass {
  protected:
   virtual Result<PassResult> recordGraph(Model& model, Graph& graph, const GraphScope& scope,
                                          PassContext& context, PassPatches& patches) = 0;
+  /// Called once every patch is applied, for what the model holds beside its graphs (an IR
+  /// version): edits that cannot fail, counted into `result`.
+  virtual void committed(Model&, PassResult&) {}
 };
 
 }  // namespace onyx::passes_internal

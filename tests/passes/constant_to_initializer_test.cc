@@ -150,6 +150,19 @@ TEST(InitializerToConstant, TurnsInitializersBackAndKeepsInputDefaults) {
   EXPECT_EQ(done.changes.nodes_added, 2u);
 }
 
+// The pass's edits of every graph are one step: made to fail after recording some graphs'
+// edits, it leaves the model's bytes as they were.
+TEST(InitializerToConstant, FailingHalfWayLeavesTheModelAsItWas) {
+  testing::expectAllOrNothing(R"(
+    <ir_version: 10, opset_import: ["" : 18]>
+    g (float[2] x, bool c) => (float[2] y) <float[2] w = {3, 4}> {
+      s = Add (x, w)
+      y = If (c) <then_branch = t () => (float[2] a) <float[2] k = {1, 2}> { a = Mul (s, k) },
+                   else_branch = e () => (float[2] b) { b = Identity (s) }>
+    })",
+                              "initializer-to-constant");
+}
+
 TEST(InitializerToConstant, RoundTripsWithConstantToInitializer) {
   constexpr std::string_view kText = R"(
     <ir_version: 10, opset_import: ["" : 18]>

@@ -136,5 +136,24 @@ TEST(InitializersNotInputs, AModelBeforeIrFourBecomesIrFourNestedBodiesIncluded)
   EXPECT_EQ(before[0], (std::vector<float>{4.5f, 7.0f}));
 }
 
+// The pass's edits of every graph are one step: made to fail after recording some graphs'
+// edits, it leaves the model's bytes as they were (its IR version included).
+TEST(InitializersNotInputs, FailingHalfWayLeavesTheModelAsItWas) {
+  testing::expectAllOrNothing(R"(
+    <ir_version: 3, opset_import: ["" : 11]>
+    g (float[2] x, float[2] bias) => (float[2] y) <float[2] bias = {1, 1}> {
+      n = Constant <value = int64 {3}> ()
+      go = Constant <value = bool {1}> ()
+      s = Loop (n, go, x) <body = body (int64 i, bool cond, float[2] acc, float[2] step)
+                                  => (bool cond_out, float[2] acc_out)
+                                  <float[2] step = {1.0, 2.0}> {
+        cond_out = Identity (cond)
+        acc_out = Add (acc, step)
+      }>
+      y = Add (s, bias)
+    })",
+                              "initializers-not-inputs");
+}
+
 }  // namespace
 }  // namespace onyx

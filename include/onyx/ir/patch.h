@@ -105,6 +105,10 @@ class Patch {
   /// (after the nodes it removes). A value that is also a graph input stays, an input without
   /// a default; any other goes with its name, and by apply()'s end nothing may read it.
   void removeInitializer(Value* value);
+  /// Takes `value`, an input of the graph that an initializer of the graph also defines, out of
+  /// the graph's inputs at apply(): it stays, a constant defined by its initializer (no longer
+  /// a default a caller may override). Refused for an input without an initializer.
+  void removeGraphInput(Value* value);
   /// `replacement` (a node this patch adds, with at least as many outputs) takes `node`'s
   /// place: it goes just before it, its outputs take over the uses of `node`'s, and `node`
   /// is removed.
@@ -179,6 +183,7 @@ class Patch {
   std::vector<Rewire> rewires_;
   std::vector<Node*> removed_;
   std::vector<Value*> removed_initializers_;
+  std::vector<Value*> removed_inputs_;
   struct Rename {
     Value* value;
     std::string_view name;
