@@ -104,8 +104,8 @@ TEST(InitializerInputs, InitializersNotInputsDropsThemAndKeepsTheMeaning) {
   EXPECT_EQ(done.model.ir_version, 8);
 }
 
-TEST(InitializersNotInputs, AModelBeforeIrFourBecomesIrFourNestedBodiesIncluded) {
-  Model model = parseOrFail(R"(
+// A model before IR 4 whose main graph and Loop body list initializers as inputs.
+constexpr std::string_view kLoopBeforeIrFour = R"(
     <ir_version: 3, opset_import: ["" : 11]>
     g (float[2] x, float[2] bias) => (float[2] y) <float[2] bias = {1, 1}> {
       n = Constant <value = int64 {3}> ()
@@ -117,7 +117,10 @@ TEST(InitializersNotInputs, AModelBeforeIrFourBecomesIrFourNestedBodiesIncluded)
         acc_out = Add (acc, step)
       }>
       y = Add (s, bias)
-    })");
+    })";
+
+TEST(InitializersNotInputs, AModelBeforeIrFourBecomesIrFourNestedBodiesIncluded) {
+  Model model = parseOrFail(kLoopBeforeIrFour);
   std::vector<NamedValue> feeds = {{"x", tensorOf<float>(ElementType::kFloat, {2}, {0.5f, 0})}};
   std::vector<std::vector<float>> before = floatOutputs(model, feeds);
   OptimizeOptions options;
@@ -139,20 +142,7 @@ TEST(InitializersNotInputs, AModelBeforeIrFourBecomesIrFourNestedBodiesIncluded)
 // The pass's edits of every graph are one step: made to fail after recording some graphs'
 // edits, it leaves the model's bytes as they were (its IR version included).
 TEST(InitializersNotInputs, FailingHalfWayLeavesTheModelAsItWas) {
-  testing::expectAllOrNothing(R"(
-    <ir_version: 3, opset_import: ["" : 11]>
-    g (float[2] x, float[2] bias) => (float[2] y) <float[2] bias = {1, 1}> {
-      n = Constant <value = int64 {3}> ()
-      go = Constant <value = bool {1}> ()
-      s = Loop (n, go, x) <body = body (int64 i, bool cond, float[2] acc, float[2] step)
-                                  => (bool cond_out, float[2] acc_out)
-                                  <float[2] step = {1.0, 2.0}> {
-        cond_out = Identity (cond)
-        acc_out = Add (acc, step)
-      }>
-      y = Add (s, bias)
-    })",
-                              "initializers-not-inputs");
+  testing::expectAllOrNothing(kLoopBeforeIrFour, "initializers-not-inputs");
 }
 
 }  // namespace
