@@ -21,7 +21,6 @@
 // ConstantOfShape, Expand or Tile to a large tensor is refused without being computed
 // (onnxsim#309's tenfold growth); a node whose output shapes inference cannot give is not
 // folded. Without a node evaluator the pass changes nothing.
-#include <algorithm>
 #include <unordered_map>
 #include <vector>
 
@@ -74,7 +73,7 @@ std::optional<uint64_t> predictedBytes(const Type* type) {
   return *bytes;
 }
 
-class ConstantFoldingPass final : public Pass {
+class ConstantFoldingPass final : public passes_internal::RecordingGraphPass {
  public:
   std::string_view name() const override { return "constant-folding"; }
   std::string_view summary() const override {
@@ -86,38 +85,42 @@ class ConstantFoldingPass final : public Pass {
     return Preserves::kNodeOrder | Preserves::kFunctionsAndImports;
   }
 
-  Result<PassResult> run(Model& model, PassContext& context) override {
+ protected:
+  void started() override { folded_.clear(); }
+
+  Result<PassResult> recordGraph(Model& model, Graph& graph, const GraphScope& scope,
+                                 PassContext& context,
+                                 passes_internal::PassPatches& patches) override {
     PassResult result;
     if (context.node_evaluator == nullptr || !model.training_info.empty()) return result;
+    Folds folds{model, context, patches, folded_};
+    for (Node* node : graph.nodes()) {
+      if (candidate(*node, scope, folds)) folds.fold(*node, result);
+    }
+    return result;
+  }
+
+  // Once the folds are applied: each If on a constant condition, innermost first.
+  Status committed(Model& model, PassContext& context, PassResult& result) override {
+    folded_.clear();
+    if (context.node_evaluator == nullptr || !model.training_info.empty()) return Status::ok();
     std::vector<Graph*> graphs;
     forEachGraph(model, [&graphs](Graph& graph) { graphs.push_back(&graph); });
-    // Innermost first, as GraphPass.
-    std::reverse(graphs.begin(), graphs.end());
-    passes_internal::PassPatches patches(model, context);
-    Folds folds{model, context, patches};
-    for (Graph* graph : graphs) {
-      GraphScope scope = scopeOf(model, *graph);
-      for (Node* node : graph->nodes()) {
-        if (candidate(*node, scope, folds)) folds.fold(*node, result);
-      }
-      ONYX_RETURN_IF_ERROR(patches.graphRecorded());
-    }
-    ONYX_RETURN_IF_ERROR(patches.commit());
-    for (Graph* graph : graphs) {
-      GraphScope scope = scopeOf(model, *graph);
-      std::vector<Node*> nodes(graph->nodes().begin(), graph->nodes().end());
+    for (auto graph = graphs.rbegin(); graph != graphs.rend(); ++graph) {
+      GraphScope scope = scopeOf(model, **graph);
+      std::vector<Node*> nodes((*graph)->nodes().begin(), (*graph)->nodes().end());
       for (Node* node : nodes) {
-        if (node->graph() != graph) continue;
+        if (node->graph() != *graph) continue;
         std::optional<bool> taken = constantCondition(model, *node, scope, context);
         if (!taken) continue;
-        size_t before = graph->nodeCount();
+        size_t before = (*graph)->nodeCount();
         if (passes_internal::inlineIfBranch(model, *node, *taken).isOk()) {
           ++result.nodes_removed;
-          result.nodes_added += graph->nodeCount() + 1 - before;
+          result.nodes_added += (*graph)->nodeCount() + 1 - before;
         }
       }
     }
-    return result;
+    return Status::ok();
   }
 
  private:
@@ -142,7 +145,7 @@ class ConstantFoldingPass final : public Pass {
     Model& model;
     PassContext& context;
     passes_internal::PassPatches& patches;
-    std::unordered_map<const Value*, const Tensor*> folded = {};
+    std::unordered_map<const Value*, const Tensor*>& folded;
 
     const Tensor* constantOf(const Value* value) const {
       auto found = folded.find(value);
@@ -220,6 +223,8 @@ class ConstantFoldingPass final : public Pass {
     }
     return any;
   }
+
+  std::unordered_map<const Value*, const Tensor*> folded_;  // this run's, by output
 };
 
 }  // namespace

@@ -61,7 +61,7 @@ class Removals {
   std::unordered_set<const Node*> removed_;
 };
 
-class DeadCodePass final : public Pass {
+class DeadCodePass final : public passes_internal::RecordingGraphPass {
  public:
   std::string_view name() const override { return "dead-code"; }
   std::string_view summary() const override {
@@ -69,33 +69,35 @@ class DeadCodePass final : public Pass {
   }
   Preserves preserves() const override { return Preserves::kNodeOrder | Preserves::kInferredTypes; }
 
-  // The graphs' edits are recorded innermost first, so that a node read only from a graph
-  // the run empties goes too, then applied in one step: all or nothing.
-  Result<PassResult> run(Model& model, PassContext& context) override {
+ protected:
+  void started() override {
+    removals_ = {};
+    changed_.clear();
+  }
+
+  // The graphs are recorded innermost first, so that a node read only from a graph the run
+  // empties goes too (`removals_` spans the model), then applied in one step.
+  Result<PassResult> recordGraph(Model& model, Graph& graph, const GraphScope&,
+                                 PassContext& context,
+                                 passes_internal::PassPatches& patches) override {
     PassResult result;
-    std::vector<Graph*> graphs;
-    forEachGraph(model, [&graphs](Graph& graph) { graphs.push_back(&graph); });
-    passes_internal::PassPatches patches(model, context);
-    Removals removals;
-    const CalleeResolver& callees = context.callees(model);
-    std::vector<Graph*> changed;
-    for (auto graph = graphs.rbegin(); graph != graphs.rend(); ++graph) {
-      size_t entries = 0;
-      size_t nodes = recordDeadNodes(**graph, context.aggressive, callees, removals, patches);
-      bool bound_by_training = *graph == model.graph && !model.training_info.empty();
-      if (!bound_by_training) entries = recordUnusedInitializers(**graph, removals, patches);
-      if (nodes + entries > 0) changed.push_back(*graph);
-      result.nodes_removed += nodes;
-      result.entries_changed += entries;
-      ONYX_RETURN_IF_ERROR(patches.graphRecorded());
+    result.nodes_removed =
+        recordDeadNodes(graph, context.aggressive, context.callees(model), removals_, patches);
+    bool bound_by_training = &graph == model.graph && !model.training_info.empty();
+    if (!bound_by_training) {
+      result.entries_changed = recordUnusedInitializers(graph, removals_, patches);
     }
-    ONYX_RETURN_IF_ERROR(patches.commit());
+    if (result.changed()) changed_.push_back(&graph);
+    return result;
+  }
+
+  Status committed(Model& model, PassContext&, PassResult& result) override {
     // The declarations of removed values are not written, but the printer and readers of
     // the list still see them until the graph compacts.
-    for (Graph* graph : changed) graph->compact();
+    for (Graph* graph : changed_) graph->compact();
     result.entries_changed += removeUnusedFunctions(model);
     result.entries_changed += removeUnusedImports(model);
-    return result;
+    return Status::ok();
   }
 
  private:
@@ -199,6 +201,9 @@ class DeadCodePass final : public Pass {
     for (const std::string& domain : unused) removed += model.removeOpset(domain) ? 1 : 0;
     return removed;
   }
+
+  Removals removals_;            // of this run, across its graphs
+  std::vector<Graph*> changed_;  // the graphs this run removes from
 };
 
 }  // namespace

@@ -33,12 +33,13 @@ class InitializersNotInputsPass final : public passes_internal::RecordingGraphPa
   }
 
  protected:
-  void committed(Model& model, PassResult& result) override {
+  Status committed(Model& model, PassContext&, PassResult& result) override {
     if (result.changed() &&
         model.ir_version.value_or(kInitializersApartIrVersion) < kInitializersApartIrVersion) {
       model.ir_version = kInitializersApartIrVersion;
       ++result.entries_changed;
     }
+    return Status::ok();
   }
 
   Result<PassResult> recordGraph(Model&, Graph& graph, const GraphScope&, PassContext&,

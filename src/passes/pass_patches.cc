@@ -37,6 +37,7 @@ Result<PassResult> RecordingGraphPass::run(Model& model, PassContext& context) {
   forEachGraph(model, [&graphs](Graph& graph) { graphs.push_back(&graph); });
   PassPatches patches(model, context);
   PassResult total;
+  started();
   // Innermost first, as GraphPass: forEachGraph lists a graph before those its nodes hold.
   for (auto graph = graphs.rbegin(); graph != graphs.rend(); ++graph) {
     Result<PassResult> done =
@@ -46,7 +47,7 @@ Result<PassResult> RecordingGraphPass::run(Model& model, PassContext& context) {
     ONYX_RETURN_IF_ERROR(patches.graphRecorded());
   }
   ONYX_RETURN_IF_ERROR(patches.commit());
-  committed(model, total);
+  ONYX_RETURN_IF_ERROR(committed(model, context, total));
   return total;
 }
 

@@ -49,11 +49,13 @@ class RecordingGraphPass : public Pass {
   Result<PassResult> run(Model& model, PassContext& context) final;
 
  protected:
+  /// Called first in each run, for a pass that keeps state across the run's graphs.
+  virtual void started() {}
   virtual Result<PassResult> recordGraph(Model& model, Graph& graph, const GraphScope& scope,
                                          PassContext& context, PassPatches& patches) = 0;
   /// Called once every patch is applied, for what the model holds beside its graphs (an IR
-  /// version): edits that cannot fail, counted into `result`.
-  virtual void committed(Model&, PassResult&) {}
+  /// version, unused functions) and edits that are one step each: counted into `result`.
+  virtual Status committed(Model&, PassContext&, PassResult&) { return Status::ok(); }
 };
 
 }  // namespace onyx::passes_internal
