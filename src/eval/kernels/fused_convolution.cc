@@ -74,7 +74,11 @@ struct FusedConvolutionBound {
 };
 
 struct FusedConvolution::Cache
-    : OneDnnPrimitiveCache<PrimitiveKey, dnnl::convolution_forward, FusedConvolutionBound> {};
+    : OneDnnPrimitiveCache<PrimitiveKey, dnnl::convolution_forward, FusedConvolutionBound> {
+  // The call's key, made in place on every call so that its activations reuse their storage:
+  // comparing it with the kept key then allocates nothing.
+  PrimitiveKey probe;
+};
 
 FusedConvolution::FusedConvolution() = default;
 FusedConvolution::~FusedConvolution() = default;
@@ -192,22 +196,27 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
                         : std::ranges::equal(given, std::array<int64_t, 4>{n, m, oh, ow});
     if (!fits) return notHandled();
   }
-  PrimitiveKey key{.x = {n, c, h, w},
-                   .w = {m, c / g, kh, kw},
-                   .group = g,
-                   .strides = lifted(window.strides, 1),
-                   .dilations = lifted(window.dilations, 1),
-                   .pad_begin = lifted(window.pad_begin, 0),
-                   .pad_end = lifted(window.pad_end, 0),
-                   .bias = call.bias != nullptr,
-                   .residual = call.residual != nullptr,
-                   .threads = call.threads,
-                   .activations = call.activations};
+  const PrimitiveKey sizes{.x = {n, c, h, w},
+                           .w = {m, c / g, kh, kw},
+                           .group = g,
+                           .strides = lifted(window.strides, 1),
+                           .dilations = lifted(window.dilations, 1),
+                           .pad_begin = lifted(window.pad_begin, 0),
+                           .pad_end = lifted(window.pad_end, 0),
+                           .bias = call.bias != nullptr,
+                           .residual = call.residual != nullptr,
+                           .threads = call.threads,
+                           .activations = {}};
   bool overwriting = false;
   try {
     OpenMpThreads threads(call.threads);
     if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
     Cache& cache = *cache_;
+    PrimitiveKey& key = cache.probe;
+    std::vector<ConvolutionActivation> activations = std::move(key.activations);
+    key = sizes;
+    activations.assign(call.activations.begin(), call.activations.end());
+    key.activations = std::move(activations);
     memory::desc x_last({n, c, h, w}, kF32, Tag::nhwc);
     memory::desc bias({m}, kF32, Tag::x);
     memory::desc y_last({n, m, oh, ow}, kF32, Tag::nhwc);
