@@ -43,6 +43,25 @@ void Patch::discard() {
   edit_of_.clear();
 }
 
+Patch::Mark Patch::mark() const {
+  return {added_nodes_.size(),    values_.size(),  edits_.size(),
+          rewires_.size(),        removed_.size(), removed_initializers_.size(),
+          removed_inputs_.size(), renames_.size()};
+}
+
+void Patch::discardSince(const Mark& mark) {
+  for (size_t v = mark.values; v < values_.size(); ++v) added_values_.erase(values_[v].value);
+  for (size_t e = mark.edits; e < edits_.size(); ++e) edit_of_.erase(edits_[e].node);
+  added_nodes_.resize(mark.nodes);
+  values_.resize(mark.values);
+  edits_.resize(mark.edits);
+  rewires_.resize(mark.rewires);
+  removed_.resize(mark.removed);
+  removed_initializers_.resize(mark.removed_initializers);
+  removed_inputs_.resize(mark.removed_inputs);
+  renames_.resize(mark.renames);
+}
+
 // ---------------------------------------------------------------------------------------
 // Recording: nothing here touches the graph, only the arena.
 

@@ -275,15 +275,16 @@ const MatchContext& Match::context() const { return *state_.context; }
 
 // ---- RewriteBuilder ------------------------------------------------------------------------
 
-RewriteBuilder::RewriteBuilder(Model& model, Graph& graph, Node& anchor)
-    : model_(model), graph_(graph), anchor_(anchor) {}
+RewriteBuilder::RewriteBuilder(Patch& patch, Node& anchor)
+    : patch_(patch), anchor_(anchor), mark_(patch.mark()) {}
 
 Node& RewriteBuilder::add(std::string_view op_type, std::span<Value* const> inputs, size_t outputs,
                           std::string_view domain) {
-  Node* node = editor().createNode(graph_, op_type, inputs, outputs);
+  Node* node = patch_.addNode(op_type, inputs, outputs, &anchor_);
   if (!domain.empty()) node->domain = editor().arena().copy(domain);
-  node->insertBefore(&anchor_);
   nodes_.push_back(node);
+  reads_.insert(reads_.end(), inputs.begin(), inputs.end());
+  for (size_t o = 0; o < outputs; ++o) made_.push_back(node->output(o));
   return *node;
 }
 
@@ -293,33 +294,39 @@ Result<Value*> RewriteBuilder::constant(const Array& array, std::string_view hin
 
 Result<Value*> RewriteBuilder::constant(Tensor* tensor, std::string_view hint) {
   // Below IR 4 every initializer is also a graph input, which would change the interface.
-  if (&graph_ == model_.graph && model_.ir_version.value_or(4) >= 4) {
-    tensor->name = editor().uniqueName(graph_, hint);
-    Result<Value*> value = editor().addInitializer(graph_, tensor);
-    if (value) initializers_.push_back(*value);
+  Graph& graph = patch_.graph();
+  if (&graph == model().graph && model().ir_version.value_or(4) >= 4) {
+    tensor->name.reset();
+    Value* value = patch_.addInitializer(tensor);
+    patch_.nameAfter(value, hint);
+    made_.push_back(value);
     return value;
   }
-  // At the top of the graph, after the constants made before: a rewrite may point a matched
+  // At the top of the graph (the constants in the order made): a rewrite may point a matched
   // node that comes before the anchor at it, and a Constant reads nothing.
-  Node& node = *editor().createNode(graph_, "Constant", {}, 1);
-  if (last_constant_ != nullptr) {
-    node.insertAfter(last_constant_);
-  } else {
-    graph_.prependNode(&node);
-  }
-  last_constant_ = &node;
+  Node& node = *patch_.addNode("Constant", {}, 1, graph.firstNode());
   nodes_.push_back(&node);
   editor().setTensorAttr(&node, "value", tensor);
-  ONYX_RETURN_IF_ERROR(editor().rename(node.output(0), editor().uniqueName(graph_, hint)));
+  patch_.nameAfter(node.output(0), hint);
+  made_.push_back(node.output(0));
   return node.output(0);
 }
 
+void RewriteBuilder::setInput(Node& node, size_t index, Value* value) {
+  if (index >= patch_.inputCountAfter(&node)) patch_.resizeInputs(&node, index + 1);
+  patch_.setInput(&node, index, value);
+  reads_.push_back(value);
+}
+
+bool RewriteBuilder::made(const Value* value) const {
+  return std::find(made_.begin(), made_.end(), value) != made_.end();
+}
+
 void RewriteBuilder::discard() {
-  for (auto node = nodes_.rbegin(); node != nodes_.rend(); ++node) (void)(*node)->destroy();
+  patch_.discardSince(mark_);
   nodes_.clear();
-  last_constant_ = nullptr;
-  if (!initializers_.empty()) (void)graph_.removeInitializers(initializers_);
-  initializers_.clear();
+  made_.clear();
+  reads_.clear();
 }
 
 }  // namespace onyx

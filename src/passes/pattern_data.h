@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "onyx/ir/attribute_kind.h"
@@ -78,6 +79,13 @@ class MatchState {
   std::vector<Node*> nodes;                  // per pattern node
   std::vector<const Attribute*> attributes;  // per binding
   std::vector<const Dimension*> dims;        // per dim name
+  // The nodes the walk's earlier rewrites took (recorded, not applied yet): a match binds
+  // none of them, nor a value one computes. Null: none.
+  const std::unordered_set<const Node*>* settled = nullptr;
+
+  bool isSettled(const Node* node) const {
+    return settled != nullptr && node != nullptr && settled->count(node) != 0;
+  }
 };
 
 }  // namespace onyx

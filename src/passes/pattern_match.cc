@@ -14,6 +14,7 @@
 #include "onyx/ir/unique_names.h"
 #include "onyx/ops/registry.h"
 #include "passes/pass_helpers.h"
+#include "passes/pass_patches.h"
 #include "passes/pattern_data.h"
 
 namespace onyx {
@@ -164,7 +165,7 @@ class Matcher {
     if (entry.node == PatternData::kNoNode) {
       if (goal.value == nullptr && !entry.optional) return false;
       if (s_.value_bound[goal.pattern] == 0 && goal.value != nullptr &&
-          !valueChecks(entry, *goal.value)) {
+          (s_.isSettled(goal.value->producer()) || !valueChecks(entry, *goal.value))) {
         return false;
       }
       return bindValue(goal.pattern, goal.value) && solve();
@@ -270,7 +271,7 @@ class Matcher {
   bool bindNode(uint32_t index, Node& node) {
     if (s_.nodes[index] != nullptr) return s_.nodes[index] == &node && solve();
     const PatternData::NodeEntry& entry = s_.pattern->nodes[index];
-    if (node.graph() != s_.graph || node.opType() != entry.op_type ||
+    if (node.graph() != s_.graph || s_.isSettled(&node) || node.opType() != entry.op_type ||
         canonicalDomain(node.domainOrDefault()) != entry.domain) {
       return false;
     }
@@ -386,12 +387,48 @@ Status RuleSet::add(RewriteRule rule) {
 
 namespace {
 
-// Applies a match's rewrite: true when the graph changed, false when refused.
-Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model& model,
-                        Graph& graph, PassResult& result) {
+// The matched nodes a rewrite leaves unread: `replaced` outputs lose every reader; a
+// node's output still read by a node that stays, a graph output, a nested graph, the
+// builder's new nodes or a replacement keeps the node.
+std::vector<Node*> unreadAfter(const MatchState& state, const RewriteBuilder& builder,
+                               std::span<Value* const> replaced,
+                               std::span<Value* const> replacements) {
+  std::vector<Node*> gone;
+  auto isGone = [&gone](const Node* node) {
+    return std::find(gone.begin(), gone.end(), node) != gone.end();
+  };
+  auto contains = [](std::span<Value* const> values, const Value* value) {
+    return std::find(values.begin(), values.end(), value) != values.end();
+  };
+  auto stillRead = [&](const Value* value) {
+    if (value == nullptr || contains(replaced, value)) return false;
+    if (contains(builder.reads(), value) || contains(replacements, value)) return true;
+    for (const Use& use : value->uses()) {
+      if (use.user() == nullptr || !isGone(use.user())) return true;
+    }
+    return false;
+  };
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (Node* node : state.nodes) {
+      if (node == nullptr || node->graph() != state.graph || isGone(node)) continue;
+      bool read = false;
+      for (size_t o = 0; o < node->outputCount() && !read; ++o) read = stillRead(node->output(o));
+      if (!read) {
+        gone.push_back(node);
+        progress = true;
+      }
+    }
+  }
+  return gone;
+}
+
+// Records a match's rewrite in `patch`: true when it did, false when refused (with nothing
+// recorded).
+Result<bool> recordMatch(const RewriteRule& rule, const MatchState& state, Patch& patch,
+                         std::unordered_set<const Node*>& settled, PassResult& result) {
   Match match(state);
-  Node& anchor = match.anchor();
-  RewriteBuilder builder(model, graph, anchor);
+  RewriteBuilder builder(patch, match.anchor());
   std::vector<Value*> replacements = rule.rewrite(match, builder);
   if (replacements.empty()) {
     builder.discard();
@@ -407,14 +444,18 @@ Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model&
   // An output that is an interface keeps its name: its replacement takes it, so it must be
   // a node's output of this graph, no output itself, and replace no other such output.
   std::vector<std::pair<Value*, std::string_view>> renames;
+  std::vector<Value*> replaced;
   for (size_t o = 0; o < outputs.size(); ++o) {
     Value* old = state.values[outputs[o]];
     Value* replacement = replacements[o];
-    if (old == nullptr || old == replacement || !passes_internal::isOutput(*old)) continue;
+    if (old == nullptr || old == replacement) continue;
+    replaced.push_back(old);
+    if (!passes_internal::isOutput(*old)) continue;
     bool taken = false;
     for (const auto& [value, name] : renames) taken = taken || value == replacement;
     if (replacement == nullptr || replacement->producer() == nullptr ||
-        replacement->graph() != old->graph() || passes_internal::isOutput(*replacement) || taken) {
+        (!builder.made(replacement) && replacement->graph() != old->graph()) ||
+        passes_internal::isOutput(*replacement) || taken) {
       builder.discard();
       return false;
     }
@@ -422,51 +463,39 @@ Result<bool> applyMatch(const RewriteRule& rule, const MatchState& state, Model&
   }
   for (size_t o = 0; o < outputs.size(); ++o) {
     Value* old = state.values[outputs[o]];
-    if (old != nullptr && old != replacements[o]) old->replaceAllUsesWith(replacements[o]);
+    if (old != nullptr && old != replacements[o]) patch.replaceAllUsesWith(old, replacements[o]);
   }
-  size_t removed = 0;
-  for (bool progress = true; progress;) {
-    progress = false;
-    for (Node* node : state.nodes) {
-      if (node->graph() == &graph && !node->hasUses() && node->destroy().isOk()) {
-        ++removed;
-        progress = true;
-      }
-    }
-  }
+  std::vector<Node*> gone = unreadAfter(state, builder, replaced, replacements);
+  for (Node* node : gone) patch.removeNode(node);
   for (const auto& [value, name] : renames) {
-    Status renamed = GraphEditor(model).rename(value, name);
-    if (!renamed.isOk()) {
-      return Status(ErrorCode::kInternal, "rule " + quoted(rule.name) + " left output " +
-                                              quoted(name) +
-                                              " in use: " + std::string(renamed.message()));
+    if (builder.made(value)) {
+      patch.nameValue(value, name);
+    } else {
+      patch.renameValue(value, name);
     }
   }
+  for (Node* node : state.nodes) settled.insert(node);
   result.nodes_added += builder.nodesAdded();
-  result.nodes_removed += removed;
-  if (builder.nodesAdded() == 0 && removed == 0) ++result.nodes_rewritten;
+  result.nodes_removed += gone.size();
+  if (builder.nodesAdded() == 0 && gone.empty()) ++result.nodes_rewritten;
   return true;
 }
 
 }  // namespace
 
-Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, PassContext& context) const {
-  return applyTo(model, graph, scopeOf(model, graph), context);
-}
-
-Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, const GraphScope& scope,
-                                    PassContext& context) const {
+Result<PassResult> RuleSet::record(Patch& patch, const GraphScope& scope,
+                                   PassContext& context) const {
   PassResult result;
   if (index_->rules.empty()) return result;
-  GraphMatchContext match_context(model, scope, context);
+  Graph& graph = patch.graph();
+  GraphMatchContext match_context(patch.model(), scope, context);
+  std::unordered_set<const Node*> settled;
   MatchState state;
   state.context = &match_context;
   state.graph = &graph;
+  state.settled = &settled;
   Matcher matcher(state, scope);
-  // The nodes as they are now: a rewrite removes nodes before the one it is at.
-  std::vector<Node*> nodes(graph.nodes().begin(), graph.nodes().end());
-  for (Node* node : nodes) {
-    if (node->graph() != &graph) continue;
+  for (Node* node : graph.nodes()) {
     auto found = index_->by_op.find(node->opType());
     if (found == index_->by_op.end()) continue;
     for (uint32_t r : found->second) {
@@ -475,11 +504,24 @@ Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, const GraphScope
       if (!matcher.matchAt(*node)) continue;
       Match match(state);
       if (rule.check && !rule.check(match)) continue;
-      Result<bool> applied = applyMatch(rule, state, model, graph, result);
-      if (!applied) return applied.status();
-      if (*applied) break;
+      Result<bool> recorded = recordMatch(rule, state, patch, settled, result);
+      if (!recorded) return recorded.status();
+      if (*recorded) break;
     }
   }
+  return result;
+}
+
+Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, PassContext& context) const {
+  return applyTo(model, graph, scopeOf(model, graph), context);
+}
+
+Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, const GraphScope& scope,
+                                    PassContext& context) const {
+  Patch patch(model, graph);
+  Result<PassResult> result = record(patch, scope, context);
+  if (!result) return result;
+  ONYX_RETURN_IF_ERROR(patch.apply());
   return result;
 }
 
@@ -487,7 +529,7 @@ Result<PassResult> RuleSet::applyTo(Model& model, Graph& graph, const GraphScope
 
 namespace {
 
-class RewritePass final : public GraphPass {
+class RewritePass final : public passes_internal::RecordingGraphPass {
  public:
   RewritePass(std::string name, std::string summary, RuleSet rules)
       : name_(std::move(name)), summary_(std::move(summary)), rules_(std::move(rules)) {}
@@ -497,9 +539,10 @@ class RewritePass final : public GraphPass {
   Preserves preserves() const override { return Preserves::kNodeOrder; }
 
  protected:
-  Result<PassResult> runOnGraph(Model& model, Graph& graph, const GraphScope& scope,
-                                PassContext& context) override {
-    return rules_.applyTo(model, graph, scope, context);
+  Result<PassResult> recordGraph(Model&, Graph& graph, const GraphScope& scope,
+                                 PassContext& context,
+                                 passes_internal::PassPatches& patches) override {
+    return rules_.record(patches.of(graph), scope, context);
   }
 
  private:

@@ -106,6 +106,26 @@ TEST(Patch, AppliedVerifiesAndDoesEveryEdit) {
   EXPECT_EQ(printModel(reread), printModel(model));
 }
 
+TEST(Patch, WhatIsRecordedAfterAMarkCanBeForgottenAlone) {
+  Model model = sourceModel();
+  Patch patch(model, *model.graph);
+  Node* relu = nodeNamed(*model.graph, "relu");
+  Node* add = nodeNamed(*model.graph, "add");
+  Node* sqrt = patch.addNode("Sqrt", {relu->output(0)}, 1, add);
+  Patch::Mark mark = patch.mark();
+  // Everything recordEverything does, then taken back.
+  recordEverything(model, patch);
+  patch.setOperator(add, "", "Sub");
+  patch.discardSince(mark);
+  patch.setInput(add, 0, sqrt->output(0));
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_TRUE(testing::verified(model));
+  EXPECT_EQ(testing::opTypes(*model.graph), "Relu Neg Sqrt Add If");
+  EXPECT_EQ(model.graph->names().find("two"), nullptr);
+  EXPECT_EQ(add->input(1)->name(), "w");
+}
+
 void expectRefused(Model& model, Patch& patch, std::string_view what) {
   std::string before = testing::bytesOf(model);
   Status applied = patch.apply();

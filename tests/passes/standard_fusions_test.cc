@@ -195,6 +195,33 @@ TEST(StandardFusions, InASubgraphTheFoldedWeightsAreConstantNodes) {
   EXPECT_EQ(branch.outputs[0]->bound()->name(), "o");
 }
 
+TEST(StandardFusions, FailingHalfWayLeavesTheModelAsItWas) {
+  // A fold in the branch (recorded first: graphs go innermost first), then one in the main
+  // graph: a failure after the first leaves both undone.
+  testing::expectAllOrNothing(
+      kHeader + "g (float[1,2,4,4] x, bool c) => (float[1,3,4,4] y, float[1,3,4,4] z) " +
+          "<float[3,2,1,1] w = {" + numbers(6) + "}, " + batchNormParameters(3) + "> {\n" +
+          "  y = If(c) <then_branch = t () => (float[1,3,4,4] o) {\n" +
+          "      k = Conv(x, w)\n      o = BatchNormalization(k, g, b, m, v)\n    },\n" +
+          "    else_branch = e () => (float[1,3,4,4] p) { p = Conv(x, w) }>\n" +
+          "  u = Conv(x, w)\n  z = BatchNormalization(u, g, b, m, v)\n}",
+      "standard-fusions");
+}
+
+TEST(StandardFusions, OneWalkRecordsMatchesThatDoNotOverlapAndLeavesTheRestToTheNext) {
+  // Two chains: Conv, Mul, Add folds in two walks (the Add's match reads the Mul's output,
+  // which the first walk's rewrite replaces); the two Convs fold in the same walk.
+  std::string text = kHeader + "g (float[1,2,4,4] x) => (float[1,3,4,4] y, float[1,3,4,4] z) " +
+                     "<float[3,2,1,1] w = {" + numbers(6) + "}, float[1,3,1,1] s = {" +
+                     numbers(3, 1) + "}, float[1,3,1,1] a = {" + numbers(3, 2) + "}> {\n" +
+                     "  t = Conv(x, w)\n  m = Mul(t, s)\n  y = Add(m, a)\n" +
+                     "  u = Conv(x, w)\n  z = Mul(u, s)\n}";
+  auto done = optimizeChecked(text, {"standard-fusions", "dead-code"}, image(), false, kFused);
+  EXPECT_EQ(opTypes(*done.model.graph), "Conv Conv");
+  EXPECT_EQ(done.model.graph->outputs[0]->bound()->name(), "y");
+  EXPECT_EQ(done.model.graph->outputs[1]->bound()->name(), "z");
+}
+
 TEST(StandardFusions, LargeWeightsAreComputedWhenReadOrWrittenNotHeld) {
   // 512 x 512 floats: 1 MiB, the size from which folded weights are computed on demand. The
   // MatMul and its BatchNormalization become a Gemm, and the Mul after it scales the same

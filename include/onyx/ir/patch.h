@@ -125,6 +125,18 @@ class Patch {
   /// apply() does the same.
   void discard();
 
+  /// How far the recording has got, for discardSince().
+  struct Mark {
+    size_t nodes = 0, values = 0, edits = 0, rewires = 0, removed = 0, removed_initializers = 0,
+           removed_inputs = 0, renames = 0;
+  };
+  Mark mark() const;
+  /// Forgets the edits recorded since `mark` (taken from this patch, with no apply() or
+  /// discard() since): the part of a larger recording that turned out not to be wanted, as a
+  /// rewrite that declines. The change of a node's operator or attributes recorded before the
+  /// mark stays whole, even where it was added to after it.
+  void discardSince(const Mark& mark);
+
   /// applyAll's patches, each of another graph of one model, applied all or none: every patch
   /// is checked as apply() checks it, and the names given with nameValue() (or by a named
   /// initializer) must differ between patches of graphs where one encloses the other. A value

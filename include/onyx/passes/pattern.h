@@ -35,8 +35,9 @@
 // each output reads its replacement instead; then the matched nodes nothing reads any more
 // are removed. A pattern output that is a graph (or function, or subgraph) output keeps its
 // name: its replacement, which must then be computed by a node of the graph and be no output
-// itself, is renamed to it; otherwise the rewrite is refused and what the rewrite built is
-// removed again, leaving the graph as it was.
+// itself, is renamed to it; otherwise the rewrite is refused and what it recorded forgotten.
+// All of it is recorded in a Patch, applied once the walk (or the pass's run) is over: a
+// run that fails half-way leaves the model as it was.
 #pragma once
 
 #include <cstddef>
@@ -55,6 +56,7 @@
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph_scope.h"
 #include "onyx/ir/model.h"
+#include "onyx/ir/patch.h"
 #include "onyx/passes/pass.h"
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).
@@ -223,20 +225,23 @@ class Match {
   const MatchState& state_;
 };
 
-/// Builds a replacement in the anchor's graph, just before the anchor. What it adds is
-/// removed again when the rewrite is refused.
+/// Records a replacement in the patch of the anchor's graph (onyx/ir/patch.h): nothing
+/// changes until the pass applies the patch, with every other rewrite of its run. What a
+/// declined rewrite recorded is forgotten again.
 class RewriteBuilder {
  public:
-  RewriteBuilder(Model& model, Graph& graph, Node& anchor);
+  RewriteBuilder(Patch& patch, Node& anchor);
   RewriteBuilder(const RewriteBuilder&) = delete;
   RewriteBuilder& operator=(const RewriteBuilder&) = delete;
 
-  Model& model() { return model_; }
-  Graph& graph() { return graph_; }
-  GraphEditor editor() { return GraphEditor(model_); }
+  Model& model() { return patch_.model(); }
+  Graph& graph() { return patch_.graph(); }
+  /// For the arena and for the attributes of the nodes add() makes.
+  GraphEditor editor() { return GraphEditor(patch_.model()); }
 
   /// A new node of `op_type` (in `domain`) reading `inputs`, with `outputs` outputs named
-  /// after the op type, placed before the anchor.
+  /// after the op type, placed before the anchor. Its inputs are the patch's: the node reads
+  /// them once applied (until then, node.input() is null; readsOf() tells).
   Node& add(std::string_view op_type, std::span<Value* const> inputs, size_t outputs = 1,
             std::string_view domain = {});
   Node& add(std::string_view op_type, std::initializer_list<Value*> inputs, size_t outputs = 1,
@@ -251,17 +256,26 @@ class RewriteBuilder {
   /// The same for a tensor already in the model's arena (held as given; its name is set).
   Result<Value*> constant(Tensor* tensor, std::string_view hint);
 
+  /// Changes a matched node in place: input `index` reads `value` (slots are added up to it).
+  void setInput(Node& node, size_t index, Value* value);
+  /// The stand-in that takes the attributes a matched node gains (Patch::attributesFor).
+  Node& attributesFor(Node& node) { return patch_.attributesFor(&node); }
+
   size_t nodesAdded() const { return nodes_.size(); }
-  /// Removes what was added (nothing reads it yet).
+  /// Whether `value` is one this builder made (an output of add() or a constant).
+  bool made(const Value* value) const;
+  /// The values the builder's nodes and in-place inputs read.
+  std::span<Value* const> reads() const { return reads_; }
+  /// Forgets what was recorded.
   void discard();
 
  private:
-  Model& model_;
-  Graph& graph_;
+  Patch& patch_;
   Node& anchor_;
+  Patch::Mark mark_;
   std::vector<Node*> nodes_;
-  std::vector<Value*> initializers_;
-  Node* last_constant_ = nullptr;
+  std::vector<Value*> made_;
+  std::vector<Value*> reads_;
 };
 
 /// A pattern, an optional further check, and what replaces a match.
@@ -271,8 +285,8 @@ struct RewriteRule {
   /// Further conditions on a match; null: none.
   std::function<bool(const Match& match)> check;
   /// One replacement value per pattern output, in order; an empty vector declines. A rewrite
-  /// may change matched nodes in place (point a Conv at new weights) only once it is sure to
-  /// return values, and then only at values defined before them or constants (nodes made by
+  /// may change matched nodes in place (RewriteBuilder::setInput, attributesFor: point a Conv
+  /// at new weights), at values defined before them or constants (nodes made by
   /// RewriteBuilder::add come just before the anchor); it must not read the pattern's outputs.
   std::function<std::vector<Value*>(const Match& match, RewriteBuilder& builder)> rewrite;
 };
@@ -291,12 +305,17 @@ class RuleSet {
   size_t size() const;
 
   /// One walk over `graph` (not the graphs nested in it) in node order, rewriting each
-  /// match. Rewrites that a rewrite makes possible at earlier nodes wait for the next walk
-  /// (a RewritePass in a PassManager walks to a fixed point).
+  /// match, applied together at its end (all or none). The walk sees the graph as it was:
+  /// a match that would take a node an earlier rewrite took, or read what such a node
+  /// computes, waits for the next walk, as do rewrites that a rewrite makes possible (a
+  /// RewritePass in a PassManager walks to a fixed point).
   Result<PassResult> applyTo(Model& model, Graph& graph, PassContext& context) const;
   /// The same, where the caller has the graph's scope (scopeOf) already.
   Result<PassResult> applyTo(Model& model, Graph& graph, const GraphScope& scope,
                              PassContext& context) const;
+  /// The same walk over the graph of `patch`, recorded in it and not applied: the caller
+  /// applies it, alone or with the patches of other graphs (applyAll).
+  Result<PassResult> record(Patch& patch, const GraphScope& scope, PassContext& context) const;
 
  private:
   struct Index;

@@ -14,21 +14,18 @@ namespace onyx::passes_internal {
 
 namespace {
 
-// Folds `bn` into `node`'s weights and bias: its output then computes bn's. False, with
-// nothing changed, when it cannot.
-bool foldInto(Node& node, const Node& bn, RewriteBuilder& builder, const MatchContext& context) {
-  std::optional<Channels> channels = channelsOf(node, context);
-  if (!channels) return false;
+// The per-channel map `bn` computes: null when it cannot be known.
+std::optional<ops::nn::ChannelAffine> affineOf(const Node& bn, const Channels& channels,
+                                               const MatchContext& context) {
   std::vector<Array> parameters;
   for (size_t i = 1; i < 5; ++i) {
     Result<Array> array = arrayFromTensor(*context.constantOf(bn.input(i)));
-    if (!array) return false;
+    if (!array) return std::nullopt;
     parameters.push_back(std::move(*array));
   }
   double epsilon = bn.floatAttr("epsilon").value_or(1e-5f);
-  std::optional<ops::nn::ChannelAffine> affine = ops::nn::batchNormAffine(
-      parameters[0], parameters[1], parameters[2], parameters[3], epsilon, channels->count);
-  return affine && foldChannels(node, builder, context, affine->scale, affine->shift);
+  return ops::nn::batchNormAffine(parameters[0], parameters[1], parameters[2], parameters[3],
+                                  epsilon, channels.count);
 }
 
 bool foldable(const Node& bn, const MatchContext& context) {
@@ -53,7 +50,13 @@ RewriteRule batchNormInto(std::string_view op_type) {
   rule.rewrite = [weighted, batch_norm](const Match& match,
                                         RewriteBuilder& builder) -> std::vector<Value*> {
     Node& node = *match.node(weighted);
-    if (!foldInto(node, *match.node(batch_norm), builder, match.context())) return {};
+    std::optional<Channels> channels = channelsOf(node, node.input(1), match.context());
+    if (!channels) return {};
+    std::optional<ops::nn::ChannelAffine> affine =
+        affineOf(*match.node(batch_norm), *channels, match.context());
+    if (!affine || !foldChannels(node, builder, match.context(), affine->scale, affine->shift)) {
+      return {};
+    }
     return {node.output(0)};
   };
   return rule;
@@ -63,10 +66,11 @@ RewriteRule batchNormIntoMatMul() {
   Pattern pattern;
   PatternValue a = pattern.var("a").rank(2);
   PatternValue b = pattern.var("b").constant().rank(2);
+  PatternNode product = pattern.op("MatMul", {a, b});
   PatternNode batch_norm =
       pattern
-          .op("BatchNormalization", {pattern.op("MatMul", {a, b}), pattern.var("gamma"),
-                                     pattern.var("beta"), pattern.var("mean"), pattern.var("var")})
+          .op("BatchNormalization", {product, pattern.var("gamma"), pattern.var("beta"),
+                                     pattern.var("mean"), pattern.var("var")})
           .anyOtherAttributes();
   RewriteRule rule;
   rule.name = "batch-norm-into-MatMul";
@@ -74,12 +78,19 @@ RewriteRule batchNormIntoMatMul() {
   rule.check = [batch_norm](const Match& match) {
     return match.context().opset() >= 7 && foldable(*match.node(batch_norm), match.context());
   };
-  rule.rewrite = [a, b, batch_norm](const Match& match,
-                                    RewriteBuilder& builder) -> std::vector<Value*> {
-    // A new Gemm (which the builder removes again when the fold declines).
-    Node& gemm = builder.add("Gemm", {match.value(a), match.value(b)});
-    if (!foldInto(gemm, *match.node(batch_norm), builder, match.context())) return {};
-    return {gemm.output(0)};
+  rule.rewrite = [a, b, product, batch_norm](const Match& match,
+                                             RewriteBuilder& builder) -> std::vector<Value*> {
+    // The MatMul's B, folded, is a Gemm's weights.
+    Node& matmul = *match.node(product);
+    std::optional<Channels> channels = channelsOf(matmul, match.value(b), match.context());
+    if (!channels) return {};
+    std::optional<ops::nn::ChannelAffine> affine =
+        affineOf(*match.node(batch_norm), *channels, match.context());
+    if (!affine) return {};
+    std::optional<WeightedInputs> folded = foldedInputs(
+        matmul, {match.value(b), nullptr}, builder, match.context(), affine->scale, affine->shift);
+    if (!folded) return {};
+    return {builder.add("Gemm", {match.value(a), folded->weights, folded->bias}).output(0)};
   };
   return rule;
 }

@@ -162,16 +162,16 @@ PatternNode weightedNode(Pattern& pattern, std::string_view op_type) {
       .anyOtherAttributes();
 }
 
-std::optional<Channels> channelsOf(const Node& node, const MatchContext& context) {
-  if (node.inputCount() < 2) return std::nullopt;
-  std::optional<std::vector<int64_t>> shape = knownShape(node.input(1), context);
+std::optional<Channels> channelsOf(const Node& node, const Value* weights,
+                                   const MatchContext& context) {
+  std::optional<std::vector<int64_t>> shape = knownShape(weights, context);
   if (!shape || shape->size() < 2) return std::nullopt;
   std::string_view op = node.opType();
   if (op == "Conv") return Channels{(*shape)[0], shape->size()};
   if (op == "ConvTranspose") {
     return Channels{(*shape)[1] * node.intAttr("group").value_or(1), shape->size()};
   }
-  if (op == "Gemm" && shape->size() == 2) {
+  if ((op == "Gemm" || op == "MatMul") && shape->size() == 2) {
     bool transposed = node.intAttr("transB").value_or(0) != 0;
     return Channels{transposed ? (*shape)[0] : (*shape)[1], 2};
   }
@@ -188,64 +188,75 @@ bool broadcastsPerChannel(std::span<const int64_t> constant, const Channels& cha
   return true;
 }
 
-bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& context,
-                  std::span<const double> scale, std::span<const double> shift) {
-  std::optional<Channels> channels = channelsOf(node, context);
-  if (!channels || channels->count <= 0) return false;
+std::optional<WeightedInputs> foldedInputs(const Node& node, WeightedInputs inputs,
+                                           RewriteBuilder& builder, const MatchContext& context,
+                                           std::span<const double> scale,
+                                           std::span<const double> shift) {
+  std::optional<Channels> channels = channelsOf(node, inputs.weights, context);
+  if (!channels || channels->count <= 0) return std::nullopt;
   size_t count = static_cast<size_t>(channels->count);
   if ((!scale.empty() && scale.size() != count) || (!shift.empty() && shift.size() != count)) {
-    return false;
+    return std::nullopt;
   }
-  Value* weights = node.input(1);
-  Value* bias = node.inputCount() > 2 ? node.input(2) : nullptr;
-  std::optional<int32_t> type = context.elemTypeOf(*weights);
+  std::optional<int32_t> type = context.elemTypeOf(*inputs.weights);
   if (type != static_cast<int32_t>(ElementType::kFloat) &&
       type != static_cast<int32_t>(ElementType::kDouble)) {
-    return false;
+    return std::nullopt;
   }
   // New weights when the scale is not 1.
   Tensor* new_weights = nullptr;
   if (!scale.empty()) {
-    const Tensor* old = context.constantOf(weights);
-    if (old == nullptr) return false;
+    const Tensor* old = context.constantOf(inputs.weights);
+    if (old == nullptr) return std::nullopt;
     new_weights = scaledWeights(node, *old, builder.editor(), scale, channels->count);
-    if (new_weights == nullptr) return false;
+    if (new_weights == nullptr) return std::nullopt;
   }
   // The bias: b * beta * scale + shift (Gemm's beta goes into the new C, and becomes 1).
-  bool gemm = node.opType() == "Gemm";
-  double beta = gemm ? node.floatAttr("beta").value_or(1.0f) : 1.0;
+  double beta = node.opType() == "Gemm" ? node.floatAttr("beta").value_or(1.0f) : 1.0;
   std::optional<Array> new_bias;
-  if (bias != nullptr) {
-    std::optional<Array> old = constantArray(bias, context);
-    if (!old) return false;
+  if (inputs.bias != nullptr) {
+    std::optional<Array> old = constantArray(inputs.bias, context);
+    if (!old) return std::nullopt;
     std::optional<std::pair<Array, ChannelLayout>> laid = biasOf(*old, channels->count);
-    if (!laid) return false;
+    if (!laid) return std::nullopt;
     std::vector<double> bias_scale(count, beta);
     for (size_t c = 0; c < scale.size(); ++c) bias_scale[c] *= scale[c];
     new_bias = ops::nn::mapChannels(laid->first, laid->second, bias_scale, shift);
-    if (!new_bias) return false;
+    if (!new_bias) return std::nullopt;
   } else if (!shift.empty()) {
     Array zeros(static_cast<ElementType>(*type), {channels->count});
     std::vector<double> ones(count, 1.0);
     std::fill(zeros.bytes().begin(), zeros.bytes().end(), std::byte{0});
     new_bias = ops::nn::mapChannels(zeros, ops::nn::biasLayout(1, channels->count), ones, shift);
-    if (!new_bias) return false;
+    if (!new_bias) return std::nullopt;
   }
+  WeightedInputs folded = inputs;
   if (new_weights != nullptr) {
-    Result<Value*> made = builder.constant(new_weights, weights->name());
-    if (!made) return false;
-    node.setInput(1, *made);
+    Result<Value*> made = builder.constant(new_weights, inputs.weights->name());
+    if (!made) return std::nullopt;
+    folded.weights = *made;
   }
   if (new_bias) {
-    std::string_view hint = bias != nullptr ? bias->name() : std::string_view("bias");
+    std::string_view hint = inputs.bias != nullptr ? inputs.bias->name() : std::string_view("bias");
     Result<Value*> made = builder.constant(*new_bias, hint);
-    if (!made) return false;
-    if (node.inputCount() > 2) {
-      node.setInput(2, *made);
-    } else {
-      builder.editor().addInput(&node, *made);
+    if (!made) return std::nullopt;
+    folded.bias = *made;
+  }
+  return folded;
+}
+
+bool foldChannels(Node& node, RewriteBuilder& builder, const MatchContext& context,
+                  std::span<const double> scale, std::span<const double> shift) {
+  if (node.inputCount() < 2) return false;
+  WeightedInputs inputs{node.input(1), node.inputCount() > 2 ? node.input(2) : nullptr};
+  std::optional<WeightedInputs> folded = foldedInputs(node, inputs, builder, context, scale, shift);
+  if (!folded) return false;
+  if (folded->weights != inputs.weights) builder.setInput(node, 1, folded->weights);
+  if (folded->bias != inputs.bias) {
+    builder.setInput(node, 2, folded->bias);
+    if (node.opType() == "Gemm" && node.floatAttr("beta").value_or(1.0f) != 1.0f) {
+      builder.editor().setFloatAttr(&builder.attributesFor(node), "beta", 1.0f);
     }
-    if (gemm && beta != 1.0) builder.editor().setFloatAttr(&node, "beta", 1.0f);
   }
   return true;
 }

@@ -38,7 +38,7 @@ RewriteRule constantInto(std::string_view op_type, Fold fold) {
   rule.rewrite = [weighted, constant, fold](const Match& match,
                                             RewriteBuilder& builder) -> std::vector<Value*> {
     Node& node = *match.node(weighted);
-    std::optional<Channels> channels = channelsOf(node, match.context());
+    std::optional<Channels> channels = channelsOf(node, node.input(1), match.context());
     const Tensor* tensor = match.context().constantOf(match.value(constant));
     std::vector<int64_t> dims(tensor->dims.begin(), tensor->dims.end());
     if (!channels || !broadcastsPerChannel(dims, *channels)) return {};
