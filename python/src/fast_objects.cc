@@ -85,11 +85,11 @@ std::string setterText(PyObject* given, const char* what) {
 // ---- onyx.Node -----------------------------------------------------------------------------
 
 PyObject* nodeOpType(PyObject* self, void*) {
-  return guarded([&] { return textOrError(liveNode(refOf<Node>(self))->opType()); }, nullptr);
+  return guarded([&] { return sharedText(liveNode(refOf<Node>(self))->opType()); }, nullptr);
 }
 
 PyObject* nodeDomain(PyObject* self, void*) {
-  return guarded([&] { return textOrError(liveNode(refOf<Node>(self))->domainOrDefault()); },
+  return guarded([&] { return sharedText(liveNode(refOf<Node>(self))->domainOrDefault()); },
                  nullptr);
 }
 
