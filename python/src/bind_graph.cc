@@ -12,6 +12,7 @@
 #include "arrays.h"
 #include "bindings.h"
 #include "graph_objects.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/function.h"
@@ -164,9 +165,9 @@ void setAttribute(const Ref<Node>& ref, const std::string& name, py::handle valu
     }
     if (items.size() == 0) {
       throw py::value_error(fmt::format(
-          "attribute '{}': an empty list does not say its kind; remove the attribute or give "
+          "attribute {}: an empty list does not say its kind; remove the attribute or give "
           "at least one element",
-          name));
+          onyx::quoted(name)));
     }
     if (all_ints) {
       edit.setIntsAttr(node, name, items.cast<std::vector<int64_t>>());
@@ -181,11 +182,13 @@ void setAttribute(const Ref<Node>& ref, const std::string& name, py::handle valu
       for (py::handle item : items) list.push_back(tensorIn(holder, item));
       edit.setTensorsAttr(node, name, list);
     } else {
-      throw py::type_error(fmt::format(
-          "attribute '{}': a list attribute holds ints, floats, strings or onyx.Tensors", name));
+      throw py::type_error(
+          fmt::format("attribute {}: a list attribute holds ints, floats, strings or onyx.Tensors",
+                      onyx::quoted(name)));
     }
   } else {
-    throw py::type_error(fmt::format("attribute '{}': onyx cannot make an attribute of a {}", name,
+    throw py::type_error(fmt::format("attribute {}: onyx cannot make an attribute of a {}",
+                                     onyx::quoted(name),
                                      std::string(py::str(value.get_type().attr("__name__")))));
   }
   ref.changed();
@@ -289,8 +292,8 @@ void setTensorType(const Ref<Value>& ref, Value* value, std::optional<int32_t> e
   const Type* declared = value->type();
   if (declared != nullptr && declared->kind != Type::Kind::kTensor &&
       declared->kind != Type::Kind::kNone) {
-    raiseValueError(fmt::format("'{}' is declared {}: dtype and shape are a tensor's; set its type",
-                                value->name(), printType(*declared)));
+    raiseValueError(fmt::format("{} is declared {}: dtype and shape are a tensor's; set its type",
+                                onyx::quoted(value->name()), printType(*declared)));
   }
   GraphEditor edit(ref.model());
   Type* type = dims ? edit.tensorType(elem_type.value_or(0), std::span<const Dim>(*dims))
@@ -612,7 +615,7 @@ void bindGraphs(py::module_& module) {
             for (Node* node : graph->nodes()) {
               if (node->nameOrEmpty() == name) return Ref<Node>(ref.holder, node);
             }
-            throw py::key_error(fmt::format("no node named '{}' in this graph", name));
+            throw py::key_error(fmt::format("no node named {} in this graph", onyx::quoted(name)));
           },
           py::arg("index_or_name"), "The node at an index of the node list, or named so.")
       .def(
@@ -637,8 +640,8 @@ void bindGraphs(py::module_& module) {
             }
             for (Value* read : reads) {
               if (read != nullptr && graph->lookup(read->name()) != read) {
-                raiseValueError(
-                    fmt::format("the value '{}' is not visible from this graph", read->name()));
+                raiseValueError(fmt::format("the value {} is not visible from this graph",
+                                            onyx::quoted(read->name())));
               }
             }
             Node* node = GraphEditor(ref.model()).createNode(*graph, op_type, reads, outputs);
@@ -714,7 +717,8 @@ void bindGraphs(py::module_& module) {
            [](const Ref<Graph>& ref) {
              const Graph& graph = *ref.ptr;
              if (graph.name)
-               return fmt::format("<onyx.Graph '{}' nodes={}>", *graph.name, graph.nodeCount());
+               return fmt::format("<onyx.Graph {} nodes={}>", onyx::quoted(*graph.name),
+                                  graph.nodeCount());
              return fmt::format("<onyx.Graph nodes={}>", graph.nodeCount());
            })
       .def("__eq__", [](const Ref<Graph>& a, const Ref<Graph>& b) { return a.ptr == b.ptr; })
@@ -775,9 +779,10 @@ void bindFunctions(py::module_& module) {
       .def("__repr__", [](const Ref<Function>& ref) {
         const Function& function = *ref.ptr;
         if (function.domainOrEmpty().empty())
-          return fmt::format("<onyx.Function '{}'>", function.nameOrEmpty());
-        return fmt::format("<onyx.Function '{}.{}'>", function.domainOrEmpty(),
-                           function.nameOrEmpty());
+          return fmt::format("<onyx.Function {}>", onyx::quoted(function.nameOrEmpty()));
+        return fmt::format(
+            "<onyx.Function {}>",
+            onyx::quoted(fmt::format("{}.{}", function.domainOrEmpty(), function.nameOrEmpty())));
       });
 }
 

@@ -13,6 +13,7 @@
 #include "arrays.h"
 #include "bindings.h"
 #include "onyx/core/cpu_tier.h"
+#include "onyx/core/quote.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/constant_value.h"
 
@@ -104,8 +105,8 @@ class Session {
       const auto text = name.cast<std::string>();
       auto found = std::find(output_names_.begin(), output_names_.end(), text);
       if (found == output_names_.end()) {
-        throw py::value_error(fmt::format("the model has no output '{}'; its outputs: {}", text,
-                                          fmt::join(output_names_, ", ")));
+        throw py::value_error(fmt::format("the model has no output {}; its outputs: {}",
+                                          onyx::quoted(text), fmt::join(output_names_, ", ")));
       }
       indices.push_back(static_cast<size_t>(found - output_names_.begin()));
     }
@@ -124,15 +125,15 @@ class Session {
       if (input == inputs_.end()) {
         std::vector<std::string> names;
         for (const Input& known : inputs_) names.push_back(known.name);
-        throw py::value_error(fmt::format("the model has no input '{}'; its inputs: {}", name,
-                                          fmt::join(names, ", ")));
+        throw py::value_error(fmt::format("the model has no input {}; its inputs: {}",
+                                          onyx::quoted(name), fmt::join(names, ", ")));
       }
       values.push_back(
-          {name, valueOfPython(item.second, input->type, fmt::format("input '{}'", name))});
+          {name, valueOfPython(item.second, input->type, "input " + onyx::quoted(name))});
     }
     for (const Input& input : inputs_) {
       if (input.has_default || feeds.contains(py::str(input.name))) continue;
-      throw py::value_error(fmt::format("no value for the input '{}'", input.name));
+      throw py::value_error(fmt::format("no value for the input {}", onyx::quoted(input.name)));
     }
     return values;
   }

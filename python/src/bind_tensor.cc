@@ -7,6 +7,7 @@
 
 #include "arrays.h"
 #include "bindings.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/tensor_data.h"
@@ -22,7 +23,7 @@ std::string tensorRepr(const Ref<Tensor>& ref) {
   const Tensor& tensor = *ref.ptr;
   std::string type(elementTypeName(tensor.data_type.value_or(0)));
   if (tensor.name)
-    return fmt::format("<onyx.Tensor '{}' {}{}>", *tensor.name, type, dimsText(tensor));
+    return fmt::format("<onyx.Tensor {} {}{}>", onyx::quoted(*tensor.name), type, dimsText(tensor));
   return fmt::format("<onyx.Tensor {}{}>", type, dimsText(tensor));
 }
 

@@ -10,6 +10,7 @@
 #include "bindings.h"
 #include "onyx/check/checker.h"
 #include "onyx/core/diagnostic.h"
+#include "onyx/core/quote.h"
 #include "onyx/draw/draw.h"
 #include "onyx/eval/node_evaluator.h"
 #include "onyx/infer/infer.h"
@@ -296,7 +297,8 @@ void bindTools(py::module_& module) {
          const std::string& title) {
         DrawOptions options;
         std::optional<DrawFormat> named = drawFormatNamed(format);
-        if (!named) raiseValueError("format must be 'svg', 'dot' or 'html', not '" + format + "'");
+        if (!named)
+          raiseValueError("format must be 'svg', 'dot' or 'html', not " + onyx::quoted(format));
         options.format = *named;
         if (depth && *depth < 1) raiseValueError("depth must be at least 1");
         options.depth = depth;

@@ -11,6 +11,7 @@
 #include <new>
 #include <string>
 
+#include "onyx/core/quote.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/opset_imports.h"
@@ -209,8 +210,10 @@ PyObject* valueReprSlot(PyObject* self) {
         const Ref<Value>& ref = refOf<Value>(self);
         const Value& value = *ref.ptr;
         const Type* type = value.graph() != nullptr ? value.type() : nullptr;
-        if (type == nullptr) return textOrError(fmt::format("<onyx.Value '{}'>", value.name()));
-        return textOrError(fmt::format("<onyx.Value '{}' {}>", value.name(), printType(*type)));
+        if (type == nullptr)
+          return textOrError(fmt::format("<onyx.Value {}>", onyx::quoted(value.name())));
+        return textOrError(
+            fmt::format("<onyx.Value {} {}>", onyx::quoted(value.name()), printType(*type)));
       },
       nullptr);
 }
@@ -321,7 +324,7 @@ std::string nodeRepr(const Ref<Node>& ref) {
   // One operator reads one way: "ai.onnx.Conv" and "Conv" are both Conv.
   std::string_view domain = canonicalDomain(node.domainOrDefault());
   if (!domain.empty()) op = fmt::format("{}.{}", domain, op);
-  std::string text = node.name ? fmt::format("<onyx.Node {} '{}'", op, *node.name)
+  std::string text = node.name ? fmt::format("<onyx.Node {} {}", op, onyx::quoted(*node.name))
                                : fmt::format("<onyx.Node {}", op);
   if (node.graph() == nullptr && !ref.pending) text += " (removed)";
   return text + ">";

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "onyx/core/quote.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/value.h"
@@ -35,21 +36,23 @@ Function* liveFunction(const Ref<Function>& ref) {
   for (const Function* function : ref.holder->model.functions) {
     if (function == ref.ptr) return ref.ptr;
   }
-  raiseStale(fmt::format("the function '{}' was removed from the model", ref.ptr->nameOrEmpty()));
+  raiseStale(fmt::format("the function {} was removed from the model",
+                         onyx::quoted(ref.ptr->nameOrEmpty())));
   return nullptr;
 }
 
 Node* liveNode(const Ref<Node>& ref) {
   if (ref.ptr->graph() == nullptr && !ref.pending) {
-    raiseStale(fmt::format("the node {} '{}' was removed from its graph", ref.ptr->opType(),
-                           ref.ptr->nameOrEmpty()));
+    raiseStale(fmt::format("the node {} {} was removed from its graph", ref.ptr->opType(),
+                           onyx::quoted(ref.ptr->nameOrEmpty())));
   }
   return ref.ptr;
 }
 
 Value* liveValue(const Ref<Value>& ref) {
   if (ref.ptr->graph() == nullptr && !ref.pending) {
-    raiseStale(fmt::format("the value '{}' was removed from its graph", ref.ptr->name()));
+    raiseStale(
+        fmt::format("the value {} was removed from its graph", onyx::quoted(ref.ptr->name())));
   }
   return ref.ptr;
 }

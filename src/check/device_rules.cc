@@ -1,6 +1,6 @@
 #include "check/device_rules.h"
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/type.h"
 
 namespace onyx::check {

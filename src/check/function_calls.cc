@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "check/signature_rules.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx::check {
 

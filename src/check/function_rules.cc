@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "check/metadata_rules.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx::check {
 

@@ -1,7 +1,7 @@
 #include "check/metadata_rules.h"
 
 #include "check/hash_sets.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx::check {
 

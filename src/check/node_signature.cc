@@ -7,7 +7,7 @@
 #include <unordered_map>
 
 #include "check/signature_rules.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/name_table.h"
 #include "onyx/ops/registry.h"
 

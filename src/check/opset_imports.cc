@@ -3,7 +3,7 @@
 #include <limits>
 
 #include "check/place.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx::check {
 

@@ -1,6 +1,6 @@
 // R47, R48, R49: a node's attributes against those its operator declares.
 #include "check/signature_rules.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx::check {
 

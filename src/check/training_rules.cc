@@ -1,7 +1,7 @@
 #include "check/training_rules.h"
 
 #include "check/metadata_rules.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx::check {
 

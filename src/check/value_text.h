@@ -2,7 +2,7 @@
 // from the model, and path segments — so that every message reads the same way.
 #pragma once
 
-#include "core/quote.h"  // quoted(): names and strings in messages
+#include "onyx/core/quote.h"  // quoted(): names and strings in messages
 
 #include <cstdint>
 #include <span>

@@ -3,7 +3,7 @@
 #include "check/device_rules.h"
 #include "check/metadata_rules.h"
 #include "check/node_signature.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx::check {
 

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #include <cpuid.h>

@@ -1,6 +1,6 @@
 #include "onyx/core/diagnostic.h"
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx {
 

@@ -13,7 +13,7 @@
 #include <utility>
 
 #include "core/errno_text.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx {
 namespace {

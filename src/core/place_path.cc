@@ -1,6 +1,6 @@
 #include "core/place_path.h"
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx {
 

@@ -1,4 +1,4 @@
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx {
 

@@ -1,6 +1,6 @@
 #include "draw/display_text.h"
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/core/utf8.h"
 
 namespace onyx::draw {

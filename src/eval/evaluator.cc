@@ -4,10 +4,10 @@
 
 #include <iostream>
 
-#include "core/quote.h"
 #include "eval/engine/executors.h"
 #include "eval/kernels/onednn_support.h"
 #include "onyx/core/element_type.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/value.h"
 

@@ -4,10 +4,10 @@
 // context that gives no input's storage away (the inputs are the model's constants).
 #include "onyx/eval/node_evaluator.h"
 
-#include "core/quote.h"
 #include "eval/kernels/native_kernel_table.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/providers/provider.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/graph_scope.h"

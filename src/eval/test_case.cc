@@ -7,8 +7,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "core/quote.h"
 #include "onyx/core/array_elements.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/tensor_array.h"
 #include "onyx/ir/value.h"

@@ -4,11 +4,11 @@
 #include <array>
 
 #include "core/place_path.h"
-#include "core/quote.h"
 #include "infer/merge.h"
 #include "infer/signature_types.h"
 #include "ir/graph_place.h"
 #include "onyx/core/element_type.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/editor.h"

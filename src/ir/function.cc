@@ -4,9 +4,9 @@
 
 #include <string>
 
-#include "core/quote.h"
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/name_table.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"

@@ -2,7 +2,7 @@
 #include <string>
 #include <unordered_set>
 #include "core/development_checks.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 #include "ir/graph_builder.h"
 #include "ir/scope.h"

@@ -3,7 +3,7 @@
 
 #include <string>
 #include "core/development_checks.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 #include "ir/graph_builder.h"
 #include "ir/scope.h"

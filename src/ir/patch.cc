@@ -10,9 +10,9 @@
 
 #include "core/development_checks.h"
 #include "core/place_path.h"
-#include "core/quote.h"
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"

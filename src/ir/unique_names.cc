@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "core/quote.h"
 #include "ir/graph_builder.h"
+#include "onyx/core/quote.h"
 
 namespace onyx {
 

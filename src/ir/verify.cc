@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "core/place_path.h"
-#include "core/quote.h"
 #include "ir/graph_builder.h"
 #include "ir/graph_place.h"
+#include "onyx/core/quote.h"
 
 namespace onyx {
 

@@ -1,6 +1,6 @@
 #include "onyx/ops/kernel_context.h"
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/node.h"
 
 namespace onyx {

@@ -9,7 +9,7 @@
 #include <utility>
 
 #include "core/development_checks.h"
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph_scope.h"

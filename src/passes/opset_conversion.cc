@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "core/place_path.h"
-#include "core/quote.h"
 #include "ir/graph_place.h"
 #include "onyx/core/element_type.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph_scope.h"
 #include "onyx/ir/opset_imports.h"

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/verify.h"
 
 namespace onyx {

@@ -3,7 +3,7 @@
 // pattern_text.cc.
 #include <algorithm>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"

@@ -8,7 +8,7 @@
 #include <deque>
 #include <unordered_map>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/unique_names.h"

@@ -4,7 +4,7 @@
 #include <memory>
 #include <unordered_map>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"

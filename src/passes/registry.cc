@@ -1,7 +1,7 @@
 // The passes onyx has, one line each: the default list first, in the order it runs.
 #include <string>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/passes/pass_manager.h"
 #include "onyx/passes/standard_passes.h"
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <vector>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 
 namespace onyx {
 

@@ -9,7 +9,7 @@
 #include <limits>
 #include <system_error>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/name_table.h"
 
 namespace onyx::text {

@@ -2,8 +2,8 @@
 #include <bit>
 #include <span>
 
-#include "core/quote.h"
 #include "onyx/core/element_type.h"
+#include "onyx/core/quote.h"
 #include "serde/field_numbers.h"
 #include "text/transcoder.h"
 

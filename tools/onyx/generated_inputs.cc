@@ -9,6 +9,7 @@
 
 #include "onyx/core/array_elements.h"
 #include "onyx/core/element_type.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/type.h"
 #include "onyx/ir/value.h"
 
@@ -39,16 +40,17 @@ Result<std::vector<int64_t>> concreteShape(std::string_view name, const Type& ty
     }
     if (dim.isUnknown()) {
       return refusal(fmt::format(
-          "input '{}' ({}): dimension {} has neither a size nor a name, so no value can be "
+          "input {} ({}): dimension {} has neither a size nor a name, so no value can be "
           "made up for it; give the input with --input {}=FILE",
-          name, formatType(type), axis, name));
+          onyx::quoted(name), formatType(type), axis, name));
     }
     auto found = sizes.find(*dim.dim_param);
     if (found == sizes.end()) {
       return refusal(
-          fmt::format("input '{}' ({}): dimension {} is '{}'; give its size with --dim "
+          fmt::format("input {} ({}): dimension {} is {}; give its size with --dim "
                       "{}=VALUE",
-                      name, formatType(type), axis, *dim.dim_param, *dim.dim_param));
+                      onyx::quoted(name), formatType(type), axis, onyx::quoted(*dim.dim_param),
+                      *dim.dim_param));
     }
     shape.push_back(found->second);
   }
@@ -60,15 +62,15 @@ Result<std::vector<int64_t>> concreteShape(std::string_view name, const Type& ty
 Status addDimSize(std::string_view binding, DimSizes& sizes) {
   size_t equals = binding.find('=');
   if (equals == std::string_view::npos || equals == 0) {
-    return refusal(fmt::format("--dim takes NAME=VALUE, not '{}'", binding));
+    return refusal(fmt::format("--dim takes NAME=VALUE, not {}", onyx::quoted(binding)));
   }
   std::string_view name = binding.substr(0, equals);
   std::string_view text = binding.substr(equals + 1);
   int64_t size = -1;
   auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), size);
   if (error != std::errc() || end != text.data() + text.size() || size < 0) {
-    return refusal(
-        fmt::format("--dim {}: the size must be a non-negative integer, not '{}'", name, text));
+    return refusal(fmt::format("--dim {}: the size must be a non-negative integer, not {}", name,
+                               onyx::quoted(text)));
   }
   if (!sizes.emplace(std::string(name), size).second) {
     return refusal(fmt::format("--dim {} is given twice", name));
@@ -91,7 +93,7 @@ Status checkDimSizesUsed(const Graph& graph, const DimSizes& sizes) {
     for (std::string_view other : declared)
       known += (known.empty() ? "" : ", ") + std::string(other);
     return refusal(fmt::format(
-        "--dim {}: no graph input has a dimension named '{}' ({})", name, name,
+        "--dim {}: no graph input has a dimension named {} ({})", name, onyx::quoted(name),
         known.empty() ? "the inputs have no named dimensions" : "the inputs' names: " + known));
   }
   return Status::ok();
@@ -101,30 +103,30 @@ Result<Array> generateInput(const Value& formal, const DimSizes& sizes, uint64_t
   std::string_view name = formal.name();
   const Type* type = formal.type();
   if (type == nullptr || type->kind == Type::Kind::kNone) {
-    return refusal(
-        fmt::format("input '{}' declares no type; give it with --input {}=FILE", name, name));
+    return refusal(fmt::format("input {} declares no type; give it with --input {}=FILE",
+                               onyx::quoted(name), name));
   }
   if (!type->isTensor()) {
     return refusal(fmt::format(
-        "input '{}' is a {}, and values are made up only for tensors; give it with --input "
+        "input {} is a {}, and values are made up only for tensors; give it with --input "
         "{}=FILE",
-        name, formatType(*type), name));
+        onyx::quoted(name), formatType(*type), name));
   }
   const ElementTypeInfo* info = type->elem_type ? elementTypeInfo(*type->elem_type) : nullptr;
   if (info == nullptr) {
-    return refusal(fmt::format("input '{}' declares no element type; give it with --input {}=FILE",
-                               name, name));
+    return refusal(fmt::format("input {} declares no element type; give it with --input {}=FILE",
+                               onyx::quoted(name), name));
   }
   if (type->shape == nullptr) {
-    return refusal(fmt::format("input '{}' ({}) declares no shape; give it with --input {}=FILE",
-                               name, formatType(*type), name));
+    return refusal(fmt::format("input {} ({}) declares no shape; give it with --input {}=FILE",
+                               onyx::quoted(name), formatType(*type), name));
   }
   Result<std::vector<int64_t>> shape = concreteShape(name, *type, sizes);
   if (!shape) return shape.status();
   Result<Array> allocated = Array::allocate(info->type, *shape);
   if (!allocated) {
     return Status(allocated.status().code(),
-                  fmt::format("input '{}': {}", name, allocated.status().message()));
+                  fmt::format("input {}: {}", onyx::quoted(name), allocated.status().message()));
   }
   Array array = std::move(*allocated);
   if (array.isString()) return array;  // strings start empty

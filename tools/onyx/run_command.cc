@@ -27,6 +27,7 @@
 #include "onyx/core/cpu_tier.h"
 #include "onyx/core/file_writer.h"
 #include "onyx/core/mapped_file.h"
+#include "onyx/core/quote.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/eval/test_case.h"
 #include "onyx/ir/editor.h"
@@ -63,7 +64,8 @@ struct RunArguments {
 Result<EvalValue> readInput(const Graph& graph, const std::string& name, const std::string& path) {
   const Value* formal = graph.lookup(name);
   if (formal == nullptr || formal->graphInput() == nullptr) {
-    return Status(ErrorCode::kInvalidArgument, "the graph has no input named '" + name + "'");
+    return Status(ErrorCode::kInvalidArgument,
+                  "the graph has no input named " + onyx::quoted(name));
   }
   if (path.ends_with(".npy")) {
     Result<std::shared_ptr<const MappedFile>> file = MappedFile::open(path);
@@ -133,7 +135,7 @@ Result<std::vector<NamedValue>> gatherInputs(const RunArguments& arguments, cons
     if (equals == std::string::npos || equals == 0) {
       exit_status = kExitUnreadable;
       return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("--input takes NAME=FILE, not '{}'", binding));
+                    fmt::format("--input takes NAME=FILE, not {}", onyx::quoted(binding)));
     }
     std::string name = binding.substr(0, equals);
     std::string path = binding.substr(equals + 1);
@@ -141,8 +143,8 @@ Result<std::vector<NamedValue>> gatherInputs(const RunArguments& arguments, cons
     if (!value) {
       exit_status =
           value.status().code() == ErrorCode::kInvalidArgument ? kExitInvalid : kExitUnreadable;
-      return Status(value.status().code(),
-                    fmt::format("input '{}' from {}: {}", name, path, value.status().toString()));
+      return Status(value.status().code(), fmt::format("input {} from {}: {}", onyx::quoted(name),
+                                                       path, value.status().toString()));
     }
     inputs.push_back({name, std::move(*value)});
   }

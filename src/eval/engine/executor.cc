@@ -9,13 +9,13 @@
 #include <thread>
 
 #include "core/place_path.h"
-#include "core/quote.h"
 #include "eval/engine/step_run.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/kernels/native_kernel_table.h"
 #include "eval/layout/channels_last_arrays.h"
 #include "eval/layout/channels_last_kernels.h"
 #include "ir/graph_place.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/tensor_array.h"

@@ -4,11 +4,11 @@
 #include <unordered_set>
 
 #include "core/place_path.h"
-#include "core/quote.h"
 #include "eval/engine/layout_plan.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "ir/graph_place.h"
 #include "ir/nested_reads.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/node.h"

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "core/place_path.h"
-#include "core/quote.h"
 #include "ir/graph_place.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/tensor_array.h"

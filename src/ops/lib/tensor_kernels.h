@@ -13,8 +13,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/quote.h"
 #include "onyx/core/array.h"
+#include "onyx/core/quote.h"
 #include "onyx/ops/kernel_context.h"
 #include "ops/kernels.h"
 

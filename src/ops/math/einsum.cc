@@ -5,7 +5,7 @@
 #include <array>
 #include <string>
 #include <string_view>
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/math/linalg_kernels.h"
 #include "ops/schema_dsl.h"

@@ -9,7 +9,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "ops/kernels.h"
 #include "ops/math/matmul_kernels.h"
 

@@ -3,7 +3,7 @@
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
 #include <string>
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/ml/ml_shapes.h"
 #include "ops/schema_dsl.h"

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
 #include "ops/kernels.h"

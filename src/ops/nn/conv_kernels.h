@@ -27,9 +27,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "core/quote.h"
 #include "onyx/core/array.h"
 #include "onyx/core/array_elements.h"
+#include "onyx/core/quote.h"
 #include "onyx/core/status.h"
 #include "onyx/ops/kernel_context.h"
 #include "ops/kernels.h"

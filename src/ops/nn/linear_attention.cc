@@ -8,7 +8,7 @@
 #include <string_view>
 #include <tuple>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
 #include "ops/lib/real_kernels.h"

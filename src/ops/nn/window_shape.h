@@ -16,7 +16,7 @@
 #include <string_view>
 #include <vector>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ops/inference_context.h"
 
 namespace onyx::ops {

@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"

@@ -4,7 +4,7 @@
 // see docs/ops.md for the format and how to change it.
 #include <string>
 #include <vector>
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/clone.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"

@@ -2,8 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include "core/quote.h"
 #include "onyx/core/element_type.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/attribute.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/lib/tensor_rules.h"

@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "core/quote.h"
 #include "onyx/core/array.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/core/element_type.h"
+#include "onyx/core/quote.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/tensor.h"
 #include "onyx/ir/tensor_array.h"

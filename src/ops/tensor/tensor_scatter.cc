@@ -2,7 +2,7 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
-#include "core/quote.h"
+#include "onyx/core/quote.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/schema_dsl.h"
 #include "ops/shape_rules.h"

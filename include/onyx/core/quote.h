@@ -1,11 +1,14 @@
-// Internal: names, strings and file paths as messages show them. A name may hold any UTF-8,
-// newlines included; escaping keeps every message (an error, a diagnostic) on one line. The
-// checker, the loaders and the evaluator all quote through here, so a name reads the same in
-// each of their messages.
+// onyx/core/quote.h — names, strings and file paths as messages show them. A name may hold
+// any UTF-8, newlines included; escaping keeps every message (an error, a diagnostic) on one
+// line. The checker, the loaders, the evaluator, the command line and the Python package all
+// quote through here, so a name reads the same in each of their messages.
 #pragma once
 
 #include <string>
 #include <string_view>
+
+// Exported from the shared libraries: the public API (see src/CMakeLists.txt).
+#pragma GCC visibility push(default)
 
 namespace onyx {
 
@@ -26,3 +29,5 @@ std::string quoted(std::string_view text);
 std::string quotedPath(std::string_view path);
 
 }  // namespace onyx
+
+#pragma GCC visibility pop
