@@ -12,7 +12,6 @@
 #include "eval/engine/step_run.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/kernels/native_kernel_table.h"
-#include "eval/layout/channels_last_arrays.h"
 #include "eval/layout/channels_last_kernels.h"
 #include "ir/graph_place.h"
 #include "onyx/core/quote.h"
@@ -59,18 +58,19 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   KernelContext& ctx = contextFor(bound);
   ctx.caller_ = at_.caller;
   ctx.callee_ = at_.callee;
-  // Wide inputs (frame.h) stay float for a node that runs float16 on floats, and are rounded
-  // to FLOAT16 for any other. Its outputs are then wide where it ran on floats: a node that
-  // widens, or one on its channels-last kernel (which runs float16 on floats too).
+  // Inputs held as floats for FLOAT16 (value_form.h) stay so for a node that runs float16 on
+  // floats, and are rounded to FLOAT16 for any other. Its outputs are then held so where it
+  // ran on floats: a node that widens, or one on its channels-last kernel (which runs
+  // float16 on floats too).
   const bool widens =
       declined != nullptr || (bound.provided != nullptr && bound.provided->widens());
   bool on_floats = false;
   for (const Operand& operand : bound.inputs) {
     if (operand.from != Operand::From::kSlot || operand.depth != 0) continue;
-    if (!widens) frame.narrow(operand.slot, &ctx);
+    if (!widens) frame.toExactPrecision(operand.slot, &ctx);
     const std::optional<EvalValue>& held = frame.slots[operand.slot];
     on_floats =
-        on_floats || frame.wide[operand.slot] ||
+        on_floats || frame.forms[operand.slot].precision == Precision::kFloatForHalf ||
         (widens && held && held->isTensor() && held->tensor.type() == ElementType::kFloat16);
   }
   for (size_t i = 0; i < bound.inputs.size(); ++i) {
@@ -101,10 +101,7 @@ void Executor::takeKeptOutputs(const BoundNode& bound, Frame& frame) {
   // Shared with `kept`: a kernel that reads them writes its result elsewhere.
   for (size_t i = 0; i < bound.outputs.size(); ++i) {
     if (bound.outputs[i] < 0) continue;
-    size_t slot = static_cast<size_t>(bound.outputs[i]);
-    frame.slots[slot] = bound.kept->values[i];
-    frame.channels_last[slot] = false;
-    frame.wide[slot] = false;
+    frame.store(static_cast<uint32_t>(bound.outputs[i]), bound.kept->values[i], kDeclaredForm);
   }
   ran_by_ = "kept";
 }
@@ -176,16 +173,16 @@ void Executor::storeOutputs(const BoundNode& bound, Frame& frame, KernelContext&
       ctx.outputs_[i] = EvalValue{};
       continue;
     }
-    size_t slot = static_cast<size_t>(bound.outputs[i]);
-    frame.slots[slot] = std::move(ctx.outputs_[i]);
-    frame.channels_last[slot] = channels_last;
+    auto slot = static_cast<uint32_t>(bound.outputs[i]);
     // A result of the node's float kernel that stands for FLOAT16, rounded now where the
-    // plan keeps the value narrow or keeps it for later runs.
-    const EvalValue& made = *frame.slots[slot];
-    frame.wide[slot] = on_floats && made.isTensor() && made.tensor.type() == ElementType::kFloat;
-    if (frame.wide[slot] && (bound.repeats || at_.plan->narrow[slot])) {
-      frame.narrow(static_cast<uint32_t>(slot), &ctx);
-    }
+    // plan keeps the value exact or keeps it for later runs.
+    EvalValue& made = ctx.outputs_[i];
+    const bool for_half = on_floats && made.isTensor() && made.tensor.type() == ElementType::kFloat;
+    frame.store(slot, std::move(made),
+                {channels_last ? Layout::kChannelsLast : Layout::kDeclared,
+                 for_half ? Precision::kFloatForHalf : Precision::kExact});
+    if (for_half && (bound.repeats || at_.plan->keeps_exact[slot]))
+      frame.toExactPrecision(slot, &ctx);
     ctx.outputs_[i].kind = EvalValue::Kind::kNone;
   }
 }
@@ -195,7 +192,8 @@ bool Executor::imagesChannelsLast(const BoundNode& bound, const Frame& frame) co
   for (size_t i = 0; i < bound.inputs.size(); ++i) {
     const Operand& input = bound.inputs[i];
     if (input.from == Operand::From::kAbsent || !bound.channels_last_kernel->image(i)) continue;
-    if (input.from == Operand::From::kSlot && input.depth == 0 && frame.channels_last[input.slot]) {
+    if (input.from == Operand::From::kSlot && input.depth == 0 &&
+        frame.forms[input.slot].layout == Layout::kChannelsLast) {
       any = true;
       continue;
     }
@@ -257,13 +255,9 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
     }
     // Alone, in the layout kernels read.
     for (const Operand& input : bound.inputs) {
-      if (input.from != Operand::From::kSlot || input.depth != 0 ||
-          !frame.channels_last[input.slot]) {
-        continue;
+      if (input.from == Operand::From::kSlot && input.depth == 0) {
+        frame.toDeclaredLayout(input.slot);  // its precision stays
       }
-      EvalValue& held = *frame.slots[input.slot];
-      held.tensor = channelsFirst(held.tensor);
-      frame.channels_last[input.slot] = false;  // a wide value stays wide
     }
     Status status = runNode(bound, frame);
     if (!status.isOk()) return failed(std::move(status));

@@ -4,20 +4,18 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "eval/engine/plan.h"
-#include "eval/kernels/halves_as_floats.h"
+#include "eval/engine/value_form.h"
 #include "onyx/ops/eval_value.h"
 
 namespace onyx::eval_internal {
 
 struct Frame {
   explicit Frame(const GraphPlan& plan, const Frame* outer_frame)
-      : slots(plan.slot_count),
-        channels_last(plan.slot_count, false),
-        wide(plan.slot_count, false),
-        outer(outer_frame) {}
+      : slots(plan.slot_count), forms(plan.slot_count), outer(outer_frame) {}
 
   /// What `operand` reads; null when it has no value (yet).
   const EvalValue* read(const Operand& operand) const {
@@ -35,33 +33,38 @@ struct Frame {
     return nullptr;
   }
 
+  /// Holds `value` in `slot`, in `form`.
+  void store(uint32_t slot, EvalValue value, ValueForm form) {
+    slots[slot] = std::move(value);
+    forms[slot] = form;
+  }
+
   /// Empties `slot` when no later step reads it.
   void drop(uint32_t slot) {
     slots[slot].reset();
-    channels_last[slot] = false;
-    wide[slot] = false;
+    forms[slot] = kDeclaredForm;
   }
 
-  /// Rounds a wide slot's FLOAT tensor to the FLOAT16 one it stands for, over `ctx`'s threads
-  /// (this thread alone when null).
-  void narrow(uint32_t slot, const KernelContext* ctx) {
-    if (!wide[slot]) return;
-    wide[slot] = false;
-    if (slots[slot] && slots[slot]->isTensor()) {
-      slots[slot]->tensor = roundedToHalves(slots[slot]->tensor, ctx);
-    }
+  /// Brings the value of `slot` to the declared layout (its precision stays).
+  void toDeclaredLayout(uint32_t slot) {
+    if (forms[slot].layout == Layout::kDeclared) return;
+    if (slots[slot]) eval_internal::toDeclaredLayout(*slots[slot], forms[slot].layout);
+    forms[slot].layout = Layout::kDeclared;
+  }
+
+  /// Brings the value of `slot` to its exact precision (its layout stays), over `ctx`'s
+  /// threads (this thread alone when null).
+  void toExactPrecision(uint32_t slot, const KernelContext* ctx) {
+    if (forms[slot].precision == Precision::kExact) return;
+    if (slots[slot]) eval_internal::toExactPrecision(*slots[slot], forms[slot].precision, ctx);
+    forms[slot].precision = Precision::kExact;
   }
 
   std::vector<std::optional<EvalValue>> slots;
-  /// Slots holding a channels-last tensor (N, H, W, C), which only steps that read that
-  /// layout see (fusion_pattern.h, channels_last_kernels.h).
-  std::vector<bool> channels_last;
-  /// Slots holding a FLOAT16 value as the FLOAT tensor it was computed in, not yet rounded:
-  /// between nodes that run float16 on floats (ProvidedKernel::widens, FusedStep::readsWide),
-  /// a value stays float, as onnxruntime's float16 on CPUs does; any other reader gets it
-  /// rounded to FLOAT16 first, and a value the plan keeps narrow (GraphPlan::narrow) is
+  /// The form each slot holds its value in (value_form.h): another than the declared one
+  /// only between steps that read it so; a value the plan keeps exact (GraphPlan::keeps_exact) is
   /// rounded when it is written.
-  std::vector<bool> wide;
+  std::vector<ValueForm> forms;
   const Frame* outer;
 };
 

@@ -396,10 +396,10 @@ void Compiler::planDeferred() {
 }
 
 void Compiler::planNarrow() {
-  plan_.narrow.assign(plan_.slot_count, false);
+  plan_.keeps_exact.assign(plan_.slot_count, false);
   auto keep = [&](const Value* value) {
     auto found = plan_.slot_of.find(value);
-    if (found != plan_.slot_of.end()) plan_.narrow[found->second] = true;
+    if (found != plan_.slot_of.end()) plan_.keeps_exact[found->second] = true;
   };
   for (const Value* result : results_) keep(result);
   for (const BoundNode& bound : plan_.nodes) forEachNestedRead(*bound.node, keep);

@@ -117,9 +117,9 @@ struct GraphPlan {
   std::vector<PlanStep> steps;
   std::vector<int32_t> input_slots;  // per graph input (-1 when it has no value)
   std::vector<Operand> outputs;      // the graph's outputs, or the function's
-  /// Per slot: whether it must hold its value in its own type, never wide (frame.h): what
+  /// Per slot: whether it must hold its value in its exact precision (value_form.h): what
   /// the graph gives back, and what a subgraph reads.
-  std::vector<bool> narrow;
+  std::vector<bool> keeps_exact;
   /// The deferred step that writes each slot a deferred node writes.
   std::unordered_map<uint32_t, size_t> deferred_steps;
   /// Whether the nodes were out of topological order in the file.

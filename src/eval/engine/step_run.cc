@@ -12,9 +12,7 @@ const Array* FrameStepRun::tensor(const Value* value) {
   const EvalValue* held = nullptr;
   Operand operand = plan_.operandOf(value);
   const bool own = operand.from == Operand::From::kSlot && operand.depth == 0;
-  if (own && frame_.wide[operand.slot] && !step_.fused->readsWide(value)) {
-    frame_.narrow(operand.slot, nullptr);
-  }
+  if (own && !step_.fused->readsWide(value)) frame_.toExactPrecision(operand.slot, nullptr);
   if (operand.from != Operand::From::kAbsent) {
     held = frame_.read(operand);
   } else if (value->initializer() != nullptr ||
@@ -28,7 +26,7 @@ const Array* FrameStepRun::tensor(const Value* value) {
 
 bool FrameStepRun::channelsLast(const Value* value) const {
   std::optional<uint32_t> slot = ownSlot(value);
-  return slot && frame_.channels_last[*slot];
+  return slot && frame_.forms[*slot].layout == Layout::kChannelsLast;
 }
 
 std::optional<Array> FrameStepRun::takeIfLastRead(const Value* value) {
@@ -37,7 +35,8 @@ std::optional<Array> FrameStepRun::takeIfLastRead(const Value* value) {
     return std::nullopt;
   }
   std::optional<EvalValue>& held = frame_.slots[*slot];
-  if (!held || !held->isTensor() || !held->tensor.soleHandle() || frame_.wide[*slot]) {
+  if (!held || !held->isTensor() || !held->tensor.soleHandle() ||
+      frame_.forms[*slot].precision != Precision::kExact) {
     return std::nullopt;
   }
   std::optional<Array> taken(std::move(held->tensor));
@@ -51,10 +50,10 @@ void FrameStepRun::restore(const Value* value, Array array) {
 
 void FrameStepRun::write(const Value* value, Array array, bool channels_last, bool wide) {
   uint32_t slot = plan_.slot_of.at(value);
-  frame_.slots[slot] = EvalValue::of(std::move(array));
-  frame_.channels_last[slot] = channels_last;
-  frame_.wide[slot] = wide;
-  if (wide && plan_.narrow[slot]) frame_.narrow(slot, nullptr);
+  frame_.store(slot, EvalValue::of(std::move(array)),
+               {channels_last ? Layout::kChannelsLast : Layout::kDeclared,
+                wide ? Precision::kFloatForHalf : Precision::kExact});
+  if (wide && plan_.keeps_exact[slot]) frame_.toExactPrecision(slot, nullptr);
 }
 
 KernelContext FrameStepRun::context(const Node& node) {

@@ -35,7 +35,7 @@ class ProvidedKernel {
   /// this call, having written nothing.
   virtual Result<bool> run(KernelContext& ctx) = 0;
   /// Whether it runs float16 on floats and gives float outputs for the plan to round (the
-  /// executor's wide values, engine/frame.h): its node then takes FLOAT inputs that stand
+  /// precision kFloatForHalf of engine/value_form.h): its node then takes FLOAT inputs that stand
   /// for FLOAT16 ones too, through this kernel or the built-in float one.
   virtual bool widens() const { return false; }
 };
