@@ -58,16 +58,14 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   KernelContext& ctx = contextFor(bound);
   ctx.caller_ = at_.caller;
   ctx.callee_ = at_.callee;
-  // Inputs held as floats for FLOAT16 (value_form.h) stay so for a node that runs float16 on
-  // floats, and are rounded to FLOAT16 for any other. Its outputs are then held so where it
-  // ran on floats: a node that widens, or one on its channels-last kernel (which runs
-  // float16 on floats too).
+  // Its outputs are held as floats for FLOAT16 (value_form.h) where it ran on floats: a node
+  // that widens, or one on its channels-last kernel (which runs float16 on floats too), given
+  // such inputs or FLOAT16 ones. Any other node's inputs were made exact (BoundNode::alone).
   const bool widens =
       declined != nullptr || (bound.provided != nullptr && bound.provided->widens());
   bool on_floats = false;
   for (const Operand& operand : bound.inputs) {
     if (operand.from != Operand::From::kSlot || operand.depth != 0) continue;
-    if (!widens) frame.toExactPrecision(operand.slot, &ctx);
     const std::optional<EvalValue>& held = frame.slots[operand.slot];
     on_floats =
         on_floats || frame.forms[operand.slot].precision == Precision::kFloatForHalf ||
@@ -101,7 +99,8 @@ void Executor::takeKeptOutputs(const BoundNode& bound, Frame& frame) {
   // Shared with `kept`: a kernel that reads them writes its result elsewhere.
   for (size_t i = 0; i < bound.outputs.size(); ++i) {
     if (bound.outputs[i] < 0) continue;
-    frame.store(static_cast<uint32_t>(bound.outputs[i]), bound.kept->values[i], kDeclaredForm);
+    frame.store(static_cast<uint32_t>(bound.outputs[i]), bound.kept->values[i], kDeclaredForm,
+                nullptr);
   }
   ran_by_ = "kept";
 }
@@ -173,16 +172,14 @@ void Executor::storeOutputs(const BoundNode& bound, Frame& frame, KernelContext&
       ctx.outputs_[i] = EvalValue{};
       continue;
     }
-    auto slot = static_cast<uint32_t>(bound.outputs[i]);
-    // A result of the node's float kernel that stands for FLOAT16, rounded now where the
-    // plan keeps the value exact or keeps it for later runs.
+    // A result of the node's float kernel that stands for FLOAT16 (rounded as it is stored
+    // where the plan keeps the value exact).
     EvalValue& made = ctx.outputs_[i];
     const bool for_half = on_floats && made.isTensor() && made.tensor.type() == ElementType::kFloat;
-    frame.store(slot, std::move(made),
+    frame.store(static_cast<uint32_t>(bound.outputs[i]), std::move(made),
                 {channels_last ? Layout::kChannelsLast : Layout::kDeclared,
-                 for_half ? Precision::kFloatForHalf : Precision::kExact});
-    if (for_half && (bound.repeats || at_.plan->keeps_exact[slot]))
-      frame.toExactPrecision(slot, &ctx);
+                 for_half ? Precision::kFloatForHalf : Precision::kExact},
+                &ctx);
     ctx.outputs_[i].kind = EvalValue::Kind::kNone;
   }
 }
@@ -209,6 +206,7 @@ bool Executor::imagesChannelsLast(const BoundNode& bound, const Frame& frame) co
 Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame) {
   Enter enter(*this, {.plan = &plan, .frame = &frame, .caller = at_.caller, .callee = at_.callee});
   if (step.fused != nullptr) {
+    frame.convert(step.before);
     FrameStepRun run(*this, plans_, plan, step, frame, at_.caller, at_.callee);
     Result<bool> ran = false;
     {
@@ -253,12 +251,8 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
       if (!status.isOk()) return failed(std::move(status));
       if (!declined) continue;
     }
-    // Alone, in the layout kernels read.
-    for (const Operand& input : bound.inputs) {
-      if (input.from == Operand::From::kSlot && input.depth == 0) {
-        frame.toDeclaredLayout(input.slot);  // its precision stays
-      }
-    }
+    // Alone, on what it reads in the form the plan converts it to.
+    frame.convert(bound.alone);
     Status status = runNode(bound, frame);
     if (!status.isOk()) return failed(std::move(status));
   }

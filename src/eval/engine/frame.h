@@ -15,7 +15,10 @@ namespace onyx::eval_internal {
 
 struct Frame {
   explicit Frame(const GraphPlan& plan, const Frame* outer_frame)
-      : slots(plan.slot_count), forms(plan.slot_count), outer(outer_frame) {}
+      : slots(plan.slot_count),
+        forms(plan.slot_count),
+        keeps_exact(plan.keeps_exact),
+        outer(outer_frame) {}
 
   /// What `operand` reads; null when it has no value (yet).
   const EvalValue* read(const Operand& operand) const {
@@ -33,10 +36,18 @@ struct Frame {
     return nullptr;
   }
 
-  /// Holds `value` in `slot`, in `form`.
-  void store(uint32_t slot, EvalValue value, ValueForm form) {
+  /// Holds `value` in `slot`, in `form`; rounded to its exact precision now (over `ctx`'s
+  /// threads, this thread alone when null) where the plan keeps the slot exact.
+  void store(uint32_t slot, EvalValue value, ValueForm form, const KernelContext* ctx) {
     slots[slot] = std::move(value);
     forms[slot] = form;
+    if (keeps_exact[slot]) toExactPrecision(slot, ctx);
+  }
+
+  /// Applies a step's planned conversions (form_plan.h).
+  void convert(const Conversions& conversions) {
+    for (uint32_t slot : conversions.to_declared_layout) toDeclaredLayout(slot);
+    for (uint32_t slot : conversions.to_exact) toExactPrecision(slot, nullptr);
   }
 
   /// Empties `slot` when no later step reads it.
@@ -65,6 +76,7 @@ struct Frame {
   /// only between steps that read it so; a value the plan keeps exact (GraphPlan::keeps_exact) is
   /// rounded when it is written.
   std::vector<ValueForm> forms;
+  const std::vector<bool>& keeps_exact;  // the plan's (GraphPlan::keeps_exact)
   const Frame* outer;
 };
 

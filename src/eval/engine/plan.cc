@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "core/place_path.h"
+#include "eval/engine/form_plan.h"
 #include "eval/engine/layout_plan.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "ir/graph_place.h"
@@ -272,6 +273,7 @@ Status Compiler::compile(std::span<const Value* const> inputs,
   if (context_.fusions()) {
     planLayouts(plan_, context_.providers(), results_, context_.initializerInputs());
   }
+  planConversions(plan_);
   return Status::ok();
 }
 
@@ -402,7 +404,13 @@ void Compiler::planNarrow() {
     if (found != plan_.slot_of.end()) plan_.keeps_exact[found->second] = true;
   };
   for (const Value* result : results_) keep(result);
-  for (const BoundNode& bound : plan_.nodes) forEachNestedRead(*bound.node, keep);
+  for (const BoundNode& bound : plan_.nodes) {
+    forEachNestedRead(*bound.node, keep);
+    // What a node that runs once keeps for every later run is kept exact.
+    if (bound.repeats) {
+      for (size_t o = 0; o < bound.node->outputCount(); ++o) keep(bound.node->output(o));
+    }
+  }
 }
 
 void Compiler::planDrops() {

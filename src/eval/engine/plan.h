@@ -49,6 +49,15 @@ struct Operand {
   const EvalValue* constant = nullptr;
 };
 
+/// Slots of this frame a step brings back to their declared form before it runs, where it
+/// reads them and a step before may have written them otherwise (value_form.h). Planned once
+/// (form_plan.h); at run time a slot already so costs a compare.
+struct Conversions {
+  std::vector<uint32_t> to_declared_layout;
+  std::vector<uint32_t> to_exact;
+  bool empty() const { return to_declared_layout.empty() && to_exact.empty(); }
+};
+
 /// What a node that repeats (BoundNode::repeats) gave at its first run, read by every later
 /// run on any thread: set once, under `mutex`, and then `ready`.
 struct KeptOutputs {
@@ -76,6 +85,9 @@ struct BoundNode {
   std::vector<int32_t> outputs;  // slot per output, -1 where the output is omitted
   /// Per input: whether no later step reads it (KernelContext::reusableInput).
   std::vector<bool> last_read;
+  /// What it converts when it runs alone on its provided or built-in kernel (not its
+  /// channels-last one, which reads values as the plan keeps them).
+  Conversions alone;
   /// Its kernel for channels-last values (channels_last_kernels.h), when it runs alone and
   /// has one, and whether the plan keeps its images and output channels-last.
   const ChannelsLastKernel* channels_last_kernel = nullptr;
@@ -100,6 +112,9 @@ struct PlanStep {
   std::unique_ptr<std::mutex> fused_lock;
   std::vector<uint32_t> drops;      // slots no later step reads
   std::vector<const Value*> reads;  // a fused step's reads besides its members' inputs
+  /// What a fused step converts before it runs: what it reads and cannot read as the plan
+  /// may hold it (its members convert their own when they run alone).
+  Conversions before;
   /// A node alone that every reader reads around (FusedStep::bypasses): it runs only when a
   /// fused step that reads its output declines.
   bool deferred = false;

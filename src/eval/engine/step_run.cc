@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/development_checks.h"
+
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/value.h"
 
@@ -12,7 +14,9 @@ const Array* FrameStepRun::tensor(const Value* value) {
   const EvalValue* held = nullptr;
   Operand operand = plan_.operandOf(value);
   const bool own = operand.from == Operand::From::kSlot && operand.depth == 0;
-  if (own && !step_.fused->readsWide(value)) frame_.toExactPrecision(operand.slot, nullptr);
+  // The plan made it exact before the step ran, unless the step reads it as floats.
+  ONYX_ASSERT(!own || step_.fused->readsWide(value) ||
+              frame_.forms[operand.slot].precision == Precision::kExact);
   if (operand.from != Operand::From::kAbsent) {
     held = frame_.read(operand);
   } else if (value->initializer() != nullptr ||
@@ -52,8 +56,8 @@ void FrameStepRun::write(const Value* value, Array array, bool channels_last, bo
   uint32_t slot = plan_.slot_of.at(value);
   frame_.store(slot, EvalValue::of(std::move(array)),
                {channels_last ? Layout::kChannelsLast : Layout::kDeclared,
-                wide ? Precision::kFloatForHalf : Precision::kExact});
-  if (wide && plan_.keeps_exact[slot]) frame_.toExactPrecision(slot, nullptr);
+                wide ? Precision::kFloatForHalf : Precision::kExact},
+               nullptr);
 }
 
 KernelContext FrameStepRun::context(const Node& node) {
