@@ -19,7 +19,7 @@ namespace {
 class Widening final : public ProvidedKernel {
  public:
   Result<bool> run(KernelContext&) override { return false; }
-  bool widens() const override { return true; }
+  OtherForms forms() const override { return {.float_for_half = true}; }
 };
 
 // A fused step that writes `output` channels-last and reads `wide_input` as floats.
@@ -29,8 +29,10 @@ class ToyFused final : public FusedStep {
       : output_(output), wide_input_(wide_input) {}
   Result<bool> run(StepRun&) override { return false; }
   const Value* output() const override { return output_; }
-  bool readsWide(const Value* value) const override { return value == wide_input_; }
-  bool canWriteChannelsLast() const override { return true; }
+  OtherForms takes(const Value* value) const override {
+    return {.float_for_half = value == wide_input_};
+  }
+  OtherForms mayGive() const override { return {.channels_last = true, .float_for_half = true}; }
 
  private:
   const Value* output_;

@@ -62,7 +62,7 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   // that widens, or one on its channels-last kernel (which runs float16 on floats too), given
   // such inputs or FLOAT16 ones. Any other node's inputs were made exact (BoundNode::alone).
   const bool widens =
-      declined != nullptr || (bound.provided != nullptr && bound.provided->widens());
+      declined != nullptr || (bound.provided != nullptr && bound.provided->forms().float_for_half);
   bool on_floats = false;
   for (const Operand& operand : bound.inputs) {
     if (operand.from != Operand::From::kSlot || operand.depth != 0) continue;

@@ -25,7 +25,8 @@ MayHold formsWritten(const GraphPlan& plan) {
   };
   for (const BoundNode& bound : plan.nodes) {
     // Its channels-last kernel runs float16 on floats too.
-    bool for_half = bound.channels_last || (bound.provided != nullptr && bound.provided->widens());
+    bool for_half = bound.channels_last ||
+                    (bound.provided != nullptr && bound.provided->forms().float_for_half);
     for (size_t o = 0; o < bound.node->outputCount(); ++o) {
       if (bound.channels_last) mark(may.channels_last, bound.node->output(o));
       if (for_half) mark(may.for_half, bound.node->output(o));
@@ -34,7 +35,7 @@ MayHold formsWritten(const GraphPlan& plan) {
   for (const PlanStep& step : plan.steps) {
     if (step.fused == nullptr) continue;
     if (step.fused->writesChannelsLast()) mark(may.channels_last, step.fused->output());
-    mark(may.for_half, step.fused->output());  // the step says per run (StepRun::write)
+    if (step.fused->mayGive().float_for_half) mark(may.for_half, step.fused->output());
   }
   return may;
 }
@@ -56,12 +57,12 @@ void planConversions(GraphPlan& plan) {
   // A node alone reads everything declared, but for a node that runs float16 on floats.
   for (BoundNode& bound : plan.nodes) {
     bound.alone = {};
-    bool widens = bound.provided != nullptr && bound.provided->widens();
+    bool takes_for_half = bound.provided != nullptr && bound.provided->forms().float_for_half;
     for (const Operand& input : bound.inputs) {
       std::optional<uint32_t> slot = ownSlot(input);
       if (!slot) continue;
       if (may.channels_last[*slot]) add(bound.alone.to_declared_layout, *slot);
-      if (may.for_half[*slot] && !widens) add(bound.alone.to_exact, *slot);
+      if (may.for_half[*slot] && !takes_for_half) add(bound.alone.to_exact, *slot);
     }
   }
   // A fused step reads either layout (StepRun::channelsLast), and floats for FLOAT16 where
@@ -70,7 +71,7 @@ void planConversions(GraphPlan& plan) {
     step.before = {};
     if (step.fused == nullptr) continue;
     auto read = [&](const Value* value) {
-      if (value == nullptr || step.fused->readsWide(value)) return;
+      if (value == nullptr || step.fused->takes(value).float_for_half) return;
       std::optional<uint32_t> slot = ownSlot(plan.operandOf(value));
       if (slot && may.for_half[*slot]) add(step.before.to_exact, *slot);
     };

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "eval/engine/plan.h"
-#include "eval/engine/value_form.h"
+#include "eval/layout/value_form.h"
 #include "onyx/ops/eval_value.h"
 
 namespace onyx::eval_internal {

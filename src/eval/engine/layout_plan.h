@@ -1,7 +1,7 @@
 // Internal to the evaluator: which values of a compiled graph stay channels-last.
 //
 // oneDNN's convolutions read and write channels-last tensors (N, H, W, C). A fused step that
-// can write its output so (FusedStep::canWriteChannelsLast), or a node alone with a
+// can write its output so (FusedStep::mayGive), or a node alone with a
 // channels-last kernel from a provider (channels_last_kernels.h), is a candidate; a value
 // stays channels-last only when every step that reads it reads that layout, and a node alone
 // runs so only when each image it reads is channels-last too or a constant of one element.

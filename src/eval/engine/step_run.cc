@@ -15,7 +15,7 @@ const Array* FrameStepRun::tensor(const Value* value) {
   Operand operand = plan_.operandOf(value);
   const bool own = operand.from == Operand::From::kSlot && operand.depth == 0;
   // The plan made it exact before the step ran, unless the step reads it as floats.
-  ONYX_ASSERT(!own || step_.fused->readsWide(value) ||
+  ONYX_ASSERT(!own || step_.fused->takes(value).float_for_half ||
               frame_.forms[operand.slot].precision == Precision::kExact);
   if (operand.from != Operand::From::kAbsent) {
     held = frame_.read(operand);

@@ -38,13 +38,13 @@ class ConvolutionChainStep final : public FusedStep {
   explicit ConvolutionChainStep(ConvolutionChain chain) : chain_(std::move(chain)) {}
 
   const Value* output() const override { return chain_.end; }
-  bool readsChannelsLast(const Value* value) const override {
-    return (value == chain_.x && chain_.input_transpose == nullptr) ||
-           (value == chain_.residual && !chain_.output_transposed);
+  OtherForms takes(const Value* value) const override {
+    return {.channels_last = (value == chain_.x && chain_.input_transpose == nullptr) ||
+                             (value == chain_.residual && !chain_.output_transposed),
+            .float_for_half = value == chain_.x || value == chain_.residual};
   }
-  bool canWriteChannelsLast() const override { return !chain_.output_transposed; }
-  bool readsWide(const Value* value) const override {
-    return value == chain_.x || value == chain_.residual;
+  OtherForms mayGive() const override {
+    return {.channels_last = !chain_.output_transposed, .float_for_half = true};
   }
 
   Result<bool> run(StepRun& run) override;

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/sole_instance.h"
+#include "eval/layout/value_form.h"
 #include "onyx/core/array.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/opset_imports.h"
@@ -42,11 +43,16 @@ class FusedStep {
   /// What ran its last run, for profiles, when the step chooses a kernel per call; empty: its
   /// provider and pattern (PlanStep::fused_by) say it.
   virtual std::string_view ranBy() const { return {}; }
-  /// Whether the step can read `value` (one of its inputs) channels-last.
-  virtual bool readsChannelsLast(const Value* value) const {
+  /// The forms besides the declared one (layout/value_form.h) the step takes for `value`,
+  /// one of the values it reads; the plan converts what it does not take before it runs.
+  virtual OtherForms takes(const Value* value) const {
     (void)value;
-    return false;
+    return {};
   }
+  /// The forms besides the declared one it may give its output in: the plan chooses the
+  /// layout (setWritesChannelsLast), the step says per run whether it gave floats for
+  /// FLOAT16 (StepRun::write).
+  virtual OtherForms mayGive() const { return {}; }
   /// Whether the step reads around `value` (one of its members' inputs): it reads the
   /// inputs of the node outside the group that makes it (in FusionMatch::reads) instead, as
   /// a QDQ group reads a DequantizeLinear's quantized operand. When every reader of a node's
@@ -55,14 +61,7 @@ class FusedStep {
     (void)value;
     return false;
   }
-  /// Whether the step reads `value` as it is when it holds a FLOAT16 value as a FLOAT tensor
-  /// not yet rounded (engine/frame.h); else `StepRun::tensor` rounds it first.
-  virtual bool readsWide(const Value* value) const {
-    (void)value;
-    return false;
-  }
-  /// Whether it can write its output channels-last, and the plan's decision that it does.
-  virtual bool canWriteChannelsLast() const { return false; }
+  /// The plan's decision that it writes its output channels-last.
   void setWritesChannelsLast(bool writes) { writes_channels_last_ = writes; }
   bool writesChannelsLast() const { return writes_channels_last_; }
 

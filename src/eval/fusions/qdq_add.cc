@@ -30,16 +30,18 @@ class QdqAddStep final : public FusedStep {
   explicit QdqAddStep(QdqAdd group) : group_(group) {}
 
   const Value* output() const override { return group_.quantize->output(0); }
-  bool readsChannelsLast(const Value* value) const override {
+  OtherForms takes(const Value* value) const override {
     for (const Node* dequantize : group_.dequantize) {
-      if (value == dequantize->input(0) || value == dequantize->output(0)) return true;
+      if (value == dequantize->input(0) || value == dequantize->output(0)) {
+        return {.channels_last = true};
+      }
     }
-    return false;
+    return {};
   }
   bool bypasses(const Value* value) const override {
     return value == group_.dequantize[0]->output(0) || value == group_.dequantize[1]->output(0);
   }
-  bool canWriteChannelsLast() const override { return true; }
+  OtherForms mayGive() const override { return {.channels_last = true}; }
 
   Result<bool> run(StepRun& run) override {
     if (!usable_) usable_ = prepare(run);

@@ -39,15 +39,15 @@ class QdqConvolutionStep final : public FusedStep {
       : group_(group), own_products_(own_products) {}
 
   const Value* output() const override { return group_.quantize->output(0); }
-  bool readsChannelsLast(const Value* value) const override {
+  OtherForms takes(const Value* value) const override {
     // Its input's DequantizeLinear's output, when that stays out, it does not read at all.
-    return !own_products_ && (value == group_.input_dequantize->input(0) ||
-                              value == group_.input_dequantize->output(0));
+    return {.channels_last = !own_products_ && (value == group_.input_dequantize->input(0) ||
+                                                value == group_.input_dequantize->output(0))};
   }
   bool bypasses(const Value* value) const override {
     return value == group_.input_dequantize->output(0);
   }
-  bool canWriteChannelsLast() const override { return !own_products_; }
+  OtherForms mayGive() const override { return {.channels_last = !own_products_}; }
 
   Result<bool> run(StepRun& run) override {
     if (!usable_) usable_ = prepare(run);

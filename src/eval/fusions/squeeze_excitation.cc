@@ -72,8 +72,10 @@ class SqueezeExcitationStep final : public FusedStep {
       : pool_(pool), reduce_(reduce), inner_(inner), expand_(expand), gate_(gate), mul_(mul) {}
 
   const Value* output() const override { return mul_.output(0); }
-  bool readsChannelsLast(const Value* value) const override { return value == pool_.input(0); }
-  bool canWriteChannelsLast() const override { return true; }
+  OtherForms takes(const Value* value) const override {
+    return {.channels_last = value == pool_.input(0)};
+  }
+  OtherForms mayGive() const override { return {.channels_last = true}; }
 
   Result<bool> run(StepRun& run) override {
     const Value* x_value = pool_.input(0);

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <utility>
 
+#include "eval/layout/value_form.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ops/kernel_context.h"
 
@@ -34,10 +35,11 @@ class ProvidedKernel {
   /// Runs the node: true when it did (its outputs set in `ctx`); false when it declines
   /// this call, having written nothing.
   virtual Result<bool> run(KernelContext& ctx) = 0;
-  /// Whether it runs float16 on floats and gives float outputs for the plan to round (the
-  /// precision kFloatForHalf of engine/value_form.h): its node then takes FLOAT inputs that stand
-  /// for FLOAT16 ones too, through this kernel or the built-in float one.
-  virtual bool widens() const { return false; }
+  /// The forms besides the declared one (layout/value_form.h) its node takes for every input
+  /// and may give for every output: floats for FLOAT16 for a kernel that runs float16 on
+  /// floats and leaves its float outputs for the plan to round; the node then takes them
+  /// through this kernel or the built-in float one.
+  virtual OtherForms forms() const { return {}; }
 };
 
 /// What a provided kernel returns for a result of one output: true, with output 0 set, when

@@ -1,5 +1,5 @@
 // The conversions of a value back to its declared form (value_form.h).
-#include "eval/engine/value_form.h"
+#include "eval/layout/value_form.h"
 
 #include "eval/kernels/halves_as_floats.h"
 #include "eval/layout/channels_last_arrays.h"
