@@ -1,6 +1,8 @@
 // Where the plan converts values back to their declared form (src/eval/engine/form_plan.h):
 // a step that writes another form declares it, a step that reads declares what it takes, and
-// the planning pass lists the conversions in between, on a plan built by hand.
+// the planning pass lists the conversions in between, on a plan built by hand. A toy form
+// (negated values) shows what a new form takes: one declaration and the steps that give and
+// take it.
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -15,11 +17,23 @@
 namespace onyx::eval_internal {
 namespace {
 
-// A kernel that runs float16 on floats: its outputs may be held as floats for FLOAT16.
-class Widening final : public ProvidedKernel {
+// The toy form: a FLOAT tensor held negated.
+void negatedBack(EvalValue& value, const KernelContext*) {
+  Array back(ElementType::kFloat, value.tensor.shape());
+  for (size_t i = 0; i < back.size(); ++i) back.data<float>()[i] = -value.tensor.data<float>()[i];
+  value.tensor = std::move(back);
+}
+const FormSet kNegated = declareForm({"negated", negatedBack});
+
+// A kernel whose node takes and gives `forms`.
+class Giving final : public ProvidedKernel {
  public:
+  explicit Giving(FormSet forms) : forms_(forms) {}
   Result<bool> run(KernelContext&) override { return false; }
-  OtherForms forms() const override { return {.float_for_half = true}; }
+  FormSet forms() const override { return forms_; }
+
+ private:
+  FormSet forms_;
 };
 
 // A fused step that writes `output` channels-last and reads `wide_input` as floats.
@@ -29,10 +43,10 @@ class ToyFused final : public FusedStep {
       : output_(output), wide_input_(wide_input) {}
   Result<bool> run(StepRun&) override { return false; }
   const Value* output() const override { return output_; }
-  OtherForms takes(const Value* value) const override {
-    return {.float_for_half = value == wide_input_};
+  FormSet takes(const Value* value) const override {
+    return value == wide_input_ ? kFloatForHalf : 0;
   }
-  OtherForms mayGive() const override { return {.channels_last = true, .float_for_half = true}; }
+  FormSet mayGive() const override { return kChannelsLast | kFloatForHalf; }
 
  private:
   const Value* output_;
@@ -40,6 +54,8 @@ class ToyFused final : public FusedStep {
 };
 
 // x -> [a = Relu] -> [b = Sigmoid] -> [c = Add(a, b)] (fused, with d = Neg(c)) -> Abs(d)
+// Relu runs float16 on floats and gives the toy form too; Sigmoid runs on its channels-last
+// kernel; the fused step writes channels-last and reads b as floats; Abs takes the toy form.
 struct HandPlan {
   Model model;
   GraphPlan plan;
@@ -75,15 +91,15 @@ std::unique_ptr<HandPlan> handPlan() {
     }
     bound.outputs.push_back(static_cast<int32_t>(slot(node->output(0))));
   }
-  // Relu runs on a kernel that widens; Sigmoid on its channels-last kernel.
-  plan.nodes[0].provided = std::make_unique<Widening>();
+  plan.nodes[0].provided = std::make_unique<Giving>(kFloatForHalf | kNegated);
+  plan.nodes[4].provided = std::make_unique<Giving>(kNegated);
   plan.nodes[1].channels_last = true;
   for (size_t n : {0, 1, 4}) plan.steps.emplace_back().members = {n};
   PlanStep& fused = plan.steps.emplace_back();
   fused.members = {2, 3};
   fused.fused = std::make_unique<ToyFused>(graph.lookup("d"), graph.lookup("b"));
   fused.fused->setWritesChannelsLast(true);
-  plan.keeps_exact.assign(plan.slot_count, false);
+  plan.keeps_declared.assign(plan.slot_count, false);
   return made;
 }
 
@@ -92,24 +108,25 @@ TEST(FormPlan, EachReaderConvertsWhatItCannotTakeInTheFormItsWriterMayGive) {
   GraphPlan& plan = made->plan;
   planConversions(plan);
   auto slotOf = [&](const char* name) { return plan.slot_of.at(made->model.graph->lookup(name)); };
-  using Slots = std::vector<uint32_t>;
+  auto converts = [](uint32_t slot, FormSet drop) { return Conversion{slot, drop}; };
   // Relu reads the graph's input: declared.
   EXPECT_TRUE(plan.nodes[0].alone.empty());
-  // Sigmoid, alone, reads Relu's floats-for-FLOAT16 value: rounded first.
-  EXPECT_EQ(plan.nodes[1].alone.to_exact, Slots{slotOf("a")});
-  EXPECT_TRUE(plan.nodes[1].alone.to_declared_layout.empty());
-  // Add, alone when the fused step declines: a (floats) and b (floats, channels-last).
-  EXPECT_EQ(plan.nodes[2].alone.to_exact, (Slots{slotOf("a"), slotOf("b")}));
-  EXPECT_EQ(plan.nodes[2].alone.to_declared_layout, Slots{slotOf("b")});
-  // Abs reads d, which the fused step writes channels-last and maybe as floats.
-  EXPECT_EQ(plan.nodes[4].alone.to_declared_layout, Slots{slotOf("d")});
-  EXPECT_EQ(plan.nodes[4].alone.to_exact, Slots{slotOf("d")});
-  // The fused step reads b as floats itself, and a only exact; its own value c needs nothing.
-  EXPECT_EQ(plan.steps[3].before.to_exact, Slots{slotOf("a")});
-  EXPECT_TRUE(plan.steps[3].before.to_declared_layout.empty());
+  // Sigmoid, alone, reads Relu's value, which may be floats and negated: both go back.
+  EXPECT_EQ(plan.nodes[1].alone, Conversions{converts(slotOf("a"), kFloatForHalf | kNegated)});
+  // Add, alone when the fused step declines: a as for Sigmoid, and b, which the
+  // channels-last kernel gives channels-last and as floats.
+  EXPECT_EQ(plan.nodes[2].alone,
+            (Conversions{converts(slotOf("a"), kFloatForHalf | kNegated),
+                         converts(slotOf("b"), kChannelsLast | kFloatForHalf)}));
+  // Abs takes d negated, but not channels-last or as floats, which the fused step gives.
+  EXPECT_EQ(plan.nodes[4].alone, Conversions{converts(slotOf("d"), kChannelsLast | kFloatForHalf)});
+  // The fused step takes b as floats (not channels-last), and a in none of its forms; its
+  // own value c needs nothing.
+  EXPECT_EQ(plan.steps[3].before, (Conversions{converts(slotOf("a"), kFloatForHalf | kNegated),
+                                               converts(slotOf("b"), kChannelsLast)}));
 }
 
-TEST(FormPlan, AFrameAppliesTheConversionsAndLeavesADeclaredValueAlone) {
+TEST(FormPlan, AFrameConvertsWhatItHoldsInADroppedFormAndLeavesTheRest) {
   std::unique_ptr<HandPlan> made = handPlan();
   GraphPlan& plan = made->plan;
   Frame frame(plan, nullptr);
@@ -117,12 +134,18 @@ TEST(FormPlan, AFrameAppliesTheConversionsAndLeavesADeclaredValueAlone) {
   uint32_t b = plan.slot_of.at(made->model.graph->lookup("b"));
   Array floats(ElementType::kFloat, {4});
   for (size_t i = 0; i < 4; ++i) floats.data<float>()[i] = 1.0f / 3.0f + static_cast<float>(i);
-  frame.store(a, EvalValue::of(floats), {Layout::kDeclared, Precision::kFloatForHalf}, nullptr);
-  frame.store(b, EvalValue::of(floats), kDeclaredForm, nullptr);
-  frame.convert({.to_declared_layout = {}, .to_exact = {a, b}});
-  EXPECT_EQ(frame.forms[a], kDeclaredForm);
+  frame.store(a, EvalValue::of(floats), kFloatForHalf | kNegated, nullptr);
+  frame.store(b, EvalValue::of(floats), 0, nullptr);
+  frame.convert({{a, kNegated}, {b, kFloatForHalf | kNegated}});
+  // a: negated back, still floats for FLOAT16.
+  EXPECT_EQ(frame.forms[a], kFloatForHalf);
+  EXPECT_EQ(frame.slots[a]->tensor.data<float>()[1], -(1.0f / 3.0f + 1.0f));
+  frame.convert({{a, kFloatForHalf}});
+  EXPECT_EQ(frame.forms[a], 0);
   EXPECT_EQ(frame.slots[a]->tensor.type(), ElementType::kFloat16);
-  EXPECT_EQ(frame.slots[b]->tensor.type(), ElementType::kFloat);  // declared already: as it was
+  // b was declared: as it was.
+  EXPECT_EQ(frame.forms[b], 0);
+  EXPECT_EQ(frame.slots[b]->tensor.data<float>()[1], 1.0f / 3.0f + 1.0f);
 }
 
 }  // namespace

@@ -61,14 +61,14 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   // Its outputs are held as floats for FLOAT16 (value_form.h) where it ran on floats: a node
   // that widens, or one on its channels-last kernel (which runs float16 on floats too), given
   // such inputs or FLOAT16 ones. Any other node's inputs were made exact (BoundNode::alone).
-  const bool widens =
-      declined != nullptr || (bound.provided != nullptr && bound.provided->forms().float_for_half);
+  const bool widens = declined != nullptr ||
+                      (bound.provided != nullptr && (bound.provided->forms() & kFloatForHalf) != 0);
   bool on_floats = false;
   for (const Operand& operand : bound.inputs) {
     if (operand.from != Operand::From::kSlot || operand.depth != 0) continue;
     const std::optional<EvalValue>& held = frame.slots[operand.slot];
     on_floats =
-        on_floats || frame.forms[operand.slot].precision == Precision::kFloatForHalf ||
+        on_floats || (frame.forms[operand.slot] & kFloatForHalf) != 0 ||
         (widens && held && held->isTensor() && held->tensor.type() == ElementType::kFloat16);
   }
   for (size_t i = 0; i < bound.inputs.size(); ++i) {
@@ -99,8 +99,7 @@ void Executor::takeKeptOutputs(const BoundNode& bound, Frame& frame) {
   // Shared with `kept`: a kernel that reads them writes its result elsewhere.
   for (size_t i = 0; i < bound.outputs.size(); ++i) {
     if (bound.outputs[i] < 0) continue;
-    frame.store(static_cast<uint32_t>(bound.outputs[i]), bound.kept->values[i], kDeclaredForm,
-                nullptr);
+    frame.store(static_cast<uint32_t>(bound.outputs[i]), bound.kept->values[i], 0, nullptr);
   }
   ran_by_ = "kept";
 }
@@ -177,9 +176,7 @@ void Executor::storeOutputs(const BoundNode& bound, Frame& frame, KernelContext&
     EvalValue& made = ctx.outputs_[i];
     const bool for_half = on_floats && made.isTensor() && made.tensor.type() == ElementType::kFloat;
     frame.store(static_cast<uint32_t>(bound.outputs[i]), std::move(made),
-                {channels_last ? Layout::kChannelsLast : Layout::kDeclared,
-                 for_half ? Precision::kFloatForHalf : Precision::kExact},
-                &ctx);
+                (channels_last ? kChannelsLast : 0) | (for_half ? kFloatForHalf : 0), &ctx);
     ctx.outputs_[i].kind = EvalValue::Kind::kNone;
   }
 }
@@ -190,7 +187,7 @@ bool Executor::imagesChannelsLast(const BoundNode& bound, const Frame& frame) co
     const Operand& input = bound.inputs[i];
     if (input.from == Operand::From::kAbsent || !bound.channels_last_kernel->image(i)) continue;
     if (input.from == Operand::From::kSlot && input.depth == 0 &&
-        frame.forms[input.slot].layout == Layout::kChannelsLast) {
+        (frame.forms[input.slot] & kChannelsLast) != 0) {
       any = true;
       continue;
     }

@@ -16,8 +16,8 @@ namespace onyx::eval_internal {
 struct Frame {
   explicit Frame(const GraphPlan& plan, const Frame* outer_frame)
       : slots(plan.slot_count),
-        forms(plan.slot_count),
-        keeps_exact(plan.keeps_exact),
+        forms(plan.slot_count, 0),
+        keeps_declared(plan.keeps_declared),
         outer(outer_frame) {}
 
   /// What `operand` reads; null when it has no value (yet).
@@ -36,47 +36,36 @@ struct Frame {
     return nullptr;
   }
 
-  /// Holds `value` in `slot`, in `form`; rounded to its exact precision now (over `ctx`'s
-  /// threads, this thread alone when null) where the plan keeps the slot exact.
-  void store(uint32_t slot, EvalValue value, ValueForm form, const KernelContext* ctx) {
+  /// Holds `value` in `slot`, in the forms `held`; brought back to the declared form now (over
+  /// `ctx`'s threads, this thread alone when null) where the plan keeps the slot declared.
+  void store(uint32_t slot, EvalValue value, FormSet held, const KernelContext* ctx) {
     slots[slot] = std::move(value);
-    forms[slot] = form;
-    if (keeps_exact[slot]) toExactPrecision(slot, ctx);
-  }
-
-  /// Applies a step's planned conversions (form_plan.h).
-  void convert(const Conversions& conversions) {
-    for (uint32_t slot : conversions.to_declared_layout) toDeclaredLayout(slot);
-    for (uint32_t slot : conversions.to_exact) toExactPrecision(slot, nullptr);
+    forms[slot] = held;
+    if (held != 0 && keeps_declared[slot]) forms[slot] = toDeclared(*slots[slot], held, held, ctx);
   }
 
   /// Empties `slot` when no later step reads it.
   void drop(uint32_t slot) {
     slots[slot].reset();
-    forms[slot] = kDeclaredForm;
+    forms[slot] = 0;
   }
 
-  /// Brings the value of `slot` to the declared layout (its precision stays).
-  void toDeclaredLayout(uint32_t slot) {
-    if (forms[slot].layout == Layout::kDeclared) return;
-    if (slots[slot]) eval_internal::toDeclaredLayout(*slots[slot], forms[slot].layout);
-    forms[slot].layout = Layout::kDeclared;
-  }
-
-  /// Brings the value of `slot` to its exact precision (its layout stays), over `ctx`'s
-  /// threads (this thread alone when null).
-  void toExactPrecision(uint32_t slot, const KernelContext* ctx) {
-    if (forms[slot].precision == Precision::kExact) return;
-    if (slots[slot]) eval_internal::toExactPrecision(*slots[slot], forms[slot].precision, ctx);
-    forms[slot].precision = Precision::kExact;
+  /// Applies a step's planned conversions (form_plan.h): a slot not held in a form to drop
+  /// costs a compare.
+  void convert(const Conversions& conversions) {
+    for (const Conversion& conversion : conversions) {
+      FormSet& held = forms[conversion.slot];
+      if ((held & conversion.drop) == 0 || !slots[conversion.slot]) continue;
+      held = toDeclared(*slots[conversion.slot], held, conversion.drop, nullptr);
+    }
   }
 
   std::vector<std::optional<EvalValue>> slots;
-  /// The form each slot holds its value in (value_form.h): another than the declared one
-  /// only between steps that read it so; a value the plan keeps exact (GraphPlan::keeps_exact) is
-  /// rounded when it is written.
-  std::vector<ValueForm> forms;
-  const std::vector<bool>& keeps_exact;  // the plan's (GraphPlan::keeps_exact)
+  /// The forms each slot holds its value in (value_form.h; none: the declared form), only
+  /// between steps that take them; a value the plan keeps declared (GraphPlan::keeps_declared)
+  /// is converted back as it is stored.
+  std::vector<FormSet> forms;
+  const std::vector<bool>& keeps_declared;  // the plan's
   const Frame* outer;
 };
 

@@ -40,7 +40,7 @@ void planLayouts(GraphPlan& plan, std::span<const Provider* const> providers,
     const PlanStep& step = plan.steps[s];
     for (size_t member : step.members) step_of.emplace(plan.nodes[member].node, s);
     if (step.fused != nullptr) {
-      if (step.fused->mayGive().channels_last) candidates.emplace(step.fused->output(), s);
+      if ((step.fused->mayGive() & kChannelsLast) != 0) candidates.emplace(step.fused->output(), s);
       continue;
     }
     BoundNode& bound = plan.nodes[step.members.front()];
@@ -66,7 +66,7 @@ void planLayouts(GraphPlan& plan, std::span<const Provider* const> providers,
     auto reader = use.user() != nullptr ? step_of.find(use.user()) : step_of.end();
     if (reader == step_of.end()) return false;
     const PlanStep& step = plan.steps[reader->second];
-    if (step.fused != nullptr) return step.fused->takes(use.value()).channels_last;
+    if (step.fused != nullptr) return (step.fused->takes(use.value()) & kChannelsLast) != 0;
     const BoundNode& bound = plan.nodes[step.members.front()];
     return bound.channels_last_kernel != nullptr && candidates.contains(bound.node->output(0)) &&
            bound.channels_last_kernel->image(use.index());

@@ -398,15 +398,15 @@ void Compiler::planDeferred() {
 }
 
 void Compiler::planNarrow() {
-  plan_.keeps_exact.assign(plan_.slot_count, false);
+  plan_.keeps_declared.assign(plan_.slot_count, false);
   auto keep = [&](const Value* value) {
     auto found = plan_.slot_of.find(value);
-    if (found != plan_.slot_of.end()) plan_.keeps_exact[found->second] = true;
+    if (found != plan_.slot_of.end()) plan_.keeps_declared[found->second] = true;
   };
   for (const Value* result : results_) keep(result);
   for (const BoundNode& bound : plan_.nodes) {
     forEachNestedRead(*bound.node, keep);
-    // What a node that runs once keeps for every later run is kept exact.
+    // What a node that runs once keeps for every later run is kept declared.
     if (bound.repeats) {
       for (size_t o = 0; o < bound.node->outputCount(); ++o) keep(bound.node->output(o));
     }

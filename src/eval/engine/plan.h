@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "eval/layout/value_form.h"
 #include "eval/providers/provider.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/graph.h"
@@ -49,14 +50,16 @@ struct Operand {
   const EvalValue* constant = nullptr;
 };
 
-/// Slots of this frame a step brings back to their declared form before it runs, where it
-/// reads them and a step before may have written them otherwise (value_form.h). Planned once
-/// (form_plan.h); at run time a slot already so costs a compare.
-struct Conversions {
-  std::vector<uint32_t> to_declared_layout;
-  std::vector<uint32_t> to_exact;
-  bool empty() const { return to_declared_layout.empty() && to_exact.empty(); }
+/// A slot of this frame a step brings back from the forms `drop` before it runs, where it
+/// reads the slot, cannot take those forms, and a step before may have given them
+/// (layout/value_form.h). Planned once (form_plan.h); at run time a slot not held so costs a
+/// compare.
+struct Conversion {
+  uint32_t slot = 0;
+  FormSet drop = 0;
+  bool operator==(const Conversion&) const = default;
 };
+using Conversions = std::vector<Conversion>;
 
 /// What a node that repeats (BoundNode::repeats) gave at its first run, read by every later
 /// run on any thread: set once, under `mutex`, and then `ready`.
@@ -132,9 +135,9 @@ struct GraphPlan {
   std::vector<PlanStep> steps;
   std::vector<int32_t> input_slots;  // per graph input (-1 when it has no value)
   std::vector<Operand> outputs;      // the graph's outputs, or the function's
-  /// Per slot: whether it must hold its value in its exact precision (value_form.h): what
-  /// the graph gives back, and what a subgraph reads.
-  std::vector<bool> keeps_exact;
+  /// Per slot: whether it must hold its value in the declared form (layout/value_form.h):
+  /// what the graph gives back, what a subgraph reads, what a node that runs once keeps.
+  std::vector<bool> keeps_declared;
   /// The deferred step that writes each slot a deferred node writes.
   std::unordered_map<uint32_t, size_t> deferred_steps;
   /// Whether the nodes were out of topological order in the file.

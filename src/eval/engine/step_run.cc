@@ -15,8 +15,7 @@ const Array* FrameStepRun::tensor(const Value* value) {
   Operand operand = plan_.operandOf(value);
   const bool own = operand.from == Operand::From::kSlot && operand.depth == 0;
   // The plan made it exact before the step ran, unless the step reads it as floats.
-  ONYX_ASSERT(!own || step_.fused->takes(value).float_for_half ||
-              frame_.forms[operand.slot].precision == Precision::kExact);
+  ONYX_ASSERT(!own || (frame_.forms[operand.slot] & ~step_.fused->takes(value)) == 0);
   if (operand.from != Operand::From::kAbsent) {
     held = frame_.read(operand);
   } else if (value->initializer() != nullptr ||
@@ -30,7 +29,7 @@ const Array* FrameStepRun::tensor(const Value* value) {
 
 bool FrameStepRun::channelsLast(const Value* value) const {
   std::optional<uint32_t> slot = ownSlot(value);
-  return slot && frame_.forms[*slot].layout == Layout::kChannelsLast;
+  return slot && (frame_.forms[*slot] & kChannelsLast) != 0;
 }
 
 std::optional<Array> FrameStepRun::takeIfLastRead(const Value* value) {
@@ -40,7 +39,7 @@ std::optional<Array> FrameStepRun::takeIfLastRead(const Value* value) {
   }
   std::optional<EvalValue>& held = frame_.slots[*slot];
   if (!held || !held->isTensor() || !held->tensor.soleHandle() ||
-      frame_.forms[*slot].precision != Precision::kExact) {
+      (frame_.forms[*slot] & kFloatForHalf) != 0) {
     return std::nullopt;
   }
   std::optional<Array> taken(std::move(held->tensor));
@@ -55,9 +54,7 @@ void FrameStepRun::restore(const Value* value, Array array) {
 void FrameStepRun::write(const Value* value, Array array, bool channels_last, bool wide) {
   uint32_t slot = plan_.slot_of.at(value);
   frame_.store(slot, EvalValue::of(std::move(array)),
-               {channels_last ? Layout::kChannelsLast : Layout::kDeclared,
-                wide ? Precision::kFloatForHalf : Precision::kExact},
-               nullptr);
+               (channels_last ? kChannelsLast : 0) | (wide ? kFloatForHalf : 0), nullptr);
 }
 
 KernelContext FrameStepRun::context(const Node& node) {

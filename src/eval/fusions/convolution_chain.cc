@@ -38,13 +38,17 @@ class ConvolutionChainStep final : public FusedStep {
   explicit ConvolutionChainStep(ConvolutionChain chain) : chain_(std::move(chain)) {}
 
   const Value* output() const override { return chain_.end; }
-  OtherForms takes(const Value* value) const override {
-    return {.channels_last = (value == chain_.x && chain_.input_transpose == nullptr) ||
-                             (value == chain_.residual && !chain_.output_transposed),
-            .float_for_half = value == chain_.x || value == chain_.residual};
+  FormSet takes(const Value* value) const override {
+    FormSet forms = 0;
+    if ((value == chain_.x && chain_.input_transpose == nullptr) ||
+        (value == chain_.residual && !chain_.output_transposed)) {
+      forms |= kChannelsLast;
+    }
+    if (value == chain_.x || value == chain_.residual) forms |= kFloatForHalf;
+    return forms;
   }
-  OtherForms mayGive() const override {
-    return {.channels_last = !chain_.output_transposed, .float_for_half = true};
+  FormSet mayGive() const override {
+    return chain_.output_transposed ? kFloatForHalf : kChannelsLast | kFloatForHalf;
   }
 
   Result<bool> run(StepRun& run) override;

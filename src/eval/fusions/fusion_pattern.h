@@ -45,14 +45,14 @@ class FusedStep {
   virtual std::string_view ranBy() const { return {}; }
   /// The forms besides the declared one (layout/value_form.h) the step takes for `value`,
   /// one of the values it reads; the plan converts what it does not take before it runs.
-  virtual OtherForms takes(const Value* value) const {
+  virtual FormSet takes(const Value* value) const {
     (void)value;
-    return {};
+    return 0;
   }
   /// The forms besides the declared one it may give its output in: the plan chooses the
   /// layout (setWritesChannelsLast), the step says per run whether it gave floats for
   /// FLOAT16 (StepRun::write).
-  virtual OtherForms mayGive() const { return {}; }
+  virtual FormSet mayGive() const { return 0; }
   /// Whether the step reads around `value` (one of its members' inputs): it reads the
   /// inputs of the node outside the group that makes it (in FusionMatch::reads) instead, as
   /// a QDQ group reads a DequantizeLinear's quantized operand. When every reader of a node's

@@ -23,10 +23,10 @@ class LinearLayerStep final : public FusedStep {
         constants_(std::move(constant)) {}
 
   const Value* output() const override { return output_; }
-  OtherForms takes(const Value* value) const override {
-    return {.float_for_half = value == matmul_.input(0)};
+  FormSet takes(const Value* value) const override {
+    return value == matmul_.input(0) ? kFloatForHalf : 0;
   }
-  OtherForms mayGive() const override { return {.float_for_half = true}; }
+  FormSet mayGive() const override { return kFloatForHalf; }
 
   Result<bool> run(StepRun& run) override {
     const Array* a = run.tensor(matmul_.input(0));

@@ -30,18 +30,16 @@ class QdqAddStep final : public FusedStep {
   explicit QdqAddStep(QdqAdd group) : group_(group) {}
 
   const Value* output() const override { return group_.quantize->output(0); }
-  OtherForms takes(const Value* value) const override {
+  FormSet takes(const Value* value) const override {
     for (const Node* dequantize : group_.dequantize) {
-      if (value == dequantize->input(0) || value == dequantize->output(0)) {
-        return {.channels_last = true};
-      }
+      if (value == dequantize->input(0) || value == dequantize->output(0)) return kChannelsLast;
     }
-    return {};
+    return 0;
   }
   bool bypasses(const Value* value) const override {
     return value == group_.dequantize[0]->output(0) || value == group_.dequantize[1]->output(0);
   }
-  OtherForms mayGive() const override { return {.channels_last = true}; }
+  FormSet mayGive() const override { return kChannelsLast; }
 
   Result<bool> run(StepRun& run) override {
     if (!usable_) usable_ = prepare(run);

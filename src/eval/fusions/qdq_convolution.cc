@@ -39,15 +39,16 @@ class QdqConvolutionStep final : public FusedStep {
       : group_(group), own_products_(own_products) {}
 
   const Value* output() const override { return group_.quantize->output(0); }
-  OtherForms takes(const Value* value) const override {
+  FormSet takes(const Value* value) const override {
     // Its input's DequantizeLinear's output, when that stays out, it does not read at all.
-    return {.channels_last = !own_products_ && (value == group_.input_dequantize->input(0) ||
-                                                value == group_.input_dequantize->output(0))};
+    bool image =
+        value == group_.input_dequantize->input(0) || value == group_.input_dequantize->output(0);
+    return !own_products_ && image ? kChannelsLast : 0;
   }
   bool bypasses(const Value* value) const override {
     return value == group_.input_dequantize->output(0);
   }
-  OtherForms mayGive() const override { return {.channels_last = !own_products_}; }
+  FormSet mayGive() const override { return own_products_ ? 0 : kChannelsLast; }
 
   Result<bool> run(StepRun& run) override {
     if (!usable_) usable_ = prepare(run);

@@ -72,10 +72,10 @@ class SqueezeExcitationStep final : public FusedStep {
       : pool_(pool), reduce_(reduce), inner_(inner), expand_(expand), gate_(gate), mul_(mul) {}
 
   const Value* output() const override { return mul_.output(0); }
-  OtherForms takes(const Value* value) const override {
-    return {.channels_last = value == pool_.input(0)};
+  FormSet takes(const Value* value) const override {
+    return value == pool_.input(0) ? kChannelsLast : 0;
   }
-  OtherForms mayGive() const override { return {.channels_last = true}; }
+  FormSet mayGive() const override { return kChannelsLast; }
 
   Result<bool> run(StepRun& run) override {
     const Value* x_value = pool_.input(0);

@@ -39,7 +39,7 @@ class ProvidedKernel {
   /// and may give for every output: floats for FLOAT16 for a kernel that runs float16 on
   /// floats and leaves its float outputs for the plan to round; the node then takes them
   /// through this kernel or the built-in float one.
-  virtual OtherForms forms() const { return {}; }
+  virtual FormSet forms() const { return 0; }
 };
 
 /// What a provided kernel returns for a result of one output: true, with output 0 set, when

@@ -45,7 +45,7 @@ class HalvesAsFloats final : public ProvidedKernel {
     ONYX_RETURN_IF_ERROR(runOnFloats(ctx, &constants_));
     return true;
   }
-  OtherForms forms() const override { return {.float_for_half = true}; }
+  FormSet forms() const override { return kFloatForHalf; }
 
  private:
   WidenedConstants constants_;  // weights widened once
