@@ -11,13 +11,22 @@
   const SVG = 'http://www.w3.org/2000/svg';
   const data = JSON.parse(document.getElementById('onyx-data').textContent);
   const G = data.geometry;
-  const KINDS = ['node', 'input', 'output', 'graph', 'scope', 'call', 'control'];
-  const CHANGES = ['', ' added', ' removed', ' changed'];
-  // Box fields (html_writer.cc writes them in this order).
-  const KIND = 0, CHANGE = 1, PARENT = 2, TITLE = 3, LINES = 4, ATTRIBUTES = 5, NAME = 6,
-    WIDTH = 7, HEIGHT = 8, EXPANDED = 9, OUTPUTS = 10, GROUP_TITLE = 11, DETAILS = 12, DOC = 13;
+  // The CSS classes of the box kinds and changes, by number, and where each field of a box
+  // is (html_writer.cc writes them all into the data).
+  const KINDS = data.kinds;
+  const CHANGES = data.changes;
+  const field = (name) => {
+    const at = data.boxFields.indexOf(name);
+    if (at < 0) throw new Error('the page has no box field ' + name);
+    return at;
+  };
+  const KIND = field('kind'), CHANGE = field('change'), PARENT = field('parent'),
+    TITLE = field('title'), LINES = field('lines'), ATTRIBUTES = field('attributes'),
+    NAME = field('name'), WIDTH = field('width'), HEIGHT = field('height'),
+    EXPANDED = field('expanded'), OUTPUTS = field('outputs'), GROUP_TITLE = field('groupTitle'),
+    DETAILS = field('details'), DOC = field('doc');
   // Layout items that are not boxes (layered_layout.h): a bend of an edge, a port in a frame.
-  const BEND = -1, PORT = -2;
+  const BEND = data.itemCodes.bend, PORT = data.itemCodes.port;
   const boxes = data.boxes;
   const expanded = boxes.map((box) => box[EXPANDED] === 1);
   const isGroup = (b) => data.layouts[b] !== undefined;
@@ -308,7 +317,7 @@
     };
     add('name', box[NAME] ? [box[NAME]] : []);
     add('attributes', box[ATTRIBUTES]);
-    add(box[KIND] === 0 ? 'weights' : 'type', box[DETAILS]);
+    add(KINDS[box[KIND]] === 'node' ? 'weights' : 'type', box[DETAILS]);
     add('output types', box[OUTPUTS]);
     add('doc', box[DOC] ? [box[DOC]] : []);
     panel.appendChild(list);

@@ -17,6 +17,10 @@ namespace {
 // Texts longer than this are cut in the page's data (the panel shows them).
 constexpr size_t kMaxShownChars = 400;
 constexpr size_t kMaxDocChars = 2000;
+// A layout item that is not a box (layered_layout.h), as the page's data numbers it
+// (data.itemCodes): a bend of an edge, a port in a frame.
+constexpr int64_t kBendItem = -1;
+constexpr int64_t kPortItem = -2;
 
 constexpr std::string_view kPageStyle = R"css(
 html, body { margin: 0; height: 100%; overflow: hidden; font-family: sans-serif; }
@@ -107,11 +111,30 @@ class HtmlWriter {
       if (edge.from != kNoBox) outputs[edge.from].insert(edge.value);
     }
     out_ += ",\"boxes\":[";
+    std::vector<std::string_view> fields;  // the first box's, in order
     for (size_t i = 0; i < scene_.boxes.size(); ++i) {
       if (i > 0) out_ += ",\n";
-      writeBox(static_cast<uint32_t>(i), outputs[i]);
+      writeBox(static_cast<uint32_t>(i), outputs[i], i == 0 ? &fields : nullptr);
     }
-    out_ += "],\"values\":[";
+    // What the script reads the boxes by: the name of each field of a box, in the order
+    // written, and the CSS classes of the kinds and changes, in the order of their numbers.
+    out_ += "],\"boxFields\":[";
+    for (size_t f = 0; f < fields.size(); ++f) {
+      if (f > 0) out_ += ',';
+      appendJsonString(out_, fields[f]);
+    }
+    out_ += "],\"kinds\":[";
+    for (int kind = 0; kind <= static_cast<int>(BoxKind::kControlFlow); ++kind) {
+      if (kind > 0) out_ += ',';
+      appendJsonString(out_, kindClass(static_cast<BoxKind>(kind)));
+    }
+    out_ += "],\"changes\":[";
+    for (int change = 0; change <= static_cast<int>(Change::kChanged); ++change) {
+      if (change > 0) out_ += ',';
+      appendJsonString(out_, changeClass(static_cast<Change>(change)));
+    }
+    out_ += fmt::format("],\"itemCodes\":{{\"bend\":{},\"port\":{}}}", kBendItem, kPortItem);
+    out_ += ",\"values\":[";
     for (size_t i = 0; i < scene_.values.size(); ++i) {
       if (i > 0) out_ += ',';
       out_ += '[';
@@ -132,34 +155,38 @@ class HtmlWriter {
     out_ += "}}";
   }
 
-  void writeBox(uint32_t index, const std::set<uint32_t>& outputs) {
+  // A box as a JSON array of its fields; `names`, when given, gets each field's name, in
+  // order (the page's script finds a field by its name: data.boxFields).
+  void writeBox(uint32_t index, const std::set<uint32_t>& outputs,
+                std::vector<std::string_view>* names) {
     const Box& box = scene_.boxes[index];
     BoxText text = boxText(scene_, index);
-    out_ += fmt::format("[{},{},{},", static_cast<int>(box.kind), static_cast<int>(box.change),
-                        box.parent == kNoBox ? -1 : static_cast<int64_t>(box.parent));
-    appendJsonString(out_, text.title);
-    out_ += ',';
-    appendShown(out_, text.lines, Geometry::kMaxLabelChars);
-    out_ += ',';
-    appendShown(out_, box.attributes, kMaxShownChars);
-    out_ += ',';
-    appendJsonString(out_, displayText(box.name, kMaxShownChars));
-    out_ += ',';
-    appendNumber(out_, layout_.closed_width[index]);
-    out_ += ',';
-    appendNumber(out_, layout_.closed_height[index]);
-    out_ += fmt::format(",{},", box.isGroup() && expanded_[index] ? 1 : 0);
+    bool first = true;
+    auto field = [&](std::string_view name) -> std::string& {
+      out_ += first ? '[' : ',';
+      first = false;
+      if (names != nullptr) names->push_back(name);
+      return out_;
+    };
+    field("kind") += std::to_string(static_cast<int>(box.kind));
+    field("change") += std::to_string(static_cast<int>(box.change));
+    field("parent") += box.parent == kNoBox ? "-1" : std::to_string(box.parent);
+    appendJsonString(field("title"), text.title);
+    appendShown(field("lines"), text.lines, Geometry::kMaxLabelChars);
+    appendShown(field("attributes"), box.attributes, kMaxShownChars);
+    appendJsonString(field("name"), displayText(box.name, kMaxShownChars));
+    appendNumber(field("width"), layout_.closed_width[index]);
+    appendNumber(field("height"), layout_.closed_height[index]);
+    field("expanded") += box.isGroup() && expanded_[index] ? "1" : "0";
     std::vector<std::string> types;
     for (uint32_t value : outputs) {
       if (!scene_.values[value].type.empty()) types.push_back(scene_.values[value].type);
     }
-    appendShown(out_, types, Geometry::kMaxLabelChars);
-    out_ += ',';
-    appendJsonString(out_, box.isGroup() ? groupTitle(scene_, index) : std::string());
-    out_ += ',';
-    appendShown(out_, box.details, kMaxShownChars);
-    out_ += ',';
-    appendJsonString(out_, displayText(box.doc, kMaxDocChars));
+    appendShown(field("outputs"), types, Geometry::kMaxLabelChars);
+    appendJsonString(field("groupTitle"),
+                     box.isGroup() ? groupTitle(scene_, index) : std::string());
+    appendShown(field("details"), box.details, kMaxShownChars);
+    appendJsonString(field("doc"), displayText(box.doc, kMaxDocChars));
     out_ += ']';
   }
 
@@ -168,8 +195,9 @@ class HtmlWriter {
     for (size_t i = 0; i < layout.items.size(); ++i) {
       const LayoutItem& item = layout.items[i];
       if (i > 0) out_ += ',';
-      // html_page.js: -1 a bend, -2 a port.
-      int64_t box = item.port ? -2 : item.box == kNoBox ? -1 : static_cast<int64_t>(item.box);
+      int64_t box = item.port            ? kPortItem
+                    : item.box == kNoBox ? kBendItem
+                                         : static_cast<int64_t>(item.box);
       out_ += fmt::format("[{},{},", box, item.rank);
       appendNumber(out_, item.x);
       out_ += ']';

@@ -39,29 +39,6 @@ path.edge { fill: none; stroke: #5f6368; stroke-width: 1.2; }
 path.edge.reversed { stroke-dasharray: 3 3; }
 )css";
 
-const char* kindClass(BoxKind kind) {
-  switch (kind) {
-    case BoxKind::kNode: return "node";
-    case BoxKind::kInput: return "input";
-    case BoxKind::kOutput: return "output";
-    case BoxKind::kGraph: return "graph";
-    case BoxKind::kScope: return "scope";
-    case BoxKind::kCall: return "call";
-    case BoxKind::kControlFlow: return "control";
-  }
-  return "node";
-}
-
-const char* changeClass(Change change) {
-  switch (change) {
-    case Change::kSame: return "";
-    case Change::kAdded: return " added";
-    case Change::kRemoved: return " removed";
-    case Change::kChanged: return " changed";
-  }
-  return "";
-}
-
 struct Point {
   double x;
   double y;
@@ -258,6 +235,29 @@ class SvgPainter {
 };
 
 }  // namespace
+
+const char* kindClass(BoxKind kind) {
+  switch (kind) {
+    case BoxKind::kNode: return "node";
+    case BoxKind::kInput: return "input";
+    case BoxKind::kOutput: return "output";
+    case BoxKind::kGraph: return "graph";
+    case BoxKind::kScope: return "scope";
+    case BoxKind::kCall: return "call";
+    case BoxKind::kControlFlow: return "control";
+  }
+  return "node";
+}
+
+const char* changeClass(Change change) {
+  switch (change) {
+    case Change::kSame: return "";
+    case Change::kAdded: return " added";
+    case Change::kRemoved: return " removed";
+    case Change::kChanged: return " changed";
+  }
+  return "";
+}
 
 void writeSvg(const Scene& scene, const SceneLayout& layout, const std::vector<bool>& expanded,
               std::string& out) {

@@ -18,6 +18,10 @@ void writeDot(const Scene& scene, const std::vector<bool>& expanded, std::string
 
 /// The CSS of the SVG's boxes and edges, which the HTML page's drawing shares.
 std::string_view pictureStyle();
+/// The CSS class of a box of `kind`, and the one a change adds (with its space; "" for
+/// kSame): the SVG's, which the HTML page's script reads from the page's data.
+const char* kindClass(BoxKind kind);
+const char* changeClass(Change change);
 
 /// `layout` holds every group's layout (layoutScene with all_groups).
 void writeHtml(const Scene& scene, const SceneLayout& layout, const std::vector<bool>& expanded,
