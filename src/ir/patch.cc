@@ -11,6 +11,7 @@
 #include "core/development_checks.h"
 #include "core/place_path.h"
 #include "ir/graph_builder.h"
+#include "ir/nested_reads.h"
 #include "ir/scope.h"
 #include "onyx/core/quote.h"
 #include "onyx/ir/editor.h"
@@ -24,13 +25,25 @@ using ir_internal::NameTableWriter;
 
 Patch::Patch(Model& model, Graph& graph) : model_(model), graph_(graph) {}
 
+Patch::~Patch() { forget(true); }
+
 bool Patch::empty() const {
   return added_nodes_.empty() && values_.empty() && rewires_.empty() && removed_.empty() &&
          removed_initializers_.empty() && removed_inputs_.empty() && renames_.empty() &&
-         edits_.empty();
+         edits_.empty() && handovers_.empty() && declared_.empty();
 }
 
-void Patch::discard() {
+void Patch::discard() { forget(true); }
+
+void Patch::forget(bool unstage) {
+  if (unstage) {
+    for (auto graph = staged_.rbegin(); graph != staged_.rend(); ++graph) {
+      ir_internal::discardGraph(*graph);
+    }
+  }
+  staged_.clear();
+  handovers_.clear();
+  declared_.clear();
   added_nodes_.clear();
   values_.clear();
   added_values_.clear();
@@ -46,7 +59,8 @@ void Patch::discard() {
 Patch::Mark Patch::mark() const {
   return {added_nodes_.size(),    values_.size(),  edits_.size(),
           rewires_.size(),        removed_.size(), removed_initializers_.size(),
-          removed_inputs_.size(), renames_.size()};
+          removed_inputs_.size(), renames_.size(), staged_.size(),
+          handovers_.size(),      declared_.size()};
 }
 
 void Patch::discardSince(const Mark& mark) {
@@ -60,6 +74,10 @@ void Patch::discardSince(const Mark& mark) {
   removed_initializers_.resize(mark.removed_initializers);
   removed_inputs_.resize(mark.removed_inputs);
   renames_.resize(mark.renames);
+  for (size_t g = staged_.size(); g-- > mark.staged;) ir_internal::discardGraph(staged_[g]);
+  staged_.resize(mark.staged);
+  handovers_.resize(mark.handovers);
+  declared_.resize(mark.declared);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -124,6 +142,69 @@ void Patch::setInput(Node* node, size_t index, Value* value) {
 }
 
 void Patch::removeNode(Node* node) { removed_.push_back(node); }
+
+void Patch::handOverOutput(Value* value, Node* to, size_t index) {
+  handovers_.push_back({value, to, index});
+}
+
+StagedGraph Patch::addGraph(Node* holder) {
+  ONYX_ASSERT(!holder->isAttached() && "a graph is staged for a node the patch adds");
+  // The holder sits in the patched graph's scope from now on (not in its list), so that the
+  // new graph's names are chosen against everything it will see.
+  B::graph(holder) = &graph_;
+  Graph* graph = GraphEditor(model_).newSubgraph(holder);
+  staged_.push_back(graph);
+  return StagedGraph(model_, *graph);
+}
+
+StagedGraph Patch::addGraphCopy(Node* holder, const Graph& source) {
+  B::graph(holder) = &graph_;
+  Graph* graph = GraphEditor(model_).cloneGraph(source, &graph_, holder);
+  staged_.push_back(graph);
+  return StagedGraph(model_, *graph);
+}
+
+// ---------------------------------------------------------------------------------------
+// Staged graphs: built at once, with the editor.
+
+Result<Value*> StagedGraph::addInput(std::string_view name, Type* type) const {
+  return GraphEditor(*model_).addInput(*graph_, name, type);
+}
+
+Result<Value*> StagedGraph::addInitializer(Tensor* tensor) const {
+  return GraphEditor(*model_).addInitializer(*graph_, tensor);
+}
+
+Node* StagedGraph::addNode(std::string_view op_type, std::span<Value* const> reads) const {
+  Node* node = GraphEditor(*model_).createNode(*graph_, op_type, reads, 0);
+  graph_->appendNode(node);
+  return node;
+}
+
+Result<Value*> StagedGraph::addNodeOutput(Node* node, std::string_view name) const {
+  return GraphEditor(*model_).addOutputNamed(node, name);
+}
+
+void StagedGraph::addGraphOutput(Value* value, Type* type) const {
+  GraphEditor(*model_).addOutput(*graph_, value);
+  if (type != nullptr) graph_->outputs.back()->type = type;
+}
+
+void StagedGraph::setType(Value* value, Type* type) const {
+  GraphEditor(*model_).setType(value, type);
+}
+
+std::string_view StagedGraph::uniqueName(std::string_view hint) const {
+  return GraphEditor(*model_).uniqueName(*graph_, hint);
+}
+
+StagedGraph StagedGraph::addGraph(Node* holder) const {
+  return StagedGraph(*model_, *GraphEditor(*model_).newSubgraph(holder));
+}
+
+StagedGraph StagedGraph::addGraphCopy(Node* holder, const Graph& source) const {
+  return StagedGraph(*model_, *GraphEditor(*model_).cloneGraph(source, graph_, holder));
+}
 
 void Patch::removeInitializer(Value* value) { removed_initializers_.push_back(value); }
 
@@ -195,7 +276,8 @@ class Patch::Check {
     size_t index = 0;
     // Positions answer order questions, which only added nodes, re-pointed uses and removals
     // ask: a patch that only changes nodes in place costs O(its edits), not a walk.
-    if (!patch.added_nodes_.empty() || !patch.rewires_.empty() || !patch.removed_.empty()) {
+    if (!patch.added_nodes_.empty() || !patch.rewires_.empty() || !patch.removed_.empty() ||
+        !patch.handovers_.empty()) {
       for (const Node* node : graph_.nodes()) position_.emplace(node, index++);
     }
     end_ = index;
@@ -255,6 +337,7 @@ class Patch::Check {
         }
       }
     }
+    ONYX_RETURN_IF_ERROR(checkHandovers());
     for (const AddedNode& added : patch_.added_nodes_) {
       if (added.before != nullptr && position_.count(added.before) == 0) {
         return refuse(added.node, "is to go before a node that is not in the patched graph");
@@ -265,6 +348,15 @@ class Patch::Check {
       if (added.reads.size() != added.node->inputCount()) {
         return refuse(added.node, "had its inputs changed outside the patch");
       }
+      // What the graphs it holds read from outside them.
+      Status nested;
+      std::string held = place(added.node) + ", in a graph it holds,";
+      forEachNestedRead(*added.node, [&](const Value* value) {
+        if (nested.isOk() && !definedWithin(value, added.node)) {
+          nested = readable(value, added.node, held);
+        }
+      });
+      ONYX_RETURN_IF_ERROR(nested);
     }
     std::unordered_set<std::string_view> names;
     auto nameFree = [&](std::string_view name) -> Status {
@@ -330,6 +422,74 @@ class Patch::Check {
     return Status::ok();
   }
 
+  /// The handed-over outputs: each an output of a node of the graph, taken by an added node
+  /// (whose own value there nothing reads) or by an omitted output of a node of the graph,
+  /// and read only after the node taking it.
+  Status checkHandovers() {
+    std::unordered_set<const Value*> taken_slots;
+    for (const Handover& handover : patch_.handovers_) {
+      const Value* value = handover.value;
+      const Node* to = handover.to;
+      if (value == nullptr) {
+        const Value* slot =
+            handover.index < to->outputCount() ? to->output(handover.index) : nullptr;
+        if (added_order_.count(to) == 0 || slot == nullptr || slot->hasUses() ||
+            !taken_slots.insert(slot).second) {
+          return refuse(to, "cannot leave output " + std::to_string(handover.index) +
+                                " omitted: it is not an unread output of a node the patch adds");
+        }
+        dropped_.insert(slot);
+        continue;
+      }
+      if (patch_.isAdded(value) || !inGraph(value->producer())) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "a value handed over is not an output of a node of the patched graph");
+      }
+      if (!handed_.emplace(value, to).second) {
+        return Status(ErrorCode::kInvalidArgument, quoted(value->name()) + " is handed over twice");
+      }
+      bool added = added_order_.count(to) != 0;
+      if (!added && (!inGraph(to) || removed_.count(to) != 0)) {
+        return refuse(to, "takes " + quoted(value->name()) +
+                              " but is neither added by the patch nor a node it keeps");
+      }
+      if (handover.index >= to->outputCount()) {
+        return refuse(to, "has no output " + std::to_string(handover.index));
+      }
+      const Value* slot = to->output(handover.index);
+      if (added ? (slot == nullptr || slot->hasUses() || !taken_slots.insert(slot).second)
+                : slot != nullptr) {
+        return refuse(to, "cannot take " + quoted(value->name()) + " as output " +
+                              std::to_string(handover.index) +
+                              (added ? ": its own value there is read, or taken twice"
+                                     : ": that output is not omitted"));
+      }
+      if (added) dropped_.insert(slot);
+    }
+    for (const auto& [value, to] : handed_) {
+      Order taken = orderOf(to);
+      for (const Use& use : value->uses()) {
+        const Node* own = use.user() != nullptr ? ownNode(use.user()) : nullptr;
+        if (own == nullptr || removed_.count(own) != 0 || !(own->isAttached())) continue;
+        if (!(taken < orderOf(own))) {
+          return Status(
+              ErrorCode::kInvalidArgument,
+              place(own) + " reads " + quoted(value->name()) + " before the node it is handed to");
+        }
+      }
+    }
+    return Status::ok();
+  }
+
+  /// Whether `value` is defined inside the graphs `holder` holds, at any depth.
+  bool definedWithin(const Value* value, const Node* holder) const {
+    for (const Graph* graph = value->graph(); graph != nullptr && graph != &graph_;
+         graph = graph->parent()) {
+      if (graph->owner() == holder) return true;
+    }
+    return false;
+  }
+
   /// Whether `node` is a node of the patched graph, in its list.
   bool inGraph(const Node* node) const {
     return node != nullptr && node->graph() == &graph_ && node->isAttached();
@@ -370,7 +530,7 @@ class Patch::Check {
   // Whether the patch removes `value`: an output of a node it removes, or an initializer
   // (not also a graph input) it removes.
   bool removedOutput(const Value* value) const {
-    if (value->graph() != &graph_) return false;
+    if (value->graph() != &graph_ || handed_.count(value) != 0) return false;
     if (value->producer() != nullptr) return removed_.count(value->producer()) != 0;
     return !value->isGraphInput() && removed_initializers_.count(value) != 0;
   }
@@ -406,6 +566,7 @@ class Patch::Check {
 
   // Where `value` is defined: its producer's place in the graph, or before every node.
   Order definedAt(const Value* value) const {
+    if (auto handed = handed_.find(value); handed != handed_.end()) return orderOf(handed->second);
     const Node* producer = value->producer();
     if (producer != nullptr && (added_order_.count(producer) != 0 || position_.count(producer))) {
       return orderOf(producer);
@@ -416,7 +577,15 @@ class Patch::Check {
   // `value` may be read by input `index` of `reader` (in or added to the graph).
   Status readable(const Value* value, const Node* reader, size_t index) const {
     if (value == nullptr) return Status::ok();
-    std::string at = place(reader) + " input " + std::to_string(index);
+    return readable(value, reader, place(reader) + " input " + std::to_string(index));
+  }
+
+  // `value` may be read by `reader` (in or added to the graph) where `at` says.
+  Status readable(const Value* value, const Node* reader, const std::string& at) const {
+    if (dropped_.count(value) != 0) {
+      return Status(ErrorCode::kInvalidArgument,
+                    at + " would read an output that a value handed over replaces");
+    }
     if (!patch_.isAdded(value)) {
       if (value->graph() == nullptr || !value->graph()->encloses(&graph_)) {
         return Status(ErrorCode::kInvalidArgument, at + " would read " + quoted(value->name()) +
@@ -469,7 +638,7 @@ class Patch::Check {
 
   // Nothing reads `value` once the patch is applied; else an error that starts with `what`.
   Status leftUnread(const Value& value, const std::string& what) const {
-    if (redirected_values_.count(&value) != 0) return Status::ok();
+    if (redirected_values_.count(&value) != 0 || handed_.count(&value) != 0) return Status::ok();
     for (const Use& use : value.uses()) {
       if (redirected_slots_.count(&use) != 0) continue;
       if (use.user() != nullptr && use.user()->graph() == &graph_ &&
@@ -498,6 +667,8 @@ class Patch::Check {
   std::unordered_set<const Value*> removed_initializers_;
   std::unordered_set<const Use*> redirected_slots_;
   std::unordered_set<const Value*> redirected_values_;
+  std::unordered_map<const Value*, const Node*> handed_;  // a value handed over -> its taker
+  std::unordered_set<const Value*> dropped_;  // added outputs that handed values replace
 };
 
 // ---------------------------------------------------------------------------------------
@@ -619,7 +790,14 @@ std::vector<std::string_view> Patch::givenNames() const {
 
 void Patch::commit(const Check& check) {
   Arena& arena = GraphEditor(model_).arena();
+  std::unordered_set<const Value*> dropped;
+  for (const Handover& handover : handovers_) {
+    if (isAdded(handover.to->output(handover.index))) {
+      dropped.insert(handover.to->output(handover.index));
+    }
+  }
   for (AddedValue& added : values_) {
+    if (dropped.count(added.value) != 0) continue;
     B::graph(added.value) = &graph_;
     B::values(&graph_).push_back(arena, added.value);
   }
@@ -633,6 +811,17 @@ void Patch::commit(const Check& check) {
     for (size_t i = 0; i < added.reads.size(); ++i) slots[i].set(added.reads[i]);
   }
   for (const NodeEdit& edit : edits_) commitEdit(edit);
+  for (const Handover& handover : handovers_) {
+    Value* value = handover.value;
+    if (value == nullptr) {
+      B::outputs(handover.to)[handover.index] = nullptr;
+      continue;
+    }
+    B::outputs(value->producer())[value->outputIndex()] = nullptr;
+    B::producer(value) = handover.to;
+    B::outputIndex(value) = static_cast<uint32_t>(handover.index);
+    B::outputs(handover.to)[handover.index] = value;
+  }
   for (const Rewire& rewire : rewires_) {
     if (rewire.from != nullptr) {
       rewire.from->replaceAllUsesWith(rewire.to);
@@ -672,11 +861,12 @@ void Patch::commit(const Check& check) {
     (void)renamed;
   }
   for (AddedValue& added : values_) {
-    if (added.name.empty()) continue;
+    if (added.name.empty() || dropped.count(added.value) != 0) continue;
     B::name(added.value) = added.name;
     NameTableWriter::put(B::names(&graph_), arena, added.value);
   }
   for (AddedValue& added : values_) {
+    if (dropped.count(added.value) != 0) continue;
     if (added.name.empty()) {
       std::string hint = !added.hint.empty() ? std::string(added.hint)
                          : added.initializer != nullptr
@@ -690,7 +880,10 @@ void Patch::commit(const Check& check) {
       graph_.initializers.push_back(arena, added.initializer);
     }
   }
-  discard();
+  for (const auto& [value, type] : declared_) {
+    if (dropped.count(value) == 0) GraphEditor(model_).setType(value, type);
+  }
+  forget(false);
 }
 
 }  // namespace onyx

@@ -14,6 +14,7 @@
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph_scope.h"
 #include "onyx/ir/opset_imports.h"
+#include "onyx/ir/patch.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/ops/callee.h"
 #include "onyx/ops/function_body.h"
@@ -35,49 +36,29 @@ std::string describe(const Node& node) {
   return text;
 }
 
-/// What a node calls, ready to inline: a model-local function, or a function-operator's body
-/// (which `operator_body` owns).
-struct InlinedBody {
-  const Function* function = nullptr;
-  std::optional<FunctionBody> operator_body;
-};
-
-/// The body `node` calls (onyx/ops/callee.h decides what it calls, from the imports where the
-/// node is).
-Result<InlinedBody> bodyCalledBy(Model& model, const CalleeResolver& callees, const Node& node) {
-  OpsetImports imports = scopeOf(model, node).imports;
-  Callee target = callees.resolve(node, imports);
-  InlinedBody inlined;
-  if (target.function != nullptr) {
-    inlined.function = target.function;
-    return inlined;
-  }
-  if (target.schema == nullptr || !hasFunctionBody(*target.schema)) {
-    return Status(
-        ErrorCode::kInvalidArgument,
-        describe(node) + " calls no model-local function, and its operator has no function body");
-  }
-  Result<FunctionBody> body = functionBodyFor(*target.schema, node, *target.opset, imports);
-  if (!body) return body.status();
-  inlined.operator_body = std::move(body).value();
-  inlined.function = inlined.operator_body->function;
-  return inlined;
-}
-
 // ---------------------------------------------------------------------------------------
 // Copying a body into a graph
 
-/// Copies `callee`'s body into the graph of `call`, before it, binding the body's inputs,
-/// outputs and attribute references to the call's.
+/// Records into `patch` (of the graph of `call`) a copy of `callee`'s body just before the
+/// call, binding the body's inputs, outputs and attribute references to the call's. Graphs
+/// nested in the body are staged (Patch::addGraph) and copied into at once.
 class BodyCopier {
  public:
   /// `bound_inputs`: how many of the call's inputs stand for the body's (all of them for a
-  /// function call; none for an If, whose condition chose the body).
-  BodyCopier(const GraphEditor& edit, Node& call, const Function& callee, size_t bound_inputs)
-      : edit_(edit), call_(call), callee_(callee), bound_inputs_(bound_inputs) {}
+  /// function call; none for an If, whose condition chose the body). `bridge_outputs`: an
+  /// output of the call that the body does not compute itself (an If branch's outer value or
+  /// initializer, or a value given twice) is computed by an Identity; else it is refused.
+  BodyCopier(Patch& patch, Node& call, const Function& callee, size_t bound_inputs,
+             bool bridge_outputs = false)
+      : patch_(patch),
+        edit_(patch.model()),
+        call_(call),
+        callee_(callee),
+        bound_inputs_(bound_inputs),
+        bridge_outputs_(bridge_outputs) {}
 
-  /// What must hold before anything changes: the call fits the body, every value the body
-  /// reads is defined in it, and the outputs the call has can be handed over.
+  /// What must hold before anything is recorded: the call fits the body, every value the
+  /// body reads is defined in it, and the outputs the call has can be handed over.
   Status check() const {
     if (bound_inputs_ > callee_.inputs.size() || call_.outputCount() > callee_.outputs.size()) {
       return Status(ErrorCode::kInvalidArgument,
@@ -91,10 +72,10 @@ class BodyCopier {
       return Status(ErrorCode::kInvalidArgument, "the function has no body");
     }
     std::unordered_set<const Value*> handed_over;
-    for (size_t k = 0; k < call_.outputCount(); ++k) {
+    for (size_t k = 0; k < call_.outputCount() && !bridge_outputs_; ++k) {
       if (call_.output(k) == nullptr) continue;
-      const Value* formal = callee_.outputs[k] != nullptr ? callee_.outputs[k]->value() : nullptr;
-      if (formal == nullptr || formal->producer() == nullptr) {
+      const Value* formal = formalOutput(k);
+      if (!computedByBody(formal)) {
         return Status(ErrorCode::kUnsupported,
                       describe(call_) + ": output " + std::to_string(k) +
                           " of the body is not computed by one of its nodes (it is an input "
@@ -120,35 +101,53 @@ class BodyCopier {
     return undefined;
   }
 
-  /// Copies the body in, just before the call, and returns the copies in order; the call's
-  /// output values are taken over by the body's nodes. The call stays where it was, with no
-  /// outputs, for the caller to remove (InlinedCall::finish) or restore (InlinedCall::undo).
+  /// Records the copies, just before the call, and returns them in order; the call's output
+  /// values are handed to the copies at apply(). The call itself is left alone: the caller
+  /// removes it, or keeps it without outputs.
   std::vector<Node*> copy() {
-    Graph& into = *call_.graph();
     for (size_t i = 0; i < callee_.inputs.size(); ++i) {
       const Value* formal = callee_.inputs[i];
       if (formal != nullptr) values_[formal] = i < bound_inputs_ ? call_.input(i) : nullptr;
     }
+    std::vector<size_t> bridged;
     for (size_t k = 0; k < call_.outputCount(); ++k) {
-      if (call_.output(k) != nullptr) handed_over_[callee_.outputs[k]->value()] = call_.output(k);
+      if (call_.output(k) == nullptr) continue;
+      const Value* formal = formalOutput(k);
+      if (!computedByBody(formal) || !handed_over_.emplace(formal, call_.output(k)).second) {
+        bridged.push_back(k);
+      }
     }
     for (const Value* value : callee_.body->values()) {
       if (value->graph() != callee_.body || value->initializer() == nullptr) continue;
       Tensor* tensor = edit_.cloneTensor(*value->initializer());
-      tensor->name = edit_.uniqueName(into, value->name());
-      values_[value] = edit_.addInitializer(into, tensor).value();
+      tensor->name = {};
+      Value* added = patch_.addInitializer(tensor);
+      patch_.nameAfter(added, value->name());
+      values_[value] = added;
     }
     std::vector<Node*> copies;
     for (const Node* node = callee_.body->firstNode(); node != nullptr; node = node->next()) {
-      Node* copy = copyNode(*node, into);
-      copy->insertBefore(&call_);
-      copies.push_back(copy);
+      copies.push_back(copyNode(*node, nullptr));
     }
-    declareTypes(*callee_.body);
+    for (size_t k : bridged) {
+      Node* identity = patch_.addNode("Identity", {mapped(formalOutput(k))}, 1, &call_);
+      if (!call_.nameOrEmpty().empty()) identity->name = prefixed("Identity");
+      patch_.handOverOutput(call_.output(k), identity, 0);
+      copies.push_back(identity);
+    }
+    declareTypes(*callee_.body, nullptr);
     return copies;
   }
 
  private:
+  const Value* formalOutput(size_t k) const {
+    return callee_.outputs[k] != nullptr ? callee_.outputs[k]->value() : nullptr;
+  }
+
+  bool computedByBody(const Value* formal) const {
+    return formal != nullptr && formal->producer() != nullptr && formal->graph() == callee_.body;
+  }
+
   Value* mapped(const Value* source) const {
     if (source == nullptr) return nullptr;
     auto found = values_.find(source);
@@ -159,18 +158,24 @@ class BodyCopier {
     return nullptr;
   }
 
-  std::string_view nodeName(const Node& source) {
-    std::string_view own = source.nameOrEmpty();
-    if (call_.nameOrEmpty().empty()) return own;
-    return edit_.arena().copy(std::string(call_.nameOrEmpty()) + "/" +
-                              std::string(own.empty() ? source.opType() : own));
+  std::string_view prefixed(std::string_view name) const {
+    return edit_.arena().copy(std::string(call_.nameOrEmpty()) + "/" + std::string(name));
   }
 
-  Node* copyNode(const Node& source, Graph& into) {
+  std::string_view nodeName(const Node& source) const {
+    std::string_view own = source.nameOrEmpty();
+    if (call_.nameOrEmpty().empty()) return own;
+    return prefixed(own.empty() ? source.opType() : own);
+  }
+
+  /// A copy of `source`: recorded into the patch (`staged` null), or added to a staged graph.
+  Node* copyNode(const Node& source, const StagedGraph* staged) {
     std::vector<Value*> reads;
     reads.reserve(source.inputCount());
     for (size_t i = 0; i < source.inputCount(); ++i) reads.push_back(mapped(source.input(i)));
-    Node* copy = edit_.createNode(into, source.opType(), reads, 0);
+    Node* copy = staged == nullptr
+                     ? patch_.addNode(source.opType(), reads, source.outputCount(), &call_)
+                     : staged->addNode(source.opType(), reads);
     std::string_view name = nodeName(source);
     if (!name.empty() || source.name) copy->name = name;
     copy->domain = source.domain;
@@ -184,27 +189,31 @@ class BodyCopier {
     }
     for (size_t i = 0; i < source.outputCount(); ++i) {
       const Value* produced = source.output(i);
+      if (staged != nullptr) {
+        std::string_view fresh = produced != nullptr ? staged->uniqueName(produced->name()) : "";
+        Result<Value*> value = staged->addNodeOutput(copy, fresh);
+        ONYX_ASSERT(value.isOk() && "a fresh name is free");
+        if (produced != nullptr) values_[produced] = value.value();
+        continue;
+      }
       if (produced == nullptr) {
-        (void)edit_.addOutputNamed(copy, "");
+        patch_.omitOutput(copy, i);
         continue;
       }
       auto handed = handed_over_.find(produced);
-      Value* value = nullptr;
-      if (handed != handed_over_.end() && &into == call_.graph()) {
-        // The call's output, with its name and uses, is computed by the copy now.
-        value = handed->second;
-        (void)edit_.addOutputNamed(copy, "");
-        edit_.handOverOutput(value, copy, i);
+      if (handed != handed_over_.end()) {
+        // The call's output, with its name and uses, is computed by the copy.
+        patch_.handOverOutput(handed->second, copy, i);
+        values_[produced] = handed->second;
       } else {
-        std::string_view fresh = edit_.uniqueName(into, produced->name());
-        value = edit_.addOutputNamed(copy, fresh).value();
+        patch_.nameAfter(copy->output(i), produced->name());
+        values_[produced] = copy->output(i);
       }
-      values_[produced] = value;
     }
     copy->attributes.reserve(edit_.arena(), source.attributes.size());
     for (const Attribute* attribute : source.attributes) {
       if (attribute == nullptr) continue;
-      if (Attribute* bound = bindAttribute(*attribute, *copy)) {
+      if (Attribute* bound = bindAttribute(*attribute, *copy, staged)) {
         copy->attributes.push_back(edit_.arena(), bound);
       }
     }
@@ -213,8 +222,8 @@ class BodyCopier {
 
   /// The call's attribute (or the default) for a reference; a copy of any other attribute.
   /// Null when a reference has neither: the attribute is left out.
-  Attribute* bindAttribute(const Attribute& attribute, Node& owner) {
-    if (!attribute.isReference()) return copyAttribute(attribute, owner, true);
+  Attribute* bindAttribute(const Attribute& attribute, Node& holder, const StagedGraph* staged) {
+    if (!attribute.isReference()) return copyAttribute(attribute, holder, staged, true);
     std::string_view wanted = *attribute.rare().ref_attr_name;
     const Attribute* value = call_.attribute(wanted);
     if (value == nullptr) {
@@ -224,18 +233,19 @@ class BodyCopier {
     }
     if (value == nullptr) return nullptr;
     // A graph the call holds is a graph of the model: copied as it is, it reads what it read.
-    Attribute* bound = copyAttribute(*value, owner, false);
+    Attribute* bound = copyAttribute(*value, holder, staged, false);
     bound->name = attribute.name;
     return bound;
   }
 
-  Attribute* copyAttribute(const Attribute& source, Node& owner, bool from_body) {
+  Attribute* copyAttribute(const Attribute& source, Node& holder, const StagedGraph* staged,
+                           bool from_body) {
     Attribute* copy = edit_.arena().make<Attribute>(source);
     if (source.t != nullptr) copy->t = edit_.cloneTensor(*source.t);
     // The copy starts as a bitwise copy of the source; every list needs storage of its own.
     copy->floats.values = source.floats.values.copy(edit_.arena());
     copy->ints.values = source.ints.values.copy(edit_.arena());
-    if (source.g != nullptr) copy->g = copyGraph(*source.g, owner, from_body);
+    if (source.g != nullptr) copy->g = copyGraph(*source.g, holder, staged, from_body);
     if (source.rare_fields != nullptr) {
       const AttributeRareFields& more = *source.rare_fields;
       copy->rare_fields = edit_.arena().make<AttributeRareFields>(more);
@@ -253,8 +263,9 @@ class BodyCopier {
       }
       out.graphs = {};
       for (const Graph* graph : more.graphs) {
-        out.graphs.push_back(edit_.arena(),
-                             graph != nullptr ? copyGraph(*graph, owner, from_body) : nullptr);
+        out.graphs.push_back(edit_.arena(), graph != nullptr
+                                                ? copyGraph(*graph, holder, staged, from_body)
+                                                : nullptr);
       }
       out.sparse_tensors = {};
       for (const SparseTensor* tensor : more.sparse_tensors) {
@@ -270,56 +281,75 @@ class BodyCopier {
     return copy;
   }
 
-  Graph* copyGraph(const Graph& source, Node& owner, bool from_body) {
-    if (!from_body) return edit_.cloneGraph(source, owner.graph(), &owner);
-    Graph* graph = edit_.newSubgraph(&owner);
-    graph->name = source.name;
-    graph->doc_string = source.doc_string;
-
+  /// A graph held by `holder`: staged in the patch when `holder` is recorded there, else in
+  /// `outer`, the staged graph holding it.
+  Graph* copyGraph(const Graph& source, Node& holder, const StagedGraph* outer, bool from_body) {
+    if (!from_body) {
+      return &(outer == nullptr ? patch_.addGraphCopy(&holder, source)
+                                : outer->addGraphCopy(&holder, source))
+                  .graph();
+    }
+    StagedGraph staged = outer == nullptr ? patch_.addGraph(&holder) : outer->addGraph(&holder);
+    Graph& graph = staged.graph();
+    graph.name = source.name;
+    graph.doc_string = source.doc_string;
     for (const ValueInfo* input : source.inputs) {
       if (input == nullptr || input->value == nullptr) continue;
-      std::string_view fresh = edit_.uniqueName(*graph, input->value->name());
       Type* type = input->type != nullptr ? edit_.cloneType(*input->type) : nullptr;
-      values_[input->value] = edit_.addInput(*graph, fresh, type).value();
+      Result<Value*> value = staged.addInput(staged.uniqueName(input->value->name()), type);
+      ONYX_ASSERT(value.isOk() && "a fresh name is free");
+      values_[input->value] = value.value();
     }
     for (const Value* value : source.values()) {
       if (value->graph() != &source || value->initializer() == nullptr) continue;
       Tensor* tensor = edit_.cloneTensor(*value->initializer());
       Value* input = mapped(value);
-      tensor->name = input != nullptr ? input->name() : edit_.uniqueName(*graph, value->name());
-      values_[value] = edit_.addInitializer(*graph, tensor).value();
+      tensor->name = input != nullptr ? input->name() : staged.uniqueName(value->name());
+      Result<Value*> added = staged.addInitializer(tensor);
+      ONYX_ASSERT(added.isOk() && "a fresh name is free, or an input's without a default");
+      values_[value] = added.value();
     }
     for (const Node* node = source.firstNode(); node != nullptr; node = node->next()) {
-      graph->appendNode(copyNode(*node, *graph));
+      copyNode(*node, &staged);
     }
     for (const ValueInfo* output : source.outputs) {
       if (output == nullptr) continue;
       Value* value = mapped(output->output.value());
       if (value == nullptr) continue;
-      edit_.addOutput(*graph, value);
-      if (output->type != nullptr) graph->outputs.back()->type = edit_.cloneType(*output->type);
+      staged.addGraphOutput(value,
+                            output->type != nullptr ? edit_.cloneType(*output->type) : nullptr);
     }
-    declareTypes(source);
-    return graph;
+    declareTypes(source, &staged);
+    return &graph;
   }
 
   /// The body's value_info types, on the new values that stand for body values (the call's
   /// own values keep their declarations).
-  void declareTypes(const Graph& source) {
+  void declareTypes(const Graph& source, const StagedGraph* staged) {
     for (const ValueInfo* info : source.value_info) {
       if (info == nullptr || info->type == nullptr || info->isRemoved()) continue;
       const Value* declared = info->value;
-      if (declared == nullptr || handed_over_.count(declared) != 0) continue;
+      if (declared == nullptr || handed_over_.count(declared) != 0 ||
+          !callee_.body->encloses(declared->graph())) {
+        continue;
+      }
       Value* value = mapped(declared);
       if (value == nullptr || value->producer() == nullptr || value->type() != nullptr) continue;
-      edit_.setType(value, edit_.cloneType(*info->type));
+      Type* type = edit_.cloneType(*info->type);
+      if (staged != nullptr) {
+        staged->setType(value, type);
+      } else {
+        patch_.declareType(value, type);
+      }
     }
   }
 
+  Patch& patch_;
   GraphEditor edit_;
   Node& call_;
   const Function& callee_;
   size_t bound_inputs_;
+  bool bridge_outputs_;
   std::unordered_map<const Value*, Value*> values_;
   std::unordered_map<const Value*, Value*> handed_over_;
 };
@@ -327,24 +357,31 @@ class BodyCopier {
 // ---------------------------------------------------------------------------------------
 // Opsets
 
-struct ImportPlan {
-  std::vector<std::pair<std::string_view, int64_t>> added;
-};
+using PlannedImports = std::vector<std::pair<std::string_view, int64_t>>;
 
-Result<ImportPlan> planImports(const ArenaList<OperatorSetId>& scope, const Function& callee,
-                               const Node& call) {
-  ImportPlan plan;
+/// The imports `callee`'s body needs where `call` is that neither `scope` nor `planned` (the
+/// imports other calls of the batch add there) has; an error when one of them has a domain at
+/// another version.
+Result<PlannedImports> planImports(const ArenaList<OperatorSetId>& scope,
+                                   const PlannedImports& planned, const Function& callee,
+                                   const Node& call) {
+  PlannedImports added;
   OpsetImports in_scope(scope);
+  auto plannedVersion = [&](std::string_view domain) -> std::optional<int64_t> {
+    for (const PlannedImports* list : {&planned, static_cast<const PlannedImports*>(&added)}) {
+      for (const auto& [other, version] : *list) {
+        if (canonicalDomain(other) == canonicalDomain(domain)) return version;
+      }
+    }
+    return std::nullopt;
+  };
   for (const OperatorSetId& import : callee.opset_import) {
     if (!import.version) continue;
     std::string_view domain = import.domain.value_or("");
     std::optional<int64_t> have = in_scope.versionOf(domain);
+    if (!have) have = plannedVersion(domain);
     if (!have) {
-      bool planned = false;
-      for (const auto& [added, version] : plan.added) {
-        planned |= canonicalDomain(added) == canonicalDomain(domain);
-      }
-      if (!planned) plan.added.emplace_back(domain, *import.version);
+      added.emplace_back(domain, *import.version);
       continue;
     }
     if (*have != *import.version) {
@@ -354,37 +391,188 @@ Result<ImportPlan> planImports(const ArenaList<OperatorSetId>& scope, const Func
                         ", where the node is it is imported at " + std::to_string(*have));
     }
   }
-  return plan;
+  return added;
 }
 
-void applyImports(const GraphEditor& edit, ArenaList<OperatorSetId>& scope,
-                  const ImportPlan& plan) {
-  for (const auto& [domain, version] : plan.added) {
-    OperatorSetId import;
-    import.domain = edit.arena().copy(domain);
-    import.version = version;
-    scope.push_back(edit.arena(), import);
+}  // namespace
+
+// ---------------------------------------------------------------------------------------
+// Calls inlined together
+
+namespace passes_internal {
+
+struct CallInliner::State {
+  struct Recorded {
+    Node* call;
+    std::vector<Node*> copies;
+    std::vector<Value*> outputs;
+    ArenaList<OperatorSetId>* imports;
+    PlannedImports added_imports;
+  };
+
+  explicit State(Model& target) : model(target), callees(target) {}
+
+  Patch& patchOf(Graph& graph) {
+    auto [found, fresh] = patch_of.try_emplace(&graph, nullptr);
+    if (fresh) {
+      patches.push_back(std::make_unique<Patch>(model, graph));
+      found->second = patches.back().get();
+    }
+    return *found->second;
+  }
+
+  Model& model;
+  CalleeResolver callees;
+  std::vector<std::unique_ptr<Patch>> patches;
+  std::unordered_map<const Graph*, Patch*> patch_of;
+  std::vector<Recorded> recorded;
+  std::unordered_map<const ArenaList<OperatorSetId>*, PlannedImports> planned;
+};
+
+CallInliner::CallInliner(Model& model) : state_(std::make_unique<State>(model)) {}
+
+CallInliner::~CallInliner() = default;
+
+bool CallInliner::callsLocalFunction(const Node& node) const {
+  return state_->callees.resolve(node, scopeOf(state_->model, node).imports).function != nullptr;
+}
+
+Status CallInliner::add(Node& node, bool local_functions, bool function_operators,
+                        const ValueTypeOf* type_of) {
+  State& state = *state_;
+  if (node.graph() == nullptr) {
+    return Status(ErrorCode::kInvalidArgument, "the node is not in a graph");
+  }
+  OpsetImports imports = scopeOf(state.model, node).imports;
+  Callee target = state.callees.resolve(node, imports);
+  const Function* function = nullptr;
+  std::optional<FunctionBody> operator_body;
+  if (target.function != nullptr && local_functions) {
+    function = target.function;
+  } else if (!function_operators || target.function != nullptr || target.schema == nullptr ||
+             !target.opset || !hasFunctionBody(*target.schema)) {
+    if (!local_functions) {
+      return Status(ErrorCode::kNotFound, describe(node) + ": its operator has no function body");
+    }
+    return Status(
+        ErrorCode::kInvalidArgument,
+        describe(node) + " calls no model-local function, and its operator has no function body");
+  } else {
+    Result<FunctionBody> body =
+        functionBodyFor(*target.schema, node, *target.opset, imports, type_of);
+    if (!body) return body.status();
+    operator_body = std::move(body).value();
+    function = operator_body->function;
+  }
+  ArenaList<OperatorSetId>& scope = importListOf(state.model, *node.graph());
+  PlannedImports& planned = state.planned[&scope];
+  Result<PlannedImports> added = planImports(scope, planned, *function, node);
+  if (!added) return added.status();
+  Patch& patch = state.patchOf(*node.graph());
+  BodyCopier copier(patch, node, *function, node.inputCount());
+  ONYX_RETURN_IF_ERROR(copier.check());
+  // From here on nothing fails. A body built for a function-operator lives in its own model;
+  // the copies share its strings and tensor bytes.
+  if (operator_body) state.model.shareBytesOf(operator_body->model);
+  planned.insert(planned.end(), added->begin(), added->end());
+  std::vector<Value*> outputs(node.outputs().begin(), node.outputs().end());
+  state.recorded.push_back({&node, copier.copy(), std::move(outputs), &scope, *std::move(added)});
+  return Status::ok();
+}
+
+Result<std::vector<InlinedCall>> CallInliner::apply(size_t batch) {
+  State& state = *state_;
+  std::vector<Patch*> all;
+  for (const std::unique_ptr<Patch>& patch : state.patches) all.push_back(patch.get());
+  ONYX_RETURN_IF_ERROR(applyAll(all));
+  GraphEditor edit(state.model);
+  std::vector<InlinedCall> done;
+  done.reserve(state.recorded.size());
+  for (State::Recorded& recorded : state.recorded) {
+    size_t before = recorded.imports->size();
+    for (const auto& [domain, version] : recorded.added_imports) {
+      OperatorSetId import;
+      import.domain = edit.arena().copy(domain);
+      import.version = version;
+      recorded.imports->push_back(edit.arena(), import);
+    }
+    done.push_back({recorded.call, std::move(recorded.copies), std::move(recorded.outputs),
+                    recorded.imports, before, batch});
+  }
+  state.recorded.clear();
+  state.planned.clear();
+  return done;
+}
+
+namespace {
+
+/// Applies one patch per graph that `record` fills; the edits are sound by construction.
+template <class Record>
+void applyPerGraph(Model& model, std::span<const InlinedCall> calls, Record&& record) {
+  std::vector<std::unique_ptr<Patch>> patches;
+  std::unordered_map<const Graph*, Patch*> patch_of;
+  for (const InlinedCall& call : calls) {
+    Patch*& patch = patch_of[call.call->graph()];
+    if (patch == nullptr) {
+      patches.push_back(std::make_unique<Patch>(model, *call.call->graph()));
+      patch = patches.back().get();
+    }
+    record(*patch, call);
+  }
+  std::vector<Patch*> all;
+  for (const std::unique_ptr<Patch>& patch : patches) all.push_back(patch.get());
+  Status applied = applyAll(all);
+  ONYX_ASSERT(applied.isOk() && "putting an inlined call's edits through cannot be refused");
+  (void)applied;
+}
+
+}  // namespace
+
+void finishInlined(Model& model, std::span<const InlinedCall> calls) {
+  applyPerGraph(model, calls,
+                [](Patch& patch, const InlinedCall& call) { patch.removeNode(call.call); });
+}
+
+void undoInlined(Model& model, std::span<const InlinedCall> calls) {
+  // Calls of one batch are independent and go back together; a later batch first, since it
+  // may have inlined a copy an earlier one made.
+  for (size_t end = calls.size(); end > 0;) {
+    size_t begin = end;
+    while (begin > 0 && calls[begin - 1].batch == calls[end - 1].batch) --begin;
+    std::span<const InlinedCall> batch = calls.subspan(begin, end - begin);
+    applyPerGraph(model, batch, [](Patch& patch, const InlinedCall& call) {
+      for (size_t k = 0; k < call.outputs.size(); ++k) {
+        if (call.outputs[k] != nullptr) patch.handOverOutput(call.outputs[k], call.call, k);
+      }
+      for (Node* copy : call.copies) patch.removeNode(copy);
+    });
+    for (size_t i = end; i-- > begin;) calls[i].imports->truncate(calls[i].imports_before);
+    end = begin;
   }
 }
 
-/// Inlines `node`, leaving the call in place without outputs (InlinedCall::finish removes
-/// it). Checks everything that can fail before changing anything.
-Result<InlinedCall> inlineResolved(Model& model, Node& node, const InlinedBody& callee) {
-  ArenaList<OperatorSetId>& scope = importListOf(model, *node.graph());
-  Result<ImportPlan> plan = planImports(scope, *callee.function, node);
-  if (!plan) return plan.status();
-  BodyCopier copier(GraphEditor(model), node, *callee.function, node.inputCount());
+Status inlineIfBranch(Model& model, Node& node, bool condition) {
+  Graph* branch = node.graphAttr(condition ? "then_branch" : "else_branch");
+  if (node.graph() == nullptr || branch == nullptr || !branch->inputs.empty() ||
+      branch->outputs.size() < node.outputCount()) {
+    return Status(ErrorCode::kInvalidArgument, describe(node) + " has no branch to inline");
+  }
+  // The branch as the body of a function without inputs, for the copier.
+  Function body;
+  body.body = branch;
+  Arena& arena = GraphEditor(model).arena();
+  for (ValueInfo* output : branch->outputs) body.outputs.push_back(arena, &output->output);
+  Patch patch(model, *node.graph());
+  BodyCopier copier(patch, node, body, 0, /*bridge_outputs=*/true);
   ONYX_RETURN_IF_ERROR(copier.check());
-  // From here on nothing fails. A body parsed for a function-operator lives in its own model;
-  // the copies share its strings and tensor bytes.
-  if (callee.operator_body) model.shareBytesOf(callee.operator_body->model);
-  InlinedCall done{&model, &node,
-                   {},     std::vector<Value*>(node.outputs().begin(), node.outputs().end()),
-                   &scope, scope.size()};
-  applyImports(GraphEditor(model), scope, *plan);
-  done.copies = copier.copy();
-  return done;
+  copier.copy();
+  patch.removeNode(&node);
+  return patch.apply();
 }
+
+}  // namespace passes_internal
+
+namespace {
 
 // ---------------------------------------------------------------------------------------
 // Inlining everything
@@ -433,82 +621,6 @@ Status refuseRecursion(const Model& model) {
   return Status::ok();
 }
 
-class Expander {
- public:
-  Expander(Model& model, const CalleeResolver& callees, const InlineOptions& options,
-           InlineReport& report)
-      : model_(model), callees_(callees), options_(options), report_(report) {}
-
-  /// Inlines what the nodes from `first` up to (not including) `stop` call, and what the
-  /// bodies call in turn; `depth` counts the bodies these nodes came from.
-  Status expand(Graph& graph, Node* first, Node* stop, int depth) {
-    for (Node* node = first; node != stop;) {
-      Node* next = node->next();
-      Node* before = node->prev();
-      Result<bool> inlined = tryInline(*node, depth);
-      if (!inlined) return inlined.status();
-      if (*inlined) {
-        // The body's nodes stand between `before` and the call, which stays until the end.
-        Node* body_first = before != nullptr ? before->next() : graph.firstNode();
-        ONYX_RETURN_IF_ERROR(expand(graph, body_first, node, depth + 1));
-      } else {
-        ONYX_RETURN_IF_ERROR(expandSubgraphs(*node, depth));
-      }
-      node = next;
-    }
-    return Status::ok();
-  }
-
-  Status expandGraph(Graph& graph, int depth) {
-    return expand(graph, graph.firstNode(), nullptr, depth);
-  }
-
- private:
-  Status expandSubgraphs(Node& node, int depth) {
-    for (size_t a = 0; a < node.attributes.size(); ++a) {
-      Attribute* attribute = node.attributes[a];
-      if (attribute->g != nullptr) ONYX_RETURN_IF_ERROR(expandGraph(*attribute->g, depth));
-      for (Graph* graph : attribute->rare().graphs) {
-        if (graph != nullptr) ONYX_RETURN_IF_ERROR(expandGraph(*graph, depth));
-      }
-    }
-    return Status::ok();
-  }
-
-  /// Whether `node` was inlined; an error for a model-local function that cannot be.
-  Result<bool> tryInline(Node& node, int depth) {
-    Callee target = callees_.resolve(node, scopeOf(model_, node).imports);
-    bool local = target.function != nullptr;
-    if (!local && !(options_.function_operators && target.operator_body)) return false;
-    if (depth >= options_.max_depth) {
-      return Status(ErrorCode::kLimitExceeded, describe(node) +
-                                                   ": function bodies nest deeper than " +
-                                                   std::to_string(options_.max_depth) + " levels");
-    }
-    Result<InlinedBody> callee = bodyCalledBy(model_, callees_, node);
-    Result<InlinedCall> done =
-        callee ? inlineResolved(model_, node, *callee) : Result<InlinedCall>(callee.status());
-    if (done) {
-      inlined_.push_back(std::move(done).value());
-      ++(local ? report_.function_calls : report_.operator_calls);
-      return true;
-    }
-    const Status& status = done.status();
-    if (local || status.code() == ErrorCode::kInternal) return status;
-    report_.left_alone.push_back(describe(node) + ": " + status.message());
-    return false;
-  }
-
-  Model& model_;
-  const CalleeResolver& callees_;
-  const InlineOptions& options_;
-  InlineReport& report_;
-
- public:
-  /// The calls inlined so far, in order (a call inside a body after the call it came with).
-  std::vector<InlinedCall> inlined_;
-};
-
 /// The functions something still calls: from the graphs, then through the bodies of those.
 std::unordered_set<const Function*> calledFunctions(const Model& model) {
   CalleeResolver callees(model);
@@ -554,18 +666,106 @@ bool anythingToInline(const Model& model, const InlineOptions& options) {
   return found;
 }
 
+/// Inlines the calls of the model's graphs in batches: the calls found in the graphs first,
+/// then those among the copies the last batch made, until none is left.
+class Expander {
+ public:
+  Expander(Model& model, const InlineOptions& options, InlineReport& report)
+      : model_(model), callees_(model), options_(options), report_(report) {}
+
+  /// Inlines everything, or leaves the model as it was.
+  Status run() {
+    std::vector<std::pair<Node*, int>> pending;
+    auto roots = [&](Graph* graph) {
+      if (graph == nullptr) return;
+      for (Node* node : graph->nodes()) pending.emplace_back(node, 0);
+    };
+    roots(model_.graph);
+    for (TrainingInfo* info : model_.training_info) {
+      roots(info->initialization);
+      roots(info->algorithm);
+    }
+    for (size_t batch = 0; !pending.empty(); ++batch) {
+      passes_internal::CallInliner inliner(model_);
+      std::vector<int> depths;
+      for (const auto& [node, depth] : pending) {
+        if (Status examined = examine(inliner, *node, depth, depths); !examined) {
+          passes_internal::undoInlined(model_, journal_);
+          return examined;
+        }
+      }
+      Result<std::vector<InlinedCall>> done = inliner.apply(batch);
+      if (!done) {
+        passes_internal::undoInlined(model_, journal_);
+        return done.status();
+      }
+      pending.clear();
+      for (size_t i = 0; i < done->size(); ++i) {
+        for (Node* copy : (*done)[i].copies) pending.emplace_back(copy, depths[i] + 1);
+      }
+      journal_.insert(journal_.end(), std::make_move_iterator(done->begin()),
+                      std::make_move_iterator(done->end()));
+    }
+    passes_internal::finishInlined(model_, journal_);
+    return Status::ok();
+  }
+
+ private:
+  /// Records `node` into `inliner` when it is a call to inline (`depth`: the bodies it came
+  /// from), else looks into the graphs it holds.
+  Status examine(passes_internal::CallInliner& inliner, Node& node, int depth,
+                 std::vector<int>& depths) {
+    Callee target = callees_.resolve(node, scopeOf(model_, node).imports);
+    bool local = target.function != nullptr;
+    if (local || (options_.function_operators && target.operator_body)) {
+      if (depth >= options_.max_depth) {
+        return Status(ErrorCode::kLimitExceeded,
+                      describe(node) + ": function bodies nest deeper than " +
+                          std::to_string(options_.max_depth) + " levels");
+      }
+      Status added = inliner.add(node, true, options_.function_operators);
+      if (added) {
+        depths.push_back(depth);
+        ++(local ? report_.function_calls : report_.operator_calls);
+        return Status::ok();
+      }
+      if (local || added.code() == ErrorCode::kInternal) return added;
+      report_.left_alone.push_back(describe(node) + ": " + added.message());
+    }
+    for (Attribute* attribute : node.attributes) {
+      if (attribute->g != nullptr) {
+        ONYX_RETURN_IF_ERROR(examineGraph(inliner, *attribute->g, depth, depths));
+      }
+      for (Graph* graph : attribute->rare().graphs) {
+        if (graph != nullptr) ONYX_RETURN_IF_ERROR(examineGraph(inliner, *graph, depth, depths));
+      }
+    }
+    return Status::ok();
+  }
+
+  Status examineGraph(passes_internal::CallInliner& inliner, Graph& graph, int depth,
+                      std::vector<int>& depths) {
+    for (Node* node : graph.nodes()) {
+      ONYX_RETURN_IF_ERROR(examine(inliner, *node, depth, depths));
+    }
+    return Status::ok();
+  }
+
+  Model& model_;
+  CalleeResolver callees_;
+  const InlineOptions& options_;
+  InlineReport& report_;
+  std::vector<InlinedCall> journal_;  // every call inlined so far, batch by batch
+};
+
 }  // namespace
 
 Status inlineNode(Model& model, Node& node) {
-  if (node.graph() == nullptr) {
-    return Status(ErrorCode::kInvalidArgument, "the node is not in a graph");
-  }
-  CalleeResolver callees(model);
-  Result<InlinedBody> callee = bodyCalledBy(model, callees, node);
-  if (!callee) return callee.status();
-  Result<InlinedCall> done = inlineResolved(model, node, *callee);
+  passes_internal::CallInliner inliner(model);
+  ONYX_RETURN_IF_ERROR(inliner.add(node, true, true));
+  Result<std::vector<InlinedCall>> done = inliner.apply();
   if (!done) return done.status();
-  done->finish();
+  passes_internal::finishInlined(model, *done);
   return Status::ok();
 }
 
@@ -573,29 +773,7 @@ Result<InlineReport> inlineAllFunctions(Model& model, const InlineOptions& optio
   InlineReport report;
   ONYX_RETURN_IF_ERROR(refuseRecursion(model));
   if (!anythingToInline(model, options)) return report;
-  // The model is changed in place, and every call inlined is journalled: an error half-way
-  // takes them back, newest first, leaving the model as it was.
-  CalleeResolver callees(model);
-  Expander expander(model, callees, options, report);
-  auto expandAll = [&]() -> Status {
-    if (model.graph != nullptr) ONYX_RETURN_IF_ERROR(expander.expandGraph(*model.graph, 0));
-    for (TrainingInfo* info : model.training_info) {
-      if (info->initialization != nullptr) {
-        ONYX_RETURN_IF_ERROR(expander.expandGraph(*info->initialization, 0));
-      }
-      if (info->algorithm != nullptr) {
-        ONYX_RETURN_IF_ERROR(expander.expandGraph(*info->algorithm, 0));
-      }
-    }
-    return Status::ok();
-  };
-  if (Status expanded = expandAll(); !expanded) {
-    for (auto call = expander.inlined_.rbegin(); call != expander.inlined_.rend(); ++call) {
-      call->undo();
-    }
-    return expanded;
-  }
-  for (const InlinedCall& call : expander.inlined_) call.finish();
+  ONYX_RETURN_IF_ERROR(Expander(model, options, report).run());
   if (options.remove_unused_functions) {
     std::unordered_set<const Function*> called = calledFunctions(model);
     for (size_t i = model.functions.size(); i-- > 0;) {
@@ -605,89 +783,6 @@ Result<InlineReport> inlineAllFunctions(Model& model, const InlineOptions& optio
     }
   }
   return report;
-}
-
-void InlinedCall::finish() const {
-  Status removed = call->destroy();
-  ONYX_ASSERT(removed.isOk() && "an inlined call has no outputs left to refuse its removal");
-  (void)removed;
-}
-
-void InlinedCall::undo() const {
-  GraphEditor edit(*model);
-  for (size_t k = 0; k < outputs.size(); ++k) {
-    if (outputs[k] != nullptr) edit.handOverOutput(outputs[k], call, k);
-  }
-  for (auto copy = copies.rbegin(); copy != copies.rend(); ++copy) {
-    Status removed = (*copy)->destroy();
-    ONYX_ASSERT(removed.isOk() && "a copy is read only by copies after it");
-    (void)removed;
-  }
-  imports->truncate(imports_before);
-}
-
-Result<InlinedCall> passes_internal::inlineOperatorBody(Model& model, Node& node,
-                                                        const ValueTypeOf* type_of) {
-  if (node.graph() == nullptr) {
-    return Status(ErrorCode::kInvalidArgument, "the node is not in a graph");
-  }
-  OpsetImports imports = scopeOf(model, node).imports;
-  Callee target = CalleeResolver(model).resolve(node, imports);
-  if (target.schema == nullptr || !target.opset || !target.operator_body) {
-    return Status(ErrorCode::kNotFound, describe(node) + ": its operator has no function body");
-  }
-  Result<FunctionBody> body =
-      functionBodyFor(*target.schema, node, *target.opset, imports, type_of);
-  if (!body) return body.status();
-  InlinedBody callee;
-  callee.operator_body = std::move(body).value();
-  callee.function = callee.operator_body->function;
-  return inlineResolved(model, node, callee);
-}
-
-Status passes_internal::inlineIfBranch(Model& model, Node& node, bool condition) {
-  Graph* branch = node.graphAttr(condition ? "then_branch" : "else_branch");
-  if (node.graph() == nullptr || branch == nullptr || !branch->inputs.empty() ||
-      branch->outputs.size() < node.outputCount()) {
-    return Status(ErrorCode::kInvalidArgument, describe(node) + " has no branch to inline");
-  }
-  GraphEditor edit(model);
-  // The body copier hands over values its nodes compute: a branch output that is an outer
-  // value or one of the branch's initializers is given one (an Identity), which the no-op
-  // pass bypasses where the If was.
-  struct HandedOver {
-    ValueInfo* output;
-    Value* value;
-    Node* identity;
-  };
-  std::vector<HandedOver> added;
-  for (ValueInfo* output : branch->outputs) {
-    Value* value = output->output.value();
-    if (value == nullptr || (value->producer() != nullptr && value->graph() == branch)) continue;
-    Node* identity = edit.createNode(*branch, "Identity", {value});
-    branch->appendNode(identity);
-    output->output.set(identity->output(0));
-    added.push_back({output, value, identity});
-  }
-  // The branch as the body of a function without inputs, for the copier.
-  Function body;
-  body.body = branch;
-  for (ValueInfo* output : branch->outputs) body.outputs.push_back(edit.arena(), &output->output);
-  BodyCopier copier(edit, node, body, 0);
-  if (Status fits = copier.check(); !fits) {
-    // Refused: the branch goes back to what it was, so that the pass changed nothing.
-    for (const HandedOver& undo : added) {
-      undo.output->output.set(undo.value);
-      Status removed = undo.identity->destroy();
-      ONYX_ASSERT(removed.isOk() && "an Identity only a graph output read has no readers left");
-      (void)removed;
-    }
-    return fits;
-  }
-  copier.copy();
-  Status removed = node.destroy();
-  ONYX_ASSERT(removed.isOk() && "an inlined If has no outputs left to refuse its removal");
-  return removed;
 }
 
 }  // namespace onyx

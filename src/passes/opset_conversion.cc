@@ -165,7 +165,7 @@ Result<Targets> validateTargets(std::span<const OpsetTarget> targets) {
 //
 // A node that cannot cross but whose operator the spec defines as a function (Gelu,
 // LayerNormalization, CastLike, ...) is replaced by its body, whose nodes then cross on their
-// own. The bodies are inlined beside their calls and journalled, so that a conversion
+// own. The bodies are inlined beside their calls and kept (InlinedCall), so that a conversion
 // refused in the end takes them back: the model is left as it was.
 class OpsetConverter {
  public:
@@ -181,7 +181,7 @@ class OpsetConverter {
     for (size_t round = 0;; ++round) {
       draftModel(round);
       if (expandable_.empty()) break;
-      expandBodies();
+      expandBodies(round);
       inferred_.reset();  // the bodies' nodes have types inference now finds
     }
     if (Status blocked = describeBlocked(); !blocked) {
@@ -323,17 +323,29 @@ class OpsetConverter {
     return true;
   }
 
-  // The expandable nodes replaced by their bodies, journalled; a body that cannot stand in
+  // The expandable nodes replaced by their bodies, in one batch; a body that cannot stand in
   // leaves its node blocked, with why, from the next round on.
-  void expandBodies() {
+  void expandBodies(size_t round) {
+    passes_internal::CallInliner inliner(model_);
+    std::vector<std::pair<Node*, Origin>> recorded;
     for (auto& [node, origin] : expandable_) {
-      Result<passes_internal::InlinedCall> inlined =
-          passes_internal::inlineOperatorBody(model_, *node, &type_of_);
-      if (!inlined) {
+      if (Status added = inliner.add(*node, false, true, &type_of_); !added) {
         no_body_.emplace(node, fmt::format("{}; its function body cannot stand in: {}",
-                                           origin.reason, inlined.status().message()));
+                                           origin.reason, added.message()));
         continue;
       }
+      recorded.emplace_back(node, std::move(origin));
+    }
+    Result<std::vector<passes_internal::InlinedCall>> inlined = inliner.apply(round);
+    if (!inlined) {
+      for (auto& [node, origin] : recorded) {
+        no_body_.emplace(node, fmt::format("{}; its function body cannot stand in: {}",
+                                           origin.reason, inlined.status().message()));
+      }
+      return;
+    }
+    for (size_t i = 0; i < recorded.size(); ++i) {
+      auto& [node, origin] = recorded[i];
       // A node of a body that is itself expanded keeps the origin of the first.
       size_t index = origins_.size();
       if (auto outer = origin_of_.find(node); outer != origin_of_.end()) {
@@ -341,9 +353,9 @@ class OpsetConverter {
       } else {
         origins_.push_back(std::move(origin));
       }
-      for (const Node* copy : inlined->copies) origin_of_[copy] = index;
+      for (const Node* copy : (*inlined)[i].copies) origin_of_[copy] = index;
       calls_.insert(node);
-      expanded_.push_back(std::move(inlined).value());
+      expanded_.push_back(std::move((*inlined)[i]));
     }
   }
 
@@ -363,9 +375,7 @@ class OpsetConverter {
     return Status(ErrorCode::kUnsupported, std::move(message));
   }
 
-  void undoBodies() {
-    for (auto call = expanded_.rbegin(); call != expanded_.rend(); ++call) call->undo();
-  }
+  void undoBodies() { passes_internal::undoInlined(model_, expanded_); }
 
   // Everything converts: the drafts written into one patch per graph, all applied or none
   // (applyAll); then the nodes whose bodies stand for them go, and the imports change. A
@@ -387,7 +397,7 @@ class OpsetConverter {
       undoBodies();
       return applied;
     }
-    for (const passes_internal::InlinedCall& call : expanded_) call.finish();
+    passes_internal::finishInlined(model_, expanded_);
     summary_.nodes_expanded = origins_.size();
     summary_.nodes_changed = drafts_.size();
     for (const auto& [domain, target] : wanted_) {

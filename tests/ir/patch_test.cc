@@ -464,5 +464,141 @@ TEST(Patch, ARenameToANameInUseIsRefused) {
   expectRefused(model, patch, "the name 'a' is already taken in scope");
 }
 
+// An If the patch adds, whose then_branch is staged: built at once, reading `a` of the
+// patched graph and `neg`'s output through the node the patch adds.
+Node* recordIfWithStagedBranch(Model& model, Patch& patch) {
+  Graph& graph = *model.graph;
+  Node* neg = nodeNamed(graph, "neg");
+  Value* a = neg->input(0);
+  Node* added = patch.addNode("If", {graph.lookup("c")}, 1, nodeNamed(graph, "if"));
+  GraphEditor edit(model);
+  StagedGraph then_branch = patch.addGraph(added);
+  StagedGraph else_branch = patch.addGraph(added);
+  for (StagedGraph* staged : {&then_branch, &else_branch}) {
+    Value* reads[] = {staged == &then_branch ? a : neg->output(0)};
+    Node* inner = staged->addNode("Identity", reads);
+    Result<Value*> out = staged->addNodeOutput(inner, staged->uniqueName("a"));
+    EXPECT_TRUE(out);
+    staged->addGraphOutput(*out, edit.tensorType(1, {Dim(2)}));
+  }
+  edit.setGraphAttr(added, "then_branch", &then_branch.graph());
+  edit.setGraphAttr(added, "else_branch", &else_branch.graph());
+  return added;
+}
+
+TEST(Patch, AStagedGraphDiscardedTakesItsReadsAndNamesWithIt) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  std::string before = testing::bytesOf(model);
+  Value* a = graph.lookup("a");
+  size_t uses = a->useCount();
+  size_t subgraphs = graph.subgraphs().size();
+  {
+    Patch patch(model, graph);
+    recordIfWithStagedBranch(model, patch);
+    EXPECT_EQ(a->useCount(), uses + 1);  // linked at once
+    EXPECT_EQ(graph.subgraphs().size(), subgraphs + 2);
+    patch.discard();
+  }
+  EXPECT_EQ(a->useCount(), uses);
+  EXPECT_EQ(graph.subgraphs().size(), subgraphs);
+  EXPECT_EQ(testing::bytesOf(model), before);
+  EXPECT_TRUE(testing::verified(model));
+  // A patch destroyed unapplied does the same.
+  {
+    Patch patch(model, graph);
+    recordIfWithStagedBranch(model, patch);
+  }
+  EXPECT_EQ(a->useCount(), uses);
+  EXPECT_EQ(testing::bytesOf(model), before);
+}
+
+TEST(Patch, AStagedGraphJoinsTheModelAtApply) {
+  Model model = sourceModel();
+  Patch patch(model, *model.graph);
+  Node* added = recordIfWithStagedBranch(model, patch);
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(added->graph(), model.graph);
+  EXPECT_TRUE(added->isAttached());
+  // The branch's own value could not be "a": the name is taken where the branch is.
+  EXPECT_EQ(added->graphAttr("then_branch")->outputs[0]->bound()->name(), "a_1");
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(Patch, AStagedGraphReadingWhatThePatchRemovesIsRefused) {
+  Model model = sourceModel();
+  Patch patch(model, *model.graph);
+  recordIfWithStagedBranch(model, patch);
+  Node* neg = nodeNamed(*model.graph, "neg");
+  patch.replaceAllUsesWith(neg->output(0), neg->input(0));
+  patch.removeNode(neg);
+  expectRefused(model, patch, "in a graph it holds, would read 'b', which the patch removes");
+}
+
+TEST(Patch, AnOutputHandedOverKeepsItsNameUsesAndDeclaration) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  Node* neg = nodeNamed(graph, "neg");
+  Value* b = neg->output(0);
+  Patch patch(model, graph);
+  Node* abs = patch.addNode("Abs", {neg->input(0)}, 1, neg);
+  patch.handOverOutput(b, abs, 0);
+  patch.removeNode(neg);
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(b->producer(), abs);
+  EXPECT_EQ(b->name(), "b");
+  EXPECT_EQ(nodeNamed(graph, "add")->input(0), b);
+  EXPECT_EQ(abs->outputCount(), 1u);
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(Patch, AValueHandedToANodeAfterItsReadersIsRefused) {
+  Model model = sourceModel();
+  Node* neg = nodeNamed(*model.graph, "neg");
+  Patch patch(model, *model.graph);
+  Node* abs = patch.addNode("Abs", {neg->input(0)});  // last: after Add, which reads b
+  patch.handOverOutput(neg->output(0), abs, 0);
+  patch.removeNode(neg);
+  expectRefused(model, patch, "before the node it is handed to");
+}
+
+TEST(Patch, AnOutputHandedBackToAKeptNodeWithThatOutputOmitted) {
+  // The inliner takes a call back this way: the call kept its place without outputs.
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  Node* neg = nodeNamed(graph, "neg");
+  Value* b = neg->output(0);
+  Patch first(model, graph);
+  Node* abs = first.addNode("Abs", {neg->input(0)}, 1, neg);
+  first.handOverOutput(b, abs, 0);
+  ASSERT_TRUE(first.apply());
+  EXPECT_EQ(neg->output(0), nullptr);
+  Patch back(model, graph);
+  back.handOverOutput(b, neg, 0);
+  back.removeNode(abs);
+  Status applied = back.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(b->producer(), neg);
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(Patch, AnAddedNodesOutputOmittedAndAnotherDeclared) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  Node* add = nodeNamed(graph, "add");
+  Patch patch(model, graph);
+  Node* dropout = patch.addNode("Dropout", {add->input(0)}, 2, add);
+  patch.omitOutput(dropout, 1);
+  patch.declareType(dropout->output(0), GraphEditor(model).tensorType(1, {Dim(2)}));
+  patch.setInput(add, 0, dropout->output(0));
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(dropout->output(1), nullptr);
+  ASSERT_NE(dropout->output(0)->type(), nullptr);
+  EXPECT_TRUE(testing::verified(model));
+}
+
 }  // namespace
 }  // namespace onyx

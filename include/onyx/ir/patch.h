@@ -17,6 +17,11 @@
 // operator (setOperator), its attributes (attributesFor, removeAttribute) and its number of
 // inputs (resizeInputs), then its inputs (setInput). Not thread-safe; one patch at a time per
 // graph.
+//
+// A node the patch adds may hold graphs (an If's branches, a Loop's body): addGraph gives one,
+// a StagedGraph, built at once rather than recorded, since nothing outside reads it until
+// apply(). Its reads of the patched graph link as they are made; discarding the patch (or
+// destroying it unapplied) unlinks them and takes the graph out of the scope again.
 #pragma once
 
 #include <cstddef>
@@ -35,12 +40,54 @@
 
 namespace onyx {
 
+/// A graph a patch adds, held by a node the patch adds or by a node of another staged graph:
+/// built here, at once, and part of the model when the patch is applied. Its nodes may read
+/// the values visible from the patched graph and the values the patch adds (apply() checks
+/// they are defined before the node holding the graph). Names are checked against every
+/// scope the graph will see.
+class StagedGraph {
+ public:
+  Graph& graph() const { return *graph_; }
+  /// An input named `name` (refused when the name is taken in scope) of `type` (null:
+  /// undeclared).
+  Result<Value*> addInput(std::string_view name, Type* type = nullptr) const;
+  /// An initializer holding `tensor`, under the tensor's name: refused when the name is taken
+  /// in scope, except by an input without a default, which it then gives one.
+  Result<Value*> addInitializer(Tensor* tensor) const;
+  /// A node appended to the graph, reading `reads` (null: an omitted input), without outputs
+  /// until addNodeOutput gives them.
+  Node* addNode(std::string_view op_type, std::span<Value* const> reads) const;
+  /// The next output of `node` (a node of this graph), named `name`; empty: an omitted
+  /// output. Refused when the name is taken in scope.
+  Result<Value*> addNodeOutput(Node* node, std::string_view name) const;
+  /// `value` (visible from the graph) as the graph's next output, declared `type` (null: as
+  /// the value is).
+  void addGraphOutput(Value* value, Type* type = nullptr) const;
+  /// Declares `value`, a value of this graph, of `type`.
+  void setType(Value* value, Type* type) const;
+  /// A name free in every scope the graph sees: `hint`, else `hint_N`.
+  std::string_view uniqueName(std::string_view hint) const;
+  /// A new, empty graph held by `holder` (a node of this graph): put it in one of the
+  /// holder's attributes.
+  StagedGraph addGraph(Node* holder) const;
+  /// A copy of `source` held by `holder` (a node of this graph), as Patch::addGraphCopy's.
+  StagedGraph addGraphCopy(Node* holder, const Graph& source) const;
+
+ private:
+  friend class Patch;
+  StagedGraph(Model& model, Graph& graph) : model_(&model), graph_(&graph) {}
+  Model* model_;
+  Graph* graph_;
+};
+
 class Patch {
  public:
   /// A patch of `graph`, a graph of `model` (its main graph, a subgraph, a function body).
   Patch(Model& model, Graph& graph);
   Patch(const Patch&) = delete;
   Patch& operator=(const Patch&) = delete;
+  /// Unapplied edits are forgotten; graphs staged for them are taken out of the scope.
+  ~Patch();
 
   Graph& graph() const { return graph_; }
   Model& model() const { return model_; }
@@ -62,6 +109,14 @@ class Patch {
   /// tensor is, or, for a tensor without a name, freshly after "init"; the tensor takes the
   /// value's name at apply(). O(1).
   Value* addInitializer(Tensor* tensor);
+  /// A new, empty graph held by `holder`, a node this patch adds: put it in one of the
+  /// holder's attributes (`attribute->g`, or the `graphs` of a list). Its names are taken in
+  /// the patched graph's scope from now on, until the patch is discarded.
+  StagedGraph addGraph(Node* holder);
+  /// A copy of `source` (clone.h: its names kept, its reads of enclosing graphs as they were)
+  /// held by `holder`, a node this patch adds, as addGraph's.
+  StagedGraph addGraphCopy(Node* holder, const Graph& source);
+
   /// Gives `value`, a value this patch adds, exactly `name` at apply(), which fails when
   /// the name is taken in scope by anything but an output of a node this patch removes.
   void nameValue(Value* value, std::string_view name);
@@ -98,6 +153,19 @@ class Patch {
   /// The inputs `node` has once the patch is applied: as resizeInputs gives, else as now.
   size_t inputCountAfter(const Node* node) const;
 
+  /// At apply(), `value` (an output of a node of the graph) becomes output `index` of `to`
+  /// and keeps its name, uses and declarations: its node loses it (an omitted output), and is
+  /// usually removed. `to` is a node this patch adds, whose own value for that output is then
+  /// dropped (nothing may read it), or a node of the graph whose output `index` is omitted.
+  /// What reads `value` must come after `to`.
+  void handOverOutput(Value* value, Node* to, size_t index);
+
+  /// Leaves output `index` of `node`, a node this patch adds, omitted (nothing may read the
+  /// value addNode made for it).
+  void omitOutput(Node* node, size_t index) { handovers_.push_back({nullptr, node, index}); }
+  /// Declares `value`, a value this patch adds, of `type` at apply() (GraphEditor::setType).
+  void declareType(Value* value, Type* type) { declared_.push_back({value, type}); }
+
   /// Removes `node` (a node of the graph) and the subgraphs it holds. By apply()'s end
   /// nothing may read its outputs: remove their readers or re-point their uses too.
   void removeNode(Node* node);
@@ -128,7 +196,7 @@ class Patch {
   /// How far the recording has got, for discardSince().
   struct Mark {
     size_t nodes = 0, values = 0, edits = 0, rewires = 0, removed = 0, removed_initializers = 0,
-           removed_inputs = 0, renames = 0;
+           removed_inputs = 0, renames = 0, staged = 0, handovers = 0, declared = 0;
   };
   Mark mark() const;
   /// Forgets the edits recorded since `mark` (taken from this patch, with no apply() or
@@ -169,6 +237,11 @@ class Patch {
     std::vector<std::string_view> removed_attributes;
     std::optional<size_t> input_count;
   };
+  struct Handover {
+    Value* value;  // null: the output is omitted
+    Node* to;
+    size_t index;
+  };
   struct Rewire {
     Value* from;  // every use of it; null for one node input
     Node* node;
@@ -179,6 +252,8 @@ class Patch {
 
   // Makes every recorded edit; `check` passed for this patch.
   void commit(const Check& check);
+  // Forgets every record; `unstage`: the staged graphs too (not after commit()).
+  void forget(bool unstage);
   void commitEdit(const NodeEdit& edit);
   // The exact names the patch gives: to values it adds, and by renameValue.
   std::vector<std::string_view> givenNames() const;
@@ -193,6 +268,9 @@ class Patch {
   std::vector<NodeEdit> edits_;
   std::unordered_map<const Node*, size_t> edit_of_;  // index in edits_
   std::vector<Rewire> rewires_;
+  std::vector<Handover> handovers_;
+  std::vector<Graph*> staged_;  // graphs addGraph made, held by added nodes
+  std::vector<std::pair<Value*, Type*>> declared_;
   std::vector<Node*> removed_;
   std::vector<Value*> removed_initializers_;
   std::vector<Value*> removed_inputs_;

@@ -73,11 +73,11 @@ struct InlineReport {
 /// training graphs, and with options.function_operators every function-operator node; what
 /// the inlined bodies call is inlined in turn. A model-local function that calls itself,
 /// directly or through others, is an error (kInvalidArgument), as are the errors of
-/// inlineNode() for a model-local function. The model is changed in place, every call
-/// journalled: on error the calls already inlined are taken back, newest first, and the
-/// model is unchanged (it writes the same bytes). On success the calls inlined and the
-/// functions removed (with their bodies) read as removed (graph() is null); every other
-/// pointer into the model stays valid. O(size of the model + size of what is inlined), and
+/// inlineNode() for a model-local function. The calls are inlined in batches, each through
+/// patches (onyx/ir/patch.h): on error the batches already applied are taken back, newest
+/// first, and the model is unchanged (it writes the same bytes). On success the calls inlined
+/// and the functions removed (with their bodies) read as removed (graph() is null); every
+/// other pointer into the model stays valid. O(size of the model + size of what is inlined), and
 /// memory for what is inlined only.
 Result<InlineReport> inlineAllFunctions(Model& model, const InlineOptions& options = {});
 
