@@ -237,7 +237,8 @@ void checkNodeSignature(const Node& node, const NodeContext& context, const Lazy
     reportDeprecated(node, *op, *schema, domain, *opset, context, path, out);
     return;
   }
-  SignatureSite site{node, *schema, domain, *opset, context, path, out};
+  std::vector<Misfit> misfits = misfitsOf(*schema, NodeSignatureView(node));
+  SignatureSite site{node, *schema, domain, *opset, context, path, out, misfits};
   checkArguments(site);
   checkSchemaAttributes(site);
   checkTypeConstraints(site);

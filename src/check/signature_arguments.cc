@@ -26,43 +26,42 @@ std::string hasText(size_t count) {
 void checkArguments(const SignatureSite& site) {
   const Node& node = site.node;
   const OpSchema& schema = site.schema;
-
   size_t inputs = node.inputCount();
-  if (inputs < schema.minInputs() || inputs > schema.maxInputs()) {
-    site.out.error("R43", site.path(),
-                   site.label() + " takes " +
-                       boundsText(schema.minInputs(), schema.maxInputs(), "input", "inputs") +
-                       "; this node has " + hasText(inputs));
-  }
   size_t outputs = node.outputCount();
-  if (!schema.allowsOutputCount(outputs)) {
-    std::string accepted =
-        schema.output_counts.size() != 0 && outputs >= schema.minOutputs() &&
-                outputs <= schema.maxOutputs()
-            ? listedCounts(schema.output_counts) + " outputs"
-            : boundsText(schema.minOutputs(), schema.maxOutputs(), "output", "outputs");
-    site.out.error("R44", site.path(),
-                   site.label() + " gives " + accepted + "; this node has " + hasText(outputs));
+  for (const Misfit& misfit : site.misfits) {
+    switch (misfit.kind) {
+      case Misfit::Kind::kInputCount:
+        site.out.error("R43", site.path(),
+                       site.label() + " takes " +
+                           boundsText(schema.minInputs(), schema.maxInputs(), "input", "inputs") +
+                           "; this node has " + hasText(inputs));
+        break;
+      case Misfit::Kind::kOutputCount: {
+        std::string accepted =
+            schema.output_counts.size() != 0 && outputs >= schema.minOutputs() &&
+                    outputs <= schema.maxOutputs()
+                ? listedCounts(schema.output_counts) + " outputs"
+                : boundsText(schema.minOutputs(), schema.maxOutputs(), "output", "outputs");
+        site.out.error("R44", site.path(),
+                       site.label() + " gives " + accepted + "; this node has " + hasText(outputs));
+        break;
+      }
+      default: break;
+    }
   }
-
   // R45: "" stands for a left-out input or output, which only optional parameters allow.
-  for (size_t i = 0; i < inputs; ++i) {
-    if (node.input(i) != nullptr) continue;
-    const FormalParameter* formal = schema.inputAt(i);
-    if (formal == nullptr || formal->option != ParameterOption::kSingle) continue;
-    site.out.error("R45", site.inputPath(i),
-                   "input " + std::to_string(i) + " (" + formal->name +
-                       ") is left out (\"\"), but " + site.label() +
-                       " requires it; only optional inputs may be left out");
-  }
-  for (size_t i = 0; i < outputs; ++i) {
-    if (node.output(i) != nullptr) continue;
-    const FormalParameter* formal = schema.outputAt(i);
-    if (formal == nullptr || formal->option != ParameterOption::kSingle) continue;
-    site.out.error("R45", site.outputPath(i),
-                   "output " + std::to_string(i) + " (" + formal->name +
-                       ") is left out (\"\"), but " + site.label() +
-                       " always gives it; only optional outputs may be left out");
+  for (const Misfit& misfit : site.misfits) {
+    if (misfit.kind == Misfit::Kind::kOmittedInput) {
+      site.out.error("R45", site.inputPath(misfit.index),
+                     "input " + std::to_string(misfit.index) + " (" +
+                         schema.inputAt(misfit.index)->name + ") is left out (\"\"), but " +
+                         site.label() + " requires it; only optional inputs may be left out");
+    } else if (misfit.kind == Misfit::Kind::kOmittedOutput) {
+      site.out.error("R45", site.outputPath(misfit.index),
+                     "output " + std::to_string(misfit.index) + " (" +
+                         schema.outputAt(misfit.index)->name + ") is left out (\"\"), but " +
+                         site.label() + " always gives it; only optional outputs may be left out");
+    }
   }
 }
 

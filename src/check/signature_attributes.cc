@@ -1,16 +1,11 @@
-// R47, R48, R49: a node's attributes against those its operator declares.
+// R47, R48, R49: a node's attributes against those its operator declares (R47 and R49 are
+// misfits, onyx/ops/signature_fit.h).
 #include "check/signature_rules.h"
 #include "onyx/core/quote.h"
 
 namespace onyx::check {
 
 namespace {
-
-// onnx treats attributes named `__...` as internal symbols of an implementation, outside
-// every schema.
-bool isInternalSymbol(std::string_view name) {
-  return name.size() >= 2 && name[0] == '_' && name[1] == '_';
-}
 
 // "its attributes are auto_pad, dilations, group" or "it takes no attributes".
 std::string declaredAttributes(const OpSchema& schema) {
@@ -47,19 +42,22 @@ std::optional<AttributeKind> statedKind(const Attribute& attribute) {
 void checkSchemaAttributes(const SignatureSite& site) {
   const Node& node = site.node;
   const OpSchema& schema = site.schema;
+  // The undeclared attributes come first among the misfits, in the node's order.
+  auto undeclared = site.misfits.begin();
   for (size_t a = 0; a < node.attributes.size(); ++a) {
     const Attribute* attribute = node.attributes[a];
     if (attribute == nullptr) continue;
     std::string_view name = attribute->nameOrEmpty();
-    if (name.empty()) continue;  // R55
-    const AttributeSpec* spec = schema.attribute(name);
-    if (spec == nullptr) {
-      if (schema.unchecked_attributes || isInternalSymbol(name)) continue;
+    if (undeclared != site.misfits.end() &&
+        undeclared->kind == Misfit::Kind::kUndeclaredAttribute && undeclared->index == a) {
+      ++undeclared;
       site.out.error(
           "R47", site.attributePath(a),
           site.label() + " has no attribute " + quoted(name) + "; " + declaredAttributes(schema));
       continue;
     }
+    const AttributeSpec* spec = name.empty() ? nullptr : schema.attribute(name);
+    if (spec == nullptr) continue;  // unnamed (R55), or outside every signature
     // A reference (in a function body) states the kind of the value it stands for.
     std::optional<AttributeKind> kind = statedKind(*attribute);
     if (kind && *kind != spec->kind) {
@@ -69,11 +67,11 @@ void checkSchemaAttributes(const SignatureSite& site) {
                          attributeKindLabel(*kind));
     }
   }
-  for (const AttributeSpec& spec : schema.attributes) {
-    if (!spec.required || node.attribute(spec.name) != nullptr) continue;
+  for (const Misfit& misfit : site.misfits) {
+    if (misfit.kind != Misfit::Kind::kMissingAttribute) continue;
     site.out.error("R49", site.path(),
-                   site.label() + " requires attribute " + quoted(spec.name) + " (" +
-                       attributeKindLabel(spec.kind) + "), which this node does not have");
+                   site.label() + " requires attribute " + quoted(misfit.spec->name) + " (" +
+                       attributeKindLabel(misfit.spec->kind) + "), which this node does not have");
   }
 }
 

@@ -7,9 +7,11 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "check/node_signature.h"
 #include "onyx/ops/op_schema.h"
+#include "onyx/ops/signature_fit.h"
 
 namespace onyx::check {
 
@@ -22,6 +24,8 @@ struct SignatureSite {
   const NodeContext& context;
   const LazyPath& path;
   Diagnostics& out;
+  /// How the node misfits the schema (onyx/ops/signature_fit.h), in misfitsOf's order.
+  const std::vector<Misfit>& misfits;
 
   /// "Conv at opset 13", "LabelEncoder at ai.onnx.ml opset 2": the operator as the user
   /// imported it.

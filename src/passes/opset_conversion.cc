@@ -20,6 +20,7 @@
 #include "onyx/ir/walk.h"
 #include "onyx/ops/function_body.h"
 #include "onyx/ops/registry.h"
+#include "onyx/ops/signature_fit.h"
 #include "onyx/passes/pass.h"
 #include "ops/node_draft.h"
 #include "passes/inline_internal.h"
@@ -49,31 +50,58 @@ bool onlyGrew(const OpSchema& origin, const FormalParameter* was, const OpSchema
   return before != nullptr && (*before | *after) == *after;
 }
 
+// A draft as the target version's signature sees it: the node as the draft will write it.
+class DraftSignatureView final : public SignatureView {
+ public:
+  explicit DraftSignatureView(const ops::NodeDraft& draft)
+      : draft_(draft), attributes_(draft.attributeNames()) {}
+  size_t inputCount() const override { return draft_.inputCount(); }
+  bool hasInput(size_t i) const override { return draft_.hasInput(i); }
+  size_t outputCount() const override { return draft_.outputCount(); }
+  bool hasOutput(size_t i) const override {
+    // A follower's one output is the one it takes over.
+    return draft_.outputCount() != draft_.node().outputCount() ||
+           draft_.node().output(i) != nullptr;
+  }
+  size_t attributeCount() const override { return attributes_.size(); }
+  std::string_view attributeName(size_t a) const override { return attributes_[a]; }
+  bool hasAttribute(std::string_view name) const override {
+    return draft_.attribute(name) != nullptr;
+  }
+
+ private:
+  const ops::NodeDraft& draft_;
+  std::vector<std::string_view> attributes_;
+};
+
 // What the target version's signature says of the draft after a step: the attributes it
 // declares, its arity, the types it allows. An empty string when the draft fits. `origin` is
 // the version the node had in the model.
 std::string misfit(const ops::NodeDraft& draft, const OpSchema& origin, const OpSchema& schema) {
-  if (!schema.unchecked_attributes) {
-    for (std::string_view name : draft.attributeNames()) {
-      if (schema.attribute(name) == nullptr) {
-        return fmt::format("attribute {} is not in version {}", quoted(name), schema.since_version);
-      }
-    }
-    for (const AttributeSpec& spec : schema.attributes) {
-      if (spec.required && draft.attribute(spec.name) == nullptr) {
+  DraftSignatureView view(draft);
+  std::vector<Misfit> misfits = misfitsOf(schema, view);
+  if (!misfits.empty()) {
+    const Misfit& first = misfits.front();
+    switch (first.kind) {
+      case Misfit::Kind::kUndeclaredAttribute:
+        return fmt::format("attribute {} is not in version {}",
+                           quoted(view.attributeName(first.index)), schema.since_version);
+      case Misfit::Kind::kMissingAttribute:
         return fmt::format("version {} requires attribute {}", schema.since_version,
-                           quoted(spec.name));
-      }
+                           quoted(first.spec->name));
+      case Misfit::Kind::kInputCount:
+        return fmt::format("{} inputs, which version {} does not take", draft.inputCount(),
+                           schema.since_version);
+      case Misfit::Kind::kOutputCount:
+        return fmt::format("{} outputs, which version {} does not give", draft.outputCount(),
+                           schema.since_version);
+      case Misfit::Kind::kOmittedInput:
+        return fmt::format("input {} is left out, which version {} requires", first.index,
+                           schema.since_version);
+      case Misfit::Kind::kOmittedOutput:
+        return fmt::format("output {} is left out, which version {} always gives", first.index,
+                           schema.since_version);
     }
-  }
-  size_t inputs = draft.inputCount();
-  while (inputs > 0 && !draft.hasInput(inputs - 1)) --inputs;  // trailing omitted inputs
-  if (inputs < schema.minInputs() || inputs > schema.maxInputs()) {
-    return fmt::format("{} inputs, which version {} does not take", inputs, schema.since_version);
-  }
-  if (!schema.allowsOutputCount(draft.outputCount())) {
-    return fmt::format("{} outputs, which version {} does not give", draft.outputCount(),
-                       schema.since_version);
   }
   auto allowed = [&](const FormalParameter* formal, const Type* type) {
     if (formal == nullptr || type == nullptr) return true;
