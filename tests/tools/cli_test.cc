@@ -80,6 +80,32 @@ TEST_F(Cli, UnreadableInputExitsTwoAndSaysWhere) {
   EXPECT_EQ(onyx("no-such-command").status, 2);
 }
 
+TEST_F(Cli, EveryCommandReadsTheTextSyntaxAndOptimizeAndInferWriteIt) {
+  fs::path text = dir_ / "m.onnxtxt";
+  {
+    std::ofstream out(text);
+    out << R"(<ir_version: 8, opset_import: ["" : 17]>
+      g (float[2] x) => (float[2] y) {
+        a = Identity (x)
+        y = Relu (a)
+      })";
+  }
+  for (const char* command : {"info", "print", "check", "infer", "run"}) {
+    ToolRun run = onyx(std::string(command) + " " + text.string());
+    EXPECT_EQ(run.status, 0) << command << ": " << run.out;
+  }
+  fs::path optimized = dir_ / "optimized.onnxtxt";
+  ToolRun run = onyx("optimize " + text.string() + " " + optimized.string());
+  ASSERT_EQ(run.status, 0) << run.out;
+  std::string written = readFile(optimized);
+  EXPECT_NE(written.find("y = Relu"), std::string::npos) << written;
+  EXPECT_EQ(written.find("Identity"), std::string::npos) << written;
+  fs::path inferred = dir_ / "inferred.onnxtxt";
+  run = onyx("infer " + text.string() + " " + inferred.string());
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(readFile(inferred).find("float[2] a"), std::string::npos) << readFile(inferred);
+}
+
 TEST_F(Cli, ConvertRoundTripIsByteIdentical) {
   fs::path out = dir_ / "copy.onnx";
   ToolRun run = onyx("convert " + kExample + " " + out.string());

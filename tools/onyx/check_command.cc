@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "initializer_inputs_note.h"
+#include "model_files.h"
 #include "onyx/check/checker.h"
 #include "onyx/infer/infer.h"
 
@@ -34,7 +35,16 @@ int runCheck(const CheckArguments& arguments) {
       note = initializerInputsNote(model);
     };
   }
-  auto checked = checkModelFile(arguments.path, options);
+  // A binary file is checked as bytes too (its encoding, its external data); a text one is
+  // parsed first, and a parse error is its diagnostic.
+  Result<Diagnostics> checked = Status(ErrorCode::kInternal, "not read");
+  if (isTextPath(arguments.path)) {
+    Result<Model> parsed = readModel(arguments.path, options.external_data);
+    checked = parsed ? Result<Diagnostics>(checkModel(*parsed, options))
+                     : Result<Diagnostics>(parsed.status());
+  } else {
+    checked = checkModelFile(arguments.path, options);
+  }
   if (!checked) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", arguments.path, checked.status().toString());
     return kExitUnreadable;
@@ -74,7 +84,7 @@ void addCheckCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
       "check", "Check a model against the ONNX IR rules; exit 0 valid, 1 invalid, 2 unreadable");
   auto arguments = std::make_shared<CheckArguments>();
-  command->add_option("MODEL", arguments->path, "the .onnx file")->required();
+  command->add_option("MODEL", arguments->path, kModelFileHelp)->required();
   command->add_flag("--json", arguments->json,
                     "print a JSON array of {rule, severity, path, message}");
   command->add_flag("--no-external-data", arguments->no_external_data,

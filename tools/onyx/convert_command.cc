@@ -53,37 +53,6 @@ Result<std::vector<OpsetTarget>> opsetTargets(const ConvertArgs& args) {
   return targets;
 }
 
-/// Writes `model` as text. What the syntax cannot hold is refused unless `lossy`: a
-/// conversion must not drop parts of a model without being asked to.
-int writeText(const Model& model, const ConvertArgs& args) {
-  std::string text;
-  std::vector<TextLoss> losses;
-  printModel(model, text, PrintOptions(), &losses);
-  if (!losses.empty() && !args.lossy) {
-    fmt::print(stderr, "onyx: the text syntax cannot hold {} part{} of {}:\n", losses.size(),
-               losses.size() == 1 ? "" : "s", args.input);
-    constexpr size_t kShown = 10;
-    for (size_t i = 0; i < losses.size() && i < kShown; ++i) {
-      fmt::print(stderr, "  {}: {}\n", losses[i].path, losses[i].detail);
-    }
-    if (losses.size() > kShown) fmt::print(stderr, "  ... and {} more\n", losses.size() - kShown);
-    fmt::print(stderr, "onyx: nothing written; pass --lossy to write the text without them\n");
-    return kExitUnreadable;
-  }
-  auto writer = AtomicFileWriter::create(args.output);
-  Status status = writer ? writer->write(text) : writer.status();
-  if (status) status = writer->commit();
-  if (!status) {
-    fmt::print(stderr, "onyx: cannot write {}: {}\n", args.output, status.toString());
-    return kExitUnreadable;
-  }
-  if (!losses.empty()) {
-    fmt::print(stderr, "onyx: left out {} part{} the text syntax cannot hold (--lossy)\n",
-               losses.size(), losses.size() == 1 ? "" : "s");
-  }
-  return kExitOk;
-}
-
 int runConvert(const ConvertArgs& args) {
   bool text_out = isTextPath(args.output);
   if (args.inline_external && (args.threshold || !args.external_file.empty())) {
@@ -131,7 +100,6 @@ int runConvert(const ConvertArgs& args) {
       return kExitInvalid;
     }
   }
-  if (text_out) return writeText(*loaded, args);
   SaveOptions options;
   options.inline_external = args.inline_external;
   options.alignment = args.alignment;
@@ -143,12 +111,9 @@ int runConvert(const ConvertArgs& args) {
   ProgressBar bar("writing");
   options.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
   options.notice = [](const std::string& text) { fmt::print(stderr, "onyx: {}\n", text); };
-  Status status = saveModel(*loaded, args.output, options);
-  if (!status) {
-    fmt::print(stderr, "onyx: cannot write {}: {}\n", args.output, status.toString());
-    return kExitUnreadable;
-  }
-  return kExitOk;
+  // What the text syntax cannot hold is refused unless --lossy: a conversion must not drop
+  // parts of a model without being asked to.
+  return writeModel(*loaded, args.output, options, args.lossy, args.input);
 }
 
 }  // namespace
@@ -159,7 +124,7 @@ void addConvertCommand(CLI::App& app, int& exit_code) {
       "Rewrite a model, optionally moving tensor data to or from external files, putting "
       "its nodes in topological order, or converting it to another opset");
   auto args = std::make_shared<ConvertArgs>();
-  command->add_option("IN", args->input, "the model to read")->required();
+  command->add_option("IN", args->input, kModelFileHelp)->required();
   command->add_option("OUT", args->output, "the model to write")->required();
   command->add_option("--external-data", args->external_file,
                       "put tensor data in this file (relative to OUT's folder)");

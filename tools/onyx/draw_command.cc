@@ -76,7 +76,7 @@ void addDrawCommand(CLI::App& app, int& exit_code) {
   auto* command =
       app.add_subcommand("draw", "Draw a model as SVG, Graphviz DOT or a self-contained HTML page");
   auto args = std::make_shared<DrawArguments>();
-  command->add_option("MODEL", args->input, "the .onnx (or text syntax) file")->required();
+  command->add_option("MODEL", args->input, kModelFileHelp)->required();
   command->add_option("-o,--output", args->output, "the picture: OUT.svg, OUT.dot or OUT.html")
       ->required();
   command

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "model_files.h"
 #include "onyx/infer/infer.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/type.h"
@@ -35,7 +36,7 @@ std::string outputName(const ValueInfo& info) {
 }
 
 int runInfer(const InferArguments& arguments) {
-  Result<Model> loaded = loadModel(arguments.path);
+  Result<Model> loaded = readModel(arguments.path, true);
   if (!loaded) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", arguments.path, loaded.status().toString());
     return kExitUnreadable;
@@ -97,11 +98,8 @@ int runInfer(const InferArguments& arguments) {
              result.stats.outputs_shaped, result.diagnostics.errorCount(),
              result.diagnostics.errorCount() == 1 ? "" : "s");
   if (!arguments.output.empty()) {
-    Status saved = saveModel(model, arguments.output);
-    if (!saved.isOk()) {
-      fmt::print(stderr, "onyx: cannot write {}: {}\n", arguments.output, saved.toString());
-      return kExitUnreadable;
-    }
+    int written = writeModel(model, arguments.output, SaveOptions(), false, arguments.path);
+    if (written != kExitOk) return written;
   }
   return result.diagnostics.hasErrors() ? kExitInvalid : kExitOk;
 }
@@ -112,7 +110,7 @@ void addInferCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
       "infer", "Infer every value's type and shape; write them into OUT, or print the outputs'");
   auto arguments = std::make_shared<InferArguments>();
-  command->add_option("MODEL", arguments->path, "the .onnx file")->required();
+  command->add_option("MODEL", arguments->path, kModelFileHelp)->required();
   command->add_option("OUT", arguments->output, "write the model with value_info filled in");
   command->add_flag("--strict", arguments->strict,
                     "an output whose type cannot be inferred is an error (X6)");

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "model_files.h"
 #include "onyx/core/element_type.h"
 #include "onyx/infer/infer.h"
 #include "onyx/ir/opset_imports.h"
@@ -93,9 +94,7 @@ std::string valueName(const ValueInfo& info) {
 
 int runInfo(const std::string& path, bool json) {
   // A summary needs no tensor data, so a model whose data files are missing still shows.
-  LoadOptions options;
-  options.load_external_data = false;
-  auto loaded = loadModel(path, options);
+  auto loaded = readModel(path, false);
   if (!loaded) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", path, loaded.status().toString());
     return kExitUnreadable;
@@ -224,7 +223,7 @@ void addInfoCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("info", "Summarise a model: versions, inputs, outputs, ops");
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
-  command->add_option("MODEL", *path, "the .onnx file")->required();
+  command->add_option("MODEL", *path, kModelFileHelp)->required();
   command->add_flag("--json", *json, "print JSON");
   command->callback([&exit_code, path, json] { exit_code = runInfo(*path, *json); });
 }

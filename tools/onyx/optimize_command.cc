@@ -17,6 +17,7 @@
 #include "commands.h"
 #include "generated_inputs.h"
 #include "initializer_inputs_note.h"
+#include "model_files.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/eval/node_evaluator.h"
@@ -188,7 +189,7 @@ int runOptimize(const OptimizeArguments& args) {
     fmt::print(stderr, "onyx: optimize needs IN and OUT (or --list-passes)\n");
     return kExitUnreadable;
   }
-  Result<Model> loaded = loadModel(args.input);
+  Result<Model> loaded = readModel(args.input, true);
   if (!loaded) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", args.input, loaded.status().toString());
     return kExitUnreadable;
@@ -222,9 +223,8 @@ int runOptimize(const OptimizeArguments& args) {
   if (!note.empty()) fmt::print("{}\n", note);
   SaveOptions save;
   save.notice = [](const std::string& text) { fmt::print(stderr, "onyx: {}\n", text); };
-  if (Status saved = saveModel(*loaded, args.output, save); !saved) {
-    fmt::print(stderr, "onyx: cannot write {}: {}\n", args.output, saved.toString());
-    return kExitUnreadable;
+  if (int written = writeModel(*loaded, args.output, save, false, args.input); written != kExitOk) {
+    return written;
   }
   if (original) return verifyOptimized(*original, *loaded, args);
   return kExitOk;
@@ -236,7 +236,7 @@ void addOptimizeCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
       "optimize", "Simplify a model: the same meaning, fewer nodes (docs/passes.md)");
   auto args = std::make_shared<OptimizeArguments>();
-  command->add_option("IN", args->input, "the model to read");
+  command->add_option("IN", args->input, kModelFileHelp);
   command->add_option("OUT", args->output, "the model to write");
   command->add_option("--passes", args->passes,
                       "the passes to run, comma-separated, in order (default: the default list; "

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "commands.h"
+#include "model_files.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/text/printer.h"
 
@@ -17,9 +18,7 @@ constexpr uint64_t kElideOver = 16;
 
 int runPrint(const std::string& path, const std::string& weights) {
   // The text shows external tensors as their references, so their files are not needed.
-  LoadOptions options;
-  options.load_external_data = false;
-  auto loaded = loadModel(path, options);
+  auto loaded = readModel(path, false);
   if (!loaded) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", path, loaded.status().toString());
     return kExitUnreadable;
@@ -49,7 +48,7 @@ void addPrintCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("print", "Print a model in the ONNX text syntax");
   auto path = std::make_shared<std::string>();
   auto weights = std::make_shared<std::string>("elide");
-  command->add_option("MODEL", *path, "the .onnx file")->required();
+  command->add_option("MODEL", *path, kModelFileHelp)->required();
   command
       ->add_option("--weights", *weights,
                    "elide (default): tensors of more than 16 elements show their type, shape, "

@@ -23,6 +23,7 @@
 
 #include "commands.h"
 #include "generated_inputs.h"
+#include "model_files.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/core/cpu_tier.h"
 #include "onyx/core/file_writer.h"
@@ -225,7 +226,7 @@ int runModel(const RunArguments& arguments) {
     fmt::print(stderr, "onyx: {}\n", tier.status().message());
     return kExitUnreadable;
   }
-  Result<Model> loaded = loadModel(arguments.path);
+  Result<Model> loaded = readModel(arguments.path, true);
   if (!loaded) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", arguments.path, loaded.status().toString());
     return kExitUnreadable;
@@ -325,7 +326,7 @@ int runModel(const RunArguments& arguments) {
 void addRunCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("run", "Evaluate a model on given inputs");
   auto arguments = std::make_shared<RunArguments>();
-  command->add_option("MODEL", arguments->path, "the model")->required();
+  command->add_option("MODEL", arguments->path, kModelFileHelp)->required();
   command->add_option("--input", arguments->inputs,
                       "NAME=FILE: a graph input from a .pb (TensorProto, ...) or .npy file");
   command->add_option("--output-dir", arguments->output_dir,
