@@ -19,7 +19,7 @@
 
 namespace onyx {
 
-class Node;
+struct Node;
 
 /// A node as a signature sees it.
 class SignatureView {
