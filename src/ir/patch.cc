@@ -96,6 +96,9 @@ Node* Patch::addNode(std::string_view op_type, std::span<Value* const> reads, si
   outputs.reserve(arena, output_count);
   for (size_t i = 0; i < output_count; ++i) {
     Value* value = arena.make<Value>();
+    // In the patched graph's scope from the start (a staged graph may read it), named and
+    // listed there at apply().
+    B::graph(value) = &graph_;
     B::producer(value) = node;
     B::outputIndex(value) = static_cast<uint32_t>(i);
     outputs.push_back(arena, value);
@@ -109,6 +112,7 @@ Node* Patch::addNode(std::string_view op_type, std::span<Value* const> reads, si
 Value* Patch::addInitializer(Tensor* tensor) {
   Arena& arena = GraphEditor(model_).arena();
   Value* value = arena.make<Value>();
+  B::graph(value) = &graph_;
   B::initializer(value) = tensor;
   added_values_.emplace(value, values_.size());
   values_.push_back({value, tensor->nameOrEmpty(), {}, tensor});

@@ -44,7 +44,7 @@ TEST(SignatureFit, AttributesUndeclaredAndMissingComeFirstInOrder) {
   misfits = misfitsOf(*findSchema("", "Cast", 13), NodeSignatureView(nodeOf(cast)));
   ASSERT_EQ(misfits.size(), 1u);
   EXPECT_EQ(misfits[0].kind, Misfit::Kind::kMissingAttribute);
-  EXPECT_EQ(misfits[0].spec->name, "to");
+  EXPECT_EQ(std::string_view(misfits[0].spec->name), "to");
 }
 
 TEST(SignatureFit, ATrailingOmittedInputCountsAndARequiredOneMayNotBeLeftOut) {

@@ -12,8 +12,8 @@
 //
 // Until apply(), a node the patch adds is detached: set its name, domain and attributes
 // (not graph attributes), never its inputs or outputs, which belong to the patch. Values the
-// patch adds get their names at apply(): the one given to nameValue(), else a fresh name
-// from their hint. A node of the graph is changed in place the same way, recorded: its
+// patch adds are in its graph's scope at once and get their names at apply(): the one given
+// to nameValue(), else a fresh name from their hint. A node of the graph is changed in place the same way, recorded: its
 // operator (setOperator), its attributes (attributesFor, removeAttribute) and its number of
 // inputs (resizeInputs), then its inputs (setInput). Not thread-safe; one patch at a time per
 // graph.
