@@ -433,10 +433,6 @@ CallInliner::CallInliner(Model& model) : state_(std::make_unique<State>(model)) 
 
 CallInliner::~CallInliner() = default;
 
-bool CallInliner::callsLocalFunction(const Node& node) const {
-  return state_->callees.resolve(node, scopeOf(state_->model, node).imports).function != nullptr;
-}
-
 Status CallInliner::add(Node& node, bool local_functions, bool function_operators,
                         const ValueTypeOf* type_of) {
   State& state = *state_;

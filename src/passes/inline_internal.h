@@ -45,8 +45,6 @@ class CallInliner {
   /// imported at another version) records nothing.
   Status add(Node& node, bool local_functions, bool function_operators,
              const ValueTypeOf* type_of = nullptr);
-  /// Whether `node` calls a model-local function.
-  bool callsLocalFunction(const Node& node) const;
 
   /// Applies what add() recorded, all or nothing, and returns the calls, in the order added
   /// (all of them `batch`).
