@@ -11,6 +11,9 @@ the model in place, with no serialisation between Python and C++.
     outputs = onyx.Session(model).run(None, {"x": x})
 """
 
+import concurrent.futures
+import threading
+
 from ._onyx import __version__  # noqa: F401  (re-exported)
 from ._onyx import (  # noqa: F401  (re-exported)
     Attribute,
@@ -106,6 +109,27 @@ def _to_onnx(model):
 
 
 Model.to_onnx = _to_onnx
+
+_async_runs = None
+_async_runs_made = threading.Lock()
+
+
+def _run_async(self, output_names, feeds, *, timeout=None, memory_limit=None):
+    """As run(), on a thread of onyx's own: a concurrent.futures.Future of the outputs.
+
+    Session.run frees the interpreter while it runs, so several of these run at once.
+    Future.cancel() stops a run that has not started; Session.cancel() stops those running.
+    """
+    global _async_runs
+    with _async_runs_made:
+        if _async_runs is None:
+            _async_runs = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="onyx-run")
+    return _async_runs.submit(
+        self.run, output_names, feeds, timeout=timeout, memory_limit=memory_limit
+    )
+
+
+Session.run_async = _run_async
 
 
 def draw(model, path=None, *, format=None, depth=None, collapse=(), diff=None, title=""):

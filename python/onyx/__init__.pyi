@@ -1,5 +1,6 @@
 """Type stubs for the onyx package (the extension module onyx._onyx and onyx/__init__.py)."""
 
+import concurrent.futures
 import enum
 import os
 from typing import Any, Iterator, Mapping, Optional, Sequence, Union
@@ -290,9 +291,28 @@ class Session:
         constant_initializers: bool = False,
         max_isa: Optional[str] = None,
     ) -> None: ...
-    def run(self, output_names: Optional[Sequence[str]], feeds: dict[str, Any]) -> list[PythonValue]:
+    def run(
+        self,
+        output_names: Optional[Sequence[str]],
+        feeds: dict[str, Any],
+        *,
+        timeout: Optional[float] = None,
+        memory_limit: Optional[int] = None,
+    ) -> list[PythonValue]:
         """Outputs named (None: all), as NumPy arrays (lists, dicts or None for sequences,
-        maps and empty optionals)."""
+        maps and empty optionals). Past `timeout` seconds: TimeoutError; cancel():
+        concurrent.futures.CancelledError; past `memory_limit` bytes: OnyxError."""
+    def run_async(
+        self,
+        output_names: Optional[Sequence[str]],
+        feeds: dict[str, Any],
+        *,
+        timeout: Optional[float] = None,
+        memory_limit: Optional[int] = None,
+    ) -> concurrent.futures.Future[list[PythonValue]]:
+        """As run(), on a thread of onyx's own."""
+    def cancel(self) -> None:
+        """Stops the runs in progress at their next step; later runs are not affected."""
 
 def load(source: Union[Path, BytesLike], *, load_external_data: bool = True, folder: Optional[str] = None) -> Model: ...
 def save(

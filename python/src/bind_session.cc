@@ -4,10 +4,13 @@
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include <chrono>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "arrays.h"
@@ -59,18 +62,29 @@ class Session {
     evaluator_ = std::make_unique<Evaluator>(holder_->model, options);
   }
 
-  py::list run(py::object output_names, py::object feeds) {
+  py::list run(py::object output_names, py::object feeds, std::optional<double> timeout,
+               std::optional<size_t> memory_limit) {
     if (holder_->edits != edits_) {
       raiseValueError("the model changed after this Session was made; make a new Session");
     }
     std::vector<size_t> wanted = outputIndices(output_names);
     std::vector<NamedValue> values = feedValues(feeds);
+    if (timeout && !(*timeout >= 0)) raiseValueError("timeout is a number of seconds, 0 or more");
+    RunOptions limits;
+    if (timeout) {
+      limits.deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(*timeout));
+    }
+    limits.memory_limit = memory_limit;
     Result<std::vector<EvalValue>> outputs = Status(ErrorCode::kInternal, "not run");
     {
       // Other threads may run Python meanwhile, this Session too: an Evaluator runs calls
       // from several threads at once.
       py::gil_scoped_release unlocked;
-      outputs = evaluator_->run(values);
+      Running running(*this);
+      limits.cancellation = &running.cancellation;
+      outputs = evaluator_->run(values, limits);
     }
     std::vector<EvalValue> results = unwrap(std::move(outputs), "cannot run the model");
     py::list answer;
@@ -85,7 +99,31 @@ class Session {
   }
   const std::vector<std::string>& outputNames() const { return output_names_; }
 
+  /// Cancels the runs in progress; later runs are not affected.
+  void cancel() {
+    std::lock_guard<std::mutex> lock(running_mutex_);
+    for (RunCancellation* run : running_) run->cancel();
+  }
+
  private:
+  // A run in progress, listed for cancel() while it lives.
+  struct Running {
+    explicit Running(Session& session) : session_(session) {
+      std::lock_guard<std::mutex> lock(session_.running_mutex_);
+      session_.running_.insert(&cancellation);
+    }
+    ~Running() {
+      std::lock_guard<std::mutex> lock(session_.running_mutex_);
+      session_.running_.erase(&cancellation);
+    }
+    Running(const Running&) = delete;
+    Running& operator=(const Running&) = delete;
+    RunCancellation cancellation;
+
+   private:
+    Session& session_;
+  };
+
   struct Input {
     std::string name;
     const Type* type;
@@ -143,6 +181,8 @@ class Session {
   std::vector<Input> inputs_;
   std::vector<std::string> output_names_;
   std::unique_ptr<Evaluator> evaluator_;
+  std::mutex running_mutex_;
+  std::unordered_set<RunCancellation*> running_;
 };
 
 }  // namespace
@@ -160,11 +200,18 @@ void bindSession(py::module_& module) {
            "`constant_initializers`: initializers listed as graph inputs are constants, not "
            "inputs (always so before IR 4); `max_isa`: the highest CPU tier kernels may use "
            "('avx2', 'avx512', 'avx512_vnni', 'amx'; None: the CPU's own, or ONYX_MAX_ISA's).")
-      .def("run", &Session::run, py::arg("output_names"), py::arg("feeds"),
+      .def("run", &Session::run, py::arg("output_names"), py::arg("feeds"), py::kw_only(),
+           py::arg("timeout") = py::none(), py::arg("memory_limit") = py::none(),
            "Runs the model on `feeds` ({input name: NumPy array, or list / dict / None for "
            "sequence, map and optional inputs}) and returns the outputs named (None: all), in "
            "that order, as NumPy arrays. The interpreter is free for other threads while it "
-           "runs.")
+           "runs. `timeout`: seconds after which the run stops with TimeoutError; "
+           "`memory_limit`: the most bytes its values may hold at once (past it, OnyxError "
+           "'limit-exceeded'); cancel() stops it with concurrent.futures.CancelledError. A "
+           "run stops between two steps (nodes), so within one step's time of its bound.")
+      .def("cancel", &Session::cancel,
+           "Stops the runs of this Session in progress (on other threads) at their next step, "
+           "with concurrent.futures.CancelledError; later runs are not affected.")
       .def_property_readonly("input_names", &Session::inputNames,
                              "The graph inputs' names (those with an initializer may be left out).")
       .def_property_readonly("output_names", &Session::outputNames,

@@ -22,6 +22,15 @@ void raiseStatus(const Status& status, std::string_view what, Subject subject) {
     PyErr_SetString(PyExc_OSError, message.c_str());
     throw py::error_already_set();
   }
+  if (status.code() == ErrorCode::kDeadlineExceeded) {
+    PyErr_SetString(PyExc_TimeoutError, message.c_str());
+    throw py::error_already_set();
+  }
+  if (status.code() == ErrorCode::kCancelled) {
+    py::object cancelled = py::module_::import("concurrent.futures").attr("CancelledError");
+    PyErr_SetString(cancelled.ptr(), message.c_str());
+    throw py::error_already_set();
+  }
   if (status.code() == ErrorCode::kInternal) {
     PyErr_SetString(PyExc_RuntimeError, message.c_str());
     throw py::error_already_set();

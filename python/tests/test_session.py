@@ -117,3 +117,70 @@ def test_runs_of_one_session_on_two_threads_at_once(conv_model):
     assert len(results) == 40
     for result in results[1:]:
         np.testing.assert_array_equal(result, results[0])
+
+
+COUNTING = """<ir_version: 10, opset_import: ["" : 21]>
+g (int64 m, float[4] x) => (float[4] y) {
+  cond = Constant <value = bool {1}> ()
+  [count] y = Loop (m, cond, x) <body = body (int64 i, bool c, float[4] v) => (bool co, float[4] vo) {
+    one = Constant <value = float {1}> ()
+    co = Identity (c)
+    vo = Add (v, one)
+  }>
+}"""
+
+
+def counting_feeds(times):
+    return {"m": np.array(times, np.int64), "x": np.arange(4, dtype=np.float32)}
+
+
+def test_a_run_past_its_timeout_raises_timeout_error_and_the_next_run_succeeds():
+    session = onyx.Session(onyx.parse_text(COUNTING), threads=1)
+    with pytest.raises(TimeoutError, match="deadline"):
+        session.run(None, counting_feeds(10_000_000), timeout=0.02)
+    (y,) = session.run(None, counting_feeds(2), timeout=60)
+    np.testing.assert_array_equal(y, np.arange(4, dtype=np.float32) + 2)
+    with pytest.raises(ValueError, match="timeout"):
+        session.run(None, counting_feeds(2), timeout=-1)
+
+
+def test_cancel_stops_the_runs_in_progress_and_not_later_ones():
+    import concurrent.futures
+
+    session = onyx.Session(onyx.parse_text(COUNTING), threads=1)
+    future = session.run_async(None, counting_feeds(10_000_000))
+    # The run has started once cancel() finds it; until then, keep asking.
+    while not future.done():
+        session.cancel()
+        try:
+            future.result(timeout=0.01)
+        except concurrent.futures.TimeoutError:
+            pass
+        except concurrent.futures.CancelledError:
+            break
+    assert isinstance(future.exception(), concurrent.futures.CancelledError)
+    (y,) = session.run_async(None, counting_feeds(3)).result()
+    np.testing.assert_array_equal(y, np.arange(4, dtype=np.float32) + 3)
+
+
+def test_a_run_past_its_memory_limit_raises_and_the_next_run_succeeds():
+    model = onyx.parse_text(
+        """<ir_version: 10, opset_import: ["" : 21]>
+g (float[1048576] x) => (float[1048576] y) { d = Add (x, x)  y = Mul (d, d) }"""
+    )
+    session = onyx.Session(model, threads=1)
+    x = np.full(1 << 20, 1.5, np.float32)
+    with pytest.raises(onyx.OnyxError, match="memory limit") as refused:
+        session.run(None, {"x": x}, memory_limit=2 << 20)
+    assert refused.value.code == "limit-exceeded"
+    (y,) = session.run(None, {"x": x}, memory_limit=16 << 20)
+    assert y[0] == 9.0
+
+
+def test_run_async_runs_at_once_and_gives_what_run_gives(conv_model):
+    session = onyx.Session(conv_model, threads=1)
+    x = np.ones((1, 3, 8, 8), np.float32)
+    (alone,) = session.run(None, {"x": x})
+    futures = [session.run_async(None, {"x": x}) for _ in range(8)]
+    for future in futures:
+        np.testing.assert_array_equal(future.result()[0], alone)

@@ -48,6 +48,10 @@ Result<Array> Array::allocate(ElementType type, std::vector<int64_t> shape, uint
     return Status(ErrorCode::kLimitExceeded,
                   "an array of " + std::to_string(*count) + " elements is larger than the limit");
   }
+  if (type != ElementType::kString && !core_internal::currentPoolAdmits(*count * width)) {
+    return Status(ErrorCode::kLimitExceeded, "an array of " + std::to_string(*count * width) +
+                                                 " bytes would pass the run's memory limit");
+  }
   return Array(type, std::move(shape));
 }
 

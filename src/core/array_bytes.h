@@ -10,4 +10,8 @@ namespace onyx::core_internal {
 /// pool when there is one and the block is large, else new.
 std::shared_ptr<std::byte[]> allocateArrayBytes(size_t bytes);
 
+/// Whether allocateArrayBytes(bytes) stays within the current pool's limit (true when there
+/// is no pool or no limit).
+bool currentPoolAdmits(size_t bytes);
+
 }  // namespace onyx::core_internal

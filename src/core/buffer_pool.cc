@@ -4,6 +4,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <new>
@@ -74,6 +75,7 @@ struct BufferPool::State {
   }
 
   std::byte* take(size_t bytes) {
+    live_bytes.fetch_add(bytes, std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lock(mutex);
       auto found = free_blocks.find(bytes);
@@ -88,6 +90,7 @@ struct BufferPool::State {
   }
 
   void give(std::byte* block, size_t bytes) {
+    live_bytes.fetch_sub(bytes, std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (cached_bytes + bytes <= max_cached_bytes) {
@@ -103,6 +106,9 @@ struct BufferPool::State {
   std::unordered_map<size_t, std::vector<std::byte*>> free_blocks;
   size_t cached_bytes = 0;
   size_t max_cached_bytes;
+  std::atomic<size_t> live_bytes = 0;
+  std::atomic<size_t> limit = kNoLimit;
+  static constexpr size_t kNoLimit = SIZE_MAX;
 };
 
 BufferPool::BufferPool(size_t max_cached_bytes)
@@ -113,6 +119,12 @@ BufferPool::~BufferPool() = default;
 size_t BufferPool::cachedBytes() const {
   std::lock_guard<std::mutex> lock(state_->mutex);
   return state_->cached_bytes;
+}
+
+size_t BufferPool::liveBytes() const { return state_->live_bytes.load(std::memory_order_relaxed); }
+
+void BufferPool::setLimit(std::optional<size_t> bytes) {
+  state_->limit.store(bytes.value_or(State::kNoLimit), std::memory_order_relaxed);
 }
 
 BufferPoolScope::BufferPoolScope(BufferPool& pool) : previous_(std::move(current_pool)) {
@@ -132,6 +144,13 @@ std::shared_ptr<std::byte[]> allocateArrayBytes(size_t bytes) {
   std::shared_ptr<BufferPool::State> pool = current_pool;
   return std::shared_ptr<std::byte[]>(
       pool->take(rounded), [pool, rounded](std::byte* block) { pool->give(block, rounded); });
+}
+
+bool currentPoolAdmits(size_t bytes) {
+  if (current_pool == nullptr || bytes < kPooledFrom) return true;
+  size_t limit = current_pool->limit.load(std::memory_order_relaxed);
+  size_t live = current_pool->live_bytes.load(std::memory_order_relaxed);
+  return limit == BufferPool::State::kNoLimit || (live <= limit && bytes <= limit - live);
 }
 
 }  // namespace core_internal

@@ -18,6 +18,8 @@ std::string_view errorCodeName(ErrorCode code) {
     case ErrorCode::kIoError: return "io-error";
     case ErrorCode::kUnsupported: return "unsupported";
     case ErrorCode::kInternal: return "internal";
+    case ErrorCode::kCancelled: return "cancelled";
+    case ErrorCode::kDeadlineExceeded: return "deadline-exceeded";
   }
   return "unknown";
 }

@@ -54,7 +54,31 @@ Evaluator::Evaluator(const Model& model, EvalOptions options)
 
 Evaluator::~Evaluator() = default;
 
-Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs) {
+namespace {
+
+// Bounds the executor's run for as long as it lives, when `limits` bound anything.
+class BoundedRun {
+ public:
+  BoundedRun(eval_internal::Executor& executor, const RunOptions& limits)
+      : executor_(limits.deadline || limits.cancellation != nullptr || limits.memory_limit
+                      ? &executor
+                      : nullptr) {
+    if (executor_ != nullptr) executor_->limitRun(&limits);
+  }
+  ~BoundedRun() {
+    if (executor_ != nullptr) executor_->limitRun(nullptr);
+  }
+  BoundedRun(const BoundedRun&) = delete;
+  BoundedRun& operator=(const BoundedRun&) = delete;
+
+ private:
+  eval_internal::Executor* executor_;
+};
+
+}  // namespace
+
+Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs,
+                                              const RunOptions& limits) {
   using eval_internal::Frame;
   using eval_internal::GraphPlan;
   if (model_.graph == nullptr) {
@@ -67,6 +91,7 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
   if (!compiled) return compiled.status();
   const GraphPlan& plan = **compiled;
   BufferPoolScope reuse(executor->buffers());
+  BoundedRun bounded(*executor, limits);
   Frame frame(plan, nullptr);
   for (const NamedValue& input : inputs) {
     const Value* formal = graph.lookup(input.name);

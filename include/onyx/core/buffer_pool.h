@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 
 // Exported from the shared libraries: the public API (see src/CMakeLists.txt).
 #pragma GCC visibility push(default)
@@ -27,6 +28,12 @@ class BufferPool {
 
   /// The bytes of freed blocks the pool holds for reuse.
   size_t cachedBytes() const;
+  /// The bytes of the blocks it has handed out that are not back yet.
+  size_t liveBytes() const;
+  /// The most bytes it may have out at once (nullopt: no bound): Array::allocate fails with
+  /// kLimitExceeded for an array that would take it past that, on a thread where the pool is
+  /// current. Other ways of making an array are not bounded.
+  void setLimit(std::optional<size_t> bytes);
 
   struct State;
 

@@ -20,14 +20,16 @@ namespace onyx {
 
 enum class ErrorCode : uint8_t {
   kOk = 0,
-  kInvalidArgument,  // the caller asked for something that makes no sense
-  kMalformed,        // the bytes are not a valid encoding (truncated, bad wire type, ...)
-  kLimitExceeded,    // the input is well formed but passes one of onyx's safety limits
-  kUnsafePath,       // an external-data location that would leave the model's folder
-  kNotFound,         // a file or a named thing that is not there
-  kIoError,          // the operating system refused a read or a write
-  kUnsupported,      // valid input that onyx does not handle
-  kInternal,         // a bug in onyx
+  kInvalidArgument,   // the caller asked for something that makes no sense
+  kMalformed,         // the bytes are not a valid encoding (truncated, bad wire type, ...)
+  kLimitExceeded,     // the input is well formed but passes one of onyx's safety limits
+  kUnsafePath,        // an external-data location that would leave the model's folder
+  kNotFound,          // a file or a named thing that is not there
+  kIoError,           // the operating system refused a read or a write
+  kUnsupported,       // valid input that onyx does not handle
+  kInternal,          // a bug in onyx
+  kCancelled,         // the caller cancelled the work (RunCancellation)
+  kDeadlineExceeded,  // the work passed the deadline the caller gave it
 };
 
 /// The stable lower-case name of a code ("malformed", "unsafe-path", ...).

@@ -7,9 +7,11 @@
 // after their last use.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -89,9 +91,37 @@ struct EvalOptions {
   /// ONYX_MAX_ISA's; nullopt: no cap of its own. Results are the same at every tier (integer
   /// kernels exactly, float ones up to rounding); only speed differs. oneDNN's float
   /// primitives follow ONYX_MAX_ISA alone, which is process-wide.
-  std::optional<CpuTier> max_isa;
+  std::optional<CpuTier> max_isa = std::nullopt;
   /// Told of each step and of warnings; not owned, may be null.
   EvalObserver* observer = nullptr;
+};
+
+/// What lets a caller stop runs from another thread: cancel() makes every run given this
+/// token stop at its next step with kCancelled, and every later run given it stop before its
+/// first. One token may serve many runs; it cannot be reset (make a new one).
+class RunCancellation {
+ public:
+  void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
+  bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> cancelled_ = false;
+};
+
+/// Bounds on one run. A run checks them before each step (a node, or a fused group; inside a
+/// Loop or an If too), so that it stops within one step's time of the bound: a kernel that
+/// has started finishes. A run stopped so fails with kDeadlineExceeded, kCancelled or
+/// kLimitExceeded, its error's path naming the node it stopped at; nothing it held is kept,
+/// and other runs and the next one are not affected.
+struct RunOptions {
+  /// The time after which the run stops.
+  std::optional<std::chrono::steady_clock::time_point> deadline = std::nullopt;
+  /// Stops the run when cancelled; not owned, may be null; must outlive the run.
+  const RunCancellation* cancellation = nullptr;
+  /// The most bytes the run's values may hold at once (those of 64 KiB and more, which the
+  /// run allocates; the caller's inputs and the model's constants do not count). An
+  /// allocation past it fails, and so does a step after which the run holds more.
+  std::optional<size_t> memory_limit = std::nullopt;
 };
 
 struct NamedValue {
@@ -111,8 +141,9 @@ class Evaluator {
   Evaluator(const Evaluator&) = delete;
   Evaluator& operator=(const Evaluator&) = delete;
 
-  /// As evaluate().
-  Result<std::vector<EvalValue>> run(std::span<const NamedValue> inputs);
+  /// As evaluate(), within `limits`.
+  Result<std::vector<EvalValue>> run(std::span<const NamedValue> inputs,
+                                     const RunOptions& limits = {});
 
  private:
   const Model& model_;

@@ -50,6 +50,33 @@ int Executor::threads() const {
 
 const NativeKernels* Executor::nativeKernels() const { return &eval_internal::nativeKernels(); }
 
+void Executor::limitRun(const RunOptions* limits) {
+  limits_ = limits;
+  live_at_start_ = buffers_.liveBytes();
+  buffers_.setLimit(limits != nullptr && limits->memory_limit
+                        ? std::optional<size_t>(live_at_start_ + *limits->memory_limit)
+                        : std::nullopt);
+}
+
+Status Executor::stopped() const {
+  if (limits_->cancellation != nullptr && limits_->cancellation->cancelled()) {
+    return Status(ErrorCode::kCancelled, "the run was cancelled");
+  }
+  if (limits_->deadline && std::chrono::steady_clock::now() >= *limits_->deadline) {
+    return Status(ErrorCode::kDeadlineExceeded, "the run passed its deadline");
+  }
+  if (limits_->memory_limit) {
+    size_t live = buffers_.liveBytes();
+    size_t held = live > live_at_start_ ? live - live_at_start_ : 0;
+    if (held > *limits_->memory_limit) {
+      return Status(ErrorCode::kLimitExceeded, "the run holds " + std::to_string(held) +
+                                                   " bytes, past its memory limit of " +
+                                                   std::to_string(*limits_->memory_limit));
+    }
+  }
+  return Status::ok();
+}
+
 Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
   if (bound.kept && bound.kept->ready.load(std::memory_order_acquire)) {
     takeKeptOutputs(bound, frame);
@@ -267,6 +294,13 @@ Result<std::vector<EvalValue>> Executor::runPlan(const GraphPlan& plan, Frame& f
     if (step.deferred) {
       for (uint32_t slot : step.drops) frame.drop(slot);
       continue;
+    }
+    if (limits_ != nullptr) {
+      // Checked before the step: a bound passed in the step before (its memory) or since.
+      if (Status stop = stopped(); !stop.isOk()) {
+        const BoundNode& first = plan.nodes[step.members.front()];
+        return stop.within(pathSegment("node", first.index, first.node->nameOrEmpty()));
+      }
     }
     ONYX_RETURN_IF_ERROR(runStep(plan, step, frame));
     if (observer != nullptr) {

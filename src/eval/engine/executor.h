@@ -32,6 +32,9 @@ class Executor final : public KernelHost {
   /// Runs `plan` in `frame`, whose input slots are set; the plan's outputs.
   Result<std::vector<EvalValue>> runPlan(const GraphPlan& plan, Frame& frame);
   BufferPool& buffers() { return buffers_; }
+  /// Bounds the runs that follow by `limits` (null: no bounds), until called again; a
+  /// memory limit counts from the bytes the pool has out now.
+  void limitRun(const RunOptions* limits);
   PlanStore& plans() { return plans_; }
 
   // KernelHost
@@ -58,6 +61,8 @@ class Executor final : public KernelHost {
   class Enter;
 
   Status runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame);
+  /// Why the run must stop now (a bound of limits_ passed), or ok.
+  Status stopped() const;
   /// Runs a node; given `declined`, on channels-last values through its channels-last kernel
   /// (its outputs channels-last), and sets *declined when that declines, having done nothing.
   Status runNode(const BoundNode& bound, Frame& frame, bool* declined = nullptr);
@@ -91,6 +96,8 @@ class Executor final : public KernelHost {
   // What ran the last node or step (EvalObserver::stepRanBy): a provider's name, a fused
   // step's, or one of the executor's own words; storage the plans own, or literals.
   std::string_view ran_by_;
+  const RunOptions* limits_ = nullptr;
+  size_t live_at_start_ = 0;  // the pool's bytes out when limitRun was called
 };
 
 }  // namespace onyx::eval_internal
