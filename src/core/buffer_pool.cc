@@ -150,7 +150,7 @@ bool currentPoolAdmits(size_t bytes) {
   if (current_pool == nullptr || bytes < kPooledFrom) return true;
   size_t limit = current_pool->limit.load(std::memory_order_relaxed);
   size_t live = current_pool->live_bytes.load(std::memory_order_relaxed);
-  return limit == BufferPool::State::kNoLimit || (live <= limit && bytes <= limit - live);
+  return live <= limit && bytes <= limit - live;  // kNoLimit admits all there can be
 }
 
 }  // namespace core_internal
