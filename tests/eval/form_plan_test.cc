@@ -31,6 +31,9 @@ class Giving final : public ProvidedKernel {
   explicit Giving(FormSet forms) : forms_(forms) {}
   Result<bool> run(KernelContext&) override { return false; }
   FormSet forms() const override { return forms_; }
+  std::unique_ptr<ProvidedKernel> fresh() const override {
+    return std::make_unique<Giving>(forms_);
+  }
 
  private:
   FormSet forms_;
@@ -49,6 +52,10 @@ class ToyFused final : public FusedStep {
   FormSet mayGive() const override { return kChannelsLast | kFloatForHalf; }
 
  private:
+  std::unique_ptr<FusedStep> fresh() const override {
+    return std::make_unique<ToyFused>(output_, wide_input_);
+  }
+
   const Value* output_;
   const Value* wide_input_;
 };

@@ -142,6 +142,20 @@ void Executor::keepOutputs(const BoundNode& bound, const Frame& frame) {
   bound.kept->ready.store(true, std::memory_order_release);
 }
 
+ProvidedKernel& Executor::providedFor(const BoundNode& bound) {
+  if (bound.run_index >= provided_.size()) provided_.resize(size_t(bound.run_index) + 1);
+  std::unique_ptr<ProvidedKernel>& made = provided_[bound.run_index];
+  if (made == nullptr) made = bound.provided->fresh();
+  return *made;
+}
+
+FusedStep& Executor::fusedFor(const PlanStep& step) {
+  if (step.run_index >= fused_.size()) fused_.resize(size_t(step.run_index) + 1);
+  std::unique_ptr<FusedStep>& made = fused_[step.run_index];
+  if (made == nullptr) made = step.fused->replica();
+  return *made;
+}
+
 KernelContext& Executor::contextFor(const BoundNode& bound) {
   // Made at the node's first run on this executor (a node runs once at a time on one
   // executor: a call to its own function runs another plan's nodes).
@@ -179,10 +193,7 @@ Status Executor::runKernel(const BoundNode& bound, KernelContext& ctx, bool* dec
     return Status::ok();
   }
   Result<bool> provided = false;
-  if (bound.provided != nullptr) {
-    std::lock_guard<std::mutex> lock(*bound.provided_lock);
-    provided = bound.provided->run(ctx);
-  }
+  if (bound.provided != nullptr) provided = providedFor(bound).run(ctx);
   by = bound.provider;
   if (!provided) return std::move(provided).takeStatus();
   if (*provided) return Status::ok();
@@ -232,18 +243,15 @@ Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& fra
   if (step.fused != nullptr) {
     frame.convert(step.before);
     FrameStepRun run(*this, plans_, plan, step, frame, at_.caller, at_.callee);
-    Result<bool> ran = false;
-    {
-      std::lock_guard<std::mutex> lock(*step.fused_lock);
-      ran = step.fused->run(run);
-    }
+    FusedStep& fused = fusedFor(step);
+    Result<bool> ran = fused.run(run);
     const BoundNode& last = plan.nodes[step.members.back()];
     if (!ran) {
       return std::move(ran).takeStatus().within(
           pathSegment("node", last.index, last.node->nameOrEmpty()));
     }
     if (*ran) {
-      ran_by_ = step.fused->ranBy().empty() ? std::string_view(step.fused_by) : step.fused->ranBy();
+      ran_by_ = fused.ranBy().empty() ? std::string_view(step.fused_by) : fused.ranBy();
       return Status::ok();
     }
     if (options_.observer != nullptr) {

@@ -72,6 +72,8 @@ class Executor final : public KernelHost {
   // kept for later runs.
   void takeKeptOutputs(const BoundNode& bound, Frame& frame);
   KernelContext& contextFor(const BoundNode& bound);
+  ProvidedKernel& providedFor(const BoundNode& bound);
+  FusedStep& fusedFor(const PlanStep& step);
   Status runKernel(const BoundNode& bound, KernelContext& ctx, bool* declined,
                    std::string_view& by);
   void storeOutputs(const BoundNode& bound, Frame& frame, KernelContext& ctx, bool ran,
@@ -90,6 +92,12 @@ class Executor final : public KernelHost {
   /// Each node's kernel context (by BoundNode::run_index), made at its first run here and
   /// reused by later ones.
   std::vector<std::unique_ptr<KernelContext>> contexts_;
+  /// This executor's copies of the plans' provided kernels (by BoundNode::run_index) and
+  /// fused steps (by PlanStep::run_index), made at their first run here: what they keep
+  /// between runs (primitives, scratch) is then this executor's alone, and runs on several
+  /// executors take no lock.
+  std::vector<std::unique_ptr<ProvidedKernel>> provided_;
+  std::vector<std::unique_ptr<FusedStep>> fused_;
   BufferPool buffers_;
   Position at_;
   int depth_ = 0;

@@ -179,7 +179,6 @@ Status Compiler::bind(BoundNode& bound) {
       bound.provider = provider->name();
       break;
     }
-    if (bound.provided != nullptr) bound.provided_lock = std::make_unique<std::mutex>();
   }
   for (size_t i = 0; i < node.inputCount(); ++i) {
     const Value* input = node.input(i);
@@ -350,7 +349,7 @@ void Compiler::planSteps() {
       PlanStep step;
       step.members = std::move(members_at[i]);
       step.fused = std::move(group_at[i]);
-      step.fused_lock = std::make_unique<std::mutex>();
+      step.run_index = context_.nextRunIndex();
       step.fused_by = std::move(by_at[i]);
       step.reads = std::move(reads_at[i]);
       plan_.steps.push_back(std::move(step));

@@ -75,13 +75,15 @@ struct BoundNode {
   const Node* node = nullptr;
   size_t index = 0;  // in the graph's node list, for error paths
   /// Its number among the nodes of every plan of its PlanStore: where an executor keeps
-  /// what a run of it needs (its kernel's context).
+  /// what a run of it needs (its kernel's context, its provided kernel).
   uint32_t run_index = 0;
   const OpSchema* schema = nullptr;
   int64_t opset = 0;
-  Kernel kernel = nullptr;                   // the built-in kernel (null for a call)
-  std::unique_ptr<ProvidedKernel> provided;  // asked before `kernel`, when present
-  std::string_view provider;                 // the name of the provider of `provided`
+  Kernel kernel = nullptr;  // the built-in kernel (null for a call)
+  /// Asked before `kernel`, when present; never run itself: each executor runs its own
+  /// copy (ProvidedKernel::fresh), by `run_index`.
+  std::unique_ptr<ProvidedKernel> provided;
+  std::string_view provider;  // the name of the provider of `provided`
   /// A call: the function it runs (model-local, or the operator's own body).
   const Function* function = nullptr;
   std::vector<Operand> inputs;
@@ -96,9 +98,6 @@ struct BoundNode {
   const ChannelsLastKernel* channels_last_kernel = nullptr;
   std::string channels_last_by;  // "<provider> (channels-last)", what profiles name it by
   bool channels_last = false;
-  /// Held while `provided` runs: what it keeps between runs (prepared weights, primitives)
-  /// is shared by every thread that runs the plan.
-  std::unique_ptr<std::mutex> provided_lock;
   /// Whether it gives the same outputs on every run: its kernel draws no random numbers and
   /// it reads only constants and the outputs of such nodes (a Constant -> Cast -> Reshape
   /// chain), and no output goes to the caller. It then runs once; later runs read `kept`.
@@ -108,11 +107,12 @@ struct BoundNode {
 
 /// What runs at one place of the order: a node, or a fused group of nodes.
 struct PlanStep {
-  std::vector<size_t> members;       // indices into GraphPlan::nodes, in run order
-  std::unique_ptr<FusedStep> fused;  // null: members.size() == 1, run alone
-  std::string fused_by;              // "<provider>: <pattern>", what profiles name it by
-  /// Held while `fused` runs: what it keeps between runs is shared by every thread.
-  std::unique_ptr<std::mutex> fused_lock;
+  std::vector<size_t> members;  // indices into GraphPlan::nodes, in run order
+  /// Null: members.size() == 1, run alone. Never run itself: each executor runs its own
+  /// copy (FusedStep::replica), by `run_index`.
+  std::unique_ptr<FusedStep> fused;
+  uint32_t run_index = 0;           // for a fused step, from PlanContext::nextRunIndex
+  std::string fused_by;             // "<provider>: <pattern>", what profiles name it by
   std::vector<uint32_t> drops;      // slots no later step reads
   std::vector<const Value*> reads;  // a fused step's reads besides its members' inputs
   /// What a fused step converts before it runs: what it reads and cannot read as the plan
@@ -169,7 +169,8 @@ class PlanContext {
   /// What the initializers listed as graph inputs are: constants, whose inputs take no
   /// value from the caller, or defaults (onyx/ir/constant_value.h).
   virtual InitializerInputs initializerInputs() const = 0;
-  /// A number for the next node bound (BoundNode::run_index), from 0 up.
+  /// A number for the next node bound or group fused (BoundNode::run_index,
+  /// PlanStep::run_index), from 0 up.
   virtual uint32_t nextRunIndex() = 0;
 };
 

@@ -54,6 +54,10 @@ class ConvolutionChainStep final : public FusedStep {
   Result<bool> run(StepRun& run) override;
 
  private:
+  std::unique_ptr<FusedStep> fresh() const override {
+    return std::make_unique<ConvolutionChainStep>(chain_);
+  }
+
   // The weights and bias with the BatchNormalization folded in, made at the first run
   // (ops/nn/batch_norm_folding.h).
   bool fold(StepRun& run, const Array& weights, const Array* bias);

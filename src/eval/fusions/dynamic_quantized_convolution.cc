@@ -140,6 +140,10 @@ class DynamicConvolutionStep final : public FusedStep {
   }
 
  private:
+  std::unique_ptr<FusedStep> fresh() const override {
+    return std::make_unique<DynamicConvolutionStep>(group_, weights_fixed_);
+  }
+
   DynamicConvolution group_;
   bool weights_fixed_;
   IntegerConvolution convolution_;

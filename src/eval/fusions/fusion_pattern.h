@@ -38,6 +38,14 @@ class FusedStep {
   /// Runs the group: true when it did (its output written); false when it declines this
   /// call, having written nothing: its nodes then run one by one.
   virtual Result<bool> run(StepRun& run) = 0;
+  /// A step for the same group with nothing kept from runs and the plan's decisions
+  /// (setWritesChannelsLast): the one an executor runs (engine/executor.h), while the plan
+  /// keeps the first, which never runs.
+  std::unique_ptr<FusedStep> replica() const {
+    std::unique_ptr<FusedStep> made = fresh();
+    made->writes_channels_last_ = writes_channels_last_;
+    return made;
+  }
   /// The value the group produces.
   virtual const Value* output() const = 0;
   /// What ran its last run, for profiles, when the step chooses a kernel per call; empty: its
@@ -64,6 +72,10 @@ class FusedStep {
   /// The plan's decision that it writes its output channels-last.
   void setWritesChannelsLast(bool writes) { writes_channels_last_ = writes; }
   bool writesChannelsLast() const { return writes_channels_last_; }
+
+ protected:
+  /// The same step, as made by its pattern, before any run (replica() copies the rest).
+  virtual std::unique_ptr<FusedStep> fresh() const = 0;
 
  private:
   bool writes_channels_last_ = false;

@@ -53,6 +53,10 @@ class LinearLayerStep final : public FusedStep {
   }
 
  private:
+  std::unique_ptr<FusedStep> fresh() const override {
+    return std::make_unique<LinearLayerStep>(matmul_, bias_, relu_, output_, constants_.constant());
+  }
+
   const Node& matmul_;
   const Value* bias_;
   const Node* relu_;

@@ -79,6 +79,8 @@ class QdqAddStep final : public FusedStep {
   }
 
  private:
+  std::unique_ptr<FusedStep> fresh() const override { return std::make_unique<QdqAddStep>(group_); }
+
   // Reads the scales and zero points once: false (for good) when they are not one each, of
   // one type.
   bool prepare(StepRun& run) {

@@ -93,6 +93,10 @@ class QdqConvolutionStep final : public FusedStep {
   }
 
  private:
+  std::unique_ptr<FusedStep> fresh() const override {
+    return std::make_unique<QdqConvolutionStep>(group_, own_products_);
+  }
+
   // Reads the constants once: false (for good) when the kernel cannot take them.
   bool prepare(StepRun& run) {
     std::optional<TensorQuantization> x = tensorQuantization(run, *group_.input_dequantize);

@@ -61,6 +61,10 @@ class QdqMatMulStep final : public FusedStep {
   }
 
  private:
+  std::unique_ptr<FusedStep> fresh() const override {
+    return std::make_unique<QdqMatMulStep>(group_);
+  }
+
   // Reads the constants once: false (for good) when the kernel cannot take them.
   bool prepare(StepRun& run) {
     std::optional<TensorQuantization> a = tensorQuantization(run, *group_.a_dequantize);

@@ -156,6 +156,10 @@ class SqueezeExcitationStep final : public FusedStep {
   }
 
  private:
+  std::unique_ptr<FusedStep> fresh() const override {
+    return std::make_unique<SqueezeExcitationStep>(pool_, reduce_, inner_, expand_, gate_, mul_);
+  }
+
   static bool matrix(const Array* w) {
     return w->type() == ElementType::kFloat && w->rank() == 4 && w->dim(2) == 1 && w->dim(3) == 1;
   }

@@ -234,7 +234,7 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
             post.append_eltwise(1.0f, algorithmOf(activation.kind), activation.alpha,
                                 activation.beta);
           }
-          dnnl::primitive_attr attributes;
+          dnnl::primitive_attr attributes = keptPrimitiveAttributes();
           attributes.set_post_ops(post);
           // A key with only oneDNN's reference code is refused: it is slower than onyx's own
           // im2col + sgemm.

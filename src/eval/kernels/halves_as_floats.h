@@ -29,6 +29,7 @@ class WidenedConstants {
   /// `half` (input i) widened: the kept copy for a constant input, else a new one in `made`.
   const Array& widened(size_t i, const Array& half, const KernelContext* ctx,
                        std::optional<Array>& made);
+  const std::vector<bool>& constant() const { return constant_; }
 
  private:
   std::vector<bool> constant_;

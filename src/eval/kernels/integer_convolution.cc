@@ -209,7 +209,8 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
           }
           dnnl::convolution_forward::desc description = convolutionDescription(
               x_desc, weights, nullptr, y_desc, key.strides, key.dilations, {0, 0}, {0, 0});
-          return dnnl::convolution_forward::primitive_desc(description, engine);
+          return dnnl::convolution_forward::primitive_desc(description, keptPrimitiveAttributes(),
+                                                           engine);
         },
         [&](Cache::Entry& made) {
           made.bound.x_last = memory(x_desc, cache.engine(), nullptr);

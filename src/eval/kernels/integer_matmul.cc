@@ -85,7 +85,8 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
         key,
         [&](const dnnl::engine& engine) {
           memory::desc b({inner, wide}, memory::data_type::s8, Tag::any);
-          return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_plain, b, y_plain), engine);
+          return dnnl::matmul::primitive_desc(dnnl::matmul::desc(a_plain, b, y_plain),
+                                              keptPrimitiveAttributes(), engine);
         },
         [&](Cache::Entry& made) {
           made.bound.a = memory(a_plain, cache.engine(), nullptr);

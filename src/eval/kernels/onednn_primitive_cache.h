@@ -65,6 +65,11 @@ class OneDnnPrimitiveCache {
       entry_->description = std::move(description);
       entry_->primitive = Primitive(entry_->description);
       bind(*entry_);
+      // Its own scratch (keptPrimitiveAttributes), which no other cache's primitive writes.
+      dnnl::memory::desc scratch = entry_->description.scratchpad_desc();
+      if (scratch.get_size() > 0) {
+        entry_->arguments.insert_or_assign(DNNL_ARG_SCRATCHPAD, dnnl::memory(scratch, engine_));
+      }
     }
     key_ = key;
     return entry_ ? &*entry_ : nullptr;

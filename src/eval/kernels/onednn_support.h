@@ -78,6 +78,16 @@ inline dnnl::convolution_forward::desc convolutionDescription(
   return dnnl::convolution_forward::desc(kind, direct, x, weights, y, step, gaps, begin, end);
 }
 
+/// The attributes every primitive a kernel keeps starts from: its scratch memory given by the
+/// caller (OneDnnPrimitiveCache, one per executor), not oneDNN's, which this build of oneDNN
+/// shares among every primitive made on one thread, so that two executors whose primitives
+/// one thread made would write the same scratch at once.
+inline dnnl::primitive_attr keptPrimitiveAttributes() {
+  dnnl::primitive_attr attributes;
+  attributes.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attributes;
+}
+
 /// Whether oneDNN has only its reference code for a primitive: slower than onyx's own.
 inline bool onlyReference(const dnnl::primitive_desc_base& description) {
   return std::string(description.impl_info_str()).starts_with("ref");

@@ -158,7 +158,7 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
           dnnl::convolution_forward::desc description =
               convolutionDescription(x_last, weights, key.bias ? &bias : nullptr, y_last,
                                      key.strides, key.dilations, key.pad_begin, key.pad_end);
-          dnnl::primitive_attr attributes;
+          dnnl::primitive_attr attributes = keptPrimitiveAttributes();
           // oneDNN's order: the int32 sum with the bias, times the output scale, the
           // post-operation, plus the output's zero point, rounded and saturated.
           attributes.set_output_scales(key.per_channel ? 1 << 1 : 0, scales);

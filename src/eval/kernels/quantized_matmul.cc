@@ -143,7 +143,7 @@ Result<std::optional<Array>> QuantizedMatMul::run(const QuantizedMatMulCall& cal
           // is.
           memory::desc b({batch, inner, columns}, memory::data_type::s8,
                          call.b_fixed ? Tag::any : Tag::abc);
-          dnnl::primitive_attr attributes;
+          dnnl::primitive_attr attributes = keptPrimitiveAttributes();
           attributes.set_output_scales(key.per_column ? 1 << 2 : 0, scales);
           if (key.a_zero) attributes.set_zero_points(DNNL_ARG_SRC, 0, {DNNL_RUNTIME_S32_VAL});
           if (key.b_zero) attributes.set_zero_points(DNNL_ARG_WEIGHTS, 0, {DNNL_RUNTIME_S32_VAL});

@@ -11,7 +11,9 @@
 // offers something for a node gets it. A new provider is a file in this folder and a line in
 // that table; a new fusion or kernel is a file and a line in its provider's list. Results
 // must not depend on the thread count, as for every kernel. Providers are stateless: what a
-// kernel or a fused step keeps between runs (reordered weights, primitives) is its own.
+// kernel or a fused step keeps between runs (primitives, scratch) is its own, and each
+// executor runs its own copy (fresh()), so that runs on several threads never share one;
+// what is made once from constant weights is shared through kernels/prepared_weights.h.
 #pragma once
 
 #include <memory>
@@ -35,6 +37,9 @@ class ProvidedKernel {
   /// Runs the node: true when it did (its outputs set in `ctx`); false when it declines
   /// this call, having written nothing.
   virtual Result<bool> run(KernelContext& ctx) = 0;
+  /// A kernel for the same node with nothing kept from runs: the one an executor runs
+  /// (engine/executor.h), while the plan keeps the first, which never runs.
+  virtual std::unique_ptr<ProvidedKernel> fresh() const = 0;
   /// The forms besides the declared one (layout/value_form.h) its node takes for every input
   /// and may give for every output: floats for FLOAT16 for a kernel that runs float16 on
   /// floats and leaves its float outputs for the plan to round; the node then takes them

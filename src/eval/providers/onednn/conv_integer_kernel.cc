@@ -37,6 +37,10 @@ class OnednnConvInteger final : public ProvidedKernel {
     return tookResult(ctx, convolution_.run(call));
   }
 
+  std::unique_ptr<ProvidedKernel> fresh() const override {
+    return std::make_unique<OnednnConvInteger>(weights_constant_);
+  }
+
  private:
   bool weights_constant_;
   IntegerConvolution convolution_;

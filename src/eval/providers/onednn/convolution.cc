@@ -35,6 +35,10 @@ class OnednnConvolution final : public ProvidedKernel {
     return tookResult(ctx, convolution_.run(call));
   }
 
+  std::unique_ptr<ProvidedKernel> fresh() const override {
+    return std::make_unique<OnednnConvolution>(weights_constant_);
+  }
+
  private:
   bool weights_constant_;
   FusedConvolution convolution_;

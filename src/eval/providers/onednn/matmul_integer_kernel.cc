@@ -30,6 +30,10 @@ class OnednnMatMulInteger final : public ProvidedKernel {
     return tookResult(ctx, product_.run(call));
   }
 
+  std::unique_ptr<ProvidedKernel> fresh() const override {
+    return std::make_unique<OnednnMatMulInteger>(b_constant_);
+  }
+
  private:
   bool b_constant_;
   IntegerMatMul product_;

@@ -46,6 +46,9 @@ class HalvesAsFloats final : public ProvidedKernel {
     return true;
   }
   FormSet forms() const override { return kFloatForHalf; }
+  std::unique_ptr<ProvidedKernel> fresh() const override {
+    return std::make_unique<HalvesAsFloats>(constants_.constant());
+  }
 
  private:
   WidenedConstants constants_;  // weights widened once
