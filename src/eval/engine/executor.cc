@@ -142,18 +142,24 @@ void Executor::keepOutputs(const BoundNode& bound, const Frame& frame) {
   bound.kept->ready.store(true, std::memory_order_release);
 }
 
+namespace {
+
+// The object `index` names in `kept`, made by `make` at its first use.
+template <class T, class Make>
+T& madeOnFirstUse(std::vector<std::unique_ptr<T>>& kept, uint32_t index, Make&& make) {
+  if (index >= kept.size()) kept.resize(size_t(index) + 1);
+  if (kept[index] == nullptr) kept[index] = make();
+  return *kept[index];
+}
+
+}  // namespace
+
 ProvidedKernel& Executor::providedFor(const BoundNode& bound) {
-  if (bound.run_index >= provided_.size()) provided_.resize(size_t(bound.run_index) + 1);
-  std::unique_ptr<ProvidedKernel>& made = provided_[bound.run_index];
-  if (made == nullptr) made = bound.provided->fresh();
-  return *made;
+  return madeOnFirstUse(provided_, bound.run_index, [&] { return bound.provided->fresh(); });
 }
 
 FusedStep& Executor::fusedFor(const PlanStep& step) {
-  if (step.run_index >= fused_.size()) fused_.resize(size_t(step.run_index) + 1);
-  std::unique_ptr<FusedStep>& made = fused_[step.run_index];
-  if (made == nullptr) made = step.fused->replica();
-  return *made;
+  return madeOnFirstUse(fused_, step.run_index, [&] { return step.fused->replica(); });
 }
 
 KernelContext& Executor::contextFor(const BoundNode& bound) {
