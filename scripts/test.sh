@@ -78,7 +78,9 @@ run_pytest "$dir" "$dir/pytest.log"
 # (configure.sh says why and what). Python loads the runtime first (LD_PRELOAD), the same
 # libtsan the extension module was linked with. The runtime needs the address space laid out
 # as it expects, which a kernel with wide address randomisation does not give; setarch -R
-# turns the randomisation off where the system allows it.
+# turns the randomisation off where the system allows it. pytest captures sys.stdout and
+# sys.stderr only, so that a race reported in a test that passes (the runtime writes to the
+# stderr file, and fails the run at its exit) is in the log too.
 dir=build/tsan
 ./scripts/configure.sh tsan
 cmake --build "$dir" -j "$jobs" --target onyx_concurrency_tests onyx_python onyx_python_files
@@ -88,7 +90,8 @@ if setarch "$(uname -m)" -R true 2>/dev/null; then launcher=(setarch "$(uname -m
 echo "== concurrency tests (tsan)"
 run_ctest "$dir" "$dir/ctest.log" "${tsan[@]}" -- -L concurrency
 echo "== Python concurrency tests (tsan)"
-run_pytest "$dir" "$dir/pytest.log" "${tsan[@]}" "LD_PRELOAD=$runtime" -- -m concurrency
+run_pytest "$dir" "$dir/pytest.log" "${tsan[@]}" "LD_PRELOAD=$runtime" -- -m concurrency \
+  --capture=sys
 launcher=()
 
 dir=build/asan
