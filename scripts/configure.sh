@@ -1,15 +1,26 @@
 #!/usr/bin/env bash
-# Configures one of onyx's two builds in build/CONFIG (run-example.sh and test.sh share them,
+# Configures one of onyx's builds in build/CONFIG (run-example.sh and test.sh share them,
 # so that one never rebuilds what the other built):
 #   release  optimised with g++, no debug information (a third of the compile time; a
 #            failure is debugged in the sanitizer build, whose reports name file and line)
 #   asan     clang, AddressSanitizer + UndefinedBehaviorSanitizer, the development checks on,
 #            and libFuzzer's coverage instrumentation, so that the same build gives the fuzz
 #            targets (a third full build cost CI about 15 minutes); -O1 with line tables only
-# The Python package is built in the release build only, and its tests run there: under the
-# sanitizers it cost CI two and a half minutes (pybind11's templates compiled again with every
-# instrumentation) for the same tests the release build runs; what the bindings call is the
-# library the sanitizer build tests through its own tests and the fuzz targets.
+#   tsan     ThreadSanitizer, for the concurrency tests (test.sh builds only their targets,
+#            onyx_concurrency_tests and the Python package). Only the code where threads meet
+#            is instrumented, at -O1 with line tables (CMakeLists.txt, ONYX_THREAD_SANITIZER:
+#            core, serde, the evaluator, the tests, Session's bindings); the rest has the
+#            release build's flags and compiler, so that ccache gives the release build's
+#            objects (instrumented with clang, the whole library's first 170 files of 430
+#            took 13 minutes on two shared cores). g++, whose runtime (libtsan) Debian's
+#            python3 loads first with LD_PRELOAD; clang 14's shared runtime crashes when
+#            preloaded (libstdc++ calls its __cxa_atexit before it has started), and its
+#            static one needs a program built with it.
+# The Python package's tests run in the release build, which builds the package; under
+# AddressSanitizer it cost CI two and a half minutes (pybind11's templates compiled again with
+# every instrumentation) for the same tests the release build runs; what the bindings call is
+# the library the sanitizer build tests through its own tests and the fuzz targets. The tsan
+# build builds it too, for its concurrency tests, instrumenting only Session's bindings.
 # Extra arguments go to cmake.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +45,12 @@ case $config in
             "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only -DNDEBUG")
     compilers=(CC=clang CXX=clang++)
     ;;
+  tsan)
+    flags+=(-DONYX_PYTHON=ON -DONYX_THREAD_SANITIZER=ON
+            "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O2 -DNDEBUG")
+    ;;
   *)
-    echo "usage: configure.sh release|asan [CMAKE_ARGUMENT...]" >&2
+    echo "usage: configure.sh release|asan|tsan [CMAKE_ARGUMENT...]" >&2
     exit 2
     ;;
 esac

@@ -20,11 +20,12 @@ if [ "${1:-}" = package ]; then
   packages+=(dpkg-dev python3-venv python3-pip python3-setuptools python3-wheel)
 fi
 if [ "${1:-}" = test ]; then
-  # What only the tests need (scripts/test.sh): the sanitizer build's clang, the oracles
-  # (libprotobuf and Debian's onnx), pytest, Google Benchmark for the benchmarks' build, and
-  # for the tests of `onyx draw`: Graphviz reads its DOT files, headless Chromium (driven over
-  # the DevTools protocol) opens its HTML pages, DejaVu is the pictures' monospace font.
-  packages+=(clang libclang-rt-14-dev libbenchmark-dev libprotobuf-dev protobuf-compiler
+  # What only the tests need (scripts/test.sh): the sanitizer build's clang, the tsan build's
+  # runtime (g++'s libtsan, which python3 preloads; g++ brings it), the oracles (libprotobuf
+  # and Debian's onnx), pytest, Google Benchmark for the benchmarks' build, and for the tests
+  # of `onyx draw`: Graphviz reads its DOT files, headless Chromium (driven over the DevTools
+  # protocol) opens its HTML pages, DejaVu is the pictures' monospace font.
+  packages+=(clang libclang-rt-14-dev libtsan2 libbenchmark-dev libprotobuf-dev protobuf-compiler
              libonnx-dev python3-onnx python3-pytest
              graphviz chromium python3-websocket fonts-dejavu-core)
 fi

@@ -11,6 +11,14 @@ import onyx
 REPO = pathlib.Path(__file__).resolve().parents[2]
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "concurrency: runs onyx on several threads at once; scripts/test.sh runs these again "
+        "under ThreadSanitizer (pytest -m concurrency)",
+    )
+
+
 def build_dir():
     """The build folder whose package is imported (<build>/python/onyx/__init__.py)."""
     return pathlib.Path(onyx.__file__).resolve().parents[2]

@@ -100,6 +100,7 @@ def test_outputs_share_no_memory_with_inputs(arith_model):
     assert a[0] == 1
 
 
+@pytest.mark.concurrency
 def test_runs_of_one_session_on_two_threads_at_once(conv_model):
     session = onyx.Session(conv_model, threads=1)
     x = np.ones((1, 3, 8, 8), np.float32)
@@ -144,6 +145,7 @@ def test_a_run_past_its_timeout_raises_timeout_error_and_the_next_run_succeeds()
         session.run(None, counting_feeds(2), timeout=-1)
 
 
+@pytest.mark.concurrency
 def test_cancel_stops_the_runs_in_progress_and_not_later_ones():
     import concurrent.futures
 
@@ -177,6 +179,7 @@ g (float[1048576] x) => (float[1048576] y) { d = Add (x, x)  y = Mul (d, d) }"""
     assert y[0] == 9.0
 
 
+@pytest.mark.concurrency
 def test_run_async_runs_at_once_and_gives_what_run_gives(conv_model):
     session = onyx.Session(conv_model, threads=1)
     x = np.ones((1, 3, 8, 8), np.float32)
