@@ -18,7 +18,9 @@
 // before any session. Each session's own growth, step by step, is
 //   STEPS|SESSION|LOAD|EVALUATOR|RUN        (KiB of RSS: loadModel, the Evaluator, the run)
 // and the model's constants (initializers and Constant nodes' tensors, as raw bytes) are
-//   WEIGHTS|BYTES|TENSORS
+//   WEIGHTS|BYTES|TENSORS|ALIGNED_BYTES
+// where ALIGNED_BYTES lie where an Array's elements may start (Array::kAlignment), so that the
+// sessions read them in place instead of a copy.
 // Last, "RATIO|N|rss(N) / rss(1)".
 //
 // --hold makes one session, prints "HELD|RSS_KIB" and waits for a line (or the end) on
@@ -26,6 +28,8 @@
 // processes while they all live.
 #include <malloc.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "onyx/core/array.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/graph.h"
@@ -157,7 +162,8 @@ void printWeights(const onyx::Model& model) {
     onyx::Result<onyx::TensorBytes> raw = onyx::rawBytes(*tensor);
     if (!raw) return;  // strings: no raw form, and no weights
     bytes += raw->bytes().size();
-    if (raw->isView() && reinterpret_cast<uintptr_t>(raw->bytes().data()) % 64 == 0) {
+    if (raw->isView() &&
+        reinterpret_cast<uintptr_t>(raw->bytes().data()) % onyx::Array::kAlignment == 0) {
       aligned_bytes += raw->bytes().size();
     }
     ++tensors;
