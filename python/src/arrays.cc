@@ -127,6 +127,10 @@ py::array numpyOfArray(Array array) {
     }
     return result;
   }
+  // A borrowed array's elements are a model's constant, read-only and shared by sessions
+  // (an initializer given back as an output, or an Identity of one): the caller gets a copy
+  // to change, as for any other output.
+  if (array.borrowed()) array = array.clone();
   py::dtype dtype = numpyDtypeOf(array.type());
   void* data = array.bytes().data();
   return py::array(dtype, shape, {}, data, capsuleOwning(std::move(array)));

@@ -187,3 +187,26 @@ def test_run_async_runs_at_once_and_gives_what_run_gives(conv_model):
     futures = [session.run_async(None, {"x": x}) for _ in range(8)]
     for future in futures:
         np.testing.assert_array_equal(future.result()[0], alone)
+
+
+def test_a_constant_given_back_is_the_callers_to_change(tmp_path):
+    # 8 KiB of weights in a data file aligned to pages: every session reads them in place,
+    # from one read-only mapping, so an output that is them must be a copy.
+    weights = np.arange(2048, dtype=np.float32)
+    elements = ", ".join(f"{value:.1f}" for value in weights)
+    text = f"""<ir_version: 10, opset_import: ["" : 21]>
+g (float[2048] x) => (float[2048] w, float[2048] y) <float[2048] w = {{{elements}}}> {{
+  y = Add (x, w)
+}}"""
+    path = tmp_path / "model.onnx"
+    onyx.save(onyx.parse_text(text), path, external_data="weights.bin")
+    first = onyx.Session(onyx.load(path), threads=1)
+    second = onyx.Session(onyx.load(path), threads=1)
+    x = np.zeros(2048, np.float32)
+    (given,) = first.run(["w"], {"x": x})
+    assert given.flags.writeable
+    given[:] = -1
+    for session in (first, second):
+        w, y = session.run(None, {"x": x})
+        np.testing.assert_array_equal(w, weights)
+        np.testing.assert_array_equal(y, weights)

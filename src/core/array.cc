@@ -1,7 +1,9 @@
 #include "onyx/core/array.h"
 
 #include "core/array_bytes.h"
+#include "core/development_checks.h"
 
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -53,6 +55,21 @@ Result<Array> Array::allocate(ElementType type, std::vector<int64_t> shape, uint
                                                  " bytes would pass the run's memory limit");
   }
   return Array(type, std::move(shape));
+}
+
+Array Array::borrowing(ElementType type, std::vector<int64_t> shape, const std::byte* data,
+                       std::shared_ptr<const void> owner) {
+  ONYX_ASSERT(type != ElementType::kString);
+  ONYX_ASSERT(reinterpret_cast<uintptr_t>(data) % kAlignment == 0);
+  Array array;
+  array.type_ = type;
+  array.shape_ = std::move(shape);
+  array.size_ = countOf(array.shape_);
+  // Shares the owner's count: the elements live while any handle does. Never written through
+  // (borrowed_), so dropping const here is sound.
+  array.bytes_ = std::shared_ptr<std::byte[]>(std::move(owner), const_cast<std::byte*>(data));
+  array.borrowed_ = true;
+  return array;
 }
 
 const std::shared_ptr<std::byte[]>& Array::emptyBytes() {

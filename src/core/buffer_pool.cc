@@ -1,5 +1,6 @@
 #include "onyx/core/buffer_pool.h"
 #include "core/array_bytes.h"
+#include "onyx/core/array.h"
 
 #include <sys/mman.h>
 
@@ -15,8 +16,7 @@ namespace onyx {
 
 namespace {
 
-// Kernels vectorise: 64-byte alignment lets them use aligned loads on every CPU.
-constexpr std::align_val_t kAlignment{64};
+constexpr std::align_val_t kAlignment{Array::kAlignment};
 // Below this, malloc's own free lists reuse memory well; above it, blocks come from mmap.
 constexpr size_t kPooledFrom = size_t{64} << 10;
 constexpr size_t kPage = 4096;

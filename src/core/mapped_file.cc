@@ -9,7 +9,10 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <mutex>
+#include <unordered_map>
 #include <utility>
 
 #include "core/errno_text.h"
@@ -26,6 +29,44 @@ const char* fileKind(mode_t mode) {
   if (S_ISSOCK(mode)) return "a socket";
   if (S_ISLNK(mode)) return "a symbolic link";
   return "not a regular file";
+}
+
+// What tells one file's contents from another's without reading them. While a mapping of a
+// file lives it holds the inode, so no other file can take its (device, inode) pair; the size
+// and modification time tell the same file before and after it was rewritten in place.
+struct FileIdentity {
+  dev_t device;
+  ino_t inode;
+  uint64_t size;
+  int64_t modified_seconds;
+  int64_t modified_nanoseconds;
+  bool operator==(const FileIdentity&) const = default;
+};
+
+struct FileIdentityHash {
+  size_t operator()(const FileIdentity& id) const {
+    size_t hash = std::hash<uint64_t>()(static_cast<uint64_t>(id.inode));
+    for (uint64_t part :
+         {static_cast<uint64_t>(id.device), id.size, static_cast<uint64_t>(id.modified_seconds),
+          static_cast<uint64_t>(id.modified_nanoseconds)}) {
+      hash = hash * 31 + std::hash<uint64_t>()(part);
+    }
+    return hash;
+  }
+};
+
+// The mappings alive in this process, by the file they map. Weak: an entry never keeps a
+// mapping alive, so the last release of a file unmaps it as before.
+struct OpenMappings {
+  std::mutex mutex;
+  std::unordered_map<FileIdentity, std::weak_ptr<const MappedFile>, FileIdentityHash> files;
+};
+
+OpenMappings& openMappings() {
+  // Never destroyed: a file opened during exit (by another thread, or by a static object's
+  // destructor) must still find it.
+  static OpenMappings* mappings = new OpenMappings();
+  return *mappings;
 }
 
 }  // namespace
@@ -66,24 +107,36 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::fromFd(int fd,
   }
   const auto size = static_cast<uint64_t>(st.st_size);
 
+  // Held while mapping too, so that two threads opening one file at once get one mapping;
+  // mmap reads nothing, so the wait is short.
+  const FileIdentity identity{st.st_dev, st.st_ino, size, st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+  OpenMappings& mappings = openMappings();
+  std::lock_guard<std::mutex> lock(mappings.mutex);
+  if (auto found = mappings.files.find(identity); found != mappings.files.end()) {
+    if (std::shared_ptr<const MappedFile> live = found->second.lock()) return live;
+  }
+
   std::shared_ptr<MappedFile> file(new MappedFile());
   file->path_ = std::move(path_for_messages);
   file->size_ = size;
-  if (size == 0) return std::shared_ptr<const MappedFile>(std::move(file));  // mmap refuses 0
-
-  void* addr = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
-  if (addr == MAP_FAILED) {
-    const int err = errno;
-    file->size_ = 0;
-    return Status(ErrorCode::kIoError, "cannot map " + quotedPath(file->path_) + " (" +
-                                           std::to_string(size) + " bytes): " + errnoText(err));
+  if (size != 0) {  // mmap refuses 0 bytes
+    void* addr = ::mmap(nullptr, static_cast<size_t>(size), PROT_READ, MAP_PRIVATE, fd, 0);
+    if (addr == MAP_FAILED) {
+      const int err = errno;
+      return Status(ErrorCode::kIoError, "cannot map " + quotedPath(file->path_) + " (" +
+                                             std::to_string(size) + " bytes): " + errnoText(err));
+    }
+    file->data_ = static_cast<const char*>(addr);
+    file->mapped_ = true;
+    // Small files are parsed whole right away, so ask for them in one go. Big ones are
+    // mostly weights that may never be touched (or only some of them): no hint, so the
+    // cost of opening stays independent of size. Hints are advisory; failures are ignored.
+    if (size <= kWillNeedLimit) ::madvise(addr, static_cast<size_t>(size), MADV_WILLNEED);
   }
-  file->data_ = static_cast<const char*>(addr);
-  file->mapped_ = true;
-  // Small files are parsed whole right away, so ask for them in one go. Big ones are
-  // mostly weights that may never be touched (or only some of them): no hint, so the
-  // cost of opening stays independent of size. Hints are advisory; failures are ignored.
-  if (size <= kWillNeedLimit) ::madvise(addr, static_cast<size_t>(size), MADV_WILLNEED);
+  // Entries of files since released go now, so the table holds about as many entries as
+  // there are files mapped.
+  std::erase_if(mappings.files, [](const auto& entry) { return entry.second.expired(); });
+  mappings.files[identity] = file;
   return std::shared_ptr<const MappedFile>(std::move(file));
 }
 

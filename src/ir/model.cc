@@ -15,6 +15,12 @@ void Model::shareBytesOf(const Model& other) {
   for (const std::shared_ptr<const void>& owner : other.keep_alive_) keep_alive_.push_back(owner);
 }
 
+std::shared_ptr<const void> Model::bytesOwner() const {
+  auto owners = std::make_shared<std::vector<std::shared_ptr<const void>>>(keep_alive_);
+  owners->push_back(arena_);
+  return owners;
+}
+
 std::optional<int64_t> Model::opsetVersion(std::string_view opset_domain) const {
   return OpsetImports(opset_import).versionOf(opset_domain);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <memory>
 
 #include "onyx/core/arena.h"
 #include "onyx/ir/editor.h"
@@ -32,6 +33,36 @@ TEST(Array, CopiesAreHandlesAndCloneOwns) {
   EXPECT_EQ(shared.data<float>()[0], 2.5f);
   EXPECT_EQ(owned.data<float>()[0], 1.5f);
   EXPECT_EQ(a.reshaped({6}).shape(), std::vector<int64_t>{6});
+}
+
+TEST(Array, BorrowingViewsReadOnlyElementsAndKeepsTheirOwner) {
+  struct alignas(Array::kAlignment) Elements {
+    float values[4] = {1, 2, 3, 4};
+  };
+  auto owner = std::make_shared<const Elements>();
+  std::weak_ptr<const Elements> watch = owner;
+  const auto* data = reinterpret_cast<const std::byte*>(owner->values);
+  Array borrowed = Array::borrowing(ElementType::kFloat, {2, 2}, data, std::move(owner));
+  EXPECT_TRUE(borrowed.borrowed());
+  EXPECT_EQ(borrowed.bytes().data(), data) << "a view, not a copy";
+  EXPECT_EQ(borrowed.shape(), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(borrowed.data<float>()[3], 4.0f);
+  // Even the only handle may not write: the elements may be a read-only mapping.
+  EXPECT_FALSE(borrowed.soleHandle());
+
+  Array reshaped = borrowed.reshaped({4});
+  EXPECT_TRUE(reshaped.borrowed());
+  EXPECT_FALSE(reshaped.soleHandle());
+  Array copy = borrowed.clone();
+  EXPECT_FALSE(copy.borrowed());
+  EXPECT_TRUE(copy.soleHandle());
+  EXPECT_NE(copy.bytes().data(), data);
+  EXPECT_EQ(copy.data<float>()[3], 4.0f);
+
+  borrowed = Array();
+  EXPECT_FALSE(watch.expired()) << "the reshaped handle still keeps the elements";
+  reshaped = Array();
+  EXPECT_TRUE(watch.expired());
 }
 
 TEST(Array, AllocateRefusesNegativeAndHugeShapes) {

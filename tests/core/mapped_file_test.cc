@@ -8,7 +8,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <thread>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -110,6 +113,113 @@ TEST_F(MappedFileTest, LargeSparseFileMapsWithoutReadingIt) {
   ASSERT_TRUE(file.isOk()) << file.status().toString();
   EXPECT_EQ((*file)->size(), kSize);
   EXPECT_EQ((*file)->bytes().back(), '\0');
+}
+
+TEST_F(MappedFileTest, SecondOpenSharesTheLiveMapping) {
+  writeFile("model.onnx", "weights");
+  auto first = MappedFile::open(path("model.onnx"));
+  ASSERT_TRUE(first.isOk()) << first.status().toString();
+  auto second = MappedFile::open(path("model.onnx"));
+  ASSERT_TRUE(second.isOk()) << second.status().toString();
+  EXPECT_EQ(first->get(), second->get());
+  EXPECT_EQ((*first)->bytes().data(), (*second)->bytes().data());
+
+  // Through a descriptor and through another name of the same file, too.
+  const int fd = ::open(path("model.onnx").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  auto from_fd = MappedFile::fromFd(fd, "another name");
+  ::close(fd);
+  ASSERT_TRUE(from_fd.isOk()) << from_fd.status().toString();
+  EXPECT_EQ(from_fd->get(), first->get());
+  ASSERT_EQ(::link(path("model.onnx").c_str(), path("linked.onnx").c_str()), 0);
+  auto linked = MappedFile::open(path("linked.onnx"));
+  ASSERT_TRUE(linked.isOk()) << linked.status().toString();
+  EXPECT_EQ(linked->get(), first->get());
+  EXPECT_EQ((*linked)->path(), path("model.onnx")) << "the name of the open that mapped it";
+}
+
+TEST_F(MappedFileTest, EmptyFileIsSharedToo) {
+  writeFile("empty.bin", "");
+  auto first = MappedFile::open(path("empty.bin"));
+  auto second = MappedFile::open(path("empty.bin"));
+  ASSERT_TRUE(first.isOk() && second.isOk());
+  EXPECT_EQ(first->get(), second->get());
+}
+
+TEST_F(MappedFileTest, OpenAfterEveryReleaseMapsAfresh) {
+  writeFile("model.onnx", "weights");
+  std::weak_ptr<const MappedFile> released;
+  {
+    auto first = MappedFile::open(path("model.onnx"));
+    ASSERT_TRUE(first.isOk());
+    released = *first;
+    auto second = MappedFile::open(path("model.onnx"));
+    ASSERT_TRUE(second.isOk());
+  }
+  EXPECT_TRUE(released.expired()) << "the table of open files must not keep a mapping alive";
+  auto again = MappedFile::open(path("model.onnx"));
+  ASSERT_TRUE(again.isOk()) << again.status().toString();
+  EXPECT_EQ((*again)->bytes(), "weights");
+  auto shared = MappedFile::open(path("model.onnx"));
+  ASSERT_TRUE(shared.isOk());
+  EXPECT_EQ(shared->get(), again->get());
+}
+
+TEST_F(MappedFileTest, FileReplacedByRenameGetsItsOwnMapping) {
+  writeFile("model.onnx", "old weights");
+  auto old_file = MappedFile::open(path("model.onnx"));
+  ASSERT_TRUE(old_file.isOk());
+  // As onyx's writers save: beside, then renamed over (same size, so only the inode differs).
+  writeFile("model.onnx.new", "new weights");
+  ASSERT_EQ(::rename(path("model.onnx.new").c_str(), path("model.onnx").c_str()), 0);
+  auto new_file = MappedFile::open(path("model.onnx"));
+  ASSERT_TRUE(new_file.isOk()) << new_file.status().toString();
+  EXPECT_NE(new_file->get(), old_file->get());
+  EXPECT_EQ((*new_file)->bytes(), "new weights");
+  EXPECT_EQ((*old_file)->bytes(), "old weights");
+}
+
+TEST_F(MappedFileTest, FileChangedInPlaceGetsItsOwnMapping) {
+  writeFile("model.onnx", "weights");
+  auto before = MappedFile::open(path("model.onnx"));
+  ASSERT_TRUE(before.isOk());
+  // Another modification time, the size the same: set explicitly, since two writes within
+  // the file system's clock tick may leave the time as it was.
+  const struct timespec times[2] = {{.tv_sec = 1000000000, .tv_nsec = 0},
+                                    {.tv_sec = 1000000000, .tv_nsec = 0}};
+  ASSERT_EQ(::utimensat(AT_FDCWD, path("model.onnx").c_str(), times, 0), 0);
+  auto touched = MappedFile::open(path("model.onnx"));
+  ASSERT_TRUE(touched.isOk());
+  EXPECT_NE(touched->get(), before->get());
+
+  // Another size: appended to.
+  {
+    std::ofstream out(path("model.onnx"), std::ios::binary | std::ios::app);
+    out << " and more";
+  }
+  ASSERT_EQ(::utimensat(AT_FDCWD, path("model.onnx").c_str(), times, 0), 0);
+  auto grown = MappedFile::open(path("model.onnx"));
+  ASSERT_TRUE(grown.isOk());
+  EXPECT_NE(grown->get(), touched->get());
+  EXPECT_EQ((*grown)->bytes(), "weights and more");
+}
+
+TEST_F(MappedFileTest, ThreadsOpeningOneFileAtOnceShareOneMapping) {
+  writeFile("model.onnx", "weights");
+  constexpr int kThreads = 8;
+  std::vector<std::shared_ptr<const MappedFile>> opened(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      auto file = MappedFile::open(path("model.onnx"));
+      if (file.isOk()) opened[static_cast<size_t>(i)] = *file;
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  for (const auto& file : opened) {
+    ASSERT_NE(file, nullptr);
+    EXPECT_EQ(file.get(), opened.front().get());
+  }
 }
 
 TEST(MappedFileBufferTest, FromBufferOwnsACopy) {

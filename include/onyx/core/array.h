@@ -30,6 +30,10 @@ size_t arrayElementBytes(ElementType type);
 
 class Array {
  public:
+  /// Where the elements of an array start: a multiple of this many bytes. Kernels vectorise,
+  /// and this lets them use aligned loads on every CPU.
+  static constexpr size_t kAlignment = 64;
+
   /// An empty FLOAT array of shape [0]. Every EvalValue holds two, so its (empty) storage is
   /// shared by every default array instead of allocated.
   Array() : type_(ElementType::kFloat), shape_(1, 0), bytes_(emptyBytes()) {}
@@ -41,6 +45,14 @@ class Array {
   /// `max_bytes`.
   static Result<Array> allocate(ElementType type, std::vector<int64_t> shape,
                                 uint64_t max_bytes = uint64_t{1} << 40);
+  /// An array over elements it does not own: `data` holds them as an Array of `type` and
+  /// `shape` stores them, starts at a multiple of kAlignment, and stays valid and unchanged
+  /// while `owner` lives, which the array (and every copy of it) keeps alive. Such an array
+  /// is borrowed(): its elements are read-only (they may be a read-only mapping of a file, or
+  /// shared by other sessions), so soleHandle() is false and writing through data() is an
+  /// error; clone() gives a copy to write. Not for STRING.
+  static Array borrowing(ElementType type, std::vector<int64_t> shape, const std::byte* data,
+                         std::shared_ptr<const void> owner);
   /// A scalar.
   template <class T>
   static Array scalar(ElementType type, T value) {
@@ -79,7 +91,9 @@ class Array {
   /// A copy that owns its own elements.
   Array clone() const;
   /// Whether no other Array shares these elements: then its holder may write them in place.
-  bool soleHandle() const { return bytes_.use_count() == 1; }
+  bool soleHandle() const { return !borrowed_ && bytes_.use_count() == 1; }
+  /// Whether the elements are another's, read-only (borrowing()).
+  bool borrowed() const { return borrowed_; }
 
  private:
   static const std::shared_ptr<std::byte[]>& emptyBytes();
@@ -89,6 +103,7 @@ class Array {
   size_t size_ = 0;
   std::shared_ptr<std::byte[]> bytes_;
   std::shared_ptr<std::vector<std::string>> strings_;
+  bool borrowed_ = false;
 };
 
 }  // namespace onyx

@@ -3,7 +3,8 @@
 // Models and external data files are mapped, not read: tensors stay views into the
 // mapping, so opening a file costs the same for 1 KiB as for 100 GiB and pages are only
 // touched when a tensor is used. A MappedFile is shared (std::shared_ptr) because every
-// tensor view keeps its file alive.
+// tensor view keeps its file alive, and one file is mapped once per process: sessions of one
+// model share its bytes.
 #pragma once
 
 #include <cstdint>
@@ -24,6 +25,16 @@ namespace onyx {
 /// Thread safety: immutable after construction; any number of threads may read bytes()
 /// at once. Lifetime: views returned by bytes() are valid while any shared_ptr to the
 /// MappedFile lives.
+///
+/// One mapping per file: opening (open(), fromFd()) a file that a live MappedFile already
+/// maps returns that MappedFile, so N sessions of one model in a process hold its pages
+/// once, not N times (the resident size counts a page once per mapping of it), and tensor
+/// views of the same bytes have the same address. A file is the same while its device,
+/// inode, size and modification time are: a file replaced since (written beside and renamed
+/// over, as onyx's writers do) or rewritten in place gets a mapping of its own. The
+/// process-wide table behind this holds no mapping alive and is safe to use from any
+/// thread (a mutex; two threads opening one file at once get one mapping). path() is the
+/// path of the open that made the mapping.
 ///
 /// Limits: the mapping reflects the file as the kernel sees it. If another process
 /// truncates the file while it is mapped, touching the lost pages raises SIGBUS, which no
@@ -59,7 +70,8 @@ class MappedFile {
 
   std::string_view bytes() const { return {data_, static_cast<size_t>(size_)}; }
   uint64_t size() const { return size_; }
-  /// The path given when the file was opened (for messages); empty for fromBuffer().
+  /// The path given when the file was mapped (for messages); empty for fromBuffer(). A
+  /// later open of the same file through another path shares the mapping and this name.
   const std::string& path() const { return path_; }
 
  private:

@@ -130,7 +130,10 @@ struct NamedValue {
 };
 
 /// A model prepared to run many times: the operator check is done once, initializers are
-/// converted once and kept, function-operator bodies are built once per node. `run` may be
+/// converted once and kept, function-operator bodies are built once per node. The arrays of
+/// large constants are shared by every Evaluator in the process that reads the same bytes (of
+/// one Model, or of one file loaded again), and read in place from the mapped file where they
+/// lie aligned (src/eval/engine/constant_arrays.h). `run` may be
 /// called from several threads at once: each call runs on an executor of its own (its kernel
 /// threads and contexts) over the plans compiled once and shared; an observer is then told
 /// from those threads. The model must outlive the Evaluator and not change while it lives.
@@ -141,7 +144,9 @@ class Evaluator {
   Evaluator(const Evaluator&) = delete;
   Evaluator& operator=(const Evaluator&) = delete;
 
-  /// As evaluate(), within `limits`.
+  /// As evaluate(), within `limits`. An output may be a constant of the model (an
+  /// initializer given back, or what a node that changes nothing made of one): its array is
+  /// then borrowed (Array::borrowing), read-only and shared; clone() it to change it.
   Result<std::vector<EvalValue>> run(std::span<const NamedValue> inputs,
                                      const RunOptions& limits = {});
 

@@ -63,6 +63,9 @@ class Model {
   /// files it maps), so that graphs, functions or tensors cloned from `other` may share its
   /// strings and tensor data.
   void shareBytesOf(const Model& other);
+  /// What keeps alive everything this model's views point into (its arena and the files it
+  /// maps), for a view that may outlive the model: the evaluator's arrays of its constants.
+  std::shared_ptr<const void> bytesOwner() const;
 
   // ---- opsets -----------------------------------------------------------------------------
 

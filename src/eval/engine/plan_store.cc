@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/place_path.h"
+#include "eval/engine/constant_arrays.h"
 #include "ir/graph_place.h"
 #include "onyx/core/quote.h"
 #include "onyx/ir/constant_value.h"
@@ -20,7 +21,8 @@ PlanStore::PlanStore(const Model& model, const EvalOptions& options)
       options_(options),
       tier_(cappedCpuTierOrBaseline(options.max_isa)),
       callees_(model),
-      model_imports_(model.opset_import) {}
+      model_imports_(model.opset_import),
+      model_bytes_(model.bytesOwner()) {}
 
 PlanStore::~PlanStore() = default;
 
@@ -41,7 +43,15 @@ Result<const EvalValue*> PlanStore::constant(const Value& value) {
   if (tensor == nullptr) {
     return Status(ErrorCode::kInternal, quoted(value.name()) + " is not a constant");
   }
-  Result<Array> array = arrayFromTensor(*tensor);
+  // An operator body's constants lie in the body's own arena, not the model's: they are this
+  // session's alone (and small).
+  const Graph* outermost = value.graph();
+  while (outermost != nullptr && outermost->owner() != nullptr) {
+    outermost = outermost->owner()->graph();
+  }
+  Result<Array> array = operator_body_graphs_.contains(outermost)
+                            ? arrayFromTensor(*tensor)
+                            : constantArray(*tensor, model_bytes_);
   if (!array) {
     return Status(array.status().code(),
                   std::string(value.initializer() != nullptr ? "initializer " : "constant ") +
@@ -59,6 +69,7 @@ Result<const Function*> PlanStore::operatorBody(const Node& node, const OpSchema
   if (!body) return body.status();
   auto owned = std::make_unique<FunctionBody>(std::move(body).value());
   const Function* function = owned->function;
+  operator_body_graphs_.insert(function->body);
   operator_bodies_.emplace(&node, std::move(owned));
   return function;
 }

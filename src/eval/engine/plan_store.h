@@ -12,6 +12,7 @@
 #include <span>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "eval/engine/plan.h"
@@ -57,10 +58,14 @@ class PlanStore final : public PlanContext {
   CpuTier tier_;
   CalleeResolver callees_;
   OpsetImports model_imports_;
+  // What keeps the bytes of the model's constants alive for arrays that view them or are
+  // shared with other sessions (constant_arrays.h).
+  std::shared_ptr<const void> model_bytes_;
   std::unique_ptr<GraphPlan> main_plan_;
   std::unordered_map<const Function*, OpsetImports> function_imports_;
   std::unordered_map<const Function*, std::unique_ptr<GraphPlan>> function_plans_;
   std::unordered_map<const Node*, std::unique_ptr<FunctionBody>> operator_bodies_;
+  std::unordered_set<const Graph*> operator_body_graphs_;  // their bodies' graphs
   std::map<std::pair<const GraphPlan*, const Graph*>, std::unique_ptr<GraphPlan>> passed_plans_;
   std::unordered_map<const Value*, EvalValue> constants_;
   uint32_t bound_nodes_ = 0;
