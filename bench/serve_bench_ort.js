@@ -105,15 +105,19 @@ async function main() {
   const reference = {};
   for (const name of session.outputNames) {
     // A copy: the reference must not share memory with anything a later run may reuse.
-    reference[name] = {dims: loneOutputs[name].dims, bytes: Buffer.from(bytesOf(loneOutputs[name]))};
+    reference[name] = {
+      dims: loneOutputs[name].dims,
+      bytes: Buffer.from(bytesOf(loneOutputs[name]))
+    };
   }
   const label = path.basename(model);
   for (const callers of callerCounts) {
     const row = await serve(session, feeds, reference, callers, runs, label);
+    const p50 = percentile(row.latencies, 0.5).toFixed(3);
+    const p99 = percentile(row.latencies, 0.99).toFixed(3);
     console.log(
         `SERVE|onnxruntime|${label}|${callers}|${runs}|${(runs / row.seconds).toFixed(2)}|` +
-        `${percentile(row.latencies, 0.5).toFixed(3)}|${percentile(row.latencies, 0.99).toFixed(3)}|` +
-        `${(row.cpuSeconds / row.seconds).toFixed(2)}|${row.mismatches}`);
+        `${p50}|${p99}|${(row.cpuSeconds / row.seconds).toFixed(2)}|${row.mismatches}`);
   }
 }
 
