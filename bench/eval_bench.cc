@@ -5,8 +5,9 @@
 //   onyx_bench_eval MODEL --threads=N [--reps=R] [--outputs=FILE]
 //
 // The inputs are NAME.input.json and NAME.input.bin beside NAME.onnx (make_eval_models.py
-// writes them): each graph input's name, element type and dimensions, and its elements, raw
-// little-endian, one after another; eval_bench_ort.js gives onnxruntime the same.
+// writes them; bench_inputs.h reads them): each graph input's name, element type and
+// dimensions, and its elements, raw little-endian, one after another; eval_bench_ort.js gives
+// onnxruntime the same.
 //
 // The first run is what a user waits for before the first result: loading the model,
 // preparing it (an Evaluator, as an onnxruntime session) and running it once. Then one more
@@ -21,15 +22,12 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
+#include "bench_inputs.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/type.h"
@@ -47,42 +45,6 @@ using Clock = std::chrono::steady_clock;
 
 double millisecondsSince(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-}
-
-std::vector<char> readFile(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) die("cannot read " + path + " (bench/make_eval_models.py writes it)");
-  return {std::istreambuf_iterator<char>(file), std::istreambuf_iterator<char>()};
-}
-
-// The inputs the manifest at `manifest_path` lists, with their elements from `bytes`.
-std::vector<onyx::NamedValue> readInputs(const std::string& manifest_path,
-                                         const std::vector<char>& bytes) {
-  std::ifstream file(manifest_path);
-  if (!file) die("cannot read " + manifest_path + " (bench/make_eval_models.py writes it)");
-  nlohmann::json manifest = nlohmann::json::parse(file, nullptr, /*allow_exceptions=*/false);
-  if (manifest.is_discarded() || !manifest.contains("inputs")) {
-    die(manifest_path + " is not a benchmark input manifest");
-  }
-  std::vector<onyx::NamedValue> inputs;
-  for (const nlohmann::json& entry : manifest["inputs"]) {
-    std::string name = entry.value("name", "");
-    std::string type = entry.value("type", "");
-    if (type != "float32" && type != "int64") {
-      die(manifest_path + ": input '" + name + "' of type " + type);
-    }
-    onyx::ElementType element =
-        type == "float32" ? onyx::ElementType::kFloat : onyx::ElementType::kInt64;
-    onyx::Array array(element, entry.value("dims", std::vector<int64_t>{}));
-    size_t offset = entry.value("offset", size_t{0});
-    if (array.bytes().size() != entry.value("bytes", size_t{0}) ||
-        offset + array.bytes().size() > bytes.size()) {
-      die(manifest_path + ": input '" + name + "' does not fit its dims or the elements file");
-    }
-    std::memcpy(array.bytes().data(), bytes.data() + offset, array.bytes().size());
-    inputs.push_back({name, onyx::EvalValue::of(std::move(array))});
-  }
-  return inputs;
 }
 
 void writeOutputs(const std::string& path, const std::vector<onyx::EvalValue>& outputs) {
@@ -120,9 +82,9 @@ int main(int argc, char** argv) {
   if (path.empty() || !path.ends_with(".onnx")) {
     die("usage: onyx_bench_eval MODEL.onnx --threads=N [--reps=R] [--outputs=FILE]");
   }
-  std::string base = path.substr(0, path.size() - 5);
-  std::vector<onyx::NamedValue> inputs =
-      readInputs(base + ".input.json", readFile(base + ".input.bin"));
+  onyx::Result<std::vector<onyx::NamedValue>> read_inputs = onyx_bench::readModelInputs(path);
+  if (!read_inputs) die(read_inputs.status().toString());
+  std::vector<onyx::NamedValue> inputs = std::move(*read_inputs);
 
   auto load_start = Clock::now();
   onyx::Result<onyx::Model> model = onyx::loadModel(path);
