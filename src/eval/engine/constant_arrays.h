@@ -19,14 +19,12 @@
 #include <cstddef>
 #include <memory>
 
+#include "eval/kernels/shared_preparation.h"  // kSharedFrom
 #include "onyx/core/array.h"
 #include "onyx/core/status.h"
 #include "onyx/ir/tensor.h"
 
 namespace onyx::eval_internal {
-
-/// Constants of fewer bytes are a session's own: sharing them saves less than it costs.
-inline constexpr size_t kSharedFrom = 4096;
 
 /// The array of `tensor`, a constant of a model whose bytes `owner` keeps alive
 /// (Model::bytesOwner). Errors as arrayFromTensor's.

@@ -3,7 +3,10 @@
 #include "eval/fusions/convolution_chain.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <memory>
 
+#include "eval/kernels/shared_preparation.h"
 #include "onyx/ir/attribute.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
@@ -58,19 +61,21 @@ class ConvolutionChainStep final : public FusedStep {
     return std::make_unique<ConvolutionChainStep>(chain_);
   }
 
-  // The weights and bias with the BatchNormalization folded in, made at the first run
-  // (ops/nn/batch_norm_folding.h).
+  // The weights and bias with the BatchNormalization folded in, made at a first run
+  // (ops/nn/batch_norm_folding.h) once per process (shared_preparation.h).
+  struct Folded {
+    Array weights, bias;
+  };
   bool fold(StepRun& run, const Array& weights, const Array* bias);
 
   ConvolutionChain chain_;
   FusedConvolution convolution_;
-  std::optional<Array> folded_weights_;
-  std::optional<Array> folded_bias_;
+  std::shared_ptr<const Folded> folded_;
   bool fold_refused_ = false;
 };
 
 bool ConvolutionChainStep::fold(StepRun& run, const Array& weights, const Array* bias) {
-  if (folded_weights_) return true;
+  if (folded_) return true;
   if (fold_refused_) return false;
   fold_refused_ = true;
   const Node& bn = *chain_.batch_norm;
@@ -90,15 +95,21 @@ bool ConvolutionChainStep::fold(StepRun& run, const Array& weights, const Array*
   std::optional<ops::nn::ChannelAffine> affine =
       ops::nn::batchNormAffine(*gamma, *beta, *mean, *variance, epsilon, layout->channels);
   if (!affine) return false;
-  Array zeros(ElementType::kFloat, {layout->channels});
-  std::fill_n(zeros.data<float>(), zeros.size(), 0.0f);
-  std::optional<Array> folded_weights = ops::nn::mapChannels(weights, *layout, affine->scale, {});
-  std::optional<Array> folded_bias =
-      ops::nn::mapChannels(bias != nullptr ? *bias : zeros,
-                           ops::nn::biasLayout(1, layout->channels), affine->scale, affine->shift);
-  if (!folded_weights || !folded_bias) return false;
-  folded_weights_ = std::move(*folded_weights);
-  folded_bias_ = std::move(*folded_bias);
+  char recipe[64];
+  std::snprintf(recipe, sizeof recipe, "batch norm folded, epsilon %a", epsilon);
+  folded_ = sharedPreparation<Folded>(
+      {&weights, bias, gamma, beta, mean, variance}, recipe, [&]() -> std::optional<Folded> {
+        Array zeros(ElementType::kFloat, {layout->channels});
+        std::fill_n(zeros.data<float>(), zeros.size(), 0.0f);
+        std::optional<Array> folded_weights =
+            ops::nn::mapChannels(weights, *layout, affine->scale, {});
+        std::optional<Array> folded_bias = ops::nn::mapChannels(
+            bias != nullptr ? *bias : zeros, ops::nn::biasLayout(1, layout->channels),
+            affine->scale, affine->shift);
+        if (!folded_weights || !folded_bias) return std::nullopt;
+        return Folded{std::move(*folded_weights), std::move(*folded_bias)};
+      });
+  if (!folded_) return false;
   fold_refused_ = false;
   return true;
 }
@@ -142,9 +153,9 @@ Result<bool> ConvolutionChainStep::run(StepRun& run) {
                             .bias = b};
   if (chain_.batch_norm != nullptr) {
     if (!fold(run, *w, b)) return false;
-    call.weights = &*folded_weights_;
+    call.weights = &folded_->weights;
     call.weights_fixed = true;
-    call.bias = &*folded_bias_;
+    call.bias = &folded_->bias;
   }
   call.residual = r;
   call.residual_channels_last =

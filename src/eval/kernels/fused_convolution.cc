@@ -92,8 +92,8 @@ bool isHalf(const Array* array) {
 }  // namespace
 
 struct FusedConvolution::HalfWeights {
-  const void* source = nullptr;  // the fixed FLOAT16 weights `wide` holds
-  Array wide;
+  const void* source = nullptr;       // the fixed FLOAT16 weights `wide` holds
+  std::shared_ptr<const Array> wide;  // fixed: shared by every executor (shared_preparation.h)
 };
 
 Result<std::optional<Array>> FusedConvolution::runHalves(FusedConvolutionCall& call) {
@@ -109,9 +109,12 @@ Result<std::optional<Array>> FusedConvolution::runHalves(FusedConvolutionCall& c
   // and reorders it once.
   if (half_ == nullptr) half_ = std::make_unique<HalfWeights>();
   const void* source = call.weights->bytes().data();
-  if (!call.weights_fixed || half_->source != source) {
-    half_->wide = widenedHalves(*call.weights, call.ctx);
-    half_->source = call.weights_fixed ? source : nullptr;
+  if (!call.weights_fixed) {
+    half_->wide = std::make_shared<const Array>(widenedHalves(*call.weights, call.ctx));
+    half_->source = nullptr;
+  } else if (half_->source != source || !half_->wide) {
+    half_->wide = sharedWidenedHalves(*call.weights, call.ctx);
+    half_->source = source;
   }
   std::optional<Array> x, bias, residual;
   if (call.x->type() == ElementType::kFloat16) x = widenedHalves(*call.x, call.ctx);
@@ -121,7 +124,7 @@ Result<std::optional<Array>> FusedConvolution::runHalves(FusedConvolutionCall& c
   }
   FusedConvolutionCall wide = call;
   wide.x = x ? &*x : call.x;
-  wide.weights = &half_->wide;
+  wide.weights = half_->wide.get();
   wide.bias = bias ? &*bias : nullptr;
   wide.residual = residual ? &*residual : call.residual;
   wide.residual_storage = std::nullopt;
@@ -256,12 +259,16 @@ Result<std::optional<Array>> FusedConvolution::run(FusedConvolutionCall& call) {
     if (entry == nullptr) return notHandled();
     FusedConvolutionBound& bound = entry->bound;
 
-    const void* weights_source = call.weights->data<float>();
-    if (entry->needsWeights(weights_source, call.weights_fixed)) {
-      entry->keepWeights(
-          reorderedWeights(*call.weights, kF32, {m, c / g, kh, kw}, g,
-                           entry->description.weights_desc(), cache.engine(), cache.stream()),
-          weights_source, call.weights_fixed);
+    if (entry->needsWeights(call.weights->data<float>(), call.weights_fixed) &&
+        !entry->prepareWeights(
+            *call.weights, call.weights_fixed, "conv f32 " + std::to_string(g), [&] {
+              return std::optional(
+                  OneDnnWeights{reorderedWeights(*call.weights, kF32, {m, c / g, kh, kw}, g,
+                                                 entry->description.weights_desc(), cache.engine(),
+                                                 cache.stream()),
+                                {}});
+            })) {
+      return notHandled();
     }
 
     const Array* x = call.x;

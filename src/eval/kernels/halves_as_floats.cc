@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "eval/kernels/shared_preparation.h"
 #include "ops/kernels.h"
 #include "ops/lib/float_casts.h"
 
@@ -58,15 +59,20 @@ WidenedConstants::WidenedConstants(std::vector<bool> constant)
       sources_(constant_.size(), nullptr),
       kept_(constant_.size()) {}
 
+std::shared_ptr<const Array> sharedWidenedHalves(const Array& half, const KernelContext* ctx) {
+  return sharedPreparation<Array>({&half}, "widened halves",
+                                  [&] { return std::optional(widenedHalves(half, ctx)); });
+}
+
 const Array& WidenedConstants::widened(size_t i, const Array& half, const KernelContext* ctx,
                                        std::optional<Array>& made) {
   if (i >= constant_.size() || !constant_[i]) return made.emplace(widenedHalves(half, ctx));
   const void* source = half.bytes().data();
-  if (sources_[i] != source) {
-    kept_[i] = widenedHalves(half, ctx);
+  if (sources_[i] != source || !kept_[i]) {
+    kept_[i] = sharedWidenedHalves(half, ctx);
     sources_[i] = source;
   }
-  return kept_[i];
+  return *kept_[i];
 }
 
 Status runOnFloats(KernelContext& ctx, WidenedConstants* constants) {

@@ -5,6 +5,7 @@
 // them: providers/onyx/float16_on_floats.cc, the channels-last elementwise kernel).
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -15,13 +16,16 @@ namespace onyx::eval_internal {
 /// FLOAT16 `half` widened to a new FLOAT array of its shape, and FLOAT `wide` rounded to a new
 /// FLOAT16 one, split over `ctx`'s threads (this thread alone when null).
 Array widenedHalves(const Array& half, const KernelContext* ctx);
+/// widenedHalves() of elements that are the same on every run: made once per process and
+/// shared (shared_preparation.h).
+std::shared_ptr<const Array> sharedWidenedHalves(const Array& half, const KernelContext* ctx);
 Array roundedToHalves(const Array& wide, const KernelContext* ctx);
 
 /// Whether an input of the node is a FLOAT16 tensor.
 bool hasHalfInput(const KernelContext& ctx);
 
 /// The widened copies of a node's FLOAT16 inputs that are the same on every run (weights),
-/// made at its first run and kept.
+/// made once per process at a first run and kept.
 class WidenedConstants {
  public:
   /// `constant[i]`: whether input i is the same tensor on every run.
@@ -34,7 +38,8 @@ class WidenedConstants {
  private:
   std::vector<bool> constant_;
   std::vector<const void*> sources_;  // the elements each kept copy was made from
-  std::vector<Array> kept_;
+  std::vector<std::shared_ptr<const Array>>
+      kept_;  // shared by every executor (shared_preparation.h)
 };
 
 /// Runs the node's own kernel (its schema's) on its inputs with every FLOAT16 one widened to

@@ -73,8 +73,6 @@ bool ownKernelRuns(const IntegerConvolutionCall& call) {
 
 // What each key binds beside the primitive.
 struct IntegerConvolutionBound {
-  std::vector<int32_t> weight_zeros;  // per output channel, after the shift to int8
-  std::vector<uint32_t> weight_sums;  // per output channel, of the int8 weights
   memory x_last, y_last;
   std::optional<Array> x_scratch, y_scratch;
 };
@@ -220,9 +218,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
     if (entry == nullptr) return notHandled();
     IntegerConvolutionBound& bound = entry->bound;
 
-    const void* weights_source = call.weights->bytes().data();
-    if (entry->needsWeights(weights_source, call.weights_fixed) ||
-        bound.weight_zeros != weight_zeros) {
+    auto make = [&] {
       // The weights as int8, with a channel of ones after each group's when compensated.
       const size_t depth = static_cast<size_t>(c / g * kh * kw);
       std::vector<int8_t> plain(static_cast<size_t>(columns) * depth, 1);
@@ -240,7 +236,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
       memory reordered(entry->description.weights_desc(), cache.engine());
       dnnl::reorder(given, reordered).execute(cache.stream(), given, reordered);
       cache.stream().wait();
-      bound.weight_sums.assign(outputs, 0);
+      std::vector<uint32_t> weight_sums(outputs, 0);
       for (size_t channel = 0; channel < outputs; ++channel) {
         size_t group = channel / static_cast<size_t>(per_group);
         size_t row =
@@ -248,10 +244,15 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
         const int8_t* weights = plain.data() + row * depth;
         uint32_t sum = 0;  // a local, or the byte reads might alias it and the loop stay scalar
         for (size_t k = 0; k < depth; ++k) sum += static_cast<uint32_t>(int32_t{weights[k]});
-        bound.weight_sums[channel] = sum;
+        weight_sums[channel] = sum;
       }
-      entry->keepWeights(std::move(reordered), weights_source, call.weights_fixed);
-      bound.weight_zeros = weight_zeros;
+      return std::optional(OneDnnWeights{std::move(reordered), std::move(weight_sums)});
+    };
+    // The zero points decide only whether each group has a channel of ones, which the key
+    // holds.
+    if (entry->needsWeights(call.weights->bytes().data(), call.weights_fixed) &&
+        !entry->prepareWeights(*call.weights, call.weights_fixed, "iconv", make)) {
+      return notHandled();
     }
 
     Array* x_last = reusedScratch(bound.x_scratch, call.x->type(), {n, padded_h, padded_w, c});
@@ -299,7 +300,7 @@ Result<std::optional<Array>> IntegerConvolution::run(const IntegerConvolutionCal
                         .window_column = compensated ? group * static_cast<size_t>(group_columns) +
                                                            static_cast<size_t>(per_group)
                                                      : kNoWindowSums,
-                        .shift = depth * zx * zw - zx * bound.weight_sums[channel],
+                        .shift = depth * zx * zw - zx * entry->weights->sums[channel],
                         .weight_zero = zw};
     }
     const size_t pixels = static_cast<size_t>(oh * ow);

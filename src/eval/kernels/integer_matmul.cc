@@ -29,8 +29,6 @@ struct PrimitiveKey {
 
 // What each key binds beside the primitive.
 struct IntegerMatMulBound {
-  std::vector<int32_t> b_zeros;       // per column, after the shift to int8
-  std::vector<uint32_t> column_sums;  // of b as int8
   memory a, y;
   std::optional<Array> y_scratch;  // the result with its column of sums
 };
@@ -96,8 +94,7 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
     if (entry == nullptr) return notHandled();
     IntegerMatMulBound& bound = entry->bound;
 
-    const void* b_source = call.b->bytes().data();
-    if (entry->needsWeights(b_source, call.b_fixed) || bound.b_zeros != b_zeros) {
+    auto make = [&] {
       // b as int8, with a last column of ones when compensated.
       std::vector<int8_t> plain(static_cast<size_t>(inner * wide), 1);
       for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
@@ -108,15 +105,19 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
       memory b(entry->description.weights_desc(), cache.engine());
       dnnl::reorder(given, b).execute(cache.stream(), given, b);
       cache.stream().wait();
-      bound.column_sums.assign(n, 0);
+      std::vector<uint32_t> column_sums(n, 0);
       // Restrict: the byte reads might alias the sums, and the loop would stay scalar.
-      uint32_t* __restrict sums = bound.column_sums.data();
+      uint32_t* __restrict sums = column_sums.data();
       for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
         const int8_t* __restrict row = plain.data() + k * static_cast<size_t>(wide);
         for (size_t j = 0; j < n; ++j) sums[j] += static_cast<uint32_t>(int32_t{row[j]});
       }
-      entry->keepWeights(std::move(b), b_source, call.b_fixed);
-      bound.b_zeros = b_zeros;
+      return std::optional(OneDnnWeights{std::move(b), std::move(column_sums)});
+    };
+    // The zero points decide only whether there is a column of ones, which the key holds.
+    if (entry->needsWeights(call.b->bytes().data(), call.b_fixed) &&
+        !entry->prepareWeights(*call.b, call.b_fixed, "imatmul", make)) {
+      return notHandled();
     }
 
     std::vector<int64_t> shape(a_shape.begin(), a_shape.end() - 1);
@@ -139,7 +140,7 @@ Result<std::optional<Array>> IntegerMatMul::run(const IntegerMatMulCall& call) {
       std::vector<uint32_t> shift(n);
       for (size_t j = 0; j < n; ++j) {
         uint32_t zb = static_cast<uint32_t>(b_zeros[j]);
-        shift[j] = static_cast<uint32_t>(inner) * a_zero * zb - a_zero * bound.column_sums[j];
+        shift[j] = static_cast<uint32_t>(inner) * a_zero * zb - a_zero * entry->weights->sums[j];
       }
       const uint32_t* from = reinterpret_cast<const uint32_t*>(sums->data<int32_t>());
       int32_t* to = y.data<int32_t>();

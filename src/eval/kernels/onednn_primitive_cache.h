@@ -11,11 +11,14 @@
 
 #include <dnnl.hpp>
 
+#include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
 #include "eval/kernels/onednn_support.h"
+#include "eval/kernels/shared_preparation.h"
 
 namespace onyx::eval_internal {
 
@@ -32,7 +35,7 @@ class OneDnnPrimitiveCache {
     Primitive primitive;
     Bound bound;
     std::unordered_map<int, dnnl::memory> arguments;  // given to every execute()
-    dnnl::memory weights;                             // in the primitive's own layout
+    std::shared_ptr<const OneDnnWeights> weights;     // in the primitive's own layout
     const void* weights_source = nullptr;             // the fixed weights they were made from
 
     /// Whether the weights must be made (again) for a call reading `source`: none yet, or
@@ -40,11 +43,24 @@ class OneDnnPrimitiveCache {
     bool needsWeights(const void* source, bool fixed) const {
       return !weights || !fixed || weights_source != source;
     }
-    /// Keeps `made`, the weights made from `source`, as the primitive's weights argument.
-    void keepWeights(dnnl::memory made, const void* source, bool fixed) {
-      weights = std::move(made);
-      weights_source = fixed ? source : nullptr;
-      arguments.insert_or_assign(DNNL_ARG_WEIGHTS, weights);
+    /// Makes the primitive's weights argument for a call reading `source`: `make()`'s
+    /// (std::optional<OneDnnWeights>) for weights that change from call to call; for `fixed`
+    /// ones, the weights prepared once per process from the same elements by the same
+    /// `recipe` and for the same layout (shared_preparation.h), so that every executor and
+    /// session holds one copy. False when they cannot be made.
+    template <class Make>
+    bool prepareWeights(const Array& source, bool fixed, std::string recipe, Make&& make) {
+      if (fixed) {
+        recipe += layoutRecipe(description.weights_desc());
+        weights = sharedPreparation<OneDnnWeights>({&source}, std::move(recipe), make);
+      } else {
+        std::optional<OneDnnWeights> made = make();
+        weights = made ? std::make_shared<const OneDnnWeights>(std::move(*made)) : nullptr;
+      }
+      weights_source = fixed && weights ? source.bytes().data() : nullptr;
+      if (!weights) return false;
+      arguments.insert_or_assign(DNNL_ARG_WEIGHTS, weights->memory);
+      return true;
     }
   };
 
@@ -82,7 +98,7 @@ class OneDnnPrimitiveCache {
   }
 
  private:
-  dnnl::engine engine_{dnnl::engine::kind::cpu, 0};
+  dnnl::engine engine_ = processEngine();
   dnnl::stream stream_{engine_};
   std::optional<Key> key_;
   std::optional<Entry> entry_;

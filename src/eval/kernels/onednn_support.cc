@@ -30,6 +30,46 @@ void capOneDnnIsa() {
   });
 }
 
+const dnnl::engine& processEngine() {
+  static const dnnl::engine* engine = [] {
+    capOneDnnIsa();
+    return new dnnl::engine(dnnl::engine::kind::cpu, 0);  // never destroyed: see the header
+  }();
+  return *engine;
+}
+
+std::string layoutRecipe(const dnnl::memory::desc& layout) {
+  const dnnl_memory_desc_t& d = layout.data;
+  std::string text;
+  auto add = [&text](auto value) { text += std::to_string(value) + ','; };
+  auto addDims = [&add, &d](const dnnl_dims_t& dims, int count) {
+    for (int i = 0; i < count; ++i) add(dims[i]);
+  };
+  add(d.ndims);
+  addDims(d.dims, d.ndims);
+  add(static_cast<int>(d.data_type));
+  addDims(d.padded_dims, d.ndims);
+  addDims(d.padded_offsets, d.ndims);
+  add(d.offset0);
+  add(static_cast<int>(d.format_kind));
+  if (d.format_kind == dnnl_blocked) {
+    const dnnl_blocking_desc_t& blocking = d.format_desc.blocking;
+    addDims(blocking.strides, d.ndims);
+    add(blocking.inner_nblks);
+    addDims(blocking.inner_blks, blocking.inner_nblks);
+    addDims(blocking.inner_idxs, blocking.inner_nblks);
+  } else {
+    // Other kinds (Winograd, packed RNN) are not kept by onyx's kernels; their bytes as they are.
+    const auto* bytes = reinterpret_cast<const char*>(&d.format_desc);
+    text.append(bytes, sizeof(d.format_desc));
+  }
+  add(d.extra.flags);
+  add(d.extra.compensation_mask);
+  add(d.extra.scale_adjust);
+  add(d.extra.asymm_compensation_mask);
+  return text;
+}
+
 bool int8ProductsExact(CpuTier tier) {
   static const bool one_dnn_exact = [] {
     auto isa = static_cast<unsigned>(dnnl::get_effective_cpu_isa());

@@ -40,6 +40,17 @@ inline Array* reusedScratch(std::optional<Array>& held, ElementType type,
   return &*held;
 }
 
+/// Weights in a primitive's own layout, as kept beside it (OneDnnPrimitiveCache) and shared
+/// among executors when fixed.
+struct OneDnnWeights {
+  dnnl::memory memory;
+  std::vector<uint32_t> sums;  // the integer kernels' per-column sums of the int8 weights
+};
+
+/// A text that differs for every two layouts oneDNN tells apart (the descriptor's sizes, type,
+/// blocking and compensation), for a shared preparation's recipe.
+std::string layoutRecipe(const dnnl::memory::desc& layout);
+
 /// Convolution weights of `type` and sizes (M, C / group, KH, KW), plain, reordered into
 /// `layout` (the primitive's own), seen as oneDNN's grouped (G, M / G, C / G, KH, KW) when
 /// `group` > 1.
@@ -55,6 +66,7 @@ inline dnnl::memory reorderedWeights(const Array& weights, dnnl::memory::data_ty
   dnnl::memory given(plain, engine, handleOf(weights));
   dnnl::memory reordered(layout, engine);
   dnnl::reorder(given, reordered).execute(stream, given, reordered);
+  dnnl::stream(stream).wait();  // done before another thread reads them (shared_preparation.h)
   return reordered;
 }
 
@@ -98,6 +110,12 @@ inline bool onlyReference(const dnnl::primitive_desc_base& description) {
 /// its first use on. A session's own lower cap (EvalOptions::max_isa) so governs onyx's
 /// choices, not the instructions of oneDNN's float primitives.
 void capOneDnnIsa();
+
+/// The one CPU engine every kept primitive and memory object of the process is made on, so
+/// that weights prepared once (shared_preparation.h) fit every executor's primitives. oneDNN's
+/// engines are thread-safe; its streams are not, and each kernel cache has its own. Never
+/// destroyed, as memory objects made on it may be released after static destruction begins.
+const dnnl::engine& processEngine();
 
 /// Whether oneDNN's int8 products are exact for a session at `tier`: with VNNI or AMX it
 /// multiplies bytes into int32 directly; without, through an int16 step that saturates. The

@@ -1,11 +1,15 @@
 // Internal to the evaluator: a node's integer convolution weights packed for onyx's own exact
 // kernel (ops::nn::integerConvolutionTiles: below VNNI, and for small weights), kept from run
-// to run. Packing widens and reorders every weight: for a large net's constant weights that
-// was a pass over all of them on every run.
+// to run and shared by every executor. Packing widens and reorders every weight: for a large
+// net's constant weights that was a pass over all of them on every run.
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "eval/kernels/shared_preparation.h"
 
 #include "onyx/core/array.h"
 #include "ops/nn/conv_kernels.h"
@@ -15,36 +19,37 @@ namespace onyx::eval_internal {
 class PackedIntegerWeights {
  public:
   /// `w` and `w_zero` packed for `shape` and the product `tier` runs
-  /// (packIntegerConvolutionWeights): the kept packing when `fixed` (the same elements on every
-  /// run) and it was made from the same weights (the same elements' address and shape), group,
-  /// zero points and form; else packed anew, and kept when `fixed`.
+  /// (packIntegerConvolutionWeights). When `fixed` (the same elements on every run), the
+  /// packing made once per process from the same arrays, group and form (shared_preparation.h),
+  /// kept while the same arrays come; else packed anew.
   const ops::nn::IntegerConvolutionWeights& get(const ops::nn::ConvShape& shape, const Array& w,
                                                 const Array* w_zero, bool fixed, CpuTier tier) {
-    std::vector<int32_t> zeros;
-    if (w_zero != nullptr) {
-      zeros.reserve(w_zero->size());
-      for (size_t i = 0; i < w_zero->size(); ++i) zeros.push_back(ops::nn::byteAt(*w_zero, i));
+    auto pack = [&] { return ops::nn::packIntegerConvolutionWeights(shape, w, w_zero, tier); };
+    if (!fixed) {
+      unshared_ = pack();
+      return unshared_;
     }
-    const void* source = w.bytes().data();
-    if (!fixed || source_ != source || group_ != shape.group || shape_ != w.shape() ||
-        zeros_ != zeros || quads_ != ops::nn::byteQuadsRun(tier)) {
-      packed_ = ops::nn::packIntegerConvolutionWeights(shape, w, w_zero, tier);
-      quads_ = ops::nn::byteQuadsRun(tier);
-      source_ = fixed ? source : nullptr;
-      group_ = shape.group;
-      shape_ = w.shape();
-      zeros_ = std::move(zeros);
+    std::string recipe = "int8 conv packed, group " + std::to_string(shape.group) +
+                         (ops::nn::byteQuadsRun(tier) ? ", quads, " : ", pairs, ");
+    for (int64_t size : w.shape()) recipe += std::to_string(size) + ',';
+    const void* zero_source = w_zero != nullptr ? w_zero->bytes().data() : nullptr;
+    if (!shared_ || source_ != w.bytes().data() || zero_source_ != zero_source ||
+        recipe_ != recipe) {
+      shared_ = sharedPreparation<ops::nn::IntegerConvolutionWeights>(
+          {&w, w_zero}, recipe, [&] { return std::optional(pack()); });
+      source_ = w.bytes().data();
+      zero_source_ = zero_source;
+      recipe_ = std::move(recipe);
     }
-    return packed_;
+    return *shared_;
   }
 
  private:
-  ops::nn::IntegerConvolutionWeights packed_;
-  const void* source_ = nullptr;  // the fixed weights packed_ was made from; null: none
-  int64_t group_ = 0;
-  std::vector<int64_t> shape_;
-  std::vector<int32_t> zeros_;
-  bool quads_ = false;  // packed for byteQuadGemm
+  std::shared_ptr<const ops::nn::IntegerConvolutionWeights> shared_;
+  const void* source_ = nullptr;       // the fixed weights shared_ was made from
+  const void* zero_source_ = nullptr;  // and their zero points (null: none)
+  std::string recipe_;
+  ops::nn::IntegerConvolutionWeights unshared_;  // for weights that change from run to run
 };
 
 }  // namespace onyx::eval_internal

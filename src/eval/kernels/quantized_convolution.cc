@@ -204,12 +204,16 @@ Result<std::optional<Array>> QuantizedConvolution::run(const QuantizedConvolutio
     *static_cast<int32_t*>(bound.x_zero.get_data_handle()) = call.x_zero;
     *static_cast<int32_t*>(bound.y_zero.get_data_handle()) = call.y_zero;
 
-    const void* weights_source = call.weights->bytes().data();
-    if (entry->needsWeights(weights_source, call.weights_fixed)) {
-      entry->keepWeights(
-          reorderedWeights(*call.weights, memory::data_type::s8, {m, c / g, kh, kw}, g,
-                           entry->description.weights_desc(), cache.engine(), cache.stream()),
-          weights_source, call.weights_fixed);
+    if (entry->needsWeights(call.weights->bytes().data(), call.weights_fixed) &&
+        !entry->prepareWeights(
+            *call.weights, call.weights_fixed, "qconv s8 " + std::to_string(g), [&] {
+              return std::optional(OneDnnWeights{
+                  reorderedWeights(*call.weights, memory::data_type::s8, {m, c / g, kh, kw}, g,
+                                   entry->description.weights_desc(), cache.engine(),
+                                   cache.stream()),
+                  {}});
+            })) {
+      return notHandled();
     }
 
     const Array* x = call.x;

@@ -175,13 +175,12 @@ Result<std::optional<Array>> QuantizedMatMul::run(const QuantizedMatMulCall& cal
     *static_cast<int32_t*>(bound.b_zero.get_data_handle()) = b_zero;
     *static_cast<int32_t*>(bound.y_zero.get_data_handle()) = call.y_zero;
 
-    const void* b_source = call.b->bytes().data();
-    if (entry->needsWeights(b_source, call.b_fixed)) {
+    auto make = [&]() -> std::optional<OneDnnWeights> {
       const Array* b = call.b;
       if (b_unsigned) {
         Array* shifted =
             reusedScratch(bound.b_shifted, ElementType::kInt8, {batch, inner, columns});
-        if (shifted == nullptr) return notHandled();
+        if (shifted == nullptr) return std::nullopt;
         const uint8_t* from = call.b->data<uint8_t>();
         int8_t* to = shifted->data<int8_t>();
         for (size_t i = 0; i < call.b->size(); ++i) to[i] = static_cast<int8_t>(from[i] - 128);
@@ -189,13 +188,16 @@ Result<std::optional<Array>> QuantizedMatMul::run(const QuantizedMatMulCall& cal
       }
       memory plain({{batch, inner, columns}, memory::data_type::s8, Tag::abc}, cache.engine(),
                    handleOf(*b));
-      if (call.b_fixed) {
-        memory reordered(entry->description.weights_desc(), cache.engine());
-        dnnl::reorder(plain, reordered).execute(cache.stream(), plain, reordered);
-        entry->keepWeights(std::move(reordered), b_source, true);
-      } else {
-        entry->keepWeights(std::move(plain), b_source, false);
-      }
+      if (!call.b_fixed) return OneDnnWeights{std::move(plain), {}};
+      memory reordered(entry->description.weights_desc(), cache.engine());
+      dnnl::reorder(plain, reordered).execute(cache.stream(), plain, reordered);
+      cache.stream().wait();
+      return OneDnnWeights{std::move(reordered), {}};
+    };
+    if (entry->needsWeights(call.b->bytes().data(), call.b_fixed) &&
+        !entry->prepareWeights(*call.b, call.b_fixed, b_unsigned ? "qmatmul u8" : "qmatmul s8",
+                               make)) {
+      return notHandled();
     }
     std::vector<int64_t> shape = a_shape;
     shape.back() = columns;
