@@ -5,6 +5,7 @@
 // runs both and prints them side by side.
 //
 //   onyx_bench_serve MODEL.onnx [--callers=1,2,4,8] [--runs=N]
+//   onyx_bench_serve MODEL.onnx --soak=N     (issue 45's soak: see soak() below)
 //
 // The inputs are those of onyx_bench_eval (bench_inputs.h). Each caller has its own copy, as
 // each request of a server would.
@@ -36,6 +37,7 @@
 #include <cstring>
 #include <iostream>
 #include <mutex>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -44,6 +46,7 @@
 #include "bench_inputs.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/serde/model_io.h"
+#include "process_status.h"
 
 namespace {
 
@@ -197,21 +200,112 @@ Row serve(onyx::Evaluator& evaluator, const std::vector<onyx::NamedValue>& input
 
 }  // namespace
 
+// --soak: `runs` runs of the one Evaluator by up to kSoakCallers threads, each of which now
+// and then pauses, so that the runs in flight vary from 1 to kSoakCallers. A run is plain
+// (80%), or has a deadline 0-2 ms away (7%), or a token another thread cancels 0-2 ms after
+// the run starts (7%), or a 64 KiB memory limit (6%). A plain run must give the lone run's
+// outputs bit for bit; a bounded one those, or its bound's error (kDeadlineExceeded,
+// kCancelled, kLimitExceeded). Anything else is unexpected. The resident set is read after
+// the first tenth of the runs (warm) and at the end. Prints
+//   "SOAK|<model>|<runs>|<plain ok>|<deadline>|<cancelled>|<limit>|<bounded ok>|<unexpected>|
+//    <warm RSS KiB>|<end RSS KiB>|<growth %>"
+constexpr int kSoakCallers = 8;
+
+void soak(onyx::Evaluator& evaluator, const std::vector<onyx::NamedValue>& inputs,
+          const std::vector<onyx::EvalValue>& reference, int runs, const std::string& name) {
+  enum Outcome { kPlainOk, kDeadline, kCancelled, kLimit, kBoundedOk, kUnexpected, kOutcomes };
+  std::atomic<int> counts[kOutcomes] = {};
+  std::atomic<int> started = 0;
+  std::atomic<long> warm_kib = 0;
+  std::mutex print;
+  auto caller = [&](int seed) {
+    std::mt19937 random(static_cast<uint32_t>(seed));
+    std::uniform_int_distribution<int> percent(0, 99);
+    std::uniform_int_distribution<int> microseconds(0, 2000);
+    std::vector<onyx::NamedValue> own = inputs;
+    for (int run = started++; run < runs; run = started++) {
+      if (run == runs / 10) warm_kib = onyx_bench::processStatusKib("VmRSS");
+      if (percent(random) < 5) {
+        std::this_thread::sleep_for(std::chrono::microseconds(microseconds(random) * 5));
+      }
+      const int kind = percent(random);
+      onyx::RunOptions limits;
+      onyx::RunCancellation cancellation;
+      std::thread canceller;
+      if (kind >= 80 && kind < 87) {
+        limits.deadline = Clock::now() + std::chrono::microseconds(microseconds(random));
+      } else if (kind >= 87 && kind < 94) {
+        limits.cancellation = &cancellation;
+        int delay = microseconds(random);
+        canceller = std::thread([&cancellation, delay] {
+          std::this_thread::sleep_for(std::chrono::microseconds(delay));
+          cancellation.cancel();
+        });
+      } else if (kind >= 94) {
+        limits.memory_limit = size_t{64} << 10;
+      }
+      onyx::Result<std::vector<onyx::EvalValue>> outputs = evaluator.run(own, limits);
+      if (canceller.joinable()) canceller.join();
+      const bool bounded = kind >= 80;
+      Outcome outcome = kUnexpected;
+      std::string why;
+      if (outputs) {
+        why = difference(reference, *outputs);
+        if (why.empty()) outcome = bounded ? kBoundedOk : kPlainOk;
+      } else {
+        onyx::ErrorCode code = outputs.status().code();
+        why = outputs.status().toString();
+        if (kind >= 80 && kind < 87 && code == onyx::ErrorCode::kDeadlineExceeded) {
+          outcome = kDeadline;
+        } else if (kind >= 87 && kind < 94 && code == onyx::ErrorCode::kCancelled) {
+          outcome = kCancelled;
+        } else if (kind >= 94 && code == onyx::ErrorCode::kLimitExceeded) {
+          outcome = kLimit;
+        }
+      }
+      if (outcome == kUnexpected && counts[kUnexpected] < kMismatchesPrinted) {
+        std::lock_guard<std::mutex> lock(print);
+        std::printf("UNEXPECTED|onyx|%s|run %d (kind %d): %s\n", name.c_str(), run, kind,
+                    why.c_str());
+      }
+      ++counts[outcome];
+      if (run % 1000 == 999) {
+        std::lock_guard<std::mutex> lock(print);
+        std::fprintf(stderr, "\rsoak: %d of %d runs", run + 1, runs);
+      }
+    }
+  };
+  std::vector<std::thread> callers;
+  for (int i = 0; i < kSoakCallers; ++i) callers.emplace_back(caller, i + 1);
+  for (std::thread& thread : callers) thread.join();
+  std::fprintf(stderr, "\n");
+  const long end_kib = onyx_bench::processStatusKib("VmRSS");
+  std::printf("SOAK|%s|%d|%d|%d|%d|%d|%d|%d|%ld|%ld|%.2f\n", name.c_str(), runs,
+              counts[kPlainOk].load(), counts[kDeadline].load(), counts[kCancelled].load(),
+              counts[kLimit].load(), counts[kBoundedOk].load(), counts[kUnexpected].load(),
+              warm_kib.load(), end_kib, 100.0 * double(end_kib - warm_kib) / double(warm_kib));
+}
+
 int main(int argc, char** argv) {
   std::string path;
   std::vector<int> caller_counts = {1, 2, 4, 8};
   int runs = 100;
+  int soak_runs = 0;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.starts_with("--callers=")) {
       caller_counts = parseCallerCounts(arg.substr(10));
     } else if (arg.starts_with("--runs=")) {
       runs = std::max(1, std::atoi(arg.c_str() + 7));
+    } else if (arg.starts_with("--soak=")) {
+      soak_runs = std::max(10, std::atoi(arg.c_str() + 7));
     } else {
       path = arg;
     }
   }
-  if (path.empty()) die("usage: onyx_bench_serve MODEL.onnx [--callers=1,2,4,8] [--runs=N]");
+  if (path.empty()) {
+    die("usage: onyx_bench_serve MODEL.onnx [--callers=1,2,4,8] [--runs=N] [--soak=N]");
+  }
   onyx::Result<std::vector<onyx::NamedValue>> inputs = onyx_bench::readModelInputs(path);
   if (!inputs) die(inputs.status().toString());
   onyx::Result<onyx::Model> model = onyx::loadModel(path);
@@ -229,6 +323,10 @@ int main(int argc, char** argv) {
   std::vector<onyx::EvalValue> reference = loneRun();
 
   std::string name = path.substr(path.find_last_of('/') + 1);
+  if (soak_runs > 0) {
+    soak(evaluator, *inputs, reference, soak_runs, name);
+    return 0;
+  }
   for (int callers : caller_counts) {
     Row row = serve(evaluator, *inputs, reference, callers, runs, name);
     std::printf("SERVE|onyx|%s|%d|%d|%.2f|%.3f|%.3f|%.2f|%d\n", name.c_str(), callers, runs,

@@ -48,6 +48,7 @@
 #include "onyx/ir/type.h"
 #include "onyx/ir/value.h"
 #include "onyx/serde/model_io.h"
+#include "process_status.h"
 
 namespace {
 
@@ -65,17 +66,11 @@ struct Footprint {
   long heap_kib = 0;
 };
 
-// A field of /proc/self/status in KiB ("VmRSS:    1234 kB").
+// A field of /proc/self/status in KiB.
 long statusKib(const char* field) {
-  std::ifstream status("/proc/self/status");
-  std::string line;
-  const size_t length = std::strlen(field);
-  while (std::getline(status, line)) {
-    if (line.compare(0, length, field) == 0 && line.size() > length && line[length] == ':') {
-      return std::atol(line.c_str() + length + 1);
-    }
-  }
-  die(std::string("no ") + field + " in /proc/self/status");
+  long kib = onyx_bench::processStatusKib(field);
+  if (kib < 0) die(std::string("no ") + field + " in /proc/self/status");
+  return kib;
 }
 
 long residentKib() { return statusKib("VmRSS"); }

@@ -114,7 +114,7 @@ _async_runs = None
 _async_runs_made = threading.Lock()
 
 
-def _run_async(self, output_names, feeds, *, timeout=None, memory_limit=None):
+def _run_async(self, output_names, feeds, *, timeout=None, memory_limit=None, outputs=None):
     """As run(), on a thread of onyx's own: a concurrent.futures.Future of the outputs.
 
     Session.run frees the interpreter while it runs, so several of these run at once.
@@ -125,7 +125,12 @@ def _run_async(self, output_names, feeds, *, timeout=None, memory_limit=None):
         if _async_runs is None:
             _async_runs = concurrent.futures.ThreadPoolExecutor(thread_name_prefix="onyx-run")
     return _async_runs.submit(
-        self.run, output_names, feeds, timeout=timeout, memory_limit=memory_limit
+        self.run,
+        output_names,
+        feeds,
+        timeout=timeout,
+        memory_limit=memory_limit,
+        outputs=outputs,
     )
 
 

@@ -298,10 +298,12 @@ class Session:
         *,
         timeout: Optional[float] = None,
         memory_limit: Optional[int] = None,
+        outputs: Optional[dict[str, np.ndarray]] = None,
     ) -> list[PythonValue]:
         """Outputs named (None: all), as NumPy arrays (lists, dicts or None for sequences,
         maps and empty optionals). Past `timeout` seconds: TimeoutError; cancel():
-        concurrent.futures.CancelledError; past `memory_limit` bytes: OnyxError."""
+        concurrent.futures.CancelledError; past `memory_limit` bytes: OnyxError. An output
+        bound in `outputs` is written in the caller's array, which is returned for it."""
     def run_async(
         self,
         output_names: Optional[Sequence[str]],
@@ -309,6 +311,7 @@ class Session:
         *,
         timeout: Optional[float] = None,
         memory_limit: Optional[int] = None,
+        outputs: Optional[dict[str, np.ndarray]] = None,
     ) -> concurrent.futures.Future[list[PythonValue]]:
         """As run(), on a thread of onyx's own."""
     def cancel(self) -> None:

@@ -45,37 +45,6 @@ constexpr char kStorageCodes[] = {
 };
 static_assert(sizeof(kStorageCodes) == 27);
 
-// The element type a dtype stands for when nothing else says.
-std::optional<ElementType> naturalElementType(const py::dtype& dtype) {
-  switch (dtype.kind()) {
-    case 'b': return ElementType::kBool;
-    case 'O':
-    case 'U':
-    case 'S': return ElementType::kString;
-    default: break;
-  }
-  const char code = dtype.char_();
-  switch (code) {
-    case 'f': return ElementType::kFloat;
-    case 'd': return ElementType::kDouble;
-    case 'e': return ElementType::kFloat16;
-    case 'F': return ElementType::kComplex64;
-    case 'D': return ElementType::kComplex128;
-    default: break;
-  }
-  if (dtype.kind() == 'i' || dtype.kind() == 'u') {
-    const bool is_signed = dtype.kind() == 'i';
-    switch (dtype.itemsize()) {
-      case 1: return is_signed ? ElementType::kInt8 : ElementType::kUint8;
-      case 2: return is_signed ? ElementType::kInt16 : ElementType::kUint16;
-      case 4: return is_signed ? ElementType::kInt32 : ElementType::kUint32;
-      case 8: return is_signed ? ElementType::kInt64 : ElementType::kUint64;
-      default: break;
-    }
-  }
-  return std::nullopt;
-}
-
 // Keeps an Array (and so its elements) alive as a NumPy array's base.
 py::capsule capsuleOwning(Array array) {
   auto* owned = new Array(std::move(array));
@@ -106,6 +75,36 @@ std::vector<int64_t> shapeOf(const py::array& array) {
 }
 
 }  // namespace
+
+std::optional<ElementType> naturalElementType(const py::dtype& dtype) {
+  switch (dtype.kind()) {
+    case 'b': return ElementType::kBool;
+    case 'O':
+    case 'U':
+    case 'S': return ElementType::kString;
+    default: break;
+  }
+  const char code = dtype.char_();
+  switch (code) {
+    case 'f': return ElementType::kFloat;
+    case 'd': return ElementType::kDouble;
+    case 'e': return ElementType::kFloat16;
+    case 'F': return ElementType::kComplex64;
+    case 'D': return ElementType::kComplex128;
+    default: break;
+  }
+  if (dtype.kind() == 'i' || dtype.kind() == 'u') {
+    const bool is_signed = dtype.kind() == 'i';
+    switch (dtype.itemsize()) {
+      case 1: return is_signed ? ElementType::kInt8 : ElementType::kUint8;
+      case 2: return is_signed ? ElementType::kInt16 : ElementType::kUint16;
+      case 4: return is_signed ? ElementType::kInt32 : ElementType::kUint32;
+      case 8: return is_signed ? ElementType::kInt64 : ElementType::kUint64;
+      default: break;
+    }
+  }
+  return std::nullopt;
+}
 
 py::dtype numpyDtypeOf(ElementType type) {
   const auto code = static_cast<size_t>(type);

@@ -23,6 +23,9 @@ namespace onyx::python {
 /// The dtype an element type is stored as.
 py::dtype numpyDtypeOf(ElementType type);
 
+/// The element type a dtype stands for when nothing else says; nullopt for none.
+std::optional<ElementType> naturalElementType(const py::dtype& dtype);
+
 /// `array`'s elements as a NumPy array that shares them (the array keeps them alive).
 py::array numpyOfArray(Array array);
 

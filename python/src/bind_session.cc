@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -63,12 +65,15 @@ class Session {
   }
 
   py::list run(py::object output_names, py::object feeds, std::optional<double> timeout,
-               std::optional<size_t> memory_limit) {
+               std::optional<size_t> memory_limit, py::object outputs) {
     if (holder_->edits != edits_) {
       raiseValueError("the model changed after this Session was made; make a new Session");
     }
     std::vector<size_t> wanted = outputIndices(output_names);
     std::vector<NamedValue> values = feedValues(feeds);
+    std::vector<Bound> bound = boundOutputs(outputs);
+    std::vector<BoundOutput> bound_outputs;
+    for (const Bound& each : bound) bound_outputs.push_back({output_names_[each.index], each.into});
     if (timeout && !(*timeout >= 0)) raiseValueError("timeout is a number of seconds, 0 or more");
     RunOptions limits;
     if (timeout) {
@@ -77,18 +82,31 @@ class Session {
                             std::chrono::duration<double>(*timeout));
     }
     limits.memory_limit = memory_limit;
-    Result<std::vector<EvalValue>> outputs = Status(ErrorCode::kInternal, "not run");
+    Result<std::vector<EvalValue>> results = Status(ErrorCode::kInternal, "not run");
     {
       // Other threads may run Python meanwhile, this Session too: an Evaluator runs calls
       // from several threads at once.
       py::gil_scoped_release unlocked;
       Running running(*this);
       limits.cancellation = &running.cancellation;
-      outputs = evaluator_->run(values, limits);
+      results = evaluator_->run(values, bound_outputs, limits);
     }
-    std::vector<EvalValue> results = unwrap(std::move(outputs), "cannot run the model");
+    std::vector<EvalValue> made = unwrap(std::move(results), "cannot run the model");
+    for (Bound& each : bound) {
+      // Written in the run's own aligned array: copied into the caller's.
+      if (each.array.data() != each.into.bytes().data()) {
+        std::span<const std::byte> bytes = each.into.bytes();
+        if (!bytes.empty()) std::memcpy(each.array.mutable_data(), bytes.data(), bytes.size());
+      }
+    }
     py::list answer;
-    for (size_t index : wanted) answer.append(pythonOfValue(std::move(results[index])));
+    for (size_t index : wanted) {
+      auto found = std::find_if(bound.begin(), bound.end(),
+                                [index](const Bound& each) { return each.index == index; });
+      // A bound output is the caller's own array.
+      answer.append(found != bound.end() ? py::object(found->array)
+                                         : pythonOfValue(std::move(made[index])));
+    }
     return answer;
   }
 
@@ -129,6 +147,73 @@ class Session {
     const Type* type;
     bool has_default;
   };
+
+  // An output the caller bound to a NumPy array: `into` is over the array's memory where it
+  // starts at Array::kAlignment; else a new array of its dtype and shape, copied into it
+  // after the run.
+  struct Bound {
+    size_t index;
+    py::array array;
+    Array into;
+  };
+
+  std::vector<Bound> boundOutputs(const py::object& outputs) const {
+    std::vector<Bound> bound;
+    if (outputs.is_none()) return bound;
+    if (!py::isinstance<py::dict>(outputs)) {
+      throw py::type_error("outputs is a dict {output name: NumPy array to write it in}");
+    }
+    for (auto item : py::reinterpret_borrow<py::dict>(outputs)) {
+      const auto name = item.first.cast<std::string>();
+      auto found = std::find(output_names_.begin(), output_names_.end(), name);
+      if (found == output_names_.end()) {
+        throw py::value_error(fmt::format("the model has no output {} to bind; its outputs: {}",
+                                          onyx::quoted(name), fmt::join(output_names_, ", ")));
+      }
+      const std::string what = "bound output " + onyx::quoted(name);
+      if (!py::isinstance<py::array>(item.second)) {
+        throw py::type_error(what + ": a NumPy array is what an output is written in");
+      }
+      auto array = py::reinterpret_borrow<py::array>(item.second);
+      if (!array.writeable() || (array.flags() & py::array::c_style) == 0) {
+        throw py::value_error(what + ": the array must be writeable and C-contiguous");
+      }
+      std::optional<ElementType> type = naturalElementType(array.dtype());
+      if (!type || *type == ElementType::kString) {
+        throw py::type_error(fmt::format("{}: NumPy dtype {} cannot be bound", what,
+                                         std::string(py::str(array.dtype()))));
+      }
+      const Type* declared = graphOutputType(static_cast<size_t>(found - output_names_.begin()));
+      if (declared != nullptr && declared->elem_type) {
+        // The declared type where the dtype is its storage (uint16 for BFLOAT16).
+        auto declared_type = static_cast<ElementType>(*declared->elem_type);
+        py::dtype storage = numpyDtypeOf(declared_type);
+        if (storage.kind() == array.dtype().kind() &&
+            storage.itemsize() == array.dtype().itemsize()) {
+          type = declared_type;
+        }
+      }
+      std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
+      auto* data = static_cast<std::byte*>(array.mutable_data());
+      Array into;
+      if (reinterpret_cast<uintptr_t>(data) % Array::kAlignment == 0) {
+        // No handle outlives the run (the run returns this array as the caller's), so the
+        // array needs no owner: the caller's dict keeps the NumPy array alive meanwhile.
+        into = Array::over(*type, std::move(shape), data, nullptr);
+      } else {
+        Result<Array> made = Array::allocate(*type, std::move(shape));
+        if (!made) raiseStatus(made.status(), what);
+        into = std::move(*made);
+      }
+      bound.push_back({static_cast<size_t>(found - output_names_.begin()), array, into});
+    }
+    return bound;
+  }
+
+  const Type* graphOutputType(size_t index) const {
+    const ValueInfo* info = holder_->model.graph->outputs[index];
+    return info->type;
+  }
 
   std::vector<size_t> outputIndices(const py::object& names) const {
     std::vector<size_t> indices;
@@ -202,13 +287,19 @@ void bindSession(py::module_& module) {
            "('avx2', 'avx512', 'avx512_vnni', 'amx'; None: the CPU's own, or ONYX_MAX_ISA's).")
       .def("run", &Session::run, py::arg("output_names"), py::arg("feeds"), py::kw_only(),
            py::arg("timeout") = py::none(), py::arg("memory_limit") = py::none(),
+           py::arg("outputs") = py::none(),
            "Runs the model on `feeds` ({input name: NumPy array, or list / dict / None for "
            "sequence, map and optional inputs}) and returns the outputs named (None: all), in "
            "that order, as NumPy arrays. The interpreter is free for other threads while it "
            "runs. `timeout`: seconds after which the run stops with TimeoutError; "
            "`memory_limit`: the most bytes its values may hold at once (past it, OnyxError "
            "'limit-exceeded'); cancel() stops it with concurrent.futures.CancelledError. A "
-           "run stops between two steps (nodes), so within one step's time of its bound.")
+           "run stops between two steps (nodes), so within one step's time of its bound. "
+           "`outputs`: {output name: NumPy array} to write outputs in (writeable, "
+           "C-contiguous, of the output's dtype and shape); the run returns that array "
+           "itself for the output. One starting at a 64-byte boundary is written in place "
+           "by the kernel that makes the output, another is copied in; it may be an input's "
+           "array (a state carried from run to run).")
       .def("cancel", &Session::cancel,
            "Stops the runs of this Session in progress (on other threads) at their next step, "
            "with concurrent.futures.CancelledError; later runs are not affected.")

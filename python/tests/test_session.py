@@ -210,3 +210,62 @@ g (float[2048] x) => (float[2048] w, float[2048] y) <float[2048] w = {{{elements
         w, y = session.run(None, {"x": x})
         np.testing.assert_array_equal(w, weights)
         np.testing.assert_array_equal(y, weights)
+
+
+def aligned_empty(shape, dtype, offset=0):
+    """An array whose elements start `offset` bytes after a 64-byte boundary."""
+    count = int(np.prod(shape))
+    itemsize = np.dtype(dtype).itemsize
+    raw = np.empty(count * itemsize + 128, np.uint8)
+    start = (-raw.ctypes.data) % 64 + offset
+    return raw[start : start + count * itemsize].view(dtype).reshape(shape)
+
+
+@pytest.mark.parametrize("offset", [0, 4])
+def test_a_bound_output_is_the_callers_array(arith_model, offset):
+    # At a 64-byte boundary the kernel writes there; elsewhere the run copies in: either way
+    # the caller gets its own array back, holding the output.
+    session = onyx.Session(arith_model, threads=1)
+    a = np.array([1, 2, 3], np.float32)
+    b = np.array([4, 5, 6], np.float32)
+    product = aligned_empty((3,), np.float32, offset)
+    total, given = session.run(None, {"a": a, "b": b}, outputs={"product": product})
+    assert given is product
+    np.testing.assert_array_equal(product, a * b)
+    np.testing.assert_array_equal(total, a + b)
+    future = session.run_async(["product"], {"a": b, "b": b}, outputs={"product": product})
+    (again,) = future.result()
+    assert again is product
+    np.testing.assert_array_equal(product, b * b)
+
+
+def test_an_output_bound_to_its_input_carries_a_state_from_run_to_run():
+    model = onyx.parse_text(
+        """<ir_version: 10, opset_import: ["" : 21]>
+g (float[1, 3] h) => (float[1, 3] next) <float[3, 3] w = {0, 1, 0, 0, 0, 1, 1, 0, 0}> {
+  next = MatMul (h, w)
+}"""
+    )
+    session = onyx.Session(model, threads=1)
+    state = aligned_empty((1, 3), np.float32)
+    state[:] = [[1, 2, 3]]
+    for expected in ([3, 1, 2], [2, 3, 1], [1, 2, 3]):
+        (given,) = session.run(None, {"h": state}, outputs={"next": state})
+        assert given is state
+        np.testing.assert_array_equal(state, [expected])
+
+
+def test_a_bound_output_that_does_not_fit_raises_naming_it(arith_model):
+    session = onyx.Session(arith_model, threads=1)
+    feeds = {"a": np.ones(3, np.float32), "b": np.ones(3, np.float32)}
+    wrong_shape = r"output 'product' is FLOAT\[3\], its bound array FLOAT\[4\]"
+    with pytest.raises(onyx.OnyxError, match=wrong_shape):
+        session.run(None, feeds, outputs={"product": np.empty(4, np.float32)})
+    with pytest.raises(ValueError, match="no output 'z' to bind"):
+        session.run(None, feeds, outputs={"z": np.empty(3, np.float32)})
+    with pytest.raises(ValueError, match="writeable and C-contiguous"):
+        session.run(None, feeds, outputs={"product": np.empty(6, np.float32)[::2]})
+    with pytest.raises(TypeError, match="a NumPy array"):
+        session.run(None, feeds, outputs={"product": [0.0, 0.0, 0.0]})
+    (total, product) = session.run(None, feeds)
+    np.testing.assert_array_equal(product, np.ones(3, np.float32))

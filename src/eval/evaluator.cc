@@ -2,6 +2,7 @@
 // graph's declarations, then the walk (executor.h).
 #include "onyx/eval/evaluator.h"
 
+#include <cstring>
 #include <iostream>
 
 #include "eval/engine/executors.h"
@@ -10,6 +11,7 @@
 #include "onyx/core/quote.h"
 #include "onyx/ir/constant_value.h"
 #include "onyx/ir/value.h"
+#include "ops/kernels.h"
 
 namespace onyx {
 
@@ -79,6 +81,85 @@ class BoundedRun {
 
 Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs,
                                               const RunOptions& limits) {
+  return run(inputs, {}, limits);
+}
+
+namespace {
+
+// The index of each bound output among the graph's outputs, having checked that each names
+// one output, once, with an array that overlaps no other bound one and fits its declaration.
+Result<std::vector<size_t>> boundOutputIndices(const Graph& graph,
+                                               std::span<const BoundOutput> bound) {
+  std::vector<size_t> indices;
+  for (size_t k = 0; k < bound.size(); ++k) {
+    const BoundOutput& output = bound[k];
+    const std::string what = "bound output " + quoted(output.name);
+    size_t index = 0;
+    while (index < graph.outputs.size() && (graph.outputs[index]->bound() == nullptr ||
+                                            graph.outputs[index]->bound()->name() != output.name)) {
+      ++index;
+    }
+    if (index == graph.outputs.size()) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "the graph has no output named " + quoted(output.name) + " to bind");
+    }
+    if (output.array.isString()) {
+      return Status(ErrorCode::kInvalidArgument, what + ": STRING outputs cannot be bound");
+    }
+    for (size_t earlier = 0; earlier < k; ++earlier) {
+      if (indices[earlier] == index) {
+        return Status(ErrorCode::kInvalidArgument, what + " is bound twice");
+      }
+      if (bound[earlier].array.overlaps(output.array)) {
+        return Status(ErrorCode::kInvalidArgument,
+                      what + ": its array overlaps that of " + quoted(bound[earlier].name));
+      }
+    }
+    if (std::string why = mismatch(EvalValue::of(output.array), graph.outputs[index]->type);
+        !why.empty()) {
+      return Status(ErrorCode::kInvalidArgument, what + ": " + why);
+    }
+    indices.push_back(index);
+  }
+  return indices;
+}
+
+// Puts each bound output's value in the caller's array where the kernel did not write it
+// there, and returns that array for it.
+Status placeBoundOutputs(std::vector<EvalValue>& outputs, std::span<const size_t> indices,
+                         std::span<const BoundOutput> bound) {
+  for (size_t k = 0; k < bound.size(); ++k) {
+    EvalValue& made = outputs[indices[k]];
+    Array into = bound[k].array;
+    if (!made.isTensor() || made.tensor.type() != into.type() ||
+        made.tensor.shape() != into.shape()) {
+      std::string got = made.isTensor() ? std::string(elementTypeName(made.tensor.type())) +
+                                              ops::shapeText(made.tensor.shape())
+                                        : std::string("not a tensor");
+      return Status(ErrorCode::kInvalidArgument,
+                    "output " + quoted(bound[k].name) + " is " + got + ", its bound array " +
+                        std::string(elementTypeName(into.type())) + ops::shapeText(into.shape()));
+    }
+    if (made.tensor.bytes().data() == into.bytes().data()) continue;
+    // Another output that lies there (an input given back, where the array is an input's)
+    // keeps its value.
+    for (EvalValue& other : outputs) {
+      if (&other != &made && other.isTensor() && other.tensor.overlaps(into)) {
+        other.tensor = other.tensor.clone();
+      }
+    }
+    std::span<const std::byte> from = made.tensor.bytes();
+    if (!from.empty()) std::memmove(into.bytes().data(), from.data(), from.size());
+    made = EvalValue::of(std::move(into));
+  }
+  return Status::ok();
+}
+
+}  // namespace
+
+Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs,
+                                              std::span<const BoundOutput> bound_outputs,
+                                              const RunOptions& limits) {
   using eval_internal::Frame;
   using eval_internal::GraphPlan;
   if (model_.graph == nullptr) {
@@ -125,7 +206,35 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
     if (!initial) return initial.status();
     slot = **initial;
   }
-  return executor->runPlan(plan, frame);
+  if (bound_outputs.empty()) return executor->runPlan(plan, frame);
+
+  Result<std::vector<size_t>> indices = boundOutputIndices(graph, bound_outputs);
+  if (!indices) return indices.status();
+  // Written in place by the kernels unless the array lies where an input does, which the
+  // kernels may read after the output is made.
+  std::vector<uint32_t> slots;
+  std::vector<Array> arrays;
+  for (size_t k = 0; k < bound_outputs.size(); ++k) {
+    const eval_internal::Operand& output = plan.outputs[(*indices)[k]];
+    const Array& array = bound_outputs[k].array;
+    bool over_an_input = false;
+    for (const NamedValue& input : inputs) {
+      over_an_input =
+          over_an_input || (input.value.isTensor() && input.value.tensor.overlaps(array));
+    }
+    if (output.from != eval_internal::Operand::From::kSlot || output.depth != 0 || over_an_input ||
+        reinterpret_cast<uintptr_t>(array.bytes().data()) % Array::kAlignment != 0) {
+      continue;
+    }
+    slots.push_back(output.slot);
+    arrays.push_back(array);
+  }
+  executor->destineOutputs(&plan, std::move(slots), std::move(arrays));
+  Result<std::vector<EvalValue>> outputs = executor->runPlan(plan, frame);
+  executor->destineOutputs(nullptr, {}, {});
+  if (!outputs) return outputs;
+  ONYX_RETURN_IF_ERROR(placeBoundOutputs(*outputs, *indices, bound_outputs));
+  return outputs;
 }
 
 Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,

@@ -53,6 +53,13 @@ class Array {
   /// error; clone() gives a copy to write. Not for STRING.
   static Array borrowing(ElementType type, std::vector<int64_t> shape, const std::byte* data,
                          std::shared_ptr<const void> owner);
+  /// An array over the caller's writable elements: `data` holds room for them, starts at a
+  /// multiple of kAlignment, and stays valid while `owner` lives, which every copy of the
+  /// array keeps alive. Unlike borrowing(), it may be written, and it is soleHandle() while one
+  /// handle holds it: how a caller gives a run the memory an output is written to
+  /// (Evaluator::run's bound outputs). Not for STRING.
+  static Array over(ElementType type, std::vector<int64_t> shape, std::byte* data,
+                    std::shared_ptr<void> owner);
   /// A scalar.
   template <class T>
   static Array scalar(ElementType type, T value) {
@@ -94,9 +101,13 @@ class Array {
   bool soleHandle() const { return !borrowed_ && bytes_.use_count() == 1; }
   /// Whether the elements are another's, read-only (borrowing()).
   bool borrowed() const { return borrowed_; }
+  /// Whether `other`'s elements lie where some of this array's do.
+  bool overlaps(const Array& other) const;
 
  private:
   static const std::shared_ptr<std::byte[]>& emptyBytes();
+  // borrowing()'s and over()'s array before its elements are set: `data` checked.
+  static Array elsewhere(ElementType type, std::vector<int64_t> shape, const std::byte* data);
 
   ElementType type_;
   std::vector<int64_t> shape_;
@@ -104,6 +115,26 @@ class Array {
   std::shared_ptr<std::byte[]> bytes_;
   std::shared_ptr<std::vector<std::string>> strings_;
   bool borrowed_ = false;
+};
+
+/// While it lives on a thread, an array made there (Array::allocate or the constructor) of the
+/// type and shape of one of `destinations` takes that destination's elements instead of new
+/// memory, each destination once: how a run writes an output straight into the memory its
+/// caller bound (Evaluator::run), when the output's kernel allocates it there. Whatever else
+/// takes a destination first (scratch of the same shape) is harmless: the caller copies the
+/// output in after the run. A scope hides any outer one on its thread until it ends.
+class ArrayDestinationScope {
+ public:
+  explicit ArrayDestinationScope(std::span<const Array> destinations);
+  ~ArrayDestinationScope();
+  ArrayDestinationScope(const ArrayDestinationScope&) = delete;
+  ArrayDestinationScope& operator=(const ArrayDestinationScope&) = delete;
+
+  struct State;
+
+ private:
+  State* previous_;
+  std::unique_ptr<State> state_;
 };
 
 }  // namespace onyx

@@ -129,6 +129,19 @@ struct NamedValue {
   EvalValue value;
 };
 
+/// A graph output the caller gives memory for (IO binding): `array`, over the caller's
+/// memory (Array::over), receives the output's elements, and is what the run returns for that
+/// output. The kernel that makes the output writes it there in place when it allocates an
+/// array of its type and shape; otherwise (a kernel that returns an input, an output kept in
+/// another form, an array that lies where an input does) the elements are copied in after
+/// the run. The output must come out of `array`'s type and shape, else the run fails naming
+/// it. It may lie where an input's elements do (a recurrent state, a cache carried from run to
+/// run): it is written after every input was read. Bound outputs may not overlap each other.
+struct BoundOutput {
+  std::string name;
+  Array array;
+};
+
 /// A model prepared to run many times: the operator check is done once, initializers are
 /// converted once and kept, function-operator bodies are built once per node. The arrays of
 /// large constants are shared by every Evaluator in the process that reads the same bytes (of
@@ -148,6 +161,10 @@ class Evaluator {
   /// initializer given back, or what a node that changes nothing made of one): its array is
   /// then borrowed (Array::borrowing), read-only and shared; clone() it to change it.
   Result<std::vector<EvalValue>> run(std::span<const NamedValue> inputs,
+                                     const RunOptions& limits = {});
+  /// As above, with outputs written where the caller bound them (BoundOutput).
+  Result<std::vector<EvalValue>> run(std::span<const NamedValue> inputs,
+                                     std::span<const BoundOutput> outputs,
                                      const RunOptions& limits = {});
 
  private:

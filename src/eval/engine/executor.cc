@@ -39,13 +39,20 @@ class Executor::Enter {
 };
 
 Executor::Executor(PlanStore& plans, const EvalOptions& options)
-    : options_(options), plans_(plans), pool_(threads()) {}
+    : options_(options), plans_(plans), threads_(configuredThreads(options)), pool_(threads_) {}
 
 Executor::~Executor() = default;
 
-int Executor::threads() const {
-  if (options_.threads > 0) return options_.threads;
+int configuredThreads(const EvalOptions& options) {
+  if (options.threads > 0) return options.threads;
   return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
+int Executor::threads() const { return threads_; }
+
+void Executor::setThreads(int threads) {
+  threads_ = threads;
+  pool_.setThreads(threads);
 }
 
 const NativeKernels* Executor::nativeKernels() const { return &eval_internal::nativeKernels(); }
@@ -244,8 +251,30 @@ bool Executor::imagesChannelsLast(const BoundNode& bound, const Frame& frame) co
   return any;
 }
 
+void Executor::destineOutputs(const GraphPlan* plan, std::vector<uint32_t> slots,
+                              std::vector<Array> arrays) {
+  destined_plan_ = plan;
+  destined_slots_ = std::move(slots);
+  destinations_ = std::move(arrays);
+}
+
 Status Executor::runStep(const GraphPlan& plan, const PlanStep& step, Frame& frame) {
   Enter enter(*this, {.plan = &plan, .frame = &frame, .caller = at_.caller, .callee = at_.callee});
+  // The caller's memory for the outputs this step makes, when it bound some.
+  std::vector<Array> destined;
+  if (&plan == destined_plan_) {
+    for (size_t member : step.members) {
+      for (int32_t slot : plan.nodes[member].outputs) {
+        for (size_t i = 0; i < destined_slots_.size(); ++i) {
+          if (slot >= 0 && static_cast<uint32_t>(slot) == destined_slots_[i]) {
+            destined.push_back(destinations_[i]);
+          }
+        }
+      }
+    }
+  }
+  std::optional<ArrayDestinationScope> destination;
+  if (!destined.empty()) destination.emplace(destined);
   if (step.fused != nullptr) {
     frame.convert(step.before);
     FrameStepRun run(*this, plans_, plan, step, frame, at_.caller, at_.callee);

@@ -21,6 +21,9 @@
 
 namespace onyx::eval_internal {
 
+/// The threads EvalOptions::threads stands for: 0 is all the machine has.
+int configuredThreads(const EvalOptions& options);
+
 class Executor final : public KernelHost {
  public:
   /// Over `plans`, which other executors may share (executors.h).
@@ -36,6 +39,13 @@ class Executor final : public KernelHost {
   /// memory limit counts from the bytes the pool has out now.
   void limitRun(const RunOptions* limits);
   PlanStore& plans() { return plans_; }
+  /// The threads its kernels use from now on (Executors grants them run by run).
+  void setThreads(int threads);
+  /// Where `plan`'s steps write the values of `slots`, until called again: `arrays[i]` (the
+  /// caller's memory) for slot `slots[i]`, taken when the kernel that makes it allocates an
+  /// array of its type and shape (ArrayDestinationScope).
+  void destineOutputs(const GraphPlan* plan, std::vector<uint32_t> slots,
+                      std::vector<Array> arrays);
 
   // KernelHost
   Result<std::vector<EvalValue>> runSubgraph(const Graph& graph,
@@ -88,6 +98,7 @@ class Executor final : public KernelHost {
 
   const EvalOptions& options_;
   PlanStore& plans_;
+  int threads_;
   ThreadPool pool_;
   /// Each node's kernel context (by BoundNode::run_index), made at its first run here and
   /// reused by later ones.
@@ -106,6 +117,10 @@ class Executor final : public KernelHost {
   std::string_view ran_by_;
   const RunOptions* limits_ = nullptr;
   size_t live_at_start_ = 0;  // the pool's bytes out when limitRun was called
+  // destineOutputs()'s.
+  const GraphPlan* destined_plan_ = nullptr;
+  std::vector<uint32_t> destined_slots_;
+  std::vector<Array> destinations_;
 };
 
 }  // namespace onyx::eval_internal

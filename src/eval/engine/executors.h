@@ -14,6 +14,12 @@ namespace onyx::eval_internal {
 
 /// The executors of one Evaluator over its one PlanStore: a run takes an idle one, or makes
 /// one when every one is running, and gives it back after.
+///
+/// The runs at once share the threads EvalOptions::threads configures: a run is granted
+/// those no other run holds, at least one (its caller's own thread), so that concurrent
+/// runs keep at most max(threads, runs) threads busy instead of threads times runs. A run
+/// keeps its grant to its end; an idle executor last granted as many is preferred, since
+/// the kernels' kept primitives are made for a thread count.
 class Executors {
  public:
   Executors(const Model& model, const EvalOptions& options);
@@ -41,8 +47,10 @@ class Executors {
 
   const EvalOptions& options_;
   PlanStore plans_;
+  const int threads_;  // configuredThreads()
   std::mutex mutex_;
   std::vector<std::unique_ptr<Executor>> idle_;
+  int granted_ = 0;  // threads the running executors hold
 };
 
 }  // namespace onyx::eval_internal

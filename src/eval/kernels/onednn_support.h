@@ -33,6 +33,7 @@ inline void* handleOf(const Array& array) { return const_cast<std::byte*>(array.
 inline Array* reusedScratch(std::optional<Array>& held, ElementType type,
                             std::vector<int64_t> shape) {
   if (!held || !held->soleHandle()) {
+    ArrayDestinationScope none({});  // kept beyond the run: never in a caller's bound memory
     Result<Array> made = Array::allocate(type, std::move(shape));
     if (!made) return nullptr;
     held = std::move(*made);

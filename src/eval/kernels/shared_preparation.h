@@ -86,7 +86,12 @@ std::shared_ptr<const T> sharedPreparation(std::initializer_list<const Array*> s
   if (std::shared_ptr<const void> found = detail::find(key)) {
     return std::static_pointer_cast<const T>(std::move(found));
   }
-  std::optional<T> made = make();
+  std::optional<T> made;
+  {
+    // Kept beyond the run: never in memory a caller bound for its outputs.
+    ArrayDestinationScope none({});
+    made = make();
+  }
   if (!made) return nullptr;
   std::vector<Array> handles;
   for (const Array* source : sources) {

@@ -16,6 +16,7 @@ class ThreadPool {
  public:
   /// `threads` counts the calling thread.
   explicit ThreadPool(int threads) : threads_(threads) {}
+  void setThreads(int threads) { threads_ = threads; }
 
   /// Calls body(part) for every part in [0, parts), on the team's threads (the calling
   /// thread among them); returns when all are done. A call from inside a body (a kernel
