@@ -64,18 +64,17 @@ void deletePooledBlock(std::byte* block, size_t bytes) {
 
 thread_local std::shared_ptr<BufferPool::State> current_pool;
 
-}  // namespace
-
-struct BufferPool::State {
-  explicit State(size_t max_bytes) : max_cached_bytes(max_bytes) {}
-  ~State() {
+// Freed blocks by size, kept for the next array of that size: one pool's own, or those every
+// pool made by sharingFreedBlocks() shares.
+struct FreeBlocks {
+  explicit FreeBlocks(size_t max_bytes) : max_cached_bytes(max_bytes) {}
+  ~FreeBlocks() {
     for (auto& [size, blocks] : free_blocks) {
       for (std::byte* block : blocks) deletePooledBlock(block, size);
     }
   }
 
   std::byte* take(size_t bytes) {
-    live_bytes.fetch_add(bytes, std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lock(mutex);
       auto found = free_blocks.find(bytes);
@@ -90,7 +89,6 @@ struct BufferPool::State {
   }
 
   void give(std::byte* block, size_t bytes) {
-    live_bytes.fetch_sub(bytes, std::memory_order_relaxed);
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (cached_bytes + bytes <= max_cached_bytes) {
@@ -106,19 +104,45 @@ struct BufferPool::State {
   std::unordered_map<size_t, std::vector<std::byte*>> free_blocks;
   size_t cached_bytes = 0;
   size_t max_cached_bytes;
+};
+
+}  // namespace
+
+struct BufferPool::State {
+  explicit State(std::shared_ptr<FreeBlocks> blocks) : freed(std::move(blocks)) {}
+
+  std::byte* take(size_t bytes) {
+    live_bytes.fetch_add(bytes, std::memory_order_relaxed);
+    return freed->take(bytes);
+  }
+
+  void give(std::byte* block, size_t bytes) {
+    live_bytes.fetch_sub(bytes, std::memory_order_relaxed);
+    freed->give(block, bytes);
+  }
+
+  std::shared_ptr<FreeBlocks> freed;
   std::atomic<size_t> live_bytes = 0;
   std::atomic<size_t> limit = kNoLimit;
   static constexpr size_t kNoLimit = SIZE_MAX;
 };
 
 BufferPool::BufferPool(size_t max_cached_bytes)
-    : state_(std::make_shared<State>(max_cached_bytes)) {}
+    : state_(std::make_shared<State>(std::make_shared<FreeBlocks>(max_cached_bytes))) {}
+
+BufferPool::BufferPool(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+BufferPool BufferPool::sharingFreedBlocks() {
+  // Never destroyed: arrays freed during static destruction may still give blocks back.
+  static auto* shared = new std::shared_ptr<FreeBlocks>(std::make_shared<FreeBlocks>(kSharedCap));
+  return BufferPool(std::make_shared<State>(*shared));
+}
 
 BufferPool::~BufferPool() = default;
 
 size_t BufferPool::cachedBytes() const {
-  std::lock_guard<std::mutex> lock(state_->mutex);
-  return state_->cached_bytes;
+  std::lock_guard<std::mutex> lock(state_->freed->mutex);
+  return state_->freed->cached_bytes;
 }
 
 size_t BufferPool::liveBytes() const { return state_->live_bytes.load(std::memory_order_relaxed); }

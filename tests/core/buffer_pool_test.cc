@@ -47,5 +47,25 @@ TEST(BufferPool, ThePoolKeepsNoMoreThanItsLimit) {
   EXPECT_EQ(pool.cachedBytes(), 0u);
 }
 
+TEST(BufferPool, SharingPoolsReuseEachOthersFreedBlocksAndCountTheirOwn) {
+  BufferPool first = BufferPool::sharingFreedBlocks();
+  BufferPool second = BufferPool::sharingFreedBlocks();
+  const std::byte* freed = nullptr;
+  {
+    BufferPoolScope scope(first);
+    Array array(ElementType::kFloat, {3, 65536});  // 768 KiB: a size no other test frees
+    freed = array.bytes().data();
+    EXPECT_EQ(first.liveBytes(), size_t{3} << 18);
+  }
+  EXPECT_EQ(first.liveBytes(), 0u);
+  BufferPoolScope scope(second);
+  second.setLimit(size_t{1} << 20);
+  Array taken(ElementType::kFloat, {3, 65536});
+  EXPECT_EQ(taken.bytes().data(), freed) << "the first pool's freed block serves the second";
+  EXPECT_EQ(second.liveBytes(), size_t{3} << 18);
+  EXPECT_EQ(first.liveBytes(), 0u);
+  EXPECT_FALSE(Array::allocate(ElementType::kFloat, {3, 65536})) << "the second's own limit";
+}
+
 }  // namespace
 }  // namespace onyx

@@ -20,13 +20,20 @@ namespace onyx {
 
 class BufferPool {
  public:
-  /// Keeps up to `max_cached_bytes` of freed blocks.
+  /// Keeps up to `max_cached_bytes` of freed blocks of its own.
   explicit BufferPool(size_t max_cached_bytes = size_t{1} << 30);
+  /// A pool whose freed blocks go to, and come from, the one set every pool made so shares
+  /// (up to kSharedCap bytes in a process); what it has out and its limit are its own. The
+  /// evaluator's executors are such pools: an idle session's freed activations serve the
+  /// runs of another session of the process instead of each keeping its own.
+  static BufferPool sharingFreedBlocks();
+  static constexpr size_t kSharedCap = size_t{1} << 30;
   ~BufferPool();
   BufferPool(const BufferPool&) = delete;
   BufferPool& operator=(const BufferPool&) = delete;
 
-  /// The bytes of freed blocks the pool holds for reuse.
+  /// The bytes of freed blocks the pool holds for reuse (for a sharing pool: all the
+  /// sharing pools hold).
   size_t cachedBytes() const;
   /// The bytes of the blocks it has handed out that are not back yet.
   size_t liveBytes() const;
@@ -39,6 +46,7 @@ class BufferPool {
 
  private:
   friend class BufferPoolScope;
+  explicit BufferPool(std::shared_ptr<State> state);
   std::shared_ptr<State> state_;
 };
 

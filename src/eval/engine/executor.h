@@ -109,7 +109,7 @@ class Executor final : public KernelHost {
   /// executors take no lock.
   std::vector<std::unique_ptr<ProvidedKernel>> provided_;
   std::vector<std::unique_ptr<FusedStep>> fused_;
-  BufferPool buffers_;
+  BufferPool buffers_ = BufferPool::sharingFreedBlocks();
   Position at_;
   int depth_ = 0;
   // What ran the last node or step (EvalObserver::stepRanBy): a provider's name, a fused
