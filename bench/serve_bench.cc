@@ -206,7 +206,8 @@ Row serve(onyx::Evaluator& evaluator, const std::vector<onyx::NamedValue>& input
 // the run starts (7%), or a 64 KiB memory limit (6%). A plain run must give the lone run's
 // outputs bit for bit; a bounded one those, or its bound's error (kDeadlineExceeded,
 // kCancelled, kLimitExceeded). Anything else is unexpected. The resident set is read after
-// the first tenth of the runs (warm) and at the end. Prints
+// the first quarter of the runs (warm: the executors made, the allocator's arenas grown) and
+// at the end; the progress line shows it every 1000 runs. Prints
 //   "SOAK|<model>|<runs>|<plain ok>|<deadline>|<cancelled>|<limit>|<bounded ok>|<unexpected>|
 //    <warm RSS KiB>|<end RSS KiB>|<growth %>"
 constexpr int kSoakCallers = 8;
@@ -224,7 +225,7 @@ void soak(onyx::Evaluator& evaluator, const std::vector<onyx::NamedValue>& input
     std::uniform_int_distribution<int> microseconds(0, 2000);
     std::vector<onyx::NamedValue> own = inputs;
     for (int run = started++; run < runs; run = started++) {
-      if (run == runs / 10) warm_kib = onyx_bench::processStatusKib("VmRSS");
+      if (run == runs / 4) warm_kib = onyx_bench::processStatusKib("VmRSS");
       if (percent(random) < 5) {
         std::this_thread::sleep_for(std::chrono::microseconds(microseconds(random) * 5));
       }
@@ -271,7 +272,8 @@ void soak(onyx::Evaluator& evaluator, const std::vector<onyx::NamedValue>& input
       ++counts[outcome];
       if (run % 1000 == 999) {
         std::lock_guard<std::mutex> lock(print);
-        std::fprintf(stderr, "\rsoak: %d of %d runs", run + 1, runs);
+        std::fprintf(stderr, "\rsoak: %d of %d runs, RSS %ld KiB", run + 1, runs,
+                     onyx_bench::processStatusKib("VmRSS"));
       }
     }
   };
