@@ -18,9 +18,12 @@
 #                          200, the encoder 300, MobileNetV3-Small 8000)
 #     CALLERS=1,2,4,8      the caller counts
 #     MODELS="a.onnx ..."  only these models
+#     ONYX=DIR             a build folder configured with -DONYX_BENCH=ON that holds
+#                          bench/onyx_bench_serve (default: configured and built here, in
+#                          build/bench); the results go to build/bench/results all the same
 set -euo pipefail
 cd "$(dirname "$0")/.."
-build=build/bench
+build=${ONYX:-build/bench}
 models=${1:-build/bench-models}
 callers=${CALLERS:-1,2,4,8}
 node_dir=build/bench-node
@@ -41,16 +44,18 @@ runs_for() {
 
 echo "CPU: $(lscpu | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores (nproc)"
 echo "onyx: $(git rev-parse --short HEAD 2>/dev/null || echo '?'); $(date -u +%Y-%m-%dT%H:%MZ)"
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DONYX_BENCH=ON -DONYX_TESTS=OFF \
-  >/dev/null
-cmake --build "$build" --target onyx_bench_serve -j "$(nproc)" >/dev/null
+if [ -z "${ONYX:-}" ]; then
+  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DONYX_BENCH=ON -DONYX_TESTS=OFF \
+    >/dev/null
+  cmake --build "$build" --target onyx_bench_serve -j "$(nproc)" >/dev/null
+fi
 if [ ! -e "$node_dir/node_modules/onnxruntime-node/package.json" ]; then
   mkdir -p "$node_dir"
   cp bench/package.json "$node_dir/"
   (cd "$node_dir" && npm install --ignore-scripts --no-audit --no-fund >/dev/null)
 fi
 /usr/bin/python3 bench/make_eval_models.py "$models"
-results=$build/results
+results=build/bench/results
 mkdir -p "$results"
 out=$results/serve.txt
 : >"$out"
