@@ -42,7 +42,7 @@ std::string layoutRecipe(const dnnl::memory::desc& layout) {
   const dnnl_memory_desc_t& d = layout.data;
   std::string text;
   auto add = [&text](auto value) { text += std::to_string(value) + ','; };
-  auto addDims = [&add, &d](const dnnl_dims_t& dims, int count) {
+  auto addDims = [&add](const dnnl_dims_t& dims, int count) {
     for (int i = 0; i < count; ++i) add(dims[i]);
   };
   add(d.ndims);
