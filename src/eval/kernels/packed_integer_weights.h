@@ -29,17 +29,20 @@ class PackedIntegerWeights {
       unshared_ = pack();
       return unshared_;
     }
-    std::string recipe = "int8 conv packed, group " + std::to_string(shape.group) +
-                         (ops::nn::byteQuadsRun(tier) ? ", quads, " : ", pairs, ");
-    for (int64_t size : w.shape()) recipe += std::to_string(size) + ',';
+    // Checked on every run: the recipe's text is made only when something changed.
+    const bool quads = ops::nn::byteQuadsRun(tier);
     const void* zero_source = w_zero != nullptr ? w_zero->bytes().data() : nullptr;
     if (!shared_ || source_ != w.bytes().data() || zero_source_ != zero_source ||
-        recipe_ != recipe) {
+        group_ != shape.group || quads_ != quads) {
+      std::string recipe = "int8 conv packed, group " + std::to_string(shape.group) +
+                           (quads ? ", quads, " : ", pairs, ");
+      for (int64_t size : w.shape()) recipe += std::to_string(size) + ',';
       shared_ = sharedPreparation<ops::nn::IntegerConvolutionWeights>(
-          {&w, w_zero}, recipe, [&] { return std::optional(pack()); });
+          {&w, w_zero}, std::move(recipe), [&] { return std::optional(pack()); });
       source_ = w.bytes().data();
       zero_source_ = zero_source;
-      recipe_ = std::move(recipe);
+      group_ = shape.group;
+      quads_ = quads;
     }
     return *shared_;
   }
@@ -48,7 +51,8 @@ class PackedIntegerWeights {
   std::shared_ptr<const ops::nn::IntegerConvolutionWeights> shared_;
   const void* source_ = nullptr;       // the fixed weights shared_ was made from
   const void* zero_source_ = nullptr;  // and their zero points (null: none)
-  std::string recipe_;
+  int64_t group_ = 0;
+  bool quads_ = false;                           // packed for byteQuadGemm
   ops::nn::IntegerConvolutionWeights unshared_;  // for weights that change from run to run
 };
 
