@@ -2,7 +2,7 @@
 
 Session.run frees the interpreter while it runs, and the runs of one Session run side by
 side, so two threads on two cores should give nearly twice one thread's throughput (target:
-at least 1.7x). Each run uses one kernel thread (Session(threads=1)): the two callers are the
+at least 1.7x). Each run uses one kernel thread (Session(threads_per_run=1)): the two callers are the
 parallelism. The inputs are those onyx_bench_eval reads (MODEL.input.json and .input.bin,
 written by bench/make_eval_models.py).
 
@@ -78,7 +78,7 @@ def main():
                  if line.startswith("Model name")), "unknown")
     print(f"CPU: {name}, {os.cpu_count()} cores")
     for path in models:
-        session = onyx.Session(onyx.load(path), threads=1)
+        session = onyx.Session(onyx.load(path), threads_per_run=1)
         feeds = read_inputs(path)
         reference = session.run(None, feeds)
         start = time.perf_counter()

@@ -10,8 +10,11 @@
 // The inputs are those of onyx_bench_eval (bench_inputs.h). Each caller has its own copy, as
 // each request of a server would.
 //
+// The Evaluator runs at most as many runs at once as the machine has cores (runs_at_once's
+// default); past that, runs queue for its runner threads (docs/eval.md, "Threads").
+//
 // Per caller count C: C threads each make one untimed run together (an Evaluator makes an
-// executor the first time C runs are in flight at once, which a server pays once), then
+// executor the first time a run is in flight beside the others, which a server pays once), then
 // wait for each other and take runs from one shared count until N have started. Throughput
 // is N over the wall-clock time from the start to the last run's end; latency is each run's
 // own wall-clock time, p50 and p99 by nearest rank. Cores busy is the process's CPU time
@@ -314,7 +317,9 @@ int main(int argc, char** argv) {
   if (!model) die("cannot load " + path + ": " + model.status().toString());
 
   onyx::EvalOptions options;
-  options.threads = 1;  // one intra-op thread per run: the callers are the parallelism
+  // One intra-op thread per run: the callers are the parallelism. Runs at once default to
+  // the cores, so that callers past them wait their turn rather than take slices of a core.
+  options.threads_per_run = 1;
   onyx::Evaluator evaluator(*model, options);
   auto loneRun = [&] {
     onyx::Result<std::vector<onyx::EvalValue>> outputs = evaluator.run(*inputs);
@@ -334,6 +339,11 @@ int main(int argc, char** argv) {
     std::printf("SERVE|onyx|%s|%d|%d|%.2f|%.3f|%.3f|%.2f|%d\n", name.c_str(), callers, runs,
                 runs / row.seconds, percentile(row.latencies_ms, 0.5),
                 percentile(row.latencies_ms, 0.99), row.cpu_seconds / row.seconds, row.mismatches);
+    if (std::getenv("TAILS"))
+      std::printf("TAIL p90 %.3f p95 %.3f p98 %.3f p99.5 %.3f max %.3f\n",
+                  percentile(row.latencies_ms, 0.9), percentile(row.latencies_ms, 0.95),
+                  percentile(row.latencies_ms, 0.98), percentile(row.latencies_ms, 0.995),
+                  row.latencies_ms.back());
     std::fflush(stdout);
   }
   return 0;

@@ -286,6 +286,8 @@ class Session:
         model: Model,
         *,
         threads: int = 0,
+        threads_per_run: int = 0,
+        runs_at_once: int = 0,
         fusions: bool = True,
         seed: int = 0,
         constant_initializers: bool = False,

@@ -27,8 +27,8 @@ namespace {
 
 class Session {
  public:
-  Session(HolderPtr holder, int threads, bool fusions, uint64_t seed, bool constant_initializers,
-          std::optional<std::string> max_isa)
+  Session(HolderPtr holder, int threads, int threads_per_run, int runs_at_once, bool fusions,
+          uint64_t seed, bool constant_initializers, std::optional<std::string> max_isa)
       : holder_(std::move(holder)), edits_(holder_->edits) {
     const Graph* graph = holder_->model.graph;
     if (graph == nullptr) raiseValueError("the model has no graph to run");
@@ -57,7 +57,12 @@ class Session {
                         *max_isa));
       }
     }
+    if (threads < 0 || threads_per_run < 0 || runs_at_once < 0) {
+      raiseValueError("threads, threads_per_run and runs_at_once are counts, 0 or more");
+    }
     options.threads = threads;
+    options.threads_per_run = threads_per_run;
+    options.runs_at_once = runs_at_once;
     options.fusions = fusions;
     options.seed = seed;
     options.constant_initializers = constant_initializers;
@@ -276,11 +281,14 @@ void bindSession(py::module_& module) {
   py::class_<Session>(module, "Session",
                       "A model prepared to run many times (its operators checked and weights "
                       "converted once). The model must not change while the Session is used.")
-      .def(py::init<HolderPtr, int, bool, uint64_t, bool, std::optional<std::string>>(),
-           py::arg("model"), py::kw_only(), py::arg("threads") = 0, py::arg("fusions") = true,
-           py::arg("seed") = 0, py::arg("constant_initializers") = false,
-           py::arg("max_isa") = py::none(),
-           "`threads`: threads kernels may use (0: all cores); `fusions`: let nodes run fused "
+      .def(py::init<HolderPtr, int, int, int, bool, uint64_t, bool, std::optional<std::string>>(),
+           py::arg("model"), py::kw_only(), py::arg("threads") = 0, py::arg("threads_per_run") = 0,
+           py::arg("runs_at_once") = 0, py::arg("fusions") = true, py::arg("seed") = 0,
+           py::arg("constant_initializers") = false, py::arg("max_isa") = py::none(),
+           "`threads`: threads kernels may use, in total, across the runs at once (0: all cores); "
+           "`threads_per_run`: the most one run takes (0: `threads`); `runs_at_once`: the most "
+           "runs that execute at once, later calls waiting their turn in order (0: `threads`); "
+           "`fusions`: let nodes run fused "
            "(the same values up to float rounding); `seed`: for random operators; "
            "`constant_initializers`: initializers listed as graph inputs are constants, not "
            "inputs (always so before IR 4); `max_isa`: the highest CPU tier kernels may use "

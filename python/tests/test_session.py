@@ -102,7 +102,7 @@ def test_outputs_share_no_memory_with_inputs(arith_model):
 
 @pytest.mark.concurrency
 def test_runs_of_one_session_on_two_threads_at_once(conv_model):
-    session = onyx.Session(conv_model, threads=1)
+    session = onyx.Session(conv_model, threads=2, threads_per_run=1)
     x = np.ones((1, 3, 8, 8), np.float32)
     results = []
 
@@ -165,6 +165,25 @@ def test_cancel_stops_the_runs_in_progress_and_not_later_ones():
     np.testing.assert_array_equal(y, np.arange(4, dtype=np.float32) + 3)
 
 
+@pytest.mark.concurrency
+def test_a_run_waiting_its_turn_times_out_and_cancel_stops_the_one_running():
+    import concurrent.futures
+
+    session = onyx.Session(onyx.parse_text(COUNTING), runs_at_once=1)
+    long_run = session.run_async(None, counting_feeds(10_000_000))
+    # Once the long run holds the one turn, a run with a timeout waits and gives up.
+    with pytest.raises(TimeoutError, match="waited its turn"):
+        while True:
+            session.run(None, counting_feeds(1), timeout=0.05)
+    session.cancel()
+    with pytest.raises(concurrent.futures.CancelledError):
+        long_run.result()
+    (y,) = session.run(None, counting_feeds(2))
+    np.testing.assert_array_equal(y, np.arange(4, dtype=np.float32) + 2)
+    with pytest.raises(ValueError, match="counts"):
+        onyx.Session(onyx.parse_text(COUNTING), runs_at_once=-1)
+
+
 def test_a_run_past_its_memory_limit_raises_and_the_next_run_succeeds():
     model = onyx.parse_text(
         """<ir_version: 10, opset_import: ["" : 21]>
@@ -181,7 +200,7 @@ g (float[1048576] x) => (float[1048576] y) { d = Add (x, x)  y = Mul (d, d) }"""
 
 @pytest.mark.concurrency
 def test_run_async_runs_at_once_and_gives_what_run_gives(conv_model):
-    session = onyx.Session(conv_model, threads=1)
+    session = onyx.Session(conv_model, threads=2, threads_per_run=1)
     x = np.ones((1, 3, 8, 8), np.float32)
     (alone,) = session.run(None, {"x": x})
     futures = [session.run_async(None, {"x": x}) for _ in range(8)]

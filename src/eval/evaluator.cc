@@ -155,24 +155,19 @@ Status placeBoundOutputs(std::vector<EvalValue>& outputs, std::span<const size_t
   return Status::ok();
 }
 
-}  // namespace
-
-Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs,
-                                              std::span<const BoundOutput> bound_outputs,
-                                              const RunOptions& limits) {
+// One run of `model`'s main graph on `executor` (Evaluator::run, once its turn came).
+Result<std::vector<EvalValue>> runOn(eval_internal::Executor& executor, const Model& model,
+                                     std::span<const NamedValue> inputs,
+                                     std::span<const BoundOutput> bound_outputs,
+                                     const RunOptions& limits) {
   using eval_internal::Frame;
   using eval_internal::GraphPlan;
-  if (model_.graph == nullptr) {
-    return Status(ErrorCode::kInvalidArgument, "the model has no graph");
-  }
-  if (Result<CpuTier> tier = cappedCpuTier(options_->max_isa); !tier) return tier.status();
-  const Graph& graph = *model_.graph;
-  eval_internal::Executors::Lease executor = executors_->lease();
-  Result<const GraphPlan*> compiled = executor->mainPlan();
+  const Graph& graph = *model.graph;
+  Result<const GraphPlan*> compiled = executor.mainPlan();
   if (!compiled) return compiled.status();
   const GraphPlan& plan = **compiled;
-  BufferPoolScope reuse(executor->buffers());
-  BoundedRun bounded(*executor, limits);
+  BufferPoolScope reuse(executor.buffers());
+  BoundedRun bounded(executor, limits);
   Frame frame(plan, nullptr);
   for (const NamedValue& input : inputs) {
     const Value* formal = graph.lookup(input.name);
@@ -180,10 +175,10 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
       return Status(ErrorCode::kInvalidArgument,
                     "the graph has no input named " + quoted(input.name));
     }
-    if (fixedInitializer(formal, executor->plans().initializerInputs()) != nullptr) {
+    if (fixedInitializer(formal, executor.plans().initializerInputs()) != nullptr) {
       return Status(ErrorCode::kInvalidArgument,
                     "input " + quoted(input.name) + " is an initializer, which " +
-                        (model_.ir_version.value_or(4) < 4
+                        (model.ir_version.value_or(4) < 4
                              ? "a model before IR 4 does not let the caller override"
                              : "the run takes as a constant (constant_initializers)"));
     }
@@ -202,11 +197,11 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
                     "input " + quoted(formal->name()) + " is not given");
     }
     // An input with an initializer left out takes the initializer.
-    Result<const EvalValue*> initial = executor->plans().constant(*formal);
+    Result<const EvalValue*> initial = executor.plans().constant(*formal);
     if (!initial) return initial.status();
     slot = **initial;
   }
-  if (bound_outputs.empty()) return executor->runPlan(plan, frame);
+  if (bound_outputs.empty()) return executor.runPlan(plan, frame);
 
   Result<std::vector<size_t>> indices = boundOutputIndices(graph, bound_outputs);
   if (!indices) return indices.status();
@@ -229,12 +224,26 @@ Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs
     slots.push_back(output.slot);
     arrays.push_back(array);
   }
-  executor->destineOutputs(&plan, std::move(slots), std::move(arrays));
-  Result<std::vector<EvalValue>> outputs = executor->runPlan(plan, frame);
-  executor->destineOutputs(nullptr, {}, {});
+  executor.destineOutputs(&plan, std::move(slots), std::move(arrays));
+  Result<std::vector<EvalValue>> outputs = executor.runPlan(plan, frame);
+  executor.destineOutputs(nullptr, {}, {});
   if (!outputs) return outputs;
   ONYX_RETURN_IF_ERROR(placeBoundOutputs(*outputs, *indices, bound_outputs));
   return outputs;
+}
+
+}  // namespace
+
+Result<std::vector<EvalValue>> Evaluator::run(std::span<const NamedValue> inputs,
+                                              std::span<const BoundOutput> bound_outputs,
+                                              const RunOptions& limits) {
+  if (model_.graph == nullptr) {
+    return Status(ErrorCode::kInvalidArgument, "the model has no graph");
+  }
+  if (Result<CpuTier> tier = cappedCpuTier(options_->max_isa); !tier) return tier.status();
+  return executors_->run(limits, [&](eval_internal::Executor& executor) {
+    return runOn(executor, model_, inputs, bound_outputs, limits);
+  });
 }
 
 Result<std::vector<EvalValue>> evaluate(const Model& model, std::span<const NamedValue> inputs,

@@ -78,7 +78,8 @@ TEST(ConcurrentRuns, TwoThreadsOnOneEvaluatorGetWhatRunsAloneGet) {
     expected.push_back(std::move(*out));
   }
   EvalOptions options;
-  options.threads = 1;
+  options.threads = 2;  // two runs at once, one thread each
+  options.threads_per_run = 1;
   Evaluator evaluator(*model, options);
   std::vector<std::string> differences(2);
   auto work = [&](uint32_t thread) {

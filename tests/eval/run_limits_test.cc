@@ -80,7 +80,7 @@ class BodyReached final : public EvalObserver {
 TEST(RunLimits, ACancelledRunStopsWhileAnotherRunOfTheEvaluatorFinishes) {
   Model model = countingModel();
   BodyReached body;
-  Evaluator evaluator(model, {.threads = 1, .observer = &body});
+  Evaluator evaluator(model, {.threads = 2, .threads_per_run = 1, .observer = &body});
   RunCancellation cancellation;
   Result<std::vector<EvalValue>> long_run = Status(ErrorCode::kInternal, "not run");
   std::thread runner([&] {

@@ -71,8 +71,18 @@ class EvalObserver {
 };
 
 struct EvalOptions {
-  /// Threads kernels may use; 0: all the machine has.
+  /// Threads kernels may use, in total, across the runs of one Evaluator at once; 0: all
+  /// the machine has. A run is granted those no other run holds, at least one.
   int threads = 0;
+  /// The most threads one run takes (onnxruntime's intra-op threads); 0: `threads`. A server
+  /// whose callers are its parallelism sets 1.
+  int threads_per_run = 0;
+  /// The most runs of one Evaluator that execute at once; a call past them is queued, and
+  /// the Evaluator's runner threads run the queued ones first come first served while their
+  /// callers wait (a deadline or a cancellation that comes first stops a queued run before it
+  /// starts). 0: `threads`, so that with threads_per_run * runs_at_once <= threads at most
+  /// `threads` threads are busy however many callers there are (docs/eval.md, "Threads").
+  int runs_at_once = 0;
   /// The seed of random operators: the same seed gives the same results.
   uint64_t seed = 0;
   /// A bound on Loop iterations, beyond the trip count a model gives.
@@ -147,9 +157,11 @@ struct BoundOutput {
 /// large constants are shared by every Evaluator in the process that reads the same bytes (of
 /// one Model, or of one file loaded again), and read in place from the mapped file where they
 /// lie aligned (src/eval/engine/constant_arrays.h). `run` may be
-/// called from several threads at once: each call runs on an executor of its own (its kernel
-/// threads and contexts) over the plans compiled once and shared; an observer is then told
-/// from those threads. The model must outlive the Evaluator and not change while it lives.
+/// called from several threads at once: each run executes on an executor of its own (its
+/// kernel threads and contexts) over the plans compiled once and shared, on its caller's
+/// thread or, past EvalOptions::runs_at_once, on a runner thread of the Evaluator while the
+/// caller waits; an observer is then told from those threads. The model must outlive the Evaluator
+/// and not change while it lives.
 class Evaluator {
  public:
   explicit Evaluator(const Model& model, EvalOptions options = {});
