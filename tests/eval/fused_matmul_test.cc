@@ -109,5 +109,50 @@ TEST(FusedMatMul, TheSameBitsOnOneAndTwoThreads) {
   EXPECT_EQ(testing::threadCountDifference(*model, inputs), "");
 }
 
+// A model whose weights b (inner x columns) and bias are initializers, so fixed: a product as
+// wide as PackedLinearLayer takes runs on weights packed once, in blocks of 64 rows.
+std::string fixedWeightsModel(int64_t rows, int64_t inner, int64_t columns,
+                              const std::vector<float>& b, const std::vector<float>& bias) {
+  auto list = [](const std::vector<float>& values) {
+    std::string text;
+    for (float value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
+    return text;
+  };
+  std::string a = "float[" + std::to_string(rows) + ", " + std::to_string(inner) + "]";
+  std::string y = "float[" + std::to_string(rows) + ", " + std::to_string(columns) + "]";
+  return R"(<ir_version: 10, opset_import: ["" : 21]>
+      g ()" +
+         a + " a) => (" + y + " y) <float[" + std::to_string(inner) + ", " +
+         std::to_string(columns) + "] b = {" + list(b) + "}, float[" + std::to_string(columns) +
+         "] bias = {" + list(bias) + R"(}> {
+        product = MatMul(a, b)
+        y = Add(product, bias)
+      })";
+}
+
+TEST(FusedMatMul, WideFixedWeightsRunPackedWithTheSameBitsOnAnyThreadCount) {
+  constexpr int64_t kInner = 48, kColumns = 1024;
+  // 128 rows: two blocks of 64, packed; 100 rows: on sgemm.
+  for (int64_t rows : {128, 100}) {
+    std::vector<float> a = randomFloats(rows * kInner, 11), b = randomFloats(kInner * kColumns, 12),
+                       bias = randomFloats(kColumns, 13);
+    // Multiples of 1/64, which the model's text (6 decimals) gives exactly.
+    for (std::vector<float>* fixed : {&b, &bias}) {
+      for (float& value : *fixed) value = std::round(value * 64) / 64;
+    }
+    Result<Model> model = parseText(fixedWeightsModel(rows, kInner, kColumns, b, bias));
+    ASSERT_TRUE(model) << model.status().toString();
+    std::vector<NamedValue> inputs = {
+        {"a", tensorOf<float>(ElementType::kFloat, {rows, kInner}, a)}};
+    testing::StepRecorder steps;
+    Result<std::vector<EvalValue>> out = evaluate(*model, inputs, {.observer = &steps});
+    ASSERT_TRUE(out) << out.status().toString();
+    EXPECT_EQ(steps.steps, std::vector<std::string>{"MatMul+Add"}) << rows << " rows";
+    expectNear(linear(a, b, bias, static_cast<size_t>(rows), kInner, kColumns), (*out)[0]);
+    EXPECT_EQ(testing::threadCountDifference(*model, inputs, 2), "") << rows << " rows";
+    EXPECT_EQ(testing::threadCountDifference(*model, inputs, 5), "") << rows << " rows";
+  }
+}
+
 }  // namespace
 }  // namespace onyx

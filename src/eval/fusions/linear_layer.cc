@@ -6,6 +6,7 @@
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/kernels/fused_matmul.h"
 #include "eval/kernels/halves_as_floats.h"
+#include "eval/kernels/packed_linear_layer.h"
 #include "onyx/ir/node.h"
 
 namespace onyx::eval_internal {
@@ -46,7 +47,9 @@ class LinearLayerStep final : public FusedStep {
       b = &constants_.widened(0, *b, &ctx, made_b);
       bias = &constants_.widened(1, *bias, &ctx, made_bias);
     }
-    std::optional<Array> result = multiplyAddBias(ctx, *a, *b, *bias, relu_ != nullptr);
+    // Widened float16 weights are fixed too, but kept as the float16 path keeps them.
+    PackedLinearLayer* packed = !halves && constants_.constant()[0] ? &packed_ : nullptr;
+    std::optional<Array> result = multiplyAddBias(ctx, *a, *b, *bias, relu_ != nullptr, packed);
     if (!result) return false;
     run.write(output_, std::move(*result), false, halves);
     return true;
@@ -62,6 +65,7 @@ class LinearLayerStep final : public FusedStep {
   const Node* relu_;
   const Value* output_;
   WidenedConstants constants_;  // b and the bias, when constant and FLOAT16
+  PackedLinearLayer packed_;    // for constant float b
 };
 
 bool binary(const Node& node) {

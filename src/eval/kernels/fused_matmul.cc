@@ -2,13 +2,14 @@
 
 #include <algorithm>
 
+#include "eval/kernels/packed_linear_layer.h"
 #include "ops/kernels.h"
 #include "ops/matrix_multiply.h"
 
 namespace onyx::eval_internal {
 
 std::optional<Array> multiplyAddBias(const KernelContext& ctx, const Array& a, const Array& b,
-                                     const Array& bias, bool relu) {
+                                     const Array& bias, bool relu, PackedLinearLayer* packed) {
   if (a.type() != ElementType::kFloat || b.type() != ElementType::kFloat ||
       bias.type() != ElementType::kFloat || a.rank() < 2 || b.rank() != 2 ||
       bias.rank() > a.rank()) {
@@ -19,19 +20,25 @@ std::optional<Array> multiplyAddBias(const KernelContext& ctx, const Array& a, c
   for (size_t axis = 0; axis + 1 < bias.rank(); ++axis) {
     if (bias.dim(axis) != 1) return std::nullopt;
   }
-  std::vector<int64_t> shape = a.shape();
-  shape.back() = n;
-  Result<Array> made = Array::allocate(ElementType::kFloat, shape);
-  if (!made) return std::nullopt;
+  std::optional<Array> made;
+  if (packed != nullptr) made = packed->run(ctx, a, b, bias);
+  if (!made) {
+    std::vector<int64_t> shape = a.shape();
+    shape.back() = n;
+    Result<Array> allocated = Array::allocate(ElementType::kFloat, shape);
+    if (!allocated) return std::nullopt;
+    made = std::move(*allocated);
+    size_t columns = static_cast<size_t>(n);
+    size_t rows = columns == 0 ? 0 : made->size() / columns;
+    float* result = made->data<float>();
+    const float* row = bias.data<float>();
+    for (size_t i = 0; i < rows; ++i) std::copy_n(row, columns, result + i * columns);
+    ops::multiplyFloat(ctx, false, false, rows, columns, static_cast<size_t>(k), 1.0f,
+                       a.data<float>(), static_cast<size_t>(k), b.data<float>(), columns, 1.0f,
+                       result, columns);
+  }
   Array out = std::move(*made);
-  size_t columns = static_cast<size_t>(n);
-  size_t rows = columns == 0 ? 0 : out.size() / columns;
   float* result = out.data<float>();
-  const float* row = bias.data<float>();
-  for (size_t i = 0; i < rows; ++i) std::copy_n(row, columns, result + i * columns);
-  ops::multiplyFloat(ctx, false, false, rows, columns, static_cast<size_t>(k), 1.0f,
-                     a.data<float>(), static_cast<size_t>(k), b.data<float>(), columns, 1.0f,
-                     result, columns);
   if (relu) {
     // As the Relu kernel: NaN and -0 pass through.
     ops::parallelFor(ctx, out.size(), size_t{1} << 16, [&](size_t begin, size_t end) {

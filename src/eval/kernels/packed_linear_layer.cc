@@ -1,0 +1,125 @@
+#include "eval/kernels/packed_linear_layer.h"
+
+#include <dnnl.hpp>
+
+#include <atomic>
+#include <unordered_map>
+#include <vector>
+
+#include "eval/kernels/onednn_primitive_cache.h"
+#include "eval/kernels/onednn_support.h"
+#include "eval/kernels/openmp_threads.h"
+#include "ops/kernels.h"
+
+namespace onyx::eval_internal {
+
+namespace {
+
+using dnnl::memory;
+using Tag = memory::format_tag;
+
+struct PrimitiveKey {
+  int64_t inner = 0, columns = 0;
+  bool operator==(const PrimitiveKey&) const = default;
+};
+
+struct NothingBound {};
+
+memory::desc floatMatrix(int64_t rows, int64_t columns, Tag tag = Tag::ab) {
+  return memory::desc({rows, columns}, memory::data_type::f32, tag);
+}
+
+}  // namespace
+
+struct PackedLinearLayer::Cache : OneDnnPrimitiveCache<PrimitiveKey, dnnl::matmul, NothingBound> {};
+
+PackedLinearLayer::PackedLinearLayer() = default;
+PackedLinearLayer::~PackedLinearLayer() = default;
+
+std::optional<Array> PackedLinearLayer::run(const KernelContext& ctx, const Array& a,
+                                            const Array& b, const Array& bias) {
+  if (a.type() != ElementType::kFloat || b.type() != ElementType::kFloat ||
+      bias.type() != ElementType::kFloat || a.rank() < 2 || b.rank() != 2) {
+    return std::nullopt;
+  }
+  const int64_t inner = b.dim(0), columns = b.dim(1);
+  if (inner == 0 || a.shape().back() != inner || columns < kWideColumns ||
+      static_cast<int64_t>(bias.size()) != columns) {
+    return std::nullopt;
+  }
+  const int64_t rows = static_cast<int64_t>(a.size()) / inner;
+  if (rows == 0 || rows % kBlockRows != 0) return std::nullopt;
+  try {
+    // Made for one thread, as each block runs (oneDNN fixes a primitive's threads when it
+    // makes it).
+    OpenMpThreads made_for(1);
+    if (cache_ == nullptr) cache_ = std::make_unique<Cache>();
+    Cache& cache = *cache_;
+    const memory::desc a_block = floatMatrix(kBlockRows, inner);
+    const memory::desc y_block = floatMatrix(kBlockRows, columns);
+    const memory::desc bias_row = floatMatrix(1, columns);
+    Cache::Entry* entry = cache.find(
+        PrimitiveKey{inner, columns},
+        [&](const dnnl::engine& engine) {
+          return dnnl::matmul::primitive_desc(
+              dnnl::matmul::desc(a_block, floatMatrix(inner, columns, Tag::any), bias_row, y_block),
+              keptPrimitiveAttributes(), engine);
+        },
+        [](Cache::Entry&) {});
+    if (entry == nullptr) return std::nullopt;
+    auto pack = [&]() -> std::optional<OneDnnWeights> {
+      memory plain(floatMatrix(inner, columns), cache.engine(), handleOf(b));
+      memory packed(entry->description.weights_desc(), cache.engine());
+      dnnl::reorder(plain, packed).execute(cache.stream(), plain, packed);
+      cache.stream().wait();
+      return OneDnnWeights{std::move(packed), {}};
+    };
+    if (entry->needsWeights(b.bytes().data(), true) &&
+        !entry->prepareWeights(b, true, "linear f32", pack)) {
+      return std::nullopt;
+    }
+    std::vector<int64_t> shape = a.shape();
+    shape.back() = columns;
+    Result<Array> made = Array::allocate(ElementType::kFloat, std::move(shape));
+    if (!made) return std::nullopt;
+    Array out = std::move(*made);
+    const dnnl::engine& engine = cache.engine();
+    const dnnl::matmul& primitive = entry->primitive;
+    const memory weights = entry->weights->memory;
+    const memory bias_memory(bias_row, engine, handleOf(bias));
+    const memory::desc scratch = entry->description.scratchpad_desc();
+    const float* from = a.data<float>();
+    float* to = out.data<float>();
+    std::atomic<bool> failed = false;
+    // Each block on one thread: its own stream and scratch (streams are not thread-safe; the
+    // primitive is, given scratch of its own per call).
+    ops::parallelFor(ctx, static_cast<size_t>(rows / kBlockRows), 1, [&](size_t begin, size_t end) {
+      try {
+        OpenMpThreads one(1);
+        dnnl::stream stream(engine);
+        std::unordered_map<int, memory> arguments = {{DNNL_ARG_WEIGHTS, weights},
+                                                     {DNNL_ARG_BIAS, bias_memory}};
+        if (scratch.get_size() > 0) arguments.emplace(DNNL_ARG_SCRATCHPAD, memory(scratch, engine));
+        for (size_t block = begin; block < end; ++block) {
+          const size_t row = block * static_cast<size_t>(kBlockRows);
+          arguments.insert_or_assign(
+              DNNL_ARG_SRC,
+              memory(a_block, engine, const_cast<float*>(from) + row * static_cast<size_t>(inner)));
+          arguments.insert_or_assign(
+              DNNL_ARG_DST, memory(y_block, engine, to + row * static_cast<size_t>(columns)));
+          primitive.execute(stream, arguments);
+        }
+        stream.wait();
+      } catch (const dnnl::error&) {
+        failed = true;
+      }
+    });
+    if (failed) return std::nullopt;
+    return out;
+  } catch (const dnnl::error&) {
+    if (cache_ != nullptr) cache_->forget();
+    return std::nullopt;
+  }
+}
+
+}  // namespace onyx::eval_internal
