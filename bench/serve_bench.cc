@@ -318,7 +318,7 @@ int main(int argc, char** argv) {
 
   onyx::EvalOptions options;
   // One intra-op thread per run: the callers are the parallelism. Runs at once default to
-  // the cores, so that callers past them wait their turn rather than take slices of a core.
+  // the cores; callers past them queue for the Evaluator's runner threads.
   options.threads_per_run = 1;
   onyx::Evaluator evaluator(*model, options);
   auto loneRun = [&] {
@@ -339,11 +339,6 @@ int main(int argc, char** argv) {
     std::printf("SERVE|onyx|%s|%d|%d|%.2f|%.3f|%.3f|%.2f|%d\n", name.c_str(), callers, runs,
                 runs / row.seconds, percentile(row.latencies_ms, 0.5),
                 percentile(row.latencies_ms, 0.99), row.cpu_seconds / row.seconds, row.mismatches);
-    if (std::getenv("TAILS"))
-      std::printf("TAIL p90 %.3f p95 %.3f p98 %.3f p99.5 %.3f max %.3f\n",
-                  percentile(row.latencies_ms, 0.9), percentile(row.latencies_ms, 0.95),
-                  percentile(row.latencies_ms, 0.98), percentile(row.latencies_ms, 0.995),
-                  row.latencies_ms.back());
     std::fflush(stdout);
   }
   return 0;

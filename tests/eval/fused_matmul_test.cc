@@ -130,6 +130,21 @@ std::string fixedWeightsModel(int64_t rows, int64_t inner, int64_t columns,
       })";
 }
 
+// As exporters often write weights: a Constant node's output, fixed as an initializer is.
+std::string constantNodeWeightsModel(int64_t rows, int64_t inner, int64_t columns,
+                                     const std::vector<float>& b, const std::vector<float>& bias) {
+  std::string text = fixedWeightsModel(rows, inner, columns, b, bias);
+  // Moves `b` from the initializer list into a Constant node.
+  size_t start = text.find("<float[" + std::to_string(inner));
+  size_t end = text.find("}, float[", start);
+  std::string literal = text.substr(start + 1, end + 1 - start - 1);  // float[..] b = {...}
+  text.erase(start + 1, end + 3 - start - 1);
+  literal.replace(literal.find(" b = "), 5, " ");
+  text.replace(text.find("product = MatMul"), 0,
+               "b = Constant <value = " + literal + "> ()\n        ");
+  return text;
+}
+
 TEST(FusedMatMul, WideFixedWeightsRunPackedWithTheSameBitsOnAnyThreadCount) {
   constexpr int64_t kInner = 48, kColumns = 1024;
   // 128 rows: two blocks of 64, packed; 100 rows: on sgemm.
@@ -140,17 +155,21 @@ TEST(FusedMatMul, WideFixedWeightsRunPackedWithTheSameBitsOnAnyThreadCount) {
     for (std::vector<float>* fixed : {&b, &bias}) {
       for (float& value : *fixed) value = std::round(value * 64) / 64;
     }
-    Result<Model> model = parseText(fixedWeightsModel(rows, kInner, kColumns, b, bias));
-    ASSERT_TRUE(model) << model.status().toString();
-    std::vector<NamedValue> inputs = {
-        {"a", tensorOf<float>(ElementType::kFloat, {rows, kInner}, a)}};
-    testing::StepRecorder steps;
-    Result<std::vector<EvalValue>> out = evaluate(*model, inputs, {.observer = &steps});
-    ASSERT_TRUE(out) << out.status().toString();
-    EXPECT_EQ(steps.steps, std::vector<std::string>{"MatMul+Add"}) << rows << " rows";
-    expectNear(linear(a, b, bias, static_cast<size_t>(rows), kInner, kColumns), (*out)[0]);
-    EXPECT_EQ(testing::threadCountDifference(*model, inputs, 2), "") << rows << " rows";
-    EXPECT_EQ(testing::threadCountDifference(*model, inputs, 5), "") << rows << " rows";
+    for (bool constant_node : {false, true}) {
+      Result<Model> model =
+          parseText(constant_node ? constantNodeWeightsModel(rows, kInner, kColumns, b, bias)
+                                  : fixedWeightsModel(rows, kInner, kColumns, b, bias));
+      ASSERT_TRUE(model) << model.status().toString();
+      std::vector<NamedValue> inputs = {
+          {"a", tensorOf<float>(ElementType::kFloat, {rows, kInner}, a)}};
+      testing::StepRecorder steps;
+      Result<std::vector<EvalValue>> out = evaluate(*model, inputs, {.observer = &steps});
+      ASSERT_TRUE(out) << out.status().toString();
+      EXPECT_EQ(steps.steps, std::vector<std::string>{"MatMul+Add"}) << rows << " rows";
+      expectNear(linear(a, b, bias, static_cast<size_t>(rows), kInner, kColumns), (*out)[0]);
+      EXPECT_EQ(testing::threadCountDifference(*model, inputs, 2), "") << rows << " rows";
+      EXPECT_EQ(testing::threadCountDifference(*model, inputs, 5), "") << rows << " rows";
+    }
   }
 }
 

@@ -68,7 +68,6 @@ Executors::Outputs Executors::run(const RunOptions& limits, const RunBody& body)
     if (!queued_.empty()) queue_changed_.notify_one();
     return outputs;
   }
-  if (Status stopped = stoppedWhileQueued(limits, runs_at_once_); !stopped) return stopped;
   QueuedRun queued;
   queued.body = &body;
   queued_.push_back(&queued);

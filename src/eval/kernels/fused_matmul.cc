@@ -20,25 +20,21 @@ std::optional<Array> multiplyAddBias(const KernelContext& ctx, const Array& a, c
   for (size_t axis = 0; axis + 1 < bias.rank(); ++axis) {
     if (bias.dim(axis) != 1) return std::nullopt;
   }
-  std::optional<Array> made;
-  if (packed != nullptr) made = packed->run(ctx, a, b, bias);
-  if (!made) {
-    std::vector<int64_t> shape = a.shape();
-    shape.back() = n;
-    Result<Array> allocated = Array::allocate(ElementType::kFloat, shape);
-    if (!allocated) return std::nullopt;
-    made = std::move(*allocated);
+  std::vector<int64_t> shape = a.shape();
+  shape.back() = n;
+  Result<Array> made = Array::allocate(ElementType::kFloat, shape);
+  if (!made) return std::nullopt;
+  Array out = std::move(*made);
+  float* result = out.data<float>();
+  if (packed == nullptr || !packed->run(ctx, a, b, bias, out)) {
     size_t columns = static_cast<size_t>(n);
-    size_t rows = columns == 0 ? 0 : made->size() / columns;
-    float* result = made->data<float>();
+    size_t rows = columns == 0 ? 0 : out.size() / columns;
     const float* row = bias.data<float>();
     for (size_t i = 0; i < rows; ++i) std::copy_n(row, columns, result + i * columns);
     ops::multiplyFloat(ctx, false, false, rows, columns, static_cast<size_t>(k), 1.0f,
                        a.data<float>(), static_cast<size_t>(k), b.data<float>(), columns, 1.0f,
                        result, columns);
   }
-  Array out = std::move(*made);
-  float* result = out.data<float>();
   if (relu) {
     // As the Relu kernel: NaN and -0 pass through.
     ops::parallelFor(ctx, out.size(), size_t{1} << 16, [&](size_t begin, size_t end) {

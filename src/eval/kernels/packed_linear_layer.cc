@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <unordered_map>
-#include <vector>
 
 #include "eval/kernels/onednn_primitive_cache.h"
 #include "eval/kernels/onednn_support.h"
@@ -36,19 +35,11 @@ struct PackedLinearLayer::Cache : OneDnnPrimitiveCache<PrimitiveKey, dnnl::matmu
 PackedLinearLayer::PackedLinearLayer() = default;
 PackedLinearLayer::~PackedLinearLayer() = default;
 
-std::optional<Array> PackedLinearLayer::run(const KernelContext& ctx, const Array& a,
-                                            const Array& b, const Array& bias) {
-  if (a.type() != ElementType::kFloat || b.type() != ElementType::kFloat ||
-      bias.type() != ElementType::kFloat || a.rank() < 2 || b.rank() != 2) {
-    return std::nullopt;
-  }
+bool PackedLinearLayer::run(const KernelContext& ctx, const Array& a, const Array& b,
+                            const Array& bias, Array& out) {
   const int64_t inner = b.dim(0), columns = b.dim(1);
-  if (inner == 0 || a.shape().back() != inner || columns < kWideColumns ||
-      static_cast<int64_t>(bias.size()) != columns) {
-    return std::nullopt;
-  }
-  const int64_t rows = static_cast<int64_t>(a.size()) / inner;
-  if (rows == 0 || rows % kBlockRows != 0) return std::nullopt;
+  const int64_t rows = inner == 0 ? 0 : static_cast<int64_t>(a.size()) / inner;
+  if (columns < kWideColumns || rows == 0 || rows % kBlockRows != 0) return false;
   try {
     // Made for one thread, as each block runs (oneDNN fixes a primitive's threads when it
     // makes it).
@@ -66,7 +57,7 @@ std::optional<Array> PackedLinearLayer::run(const KernelContext& ctx, const Arra
               keptPrimitiveAttributes(), engine);
         },
         [](Cache::Entry&) {});
-    if (entry == nullptr) return std::nullopt;
+    if (entry == nullptr) return false;
     auto pack = [&]() -> std::optional<OneDnnWeights> {
       memory plain(floatMatrix(inner, columns), cache.engine(), handleOf(b));
       memory packed(entry->description.weights_desc(), cache.engine());
@@ -76,13 +67,8 @@ std::optional<Array> PackedLinearLayer::run(const KernelContext& ctx, const Arra
     };
     if (entry->needsWeights(b.bytes().data(), true) &&
         !entry->prepareWeights(b, true, "linear f32", pack)) {
-      return std::nullopt;
+      return false;
     }
-    std::vector<int64_t> shape = a.shape();
-    shape.back() = columns;
-    Result<Array> made = Array::allocate(ElementType::kFloat, std::move(shape));
-    if (!made) return std::nullopt;
-    Array out = std::move(*made);
     const dnnl::engine& engine = cache.engine();
     const dnnl::matmul& primitive = entry->primitive;
     const memory weights = entry->weights->memory;
@@ -114,11 +100,10 @@ std::optional<Array> PackedLinearLayer::run(const KernelContext& ctx, const Arra
         failed = true;
       }
     });
-    if (failed) return std::nullopt;
-    return out;
+    return !failed;
   } catch (const dnnl::error&) {
     if (cache_ != nullptr) cache_->forget();
-    return std::nullopt;
+    return false;
   }
 }
 

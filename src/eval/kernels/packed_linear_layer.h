@@ -10,7 +10,6 @@
 #pragma once
 
 #include <memory>
-#include <optional>
 
 #include "onyx/core/array.h"
 #include "onyx/ops/kernel_context.h"
@@ -29,11 +28,12 @@ class PackedLinearLayer {
   PackedLinearLayer(const PackedLinearLayer&) = delete;
   PackedLinearLayer& operator=(const PackedLinearLayer&) = delete;
 
-  /// a * b + bias: a float (..., M, K) whose rows (the elements over K) are a multiple of
-  /// kBlockRows, b float (K, N) fixed for the model's life with N at least kWideColumns, bias
-  /// N floats. nullopt for other shapes or when oneDNN cannot (the caller then runs sgemm).
-  std::optional<Array> run(const KernelContext& ctx, const Array& a, const Array& b,
-                           const Array& bias);
+  /// Writes a * b + bias into `out` (a's shape, N last) and returns true, for a float
+  /// (..., M, K) whose rows (the elements over K) are a multiple of kBlockRows, b float (K, N)
+  /// fixed for the model's life with N at least kWideColumns, and N bias floats, all as
+  /// multiplyAddBias checked them. False for other shapes or when oneDNN cannot; `out` may
+  /// then hold part of the product (the caller runs sgemm over it).
+  bool run(const KernelContext& ctx, const Array& a, const Array& b, const Array& bias, Array& out);
 
  private:
   struct Cache;
