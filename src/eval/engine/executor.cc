@@ -109,6 +109,12 @@ Status Executor::runNode(const BoundNode& bound, Frame& frame, bool* declined) {
     const Operand& operand = bound.inputs[i];
     if (operand.from == Operand::From::kAbsent) continue;
     ctx.inputs_[i] = frame.read(operand);
+    if (ctx.inputs_[i] == nullptr && operand.from == Operand::From::kConstant) {
+      // A constant only steps reading its bytes were to read (Operand::value): converted now.
+      Result<const EvalValue*> constant = plans_.constant(*operand.value);
+      if (!constant) return constant.status();
+      ctx.inputs_[i] = *constant;
+    }
     if (ctx.inputs_[i] == nullptr) {
       return Status(ErrorCode::kInvalidArgument,
                     quoted(bound.node->input(i)->name()) + " has no value");

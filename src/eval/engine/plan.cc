@@ -110,6 +110,7 @@ class Compiler final : public FusionGraph {
   void planRepeats();
   void planSteps();
   void planDeferred();
+  Status resolveConstants();
   void planNarrow();
   void planDrops();
 
@@ -149,9 +150,8 @@ Result<Operand> Compiler::operand(const Value* value) {
   if (found.from != Operand::From::kAbsent) return found;
   if (value->initializer() != nullptr ||
       constantTensor(value, context_.initializerInputs()) != nullptr) {
-    Result<const EvalValue*> constant = context_.constant(*value);
-    if (!constant) return constant.status();
-    return Operand{.from = Operand::From::kConstant, .constant = *constant};
+    // Converted by resolveConstants, once the steps that read it are known.
+    return Operand{.from = Operand::From::kConstant, .value = value};
   }
   return Status(ErrorCode::kInvalidArgument, quoted(value->name()) + " has no value");
 }
@@ -267,6 +267,7 @@ Status Compiler::compile(std::span<const Value* const> inputs,
   planRepeats();
   planSteps();
   planDeferred();
+  ONYX_RETURN_IF_ERROR(resolveConstants());
   planDrops();
   planNarrow();
   if (context_.fusions()) {
@@ -369,7 +370,7 @@ void Compiler::planDeferred() {
   for (size_t s = 0; s < plan_.steps.size(); ++s) {
     PlanStep& step = plan_.steps[s];
     const BoundNode& bound = plan_.nodes[step.members.front()];
-    if (step.fused != nullptr || bound.repeats || bound.node->outputCount() == 0) continue;
+    if (step.fused != nullptr || bound.node->outputCount() == 0) continue;
     // Every reader of every output a fused step that reads around it, and reads this node's
     // inputs itself, so that they live until a decline asks for the node.
     bool deferred = true;
@@ -394,6 +395,56 @@ void Compiler::planDeferred() {
       if (slot >= 0) plan_.deferred_steps.emplace(static_cast<uint32_t>(slot), s);
     }
   }
+}
+
+Status Compiler::resolveConstants() {
+  // A constant stays unconverted when every step that may read its array never does: each
+  // fused step that reads it reads the tensor's bytes itself, and each node that reads it
+  // runs only inside such a group or deferred behind one (it then converts the constant if
+  // a group declines).
+  std::unordered_map<const Value*, bool> unread;  // constant -> no array read of it planned
+  auto note = [&](const Operand& operand, bool read_as_array) {
+    if (operand.from != Operand::From::kConstant) return;
+    auto [at, added] = unread.try_emplace(operand.value, true);
+    at->second = at->second && !read_as_array;
+  };
+  for (const PlanStep& step : plan_.steps) {
+    for (size_t member : step.members) {
+      const BoundNode& bound = plan_.nodes[member];
+      for (size_t i = 0; i < bound.inputs.size(); ++i) {
+        const Operand& operand = bound.inputs[i];
+        bool read_as_array =
+            step.fused != nullptr ? !step.fused->readsBytes(operand.value) : !step.deferred;
+        note(operand, read_as_array);
+      }
+    }
+  }
+  // A deferred node's constants read by a group as an array (FusionMatch::reads).
+  for (const PlanStep& step : plan_.steps) {
+    if (step.fused == nullptr) continue;
+    for (const Value* value : step.reads) {
+      auto found = unread.find(value);
+      if (found != unread.end() && !step.fused->readsBytes(value)) found->second = false;
+    }
+  }
+  for (BoundNode& bound : plan_.nodes) {
+    for (Operand& operand : bound.inputs) {
+      if (operand.from != Operand::From::kConstant || unread.at(operand.value)) continue;
+      Result<const EvalValue*> constant = context_.constant(*operand.value);
+      if (!constant) {
+        return std::move(constant).takeStatus().within(
+            pathSegment("node", bound.index, bound.node->nameOrEmpty()));
+      }
+      operand.constant = *constant;
+    }
+  }
+  for (Operand& operand : plan_.outputs) {
+    if (operand.from != Operand::From::kConstant) continue;
+    Result<const EvalValue*> constant = context_.constant(*operand.value);
+    if (!constant) return constant.status();
+    operand.constant = *constant;
+  }
+  return Status::ok();
 }
 
 void Compiler::planNarrow() {

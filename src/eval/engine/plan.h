@@ -42,11 +42,17 @@ struct Operand {
   enum class From : uint8_t {
     kAbsent,    // an omitted optional input
     kSlot,      // a slot of the frame `depth` frames out (0: this graph's)
-    kConstant,  // an initializer, converted once (`constant`)
+    kConstant,  // an initializer or a Constant node's tensor (`value`), converted once
   };
   From from = From::kAbsent;
   uint32_t depth = 0;
   uint32_t slot = 0;
+  /// kConstant: the value, and its array once converted. Compiling converts every constant a
+  /// node alone or a fused step may read as an array; one that only fused steps reading the
+  /// tensor's bytes themselves read (FusedStep::readsBytes: int4 weights, which an array
+  /// would hold one byte per element) stays null, converted only if a node that reads it
+  /// runs after all (PlanContext::constant, at run time).
+  const Value* value = nullptr;
   const EvalValue* constant = nullptr;
 };
 

@@ -69,6 +69,13 @@ class FusedStep {
     (void)value;
     return false;
   }
+  /// Whether the step reads `value`, a constant, from the model's tensor itself (its bytes as
+  /// the file holds them) and never asks the run for its array: the plan then leaves it
+  /// unconverted while nothing else reads it (Operand::value).
+  virtual bool readsBytes(const Value* value) const {
+    (void)value;
+    return false;
+  }
   /// The plan's decision that it writes its output channels-last.
   void setWritesChannelsLast(bool writes) { writes_channels_last_ = writes; }
   bool writesChannelsLast() const { return writes_channels_last_; }

@@ -9,6 +9,7 @@
 namespace onyx::eval_internal {
 
 extern const FusionPattern& qdqAddPattern();
+extern const FusionPattern& dequantizedWeightsMatMulPattern();
 extern const FusionPattern& linearLayerPattern();
 extern const FusionPattern& squeezeExcitationPattern();
 std::unique_ptr<ProvidedKernel> onyxHalvesAsFloats(const Node& node, const OpSchema& schema,
@@ -29,6 +30,7 @@ class OnyxProvider final : public Provider {
   std::span<const FusionPattern* const> fusions() const override {
     static const FusionPattern* const kFusions[] = {
         &qdqAddPattern(),
+        &dequantizedWeightsMatMulPattern(),
         &linearLayerPattern(),
         &squeezeExcitationPattern(),
     };

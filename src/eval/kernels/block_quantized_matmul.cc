@@ -1,0 +1,437 @@
+#include "eval/kernels/block_quantized_matmul.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "ops/kernels.h"
+#include "ops/matrix_multiply.h"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define ONYX_BLOCK_QUANTIZED_X86 1
+#endif
+
+namespace onyx::eval_internal {
+
+namespace {
+
+// The codes are read unsigned: a two's complement code with its top bit flipped is the code
+// plus 2^(bits - 1), so a signed code's zero point moves up by that much. Widening is then the
+// same for both: the code u as a float, less the zero point's place c = zero + offset, which
+// is q - zero exactly (small integers).
+float codeOffset(const BlockQuantizedWeights& b) {
+  return b.signed_codes ? static_cast<float>(1 << (b.bits - 1)) : 0.0f;
+}
+
+uint32_t unsignedCode(const BlockQuantizedWeights& b, size_t k, size_t n) {
+  const size_t i = k * b.columns + n;
+  uint32_t code = b.bits == 4 ? (b.codes[i >> 1] >> ((i & 1) * 4)) & 0xFu : b.codes[i];
+  return b.signed_codes ? code ^ (1u << (b.bits - 1)) : code;
+}
+
+float zeroPlace(const BlockQuantizedWeights& b, size_t block, size_t n, float offset) {
+  return (b.zeros != nullptr ? b.zeros[block * b.columns + n] : 0.0f) + offset;
+}
+
+size_t blockCount(const BlockQuantizedWeights& b) { return (b.depth + b.block - 1) / b.block; }
+
+// ---- portable ------------------------------------------------------------------------------
+
+// Columns [n0, n1) of every row, sums per block then scaled, as the vector kernels compute.
+void fewRowsPortable(const float* a, size_t rows, const BlockQuantizedWeights& b, size_t n0,
+                     size_t n1, float* c) {
+  constexpr size_t kWidth = 64;
+  const float offset = codeOffset(b);
+  const size_t blocks = blockCount(b);
+  std::array<float, kWidth> part{};
+  for (size_t r = 0; r < rows; ++r) {
+    const float* row = a + r * b.depth;
+    float* out = c + r * b.columns;
+    for (size_t first = n0; first < n1; first += kWidth) {
+      const size_t width = std::min(kWidth, n1 - first);
+      std::fill(out + first, out + first + width, 0.0f);
+      for (size_t block = 0; block < blocks; ++block) {
+        std::fill(part.begin(), part.begin() + width, 0.0f);
+        const size_t k1 = std::min(b.depth, (block + 1) * b.block);
+        for (size_t k = block * b.block; k < k1; ++k) {
+          for (size_t j = 0; j < width; ++j) {
+            const float w = static_cast<float>(unsignedCode(b, k, first + j)) -
+                            zeroPlace(b, block, first + j, offset);
+            part[j] += row[k] * w;
+          }
+        }
+        const float* scale = b.scales + block * b.columns + first;
+        for (size_t j = 0; j < width; ++j) out[first + j] += part[j] * scale[j];
+      }
+    }
+  }
+}
+
+// Rows [k0, k1) and columns [n0, n1) of the weights as DequantizeLinear gives them, into `out`
+// (row stride n1 - n0).
+void dequantizePortable(const BlockQuantizedWeights& b, size_t k0, size_t k1, size_t n0, size_t n1,
+                        float* out) {
+  const float offset = codeOffset(b);
+  const size_t width = n1 - n0;
+  for (size_t k = k0; k < k1; ++k) {
+    const size_t block = k / b.block;
+    const float* scale = b.scales + block * b.columns;
+    float* to = out + (k - k0) * width;
+    for (size_t n = n0; n < n1; ++n) {
+      to[n - n0] =
+          (static_cast<float>(unsignedCode(b, k, n)) - zeroPlace(b, block, n, offset)) * scale[n];
+    }
+  }
+}
+
+#ifdef ONYX_BLOCK_QUANTIZED_X86
+
+// The float 2^23 + u has the bits 0x4B000000 | u for a code u below 2^23: or-ing the widened
+// codes into it and taking away 2^23 + c gives u - c with no conversion instruction.
+constexpr int32_t kMagicBits = 0x4B000000;
+constexpr float kMagic = 8388608.0f;
+
+#define ONYX_AVX512_TARGET __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl")))
+#define ONYX_AVX2_TARGET __attribute__((target("avx2,fma")))
+
+// Sixteen unsigned codes from row k, columns n.. n + 15 (n even), as bytes in order.
+ONYX_AVX512_TARGET inline __m128i sixteenCodes(const BlockQuantizedWeights& b, size_t k, size_t n) {
+  const size_t i = k * b.columns + n;
+  if (b.bits == 8) {
+    __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.codes + i));
+    return b.signed_codes ? _mm_xor_si128(bytes, _mm_set1_epi8(static_cast<char>(0x80))) : bytes;
+  }
+  __m128i packed = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b.codes + i / 2));
+  if (b.signed_codes) packed = _mm_xor_si128(packed, _mm_set1_epi8(static_cast<char>(0x88)));
+  const __m128i low = _mm_and_si128(packed, _mm_set1_epi8(0x0F));
+  const __m128i high = _mm_and_si128(_mm_srli_epi16(packed, 4), _mm_set1_epi8(0x0F));
+  return _mm_unpacklo_epi8(low, high);
+}
+
+// Thirty-two unsigned codes from row k, columns n.. n + 31 (n even): two sets of sixteen.
+ONYX_AVX512_TARGET inline void thirtyTwoCodes(const BlockQuantizedWeights& b, size_t k, size_t n,
+                                              __m128i& first, __m128i& second) {
+  const size_t i = k * b.columns + n;
+  if (b.bits == 8) {
+    first = sixteenCodes(b, k, n);
+    second = sixteenCodes(b, k, n + 16);
+    return;
+  }
+  __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.codes + i / 2));
+  if (b.signed_codes) packed = _mm_xor_si128(packed, _mm_set1_epi8(static_cast<char>(0x88)));
+  const __m128i low = _mm_and_si128(packed, _mm_set1_epi8(0x0F));
+  const __m128i high = _mm_and_si128(_mm_srli_epi16(packed, 4), _mm_set1_epi8(0x0F));
+  first = _mm_unpacklo_epi8(low, high);
+  second = _mm_unpackhi_epi8(low, high);
+}
+
+// (The masked form: GCC 12 takes the plain one's undefined start for an uninitialised read.)
+ONYX_AVX512_TARGET inline __m512 widenAvx512(__m128i codes, __m512 place) {
+  const __m512i ints =
+      _mm512_or_si512(_mm512_maskz_cvtepu8_epi32(0xFFFF, codes), _mm512_set1_epi32(kMagicBits));
+  return _mm512_sub_ps(_mm512_castsi512_ps(ints), place);
+}
+
+// kGroups x 16 columns from n of kRows rows: per block, the sums of a * (u - c) in registers,
+// then scaled into c (zeroed first).
+template <size_t kRows, size_t kGroups>
+ONYX_AVX512_TARGET void fewRowsChunkAvx512(const float* a, const BlockQuantizedWeights& b, size_t n,
+                                           float* c) {
+  static_assert(kGroups % 2 == 0 || kGroups == 1);
+  const size_t blocks = blockCount(b);
+  const __m512 uniform_place = _mm512_set1_ps(kMagic + codeOffset(b));
+  for (size_t r = 0; r < kRows; ++r) {
+    for (size_t g = 0; g < kGroups; ++g)
+      _mm512_storeu_ps(c + r * b.columns + n + 16 * g, _mm512_setzero_ps());
+  }
+  for (size_t block = 0; block < blocks; ++block) {
+    __m512 place[kGroups];
+    for (size_t g = 0; g < kGroups; ++g) {
+      place[g] = b.zeros == nullptr
+                     ? uniform_place
+                     : _mm512_add_ps(_mm512_loadu_ps(b.zeros + block * b.columns + n + 16 * g),
+                                     uniform_place);
+    }
+    __m512 part[kRows][kGroups];
+    for (size_t r = 0; r < kRows; ++r) {
+      for (size_t g = 0; g < kGroups; ++g) part[r][g] = _mm512_setzero_ps();
+    }
+    const size_t k1 = std::min(b.depth, (block + 1) * b.block);
+    for (size_t k = block * b.block; k < k1; ++k) {
+      __m512 w[kGroups];
+      if constexpr (kGroups == 1) {
+        w[0] = widenAvx512(sixteenCodes(b, k, n), place[0]);
+      } else {
+        for (size_t g = 0; g < kGroups; g += 2) {
+          __m128i first, second;
+          thirtyTwoCodes(b, k, n + 16 * g, first, second);
+          w[g] = widenAvx512(first, place[g]);
+          w[g + 1] = widenAvx512(second, place[g + 1]);
+        }
+      }
+      for (size_t r = 0; r < kRows; ++r) {
+        const __m512 value = _mm512_set1_ps(a[r * b.depth + k]);
+        for (size_t g = 0; g < kGroups; ++g) part[r][g] = _mm512_fmadd_ps(value, w[g], part[r][g]);
+      }
+    }
+    for (size_t g = 0; g < kGroups; ++g) {
+      const __m512 scale = _mm512_loadu_ps(b.scales + block * b.columns + n + 16 * g);
+      for (size_t r = 0; r < kRows; ++r) {
+        float* to = c + r * b.columns + n + 16 * g;
+        _mm512_storeu_ps(to, _mm512_fmadd_ps(part[r][g], scale, _mm512_loadu_ps(to)));
+      }
+    }
+  }
+}
+
+template <size_t kGroups>
+ONYX_AVX512_TARGET void fewRowsColumnsAvx512(const float* a, size_t rows,
+                                             const BlockQuantizedWeights& b, size_t n, float* c) {
+  size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    fewRowsChunkAvx512<2, kGroups>(a + r * b.depth, b, n, c + r * b.columns);
+  }
+  if (r < rows) fewRowsChunkAvx512<1, kGroups>(a + r * b.depth, b, n, c + r * b.columns);
+}
+
+ONYX_AVX512_TARGET void fewRowsAvx512(const float* a, size_t rows, const BlockQuantizedWeights& b,
+                                      size_t n0, size_t n1, float* c) {
+  size_t n = n0;
+  for (; n + 128 <= n1; n += 128) fewRowsColumnsAvx512<8>(a, rows, b, n, c);
+  for (; n + 16 <= n1; n += 16) fewRowsColumnsAvx512<1>(a, rows, b, n, c);
+  if (n < n1) fewRowsPortable(a, rows, b, n, n1, c);
+}
+
+ONYX_AVX512_TARGET void dequantizeAvx512(const BlockQuantizedWeights& b, size_t k0, size_t k1,
+                                         size_t n0, size_t n1, float* out) {
+  const size_t width = n1 - n0;
+  const size_t whole = n0 + (width / 16) * 16;
+  const __m512 uniform_place = _mm512_set1_ps(kMagic + codeOffset(b));
+  for (size_t k = k0; k < k1; ++k) {
+    const size_t block = k / b.block;
+    float* to = out + (k - k0) * width;
+    for (size_t n = n0; n < whole; n += 16) {
+      const __m512 place =
+          b.zeros == nullptr
+              ? uniform_place
+              : _mm512_add_ps(_mm512_loadu_ps(b.zeros + block * b.columns + n), uniform_place);
+      const __m512 w = widenAvx512(sixteenCodes(b, k, n), place);
+      _mm512_storeu_ps(to + (n - n0),
+                       _mm512_mul_ps(w, _mm512_loadu_ps(b.scales + block * b.columns + n)));
+    }
+  }
+  if (whole < n1) {
+    // The last columns, row by row, where the tile's rows lie in `out`.
+    std::vector<float> rest((k1 - k0) * (n1 - whole));
+    dequantizePortable(b, k0, k1, whole, n1, rest.data());
+    for (size_t k = k0; k < k1; ++k) {
+      std::copy_n(rest.data() + (k - k0) * (n1 - whole), n1 - whole,
+                  out + (k - k0) * width + (whole - n0));
+    }
+  }
+}
+
+// ---- AVX2 ------------------------------------------------------------------------------------
+
+// Eight unsigned codes from row k, columns n.. n + 7 (n even), widened to u - c.
+ONYX_AVX2_TARGET inline __m256 widenEightAvx2(const BlockQuantizedWeights& b, size_t k, size_t n,
+                                              __m256 place) {
+  const size_t i = k * b.columns + n;
+  __m128i bytes;
+  if (b.bits == 8) {
+    bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b.codes + i));
+    if (b.signed_codes) bytes = _mm_xor_si128(bytes, _mm_set1_epi8(static_cast<char>(0x80)));
+  } else {
+    uint32_t four;
+    __builtin_memcpy(&four, b.codes + i / 2, 4);
+    __m128i packed = _mm_cvtsi32_si128(static_cast<int>(four));
+    if (b.signed_codes) packed = _mm_xor_si128(packed, _mm_set1_epi8(static_cast<char>(0x88)));
+    const __m128i low = _mm_and_si128(packed, _mm_set1_epi8(0x0F));
+    const __m128i high = _mm_and_si128(_mm_srli_epi16(packed, 4), _mm_set1_epi8(0x0F));
+    bytes = _mm_unpacklo_epi8(low, high);
+  }
+  const __m256i ints = _mm256_or_si256(_mm256_cvtepu8_epi32(bytes), _mm256_set1_epi32(kMagicBits));
+  return _mm256_sub_ps(_mm256_castsi256_ps(ints), place);
+}
+
+// Thirty-two codes from row k, columns n.. n + 31 (n even), widened into four sets of eight.
+ONYX_AVX2_TARGET inline void widenThirtyTwoAvx2(const BlockQuantizedWeights& b, size_t k, size_t n,
+                                                const __m256* place, __m256* w) {
+  if (b.bits == 8) {
+    for (size_t g = 0; g < 4; ++g) w[g] = widenEightAvx2(b, k, n + 8 * g, place[g]);
+    return;
+  }
+  const size_t i = k * b.columns + n;
+  __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.codes + i / 2));
+  if (b.signed_codes) packed = _mm_xor_si128(packed, _mm_set1_epi8(static_cast<char>(0x88)));
+  const __m128i low = _mm_and_si128(packed, _mm_set1_epi8(0x0F));
+  const __m128i high = _mm_and_si128(_mm_srli_epi16(packed, 4), _mm_set1_epi8(0x0F));
+  const __m128i halves[2] = {_mm_unpacklo_epi8(low, high), _mm_unpackhi_epi8(low, high)};
+  const __m256i magic = _mm256_set1_epi32(kMagicBits);
+  for (size_t h = 0; h < 2; ++h) {
+    const __m256i first = _mm256_or_si256(_mm256_cvtepu8_epi32(halves[h]), magic);
+    const __m256i second =
+        _mm256_or_si256(_mm256_cvtepu8_epi32(_mm_srli_si128(halves[h], 8)), magic);
+    w[2 * h] = _mm256_sub_ps(_mm256_castsi256_ps(first), place[2 * h]);
+    w[2 * h + 1] = _mm256_sub_ps(_mm256_castsi256_ps(second), place[2 * h + 1]);
+  }
+}
+
+template <size_t kRows, size_t kGroups>
+ONYX_AVX2_TARGET void fewRowsChunkAvx2(const float* a, const BlockQuantizedWeights& b, size_t n,
+                                       float* c) {
+  static_assert(kGroups == 4 || kGroups == 1);
+  const size_t blocks = blockCount(b);
+  const __m256 uniform_place = _mm256_set1_ps(kMagic + codeOffset(b));
+  for (size_t r = 0; r < kRows; ++r) {
+    for (size_t g = 0; g < kGroups; ++g)
+      _mm256_storeu_ps(c + r * b.columns + n + 8 * g, _mm256_setzero_ps());
+  }
+  for (size_t block = 0; block < blocks; ++block) {
+    __m256 place[kGroups];
+    for (size_t g = 0; g < kGroups; ++g) {
+      place[g] = b.zeros == nullptr
+                     ? uniform_place
+                     : _mm256_add_ps(_mm256_loadu_ps(b.zeros + block * b.columns + n + 8 * g),
+                                     uniform_place);
+    }
+    __m256 part[kRows][kGroups];
+    for (size_t r = 0; r < kRows; ++r) {
+      for (size_t g = 0; g < kGroups; ++g) part[r][g] = _mm256_setzero_ps();
+    }
+    const size_t k1 = std::min(b.depth, (block + 1) * b.block);
+    for (size_t k = block * b.block; k < k1; ++k) {
+      __m256 w[kGroups];
+      if constexpr (kGroups == 1) {
+        w[0] = widenEightAvx2(b, k, n, place[0]);
+      } else {
+        widenThirtyTwoAvx2(b, k, n, place, w);
+      }
+      for (size_t r = 0; r < kRows; ++r) {
+        const __m256 value = _mm256_set1_ps(a[r * b.depth + k]);
+        for (size_t g = 0; g < kGroups; ++g) part[r][g] = _mm256_fmadd_ps(value, w[g], part[r][g]);
+      }
+    }
+    for (size_t g = 0; g < kGroups; ++g) {
+      const __m256 scale = _mm256_loadu_ps(b.scales + block * b.columns + n + 8 * g);
+      for (size_t r = 0; r < kRows; ++r) {
+        float* to = c + r * b.columns + n + 8 * g;
+        _mm256_storeu_ps(to, _mm256_fmadd_ps(part[r][g], scale, _mm256_loadu_ps(to)));
+      }
+    }
+  }
+}
+
+template <size_t kGroups>
+ONYX_AVX2_TARGET void fewRowsColumnsAvx2(const float* a, size_t rows,
+                                         const BlockQuantizedWeights& b, size_t n, float* c) {
+  size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    fewRowsChunkAvx2<2, kGroups>(a + r * b.depth, b, n, c + r * b.columns);
+  }
+  if (r < rows) fewRowsChunkAvx2<1, kGroups>(a + r * b.depth, b, n, c + r * b.columns);
+}
+
+ONYX_AVX2_TARGET void fewRowsAvx2(const float* a, size_t rows, const BlockQuantizedWeights& b,
+                                  size_t n0, size_t n1, float* c) {
+  size_t n = n0;
+  for (; n + 32 <= n1; n += 32) fewRowsColumnsAvx2<4>(a, rows, b, n, c);
+  for (; n + 8 <= n1; n += 8) fewRowsColumnsAvx2<1>(a, rows, b, n, c);
+  if (n < n1) fewRowsPortable(a, rows, b, n, n1, c);
+}
+
+ONYX_AVX2_TARGET void dequantizeAvx2(const BlockQuantizedWeights& b, size_t k0, size_t k1,
+                                     size_t n0, size_t n1, float* out) {
+  const size_t width = n1 - n0;
+  const size_t whole = n0 + (width / 8) * 8;
+  const __m256 uniform_place = _mm256_set1_ps(kMagic + codeOffset(b));
+  for (size_t k = k0; k < k1; ++k) {
+    const size_t block = k / b.block;
+    float* to = out + (k - k0) * width;
+    for (size_t n = n0; n < whole; n += 8) {
+      const __m256 place =
+          b.zeros == nullptr
+              ? uniform_place
+              : _mm256_add_ps(_mm256_loadu_ps(b.zeros + block * b.columns + n), uniform_place);
+      const __m256 w = widenEightAvx2(b, k, n, place);
+      _mm256_storeu_ps(to + (n - n0),
+                       _mm256_mul_ps(w, _mm256_loadu_ps(b.scales + block * b.columns + n)));
+    }
+  }
+  if (whole < n1) {
+    std::vector<float> rest((k1 - k0) * (n1 - whole));
+    dequantizePortable(b, k0, k1, whole, n1, rest.data());
+    for (size_t k = k0; k < k1; ++k) {
+      std::copy_n(rest.data() + (k - k0) * (n1 - whole), n1 - whole,
+                  out + (k - k0) * width + (whole - n0));
+    }
+  }
+}
+
+#endif  // ONYX_BLOCK_QUANTIZED_X86
+
+using FewRows = void (*)(const float* a, size_t rows, const BlockQuantizedWeights& b, size_t n0,
+                         size_t n1, float* c);
+using Dequantize = void (*)(const BlockQuantizedWeights& b, size_t k0, size_t k1, size_t n0,
+                            size_t n1, float* out);
+
+// One tier's kernels, and the columns each thread's chunk holds (a multiple of its vectors).
+struct Path {
+  FewRows few_rows;
+  Dequantize dequantize;
+  size_t chunk;
+};
+
+Path pathFor(CpuTier tier, const BlockQuantizedWeights& b) {
+  // Packed codes of an odd column count start rows mid-byte: the vector loads need even ones.
+  const bool aligned_rows = b.bits == 8 || b.columns % 2 == 0;
+#ifdef ONYX_BLOCK_QUANTIZED_X86
+  if (aligned_rows && tier >= CpuTier::kAvx512) return {fewRowsAvx512, dequantizeAvx512, 128};
+  if (aligned_rows && tier >= CpuTier::kAvx2) return {fewRowsAvx2, dequantizeAvx2, 32};
+#else
+  (void)tier;
+  (void)aligned_rows;
+#endif
+  return {fewRowsPortable, dequantizePortable, 32};
+}
+
+// Tiles of the many-rows way: this many columns, dequantized this many rows at a time.
+constexpr size_t kTileColumns = 128;
+constexpr size_t kTileDepth = 256;
+
+}  // namespace
+
+void blockQuantizedProduct(const KernelContext& ctx, const float* a, size_t rows,
+                           const BlockQuantizedWeights& b, float* c) {
+  if (rows == 0 || b.columns == 0) return;
+  if (b.depth == 0) {
+    std::fill(c, c + rows * b.columns, 0.0f);
+    return;
+  }
+  const Path path = pathFor(ctx.cpuTier(), b);
+  if (rows <= kBlockQuantizedFewRows) {
+    const size_t chunks = (b.columns + path.chunk - 1) / path.chunk;
+    ops::parallelFor(ctx, chunks, 1, [&](size_t first, size_t last) {
+      path.few_rows(a, rows, b, first * path.chunk, std::min(b.columns, last * path.chunk), c);
+    });
+    return;
+  }
+  const size_t tiles = (b.columns + kTileColumns - 1) / kTileColumns;
+  ops::parallelFor(ctx, tiles, 1, [&](size_t first, size_t last) {
+    std::vector<float> tile(kTileDepth * kTileColumns);
+    for (size_t t = first; t < last; ++t) {
+      const size_t n0 = t * kTileColumns;
+      const size_t n1 = std::min(b.columns, n0 + kTileColumns);
+      for (size_t k0 = 0; k0 < b.depth; k0 += kTileDepth) {
+        const size_t k1 = std::min(b.depth, k0 + kTileDepth);
+        path.dequantize(b, k0, k1, n0, n1, tile.data());
+        ops::multiplyFloatOnThisThread(ctx, false, false, rows, n1 - n0, k1 - k0, 1.0f, a + k0,
+                                       b.depth, tile.data(), n1 - n0, k0 == 0 ? 0.0f : 1.0f, c + n0,
+                                       b.columns);
+      }
+    }
+  });
+}
+
+}  // namespace onyx::eval_internal
