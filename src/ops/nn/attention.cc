@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -12,6 +13,7 @@
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
 #include "ops/lib/real_kernels.h"
+#include "ops/matrix_multiply.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
 
@@ -555,6 +557,172 @@ Array presentOf(const Array* past, const Array& current, const HeadLayout& layou
   return out;
 }
 
+// What runAttention has checked and worked out, for the float path.
+struct AttentionCall {
+  const Array* q;
+  const Array* k;
+  const Array* v;
+  const Array* past_key;
+  const Array* past_value;
+  HeadLayout ql, kl, vl;
+  size_t batch, past_length;
+  const std::vector<int64_t>& nonpad_lengths;  // per batch, or empty
+  const std::vector<double>& mask_values;      // the mask as a bias, or empty
+  const std::vector<size_t>& mask_strides;
+  size_t mask_length;
+  double scale, softcap;
+  bool causal;
+  int64_t left, right;  // windows, -1: none
+};
+
+// The cache of K or V as (batch, kv heads, past + new, head size): the past's rows, then the
+// new ones in head order. The present output, and what the products read when there is a past.
+Array floatPresent(const Array* past, const Array& current, const HeadLayout& layout, size_t batch,
+                   size_t past_length) {
+  const size_t total = past_length + layout.sequence;
+  const size_t d = layout.head_size;
+  Array out(ElementType::kFloat, {static_cast<int64_t>(batch), static_cast<int64_t>(layout.heads),
+                                  static_cast<int64_t>(total), static_cast<int64_t>(d)});
+  const bool three_d = current.rank() == 3;
+  const float* from = current.data<float>();
+  float* to = out.data<float>();
+  for (size_t b = 0; b < batch; ++b) {
+    for (size_t h = 0; h < layout.heads; ++h) {
+      float* head = to + (b * layout.heads + h) * total * d;
+      if (past_length > 0) {
+        std::copy_n(past->data<float>() + (b * layout.heads + h) * past_length * d, past_length * d,
+                    head);
+      }
+      for (size_t s = 0; s < layout.sequence; ++s) {
+        const size_t at = three_d ? ((b * layout.sequence + s) * layout.heads + h) * d
+                                  : ((b * layout.heads + h) * layout.sequence + s) * d;
+        std::copy_n(from + at, d, head + (past_length + s) * d);
+      }
+    }
+  }
+  return out;
+}
+
+// Attention on floats, for FLOAT inputs without the qk_matmul_output: each (batch, head)
+// pair's scores Q K^T and product with V on sgemm, reading K and V in place (the input's rows
+// of a head, or the present cache's), the heads of a group reading their one K and V head
+// (nothing repeated). The pairs are spread over the threads, each pair's work on one: the
+// bits depend on the shapes alone. Float rounding where the reference computes in double.
+Status runAttentionFloat(KernelContext& ctx, const AttentionCall& call) {
+  const HeadLayout& ql = call.ql;
+  const size_t batch = call.batch, sq = ql.sequence, dk = ql.head_size, dv = call.vl.head_size;
+  const size_t q_heads = ql.heads, kv_heads = call.kl.heads, group = q_heads / kv_heads;
+  const size_t total = call.past_length + call.kl.sequence;
+  const bool three_d = call.q->rank() == 3;
+  std::optional<Array> present_key, present_value;
+  if (call.past_key != nullptr || ctx.hasOutput(1)) {
+    present_key = floatPresent(call.past_key, *call.k, call.kl, batch, call.past_length);
+  }
+  if (call.past_value != nullptr || ctx.hasOutput(2)) {
+    present_value = floatPresent(call.past_value, *call.v, call.vl, batch, call.past_length);
+  }
+  // Where the rows of K (or V) head `kv` of batch b start, and their stride.
+  auto rowsOf = [&](const std::optional<Array>& present, const Array& input,
+                    const HeadLayout& layout, size_t b, size_t kv, size_t& stride) {
+    const size_t d = layout.head_size;
+    if (present) {
+      stride = d;
+      return present->data<float>() + (b * kv_heads + kv) * total * d;
+    }
+    if (input.rank() == 3) {
+      stride = kv_heads * d;
+      return input.data<float>() + b * layout.sequence * kv_heads * d + kv * d;
+    }
+    stride = d;
+    return input.data<float>() + (b * kv_heads + kv) * layout.sequence * d;
+  };
+  std::vector<int64_t> y_shape =
+      three_d ? std::vector<int64_t>{int64_t(batch), int64_t(sq), int64_t(q_heads * dv)}
+              : std::vector<int64_t>{int64_t(batch), int64_t(q_heads), int64_t(sq), int64_t(dv)};
+  Result<Array> made = Array::allocate(ElementType::kFloat, y_shape);
+  if (!made) return made.status();
+  Array y = std::move(*made);
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  parallelFor(ctx, batch * q_heads, 1, [&](size_t begin, size_t end) {
+    std::vector<float> scores(sq * total);
+    for (size_t pair = begin; pair < end; ++pair) {
+      const size_t b = pair / q_heads, h = pair % q_heads, kv = h / group;
+      const size_t q_stride = three_d ? q_heads * dk : dk;
+      const float* q = three_d ? call.q->data<float>() + b * sq * q_heads * dk + h * dk
+                               : call.q->data<float>() + pair * sq * dk;
+      size_t k_stride = 0, v_stride = 0;
+      const float* k = rowsOf(present_key, *call.k, call.kl, b, kv, k_stride);
+      const float* v = rowsOf(present_value, *call.v, call.vl, b, kv, v_stride);
+      multiplyFloatOnThisThread(ctx, false, true, sq, total, dk, static_cast<float>(call.scale), q,
+                                q_stride, k, k_stride, 0.0f, scores.data(), total);
+      int64_t offset = 0;
+      if (call.past_key != nullptr) {
+        offset = static_cast<int64_t>(call.past_length);
+      } else if (!call.nonpad_lengths.empty()) {
+        offset = call.nonpad_lengths[b] - static_cast<int64_t>(sq);
+      }
+      for (size_t i = 0; i < sq; ++i) {
+        float* row = scores.data() + i * total;
+        const int64_t position = static_cast<int64_t>(i) + offset;
+        bool any = false;
+        float row_max = neg_inf;
+        for (size_t j = 0; j < total; ++j) {
+          const int64_t column = static_cast<int64_t>(j);
+          bool masked = (call.causal && column > position) ||
+                        (call.left >= 0 && position - column > call.left) ||
+                        (call.right >= 0 && column - position > call.right) ||
+                        (!call.nonpad_lengths.empty() && column >= call.nonpad_lengths[b]);
+          float bias = 0;
+          if (!call.mask_values.empty()) {
+            if (j >= call.mask_length) {
+              masked = true;
+            } else {
+              bias = static_cast<float>(
+                  call.mask_values[b * call.mask_strides[0] + h * call.mask_strides[1] +
+                                   i * call.mask_strides[2] + j]);
+              masked = masked || bias == neg_inf;
+            }
+          }
+          if (masked) {
+            row[j] = neg_inf;
+            continue;
+          }
+          any = true;
+          float score = row[j];
+          if (call.softcap > 0) {
+            const float cap = static_cast<float>(call.softcap);
+            score = cap * std::tanh(score / cap);
+          }
+          row[j] = score + bias;
+          if (!(row[j] <= row_max)) row_max = row[j];
+        }
+        if (!any) {
+          // Every position masked: the row's probabilities are zeros.
+          std::fill(row, row + total, 0.0f);
+          continue;
+        }
+        const float shift = row_max == neg_inf ? 0.0f : row_max;
+        float sum = 0;
+        for (size_t j = 0; j < total; ++j) {
+          row[j] = std::exp(row[j] - shift);
+          sum += row[j];
+        }
+        const float inverse = sum == 0 ? 1.0f : 1.0f / sum;
+        for (size_t j = 0; j < total; ++j) row[j] *= inverse;
+      }
+      const size_t y_stride = three_d ? q_heads * dv : dv;
+      float* out = three_d ? y.data<float>() + b * sq * q_heads * dv + h * dv
+                           : y.data<float>() + pair * sq * dv;
+      multiplyFloatOnThisThread(ctx, false, false, sq, dv, total, 1.0f, scores.data(), total, v,
+                                v_stride, 0.0f, out, y_stride);
+    }
+  });
+  ctx.setOutput(0, std::move(y));
+  if (ctx.hasOutput(1)) ctx.setOutput(1, std::move(*present_key));
+  if (ctx.hasOutput(2)) ctx.setOutput(2, std::move(*present_value));
+  return Status::ok();
+}
+
 Status runAttention(KernelContext& ctx, int version) {
   const Array* q = ctx.inputArray(0);
   const Array* k = ctx.inputArray(1);
@@ -695,6 +863,34 @@ Status runAttention(KernelContext& ctx, int version) {
   std::vector<int64_t> qk_shape = {int64_t(batch), int64_t(q_heads), int64_t(sq), int64_t(total)};
   Result<Array> qk_check = Array::allocate(ElementType::kDouble, qk_shape);
   if (!qk_check) return qk_check.status();
+
+  // FLOAT throughout, with nothing asked of the scores: on floats, in place.
+  const bool floats = q->type() == ElementType::kFloat && k->type() == ElementType::kFloat &&
+                      v->type() == ElementType::kFloat && !ctx.hasOutput(3) &&
+                      ctx.intAttribute("softmax_precision").value_or(1) == 1 &&
+                      (mask == nullptr || mask->type() == ElementType::kBool ||
+                       mask->type() == ElementType::kFloat);
+  if (floats) {
+    return runAttentionFloat(ctx, AttentionCall{.q = q,
+                                                .k = k,
+                                                .v = v,
+                                                .past_key = past_key,
+                                                .past_value = past_value,
+                                                .ql = *ql,
+                                                .kl = *kl,
+                                                .vl = *vl,
+                                                .batch = batch,
+                                                .past_length = past_length,
+                                                .nonpad_lengths = nonpad_lengths,
+                                                .mask_values = mask_values,
+                                                .mask_strides = mask_strides,
+                                                .mask_length = mask_length,
+                                                .scale = scale,
+                                                .softcap = softcap,
+                                                .causal = causal,
+                                                .left = left,
+                                                .right = right});
+  }
 
   std::vector<double> q4(batch * q_heads * sq * dk);
   std::vector<double> k4(batch * kv_heads * total * dk);

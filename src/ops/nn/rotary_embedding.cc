@@ -2,6 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <algorithm>
+
 #include "ops/body_text.h"
 #include "ops/lib/real_kernels.h"
 #include "ops/schema_dsl.h"
@@ -155,38 +157,54 @@ Status runRotaryEmbedding(KernelContext& ctx) {
   } else if (cos_cache->rank() != 2 || cos_cache->dim(0) < sequence) {
     return ctx.fail("without position_ids the caches are (batch, sequence, dim / 2)");
   }
-  const std::vector<double> in = realsOf(*x);
-  const std::vector<double> cosines = realsOf(*cos_cache);
-  const std::vector<double> sines = realsOf(*sin_cache);
   const bool interleaved = ctx.intAttribute("interleaved").value_or(0) != 0;
-  std::vector<double> out = in;
-  for (int64_t b = 0; b < batch; ++b) {
-    for (int64_t s = 0; s < sequence; ++s) {
-      int64_t row = 0;
-      if (positions != nullptr) {
-        row = ids[static_cast<size_t>(b * sequence + s)];
-      } else if (cos_cache->rank() == 3) {
-        row = b * sequence + s;
-      } else {
-        row = s;
-      }
-      const double* c = cosines.data() + row * half;
-      const double* sn = sines.data() + row * half;
-      for (int64_t h = 0; h < heads; ++h) {
-        size_t base =
-            four_d ? static_cast<size_t>(((b * heads + h) * sequence + s) * head_size)
-                   : static_cast<size_t>((b * sequence + s) * heads * head_size + h * head_size);
-        for (int64_t i = 0; i < half; ++i) {
-          size_t first = base + static_cast<size_t>(interleaved ? 2 * i : i);
-          size_t second = base + static_cast<size_t>(interleaved ? 2 * i + 1 : i + half);
-          double x1 = in[first];
-          double x2 = in[second];
-          out[first] = c[i] * x1 - sn[i] * x2;
-          out[second] = sn[i] * x1 + c[i] * x2;
+  // Rotates in `T` (float, or double for the narrow types), reading the caches' rows of the
+  // positions at hand only: a decoder's caches hold every position it may reach.
+  auto rotate = [&]<class T>(const T* in, const T* cosines, const T* sines, T* out) {
+    for (int64_t b = 0; b < batch; ++b) {
+      for (int64_t s = 0; s < sequence; ++s) {
+        int64_t row = 0;
+        if (positions != nullptr) {
+          row = ids[static_cast<size_t>(b * sequence + s)];
+        } else if (cos_cache->rank() == 3) {
+          row = b * sequence + s;
+        } else {
+          row = s;
+        }
+        const T* c = cosines + row * half;
+        const T* sn = sines + row * half;
+        for (int64_t h = 0; h < heads; ++h) {
+          size_t base =
+              four_d ? static_cast<size_t>(((b * heads + h) * sequence + s) * head_size)
+                     : static_cast<size_t>((b * sequence + s) * heads * head_size + h * head_size);
+          for (int64_t i = 0; i < half; ++i) {
+            size_t first = base + static_cast<size_t>(interleaved ? 2 * i : i);
+            size_t second = base + static_cast<size_t>(interleaved ? 2 * i + 1 : i + half);
+            T x1 = in[first];
+            T x2 = in[second];
+            out[first] = c[i] * x1 - sn[i] * x2;
+            out[second] = sn[i] * x1 + c[i] * x2;
+          }
         }
       }
     }
+  };
+  if (x->type() == ElementType::kFloat && cos_cache->type() == ElementType::kFloat &&
+      sin_cache->type() == ElementType::kFloat) {
+    Result<Array> made = Array::allocate(ElementType::kFloat, x->shape());
+    if (!made) return made.status();
+    // The channels past rotary_embedding_dim pass through.
+    std::copy_n(x->data<float>(), x->size(), made->data<float>());
+    rotate(x->data<float>(), cos_cache->data<float>(), sin_cache->data<float>(),
+           made->data<float>());
+    ctx.setOutput(0, std::move(*made));
+    return Status::ok();
   }
+  const std::vector<double> in = realsOf(*x);
+  const std::vector<double> cosines = realsOf(*cos_cache);
+  const std::vector<double> sines = realsOf(*sin_cache);
+  std::vector<double> out = in;
+  rotate(in.data(), cosines.data(), sines.data(), out.data());
   ctx.setOutput(0, arrayOfReals(out, x->shape(), x->type()));
   return Status::ok();
 }
