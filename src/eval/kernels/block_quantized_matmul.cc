@@ -137,16 +137,12 @@ ONYX_AVX512_TARGET inline __m512 widenAvx512(__m128i codes, __m512 place) {
 // then scaled into c (zeroed first).
 template <size_t kRows, size_t kGroups>
 ONYX_AVX512_TARGET void fewRowsChunkAvx512(const float* a, const BlockQuantizedWeights& b, size_t n,
-                                           float* c) {
+                                           size_t block, float* c) {
   static_assert(kGroups % 2 == 0 || kGroups == 1);
-  const size_t blocks = blockCount(b);
   const __m512 uniform_place = _mm512_set1_ps(kMagic + codeOffset(b));
-  for (size_t r = 0; r < kRows; ++r) {
-    for (size_t g = 0; g < kGroups; ++g)
-      _mm512_storeu_ps(c + r * b.columns + n + 16 * g, _mm512_setzero_ps());
-  }
-  for (size_t block = 0; block < blocks; ++block) {
+  {
     __m512 place[kGroups];
+#pragma GCC unroll 16
     for (size_t g = 0; g < kGroups; ++g) {
       place[g] = b.zeros == nullptr
                      ? uniform_place
@@ -154,7 +150,9 @@ ONYX_AVX512_TARGET void fewRowsChunkAvx512(const float* a, const BlockQuantizedW
                                      uniform_place);
     }
     __m512 part[kRows][kGroups];
+#pragma GCC unroll 16
     for (size_t r = 0; r < kRows; ++r) {
+#pragma GCC unroll 16
       for (size_t g = 0; g < kGroups; ++g) part[r][g] = _mm512_setzero_ps();
     }
     const size_t k1 = std::min(b.depth, (block + 1) * b.block);
@@ -163,6 +161,7 @@ ONYX_AVX512_TARGET void fewRowsChunkAvx512(const float* a, const BlockQuantizedW
       if constexpr (kGroups == 1) {
         w[0] = widenAvx512(sixteenCodes(b, k, n), place[0]);
       } else {
+#pragma GCC unroll 16
         for (size_t g = 0; g < kGroups; g += 2) {
           __m128i first, second;
           thirtyTwoCodes(b, k, n + 16 * g, first, second);
@@ -170,13 +169,17 @@ ONYX_AVX512_TARGET void fewRowsChunkAvx512(const float* a, const BlockQuantizedW
           w[g + 1] = widenAvx512(second, place[g + 1]);
         }
       }
+#pragma GCC unroll 16
       for (size_t r = 0; r < kRows; ++r) {
         const __m512 value = _mm512_set1_ps(a[r * b.depth + k]);
+#pragma GCC unroll 16
         for (size_t g = 0; g < kGroups; ++g) part[r][g] = _mm512_fmadd_ps(value, w[g], part[r][g]);
       }
     }
+#pragma GCC unroll 16
     for (size_t g = 0; g < kGroups; ++g) {
       const __m512 scale = _mm512_loadu_ps(b.scales + block * b.columns + n + 16 * g);
+#pragma GCC unroll 16
       for (size_t r = 0; r < kRows; ++r) {
         float* to = c + r * b.columns + n + 16 * g;
         _mm512_storeu_ps(to, _mm512_fmadd_ps(part[r][g], scale, _mm512_loadu_ps(to)));
@@ -185,22 +188,124 @@ ONYX_AVX512_TARGET void fewRowsChunkAvx512(const float* a, const BlockQuantizedW
   }
 }
 
-template <size_t kGroups>
-ONYX_AVX512_TARGET void fewRowsColumnsAvx512(const float* a, size_t rows,
-                                             const BlockQuantizedWeights& b, size_t n, float* c) {
-  size_t r = 0;
-  for (; r + 2 <= rows; r += 2) {
-    fewRowsChunkAvx512<2, kGroups>(a + r * b.depth, b, n, c + r * b.columns);
+// 4-bit codes, kPairs x 32 columns from n of kRows rows, one block. Each 16 bytes of codes
+// widen in one instruction into sixteen lanes of two codes each, whose low and high nibbles
+// are the even and the odd columns: the sums run in that order, and the block's sums are put
+// back in column order once, as they are scaled. (Widening each nibble into its own lane
+// took four shuffles per 32 codes, and the shuffle port bounded the product.)
+template <size_t kRows, size_t kPairs>
+ONYX_AVX512_TARGET void fewRowsNibblesAvx512(const float* a, const BlockQuantizedWeights& b,
+                                             size_t n, size_t block, float* c) {
+  const __m512i evens =
+      _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odds = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  const __m512i low_half =
+      _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i high_half =
+      _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  const __m512 uniform_place = _mm512_set1_ps(kMagic + codeOffset(b));
+  const __m512i magic = _mm512_set1_epi32(kMagicBits);
+  const __m512i nibble = _mm512_set1_epi32(0x0F);
+  const __m128i flip = _mm_set1_epi8(static_cast<char>(b.signed_codes ? 0x88 : 0));
+  __m512 even_place[kPairs], odd_place[kPairs];
+#pragma GCC unroll 16
+  for (size_t p = 0; p < kPairs; ++p) {
+    if (b.zeros == nullptr) {
+      even_place[p] = odd_place[p] = uniform_place;
+    } else {
+      const float* zeros = b.zeros + block * b.columns + n + 32 * p;
+      const __m512 first = _mm512_loadu_ps(zeros), second = _mm512_loadu_ps(zeros + 16);
+      even_place[p] = _mm512_add_ps(_mm512_permutex2var_ps(first, evens, second), uniform_place);
+      odd_place[p] = _mm512_add_ps(_mm512_permutex2var_ps(first, odds, second), uniform_place);
+    }
   }
-  if (r < rows) fewRowsChunkAvx512<1, kGroups>(a + r * b.depth, b, n, c + r * b.columns);
+  __m512 even[kRows][kPairs], odd[kRows][kPairs];
+#pragma GCC unroll 16
+  for (size_t r = 0; r < kRows; ++r) {
+#pragma GCC unroll 16
+    for (size_t p = 0; p < kPairs; ++p) even[r][p] = odd[r][p] = _mm512_setzero_ps();
+  }
+  const size_t k1 = std::min(b.depth, (block + 1) * b.block);
+  for (size_t k = block * b.block; k < k1; ++k) {
+    const uint8_t* row = b.codes + (k * b.columns + n) / 2;
+    __m512 w_even[kPairs], w_odd[kPairs];
+#pragma GCC unroll 16
+    for (size_t p = 0; p < kPairs; ++p) {
+      const __m128i packed =
+          _mm_xor_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(row + 16 * p)), flip);
+      const __m512i pairs = _mm512_maskz_cvtepu8_epi32(0xFFFF, packed);
+      const __m512i low = _mm512_or_si512(_mm512_and_si512(pairs, nibble), magic);
+      const __m512i high = _mm512_or_si512(_mm512_maskz_srli_epi32(0xFFFF, pairs, 4), magic);
+      w_even[p] = _mm512_sub_ps(_mm512_castsi512_ps(low), even_place[p]);
+      w_odd[p] = _mm512_sub_ps(_mm512_castsi512_ps(high), odd_place[p]);
+    }
+#pragma GCC unroll 16
+    for (size_t r = 0; r < kRows; ++r) {
+      const __m512 value = _mm512_set1_ps(a[r * b.depth + k]);
+#pragma GCC unroll 16
+      for (size_t p = 0; p < kPairs; ++p) {
+        even[r][p] = _mm512_fmadd_ps(value, w_even[p], even[r][p]);
+        odd[r][p] = _mm512_fmadd_ps(value, w_odd[p], odd[r][p]);
+      }
+    }
+  }
+#pragma GCC unroll 16
+  for (size_t p = 0; p < kPairs; ++p) {
+    const float* scales = b.scales + block * b.columns + n + 32 * p;
+    const __m512 first_scale = _mm512_loadu_ps(scales), second_scale = _mm512_loadu_ps(scales + 16);
+#pragma GCC unroll 16
+    for (size_t r = 0; r < kRows; ++r) {
+      float* to = c + r * b.columns + n + 32 * p;
+      const __m512 first = _mm512_permutex2var_ps(even[r][p], low_half, odd[r][p]);
+      const __m512 second = _mm512_permutex2var_ps(even[r][p], high_half, odd[r][p]);
+      _mm512_storeu_ps(to, _mm512_fmadd_ps(first, first_scale, _mm512_loadu_ps(to)));
+      _mm512_storeu_ps(to + 16, _mm512_fmadd_ps(second, second_scale, _mm512_loadu_ps(to + 16)));
+    }
+  }
 }
 
+template <size_t kPairs>
+ONYX_AVX512_TARGET void fewRowsNibbleColumnsAvx512(const float* a, size_t rows,
+                                                   const BlockQuantizedWeights& b, size_t n,
+                                                   size_t block, float* c) {
+  size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    fewRowsNibblesAvx512<2, kPairs>(a + r * b.depth, b, n, block, c + r * b.columns);
+  }
+  if (r < rows) fewRowsNibblesAvx512<1, kPairs>(a + r * b.depth, b, n, block, c + r * b.columns);
+}
+
+template <size_t kGroups>
+ONYX_AVX512_TARGET void fewRowsColumnsAvx512(const float* a, size_t rows,
+                                             const BlockQuantizedWeights& b, size_t n, size_t block,
+                                             float* c) {
+  size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    fewRowsChunkAvx512<2, kGroups>(a + r * b.depth, b, n, block, c + r * b.columns);
+  }
+  if (r < rows) fewRowsChunkAvx512<1, kGroups>(a + r * b.depth, b, n, block, c + r * b.columns);
+}
+
+// Block by block over all the columns, rather than chunk by chunk over all the rows: a chunk's
+// rows lie a row of codes apart, a page or more in a decoder's head, and walking down them
+// left the prefetcher behind (and the TLB); a block's rows, swept across, are
+// streams it follows.
 ONYX_AVX512_TARGET void fewRowsAvx512(const float* a, size_t rows, const BlockQuantizedWeights& b,
                                       size_t n0, size_t n1, float* c) {
-  size_t n = n0;
-  for (; n + 128 <= n1; n += 128) fewRowsColumnsAvx512<8>(a, rows, b, n, c);
-  for (; n + 16 <= n1; n += 16) fewRowsColumnsAvx512<1>(a, rows, b, n, c);
-  if (n < n1) fewRowsPortable(a, rows, b, n, n1, c);
+  const size_t whole = n0 + (n1 - n0) / 16 * 16;
+  for (size_t r = 0; r < rows; ++r)
+    std::fill(c + r * b.columns + n0, c + r * b.columns + whole, 0.0f);
+  const size_t blocks = blockCount(b);
+  for (size_t block = 0; block < blocks; ++block) {
+    size_t n = n0;
+    if (b.bits == 4) {
+      for (; n + 128 <= whole; n += 128) fewRowsNibbleColumnsAvx512<4>(a, rows, b, n, block, c);
+      for (; n + 32 <= whole; n += 32) fewRowsNibbleColumnsAvx512<1>(a, rows, b, n, block, c);
+    }
+    for (; n + 128 <= whole; n += 128) fewRowsColumnsAvx512<8>(a, rows, b, n, block, c);
+    for (; n < whole; n += 16) fewRowsColumnsAvx512<1>(a, rows, b, n, block, c);
+  }
+  if (whole < n1) fewRowsPortable(a, rows, b, whole, n1, c);
 }
 
 ONYX_AVX512_TARGET void dequantizeAvx512(const BlockQuantizedWeights& b, size_t k0, size_t k1,
@@ -259,6 +364,7 @@ ONYX_AVX2_TARGET inline __m256 widenEightAvx2(const BlockQuantizedWeights& b, si
 ONYX_AVX2_TARGET inline void widenThirtyTwoAvx2(const BlockQuantizedWeights& b, size_t k, size_t n,
                                                 const __m256* place, __m256* w) {
   if (b.bits == 8) {
+#pragma GCC unroll 16
     for (size_t g = 0; g < 4; ++g) w[g] = widenEightAvx2(b, k, n + 8 * g, place[g]);
     return;
   }
@@ -269,6 +375,7 @@ ONYX_AVX2_TARGET inline void widenThirtyTwoAvx2(const BlockQuantizedWeights& b, 
   const __m128i high = _mm_and_si128(_mm_srli_epi16(packed, 4), _mm_set1_epi8(0x0F));
   const __m128i halves[2] = {_mm_unpacklo_epi8(low, high), _mm_unpackhi_epi8(low, high)};
   const __m256i magic = _mm256_set1_epi32(kMagicBits);
+#pragma GCC unroll 16
   for (size_t h = 0; h < 2; ++h) {
     const __m256i first = _mm256_or_si256(_mm256_cvtepu8_epi32(halves[h]), magic);
     const __m256i second =
@@ -280,16 +387,12 @@ ONYX_AVX2_TARGET inline void widenThirtyTwoAvx2(const BlockQuantizedWeights& b, 
 
 template <size_t kRows, size_t kGroups>
 ONYX_AVX2_TARGET void fewRowsChunkAvx2(const float* a, const BlockQuantizedWeights& b, size_t n,
-                                       float* c) {
+                                       size_t block, float* c) {
   static_assert(kGroups == 4 || kGroups == 1);
-  const size_t blocks = blockCount(b);
   const __m256 uniform_place = _mm256_set1_ps(kMagic + codeOffset(b));
-  for (size_t r = 0; r < kRows; ++r) {
-    for (size_t g = 0; g < kGroups; ++g)
-      _mm256_storeu_ps(c + r * b.columns + n + 8 * g, _mm256_setzero_ps());
-  }
-  for (size_t block = 0; block < blocks; ++block) {
+  {
     __m256 place[kGroups];
+#pragma GCC unroll 16
     for (size_t g = 0; g < kGroups; ++g) {
       place[g] = b.zeros == nullptr
                      ? uniform_place
@@ -297,7 +400,9 @@ ONYX_AVX2_TARGET void fewRowsChunkAvx2(const float* a, const BlockQuantizedWeigh
                                      uniform_place);
     }
     __m256 part[kRows][kGroups];
+#pragma GCC unroll 16
     for (size_t r = 0; r < kRows; ++r) {
+#pragma GCC unroll 16
       for (size_t g = 0; g < kGroups; ++g) part[r][g] = _mm256_setzero_ps();
     }
     const size_t k1 = std::min(b.depth, (block + 1) * b.block);
@@ -308,13 +413,17 @@ ONYX_AVX2_TARGET void fewRowsChunkAvx2(const float* a, const BlockQuantizedWeigh
       } else {
         widenThirtyTwoAvx2(b, k, n, place, w);
       }
+#pragma GCC unroll 16
       for (size_t r = 0; r < kRows; ++r) {
         const __m256 value = _mm256_set1_ps(a[r * b.depth + k]);
+#pragma GCC unroll 16
         for (size_t g = 0; g < kGroups; ++g) part[r][g] = _mm256_fmadd_ps(value, w[g], part[r][g]);
       }
     }
+#pragma GCC unroll 16
     for (size_t g = 0; g < kGroups; ++g) {
       const __m256 scale = _mm256_loadu_ps(b.scales + block * b.columns + n + 8 * g);
+#pragma GCC unroll 16
       for (size_t r = 0; r < kRows; ++r) {
         float* to = c + r * b.columns + n + 8 * g;
         _mm256_storeu_ps(to, _mm256_fmadd_ps(part[r][g], scale, _mm256_loadu_ps(to)));
@@ -325,20 +434,31 @@ ONYX_AVX2_TARGET void fewRowsChunkAvx2(const float* a, const BlockQuantizedWeigh
 
 template <size_t kGroups>
 ONYX_AVX2_TARGET void fewRowsColumnsAvx2(const float* a, size_t rows,
-                                         const BlockQuantizedWeights& b, size_t n, float* c) {
+                                         const BlockQuantizedWeights& b, size_t n, size_t block,
+                                         float* c) {
   size_t r = 0;
   for (; r + 2 <= rows; r += 2) {
-    fewRowsChunkAvx2<2, kGroups>(a + r * b.depth, b, n, c + r * b.columns);
+    fewRowsChunkAvx2<2, kGroups>(a + r * b.depth, b, n, block, c + r * b.columns);
   }
-  if (r < rows) fewRowsChunkAvx2<1, kGroups>(a + r * b.depth, b, n, c + r * b.columns);
+  if (r < rows) fewRowsChunkAvx2<1, kGroups>(a + r * b.depth, b, n, block, c + r * b.columns);
 }
 
+// Block by block over all the columns, rather than chunk by chunk over all the rows: a chunk's
+// rows lie a row of codes apart, a page or more in a decoder's head, and walking down them
+// left the prefetcher behind (and the TLB); a block's rows, swept across, are
+// streams it follows.
 ONYX_AVX2_TARGET void fewRowsAvx2(const float* a, size_t rows, const BlockQuantizedWeights& b,
                                   size_t n0, size_t n1, float* c) {
-  size_t n = n0;
-  for (; n + 32 <= n1; n += 32) fewRowsColumnsAvx2<4>(a, rows, b, n, c);
-  for (; n + 8 <= n1; n += 8) fewRowsColumnsAvx2<1>(a, rows, b, n, c);
-  if (n < n1) fewRowsPortable(a, rows, b, n, n1, c);
+  const size_t whole = n0 + (n1 - n0) / 8 * 8;
+  for (size_t r = 0; r < rows; ++r)
+    std::fill(c + r * b.columns + n0, c + r * b.columns + whole, 0.0f);
+  const size_t blocks = blockCount(b);
+  for (size_t block = 0; block < blocks; ++block) {
+    size_t n = n0;
+    for (; n + 32 <= whole; n += 32) fewRowsColumnsAvx2<4>(a, rows, b, n, block, c);
+    for (; n < whole; n += 8) fewRowsColumnsAvx2<1>(a, rows, b, n, block, c);
+  }
+  if (whole < n1) fewRowsPortable(a, rows, b, whole, n1, c);
 }
 
 ONYX_AVX2_TARGET void dequantizeAvx2(const BlockQuantizedWeights& b, size_t k0, size_t k1,
