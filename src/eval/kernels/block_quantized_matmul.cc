@@ -432,6 +432,93 @@ ONYX_AVX2_TARGET void fewRowsChunkAvx2(const float* a, const BlockQuantizedWeigh
   }
 }
 
+// fewRowsNibblesAvx512 with eight lanes: kPairs x 16 columns from n, one block.
+template <size_t kRows, size_t kPairs>
+ONYX_AVX2_TARGET void fewRowsNibblesAvx2(const float* a, const BlockQuantizedWeights& b, size_t n,
+                                         size_t block, float* c) {
+  const __m256 uniform_place = _mm256_set1_ps(kMagic + codeOffset(b));
+  const __m256i magic = _mm256_set1_epi32(kMagicBits);
+  const __m256i nibble = _mm256_set1_epi32(0x0F);
+  const __m128i flip = _mm_set1_epi8(static_cast<char>(b.signed_codes ? 0x88 : 0));
+  // The lanes' columns in even and odd order: 0 2 4 6 8 10 12 14 from two sets of eight.
+  const __m256i evens = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+  const __m256i odds = _mm256_setr_epi32(1, 3, 5, 7, 1, 3, 5, 7);
+  __m256 even_place[kPairs], odd_place[kPairs];
+#pragma GCC unroll 16
+  for (size_t p = 0; p < kPairs; ++p) {
+    if (b.zeros == nullptr) {
+      even_place[p] = odd_place[p] = uniform_place;
+    } else {
+      const float* zeros = b.zeros + block * b.columns + n + 16 * p;
+      const __m256 first = _mm256_loadu_ps(zeros), second = _mm256_loadu_ps(zeros + 8);
+      // Each permute orders one set; the blend takes the first set's half and the second's.
+      even_place[p] = _mm256_add_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(first, evens),
+                                                    _mm256_permutevar8x32_ps(second, evens), 0xF0),
+                                    uniform_place);
+      odd_place[p] = _mm256_add_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(first, odds),
+                                                   _mm256_permutevar8x32_ps(second, odds), 0xF0),
+                                   uniform_place);
+    }
+  }
+  __m256 even[kRows][kPairs], odd[kRows][kPairs];
+#pragma GCC unroll 16
+  for (size_t r = 0; r < kRows; ++r) {
+#pragma GCC unroll 16
+    for (size_t p = 0; p < kPairs; ++p) even[r][p] = odd[r][p] = _mm256_setzero_ps();
+  }
+  const size_t k1 = std::min(b.depth, (block + 1) * b.block);
+  for (size_t k = block * b.block; k < k1; ++k) {
+    const uint8_t* row = b.codes + (k * b.columns + n) / 2;
+    __m256 w_even[kPairs], w_odd[kPairs];
+#pragma GCC unroll 16
+    for (size_t p = 0; p < kPairs; ++p) {
+      const __m128i packed =
+          _mm_xor_si128(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(row + 8 * p)), flip);
+      const __m256i pairs = _mm256_cvtepu8_epi32(packed);
+      const __m256i low = _mm256_or_si256(_mm256_and_si256(pairs, nibble), magic);
+      const __m256i high = _mm256_or_si256(_mm256_srli_epi32(pairs, 4), magic);
+      w_even[p] = _mm256_sub_ps(_mm256_castsi256_ps(low), even_place[p]);
+      w_odd[p] = _mm256_sub_ps(_mm256_castsi256_ps(high), odd_place[p]);
+    }
+#pragma GCC unroll 16
+    for (size_t r = 0; r < kRows; ++r) {
+      const __m256 value = _mm256_set1_ps(a[r * b.depth + k]);
+#pragma GCC unroll 16
+      for (size_t p = 0; p < kPairs; ++p) {
+        even[r][p] = _mm256_fmadd_ps(value, w_even[p], even[r][p]);
+        odd[r][p] = _mm256_fmadd_ps(value, w_odd[p], odd[r][p]);
+      }
+    }
+  }
+#pragma GCC unroll 16
+  for (size_t p = 0; p < kPairs; ++p) {
+    const float* scales = b.scales + block * b.columns + n + 16 * p;
+    const __m256 first_scale = _mm256_loadu_ps(scales), second_scale = _mm256_loadu_ps(scales + 8);
+#pragma GCC unroll 16
+    for (size_t r = 0; r < kRows; ++r) {
+      float* to = c + r * b.columns + n + 16 * p;
+      // unpack interleaves within 128-bit halves: columns 0-3 | 8-11 and 4-7 | 12-15.
+      const __m256 low = _mm256_unpacklo_ps(even[r][p], odd[r][p]);
+      const __m256 high = _mm256_unpackhi_ps(even[r][p], odd[r][p]);
+      const __m256 first = _mm256_permute2f128_ps(low, high, 0x20);
+      const __m256 second = _mm256_permute2f128_ps(low, high, 0x31);
+      _mm256_storeu_ps(to, _mm256_fmadd_ps(first, first_scale, _mm256_loadu_ps(to)));
+      _mm256_storeu_ps(to + 8, _mm256_fmadd_ps(second, second_scale, _mm256_loadu_ps(to + 8)));
+    }
+  }
+}
+
+template <size_t kPairs>
+ONYX_AVX2_TARGET void fewRowsNibbleColumnsAvx2(const float* a, size_t rows,
+                                               const BlockQuantizedWeights& b, size_t n,
+                                               size_t block, float* c) {
+  size_t r = 0;
+  for (; r + 2 <= rows; r += 2) {
+    fewRowsNibblesAvx2<2, kPairs>(a + r * b.depth, b, n, block, c + r * b.columns);
+  }
+  if (r < rows) fewRowsNibblesAvx2<1, kPairs>(a + r * b.depth, b, n, block, c + r * b.columns);
+}
+
 template <size_t kGroups>
 ONYX_AVX2_TARGET void fewRowsColumnsAvx2(const float* a, size_t rows,
                                          const BlockQuantizedWeights& b, size_t n, size_t block,
@@ -455,6 +542,10 @@ ONYX_AVX2_TARGET void fewRowsAvx2(const float* a, size_t rows, const BlockQuanti
   const size_t blocks = blockCount(b);
   for (size_t block = 0; block < blocks; ++block) {
     size_t n = n0;
+    if (b.bits == 4) {
+      for (; n + 32 <= whole; n += 32) fewRowsNibbleColumnsAvx2<2>(a, rows, b, n, block, c);
+      for (; n + 16 <= whole; n += 16) fewRowsNibbleColumnsAvx2<1>(a, rows, b, n, block, c);
+    }
     for (; n + 32 <= whole; n += 32) fewRowsColumnsAvx2<4>(a, rows, b, n, block, c);
     for (; n < whole; n += 8) fewRowsColumnsAvx2<1>(a, rows, b, n, block, c);
   }
