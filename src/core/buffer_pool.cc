@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <new>
 #include <unordered_map>
@@ -66,43 +67,77 @@ thread_local std::shared_ptr<BufferPool::State> current_pool;
 
 // Freed blocks by size, kept for the next array of that size: one pool's own, or those every
 // pool made by sharingFreedBlocks() shares.
+//
+// A block is matched by its size alone, so a value that grows from run to run (a decoder's
+// cache, one position longer each token) never meets its freed block again: kept without
+// bound, those blocks grew the process by the cache's size every token. The freed blocks are
+// therefore held to at most the most bytes the pools sharing them ever had out at once (what
+// a run in steady state frees and asks for again fits in that), the oldest freed given back
+// to the system first.
 struct FreeBlocks {
   explicit FreeBlocks(size_t max_bytes) : max_cached_bytes(max_bytes) {}
   ~FreeBlocks() {
     for (auto& [size, blocks] : free_blocks) {
-      for (std::byte* block : blocks) deletePooledBlock(block, size);
+      for (const Freed& freed : blocks) deletePooledBlock(freed.block, size);
     }
   }
 
   std::byte* take(size_t bytes) {
     {
       std::lock_guard<std::mutex> lock(mutex);
+      live_bytes += bytes;
+      peak_live_bytes = std::max(peak_live_bytes, live_bytes);
       auto found = free_blocks.find(bytes);
       if (found != free_blocks.end() && !found->second.empty()) {
-        std::byte* block = found->second.back();
+        const Freed freed = found->second.back();
         found->second.pop_back();
+        by_age.erase(freed.stamp);
         cached_bytes -= bytes;
-        return block;
+        return freed.block;
       }
     }
     return newPooledBlock(bytes);
   }
 
   void give(std::byte* block, size_t bytes) {
+    std::vector<std::pair<std::byte*, size_t>> released;
     {
       std::lock_guard<std::mutex> lock(mutex);
+      live_bytes -= bytes;
       if (cached_bytes + bytes <= max_cached_bytes) {
-        free_blocks[bytes].push_back(block);
+        const uint64_t stamp = next_stamp++;
+        free_blocks[bytes].push_back({block, stamp});
+        by_age.emplace(stamp, bytes);
         cached_bytes += bytes;
-        return;
+        block = nullptr;
+        // The oldest freed, until the cache fits the peak again.
+        while (cached_bytes > peak_live_bytes && !by_age.empty()) {
+          const auto [oldest, size] = *by_age.begin();
+          std::vector<Freed>& same = free_blocks[size];
+          auto at = std::find_if(same.begin(), same.end(),
+                                 [oldest](const Freed& freed) { return freed.stamp == oldest; });
+          released.emplace_back(at->block, size);
+          same.erase(at);
+          by_age.erase(by_age.begin());
+          cached_bytes -= size;
+        }
       }
     }
-    deletePooledBlock(block, bytes);
+    if (block != nullptr) deletePooledBlock(block, bytes);
+    for (const auto& [old_block, size] : released) deletePooledBlock(old_block, size);
   }
 
+  struct Freed {
+    std::byte* block;
+    uint64_t stamp;  // the order it was given back in
+  };
   std::mutex mutex;
-  std::unordered_map<size_t, std::vector<std::byte*>> free_blocks;
+  std::unordered_map<size_t, std::vector<Freed>> free_blocks;
+  std::map<uint64_t, size_t> by_age;  // stamp -> size, oldest first
+  uint64_t next_stamp = 0;
   size_t cached_bytes = 0;
+  size_t live_bytes = 0;       // out, from every pool that shares these blocks
+  size_t peak_live_bytes = 0;  // the most ever out at once
   size_t max_cached_bytes;
 };
 

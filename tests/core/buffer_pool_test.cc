@@ -47,6 +47,21 @@ TEST(BufferPool, ThePoolKeepsNoMoreThanItsLimit) {
   EXPECT_EQ(pool.cachedBytes(), 0u);
 }
 
+// A value one row longer each run (a decoder's cache) never meets its freed block again: the
+// pool keeps no more freed bytes than it ever had out at once, giving back the oldest.
+TEST(BufferPool, BlocksOfGrowingSizesAreKeptNoMoreThanThePeakOut) {
+  BufferPool pool;
+  BufferPoolScope scope(pool);
+  constexpr int64_t kRow = 1024;  // floats: 4 KiB, a page
+  for (int64_t rows = 64; rows < 64 + 50; ++rows) {
+    Array cache(ElementType::kFloat, {rows, kRow});
+    Array next(ElementType::kFloat, {rows + 1, kRow});  // both out at once, as a step has them
+  }
+  // The peak: 114 + 113 rows out; kept without bound, the 100 freed blocks would be 50x that.
+  EXPECT_LE(pool.cachedBytes(), size_t{(113 + 114) * kRow * 4});
+  EXPECT_GT(pool.cachedBytes(), 0u);
+}
+
 TEST(BufferPool, SharingPoolsReuseEachOthersFreedBlocksAndCountTheirOwn) {
   BufferPool first = BufferPool::sharingFreedBlocks();
   BufferPool second = BufferPool::sharingFreedBlocks();

@@ -24,6 +24,7 @@ void addOpsCommand(CLI::App& app, int& exit_code);
 void addInferCommand(CLI::App& app, int& exit_code);
 void addTestCommand(CLI::App& app, int& exit_code);
 void addRunCommand(CLI::App& app, int& exit_code);
+void addGenerateCommand(CLI::App& app, int& exit_code);
 void addOptimizeCommand(CLI::App& app, int& exit_code);
 void addDrawCommand(CLI::App& app, int& exit_code);
 

@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   onyx::tool::addInferCommand(app, exit_code);
   onyx::tool::addTestCommand(app, exit_code);
   onyx::tool::addRunCommand(app, exit_code);
+  onyx::tool::addGenerateCommand(app, exit_code);
   onyx::tool::addOptimizeCommand(app, exit_code);
   onyx::tool::addDrawCommand(app, exit_code);
   try {

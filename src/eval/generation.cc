@@ -1,0 +1,233 @@
+#include "onyx/eval/generation.h"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "onyx/core/quote.h"
+#include "onyx/ir/graph.h"
+#include "onyx/ir/value.h"
+
+namespace onyx {
+
+namespace {
+
+constexpr std::string_view kPastPrefix = "past_key_values.";
+constexpr std::string_view kPresentPrefix = "present.";
+
+Status notADecoder(const std::string& why) {
+  return Status(ErrorCode::kInvalidArgument,
+                why +
+                    " (a decoder takes input_ids, optionally position_ids and attention_mask, "
+                    "and past_key_values.N.key/.value, and gives logits and present.N.key/"
+                    ".value)");
+}
+
+// One cache input: its graph input position, its present output's, and its empty shape.
+struct CacheSlot {
+  size_t input = 0;
+  size_t output = 0;
+  ElementType type = ElementType::kFloat;
+  std::vector<int64_t> empty_shape;
+};
+
+struct DecoderSignature {
+  size_t input_count = 0;
+  size_t input_ids = 0;
+  std::optional<size_t> position_ids;
+  std::optional<size_t> attention_mask;
+  size_t logits = 0;
+  std::vector<CacheSlot> caches;
+  std::vector<std::string> input_names;
+};
+
+// The cache's shape before the first token: batch 1, the sequence (a dimension that is not
+// a number, past the batch) 0, the numbers as declared.
+Result<std::vector<int64_t>> emptyCacheShape(const std::string& name, const Type* type) {
+  if (type == nullptr || !type->isTensor() || type->shape == nullptr || type->shape->rank() < 2) {
+    return notADecoder(quoted(name) + " has no declared shape to start its cache from");
+  }
+  std::vector<int64_t> shape;
+  size_t unnumbered = 0;
+  for (size_t axis = 0; axis < type->shape->rank(); ++axis) {
+    const Dimension& dim = type->shape->dims[axis];
+    if (dim.isKnown()) {
+      shape.push_back(*dim.dim_value);
+    } else {
+      shape.push_back(axis == 0 ? 1 : 0);
+      unnumbered += axis == 0 ? 0 : 1;
+    }
+  }
+  if (unnumbered != 1) {
+    return notADecoder(quoted(name) + " declares " + std::to_string(unnumbered) +
+                       " sequence dimensions past its batch; the loop grows one");
+  }
+  return shape;
+}
+
+Result<DecoderSignature> signatureOf(const Model& model) {
+  const Graph* graph = model.graph;
+  if (graph == nullptr) return notADecoder("the model has no graph");
+  DecoderSignature signature;
+  std::optional<size_t> input_ids;
+  for (size_t i = 0; i < graph->inputs.size(); ++i) {
+    const Value* value = graph->inputs[i]->value;
+    const std::string name(value != nullptr ? value->name() : std::string_view());
+    signature.input_names.push_back(name);
+    if (name == "input_ids") {
+      input_ids = i;
+    } else if (name == "position_ids") {
+      signature.position_ids = i;
+    } else if (name == "attention_mask") {
+      signature.attention_mask = i;
+    } else if (name.starts_with(kPastPrefix)) {
+      CacheSlot slot;
+      slot.input = i;
+      const Type* type = graph->inputs[i]->type;
+      Result<std::vector<int64_t>> shape = emptyCacheShape(name, type);
+      if (!shape) return shape.status();
+      slot.empty_shape = std::move(*shape);
+      slot.type = static_cast<ElementType>(type->elem_type.value_or(0));
+      const std::string present = std::string(kPresentPrefix) + name.substr(kPastPrefix.size());
+      bool found = false;
+      for (size_t o = 0; o < graph->outputs.size() && !found; ++o) {
+        const Value* output = graph->outputs[o]->bound();
+        if (output != nullptr && output->name() == present) {
+          slot.output = o;
+          found = true;
+        }
+      }
+      if (!found) return notADecoder(quoted(name) + " has no output " + quoted(present));
+      signature.caches.push_back(std::move(slot));
+    } else if (value == nullptr || value->initializer() == nullptr) {
+      return notADecoder("the input " + quoted(name) + " is none the loop feeds");
+    }
+  }
+  if (!input_ids) return notADecoder("the model has no input_ids input");
+  signature.input_ids = *input_ids;
+  signature.input_count = graph->inputs.size();
+  bool logits = false;
+  for (size_t o = 0; o < graph->outputs.size() && !logits; ++o) {
+    const Value* output = graph->outputs[o]->bound();
+    if (output != nullptr && output->name() == "logits") {
+      signature.logits = o;
+      logits = true;
+    }
+  }
+  if (!logits) return notADecoder("the model has no logits output");
+  return signature;
+}
+
+EvalValue int64Row(const std::vector<int64_t>& values) {
+  Array array(ElementType::kInt64, {1, static_cast<int64_t>(values.size())});
+  std::copy(values.begin(), values.end(), array.data<int64_t>());
+  return EvalValue::of(std::move(array));
+}
+
+// The first index of the largest logit at the last position of `logits` [1, sequence, V].
+Result<int64_t> greedyChoice(const EvalValue& logits, std::vector<float>* row_out) {
+  if (!logits.isTensor() || logits.tensor.type() != ElementType::kFloat ||
+      logits.tensor.rank() != 3 || logits.tensor.dim(0) != 1 || logits.tensor.dim(1) < 1 ||
+      logits.tensor.dim(2) < 1) {
+    return notADecoder("logits are not FLOAT [1, sequence, vocabulary]");
+  }
+  const size_t vocabulary = static_cast<size_t>(logits.tensor.dim(2));
+  const float* row =
+      logits.tensor.data<float>() + static_cast<size_t>(logits.tensor.dim(1) - 1) * vocabulary;
+  if (row_out != nullptr) row_out->assign(row, row + vocabulary);
+  size_t best = 0;
+  for (size_t i = 1; i < vocabulary; ++i) {
+    if (row[i] > row[best]) best = i;
+  }
+  return static_cast<int64_t>(best);
+}
+
+}  // namespace
+
+Result<int64_t> decoderVocabulary(const Model& model) {
+  Result<DecoderSignature> signature = signatureOf(model);
+  if (!signature) return signature.status();
+  const Type* type = model.graph->outputs[signature->logits]->type;
+  if (type == nullptr || type->shape == nullptr || type->shape->rank() != 3 ||
+      !type->shape->dims[2].isKnown()) {
+    return notADecoder("logits declare no vocabulary size (their last dimension)");
+  }
+  return *type->shape->dims[2].dim_value;
+}
+
+Result<Generation> generate(Evaluator& evaluator, const Model& model,
+                            const GenerationOptions& options) {
+  if (options.prompt.empty()) {
+    return Status(ErrorCode::kInvalidArgument, "the prompt has no tokens");
+  }
+  if (options.steps < 0) return Status(ErrorCode::kInvalidArgument, "a negative step count");
+  Result<DecoderSignature> signature = signatureOf(model);
+  if (!signature) return signature.status();
+  std::vector<NamedValue> inputs(signature->input_count);
+  for (size_t i = 0; i < inputs.size(); ++i) inputs[i].name = signature->input_names[i];
+  // Inputs with an initializer the loop does not feed keep their defaults: left out.
+  std::vector<bool> fed(inputs.size(), false);
+  fed[signature->input_ids] = true;
+  if (signature->position_ids) fed[*signature->position_ids] = true;
+  if (signature->attention_mask) fed[*signature->attention_mask] = true;
+  for (const CacheSlot& cache : signature->caches) {
+    inputs[cache.input].value = EvalValue::of(Array(cache.type, cache.empty_shape));
+    fed[cache.input] = true;
+  }
+  Generation generation;
+  const int64_t total_runs = 1 + options.steps;
+  std::vector<int64_t> tokens = options.prompt;
+  int64_t position = 0;
+  for (int64_t run = 0; run < total_runs; ++run) {
+    const size_t count = tokens.size();
+    inputs[signature->input_ids].value = int64Row(tokens);
+    if (signature->position_ids) {
+      std::vector<int64_t> positions(count);
+      for (size_t i = 0; i < count; ++i) positions[i] = position + static_cast<int64_t>(i);
+      inputs[*signature->position_ids].value = int64Row(positions);
+    }
+    if (signature->attention_mask) {
+      inputs[*signature->attention_mask].value =
+          int64Row(std::vector<int64_t>(static_cast<size_t>(position) + count, 1));
+    }
+    std::vector<NamedValue> feeds;
+    feeds.reserve(inputs.size());
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      if (fed[i]) feeds.push_back(std::move(inputs[i]));
+    }
+    const auto start = std::chrono::steady_clock::now();
+    Result<std::vector<EvalValue>> outputs = evaluator.run(feeds);
+    const auto took = std::chrono::steady_clock::now() - start;
+    if (!outputs) return outputs.status();
+    (run == 0 ? generation.prompt_time : generation.steps_time) +=
+        std::chrono::duration_cast<std::chrono::nanoseconds>(took);
+    Result<int64_t> token =
+        greedyChoice((*outputs)[signature->logits], run == 0 ? &generation.prompt_logits : nullptr);
+    if (!token) return token.status();
+    generation.tokens.push_back(*token);
+    // The present cache becomes the next run's past: handed over, not copied.
+    for (const CacheSlot& cache : signature->caches) {
+      inputs[cache.input].name = signature->input_names[cache.input];
+      inputs[cache.input].value = std::move((*outputs)[cache.output]);
+    }
+    for (size_t i = 0; i < inputs.size(); ++i) inputs[i].name = signature->input_names[i];
+    position += static_cast<int64_t>(count);
+    tokens.assign(1, *token);
+    if (options.progress) options.progress(run + 1, total_runs);
+  }
+  return generation;
+}
+
+std::vector<int64_t> pseudoRandomPrompt(size_t count, int64_t vocabulary, uint64_t seed) {
+  std::vector<int64_t> ids(count);
+  uint64_t x = seed;
+  for (int64_t& id : ids) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    id = static_cast<int64_t>((x >> 33) % static_cast<uint64_t>(std::max<int64_t>(vocabulary, 1)));
+  }
+  return ids;
+}
+
+}  // namespace onyx
