@@ -316,6 +316,18 @@ class Session:
         outputs: Optional[dict[str, np.ndarray]] = None,
     ) -> concurrent.futures.Future[list[PythonValue]]:
         """As run(), on a thread of onyx's own."""
+    def generate(
+        self,
+        *,
+        prompt: Optional[Sequence[int]] = None,
+        prompt_tokens: int = 128,
+        new_tokens: int = 32,
+        seed: int = 46,
+    ) -> dict[str, Any]:
+        """A decoder LLM's greedy loop on token ids (as `onyx generate`): the prompt once, then
+        `new_tokens` runs of one token, the cache handed from run to run. A dict: prompt,
+        tokens, prompt_seconds, prompt_tokens_per_second, steps, steps_seconds,
+        steps_tokens_per_second, prompt_logits."""
     def cancel(self) -> None:
         """Stops the runs in progress at their next step; later runs are not affected."""
 

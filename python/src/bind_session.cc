@@ -20,6 +20,7 @@
 #include "onyx/core/cpu_tier.h"
 #include "onyx/core/quote.h"
 #include "onyx/eval/evaluator.h"
+#include "onyx/eval/generation.h"
 #include "onyx/ir/constant_value.h"
 
 namespace onyx::python {
@@ -112,6 +113,45 @@ class Session {
       answer.append(found != bound.end() ? py::object(found->array)
                                          : pythonOfValue(std::move(made[index])));
     }
+    return answer;
+  }
+
+  /// The greedy loop of a decoder (onyx/eval/generation.h), as a dict of what it did.
+  py::dict generate(std::optional<std::vector<int64_t>> prompt, int64_t prompt_tokens,
+                    int64_t new_tokens, uint64_t seed) {
+    if (holder_->edits != edits_) {
+      raiseValueError("the model changed after this Session was made; make a new Session");
+    }
+    if (prompt_tokens < 1 || new_tokens < 0) {
+      raiseValueError("prompt_tokens is 1 or more, new_tokens 0 or more");
+    }
+    GenerationOptions options;
+    if (prompt) {
+      options.prompt = *prompt;
+    } else {
+      int64_t vocabulary = unwrap(decoderVocabulary(holder_->model), "not a decoder");
+      options.prompt = pseudoRandomPrompt(static_cast<size_t>(prompt_tokens), vocabulary, seed);
+    }
+    options.steps = new_tokens;
+    Result<Generation> generation = Status(ErrorCode::kInternal, "not run");
+    {
+      py::gil_scoped_release unlocked;
+      generation = onyx::generate(*evaluator_, holder_->model, options);
+    }
+    Generation done = unwrap(std::move(generation), "cannot generate");
+    const double prompt_seconds = std::chrono::duration<double>(done.prompt_time).count();
+    const double steps_seconds = std::chrono::duration<double>(done.steps_time).count();
+    py::dict answer;
+    answer["prompt"] = options.prompt;
+    answer["tokens"] = done.tokens;
+    answer["prompt_seconds"] = prompt_seconds;
+    answer["prompt_tokens_per_second"] =
+        static_cast<double>(options.prompt.size()) / prompt_seconds;
+    answer["steps"] = new_tokens;
+    answer["steps_seconds"] = steps_seconds;
+    answer["steps_tokens_per_second"] =
+        new_tokens > 0 ? static_cast<double>(new_tokens) / steps_seconds : 0.0;
+    answer["prompt_logits"] = done.prompt_logits;
     return answer;
   }
 
@@ -308,6 +348,16 @@ void bindSession(py::module_& module) {
            "itself for the output. One starting at a 64-byte boundary is written in place "
            "by the kernel that makes the output, another is copied in; it may be an input's "
            "array (a state carried from run to run).")
+      .def("generate", &Session::generate, py::kw_only(), py::arg("prompt") = py::none(),
+           py::arg("prompt_tokens") = 128, py::arg("new_tokens") = 32, py::arg("seed") = 46,
+           "Runs a decoder LLM's greedy loop (as `onyx generate`): the prompt's token ids (None: "
+           "`prompt_tokens` pseudo-random ids from `seed`, as bench/llm_bench_ort.js makes them) "
+           "once, then `new_tokens` runs of one token, each run's present cache handed to the "
+           "next as its past. The model takes input_ids, optionally position_ids and "
+           "attention_mask, and past_key_values.N.key/.value, and gives logits and "
+           "present.N.key/.value. Returns a dict: prompt, tokens (1 + new_tokens ids), "
+           "prompt_seconds, prompt_tokens_per_second, steps, steps_seconds, "
+           "steps_tokens_per_second, prompt_logits (the last position's).")
       .def("cancel", &Session::cancel,
            "Stops the runs of this Session in progress (on other threads) at their next step, "
            "with concurrent.futures.CancelledError; later runs are not affected.")

@@ -288,3 +288,49 @@ def test_a_bound_output_that_does_not_fit_raises_naming_it(arith_model):
         session.run(None, feeds, outputs={"product": [0.0, 0.0, 0.0]})
     (total, product) = session.run(None, feeds)
     np.testing.assert_array_equal(product, np.ones(3, np.float32))
+
+
+TINY_DECODER = """<ir_version: 10, opset_import: ["" : 23]>
+g (int64[batch, seq] input_ids, int64[batch, seq] position_ids,
+   float[batch, 1, past, 4] past_k, float[batch, 1, past, 4] past_v)
+  => (float[batch, seq, 5] logits, float[batch, 1, total, 4] present_k,
+      float[batch, 1, total, 4] present_v)
+  <float[5, 4] table = {0.1, -0.2, 0.3, 0.5, -0.4, 0.2, 0.1, -0.3, 0.6, 0.1, -0.5, 0.2, -0.1,
+                        0.4, 0.2, -0.6, 0.3, -0.3, 0.1, 0.2},
+   float[4, 5] head = {1, -1, 0.5, 0.2, -0.3, -0.5, 0.8, 0.1, -0.9, 0.4, 0.3, 0.2, -0.7, 0.6,
+                       -0.1, 0.9, -0.4, 0.2, 0.1, -0.8}> {
+  emb = Gather (table, input_ids)
+  y, present_k, present_v = Attention <q_num_heads = 1, kv_num_heads = 1, is_causal = 1>
+      (emb, emb, emb, , past_k, past_v)
+  logits = MatMul (y, head)
+}"""
+
+
+def test_generate_hands_the_cache_on_and_chooses_what_whole_sequences_choose():
+    model = onyx.parse_text(TINY_DECODER)
+    # The text syntax takes no dots in names: renamed as exporters name the cache.
+    for old, new in [("past_k", "past_key_values.0.key"), ("past_v", "past_key_values.0.value"),
+                     ("present_k", "present.0.key"), ("present_v", "present.0.value")]:
+        model.graph.value(old).name = new
+    session = onyx.Session(model, threads=1)
+    done = session.generate(prompt=[1, 2, 3], new_tokens=5)
+    assert done["prompt"] == [1, 2, 3] and done["steps"] == 5 and len(done["tokens"]) == 6
+    assert done["prompt_tokens_per_second"] > 0 and len(done["prompt_logits"]) == 5
+    # Each choice again, from the whole sequence and an empty cache.
+    sequence = [1, 2, 3]
+    for token in done["tokens"]:
+        n = len(sequence)
+        empty = np.zeros((1, 1, 0, 4), np.float32)
+        (logits, _, _) = session.run(None, {
+            "input_ids": np.array([sequence], np.int64),
+            "position_ids": np.arange(n, dtype=np.int64)[None],
+            "past_key_values.0.key": empty, "past_key_values.0.value": empty})
+        assert int(np.argmax(logits[0, -1])) == token
+        sequence.append(token)
+    # A pseudo-random prompt of the shared generator.
+    assert len(session.generate(prompt_tokens=4, new_tokens=0)["prompt"]) == 4
+
+
+def test_generate_refuses_what_is_no_decoder(conv_model):
+    with pytest.raises(onyx.OnyxError, match="none the loop feeds|no input_ids"):
+        onyx.Session(conv_model, threads=1).generate(prompt=[1], new_tokens=1)
