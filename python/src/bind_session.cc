@@ -118,12 +118,12 @@ class Session {
 
   /// The greedy loop of a decoder (onyx/eval/generation.h), as a dict of what it did.
   py::dict generate(std::optional<std::vector<int64_t>> prompt, int64_t prompt_tokens,
-                    int64_t new_tokens, uint64_t seed) {
+                    int64_t new_tokens, uint64_t seed, int64_t warmup) {
     if (holder_->edits != edits_) {
       raiseValueError("the model changed after this Session was made; make a new Session");
     }
-    if (prompt_tokens < 1 || new_tokens < 0) {
-      raiseValueError("prompt_tokens is 1 or more, new_tokens 0 or more");
+    if (prompt_tokens < 1 || new_tokens < 0 || warmup < 0) {
+      raiseValueError("prompt_tokens is 1 or more, new_tokens and warmup 0 or more");
     }
     GenerationOptions options;
     if (prompt) {
@@ -133,6 +133,7 @@ class Session {
       options.prompt = pseudoRandomPrompt(static_cast<size_t>(prompt_tokens), vocabulary, seed);
     }
     options.steps = new_tokens;
+    options.warmup_runs = warmup;
     Result<Generation> generation = Status(ErrorCode::kInternal, "not run");
     {
       py::gil_scoped_release unlocked;
@@ -350,10 +351,12 @@ void bindSession(py::module_& module) {
            "array (a state carried from run to run).")
       .def("generate", &Session::generate, py::kw_only(), py::arg("prompt") = py::none(),
            py::arg("prompt_tokens") = 128, py::arg("new_tokens") = 32, py::arg("seed") = 46,
+           py::arg("warmup") = 0,
            "Runs a decoder LLM's greedy loop (as `onyx generate`): the prompt's token ids (None: "
            "`prompt_tokens` pseudo-random ids from `seed`, as bench/llm_bench_ort.js makes them) "
            "once, then `new_tokens` runs of one token, each run's present cache handed to the "
-           "next as its past. The model takes input_ids, optionally position_ids and "
+           "next as its past (after `warmup` untimed runs of the prompt). The model takes "
+           "input_ids, optionally position_ids and "
            "attention_mask, and past_key_values.N.key/.value, and gives logits and "
            "present.N.key/.value. Returns a dict: prompt, tokens (1 + new_tokens ids), "
            "prompt_seconds, prompt_tokens_per_second, steps, steps_seconds, "

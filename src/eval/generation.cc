@@ -162,7 +162,9 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
   if (options.prompt.empty()) {
     return Status(ErrorCode::kInvalidArgument, "the prompt has no tokens");
   }
-  if (options.steps < 0) return Status(ErrorCode::kInvalidArgument, "a negative step count");
+  if (options.steps < 0 || options.warmup_runs < 0) {
+    return Status(ErrorCode::kInvalidArgument, "a negative count of steps or warm-up runs");
+  }
   Result<DecoderSignature> signature = signatureOf(model);
   if (!signature) return signature.status();
   std::vector<NamedValue> inputs(signature->input_count);
@@ -175,6 +177,25 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
   for (const CacheSlot& cache : signature->caches) {
     inputs[cache.input].value = EvalValue::of(Array(cache.type, cache.empty_shape));
     fed[cache.input] = true;
+  }
+  for (int64_t run = 0; run < options.warmup_runs; ++run) {
+    std::vector<NamedValue> feeds;
+    feeds.push_back({signature->input_names[signature->input_ids], int64Row(options.prompt)});
+    if (signature->position_ids) {
+      std::vector<int64_t> positions(options.prompt.size());
+      for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<int64_t>(i);
+      feeds.push_back({signature->input_names[*signature->position_ids], int64Row(positions)});
+    }
+    if (signature->attention_mask) {
+      feeds.push_back({signature->input_names[*signature->attention_mask],
+                       int64Row(std::vector<int64_t>(options.prompt.size(), 1))});
+    }
+    for (const CacheSlot& cache : signature->caches) {
+      feeds.push_back({signature->input_names[cache.input],
+                       EvalValue::of(Array(cache.type, cache.empty_shape))});
+    }
+    Result<std::vector<EvalValue>> outputs = evaluator.run(feeds);
+    if (!outputs) return outputs.status();
   }
   Generation generation;
   const int64_t total_runs = 1 + options.steps;

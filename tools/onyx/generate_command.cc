@@ -1,4 +1,5 @@
-// `onyx generate MODEL [--prompt-tokens N | --prompt IDS] [--new-tokens M] [--threads T]
+// `onyx generate MODEL [--prompt-tokens N | --prompt IDS] [--new-tokens M] [--warmup K] [--threads
+// T]
 // [--seed S] [--max-isa TIER] [--no-fusions] [--json]`: runs a decoder LLM's greedy loop
 // (onyx/eval/generation.h): the prompt once, then M runs of one token each, the cache handed
 // from run to run. Token ids in and out (no tokenizer): the prompt is N pseudo-random ids
@@ -34,6 +35,7 @@ struct GenerateArguments {
   int64_t prompt_tokens = 128;
   std::vector<int64_t> prompt;
   int64_t new_tokens = 32;
+  int64_t warmup = 0;
   int threads = 0;
   uint64_t seed = 46;
   bool no_fusions = false;
@@ -85,6 +87,7 @@ int generateTokens(const GenerateArguments& arguments) {
                        : pseudoRandomPrompt(static_cast<size_t>(arguments.prompt_tokens),
                                             *vocabulary, arguments.seed);
   options.steps = arguments.new_tokens;
+  options.warmup_runs = arguments.warmup;
   EvalOptions eval;
   eval.threads = arguments.threads;
   eval.fusions = !arguments.no_fusions;
@@ -158,6 +161,10 @@ void addGenerateCommand(CLI::App& app, int& exit_code) {
       ->add_option("--new-tokens", arguments->new_tokens,
                    "runs of one token after the prompt's (default 32); the prompt's run chooses "
                    "the first token, so one more id comes out")
+      ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--warmup", arguments->warmup,
+                   "untimed runs of the prompt first (the first run also compiles the plan)")
       ->check(CLI::NonNegativeNumber);
   command->add_option("--threads", arguments->threads, "threads kernels may use (0: all)")
       ->check(CLI::NonNegativeNumber);

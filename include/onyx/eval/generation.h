@@ -29,6 +29,9 @@ struct GenerationOptions {
   std::vector<int64_t> prompt;
   /// Runs of one token after the prompt's run.
   int64_t steps = 0;
+  /// Untimed runs of the prompt from an empty cache first: the first run of an Evaluator
+  /// also compiles its plan and prepares its weights, which a rate should not count.
+  int64_t warmup_runs = 0;
   /// Told after each run, with the runs done and the runs in all (1 + steps).
   std::function<void(int64_t done, int64_t total)> progress = nullptr;
 };
