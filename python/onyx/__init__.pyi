@@ -324,6 +324,7 @@ class Session:
         new_tokens: int = 32,
         seed: int = 46,
         warmup: int = 0,
+        prompt_chunk: int = 0,
     ) -> dict[str, Any]:
         """A decoder LLM's greedy loop on token ids (as `onyx generate`): the prompt once, then
         `new_tokens` runs of one token, the cache handed from run to run. A dict: prompt,

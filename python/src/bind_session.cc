@@ -118,12 +118,12 @@ class Session {
 
   /// The greedy loop of a decoder (onyx/eval/generation.h), as a dict of what it did.
   py::dict generate(std::optional<std::vector<int64_t>> prompt, int64_t prompt_tokens,
-                    int64_t new_tokens, uint64_t seed, int64_t warmup) {
+                    int64_t new_tokens, uint64_t seed, int64_t warmup, int64_t prompt_chunk) {
     if (holder_->edits != edits_) {
       raiseValueError("the model changed after this Session was made; make a new Session");
     }
-    if (prompt_tokens < 1 || new_tokens < 0 || warmup < 0) {
-      raiseValueError("prompt_tokens is 1 or more, new_tokens and warmup 0 or more");
+    if (prompt_tokens < 1 || new_tokens < 0 || warmup < 0 || prompt_chunk < 0) {
+      raiseValueError("prompt_tokens is 1 or more, new_tokens, warmup and prompt_chunk 0 or more");
     }
     GenerationOptions options;
     if (prompt) {
@@ -134,6 +134,7 @@ class Session {
     }
     options.steps = new_tokens;
     options.warmup_runs = warmup;
+    options.prompt_chunk = prompt_chunk;
     Result<Generation> generation = Status(ErrorCode::kInternal, "not run");
     {
       py::gil_scoped_release unlocked;
@@ -351,11 +352,12 @@ void bindSession(py::module_& module) {
            "array (a state carried from run to run).")
       .def("generate", &Session::generate, py::kw_only(), py::arg("prompt") = py::none(),
            py::arg("prompt_tokens") = 128, py::arg("new_tokens") = 32, py::arg("seed") = 46,
-           py::arg("warmup") = 0,
+           py::arg("warmup") = 0, py::arg("prompt_chunk") = 0,
            "Runs a decoder LLM's greedy loop (as `onyx generate`): the prompt's token ids (None: "
            "`prompt_tokens` pseudo-random ids from `seed`, as bench/llm_bench_ort.js makes them) "
            "once, then `new_tokens` runs of one token, each run's present cache handed to the "
-           "next as its past (after `warmup` untimed runs of the prompt). The model takes "
+           "next as its past (after `warmup` untimed runs of the prompt; the prompt in runs of "
+           "`prompt_chunk` tokens, 0: one run). The model takes "
            "input_ids, optionally position_ids and "
            "attention_mask, and past_key_values.N.key/.value, and gives logits and "
            "present.N.key/.value. Returns a dict: prompt, tokens (1 + new_tokens ids), "

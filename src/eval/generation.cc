@@ -162,7 +162,7 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
   if (options.prompt.empty()) {
     return Status(ErrorCode::kInvalidArgument, "the prompt has no tokens");
   }
-  if (options.steps < 0 || options.warmup_runs < 0) {
+  if (options.steps < 0 || options.warmup_runs < 0 || options.prompt_chunk < 0) {
     return Status(ErrorCode::kInvalidArgument, "a negative count of steps or warm-up runs");
   }
   Result<DecoderSignature> signature = signatureOf(model);
@@ -178,17 +178,25 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
     inputs[cache.input].value = EvalValue::of(Array(cache.type, cache.empty_shape));
     fed[cache.input] = true;
   }
+  // The warm-up runs take the prompt's first piece (below), as the first timed run does.
+  const std::vector<int64_t> first_piece(
+      options.prompt.begin(),
+      options.prompt.begin() + static_cast<std::ptrdiff_t>(
+                                   options.prompt_chunk > 0
+                                       ? std::min<size_t>(options.prompt.size(),
+                                                          static_cast<size_t>(options.prompt_chunk))
+                                       : options.prompt.size()));
   for (int64_t run = 0; run < options.warmup_runs; ++run) {
     std::vector<NamedValue> feeds;
-    feeds.push_back({signature->input_names[signature->input_ids], int64Row(options.prompt)});
+    feeds.push_back({signature->input_names[signature->input_ids], int64Row(first_piece)});
     if (signature->position_ids) {
-      std::vector<int64_t> positions(options.prompt.size());
+      std::vector<int64_t> positions(first_piece.size());
       for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<int64_t>(i);
       feeds.push_back({signature->input_names[*signature->position_ids], int64Row(positions)});
     }
     if (signature->attention_mask) {
       feeds.push_back({signature->input_names[*signature->attention_mask],
-                       int64Row(std::vector<int64_t>(options.prompt.size(), 1))});
+                       int64Row(std::vector<int64_t>(first_piece.size(), 1))});
     }
     for (const CacheSlot& cache : signature->caches) {
       feeds.push_back({signature->input_names[cache.input],
@@ -198,10 +206,21 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
     if (!outputs) return outputs.status();
   }
   Generation generation;
-  const int64_t total_runs = 1 + options.steps;
-  std::vector<int64_t> tokens = options.prompt;
+  // The prompt in pieces of prompt_chunk tokens (all at once when 0), then the steps.
+  const size_t chunk =
+      options.prompt_chunk > 0 ? static_cast<size_t>(options.prompt_chunk) : options.prompt.size();
+  const int64_t pieces = static_cast<int64_t>((options.prompt.size() + chunk - 1) / chunk);
+  const int64_t total_runs = pieces + options.steps;
+  std::vector<int64_t> tokens;
   int64_t position = 0;
   for (int64_t run = 0; run < total_runs; ++run) {
+    const bool prompting = run < pieces;
+    if (prompting) {
+      const size_t first = static_cast<size_t>(run) * chunk;
+      const size_t last = std::min(options.prompt.size(), first + chunk);
+      tokens.assign(options.prompt.begin() + static_cast<std::ptrdiff_t>(first),
+                    options.prompt.begin() + static_cast<std::ptrdiff_t>(last));
+    }
     const size_t count = tokens.size();
     inputs[signature->input_ids].value = int64Row(tokens);
     if (signature->position_ids) {
@@ -222,20 +241,21 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
     Result<std::vector<EvalValue>> outputs = evaluator.run(feeds);
     const auto took = std::chrono::steady_clock::now() - start;
     if (!outputs) return outputs.status();
-    (run == 0 ? generation.prompt_time : generation.steps_time) +=
+    (prompting ? generation.prompt_time : generation.steps_time) +=
         std::chrono::duration_cast<std::chrono::nanoseconds>(took);
-    Result<int64_t> token =
-        greedyChoice((*outputs)[signature->logits], run == 0 ? &generation.prompt_logits : nullptr);
-    if (!token) return token.status();
-    generation.tokens.push_back(*token);
     // The present cache becomes the next run's past: handed over, not copied.
     for (const CacheSlot& cache : signature->caches) {
-      inputs[cache.input].name = signature->input_names[cache.input];
       inputs[cache.input].value = std::move((*outputs)[cache.output]);
     }
     for (size_t i = 0; i < inputs.size(); ++i) inputs[i].name = signature->input_names[i];
     position += static_cast<int64_t>(count);
-    tokens.assign(1, *token);
+    if (!prompting || run == pieces - 1) {
+      Result<int64_t> token = greedyChoice((*outputs)[signature->logits],
+                                           prompting ? &generation.prompt_logits : nullptr);
+      if (!token) return token.status();
+      generation.tokens.push_back(*token);
+      tokens.assign(1, *token);
+    }
     if (options.progress) options.progress(run + 1, total_runs);
   }
   return generation;

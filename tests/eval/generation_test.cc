@@ -97,6 +97,14 @@ TEST(Generation, TheCachedLoopChoosesWhatRecomputingTheSequenceChooses) {
     EXPECT_EQ(runs_told, 7);
     EXPECT_EQ(generation->tokens, withoutTheCache(model, prompt, 6));
     EXPECT_EQ(generation->prompt_logits.size(), 5u);
+    // The prompt a token or two at a time: its cache grows run by run, the same choices.
+    for (int64_t chunk : {1, 2}) {
+      Result<Generation> chunked =
+          generate(evaluator, model,
+                   {.prompt = prompt, .steps = 6, .prompt_chunk = chunk, .warmup_runs = 1});
+      ASSERT_TRUE(chunked) << chunked.status().toString();
+      EXPECT_EQ(chunked->tokens, generation->tokens) << "chunks of " << chunk;
+    }
   }
 }
 

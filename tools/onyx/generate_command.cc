@@ -36,6 +36,7 @@ struct GenerateArguments {
   std::vector<int64_t> prompt;
   int64_t new_tokens = 32;
   int64_t warmup = 0;
+  int64_t prompt_chunk = 0;
   int threads = 0;
   uint64_t seed = 46;
   bool no_fusions = false;
@@ -88,6 +89,7 @@ int generateTokens(const GenerateArguments& arguments) {
                                             *vocabulary, arguments.seed);
   options.steps = arguments.new_tokens;
   options.warmup_runs = arguments.warmup;
+  options.prompt_chunk = arguments.prompt_chunk;
   EvalOptions eval;
   eval.threads = arguments.threads;
   eval.fusions = !arguments.no_fusions;
@@ -161,6 +163,11 @@ void addGenerateCommand(CLI::App& app, int& exit_code) {
       ->add_option("--new-tokens", arguments->new_tokens,
                    "runs of one token after the prompt's (default 32); the prompt's run chooses "
                    "the first token, so one more id comes out")
+      ->check(CLI::NonNegativeNumber);
+  command
+      ->add_option("--prompt-chunk", arguments->prompt_chunk,
+                   "run the prompt this many tokens at a time (0: at once): its logits and "
+                   "activations then take that many positions' memory")
       ->check(CLI::NonNegativeNumber);
   command
       ->add_option("--warmup", arguments->warmup,

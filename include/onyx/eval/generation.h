@@ -29,17 +29,21 @@ struct GenerationOptions {
   std::vector<int64_t> prompt;
   /// Runs of one token after the prompt's run.
   int64_t steps = 0;
+  /// The prompt in runs of this many tokens (0: one run): the prompt's logits, and its
+  /// activations, then take a run of that many positions, not of the whole prompt (a 512-token
+  /// prompt's logits over a 32000-word vocabulary are 64 MiB).
+  int64_t prompt_chunk = 0;
   /// Untimed runs of the prompt from an empty cache first: the first run of an Evaluator
   /// also compiles its plan and prepares its weights, which a rate should not count.
   int64_t warmup_runs = 0;
-  /// Told after each run, with the runs done and the runs in all (1 + steps).
+  /// Told after each run, with the runs done and the runs in all (the prompt's and the steps).
   std::function<void(int64_t done, int64_t total)> progress = nullptr;
 };
 
 struct Generation {
   /// The prompt run's choice, then each step's: 1 + steps ids.
   std::vector<int64_t> tokens;
-  std::chrono::nanoseconds prompt_time{0};  // the prompt's run
+  std::chrono::nanoseconds prompt_time{0};  // the prompt's runs
   std::chrono::nanoseconds steps_time{0};   // the steps' runs together
   /// The prompt's logits at its last position (the vocabulary's floats), for comparing
   /// runtimes.
