@@ -1,12 +1,12 @@
-// `onyx generate MODEL [--prompt-tokens N | --prompt IDS] [--new-tokens M] [--warmup K] [--threads
-// T]
-// [--seed S] [--max-isa TIER] [--no-fusions] [--json]`: runs a decoder LLM's greedy loop
-// (onyx/eval/generation.h): the prompt once, then M runs of one token each, the cache handed
-// from run to run. Token ids in and out (no tokenizer): the prompt is N pseudo-random ids
-// (the generator bench/llm_bench_ort.js shares, seeded with S) or the ids given. Prints the
-// ids, the prompt's and the steps' tokens per second and the peak resident memory. Exit 0
-// when it ran, 1 when the model is no decoder of that form or a run fails, 2 when the file
-// cannot be read or on bad usage.
+// `onyx generate MODEL [--prompt-tokens N | --prompt IDS] [--new-tokens M] [--prompt-chunk C]
+// [--warmup K] [--threads T] [--seed S] [--max-isa TIER] [--no-fusions] [--logits FILE]
+// [--json]`: runs a decoder LLM's greedy loop (onyx/eval/generation.h): the prompt once (C
+// tokens a run with --prompt-chunk), then M runs of one token each, the cache handed from
+// run to run. Token ids in and out (no tokenizer): the prompt is N pseudo-random ids (the
+// generator bench/llm_bench_ort.js shares, seeded with S) or the ids given. Prints the ids,
+// the prompt's and the steps' tokens per second and the peak resident memory; --logits writes
+// the prompt's last logits. Exit 0 when it ran, 1 when the model is no decoder of that form
+// or a run fails, 2 when a file cannot be read or written or on bad usage.
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -42,6 +42,7 @@ struct GenerateArguments {
   bool no_fusions = false;
   bool json = false;
   std::string max_isa;
+  std::string logits;  // where to write the prompt's last logits
 };
 
 // The process's peak resident memory in MiB (VmHWM), or -1 where /proc does not say.
@@ -106,6 +107,15 @@ int generateTokens(const GenerateArguments& arguments) {
   if (!generation) {
     fmt::print(stderr, "onyx: {}\n", generation.status().toString());
     return kExitInvalid;
+  }
+  if (!arguments.logits.empty()) {
+    std::ofstream out(arguments.logits, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(generation->prompt_logits.data()),
+              static_cast<std::streamsize>(generation->prompt_logits.size() * sizeof(float)));
+    if (!out.good()) {
+      fmt::print(stderr, "onyx: cannot write {}\n", arguments.logits);
+      return kExitUnreadable;
+    }
   }
   const double prompt_seconds = seconds(generation->prompt_time);
   const double steps_seconds = seconds(generation->steps_time);
@@ -181,6 +191,8 @@ void addGenerateCommand(CLI::App& app, int& exit_code) {
       ->add_option("--max-isa", arguments->max_isa,
                    "the highest CPU tier kernels may use (as ONYX_MAX_ISA)")
       ->check(CLI::IsMember({"baseline", "avx2", "avx512", "avx512_vnni", "amx"}));
+  command->add_option("--logits", arguments->logits,
+                      "write the prompt's logits at its last position there (raw float32)");
   command->add_flag("--json", arguments->json, "print one JSON object instead");
   command->callback([&exit_code, arguments] { exit_code = generateTokens(*arguments); });
 }
