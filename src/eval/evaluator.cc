@@ -155,6 +155,49 @@ Status placeBoundOutputs(std::vector<EvalValue>& outputs, std::span<const size_t
   return Status::ok();
 }
 
+// Whether `output` may be written in place where `input` (held in slot `input_slot`) lies:
+// `array` is exactly the input's elements, the node that makes the output updates its input
+// 0 in place (OpTraits::kUpdatesInPlace) and that input is this one, read last there (nothing
+// reads it after the node). A decoder's cache carried from run to run, bound where the past
+// lies, is then updated in place (TensorScatter writes only the new rows) instead of written
+// beside and copied over it after the run. Any other kernel may read its input after it
+// began to write its output (a MatMul does), so the output is then copied in after the run.
+bool writesOverItsLastRead(const eval_internal::GraphPlan& plan,
+                           const eval_internal::Operand& output, uint32_t input_slot,
+                           const Array& input, const Array& array) {
+  if (output.from != eval_internal::Operand::From::kSlot || output.depth != 0 ||
+      input.bytes().data() != array.bytes().data() ||
+      input.bytes().size() != array.bytes().size()) {
+    return false;
+  }
+  for (const eval_internal::BoundNode& bound : plan.nodes) {
+    if (std::find(bound.outputs.begin(), bound.outputs.end(), static_cast<int32_t>(output.slot)) ==
+        bound.outputs.end()) {
+      continue;
+    }
+    if (bound.schema == nullptr || !hasTraits(bound.schema->traits, OpTraits::kUpdatesInPlace) ||
+        bound.outputs.front() != static_cast<int32_t>(output.slot) || bound.inputs.empty() ||
+        bound.last_read.empty() || !bound.last_read[0]) {
+      return false;
+    }
+    const eval_internal::Operand& read = bound.inputs[0];
+    if (read.from != eval_internal::Operand::From::kSlot || read.depth != 0 ||
+        read.slot != input_slot) {
+      return false;
+    }
+    // Read by no other input slot of the node either.
+    for (size_t i = 1; i < bound.inputs.size(); ++i) {
+      const eval_internal::Operand& other = bound.inputs[i];
+      if (other.from == eval_internal::Operand::From::kSlot && other.depth == 0 &&
+          other.slot == input_slot) {
+        return false;
+      }
+    }
+    return true;
+  }
+  return false;
+}
+
 // One run of `model`'s main graph on `executor` (Evaluator::run, once its turn came).
 Result<std::vector<EvalValue>> runOn(eval_internal::Executor& executor, const Model& model,
                                      std::span<const NamedValue> inputs,
@@ -214,8 +257,10 @@ Result<std::vector<EvalValue>> runOn(eval_internal::Executor& executor, const Mo
     const Array& array = bound_outputs[k].array;
     bool over_an_input = false;
     for (const NamedValue& input : inputs) {
-      over_an_input =
-          over_an_input || (input.value.isTensor() && input.value.tensor.overlaps(array));
+      if (!input.value.isTensor() || !input.value.tensor.overlaps(array)) continue;
+      over_an_input = over_an_input || !writesOverItsLastRead(
+                                           plan, output, plan.slot_of.at(graph.lookup(input.name)),
+                                           input.value.tensor, array);
     }
     if (output.from != eval_internal::Operand::From::kSlot || output.depth != 0 || over_an_input ||
         reinterpret_cast<uintptr_t>(array.bytes().data()) % Array::kAlignment != 0) {

@@ -10,9 +10,13 @@ namespace onyx {
 
 std::vector<std::string_view> traitNames(OpTraits traits) {
   static constexpr std::pair<OpTraits, std::string_view> kNames[] = {
-      {OpTraits::kCommutative, "commutative"},   {OpTraits::kElementwise, "elementwise"},
-      {OpTraits::kShapeOnly, "shape-only"},      {OpTraits::kNondeterministic, "nondeterministic"},
-      {OpTraits::kQuantization, "quantization"}, {OpTraits::kReadsShape, "reads-shape"},
+      {OpTraits::kCommutative, "commutative"},
+      {OpTraits::kElementwise, "elementwise"},
+      {OpTraits::kShapeOnly, "shape-only"},
+      {OpTraits::kNondeterministic, "nondeterministic"},
+      {OpTraits::kQuantization, "quantization"},
+      {OpTraits::kReadsShape, "reads-shape"},
+      {OpTraits::kUpdatesInPlace, "updates-in-place"},
   };
   std::vector<std::string_view> names;
   for (const auto& [flag, name] : kNames) {

@@ -42,6 +42,7 @@ inline constexpr OpTraits kShapeOnly = OpTraits::kShapeOnly;
 inline constexpr OpTraits kNondeterministic = OpTraits::kNondeterministic;
 inline constexpr OpTraits kQuantization = OpTraits::kQuantization;
 inline constexpr OpTraits kReadsShape = OpTraits::kReadsShape;
+inline constexpr OpTraits kUpdatesInPlace = OpTraits::kUpdatesInPlace;
 
 /// A version step that changes nothing a node shows but the types the version allows
 /// (`change` says which): a node crosses it as it is, and the converter checks its types

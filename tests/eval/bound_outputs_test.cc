@@ -2,6 +2,8 @@
 // kernel that makes them, or copied in after the run; bound to an input's memory for a state
 // carried from run to run; refused, naming the output, when they do not fit.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -187,6 +189,59 @@ TEST(ArrayDestinations, AnArrayOfTheDestinationsTypeAndShapeTakesItsMemoryOnce) 
   }
   Array after(ElementType::kFloat, {2, 2});
   EXPECT_NE(after.data<float>(), memory.data);
+}
+
+}  // namespace
+}  // namespace onyx
+
+namespace onyx {
+namespace {
+
+// A decoder's cache of fixed capacity, written in place (TensorScatter, opset 24): the
+// present output bound to the past's own memory. Every page of the cache but the row the
+// step writes is made read-only: a kernel that copied the cache, even onto itself, would
+// fault. Zero bytes of the cache are copied per step.
+TEST(BoundOutputs, ACacheWrittenInPlaceByTensorScatterCopiesNothing) {
+  Model model = parsed(R"(<ir_version: 10, opset_import: ["" : 24]>
+    g (float[1, 1, 8, 1024] past, float[1, 1, 1, 1024] update, int64[1] at)
+        => (float[1, 1, 8, 1024] present) {
+      present = TensorScatter <axis = 2> (past, update, at)
+    })");
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  constexpr size_t kRow = 1024 * sizeof(float);
+  ASSERT_EQ(kRow % page, 0u) << "a row a whole number of pages";
+  void* mapped =
+      mmap(nullptr, 8 * kRow, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapped, MAP_FAILED);
+  std::shared_ptr<void> cache_memory(mapped, [](void* at) { munmap(at, 8 * kRow); });
+  auto* cache = static_cast<float*>(mapped);
+  for (size_t i = 0; i < 8 * 1024; ++i) cache[i] = static_cast<float>(i);
+  Evaluator evaluator(model);
+  for (int64_t step = 0; step < 3; ++step) {
+    // All read-only but the row this step writes.
+    ASSERT_EQ(mprotect(mapped, 8 * kRow, PROT_READ), 0);
+    auto* row = static_cast<std::byte*>(mapped) + static_cast<size_t>(step) * kRow;
+    ASSERT_EQ(mprotect(row, kRow, PROT_READ | PROT_WRITE), 0);
+    Array cache_array = Array::over(ElementType::kFloat, {1, 1, 8, 1024},
+                                    static_cast<std::byte*>(mapped), cache_memory);
+    std::vector<NamedValue> inputs = {
+        {"past", EvalValue::of(cache_array)},
+        {"update", tensorOf<float>(ElementType::kFloat, {1, 1, 1, 1024},
+                                   std::vector<float>(1024, -1.0f - static_cast<float>(step)))},
+        {"at", tensorOf<int64_t>(ElementType::kInt64, {1}, {step})}};
+    std::vector<BoundOutput> bound = {{"present", cache_array}};
+    Result<std::vector<EvalValue>> out = evaluator.run(inputs, bound);
+    ASSERT_TRUE(out) << out.status().toString();
+    EXPECT_EQ((*out)[0].tensor.bytes().data(), static_cast<std::byte*>(mapped));
+  }
+  ASSERT_EQ(mprotect(mapped, 8 * kRow, PROT_READ | PROT_WRITE), 0);
+  for (size_t r = 0; r < 8; ++r) {
+    const float expected_first =
+        r < 3 ? -1.0f - static_cast<float>(r) : static_cast<float>(r * 1024);
+    EXPECT_EQ(cache[r * 1024], expected_first) << "row " << r;
+    EXPECT_EQ(cache[r * 1024 + 1023], r < 3 ? expected_first : expected_first + 1023)
+        << "row " << r;
+  }
 }
 
 }  // namespace

@@ -67,6 +67,11 @@ enum class OpTraits : uint32_t {
   /// The output is made of input 0's shape, not its elements (Shape, Size): where types are
   /// known, shape inference knows the output's elements.
   kReadsShape = 1u << 5,
+  /// Output 0 is input 0 with some elements replaced, and the kernel, given output memory
+  /// that is input 0's own, writes only the replaced elements there (it reads none of input
+  /// 0's after writing): an output bound where that input lies is updated in place
+  /// (TensorScatter, a decoder's cache of fixed capacity).
+  kUpdatesInPlace = 1u << 6,
 };
 
 constexpr OpTraits operator|(OpTraits a, OpTraits b) {

@@ -429,7 +429,10 @@ Status Compiler::resolveConstants() {
   }
   for (BoundNode& bound : plan_.nodes) {
     for (Operand& operand : bound.inputs) {
-      if (operand.from != Operand::From::kConstant || unread.at(operand.value)) continue;
+      if (operand.from != Operand::From::kConstant) continue;
+      if (auto found = unread.find(operand.value); found != unread.end() && found->second) {
+        continue;
+      }
       Result<const EvalValue*> constant = context_.constant(*operand.value);
       if (!constant) {
         return std::move(constant).takeStatus().within(

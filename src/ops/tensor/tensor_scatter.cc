@@ -2,6 +2,8 @@
 //
 // Signatures drafted by scripts/draft_op_schemas.py from the ONNX operator changelog;
 // see docs/ops.md for the format and how to change it.
+#include <optional>
+
 #include "onyx/core/quote.h"
 #include "ops/lib/tensor_kernels.h"
 #include "ops/schema_dsl.h"
@@ -95,7 +97,20 @@ Status runTensorScatter(KernelContext& ctx) {
   size_t prefixes = static_cast<size_t>(elementProduct(cache->shape(), 0, *axis));
   size_t per_batch = static_cast<size_t>(elementProduct(cache->shape(), 1, *axis));
   size_t inner = static_cast<size_t>(elementProduct(cache->shape(), *axis + 1));
-  Array out = cache->clone();
+  // In place where it can be: the cache's own storage when no one reads it after this node,
+  // or a destination the caller bound where the cache lies (a decoder's cache carried from
+  // run to run, onyx/eval/evaluator.h's BoundOutput): only the update's rows are written.
+  Array out;
+  if (std::optional<Array> reused = ctx.reusableInput(0, cache->type(), cache->shape())) {
+    out = std::move(*reused);
+  } else {
+    Result<Array> made = Array::allocate(cache->type(), cache->shape());
+    if (!made) return made.status();
+    out = std::move(*made);
+    if (cache->isString() || out.bytes().data() != cache->bytes().data()) {
+      copyElements(*cache, 0, out, 0, cache->size());
+    }
+  }
   std::vector<size_t> targets;
   targets.reserve(prefixes * static_cast<size_t>(length));
   for (size_t p = 0; p < prefixes; ++p) {
@@ -117,6 +132,7 @@ constexpr Operator kTensorScatter{
     .name = "TensorScatter",
     .versions = {
         {.since_version = 24,
+         .traits = kUpdatesInPlace,
          .inputs = {{"past_cache", "T"},
                     {"update", "T"},
                     optional("write_indices", "tensor(int64)")},
