@@ -112,7 +112,8 @@ struct FreeBlocks {
         block = nullptr;
         // The oldest freed, until the cache fits the peak again.
         while (cached_bytes > peak_live_bytes && !by_age.empty()) {
-          const auto [oldest, size] = *by_age.begin();
+          const uint64_t oldest = by_age.begin()->first;
+          const size_t size = by_age.begin()->second;
           std::vector<Freed>& same = free_blocks[size];
           auto at = std::find_if(same.begin(), same.end(),
                                  [oldest](const Freed& freed) { return freed.stamp == oldest; });
