@@ -34,7 +34,6 @@ struct CacheSlot {
 };
 
 struct DecoderSignature {
-  size_t input_count = 0;
   size_t input_ids = 0;
   std::optional<size_t> position_ids;
   std::optional<size_t> attention_mask;
@@ -107,7 +106,6 @@ Result<DecoderSignature> signatureOf(const Model& model) {
   }
   if (!input_ids) return notADecoder("the model has no input_ids input");
   signature.input_ids = *input_ids;
-  signature.input_count = graph->inputs.size();
   bool logits = false;
   for (size_t o = 0; o < graph->outputs.size() && !logits; ++o) {
     const Value* output = graph->outputs[o]->bound();
@@ -144,6 +142,39 @@ Result<int64_t> greedyChoice(const EvalValue& logits, std::vector<float>* row_ou
   return static_cast<int64_t>(best);
 }
 
+// Each cache input empty: the start of a generation (and of each warm-up run).
+std::vector<EvalValue> emptyCaches(const DecoderSignature& signature) {
+  std::vector<EvalValue> caches;
+  for (const CacheSlot& cache : signature.caches) {
+    caches.push_back(EvalValue::of(Array(cache.type, cache.empty_shape)));
+  }
+  return caches;
+}
+
+// The feeds of one run: `tokens` at positions from `position` on, after a cache of
+// `position` positions (`caches`, in signature.caches' order, moved in). Inputs with an
+// initializer the loop does not feed keep their defaults: left out.
+std::vector<NamedValue> feedsOf(const DecoderSignature& signature,
+                                const std::vector<int64_t>& tokens, int64_t position,
+                                std::vector<EvalValue> caches) {
+  std::vector<NamedValue> feeds;
+  feeds.push_back({signature.input_names[signature.input_ids], int64Row(tokens)});
+  if (signature.position_ids) {
+    std::vector<int64_t> positions(tokens.size());
+    for (size_t i = 0; i < positions.size(); ++i) positions[i] = position + static_cast<int64_t>(i);
+    feeds.push_back({signature.input_names[*signature.position_ids], int64Row(positions)});
+  }
+  if (signature.attention_mask) {
+    feeds.push_back(
+        {signature.input_names[*signature.attention_mask],
+         int64Row(std::vector<int64_t>(static_cast<size_t>(position) + tokens.size(), 1))});
+  }
+  for (size_t c = 0; c < signature.caches.size(); ++c) {
+    feeds.push_back({signature.input_names[signature.caches[c].input], std::move(caches[c])});
+  }
+  return feeds;
+}
+
 }  // namespace
 
 Result<int64_t> decoderVocabulary(const Model& model) {
@@ -167,17 +198,6 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
   }
   Result<DecoderSignature> signature = signatureOf(model);
   if (!signature) return signature.status();
-  std::vector<NamedValue> inputs(signature->input_count);
-  for (size_t i = 0; i < inputs.size(); ++i) inputs[i].name = signature->input_names[i];
-  // Inputs with an initializer the loop does not feed keep their defaults: left out.
-  std::vector<bool> fed(inputs.size(), false);
-  fed[signature->input_ids] = true;
-  if (signature->position_ids) fed[*signature->position_ids] = true;
-  if (signature->attention_mask) fed[*signature->attention_mask] = true;
-  for (const CacheSlot& cache : signature->caches) {
-    inputs[cache.input].value = EvalValue::of(Array(cache.type, cache.empty_shape));
-    fed[cache.input] = true;
-  }
   // The warm-up runs take the prompt's first piece (below), as the first timed run does.
   const std::vector<int64_t> first_piece(
       options.prompt.begin(),
@@ -187,22 +207,8 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
                                                           static_cast<size_t>(options.prompt_chunk))
                                        : options.prompt.size()));
   for (int64_t run = 0; run < options.warmup_runs; ++run) {
-    std::vector<NamedValue> feeds;
-    feeds.push_back({signature->input_names[signature->input_ids], int64Row(first_piece)});
-    if (signature->position_ids) {
-      std::vector<int64_t> positions(first_piece.size());
-      for (size_t i = 0; i < positions.size(); ++i) positions[i] = static_cast<int64_t>(i);
-      feeds.push_back({signature->input_names[*signature->position_ids], int64Row(positions)});
-    }
-    if (signature->attention_mask) {
-      feeds.push_back({signature->input_names[*signature->attention_mask],
-                       int64Row(std::vector<int64_t>(first_piece.size(), 1))});
-    }
-    for (const CacheSlot& cache : signature->caches) {
-      feeds.push_back({signature->input_names[cache.input],
-                       EvalValue::of(Array(cache.type, cache.empty_shape))});
-    }
-    Result<std::vector<EvalValue>> outputs = evaluator.run(feeds);
+    Result<std::vector<EvalValue>> outputs =
+        evaluator.run(feedsOf(*signature, first_piece, 0, emptyCaches(*signature)));
     if (!outputs) return outputs.status();
   }
   Generation generation;
@@ -212,6 +218,7 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
   const int64_t pieces = static_cast<int64_t>((options.prompt.size() + chunk - 1) / chunk);
   const int64_t total_runs = pieces + options.steps;
   std::vector<int64_t> tokens;
+  std::vector<EvalValue> caches = emptyCaches(*signature);
   int64_t position = 0;
   for (int64_t run = 0; run < total_runs; ++run) {
     const bool prompting = run < pieces;
@@ -222,21 +229,7 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
                     options.prompt.begin() + static_cast<std::ptrdiff_t>(last));
     }
     const size_t count = tokens.size();
-    inputs[signature->input_ids].value = int64Row(tokens);
-    if (signature->position_ids) {
-      std::vector<int64_t> positions(count);
-      for (size_t i = 0; i < count; ++i) positions[i] = position + static_cast<int64_t>(i);
-      inputs[*signature->position_ids].value = int64Row(positions);
-    }
-    if (signature->attention_mask) {
-      inputs[*signature->attention_mask].value =
-          int64Row(std::vector<int64_t>(static_cast<size_t>(position) + count, 1));
-    }
-    std::vector<NamedValue> feeds;
-    feeds.reserve(inputs.size());
-    for (size_t i = 0; i < inputs.size(); ++i) {
-      if (fed[i]) feeds.push_back(std::move(inputs[i]));
-    }
+    std::vector<NamedValue> feeds = feedsOf(*signature, tokens, position, std::move(caches));
     const auto start = std::chrono::steady_clock::now();
     Result<std::vector<EvalValue>> outputs = evaluator.run(feeds);
     const auto took = std::chrono::steady_clock::now() - start;
@@ -244,10 +237,10 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
     (prompting ? generation.prompt_time : generation.steps_time) +=
         std::chrono::duration_cast<std::chrono::nanoseconds>(took);
     // The present cache becomes the next run's past: handed over, not copied.
+    caches.clear();
     for (const CacheSlot& cache : signature->caches) {
-      inputs[cache.input].value = std::move((*outputs)[cache.output]);
+      caches.push_back(std::move((*outputs)[cache.output]));
     }
-    for (size_t i = 0; i < inputs.size(); ++i) inputs[i].name = signature->input_names[i];
     position += static_cast<int64_t>(count);
     if (!prompting || run == pieces - 1) {
       Result<int64_t> token = greedyChoice((*outputs)[signature->logits],

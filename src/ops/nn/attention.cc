@@ -575,34 +575,6 @@ struct AttentionCall {
   int64_t left, right;  // windows, -1: none
 };
 
-// The cache of K or V as (batch, kv heads, past + new, head size): the past's rows, then the
-// new ones in head order. The present output, and what the products read when there is a past.
-Array floatPresent(const Array* past, const Array& current, const HeadLayout& layout, size_t batch,
-                   size_t past_length) {
-  const size_t total = past_length + layout.sequence;
-  const size_t d = layout.head_size;
-  Array out(ElementType::kFloat, {static_cast<int64_t>(batch), static_cast<int64_t>(layout.heads),
-                                  static_cast<int64_t>(total), static_cast<int64_t>(d)});
-  const bool three_d = current.rank() == 3;
-  const float* from = current.data<float>();
-  float* to = out.data<float>();
-  for (size_t b = 0; b < batch; ++b) {
-    for (size_t h = 0; h < layout.heads; ++h) {
-      float* head = to + (b * layout.heads + h) * total * d;
-      if (past_length > 0) {
-        std::copy_n(past->data<float>() + (b * layout.heads + h) * past_length * d, past_length * d,
-                    head);
-      }
-      for (size_t s = 0; s < layout.sequence; ++s) {
-        const size_t at = three_d ? ((b * layout.sequence + s) * layout.heads + h) * d
-                                  : ((b * layout.heads + h) * layout.sequence + s) * d;
-        std::copy_n(from + at, d, head + (past_length + s) * d);
-      }
-    }
-  }
-  return out;
-}
-
 // Attention on floats, for FLOAT inputs without the qk_matmul_output: each (batch, head)
 // pair's scores Q K^T and product with V on sgemm, reading K and V in place (the input's rows
 // of a head, or the present cache's), the heads of a group reading their one K and V head
@@ -616,10 +588,10 @@ Status runAttentionFloat(KernelContext& ctx, const AttentionCall& call) {
   const bool three_d = call.q->rank() == 3;
   std::optional<Array> present_key, present_value;
   if (call.past_key != nullptr || ctx.hasOutput(1)) {
-    present_key = floatPresent(call.past_key, *call.k, call.kl, batch, call.past_length);
+    present_key = presentOf(call.past_key, *call.k, call.kl, batch, call.past_length);
   }
   if (call.past_value != nullptr || ctx.hasOutput(2)) {
-    present_value = floatPresent(call.past_value, *call.v, call.vl, batch, call.past_length);
+    present_value = presentOf(call.past_value, *call.v, call.vl, batch, call.past_length);
   }
   // Where the rows of K (or V) head `kv` of batch b start, and their stride.
   auto rowsOf = [&](const std::optional<Array>& present, const Array& input,
