@@ -95,6 +95,40 @@ constexpr float kMagic = 8388608.0f;
 #define ONYX_AVX512_TARGET __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl")))
 #define ONYX_AVX2_TARGET __attribute__((target("avx2,fma")))
 
+// A tile's rows of codes lie a whole weight row apart (a page or more for wide layers), so the
+// hardware prefetchers lose them and each row's load waits on memory: the dequantizing loops
+// ask for the row this far ahead, and for its block's scales (and zero points) when it starts
+// a block.
+constexpr size_t kPrefetchRows = 8;
+
+// As _mm_prefetch, which GCC 12 may delete: its dead-code pass drops some of several builtin
+// prefetches in one loop body (seen here, where every prefetch of the loop went). A volatile
+// asm stays.
+inline void prefetchLine(const void* p) {
+  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
+}
+
+inline void prefetchRowAhead(const BlockQuantizedWeights& b, size_t k, size_t k1, size_t n0,
+                             size_t n1) {
+  const size_t ahead = k + kPrefetchRows;
+  if (ahead >= k1) return;
+  const auto* codes = reinterpret_cast<const char*>(b.codes);
+  const size_t first = ahead * b.columns + n0;
+  const size_t last = ahead * b.columns + n1;
+  const size_t shift = b.bits == 4 ? 1 : 0;
+  for (size_t byte = (first >> shift) & ~size_t{63}; byte < (last >> shift); byte += 64) {
+    prefetchLine(codes + byte);
+  }
+  if (ahead % b.block == 0) {
+    const float* scales = b.scales + (ahead / b.block) * b.columns;
+    for (size_t n = n0; n < n1; n += 16) prefetchLine(scales + n);
+    if (b.zeros != nullptr) {
+      const float* zeros = b.zeros + (ahead / b.block) * b.columns;
+      for (size_t n = n0; n < n1; n += 16) prefetchLine(zeros + n);
+    }
+  }
+}
+
 // Sixteen unsigned codes from row k, columns n.. n + 15 (n even), as bytes in order.
 ONYX_AVX512_TARGET inline __m128i sixteenCodes(const BlockQuantizedWeights& b, size_t k, size_t n) {
   const size_t i = k * b.columns + n;
@@ -316,6 +350,7 @@ ONYX_AVX512_TARGET void dequantizeAvx512(const BlockQuantizedWeights& b, size_t 
   for (size_t k = k0; k < k1; ++k) {
     const size_t block = k / b.block;
     float* to = out + (k - k0) * width;
+    prefetchRowAhead(b, k, k1, n0, n1);
     for (size_t n = n0; n < whole; n += 16) {
       const __m512 place =
           b.zeros == nullptr
@@ -560,6 +595,7 @@ ONYX_AVX2_TARGET void dequantizeAvx2(const BlockQuantizedWeights& b, size_t k0, 
   for (size_t k = k0; k < k1; ++k) {
     const size_t block = k / b.block;
     float* to = out + (k - k0) * width;
+    prefetchRowAhead(b, k, k1, n0, n1);
     for (size_t n = n0; n < whole; n += 8) {
       const __m256 place =
           b.zeros == nullptr
