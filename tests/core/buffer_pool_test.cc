@@ -57,9 +57,29 @@ TEST(BufferPool, BlocksOfGrowingSizesAreKeptNoMoreThanThePeakOut) {
     Array cache(ElementType::kFloat, {rows, kRow});
     Array next(ElementType::kFloat, {rows + 1, kRow});  // both out at once, as a step has them
   }
-  // The peak: 114 + 113 rows out; kept without bound, the 100 freed blocks would be 50x that.
-  EXPECT_LE(pool.cachedBytes(), size_t{(113 + 114) * kRow * 4});
+  // The peak: 114 + 113 rows out, in blocks of 120 rows (their size class); kept without
+  // bound, the freed blocks would be many times that.
+  EXPECT_LE(pool.cachedBytes(), size_t{2 * 120 * kRow * 4});
   EXPECT_GT(pool.cachedBytes(), 0u);
+}
+
+// Blocks come in size classes an eighth of a power of two apart: an array a few pages longer
+// takes the block a shorter one freed, as a decoder's cache does from one token to the next.
+TEST(BufferPool, AFreedBlockServesALongerArrayOfItsSizeClass) {
+  BufferPool pool;
+  BufferPoolScope scope(pool);
+  constexpr int64_t kRow = 1024;  // floats: 4 KiB, a page
+  const std::byte* freed = nullptr;
+  {
+    Array cache(ElementType::kFloat, {150, kRow});  // 600 KiB: the class of 640 KiB
+    freed = cache.bytes().data();
+  }
+  {
+    Array longer(ElementType::kFloat, {151, kRow});
+    EXPECT_EQ(longer.bytes().data(), freed);
+  }
+  Array past_the_class(ElementType::kFloat, {161, kRow});  // 644 KiB: the class of 704 KiB
+  EXPECT_NE(past_the_class.bytes().data(), freed);
 }
 
 TEST(BufferPool, SharingPoolsReuseEachOthersFreedBlocksAndCountTheirOwn) {
