@@ -244,6 +244,53 @@ Status AtomicFileWriter::write(const void* data, size_t size) {
   return Status::ok();
 }
 
+Status AtomicFileWriter::copyFrom(int source_fd, uint64_t offset, uint64_t length) {
+  if (done_) return closedError();
+  if (!error_.isOk()) return error_;
+  if (length > std::numeric_limits<uint64_t>::max() - position_) {
+    return failWith(Status(ErrorCode::kLimitExceeded,
+                           "cannot write " + quotedPath(display_path_) + ": file size overflows"));
+  }
+  ONYX_RETURN_IF_ERROR(flushBuffer());
+  uint64_t left = length;
+  while (left > 0) {
+    auto from = static_cast<off_t>(offset + (length - left));
+    const ssize_t n =
+        ::copy_file_range(source_fd, &from, fd_, nullptr,
+                          static_cast<size_t>(std::min<uint64_t>(left, kMaxChunk)), 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      // Not between these two files (another file system before Linux 5.19, a special
+      // file, no such call) or not all of it: the rest the ordinary way, which names a
+      // real failure.
+      break;
+    }
+    left -= static_cast<uint64_t>(n);
+  }
+  if (left > 0) {
+    ONYX_RETURN_IF_ERROR(copyThroughBuffer(source_fd, offset + (length - left), left));
+  }
+  position_ += length;
+  return Status::ok();
+}
+
+Status AtomicFileWriter::copyThroughBuffer(int source_fd, uint64_t offset, uint64_t length) {
+  while (length > 0) {
+    const size_t want = static_cast<size_t>(std::min<uint64_t>(length, kBufferSize));
+    const ssize_t n = ::pread(source_fd, buffer_.get(), want, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = n < 0 ? errnoText(errno) : "the source ended early";
+      return failWith(Status(ErrorCode::kIoError,
+                             "cannot copy into " + quotedPath(display_path_) + ": " + why));
+    }
+    ONYX_RETURN_IF_ERROR(writeFully(buffer_.get(), static_cast<size_t>(n)));
+    offset += static_cast<uint64_t>(n);
+    length -= static_cast<uint64_t>(n);
+  }
+  return Status::ok();
+}
+
 Status AtomicFileWriter::writeZeros(uint64_t count) {
   if (done_) return closedError();
   if (!error_.isOk()) return error_;

@@ -155,16 +155,4 @@ MappedFile::~MappedFile() {
   if (mapped_) ::munmap(const_cast<char*>(data_), static_cast<size_t>(size_));
 }
 
-void MappedFile::releasePages(uint64_t offset, uint64_t length) const {
-  if (!mapped_ || offset >= size_) return;
-  const uint64_t page = static_cast<uint64_t>(::sysconf(_SC_PAGESIZE));
-  const uint64_t end = std::min(size_, offset + length);
-  // Whole pages only: a page that holds bytes outside the range stays.
-  const uint64_t first = (offset + page - 1) / page * page;
-  const uint64_t last = end == size_ ? (end + page - 1) / page * page : end / page * page;
-  if (last <= first) return;
-  // A private read-only mapping of the file: dropped pages read the file again.
-  ::madvise(const_cast<char*>(data_) + first, static_cast<size_t>(last - first), MADV_DONTNEED);
-}
-
 }  // namespace onyx

@@ -257,15 +257,8 @@ ExternalDataDir::~ExternalDataDir() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-Result<std::shared_ptr<const MappedFile>> ExternalDataDir::openForRead(std::string_view location) {
-  auto normal = normalizeExternalLocation(location);
-  if (!normal) return std::move(normal).takeStatus();
-  const std::string& key = *normal;
-
-  std::lock_guard<std::mutex> lock(cache_->mutex);
-  if (auto it = cache_->files.find(key); it != cache_->files.end()) return it->second;
-
-  const std::string display = joinPath(folder_, key);
+Result<int> ExternalDataDir::openExisting(const std::string& key, std::string_view location,
+                                          const std::string& display, uint64_t* size) const {
   // O_NONBLOCK so that a FIFO cannot block the open; it is refused just below anyway.
   const int fd = openBeneath(fd_, key, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK, lookup_);
   if (fd < 0) return openError(errno, location, display);
@@ -283,11 +276,38 @@ Result<std::shared_ptr<const MappedFile>> ExternalDataDir::openForRead(std::stri
     ::close(fd);
     return status;
   }
-  auto mapped = MappedFile::fromFd(fd, display);
-  ::close(fd);
+  *size = static_cast<uint64_t>(st.st_size);
+  return fd;
+}
+
+Result<std::shared_ptr<const MappedFile>> ExternalDataDir::openForRead(std::string_view location) {
+  auto normal = normalizeExternalLocation(location);
+  if (!normal) return std::move(normal).takeStatus();
+  const std::string& key = *normal;
+
+  std::lock_guard<std::mutex> lock(cache_->mutex);
+  if (auto it = cache_->files.find(key); it != cache_->files.end()) return it->second;
+
+  const std::string display = joinPath(folder_, key);
+  uint64_t size = 0;
+  Result<int> fd = openExisting(key, location, display, &size);
+  if (!fd) return std::move(fd).takeStatus();
+  auto mapped = MappedFile::fromFd(*fd, display);
+  ::close(*fd);
   if (!mapped) return mapped;
   cache_->files.emplace(key, *mapped);
   return mapped;
+}
+
+Status ExternalDataDir::copyInto(std::string_view location, AtomicFileWriter& writer) const {
+  auto normal = normalizeExternalLocation(location);
+  if (!normal) return std::move(normal).takeStatus();
+  uint64_t size = 0;
+  Result<int> fd = openExisting(*normal, location, joinPath(folder_, *normal), &size);
+  if (!fd) return std::move(fd).takeStatus();
+  Status status = writer.copyFrom(*fd, 0, size);
+  ::close(*fd);
+  return status;
 }
 
 Result<AtomicFileWriter> ExternalDataDir::createForWrite(std::string_view location) {

@@ -301,18 +301,10 @@ class Saver {
     if (!source) return std::move(source).takeStatus();
     ONYX_RETURN_IF_ERROR(openOutputDir());
     for (const std::string& location : kept_files_) {
-      auto file = source->openForRead(location);
-      if (!file) return std::move(file).takeStatus();
       auto writer = out_dir_->createForWrite(location);
       if (!writer) return std::move(writer).takeStatus();
-      // In pieces, each let go of once written: a data file of many gigabytes would
-      // otherwise stay resident in the process whole.
-      constexpr uint64_t kPiece = uint64_t{64} << 20;
-      const std::string_view bytes = (*file)->bytes();
-      for (uint64_t offset = 0; offset < bytes.size(); offset += kPiece) {
-        ONYX_RETURN_IF_ERROR(writer->write(bytes.substr(offset, kPiece)));
-        (*file)->releasePages(offset, kPiece);
-      }
+      // File to file: a data file of many gigabytes never passes through the process.
+      ONYX_RETURN_IF_ERROR(source->copyInto(location, *writer));
       ONYX_RETURN_IF_ERROR(writer->commit(options_.sync));
     }
     return Status::ok();

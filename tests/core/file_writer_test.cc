@@ -76,6 +76,47 @@ TEST_F(AtomicFileWriterTest, CommitReplacesOldContent) {
   EXPECT_EQ(entries(), std::vector<std::string>{"model.onnx"});
 }
 
+// A file's bytes from an offset, after what the writer buffered (inside the kernel where it
+// can); a source that ends early, or has no offsets (a pipe), fails, naming the destination.
+TEST_F(AtomicFileWriterTest, CopyFromAppendsAnotherFilesBytes) {
+  std::string source(5000000, '\0');
+  for (size_t i = 0; i < source.size(); ++i) source[i] = static_cast<char>(i * 31 + 7);
+  writeFile("source.bin", source);
+  const int fd = ::open(path("source.bin").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(fd, 0);
+  auto writer = AtomicFileWriter::create(path("copy.bin"));
+  ASSERT_TRUE(writer.isOk()) << writer.status().toString();
+  ASSERT_TRUE(writer->write("abc").isOk());
+  ASSERT_TRUE(writer->copyFrom(fd, 1000, 4000000).isOk());
+  ASSERT_TRUE(writer->write("xyz").isOk());
+  EXPECT_EQ(writer->position(), 4000006u);
+  ASSERT_TRUE(writer->commit().isOk());
+  EXPECT_EQ(readFile("copy.bin"), "abc" + source.substr(1000, 4000000) + "xyz");
+
+  auto short_source = AtomicFileWriter::create(path("short.bin"));
+  ASSERT_TRUE(short_source.isOk());
+  const Status status = short_source->copyFrom(fd, source.size() - 10, 20);
+  EXPECT_EQ(status.code(), ErrorCode::kIoError);
+  EXPECT_NE(status.message().find("short.bin"), std::string::npos) << status.message();
+  EXPECT_NE(status.message().find("ended early"), std::string::npos) << status.message();
+  EXPECT_FALSE(short_source->commit().isOk()) << "a failed copy sticks";
+  ::close(fd);
+
+  int pipe_fds[2];
+  ASSERT_EQ(::pipe(pipe_fds), 0);
+  ASSERT_EQ(::write(pipe_fds[1], "piped", 5), 5);
+  ::close(pipe_fds[1]);
+  auto from_pipe = AtomicFileWriter::create(path("piped.bin"));
+  ASSERT_TRUE(from_pipe.isOk());
+  // A pipe has no offsets to copy from: refused, named, and nothing is left behind.
+  const Status piped = from_pipe->copyFrom(pipe_fds[0], 0, 5);
+  ::close(pipe_fds[0]);
+  EXPECT_EQ(piped.code(), ErrorCode::kIoError);
+  EXPECT_NE(piped.message().find("piped.bin"), std::string::npos) << piped.message();
+  EXPECT_FALSE(from_pipe->commit().isOk());
+  EXPECT_EQ(entries(), (std::vector<std::string>{"copy.bin", "source.bin"}));
+}
+
 TEST_F(AtomicFileWriterTest, TemporaryLivesBesideTheDestination) {
   auto writer = AtomicFileWriter::create(path("w.bin"));
   ASSERT_TRUE(writer.isOk());

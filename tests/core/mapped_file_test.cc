@@ -47,25 +47,6 @@ TEST_F(MappedFileTest, MapsRegularFileContents) {
   EXPECT_EQ((*file)->path(), path("model.onnx"));
 }
 
-// Pages let go of read the file again: the bytes stay what they were, at any offset and
-// length (partial pages at either end, past the end, a buffer's bytes untouched).
-TEST_F(MappedFileTest, ReleasedPagesReadTheFileAgain) {
-  std::string contents(3 * 4096 + 123, '\0');
-  for (size_t i = 0; i < contents.size(); ++i) contents[i] = static_cast<char>(i * 7 + 3);
-  writeFile("data.bin", contents);
-  auto file = MappedFile::open(path("data.bin"));
-  ASSERT_TRUE(file.isOk()) << file.status().toString();
-  ASSERT_EQ((*file)->bytes(), contents);
-  (*file)->releasePages(100, 5000);
-  (*file)->releasePages(4096, 4096);
-  (*file)->releasePages(0, contents.size() + 10000);
-  (*file)->releasePages(contents.size() + 1, 10);
-  EXPECT_EQ((*file)->bytes(), contents);
-  auto buffer = MappedFile::fromBuffer(contents);
-  buffer->releasePages(0, contents.size());
-  EXPECT_EQ(buffer->bytes(), contents);
-}
-
 TEST_F(MappedFileTest, EmptyFileGivesEmptyView) {
   writeFile("empty.bin", "");
   auto file = MappedFile::open(path("empty.bin"));

@@ -191,6 +191,12 @@ class ExternalDataDirTest : public ::testing::TestWithParam<BeneathLookup> {
     ASSERT_FALSE(file.isOk()) << "read accepted: " << location;
     EXPECT_EQ(file.status().code(), ErrorCode::kUnsafePath) << file.status().toString();
     EXPECT_NE(file.status().message().find(fragment), std::string::npos) << file.status().message();
+    // Copying the file into a writer (a model saved elsewhere) resolves it the same way.
+    auto writer = AtomicFileWriter::create(root_ + "/copy.bin");
+    ASSERT_TRUE(writer.isOk()) << writer.status().toString();
+    const Status copied = dir_->copyInto(location, *writer);
+    EXPECT_EQ(copied.code(), ErrorCode::kUnsafePath) << "copy accepted: " << location;
+    EXPECT_EQ(writer->position(), 0u);
   }
   void expectWriteRefused(std::string_view location, std::string_view fragment = {}) {
     auto writer = dir_->createForWrite(location);
@@ -263,6 +269,23 @@ TEST_P(ExternalDataDirTest, SymbolicLinkPointingOutsideIsRefused) {
   expectWriteRefused("abs.bin", "symbolic link");
   expectWriteRefused("rel.bin", "symbolic link");
   expectOutsideUntouched();
+}
+
+TEST_P(ExternalDataDirTest, CopyIntoAppendsTheWholeFileToTheWriter) {
+  std::string weights(300000, '\0');
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = static_cast<char>(i * 13 + 1);
+  ASSERT_EQ(::mkdir((model_ + "/sub").c_str(), 0755), 0);
+  writeFile(model_ + "/sub/weights.bin", weights);
+  auto writer = AtomicFileWriter::create(root_ + "/copy.bin");
+  ASSERT_TRUE(writer.isOk()) << writer.status().toString();
+  ASSERT_TRUE(writer->write("head").isOk());
+  ASSERT_TRUE(dir_->copyInto("sub/weights.bin", *writer).isOk());
+  EXPECT_EQ(writer->position(), 4 + weights.size());
+  ASSERT_TRUE(writer->commit().isOk());
+  EXPECT_EQ(readFile(root_ + "/copy.bin"), "head" + weights);
+  auto missing = AtomicFileWriter::create(root_ + "/missing.bin");
+  ASSERT_TRUE(missing.isOk());
+  EXPECT_EQ(dir_->copyInto("sub/none.bin", *missing).code(), ErrorCode::kNotFound);
 }
 
 TEST_P(ExternalDataDirTest, SymbolicLinkToAFileInsideIsStillRefused) {

@@ -33,9 +33,9 @@ enum class SyncMode : uint8_t {
 /// file does not inherit the old one's mode, owner or hard links.
 ///
 /// Writes under 1 MiB go through a 4 MiB buffer; a write of 1 MiB or more goes straight
-/// to write(2) in chunks of up to 1 GiB, after what is buffered. Short writes and EINTR are retried. After the first
-/// failed write every later call fails with the same error and commit() removes the
-/// temporary, so a caller may check only commit()'s result.
+/// to write(2) in chunks of up to 1 GiB, after what is buffered. Short writes and EINTR are
+/// retried. After the first failed write every later call fails with the same error and commit()
+/// removes the temporary, so a caller may check only commit()'s result.
 ///
 /// If the writer is destroyed or abandon()ed before commit(), or commit() fails, the
 /// temporary is removed and the destination is untouched (one exception: see commit()).
@@ -70,6 +70,12 @@ class AtomicFileWriter {
   /// kInvalidArgument after commit() or abandon().
   Status write(const void* data, size_t size);
   Status write(std::string_view bytes) { return write(bytes.data(), bytes.size()); }
+  /// Appends `length` bytes of the file open as `source_fd` (for reading; the caller keeps
+  /// it), from its byte `offset`, after what is buffered: inside the kernel where it can
+  /// (copy_file_range(2), which may share the blocks on file systems that do), else read and
+  /// written through the buffer. Errors: kIoError, naming the destination; a source shorter
+  /// than `offset + length` is one.
+  Status copyFrom(int source_fd, uint64_t offset, uint64_t length);
   /// Appends `count` zero bytes (alignment padding). Cost is linear in `count`.
   Status writeZeros(uint64_t count);
 
@@ -93,6 +99,7 @@ class AtomicFileWriter {
 
   Status flushBuffer();
   Status writeFully(const char* data, size_t size);
+  Status copyThroughBuffer(int source_fd, uint64_t offset, uint64_t length);
   Status failWith(Status status);
   Status closedError() const;
 

@@ -70,11 +70,6 @@ class MappedFile {
 
   std::string_view bytes() const { return {data_, static_cast<size_t>(size_)}; }
   uint64_t size() const { return size_; }
-  /// Lets go of this process's pages of bytes [offset, offset + length) (the whole pages
-  /// inside it): a later read faults them in again from the file. For streaming through a
-  /// file larger than the memory a tool should hold (copying a model's external data), whose
-  /// pages would otherwise all stay resident in the process. Nothing for fromBuffer().
-  void releasePages(uint64_t offset, uint64_t length) const;
   /// The path given when the file was mapped (for messages); empty for fromBuffer(). A
   /// later open of the same file through another path shares the mapping and this name.
   const std::string& path() const { return path_; }

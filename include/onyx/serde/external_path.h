@@ -117,8 +117,19 @@ class ExternalDataDir {
   /// location was read again between createForWrite() and commit()).
   Result<AtomicFileWriter> createForWrite(std::string_view location);
 
+  /// Appends the file at `location`, resolved and checked as openForRead() does, to
+  /// `writer` whole, inside the kernel where the system can (AtomicFileWriter::copyFrom):
+  /// a data file kept as it is when a model is saved elsewhere, never mapped or read into
+  /// the process. Errors as for openForRead(), and the writer's.
+  Status copyInto(std::string_view location, AtomicFileWriter& writer) const;
+
  private:
   ExternalDataDir() = default;
+
+  // Opens `key` (normalized `location`) beneath the folder, refusing what openForRead()
+  // refuses; the descriptor is the caller's to close, `size` its length.
+  Result<int> openExisting(const std::string& key, std::string_view location,
+                           const std::string& display, uint64_t* size) const;
 
   // The cache lives on the heap so that the object stays movable (std::mutex is not).
   struct Cache {
