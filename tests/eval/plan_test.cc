@@ -382,6 +382,55 @@ TEST(Plan, SqueezeExcitationAfterAConvolutionRunsAsOneStep) {
       weights);
 }
 
+// SiLU spelled Mul(x, Sigmoid(x)), and a SwiGLU MLP's gate Mul(SiLU(gate), up), each one step
+// whose bits are the nodes' own, at 1 and 2 threads (70,000 elements: split); an up that
+// broadcasts declines, and the nodes give the same values one by one.
+TEST(Plan, SiluAndItsGatedFormRunAsOneStepWithTheNodesBits) {
+  constexpr size_t kCount = 2 * 35000;
+  auto silu_model = [](const std::string& up_dims, bool gated) {
+    return std::string(R"(<ir_version: 10, opset_import: ["" : 21]>
+      g (float[2, 35000] x, float[)") +
+           up_dims + R"(] up) => (float[2, 35000] y) {
+        s = Sigmoid (x)
+        h = Mul (s, x)
+        )" +
+           (gated ? "y = Mul (h, up)" : "r = Relu (h)\n        y = Add (r, up)") + "\n      }";
+  };
+  std::vector<float> x = testing::randomFloats(kCount, 31);
+  for (float& v : x) v *= 12.0f;  // both tails of the sigmoid
+  const std::vector<float> up = testing::randomFloats(kCount, 32);
+  const std::vector<NamedValue> inputs = {
+      {"x", tensorOf<float>(ElementType::kFloat, {2, 35000}, x)},
+      {"up", tensorOf<float>(ElementType::kFloat, {2, 35000}, up)}};
+  for (bool gated : {true, false}) {
+    Result<Model> model = parseText(silu_model("2, 35000", gated));
+    ASSERT_TRUE(model) << model.status().toString();
+    for (int threads : {1, 2}) {
+      Recorder fused_steps, literal_steps;
+      std::vector<float> fused =
+          fusedWithinRoundingOfLiteral(*model, inputs, threads, fused_steps, &literal_steps);
+      EvalOptions literal_options;
+      literal_options.fusions = false;
+      Result<std::vector<EvalValue>> literal = evaluate(*model, inputs, literal_options);
+      ASSERT_TRUE(literal) << literal.status().toString();
+      EXPECT_EQ(fused, valuesOf<float>((*literal)[0])) << "the nodes' own bits";
+      const std::vector<std::string> steps =
+          gated ? std::vector<std::string>{"Sigmoid+Mul+Mul"}
+                : std::vector<std::string>{"Sigmoid+Mul", "Relu", "Add"};
+      EXPECT_EQ(fused_steps.steps, steps);
+      EXPECT_EQ(fused_steps.declined, 0u);
+    }
+  }
+  Result<Model> broadcast = parseText(silu_model("35000", true));
+  ASSERT_TRUE(broadcast) << broadcast.status().toString();
+  const std::vector<NamedValue> row_inputs = {
+      inputs[0],
+      {"up", tensorOf<float>(ElementType::kFloat, {35000}, testing::randomFloats(35000, 33))}};
+  Recorder fused_steps;
+  fusedWithinRoundingOfLiteral(*broadcast, row_inputs, 1, fused_steps);
+  EXPECT_EQ(fused_steps.declined, 3u) << "an up that broadcasts runs the nodes one by one";
+}
+
 // A function whose If takes its branches from the caller's graph attributes: the graphs run
 // belong to the calling node, not to the If.
 TEST(Plan, AGraphPassedToAFunctionThroughAReferenceRuns) {

@@ -12,6 +12,7 @@ extern const FusionPattern& qdqAddPattern();
 extern const FusionPattern& dequantizedWeightsMatMulPattern();
 extern const FusionPattern& linearLayerPattern();
 extern const FusionPattern& squeezeExcitationPattern();
+extern const FusionPattern& gatedSiluPattern();
 std::unique_ptr<ProvidedKernel> onyxHalvesAsFloats(const Node& node, const OpSchema& schema,
                                                    InitializerInputs inputs);
 
@@ -29,10 +30,9 @@ class OnyxProvider final : public Provider {
 
   std::span<const FusionPattern* const> fusions() const override {
     static const FusionPattern* const kFusions[] = {
-        &qdqAddPattern(),
-        &dequantizedWeightsMatMulPattern(),
-        &linearLayerPattern(),
-        &squeezeExcitationPattern(),
+        &qdqAddPattern(),      &dequantizedWeightsMatMulPattern(),
+        &linearLayerPattern(), &squeezeExcitationPattern(),
+        &gatedSiluPattern(),
     };
     return kFusions;
   }
