@@ -37,7 +37,15 @@ Result<Array> arrayFromTensor(const Tensor& tensor) {
   if (info->bitWidth < 8) {
     Result<uint64_t> packed = packedByteSize(type, array.size());
     if (!packed || *packed != bytes.size()) {
-      return Status(ErrorCode::kMalformed, "the data does not hold the dims' element count");
+      // The typed field's entries are packed bytes too (as raw_data's): an int4 literal in
+      // the text syntax lists bytes of two elements each, not the elements.
+      const int per_byte = 8 / info->bitWidth;
+      return Status(ErrorCode::kMalformed,
+                    "the data holds " + std::to_string(bytes.size()) + " packed bytes; the dims' " +
+                        std::to_string(array.size()) + " elements take " +
+                        (packed ? std::to_string(*packed) : std::string("more")) + " (" +
+                        std::to_string(per_byte) +
+                        " to a byte, one byte to each int32_data entry)");
     }
     auto* out = array.data<uint8_t>();
     const auto* in = reinterpret_cast<const uint8_t*>(bytes.data());

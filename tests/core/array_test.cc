@@ -98,6 +98,15 @@ TEST(Array, FromTensorRefusesDataThatDoesNotFitTheDims) {
   Tensor unknown_type = rawTensor(edit, ElementType::kFloat, {1}, std::string_view("abcd", 4));
   unknown_type.data_type = 99;
   EXPECT_FALSE(arrayFromTensor(unknown_type).isOk());
+  // Four INT4 elements written one to a byte, as if not packed: the message says the count.
+  Tensor unpacked =
+      rawTensor(edit, ElementType::kInt4, {4}, std::string_view("\x01\x0e\x07\x08", 4));
+  Result<Array> refused = arrayFromTensor(unpacked);
+  ASSERT_FALSE(refused.isOk());
+  EXPECT_NE(
+      refused.status().message().find("4 packed bytes; the dims' 4 elements take 2 (2 to a byte"),
+      std::string::npos)
+      << refused.status().message();
 }
 
 TEST(Array, FromTensorStrings) {
