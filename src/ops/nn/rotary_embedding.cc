@@ -158,32 +158,45 @@ Status runRotaryEmbedding(KernelContext& ctx) {
     return ctx.fail("without position_ids the caches are (batch, sequence, dim / 2)");
   }
   const bool interleaved = ctx.intAttribute("interleaved").value_or(0) != 0;
-  // Rotates in `T` (float, or double for the narrow types), reading the caches' rows of the
-  // positions at hand only: a decoder's caches hold every position it may reach.
-  auto rotate = [&]<class T>(const T* in, const T* cosines, const T* sines, T* out) {
-    for (int64_t b = 0; b < batch; ++b) {
-      for (int64_t s = 0; s < sequence; ++s) {
-        int64_t row = 0;
-        if (positions != nullptr) {
-          row = ids[static_cast<size_t>(b * sequence + s)];
-        } else if (cos_cache->rank() == 3) {
-          row = b * sequence + s;
-        } else {
-          row = s;
-        }
-        const T* c = cosines + row * half;
-        const T* sn = sines + row * half;
-        for (int64_t h = 0; h < heads; ++h) {
-          size_t base =
-              four_d ? static_cast<size_t>(((b * heads + h) * sequence + s) * head_size)
-                     : static_cast<size_t>((b * sequence + s) * heads * head_size + h * head_size);
+  // Rotates rows (b, s) [row_begin, row_end) of batch * sequence in `T` (float, or double for
+  // the narrow types), reading the caches' rows of the positions at hand only: a decoder's
+  // caches hold every position it may reach.
+  auto rotate = [&]<class T>(const T* in, const T* cosines, const T* sines, T* out,
+                             size_t row_begin, size_t row_end) {
+    for (auto flat = static_cast<int64_t>(row_begin); flat < static_cast<int64_t>(row_end);
+         ++flat) {
+      const int64_t b = flat / sequence;
+      const int64_t s = flat % sequence;
+      int64_t row = 0;
+      if (positions != nullptr) {
+        row = ids[static_cast<size_t>(b * sequence + s)];
+      } else if (cos_cache->rank() == 3) {
+        row = b * sequence + s;
+      } else {
+        row = s;
+      }
+      const T* c = cosines + row * half;
+      const T* sn = sines + row * half;
+      for (int64_t h = 0; h < heads; ++h) {
+        size_t base =
+            four_d ? static_cast<size_t>(((b * heads + h) * sequence + s) * head_size)
+                   : static_cast<size_t>((b * sequence + s) * heads * head_size + h * head_size);
+        if (interleaved) {
           for (int64_t i = 0; i < half; ++i) {
-            size_t first = base + static_cast<size_t>(interleaved ? 2 * i : i);
-            size_t second = base + static_cast<size_t>(interleaved ? 2 * i + 1 : i + half);
-            T x1 = in[first];
-            T x2 = in[second];
-            out[first] = c[i] * x1 - sn[i] * x2;
-            out[second] = sn[i] * x1 + c[i] * x2;
+            const T x1 = in[base + 2 * i];
+            const T x2 = in[base + 2 * i + 1];
+            out[base + 2 * i] = c[i] * x1 - sn[i] * x2;
+            out[base + 2 * i + 1] = sn[i] * x1 + c[i] * x2;
+          }
+        } else {
+          // The halves apart: a loop the compiler turns into vectors.
+          const T* x1 = in + base;
+          const T* x2 = x1 + half;
+          T* y1 = out + base;
+          T* y2 = y1 + half;
+          for (int64_t i = 0; i < half; ++i) {
+            y1[i] = c[i] * x1[i] - sn[i] * x2[i];
+            y2[i] = sn[i] * x1[i] + c[i] * x2[i];
           }
         }
       }
@@ -195,8 +208,14 @@ Status runRotaryEmbedding(KernelContext& ctx) {
     if (!made) return made.status();
     // The channels past rotary_embedding_dim pass through.
     std::copy_n(x->data<float>(), x->size(), made->data<float>());
-    rotate(x->data<float>(), cos_cache->data<float>(), sin_cache->data<float>(),
-           made->data<float>());
+    // A prompt's rows split over the threads, a few thousand elements a part at least.
+    const size_t rows = static_cast<size_t>(batch * sequence);
+    const size_t grain =
+        std::max<size_t>(1, 4096 / static_cast<size_t>(std::max<int64_t>(1, heads * head_size)));
+    parallelFor(ctx, rows, grain, [&](size_t first, size_t last) {
+      rotate(x->data<float>(), cos_cache->data<float>(), sin_cache->data<float>(),
+             made->data<float>(), first, last);
+    });
     ctx.setOutput(0, std::move(*made));
     return Status::ok();
   }
@@ -204,7 +223,8 @@ Status runRotaryEmbedding(KernelContext& ctx) {
   const std::vector<double> cosines = realsOf(*cos_cache);
   const std::vector<double> sines = realsOf(*sin_cache);
   std::vector<double> out = in;
-  rotate(in.data(), cosines.data(), sines.data(), out.data());
+  rotate(in.data(), cosines.data(), sines.data(), out.data(), 0,
+         static_cast<size_t>(batch * sequence));
   ctx.setOutput(0, arrayOfReals(out, x->shape(), x->type()));
   return Status::ok();
 }
