@@ -9,7 +9,8 @@
 #        (int8 products), as onnxruntime's model builder writes it for CPUs.
 # Per thread count (1 and 2) and form it prints, as the median of ROUNDS rounds in which the
 # runtimes take turns:
-#   - prefill: 128 prompt tokens from an empty cache, tokens per second (after a warm-up run);
+#   - prefill: 128 prompt tokens from an empty cache, tokens per second (after a warm-up run;
+#     the median of three timed runs on each side);
 #   - decode: 128 tokens one at a time after a 512-token prompt, tokens per second;
 #   - the peak resident memory of the decode process (VmHWM), and what the target allows on
 #     std: the packed weights (the model's bytes) + the cache of 640 positions + 64 MiB;
@@ -58,20 +59,24 @@ out=$results/llm_$size.jsonl
 
 onyx_row() {  # form threads round
   local model=$models/llm_${size}_$1.onnx
-  local prefill decode
-  prefill=$("$onyx" generate "$model" --prompt-tokens 128 --new-tokens 0 --warmup 1 \
-    --threads "$2" --json)
+  local prefill=() decode rep
+  # Three timed prefills, as onnxruntime's side takes the median of three (--reps 3).
+  for rep in 1 2 3; do
+    prefill+=("$("$onyx" generate "$model" --prompt-tokens 128 --new-tokens 0 --warmup 1 \
+      --threads "$2" --json)")
+  done
   decode=$("$onyx" generate "$model" --prompt-tokens 512 --new-tokens 128 --prompt-chunk 128 \
     --threads "$2" --json --logits "$results/llm_onyx_$1.logits")
   /usr/bin/python3 -c '
-import json, sys
-prefill, decode = json.loads(sys.argv[1]), json.loads(sys.argv[2])
-print(json.dumps({"runtime": "onyx", "form": sys.argv[3], "threads": int(sys.argv[4]),
-                  "round": int(sys.argv[5]),
-                  "prefill": prefill["prompt_tokens_per_second"],
+import json, statistics, sys
+prefills = [json.loads(text)["prompt_tokens_per_second"] for text in sys.argv[1:4]]
+decode = json.loads(sys.argv[4])
+print(json.dumps({"runtime": "onyx", "form": sys.argv[5], "threads": int(sys.argv[6]),
+                  "round": int(sys.argv[7]),
+                  "prefill": statistics.median(prefills),
                   "decode": decode["steps_tokens_per_second"],
                   "peak_mib": decode["peak_resident_mib"], "tokens": decode["tokens"]}))
-' "$prefill" "$decode" "$1" "$2" "$3" >>"$out"
+' "${prefill[@]}" "$decode" "$1" "$2" "$3" >>"$out"
 }
 
 ort_row() {  # form threads round
