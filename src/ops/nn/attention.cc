@@ -13,6 +13,7 @@
 #include "onyx/ops/inference_context.h"
 #include "ops/body_text.h"
 #include "ops/lib/real_kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/matrix_multiply.h"
 #include "ops/node_draft.h"
 #include "ops/schema_dsl.h"
@@ -575,6 +576,43 @@ struct AttentionCall {
   int64_t left, right;  // windows, -1: none
 };
 
+// The columns [first, last) that row `position` of batch b sees when no mask values apply:
+// causal, the windows and the unpadded lengths each bound the band at one end.
+std::pair<size_t, size_t> visibleColumns(const AttentionCall& call, size_t b, int64_t position,
+                                         size_t total) {
+  int64_t first = 0;
+  auto last = static_cast<int64_t>(total);
+  if (call.causal) last = std::min(last, position + 1);
+  if (call.left >= 0) first = std::max(first, position - call.left);
+  if (call.right >= 0) last = std::min(last, position + call.right + 1);
+  if (!call.nonpad_lengths.empty()) last = std::min(last, call.nonpad_lengths[b]);
+  if (last <= first) return {0, 0};
+  return {static_cast<size_t>(first), static_cast<size_t>(last)};
+}
+
+// Softmax of row[band) in place, zeros elsewhere (and everywhere when the band is empty, as
+// for a row with every position masked); `scratch` holds at least `total` floats.
+void softmaxWithin(float* row, size_t total, std::pair<size_t, size_t> band,
+                   std::vector<float>& scratch) {
+  const auto [first, last] = band;
+  if (first == last) {
+    std::fill(row, row + total, 0.0f);
+    return;
+  }
+  float row_max = -std::numeric_limits<float>::infinity();
+  for (size_t j = first; j < last; ++j) {
+    if (!(row[j] <= row_max)) row_max = row[j];  // NaN wins, as it would in the sum
+  }
+  const float shift = row_max == -std::numeric_limits<float>::infinity() ? 0.0f : row_max;
+  vector_math::expShiftedFloats(row + first, shift, scratch.data(), last - first);
+  float sum = 0;
+  for (size_t j = 0; j < last - first; ++j) sum += scratch[j];
+  const float inverse = sum == 0 ? 1.0f : 1.0f / sum;
+  std::fill(row, row + first, 0.0f);
+  for (size_t j = first; j < last; ++j) row[j] = scratch[j - first] * inverse;
+  std::fill(row + last, row + total, 0.0f);
+}
+
 // Attention on floats, for FLOAT inputs without the qk_matmul_output: each (batch, head)
 // pair's scores Q K^T and product with V on sgemm, reading K and V in place (the input's rows
 // of a head, or the present cache's), the heads of a group reading their one K and V head
@@ -615,8 +653,12 @@ Status runAttentionFloat(KernelContext& ctx, const AttentionCall& call) {
   if (!made) return made.status();
   Array y = std::move(*made);
   const float neg_inf = -std::numeric_limits<float>::infinity();
+  // With no mask values and no softcap, what a row sees is one band of columns (causal,
+  // windows and padding each cut it at one end): a softmax over the band alone.
+  const bool banded = call.mask_values.empty() && !(call.softcap > 0);
   parallelFor(ctx, batch * q_heads, 1, [&](size_t begin, size_t end) {
     std::vector<float> scores(sq * total);
+    std::vector<float> exponentials(banded ? total : 0);
     for (size_t pair = begin; pair < end; ++pair) {
       const size_t b = pair / q_heads, h = pair % q_heads, kv = h / group;
       const size_t q_stride = three_d ? q_heads * dk : dk;
@@ -636,6 +678,10 @@ Status runAttentionFloat(KernelContext& ctx, const AttentionCall& call) {
       for (size_t i = 0; i < sq; ++i) {
         float* row = scores.data() + i * total;
         const int64_t position = static_cast<int64_t>(i) + offset;
+        if (banded) {
+          softmaxWithin(row, total, visibleColumns(call, b, position, total), exponentials);
+          continue;
+        }
         bool any = false;
         float row_max = neg_inf;
         for (size_t j = 0; j < total; ++j) {
