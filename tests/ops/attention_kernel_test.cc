@@ -139,6 +139,14 @@ TEST(AttentionKernel, FloatsGiveWhatTheDoubleReferenceGives) {
        .sequence = 4,
        .attributes = "is_causal = 1",
        .nonpad = true},
+      {.name = "left and right windows after a past",
+       .opset = 25,
+       .sequence = 6,
+       .past = 3,
+       .attributes = "left_window_size = 2, right_window_size = 1"},
+      {.name = "causal with a left window",
+       .opset = 25,
+       .attributes = "is_causal = 1, left_window_size = 1"},
   };
   for (const AttentionCase& c : cases) {
     SCOPED_TRACE(c.name + "\n" + modelText(c, "float"));
