@@ -2,28 +2,18 @@
 // MLP, Mul(Mul(x, Sigmoid(x)), up) with up of x's shape: one pass over x (and up) instead
 // of two or three, each writing a whole array. The step computes what the nodes compute, in
 // their order and with the same sigmoid (vector_math.h), so its bits are theirs. Any other
-// element type, or an up that broadcasts, declines: the nodes then run one by one.
+// element type, or an up that broadcasts, declines: the nodes then run one by one. The loops
+// are vector_math's (an ops file: the ThreadSanitizer build leaves those uninstrumented, and
+// their ifuncs would crash it instrumented).
 #include "eval/fusions/fusion_pattern.h"
 #include "onyx/ir/node.h"
 #include "ops/kernels.h"
 #include "ops/lib/elementwise_kernels.h"
 #include "ops/math/vector_math.h"
-#include "ops/wider_vectors.h"
 
 namespace onyx::eval_internal {
 
 namespace {
-
-ONYX_WIDER_VECTORS void siluFloats(const float* x, float* to, size_t count) {
-  for (size_t i = 0; i < count; ++i) to[i] = x[i] * ops::vector_math::sigmoidFloat(x[i]);
-}
-
-ONYX_WIDER_VECTORS void gatedSiluFloats(const float* x, const float* up, float* to, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    const float silu = x[i] * ops::vector_math::sigmoidFloat(x[i]);
-    to[i] = silu * up[i];
-  }
-}
 
 class GatedSiluStep final : public FusedStep {
  public:
@@ -50,9 +40,9 @@ class GatedSiluStep final : public FusedStep {
     float* to = made->data<float>();
     ops::parallelFor(ctx, x->size(), ops::elementwise::kGrain, [&](size_t begin, size_t end) {
       if (other != nullptr) {
-        gatedSiluFloats(from + begin, other + begin, to + begin, end - begin);
+        ops::vector_math::gatedSiluFloats(from + begin, other + begin, to + begin, end - begin);
       } else {
-        siluFloats(from + begin, to + begin, end - begin);
+        ops::vector_math::siluFloats(from + begin, to + begin, end - begin);
       }
     });
     run.write(output(), std::move(*made), false);

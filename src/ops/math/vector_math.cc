@@ -15,6 +15,17 @@ ONYX_WIDER_VECTORS void expShiftedFloats(const float* __restrict from, float shi
   for (size_t i = 0; i < count; ++i) to[i] = expFloat(from[i] - shift);
 }
 
+ONYX_WIDER_VECTORS void siluFloats(const float* x, float* to, size_t count) {
+  for (size_t i = 0; i < count; ++i) to[i] = x[i] * sigmoidFloat(x[i]);
+}
+
+ONYX_WIDER_VECTORS void gatedSiluFloats(const float* x, const float* up, float* to, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const float silu = x[i] * sigmoidFloat(x[i]);
+    to[i] = silu * up[i];
+  }
+}
+
 ONYX_WIDER_VECTORS void erfFloats(const float* from, float* to, size_t count) {
   // Most inputs of the Erf in a GELU are small: a block with no |x| >= kErfSplit skips the
   // exponential. Both loops give the same bits for such a block.

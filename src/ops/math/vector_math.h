@@ -155,6 +155,12 @@ void expFloats(const float* from, float* to, size_t count);
 /// overlap.
 void expShiftedFloats(const float* from, float shift, float* to, size_t count);
 
+/// to[i] = x[i] * sigmoid(x[i]) (SiLU) for i < count, as Mul(x, Sigmoid(x)) rounds it.
+void siluFloats(const float* x, float* to, size_t count);
+
+/// to[i] = (x[i] * sigmoid(x[i])) * up[i] for i < count (a SwiGLU gate), as the nodes round it.
+void gatedSiluFloats(const float* x, const float* up, float* to, size_t count);
+
 /// to[i] = erf(from[i]) for i < count; `to` is `from` or does not overlap it.
 void erfFloats(const float* from, float* to, size_t count);
 
