@@ -270,6 +270,18 @@ def swiglu(t, x, p, linear):
     return linear(t.op("Mul", [act, up], f"{p}/mlp/Mul"), "mlp.down_proj")
 
 
+def decoder_layers(cfg, linear):
+    """Per layer: its index, its nodes' scope, its weights' prefix, its attention's scope, and
+    its linear layers, layer_linear(x, "mlp.up_proj") = linear(x, weight key, node scope)."""
+    for i in range(cfg.layers):
+        p, w = f"/model/layers.{i}", f"model.layers.{i}"
+
+        def layer_linear(x, name, p=p, w=w):
+            return linear(x, f"{w}.{name}", f"{p}/{name}")
+
+        yield i, p, w, f"{p}/self_attn", layer_linear
+
+
 def build_std(cfg, t, wants):
     def linear(x, key, scope, output=None):
         want(wants, key, (f"{key}.qweight", "int4"), (f"{key}.scales", "scales"))
@@ -287,13 +299,7 @@ def build_std(cfg, t, wants):
     h = t.op("Gather", ["model.embed_tokens.weight", "input_ids"], "/model/embed_tokens/Gather",
              axis=0)
     h = t.op("Cast", [h], "/model/embed_tokens/Cast", to=1)
-    for i in range(cfg.layers):
-        p, w = f"/model/layers.{i}", f"model.layers.{i}"
-        a = f"{p}/self_attn"
-
-        def layer_linear(x, name):
-            return linear(x, f"{w}.{name}", f"{p}/{name}")
-
+    for i, p, w, a, layer_linear in decoder_layers(cfg, linear):
         x = norm(h, f"{w}.input_layernorm.weight", f"{p}/input_layernorm")
         qv = layer_linear(x, "self_attn.q_proj")
         kv = layer_linear(x, "self_attn.k_proj")
@@ -398,13 +404,7 @@ def build_f32(cfg, t, wants):
                    const("const_lowest_f", np.float32(np.finfo(np.float32).min))],
          f"{m}/Where", outputs=["attention_bias"])
     scale = const("const_scale", np.float32(cfg.head_size ** -0.5))
-    for i in range(cfg.layers):
-        p, w = f"/model/layers.{i}", f"model.layers.{i}"
-        a = f"{p}/self_attn"
-
-        def layer_linear(x, name):
-            return linear(x, f"{w}.{name}", f"{p}/{name}")
-
+    for i, p, w, a, layer_linear in decoder_layers(cfg, linear):
         x = norm(h, f"{w}.input_layernorm.weight", f"{p}/input_layernorm")
         qh = heads(layer_linear(x, "self_attn.q_proj"), cfg.heads, f"{a}/q")
         kh = heads(layer_linear(x, "self_attn.k_proj"), cfg.kv_heads, f"{a}/k")
