@@ -576,8 +576,8 @@ struct AttentionCall {
   int64_t left, right;  // windows, -1: none
 };
 
-// The columns [first, last) that row `position` of batch b sees when no mask values apply:
-// causal, the windows and the unpadded lengths each bound the band at one end.
+// The columns [first, last) that row `position` of batch b may see: causal, the windows and
+// the unpadded lengths each bound the band at one end (mask values may hide more within it).
 std::pair<size_t, size_t> visibleColumns(const AttentionCall& call, size_t b, int64_t position,
                                          size_t total) {
   int64_t first = 0;
@@ -590,8 +590,9 @@ std::pair<size_t, size_t> visibleColumns(const AttentionCall& call, size_t b, in
   return {static_cast<size_t>(first), static_cast<size_t>(last)};
 }
 
-// Softmax of row[band) in place, zeros elsewhere (and everywhere when the band is empty, as
-// for a row with every position masked); `scratch` holds at least `total` floats.
+// Softmax of row[band) in place, zeros elsewhere; zeros everywhere when the band is empty
+// or every score in it is -inf (a row with every position masked). `scratch` holds at least
+// `total` floats.
 void softmaxWithin(float* row, size_t total, std::pair<size_t, size_t> band,
                    std::vector<float>& scratch) {
   const auto [first, last] = band;
@@ -653,12 +654,12 @@ Status runAttentionFloat(KernelContext& ctx, const AttentionCall& call) {
   if (!made) return made.status();
   Array y = std::move(*made);
   const float neg_inf = -std::numeric_limits<float>::infinity();
-  // With no mask values and no softcap, what a row sees is one band of columns (causal,
-  // windows and padding each cut it at one end): a softmax over the band alone.
-  const bool banded = call.mask_values.empty() && !(call.softcap > 0);
+  // What a row sees is one band of columns (causal, windows and padding each cut it at one
+  // end), within which mask values and softcap adjust the scores: a softmax over the band.
+  const bool adjusted = !call.mask_values.empty() || call.softcap > 0;
   parallelFor(ctx, batch * q_heads, 1, [&](size_t begin, size_t end) {
     std::vector<float> scores(sq * total);
-    std::vector<float> exponentials(banded ? total : 0);
+    std::vector<float> exponentials(total);
     for (size_t pair = begin; pair < end; ++pair) {
       const size_t b = pair / q_heads, h = pair % q_heads, kv = h / group;
       const size_t q_stride = three_d ? q_heads * dk : dk;
@@ -678,55 +679,32 @@ Status runAttentionFloat(KernelContext& ctx, const AttentionCall& call) {
       for (size_t i = 0; i < sq; ++i) {
         float* row = scores.data() + i * total;
         const int64_t position = static_cast<int64_t>(i) + offset;
-        if (banded) {
-          softmaxWithin(row, total, visibleColumns(call, b, position, total), exponentials);
-          continue;
-        }
-        bool any = false;
-        float row_max = neg_inf;
-        for (size_t j = 0; j < total; ++j) {
-          const int64_t column = static_cast<int64_t>(j);
-          bool masked = (call.causal && column > position) ||
-                        (call.left >= 0 && position - column > call.left) ||
-                        (call.right >= 0 && column - position > call.right) ||
-                        (!call.nonpad_lengths.empty() && column >= call.nonpad_lengths[b]);
-          float bias = 0;
-          if (!call.mask_values.empty()) {
-            if (j >= call.mask_length) {
-              masked = true;
-            } else {
-              bias = static_cast<float>(
-                  call.mask_values[b * call.mask_strides[0] + h * call.mask_strides[1] +
-                                   i * call.mask_strides[2] + j]);
-              masked = masked || bias == neg_inf;
+        const std::pair<size_t, size_t> band = visibleColumns(call, b, position, total);
+        if (adjusted) {
+          // Mask values and softcap apply within the band; a masked position is -inf.
+          for (size_t j = band.first; j < band.second; ++j) {
+            float bias = 0;
+            if (!call.mask_values.empty()) {
+              bias =
+                  j < call.mask_length
+                      ? static_cast<float>(
+                            call.mask_values[b * call.mask_strides[0] + h * call.mask_strides[1] +
+                                             i * call.mask_strides[2] + j])
+                      : neg_inf;
+              if (bias == neg_inf) {
+                row[j] = neg_inf;
+                continue;
+              }
             }
+            float score = row[j];
+            if (call.softcap > 0) {
+              const float cap = static_cast<float>(call.softcap);
+              score = cap * std::tanh(score / cap);
+            }
+            row[j] = score + bias;
           }
-          if (masked) {
-            row[j] = neg_inf;
-            continue;
-          }
-          any = true;
-          float score = row[j];
-          if (call.softcap > 0) {
-            const float cap = static_cast<float>(call.softcap);
-            score = cap * std::tanh(score / cap);
-          }
-          row[j] = score + bias;
-          if (!(row[j] <= row_max)) row_max = row[j];
         }
-        if (!any) {
-          // Every position masked: the row's probabilities are zeros.
-          std::fill(row, row + total, 0.0f);
-          continue;
-        }
-        const float shift = row_max == neg_inf ? 0.0f : row_max;
-        float sum = 0;
-        for (size_t j = 0; j < total; ++j) {
-          row[j] = std::exp(row[j] - shift);
-          sum += row[j];
-        }
-        const float inverse = sum == 0 ? 1.0f : 1.0f / sum;
-        for (size_t j = 0; j < total; ++j) row[j] *= inverse;
+        softmaxWithin(row, total, band, exponentials);
       }
       const size_t y_stride = three_d ? q_heads * dv : dv;
       float* out = three_d ? y.data<float>() + b * sq * q_heads * dv + h * dv
