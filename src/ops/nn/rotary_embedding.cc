@@ -169,9 +169,9 @@ Status runRotaryEmbedding(KernelContext& ctx) {
       const int64_t s = flat % sequence;
       int64_t row = 0;
       if (positions != nullptr) {
-        row = ids[static_cast<size_t>(b * sequence + s)];
+        row = ids[static_cast<size_t>(flat)];
       } else if (cos_cache->rank() == 3) {
-        row = b * sequence + s;
+        row = flat;
       } else {
         row = s;
       }
@@ -189,7 +189,7 @@ Status runRotaryEmbedding(KernelContext& ctx) {
             out[base + 2 * i + 1] = sn[i] * x1 + c[i] * x2;
           }
         } else {
-          // The halves apart: a loop the compiler turns into vectors.
+          // The head's two halves as two arrays: no index arithmetic per element.
           const T* x1 = in + base;
           const T* x2 = x1 + half;
           T* y1 = out + base;
