@@ -155,4 +155,25 @@ MappedFile::~MappedFile() {
   if (mapped_) ::munmap(const_cast<char*>(data_), static_cast<size_t>(size_));
 }
 
+void MappedFile::releasePagesOf(std::string_view bytes) {
+  if (bytes.empty()) return;
+  OpenMappings& mappings = openMappings();
+  std::lock_guard<std::mutex> lock(mappings.mutex);
+  for (const auto& entry : mappings.files) {
+    const std::shared_ptr<const MappedFile> file = entry.second.lock();
+    if (file == nullptr || !file->mapped_ || bytes.data() < file->data_ ||
+        bytes.data() + bytes.size() > file->data_ + file->size_) {
+      continue;
+    }
+    // A private read-only mapping, never written: its dropped pages read the file again, so
+    // the pages at the ends, which may hold other tensors' bytes, go too.
+    const auto page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const uintptr_t first = reinterpret_cast<uintptr_t>(bytes.data()) / page * page;
+    const uintptr_t last =
+        (reinterpret_cast<uintptr_t>(bytes.data()) + bytes.size() + page - 1) / page * page;
+    ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+    return;
+  }
+}
+
 }  // namespace onyx

@@ -222,6 +222,34 @@ TEST_F(MappedFileTest, ThreadsOpeningOneFileAtOnceShareOneMapping) {
   }
 }
 
+TEST_F(MappedFileTest, ReleasedPagesReadTheFileAgain) {
+  // Three pages and a bit, the released range starting and ending mid-page: the pages it
+  // touches go, and every byte reads the same afterwards.
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  std::string contents(3 * page + 100, '\0');
+  for (size_t i = 0; i < contents.size(); ++i) contents[i] = static_cast<char>(i * 7 + i / 13);
+  writeFile("weights.bin", contents);
+  auto file = MappedFile::open(path("weights.bin"));
+  ASSERT_TRUE(file.isOk()) << file.status().toString();
+  EXPECT_EQ((*file)->bytes(), contents);  // every page faulted in
+  MappedFile::releasePagesOf((*file)->bytes().substr(page / 2, 2 * page));
+  EXPECT_EQ((*file)->bytes(), contents);
+  MappedFile::releasePagesOf((*file)->bytes());
+  EXPECT_EQ((*file)->bytes(), contents);
+}
+
+TEST(MappedFileBufferTest, ReleasingPagesLeavesOtherMemoryAlone) {
+  // Bytes in no file mapping are the caller's: dropping their pages would lose them.
+  const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const std::string contents(4 * page, 'w');
+  auto buffer = MappedFile::fromBuffer(contents);
+  MappedFile::releasePagesOf(buffer->bytes());
+  EXPECT_EQ(buffer->bytes(), contents);
+  std::vector<char> heap(contents.begin(), contents.end());
+  MappedFile::releasePagesOf(std::string_view(heap.data(), heap.size()));
+  EXPECT_EQ(std::string_view(heap.data(), heap.size()), contents);
+}
+
 TEST(MappedFileBufferTest, FromBufferOwnsACopy) {
   std::string bytes(1000, 'x');
   auto file = MappedFile::fromBuffer(bytes);

@@ -1,7 +1,8 @@
 // A MatMul by weights a DequantizeLinear of constant int4, uint4, int8 or uint8 codes gives
-// runs as one step on the codes themselves (src/eval/kernels/block_quantized_matmul.h): it
-// gives what DequantizeLinear -> MatMul give node by node within the bound docs/eval.md
-// states, at every CPU tier, with the same bits on any thread count.
+// runs as one step on the codes, laid out in tiles once per process
+// (src/eval/kernels/block_quantized_matmul.h): it gives what DequantizeLinear -> MatMul give
+// node by node within the bound docs/eval.md states, at every CPU tier, with the same bits on
+// any thread count.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "eval/kernels/shared_preparation.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
@@ -248,6 +250,29 @@ TEST(BlockQuantizedMatMul, EightBitCodesPerColumnAndPerTensor) {
                  rows, 7);
     checkProduct({.type = ElementType::kInt8, .depth = 64, .columns = 48, .block = 32}, rows, 8);
   }
+}
+
+// The tiles the kernel reads are laid out once per process: a second session of the model
+// finds the first one's (the codes, 8 KiB, known by their address), and computes the same.
+TEST(BlockQuantizedMatMul, SessionsOfOneModelShareTheTiles) {
+  const Weights w{.type = ElementType::kInt4, .depth = 128, .columns = 128, .block = 32};
+  const Drawn drawn = draw(w, 9);
+  Model model = quantizedWeightsModel(w, drawn, 1);
+  ASSERT_NE(model.graph, nullptr);
+  std::vector<NamedValue> inputs = {
+      {"a", tensorOf<float>(ElementType::kFloat, {1, w.depth},
+                            testing::randomFloats(static_cast<size_t>(w.depth), 10))}};
+  const size_t before = eval_internal::livePreparations();
+  Evaluator first(model);
+  Evaluator second(model);
+  Result<std::vector<EvalValue>> first_out = first.run(inputs);
+  ASSERT_TRUE(first_out) << first_out.status().toString();
+  const size_t after_first = eval_internal::livePreparations();
+  EXPECT_EQ(after_first, before + 1) << "the first session laid out no tiles";
+  Result<std::vector<EvalValue>> second_out = second.run(inputs);
+  ASSERT_TRUE(second_out) << second_out.status().toString();
+  EXPECT_EQ(eval_internal::livePreparations(), after_first) << "the second laid them out anew";
+  EXPECT_EQ(valuesOf<float>((*first_out)[0]), valuesOf<float>((*second_out)[0]));
 }
 
 // Codes an exporter wrote in int32_data (as the text syntax does) have no bytes to view: the

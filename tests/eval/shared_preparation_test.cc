@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <thread>
 #include <vector>
@@ -112,6 +113,29 @@ TEST(SharedPreparationTest, APreparationKeepsItsSourcesBytes) {
   EXPECT_NE(next.bytes().data(), address);
   EXPECT_EQ(summed(next, "sum", made)->total, 2.0f * static_cast<float>(next.size()));
   EXPECT_EQ(made, 2);
+}
+
+TEST(SharedPreparationTest, BytesNoArrayHoldsAreASourceTheirOwnerKeptAlive) {
+  // Large bytes are known by their address, as a large array is: their owner lives as long
+  // as the preparation, so that no other bytes take that address meanwhile.
+  auto owner = std::make_shared<std::vector<std::byte>>(2 * kSharedFrom, std::byte{3});
+  const std::weak_ptr<std::vector<std::byte>> watched = owner;
+  int made = 0;
+  auto make = [&] {
+    ++made;
+    return std::optional(Sum{static_cast<float>(owner->size())});
+  };
+  std::shared_ptr<const Sum> kept;
+  {
+    const BytesSource source{.bytes = std::span<const std::byte>(*owner), .owner = owner};
+    kept = sharedPreparation<Sum>(source, {}, "bytes", make);
+    EXPECT_EQ(sharedPreparation<Sum>(source, {}, "bytes", make), kept);
+  }
+  EXPECT_EQ(made, 1);
+  owner.reset();
+  EXPECT_FALSE(watched.expired()) << "the preparation let its bytes' owner go";
+  kept.reset();
+  EXPECT_TRUE(watched.expired());
 }
 
 TEST(SharedPreparationTest, OneThatCannotBeMadeIsNotKept) {

@@ -70,6 +70,12 @@ class MappedFile {
 
   std::string_view bytes() const { return {data_, static_cast<size_t>(size_)}; }
   uint64_t size() const { return size_; }
+  /// Lets go of this process's copies of the whole pages of `bytes` when they lie in a live
+  /// mapping of a file (a later read faults them in again, from the page cache or the file);
+  /// nothing for other memory (a buffer's bytes, a string's). For bytes read once into
+  /// another form (weights laid out anew for a kernel), whose pages would otherwise stay
+  /// resident beside that form.
+  static void releasePagesOf(std::string_view bytes);
   /// The path given when the file was mapped (for messages); empty for fromBuffer(). A
   /// later open of the same file through another path shares the mapping and this name.
   const std::string& path() const { return path_; }

@@ -178,6 +178,9 @@ class PlanContext {
   /// A number for the next node bound or group fused (BoundNode::run_index,
   /// PlanStep::run_index), from 0 up.
   virtual uint32_t nextRunIndex() = 0;
+  /// What keeps the model's bytes alive (Model::bytesOwner): the views of its tensors'
+  /// bytes (rawBytes) are valid while it lives.
+  virtual std::shared_ptr<const void> modelBytes() const = 0;
 };
 
 /// Compiles `graph` (nested in `outer`, or null) with its formal `inputs` and the values it

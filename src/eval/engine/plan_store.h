@@ -46,6 +46,7 @@ class PlanStore final : public PlanContext {
   CpuTier cpuTier() const override { return tier_; }
   InitializerInputs initializerInputs() const override;
   uint32_t nextRunIndex() override { return bound_nodes_++; }
+  std::shared_ptr<const void> modelBytes() const override { return model_bytes_; }
 
  private:
   /// Says once, through the observer, which graphs of `plan` run out of file order.

@@ -29,6 +29,7 @@ class FrameStepRun final : public StepRun {
   void write(const Value* value, Array array, bool channels_last, bool wide) override;
   KernelContext context(const Node& node) override;
   KernelHost& host() override { return host_; }
+  std::shared_ptr<const void> modelBytes() const override { return plans_.modelBytes(); }
 
  private:
   std::optional<uint32_t> ownSlot(const Value* value) const;

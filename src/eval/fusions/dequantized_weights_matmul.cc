@@ -1,7 +1,8 @@
 // A float MatMul by weights that a DequantizeLinear of constants gives: int4, uint4, int8 or
 // uint8 codes, in blocks along the depth (opset 21's block_size, axis 0), per column (axis 1)
-// or per tensor, with float scales. The product reads the codes where the model holds them
-// (kernels/block_quantized_matmul.h): the DequantizeLinear never runs, and its weights are
+// or per tensor, with float scales. The product reads the codes packed as the model holds
+// them, laid out in tiles once per process (kernels/block_quantized_matmul.h), whose pages of
+// the model's file it then lets go of: the DequantizeLinear never runs, and its weights are
 // never widened to floats, nor to the one byte per element an INT4 array takes (the plan
 // leaves the codes unconverted, FusedStep::readsBytes).
 //
@@ -9,14 +10,19 @@
 // row. A DequantizeLinear that other nodes read too stays out of the group and runs for them.
 // What the kernel cannot take (another input type, codes whose bytes cannot be viewed) runs
 // on the codes' array, or declines at the first run for good.
+#include <memory>
 #include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "core/sole_instance.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/fusions/quantized_operands.h"
 #include "eval/kernels/block_quantized_matmul.h"
+#include "eval/kernels/shared_preparation.h"
 #include "onyx/core/array_elements.h"
+#include "onyx/core/mapped_file.h"
 #include "onyx/ir/node.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_data.h"
@@ -101,7 +107,7 @@ class DequantizedWeightsMatMulStep final : public FusedStep {
     if (!made) return made.status();
     KernelContext ctx = run.context(*group_.matmul);
     const size_t rows = a->size() / group_.layout.depth;
-    blockQuantizedProduct(ctx, a->data<float>(), rows, weights_, made->data<float>());
+    blockQuantizedProduct(ctx, a->data<float>(), rows, tiled_->layout, made->data<float>());
     run.write(output(), std::move(*made), false);
     return true;
   }
@@ -111,69 +117,82 @@ class DequantizedWeightsMatMulStep final : public FusedStep {
     return std::make_unique<DequantizedWeightsMatMulStep>(group_);
   }
 
-  // Reads the codes, scales and zero points once: false (for good) when the kernel cannot
+  // Reads the codes, scales and zero points once, into the tiles the kernel reads (made once
+  // per process: sessions of one model share them): false (for good) when the kernel cannot
   // take them.
   bool prepare(StepRun& run) {
     const Node& dequantize = *group_.dequantize;
     const WeightsLayout& layout = group_.layout;
     const auto type = static_cast<ElementType>(group_.codes->data_type.value_or(0));
     const bool four_bits = type == ElementType::kInt4 || type == ElementType::kUint4;
-    weights_ = BlockQuantizedWeights{
+    BlockQuantizedWeights weights{
         .bits = four_bits ? 4 : 8,
         .signed_codes = type == ElementType::kInt4 || type == ElementType::kInt8,
         .depth = layout.depth,
         .columns = layout.columns,
         .block = layout.block};
     const size_t elements = layout.depth * layout.columns;
+    std::optional<TensorBytes> codes_bytes;  // a view of the model's bytes
+    BytesSource codes;
     Result<TensorBytes> bytes = rawBytes(*group_.codes);
     if (bytes && bytes->isView() &&
         bytes->bytes().size() == (four_bits ? (elements + 1) / 2 : elements)) {
-      codes_bytes_.emplace(std::move(*bytes));
-      weights_.codes = reinterpret_cast<const uint8_t*>(codes_bytes_->bytes().data());
+      codes_bytes.emplace(std::move(*bytes));
+      codes = {.bytes = std::as_bytes(std::span(codes_bytes->bytes())), .owner = run.modelBytes()};
     } else {
       // Codes in a typed field: their array, one (sign-extended) byte per element.
-      const Array* codes = run.tensor(dequantize.input(0));
-      if (codes == nullptr || codes->size() != elements) return false;
-      codes_array_ = *codes;
-      weights_.codes = reinterpret_cast<const uint8_t*>(codes_array_.bytes().data());
-      weights_.bits = 8;
+      const Array* array = run.tensor(dequantize.input(0));
+      if (array == nullptr || array->size() != elements) return false;
+      codes = {.bytes = array->bytes(), .owner = std::make_shared<Array>(*array)};
+      weights.bits = 8;
     }
+    weights.codes = reinterpret_cast<const uint8_t*>(codes.bytes.data());
     const Array* scale = run.tensor(dequantize.input(1));
     if (scale == nullptr || scale->type() != ElementType::kFloat) return false;
     const size_t blocks = (layout.depth + layout.block - 1) / layout.block;
+    std::vector<float> scales;  // a per-tensor scale, once per column
     if (layout.per_tensor) {
       if (scale->size() != 1) return false;
-      scales_.assign(layout.columns, scale->data<float>()[0]);
-      weights_.scales = scales_.data();
+      scales.assign(layout.columns, scale->data<float>()[0]);
+      weights.scales = scales.data();
     } else {
       if (scale->size() != blocks * layout.columns) return false;
-      scale_array_ = *scale;
-      weights_.scales = scale_array_.data<float>();
+      weights.scales = scale->data<float>();
     }
     const Value* zero = dequantize.inputCount() > 2 ? dequantize.input(2) : nullptr;
+    const Array* points = zero != nullptr ? run.tensor(zero) : nullptr;
+    std::vector<float> zeros;
     if (zero != nullptr) {
-      const Array* points = run.tensor(zero);
       if (points == nullptr || points->type() != type ||
           points->size() != (layout.per_tensor ? 1 : blocks * layout.columns)) {
         return false;
       }
-      zeros_.resize(blocks * layout.columns);
-      for (size_t i = 0; i < zeros_.size(); ++i) {
-        zeros_[i] = static_cast<float>(elementAsDouble(*points, layout.per_tensor ? 0 : i));
+      zeros.resize(blocks * layout.columns);
+      for (size_t i = 0; i < zeros.size(); ++i) {
+        zeros[i] = static_cast<float>(elementAsDouble(*points, layout.per_tensor ? 0 : i));
       }
-      weights_.zeros = zeros_.data();
+      weights.zeros = zeros.data();
     }
-    return true;
+    const std::string recipe =
+        "block-quantized weights in tiles: " + std::to_string(weights.bits) + " bits" +
+        (weights.signed_codes ? " signed" : "") + ", [" + std::to_string(layout.depth) + ", " +
+        std::to_string(layout.columns) + "] in blocks of " + std::to_string(layout.block);
+    tiled_ = sharedPreparation<TiledBlockQuantizedWeights>(
+        codes, {scale, points}, recipe, [&]() -> std::optional<TiledBlockQuantizedWeights> {
+          TiledBlockQuantizedWeights made = tileBlockQuantizedWeights(weights);
+          // The tiles are all the kernel reads: the pages of the scales (when they lie in a
+          // mapped file, as the codes' do, which tiling lets go of) need not stay resident.
+          const std::span<const std::byte> scale_bytes = scale->bytes();
+          MappedFile::releasePagesOf(std::string_view(
+              reinterpret_cast<const char*>(scale_bytes.data()), scale_bytes.size()));
+          return made;
+        });
+    return tiled_ != nullptr;
   }
 
   DequantizedWeights group_;
   std::optional<bool> usable_;  // whether the kernel takes its constants, from the first run
-  BlockQuantizedWeights weights_;
-  std::optional<TensorBytes> codes_bytes_;  // a view of the model's bytes
-  Array codes_array_;        // or the codes' array, when the bytes are no view
-  Array scale_array_;
-  std::vector<float> scales_;  // a per-tensor scale, once per column
-  std::vector<float> zeros_;
+  std::shared_ptr<const TiledBlockQuantizedWeights> tiled_;
 };
 
 class DequantizedWeightsMatMulPattern final : public FusionPattern {

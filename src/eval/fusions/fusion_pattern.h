@@ -147,6 +147,9 @@ class StepRun {
   /// A kernel context for `node` (a member), for reading its attributes.
   virtual KernelContext context(const Node& node) = 0;
   virtual KernelHost& host() = 0;
+  /// What keeps the model's bytes alive: a step that keeps a view of a tensor's bytes, or
+  /// something found by their address, beyond the run holds it too.
+  virtual std::shared_ptr<const void> modelBytes() const = 0;
 };
 
 }  // namespace onyx::eval_internal

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <vector>
 
+#include "onyx/core/mapped_file.h"
 #include "ops/kernels.h"
 #include "ops/matrix_multiply.h"
 
@@ -25,13 +27,13 @@ float codeOffset(const BlockQuantizedWeights& b) {
 }
 
 uint32_t unsignedCode(const BlockQuantizedWeights& b, size_t k, size_t n) {
-  const size_t i = k * b.columns + n;
+  const size_t i = codeIndex(b, k, n);
   uint32_t code = b.bits == 4 ? (b.codes[i >> 1] >> ((i & 1) * 4)) & 0xFu : b.codes[i];
   return b.signed_codes ? code ^ (1u << (b.bits - 1)) : code;
 }
 
 float zeroPlace(const BlockQuantizedWeights& b, size_t block, size_t n, float offset) {
-  return (b.zeros != nullptr ? b.zeros[block * b.columns + n] : 0.0f) + offset;
+  return (b.zeros != nullptr ? b.zeros[blockIndex(b, block, n)] : 0.0f) + offset;
 }
 
 size_t blockCount(const BlockQuantizedWeights& b) { return (b.depth + b.block - 1) / b.block; }
@@ -61,8 +63,9 @@ void fewRowsPortable(const float* a, size_t rows, const BlockQuantizedWeights& b
             part[j] += row[k] * w;
           }
         }
-        const float* scale = b.scales + block * b.columns + first;
-        for (size_t j = 0; j < width; ++j) out[first + j] += part[j] * scale[j];
+        for (size_t j = 0; j < width; ++j) {
+          out[first + j] += part[j] * b.scales[blockIndex(b, block, first + j)];
+        }
       }
     }
   }
@@ -76,12 +79,26 @@ void dequantizePortable(const BlockQuantizedWeights& b, size_t k0, size_t k1, si
   const size_t width = n1 - n0;
   for (size_t k = k0; k < k1; ++k) {
     const size_t block = k / b.block;
-    const float* scale = b.scales + block * b.columns;
     float* to = out + (k - k0) * width;
     for (size_t n = n0; n < n1; ++n) {
-      to[n - n0] =
-          (static_cast<float>(unsignedCode(b, k, n)) - zeroPlace(b, block, n, offset)) * scale[n];
+      to[n - n0] = (static_cast<float>(unsignedCode(b, k, n)) - zeroPlace(b, block, n, offset)) *
+                   b.scales[blockIndex(b, block, n)];
     }
+  }
+}
+
+// Calls sweep(first, last, block) for columns [n0, n1) of tiled weights and every block, a
+// tile at a time down all its blocks: the tile's codes, scales and zero points are one stream
+// each. (Row by row, a block's rows swept across all the columns were as many streams as the
+// block has rows: a decoder's one-token products ran at 5-8 GB/s of codes on one core, a
+// wide layer's rows far apart.)
+template <class Sweep>
+void sweepBlocks(const BlockQuantizedWeights& b, size_t n0, size_t n1, Sweep&& sweep) {
+  const size_t blocks = blockCount(b);
+  for (size_t first = n0; first < n1;) {
+    const size_t last = std::min(n1, first - first % kBlockQuantizedTile + kBlockQuantizedTile);
+    for (size_t block = 0; block < blocks; ++block) sweep(first, last, block);
+    first = last;
   }
 }
 
@@ -115,7 +132,7 @@ inline void prefetchLine(const void* p) {
 constexpr size_t kCodesAhead = 128;
 
 inline void prefetchCodesAhead(const BlockQuantizedWeights& b, size_t k, size_t n) {
-  const size_t index = k * b.columns + n;
+  const size_t index = codeIndex(b, k, n);
   prefetchLine(b.codes + (b.bits == 4 ? index / 2 : index) + kCodesAhead);
 }
 
@@ -124,25 +141,24 @@ inline void prefetchRowAhead(const BlockQuantizedWeights& b, size_t k, size_t k1
   const size_t ahead = k + kPrefetchRows;
   if (ahead >= k1) return;
   const auto* codes = reinterpret_cast<const char*>(b.codes);
-  const size_t first = ahead * b.columns + n0;
-  const size_t last = ahead * b.columns + n1;
+  const size_t first = codeIndex(b, ahead, n0);
+  const size_t last = codeIndex(b, ahead, n1 - 1) + 1;
   const size_t shift = b.bits == 4 ? 1 : 0;
   for (size_t byte = (first >> shift) & ~size_t{63}; byte < (last >> shift); byte += 64) {
     prefetchLine(codes + byte);
   }
   if (ahead % b.block == 0) {
-    const float* scales = b.scales + (ahead / b.block) * b.columns;
-    for (size_t n = n0; n < n1; n += 16) prefetchLine(scales + n);
+    const size_t first_scale = blockIndex(b, ahead / b.block, n0);
+    for (size_t n = 0; n < n1 - n0; n += 16) prefetchLine(b.scales + first_scale + n);
     if (b.zeros != nullptr) {
-      const float* zeros = b.zeros + (ahead / b.block) * b.columns;
-      for (size_t n = n0; n < n1; n += 16) prefetchLine(zeros + n);
+      for (size_t n = 0; n < n1 - n0; n += 16) prefetchLine(b.zeros + first_scale + n);
     }
   }
 }
 
 // Sixteen unsigned codes from row k, columns n.. n + 15 (n even), as bytes in order.
 ONYX_AVX512_TARGET inline __m128i sixteenCodes(const BlockQuantizedWeights& b, size_t k, size_t n) {
-  const size_t i = k * b.columns + n;
+  const size_t i = codeIndex(b, k, n);
   if (b.bits == 8) {
     __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.codes + i));
     return b.signed_codes ? _mm_xor_si128(bytes, _mm_set1_epi8(static_cast<char>(0x80))) : bytes;
@@ -157,7 +173,7 @@ ONYX_AVX512_TARGET inline __m128i sixteenCodes(const BlockQuantizedWeights& b, s
 // Thirty-two unsigned codes from row k, columns n.. n + 31 (n even): two sets of sixteen.
 ONYX_AVX512_TARGET inline void thirtyTwoCodes(const BlockQuantizedWeights& b, size_t k, size_t n,
                                               __m128i& first, __m128i& second) {
-  const size_t i = k * b.columns + n;
+  const size_t i = codeIndex(b, k, n);
   if (b.bits == 8) {
     first = sixteenCodes(b, k, n);
     second = sixteenCodes(b, k, n + 16);
@@ -191,7 +207,7 @@ ONYX_AVX512_TARGET void fewRowsChunkAvx512(const float* a, const BlockQuantizedW
     for (size_t g = 0; g < kGroups; ++g) {
       place[g] = b.zeros == nullptr
                      ? uniform_place
-                     : _mm512_add_ps(_mm512_loadu_ps(b.zeros + block * b.columns + n + 16 * g),
+                     : _mm512_add_ps(_mm512_loadu_ps(b.zeros + blockIndex(b, block, n + 16 * g)),
                                      uniform_place);
     }
     __m512 part[kRows][kGroups];
@@ -224,7 +240,7 @@ ONYX_AVX512_TARGET void fewRowsChunkAvx512(const float* a, const BlockQuantizedW
     }
 #pragma GCC unroll 16
     for (size_t g = 0; g < kGroups; ++g) {
-      const __m512 scale = _mm512_loadu_ps(b.scales + block * b.columns + n + 16 * g);
+      const __m512 scale = _mm512_loadu_ps(b.scales + blockIndex(b, block, n + 16 * g));
 #pragma GCC unroll 16
       for (size_t r = 0; r < kRows; ++r) {
         float* to = c + r * b.columns + n + 16 * g;
@@ -259,7 +275,7 @@ ONYX_AVX512_TARGET void fewRowsNibblesAvx512(const float* a, const BlockQuantize
     if (b.zeros == nullptr) {
       even_place[p] = odd_place[p] = uniform_place;
     } else {
-      const float* zeros = b.zeros + block * b.columns + n + 32 * p;
+      const float* zeros = b.zeros + blockIndex(b, block, n + 32 * p);
       const __m512 first = _mm512_loadu_ps(zeros), second = _mm512_loadu_ps(zeros + 16);
       even_place[p] = _mm512_add_ps(_mm512_permutex2var_ps(first, evens, second), uniform_place);
       odd_place[p] = _mm512_add_ps(_mm512_permutex2var_ps(first, odds, second), uniform_place);
@@ -273,7 +289,7 @@ ONYX_AVX512_TARGET void fewRowsNibblesAvx512(const float* a, const BlockQuantize
   }
   const size_t k1 = std::min(b.depth, (block + 1) * b.block);
   for (size_t k = block * b.block; k < k1; ++k) {
-    const uint8_t* row = b.codes + (k * b.columns + n) / 2;
+    const uint8_t* row = b.codes + codeIndex(b, k, n) / 2;
     prefetchCodesAhead(b, k, n);
     __m512 w_even[kPairs], w_odd[kPairs];
 #pragma GCC unroll 16
@@ -298,7 +314,7 @@ ONYX_AVX512_TARGET void fewRowsNibblesAvx512(const float* a, const BlockQuantize
   }
 #pragma GCC unroll 16
   for (size_t p = 0; p < kPairs; ++p) {
-    const float* scales = b.scales + block * b.columns + n + 32 * p;
+    const float* scales = b.scales + blockIndex(b, block, n + 32 * p);
     const __m512 first_scale = _mm512_loadu_ps(scales), second_scale = _mm512_loadu_ps(scales + 16);
 #pragma GCC unroll 16
     for (size_t r = 0; r < kRows; ++r) {
@@ -333,25 +349,20 @@ ONYX_AVX512_TARGET void fewRowsColumnsAvx512(const float* a, size_t rows,
   if (r < rows) fewRowsChunkAvx512<1, kGroups>(a + r * b.depth, b, n, block, c + r * b.columns);
 }
 
-// Block by block over all the columns, rather than chunk by chunk over all the rows: a chunk's
-// rows lie a row of codes apart, a page or more in a decoder's head, and walking down them
-// left the prefetcher behind (and the TLB); a block's rows, swept across, are
-// streams it follows.
 ONYX_AVX512_TARGET void fewRowsAvx512(const float* a, size_t rows, const BlockQuantizedWeights& b,
                                       size_t n0, size_t n1, float* c) {
   const size_t whole = n0 + (n1 - n0) / 16 * 16;
   for (size_t r = 0; r < rows; ++r)
     std::fill(c + r * b.columns + n0, c + r * b.columns + whole, 0.0f);
-  const size_t blocks = blockCount(b);
-  for (size_t block = 0; block < blocks; ++block) {
-    size_t n = n0;
+  sweepBlocks(b, n0, whole, [&](size_t first, size_t last, size_t block) {
+    size_t n = first;
     if (b.bits == 4) {
-      for (; n + 128 <= whole; n += 128) fewRowsNibbleColumnsAvx512<4>(a, rows, b, n, block, c);
-      for (; n + 32 <= whole; n += 32) fewRowsNibbleColumnsAvx512<1>(a, rows, b, n, block, c);
+      for (; n + 128 <= last; n += 128) fewRowsNibbleColumnsAvx512<4>(a, rows, b, n, block, c);
+      for (; n + 32 <= last; n += 32) fewRowsNibbleColumnsAvx512<1>(a, rows, b, n, block, c);
     }
-    for (; n + 128 <= whole; n += 128) fewRowsColumnsAvx512<8>(a, rows, b, n, block, c);
-    for (; n < whole; n += 16) fewRowsColumnsAvx512<1>(a, rows, b, n, block, c);
-  }
+    for (; n + 128 <= last; n += 128) fewRowsColumnsAvx512<8>(a, rows, b, n, block, c);
+    for (; n < last; n += 16) fewRowsColumnsAvx512<1>(a, rows, b, n, block, c);
+  });
   if (whole < n1) fewRowsPortable(a, rows, b, whole, n1, c);
 }
 
@@ -368,10 +379,10 @@ ONYX_AVX512_TARGET void dequantizeAvx512(const BlockQuantizedWeights& b, size_t 
       const __m512 place =
           b.zeros == nullptr
               ? uniform_place
-              : _mm512_add_ps(_mm512_loadu_ps(b.zeros + block * b.columns + n), uniform_place);
+              : _mm512_add_ps(_mm512_loadu_ps(b.zeros + blockIndex(b, block, n)), uniform_place);
       const __m512 w = widenAvx512(sixteenCodes(b, k, n), place);
       _mm512_storeu_ps(to + (n - n0),
-                       _mm512_mul_ps(w, _mm512_loadu_ps(b.scales + block * b.columns + n)));
+                       _mm512_mul_ps(w, _mm512_loadu_ps(b.scales + blockIndex(b, block, n))));
     }
   }
   if (whole < n1) {
@@ -390,7 +401,7 @@ ONYX_AVX512_TARGET void dequantizeAvx512(const BlockQuantizedWeights& b, size_t 
 // Eight unsigned codes from row k, columns n.. n + 7 (n even), widened to u - c.
 ONYX_AVX2_TARGET inline __m256 widenEightAvx2(const BlockQuantizedWeights& b, size_t k, size_t n,
                                               __m256 place) {
-  const size_t i = k * b.columns + n;
+  const size_t i = codeIndex(b, k, n);
   __m128i bytes;
   if (b.bits == 8) {
     bytes = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(b.codes + i));
@@ -416,7 +427,7 @@ ONYX_AVX2_TARGET inline void widenThirtyTwoAvx2(const BlockQuantizedWeights& b, 
     for (size_t g = 0; g < 4; ++g) w[g] = widenEightAvx2(b, k, n + 8 * g, place[g]);
     return;
   }
-  const size_t i = k * b.columns + n;
+  const size_t i = codeIndex(b, k, n);
   __m128i packed = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b.codes + i / 2));
   if (b.signed_codes) packed = _mm_xor_si128(packed, _mm_set1_epi8(static_cast<char>(0x88)));
   const __m128i low = _mm_and_si128(packed, _mm_set1_epi8(0x0F));
@@ -444,7 +455,7 @@ ONYX_AVX2_TARGET void fewRowsChunkAvx2(const float* a, const BlockQuantizedWeigh
     for (size_t g = 0; g < kGroups; ++g) {
       place[g] = b.zeros == nullptr
                      ? uniform_place
-                     : _mm256_add_ps(_mm256_loadu_ps(b.zeros + block * b.columns + n + 8 * g),
+                     : _mm256_add_ps(_mm256_loadu_ps(b.zeros + blockIndex(b, block, n + 8 * g)),
                                      uniform_place);
     }
     __m256 part[kRows][kGroups];
@@ -471,7 +482,7 @@ ONYX_AVX2_TARGET void fewRowsChunkAvx2(const float* a, const BlockQuantizedWeigh
     }
 #pragma GCC unroll 16
     for (size_t g = 0; g < kGroups; ++g) {
-      const __m256 scale = _mm256_loadu_ps(b.scales + block * b.columns + n + 8 * g);
+      const __m256 scale = _mm256_loadu_ps(b.scales + blockIndex(b, block, n + 8 * g));
 #pragma GCC unroll 16
       for (size_t r = 0; r < kRows; ++r) {
         float* to = c + r * b.columns + n + 8 * g;
@@ -498,7 +509,7 @@ ONYX_AVX2_TARGET void fewRowsNibblesAvx2(const float* a, const BlockQuantizedWei
     if (b.zeros == nullptr) {
       even_place[p] = odd_place[p] = uniform_place;
     } else {
-      const float* zeros = b.zeros + block * b.columns + n + 16 * p;
+      const float* zeros = b.zeros + blockIndex(b, block, n + 16 * p);
       const __m256 first = _mm256_loadu_ps(zeros), second = _mm256_loadu_ps(zeros + 8);
       // Each permute orders one set; the blend takes the first set's half and the second's.
       even_place[p] = _mm256_add_ps(_mm256_blend_ps(_mm256_permutevar8x32_ps(first, evens),
@@ -517,7 +528,7 @@ ONYX_AVX2_TARGET void fewRowsNibblesAvx2(const float* a, const BlockQuantizedWei
   }
   const size_t k1 = std::min(b.depth, (block + 1) * b.block);
   for (size_t k = block * b.block; k < k1; ++k) {
-    const uint8_t* row = b.codes + (k * b.columns + n) / 2;
+    const uint8_t* row = b.codes + codeIndex(b, k, n) / 2;
     prefetchCodesAhead(b, k, n);
     __m256 w_even[kPairs], w_odd[kPairs];
 #pragma GCC unroll 16
@@ -542,7 +553,7 @@ ONYX_AVX2_TARGET void fewRowsNibblesAvx2(const float* a, const BlockQuantizedWei
   }
 #pragma GCC unroll 16
   for (size_t p = 0; p < kPairs; ++p) {
-    const float* scales = b.scales + block * b.columns + n + 16 * p;
+    const float* scales = b.scales + blockIndex(b, block, n + 16 * p);
     const __m256 first_scale = _mm256_loadu_ps(scales), second_scale = _mm256_loadu_ps(scales + 8);
 #pragma GCC unroll 16
     for (size_t r = 0; r < kRows; ++r) {
@@ -580,25 +591,20 @@ ONYX_AVX2_TARGET void fewRowsColumnsAvx2(const float* a, size_t rows,
   if (r < rows) fewRowsChunkAvx2<1, kGroups>(a + r * b.depth, b, n, block, c + r * b.columns);
 }
 
-// Block by block over all the columns, rather than chunk by chunk over all the rows: a chunk's
-// rows lie a row of codes apart, a page or more in a decoder's head, and walking down them
-// left the prefetcher behind (and the TLB); a block's rows, swept across, are
-// streams it follows.
 ONYX_AVX2_TARGET void fewRowsAvx2(const float* a, size_t rows, const BlockQuantizedWeights& b,
                                   size_t n0, size_t n1, float* c) {
   const size_t whole = n0 + (n1 - n0) / 8 * 8;
   for (size_t r = 0; r < rows; ++r)
     std::fill(c + r * b.columns + n0, c + r * b.columns + whole, 0.0f);
-  const size_t blocks = blockCount(b);
-  for (size_t block = 0; block < blocks; ++block) {
-    size_t n = n0;
+  sweepBlocks(b, n0, whole, [&](size_t first, size_t last, size_t block) {
+    size_t n = first;
     if (b.bits == 4) {
-      for (; n + 32 <= whole; n += 32) fewRowsNibbleColumnsAvx2<2>(a, rows, b, n, block, c);
-      for (; n + 16 <= whole; n += 16) fewRowsNibbleColumnsAvx2<1>(a, rows, b, n, block, c);
+      for (; n + 32 <= last; n += 32) fewRowsNibbleColumnsAvx2<2>(a, rows, b, n, block, c);
+      for (; n + 16 <= last; n += 16) fewRowsNibbleColumnsAvx2<1>(a, rows, b, n, block, c);
     }
-    for (; n + 32 <= whole; n += 32) fewRowsColumnsAvx2<4>(a, rows, b, n, block, c);
-    for (; n < whole; n += 8) fewRowsColumnsAvx2<1>(a, rows, b, n, block, c);
-  }
+    for (; n + 32 <= last; n += 32) fewRowsColumnsAvx2<4>(a, rows, b, n, block, c);
+    for (; n < last; n += 8) fewRowsColumnsAvx2<1>(a, rows, b, n, block, c);
+  });
   if (whole < n1) fewRowsPortable(a, rows, b, whole, n1, c);
 }
 
@@ -615,10 +621,10 @@ ONYX_AVX2_TARGET void dequantizeAvx2(const BlockQuantizedWeights& b, size_t k0, 
       const __m256 place =
           b.zeros == nullptr
               ? uniform_place
-              : _mm256_add_ps(_mm256_loadu_ps(b.zeros + block * b.columns + n), uniform_place);
+              : _mm256_add_ps(_mm256_loadu_ps(b.zeros + blockIndex(b, block, n)), uniform_place);
       const __m256 w = widenEightAvx2(b, k, n, place);
       _mm256_storeu_ps(to + (n - n0),
-                       _mm256_mul_ps(w, _mm256_loadu_ps(b.scales + block * b.columns + n)));
+                       _mm256_mul_ps(w, _mm256_loadu_ps(b.scales + blockIndex(b, block, n))));
     }
   }
   if (whole < n1) {
@@ -666,6 +672,7 @@ constexpr size_t kTileDepth = 256;
 
 void blockQuantizedProduct(const KernelContext& ctx, const float* a, size_t rows,
                            const BlockQuantizedWeights& b, float* c) {
+  assert(b.tiled);
   if (rows == 0 || b.columns == 0) return;
   if (b.depth == 0) {
     std::fill(c, c + rows * b.columns, 0.0f);
@@ -694,6 +701,65 @@ void blockQuantizedProduct(const KernelContext& ctx, const float* a, size_t rows
       }
     }
   });
+}
+
+TiledBlockQuantizedWeights tileBlockQuantizedWeights(const BlockQuantizedWeights& b) {
+  TiledBlockQuantizedWeights tiled;
+  const size_t elements = b.depth * b.columns;
+  const size_t block_elements = blockCount(b) * b.columns;
+  tiled.codes.assign(b.bits == 4 ? (elements + 1) / 2 : elements, 0);
+  tiled.scales.resize(block_elements);
+  if (b.zeros != nullptr) tiled.zeros.resize(block_elements);
+  tiled.layout = b;
+  tiled.layout.tiled = true;
+  tiled.layout.codes = tiled.codes.data();
+  tiled.layout.scales = tiled.scales.data();
+  tiled.layout.zeros = b.zeros != nullptr ? tiled.zeros.data() : nullptr;
+  const bool whole_bytes = b.bits == 8 || b.columns % 2 == 0;
+  // The codes' rows, once copied, are let go of a band at a time when they lie in a mapped
+  // file (MappedFile::releasePagesOf): the model's pages and the tiles are not both resident,
+  // not even for one large matrix.
+  constexpr size_t kReleasedRows = 256;
+  const auto release_rows = [&](size_t k0, size_t k1) {
+    const size_t shift = b.bits == 4 ? 1 : 0;
+    const size_t first = (k0 * b.columns) >> shift;
+    const size_t last = ((k1 * b.columns) >> shift) + (k1 == b.depth ? 1 : 0);
+    MappedFile::releasePagesOf(std::string_view(reinterpret_cast<const char*>(b.codes) + first,
+                                                std::min(last, tiled.codes.size()) - first));
+  };
+  for (size_t k = 0; k < b.depth; ++k) {
+    if (k % kReleasedRows == 0 && k > 0) release_rows(k - kReleasedRows, k);
+    if (whole_bytes) {
+      // Rows and tiles start on a byte: a tile's row is a run of bytes.
+      const size_t shift = b.bits == 4 ? 1 : 0;
+      for (size_t first = 0; first < b.columns; first += kBlockQuantizedTile) {
+        const size_t width = std::min(kBlockQuantizedTile, b.columns - first);
+        std::copy_n(b.codes + (codeIndex(b, k, first) >> shift), width >> shift,
+                    tiled.codes.data() + (codeIndex(tiled.layout, k, first) >> shift));
+      }
+      continue;
+    }
+    for (size_t n = 0; n < b.columns; ++n) {
+      const size_t from = codeIndex(b, k, n);
+      const size_t to = codeIndex(tiled.layout, k, n);
+      if (b.bits == 8) {
+        tiled.codes[to] = b.codes[from];
+      } else {
+        const uint8_t code = (b.codes[from >> 1] >> ((from & 1) * 4)) & 0xFu;
+        tiled.codes[to >> 1] = static_cast<uint8_t>(tiled.codes[to >> 1] | code << ((to & 1) * 4));
+      }
+    }
+  }
+  if (b.depth > 0) release_rows((b.depth - 1) / kReleasedRows * kReleasedRows, b.depth);
+  for (size_t block = 0; block < blockCount(b); ++block) {
+    for (size_t n = 0; n < b.columns; ++n) {
+      tiled.scales[blockIndex(tiled.layout, block, n)] = b.scales[blockIndex(b, block, n)];
+      if (b.zeros != nullptr) {
+        tiled.zeros[blockIndex(tiled.layout, block, n)] = b.zeros[blockIndex(b, block, n)];
+      }
+    }
+  }
+  return tiled;
 }
 
 }  // namespace onyx::eval_internal

@@ -8,11 +8,14 @@
 namespace onyx::eval_internal::shared_preparation_detail {
 
 Key::Source Key::of(const Array* array) {
+  if (array == nullptr) return {};
+  return of(array->bytes(), array->type());
+}
+
+Key::Source Key::of(std::span<const std::byte> bytes, ElementType type) {
   Source source;
-  if (array == nullptr) return source;
-  std::span<const std::byte> bytes = array->bytes();
   source.bytes = bytes.size();
-  source.type = array->type();
+  source.type = type;
   if (bytes.size() >= kSharedFrom) {
     source.data = bytes.data();
   } else {

@@ -20,6 +20,7 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <typeindex>
 #include <utility>
@@ -45,6 +46,7 @@ struct Key {
     bool operator==(const Source&) const = default;
   };
   static Source of(const Array* array);
+  static Source of(std::span<const std::byte> bytes, ElementType type);
   std::type_index made_type;
   std::vector<Source> sources;
   std::string recipe;
@@ -59,10 +61,35 @@ std::shared_ptr<const void> keep(Key key, std::shared_ptr<const void> made);
 
 template <class T>
 struct Held {
-  Held(std::vector<Array> handles, T made) : sources(std::move(handles)), value(std::move(made)) {}
-  std::vector<Array> sources;  // handles: the sources' bytes outlive the preparation
+  Held(std::vector<Array> handles, std::shared_ptr<const void> bytes_owner, T made)
+      : sources(std::move(handles)), owner(std::move(bytes_owner)), value(std::move(made)) {}
+  std::vector<Array> sources;         // handles: the sources' bytes outlive the preparation
+  std::shared_ptr<const void> owner;  // a BytesSource's owner, or null
   T value;
 };
+
+template <class T, class Make>
+std::shared_ptr<const T> prepareOnce(Key key, std::initializer_list<const Array*> sources,
+                                     std::shared_ptr<const void> owner, Make&& make) {
+  for (const Array* source : sources) key.sources.push_back(Key::of(source));
+  if (std::shared_ptr<const void> found = find(key)) {
+    return std::static_pointer_cast<const T>(std::move(found));
+  }
+  std::optional<T> made;
+  {
+    // Kept beyond the run: never in memory a caller bound for its outputs.
+    ArrayDestinationScope none({});
+    made = make();
+  }
+  if (!made) return nullptr;
+  std::vector<Array> handles;
+  for (const Array* source : sources) {
+    if (source != nullptr) handles.push_back(*source);
+  }
+  auto held = std::make_shared<Held<T>>(std::move(handles), std::move(owner), std::move(*made));
+  std::shared_ptr<const void> value(held, &held->value);
+  return std::static_pointer_cast<const T>(keep(std::move(key), std::move(value)));
+}
 
 }  // namespace shared_preparation_detail
 
@@ -79,27 +106,28 @@ template <class T, class Make>
 std::shared_ptr<const T> sharedPreparation(std::initializer_list<const Array*> sources,
                                            std::string recipe, Make&& make) {
   namespace detail = shared_preparation_detail;
-  detail::Key key{.made_type = std::type_index(typeid(T)), .sources = {}, .recipe = {}};
-  key.sources.reserve(sources.size());
-  for (const Array* source : sources) key.sources.push_back(detail::Key::of(source));
-  key.recipe = std::move(recipe);
-  if (std::shared_ptr<const void> found = detail::find(key)) {
-    return std::static_pointer_cast<const T>(std::move(found));
-  }
-  std::optional<T> made;
-  {
-    // Kept beyond the run: never in memory a caller bound for its outputs.
-    ArrayDestinationScope none({});
-    made = make();
-  }
-  if (!made) return nullptr;
-  std::vector<Array> handles;
-  for (const Array* source : sources) {
-    if (source != nullptr) handles.push_back(*source);
-  }
-  auto held = std::make_shared<detail::Held<T>>(std::move(handles), std::move(*made));
-  std::shared_ptr<const void> value(held, &held->value);
-  return std::static_pointer_cast<const T>(detail::keep(std::move(key), std::move(value)));
+  detail::Key key{.made_type = std::type_index(typeid(T)), .sources = {}, .recipe = recipe};
+  return detail::prepareOnce<T>(std::move(key), sources, nullptr, std::forward<Make>(make));
+}
+
+/// Bytes among a preparation's sources that no array holds (int4 weights read where the
+/// model keeps them): known as an array of their size is, and kept alive by `owner`
+/// (StepRun::modelBytes) while the preparation lives.
+struct BytesSource {
+  std::span<const std::byte> bytes;
+  std::shared_ptr<const void> owner;
+};
+
+/// As above, with `bytes` the first source.
+template <class T, class Make>
+std::shared_ptr<const T> sharedPreparation(const BytesSource& bytes,
+                                           std::initializer_list<const Array*> sources,
+                                           std::string recipe, Make&& make) {
+  namespace detail = shared_preparation_detail;
+  detail::Key key{.made_type = std::type_index(typeid(T)),
+                  .sources = {detail::Key::of(bytes.bytes, ElementType::kUndefined)},
+                  .recipe = recipe};
+  return detail::prepareOnce<T>(std::move(key), sources, bytes.owner, std::forward<Make>(make));
 }
 
 }  // namespace onyx::eval_internal
