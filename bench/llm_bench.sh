@@ -3,6 +3,9 @@
 # Llama-shaped decoders of bench/make_llm_models.py, in three forms made from the same weights:
 #   std  standard opset 23: Attention, RotaryEmbedding, RMSNormalization, int4 block-wise
 #        DequantizeLinear -> MatMul, the cache as past/present;
+#   scatter  the same at opset 24 with a cache of fixed capacity written in place
+#        (TensorScatter; onyx binds each present to its past: no cache bytes copied a step),
+#        onyx alone;
 #   f32  float32, decomposed as optimum exports at opset 17;
 #   ort  onnxruntime's contrib form (MatMulNBits, GroupQueryAttention, ...), for comparison
 #        only (onnxruntime alone runs it); ort_acc4 the same with MatMulNBits' accuracy_level 4
@@ -100,6 +103,7 @@ for threads in $threads_list; do
   for round in $(seq 1 "$rounds"); do
     echo "threads $threads, round $round of $rounds" >&2
     onyx_row std "$threads" "$round"
+    onyx_row scatter "$threads" "$round"
     ort_row std "$threads" "$round"
     ort_row ort "$threads" "$round"
     ort_row ort_acc4 "$threads" "$round"
@@ -131,19 +135,20 @@ def median(runtime, form, threads, key):
 print("== prefill (128 tokens) and decode (128 after 512) tokens per second, medians; peak MiB")
 print(f"{'threads':>7} {'runtime':<12} {'form':<9} {'prefill':>9} {'decode':>8} {'peak MiB':>9}")
 for threads in sorted({r["threads"] for r in rows}):
-    for runtime, form in [("onyx", "std"), ("onnxruntime", "std"), ("onnxruntime", "ort"),
+    for runtime, form in [("onyx", "std"), ("onyx", "scatter"), ("onnxruntime", "std"),
+                          ("onnxruntime", "ort"),
                           ("onnxruntime", "ort_acc4"), ("onyx", "f32"), ("onnxruntime", "f32")]:
         p = median(runtime, form, threads, "prefill")
         if p is None:
             continue
         print(f"{threads:>7} {runtime:<12} {form:<9} {p:>9.1f} {median(runtime, form, threads, 'decode'):>8.1f}"
               f" {median(runtime, form, threads, 'peak_mib'):>9.0f}")
-    for anchor in ("ort", "ort_acc4", "std"):
-        mine = median("onyx", "std", threads, "prefill"), median("onyx", "std", threads, "decode")
+    for form, anchor in [(f, a) for f in ("std", "scatter") for a in ("ort", "ort_acc4", "std")]:
+        mine = median("onyx", form, threads, "prefill"), median("onyx", form, threads, "decode")
         theirs = median("onnxruntime", anchor, threads, "prefill"), median("onnxruntime", anchor, threads, "decode")
         if None in mine or None in theirs:
             continue
-        print(f"{threads:>7} onyx std / onnxruntime {anchor}: prefill {mine[0] / theirs[0]:.2f}, "
+        print(f"{threads:>7} onyx {form} / onnxruntime {anchor}: prefill {mine[0] / theirs[0]:.2f}, "
               f"decode {mine[1] / theirs[1]:.2f} (target >= 1.0)")
 # The cache after 640 positions: per past input, KV heads x 640 x head size floats, from
 # the shapes the std model declares.

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes the decoder LLMs of issue 46 ("Decoder LLMs in standard ONNX"): a Llama-shaped
 decoder (RMSNorm, rotary position embeddings, grouped-query attention with a key/value cache,
-a SwiGLU MLP, no biases) with random weights, in three forms computed from the SAME weights:
+a SwiGLU MLP, no biases) with random weights, in four forms computed from the SAME weights:
 
   llm_NAME_std.onnx   Standard ai.onnx, opset 23, IR 10. RMSNormalization (epsilon 1e-6);
                       RotaryEmbedding on the 3-D [batch, seq, heads * head_size] Q and K
@@ -18,6 +18,16 @@ a SwiGLU MLP, no biases) with random weights, in three forms computed from the S
                       embedding: its weight is the table transposed, [hidden, vocab], int4
                       like the other linear layers (at vocab 151936 it is the largest matrix;
                       stored apart from the table, as exporters store a tied head).
+  llm_NAME_scatter.onnx
+                      The std form at opset 24 with a cache of fixed capacity (1024
+                      positions), as opset 24 writes one in place: past and present
+                      [batch, kv_heads, 1024, head_size]; each layer's K (after its rotary)
+                      and V Reshaped to heads and Transposed to [batch, kv_heads, seq,
+                      head_size], TensorScatter (axis 2) into the past at the run's first
+                      position (position_ids[:, 0]) giving the present; Q likewise to 4-D;
+                      Attention (is_causal = 1) on the presents with nonpad_kv_seqlen the last
+                      position + 1, its output Transposed and Reshaped back. A runtime binds
+                      each present to its past's buffer (onyx generate does).
   llm_NAME_f32.onnx   Float32, opset 17, IR 8, decomposed as optimum / transformers exports
                       write a Llama: RMSNorm as Pow, ReduceMean, Add, Sqrt, Reciprocal, Mul,
                       Mul; rotary with the [2048, head_size] cos and sin tables Gathered by
@@ -95,7 +105,7 @@ Written with onyx's Python package (PYTHONPATH=<build>/python): the graph in the
 syntax, the initializers from NumPy.
 
   bench/make_llm_models.py [FOLDER] [--size 100m|500m|1.5b|tiny] [--force]
-                           [--forms std,f32,ort] [--accuracy-level N]
+                           [--forms std,f32,ort,scatter] [--accuracy-level N]
       (default FOLDER: build/bench-models; default size 100m; models already there are
       kept unless --force; --accuracy-level N sets MatMulNBits' accuracy_level in the ort form,
       0 by default: float32 activations; onnxruntime-genai writes 4 for CPU, int8 activations
@@ -129,7 +139,8 @@ WEIGHT_STD = 0.02
 QK_STD_768 = 0.06  # Q and K projections at hidden 768: peaked attention (see the docstring)
 NORM_STD = 0.05
 EXTERNAL_ABOVE = 1 << 30  # tensor bytes past which a model keeps them in a .data file
-FORMS = ("std", "f32", "ort")
+FORMS = ("std", "f32", "ort", "scatter")
+CAPACITY = 1024  # the scatter form's cache positions
 
 
 class Config:
@@ -231,9 +242,11 @@ def present_name(layer, which):
     return f"present.{layer}.{which}"
 
 
-def signature(cfg, inputs, opsets, ir_version, graph_name):
+def signature(cfg, inputs, opsets, ir_version, graph_name, capacity=None):
     kv = f"batch_size, {cfg.kv_heads}, past_sequence_length, {cfg.head_size}"
     kv_out = f"batch_size, {cfg.kv_heads}, total_sequence_length, {cfg.head_size}"
+    if capacity:
+        kv = kv_out = f"batch_size, {cfg.kv_heads}, {capacity}, {cfg.head_size}"
     declared = {
         "input_ids": "int64[batch_size, sequence_length] input_ids",
         "attention_mask": "int64[batch_size, total_sequence_length] attention_mask",
@@ -252,7 +265,7 @@ def signature(cfg, inputs, opsets, ir_version, graph_name):
 
 
 # ---------------------------------------------------------------------------------------------
-# The three forms. Each builder writes its graph text and says which initializers it wants per
+# The forms. Each builder writes its graph text and says which initializers it wants per
 # weight: wants[key] = [(initializer name, how)], `how` naming one of conversions()' arrays.
 # It returns the graph's signature and its constants (initializer name -> array).
 
@@ -282,7 +295,22 @@ def decoder_layers(cfg, linear):
         yield i, p, w, f"{p}/self_attn", layer_linear
 
 
-def build_std(cfg, t, wants):
+def build_std(cfg, t, wants, capacity=None):
+    """The std form; with `capacity`, the scatter form: opset 24, the cache of that many
+    positions written in place (TensorScatter at the run's first position), Attention on 4-D
+    heads told the valid length (nonpad_kv_seqlen, the last position + 1)."""
+    consts = {}
+
+    def ints(name, values):
+        consts.setdefault(name, np.array(values, np.int64))
+        return name
+
+    def heads(x, count, s):
+        """[batch, seq, count * head_size] -> [batch, count, seq, head_size]."""
+        shape = ints(f"shape_heads_{count}", [0, 0, count, cfg.head_size])
+        return t.op("Transpose", [t.op("Reshape", [x, shape], f"{s}/Reshape")], f"{s}/Transpose",
+                    perm=[0, 2, 1, 3])
+
     def linear(x, key, scope, output=None):
         want(wants, key, (f"{key}.qweight", "int4"), (f"{key}.scales", "scales"))
         w = t.op("DequantizeLinear", [f"{key}.qweight", f"{key}.scales"],
@@ -299,6 +327,16 @@ def build_std(cfg, t, wants):
     h = t.op("Gather", ["model.embed_tokens.weight", "input_ids"], "/model/embed_tokens/Gather",
              axis=0)
     h = t.op("Cast", [h], "/model/embed_tokens/Cast", to=1)
+    if capacity:
+        c, axis_1 = "/model/cache", ints("const_axes_1", [1])
+        first = t.op("Slice", ["position_ids", ints("const_zero_1d", [0]), axis_1, axis_1],
+                     f"{c}/Slice")
+        write_at = t.op("Squeeze", [first, axis_1], f"{c}/Squeeze")
+        last = t.op("Slice", ["position_ids", ints("const_minus_one_1d", [-1]),
+                              ints("const_end_1d", [np.iinfo(np.int64).max]), axis_1],
+                    f"{c}/Slice_1")
+        valid = t.op("Add", [t.op("Squeeze", [last, axis_1], f"{c}/Squeeze_1"), axis_1],
+                     f"{c}/Add")
     for i, p, w, a, layer_linear in decoder_layers(cfg, linear):
         x = norm(h, f"{w}.input_layernorm.weight", f"{p}/input_layernorm")
         qv = layer_linear(x, "self_attn.q_proj")
@@ -309,17 +347,33 @@ def build_std(cfg, t, wants):
                   num_heads=cfg.heads)
         kr = t.op("RotaryEmbedding", [kv] + rope, f"{a}/k_rotary/RotaryEmbedding",
                   num_heads=cfg.kv_heads)
-        attn = t.op("Attention", [qr, kr, vv, "", past_name(i, "key"), past_name(i, "value")],
-                    f"{a}/Attention",
-                    outputs=[f"{a}/Attention_output_0", present_name(i, "key"),
-                             present_name(i, "value")],
-                    is_causal=1, q_num_heads=cfg.heads, kv_num_heads=cfg.kv_heads)[0]
+        if capacity:
+            kc = t.op("TensorScatter", [past_name(i, "key"), heads(kr, cfg.kv_heads, f"{a}/k"),
+                                        write_at], f"{a}/TensorScatter",
+                      outputs=[present_name(i, "key")], axis=2)
+            vc = t.op("TensorScatter", [past_name(i, "value"),
+                                        heads(vv, cfg.kv_heads, f"{a}/v"), write_at],
+                      f"{a}/TensorScatter_1", outputs=[present_name(i, "value")], axis=2)
+            y = t.op("Attention", [heads(qr, cfg.heads, f"{a}/q"), kc, vc, "", "", "", valid],
+                     f"{a}/Attention", is_causal=1)
+            attn = t.op("Reshape", [t.op("Transpose", [y], f"{a}/Transpose", perm=[0, 2, 1, 3]),
+                                    ints("shape_hidden", [0, 0, cfg.q_size])], f"{a}/Reshape")
+        else:
+            attn = t.op("Attention",
+                        [qr, kr, vv, "", past_name(i, "key"), past_name(i, "value")],
+                        f"{a}/Attention",
+                        outputs=[f"{a}/Attention_output_0", present_name(i, "key"),
+                                 present_name(i, "value")],
+                        is_causal=1, q_num_heads=cfg.heads, kv_num_heads=cfg.kv_heads)[0]
         h = t.op("Add", [h, layer_linear(attn, "self_attn.o_proj")], f"{p}/Add")
         x = norm(h, f"{w}.post_attention_layernorm.weight", f"{p}/post_attention_layernorm")
         h = t.op("Add", [h, swiglu(t, x, p, layer_linear)], f"{p}/Add_1")
     x = norm(h, "model.norm.weight", "/model/norm")
     linear(x, "lm_head", "/lm_head", output="logits")
-    return signature(cfg, ["input_ids", "position_ids"], [("", 23)], 10, "llm_std"), {}
+    if capacity:
+        return signature(cfg, ["input_ids", "position_ids"], [("", 24)], 10, "llm_scatter",
+                         capacity), consts
+    return signature(cfg, ["input_ids", "position_ids"], [("", 23)], 10, "llm_std"), consts
 
 
 def build_f32(cfg, t, wants):
@@ -594,6 +648,8 @@ def main():
         wanted = {}
         if form == "std":
             head, consts = build_std(cfg, t, wanted)
+        elif form == "scatter":
+            head, consts = build_std(cfg, t, wanted, CAPACITY)
         elif form == "f32":
             head, consts = build_f32(cfg, t, wanted)
         else:

@@ -154,6 +154,7 @@ class Session {
     answer["steps_tokens_per_second"] =
         new_tokens > 0 ? static_cast<double>(new_tokens) / steps_seconds : 0.0;
     answer["prompt_logits"] = done.prompt_logits;
+    answer["steps_cache_bytes_copied"] = done.steps_cache_bytes_copied;
     return answer;
   }
 
@@ -362,7 +363,8 @@ void bindSession(py::module_& module) {
            "attention_mask, and past_key_values.N.key/.value, and gives logits and "
            "present.N.key/.value. Returns a dict: prompt, tokens (1 + new_tokens ids), "
            "prompt_seconds, prompt_tokens_per_second, steps, steps_seconds, "
-           "steps_tokens_per_second, prompt_logits (the last position's).")
+           "steps_tokens_per_second, prompt_logits (the last position's), "
+           "steps_cache_bytes_copied (0 for a cache of fixed capacity, bound in place).")
       .def("cancel", &Session::cancel,
            "Stops the runs of this Session in progress (on other threads) at their next step, "
            "with concurrent.futures.CancelledError; later runs are not affected.")

@@ -327,6 +327,8 @@ def test_generate_hands_the_cache_on_and_chooses_what_whole_sequences_choose():
             "past_key_values.0.key": empty, "past_key_values.0.value": empty})
         assert int(np.argmax(logits[0, -1])) == token
         sequence.append(token)
+    # Past and new concatenated each step: the cache written anew, 2 x (4..8) x 4 floats.
+    assert done["steps_cache_bytes_copied"] == sum(2 * n * 4 * 4 for n in range(4, 9))
     # A pseudo-random prompt of the shared generator.
     assert len(session.generate(prompt_tokens=4, new_tokens=0)["prompt"]) == 4
 

@@ -1,7 +1,9 @@
 #include "onyx/eval/generation.h"
 
 #include <algorithm>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,12 +27,15 @@ Status notADecoder(const std::string& why) {
                     ".value)");
 }
 
-// One cache input: its graph input position, its present output's, and its empty shape.
+// One cache input: its graph input position, its present output's, and its shape before the
+// first token: empty, or of a fixed capacity (`in_place`: every dimension past the batch a
+// number, the cache a buffer the model writes into, as TensorScatter does).
 struct CacheSlot {
   size_t input = 0;
   size_t output = 0;
   ElementType type = ElementType::kFloat;
   std::vector<int64_t> empty_shape;
+  bool in_place = false;
 };
 
 struct DecoderSignature {
@@ -43,7 +48,8 @@ struct DecoderSignature {
 };
 
 // The cache's shape before the first token: batch 1, the sequence (a dimension that is not
-// a number, past the batch) 0, the numbers as declared.
+// a number, past the batch) 0, the numbers as declared; a cache whose dimensions past the
+// batch are all numbers has its declared shape (a capacity).
 Result<std::vector<int64_t>> emptyCacheShape(const std::string& name, const Type* type) {
   if (type == nullptr || !type->isTensor() || type->shape == nullptr || type->shape->rank() < 2) {
     return notADecoder(quoted(name) + " has no declared shape to start its cache from");
@@ -59,9 +65,10 @@ Result<std::vector<int64_t>> emptyCacheShape(const std::string& name, const Type
       unnumbered += axis == 0 ? 0 : 1;
     }
   }
-  if (unnumbered != 1) {
+  if (unnumbered > 1) {
     return notADecoder(quoted(name) + " declares " + std::to_string(unnumbered) +
-                       " sequence dimensions past its batch; the loop grows one");
+                       " sequence dimensions past its batch; the loop grows one, or none (a "
+                       "cache of fixed capacity)");
   }
   return shape;
 }
@@ -88,6 +95,8 @@ Result<DecoderSignature> signatureOf(const Model& model) {
       Result<std::vector<int64_t>> shape = emptyCacheShape(name, type);
       if (!shape) return shape.status();
       slot.empty_shape = std::move(*shape);
+      slot.in_place = std::find(slot.empty_shape.begin() + 1, slot.empty_shape.end(), 0) ==
+                      slot.empty_shape.end();
       slot.type = static_cast<ElementType>(type->elem_type.value_or(0));
       const std::string present = std::string(kPresentPrefix) + name.substr(kPastPrefix.size());
       bool found = false;
@@ -142,13 +151,35 @@ Result<int64_t> greedyChoice(const EvalValue& logits, std::vector<float>* row_ou
   return static_cast<int64_t>(best);
 }
 
-// Each cache input empty: the start of a generation (and of each warm-up run).
+// Each cache input empty: the start of a generation (and of each warm-up run). A cache of
+// fixed capacity is a buffer of its own, zeros, that the runs write into (bound below).
 std::vector<EvalValue> emptyCaches(const DecoderSignature& signature) {
   std::vector<EvalValue> caches;
   for (const CacheSlot& cache : signature.caches) {
-    caches.push_back(EvalValue::of(Array(cache.type, cache.empty_shape)));
+    Array empty(cache.type, cache.empty_shape);
+    if (cache.in_place) {
+      std::byte* elements = empty.bytes().data();
+      empty = Array::over(cache.type, cache.empty_shape, elements,
+                          std::make_shared<Array>(std::move(empty)));
+    }
+    caches.push_back(EvalValue::of(std::move(empty)));
   }
   return caches;
+}
+
+// The present outputs of the caches of fixed capacity, bound where their past lies: the run
+// writes the new positions into the buffer (TensorScatter in place), and no byte of the cache
+// is copied.
+std::vector<BoundOutput> boundCaches(const Model& model, const DecoderSignature& signature,
+                                     const std::vector<EvalValue>& caches) {
+  std::vector<BoundOutput> bound;
+  for (size_t c = 0; c < signature.caches.size(); ++c) {
+    const CacheSlot& cache = signature.caches[c];
+    if (!cache.in_place) continue;
+    const Value* present = model.graph->outputs[cache.output]->bound();
+    bound.push_back({std::string(present->name()), caches[c].tensor});
+  }
+  return bound;
 }
 
 // The feeds of one run: `tokens` at positions from `position` on, after a cache of
@@ -207,8 +238,10 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
                                                           static_cast<size_t>(options.prompt_chunk))
                                        : options.prompt.size()));
   for (int64_t run = 0; run < options.warmup_runs; ++run) {
+    std::vector<EvalValue> caches = emptyCaches(*signature);
+    const std::vector<BoundOutput> bound = boundCaches(model, *signature, caches);
     Result<std::vector<EvalValue>> outputs =
-        evaluator.run(feedsOf(*signature, first_piece, 0, emptyCaches(*signature)));
+        evaluator.run(feedsOf(*signature, first_piece, 0, std::move(caches)), bound);
     if (!outputs) return outputs.status();
   }
   Generation generation;
@@ -229,17 +262,25 @@ Result<Generation> generate(Evaluator& evaluator, const Model& model,
                     options.prompt.begin() + static_cast<std::ptrdiff_t>(last));
     }
     const size_t count = tokens.size();
+    const std::vector<BoundOutput> bound = boundCaches(model, *signature, caches);
     std::vector<NamedValue> feeds = feedsOf(*signature, tokens, position, std::move(caches));
     const auto start = std::chrono::steady_clock::now();
-    Result<std::vector<EvalValue>> outputs = evaluator.run(feeds);
+    Result<std::vector<EvalValue>> outputs = evaluator.run(feeds, bound);
     const auto took = std::chrono::steady_clock::now() - start;
     if (!outputs) return outputs.status();
     (prompting ? generation.prompt_time : generation.steps_time) +=
         std::chrono::duration_cast<std::chrono::nanoseconds>(took);
-    // The present cache becomes the next run's past: handed over, not copied.
+    // The present cache becomes the next run's past: handed over, not copied. (The caches
+    // are the last feeds.)
     caches.clear();
-    for (const CacheSlot& cache : signature->caches) {
-      caches.push_back(std::move((*outputs)[cache.output]));
+    const size_t first_cache = feeds.size() - signature->caches.size();
+    for (size_t c = 0; c < signature->caches.size(); ++c) {
+      EvalValue& present = (*outputs)[signature->caches[c].output];
+      const std::span<const std::byte> written = present.tensor.bytes();
+      if (!prompting && written.data() != feeds[first_cache + c].value.tensor.bytes().data()) {
+        generation.steps_cache_bytes_copied += static_cast<int64_t>(written.size());
+      }
+      caches.push_back(std::move(present));
     }
     position += static_cast<int64_t>(count);
     if (!prompting || run == pieces - 1) {

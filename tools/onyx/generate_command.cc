@@ -135,6 +135,7 @@ int generateTokens(const GenerateArguments& arguments) {
     report["steps"] = options.steps;
     report["steps_seconds"] = steps_seconds;
     report["steps_tokens_per_second"] = step_rate;
+    report["steps_cache_bytes_copied"] = generation->steps_cache_bytes_copied;
     report["tokens"] = generation->tokens;
     report["peak_resident_mib"] = peak;
     fmt::print("{}\n", report.dump());
@@ -144,9 +145,13 @@ int generateTokens(const GenerateArguments& arguments) {
   fmt::print("prompt: {} tokens in {:.3f} s, {:.1f} tokens/s\n", options.prompt.size(),
              prompt_seconds, prompt_rate);
   if (options.steps > 0) {
-    fmt::print("steps:  {} tokens in {:.3f} s, {:.1f} tokens/s ({:.2f} ms a token)\n",
-               options.steps, steps_seconds, step_rate,
-               1e3 * steps_seconds / static_cast<double>(options.steps));
+    fmt::print(
+        "steps:  {} tokens in {:.3f} s, {:.1f} tokens/s ({:.2f} ms a token); cache "
+        "copied {:.2f} MiB a step\n",
+        options.steps, steps_seconds, step_rate,
+        1e3 * steps_seconds / static_cast<double>(options.steps),
+        static_cast<double>(generation->steps_cache_bytes_copied) /
+            static_cast<double>(options.steps) / (1024.0 * 1024.0));
   }
   fmt::print("load: {:.3f} s; peak resident memory {:.1f} MiB; CPU tier {}\n", load_seconds, peak,
              cpuTierName(*tier));

@@ -8,6 +8,12 @@
 // runs the prompt once from an empty cache, then one token a run, each run's present cache
 // handed to the next as its past without a copy, each token the first index of the largest
 // logit of the last position (greedy). No tokenizer: ids in and out.
+//
+// A cache whose dimensions past the batch are all numbers has a fixed capacity: the model
+// writes each run's positions into it (TensorScatter at the first position, opset 24) and
+// tells Attention how many are valid (nonpad_kv_seqlen), both from position_ids. The loop
+// starts it as zeros and binds each present output to its past's buffer (BoundOutput), so
+// that no byte of the cache is copied from run to run.
 #pragma once
 
 #include <chrono>
@@ -48,6 +54,11 @@ struct Generation {
   /// The prompt's logits at its last position (the vocabulary's floats), for comparing
   /// runtimes.
   std::vector<float> prompt_logits;
+  /// Bytes of cache the steps' runs gave in new memory: a present output that is not its
+  /// past's buffer is the whole cache written anew (past and present concatenated, as
+  /// Attention's past/present inputs and outputs do), where a cache of fixed capacity is
+  /// written in place (0).
+  int64_t steps_cache_bytes_copied = 0;
 };
 
 /// The vocabulary size of a decoder of the form above (the last dimension of `logits`), or
