@@ -1,7 +1,8 @@
 // Attention on floats (the kernel's float path: scores and products on sgemm, K and V read in
 // place, grouped heads reading their one K and V head) against the scalar reference, which
 // computes in double and runs for DOUBLE inputs: grouped heads, causal and padding masks, a
-// past cache and its present, softcap, scale, 3-D and 4-D inputs, versions 23 and 24.
+// past cache and its present, softcap, scale, 3-D and 4-D inputs, versions 23 and 24; and a
+// cache of fixed capacity read only where it is valid.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -168,6 +169,41 @@ TEST(AttentionKernel, FloatsGiveWhatTheDoubleReferenceGives) {
       }
     }
   }
+}
+
+// A cache of fixed capacity (opset 24's external cache) past nonpad_kv_seqlen holds positions
+// no query sees yet: the float path reads none of them, so what lies there (NaN here) does not
+// reach the output, which is attention over the valid positions alone.
+TEST(AttentionKernel, ACacheIsReadOnlyUpToItsValidLength) {
+  const std::string text = R"(<ir_version: 10, opset_import: ["" : 24]>
+    g (float[1, 2, 2, 4] q, float[1, 1, %d, 4] k, float[1, 1, %d, 4] v, int64[1] n)
+        => (float[1, 2, 2, 4] y) {
+      y = Attention <is_causal = 1> (q, k, v, , , , n)
+    })";
+  auto model = [&](int capacity) {
+    std::string filled = text;
+    for (int twice = 0; twice < 2; ++twice) {
+      filled.replace(filled.find("%d"), 2, std::to_string(capacity));
+    }
+    return filled;
+  };
+  const std::vector<float> q = randomFloats(16, 1);
+  const std::vector<float> k = randomFloats(12, 2), v = randomFloats(12, 3);
+  std::vector<float> k_cache(32, std::nanf("")), v_cache(32, std::nanf(""));
+  std::copy(k.begin(), k.end(), k_cache.begin());
+  std::copy(v.begin(), v.end(), v_cache.begin());
+  auto run = [&](int capacity, const std::vector<float>& keys, const std::vector<float>& values) {
+    return runText(model(capacity),
+                   {{"q", tensorOf<float>(ElementType::kFloat, {1, 2, 2, 4}, q)},
+                    {"k", tensorOf<float>(ElementType::kFloat, {1, 1, capacity, 4}, keys)},
+                    {"v", tensorOf<float>(ElementType::kFloat, {1, 1, capacity, 4}, values)},
+                    {"n", tensorOf<int64_t>(ElementType::kInt64, {1}, {3})}});
+  };
+  Result<std::vector<EvalValue>> cached = run(8, k_cache, v_cache);
+  Result<std::vector<EvalValue>> exact = run(3, k, v);
+  ASSERT_TRUE(cached) << cached.status().toString();
+  ASSERT_TRUE(exact) << exact.status().toString();
+  EXPECT_EQ(valuesOf<float>((*cached)[0]), valuesOf<float>((*exact)[0]));
 }
 
 }  // namespace

@@ -668,13 +668,28 @@ Status runAttentionFloat(KernelContext& ctx, const AttentionCall& call) {
       size_t k_stride = 0, v_stride = 0;
       const float* k = rowsOf(present_key, *call.k, call.kl, b, kv, k_stride);
       const float* v = rowsOf(present_value, *call.v, call.vl, b, kv, v_stride);
-      multiplyFloatOnThisThread(ctx, false, true, sq, total, dk, static_cast<float>(call.scale), q,
-                                q_stride, k, k_stride, 0.0f, scores.data(), total);
       int64_t offset = 0;
       if (call.past_key != nullptr) {
         offset = static_cast<int64_t>(call.past_length);
       } else if (!call.nonpad_lengths.empty()) {
         offset = call.nonpad_lengths[b] - static_cast<int64_t>(sq);
+      }
+      // The products take the columns some row sees, [seen_first, seen_last): a cache of
+      // fixed capacity holds many positions no row sees yet (past nonpad_kv_seqlen), and a
+      // window leaves the early ones behind. The rest of each row is zeros after the softmax.
+      size_t seen_first = total, seen_last = 0;
+      for (size_t i = 0; i < sq; ++i) {
+        const auto [first, last] = visibleColumns(call, b, static_cast<int64_t>(i) + offset, total);
+        if (first == last) continue;
+        seen_first = std::min(seen_first, first);
+        seen_last = std::max(seen_last, last);
+      }
+      if (seen_last <= seen_first) seen_first = seen_last = 0;
+      const size_t seen = seen_last - seen_first;
+      if (seen > 0) {
+        multiplyFloatOnThisThread(ctx, false, true, sq, seen, dk, static_cast<float>(call.scale), q,
+                                  q_stride, k + seen_first * k_stride, k_stride, 0.0f,
+                                  scores.data() + seen_first, total);
       }
       for (size_t i = 0; i < sq; ++i) {
         float* row = scores.data() + i * total;
@@ -709,8 +724,13 @@ Status runAttentionFloat(KernelContext& ctx, const AttentionCall& call) {
       const size_t y_stride = three_d ? q_heads * dv : dv;
       float* out = three_d ? y.data<float>() + b * sq * q_heads * dv + h * dv
                            : y.data<float>() + pair * sq * dv;
-      multiplyFloatOnThisThread(ctx, false, false, sq, dv, total, 1.0f, scores.data(), total, v,
-                                v_stride, 0.0f, out, y_stride);
+      if (seen > 0) {
+        multiplyFloatOnThisThread(ctx, false, false, sq, dv, seen, 1.0f, scores.data() + seen_first,
+                                  total, v + seen_first * v_stride, v_stride, 0.0f, out, y_stride);
+      } else {
+        for (size_t i = 0; i < sq; ++i)
+          std::fill(out + i * y_stride, out + i * y_stride + dv, 0.0f);
+      }
     }
   });
   ctx.setOutput(0, std::move(y));
