@@ -89,9 +89,10 @@ void dequantizePortable(const BlockQuantizedWeights& b, size_t k0, size_t k1, si
 
 // Calls sweep(first, last, block) for columns [n0, n1) of tiled weights and every block, a
 // tile at a time down all its blocks: the tile's codes, scales and zero points are one stream
-// each. (Row by row, a block's rows swept across all the columns were as many streams as the
-// block has rows: a decoder's one-token products ran at 5-8 GB/s of codes on one core, a
-// wide layer's rows far apart.)
+// each, which the hardware prefetchers follow. (Row by row, a block's rows swept across all
+// the columns were as many streams as the block has rows: a decoder's one-token products ran
+// at 5-8 GB/s of codes on one core, a wide layer's rows far apart, and asking for the rows
+// ahead in software helped; on tiles it made the 1.5B decoder's steps 4% slower.)
 template <class Sweep>
 void sweepBlocks(const BlockQuantizedWeights& b, size_t n0, size_t n1, Sweep&& sweep) {
   const size_t blocks = blockCount(b);
@@ -111,50 +112,6 @@ constexpr float kMagic = 8388608.0f;
 
 #define ONYX_AVX512_TARGET __attribute__((target("avx2,fma,avx512f,avx512bw,avx512vl")))
 #define ONYX_AVX2_TARGET __attribute__((target("avx2,fma")))
-
-// A tile's rows of codes lie a whole weight row apart (a page or more for wide layers), so the
-// hardware prefetchers lose them and each row's load waits on memory: the dequantizing loops
-// ask for the row this far ahead, and for its block's scales (and zero points) when it starts
-// a block.
-constexpr size_t kPrefetchRows = 8;
-
-// As _mm_prefetch, which GCC 12 may delete: its dead-code pass drops some of several builtin
-// prefetches in one loop body (seen here, where every prefetch of the loop went). A volatile
-// asm stays.
-inline void prefetchLine(const void* p) {
-  asm volatile("prefetcht0 %0" : : "m"(*static_cast<const char*>(p)));
-}
-
-// The few-rows kernels sweep a block's rows across the columns a chunk at a time, so each row
-// is a stream the prefetchers follow, but only once it has run a while, and a decoder's
-// layers are a few such sweeps each: the loops ask for the codes two cache lines on in the
-// row they read (the 100M decoder's int4 products, one token: 0.15-0.18 ms a step -> 0.13).
-constexpr size_t kCodesAhead = 128;
-
-inline void prefetchCodesAhead(const BlockQuantizedWeights& b, size_t k, size_t n) {
-  const size_t index = codeIndex(b, k, n);
-  prefetchLine(b.codes + (b.bits == 4 ? index / 2 : index) + kCodesAhead);
-}
-
-inline void prefetchRowAhead(const BlockQuantizedWeights& b, size_t k, size_t k1, size_t n0,
-                             size_t n1) {
-  const size_t ahead = k + kPrefetchRows;
-  if (ahead >= k1) return;
-  const auto* codes = reinterpret_cast<const char*>(b.codes);
-  const size_t first = codeIndex(b, ahead, n0);
-  const size_t last = codeIndex(b, ahead, n1 - 1) + 1;
-  const size_t shift = b.bits == 4 ? 1 : 0;
-  for (size_t byte = (first >> shift) & ~size_t{63}; byte < (last >> shift); byte += 64) {
-    prefetchLine(codes + byte);
-  }
-  if (ahead % b.block == 0) {
-    const size_t first_scale = blockIndex(b, ahead / b.block, n0);
-    for (size_t n = 0; n < n1 - n0; n += 16) prefetchLine(b.scales + first_scale + n);
-    if (b.zeros != nullptr) {
-      for (size_t n = 0; n < n1 - n0; n += 16) prefetchLine(b.zeros + first_scale + n);
-    }
-  }
-}
 
 // Sixteen unsigned codes from row k, columns n.. n + 15 (n even), as bytes in order.
 ONYX_AVX512_TARGET inline __m128i sixteenCodes(const BlockQuantizedWeights& b, size_t k, size_t n) {
@@ -218,7 +175,6 @@ ONYX_AVX512_TARGET void fewRowsChunkAvx512(const float* a, const BlockQuantizedW
     }
     const size_t k1 = std::min(b.depth, (block + 1) * b.block);
     for (size_t k = block * b.block; k < k1; ++k) {
-      prefetchCodesAhead(b, k, n);
       __m512 w[kGroups];
       if constexpr (kGroups == 1) {
         w[0] = widenAvx512(sixteenCodes(b, k, n), place[0]);
@@ -290,7 +246,6 @@ ONYX_AVX512_TARGET void fewRowsNibblesAvx512(const float* a, const BlockQuantize
   const size_t k1 = std::min(b.depth, (block + 1) * b.block);
   for (size_t k = block * b.block; k < k1; ++k) {
     const uint8_t* row = b.codes + codeIndex(b, k, n) / 2;
-    prefetchCodesAhead(b, k, n);
     __m512 w_even[kPairs], w_odd[kPairs];
 #pragma GCC unroll 16
     for (size_t p = 0; p < kPairs; ++p) {
@@ -374,7 +329,6 @@ ONYX_AVX512_TARGET void dequantizeAvx512(const BlockQuantizedWeights& b, size_t 
   for (size_t k = k0; k < k1; ++k) {
     const size_t block = k / b.block;
     float* to = out + (k - k0) * width;
-    prefetchRowAhead(b, k, k1, n0, n1);
     for (size_t n = n0; n < whole; n += 16) {
       const __m512 place =
           b.zeros == nullptr
@@ -466,7 +420,6 @@ ONYX_AVX2_TARGET void fewRowsChunkAvx2(const float* a, const BlockQuantizedWeigh
     }
     const size_t k1 = std::min(b.depth, (block + 1) * b.block);
     for (size_t k = block * b.block; k < k1; ++k) {
-      prefetchCodesAhead(b, k, n);
       __m256 w[kGroups];
       if constexpr (kGroups == 1) {
         w[0] = widenEightAvx2(b, k, n, place[0]);
@@ -529,7 +482,6 @@ ONYX_AVX2_TARGET void fewRowsNibblesAvx2(const float* a, const BlockQuantizedWei
   const size_t k1 = std::min(b.depth, (block + 1) * b.block);
   for (size_t k = block * b.block; k < k1; ++k) {
     const uint8_t* row = b.codes + codeIndex(b, k, n) / 2;
-    prefetchCodesAhead(b, k, n);
     __m256 w_even[kPairs], w_odd[kPairs];
 #pragma GCC unroll 16
     for (size_t p = 0; p < kPairs; ++p) {
@@ -616,7 +568,6 @@ ONYX_AVX2_TARGET void dequantizeAvx2(const BlockQuantizedWeights& b, size_t k0, 
   for (size_t k = k0; k < k1; ++k) {
     const size_t block = k / b.block;
     float* to = out + (k - k0) * width;
-    prefetchRowAhead(b, k, k1, n0, n1);
     for (size_t n = n0; n < whole; n += 8) {
       const __m256 place =
           b.zeros == nullptr
