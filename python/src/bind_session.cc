@@ -29,7 +29,8 @@ namespace {
 class Session {
  public:
   Session(HolderPtr holder, int threads, int threads_per_run, int runs_at_once, bool fusions,
-          uint64_t seed, bool constant_initializers, std::optional<std::string> max_isa)
+          uint64_t seed, bool constant_initializers, std::optional<std::string> max_isa,
+          bool int8_activations)
       : holder_(std::move(holder)), edits_(holder_->edits) {
     const Graph* graph = holder_->model.graph;
     if (graph == nullptr) raiseValueError("the model has no graph to run");
@@ -67,6 +68,7 @@ class Session {
     options.fusions = fusions;
     options.seed = seed;
     options.constant_initializers = constant_initializers;
+    options.int8_activations = int8_activations;
     evaluator_ = std::make_unique<Evaluator>(holder_->model, options);
   }
 
@@ -324,10 +326,12 @@ void bindSession(py::module_& module) {
   py::class_<Session>(module, "Session",
                       "A model prepared to run many times (its operators checked and weights "
                       "converted once). The model must not change while the Session is used.")
-      .def(py::init<HolderPtr, int, int, int, bool, uint64_t, bool, std::optional<std::string>>(),
+      .def(py::init<HolderPtr, int, int, int, bool, uint64_t, bool, std::optional<std::string>,
+                    bool>(),
            py::arg("model"), py::kw_only(), py::arg("threads") = 0, py::arg("threads_per_run") = 0,
            py::arg("runs_at_once") = 0, py::arg("fusions") = true, py::arg("seed") = 0,
            py::arg("constant_initializers") = false, py::arg("max_isa") = py::none(),
+           py::arg("int8_activations") = false,
            "`threads`: threads kernels may use, in total, across the runs at once (0: all cores); "
            "`threads_per_run`: the most one run takes (0: `threads`); `runs_at_once`: the most "
            "runs that execute at once, later calls waiting their turn in order (0: `threads`); "
@@ -335,7 +339,10 @@ void bindSession(py::module_& module) {
            "(the same values up to float rounding); `seed`: for random operators; "
            "`constant_initializers`: initializers listed as graph inputs are constants, not "
            "inputs (always so before IR 4); `max_isa`: the highest CPU tier kernels may use "
-           "('avx2', 'avx512', 'avx512_vnni', 'amx'; None: the CPU's own, or ONYX_MAX_ISA's).")
+           "('avx2', 'avx512', 'avx512_vnni', 'amx'; None: the CPU's own, or ONYX_MAX_ISA's); "
+           "`int8_activations`: products by int4 weights in blocks may round their input to "
+           "int8 per block, as onnxruntime's MatMulNBits at accuracy level 4 (faster where the "
+           "CPU has VNNI; not the model's exact function).")
       .def("run", &Session::run, py::arg("output_names"), py::arg("feeds"), py::kw_only(),
            py::arg("timeout") = py::none(), py::arg("memory_limit") = py::none(),
            py::arg("outputs") = py::none(),

@@ -333,6 +333,31 @@ def test_generate_hands_the_cache_on_and_chooses_what_whole_sequences_choose():
     assert len(session.generate(prompt_tokens=4, new_tokens=0)["prompt"]) == 4
 
 
+def test_int8_activations_round_products_by_int4_weights_within_their_bound():
+    # [64, 32] int4 weights in blocks of 32 rows: with int8_activations each block of the
+    # input is rounded to int8 (on a CPU with VNNI; elsewhere nothing changes), each input off
+    # by at most half of max|x| / 127 of its block.
+    rng = np.random.default_rng(3)
+    codes = rng.integers(-7, 8, size=(64, 32)).astype(np.int8)
+    scales = rng.uniform(0.01, 0.05, size=(2, 32)).astype(np.float32)
+    text = """<ir_version: 10, opset_import: ["" : 21]>
+g (float[1, 64] a) => (float[1, 32] y) {
+  wf = DequantizeLinear <axis = 0, block_size = 32> (w, s)
+  y = MatMul (a, wf)
+}"""
+    model = onyx.parse_text(text)
+    model.graph.add_initializer(onyx.tensor(codes, dtype=onyx.DataType.INT4, name="w"), name="w")
+    model.graph.add_initializer(onyx.tensor(scales, name="s"), name="s")
+    a = rng.standard_normal((1, 64)).astype(np.float32)
+    (exact,) = onyx.Session(model, threads=1).run(None, {"a": a})
+    (rounded,) = onyx.Session(model, threads=1, int8_activations=True).run(None, {"a": a})
+    weights = (codes.reshape(2, 32, 32).astype(np.float32) * scales[:, None, :]).reshape(64, 32)
+    np.testing.assert_allclose(exact[0], a[0] @ weights, rtol=1e-5, atol=1e-5)
+    step = np.repeat(np.abs(a[0]).reshape(2, 32).max(axis=1) / 127, 32)
+    bound = (step / 2) @ np.abs(weights) + 1e-5
+    assert np.all(np.abs(rounded[0] - exact[0]) <= bound)
+
+
 def test_generate_refuses_what_is_no_decoder(conv_model):
     with pytest.raises(onyx.OnyxError, match="none the loop feeds|no input_ids"):
         onyx.Session(conv_model, threads=1).generate(prompt=[1], new_tokens=1)

@@ -5,6 +5,7 @@
 // any thread count.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <string>
@@ -252,6 +253,12 @@ TEST(BlockQuantizedMatMul, EightBitCodesPerColumnAndPerTensor) {
   }
 }
 
+// One row of random inputs for the weights' model (quantizedWeightsModel with 1 row).
+std::vector<NamedValue> oneRow(const Weights& w, uint32_t seed) {
+  return {{"a", tensorOf<float>(ElementType::kFloat, {1, w.depth},
+                                testing::randomFloats(static_cast<size_t>(w.depth), seed))}};
+}
+
 // The tiles the kernel reads are laid out once per process: a second session of the model
 // finds the first one's (the codes, 8 KiB, known by their address), and computes the same.
 TEST(BlockQuantizedMatMul, SessionsOfOneModelShareTheTiles) {
@@ -259,9 +266,7 @@ TEST(BlockQuantizedMatMul, SessionsOfOneModelShareTheTiles) {
   const Drawn drawn = draw(w, 9);
   Model model = quantizedWeightsModel(w, drawn, 1);
   ASSERT_NE(model.graph, nullptr);
-  std::vector<NamedValue> inputs = {
-      {"a", tensorOf<float>(ElementType::kFloat, {1, w.depth},
-                            testing::randomFloats(static_cast<size_t>(w.depth), 10))}};
+  const std::vector<NamedValue> inputs = oneRow(w, 10);
   const size_t before = eval_internal::livePreparations();
   Evaluator first(model);
   Evaluator second(model);
@@ -273,6 +278,102 @@ TEST(BlockQuantizedMatMul, SessionsOfOneModelShareTheTiles) {
   ASSERT_TRUE(second_out) << second_out.status().toString();
   EXPECT_EQ(eval_internal::livePreparations(), after_first) << "the second laid them out anew";
   EXPECT_EQ(valuesOf<float>((*first_out)[0]), valuesOf<float>((*second_out)[0]));
+}
+
+// The int8-activation products (EvalOptions::int8_activations,
+// src/eval/kernels/block_quantized_int8_matmul.h), in the order the kernel takes them: each
+// row rounded per block (q = nearbyint(x * 127 / max|x|), s = max|x| / 127), each block's
+// exact integer sum of (code - zero) q times (scale * s), fused-added in block order.
+std::vector<float> int8Reference(const Weights& w, const Drawn& drawn, const std::vector<float>& a,
+                                 int64_t rows) {
+  std::vector<float> out(static_cast<size_t>(rows * w.columns), 0.0f);
+  const int64_t blocks = w.depth / w.block;
+  for (int64_t r = 0; r < rows; ++r) {
+    const float* row = a.data() + r * w.depth;
+    std::vector<int32_t> q(static_cast<size_t>(w.depth));
+    std::vector<float> s(static_cast<size_t>(blocks));
+    for (int64_t block = 0; block < blocks; ++block) {
+      float largest = 0;
+      for (int64_t k = block * w.block; k < (block + 1) * w.block; ++k) {
+        largest = std::max(largest, std::fabs(row[k]));
+      }
+      const float inverse = largest > 0 ? 127.0f / largest : 0.0f;
+      s[static_cast<size_t>(block)] = largest / 127.0f;
+      for (int64_t k = block * w.block; k < (block + 1) * w.block; ++k) {
+        q[static_cast<size_t>(k)] =
+            static_cast<int32_t>(std::clamp(std::nearbyint(row[k] * inverse), -127.0f, 127.0f));
+      }
+    }
+    for (int64_t n = 0; n < w.columns; ++n) {
+      float sum = 0;
+      for (int64_t block = 0; block < blocks; ++block) {
+        const size_t at = scaleIndex(w, block * w.block, n);
+        const int32_t zero = w.zero_points ? drawn.zeros[at] : 0;
+        int32_t dot = 0;
+        for (int64_t k = block * w.block; k < (block + 1) * w.block; ++k) {
+          dot += (drawn.codes[static_cast<size_t>(k * w.columns + n)] - zero) *
+                 q[static_cast<size_t>(k)];
+        }
+        const float scale = drawn.scales[at] * s[static_cast<size_t>(block)];
+        sum = std::fma(static_cast<float>(dot), scale, sum);
+      }
+      out[static_cast<size_t>(r * w.columns + n)] = sum;
+    }
+  }
+  return out;
+}
+
+// With int8 activations on, a tier with VNNI rounds the few rows' inputs to int8, to the
+// reference's bits, and takes more rows exactly (the tiles of floats dequantized from the
+// quads are DequantizeLinear's); below VNNI, and for weights the quads do not take (columns
+// not a multiple of 16), the option changes nothing.
+TEST(BlockQuantizedMatMul, Int8ActivationsRoundTheFewRowsInputsWhereTheCpuHasVnni) {
+  const std::vector<Weights> shapes = {
+      {.type = ElementType::kInt4, .depth = 96, .columns = 144, .block = 32},
+      {.type = ElementType::kUint4, .depth = 64, .columns = 32, .block = 16, .zero_points = true}};
+  // Each tier this CPU has (testing::cpuTiersToTest): the rounding is checked where VNNI is.
+  const std::vector<CpuTier> tiers = testing::cpuTiersToTest();
+  for (const Weights& w : shapes) {
+    const Drawn drawn = draw(w, 11);
+    for (int64_t rows : {1, 3, 7}) {
+      SCOPED_TRACE(typeName(w.type) + ", " + std::to_string(rows) + " rows");
+      Model model = quantizedWeightsModel(w, drawn, rows);
+      ASSERT_NE(model.graph, nullptr);
+      std::vector<float> a = testing::randomFloats(static_cast<size_t>(rows * w.depth), 12);
+      a[3] = 0.0f;  // a block with a zero, and below one of all zeros
+      std::fill(a.begin() + w.block, a.begin() + 2 * w.block, 0.0f);
+      std::vector<NamedValue> inputs = {
+          {"a", tensorOf<float>(ElementType::kFloat, {rows, w.depth}, a)}};
+      for (CpuTier tier : tiers) {
+        EvalOptions exact{.max_isa = tier};
+        EvalOptions rounded{.int8_activations = true, .max_isa = tier};
+        Result<std::vector<EvalValue>> exact_out = evaluate(model, inputs, exact);
+        Result<std::vector<EvalValue>> rounded_out = evaluate(model, inputs, rounded);
+        ASSERT_TRUE(exact_out) << exact_out.status().toString();
+        ASSERT_TRUE(rounded_out) << rounded_out.status().toString();
+        const std::vector<float> got = valuesOf<float>((*rounded_out)[0]);
+        if (tier >= CpuTier::kAvx512Vnni && rows <= 4) {
+          EXPECT_EQ(got, int8Reference(w, drawn, a, rows)) << cpuTierName(tier);
+        } else {
+          EXPECT_EQ(got, valuesOf<float>((*exact_out)[0])) << cpuTierName(tier);
+        }
+      }
+    }
+  }
+}
+
+TEST(BlockQuantizedMatMul, Int8ActivationsLeaveWeightsTheQuadsDoNotTake) {
+  // 40 columns: not a multiple of 16.
+  const Weights w{.type = ElementType::kInt4, .depth = 64, .columns = 40, .block = 32};
+  const Drawn drawn = draw(w, 13);
+  Model model = quantizedWeightsModel(w, drawn, 1);
+  ASSERT_NE(model.graph, nullptr);
+  const std::vector<NamedValue> inputs = oneRow(w, 14);
+  Result<std::vector<EvalValue>> exact_out = evaluate(model, inputs, {});
+  Result<std::vector<EvalValue>> rounded_out = evaluate(model, inputs, {.int8_activations = true});
+  ASSERT_TRUE(exact_out) << exact_out.status().toString();
+  ASSERT_TRUE(rounded_out) << rounded_out.status().toString();
+  EXPECT_EQ(valuesOf<float>((*rounded_out)[0]), valuesOf<float>((*exact_out)[0]));
 }
 
 // Codes an exporter wrote in int32_data (as the text syntax does) have no bytes to view: the

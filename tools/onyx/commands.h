@@ -15,6 +15,12 @@ inline constexpr const char* kConstantInitializersHelp =
     "take initializers listed as graph inputs as the constants they hold (always so before IR 4), "
     "not as defaults a caller may override";
 
+// The help of --int8-activations, which run and generate take alike.
+inline constexpr const char* kInt8ActivationsHelp =
+    "let products by int4 weights in blocks round their input to int8 per block, as "
+    "onnxruntime's MatMulNBits at accuracy level 4: faster where the CPU has VNNI, not the "
+    "model's exact function";
+
 /// Registers a subcommand on `app`; when it runs, it stores its exit status in `exit_code`.
 void addInfoCommand(CLI::App& app, int& exit_code);
 void addCheckCommand(CLI::App& app, int& exit_code);

@@ -1,5 +1,6 @@
 // `onyx generate MODEL [--prompt-tokens N | --prompt IDS] [--new-tokens M] [--prompt-chunk C]
-// [--warmup K] [--threads T] [--seed S] [--max-isa TIER] [--no-fusions] [--logits FILE]
+// [--warmup K] [--threads T] [--seed S] [--max-isa TIER] [--no-fusions] [--int8-activations]
+// [--logits FILE]
 // [--json]`: runs a decoder LLM's greedy loop (onyx/eval/generation.h): the prompt once (C
 // tokens a run with --prompt-chunk), then M runs of one token each, the cache handed from
 // run to run. Token ids in and out (no tokenizer): the prompt is N pseudo-random ids (the
@@ -40,6 +41,7 @@ struct GenerateArguments {
   int threads = 0;
   uint64_t seed = 46;
   bool no_fusions = false;
+  bool int8_activations = false;
   bool json = false;
   std::string max_isa;
   std::string logits;  // where to write the prompt's last logits
@@ -94,6 +96,7 @@ int generateTokens(const GenerateArguments& arguments) {
   EvalOptions eval;
   eval.threads = arguments.threads;
   eval.fusions = !arguments.no_fusions;
+  eval.int8_activations = arguments.int8_activations;
   Evaluator evaluator(model, eval);
   const double load_seconds = seconds(std::chrono::steady_clock::now() - load_start);
   Result<Generation> generation = Status::ok();
@@ -192,6 +195,7 @@ void addGenerateCommand(CLI::App& app, int& exit_code) {
       ->check(CLI::NonNegativeNumber);
   command->add_option("--seed", arguments->seed, "the seed of the pseudo-random prompt (46)");
   command->add_flag("--no-fusions", arguments->no_fusions, "run every node alone");
+  command->add_flag("--int8-activations", arguments->int8_activations, kInt8ActivationsHelp);
   command
       ->add_option("--max-isa", arguments->max_isa,
                    "the highest CPU tier kernels may use (as ONYX_MAX_ISA)")

@@ -54,6 +54,7 @@ struct RunArguments {
   int64_t max_iterations = int64_t{1} << 31;
   std::vector<std::string> dims;
   bool no_fusions = false;
+  bool int8_activations = false;
   bool constant_initializers = false;
   int repeat = 1;
   int warmup = -1;  // -1: one warm-up run when timing, none otherwise
@@ -247,6 +248,7 @@ int runModel(const RunArguments& arguments) {
   options.seed = arguments.seed;
   options.max_iterations = arguments.max_iterations;
   options.fusions = !arguments.no_fusions;
+  options.int8_activations = arguments.int8_activations;
   options.constant_initializers = arguments.constant_initializers;
   std::optional<StepProfile> profile;
   if (arguments.profile) {
@@ -345,6 +347,7 @@ void addRunCommand(CLI::App& app, int& exit_code) {
       ->check(CLI::PositiveNumber);
   command->add_flag("--no-fusions", arguments->no_fusions,
                     "run every node alone: each kernel's literal result, no fused steps");
+  command->add_flag("--int8-activations", arguments->int8_activations, kInt8ActivationsHelp);
   command->add_flag("--constant-initializers", arguments->constant_initializers,
                     kConstantInitializersHelp);
   command->add_option("--repeat", arguments->repeat, "timed runs; more than one prints statistics")

@@ -93,6 +93,13 @@ struct EvalOptions {
   /// after it as one convolution, a MatMul with its bias): the same values up to float
   /// rounding. Off, every node runs alone and gives its kernel's literal result.
   bool fusions = true;
+  /// Whether a product by int4 weights quantized in blocks (DequantizeLinear -> MatMul) may
+  /// round its input to int8 per block, as onnxruntime's MatMulNBits does at accuracy level
+  /// 4 (its default on such a model): integer dot products where the CPU has them (AVX-512
+  /// VNNI), a decoder's one-token steps faster, but not the model's function: each product's
+  /// input is off by up to half of max|x| / 127 of its block. Off, the products are those of
+  /// the dequantized weights up to float rounding (docs/eval.md).
+  bool int8_activations = false;
   /// Take the initializers listed as graph inputs for constants, as in a model before IR 4
   /// (onyx/ir/constant_value.h), where it is so whatever this says: their inputs take no
   /// value from the caller.

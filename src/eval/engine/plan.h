@@ -169,6 +169,8 @@ class PlanContext {
                                                int64_t opset, const OpsetImports& imports) = 0;
   virtual std::span<const Provider* const> providers() const = 0;
   virtual bool fusions() const = 0;
+  /// EvalOptions::int8_activations.
+  virtual bool int8Activations() const = 0;
   /// The session's CPU tier (EvalOptions::max_isa under the CPU's): a fused step may take a
   /// path of its own below a tier, and ask for other layouts there.
   virtual CpuTier cpuTier() const = 0;

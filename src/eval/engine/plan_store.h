@@ -43,6 +43,7 @@ class PlanStore final : public PlanContext {
                                        const OpsetImports& imports) override;
   std::span<const Provider* const> providers() const override;
   bool fusions() const override { return options_.fusions; }
+  bool int8Activations() const override { return options_.int8_activations; }
   CpuTier cpuTier() const override { return tier_; }
   InitializerInputs initializerInputs() const override;
   uint32_t nextRunIndex() override { return bound_nodes_++; }

@@ -19,6 +19,7 @@
 #include "core/sole_instance.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/fusions/quantized_operands.h"
+#include "eval/kernels/block_quantized_int8_matmul.h"
 #include "eval/kernels/block_quantized_matmul.h"
 #include "eval/kernels/shared_preparation.h"
 #include "onyx/core/array_elements.h"
@@ -81,6 +82,7 @@ struct DequantizedWeights {
   const Node* dequantize = nullptr;
   const Tensor* codes = nullptr;
   WeightsLayout layout;
+  bool int8_activations = false;  // EvalOptions::int8_activations
 };
 
 class DequantizedWeightsMatMulStep final : public FusedStep {
@@ -107,7 +109,11 @@ class DequantizedWeightsMatMulStep final : public FusedStep {
     if (!made) return made.status();
     KernelContext ctx = run.context(*group_.matmul);
     const size_t rows = a->size() / group_.layout.depth;
-    blockQuantizedProduct(ctx, a->data<float>(), rows, tiled_->layout, made->data<float>());
+    if (quads_ != nullptr) {
+      int8InputProduct(ctx, a->data<float>(), rows, *quads_, made->data<float>());
+    } else {
+      blockQuantizedProduct(ctx, a->data<float>(), rows, tiled_->layout, made->data<float>());
+    }
     run.write(output(), std::move(*made), false);
     return true;
   }
@@ -177,14 +183,28 @@ class DequantizedWeightsMatMulStep final : public FusedStep {
         "block-quantized weights in tiles: " + std::to_string(weights.bits) + " bits" +
         (weights.signed_codes ? " signed" : "") + ", [" + std::to_string(layout.depth) + ", " +
         std::to_string(layout.columns) + "] in blocks of " + std::to_string(layout.block);
+    // The tiles (or quads) are all the kernel reads: the pages of the scales (when they lie in
+    // a mapped file, as the codes' do, which laying them out lets go of) need not stay
+    // resident.
+    const auto release_scales = [&] {
+      const std::span<const std::byte> scale_bytes = scale->bytes();
+      MappedFile::releasePagesOf(
+          std::string_view(reinterpret_cast<const char*>(scale_bytes.data()), scale_bytes.size()));
+    };
+    if (group_.int8_activations && quadsTake(weights, run.host().cpuTier())) {
+      quads_ = sharedPreparation<QuadBlockQuantizedWeights>(
+          codes, {scale, points}, recipe + ", in quads",
+          [&]() -> std::optional<QuadBlockQuantizedWeights> {
+            QuadBlockQuantizedWeights made = quadBlockQuantizedWeights(weights);
+            release_scales();
+            return made;
+          });
+      return quads_ != nullptr;
+    }
     tiled_ = sharedPreparation<TiledBlockQuantizedWeights>(
         codes, {scale, points}, recipe, [&]() -> std::optional<TiledBlockQuantizedWeights> {
           TiledBlockQuantizedWeights made = tileBlockQuantizedWeights(weights);
-          // The tiles are all the kernel reads: the pages of the scales (when they lie in a
-          // mapped file, as the codes' do, which tiling lets go of) need not stay resident.
-          const std::span<const std::byte> scale_bytes = scale->bytes();
-          MappedFile::releasePagesOf(std::string_view(
-              reinterpret_cast<const char*>(scale_bytes.data()), scale_bytes.size()));
+          release_scales();
           return made;
         });
     return tiled_ != nullptr;
@@ -193,6 +213,7 @@ class DequantizedWeightsMatMulStep final : public FusedStep {
   DequantizedWeights group_;
   std::optional<bool> usable_;  // whether the kernel takes its constants, from the first run
   std::shared_ptr<const TiledBlockQuantizedWeights> tiled_;
+  std::shared_ptr<const QuadBlockQuantizedWeights> quads_;  // rounding inputs to int8
 };
 
 class DequantizedWeightsMatMulPattern final : public FusionPattern {
@@ -228,8 +249,12 @@ class DequantizedWeightsMatMulPattern final : public FusionPattern {
     FusionMatch match;
     takeDequantize(dequantize, anchor, graph, match);
     match.members.push_back(&anchor);
-    match.step = std::make_unique<DequantizedWeightsMatMulStep>(DequantizedWeights{
-        .matmul = &anchor, .dequantize = dequantize, .codes = codes, .layout = *layout});
+    match.step = std::make_unique<DequantizedWeightsMatMulStep>(
+        DequantizedWeights{.matmul = &anchor,
+                           .dequantize = dequantize,
+                           .codes = codes,
+                           .layout = *layout,
+                           .int8_activations = graph.int8Activations()});
     return match;
   }
 };

@@ -111,6 +111,8 @@ class FusionGraph {
   virtual bool constant(const Value* value) const = 0;
   /// The session's CPU tier (PlanContext::cpuTier).
   virtual CpuTier cpuTier() const = 0;
+  /// EvalOptions::int8_activations.
+  virtual bool int8Activations() const = 0;
 };
 
 struct FusionMatch {

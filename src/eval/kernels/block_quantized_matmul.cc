@@ -615,10 +615,6 @@ Path pathFor(CpuTier tier, const BlockQuantizedWeights& b) {
   return {fewRowsPortable, dequantizePortable, 32};
 }
 
-// Tiles of the many-rows way: this many columns, dequantized this many rows at a time.
-constexpr size_t kTileColumns = 128;
-constexpr size_t kTileDepth = 256;
-
 }  // namespace
 
 void blockQuantizedProduct(const KernelContext& ctx, const float* a, size_t rows,
@@ -637,18 +633,30 @@ void blockQuantizedProduct(const KernelContext& ctx, const float* a, size_t rows
     });
     return;
   }
-  const size_t tiles = (b.columns + kTileColumns - 1) / kTileColumns;
+  productOfDequantizedTiles(
+      ctx, a, rows, b.depth, b.columns,
+      [&](size_t n0, size_t n1, size_t k0, size_t k1, float* out) {
+        path.dequantize(b, k0, k1, n0, n1, out);
+      },
+      c);
+}
+
+void productOfDequantizedTiles(const KernelContext& ctx, const float* a, size_t rows, size_t depth,
+                               size_t columns, const DequantizeTile& dequantize, float* c) {
+  // Tiles of kBlockQuantizedTile columns, this many rows at a time.
+  constexpr size_t kTileDepth = 256;
+  const size_t tiles = (columns + kBlockQuantizedTile - 1) / kBlockQuantizedTile;
   ops::parallelFor(ctx, tiles, 1, [&](size_t first, size_t last) {
-    std::vector<float> tile(kTileDepth * kTileColumns);
+    std::vector<float> tile(kTileDepth * kBlockQuantizedTile);
     for (size_t t = first; t < last; ++t) {
-      const size_t n0 = t * kTileColumns;
-      const size_t n1 = std::min(b.columns, n0 + kTileColumns);
-      for (size_t k0 = 0; k0 < b.depth; k0 += kTileDepth) {
-        const size_t k1 = std::min(b.depth, k0 + kTileDepth);
-        path.dequantize(b, k0, k1, n0, n1, tile.data());
+      const size_t n0 = t * kBlockQuantizedTile;
+      const size_t n1 = std::min(columns, n0 + kBlockQuantizedTile);
+      for (size_t k0 = 0; k0 < depth; k0 += kTileDepth) {
+        const size_t k1 = std::min(depth, k0 + kTileDepth);
+        dequantize(n0, n1, k0, k1, tile.data());
         ops::multiplyFloatOnThisThread(ctx, false, false, rows, n1 - n0, k1 - k0, 1.0f, a + k0,
-                                       b.depth, tile.data(), n1 - n0, k0 == 0 ? 0.0f : 1.0f, c + n0,
-                                       b.columns);
+                                       depth, tile.data(), n1 - n0, k0 == 0 ? 0.0f : 1.0f, c + n0,
+                                       columns);
       }
     }
   });

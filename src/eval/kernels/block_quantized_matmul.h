@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "onyx/ops/kernel_context.h"
@@ -75,6 +76,15 @@ struct TiledBlockQuantizedWeights {
 
 /// `b` in tiles: the same elements, so the same products to the bit.
 TiledBlockQuantizedWeights tileBlockQuantizedWeights(const BlockQuantizedWeights& b);
+
+/// Writes rows [k0, k1) (k0 a multiple of 256, and of 4) of columns [n0, n1) (a tile) of the
+/// weights as DequantizeLinear gives them into `out`, row stride n1 - n0.
+using DequantizeTile = std::function<void(size_t n0, size_t n1, size_t k0, size_t k1, float* out)>;
+
+/// c = a ([rows, depth]) times the weights ([depth, columns]) a tile of floats at a time on
+/// sgemm, the tiles split over ctx's threads: the way of more rows than a few.
+void productOfDequantizedTiles(const KernelContext& ctx, const float* a, size_t rows, size_t depth,
+                               size_t columns, const DequantizeTile& dequantize, float* c);
 
 /// Where element (k, n) of the codes lies, counted in codes (two a byte for 4 bits).
 inline size_t codeIndex(const BlockQuantizedWeights& b, size_t k, size_t n) {
