@@ -323,11 +323,11 @@ std::vector<float> int8Reference(const Weights& w, const Drawn& drawn, const std
   return out;
 }
 
-// With int8 activations on, a tier with VNNI rounds the few rows' inputs to int8, to the
-// reference's bits, and takes more rows exactly (the tiles of floats dequantized from the
-// quads are DequantizeLinear's); below VNNI, and for weights the quads do not take (columns
-// not a multiple of 16), the option changes nothing.
-TEST(BlockQuantizedMatMul, Int8ActivationsRoundTheFewRowsInputsWhereTheCpuHasVnni) {
+// With int8 activations on, a tier with VNNI rounds the inputs to int8, to the reference's
+// bits, for one row, a few (each row across a whole tile) and more (four rows by two groups
+// at a time, and the rest); below VNNI, and for weights the quads do not take (columns not a
+// multiple of 16), the option changes nothing.
+TEST(BlockQuantizedMatMul, Int8ActivationsRoundTheInputsWhereTheCpuHasVnni) {
   const std::vector<Weights> shapes = {
       {.type = ElementType::kInt4, .depth = 96, .columns = 144, .block = 32},
       {.type = ElementType::kUint4, .depth = 64, .columns = 32, .block = 16, .zero_points = true}};
@@ -335,7 +335,7 @@ TEST(BlockQuantizedMatMul, Int8ActivationsRoundTheFewRowsInputsWhereTheCpuHasVnn
   const std::vector<CpuTier> tiers = testing::cpuTiersToTest();
   for (const Weights& w : shapes) {
     const Drawn drawn = draw(w, 11);
-    for (int64_t rows : {1, 3, 7}) {
+    for (int64_t rows : {1, 3, 7, 9}) {
       SCOPED_TRACE(typeName(w.type) + ", " + std::to_string(rows) + " rows");
       Model model = quantizedWeightsModel(w, drawn, rows);
       ASSERT_NE(model.graph, nullptr);
@@ -352,7 +352,7 @@ TEST(BlockQuantizedMatMul, Int8ActivationsRoundTheFewRowsInputsWhereTheCpuHasVnn
         ASSERT_TRUE(exact_out) << exact_out.status().toString();
         ASSERT_TRUE(rounded_out) << rounded_out.status().toString();
         const std::vector<float> got = valuesOf<float>((*rounded_out)[0]);
-        if (tier >= CpuTier::kAvx512Vnni && rows <= 4) {
+        if (tier >= CpuTier::kAvx512Vnni) {
           EXPECT_EQ(got, int8Reference(w, drawn, a, rows)) << cpuTierName(tier);
         } else {
           EXPECT_EQ(got, valuesOf<float>((*exact_out)[0])) << cpuTierName(tier);

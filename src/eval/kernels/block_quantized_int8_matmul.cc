@@ -75,83 +75,111 @@ ONYX_VNNI_TARGET inline __m512 placeOf(const QuadBlockQuantizedWeights& w, size_
   return w.places.empty() ? _mm512_set1_ps(w.place) : _mm512_loadu_ps(w.places.data() + at);
 }
 
-// One row by the kGroups x 16 columns of the tile from `first`.
-template <size_t kGroups>
-ONYX_VNNI_TARGET void rowByTile(const RoundedRow& row, const QuadBlockQuantizedWeights& w,
-                                size_t first, float* c) {
+// kRows rows (rows[0 .. kRows), their outputs `columns` apart from c) by the kGroups x 16
+// columns from group `group` of the tile from column `first`. One row takes a whole tile
+// (8 groups: each quad's 256 bytes read once); a prompt's rows four at a time by two groups,
+// all its rows passing over the tile while it stays in cache.
+template <size_t kRows, size_t kGroups>
+ONYX_VNNI_TARGET void rowsByGroups(const RoundedRow* rows, const QuadBlockQuantizedWeights& w,
+                                   size_t first, size_t group, size_t columns, float* c) {
   const BlockQuantizedWeights& b = w.layout;
-  __m512 sums[kGroups];
+  __m512 sums[kRows][kGroups];
 #pragma GCC unroll 8
-  for (size_t g = 0; g < kGroups; ++g) sums[g] = _mm512_setzero_ps();
+  for (size_t r = 0; r < kRows; ++r) {
+#pragma GCC unroll 8
+    for (size_t g = 0; g < kGroups; ++g) sums[r][g] = _mm512_setzero_ps();
+  }
   const size_t quads_per_block = b.block / 4;
   for (size_t block = 0; block < blocksOf(b); ++block) {
-    __m512i dots[kGroups];
+    __m512i dots[kRows][kGroups];
 #pragma GCC unroll 8
-    for (size_t g = 0; g < kGroups; ++g) dots[g] = _mm512_setzero_si512();
+    for (size_t r = 0; r < kRows; ++r) {
+#pragma GCC unroll 8
+      for (size_t g = 0; g < kGroups; ++g) dots[r][g] = _mm512_setzero_si512();
+    }
     for (size_t q = block * quads_per_block; q < (block + 1) * quads_per_block; ++q) {
-      int32_t four;
-      __builtin_memcpy(&four, row.codes.data() + 4 * q, 4);
-      const __m512i inputs = _mm512_set1_epi32(four);
-      const uint8_t* quad = w.codes.data() + quadOffset(b, first, q);
+      const uint8_t* quad = w.codes.data() + quadOffset(b, first, q) + 32 * group;
+      __m512i codes[kGroups];
 #pragma GCC unroll 8
-      for (size_t g = 0; g < kGroups; ++g) {
-        dots[g] = _mm512_dpbusd_epi32(dots[g], quadCodes(quad + 32 * g), inputs);
+      for (size_t g = 0; g < kGroups; ++g) codes[g] = quadCodes(quad + 32 * g);
+#pragma GCC unroll 8
+      for (size_t r = 0; r < kRows; ++r) {
+        int32_t four;
+        __builtin_memcpy(&four, rows[r].codes.data() + 4 * q, 4);
+        const __m512i inputs = _mm512_set1_epi32(four);
+#pragma GCC unroll 8
+        for (size_t g = 0; g < kGroups; ++g) {
+          dots[r][g] = _mm512_dpbusd_epi32(dots[r][g], codes[g], inputs);
+        }
       }
     }
-    const __m512 row_scale = _mm512_set1_ps(row.scales[block]);
-    const __m512 row_sum = _mm512_set1_ps(static_cast<float>(row.sums[block]));
-    const size_t at = blockIndex(b, block, first);
+    const size_t at = blockIndex(b, block, first) + kGroup * group;
 #pragma GCC unroll 8
     for (size_t g = 0; g < kGroups; ++g) {
-      // sum of (u - c) q, exact: sum of u q less c times the sum of q.
-      const __m512 dot = _mm512_fnmadd_ps(placeOf(w, at + kGroup * g), row_sum,
-                                          _mm512_maskz_cvtepi32_ps(0xFFFF, dots[g]));
-      const __m512 scale =
-          _mm512_mul_ps(_mm512_loadu_ps(w.scales.data() + at + kGroup * g), row_scale);
-      sums[g] = _mm512_fmadd_ps(dot, scale, sums[g]);
+      const __m512 place = placeOf(w, at + kGroup * g);
+      const __m512 weight_scale = _mm512_loadu_ps(w.scales.data() + at + kGroup * g);
+#pragma GCC unroll 8
+      for (size_t r = 0; r < kRows; ++r) {
+        // sum of (u - c) q, exact: sum of u q less c times the sum of q.
+        const __m512 dot =
+            _mm512_fnmadd_ps(place, _mm512_set1_ps(static_cast<float>(rows[r].sums[block])),
+                             _mm512_maskz_cvtepi32_ps(0xFFFF, dots[r][g]));
+        const __m512 scale = _mm512_mul_ps(weight_scale, _mm512_set1_ps(rows[r].scales[block]));
+        sums[r][g] = _mm512_fmadd_ps(dot, scale, sums[r][g]);
+      }
     }
   }
 #pragma GCC unroll 8
-  for (size_t g = 0; g < kGroups; ++g) _mm512_storeu_ps(c + first + kGroup * g, sums[g]);
-}
-
-ONYX_VNNI_TARGET void rowByTile(const RoundedRow& row, const QuadBlockQuantizedWeights& w,
-                                size_t first, size_t groups, float* c) {
-  switch (groups) {
-    case 1: return rowByTile<1>(row, w, first, c);
-    case 2: return rowByTile<2>(row, w, first, c);
-    case 3: return rowByTile<3>(row, w, first, c);
-    case 4: return rowByTile<4>(row, w, first, c);
-    case 5: return rowByTile<5>(row, w, first, c);
-    case 6: return rowByTile<6>(row, w, first, c);
-    case 7: return rowByTile<7>(row, w, first, c);
-    default: return rowByTile<8>(row, w, first, c);
+  for (size_t r = 0; r < kRows; ++r) {
+#pragma GCC unroll 8
+    for (size_t g = 0; g < kGroups; ++g) {
+      _mm512_storeu_ps(c + r * columns + first + kGroup * (group + g), sums[r][g]);
+    }
   }
 }
 
-// Rows [k0, k1) (multiples of 4) of the tile from `first` as DequantizeLinear gives them,
-// into `out` (row stride: the tile's width).
-ONYX_VNNI_TARGET void dequantizeQuads(const QuadBlockQuantizedWeights& w, size_t first, size_t k0,
-                                      size_t k1, float* out) {
-  const BlockQuantizedWeights& b = w.layout;
-  const size_t width = std::min(kBlockQuantizedTile, b.columns - first);
-  const __m512i byte = _mm512_set1_epi32(0xFF);
-  for (size_t q = k0 / 4; q < k1 / 4; ++q) {
-    const uint8_t* quad = w.codes.data() + quadOffset(b, first, q);
-    const size_t at = blockIndex(b, 4 * q / b.block, first);
-    for (size_t g = 0; g < width / kGroup; ++g) {
-      const __m512i codes = quadCodes(quad + 32 * g);
-      const __m512 place = placeOf(w, at + kGroup * g);
-      const __m512 scale = _mm512_loadu_ps(w.scales.data() + at + kGroup * g);
-#pragma GCC unroll 4
-      for (size_t j = 0; j < 4; ++j) {
-        const __m512i code = _mm512_and_si512(
-            _mm512_maskz_srl_epi32(0xFFFF, codes, _mm_cvtsi32_si128(static_cast<int>(8 * j))),
-            byte);
-        const __m512 value =
-            _mm512_mul_ps(_mm512_sub_ps(_mm512_maskz_cvtepi32_ps(0xFFFF, code), place), scale);
-        _mm512_storeu_ps(out + (4 * q + j - k0) * width + kGroup * g, value);
-      }
+// One row by the tile from `first`, its `groups` groups at once.
+ONYX_VNNI_TARGET void rowByTile(const RoundedRow& row, const QuadBlockQuantizedWeights& w,
+                                size_t first, size_t groups, float* c) {
+  const size_t columns = w.layout.columns;
+  switch (groups) {
+    case 1: return rowsByGroups<1, 1>(&row, w, first, 0, columns, c);
+    case 2: return rowsByGroups<1, 2>(&row, w, first, 0, columns, c);
+    case 3: return rowsByGroups<1, 3>(&row, w, first, 0, columns, c);
+    case 4: return rowsByGroups<1, 4>(&row, w, first, 0, columns, c);
+    case 5: return rowsByGroups<1, 5>(&row, w, first, 0, columns, c);
+    case 6: return rowsByGroups<1, 6>(&row, w, first, 0, columns, c);
+    case 7: return rowsByGroups<1, 7>(&row, w, first, 0, columns, c);
+    default: return rowsByGroups<1, 8>(&row, w, first, 0, columns, c);
+  }
+}
+
+// Up to 4 rows from rows[0] by up to 2 groups from `group` of the tile from `first`.
+template <size_t kRows>
+ONYX_VNNI_TARGET void rowsByPair(const RoundedRow* rows, const QuadBlockQuantizedWeights& w,
+                                 size_t first, size_t group, size_t groups, float* c) {
+  const size_t columns = w.layout.columns;
+  if (groups >= 2) return rowsByGroups<kRows, 2>(rows, w, first, group, columns, c);
+  rowsByGroups<kRows, 1>(rows, w, first, group, columns, c);
+}
+
+// Every row by the tile from `first`: four rows by two groups at a time.
+ONYX_VNNI_TARGET void allRowsByTile(const std::vector<RoundedRow>& rows,
+                                    const QuadBlockQuantizedWeights& w, size_t first, float* c) {
+  const size_t columns = w.layout.columns;
+  const size_t groups = std::min(kBlockQuantizedTile, columns - first) / kGroup;
+  for (size_t group = 0; group < groups; group += 2) {
+    const size_t pair = std::min<size_t>(2, groups - group);
+    size_t r = 0;
+    for (; r + 4 <= rows.size(); r += 4) {
+      rowsByPair<4>(rows.data() + r, w, first, group, pair, c + r * columns);
+    }
+    float* out = c + r * columns;
+    switch (rows.size() - r) {
+      case 3: rowsByPair<3>(rows.data() + r, w, first, group, pair, out); break;
+      case 2: rowsByPair<2>(rows.data() + r, w, first, group, pair, out); break;
+      case 1: rowsByPair<1>(rows.data() + r, w, first, group, pair, out); break;
+      default: break;
     }
   }
 }
@@ -225,28 +253,21 @@ void int8InputProduct(const KernelContext& ctx, const float* a, size_t rows,
 #ifdef ONYX_QUADS_X86
   const BlockQuantizedWeights& b = w.layout;
   const size_t tiles = (b.columns + kBlockQuantizedTile - 1) / kBlockQuantizedTile;
-  if (rows <= kBlockQuantizedFewRows) {
-    std::vector<RoundedRow> rounded;
-    for (size_t r = 0; r < rows; ++r) {
-      rounded.push_back(roundRow(a + r * b.depth, b.depth, b.block));
-    }
-    ops::parallelFor(ctx, tiles, 1, [&](size_t begin, size_t end) {
-      for (size_t t = begin; t < end; ++t) {
-        const size_t first = t * kBlockQuantizedTile;
-        const size_t groups = std::min(kBlockQuantizedTile, b.columns - first) / kGroup;
-        for (size_t r = 0; r < rows; ++r) {
-          rowByTile(rounded[r], w, first, groups, c + r * b.columns);
-        }
-      }
-    });
-    return;
+  std::vector<RoundedRow> rounded;
+  for (size_t r = 0; r < rows; ++r) {
+    rounded.push_back(roundRow(a + r * b.depth, b.depth, b.block));
   }
-  productOfDequantizedTiles(
-      ctx, a, rows, b.depth, b.columns,
-      [&](size_t n0, size_t, size_t k0, size_t k1, float* out) {
-        dequantizeQuads(w, n0, k0, k1, out);
-      },
-      c);
+  ops::parallelFor(ctx, tiles, 1, [&](size_t begin, size_t end) {
+    for (size_t t = begin; t < end; ++t) {
+      const size_t first = t * kBlockQuantizedTile;
+      if (rows > kBlockQuantizedFewRows) {
+        allRowsByTile(rounded, w, first, c);
+        continue;
+      }
+      const size_t groups = std::min(kBlockQuantizedTile, b.columns - first) / kGroup;
+      for (size_t r = 0; r < rows; ++r) rowByTile(rounded[r], w, first, groups, c + r * b.columns);
+    }
+  });
 #else
   (void)ctx;
   (void)a;

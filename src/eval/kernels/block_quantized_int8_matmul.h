@@ -14,8 +14,9 @@
 // lays them, and in a tile four rows at a time, each group of 16 columns' four codes a
 // column in one 32-bit lane (packed two a byte: the 32 low nibbles are lanes 0-7, the 32
 // high ones lanes 8-15), so that 32 bytes widen to one vpdpbusd operand in three
-// instructions. More rows than a few (a prompt) dequantize quads into tiles of floats for
-// sgemm, as the exact way does: those products are the exact ones.
+// instructions. One row reads a tile's quads once; a prompt's rows go four at a time by 32
+// columns over the tile while it stays in cache (its products at 64 a vpdpbusd, where sgemm's
+// float ones are 16 an FMA: the exact way's prompt runs at the core's float peak).
 #pragma once
 
 #include <cstddef>
@@ -52,8 +53,7 @@ bool quadsTake(const BlockQuantizedWeights& b, CpuTier tier);
 QuadBlockQuantizedWeights quadBlockQuantizedWeights(const BlockQuantizedWeights& b);
 
 /// c[m][n] = the products above for `rows` rows of a ([rows, depth]) into c ([rows,
-/// columns]), on ctx's threads: rows rounded to int8 for up to kBlockQuantizedFewRows rows,
-/// exact for more. Only where quadsTake held.
+/// columns]), on ctx's threads. Only where quadsTake held.
 void int8InputProduct(const KernelContext& ctx, const float* a, size_t rows,
                       const QuadBlockQuantizedWeights& w, float* c);
 
