@@ -5,7 +5,8 @@
 #        DequantizeLinear -> MatMul, the cache as past/present;
 #   scatter  the same at opset 24 with a cache of fixed capacity written in place
 #        (TensorScatter; onyx binds each present to its past: no cache bytes copied a step),
-#        onyx alone;
+#        onyx alone; std_int8: onyx on std with --int8-activations (its products' inputs
+#        rounded to int8 per block, as onnxruntime does on std by default);
 #   f32  float32, decomposed as optimum exports at opset 17;
 #   ort  onnxruntime's contrib form (MatMulNBits, GroupQueryAttention, ...), for comparison
 #        only (onnxruntime alone runs it); ort_acc4 the same with MatMulNBits' accuracy_level 4
@@ -60,16 +61,18 @@ mkdir -p "$results"
 out=$results/llm_$size.jsonl
 : >"$out"
 
-onyx_row() {  # form threads round
+onyx_row() {  # form threads round [label flag...]: the row named label, onyx run with the flags
   local model=$models/llm_${size}_$1.onnx
+  local label=${4:-$1}
+  local flags=("${@:5}")
   local prefill=() decode rep
   # Three timed prefills, as onnxruntime's side takes the median of three (--reps 3).
   for rep in 1 2 3; do
     prefill+=("$("$onyx" generate "$model" --prompt-tokens 128 --new-tokens 0 --warmup 1 \
-      --threads "$2" --json)")
+      --threads "$2" --json "${flags[@]}")")
   done
   decode=$("$onyx" generate "$model" --prompt-tokens 512 --new-tokens 128 --prompt-chunk 128 \
-    --threads "$2" --json --logits "$results/llm_onyx_$1.logits")
+    --threads "$2" --json --logits "$results/llm_onyx_$label.logits" "${flags[@]}")
   /usr/bin/python3 -c '
 import json, statistics, sys
 prefills = [json.loads(text)["prompt_tokens_per_second"] for text in sys.argv[1:4]]
@@ -79,7 +82,7 @@ print(json.dumps({"runtime": "onyx", "form": sys.argv[5], "threads": int(sys.arg
                   "prefill": statistics.median(prefills),
                   "decode": decode["steps_tokens_per_second"],
                   "peak_mib": decode["peak_resident_mib"], "tokens": decode["tokens"]}))
-' "${prefill[@]}" "$decode" "$1" "$2" "$3" >>"$out"
+' "${prefill[@]}" "$decode" "$label" "$2" "$3" >>"$out"
 }
 
 ort_row() {  # form threads round
@@ -104,6 +107,7 @@ for threads in $threads_list; do
     echo "threads $threads, round $round of $rounds" >&2
     onyx_row std "$threads" "$round"
     onyx_row scatter "$threads" "$round"
+    onyx_row std "$threads" "$round" std_int8 --int8-activations
     ort_row std "$threads" "$round"
     ort_row ort "$threads" "$round"
     ort_row ort_acc4 "$threads" "$round"
@@ -135,7 +139,8 @@ def median(runtime, form, threads, key):
 print("== prefill (128 tokens) and decode (128 after 512) tokens per second, medians; peak MiB")
 print(f"{'threads':>7} {'runtime':<12} {'form':<9} {'prefill':>9} {'decode':>8} {'peak MiB':>9}")
 for threads in sorted({r["threads"] for r in rows}):
-    for runtime, form in [("onyx", "std"), ("onyx", "scatter"), ("onnxruntime", "std"),
+    for runtime, form in [("onyx", "std"), ("onyx", "scatter"), ("onyx", "std_int8"),
+                          ("onnxruntime", "std"),
                           ("onnxruntime", "ort"),
                           ("onnxruntime", "ort_acc4"), ("onyx", "f32"), ("onnxruntime", "f32")]:
         p = median(runtime, form, threads, "prefill")
@@ -143,7 +148,8 @@ for threads in sorted({r["threads"] for r in rows}):
             continue
         print(f"{threads:>7} {runtime:<12} {form:<9} {p:>9.1f} {median(runtime, form, threads, 'decode'):>8.1f}"
               f" {median(runtime, form, threads, 'peak_mib'):>9.0f}")
-    for form, anchor in [(f, a) for f in ("std", "scatter") for a in ("ort", "ort_acc4", "std")]:
+    for form, anchor in [(f, a) for f in ("std", "scatter", "std_int8")
+                         for a in ("ort", "ort_acc4", "std")]:
         mine = median("onyx", form, threads, "prefill"), median("onyx", form, threads, "decode")
         theirs = median("onnxruntime", anchor, threads, "prefill"), median("onnxruntime", anchor, threads, "decode")
         if None in mine or None in theirs:
@@ -192,4 +198,13 @@ if mine is not None:
             relative = np.abs(mine - theirs).max() / np.abs(theirs).max()
             print(f"prompt logits, onyx std against {what}: largest difference "
                   f"{relative:.2e} of the largest logit (target 1e-3 against the exact products)")
+rounded = last_logits("llm_onyx_std_int8.logits")
+if rounded is not None:
+    for name, what in [("llm_ort_std_exact.logits", "the exact products"),
+                       ("llm_ort_std.logits", "onnxruntime's int8 products")]:
+        theirs = last_logits(name, rounded.size)
+        if theirs is not None:
+            relative = np.abs(rounded - theirs).max() / np.abs(theirs).max()
+            print(f"prompt logits, onyx std --int8-activations against {what}: largest "
+                  f"difference {relative:.2e} of the largest logit")
 EOF
