@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include <vector>
+
 #include "ops/kernels.h"
+#include "ops/math/vector_math.h"
 #include "ops/native_kernels.h"
 
 namespace onyx::ops {
@@ -34,6 +37,41 @@ void sgemmOnThisThread(const KernelContext& ctx, bool trans_a, bool trans_b, siz
       out = alpha * sum + (beta == 0.0f ? 0.0f : beta * out);
     }
   }
+}
+
+// A row times a matrix (a decoder's one-token products by float weights): the matrix's rows
+// swept four at a time over blocks of this many columns, each row of a block a stream of
+// 8 KiB (sgemm's blocks of 256 columns read 1 KiB runs a row of the matrix apart).
+constexpr size_t kVectorColumnBlock = 2048;
+
+// c[j] = alpha * sum over p of a[p * a_step] * b[p * ldb + j] + beta * c[j], the sum in
+// groups of four rows in order: the bits depend on the shapes alone.
+void vectorTimesMatrix(const KernelContext& ctx, size_t k, size_t n, float alpha, const float* a,
+                       size_t a_step, const float* b, size_t ldb, float beta, float* c) {
+  const size_t blocks = (n + kVectorColumnBlock - 1) / kVectorColumnBlock;
+  parallelFor(ctx, blocks, 1, [&](size_t begin, size_t end) {
+    std::vector<float> sums(kVectorColumnBlock);
+    for (size_t block = begin; block < end; ++block) {
+      const size_t first = block * kVectorColumnBlock;
+      const size_t columns = std::min(kVectorColumnBlock, n - first);
+      std::fill(sums.begin(), sums.begin() + columns, 0.0f);
+      size_t p = 0;
+      for (; p + 4 <= k; p += 4) {
+        const float* rows[4] = {b + p * ldb + first, b + (p + 1) * ldb + first,
+                                b + (p + 2) * ldb + first, b + (p + 3) * ldb + first};
+        const float x[4] = {a[p * a_step], a[(p + 1) * a_step], a[(p + 2) * a_step],
+                            a[(p + 3) * a_step]};
+        vector_math::addFourScaledRows(rows, x, sums.data(), columns);
+      }
+      for (; p < k; ++p) {
+        vector_math::addScaledRow(b + p * ldb + first, a[p * a_step], sums.data(), columns);
+      }
+      float* out = c + first;
+      for (size_t j = 0; j < columns; ++j) {
+        out[j] = alpha * sums[j] + (beta == 0.0f ? 0.0f : beta * out[j]);
+      }
+    }
+  });
 }
 
 }  // namespace
@@ -74,6 +112,10 @@ void multiplyFloatBatches(const KernelContext& ctx, size_t count, const size_t* 
         }
       }
     }
+    return;
+  }
+  if (m == 1 && !trans_b && count == 1 && n >= kVectorColumnBlock) {
+    vectorTimesMatrix(ctx, k, n, alpha, a, trans_a ? lda : 1, b, ldb, beta, c);
     return;
   }
   // Blocks of rows, or of columns for few rows; every product cut alike.

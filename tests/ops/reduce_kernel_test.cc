@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "onyx/text/parser.h"
 #include "support/eval_testing.h"
 
 namespace onyx {
@@ -267,6 +268,38 @@ TEST(LinalgKernels, MatMulBroadcastsBatchesAndWrapsIntegers) {
                       {"b", tensorOf<int32_t>(ElementType::kInt32, {2, 1}, {3, 1})}});
   ASSERT_TRUE(out) << out.status().toString();
   EXPECT_EQ(valuesOf<int32_t>((*out)[0]), (std::vector<int32_t>{5, 2147483646}));
+}
+
+// A row times a wide matrix (a decoder's one-token products) sweeps the matrix's rows four
+// at a time over blocks of columns: each column's sum as the double one within rounding, an
+// infinity in the last rows (past the groups of four) kept, the same bits on two threads.
+TEST(LinalgKernels, ARowTimesAWideMatrixSumsEachColumn) {
+  constexpr int64_t kDepth = 6, kColumns = 4100;  // a group of four rows and two; 3 blocks
+  const std::string model_text = R"(<ir_version: 10, opset_import: ["" : 13]>
+    g (float[1, 6] a, float[6, 4100] b) => (float[1, 4100] y) { y = MatMul (a, b) })";
+  std::vector<float> a = testing::randomFloats(kDepth, 1);
+  std::vector<float> b = testing::randomFloats(kDepth * kColumns, 2);
+  b[5 * kColumns + 4099] = std::numeric_limits<float>::infinity();
+  a[5] = 0.5f;
+  std::vector<NamedValue> inputs = {
+      {"a", tensorOf<float>(ElementType::kFloat, {1, kDepth}, a)},
+      {"b", tensorOf<float>(ElementType::kFloat, {kDepth, kColumns}, b)}};
+  auto out = runText(model_text, inputs);
+  ASSERT_TRUE(out) << out.status().toString();
+  const std::vector<float> y = valuesOf<float>((*out)[0]);
+  ASSERT_EQ(y.size(), static_cast<size_t>(kColumns));
+  for (int64_t j = 0; j + 1 < kColumns; ++j) {
+    double expected = 0;
+    for (int64_t p = 0; p < kDepth; ++p) {
+      expected +=
+          static_cast<double>(a[static_cast<size_t>(p)]) * b[static_cast<size_t>(p * kColumns + j)];
+    }
+    ASSERT_NEAR(y[static_cast<size_t>(j)], expected, 1e-5) << "column " << j;
+  }
+  EXPECT_EQ(y.back(), std::numeric_limits<float>::infinity());
+  Result<Model> model = parseText(model_text);
+  ASSERT_TRUE(model) << model.status().toString();
+  EXPECT_EQ(testing::threadCountDifference(*model, inputs, 2), "");
 }
 
 TEST(LinalgKernels, MatMulWithMismatchedInnerDimensionsIsAnError) {

@@ -26,6 +26,23 @@ ONYX_WIDER_VECTORS void gatedSiluFloats(const float* x, const float* up, float* 
   }
 }
 
+ONYX_WIDER_VECTORS void addFourScaledRows(const float* const rows[4], const float x[4],
+                                          float* __restrict y, size_t count) {
+  const float* __restrict r0 = rows[0];
+  const float* __restrict r1 = rows[1];
+  const float* __restrict r2 = rows[2];
+  const float* __restrict r3 = rows[3];
+  const float x0 = x[0], x1 = x[1], x2 = x[2], x3 = x[3];
+  for (size_t j = 0; j < count; ++j) {
+    y[j] += ((x0 * r0[j] + x1 * r1[j]) + x2 * r2[j]) + x3 * r3[j];
+  }
+}
+
+ONYX_WIDER_VECTORS void addScaledRow(const float* __restrict row, float x, float* __restrict y,
+                                     size_t count) {
+  for (size_t j = 0; j < count; ++j) y[j] += x * row[j];
+}
+
 ONYX_WIDER_VECTORS void erfFloats(const float* from, float* to, size_t count) {
   // Most inputs of the Erf in a GELU are small: a block with no |x| >= kErfSplit skips the
   // exponential. Both loops give the same bits for such a block.

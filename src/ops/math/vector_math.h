@@ -164,4 +164,12 @@ void gatedSiluFloats(const float* x, const float* up, float* to, size_t count);
 /// to[i] = erf(from[i]) for i < count; `to` is `from` or does not overlap it.
 void erfFloats(const float* from, float* to, size_t count);
 
+/// y[j] += ((x[0] * rows[0][j] + x[1] * rows[1][j]) + x[2] * rows[2][j]) + x[3] * rows[3][j]
+/// for j < count: four rows of a matrix swept at once into a row of sums (a vector times a
+/// matrix, a row of the matrix a stream). `y` overlaps no row.
+void addFourScaledRows(const float* const rows[4], const float x[4], float* y, size_t count);
+
+/// y[j] += x * row[j] for j < count; `y` does not overlap `row`.
+void addScaledRow(const float* row, float x, float* y, size_t count);
+
 }  // namespace onyx::ops::vector_math
