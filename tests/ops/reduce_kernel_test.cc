@@ -274,7 +274,7 @@ TEST(LinalgKernels, MatMulBroadcastsBatchesAndWrapsIntegers) {
 // at a time over blocks of columns: each column's sum as the double one within rounding, an
 // infinity in the last rows (past the groups of four) kept, the same bits on two threads.
 TEST(LinalgKernels, ARowTimesAWideMatrixSumsEachColumn) {
-  constexpr int64_t kDepth = 6, kColumns = 4100;  // a group of four rows and two; 3 blocks
+  constexpr int64_t kDepth = 6, kColumns = 4100;  // a group of four rows and two; 8 blocks + 4
   const std::string model_text = R"(<ir_version: 10, opset_import: ["" : 13]>
     g (float[1, 6] a, float[6, 4100] b) => (float[1, 4100] y) { y = MatMul (a, b) })";
   std::vector<float> a = testing::randomFloats(kDepth, 1);
