@@ -68,6 +68,26 @@ TEST_F(Cli, InfoJsonIsMachineReadable) {
   EXPECT_NE(run.out.find("\"Relu\": 2"), std::string::npos) << run.out;
 }
 
+TEST_F(Cli, InfoCostCountsTheExamplesOperationsOnceItsBatchIsSized) {
+  ToolRun unsized = onyx("info --cost " + kExample);
+  EXPECT_EQ(unsized.status, 0) << unsized.out;
+  EXPECT_NE(unsized.out.find("not counted (size the inputs' named dimensions with --dim"),
+            std::string::npos)
+      << unsized.out;
+  ToolRun run = onyx("info --cost --dim N=1 " + kExample);
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("op type"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("not counted"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("Conv "), std::string::npos) << run.out;
+  ToolRun json = onyx("info --cost --json --dim N=2 " + kExample);
+  EXPECT_EQ(json.status, 0) << json.out;
+  EXPECT_NE(json.out.find("\"uncounted_nodes\": 0"), std::string::npos) << json.out;
+  ToolRun misspelt = onyx("info --cost --dim batch=1 " + kExample);
+  EXPECT_EQ(misspelt.status, 2);
+  EXPECT_NE(misspelt.out.find("no graph input has a dimension named 'batch'"), std::string::npos)
+      << misspelt.out;
+}
+
 TEST_F(Cli, UnreadableInputExitsTwoAndSaysWhere) {
   fs::path bad = dir_ / "bad.onnx";
   std::ofstream(bad, std::ios::binary) << std::string("\x3a\xff\xff\xff\x0f", 5);

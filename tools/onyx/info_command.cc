@@ -1,4 +1,6 @@
-// `onyx info MODEL [--json]`: what a model is, at a glance.
+// `onyx info MODEL [--json]`: what a model is, at a glance. `--cost [--dim NAME=VALUE]...`:
+// what each node costs instead (onyx/infer/cost.h), per operator type and the costliest
+// nodes, with the inputs' named dimensions sized first.
 #include <fmt/format.h>
 
 #include <cstdlib>
@@ -6,9 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "generated_inputs.h"
 #include "model_files.h"
 #include "onyx/core/element_type.h"
+#include "onyx/infer/cost.h"
 #include "onyx/infer/infer.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_data.h"
 #include "onyx/ir/walk.h"
@@ -217,15 +222,155 @@ int runInfo(const std::string& path, bool json) {
   return kExitOk;
 }
 
+// Sizes the inputs' named dimensions that `sizes` gives: their declared types are rewritten
+// with the numbers, so that inference carries them through the graph.
+void sizeInputs(Model& model, const DimSizes& sizes) {
+  GraphEditor edit(model);
+  for (const ValueInfo* info : model.graph->inputs) {
+    Value* value = info->value;
+    const Type* type = value != nullptr ? value->type() : nullptr;
+    if (type == nullptr || !type->isTensor() || type->shape == nullptr) continue;
+    std::vector<Dim> dims;
+    bool changed = false;
+    for (const Dimension& dim : type->shape->dims) {
+      auto size = dim.isSymbolic() ? sizes.find(*dim.dim_param) : sizes.end();
+      if (size != sizes.end()) {
+        dims.emplace_back(size->second);
+        changed = true;
+      } else if (dim.isKnown()) {
+        dims.emplace_back(*dim.dim_value);
+      } else if (dim.isSymbolic()) {
+        dims.emplace_back(*dim.dim_param);
+      } else {
+        dims.emplace_back();
+      }
+    }
+    if (changed) edit.setType(value, edit.tensorType(type->elem_type.value_or(0), dims));
+  }
+}
+
+int runCost(const std::string& path, const std::vector<std::string>& dim_bindings, bool json) {
+  auto loaded = readModel(path, false);
+  if (!loaded) {
+    fmt::print(stderr, "onyx: cannot read {}: {}\n", path, loaded.status().toString());
+    return kExitUnreadable;
+  }
+  Model& model = *loaded;
+  if (model.graph == nullptr) {
+    fmt::print(stderr, "onyx: {} has no graph to cost\n", path);
+    return kExitInvalid;
+  }
+  DimSizes sizes;
+  for (const std::string& binding : dim_bindings) {
+    Status added = addDimSize(binding, sizes);
+    if (added.isOk()) added = checkDimSizesUsed(*model.graph, sizes);
+    if (!added.isOk()) {
+      fmt::print(stderr, "onyx: {}\n", added.message());
+      return kExitUnreadable;
+    }
+  }
+  sizeInputs(model, sizes);
+  (void)inferModel(model);
+  const ModelCost cost = modelCost(model);
+  struct Totals {
+    size_t nodes = 0;
+    uint64_t flops = 0, parameter_bytes = 0, activation_bytes = 0;
+  };
+  std::map<std::string, Totals> by_op;
+  for (const NodeCost& node : cost.nodes) {
+    Totals& totals = by_op[std::string(node.node->opType())];
+    ++totals.nodes;
+    totals.flops += node.flops.value_or(0);
+    totals.parameter_bytes += node.parameter_bytes;
+    totals.activation_bytes += node.activation_bytes.value_or(0);
+  }
+  auto nodeName = [](const Node& node) {
+    return node.name ? std::string(*node.name) : std::string(node.opType());
+  };
+  if (json) {
+    nlohmann::ordered_json out;
+    out["path"] = path;
+    out["flops"] = cost.flops;
+    out["parameter_bytes"] = cost.parameter_bytes;
+    out["activation_bytes"] = cost.activation_bytes;
+    out["uncounted_nodes"] = cost.uncounted;
+    nlohmann::ordered_json ops = nlohmann::ordered_json::object();
+    for (const auto& [op, totals] : by_op) {
+      ops[op] = {{"nodes", totals.nodes},
+                 {"flops", totals.flops},
+                 {"parameter_bytes", totals.parameter_bytes},
+                 {"activation_bytes", totals.activation_bytes}};
+    }
+    out["ops"] = ops;
+    nlohmann::ordered_json nodes = nlohmann::ordered_json::array();
+    for (const NodeCost& node : cost.nodes) {
+      nlohmann::ordered_json entry = {{"name", nodeName(*node.node)},
+                                      {"op_type", std::string(node.node->opType())}};
+      entry["flops"] = node.flops ? nlohmann::ordered_json(*node.flops) : nullptr;
+      entry["parameter_bytes"] = node.parameter_bytes;
+      entry["activation_bytes"] =
+          node.activation_bytes ? nlohmann::ordered_json(*node.activation_bytes) : nullptr;
+      nodes.push_back(entry);
+    }
+    out["nodes"] = nodes;
+    fmt::print("{}\n", out.dump(2));
+    return kExitOk;
+  }
+  fmt::print("model: {}\n", path);
+  fmt::print("total: {} FLOPs ({:.3f} G), parameters {}, activations {}\n", cost.flops,
+             static_cast<double>(cost.flops) / 1e9, humanBytes(cost.parameter_bytes),
+             humanBytes(cost.activation_bytes));
+  if (cost.uncounted > 0) {
+    fmt::print(
+        "{} nodes have shapes inference left unknown: not counted (size the inputs' "
+        "named dimensions with --dim NAME=VALUE)\n",
+        cost.uncounted);
+  }
+  std::vector<std::pair<std::string, Totals>> sorted(by_op.begin(), by_op.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.flops > b.second.flops; });
+  fmt::print("{:<24} {:>6} {:>16} {:>7} {:>12} {:>12}\n", "op type", "nodes", "FLOPs", "%",
+             "parameters", "activations");
+  for (const auto& [op, totals] : sorted) {
+    const double share =
+        cost.flops > 0 ? 100.0 * static_cast<double>(totals.flops) / static_cast<double>(cost.flops)
+                       : 0.0;
+    fmt::print("{:<24} {:>6} {:>16} {:>6.1f}% {:>12} {:>12}\n", op, totals.nodes, totals.flops,
+               share, humanBytes(totals.parameter_bytes), humanBytes(totals.activation_bytes));
+  }
+  std::vector<const NodeCost*> costliest;
+  for (const NodeCost& node : cost.nodes) costliest.push_back(&node);
+  std::stable_sort(costliest.begin(), costliest.end(), [](const NodeCost* a, const NodeCost* b) {
+    return a->flops.value_or(0) > b->flops.value_or(0);
+  });
+  costliest.resize(std::min<size_t>(costliest.size(), 10));
+  fmt::print("costliest nodes:\n");
+  for (const NodeCost* node : costliest) {
+    fmt::print("  {:>16} FLOPs  {:<20} {}\n",
+               node->flops ? std::to_string(*node->flops) : std::string("?"), node->node->opType(),
+               nodeName(*node->node));
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 void addInfoCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand("info", "Summarise a model: versions, inputs, outputs, ops");
   auto path = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
+  auto cost = std::make_shared<bool>(false);
+  auto dims = std::make_shared<std::vector<std::string>>();
   command->add_option("MODEL", *path, kModelFileHelp)->required();
   command->add_flag("--json", *json, "print JSON");
-  command->callback([&exit_code, path, json] { exit_code = runInfo(*path, *json); });
+  command->add_flag("--cost", *cost,
+                    "what each node costs: FLOPs, parameter and activation bytes, per operator "
+                    "type and the costliest nodes");
+  command->add_option("--dim", *dims,
+                      "with --cost: the size of an input's named dimension, NAME=VALUE");
+  command->callback([&exit_code, path, json, cost, dims] {
+    exit_code = *cost ? runCost(*path, *dims, *json) : runInfo(*path, *json);
+  });
 }
 
 }  // namespace onyx::tool
