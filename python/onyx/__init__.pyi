@@ -292,6 +292,7 @@ class Session:
         seed: int = 0,
         constant_initializers: bool = False,
         max_isa: Optional[str] = None,
+        int8_activations: bool = False,
     ) -> None: ...
     def run(
         self,
@@ -383,6 +384,7 @@ def verify(model: Model) -> list[Diagnostic]:
 def infer(
     model: Model, *, strict: bool = False, name_unknown_dims: bool = False, constant_initializers: bool = False
 ) -> list[Diagnostic]: ...
+def cost(model: Model) -> dict[str, Any]: ...
 def optimize(
     model: Model,
     passes: Optional[Sequence[str]] = None,

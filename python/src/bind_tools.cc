@@ -13,6 +13,7 @@
 #include "onyx/core/quote.h"
 #include "onyx/draw/draw.h"
 #include "onyx/eval/node_evaluator.h"
+#include "onyx/infer/cost.h"
 #include "onyx/infer/infer.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/verify.h"
@@ -205,6 +206,37 @@ void bindTools(py::module_& module) {
       "constant_initializers takes initializers listed as graph inputs as the constants they "
       "hold (always so before IR 4). Returns the conflicts found (R36, X5; X6 in strict mode) "
       "as Diagnostics.");
+
+  module.def(
+      "cost",
+      [](const HolderPtr& holder) {
+        const ModelCost cost = modelCost(holder->model);
+        py::list nodes;
+        for (const NodeCost& node : cost.nodes) {
+          py::dict entry;
+          entry["name"] = std::string(node.node->name.value_or(""));
+          entry["op_type"] = std::string(node.node->opType());
+          entry["flops"] = node.flops ? py::cast(*node.flops) : py::none();
+          entry["parameter_bytes"] = node.parameter_bytes;
+          entry["activation_bytes"] =
+              node.activation_bytes ? py::cast(*node.activation_bytes) : py::none();
+          nodes.append(entry);
+        }
+        py::dict answer;
+        answer["flops"] = cost.flops;
+        answer["parameter_bytes"] = cost.parameter_bytes;
+        answer["activation_bytes"] = cost.activation_bytes;
+        answer["uncounted"] = cost.uncounted;
+        answer["nodes"] = nodes;
+        return answer;
+      },
+      py::arg("model"),
+      "What each node of the main graph costs, from the types its values hold (run infer() "
+      "first; give the inputs numbers for their named dimensions to count everything): a dict "
+      "of flops (a multiply-add two), parameter_bytes (every constant once), "
+      "activation_bytes, uncounted (nodes whose shapes are unknown) and nodes, one dict each "
+      "(name, op_type, flops or None, parameter_bytes, activation_bytes or None), as `onyx "
+      "info --cost` (docs/inference.md).");
 
   module.def(
       "optimize",

@@ -47,6 +47,19 @@ def test_infer_fills_in_types():
     assert hidden.shape == (2, 4) and hidden.dtype == onyx.DataType.FLOAT
 
 
+def test_cost_counts_each_node_once_types_are_inferred():
+    model = onyx.parse_text(UNTYPED)
+    onyx.infer(model)
+    cost = onyx.cost(model)
+    # MatMul [2,3] x [3,4]: 2 x 8 results x 3; Relu one a result.
+    assert [node["flops"] for node in cost["nodes"]] == [48, 8]
+    assert cost["flops"] == 56 and cost["uncounted"] == 0
+    assert cost["nodes"][0]["op_type"] == "MatMul" and cost["nodes"][0]["activation_bytes"] == 32
+    batch = UNTYPED.replace("float[2,3] x", "float[N,3] x").replace("float[2,4] y", "float[N,4] y")
+    untyped = onyx.cost(onyx.parse_text(batch))
+    assert untyped["uncounted"] == 2 and untyped["nodes"][0]["flops"] is None
+
+
 def test_infer_reports_a_conflict():
     model = onyx.parse_text(UNTYPED.replace("float[2,4] y", "float[2,5] y"))
     assert any(d.rule == "R36" for d in onyx.infer(model))
