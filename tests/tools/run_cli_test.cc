@@ -119,6 +119,32 @@ TEST_F(RunCli, PrintsAndWritesTheOutputs) {
   EXPECT_EQ(array->data<float>()[0], 11.5f);
 }
 
+// Intermediate values read as outputs: --keep NAME, --keep-all every node's outputs, after
+// the model's own and written beside them.
+TEST_F(RunCli, KeptValuesArePrintedAndWrittenAfterTheOutputs) {
+  const std::string model = saveText("chain.onnx", R"(
+      <ir_version: 10, opset_import: ["" : 21]>
+      g (float[2] x) => (float[2] z) {
+        y = Mul (x, x)
+        t = Add (y, x)
+        z = Neg (t)
+      })");
+  const std::string x = floatPb("x.pb", 2.0f, 3.0f);
+  fs::path out = dir_ / "kept";
+  ToolRun run = onyx("run " + model + " --input x=" + x + " --keep t --output-dir " + out.string());
+  EXPECT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("z: FLOAT[2] = [-6, -12]"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("t: FLOAT[2] = [6, 12]"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("y: "), std::string::npos) << run.out;
+  EXPECT_EQ(writtenElements(out / "output_1.pb"), (std::vector<double>{6, 12}));
+  ToolRun all = onyx("run " + model + " --input x=" + x + " --keep-all");
+  EXPECT_EQ(all.status, 0) << all.out;
+  EXPECT_NE(all.out.find("y: FLOAT[2] = [4, 9]"), std::string::npos) << all.out;
+  EXPECT_NE(all.out.find("t: FLOAT[2] = [6, 12]"), std::string::npos) << all.out;
+  expectRefusal(model + " --input x=" + x + " --keep nothing", 2,
+                "--keep nothing: the main graph has no value named 'nothing'");
+}
+
 TEST_F(RunCli, WritesNpyOnRequest) {
   std::string x = floatNpy("x.npy", 1.0f, 2.0f);
   fs::path out = dir_ / "out";

@@ -1,7 +1,9 @@
 // `onyx run MODEL [--input NAME=FILE]... [--dim NAME=VALUE]... [--output-dir DIR]
 // [--format pb|npy] [--threads N] [--seed S] [--max-iterations N] [--no-fusions]
-// [--constant-initializers] [--max-isa TIER] [--json] [--repeat N] [--warmup K] [--profile]`:
-// evaluates the model.
+// [--constant-initializers] [--max-isa TIER] [--json] [--repeat N] [--warmup K] [--profile]
+// [--keep NAME]... [--keep-all]`: evaluates the model. --keep and --keep-all make values
+// inside the main graph outputs too (after the model's own, in graph order), so that they are
+// printed and written as outputs are: reading intermediate values.
 // Inputs are .pb files (a TensorProto, or the SequenceProto/MapProto/OptionalProto an input of that
 // type takes, as in ONNX backend test cases) or .npy files; a tensor input left out is made up from
 // its declared type and the seed (generated_inputs.h), symbolic dims sized by --dim. Each output is
@@ -20,6 +22,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
+#include <set>
 
 #include "commands.h"
 #include "generated_inputs.h"
@@ -61,7 +64,37 @@ struct RunArguments {
   bool profile = false;
   bool json = false;
   std::string max_isa;  // empty: ONYX_MAX_ISA's or none
+  std::vector<std::string> keep;
+  bool keep_all = false;
 };
+
+// Makes the values `names` name (or, with `all`, every node's outputs) outputs of the main
+// graph after its own: an error naming a value the main graph does not see.
+Status keepValues(Model& model, const std::vector<std::string>& names, bool all) {
+  GraphEditor edit(model);
+  Graph& graph = *model.graph;
+  std::set<const Value*> outputs;
+  for (const ValueInfo* info : graph.outputs) outputs.insert(info->bound());
+  auto keep = [&](Value* value) {
+    if (value != nullptr && !value->name().empty() && outputs.insert(value).second) {
+      edit.addOutput(graph, value);
+    }
+  };
+  for (const std::string& name : names) {
+    Value* value = graph.lookup(name);
+    if (value == nullptr) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "--keep " + name + ": the main graph has no value named " + onyx::quoted(name));
+    }
+    keep(value);
+  }
+  if (all) {
+    for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
+      for (size_t o = 0; o < node->outputCount(); ++o) keep(node->output(o));
+    }
+  }
+  return Status::ok();
+}
 
 Result<EvalValue> readInput(const Graph& graph, const std::string& name, const std::string& path) {
   const Value* formal = graph.lookup(name);
@@ -232,10 +265,14 @@ int runModel(const RunArguments& arguments) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", arguments.path, loaded.status().toString());
     return kExitUnreadable;
   }
-  const Model& model = *loaded;
+  Model& model = *loaded;
   if (model.graph == nullptr) {
     fmt::print(stderr, "onyx: {} has no graph\n", arguments.path);
     return kExitInvalid;
+  }
+  if (Status kept = keepValues(model, arguments.keep, arguments.keep_all); !kept.isOk()) {
+    fmt::print(stderr, "onyx: {}\n", kept.message());
+    return kExitUnreadable;
   }
   int exit_status = kExitOk;
   Result<std::vector<NamedValue>> inputs = gatherInputs(arguments, *model.graph, exit_status);
@@ -365,6 +402,11 @@ void addRunCommand(CLI::App& app, int& exit_code) {
                    "the highest CPU tier kernels may use: avx2, avx512, avx512_vnni or amx "
                    "(as ONYX_MAX_ISA; default: the CPU's own)")
       ->check(CLI::IsMember({"baseline", "avx2", "avx512", "avx512_vnni", "amx"}));
+  command->add_option("--keep", arguments->keep,
+                      "make this value inside the graph an output too (printed and written as "
+                      "outputs are); may be repeated");
+  command->add_flag("--keep-all", arguments->keep_all,
+                    "make every node's outputs outputs too: every intermediate value");
   command->add_flag("--json", arguments->json,
                     "print one JSON object instead: the outputs, the run times and, with "
                     "--profile, traceEvents (a Chrome trace: chrome://tracing, Perfetto)");
