@@ -188,23 +188,23 @@ def last_logits(name, size=None):
     values = np.fromfile(path, np.float32)
     return values if size is None else values[-size:]  # the prompt's last position
 
-mine = last_logits("llm_onyx_std.logits")
-if mine is not None:
-    for name, what in [("llm_ort_std_exact.logits", "onnxruntime std, exact products (accuracy level 0)"),
-                       ("llm_ort_std.logits", "onnxruntime std as it runs by default (int8 products)"),
-                       ("llm_ort_f32.logits", "onnxruntime f32 (the dequantized weights)")]:
+def compare_logits(mine_name, label, anchors, target=""):
+    mine = last_logits(mine_name)
+    if mine is None:
+        return
+    for name, what in anchors:
         theirs = last_logits(name, mine.size)
         if theirs is not None:
             relative = np.abs(mine - theirs).max() / np.abs(theirs).max()
-            print(f"prompt logits, onyx std against {what}: largest difference "
-                  f"{relative:.2e} of the largest logit (target 1e-3 against the exact products)")
-rounded = last_logits("llm_onyx_std_int8.logits")
-if rounded is not None:
-    for name, what in [("llm_ort_std_exact.logits", "the exact products"),
-                       ("llm_ort_std.logits", "onnxruntime's int8 products")]:
-        theirs = last_logits(name, rounded.size)
-        if theirs is not None:
-            relative = np.abs(rounded - theirs).max() / np.abs(theirs).max()
-            print(f"prompt logits, onyx std --int8-activations against {what}: largest "
-                  f"difference {relative:.2e} of the largest logit")
+            print(f"prompt logits, {label} against {what}: largest difference "
+                  f"{relative:.2e} of the largest logit{target}")
+
+compare_logits("llm_onyx_std.logits", "onyx std",
+               [("llm_ort_std_exact.logits", "onnxruntime std, exact products (accuracy level 0)"),
+                ("llm_ort_std.logits", "onnxruntime std as it runs by default (int8 products)"),
+                ("llm_ort_f32.logits", "onnxruntime f32 (the dequantized weights)")],
+               " (target 1e-3 against the exact products)")
+compare_logits("llm_onyx_std_int8.logits", "onyx std --int8-activations",
+               [("llm_ort_std_exact.logits", "the exact products"),
+                ("llm_ort_std.logits", "onnxruntime's int8 products")])
 EOF

@@ -138,13 +138,12 @@ class DequantizedWeightsMatMulStep final : public FusedStep {
         .columns = layout.columns,
         .block = layout.block};
     const size_t elements = layout.depth * layout.columns;
-    std::optional<TensorBytes> codes_bytes;  // a view of the model's bytes
     BytesSource codes;
     Result<TensorBytes> bytes = rawBytes(*group_.codes);
     if (bytes && bytes->isView() &&
         bytes->bytes().size() == (four_bits ? (elements + 1) / 2 : elements)) {
-      codes_bytes.emplace(std::move(*bytes));
-      codes = {.bytes = std::as_bytes(std::span(codes_bytes->bytes())), .owner = run.modelBytes()};
+      // A view of the model's bytes, which their owner keeps.
+      codes = {.bytes = std::as_bytes(std::span(bytes->bytes())), .owner = run.modelBytes()};
     } else {
       // Codes in a typed field: their array, one (sign-extended) byte per element.
       const Array* array = run.tensor(dequantize.input(0));

@@ -2,9 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <string_view>
 
-#include "onyx/core/mapped_file.h"
 #include "ops/kernels.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -17,8 +15,6 @@ namespace onyx::eval_internal {
 namespace {
 
 constexpr size_t kGroup = 16;  // columns a vpdpbusd operand holds, a code each in 16 lanes
-
-size_t blocksOf(const BlockQuantizedWeights& b) { return b.depth / b.block; }
 
 // The first byte of the quad of rows 4q .. 4q + 3 in the tile whose first column is `first`.
 size_t quadOffset(const BlockQuantizedWeights& b, size_t first, size_t q) {
@@ -90,7 +86,7 @@ ONYX_VNNI_TARGET void rowsByGroups(const RoundedRow* rows, const QuadBlockQuanti
     for (size_t g = 0; g < kGroups; ++g) sums[r][g] = _mm512_setzero_ps();
   }
   const size_t quads_per_block = b.block / 4;
-  for (size_t block = 0; block < blocksOf(b); ++block) {
+  for (size_t block = 0; block < blockCount(b); ++block) {
     __m512i dots[kRows][kGroups];
 #pragma GCC unroll 8
     for (size_t r = 0; r < kRows; ++r) {
@@ -202,7 +198,7 @@ bool quadsTake(const BlockQuantizedWeights& b, CpuTier tier) {
 QuadBlockQuantizedWeights quadBlockQuantizedWeights(const BlockQuantizedWeights& b) {
   QuadBlockQuantizedWeights quads;
   quads.codes.assign(b.depth * b.columns / 2, 0);
-  const size_t block_elements = blocksOf(b) * b.columns;
+  const size_t block_elements = blockCount(b) * b.columns;
   quads.scales.resize(block_elements);
   if (b.zeros != nullptr) quads.places.resize(block_elements);
   quads.layout = b;
@@ -210,11 +206,6 @@ QuadBlockQuantizedWeights quadBlockQuantizedWeights(const BlockQuantizedWeights&
   quads.layout.codes = quads.codes.data();
   quads.layout.scales = quads.scales.data();
   quads.layout.zeros = nullptr;
-  const uint32_t flip = b.signed_codes ? 8u : 0u;
-  const auto code = [&](size_t k, size_t n) {
-    const size_t index = codeIndex(b, k, n);
-    return ((b.codes[index >> 1] >> ((index & 1) * 4)) & 0xFu) ^ flip;
-  };
   // A band of rows at a time, whose bytes of the model's codes are then let go of.
   constexpr size_t kBand = 256;
   for (size_t k0 = 0; k0 < b.depth; k0 += kBand) {
@@ -228,17 +219,16 @@ QuadBlockQuantizedWeights quadBlockQuantizedWeights(const BlockQuantizedWeights&
             // Byte p: element p (lane p / 4, row p % 4) low, element p + 32 high.
             const size_t low_n = first + kGroup * g + p / 4, high_n = low_n + 8;
             const size_t k = 4 * q + p % 4;
-            quad[32 * g + p] = static_cast<uint8_t>(code(k, low_n) | code(k, high_n) << 4);
+            quad[32 * g + p] =
+                static_cast<uint8_t>(unsignedCode(b, k, low_n) | unsignedCode(b, k, high_n) << 4);
           }
         }
       }
     }
-    const size_t from = k0 * b.columns / 2, to = k1 * b.columns / 2;
-    MappedFile::releasePagesOf(
-        std::string_view(reinterpret_cast<const char*>(b.codes) + from, to - from));
+    releaseCodeRows(b, k0, k1);
   }
-  quads.place = b.signed_codes ? 8.0f : 0.0f;
-  for (size_t block = 0; block < blocksOf(b); ++block) {
+  quads.place = codeOffset(b);
+  for (size_t block = 0; block < blockCount(b); ++block) {
     for (size_t n = 0; n < b.columns; ++n) {
       const size_t to = blockIndex(quads.layout, block, n), from = blockIndex(b, block, n);
       quads.scales[to] = b.scales[from];

@@ -18,25 +18,9 @@ namespace onyx::eval_internal {
 
 namespace {
 
-// The codes are read unsigned: a two's complement code with its top bit flipped is the code
-// plus 2^(bits - 1), so a signed code's zero point moves up by that much. Widening is then the
-// same for both: the code u as a float, less the zero point's place c = zero + offset, which
-// is q - zero exactly (small integers).
-float codeOffset(const BlockQuantizedWeights& b) {
-  return b.signed_codes ? static_cast<float>(1 << (b.bits - 1)) : 0.0f;
-}
-
-uint32_t unsignedCode(const BlockQuantizedWeights& b, size_t k, size_t n) {
-  const size_t i = codeIndex(b, k, n);
-  uint32_t code = b.bits == 4 ? (b.codes[i >> 1] >> ((i & 1) * 4)) & 0xFu : b.codes[i];
-  return b.signed_codes ? code ^ (1u << (b.bits - 1)) : code;
-}
-
 float zeroPlace(const BlockQuantizedWeights& b, size_t block, size_t n, float offset) {
   return (b.zeros != nullptr ? b.zeros[blockIndex(b, block, n)] : 0.0f) + offset;
 }
-
-size_t blockCount(const BlockQuantizedWeights& b) { return (b.depth + b.block - 1) / b.block; }
 
 // ---- portable ------------------------------------------------------------------------------
 
@@ -662,6 +646,17 @@ void productOfDequantizedTiles(const KernelContext& ctx, const float* a, size_t 
   });
 }
 
+void releaseCodeRows(const BlockQuantizedWeights& b, size_t k0, size_t k1) {
+  // Element counts to bytes, the last row's byte included when it is shared (odd 4-bit rows).
+  const size_t shift = b.bits == 4 ? 1 : 0;
+  const size_t elements = b.depth * b.columns;
+  const size_t first = (k0 * b.columns) >> shift;
+  const size_t last =
+      k1 == b.depth ? (b.bits == 4 ? (elements + 1) / 2 : elements) : (k1 * b.columns) >> shift;
+  MappedFile::releasePagesOf(
+      std::string_view(reinterpret_cast<const char*>(b.codes) + first, last - first));
+}
+
 TiledBlockQuantizedWeights tileBlockQuantizedWeights(const BlockQuantizedWeights& b) {
   TiledBlockQuantizedWeights tiled;
   const size_t elements = b.depth * b.columns;
@@ -675,19 +670,10 @@ TiledBlockQuantizedWeights tileBlockQuantizedWeights(const BlockQuantizedWeights
   tiled.layout.scales = tiled.scales.data();
   tiled.layout.zeros = b.zeros != nullptr ? tiled.zeros.data() : nullptr;
   const bool whole_bytes = b.bits == 8 || b.columns % 2 == 0;
-  // The codes' rows, once copied, are let go of a band at a time when they lie in a mapped
-  // file (MappedFile::releasePagesOf): the model's pages and the tiles are not both resident,
-  // not even for one large matrix.
+  // The model's rows of codes are let go of a band at a time, once copied.
   constexpr size_t kReleasedRows = 256;
-  const auto release_rows = [&](size_t k0, size_t k1) {
-    const size_t shift = b.bits == 4 ? 1 : 0;
-    const size_t first = (k0 * b.columns) >> shift;
-    const size_t last = ((k1 * b.columns) >> shift) + (k1 == b.depth ? 1 : 0);
-    MappedFile::releasePagesOf(std::string_view(reinterpret_cast<const char*>(b.codes) + first,
-                                                std::min(last, tiled.codes.size()) - first));
-  };
   for (size_t k = 0; k < b.depth; ++k) {
-    if (k % kReleasedRows == 0 && k > 0) release_rows(k - kReleasedRows, k);
+    if (k % kReleasedRows == 0 && k > 0) releaseCodeRows(b, k - kReleasedRows, k);
     if (whole_bytes) {
       // Rows and tiles start on a byte: a tile's row is a run of bytes.
       const size_t shift = b.bits == 4 ? 1 : 0;
@@ -709,7 +695,7 @@ TiledBlockQuantizedWeights tileBlockQuantizedWeights(const BlockQuantizedWeights
       }
     }
   }
-  if (b.depth > 0) release_rows((b.depth - 1) / kReleasedRows * kReleasedRows, b.depth);
+  if (b.depth > 0) releaseCodeRows(b, (b.depth - 1) / kReleasedRows * kReleasedRows, b.depth);
   for (size_t block = 0; block < blockCount(b); ++block) {
     for (size_t n = 0; n < b.columns; ++n) {
       tiled.scales[blockIndex(tiled.layout, block, n)] = b.scales[blockIndex(b, block, n)];

@@ -94,6 +94,29 @@ inline size_t codeIndex(const BlockQuantizedWeights& b, size_t k, size_t n) {
   return first * b.depth + k * width + (n - first);
 }
 
+/// The codes are read unsigned: a two's complement code with its top bit flipped is the code
+/// plus 2^(bits - 1), so a signed code's zero point moves up by that much (its place, zero +
+/// codeOffset). Widening is then the same for both: the code u as a float less the place,
+/// which is q - zero exactly (small integers).
+inline float codeOffset(const BlockQuantizedWeights& b) {
+  return b.signed_codes ? static_cast<float>(1 << (b.bits - 1)) : 0.0f;
+}
+
+inline uint32_t unsignedCode(const BlockQuantizedWeights& b, size_t k, size_t n) {
+  const size_t i = codeIndex(b, k, n);
+  uint32_t code = b.bits == 4 ? (b.codes[i >> 1] >> ((i & 1) * 4)) & 0xFu : b.codes[i];
+  return b.signed_codes ? code ^ (1u << (b.bits - 1)) : code;
+}
+
+inline size_t blockCount(const BlockQuantizedWeights& b) {
+  return (b.depth + b.block - 1) / b.block;
+}
+
+/// Lets go of the pages of rows [k0, k1) of `b`'s codes (row-major, as the model stores
+/// them) where they lie in a mapped file (MappedFile::releasePagesOf): once laid out anew,
+/// the model's pages and the new layout need not both be resident, not even for one matrix.
+void releaseCodeRows(const BlockQuantizedWeights& b, size_t k0, size_t k1);
+
 /// Where the scale (and zero point) of block `block`, column n lies.
 inline size_t blockIndex(const BlockQuantizedWeights& b, size_t block, size_t n) {
   if (!b.tiled) return block * b.columns + n;

@@ -106,7 +106,8 @@ template <class T, class Make>
 std::shared_ptr<const T> sharedPreparation(std::initializer_list<const Array*> sources,
                                            std::string recipe, Make&& make) {
   namespace detail = shared_preparation_detail;
-  detail::Key key{.made_type = std::type_index(typeid(T)), .sources = {}, .recipe = recipe};
+  detail::Key key{
+      .made_type = std::type_index(typeid(T)), .sources = {}, .recipe = std::move(recipe)};
   return detail::prepareOnce<T>(std::move(key), sources, nullptr, std::forward<Make>(make));
 }
 
@@ -126,7 +127,7 @@ std::shared_ptr<const T> sharedPreparation(const BytesSource& bytes,
   namespace detail = shared_preparation_detail;
   detail::Key key{.made_type = std::type_index(typeid(T)),
                   .sources = {detail::Key::of(bytes.bytes, ElementType::kUndefined)},
-                  .recipe = recipe};
+                  .recipe = std::move(recipe)};
   return detail::prepareOnce<T>(std::move(key), sources, bytes.owner, std::forward<Make>(make));
 }
 
