@@ -385,6 +385,12 @@ def infer(
     model: Model, *, strict: bool = False, name_unknown_dims: bool = False, constant_initializers: bool = False
 ) -> list[Diagnostic]: ...
 def cost(model: Model) -> dict[str, Any]: ...
+def extract(
+    model: Model,
+    *,
+    inputs: Optional[Sequence[str]] = None,
+    outputs: Optional[Sequence[str]] = None,
+) -> dict[str, Any]: ...
 def optimize(
     model: Model,
     passes: Optional[Sequence[str]] = None,

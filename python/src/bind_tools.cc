@@ -1,5 +1,5 @@
-// bind_tools.cc — the tools over a model: check, infer, optimize, inline_functions, and the
-// Diagnostic they report with.
+// bind_tools.cc — the tools over a model: check, infer, cost, extract, optimize,
+// inline_functions, and the Diagnostic they report with.
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
@@ -18,6 +18,7 @@
 #include "onyx/ir/editor.h"
 #include "onyx/ir/verify.h"
 #include "onyx/ops/registry.h"
+#include "onyx/passes/extract.h"
 #include "onyx/passes/inline_functions.h"
 #include "onyx/passes/opset_conversion.h"
 #include "onyx/passes/optimize.h"
@@ -237,6 +238,35 @@ void bindTools(py::module_& module) {
       "activation_bytes, uncounted (nodes whose shapes are unknown) and nodes, one dict each "
       "(name, op_type, flops or None, parameter_bytes, activation_bytes or None), as `onyx "
       "info --cost` (docs/inference.md).");
+
+  module.def(
+      "extract",
+      [](const HolderPtr& holder, std::optional<std::vector<std::string>> inputs,
+         std::optional<std::vector<std::string>> outputs) {
+        ExtractBoundary boundary{std::move(inputs), std::move(outputs)};
+        Result<ExtractReport> report = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          report = extractModel(holder->model, boundary);
+        }
+        ++holder->edits;
+        ExtractReport done = unwrap(std::move(report), "cannot extract");
+        py::dict result;
+        result["nodes_kept"] = done.nodes_kept;
+        result["nodes_removed"] = done.nodes_removed;
+        result["initializers_removed"] = done.initializers_removed;
+        result["functions_removed"] = done.functions_removed;
+        result["unread_inputs"] = done.unread_inputs;
+        return result;
+      },
+      py::arg("model"), py::kw_only(), py::arg("inputs") = py::none(),
+      py::arg("outputs") = py::none(),
+      "Cuts the model in place down to the part of its main graph that computes `outputs` "
+      "(default: the model's outputs) from `inputs` (default: the model's inputs the part "
+      "reads), as `onyx extract` (docs/surgery.md). Raises onyx.OnyxError naming an unknown "
+      "name, an output the inputs do not reach or a cycle, the model unchanged. Returns "
+      "{'nodes_kept', 'nodes_removed', 'initializers_removed', 'functions_removed', "
+      "'unread_inputs'}.");
 
   module.def(
       "optimize",

@@ -60,6 +60,41 @@ def test_cost_counts_each_node_once_types_are_inferred():
     assert untyped["uncounted"] == 2 and untyped["nodes"][0]["flops"] is None
 
 
+CHAIN = """
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[2] x, float[2] y) => (float[2] z) <float[2] k = {2, 3}> {
+  a = Add (x, y)
+  b = Mul (a, k)
+  z = Relu (b)
+}
+"""
+
+
+def test_extract_cuts_the_model_in_place_and_the_part_computes_the_same():
+    feeds = {"x": np.array([1, -2], np.float32), "y": np.array([0.5, 0.25], np.float32)}
+    (whole,) = onyx.Session(onyx.parse_text(CHAIN)).run(None, feeds)
+    first = onyx.parse_text(CHAIN)
+    report = onyx.extract(first, outputs=["a"])
+    assert report["nodes_kept"] == 1 and report["nodes_removed"] == 2
+    assert [v.name for v in first.graph.inputs] == ["x", "y"]
+    second = onyx.parse_text(CHAIN)
+    onyx.extract(second, inputs=["a"], outputs=["z"])
+    assert [node.op_type for node in second.graph] == ["Mul", "Relu"]
+    (a,) = onyx.Session(first).run(None, feeds)
+    (z,) = onyx.Session(second).run(None, {"a": a})
+    np.testing.assert_array_equal(z, whole)
+
+
+def test_extract_names_what_it_cannot_reach_and_leaves_the_model():
+    model = onyx.parse_text(CHAIN)
+    before = model.to_bytes()
+    with pytest.raises(onyx.OnyxError, match="output 'z': it depends on 'y'"):
+        onyx.extract(model, inputs=["x"], outputs=["z"])
+    with pytest.raises(onyx.OnyxError, match="defines no value 'nope'"):
+        onyx.extract(model, outputs=["nope"])
+    assert model.to_bytes() == before
+
+
 def test_infer_reports_a_conflict():
     model = onyx.parse_text(UNTYPED.replace("float[2,4] y", "float[2,5] y"))
     assert any(d.rule == "R36" for d in onyx.infer(model))

@@ -79,4 +79,8 @@ std::string placeOf(const Model& model, const Graph& graph) {
   return found;
 }
 
+std::string describeNode(const Node& node, size_t index) {
+  return pathSegment("node", index, node.nameOrEmpty()) + " (" + std::string(node.opType()) + ")";
+}
+
 }  // namespace onyx

@@ -32,4 +32,8 @@ void forEachRootGraph(const Model& model,
 /// is none of `model`'s. O(nesting x nodes of the enclosing graphs, + roots).
 std::string placeOf(const Model& model, const Graph& graph);
 
+/// `node[3](conv1) (Conv)`: a node's place in its graph's list (`index`), then its operator,
+/// as messages that list nodes (a cycle, a cut) name them.
+std::string describeNode(const Node& node, size_t index);
+
 }  // namespace onyx

@@ -30,11 +30,6 @@ struct GraphOrder {
   size_t moved = 0;  // nodes whose position `order` changes
 };
 
-// `node[3](conv1) (Conv)`: the node's place in its graph, then its operator.
-std::string describe(const Node* node, size_t index) {
-  return pathSegment("node", index, node->nameOrEmpty()) + " (" + std::string(node->opType()) + ")";
-}
-
 // Whether every node of `graph` comes after the nodes of the graph it reads (nested graphs'
 // reads included): one walk, the common case, without building the graph of edges.
 bool inOrder(const Graph& graph) {
@@ -123,8 +118,8 @@ Status orderOf(Graph& graph, std::vector<Node*>& order, size_t& moved, std::vect
   std::vector<size_t> loop(walk.begin() + static_cast<std::ptrdiff_t>(seen_at[at]), walk.end());
   std::reverse(loop.begin(), loop.end());  // the walk went against the data flow
   std::string message = "the nodes form a cycle: ";
-  for (size_t i : loop) message += describe(nodes[i], i) + " -> ";
-  message += describe(nodes[loop.front()], loop.front());
+  for (size_t i : loop) message += describeNode(*nodes[i], i) + " -> ";
+  message += describeNode(*nodes[loop.front()], loop.front());
   if (cycle != nullptr) {
     cycle->clear();
     for (size_t i : loop) cycle->push_back(nodes[i]);

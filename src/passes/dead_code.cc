@@ -95,7 +95,7 @@ class DeadCodePass final : public passes_internal::RecordingGraphPass {
     // The declarations of removed values are not written, but the printer and readers of
     // the list still see them until the graph compacts.
     for (Graph* graph : changed_) graph->compact();
-    result.entries_changed += removeUnusedFunctions(model);
+    result.entries_changed += passes_internal::removeUncalledFunctions(model);
     result.entries_changed += removeUnusedImports(model);
     return Status::ok();
   }
@@ -143,37 +143,6 @@ class DeadCodePass final : public passes_internal::RecordingGraphPass {
     for (const Tensor* tensor : graph.initializers) consider(tensor);
     for (const SparseTensor* sparse : graph.sparse_initializers) consider(sparse->values);
     return removed;
-  }
-
-  // The functions a graph outside every function body calls, directly or through the
-  // bodies of the functions it calls, stay.
-  static size_t removeUnusedFunctions(Model& model) {
-    if (model.functions.empty()) return 0;
-    CalleeResolver callees(model);
-    std::unordered_set<const Function*> called;
-    std::vector<const Function*> work;
-    auto visit = [&](const Graph& graph) {
-      graph.forEachNode([&](const Node* node) {
-        const Function* function = callees.localFunction(*node);
-        if (function != nullptr && called.insert(function).second) work.push_back(function);
-      });
-    };
-    if (model.graph != nullptr) visit(*model.graph);
-    for (const TrainingInfo* info : model.training_info) {
-      if (info->initialization != nullptr) visit(*info->initialization);
-      if (info->algorithm != nullptr) visit(*info->algorithm);
-    }
-    while (!work.empty()) {
-      const Function* function = work.back();
-      work.pop_back();
-      if (function->body != nullptr) visit(*function->body);
-    }
-    std::vector<const Function*> unused;
-    for (const Function* function : model.functions) {
-      if (!called.contains(function)) unused.push_back(function);
-    }
-    for (const Function* function : unused) model.removeFunction(function);
-    return unused.size();
   }
 
   static size_t removeUnusedImports(Model& model) {

@@ -1,6 +1,9 @@
 #include "passes/pass_helpers.h"
 
+#include <vector>
+
 #include "onyx/ir/editor.h"
+#include "onyx/ir/function.h"
 #include "onyx/ops/registry.h"
 
 namespace onyx::passes_internal {
@@ -15,6 +18,35 @@ bool isOutput(const Value& value) {
     if (use.isGraphOutput()) return true;
   }
   return false;
+}
+
+size_t removeUncalledFunctions(Model& model) {
+  if (model.functions.empty()) return 0;
+  CalleeResolver callees(model);
+  std::unordered_set<const Function*> called;
+  std::vector<const Function*> work;
+  auto visit = [&](const Graph& graph) {
+    graph.forEachNode([&](const Node* node) {
+      const Function* function = callees.localFunction(*node);
+      if (function != nullptr && called.insert(function).second) work.push_back(function);
+    });
+  };
+  if (model.graph != nullptr) visit(*model.graph);
+  for (const TrainingInfo* info : model.training_info) {
+    if (info->initialization != nullptr) visit(*info->initialization);
+    if (info->algorithm != nullptr) visit(*info->algorithm);
+  }
+  while (!work.empty()) {
+    const Function* function = work.back();
+    work.pop_back();
+    if (function->body != nullptr) visit(*function->body);
+  }
+  std::vector<const Function*> unused;
+  for (const Function* function : model.functions) {
+    if (!called.contains(function)) unused.push_back(function);
+  }
+  for (const Function* function : unused) model.removeFunction(function);
+  return unused.size();
 }
 
 Value* Bypasses::resolved(Value* value) const {

@@ -20,6 +20,10 @@ bool isKnownOperator(const Node& node, const CalleeResolver& callees);
 /// interface and must stay. O(uses).
 bool isOutput(const Value& value);
 
+/// Removes the model-local functions that no graph outside every function body calls,
+/// directly or through the bodies of the functions it calls. Returns how many went.
+size_t removeUncalledFunctions(Model& model);
+
 enum class Bypass {
   kRefused,      // nothing recorded
   kDone,         // the readers of the output will read the replacement

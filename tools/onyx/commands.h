@@ -33,5 +33,6 @@ void addRunCommand(CLI::App& app, int& exit_code);
 void addGenerateCommand(CLI::App& app, int& exit_code);
 void addOptimizeCommand(CLI::App& app, int& exit_code);
 void addDrawCommand(CLI::App& app, int& exit_code);
+void addExtractCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

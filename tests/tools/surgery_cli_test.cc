@@ -1,0 +1,111 @@
+// The model surgery commands as scripts use them: `onyx extract` writes the part between named
+// values, referring to the model's external data instead of copying it, and writes nothing
+// when the part cannot be cut.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "onyx/core/array.h"
+#include "onyx/ir/editor.h"
+
+#include "onyx/serde/model_io.h"
+#include "onyx/text/parser.h"
+#include "support/graph_testing.h"
+#include "support/tool_testing.h"
+
+namespace onyx {
+namespace {
+
+namespace fs = std::filesystem;
+
+using testing::ToolRun;
+
+ToolRun onyx(const std::string& arguments) {
+  return testing::runOnyx(arguments, testing::Stderr::kMerged);
+}
+
+class SurgeryCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char pattern[] = "/tmp/onyx-surgery-cli-XXXXXX";
+    ASSERT_NE(mkdtemp(pattern), nullptr);
+    dir_ = pattern;
+    // Two weights of 4 KiB each, in one external data file.
+    Result<Model> parsed = parseText(R"(
+      <ir_version: 10, opset_import: ["" : 18]>
+      g (float[1024] x) => (float[1024] y, float[1024] z) {
+        a = Mul (x, w1)
+        b = Relu (a)
+        y = Add (b, w2)
+        z = Neg (a)
+      })");
+    ASSERT_TRUE(parsed) << parsed.status().toString();
+    GraphEditor edit(*parsed);
+    for (const char* name : {"w1", "w2"}) {
+      Array ones(ElementType::kFloat, {1024});
+      std::fill_n(ones.data<float>(), 1024, 1.0f);
+      Tensor* tensor = edit.tensorFromArray(ones);
+      tensor->name = edit.arena().copy(name);
+      ASSERT_TRUE(edit.addInitializer(*parsed->graph, tensor));
+    }
+    model_ = dir_ / "m.onnx";
+    SaveOptions options;
+    options.external_threshold = 1024;
+    options.external_file = "m.data";
+    ASSERT_TRUE(saveModel(*parsed, model_.string(), options));
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  fs::path dir_;
+  fs::path model_;
+};
+
+TEST_F(SurgeryCli, ExtractRefersToTheModelsDataFile) {
+  fs::path out = dir_ / "part.onnx";
+  auto data_size = fs::file_size(dir_ / "m.data");
+  ToolRun run = onyx("extract " + model_.string() + " " + out.string() + " --inputs b --outputs y");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("kept 1 of 4 nodes; removed 1 initializer"), std::string::npos) << run.out;
+  Result<Model> part = loadModel(out.string());
+  ASSERT_TRUE(part) << part.status().toString();
+  EXPECT_EQ(testing::opTypes(*part->graph), "Add");
+  ASSERT_EQ(part->graph->initializers.size(), 1u);
+  EXPECT_EQ(part->graph->initializers[0]->externalValue("location"), "m.data");
+  // No other file was written beside the two models, and the data file is as it was.
+  EXPECT_EQ(fs::file_size(dir_ / "m.data"), data_size);
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir_)) ++files;
+  EXPECT_EQ(files, 3u);
+}
+
+TEST_F(SurgeryCli, ExtractWritesThePartsOwnDataFileWhenAsked) {
+  fs::path out = dir_ / "part.onnx";
+  ToolRun run = onyx("extract " + model_.string() + " " + out.string() +
+                     " --inputs x --outputs z --external-data part.data");
+  ASSERT_EQ(run.status, 0) << run.out;
+  Result<Model> part = loadModel(out.string());
+  ASSERT_TRUE(part) << part.status().toString();
+  EXPECT_EQ(testing::opTypes(*part->graph), "Mul Neg");
+  EXPECT_EQ(part->graph->initializers[0]->externalValue("location"), "part.data");
+  EXPECT_EQ(fs::file_size(dir_ / "part.data"), 4096u);
+}
+
+TEST_F(SurgeryCli, ExtractWritesNothingWhenThePartCannotBeCut) {
+  fs::path out = dir_ / "part.onnx";
+  ToolRun unknown = onyx("extract " + model_.string() + " " + out.string() + " --outputs nope");
+  EXPECT_EQ(unknown.status, 2) << unknown.out;
+  EXPECT_NE(unknown.out.find("the main graph defines no value 'nope'"), std::string::npos)
+      << unknown.out;
+  ToolRun unreached =
+      onyx("extract " + model_.string() + " " + out.string() + " --inputs b --outputs y,z");
+  EXPECT_EQ(unreached.status, 1) << unreached.out;
+  EXPECT_NE(unreached.out.find("the inputs do not reach output 'z': it depends on 'x'"),
+            std::string::npos)
+      << unreached.out;
+  EXPECT_NE(unreached.out.find("nothing written"), std::string::npos) << unreached.out;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+}  // namespace
+}  // namespace onyx
