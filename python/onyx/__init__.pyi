@@ -391,6 +391,14 @@ def extract(
     inputs: Optional[Sequence[str]] = None,
     outputs: Optional[Sequence[str]] = None,
 ) -> dict[str, Any]: ...
+def merge(
+    a: Model,
+    b: Model,
+    *,
+    connect: Optional[Mapping[str, str]] = None,
+    prefix_a: str = "",
+    prefix_b: str = "",
+) -> dict[str, Any]: ...
 def optimize(
     model: Model,
     passes: Optional[Sequence[str]] = None,

@@ -1,4 +1,4 @@
-// bind_tools.cc — the tools over a model: check, infer, cost, extract, optimize,
+// bind_tools.cc — the tools over a model: check, infer, cost, extract, merge, optimize,
 // inline_functions, and the Diagnostic they report with.
 #include <fmt/format.h>
 #include <pybind11/stl.h>
@@ -20,6 +20,7 @@
 #include "onyx/ops/registry.h"
 #include "onyx/passes/extract.h"
 #include "onyx/passes/inline_functions.h"
+#include "onyx/passes/merge.h"
 #include "onyx/passes/opset_conversion.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/passes/pass_manager.h"
@@ -267,6 +268,39 @@ void bindTools(py::module_& module) {
       "name, an output the inputs do not reach or a cycle, the model unchanged. Returns "
       "{'nodes_kept', 'nodes_removed', 'initializers_removed', 'functions_removed', "
       "'unread_inputs'}.");
+
+  module.def(
+      "merge",
+      [](const HolderPtr& first, const HolderPtr& second,
+         std::optional<std::map<std::string, std::string>> connect, const std::string& prefix_a,
+         const std::string& prefix_b) {
+        if (first.get() == second.get()) raiseValueError("merge takes two different models");
+        MergeOptions options;
+        if (connect) options.connections.assign(connect->begin(), connect->end());
+        options.prefix_a = prefix_a;
+        options.prefix_b = prefix_b;
+        Result<MergeReport> report = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          report = mergeModels(first->model, second->model, options);
+        }
+        ++first->edits;
+        ++second->edits;
+        MergeReport done = unwrap(std::move(report), "cannot merge");
+        py::dict result;
+        result["nodes_a"] = done.nodes_a;
+        result["nodes_b"] = done.nodes_b;
+        result["conversions"] = done.conversions;
+        result["shared_inputs"] = done.shared_inputs;
+        return result;
+      },
+      py::arg("a"), py::arg("b"), py::kw_only(), py::arg("connect") = py::none(),
+      py::arg("prefix_a") = "", py::arg("prefix_b") = "",
+      "Puts model b after model a, in a, as `onyx merge` (docs/surgery.md): connect maps outputs "
+      "of a to the inputs of b that read them (names before prefixes); prefix_a and prefix_b go "
+      "before every value and node name of each. b is changed too (prefixed, converted): it is "
+      "the material. Raises onyx.OnyxError on clashing names or types, a unchanged. Returns "
+      "{'nodes_a', 'nodes_b', 'conversions', 'shared_inputs'}.");
 
   module.def(
       "optimize",

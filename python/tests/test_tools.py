@@ -95,6 +95,21 @@ def test_extract_names_what_it_cannot_reach_and_leaves_the_model():
     assert model.to_bytes() == before
 
 
+def test_merge_puts_two_halves_back_together():
+    feeds = {"x": np.array([1, -2], np.float32), "y": np.array([0.5, 0.25], np.float32)}
+    (whole,) = onyx.Session(onyx.parse_text(CHAIN)).run(None, feeds)
+    first, second = onyx.parse_text(CHAIN), onyx.parse_text(CHAIN)
+    onyx.extract(first, outputs=["a"])
+    onyx.extract(second, inputs=["a"], outputs=["z"])
+    report = onyx.merge(first, second, connect={"a": "a"}, prefix_b="second/")
+    assert report == {"nodes_a": 1, "nodes_b": 2, "conversions": [], "shared_inputs": []}
+    assert [v.name for v in first.graph.outputs] == ["second/z"]
+    (z,) = onyx.Session(first).run(None, feeds)
+    np.testing.assert_array_equal(z, whole)
+    with pytest.raises(onyx.OnyxError, match="B defines .z. too"):
+        onyx.merge(onyx.parse_text(CHAIN), onyx.parse_text(CHAIN), connect={"z": "x"})
+
+
 def test_infer_reports_a_conflict():
     model = onyx.parse_text(UNTYPED.replace("float[2,4] y", "float[2,5] y"))
     assert any(d.rule == "R36" for d in onyx.infer(model))

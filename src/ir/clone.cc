@@ -1,11 +1,16 @@
 #include "onyx/ir/clone.h"
 #include "onyx/ir/editor.h"
 
+#include <string>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 #include "core/development_checks.h"
 
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
+#include "onyx/core/quote.h"
+#include "onyx/ir/unique_names.h"
 
 namespace onyx {
 
@@ -222,6 +227,65 @@ class Cloner {
     return copy;
   }
 
+  /// `source`'s contents appended to `into` (GraphEditor::graftGraph); `shared` holds the
+  /// graph inputs of `source` that read `into`'s values of the same name.
+  void graft(const Graph& source, Graph& into, const std::unordered_set<const Value*>& shared) {
+    root_ = &into;
+    for (const Value* v : source.values()) {
+      if (v->graph() != &source) continue;
+      if (shared.contains(v)) {
+        values_.emplace(v, into.names().find(v->name()));
+        continue;
+      }
+      Value* clone = arena_.make<Value>();
+      B::name(clone) = v->name();
+      B::graph(clone) = &into;
+      B::values(&into).push_back(arena_, clone);
+      NameTableWriter::findOrAdd(B::names(&into), arena_, clone->name(), [&] { return clone; });
+      values_.emplace(v, clone);
+    }
+    for (const Node* node = source.firstNode(); node != nullptr; node = node->next()) {
+      into.appendNode(this->node(*node, &into));
+    }
+    auto copied = [&](std::string_view tensor_name) {
+      const Value* v = source.names().find(tensor_name);
+      return v == nullptr || !shared.contains(v);
+    };
+    for (const Tensor* t : source.initializers) {
+      if (!copied(t->nameOrEmpty())) continue;
+      Tensor* clone = tensor(*t);
+      tensors_.emplace(t, clone);
+      into.initializers.push_back(arena_, clone);
+    }
+    for (const SparseTensor* s : source.sparse_initializers) {
+      if (s->values != nullptr && !copied(s->values->nameOrEmpty())) continue;
+      SparseTensor* clone = sparse(*s);
+      sparse_tensors_.emplace(s, clone);
+      into.sparse_initializers.push_back(arena_, clone);
+    }
+    for (const ValueInfo* info : source.inputs) {
+      if (shared.contains(info->value)) continue;
+      ValueInfo* clone = valueInfo(*info);
+      clone->value = value(info->value);
+      into.inputs.push_back(arena_, clone);
+    }
+    for (const ValueInfo* info : source.outputs) {
+      ValueInfo* clone = valueInfo(*info);
+      clone->output.set(value(info->output.value()));
+      into.outputs.push_back(arena_, clone);
+    }
+    for (const ValueInfo* info : source.value_info) {
+      if (info->isRemoved() || shared.contains(info->value)) continue;
+      ValueInfo* clone = valueInfo(*info);
+      clone->value = value(info->value);
+      into.value_info.push_back(arena_, clone);
+    }
+    bindDeclarations(source, shared);
+    for (const TensorAnnotation* source_annotation : source.quantization_annotation) {
+      into.quantization_annotation.push_back(arena_, annotation(*source_annotation));
+    }
+  }
+
  private:
   Graph* subgraph(const Graph& source, Graph* scope, Node* owner) {
     // A default of a function attribute has no enclosing graph.
@@ -285,9 +349,19 @@ class Cloner {
       clone->value = value(info->value);
       copy->value_info.push_back(arena_, clone);
     }
-    // What each value's declarations are, now that they exist.
+    bindDeclarations(source, {});
+    copy->quantization_annotation = each(source.quantization_annotation,
+                                         [&](const TensorAnnotation& a) { return annotation(a); });
+    copy->metadata_props = entries(source.metadata_props);
+    copy->unknown = list(source.unknown);
+    return copy;
+  }
+
+  // What each copied value of `source` (those not `skipped`) is declared by, once the copies
+  // of the declarations exist.
+  void bindDeclarations(const Graph& source, const std::unordered_set<const Value*>& skipped) {
     for (const Value* v : source.values()) {
-      if (v->graph() != &source) continue;
+      if (v->graph() != &source || skipped.contains(v)) continue;
       Value* clone = values_.at(v);
       if (v->isGraphInput()) B::graphInput(clone) = infos_.at(v->graphInput());
       if (v->valueInfo() != nullptr) B::valueInfo(clone) = infos_.at(v->valueInfo());
@@ -296,18 +370,14 @@ class Cloner {
         B::sparseInitializer(clone) = sparse_tensors_.at(v->sparseInitializer());
       }
     }
+  }
 
-    copy->quantization_annotation =
-        each(source.quantization_annotation, [&](const TensorAnnotation& annotation) {
-          auto* clone = arena_.make<TensorAnnotation>();
-          clone->tensor_name = annotation.tensor_name;
-          clone->quant_parameter_tensor_names = entries(annotation.quant_parameter_tensor_names);
-          clone->unknown = list(annotation.unknown);
-          return clone;
-        });
-    copy->metadata_props = entries(source.metadata_props);
-    copy->unknown = list(source.unknown);
-    return copy;
+  TensorAnnotation* annotation(const TensorAnnotation& source) {
+    auto* clone = arena_.make<TensorAnnotation>();
+    clone->tensor_name = source.tensor_name;
+    clone->quant_parameter_tensor_names = entries(source.quant_parameter_tensor_names);
+    clone->unknown = list(source.unknown);
+    return clone;
   }
 
   Node* node(const Node& source, Graph* scope) {
@@ -356,6 +426,53 @@ class Cloner {
 
 Graph* GraphEditor::cloneGraph(const Graph& source, Graph* parent, Node* owner) const {
   return Cloner(*arena_).graphTree(source, parent, owner);
+}
+
+Status GraphEditor::graftGraph(Graph& into, const Graph& source) const {
+  ONYX_ASSERT(into.parent() == nullptr && source.parent() == nullptr && &into != &source);
+  // Checked before anything changes: every name `source`'s graphs define, against `into`'s.
+  std::unordered_set<const Value*> shared;
+  std::vector<std::string_view> clashes;
+  // A name of `source` itself may be defined nowhere in `into` (nor in its nested graphs, which
+  // would shadow it); a name of a nested graph only not in `into` itself (graphs side by side
+  // may share names).
+  auto check = [&](const Graph& graph) {
+    for (const Value* v : graph.values()) {
+      if (v->graph() != &graph) continue;
+      bool taken = &graph == &source ? isNameInScope(into, v->name())
+                                     : into.names().find(v->name()) != nullptr;
+      if (!taken) continue;
+      const Value* theirs = into.names().find(v->name());
+      bool reads_theirs = &graph == &source && theirs != nullptr && v->isGraphInput() &&
+                          !v->isInitializer() && v->producer() == nullptr;
+      if (reads_theirs) {
+        shared.insert(v);
+      } else {
+        clashes.push_back(v->name());
+      }
+    }
+  };
+  check(source);
+  // Every node at any depth: each nested graph is checked through the node that holds it.
+  source.forEachNode([&](const Node* node) {
+    for (const Attribute* attribute : node->attributes) {
+      if (attribute->g != nullptr) check(*attribute->g);
+      for (const Graph* graph : attribute->rare().graphs) check(*graph);
+    }
+  });
+  if (!clashes.empty()) {
+    std::string message = "both graphs define ";
+    constexpr size_t kListed = 10;
+    for (size_t i = 0; i < clashes.size() && i < kListed; ++i) {
+      message += (i > 0 ? ", " : "") + quoted(clashes[i]);
+    }
+    if (clashes.size() > kListed) {
+      message += " and " + std::to_string(clashes.size() - kListed) + " more names";
+    }
+    return Status(ErrorCode::kInvalidArgument, message);
+  }
+  Cloner(*arena_).graft(source, into, shared);
+  return Status::ok();
 }
 
 Function* GraphEditor::cloneFunction(const Function& source) const {

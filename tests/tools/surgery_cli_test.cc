@@ -107,5 +107,34 @@ TEST_F(SurgeryCli, ExtractWritesNothingWhenThePartCannotBeCut) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+TEST_F(SurgeryCli, MergeJoinsExtractedHalvesReferringToTheirDataFile) {
+  std::string model = model_.string();
+  fs::path first = dir_ / "first.onnx";
+  fs::path second = dir_ / "second.onnx";
+  fs::path whole = dir_ / "whole.onnx";
+  ASSERT_EQ(onyx("extract " + model + " " + first.string() + " --outputs a").status, 0);
+  ASSERT_EQ(onyx("extract " + model + " " + second.string() + " --inputs a").status, 0);
+  ToolRun run = onyx("merge " + first.string() + " " + second.string() + " " + whole.string() +
+                     " --connect a=a");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("merged 1 nodes of A and 3 of B"), std::string::npos) << run.out;
+  Result<Model> merged = loadModel(whole.string());
+  ASSERT_TRUE(merged) << merged.status().toString();
+  EXPECT_EQ(testing::opTypes(*merged->graph), "Mul Relu Add Neg");
+  for (const Tensor* tensor : merged->graph->initializers) {
+    EXPECT_EQ(tensor->externalValue("location"), "m.data");
+  }
+  // Unconnected, the two share nothing they may: refused, nothing written.
+  fs::path refused = dir_ / "refused.onnx";
+  ToolRun clash = onyx("merge " + model + " " + model + " " + refused.string());
+  EXPECT_EQ(clash.status, 1) << clash.out;
+  EXPECT_NE(clash.out.find("both models define 'a', 'w1', 'b', 'y', 'w2', 'z'"), std::string::npos)
+      << clash.out;
+  EXPECT_FALSE(fs::exists(refused));
+  ToolRun malformed =
+      onyx("merge " + model + " " + model + " " + refused.string() + " --connect y");
+  EXPECT_EQ(malformed.status, 2) << malformed.out;
+}
+
 }  // namespace
 }  // namespace onyx

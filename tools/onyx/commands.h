@@ -34,5 +34,6 @@ void addGenerateCommand(CLI::App& app, int& exit_code);
 void addOptimizeCommand(CLI::App& app, int& exit_code);
 void addDrawCommand(CLI::App& app, int& exit_code);
 void addExtractCommand(CLI::App& app, int& exit_code);
+void addMergeCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

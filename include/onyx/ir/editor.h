@@ -101,6 +101,14 @@ class GraphEditor {
   /// A copy of `source`, not yet in the model (Model::addFunction; change its key first when
   /// adding it beside the source).
   Function* cloneFunction(const Function& source) const;
+  /// Appends a copy of `source` (a root graph of this model, or of one whose bytes this
+  /// model shares: Model::shareBytesOf) to `into`, another root graph of this model: its nodes
+  /// after `into`'s, then its initializers, inputs, outputs, value_info and quantization
+  /// annotations after `into`'s, every name kept. A graph input of `source` without a default
+  /// whose name `into` defines is not copied: what reads it reads `into`'s value. Any other
+  /// name both define, or that would shadow one in a nested graph, is refused, naming them,
+  /// with `into` unchanged. O(size of `source`) plus isNameInScope per name it defines.
+  Status graftGraph(Graph& into, const Graph& source) const;
   Type* cloneType(const Type& source) const;
   Tensor* cloneTensor(const Tensor& source) const;
   SparseTensor* cloneSparseTensor(const SparseTensor& source) const;
