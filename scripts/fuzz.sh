@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh <target> [seconds] [libFuzzer flags...]
 #
 # <target> is fuzz_model_differential, fuzz_model_decoder, fuzz_wire_reader, fuzz_text_printer,
-# fuzz_text_parser, fuzz_checker, fuzz_npy, fuzz_optimize, fuzz_convert_opset or fuzz_draw; seconds defaults to 60. The seed corpus (conformance models
+# fuzz_text_parser, fuzz_checker, fuzz_npy, fuzz_optimize, fuzz_convert_opset, fuzz_draw or
+# fuzz_surgery; seconds defaults to 60. The seed corpus (conformance models
 # plus hand-built ones; hand-written texts for fuzz_text_parser) is written into the build tree
 # first; what the fuzzer learns goes to <build>/corpus/<target>, crashes to
 # <build>/artifacts/<target>/. One fuzzing process: one core. ONYX_FUZZ_BUILD_JOBS sets
@@ -17,6 +18,7 @@ usage() {
   echo "usage: $0 <target> [seconds] [libFuzzer flags...]" >&2
   echo "  targets: fuzz_model_differential fuzz_model_decoder fuzz_wire_reader fuzz_text_printer" >&2
   echo "           fuzz_text_parser fuzz_checker fuzz_npy fuzz_optimize fuzz_convert_opset fuzz_draw" >&2
+  echo "           fuzz_surgery" >&2
   exit 2
 }
 [ $# -ge 1 ] || usage
@@ -26,7 +28,7 @@ seed_dir=seeds
 extra=()
 case $target in
   fuzz_model_differential | fuzz_model_decoder | fuzz_text_printer | fuzz_checker | \
-    fuzz_convert_opset | fuzz_draw) max_len=65536 ;;
+    fuzz_convert_opset | fuzz_draw | fuzz_surgery) max_len=65536 ;;
   fuzz_wire_reader) max_len=4096 ;;
   fuzz_text_parser)
     max_len=16384

@@ -102,7 +102,7 @@ run_ctest "$dir" "$dir/ctest.log"
 fuzz_seconds=${ONYX_FUZZ_SECONDS:-15}
 if [ "$fuzz_seconds" -gt 0 ]; then
   for target in fuzz_wire_reader fuzz_model_decoder fuzz_model_differential fuzz_text_printer \
-    fuzz_text_parser fuzz_checker fuzz_npy fuzz_optimize fuzz_convert_opset fuzz_draw; do
+    fuzz_text_parser fuzz_checker fuzz_npy fuzz_optimize fuzz_convert_opset fuzz_draw fuzz_surgery; do
     ONYX_FUZZ_BUILD_DIR=build/asan ONYX_FUZZ_BUILD_JOBS=$jobs ./scripts/fuzz.sh "$target" \
       "$fuzz_seconds"
   done

@@ -51,6 +51,7 @@ from ._onyx import (  # noqa: F401  (re-exported)
     parse_text,
     passes,
     save,
+    set_dims,
     tensor,
     verify,
 )
@@ -91,6 +92,7 @@ __all__ = [
     "parse_text",
     "passes",
     "save",
+    "set_dims",
     "tensor",
     "verify",
 ]

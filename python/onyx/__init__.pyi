@@ -399,6 +399,7 @@ def merge(
     prefix_a: str = "",
     prefix_b: str = "",
 ) -> dict[str, Any]: ...
+def set_dims(model: Model, dims: Mapping[str, Union[int, str]]) -> dict[str, Any]: ...
 def optimize(
     model: Model,
     passes: Optional[Sequence[str]] = None,

@@ -1,5 +1,5 @@
-// bind_tools.cc — the tools over a model: check, infer, cost, extract, merge, optimize,
-// inline_functions, and the Diagnostic they report with.
+// bind_tools.cc — the tools over a model: check, infer, cost, extract, merge, set_dims,
+// optimize, inline_functions, and the Diagnostic they report with.
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
@@ -24,6 +24,7 @@
 #include "onyx/passes/opset_conversion.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/passes/pass_manager.h"
+#include "onyx/passes/set_dims.h"
 #include "onyx/text/parser.h"
 #include "onyx/text/printer.h"
 
@@ -301,6 +302,33 @@ void bindTools(py::module_& module) {
       "before every value and node name of each. b is changed too (prefixed, converted): it is "
       "the material. Raises onyx.OnyxError on clashing names or types, a unchanged. Returns "
       "{'nodes_a', 'nodes_b', 'conversions', 'shared_inputs'}.");
+
+  module.def(
+      "set_dims",
+      [](const HolderPtr& holder, const std::map<std::string, py::object>& dims) {
+        std::vector<DimSetting> settings;
+        for (const auto& [target, value] : dims) {
+          std::string text = target + "=" + py::str(value).cast<std::string>();
+          settings.push_back(unwrap(parseDimSetting(text), "cannot set the dimensions"));
+        }
+        Result<SetDimsReport> report = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          report = setDims(holder->model, settings);
+        }
+        ++holder->edits;
+        SetDimsReport done = unwrap(std::move(report), "cannot set the dimensions");
+        py::dict result;
+        result["rewritten"] = done.rewritten;
+        result["declarations_changed"] = done.declarations_changed;
+        return result;
+      },
+      py::arg("model"), py::arg("dims"),
+      "Fixes or frees dimensions of the model's inputs in place, and rewrites the shapes the "
+      "exporter baked them into, as `onyx set-dims` (docs/surgery.md): dims maps 'SYMBOL' or "
+      "'INPUT:AXIS' to a size or a new symbol ({'input_ids:0': 1}, {'batch': 'N'}). Raises "
+      "onyx.OnyxError naming what cannot be traced, the model unchanged. Returns {'rewritten': "
+      "[node names], 'declarations_changed'}.");
 
   module.def(
       "optimize",

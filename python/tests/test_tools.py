@@ -110,6 +110,26 @@ def test_merge_puts_two_halves_back_together():
         onyx.merge(onyx.parse_text(CHAIN), onyx.parse_text(CHAIN), connect={"z": "x"})
 
 
+BAKED = """
+<ir_version: 8, opset_import: ["" : 17]>
+g (float[2,6] x) => (float[2,3,2] y) <int64[3] shape = {2, 3, 2}> {
+  y = Reshape (x, shape)
+}
+"""
+
+
+def test_set_dims_rewrites_the_baked_batch():
+    model = onyx.parse_text(BAKED)
+    report = onyx.set_dims(model, {"x:0": "batch"})
+    assert report["rewritten"] == ["Reshape"]
+    assert str(model.graph.outputs[0].type) == "float[batch,3,2]"
+    x = np.arange(24, dtype=np.float32).reshape(4, 6)
+    (y,) = onyx.Session(model).run(None, {"x": x})
+    np.testing.assert_array_equal(y, x.reshape(4, 3, 2))
+    with pytest.raises(onyx.OnyxError, match="declares no input 'nope'"):
+        onyx.set_dims(model, {"nope:0": 1})
+
+
 def test_infer_reports_a_conflict():
     model = onyx.parse_text(UNTYPED.replace("float[2,4] y", "float[2,5] y"))
     assert any(d.rule == "R36" for d in onyx.infer(model))

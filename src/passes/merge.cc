@@ -35,10 +35,11 @@ std::vector<Graph*> graphTree(Graph& main) {
   return graphs;
 }
 
+// The values `graph` defines under a name.
 std::vector<Value*> ownValues(const Graph& graph) {
   std::vector<Value*> values;
   for (Value* value : graph.values()) {
-    if (value->graph() == &graph) values.push_back(value);
+    if (value->graph() == &graph && !value->name().empty()) values.push_back(value);
   }
   return values;
 }

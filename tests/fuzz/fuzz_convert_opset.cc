@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_hash.h"
 #include "onyx/check/checker.h"
 #include "onyx/ir/verify.h"
 #include "onyx/passes/opset_conversion.h"
@@ -22,15 +23,6 @@ namespace {
 [[noreturn]] void broken(const char* what, const std::string& detail) {
   std::fprintf(stderr, "fuzz_convert_opset: %s\n  %s\n", what, detail.c_str());
   __builtin_trap();
-}
-
-uint64_t hashOf(std::string_view bytes) {
-  uint64_t hash = 1469598103934665603ull;  // FNV-1a
-  for (char byte : bytes) {
-    hash ^= static_cast<uint8_t>(byte);
-    hash *= 1099511628211ull;
-  }
-  return hash;
 }
 
 void run(std::string_view data) {

@@ -35,5 +35,6 @@ void addOptimizeCommand(CLI::App& app, int& exit_code);
 void addDrawCommand(CLI::App& app, int& exit_code);
 void addExtractCommand(CLI::App& app, int& exit_code);
 void addMergeCommand(CLI::App& app, int& exit_code);
+void addSetDimsCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

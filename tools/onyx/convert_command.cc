@@ -100,7 +100,8 @@ int runConvert(const ConvertArgs& args) {
       return kExitInvalid;
     }
   }
-  SaveOptions options;
+  ProgressBar bar("writing");
+  SaveOptions options = reportingSaveOptions(bar);
   options.inline_external = args.inline_external;
   options.alignment = args.alignment;
   options.align_threshold = args.alignment;
@@ -108,9 +109,6 @@ int runConvert(const ConvertArgs& args) {
     options.external_file = args.external_file;
     options.external_threshold = args.threshold.value_or(1024);
   }
-  ProgressBar bar("writing");
-  options.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
-  options.notice = [](const std::string& text) { fmt::print(stderr, "onyx: {}\n", text); };
   // What the text syntax cannot hold is refused unless --lossy: a conversion must not drop
   // parts of a model without being asked to.
   return writeModel(*loaded, args.output, options, args.lossy, args.input);

@@ -52,14 +52,12 @@ int runExtract(const ExtractArguments& args, const CLI::App& command) {
     fmt::print(stderr, "onyx: note: no output of the part reads input {}; it stays an input\n",
                onyx::quoted(name));
   }
-  SaveOptions options;
+  ProgressBar bar("writing");
+  SaveOptions options = reportingSaveOptions(bar);
   if (!args.external_file.empty()) {
     options.external_file = args.external_file;
     options.external_threshold = 1024;
   }
-  ProgressBar bar("writing");
-  options.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
-  options.notice = [](const std::string& text) { fmt::print(stderr, "onyx: {}\n", text); };
   if (int written = writeModel(*loaded, args.output, options, false, args.input);
       written != kExitOk) {
     return written;

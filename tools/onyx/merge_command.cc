@@ -71,7 +71,8 @@ int runMerge(const MergeArguments& args) {
   for (const std::string& conversion : report->conversions) {
     fmt::print(stderr, "onyx: converted {}\n", conversion);
   }
-  SaveOptions save;
+  ProgressBar bar("writing");
+  SaveOptions save = reportingSaveOptions(bar);
   if (externalIn(*second) && !sameFolder(first->folder(), second->folder())) {
     // The result's references can name one folder only: B's data is written beside OUT.
     save.external_file = std::filesystem::path(args.output).filename().string() + ".data";
@@ -81,9 +82,6 @@ int runMerge(const MergeArguments& args) {
                "more go to {}\n",
                args.second, args.first, save.external_file);
   }
-  ProgressBar bar("writing");
-  save.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
-  save.notice = [](const std::string& text) { fmt::print(stderr, "onyx: {}\n", text); };
   if (int written = writeModel(*first, args.output, save, false, args.first); written != kExitOk) {
     return written;
   }

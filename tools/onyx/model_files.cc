@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "onyx/core/file_writer.h"
 #include "onyx/text/printer.h"
+#include "progress.h"
 
 #include "onyx/core/mapped_file.h"
 #include "onyx/serde/model_io.h"
@@ -68,6 +69,13 @@ int writeText(const Model& model, const std::string& path, bool lossy, const std
 }
 
 }  // namespace
+
+SaveOptions reportingSaveOptions(ProgressBar& bar) {
+  SaveOptions options;
+  options.progress = [&bar](uint64_t done, uint64_t total) { bar.update(done, total); };
+  options.notice = [](const std::string& text) { fmt::print(stderr, "onyx: {}\n", text); };
+  return options;
+}
 
 int writeModel(const Model& model, const std::string& path, const SaveOptions& options, bool lossy,
                const std::string& source) {

@@ -20,6 +20,12 @@ bool isTextPath(const std::string& path);
 /// is read from beside the file when `load_external_data`.
 Result<Model> readModel(const std::string& path, bool load_external_data);
 
+class ProgressBar;
+
+/// Saving options that draw `bar` as the data is written and say on stderr what saving
+/// decides by itself (a model too large for protobuf moving its data out).
+SaveOptions reportingSaveOptions(ProgressBar& bar);
+
 /// Writes `model` to `path`, in the text syntax by isTextPath(), else binary with `options`.
 /// The text refuses what it cannot hold (listed on stderr, naming `source`, the file it came
 /// from) unless `lossy`. Errors go to stderr; returns the command's exit code.

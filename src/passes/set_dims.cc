@@ -1,0 +1,571 @@
+#include "onyx/passes/set_dims.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "core/place_path.h"
+#include "infer/merge.h"
+#include "ir/graph_place.h"
+#include "onyx/core/array.h"
+#include "onyx/core/quote.h"
+#include "onyx/infer/infer.h"
+#include "onyx/ir/clone.h"
+#include "onyx/ir/editor.h"
+#include "onyx/ir/opset_imports.h"
+#include "onyx/ir/patch.h"
+#include "onyx/ir/unique_names.h"
+#include "ops/type_conversion.h"
+
+namespace onyx {
+
+namespace {
+
+// A dimension of an input declared by a number, traced through the constants.
+struct Traced {
+  Value* input;
+  size_t axis;
+  int64_t old_value;
+  std::string symbol;  // the fresh symbol it holds while traced
+  const DimSetting* setting;
+};
+
+// Rounds of inference and rewriting at most: each round's rewrites show the dimension to the
+// shapes after them (a chain of Reshapes takes one round each).
+constexpr size_t kMaxRounds = 16;
+
+// What one element of a rewritten shape becomes.
+struct Element {
+  enum Kind : uint8_t { kKept, kNumber, kRuntime } kind = kKept;
+  int64_t number = 0;
+  const Traced* traced = nullptr;  // kRuntime: the dimension read at run time
+};
+
+struct Rewrite {
+  Node* node;
+  size_t shape_input;
+  std::vector<Element> elements;
+  std::vector<int64_t> numbers;          // the shape as it was
+  std::vector<const Traced*> traced_at;  // per element: the dimension it holds, or null
+};
+
+// The shape input of the operators whose shapes exporters bake, and the data whose dimensions
+// it sizes (SIZE_MAX: none).
+struct ShapeReader {
+  size_t shape_input;
+  size_t data_input;
+};
+std::optional<ShapeReader> shapeReaderOf(const Node& node) {
+  if (isStandardOperator(node, "Reshape") || isStandardOperator(node, "Expand")) {
+    return ShapeReader{1, 0};
+  }
+  if (isStandardOperator(node, "ConstantOfShape")) return ShapeReader{0, SIZE_MAX};
+  return std::nullopt;
+}
+
+std::string nodeLabel(const Node& node) {
+  return node.nameOrEmpty().empty() ? std::string(node.opType()) : std::string(node.nameOrEmpty());
+}
+
+class DimSetter {
+ public:
+  DimSetter(Model& model, std::span<const DimSetting> settings)
+      : model_(model), graph_(*model.graph), edit_(model), settings_(settings) {}
+
+  Result<SetDimsReport> run() {
+    ONYX_RETURN_IF_ERROR(resolve());
+    if (!traced_.empty()) {
+      for (const Traced& traced : traced_) {
+        redeclare(traced.input, traced.axis, [&](Dimension& dim) {
+          dim.dim_value.reset();
+          dim.dim_param = edit_.arena().copy(traced.symbol);
+        });
+      }
+      // A Reshape whose shape held the number hides the symbol from what follows it until it
+      // is rewritten: rounds until one finds nothing more.
+      for (size_t round = 0; round < kMaxRounds; ++round) {
+        ONYX_RETURN_IF_ERROR(findRewrites());
+        if (rewrites_.empty()) break;
+        ONYX_RETURN_IF_ERROR(applyRewrites());
+      }
+      ONYX_RETURN_IF_ERROR(fixNumbers());
+    }
+    declareNewDims();
+    ONYX_RETURN_IF_ERROR(followInference());
+    return std::move(report_);
+  }
+
+ private:
+  Status resolve() {
+    std::vector<std::string> missing;
+    for (const DimSetting& setting : settings_) {
+      if (setting.input.empty()) {
+        if (!declaresSymbol(setting.symbol)) missing.push_back("symbol " + quoted(setting.symbol));
+        renamed_symbols_[setting.symbol] = &setting;
+        continue;
+      }
+      Value* input = graph_.names().find(setting.input);
+      if (input == nullptr || !input->isGraphInput() || input->isInitializer()) {
+        missing.push_back("input " + quoted(setting.input));
+        continue;
+      }
+      const TensorShape* shape = input->shape();
+      int64_t rank = shape != nullptr ? static_cast<int64_t>(shape->rank()) : 0;
+      int64_t axis = setting.axis < 0 ? setting.axis + rank : setting.axis;
+      if (shape == nullptr || axis < 0 || axis >= rank) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "input " + quoted(setting.input) + " has no axis " +
+                          std::to_string(setting.axis) +
+                          (shape == nullptr ? " (its rank is not declared)"
+                                            : " (its rank is " + std::to_string(rank) + ")"));
+      }
+      const Dimension& dim = shape->dims[static_cast<size_t>(axis)];
+      if (dim.isSymbolic()) {
+        renamed_symbols_[std::string(*dim.dim_param)] = &setting;
+      } else if (dim.isKnown()) {
+        traced_.push_back({input, static_cast<size_t>(axis), *dim.dim_value,
+                           "onyx_traced_" + std::to_string(traced_.size()), &setting});
+      } else {
+        unknown_.push_back({input, static_cast<size_t>(axis), 0, {}, &setting});
+      }
+    }
+    if (missing.empty()) return Status::ok();
+    std::string message = "the model declares no ";
+    for (size_t i = 0; i < missing.size(); ++i) message += (i > 0 ? ", no " : "") + missing[i];
+    return Status(ErrorCode::kNotFound, message);
+  }
+
+  bool declaresSymbol(std::string_view symbol) const {
+    for (const ValueInfo* input : graph_.inputs) {
+      const TensorShape* shape = input->value != nullptr ? input->value->shape() : nullptr;
+      if (shape == nullptr) continue;
+      for (const Dimension& dim : shape->dims) {
+        if (dim.dim_param && *dim.dim_param == symbol) return true;
+      }
+    }
+    return false;
+  }
+
+  // The input's declared dimension `axis` (a copy of its type, so that a type shared with
+  // other declarations stays as it was), set by `set`.
+  template <class Set>
+  void redeclare(Value* input, size_t axis, Set&& set) {
+    Type* type = edit_.cloneType(*input->type());
+    set(type->shape->dims[axis]);
+    edit_.setType(input, type);
+  }
+
+  static InferOptions traceOptions() {
+    InferOptions options;
+    options.keep_values = true;
+    options.trust_value_info = false;
+    options.write_back = false;
+    return options;
+  }
+
+  // With each traced dimension a fresh symbol, inference tells which shapes hold its number
+  // where the symbol belongs.
+  Status findRewrites() {
+    rewrites_.clear();
+    InferResult result = inferModel(model_, traceOptions());
+    size_t index = 0;
+    for (Node* node = graph_.firstNode(); node != nullptr; node = node->next(), ++index) {
+      std::optional<ShapeReader> reader = shapeReaderOf(*node);
+      if (!reader || reader->shape_input >= node->inputCount() || rewritten_.contains(node)) {
+        continue;
+      }
+      const Value* shape = node->input(reader->shape_input);
+      auto known = shape != nullptr ? result.values.find(shape) : result.values.end();
+      if (known == result.values.end() || !known->second.data) continue;
+      const Dims& elements = *known->second.data;
+      const Dims* data_dims = nullptr;
+      if (reader->data_input < node->inputCount() && node->input(reader->data_input) != nullptr) {
+        auto data = result.values.find(node->input(reader->data_input));
+        if (data != result.values.end() && data->second.type.has_shape) {
+          data_dims = &data->second.type.dims;
+        }
+      }
+      Rewrite rewrite{node, reader->shape_input, std::vector<Element>(elements.size()),
+                      std::vector<int64_t>(elements.size()),
+                      std::vector<const Traced*>(elements.size())};
+      bool changed = false;
+      for (const Traced& traced : traced_) {
+        DimValue symbol = result.dims.symbol(traced.symbol);
+        Result<std::vector<size_t>> positions =
+            tracedPositions(*node, elements, data_dims, symbol, traced, index);
+        if (!positions) return positions.status();
+        for (size_t p : *positions) {
+          rewrite.elements[p] = replacement(*node, elements.size(), data_dims, symbol, traced, p);
+          rewrite.traced_at[p] = &traced;
+          changed = true;
+        }
+      }
+      if (!changed) continue;
+      for (size_t p = 0; p < elements.size(); ++p) {
+        if (rewrite.elements[p].kind != Element::kKept) continue;
+        if (!elements[p].isKnown()) {
+          return Status(ErrorCode::kInvalidArgument,
+                        "cannot rewrite the shape " + describeNode(*node, index) +
+                            " reads: it holds the traced dimension and others computed at run "
+                            "time");
+        }
+        rewrite.elements[p] = {Element::kNumber, elements[p].value(), nullptr};
+      }
+      for (size_t p = 0; p < elements.size(); ++p) {
+        rewrite.numbers[p] = elements[p].isKnown() ? elements[p].value() : 0;
+      }
+      rewritten_.insert(node);
+      rewrites_.push_back(std::move(rewrite));
+    }
+    return Status::ok();
+  }
+
+  // Where `node`'s shape holds the traced dimension's old number in its place: at the position
+  // of the symbol in the data (Reshape, Expand), else at the input's own axis (an Expand of data
+  // without the symbol, ConstantOfShape).
+  Result<std::vector<size_t>> tracedPositions(const Node& node, const Dims& elements,
+                                              const Dims* data_dims, DimValue symbol,
+                                              const Traced& traced, size_t index) const {
+    std::vector<size_t> holding;
+    for (size_t p = 0; p < elements.size(); ++p) {
+      if (elements[p].is(traced.old_value)) holding.push_back(p);
+    }
+    if (holding.empty()) return holding;
+    std::optional<size_t> in_data;  // the symbol's position in the data, as the shape counts
+    if (data_dims != nullptr) {
+      size_t offset = node.opType() == "Expand" && elements.size() > data_dims->size()
+                          ? elements.size() - data_dims->size()
+                          : 0;
+      for (size_t a = 0; a < data_dims->size(); ++a) {
+        if ((*data_dims)[a] == symbol) in_data = a + offset;
+      }
+    }
+    auto at = [&](size_t p) { return std::vector<size_t>(1, p); };
+    if (in_data && std::find(holding.begin(), holding.end(), *in_data) != holding.end()) {
+      return at(*in_data);
+    }
+    if (node.opType() == "Reshape") {
+      // The data has the dimension, the shape not in its place. Unless a -1 or a 0 can take
+      // it, the shape fixes a size the new dimension changes.
+      bool absorbs = std::any_of(elements.begin(), elements.end(),
+                                 [](DimValue e) { return e.is(-1) || e.is(0); });
+      if (!in_data || absorbs) return std::vector<size_t>();
+      return Status(ErrorCode::kInvalidArgument,
+                    "cannot trace dimension " + std::to_string(traced.axis) + " of input " +
+                        quoted(traced.input->name()) + " through the shape " +
+                        describeNode(node, index) + " reads: it holds " +
+                        std::to_string(traced.old_value) + " elsewhere than in its place " +
+                        std::to_string(*in_data) + ", and no -1 or 0 to take it");
+    }
+    if (std::find(holding.begin(), holding.end(), traced.axis) != holding.end() && !in_data) {
+      return at(traced.axis);
+    }
+    return std::vector<size_t>();
+  }
+
+  Element replacement(const Node& node, size_t rank, const Dims* data_dims, DimValue symbol,
+                      const Traced& traced, size_t p) const {
+    // While tracing, the dimension stays a symbol (so that inference carries it on): 0 or 1
+    // where the data has it in place, else read at run time. fixNumbers() then writes the
+    // numbers asked for.
+    if (data_dims != nullptr) {
+      // Expand aligns the data with its shape from the right; Reshape reads positions as is.
+      size_t offset =
+          node.opType() == "Expand" && rank > data_dims->size() ? rank - data_dims->size() : 0;
+      bool in_place =
+          p >= offset && p - offset < data_dims->size() && (*data_dims)[p - offset] == symbol;
+      if (in_place && node.opType() == "Reshape" && node.intAttr("allowzero").value_or(0) == 0 &&
+          offset == 0) {
+        return {Element::kNumber, 0, nullptr};
+      }
+      if (in_place && node.opType() == "Expand") return {Element::kNumber, 1, nullptr};
+    }
+    return {Element::kRuntime, 0, &traced};
+  }
+
+  Status applyRewrites() {
+    Patch patch(model_, graph_);
+    GraphEditor& edit = edit_;
+    std::unordered_map<const Traced*, Value*>& runtime_dims = runtime_dims_;
+    for (const Rewrite& rewrite : rewrites_) {
+      Node* node = rewrite.node;
+      std::vector<Value*> pieces;
+      std::vector<int64_t> run;
+      auto close_run = [&] {
+        if (run.empty()) return;
+        pieces.push_back(patch.addInitializer(int64Tensor(run)));
+        created_initializers_.push_back(pieces.back());
+        run.clear();
+      };
+      for (const Element& element : rewrite.elements) {
+        if (element.kind == Element::kNumber) {
+          run.push_back(element.number);
+          continue;
+        }
+        close_run();
+        Value*& dim = runtime_dims[element.traced];
+        if (dim == nullptr) {
+          Node* shape = patch.addNode("Shape", {element.traced->input}, 1, graph_.firstNode());
+          Value* index =
+              patch.addInitializer(int64Tensor({static_cast<int64_t>(element.traced->axis)}));
+          Node* gather = patch.addNode("Gather", {shape->output(0), index}, 1, graph_.firstNode());
+          edit.setIntAttr(gather, "axis", 0);
+          dim = gather->output(0);
+          created_nodes_.insert(created_nodes_.end(), {shape, gather});
+          created_initializers_.push_back(index);
+        }
+        pieces.push_back(dim);
+      }
+      close_run();
+      Value* shape = pieces.front();
+      if (pieces.size() > 1) {
+        Node* concat = patch.addNode("Concat", pieces, 1, node);
+        edit.setIntAttr(concat, "axis", 0);
+        shape = concat->output(0);
+        created_nodes_.push_back(concat);
+      }
+      if (Value* old = node->input(rewrite.shape_input)) replaced_shapes_.push_back(old);
+      patch.setInput(node, rewrite.shape_input, shape);
+      report_.rewritten.push_back(nodeLabel(*node));
+      all_rewrites_.push_back(rewrite);
+    }
+    return patch.apply();
+  }
+
+  // The shapes of traced dimensions set to numbers become constants holding them; what was
+  // made to carry the symbol while tracing and nothing reads any more goes.
+  Status fixNumbers() {
+    Patch patch(model_, graph_);
+    for (const Rewrite& rewrite : all_rewrites_) {
+      std::vector<int64_t> numbers = rewrite.numbers;
+      bool all_numbers = true;
+      for (size_t p = 0; p < numbers.size(); ++p) {
+        const Traced* traced = rewrite.traced_at[p];
+        if (traced == nullptr) continue;
+        all_numbers = all_numbers && traced->setting->to_value.has_value();
+        numbers[p] = traced->setting->to_value.value_or(0);
+      }
+      if (!all_numbers) continue;
+      patch.setInput(rewrite.node, rewrite.shape_input, patch.addInitializer(int64Tensor(numbers)));
+    }
+    ONYX_RETURN_IF_ERROR(patch.apply());
+    // Latest first: a Concat before the Gather it reads, a Gather before its Shape.
+    for (size_t i = created_nodes_.size(); i-- > 0;) {
+      Node* node = created_nodes_[i];
+      if (node->output(0)->hasUses()) continue;
+      ONYX_RETURN_IF_ERROR(graph_.removeNode(node));
+    }
+    for (Value* initializer : created_initializers_) {
+      if (!initializer->hasUses()) ONYX_RETURN_IF_ERROR(graph_.removeInitializer(initializer));
+    }
+    return removeUnread(replaced_shapes_);
+  }
+
+  // The shapes replaced, and what computed them, when nothing else reads them: constants,
+  // initializers (not inputs) and the nodes of the exporter's folded shape arithmetic.
+  Status removeUnread(std::vector<Value*> work) {
+    while (!work.empty()) {
+      Value* value = work.back();
+      work.pop_back();
+      if (!value->isAttached() || value->hasUses() || value->isGraphInput() ||
+          value->isGraphOutputOfItsGraph() || value->graph() != &graph_) {
+        continue;
+      }
+      if (value->isInitializer()) {
+        ONYX_RETURN_IF_ERROR(graph_.removeInitializer(value));
+        continue;
+      }
+      Node* producer = value->producer();
+      if (producer == nullptr || !isDefaultDomain(*producer) || producer->holdsGraphs()) continue;
+      bool unread = true;
+      for (const Value* output : producer->outputs()) {
+        unread = unread && (output == nullptr || !output->hasUses());
+      }
+      if (!unread) continue;
+      std::vector<Value*> inputs;
+      for (size_t i = 0; i < producer->inputCount(); ++i) {
+        if (Value* input = producer->input(i)) inputs.push_back(input);
+      }
+      ONYX_RETURN_IF_ERROR(graph_.removeNode(producer));
+      work.insert(work.end(), inputs.begin(), inputs.end());
+    }
+    return Status::ok();
+  }
+
+  Tensor* int64Tensor(const std::vector<int64_t>& elements) const {
+    Array array(ElementType::kInt64, {static_cast<int64_t>(elements.size())});
+    std::copy(elements.begin(), elements.end(), array.data<int64_t>());
+    return edit_.tensorFromArray(array);
+  }
+
+  // The inputs' declarations take the new sizes and symbols; declarations naming a symbol that
+  // changes follow.
+  void declareNewDims() {
+    auto set = [](Dimension& dim, const DimSetting& setting, Arena& arena) {
+      if (setting.to_value) {
+        dim.dim_param.reset();
+        dim.dim_value = *setting.to_value;
+      } else {
+        dim.dim_value.reset();
+        dim.dim_param = arena.copy(setting.to_symbol);
+      }
+    };
+    for (const Traced& traced : traced_) {
+      redeclare(traced.input, traced.axis,
+                [&](Dimension& dim) { set(dim, *traced.setting, edit_.arena()); });
+    }
+    for (const Traced& unknown : unknown_) {
+      redeclare(unknown.input, unknown.axis,
+                [&](Dimension& dim) { set(dim, *unknown.setting, edit_.arena()); });
+    }
+    if (renamed_symbols_.empty()) return;
+    auto follow = [&](Value* value) {
+      const TensorShape* shape = value != nullptr ? value->shape() : nullptr;
+      if (shape == nullptr) return;
+      bool names_one = false;
+      for (const Dimension& dim : shape->dims) {
+        names_one =
+            names_one || (dim.dim_param && renamed_symbols_.contains(std::string(*dim.dim_param)));
+      }
+      if (!names_one) return;
+      Type* type = edit_.cloneType(*value->type());
+      for (Dimension& dim : type->shape->dims) {
+        if (!dim.dim_param) continue;
+        auto found = renamed_symbols_.find(std::string(*dim.dim_param));
+        if (found != renamed_symbols_.end()) set(dim, *found->second, edit_.arena());
+      }
+      edit_.setType(value, type);
+    };
+    for (const ValueInfo* input : graph_.inputs) follow(input->value);
+    for (const ValueInfo* output : graph_.outputs) follow(output->bound());
+    for (const ValueInfo* info : graph_.value_info) {
+      if (!info->isRemoved()) follow(info->value);
+    }
+  }
+
+  // Outputs and value_info whose declared types inference now contradicts take the inferred
+  // ones (a number the old batch left in them). Inference runs with them undeclared, so that
+  // what it finds follows from the inputs alone.
+  Status followInference() {
+    std::vector<std::pair<Value*, Type*>> declared;
+    auto hold = [&](Value* value) {
+      if (value == nullptr || value->type() == nullptr || value->producer() == nullptr) return;
+      declared.emplace_back(value, const_cast<Type*>(value->type()));
+    };
+    for (const ValueInfo* output : graph_.outputs) hold(output->bound());
+    for (const ValueInfo* info : graph_.value_info) {
+      if (!info->isRemoved()) hold(info->value);
+    }
+    for (auto& [value, type] : declared) edit_.setType(value, nullptr);
+    InferResult result = inferModel(model_, traceOptions());
+    for (const Diagnostic& diagnostic : result.diagnostics.all()) {
+      if (diagnostic.severity != Severity::kError || diagnostic.rule != "X5") continue;
+      return Status(ErrorCode::kInvalidArgument,
+                    "the new dimensions do not fit " + diagnostic.path + ": " + diagnostic.message);
+    }
+    struct Context {
+      InferResult* result;
+      GraphEditor* edit;
+    } context{&result, &edit_};
+    auto text = [](void* self, DimValue dim) -> std::string_view {
+      Context& c = *static_cast<Context*>(self);
+      if (c.result->dims.isAnonymous(dim)) return {};
+      return c.edit->arena().copy(c.result->dims.text(dim));
+    };
+    for (auto& [value, type] : declared) {
+      Type* kept = type;
+      auto found = result.values.find(value);
+      if (found != result.values.end()) {
+        SymbolicDims& dims = result.dims;
+        infer::Merged merged =
+            infer::mergeTypes(ops::fromDeclared(*type, dims), found->second.type, dims);
+        // A number declared where inference now finds a named size (the new symbol, or an
+        // expression of it) is the old number left behind too.
+        bool stale = !merged.conflict.empty();
+        const InferredType& now = found->second.type;
+        if (!stale && type->shape != nullptr && now.has_shape &&
+            now.dims.size() == type->shape->rank()) {
+          for (size_t d = 0; d < now.dims.size(); ++d) {
+            stale = stale || (type->shape->dims[d].isKnown() && now.dims[d].isSymbolic() &&
+                              !dims.isAnonymous(now.dims[d]));
+          }
+        }
+        Type* inferred = stale ? ops::toDeclared(now, edit_, text, &context) : nullptr;
+        if (inferred != nullptr) {
+          kept = inferred;
+          ++report_.declarations_changed;
+        }
+      }
+      edit_.setType(value, kept);
+    }
+    return Status::ok();
+  }
+
+  Model& model_;
+  Graph& graph_;
+  GraphEditor edit_;
+  std::span<const DimSetting> settings_;
+  std::vector<Traced> traced_;
+  std::vector<Traced> unknown_;  // dimensions declared neither by number nor by symbol
+  std::map<std::string, const DimSetting*> renamed_symbols_;
+  std::vector<Rewrite> rewrites_;  // found by the last round
+  std::unordered_set<const Node*> rewritten_;
+  std::vector<Rewrite> all_rewrites_;
+  std::unordered_map<const Traced*, Value*> runtime_dims_;  // Gather(Shape(input), axis)
+  std::vector<Node*> created_nodes_;
+  std::vector<Value*> created_initializers_;
+  std::vector<Value*> replaced_shapes_;
+  SetDimsReport report_;
+};
+
+}  // namespace
+
+Result<DimSetting> parseDimSetting(std::string_view text) {
+  DimSetting setting;
+  size_t equals = text.rfind('=');
+  if (equals == std::string_view::npos || equals == 0 || equals + 1 == text.size()) {
+    return Status(ErrorCode::kInvalidArgument,
+                  "a dimension setting is NAME=VALUE or INPUT:AXIS=VALUE (VALUE a number or a "
+                  "symbol), not \"" +
+                      std::string(text) + "\"");
+  }
+  std::string_view target = text.substr(0, equals);
+  std::string_view value = text.substr(equals + 1);
+  size_t colon = target.rfind(':');
+  int64_t axis = 0;
+  if (colon != std::string_view::npos && colon + 1 < target.size()) {
+    std::string_view digits = target.substr(colon + 1);
+    auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), axis);
+    if (error == std::errc() && end == digits.data() + digits.size()) {
+      setting.input = std::string(target.substr(0, colon));
+      setting.axis = axis;
+    }
+  }
+  if (setting.input.empty()) setting.symbol = std::string(target);
+  int64_t number = 0;
+  auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error == std::errc() && end == value.data() + value.size()) {
+    if (number < 0) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "a dimension's size cannot be negative: \"" + std::string(text) + "\"");
+    }
+    setting.to_value = number;
+  } else {
+    setting.to_symbol = std::string(value);
+  }
+  return setting;
+}
+
+Result<SetDimsReport> setDims(Model& model, std::span<const DimSetting> settings) {
+  if (model.graph == nullptr) return Status(ErrorCode::kInvalidArgument, "the model has no graph");
+  Model work = cloneModel(model);
+  Result<SetDimsReport> report = DimSetter(work, settings).run();
+  if (report) model = std::move(work);
+  return report;
+}
+
+}  // namespace onyx
