@@ -32,6 +32,7 @@ struct Traced {
   int64_t old_value;
   std::string symbol;  // the fresh symbol it holds while traced
   const DimSetting* setting;
+  bool first = true;  // the first traced dimension of its symbol
 };
 
 // Rounds of inference and rewriting at most: each round's rewrites show the dimension to the
@@ -40,17 +41,18 @@ constexpr size_t kMaxRounds = 16;
 
 // What one element of a rewritten shape becomes.
 struct Element {
+  // kKept: read from the shape as it was, at run time (an element computed from other
+  // dimensions); kNumber: a constant; kRuntime: the traced dimension, read from its input.
   enum Kind : uint8_t { kKept, kNumber, kRuntime } kind = kKept;
   int64_t number = 0;
-  const Traced* traced = nullptr;  // kRuntime: the dimension read at run time
+  const Traced* traced = nullptr;  // the dimension it stands for (kRuntime, or its 0 or 1)
 };
 
 struct Rewrite {
   Node* node;
   size_t shape_input;
+  Value* original;  // the shape as the exporter wrote it
   std::vector<Element> elements;
-  std::vector<int64_t> numbers;          // the shape as it was
-  std::vector<const Traced*> traced_at;  // per element: the dimension it holds, or null
 };
 
 // The shape input of the operators whose shapes exporters bake, and the data whose dimensions
@@ -78,6 +80,7 @@ class DimSetter {
 
   Result<SetDimsReport> run() {
     ONYX_RETURN_IF_ERROR(resolve());
+    setDeclarationsAside();
     if (!traced_.empty()) {
       for (const Traced& traced : traced_) {
         redeclare(traced.input, traced.axis, [&](Dimension& dim) {
@@ -127,8 +130,16 @@ class DimSetter {
       if (dim.isSymbolic()) {
         renamed_symbols_[std::string(*dim.dim_param)] = &setting;
       } else if (dim.isKnown()) {
-        traced_.push_back({input, static_cast<size_t>(axis), *dim.dim_value,
-                           "onyx_traced_" + std::to_string(traced_.size()), &setting});
+        // Inputs whose dimensions held one number and take one new value carry one dimension
+        // (the batch of input_ids, attention_mask and the cache): one symbol, so that
+        // inference sees them meet.
+        std::string key =
+            std::to_string(*dim.dim_value) + "->" +
+            (setting.to_value ? std::to_string(*setting.to_value) : "'" + setting.to_symbol);
+        auto [symbol, fresh] = traced_symbols_.try_emplace(
+            key, "onyx_traced_" + std::to_string(traced_symbols_.size()));
+        traced_.push_back(
+            {input, static_cast<size_t>(axis), *dim.dim_value, symbol->second, &setting, fresh});
       } else {
         unknown_.push_back({input, static_cast<size_t>(axis), 0, {}, &setting});
       }
@@ -189,34 +200,33 @@ class DimSetter {
           data_dims = &data->second.type.dims;
         }
       }
-      Rewrite rewrite{node, reader->shape_input, std::vector<Element>(elements.size()),
-                      std::vector<int64_t>(elements.size()),
-                      std::vector<const Traced*>(elements.size())};
+      Rewrite rewrite{node, reader->shape_input, node->input(reader->shape_input),
+                      std::vector<Element>(elements.size())};
       bool changed = false;
       for (const Traced& traced : traced_) {
+        if (!traced.first) continue;  // its symbol's first dimension finds them all
         DimValue symbol = result.dims.symbol(traced.symbol);
         Result<std::vector<size_t>> positions =
             tracedPositions(*node, elements, data_dims, symbol, traced, index);
         if (!positions) return positions.status();
         for (size_t p : *positions) {
           rewrite.elements[p] = replacement(*node, elements.size(), data_dims, symbol, traced, p);
-          rewrite.traced_at[p] = &traced;
           changed = true;
         }
       }
       if (!changed) continue;
       for (size_t p = 0; p < elements.size(); ++p) {
-        if (rewrite.elements[p].kind != Element::kKept) continue;
-        if (!elements[p].isKnown()) {
-          return Status(ErrorCode::kInvalidArgument,
-                        "cannot rewrite the shape " + describeNode(*node, index) +
-                            " reads: it holds the traced dimension and others computed at run "
-                            "time");
+        if (rewrite.elements[p].kind == Element::kKept && elements[p].isKnown()) {
+          rewrite.elements[p] = {Element::kNumber, elements[p].value(), nullptr};
         }
-        rewrite.elements[p] = {Element::kNumber, elements[p].value(), nullptr};
       }
-      for (size_t p = 0; p < elements.size(); ++p) {
-        rewrite.numbers[p] = elements[p].isKnown() ? elements[p].value() : 0;
+      if (std::any_of(rewrite.elements.begin(), rewrite.elements.end(),
+                      [](const Element& e) { return e.kind == Element::kKept; }) &&
+          model_.opsetVersion("").value_or(0) < 10) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "cannot rewrite the shape " + describeNode(*node, index) +
+                          " reads: it holds the traced dimension beside elements computed at "
+                          "run time, which a Slice before opset 10 cannot take apart");
       }
       rewritten_.insert(node);
       rewrites_.push_back(std::move(rewrite));
@@ -280,87 +290,110 @@ class DimSetter {
           p >= offset && p - offset < data_dims->size() && (*data_dims)[p - offset] == symbol;
       if (in_place && node.opType() == "Reshape" && node.intAttr("allowzero").value_or(0) == 0 &&
           offset == 0) {
-        return {Element::kNumber, 0, nullptr};
+        return {Element::kNumber, 0, &traced};
       }
-      if (in_place && node.opType() == "Expand") return {Element::kNumber, 1, nullptr};
+      if (in_place && node.opType() == "Expand") return {Element::kNumber, 1, &traced};
     }
     return {Element::kRuntime, 0, &traced};
   }
 
   Status applyRewrites() {
     Patch patch(model_, graph_);
-    GraphEditor& edit = edit_;
-    std::unordered_map<const Traced*, Value*>& runtime_dims = runtime_dims_;
     for (const Rewrite& rewrite : rewrites_) {
-      Node* node = rewrite.node;
-      std::vector<Value*> pieces;
-      std::vector<int64_t> run;
-      auto close_run = [&] {
-        if (run.empty()) return;
-        pieces.push_back(patch.addInitializer(int64Tensor(run)));
-        created_initializers_.push_back(pieces.back());
-        run.clear();
-      };
-      for (const Element& element : rewrite.elements) {
-        if (element.kind == Element::kNumber) {
-          run.push_back(element.number);
-          continue;
-        }
-        close_run();
-        Value*& dim = runtime_dims[element.traced];
-        if (dim == nullptr) {
-          Node* shape = patch.addNode("Shape", {element.traced->input}, 1, graph_.firstNode());
-          Value* index =
-              patch.addInitializer(int64Tensor({static_cast<int64_t>(element.traced->axis)}));
-          Node* gather = patch.addNode("Gather", {shape->output(0), index}, 1, graph_.firstNode());
-          edit.setIntAttr(gather, "axis", 0);
-          dim = gather->output(0);
-          created_nodes_.insert(created_nodes_.end(), {shape, gather});
-          created_initializers_.push_back(index);
-        }
-        pieces.push_back(dim);
-      }
-      close_run();
-      Value* shape = pieces.front();
-      if (pieces.size() > 1) {
-        Node* concat = patch.addNode("Concat", pieces, 1, node);
-        edit.setIntAttr(concat, "axis", 0);
-        shape = concat->output(0);
-        created_nodes_.push_back(concat);
-      }
-      if (Value* old = node->input(rewrite.shape_input)) replaced_shapes_.push_back(old);
-      patch.setInput(node, rewrite.shape_input, shape);
-      report_.rewritten.push_back(nodeLabel(*node));
+      replaced_shapes_.push_back(rewrite.original);
+      patch.setInput(rewrite.node, rewrite.shape_input, buildShape(patch, rewrite, false));
+      report_.rewritten.push_back(nodeLabel(*rewrite.node));
       all_rewrites_.push_back(rewrite);
     }
     return patch.apply();
   }
 
-  // The shapes of traced dimensions set to numbers become constants holding them; what was
-  // made to carry the symbol while tracing and nothing reads any more goes.
-  Status fixNumbers() {
-    Patch patch(model_, graph_);
-    for (const Rewrite& rewrite : all_rewrites_) {
-      std::vector<int64_t> numbers = rewrite.numbers;
-      bool all_numbers = true;
-      for (size_t p = 0; p < numbers.size(); ++p) {
-        const Traced* traced = rewrite.traced_at[p];
-        if (traced == nullptr) continue;
-        all_numbers = all_numbers && traced->setting->to_value.has_value();
-        numbers[p] = traced->setting->to_value.value_or(0);
+  // The shape `rewrite` gives its node, made by nodes `patch` adds before it: constants, the
+  // exporter's own elements sliced from the original shape, and the traced dimensions. While
+  // tracing (`final` false) those are read from their inputs at run time, so that inference
+  // carries their symbols on; at the end, a dimension set to a number is that number.
+  Value* buildShape(Patch& patch, const Rewrite& rewrite, bool final) {
+    GraphEditor& edit = edit_;
+    std::vector<Value*> pieces;
+    std::vector<int64_t> run;
+    auto constant = [&](const std::vector<int64_t>& numbers) {
+      Value* value = patch.addInitializer(int64Tensor(numbers));
+      created_initializers_.push_back(value);
+      return value;
+    };
+    auto close_run = [&] {
+      if (!run.empty()) pieces.push_back(constant(run));
+      run.clear();
+    };
+    const std::vector<Element>& elements = rewrite.elements;
+    for (size_t p = 0; p < elements.size(); ++p) {
+      const Element& element = elements[p];
+      if (final && element.traced != nullptr && element.traced->setting->to_value) {
+        run.push_back(*element.traced->setting->to_value);
+        continue;
       }
-      if (!all_numbers) continue;
-      patch.setInput(rewrite.node, rewrite.shape_input, patch.addInitializer(int64Tensor(numbers)));
+      if (element.kind == Element::kNumber) {
+        run.push_back(element.number);
+        continue;
+      }
+      close_run();
+      if (element.kind == Element::kKept) {
+        size_t end = p + 1;
+        while (end < elements.size() && elements[end].kind == Element::kKept) ++end;
+        std::vector<Value*> reads{rewrite.original, constant({static_cast<int64_t>(p)}),
+                                  constant({static_cast<int64_t>(end)}), constant({int64_t{0}})};
+        Node* slice = patch.addNode("Slice", reads, 1, rewrite.node);
+        created_nodes_.push_back(slice);
+        pieces.push_back(slice->output(0));
+        p = end - 1;
+        continue;
+      }
+      pieces.push_back(runtimeDim(patch, element.traced));
     }
-    ONYX_RETURN_IF_ERROR(patch.apply());
+    close_run();
+    if (pieces.size() == 1) return pieces.front();
+    Node* concat = patch.addNode("Concat", pieces, 1, rewrite.node);
+    edit.setIntAttr(concat, "axis", 0);
+    created_nodes_.push_back(concat);
+    return concat->output(0);
+  }
+
+  // Gather(Shape(input), [axis]): the traced dimension at run time, made once.
+  Value* runtimeDim(Patch& patch, const Traced* traced) {
+    Value*& dim = runtime_dims_[traced];
+    if (dim != nullptr && dim->isAttached()) return dim;
+    Node* shape = patch.addNode("Shape", {traced->input}, 1, graph_.firstNode());
+    Value* index = patch.addInitializer(int64Tensor({static_cast<int64_t>(traced->axis)}));
+    Node* gather = patch.addNode("Gather", {shape->output(0), index}, 1, graph_.firstNode());
+    edit_.setIntAttr(gather, "axis", 0);
+    created_nodes_.insert(created_nodes_.end(), {shape, gather});
+    created_initializers_.push_back(index);
+    dim = gather->output(0);
+    return dim;
+  }
+
+  // The shapes of traced dimensions set to numbers take them as constants; what was made to
+  // carry the symbols while tracing, and the exporter's shapes, go once nothing reads them.
+  Status fixNumbers() {
+    bool numbers = std::any_of(traced_.begin(), traced_.end(),
+                               [](const Traced& t) { return t.setting->to_value.has_value(); });
+    if (numbers) {
+      Patch patch(model_, graph_);
+      for (const Rewrite& rewrite : all_rewrites_) {
+        patch.setInput(rewrite.node, rewrite.shape_input, buildShape(patch, rewrite, true));
+      }
+      ONYX_RETURN_IF_ERROR(patch.apply());
+    }
     // Latest first: a Concat before the Gather it reads, a Gather before its Shape.
     for (size_t i = created_nodes_.size(); i-- > 0;) {
       Node* node = created_nodes_[i];
-      if (node->output(0)->hasUses()) continue;
+      if (node->graph() == nullptr || node->output(0)->hasUses()) continue;
       ONYX_RETURN_IF_ERROR(graph_.removeNode(node));
     }
     for (Value* initializer : created_initializers_) {
-      if (!initializer->hasUses()) ONYX_RETURN_IF_ERROR(graph_.removeInitializer(initializer));
+      if (initializer->isAttached() && !initializer->hasUses()) {
+        ONYX_RETURN_IF_ERROR(graph_.removeInitializer(initializer));
+      }
     }
     return removeUnread(replaced_shapes_);
   }
@@ -423,23 +456,30 @@ class DimSetter {
                 [&](Dimension& dim) { set(dim, *unknown.setting, edit_.arena()); });
     }
     if (renamed_symbols_.empty()) return;
-    auto follow = [&](Value* value) {
-      const TensorShape* shape = value != nullptr ? value->shape() : nullptr;
-      if (shape == nullptr) return;
+    // `type` with the renamed symbols changed (a copy), or itself when it names none.
+    auto renamed = [&](Type* type) {
+      const TensorShape* shape = type != nullptr && type->isTensor() ? type->shape : nullptr;
+      if (shape == nullptr) return type;
       bool names_one = false;
       for (const Dimension& dim : shape->dims) {
         names_one =
             names_one || (dim.dim_param && renamed_symbols_.contains(std::string(*dim.dim_param)));
       }
-      if (!names_one) return;
-      Type* type = edit_.cloneType(*value->type());
-      for (Dimension& dim : type->shape->dims) {
+      if (!names_one) return type;
+      Type* copy = edit_.cloneType(*type);
+      for (Dimension& dim : copy->shape->dims) {
         if (!dim.dim_param) continue;
         auto found = renamed_symbols_.find(std::string(*dim.dim_param));
         if (found != renamed_symbols_.end()) set(dim, *found->second, edit_.arena());
       }
-      edit_.setType(value, type);
+      return copy;
     };
+    auto follow = [&](Value* value) {
+      if (value == nullptr || value->type() == nullptr) return;
+      Type* type = const_cast<Type*>(value->type());
+      if (Type* changed = renamed(type); changed != type) edit_.setType(value, changed);
+    };
+    for (auto& [value, type] : set_aside_) type = renamed(type);
     for (const ValueInfo* input : graph_.inputs) follow(input->value);
     for (const ValueInfo* output : graph_.outputs) follow(output->bound());
     for (const ValueInfo* info : graph_.value_info) {
@@ -447,20 +487,25 @@ class DimSetter {
     }
   }
 
-  // Outputs and value_info whose declared types inference now contradicts take the inferred
-  // ones (a number the old batch left in them). Inference runs with them undeclared, so that
-  // what it finds follows from the inputs alone.
-  Status followInference() {
-    std::vector<std::pair<Value*, Type*>> declared;
+  // The types declared for the outputs (and value_info) are set aside while the dimensions
+  // are traced and checked: inference merges them with what it finds, and an output declared
+  // with the old number would hide the symbol from what reads it.
+  void setDeclarationsAside() {
     auto hold = [&](Value* value) {
       if (value == nullptr || value->type() == nullptr || value->producer() == nullptr) return;
-      declared.emplace_back(value, const_cast<Type*>(value->type()));
+      set_aside_.emplace_back(value, const_cast<Type*>(value->type()));
     };
     for (const ValueInfo* output : graph_.outputs) hold(output->bound());
     for (const ValueInfo* info : graph_.value_info) {
       if (!info->isRemoved()) hold(info->value);
     }
-    for (auto& [value, type] : declared) edit_.setType(value, nullptr);
+    for (auto& [value, type] : set_aside_) edit_.setType(value, nullptr);
+  }
+
+  // The declarations set aside come back, but those inference now contradicts take the
+  // inferred types (a number the old batch left in them).
+  Status followInference() {
+    std::vector<std::pair<Value*, Type*>>& declared = set_aside_;
     InferResult result = inferModel(model_, traceOptions());
     for (const Diagnostic& diagnostic : result.diagnostics.all()) {
       if (diagnostic.severity != Severity::kError || diagnostic.rule != "X5") continue;
@@ -512,13 +557,15 @@ class DimSetter {
   std::vector<Traced> traced_;
   std::vector<Traced> unknown_;  // dimensions declared neither by number nor by symbol
   std::map<std::string, const DimSetting*> renamed_symbols_;
-  std::vector<Rewrite> rewrites_;  // found by the last round
+  std::map<std::string, std::string> traced_symbols_;  // "2->1", "2->'batch": its symbol
+  std::vector<Rewrite> rewrites_;                      // found by the last round
   std::unordered_set<const Node*> rewritten_;
   std::vector<Rewrite> all_rewrites_;
-  std::unordered_map<const Traced*, Value*> runtime_dims_;  // Gather(Shape(input), axis)
+  std::unordered_map<const Traced*, Value*> runtime_dims_;
   std::vector<Node*> created_nodes_;
   std::vector<Value*> created_initializers_;
   std::vector<Value*> replaced_shapes_;
+  std::vector<std::pair<Value*, Type*>> set_aside_;
   SetDimsReport report_;
 };
 

@@ -122,6 +122,46 @@ TEST(SetDims, ABakedBatchBecomesASymbolAndRunsAtAnyBatch) {
   EXPECT_EQ(outputOf(any, 2, 0), originalRows(2, 0));
 }
 
+// torch.onnx at a fixed batch and a dynamic sequence: view(2, s, 2, 4) as a Concat of the
+// folded batch, the sequence read from Shape, and the literal heads.
+constexpr std::string_view kHalfBaked = R"(
+  <ir_version: 8, opset_import: ["" : 17]>
+  g (float[2,S,8] x) => (float[2,2,S,4] y) {
+    batch = Constant <value = int64[1] {2}> ()
+    shape = Shape (x)
+    one = Constant <value = int64 {1}> ()
+    s = Gather <axis = 0> (shape, one)
+    zero = Constant <value = int64[1] {0}> ()
+    s1 = Unsqueeze (s, zero)
+    heads = Constant <value = int64[2] {2, 4}> ()
+    target = Concat <axis = 0> (batch, s1, heads)
+    split = Reshape (x, target)
+    y = Transpose <perm = [0, 2, 1, 3]> (split)
+  })";
+
+TEST(SetDims, AShapeOfTheFoldedBatchAndARunTimeSequenceKeepsTheSequence) {
+  std::vector<float> x(4 * 3 * 8);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i) * 0.5f - 7;
+  for (std::string_view to : {"x:0=batch", "x:0=4"}) {
+    Model model = setChecked(kHalfBaked, {to});
+    std::vector<NamedValue> inputs{{"x", tensorOf<float>(ElementType::kFloat, {4, 3, 8}, x)}};
+    auto outputs = evaluate(model, inputs);
+    ASSERT_TRUE(outputs.isOk()) << outputs.status().toString() << printModel(model);
+    // Each row of 24 split into 2 heads of 4 over 3 positions, heads first.
+    std::vector<float> got = valuesOf<float>((*outputs)[0]);
+    ASSERT_EQ(got.size(), x.size());
+    for (size_t b = 0; b < 4; ++b) {
+      for (size_t h = 0; h < 2; ++h) {
+        for (size_t s = 0; s < 3; ++s) {
+          for (size_t d = 0; d < 4; ++d) {
+            EXPECT_EQ(got[((b * 2 + h) * 3 + s) * 4 + d], x[(b * 3 + s) * 8 + h * 4 + d]);
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(SetDims, ASymbolTakesANumberOrANameInEveryDeclaration) {
   constexpr std::string_view kSymbolic = R"(
     <ir_version: 8, opset_import: ["" : 17]>
