@@ -135,7 +135,7 @@ class DimSetter {
         // inference sees them meet.
         std::string key =
             std::to_string(*dim.dim_value) + "->" +
-            (setting.to_value ? std::to_string(*setting.to_value) : "'" + setting.to_symbol);
+            (setting.to_value ? std::to_string(*setting.to_value) : "symbol " + setting.to_symbol);
         auto [symbol, fresh] = traced_symbols_.try_emplace(
             key, "onyx_traced_" + std::to_string(traced_symbols_.size()));
         traced_.push_back(
@@ -557,7 +557,7 @@ class DimSetter {
   std::vector<Traced> traced_;
   std::vector<Traced> unknown_;  // dimensions declared neither by number nor by symbol
   std::map<std::string, const DimSetting*> renamed_symbols_;
-  std::map<std::string, std::string> traced_symbols_;  // "2->1", "2->'batch": its symbol
+  std::map<std::string, std::string> traced_symbols_;  // "2->1", "2->symbol batch": its symbol
   std::vector<Rewrite> rewrites_;                      // found by the last round
   std::unordered_set<const Node*> rewritten_;
   std::vector<Rewrite> all_rewrites_;
