@@ -10,6 +10,7 @@
 #include "ir/graph_builder.h"
 #include "ir/scope.h"
 #include "onyx/core/quote.h"
+#include "onyx/ir/tensor_data.h"
 #include "onyx/ir/unique_names.h"
 
 namespace onyx {
@@ -428,6 +429,25 @@ Graph* GraphEditor::cloneGraph(const Graph& source, Graph* parent, Node* owner) 
   return Cloner(*arena_).graphTree(source, parent, owner);
 }
 
+namespace {
+
+// Whether two values are initializers (not inputs) holding the same tensor: the same element
+// type, dimensions and bytes (two halves of one model both reading a tied embedding).
+bool sameConstant(const Value& a, const Value& b) {
+  const Tensor* x = a.initializer();
+  const Tensor* y = b.initializer();
+  if (x == nullptr || y == nullptr || a.isGraphInput() || b.isGraphInput()) return false;
+  if (x->data_type != y->data_type || x->dims.values.size() != y->dims.values.size()) return false;
+  for (size_t i = 0; i < x->dims.values.size(); ++i) {
+    if (x->dims.values[i] != y->dims.values[i]) return false;
+  }
+  Result<TensorBytes> first = rawBytes(*x);
+  Result<TensorBytes> second = rawBytes(*y);
+  return first && second && first->bytes() == second->bytes();
+}
+
+}  // namespace
+
 Status GraphEditor::graftGraph(Graph& into, const Graph& source) const {
   ONYX_ASSERT(into.parent() == nullptr && source.parent() == nullptr && &into != &source);
   // Checked before anything changes: every name `source`'s graphs define, against `into`'s.
@@ -443,8 +463,9 @@ Status GraphEditor::graftGraph(Graph& into, const Graph& source) const {
                                      : into.names().find(v->name()) != nullptr;
       if (!taken) continue;
       const Value* theirs = into.names().find(v->name());
-      bool reads_theirs = &graph == &source && theirs != nullptr && v->isGraphInput() &&
-                          !v->isInitializer() && v->producer() == nullptr;
+      bool reads_theirs = &graph == &source && theirs != nullptr &&
+                          ((v->isGraphInput() && !v->isInitializer() && v->producer() == nullptr) ||
+                           sameConstant(*v, *theirs));
       if (reads_theirs) {
         shared.insert(v);
       } else {

@@ -148,6 +148,27 @@ TEST(Merge, GraphsSideBySideMayShareNamesButNotShadowTheMainGraphs) {
             "both models define 'r'; prefixes (prefix_a, prefix_b) tell them apart");
 }
 
+TEST(Merge, AnInitializerBothHoldAlikeIsKeptOnce) {
+  constexpr std::string_view kTied = R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] x) => (float[2] b) <float[2] k = {2, 3}> {
+      a = Mul (x, k)
+      b = Add (a, k)
+    })";
+  Model first = part(kTied, {"x"}, {"a"});
+  Model second = part(kTied, {"a"}, {"b"});
+  merged(first, second, connecting({{"a", "a"}}));
+  EXPECT_EQ(first.graph->initializers.size(), 1u);
+  EXPECT_EQ(printModel(first), printModel(parseOrFail(kTied)));
+  // The same name holding other numbers is a clash.
+  std::string other(kTied);
+  other.replace(other.find("{2, 3}"), 6, "{2, 4}");
+  Status clash =
+      refusal(part(kTied, {"x"}, {"a"}), part(other, {"a"}, {"b"}), connecting({{"a", "a"}}));
+  EXPECT_EQ(clash.message(),
+            "both models define 'k'; prefixes (prefix_a, prefix_b) tell them apart");
+}
+
 TEST(Merge, AnInputBothDeclareAlikeIsReadOnce) {
   constexpr std::string_view kOther = R"(
     <ir_version: 8, opset_import: ["" : 17]>

@@ -128,7 +128,7 @@ TEST_F(SurgeryCli, MergeJoinsExtractedHalvesReferringToTheirDataFile) {
   fs::path refused = dir_ / "refused.onnx";
   ToolRun clash = onyx("merge " + model + " " + model + " " + refused.string());
   EXPECT_EQ(clash.status, 1) << clash.out;
-  EXPECT_NE(clash.out.find("both models define 'a', 'w1', 'b', 'y', 'w2', 'z'"), std::string::npos)
+  EXPECT_NE(clash.out.find("both models define 'a', 'b', 'y', 'z'"), std::string::npos)
       << clash.out;
   EXPECT_FALSE(fs::exists(refused));
   ToolRun malformed =

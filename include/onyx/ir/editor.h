@@ -105,9 +105,11 @@ class GraphEditor {
   /// model shares: Model::shareBytesOf) to `into`, another root graph of this model: its nodes
   /// after `into`'s, then its initializers, inputs, outputs, value_info and quantization
   /// annotations after `into`'s, every name kept. A graph input of `source` without a default
-  /// whose name `into` defines is not copied: what reads it reads `into`'s value. Any other
-  /// name both define, or that would shadow one in a nested graph, is refused, naming them,
-  /// with `into` unchanged. O(size of `source`) plus isNameInScope per name it defines.
+  /// whose name `into` defines, and an initializer holding the same tensor (element type,
+  /// dimensions, bytes) as `into`'s of its name, are not copied: what reads them reads
+  /// `into`'s value. Any other name both define, or that would shadow one in a nested graph,
+  /// is refused, naming them, with `into` unchanged. O(size of `source`) plus isNameInScope per
+  /// name it defines.
   Status graftGraph(Graph& into, const Graph& source) const;
   Type* cloneType(const Type& source) const;
   Tensor* cloneTensor(const Tensor& source) const;

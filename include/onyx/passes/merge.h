@@ -5,7 +5,8 @@
 // (an output of A that a connection takes is no output of the result). Each model's names may
 // first get a prefix (its values and nodes, nested graphs' included, the connections' names
 // given as the models have them); a name both models still define is refused, except a graph
-// input without a default that both declare alike, which the result reads once. Operator sets
+// input without a default that both declare alike, and an initializer both hold alike (the
+// tied embedding two halves of one model read), which the result has once. Operator sets
 // imported at different versions are reconciled by converting the model at the lower version up
 // (opset_conversion.h), all or nothing; the IR version is the higher of the two; B's
 // model-local functions join A's (one of two identical ones). Tensors are not copied: the
