@@ -75,6 +75,7 @@ __all__ = [
     "check",
     "check_node",
     "check_tensor",
+    "compare",
     "convert_opset",
     "cost",
     "default_passes",
@@ -143,6 +144,69 @@ def _run_async(self, output_names, feeds, *, timeout=None, memory_limit=None, ou
 
 
 Session.run_async = _run_async
+
+
+def _every_value(model):
+    """A copy of `model` whose main graph outputs every node's outputs after its own."""
+    copy = model.clone()
+    names = [value.name for value in copy.graph.outputs]
+    seen = set(names)
+    for node in copy.graph:
+        for value in node.outputs:
+            if value is not None and value.name and value.name not in seen:
+                names.append(value.name)
+                seen.add(value.name)
+    extract(copy, inputs=[value.name for value in copy.graph.inputs], outputs=names)
+    return copy
+
+
+def compare(a, b, feeds, *, rtol=1e-4, atol=1e-5):
+    """Runs models `a` and `b` on `feeds` with every node's outputs kept, as `onyx compare` does,
+    and compares the values both name, in `a`'s node order.
+
+    Returns a list with one dict per value compared: value, node (its name), op_type, index
+    (of the node in a's main graph), largest (absolute difference), relative, and beyond (some
+    element differs by more than rtol * max(|x|, |y|) + atol; also true when the shapes or
+    types differ). The first with beyond true is where the two part ways.
+    """
+    import numpy as np
+
+    ours = _every_value(a)
+    theirs = _every_value(b)
+    mine = dict(zip([v.name for v in ours.graph.outputs], Session(ours).run(
+        None, {v.name: feeds[v.name] for v in ours.graph.inputs if v.name in feeds})))
+    other = dict(zip([v.name for v in theirs.graph.outputs], Session(theirs).run(
+        None, {v.name: feeds[v.name] for v in theirs.graph.inputs if v.name in feeds})))
+    rows = []
+    for index, node in enumerate(a.graph):
+        for value in node.outputs:
+            if value is None or value.name not in mine or value.name not in other:
+                continue
+            x, y = mine[value.name], other[value.name]
+            row = {"value": value.name, "node": node.name, "op_type": node.op_type,
+                   "index": index, "largest": 0.0, "relative": 0.0, "beyond": False}
+            if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
+                rows.append(row)
+                continue
+            if x.shape != y.shape or x.dtype != y.dtype:
+                row["beyond"] = True
+                row["largest"] = row["relative"] = float("inf")
+            elif x.size and np.issubdtype(x.dtype, np.number):
+                wide_x, wide_y = x.astype(np.float64), y.astype(np.float64)
+                gap = np.abs(wide_x - wide_y)
+                both_nan = np.isnan(wide_x) & np.isnan(wide_y)
+                gap = np.where(both_nan, 0.0, np.where(np.isnan(gap), np.inf, gap))
+                gap = np.where(wide_x == wide_y, 0.0, gap)
+                scale = np.maximum(np.abs(wide_x), np.abs(wide_y))
+                row["largest"] = float(gap.max())
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    relative = np.where(scale > 0, gap / np.where(scale > 0, scale, 1), gap)
+                row["relative"] = float(relative.max())
+                row["beyond"] = bool(np.any(gap > rtol * scale + atol))
+            elif not np.array_equal(x, y):
+                row["beyond"] = True
+            rows.append(row)
+    return rows
 
 
 def draw(model, path=None, *, format=None, depth=None, collapse=(), diff=None, title=""):

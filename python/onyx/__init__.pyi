@@ -400,6 +400,9 @@ def merge(
     prefix_b: str = "",
 ) -> dict[str, Any]: ...
 def set_dims(model: Model, dims: Mapping[str, Union[int, str]]) -> dict[str, Any]: ...
+def compare(
+    a: Model, b: Model, feeds: Mapping[str, Any], *, rtol: float = 1e-4, atol: float = 1e-5
+) -> list[dict[str, Any]]: ...
 def optimize(
     model: Model,
     passes: Optional[Sequence[str]] = None,

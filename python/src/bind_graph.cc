@@ -271,17 +271,7 @@ std::vector<Dim> dimsOfPython(py::handle shape) {
 std::optional<std::vector<Dim>> shapeOf(const Value* value) {
   const TensorShape* shape = value->shape();
   if (shape == nullptr) return std::nullopt;
-  std::vector<Dim> dims;
-  for (const Dimension& dim : shape->dims) {
-    if (dim.dim_value) {
-      dims.emplace_back(*dim.dim_value);
-    } else if (dim.dim_param) {
-      dims.emplace_back(*dim.dim_param);
-    } else {
-      dims.emplace_back();
-    }
-  }
-  return dims;
+  return dimsOf(*shape);
 }
 
 // Declares `value` a tensor of `elem_type` (nullopt: not set) and `dims` (nullopt: unknown

@@ -130,6 +130,18 @@ def test_set_dims_rewrites_the_baked_batch():
         onyx.set_dims(model, {"nope:0": 1})
 
 
+def test_compare_names_the_node_of_a_perturbed_initializer():
+    feeds = {"x": np.array([1, -2], np.float32), "y": np.array([0.5, 0.25], np.float32)}
+    a = onyx.parse_text(CHAIN)
+    b = onyx.parse_text(CHAIN.replace("{2, 3}", "{2, 3.5}"))
+    rows = onyx.compare(a, b, feeds)
+    assert [row["value"] for row in rows] == ["a", "b", "z"]
+    first = next(row for row in rows if row["beyond"])
+    assert first["op_type"] == "Mul" and first["value"] == "b"
+    assert first["largest"] == 1.75 * 0.5  # a = x + y = [1.5, -1.75], k[1] up by 0.5
+    assert not any(row["beyond"] for row in onyx.compare(a, a.clone(), feeds))
+
+
 def test_infer_reports_a_conflict():
     model = onyx.parse_text(UNTYPED.replace("float[2,4] y", "float[2,5] y"))
     assert any(d.rule == "R36" for d in onyx.infer(model))

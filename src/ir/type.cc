@@ -82,6 +82,21 @@ void appendType(std::string& out, const Type* type) {
 
 }  // namespace
 
+std::vector<Dim> dimsOf(const TensorShape& shape) {
+  std::vector<Dim> dims;
+  dims.reserve(shape.dims.size());
+  for (const Dimension& dim : shape.dims) {
+    if (dim.dim_value) {
+      dims.emplace_back(*dim.dim_value);
+    } else if (dim.dim_param) {
+      dims.emplace_back(*dim.dim_param);
+    } else {
+      dims.emplace_back();
+    }
+  }
+  return dims;
+}
+
 std::string formatType(const Type& type) {
   std::string out;
   appendType(out, &type);

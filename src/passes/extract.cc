@@ -45,6 +45,15 @@ void forEachReadIn(const Graph& graph, const Node& node, Visit&& visit) {
   });
 }
 
+// A copy of `type` whose every string lives in `edit`'s model: a tensor type (what inference
+// declares), its symbols copied (cloneType would share them with InferredTypes, which goes);
+// null for other kinds.
+Type* ownedCopy(const Type& type, const GraphEditor& edit) {
+  if (!type.isTensor() || !type.elem_type) return nullptr;
+  if (type.shape == nullptr) return edit.tensorTypeOfUnknownRank(*type.elem_type);
+  return edit.tensorType(*type.elem_type, dimsOf(*type.shape));
+}
+
 class Extraction {
  public:
   Extraction(Model& model, const ExtractBoundary& boundary)
@@ -295,7 +304,9 @@ class Extraction {
     GraphEditor edit(model_);
     auto record = [&](const Value* value) {
       if (!needs_type(value)) return;
-      if (const Type* type = inferred.typeOf(*value)) types_[value] = edit.cloneType(*type);
+      if (const Type* type = inferred.typeOf(*value)) {
+        if (Type* owned = ownedCopy(*type, edit)) types_[value] = owned;
+      }
     };
     for (const Value* value : inputs_) record(value);
     for (const Value* value : outputs_) record(value);

@@ -31,7 +31,12 @@ class SurgeryCli : public ::testing::Test {
     char pattern[] = "/tmp/onyx-surgery-cli-XXXXXX";
     ASSERT_NE(mkdtemp(pattern), nullptr);
     dir_ = pattern;
-    // Two weights of 4 KiB each, in one external data file.
+    model_ = dir_ / "m.onnx";
+    writeTestModel(model_, "m.data", 1.0f);
+  }
+
+  // Two weights of 4 KiB each, w1 all ones and w2 all `w2`, in one external data file.
+  static void writeTestModel(const fs::path& path, const std::string& data_file, float w2) {
     Result<Model> parsed = parseText(R"(
       <ir_version: 10, opset_import: ["" : 18]>
       g (float[1024] x) => (float[1024] y, float[1024] z) {
@@ -43,17 +48,16 @@ class SurgeryCli : public ::testing::Test {
     ASSERT_TRUE(parsed) << parsed.status().toString();
     GraphEditor edit(*parsed);
     for (const char* name : {"w1", "w2"}) {
-      Array ones(ElementType::kFloat, {1024});
-      std::fill_n(ones.data<float>(), 1024, 1.0f);
-      Tensor* tensor = edit.tensorFromArray(ones);
+      Array values(ElementType::kFloat, {1024});
+      std::fill_n(values.data<float>(), 1024, std::string_view(name) == "w2" ? w2 : 1.0f);
+      Tensor* tensor = edit.tensorFromArray(values);
       tensor->name = edit.arena().copy(name);
       ASSERT_TRUE(edit.addInitializer(*parsed->graph, tensor));
     }
-    model_ = dir_ / "m.onnx";
     SaveOptions options;
     options.external_threshold = 1024;
-    options.external_file = "m.data";
-    ASSERT_TRUE(saveModel(*parsed, model_.string(), options));
+    options.external_file = data_file;
+    ASSERT_TRUE(saveModel(*parsed, path.string(), options));
   }
   void TearDown() override { fs::remove_all(dir_); }
 
@@ -134,6 +138,27 @@ TEST_F(SurgeryCli, MergeJoinsExtractedHalvesReferringToTheirDataFile) {
   ToolRun malformed =
       onyx("merge " + model + " " + model + " " + refused.string() + " --connect y");
   EXPECT_EQ(malformed.status, 2) << malformed.out;
+}
+
+TEST_F(SurgeryCli, CompareNamesTheNodeOfAPerturbedInitializer) {
+  // The same model with one weight changed.
+  fs::path other = dir_ / "other.onnx";
+  writeTestModel(other, "other.data", 2.0f);
+  ToolRun run = onyx("compare " + model_.string() + " " + other.string());
+  EXPECT_EQ(run.status, 1) << run.out;
+  EXPECT_NE(run.out.find("compared 4 values of 4 nodes"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("first beyond the tolerance: 'y' of node[2] (Add): largest difference 1"),
+            std::string::npos)
+      << run.out;
+  EXPECT_EQ(onyx("compare " + model_.string() + " " + model_.string()).status, 0);
+  // Against values saved by onyx run, matched by the names the files hold.
+  fs::path saved = dir_ / "saved";
+  ASSERT_EQ(onyx("run " + model_.string() + " --keep-all --output-dir " + saved.string()).status,
+            0);
+  ToolRun against = onyx("compare " + other.string() + " --reference-dir " + saved.string());
+  EXPECT_EQ(against.status, 1) << against.out;
+  EXPECT_NE(against.out.find("'y' of node[2] (Add)"), std::string::npos) << against.out;
+  EXPECT_EQ(onyx("compare " + model_.string()).status, 2);
 }
 
 }  // namespace

@@ -36,5 +36,6 @@ void addDrawCommand(CLI::App& app, int& exit_code);
 void addExtractCommand(CLI::App& app, int& exit_code);
 void addMergeCommand(CLI::App& app, int& exit_code);
 void addSetDimsCommand(CLI::App& app, int& exit_code);
+void addCompareCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

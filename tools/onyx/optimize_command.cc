@@ -11,29 +11,25 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cmath>
 #include <sstream>
 
 #include "commands.h"
 #include "generated_inputs.h"
 #include "initializer_inputs_note.h"
 #include "model_files.h"
-#include "onyx/core/array_elements.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/eval/node_evaluator.h"
 #include "onyx/ir/clone.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/serde/model_io.h"
+#include "value_difference.h"
 
 namespace onyx::tool {
 
 namespace {
 
-// An element differs when |before - after| > kVerifyRelative * max(|before|, |after|) +
-// kVerifyAbsolute: the absolute floor keeps rounding noise around zero (1e-12 against 0 is
-// "100% relative") from failing a model whose values agree.
-constexpr double kVerifyRelative = 1e-5;
-constexpr double kVerifyAbsolute = 1e-7;
+// --verify's tolerance: 1e-5 relative, and 1e-7 absolute for values near zero.
+constexpr Tolerance kVerifyTolerance{1e-5, 1e-7};
 
 struct OptimizeArguments {
   std::string input;
@@ -81,46 +77,6 @@ void printProfile(const OptimizeReport& report) {
              report.reached_cap ? " (the round cap: passes were still changing the model)" : "");
 }
 
-// The largest absolute and relative element differences between two outputs; an error
-// message when they differ in kind, type or shape.
-struct Difference {
-  double absolute = 0;
-  double relative = 0;
-  bool beyond = false;  // some element differs beyond the tolerance
-  std::string mismatch;
-};
-
-Difference differenceOf(const EvalValue& before, const EvalValue& after) {
-  Difference difference;
-  if (before.isTensor() != after.isTensor()) {
-    difference.mismatch = "one is a tensor, the other not";
-    return difference;
-  }
-  if (!before.isTensor()) return difference;  // sequences and optionals: not compared
-  const Array& a = before.tensor;
-  const Array& b = after.tensor;
-  if (a.type() != b.type() || a.shape() != b.shape()) {
-    difference.mismatch = "the element type or shape differs";
-    return difference;
-  }
-  if (a.isString()) {
-    if (a.strings() != b.strings()) difference.mismatch = "strings differ";
-    return difference;
-  }
-  for (size_t i = 0; i < a.size(); ++i) {
-    double x = elementAsDouble(a, i);
-    double y = elementAsDouble(b, i);
-    if (std::isnan(x) && std::isnan(y)) continue;
-    double gap = std::isnan(x) || std::isnan(y) ? INFINITY : std::fabs(x - y);
-    if (x == y) gap = 0;  // equal infinities
-    difference.absolute = std::max(difference.absolute, gap);
-    double scale = std::max(std::fabs(x), std::fabs(y));
-    if (gap > 0) difference.relative = std::max(difference.relative, scale > 0 ? gap / scale : gap);
-    if (gap > kVerifyRelative * scale + kVerifyAbsolute) difference.beyond = true;
-  }
-  return difference;
-}
-
 // Runs `original` and `optimized` on `runs` sets of generated inputs; prints the largest
 // difference per output. The exit status.
 int verifyOptimized(const Model& original, const Model& optimized, const OptimizeArguments& args) {
@@ -158,7 +114,7 @@ int verifyOptimized(const Model& original, const Model& optimized, const Optimiz
       return kExitInvalid;
     }
     for (size_t k = 0; k < largest.size() && k < before->size() && k < after->size(); ++k) {
-      Difference found = differenceOf((*before)[k], (*after)[k]);
+      Difference found = differenceOf((*before)[k], (*after)[k], kVerifyTolerance);
       Difference& kept = largest[k];
       if (kept.mismatch.empty()) kept.mismatch = found.mismatch;
       kept.absolute = std::max(kept.absolute, found.absolute);

@@ -22,18 +22,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
-#include <set>
 
 #include "commands.h"
-#include "generated_inputs.h"
 #include "model_files.h"
 #include "onyx/core/array_elements.h"
 #include "onyx/core/cpu_tier.h"
 #include "onyx/core/file_writer.h"
-#include "onyx/core/mapped_file.h"
 #include "onyx/core/quote.h"
 #include "onyx/eval/evaluator.h"
-#include "onyx/eval/test_case.h"
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph.h"
 #include "onyx/ir/tensor_array.h"
@@ -41,6 +37,7 @@
 #include "onyx/serde/npy.h"
 #include "onyx/serde/test_data.h"
 #include "progress.h"
+#include "run_inputs.h"
 #include "run_timing.h"
 
 namespace onyx::tool {
@@ -68,52 +65,6 @@ struct RunArguments {
   bool keep_all = false;
 };
 
-// Makes the values `names` name (or, with `all`, every node's outputs) outputs of the main
-// graph after its own: an error naming a value the main graph does not see.
-Status keepValues(Model& model, const std::vector<std::string>& names, bool all) {
-  GraphEditor edit(model);
-  Graph& graph = *model.graph;
-  std::set<const Value*> outputs;
-  for (const ValueInfo* info : graph.outputs) outputs.insert(info->bound());
-  auto keep = [&](Value* value) {
-    if (value != nullptr && !value->name().empty() && outputs.insert(value).second) {
-      edit.addOutput(graph, value);
-    }
-  };
-  for (const std::string& name : names) {
-    Value* value = graph.lookup(name);
-    if (value == nullptr) {
-      return Status(ErrorCode::kInvalidArgument,
-                    "--keep " + name + ": the main graph has no value named " + onyx::quoted(name));
-    }
-    keep(value);
-  }
-  if (all) {
-    for (Node* node = graph.firstNode(); node != nullptr; node = node->next()) {
-      for (size_t o = 0; o < node->outputCount(); ++o) keep(node->output(o));
-    }
-  }
-  return Status::ok();
-}
-
-Result<EvalValue> readInput(const Graph& graph, const std::string& name, const std::string& path) {
-  const Value* formal = graph.lookup(name);
-  if (formal == nullptr || formal->graphInput() == nullptr) {
-    return Status(ErrorCode::kInvalidArgument,
-                  "the graph has no input named " + onyx::quoted(name));
-  }
-  if (path.ends_with(".npy")) {
-    Result<std::shared_ptr<const MappedFile>> file = MappedFile::open(path);
-    if (!file) return file.status();
-    Result<Array> array = parseNpy((*file)->bytes());
-    if (!array) return array.status();
-    return EvalValue::of(std::move(*array));
-  }
-  Result<TestValue> value = loadTestValue(path, testValueKindOf(formal->type()));
-  if (!value) return value.status();
-  return evalValueOf(*value);
-}
-
 std::string describeValue(const EvalValue& value) {
   switch (value.kind) {
     case EvalValue::Kind::kNone: return "an empty optional";
@@ -138,7 +89,10 @@ std::string describeValue(const EvalValue& value) {
   return text + "]";
 }
 
-Status writeOutput(const EvalValue& value, const std::string& destination, bool npy) {
+// Writes `value` to `destination`; a .pb holds the value's name (`onyx compare
+// --reference-dir` matches by it).
+Status writeOutput(const EvalValue& value, std::string_view name, const std::string& destination,
+                   bool npy) {
   if (!value.isTensor()) {
     return Status(ErrorCode::kUnsupported, "only tensors are written to files yet");
   }
@@ -149,8 +103,10 @@ Status writeOutput(const EvalValue& value, const std::string& destination, bool 
     bytes = std::move(*encoded);
   } else {
     Model scratch;  // holds the TensorProto's bytes until they are written
-    Result<std::string> encoded =
-        serializeTensor(*GraphEditor(scratch).tensorFromArray(value.tensor));
+    GraphEditor edit(scratch);
+    Tensor* tensor = edit.tensorFromArray(value.tensor);
+    tensor->name = edit.arena().copy(name);
+    Result<std::string> encoded = serializeTensor(*tensor);
     if (!encoded) return encoded.status();
     bytes = std::move(*encoded);
   }
@@ -158,64 +114,6 @@ Status writeOutput(const EvalValue& value, const std::string& destination, bool 
   if (!writer) return writer.status();
   ONYX_RETURN_IF_ERROR(writer->write(bytes));
   return writer->commit();
-}
-
-// The inputs the user gave (--input) followed by those made up for the tensor inputs left
-// out, or the exit status when they cannot be had.
-Result<std::vector<NamedValue>> gatherInputs(const RunArguments& arguments, const Graph& graph,
-                                             int& exit_status) {
-  std::vector<NamedValue> inputs;
-  for (const std::string& binding : arguments.inputs) {
-    size_t equals = binding.find('=');
-    if (equals == std::string::npos || equals == 0) {
-      exit_status = kExitUnreadable;
-      return Status(ErrorCode::kInvalidArgument,
-                    fmt::format("--input takes NAME=FILE, not {}", onyx::quoted(binding)));
-    }
-    std::string name = binding.substr(0, equals);
-    std::string path = binding.substr(equals + 1);
-    Result<EvalValue> value = readInput(graph, name, path);
-    if (!value) {
-      exit_status =
-          value.status().code() == ErrorCode::kInvalidArgument ? kExitInvalid : kExitUnreadable;
-      return Status(value.status().code(), fmt::format("input {} from {}: {}", onyx::quoted(name),
-                                                       path, value.status().toString()));
-    }
-    inputs.push_back({name, std::move(*value)});
-  }
-  DimSizes sizes;
-  for (const std::string& binding : arguments.dims) {
-    Status added = addDimSize(binding, sizes);
-    if (!added.isOk()) {
-      exit_status = kExitUnreadable;
-      return added;
-    }
-  }
-  if (Status used = checkDimSizesUsed(graph, sizes); !used.isOk()) {
-    exit_status = kExitUnreadable;
-    return used;
-  }
-  for (const ValueInfo* declared : graph.inputs) {
-    const Value* formal = declared->value;
-    if (formal == nullptr || formal->initializer() != nullptr) continue;
-    bool given = std::any_of(inputs.begin(), inputs.end(), [formal](const NamedValue& input) {
-      return input.name == formal->name();
-    });
-    if (given) continue;
-    Result<Array> made = generateInput(*formal, sizes, arguments.seed);
-    if (!made) {
-      exit_status =
-          made.status().code() == ErrorCode::kInvalidArgument ? kExitInvalid : kExitUnreadable;
-      return made.status();
-    }
-    std::string shape;
-    for (int64_t dim : made->shape()) shape += fmt::format("{}{}", shape.empty() ? "" : ",", dim);
-    fmt::print(stderr, "generated input {}: {}[{}], {} (seed {})\n", formal->name(),
-               elementTypeInfo(made->type())->shortName, shape,
-               describeGeneratedValues(made->type()), arguments.seed);
-    inputs.push_back({std::string(formal->name()), EvalValue::of(std::move(*made))});
-  }
-  return inputs;
 }
 
 double millisecondsSince(std::chrono::steady_clock::time_point start) {
@@ -275,7 +173,8 @@ int runModel(const RunArguments& arguments) {
     return kExitUnreadable;
   }
   int exit_status = kExitOk;
-  Result<std::vector<NamedValue>> inputs = gatherInputs(arguments, *model.graph, exit_status);
+  Result<std::vector<NamedValue>> inputs =
+      gatherInputs({arguments.inputs, arguments.dims, arguments.seed}, *model.graph, exit_status);
   if (!inputs) {
     fmt::print(stderr, "onyx: {}\n", inputs.status().message());
     return exit_status;
@@ -351,7 +250,7 @@ int runModel(const RunArguments& arguments) {
     std::string destination = (std::filesystem::path(arguments.output_dir) /
                                fmt::format("output_{}.{}", i, npy ? "npy" : "pb"))
                                   .string();
-    Status written = writeOutput((*outputs)[i], destination, npy);
+    Status written = writeOutput((*outputs)[i], outputName(i), destination, npy);
     if (!written.isOk()) {
       fmt::print(stderr, "onyx: cannot write {}: {}\n", destination, written.toString());
       return kExitUnreadable;

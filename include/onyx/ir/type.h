@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "onyx/ir/fields.h"
 
@@ -82,6 +83,10 @@ struct Type {
 /// `map(string, float)`, `optional(float[?])`, `sparse_tensor(float[10])`. A tensor of
 /// unknown rank prints without brackets; an unknown dimension prints as `?`.
 std::string formatType(const Type& type);
+
+/// The dimensions of `shape` as the type builders take them (GraphEditor::tensorType, which
+/// copies their symbols).
+std::vector<Dim> dimsOf(const TensorShape& shape);
 
 }  // namespace onyx
 

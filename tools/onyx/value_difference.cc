@@ -1,0 +1,41 @@
+#include "value_difference.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "onyx/core/array_elements.h"
+
+namespace onyx::tool {
+
+Difference differenceOf(const EvalValue& first, const EvalValue& second, Tolerance tolerance) {
+  Difference difference;
+  if (first.isTensor() != second.isTensor()) {
+    difference.mismatch = "one is a tensor, the other not";
+    return difference;
+  }
+  if (!first.isTensor()) return difference;
+  const Array& a = first.tensor;
+  const Array& b = second.tensor;
+  if (a.type() != b.type() || a.shape() != b.shape()) {
+    difference.mismatch = "the element type or shape differs";
+    return difference;
+  }
+  if (a.isString()) {
+    if (a.strings() != b.strings()) difference.mismatch = "strings differ";
+    return difference;
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    double x = elementAsDouble(a, i);
+    double y = elementAsDouble(b, i);
+    if (std::isnan(x) && std::isnan(y)) continue;
+    double gap = std::isnan(x) || std::isnan(y) ? INFINITY : std::fabs(x - y);
+    if (x == y) gap = 0;  // equal infinities
+    difference.absolute = std::max(difference.absolute, gap);
+    double scale = std::max(std::fabs(x), std::fabs(y));
+    if (gap > 0) difference.relative = std::max(difference.relative, scale > 0 ? gap / scale : gap);
+    if (gap > tolerance.relative * scale + tolerance.absolute) difference.beyond = true;
+  }
+  return difference;
+}
+
+}  // namespace onyx::tool
