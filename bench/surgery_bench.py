@@ -11,6 +11,8 @@ For each model:
              onyx.extract of the original with those values made outputs too)
   merged     onyx.merge of the halves, connected at the cut, computes the original's outputs
              (largest difference, bit for bit expected: the same nodes in the same order)
+  compare    one element of the first float weight a node reads from the middle on, changed:
+             onyx.compare must name that node as the first that differs
 
 For the decoder, the batch: the decoder as an exporter writes it at batch 2 (its inputs
 declared at 2, every Shape of the batch folded by onyx optimize), then onyx set-dims to 1 and
@@ -122,12 +124,38 @@ def check_model(folder, name):
     report = onyx.merge(merged, second, connect={n: n for n in cut})
     merged_outputs = run(merged, feeds)
     difference = largest_difference(merged_outputs, expected)
+    # One weight perturbed: onyx.compare must name the node that reads it first.
+    perturbed = onyx.load(path)
+    target = None
+    perturbed_nodes = list(perturbed.graph)
+    # From the middle on, else from the start.
+    for index in list(range(middle, len(perturbed_nodes))) + list(range(middle)):
+        node = perturbed_nodes[index]
+        for slot, value in enumerate(node.inputs):
+            if value is not None and value.is_initializer() and \
+                    value.const_value.numpy().dtype == np.float32 and value.const_value.numpy().size:
+                target = (index, node, slot, value)
+                break
+        if target:
+            break
+    index, node, slot, value = target
+    changed = value.const_value.numpy().copy()
+    changed.flat[0] += 1.0
+    node.replace_input_with(slot, perturbed.graph.add_initializer(changed, value.name + ".perturbed"))
+    rows = onyx.compare(original, perturbed, feeds)
+    first_beyond = next((row for row in rows if row["beyond"]), None)
+    named = first_beyond is not None and first_beyond["index"] == index
+    print(f"{name}: one element of {value.name!r} (read by node {index}, {node.op_type}) "
+          f"perturbed: compare names node "
+          f"{first_beyond['index'] if first_beyond else None} ({first_beyond and first_beyond['op_type']})"
+          f"{' (right)' if named else ' (WRONG)'}")
+
     print(f"{name}: {len(nodes)} nodes; whole extract {'the same bytes' if same else 'DIFFERS'}; "
           f"cut after node {middle} at {len(cut)} values; first half ({first_nodes} "
           f"nodes) {'equals' if exact else 'DIFFERS FROM'} the original's values bit for bit; "
           f"merged ({report['nodes_a']} + {report['nodes_b']} nodes) largest difference from the "
           f"original's outputs {difference:.3g}")
-    return same and exact and difference == 0.0
+    return same and exact and difference == 0.0 and named
 
 
 def onyx_tool():
