@@ -9,6 +9,7 @@
 #include "onyx/core/array.h"
 #include "onyx/ir/editor.h"
 
+#include "onyx/ir/model.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/text/parser.h"
 #include "support/graph_testing.h"
@@ -159,6 +160,45 @@ TEST_F(SurgeryCli, CompareNamesTheNodeOfAPerturbedInitializer) {
   EXPECT_EQ(against.status, 1) << against.out;
   EXPECT_NE(against.out.find("'y' of node[2] (Add)"), std::string::npos) << against.out;
   EXPECT_EQ(onyx("compare " + model_.string()).status, 2);
+}
+
+TEST_F(SurgeryCli, ReduceShrinksAChainToItsFailingNode) {
+  // 300 nodes, one of an operator nothing runs: `onyx run` fails on any part holding it.
+  std::string text = R"(<ir_version: 8, opset_import: ["" : 17, "custom" : 1]>
+    g (float[4] x) => (float[4] v299) {
+)";
+  const char* ops[] = {"Relu", "Neg", "Abs", "Sigmoid"};
+  std::string previous = "x";
+  for (int i = 0; i < 300; ++i) {
+    std::string op = i == 211 ? "custom.Boom" : ops[i % 4];
+    text += "  v" + std::to_string(i) + " = " + op + " (" + previous + ")\n";
+    previous = "v" + std::to_string(i);
+  }
+  text += "}\n";
+  Result<Model> chain = parseText(text);
+  ASSERT_TRUE(chain) << chain.status().toString();
+  fs::path model = dir_ / "chain.onnx";
+  ASSERT_TRUE(saveModel(*chain, model.string()));
+  fs::path reduced = dir_ / "reduced.onnx";
+  std::string check = std::string(" --check '") + ONYX_TOOL_PATH + " run {}'";
+  ToolRun run = onyx("reduce " + model.string() + " " + reduced.string() + check);
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("1 of 300 nodes still fail the check"), std::string::npos) << run.out;
+  Result<Model> part = loadModel(reduced.string());
+  ASSERT_TRUE(part) << part.status().toString();
+  EXPECT_EQ(testing::opTypes(*part->graph), "Boom");
+  EXPECT_EQ(part->graph->inputs[0]->value->name(), "v210");
+  // A check that passes on the model itself: nothing to reduce, nothing written.
+  fs::path none = dir_ / "none.onnx";
+  ToolRun passing = onyx("reduce " + model.string() + " " + none.string() + " --check 'true {}'");
+  EXPECT_EQ(passing.status, 1) << passing.out;
+  EXPECT_NE(passing.out.find("the check does not fail on"), std::string::npos) << passing.out;
+  EXPECT_FALSE(fs::exists(none));
+  EXPECT_EQ(onyx("reduce " + model.string() + " " + none.string() + " --check false").status, 2);
+  // No candidate is left behind.
+  size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : fs::directory_iterator(dir_)) ++files;
+  EXPECT_EQ(files, 4u);  // m.onnx, m.data, chain.onnx, reduced.onnx
 }
 
 }  // namespace

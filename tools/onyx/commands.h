@@ -37,5 +37,6 @@ void addExtractCommand(CLI::App& app, int& exit_code);
 void addMergeCommand(CLI::App& app, int& exit_code);
 void addSetDimsCommand(CLI::App& app, int& exit_code);
 void addCompareCommand(CLI::App& app, int& exit_code);
+void addReduceCommand(CLI::App& app, int& exit_code);
 
 }  // namespace onyx::tool

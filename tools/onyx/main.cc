@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   onyx::tool::addMergeCommand(app, exit_code);
   onyx::tool::addSetDimsCommand(app, exit_code);
   onyx::tool::addCompareCommand(app, exit_code);
+  onyx::tool::addReduceCommand(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
