@@ -40,17 +40,9 @@ struct CompareArguments {
 Result<std::map<std::string, EvalValue>> valuesOf(const std::string& path,
                                                   const CompareArguments& args, bool no_fusions,
                                                   Model& model, int& exit_status) {
-  Result<Model> loaded = readModel(path, true);
-  if (!loaded) {
-    exit_status = kExitUnreadable;
-    return Status(loaded.status().code(),
-                  "cannot read " + path + ": " + loaded.status().toString());
-  }
+  std::optional<Model> loaded = readModelOrSay(path, true, exit_status);
+  if (!loaded) return Status(ErrorCode::kInvalidArgument, "");  // said already
   model = std::move(*loaded);
-  if (model.graph == nullptr) {
-    exit_status = kExitInvalid;
-    return Status(ErrorCode::kInvalidArgument, path + " has no graph");
-  }
   ONYX_RETURN_IF_ERROR(keepValues(model, {}, true));
   Result<std::vector<NamedValue>> inputs = gatherInputs(args.inputs, *model.graph, exit_status);
   if (!inputs) return inputs.status();
@@ -119,7 +111,7 @@ int runCompare(const CompareArguments& args) {
   Model first;
   auto ours = valuesOf(args.first, args, args.no_fusions, first, exit_status);
   if (!ours) {
-    fmt::print(stderr, "onyx: {}\n", ours.status().message());
+    if (!ours.status().message().empty()) fmt::print(stderr, "onyx: {}\n", ours.status().message());
     return exit_status;
   }
   Model second;
@@ -127,7 +119,9 @@ int runCompare(const CompareArguments& args) {
                     ? valuesOf(args.second, args, args.no_fusions, second, exit_status)
                     : savedValues(args.reference_dir);
   if (!theirs) {
-    fmt::print(stderr, "onyx: {}\n", theirs.status().message());
+    if (!theirs.status().message().empty()) {
+      fmt::print(stderr, "onyx: {}\n", theirs.status().message());
+    }
     return exit_status != kExitOk ? exit_status : kExitUnreadable;
   }
   std::vector<Row> rows;

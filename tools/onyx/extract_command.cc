@@ -26,11 +26,9 @@ struct ExtractArguments {
 };
 
 int runExtract(const ExtractArguments& args, const CLI::App& command) {
-  Result<Model> loaded = readModel(args.input, true);
-  if (!loaded) {
-    fmt::print(stderr, "onyx: cannot read {}: {}\n", args.input, loaded.status().toString());
-    return kExitUnreadable;
-  }
+  int exit_code = kExitOk;
+  std::optional<Model> loaded = readModelOrSay(args.input, true, exit_code, false);
+  if (!loaded) return exit_code;
   ExtractBoundary boundary;
   // Given, even empty (`--inputs ""`: a part that reads no input), the list is the boundary.
   auto named = [](const std::vector<std::string>& names) {

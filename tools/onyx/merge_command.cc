@@ -52,16 +52,11 @@ int runMerge(const MergeArguments& args) {
     }
     options.connections.emplace_back(text.substr(0, equals), text.substr(equals + 1));
   }
-  Result<Model> first = readModel(args.first, true);
-  if (!first) {
-    fmt::print(stderr, "onyx: cannot read {}: {}\n", args.first, first.status().toString());
-    return kExitUnreadable;
-  }
-  Result<Model> second = readModel(args.second, true);
-  if (!second) {
-    fmt::print(stderr, "onyx: cannot read {}: {}\n", args.second, second.status().toString());
-    return kExitUnreadable;
-  }
+  int exit_code = kExitOk;
+  std::optional<Model> first = readModelOrSay(args.first, true, exit_code, false);
+  if (!first) return exit_code;
+  std::optional<Model> second = readModelOrSay(args.second, true, exit_code, false);
+  if (!second) return exit_code;
   Result<MergeReport> report = mergeModels(*first, *second, options);
   if (!report) {
     fmt::print(stderr, "onyx: cannot merge {} and {}: {}\nonyx: nothing written\n", args.first,

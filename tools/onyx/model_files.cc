@@ -37,6 +37,22 @@ Result<Model> readModel(const std::string& path, bool load_external_data) {
   return parseText((*file)->bytes(), options);
 }
 
+std::optional<Model> readModelOrSay(const std::string& path, bool load_external_data,
+                                    int& exit_code, bool needs_graph) {
+  Result<Model> loaded = readModel(path, load_external_data);
+  if (!loaded) {
+    fmt::print(stderr, "onyx: cannot read {}: {}\n", path, loaded.status().toString());
+    exit_code = kExitUnreadable;
+    return std::nullopt;
+  }
+  if (needs_graph && loaded->graph == nullptr) {
+    fmt::print(stderr, "onyx: {} has no graph\n", path);
+    exit_code = kExitInvalid;
+    return std::nullopt;
+  }
+  return std::move(*loaded);
+}
+
 namespace {
 
 int writeText(const Model& model, const std::string& path, bool lossy, const std::string& source) {

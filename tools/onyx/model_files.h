@@ -1,6 +1,7 @@
 // The model files the commands read: binary `.onnx`, or the text syntax by extension.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "onyx/core/status.h"
@@ -19,6 +20,11 @@ bool isTextPath(const std::string& path);
 /// The model at `path`, binary or text by isTextPath(); external data (named in either)
 /// is read from beside the file when `load_external_data`.
 Result<Model> readModel(const std::string& path, bool load_external_data);
+
+/// readModel, saying on stderr why not (and setting `exit_code`: kExitUnreadable for a file
+/// that cannot be read; kExitInvalid for a model without a graph when `needs_graph`).
+std::optional<Model> readModelOrSay(const std::string& path, bool load_external_data,
+                                    int& exit_code, bool needs_graph = true);
 
 class ProgressBar;
 

@@ -145,15 +145,9 @@ int runOptimize(const OptimizeArguments& args) {
     fmt::print(stderr, "onyx: optimize needs IN and OUT (or --list-passes)\n");
     return kExitUnreadable;
   }
-  Result<Model> loaded = readModel(args.input, true);
-  if (!loaded) {
-    fmt::print(stderr, "onyx: cannot read {}: {}\n", args.input, loaded.status().toString());
-    return kExitUnreadable;
-  }
-  if (loaded->graph == nullptr) {
-    fmt::print(stderr, "onyx: {} has no graph\n", args.input);
-    return kExitInvalid;
-  }
+  int exit_code = kExitOk;
+  std::optional<Model> loaded = readModelOrSay(args.input, true, exit_code);
+  if (!loaded) return exit_code;
   std::optional<Model> original;
   if (args.verify_runs > 0) original.emplace(cloneModel(*loaded));
   // Said before the passes change the model, about the model as given.

@@ -38,11 +38,21 @@ struct ReduceArguments {
   std::string check;
 };
 
-// Single quotes for the shell, so that any path is one word.
+// `text` in single quotes for the shell (a quote inside closed, escaped and reopened), so
+// that any path is one word of the check command.
 std::string shellWord(const std::string& text) {
-  std::string word = "'";
-  for (char c : text) word += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return word + "'";
+  constexpr char kQuote = '\'';
+  std::string word(1, kQuote);
+  for (char c : text) {
+    if (c == kQuote) {
+      word += kQuote;
+      word += '\\';
+      word += kQuote;
+    }
+    word += c;
+  }
+  word += kQuote;
+  return word;
 }
 
 class Reducer {
@@ -231,15 +241,9 @@ int runReduce(const ReduceArguments& args) {
     fmt::print(stderr, "onyx: --check needs {{}} where the candidate model's path goes\n");
     return kExitUnreadable;
   }
-  Result<Model> loaded = readModel(args.input, true);
-  if (!loaded) {
-    fmt::print(stderr, "onyx: cannot read {}: {}\n", args.input, loaded.status().toString());
-    return kExitUnreadable;
-  }
-  if (loaded->graph == nullptr) {
-    fmt::print(stderr, "onyx: {} has no graph\n", args.input);
-    return kExitInvalid;
-  }
+  int exit_code = kExitOk;
+  std::optional<Model> loaded = readModelOrSay(args.input, true, exit_code);
+  if (!loaded) return exit_code;
   return Reducer(args, *loaded).run();
 }
 

@@ -158,21 +158,14 @@ int runModel(const RunArguments& arguments) {
     fmt::print(stderr, "onyx: {}\n", tier.status().message());
     return kExitUnreadable;
   }
-  Result<Model> loaded = readModel(arguments.path, true);
-  if (!loaded) {
-    fmt::print(stderr, "onyx: cannot read {}: {}\n", arguments.path, loaded.status().toString());
-    return kExitUnreadable;
-  }
+  int exit_status = kExitOk;
+  std::optional<Model> loaded = readModelOrSay(arguments.path, true, exit_status);
+  if (!loaded) return exit_status;
   Model& model = *loaded;
-  if (model.graph == nullptr) {
-    fmt::print(stderr, "onyx: {} has no graph\n", arguments.path);
-    return kExitInvalid;
-  }
   if (Status kept = keepValues(model, arguments.keep, arguments.keep_all); !kept.isOk()) {
     fmt::print(stderr, "onyx: {}\n", kept.message());
     return kExitUnreadable;
   }
-  int exit_status = kExitOk;
   Result<std::vector<NamedValue>> inputs =
       gatherInputs({arguments.inputs, arguments.dims, arguments.seed}, *model.graph, exit_status);
   if (!inputs) {

@@ -31,11 +31,9 @@ int runSetDims(const SetDimsArguments& args) {
     }
     settings.push_back(std::move(*setting));
   }
-  Result<Model> loaded = readModel(args.input, true);
-  if (!loaded) {
-    fmt::print(stderr, "onyx: cannot read {}: {}\n", args.input, loaded.status().toString());
-    return kExitUnreadable;
-  }
+  int exit_code = kExitOk;
+  std::optional<Model> loaded = readModelOrSay(args.input, true, exit_code, false);
+  if (!loaded) return exit_code;
   Result<SetDimsReport> report = setDims(*loaded, settings);
   if (!report) {
     fmt::print(stderr, "onyx: cannot set the dimensions of {}: {}\nonyx: nothing written\n",
