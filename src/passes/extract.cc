@@ -278,9 +278,15 @@ class Extraction {
   bool needed(const Node* node) const { return state_[position_.at(node)] == kNeeded; }
 
   // An input computed by a node must lose its node; a node the part needs for another of its
-  // outputs cannot go.
+  // outputs cannot go. A name read but defined nowhere (an invalid model) is no input.
   Status checkCuts() {
     for (Value* input : inputs_) {
+      if (input->isUndefined()) {
+        return Status(ErrorCode::kInvalidArgument,
+                      quoted(input->name()) +
+                          " cannot be an input: the graph reads it but "
+                          "nothing defines it");
+      }
       const Node* producer = input->producer();
       if (producer == nullptr || !needed(producer)) continue;
       return Status(ErrorCode::kInvalidArgument,

@@ -244,6 +244,20 @@ TEST(Extract, AnInputWhoseNodeAlsoComputesWhatThePartNeedsIsRefused) {
   EXPECT_EQ(opTypes(*part.graph), "Add");
 }
 
+TEST(Extract, ANameReadButDefinedNowhereIsNoInput) {
+  constexpr std::string_view kGhost = R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] x) => (float[2] y) {
+      y = Add (x, ghost)
+    })";
+  Status status = refusal(kGhost, between({"x", "ghost"}, {"y"}));
+  EXPECT_EQ(status.message(),
+            "'ghost' cannot be an input: the graph reads it but nothing defines it");
+  Status unreached = refusal(kGhost, between({"x"}, {"y"}));
+  EXPECT_EQ(unreached.message(),
+            "the inputs do not reach output 'y': it depends on 'ghost', which nothing defines");
+}
+
 TEST(Extract, ACycleInThePartIsRefusedNamingItsNodes) {
   // A model built with a cycle: b reads c, which is computed from b.
   Model model = parseOrFail(R"(
