@@ -187,7 +187,7 @@ void addCompareCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
       "compare",
       "Run two models (or one against saved values) and name the first value that differs "
-      "(docs/surgery.md)");
+      "(docs/debugging.md)");
   auto args = std::make_shared<CompareArguments>();
   command->add_option("A", args->first, kModelFileHelp)->required();
   command->add_option("B", args->second, "the model to compare with A");
