@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 
 import onyx
-from conftest import REPO, program_environment, run_onyx_tool
+from conftest import REPO, onyx_tool, program_environment, run_onyx_tool
 
 BACKEND = REPO.parent / "shared" / "conformance" / "onnx-backend" / "node"
 SVG = "{http://www.w3.org/2000/svg}"
@@ -95,6 +95,30 @@ def test_the_dot_file_is_graphviz_s_and_the_command_writes_each_format(tmp_path)
     assert "subgraph cluster_" in dot and 'label="float[N,S,8]"' in dot
     finished = run_onyx_tool("draw", source, "-o", tmp_path / "scoped.png")
     assert finished.returncode == 2 and ".svg, .dot or .html" in finished.stderr
+
+
+def test_cost_and_profile_colour_the_boxes(tmp_path):
+    source = tmp_path / "scoped.onnxtxt"
+    source.write_text(SCOPED)
+    out = tmp_path / "cost.svg"
+    finished = run_onyx_tool("draw", source, "-o", out, "--depth", "9", "--cost", "--dim", "N=2",
+                             "--dim", "S=4")
+    assert finished.returncode == 0, finished.stderr
+    texts = svg_texts(out.read_text())
+    # A MatMul of [2,4,8] by [8,8]: 2 x 64 x 8 multiply-adds.
+    assert "1.02 kFLOPs" in texts
+    assert 'style="fill:#f28b82"' in out.read_text()  # the largest: a MatMul
+    trace = tmp_path / "run.json"
+    with open(trace, "w") as written:
+        ran = subprocess.run([onyx_tool(), "run", str(source), "--dim", "N=2", "--dim",
+                              "S=4", "--profile", "--json"], stdout=written,
+                             stderr=subprocess.PIPE, env=program_environment(), check=False)
+    assert ran.returncode == 0, ran.stderr
+    finished = run_onyx_tool("draw", source, "-o", tmp_path / "profile.svg", "--profile", trace)
+    assert finished.returncode == 0, finished.stderr
+    assert any(text.endswith(" ms") for text in svg_texts((tmp_path / "profile.svg").read_text()))
+    finished = run_onyx_tool("draw", source, "-o", tmp_path / "x.svg", "--cost", "--profile", trace)
+    assert finished.returncode == 2 and "one measure" in finished.stderr
 
 
 def test_a_diff_marks_added_removed_and_changed_nodes():

@@ -85,7 +85,8 @@ class DotWriter {
       out_ += "\\n";
       appendDotString(out_, line);
     }
-    out_ += fmt::format("\", fillcolor=\"{}\"", fillOf(box));
+    std::string heat = heatFill(box);
+    out_ += fmt::format("\", fillcolor=\"{}\"", heat.empty() ? std::string(fillOf(box)) : heat);
     if (box.kind == BoxKind::kInput || box.kind == BoxKind::kOutput) out_ += ", shape=oval";
     if (box.isGroup() && !expanded_[index]) out_ += ", peripheries=2";
     if (box.change == Change::kRemoved) out_ += ", style=\"rounded,filled,dashed\"";

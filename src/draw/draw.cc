@@ -15,6 +15,7 @@ namespace {
 
 Status writePicture(draw::Scene& scene, const DrawOptions& options, std::string& out) {
   if (!options.title.empty()) scene.title = options.title;
+  draw::applyHeat(scene, options.heat, options.heat_unit);
   int depth = options.depth ? *options.depth : draw::depthWithin(scene, options.box_budget);
   std::vector<bool> expanded = draw::expandedGroups(scene, depth, options.collapse);
   switch (options.format) {

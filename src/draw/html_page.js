@@ -20,7 +20,7 @@
     if (at < 0) throw new Error('the page has no box field ' + name);
     return at;
   };
-  const KIND = field('kind'), CHANGE = field('change'), PARENT = field('parent'),
+  const KIND = field('kind'), CHANGE = field('change'), PARENT = field('parent'), FILL = field('fill'),
     TITLE = field('title'), LINES = field('lines'), ATTRIBUTES = field('attributes'),
     NAME = field('name'), WIDTH = field('width'), HEIGHT = field('height'),
     EXPANDED = field('expanded'), OUTPUTS = field('outputs'), GROUP_TITLE = field('groupTitle'),
@@ -194,7 +194,8 @@
       g.dataset.collapsed = '1';
       element('rect', { class: 'under', x: (left + 3).toFixed(1), y: (top + 3).toFixed(1), width: width.toFixed(1), height: height.toFixed(1), rx: 4 }, g);
     }
-    element('rect', { x: left.toFixed(1), y: top.toFixed(1), width: width.toFixed(1), height: height.toFixed(1), rx: 4 }, g);
+    const rect = element('rect', { x: left.toFixed(1), y: top.toFixed(1), width: width.toFixed(1), height: height.toFixed(1), rx: 4 }, g);
+    if (box[FILL]) rect.style.fill = box[FILL];  // a measure's colour (onyx draw --cost)
     let y = top + G.padding + G.lineHeight - 3;
     text(box[TITLE], left + G.padding, y, 'title', g);
     for (const line of box[LINES]) {

@@ -171,6 +171,7 @@ class HtmlWriter {
     field("kind") += std::to_string(static_cast<int>(box.kind));
     field("change") += std::to_string(static_cast<int>(box.change));
     field("parent") += box.parent == kNoBox ? "-1" : std::to_string(box.parent);
+    appendJsonString(field("fill"), heatFill(box));
     appendJsonString(field("title"), text.title);
     appendShown(field("lines"), text.lines, Geometry::kMaxLabelChars);
     appendShown(field("attributes"), box.attributes, kMaxShownChars);

@@ -305,6 +305,7 @@ class SceneBuilder {
       title = std::string(domain) + "." + title;
     }
     uint32_t box = addBox(kind, parent, std::move(title), std::string(node.nameOrEmpty()));
+    scene_.boxes[box].node = &node;
     identify(node, box, prefix);
     addInputs(node, box, scope, callee.schema);
     if (control_flow) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "onyx/core/status.h"
@@ -57,6 +58,11 @@ struct Box {
   /// What a node computes from what: operator, attributes, input names. Two boxes with one
   /// key and different signatures changed.
   std::string signature;
+  /// The node a node box draws (null for other boxes).
+  const Node* node = nullptr;
+  /// Its share of the largest measure DrawOptions::heat gives (of a node box against the
+  /// nodes', of a group against the groups'), in [0, 1]; negative when it has none.
+  double heat = -1;
 
   bool isGroup() const { return !children.empty(); }
   /// A node of the model (with or without what it holds), not an input, output or group.
@@ -86,6 +92,14 @@ struct Scene {
 
 /// Each box's depth and node count, from the tree (after the tree changed).
 void countNodesAndDepths(Scene& scene);
+
+/// Gives the boxes of the nodes `heat` measures their shares (Box::heat) and a line with the
+/// measure and `unit`, and each group the share of the sum of its nodes'.
+void applyHeat(Scene& scene, const std::unordered_map<const Node*, double>& heat,
+               std::string_view unit);
+
+/// The fill a box's heat gives it (`#rrggbb`, white to red); empty for a box without one.
+std::string heatFill(const Box& box);
 
 /// The scene of `model`, its values carrying the types inference finds (run here, recording
 /// nothing in the model). Fails only on graphs or function calls nested beyond the limits.

@@ -119,8 +119,10 @@ class SvgPainter {
           R"(<rect class="under" x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" rx="4"/>)",
           left + 3, top + 3, width, height);
     }
-    out_ += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" rx="4"/>)",
-                        left, top, width, height);
+    std::string fill = heatFill(box);
+    out_ += fmt::format(R"(<rect x="{:.1f}" y="{:.1f}" width="{:.1f}" height="{:.1f}" rx="4"{}/>)",
+                        left, top, width, height,
+                        fill.empty() ? std::string() : " style=\"fill:" + fill + "\"");
     BoxText text = boxText(scene_, index);
     double y = top + Geometry::kPadding + Geometry::kLineHeight - 3;
     out_ +=

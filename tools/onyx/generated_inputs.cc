@@ -10,6 +10,7 @@
 #include "onyx/core/array_elements.h"
 #include "onyx/core/element_type.h"
 #include "onyx/core/quote.h"
+#include "onyx/ir/editor.h"
 #include "onyx/ir/type.h"
 #include "onyx/ir/value.h"
 
@@ -167,6 +168,31 @@ std::string describeGeneratedValues(ElementType type) {
   if (info.isComplex()) return "both parts uniform in [0, 1)";
   if (info.isFloatingPoint()) return "uniform in [0, 1)";
   return fmt::format("integers 0..{}", integerValueCount(info) - 1);
+}
+
+void sizeInputs(Model& model, const DimSizes& sizes) {
+  GraphEditor edit(model);
+  for (const ValueInfo* info : model.graph->inputs) {
+    Value* value = info->value;
+    const Type* type = value != nullptr ? value->type() : nullptr;
+    if (type == nullptr || !type->isTensor() || type->shape == nullptr) continue;
+    std::vector<Dim> dims;
+    bool changed = false;
+    for (const Dimension& dim : type->shape->dims) {
+      auto size = dim.isSymbolic() ? sizes.find(*dim.dim_param) : sizes.end();
+      if (size != sizes.end()) {
+        dims.emplace_back(size->second);
+        changed = true;
+      } else if (dim.isKnown()) {
+        dims.emplace_back(*dim.dim_value);
+      } else if (dim.isSymbolic()) {
+        dims.emplace_back(*dim.dim_param);
+      } else {
+        dims.emplace_back();
+      }
+    }
+    if (changed) edit.setType(value, edit.tensorType(type->elem_type.value_or(0), dims));
+  }
 }
 
 }  // namespace onyx::tool

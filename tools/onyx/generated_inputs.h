@@ -13,6 +13,7 @@
 #include "onyx/core/array.h"
 #include "onyx/core/status.h"
 #include "onyx/ir/graph.h"
+#include "onyx/ir/model.h"
 
 namespace onyx::tool {
 
@@ -26,6 +27,10 @@ Status addDimSize(std::string_view binding, DimSizes& sizes);
 /// An error naming the first of `sizes` that no input of `graph` declares (a misspelt name
 /// would otherwise go unnoticed).
 Status checkDimSizesUsed(const Graph& graph, const DimSizes& sizes);
+
+/// Declares the main graph's inputs' named dimensions that `sizes` gives with those numbers,
+/// so that inference carries them through the graph (`info --cost`, `draw --cost`).
+void sizeInputs(Model& model, const DimSizes& sizes);
 
 /// Values for graph input `formal` (a tensor of known element type and rank): every symbolic
 /// dim taken from `sizes`, elements drawn from `seed` mixed with the input's name (an

@@ -222,33 +222,6 @@ int runInfo(const std::string& path, bool json) {
   return kExitOk;
 }
 
-// Sizes the inputs' named dimensions that `sizes` gives: their declared types are rewritten
-// with the numbers, so that inference carries them through the graph.
-void sizeInputs(Model& model, const DimSizes& sizes) {
-  GraphEditor edit(model);
-  for (const ValueInfo* info : model.graph->inputs) {
-    Value* value = info->value;
-    const Type* type = value != nullptr ? value->type() : nullptr;
-    if (type == nullptr || !type->isTensor() || type->shape == nullptr) continue;
-    std::vector<Dim> dims;
-    bool changed = false;
-    for (const Dimension& dim : type->shape->dims) {
-      auto size = dim.isSymbolic() ? sizes.find(*dim.dim_param) : sizes.end();
-      if (size != sizes.end()) {
-        dims.emplace_back(size->second);
-        changed = true;
-      } else if (dim.isKnown()) {
-        dims.emplace_back(*dim.dim_value);
-      } else if (dim.isSymbolic()) {
-        dims.emplace_back(*dim.dim_param);
-      } else {
-        dims.emplace_back();
-      }
-    }
-    if (changed) edit.setType(value, edit.tensorType(type->elem_type.value_or(0), dims));
-  }
-}
-
 int runCost(const std::string& path, const std::vector<std::string>& dim_bindings, bool json) {
   auto loaded = readModel(path, false);
   if (!loaded) {

@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "onyx/core/status.h"
@@ -62,6 +63,12 @@ struct DrawOptions {
   /// Titles the picture (the HTML page's title and the SVG's heading); the model's graph
   /// name when empty.
   std::string title;
+  /// A measure per node of the model drawn (its main graph's or a nested graph's): each node's
+  /// box is filled from white to red by its share of the largest, and shows the measure with
+  /// `heat_unit` on a line of its own; a collapsed group, by the sum of its nodes' against the
+  /// largest group's. What `onyx draw --cost` (FLOPs) and `--profile` (milliseconds) colour by.
+  std::unordered_map<const Node*, double> heat;
+  std::string heat_unit;
 };
 
 /// The picture of `model` in `options.format`, appended to `out`. The model is not changed:
