@@ -55,17 +55,25 @@ struct Rewrite {
   std::vector<Element> elements;
 };
 
-// The shape input of the operators whose shapes exporters bake, and the data whose dimensions
-// it sizes (SIZE_MAX: none).
+// An operator whose shape input exporters bake: which it is, its shape input, and the data
+// whose dimensions the shape sizes (SIZE_MAX: none).
 struct ShapeReader {
+  enum Kind : uint8_t { kReshape, kExpand, kConstantOfShape } kind;
   size_t shape_input;
   size_t data_input;
+
+  // Where the data's axis 0 stands in a shape of `rank` elements: Expand aligns the data with
+  // its shape from the right, Reshape reads positions as they are.
+  size_t dataOffset(size_t rank, const Dims& data_dims) const {
+    return kind == kExpand && rank > data_dims.size() ? rank - data_dims.size() : 0;
+  }
 };
 std::optional<ShapeReader> shapeReaderOf(const Node& node) {
-  if (isStandardOperator(node, "Reshape") || isStandardOperator(node, "Expand")) {
-    return ShapeReader{1, 0};
+  if (isStandardOperator(node, "Reshape")) return ShapeReader{ShapeReader::kReshape, 1, 0};
+  if (isStandardOperator(node, "Expand")) return ShapeReader{ShapeReader::kExpand, 1, 0};
+  if (isStandardOperator(node, "ConstantOfShape")) {
+    return ShapeReader{ShapeReader::kConstantOfShape, 0, SIZE_MAX};
   }
-  if (isStandardOperator(node, "ConstantOfShape")) return ShapeReader{0, SIZE_MAX};
   return std::nullopt;
 }
 
@@ -207,10 +215,11 @@ class DimSetter {
         if (!traced.first) continue;  // its symbol's first dimension finds them all
         DimValue symbol = result.dims.symbol(traced.symbol);
         Result<std::vector<size_t>> positions =
-            tracedPositions(*node, elements, data_dims, symbol, traced, index);
+            tracedPositions(*node, *reader, elements, data_dims, symbol, traced, index);
         if (!positions) return positions.status();
         for (size_t p : *positions) {
-          rewrite.elements[p] = replacement(*node, elements.size(), data_dims, symbol, traced, p);
+          rewrite.elements[p] =
+              replacement(*node, *reader, elements.size(), data_dims, symbol, traced, p);
           changed = true;
         }
       }
@@ -237,9 +246,10 @@ class DimSetter {
   // Where `node`'s shape holds the traced dimension's old number in its place: at the position
   // of the symbol in the data (Reshape, Expand), else at the input's own axis (an Expand of data
   // without the symbol, ConstantOfShape).
-  Result<std::vector<size_t>> tracedPositions(const Node& node, const Dims& elements,
-                                              const Dims* data_dims, DimValue symbol,
-                                              const Traced& traced, size_t index) const {
+  Result<std::vector<size_t>> tracedPositions(const Node& node, const ShapeReader& reader,
+                                              const Dims& elements, const Dims* data_dims,
+                                              DimValue symbol, const Traced& traced,
+                                              size_t index) const {
     std::vector<size_t> holding;
     for (size_t p = 0; p < elements.size(); ++p) {
       if (elements[p].is(traced.old_value)) holding.push_back(p);
@@ -247,9 +257,7 @@ class DimSetter {
     if (holding.empty()) return holding;
     std::optional<size_t> in_data;  // the symbol's position in the data, as the shape counts
     if (data_dims != nullptr) {
-      size_t offset = node.opType() == "Expand" && elements.size() > data_dims->size()
-                          ? elements.size() - data_dims->size()
-                          : 0;
+      size_t offset = reader.dataOffset(elements.size(), *data_dims);
       for (size_t a = 0; a < data_dims->size(); ++a) {
         if ((*data_dims)[a] == symbol) in_data = a + offset;
       }
@@ -258,7 +266,7 @@ class DimSetter {
     if (in_data && std::find(holding.begin(), holding.end(), *in_data) != holding.end()) {
       return at(*in_data);
     }
-    if (node.opType() == "Reshape") {
+    if (reader.kind == ShapeReader::kReshape) {
       // The data has the dimension, the shape not in its place. Unless a -1 or a 0 can take
       // it, the shape fixes a size the new dimension changes.
       bool absorbs = std::any_of(elements.begin(), elements.end(),
@@ -277,22 +285,21 @@ class DimSetter {
     return std::vector<size_t>();
   }
 
-  Element replacement(const Node& node, size_t rank, const Dims* data_dims, DimValue symbol,
-                      const Traced& traced, size_t p) const {
+  Element replacement(const Node& node, const ShapeReader& reader, size_t rank,
+                      const Dims* data_dims, DimValue symbol, const Traced& traced,
+                      size_t p) const {
     // While tracing, the dimension stays a symbol (so that inference carries it on): 0 or 1
     // where the data has it in place, else read at run time. fixNumbers() then writes the
     // numbers asked for.
     if (data_dims != nullptr) {
-      // Expand aligns the data with its shape from the right; Reshape reads positions as is.
-      size_t offset =
-          node.opType() == "Expand" && rank > data_dims->size() ? rank - data_dims->size() : 0;
+      size_t offset = reader.dataOffset(rank, *data_dims);
       bool in_place =
           p >= offset && p - offset < data_dims->size() && (*data_dims)[p - offset] == symbol;
-      if (in_place && node.opType() == "Reshape" && node.intAttr("allowzero").value_or(0) == 0 &&
-          offset == 0) {
+      if (in_place && reader.kind == ShapeReader::kReshape &&
+          node.intAttr("allowzero").value_or(0) == 0) {
         return {Element::kNumber, 0, &traced};
       }
-      if (in_place && node.opType() == "Expand") return {Element::kNumber, 1, &traced};
+      if (in_place && reader.kind == ShapeReader::kExpand) return {Element::kNumber, 1, &traced};
     }
     return {Element::kRuntime, 0, &traced};
   }
