@@ -27,7 +27,8 @@ import numpy as np
 
 import onyx
 
-DTYPES = {"float32": np.float32, "int64": np.int64, "int32": np.int32, "uint8": np.uint8}
+DTYPES = {"float32": np.float32, "int64": np.int64, "int32": np.int32, "uint8": np.uint8,
+          "bool": np.bool_}
 
 
 def read_inputs(model_path):

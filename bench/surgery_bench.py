@@ -22,7 +22,6 @@ model's output for that row; the batch-1 one with row 0.
   bench/surgery_bench.py [FOLDER]      (default FOLDER: build/bench-models; onyx from
                                         build/release, or ONYX=<build dir>)
 """
-import json
 import os
 import subprocess
 import sys
@@ -31,25 +30,9 @@ import tempfile
 import numpy as np
 
 import onyx
+from python_threads import read_inputs  # NAME.input.json / .bin, as the benchmarks read them
 
 MODELS = ["opt_encoder_dynamic", "opt_decoder_kv", "opt_swin", "opt_detection_head"]
-DTYPES = {"float32": np.float32, "int64": np.int64, "int32": np.int32, "uint8": np.uint8,
-          "bool": np.bool_}
-
-
-def read_inputs(model_path):
-    stem = model_path[: -len(".onnx")]
-    with open(stem + ".input.json") as described:
-        description = json.load(described)
-    with open(stem + ".input.bin", "rb") as data:
-        raw = data.read()
-    feeds = {}
-    for item in description["inputs"]:
-        chunk = raw[item["offset"]: item["offset"] + item["bytes"]]
-        feeds[item["name"]] = np.frombuffer(chunk, DTYPES[item["type"]]).reshape(item["dims"]).copy()
-    return feeds
-
-
 def run(model, feeds):
     """The model's outputs by name, fed those of `feeds` its inputs name."""
     names = [value.name for value in model.graph.inputs]
