@@ -16,6 +16,14 @@
 //     difference where the output is all zeros), the largest over all outputs. An output
 //     missing, of another shape, or with a NaN on one side only counts as Infinity.
 //     Prints "MAXREL|<model>|<LABEL>|<largest relative difference>|<worst output>".
+//   node bench/optimize_bench_ort.js outputs MODEL.onnx FEEDS_OF.onnx OUT.json
+//     Runs MODEL on the inputs of FEEDS_OF (as compare feeds OTHER) and writes its outputs to
+//     OUT.json, {name: {dims, data}}, for a script to measure (bench/surgery_bench.py).
+//
+//     With EACH_OUTPUT=1 in the environment, also "OUTREL|<model>|<LABEL>|<output>|<difference>"
+//     for every output.
+//     OTHER may take and give float16 where ORIGINAL has float32 (onyx convert --float16): its
+//     float inputs are the same values rounded to float16, its float16 outputs read as numbers.
 'use strict';
 const fs = require('fs');
 const path = require('path');
@@ -26,9 +34,60 @@ function milliseconds(start) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
+// float32 to float16's bits, rounded to nearest even (values beyond its range to infinity).
+function halfBits(value) {
+  const floats = new Float32Array([value]);
+  const bits = new Uint32Array(floats.buffer)[0];
+  const sign = (bits >>> 16) & 0x8000;
+  const exponent = (bits >>> 23) & 0xff;
+  let mantissa = bits & 0x7fffff;
+  if (exponent === 0xff) return sign | 0x7c00 | (mantissa ? 0x200 : 0);
+  let halfExponent = exponent - 127 + 15;
+  if (halfExponent >= 0x1f) return sign | 0x7c00;
+  if (halfExponent <= 0) {
+    if (halfExponent < -10) return sign;
+    mantissa |= 0x800000;
+    const shift = 14 - halfExponent;
+    let half = mantissa >>> shift;
+    const rest = mantissa & ((1 << shift) - 1);
+    const middle = 1 << (shift - 1);
+    if (rest > middle || (rest === middle && (half & 1))) half += 1;
+    return sign | half;
+  }
+  let half = (halfExponent << 10) | (mantissa >>> 13);
+  const rest = mantissa & 0x1fff;
+  if (rest > 0x1000 || (rest === 0x1000 && (half & 1))) half += 1;
+  return sign | half;
+}
+
+// float16's bits as a number.
+function halfValue(bits) {
+  const exponent = (bits >>> 10) & 0x1f;
+  const mantissa = bits & 0x3ff;
+  const sign = bits & 0x8000 ? -1 : 1;
+  if (exponent === 0) return sign * mantissa * 2 ** -24;
+  if (exponent === 0x1f) return mantissa ? NaN : sign * Infinity;
+  return sign * (1 + mantissa / 1024) * 2 ** (exponent - 15);
+}
+
 async function run(model, feeds) {
   const session = await ort.InferenceSession.create(model, {graphOptimizationLevel: 'disabled'});
-  return session.run(feeds);
+  const typed = {};
+  for (const input of session.inputMetadata) {
+    const feed = feeds[input.name];
+    if (feed && input.isTensor && input.type === 'float16' && feed.type === 'float32') {
+      typed[input.name] = new ort.Tensor('float16', Uint16Array.from(feed.data, halfBits), feed.dims);
+    } else if (feed) {
+      typed[input.name] = feed;
+    }
+  }
+  const outputs = await session.run(typed);
+  for (const [name, output] of Object.entries(outputs)) {
+    if (output.type === 'float16' && output.data instanceof Uint16Array) {
+      outputs[name] = {dims: output.dims, data: Float64Array.from(output.data, halfValue)};
+    }
+  }
+  return outputs;
 }
 
 function relativeDifference(expected, actual) {
@@ -75,6 +134,9 @@ async function compare(original, other, label) {
   let worstName = '-';
   for (const name of Object.keys(expected)) {
     const difference = relativeDifference(expected[name], actual[name]);
+    if (process.env.EACH_OUTPUT) {
+      console.log(`OUTREL|${path.basename(original)}|${label}|${name}|${difference.toExponential(2)}`);
+    }
     if (!(difference <= worst)) {
       worst = difference;
       worstName = name;
@@ -83,11 +145,21 @@ async function compare(original, other, label) {
   console.log(`MAXREL|${path.basename(original)}|${label}|${worst.toExponential(2)}|${worstName}`);
 }
 
+async function outputs(model, feedsOf, out) {
+  const results = await run(model, readFeeds(ort, feedsOf));
+  const written = {};
+  for (const [name, value] of Object.entries(results)) {
+    written[name] = {dims: value.dims, data: Array.from(value.data, Number)};
+  }
+  fs.writeFileSync(out, JSON.stringify(written));
+}
+
 async function main() {
   const [command, ...args] = process.argv.slice(2);
   if (command === 'optimize' && args.length === 2) return optimize(...args);
   if (command === 'compare' && args.length === 3) return compare(...args);
-  throw new Error('usage: optimize IN OUT | compare ORIGINAL OTHER LABEL');
+  if (command === 'outputs' && args.length === 3) return outputs(...args);
+  throw new Error('usage: optimize IN OUT | compare ORIGINAL OTHER LABEL | outputs MODEL FEEDS_OF OUT');
 }
 
 main().catch((error) => {

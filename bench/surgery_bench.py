@@ -14,6 +14,13 @@ For each model:
   compare    one element of the first float weight a node reads from the middle on, changed:
              onyx.compare must name that node as the first that differs
 
+  float16    onyx.to_float16, with and without keep_io_types, run in onyx and (when node and
+             onnxruntime-node are at hand: build/bench-node, as bench/optimize_bench.sh installs
+             it) in onnxruntime on the same inputs rounded to float16: each output's largest
+             difference over its largest magnitude, the worst output named. The detection
+             head's ranked detections are compared as a set (rows sorted by class and box):
+             float16 can make two scores equal and swap their rank.
+
 For the decoder, the batch: the decoder as an exporter writes it at batch 2 (its inputs
 declared at 2, every Shape of the batch folded by onyx optimize), then onyx set-dims to 1 and
 to a symbol; the symbolic one runs at batch 4 and each row is compared with the batch-2
@@ -22,6 +29,7 @@ model's output for that row; the batch-1 one with row 0.
   bench/surgery_bench.py [FOLDER]      (default FOLDER: build/bench-models; onyx from
                                         build/release, or ONYX=<build dir>)
 """
+import json
 import os
 import subprocess
 import sys
@@ -141,6 +149,81 @@ def check_model(folder, name):
     return same and exact and difference == 0.0 and named
 
 
+ORT_SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "optimize_bench_ort.js")
+NODE_MODULES = os.environ.get("NODE_PATH", "build/bench-node/node_modules")
+
+
+def half_feeds(model, feeds):
+    """`feeds` in the float format each input of `model` declares."""
+    taken = {}
+    for value in model.graph.inputs:
+        if value.name in feeds:
+            x = feeds[value.name]
+            half = value.dtype == onyx.DataType.FLOAT16 and x.dtype == np.float32
+            taken[value.name] = x.astype(np.float16) if half else x
+    return taken
+
+
+def detections_as_set(outputs):
+    """The detection head's rows (box, score, class) in an order float16 cannot change."""
+    boxes, scores, classes = (np.asarray(outputs[n], np.float64) for n in
+                              ("det_boxes", "det_scores", "det_classes"))
+    order = np.lexsort((boxes[:, 1].round(1), boxes[:, 0].round(1), classes))
+    return {"det_boxes": boxes[order], "det_scores": scores[order], "det_classes": classes[order]}
+
+
+def relative_differences(got, want):
+    """Each output's largest |got - want| over its largest |want|."""
+    differences = {}
+    for name, expected in want.items():
+        actual = np.asarray(got[name], np.float64).reshape(np.shape(expected))
+        expected = np.asarray(expected, np.float64)
+        largest = float(np.max(np.abs(expected))) if expected.size else 0.0
+        gap = float(np.max(np.abs(actual - expected))) if expected.size else 0.0
+        differences[name] = gap / largest if largest > 0 else gap
+    return differences
+
+
+def ort_outputs(model_path, feeds_of, scratch):
+    """`model_path`'s outputs in onnxruntime on the inputs beside `feeds_of`; None without it."""
+    if not os.path.isdir(os.path.join(NODE_MODULES, "onnxruntime-node")):
+        return None
+    out = os.path.join(scratch, "ort_outputs.json")
+    environment = dict(os.environ, NODE_PATH=NODE_MODULES)
+    subprocess.run(["node", ORT_SCRIPT, "outputs", model_path, feeds_of, out], check=True,
+                   env=environment)
+    with open(out) as written:
+        return {name: np.array(value["data"]).reshape(value["dims"])
+                for name, value in json.load(written).items()}
+
+
+def check_float16(folder, name):
+    path = os.path.join(folder, name + ".onnx")
+    feeds = read_inputs(path)
+    expected = run(onyx.load(path), feeds)
+    ordered = detections_as_set if name == "opt_detection_head" else (lambda outputs: outputs)
+    held = True
+    with tempfile.TemporaryDirectory() as scratch:
+        for keep_io_types in (False, True):
+            model = onyx.load(path)
+            report = onyx.to_float16(model, keep_io_types=keep_io_types)
+            converted = os.path.join(scratch, "half.onnx")
+            onyx.save(model, converted)
+            label = "float16, io kept" if keep_io_types else "float16"
+            runs = {"onyx": run(model, half_feeds(model, feeds))}
+            from_ort = ort_outputs(converted, path, scratch)
+            if from_ort is not None:
+                runs["onnxruntime"] = from_ort
+            for runtime, outputs in runs.items():
+                differences = relative_differences(ordered(outputs), ordered(expected))
+                worst = max(differences, key=differences.get)
+                held = held and differences[worst] <= 1e-2
+                print(f"{name}: {label} ({report['nodes_converted']} nodes converted, "
+                      f"{report['casts_added']} Casts) in {runtime}: largest relative difference "
+                      f"{differences[worst]:.2e} ({worst})")
+    return held
+
+
 def onyx_tool():
     return os.path.join(os.environ.get("ONYX", "build/release"), "tools", "onyx", "onyx")
 
@@ -189,6 +272,7 @@ def main():
     folder = sys.argv[1] if len(sys.argv) > 1 else "build/bench-models"
     held = all([check_model(folder, name) for name in MODELS])
     held = check_batch(folder) and held
+    held = all([check_float16(folder, name) for name in MODELS]) and held
     print("every check holds" if held else "a check does not hold")
     return 0 if held else 1
 

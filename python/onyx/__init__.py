@@ -52,6 +52,7 @@ from ._onyx import (  # noqa: F401  (re-exported)
     passes,
     save,
     set_dims,
+    to_float16,
     tensor,
     verify,
 )
@@ -94,6 +95,7 @@ __all__ = [
     "passes",
     "save",
     "set_dims",
+    "to_float16",
     "tensor",
     "verify",
 ]
@@ -167,16 +169,28 @@ def compare(a, b, feeds, *, rtol=1e-4, atol=1e-5):
     Returns a list with one dict per value compared: value, node (its name), op_type, index
     (of the node in a's main graph), largest (absolute difference), relative, and beyond (some
     element differs by more than rtol * max(|x|, |y|) + atol; also true when the shapes or
-    types differ). The first with beyond true is where the two part ways.
+    types differ, two floating-point types being compared by value). The first with beyond
+    true is where the two part ways. A float feed is given to each model in the float format
+    its input declares (a float16 model against its float32 original).
     """
     import numpy as np
 
     ours = _every_value(a)
     theirs = _every_value(b)
-    mine = dict(zip([v.name for v in ours.graph.outputs], Session(ours).run(
-        None, {v.name: feeds[v.name] for v in ours.graph.inputs if v.name in feeds})))
-    other = dict(zip([v.name for v in theirs.graph.outputs], Session(theirs).run(
-        None, {v.name: feeds[v.name] for v in theirs.graph.inputs if v.name in feeds})))
+    floats = {DataType.FLOAT16: np.float16, DataType.FLOAT: np.float32, DataType.DOUBLE: np.float64}
+
+    def fed(model):
+        # A float feed takes the model's float format: a float16 model against its original.
+        taken = {}
+        for v in model.graph.inputs:
+            if v.name in feeds:
+                x = feeds[v.name]
+                real = isinstance(x, np.ndarray) and np.issubdtype(x.dtype, np.floating)
+                taken[v.name] = x.astype(floats[v.dtype]) if real and v.dtype in floats else x
+        return taken
+
+    mine = dict(zip([v.name for v in ours.graph.outputs], Session(ours).run(None, fed(ours))))
+    other = dict(zip([v.name for v in theirs.graph.outputs], Session(theirs).run(None, fed(theirs))))
     rows = []
     for index, node in enumerate(a.graph):
         for value in node.outputs:
@@ -188,7 +202,8 @@ def compare(a, b, feeds, *, rtol=1e-4, atol=1e-5):
             if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
                 rows.append(row)
                 continue
-            if x.shape != y.shape or x.dtype != y.dtype:
+            both_real = np.issubdtype(x.dtype, np.floating) and np.issubdtype(y.dtype, np.floating)
+            if x.shape != y.shape or (x.dtype != y.dtype and not both_real):
                 row["beyond"] = True
                 row["largest"] = row["relative"] = float("inf")
             elif x.size and np.issubdtype(x.dtype, np.number):

@@ -1,4 +1,4 @@
-// bind_tools.cc — the tools over a model: check, infer, cost, extract, merge, set_dims,
+// bind_tools.cc — the tools over a model: check, infer, cost, extract, merge, set_dims, to_float16,
 // optimize, inline_functions, and the Diagnostic they report with.
 #include <fmt/format.h>
 #include <pybind11/stl.h>
@@ -19,6 +19,7 @@
 #include "onyx/ir/verify.h"
 #include "onyx/ops/registry.h"
 #include "onyx/passes/extract.h"
+#include "onyx/passes/float16.h"
 #include "onyx/passes/inline_functions.h"
 #include "onyx/passes/merge.h"
 #include "onyx/passes/opset_conversion.h"
@@ -329,6 +330,38 @@ void bindTools(py::module_& module) {
       "'INPUT:AXIS' to a size or a new symbol ({'input_ids:0': 1}, {'batch': 'N'}). Raises "
       "onyx.OnyxError naming what cannot be traced, the model unchanged. Returns {'rewritten': "
       "[node names], 'declarations_changed'}.");
+
+  module.def(
+      "to_float16",
+      [](const HolderPtr& holder, bool keep_io_types,
+         std::optional<std::vector<std::string>> keep) {
+        Float16Options options;
+        options.keep_io_types = keep_io_types;
+        if (keep) options.keep_ops = std::move(*keep);
+        Result<Float16Report> report = Status(ErrorCode::kInternal, "not run");
+        {
+          py::gil_scoped_release unlocked;
+          report = convertToFloat16(holder->model, options);
+        }
+        ++holder->edits;
+        Float16Report done = unwrap(std::move(report), "cannot convert to float16");
+        py::dict kept;
+        for (const auto& [op, count] : done.kept_ops) kept[py::str(op)] = count;
+        py::dict result;
+        result["nodes_converted"] = done.nodes_converted;
+        result["kept_ops"] = kept;
+        result["casts_added"] = done.casts_added;
+        result["tensors_converted"] = done.tensors_converted;
+        return result;
+      },
+      py::arg("model"), py::kw_only(), py::arg("keep_io_types") = false,
+      py::arg("keep") = py::none(),
+      "Converts the model in place to float16, as `onyx convert --float16` (docs/surgery.md): "
+      "float32 weights and computation become float16 where the operators allow it, with Casts "
+      "where an operator in `keep` (operator types), one whose schema needs float32, or "
+      "keep_io_types (the model's float32 inputs and outputs stay float32) needs them. Raises "
+      "onyx.OnyxError, the model unchanged. Returns {'nodes_converted', 'kept_ops' (operator "
+      "type: count), 'casts_added', 'tensors_converted'}.");
 
   module.def(
       "optimize",

@@ -130,6 +130,30 @@ def test_set_dims_rewrites_the_baked_batch():
         onyx.set_dims(model, {"nope:0": 1})
 
 
+def test_to_float16_converts_in_place_and_computes_nearly_the_same():
+    feeds = {"x": np.array([1, -2], np.float32), "y": np.array([0.5, 0.25], np.float32)}
+    original = onyx.parse_text(CHAIN)
+    (want,) = onyx.Session(original).run(None, feeds)
+    model = onyx.parse_text(CHAIN)
+    report = onyx.to_float16(model)
+    assert report["nodes_converted"] == 3 and report["tensors_converted"] == 1
+    assert str(model.graph.inputs[0].type) == "float16[2]"
+    half = {name: x.astype(np.float16) for name, x in feeds.items()}
+    (got,) = onyx.Session(model).run(None, half)
+    assert got.dtype == np.float16
+    np.testing.assert_allclose(got.astype(np.float32), want, rtol=1e-2)
+    # compare feeds each model in its own float format and compares across formats.
+    assert not any(row["beyond"] for row in onyx.compare(original, model, feeds, rtol=1e-2))
+
+    kept = onyx.parse_text(CHAIN)
+    report = onyx.to_float16(kept, keep_io_types=True, keep=["Relu"])
+    assert report["kept_ops"] == {"Relu": 1} and report["casts_added"] == 3
+    assert str(kept.graph.outputs[0].type) == "float[2]"
+    (same,) = onyx.Session(kept).run(None, feeds)
+    assert same.dtype == np.float32
+    np.testing.assert_allclose(same, want, rtol=1e-2)
+
+
 def test_compare_names_the_node_of_a_perturbed_initializer():
     feeds = {"x": np.array([1, -2], np.float32), "y": np.array([0.5, 0.25], np.float32)}
     a = onyx.parse_text(CHAIN)

@@ -1,9 +1,9 @@
-// fuzz_surgery — extract, merge and set-dims (their library calls) on every model that
-// decodes, with names and dimensions the bytes choose (a hash of them picks values and inputs
-// of the main graph, and now and then a name it does not have). Whatever the model, no crash.
-// Each call either refuses, with a message and the model writing the bytes it wrote before, or
-// leaves a model that was consistent (verifyModel) consistent, and one that serializes.
-// Merging a consistent model with itself under two prefixes goes through.
+// fuzz_surgery — extract, merge, set-dims and float16 conversion (their library calls) on every
+// model that decodes, with names and dimensions the bytes choose (a hash of them picks values and
+// inputs of the main graph, and now and then a name it does not have). Whatever the model, no
+// crash. Each call either refuses, with a message and the model writing the bytes it wrote before,
+// or leaves a model that was consistent (verifyModel) consistent, and one that serializes. Merging
+// a consistent model with itself under two prefixes goes through.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +15,7 @@
 #include "onyx/ir/clone.h"
 #include "onyx/ir/verify.h"
 #include "onyx/passes/extract.h"
+#include "onyx/passes/float16.h"
 #include "onyx/passes/merge.h"
 #include "onyx/passes/set_dims.h"
 #include "onyx/serde/model_io.h"
@@ -137,6 +138,30 @@ void checkSetDims(std::string_view data, bool consistent) {
   }
 }
 
+void checkFloat16(std::string_view data, bool consistent) {
+  Result<Model> model = parseModel(data, nullptr);
+  if (!model || model->graph == nullptr) return;
+  std::string before = bytesOf(*model, "a decoded model does not serialize");
+  uint64_t hash = hashOf(data) >> 19;
+  Float16Options options;
+  options.keep_io_types = (hash & 1) != 0;
+  if (hash & 2) options.keep_ops = {"Add", "MatMul", "Relu"};
+  Result<Float16Report> done = convertToFloat16(*model, options);
+  // Serializing computes the weights converted lazily.
+  std::string after = bytesOf(*model, "the float16 model does not serialize");
+  if (!done) {
+    if (after != before)
+      broken("a refused float16 conversion changed the model", done.status().toString());
+    if (done.status().message().empty())
+      broken("a refused float16 conversion without a message", "");
+    return;
+  }
+  if (!consistent) return;
+  if (Diagnostics links = verifyModel(*model); links.hasErrors()) {
+    broken("the float16 model is inconsistent", links.all()[0].toString());
+  }
+}
+
 void run(std::string_view data) {
   Result<Model> model = parseModel(data, nullptr);
   if (!model) return;
@@ -144,6 +169,7 @@ void run(std::string_view data) {
   checkExtract(data, consistent);
   checkMerge(data, consistent);
   checkSetDims(data, consistent);
+  checkFloat16(data, consistent);
 }
 
 }  // namespace

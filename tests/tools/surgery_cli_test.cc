@@ -162,6 +162,29 @@ TEST_F(SurgeryCli, CompareNamesTheNodeOfAPerturbedInitializer) {
   EXPECT_EQ(onyx("compare " + model_.string()).status, 2);
 }
 
+TEST_F(SurgeryCli, ConvertToFloat16HalvesTheDataAndComputesTheSame) {
+  fs::path out = dir_ / "half.onnx";
+  ToolRun run = onyx("convert " + model_.string() + " " + out.string() +
+                     " --float16 --keep-io-types --keep Neg --external-data half.data");
+  ASSERT_EQ(run.status, 0) << run.out;
+  EXPECT_NE(run.out.find("float16: 3 nodes converted, kept in float32: Neg 1; 2 tensors "
+                         "converted, 3 Casts added"),
+            std::string::npos)
+      << run.out;
+  EXPECT_EQ(fs::file_size(dir_ / "half.data"), 2u * 2048u);
+  Result<Model> half = loadModel(out.string());
+  ASSERT_TRUE(half) << half.status().toString();
+  EXPECT_EQ(half->graph->initializers[0]->data_type, static_cast<int32_t>(ElementType::kFloat16));
+  // The inputs and outputs kept float32: both models take the same inputs.
+  ToolRun compared = onyx("compare " + model_.string() + " " + out.string() + " --rtol 1e-2");
+  EXPECT_EQ(compared.status, 0) << compared.out;
+
+  ToolRun misused = onyx("convert " + model_.string() + " " + out.string() + " --keep-io-types");
+  EXPECT_EQ(misused.status, 2) << misused.out;
+  EXPECT_NE(misused.out.find("--keep-io-types and --keep apply to --float16"), std::string::npos)
+      << misused.out;
+}
+
 TEST_F(SurgeryCli, ReduceShrinksAChainToItsFailingNode) {
   // 300 nodes, one of an operator nothing runs: `onyx run` fails on any part holding it.
   std::string text = R"(<ir_version: 8, opset_import: ["" : 17, "custom" : 1]>

@@ -1,7 +1,8 @@
 // `onyx convert IN OUT`: rewrite a model, moving tensor data in or out of external files,
 // or between the binary format and the text syntax (chosen by each file's extension), with
 // --sort putting every node list in topological order, and with --opset /
-// --domain-opset moving it to other versions of its operator sets (all or nothing).
+// --domain-opset moving it to other versions of its operator sets (all or nothing), and with
+// --float16 converting its float32 weights and computation to float16 (docs/surgery.md).
 #include <fmt/format.h>
 
 #include <charconv>
@@ -10,6 +11,7 @@
 #include "model_files.h"
 #include "onyx/core/file_writer.h"
 #include "onyx/ir/topo_sort.h"
+#include "onyx/passes/float16.h"
 #include "onyx/passes/opset_conversion.h"
 #include "onyx/serde/model_io.h"
 #include "onyx/text/printer.h"
@@ -30,7 +32,27 @@ struct ConvertArgs {
   bool sort = false;
   std::optional<int64_t> opset;
   std::vector<std::string> domain_opsets;  // DOMAIN=VERSION
+  bool float16 = false;
+  Float16Options float16_options;
 };
+
+/// `onyx: float16: 812 nodes converted, kept in float32: Range 2, Resize 1; 5 Casts added`
+std::string float16Summary(const Float16Report& report) {
+  std::string text = fmt::format("float16: {} node{} converted", report.nodes_converted,
+                                 report.nodes_converted == 1 ? "" : "s");
+  if (!report.kept_ops.empty()) {
+    text += ", kept in float32:";
+    bool first = true;
+    for (const auto& [op, count] : report.kept_ops) {
+      text += fmt::format("{} {} {}", first ? "" : ",", op, count);
+      first = false;
+    }
+  }
+  text += fmt::format("; {} tensor{} converted, {} Cast{} added", report.tensors_converted,
+                      report.tensors_converted == 1 ? "" : "s", report.casts_added,
+                      report.casts_added == 1 ? "" : "s");
+  return text;
+}
 
 /// The conversion targets the arguments ask for; an error for a malformed DOMAIN=VERSION.
 Result<std::vector<OpsetTarget>> opsetTargets(const ConvertArgs& args) {
@@ -65,8 +87,14 @@ int runConvert(const ConvertArgs& args) {
                "the text keeps each tensor where it is\n");
     return kExitUnreadable;
   }
-  // The text shows external tensors as their references, so their files are not needed.
-  auto loaded = readModel(args.input, !text_out);
+  if (!args.float16 &&
+      (args.float16_options.keep_io_types || !args.float16_options.keep_ops.empty())) {
+    fmt::print(stderr, "onyx: --keep-io-types and --keep apply to --float16\n");
+    return kExitUnreadable;
+  }
+  // The text shows external tensors as their references, so their files are not needed (a
+  // float16 conversion reads them).
+  auto loaded = readModel(args.input, !text_out || args.float16);
   if (!loaded) {
     fmt::print(stderr, "onyx: cannot read {}: {}\n", args.input, loaded.status().toString());
     return kExitUnreadable;
@@ -92,6 +120,15 @@ int runConvert(const ConvertArgs& args) {
                  converted->nodes_expanded == 1 ? "its function body" : "their function bodies");
     }
     fmt::print(stderr, "\n");
+  }
+  if (args.float16) {
+    Result<Float16Report> report = convertToFloat16(*loaded, args.float16_options);
+    if (!report) {
+      fmt::print(stderr, "onyx: {}: {}\nonyx: nothing written\n", args.input,
+                 report.status().message());
+      return kExitInvalid;
+    }
+    fmt::print(stderr, "onyx: {}\n", float16Summary(*report));
   }
   if (args.sort) {
     // A cycle cannot be sorted: the model is invalid, and nothing is written.
@@ -120,7 +157,7 @@ void addConvertCommand(CLI::App& app, int& exit_code) {
   auto* command = app.add_subcommand(
       "convert",
       "Rewrite a model, optionally moving tensor data to or from external files, putting "
-      "its nodes in topological order, or converting it to another opset");
+      "its nodes in topological order, converting it to another opset, or to float16");
   auto args = std::make_shared<ConvertArgs>();
   command->add_option("IN", args->input, kModelFileHelp)->required();
   command->add_option("OUT", args->output, "the model to write")->required();
@@ -141,6 +178,16 @@ void addConvertCommand(CLI::App& app, int& exit_code) {
                       "node is listed");
   command->add_option("--domain-opset", args->domain_opsets,
                       "convert another domain too, as DOMAIN=VERSION (ai.onnx.ml=3); repeatable");
+  command->add_flag("--float16", args->float16,
+                    "convert float32 weights and computation to float16, with Casts where an "
+                    "operator or a kept type needs float32 (docs/surgery.md); all or nothing");
+  command->add_flag("--keep-io-types", args->float16_options.keep_io_types,
+                    "with --float16: the model's float32 inputs and outputs stay float32");
+  command
+      ->add_option("--keep", args->float16_options.keep_ops,
+                   "with --float16: operator types to leave in float32 (Resize,TopK); "
+                   "repeatable")
+      ->delimiter(',');
   command->add_flag("--lossy", args->lossy,
                     "write text even where the syntax cannot hold parts of the model (doc "
                     "strings, unknown fields, training info, ...), leaving them out");

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "onyx/core/array_elements.h"
+#include "onyx/core/element_type.h"
 
 namespace onyx::tool {
 
@@ -16,7 +17,12 @@ Difference differenceOf(const EvalValue& first, const EvalValue& second, Toleran
   if (!first.isTensor()) return difference;
   const Array& a = first.tensor;
   const Array& b = second.tensor;
-  if (a.type() != b.type() || a.shape() != b.shape()) {
+  // Two floating-point formats compare by value: a float16 model against its float32 original.
+  const ElementTypeInfo* a_info = elementTypeInfo(a.type());
+  const ElementTypeInfo* b_info = elementTypeInfo(b.type());
+  bool both_real = a_info != nullptr && b_info != nullptr && a_info->isFloatingPoint() &&
+                   b_info->isFloatingPoint();
+  if ((a.type() != b.type() && !both_real) || a.shape() != b.shape()) {
     difference.mismatch = "the element type or shape differs";
     return difference;
   }
