@@ -292,6 +292,34 @@ TEST(Float16, ConvertsInsideSubgraphsBehindAFloat32Interface) {
   EXPECT_GE(countOps(graph, "Cast"), 1u);
 }
 
+// A kept node inside a branch reading a float16 value of the enclosing graph gets its Cast
+// inside the branch.
+TEST(Float16, CastsAnEnclosingValueInsideTheBranchThatReadsIt) {
+  Float16Options options;
+  options.keep_ops = {"Relu"};
+  Model model = converted(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (bool c, float[2] x) => (float[2] y) {
+      h = Neg (x)
+      y = If (c) <
+        then_branch = t () => (float[2] tout) { tout = Relu (h) },
+        else_branch = e () => (float[2] eout) { eout = Abs (h) }>
+    })",
+                          options);
+  const Node* branch_holder = model.graph->lastNode()->input(0)->producer();
+  ASSERT_NE(branch_holder, nullptr);
+  ASSERT_EQ(branch_holder->opType(), "If") << printModel(model);
+  const Graph* then_branch = branch_holder->attribute("then_branch")->g;
+  const Node* first = then_branch->firstNode();
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->opType(), "Cast") << printModel(model);
+  EXPECT_EQ(first->input(0)->name(), "h");
+  auto outputs = runWith(model, {{"c", tensorOf<bool>(ElementType::kBool, {}, {true})},
+                                 {"x", halves({2}, {1.5f, -2.0f})}});
+  ASSERT_TRUE(outputs.isOk()) << outputs.status().toString() << printModel(model);
+  EXPECT_EQ(floatsOf((*outputs)[0]), (std::vector<float>{0.0f, 2.0f}));
+}
+
 // A node onyx has no schema for (another domain) stays as it is: it reads float32.
 TEST(Float16, KeepsOperatorsWithoutASchema) {
   Model model = parseOrFail(R"(
