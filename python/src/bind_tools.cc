@@ -352,6 +352,7 @@ void bindTools(py::module_& module) {
         result["kept_ops"] = kept;
         result["casts_added"] = done.casts_added;
         result["tensors_converted"] = done.tensors_converted;
+        result["unmatched_keep_ops"] = done.unmatched_keep_ops;
         return result;
       },
       py::arg("model"), py::kw_only(), py::arg("keep_io_types") = false,
@@ -361,7 +362,8 @@ void bindTools(py::module_& module) {
       "where an operator in `keep` (operator types), one whose schema needs float32, or "
       "keep_io_types (the model's float32 inputs and outputs stay float32) needs them. Raises "
       "onyx.OnyxError, the model unchanged. Returns {'nodes_converted', 'kept_ops' (operator "
-      "type: count), 'casts_added', 'tensors_converted'}.");
+      "type: count), 'casts_added', 'tensors_converted', 'unmatched_keep_ops' (names in `keep` no "
+      "node has)}.");
 
   module.def(
       "optimize",

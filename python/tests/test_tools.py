@@ -148,6 +148,7 @@ def test_to_float16_converts_in_place_and_computes_nearly_the_same():
     kept = onyx.parse_text(CHAIN)
     report = onyx.to_float16(kept, keep_io_types=True, keep=["Relu"])
     assert report["kept_ops"] == {"Relu": 1} and report["casts_added"] == 3
+    assert report["unmatched_keep_ops"] == []
     assert str(kept.graph.outputs[0].type) == "float[2]"
     (same,) = onyx.Session(kept).run(None, feeds)
     assert same.dtype == np.float32

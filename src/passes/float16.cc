@@ -175,6 +175,9 @@ class Float16Conversion {
     planGraph(*model_.graph);
     decideConstants(*model_.graph);
     countPlans(*model_.graph);
+    for (const std::string& op : options_.keep_ops) {
+      if (seen_ops_.count(op) == 0) report_.unmatched_keep_ops.push_back(op);
+    }
     ONYX_RETURN_IF_ERROR(convertGraph(*model_.graph));
     ONYX_RETURN_IF_ERROR(insertCasts());
     declareHalves(*model_.graph);
@@ -352,6 +355,7 @@ class Float16Conversion {
   void countPlans(const Graph& graph) {
     for (const Node* node : graph.nodes()) {
       const NodePlan& plan = plans_.at(node);
+      seen_ops_.insert(node->opType());
       auto is_float = [](Form form) { return form != Form::kOther; };
       bool has_float = std::any_of(plan.input_wants.begin(), plan.input_wants.end(), is_float) ||
                        std::any_of(plan.output_forms.begin(), plan.output_forms.end(), is_float);
@@ -532,6 +536,7 @@ class Float16Conversion {
   std::unordered_map<const Node*, NodePlan> plans_;
   std::unordered_map<const Use*, Graph*> output_graphs_;
   std::unordered_set<const Use*> main_outputs_;
+  std::unordered_set<std::string_view> seen_ops_;
   Float16Report report_;
 };
 

@@ -165,10 +165,13 @@ TEST_F(SurgeryCli, CompareNamesTheNodeOfAPerturbedInitializer) {
 TEST_F(SurgeryCli, ConvertToFloat16HalvesTheDataAndComputesTheSame) {
   fs::path out = dir_ / "half.onnx";
   ToolRun run = onyx("convert " + model_.string() + " " + out.string() +
-                     " --float16 --keep-io-types --keep Neg --external-data half.data");
+                     " --float16 --keep-io-types --keep Neg,Resiz --external-data half.data");
   ASSERT_EQ(run.status, 0) << run.out;
   EXPECT_NE(run.out.find("float16: 3 nodes converted, kept in float32: Neg 1; 2 tensors "
                          "converted, 3 Casts added"),
+            std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("--keep Resiz: no node of the model has that operator type"),
             std::string::npos)
       << run.out;
   EXPECT_EQ(fs::file_size(dir_ / "half.data"), 2u * 2048u);

@@ -129,6 +129,10 @@ int runConvert(const ConvertArgs& args) {
       return kExitInvalid;
     }
     fmt::print(stderr, "onyx: {}\n", float16Summary(*report));
+    for (const std::string& op : report->unmatched_keep_ops) {
+      fmt::print(stderr, "onyx: note: --keep {}: no node of the model has that operator type\n",
+                 op);
+    }
   }
   if (args.sort) {
     // A cycle cannot be sorted: the model is invalid, and nothing is written.

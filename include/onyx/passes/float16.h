@@ -60,6 +60,8 @@ struct Float16Report {
   size_t casts_added = 0;
   /// Initializers and attribute tensors converted.
   size_t tensors_converted = 0;
+  /// Float16Options::keep_ops that no node of the model has (a misspelt `Resize`?).
+  std::vector<std::string> unmatched_keep_ops;
 };
 
 /// Converts `model` to float16 (see above).
