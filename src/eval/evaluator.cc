@@ -209,6 +209,12 @@ Result<std::vector<EvalValue>> runOn(eval_internal::Executor& executor, const Mo
   Result<const GraphPlan*> compiled = executor.mainPlan();
   if (!compiled) return compiled.status();
   const GraphPlan& plan = **compiled;
+  // Counted once the run's arrays are back (declared first, so destroyed last): the pool
+  // keeps the sizes a run asks for from one run to the next (BufferPool::runEnded).
+  struct RunEnd {
+    BufferPool& pool;
+    ~RunEnd() { pool.runEnded(); }
+  } run_end{executor.buffers()};
   BufferPoolScope reuse(executor.buffers());
   BoundedRun bounded(executor, limits);
   Frame frame(plan, nullptr);

@@ -48,19 +48,54 @@ TEST(BufferPool, ThePoolKeepsNoMoreThanItsLimit) {
 }
 
 // A value one row longer each run (a decoder's cache) never meets its freed block again: the
-// pool keeps no more freed bytes than it ever had out at once, giving back the oldest.
+// pool keeps no more freed bytes than it ever had out at once, or the blocks of the last two
+// runs where they are more, giving back the oldest; however many runs go by.
 TEST(BufferPool, BlocksOfGrowingSizesAreKeptNoMoreThanThePeakOut) {
   BufferPool pool;
   BufferPoolScope scope(pool);
   constexpr int64_t kRow = 1024;  // floats: 4 KiB, a page
-  for (int64_t rows = 64; rows < 64 + 50; ++rows) {
-    Array cache(ElementType::kFloat, {rows, kRow});
-    Array next(ElementType::kFloat, {rows + 1, kRow});  // both out at once, as a step has them
-  }
-  // The peak: 114 + 113 rows out, in blocks of 120 rows (their size class); kept without
-  // bound, the freed blocks would be many times that.
-  EXPECT_LE(pool.cachedBytes(), size_t{2 * 120 * kRow * 4});
+  auto tokens = [&](int64_t from, int64_t to) {
+    for (int64_t rows = from; rows < to; ++rows) {
+      {
+        Array cache(ElementType::kFloat, {rows, kRow});
+        Array next(ElementType::kFloat, {rows + 1, kRow});  // both out at once, as a step has
+      }
+      pool.runEnded();  // one token a run, as the evaluator counts them
+    }
+  };
+  tokens(64, 114);
+  // The last two runs' blocks, two each of at most 120 rows (the size class of 113 and 114
+  // rows); kept without bound, the freed blocks would be many times that.
+  EXPECT_LE(pool.cachedBytes(), size_t{4 * 120 * kRow * 4});
   EXPECT_GT(pool.cachedBytes(), 0u);
+  tokens(114, 228);
+  EXPECT_LE(pool.cachedBytes(), size_t{4 * 240 * kRow * 4});
+}
+
+// A run that needs more distinct blocks than it has out at once (one of 1 MiB, then four of
+// 256 KiB) gets every one back the next run: none is given back to the system for its pages to
+// fault in again, as they were when the pool kept only the peak.
+TEST(BufferPool, BlocksARunAsksForAgainAreKeptPastThePeak) {
+  BufferPool pool;
+  BufferPoolScope scope(pool);
+  auto run = [] {
+    { Array wide(ElementType::kFloat, {1 << 18}); }  // 1 MiB
+    Array a(ElementType::kFloat, {1 << 16}), b(ElementType::kFloat, {1 << 16});
+    Array c(ElementType::kFloat, {1 << 16}), d(ElementType::kFloat, {1 << 16});
+  };
+  run();
+  pool.runEnded();
+  run();
+  pool.runEnded();
+  // The peak out at once is 1 MiB; both the 1 MiB block and the four 256 KiB ones are kept.
+  EXPECT_EQ(pool.cachedBytes(), size_t{2} << 20);
+  const std::byte* kept = nullptr;
+  {
+    Array wide(ElementType::kFloat, {1 << 18});
+    kept = reinterpret_cast<const std::byte*>(wide.data<float>());
+  }
+  EXPECT_EQ(pool.cachedBytes(), size_t{2} << 20) << "the 1 MiB block went out and came back";
+  EXPECT_NE(kept, nullptr);
 }
 
 // Blocks come in size classes an eighth of a power of two apart: an array a few pages longer

@@ -41,6 +41,10 @@ class BufferPool {
   /// kLimitExceeded for an array that would take it past that, on a thread where the pool is
   /// current. Other ways of making an array are not bounded.
   void setLimit(std::optional<size_t> bytes);
+  /// Marks the end of a run (the evaluator's, after each): freed blocks of a size the run now
+  /// going or the one before asked for are kept even past the most bytes ever out at once,
+  /// since the next run asks for them again; others are given back first (see the .cc).
+  void runEnded();
 
   struct State;
 
