@@ -309,10 +309,10 @@ class Float16Conversion {
   }
 
   // Cast, Constant and ConstantOfShape: their output type is an attribute, rewritten to
-  // float16 (convertNode) when it says float32.
+  // float16 (convertTypeSetter) when it says float32.
   NodePlan planTypeSetter(const Node& node, NodePlan plan) const {
     std::string_view op = node.opType();
-    if (op == "Cast" && plan.input_wants[0] == Form::kFloat) {
+    if (op == "Cast" && !plan.input_wants.empty() && plan.input_wants[0] == Form::kFloat) {
       plan.input_wants[0] = Form::kHalf;
       plan.converted = true;
     }

@@ -341,6 +341,24 @@ TEST(Float16, KeepsOperatorsWithoutASchema) {
   EXPECT_EQ(scale->input(0)->producer()->opType(), "Cast") << printModel(model);
 }
 
+// A Cast without its input (an invalid model, kept as read) is left as it is, without a crash.
+TEST(Float16, LeavesACastWithoutItsInputAlone) {
+  Model model = parseOrFail(R"(
+    <ir_version: 8, opset_import: ["" : 17]>
+    g (float[2] x) => (float[2] y, float[2] z) {
+      y = Relu (x)
+      z = Cast <to = 1> ()
+    })");
+  std::string before = bytesOf(model);
+  Result<Float16Report> report = convertToFloat16(model);
+  if (!report.isOk()) {
+    EXPECT_FALSE(report.status().message().empty());
+    EXPECT_EQ(bytesOf(model), before);
+  } else {
+    EXPECT_TRUE(verified(model));
+  }
+}
+
 TEST(Float16, LeavesTheModelAsItWasOnAnError) {
   Model model = parseOrFail(kDense);
   // w's bytes are shorter than its dims say.
