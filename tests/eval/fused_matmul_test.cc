@@ -175,3 +175,43 @@ TEST(FusedMatMul, WideFixedWeightsRunPackedWithTheSameBitsOnAnyThreadCount) {
 
 }  // namespace
 }  // namespace onyx
+
+namespace onyx {
+namespace {
+
+// At every tier up to this host's, shapes that leave something over at each level of the AVX2
+// kernel's cut (panel_linear_layer.h): 101 rows (a block of 64, then 37: six tiles of 6 and one
+// row), 300 inner indices (a pass of 256, then 44), 40 columns (two panels and 8 columns of a
+// third). The values are the product's up to float rounding, and the bits the same at 1 and 3
+// threads.
+TEST(FusedMatMul, FixedWeightsOfEveryShapeAtEveryTier) {
+  constexpr int64_t kRows = 101, kInner = 300, kColumns = 40;
+  std::vector<float> a = randomFloats(kRows * kInner, 21), b = randomFloats(kInner * kColumns, 22),
+                     bias = randomFloats(kColumns, 23);
+  for (std::vector<float>* fixed : {&b, &bias}) {
+    for (float& value : *fixed) value = std::round(value * 64) / 64;
+  }
+  Result<Model> model = parseText(fixedWeightsModel(kRows, kInner, kColumns, b, bias));
+  ASSERT_TRUE(model) << model.status().toString();
+  std::vector<NamedValue> inputs = {
+      {"a", tensorOf<float>(ElementType::kFloat, {kRows, kInner}, a)}};
+  const std::vector<double> expected = linear(a, b, bias, kRows, kInner, kColumns);
+  for (CpuTier tier : testing::cpuTiersToTest()) {
+    SCOPED_TRACE(std::string(cpuTierName(tier)));
+    Result<std::vector<EvalValue>> one = evaluate(*model, inputs, {.threads = 1, .max_isa = tier});
+    Result<std::vector<EvalValue>> three =
+        evaluate(*model, inputs, {.threads = 3, .max_isa = tier});
+    ASSERT_TRUE(one) << one.status().toString();
+    ASSERT_TRUE(three) << three.status().toString();
+    // The inner sums are 300 long: a looser bound than the short products above.
+    std::vector<float> got = valuesOf<float>((*one)[0]);
+    ASSERT_EQ(got.size(), expected.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_NEAR(got[i], expected[i], 1e-4 + 1e-5 * std::fabs(expected[i])) << "element " << i;
+    }
+    EXPECT_EQ(valuesOf<float>((*three)[0]), got);
+  }
+}
+
+}  // namespace
+}  // namespace onyx

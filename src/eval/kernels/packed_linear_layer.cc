@@ -8,6 +8,8 @@
 #include "eval/kernels/onednn_primitive_cache.h"
 #include "eval/kernels/onednn_support.h"
 #include "eval/kernels/openmp_threads.h"
+#include "eval/kernels/panel_linear_layer.h"
+#include "eval/kernels/shared_preparation.h"
 #include "ops/kernels.h"
 
 namespace onyx::eval_internal {
@@ -35,8 +37,38 @@ struct PackedLinearLayer::Cache : OneDnnPrimitiveCache<PrimitiveKey, dnnl::matmu
 PackedLinearLayer::PackedLinearLayer() = default;
 PackedLinearLayer::~PackedLinearLayer() = default;
 
+bool PackedLinearLayer::runPanels(const KernelContext& ctx, const Array& a, const Array& b,
+                                  const Array& bias, Array& out) {
+  const int64_t inner = b.dim(0), columns = b.dim(1);
+  const size_t rows = inner == 0 ? 0 : a.size() / static_cast<size_t>(inner);
+  if (rows == 0 || columns < kPanelColumns) return false;
+  if (panels_ == nullptr || panels_source_ != b.bytes().data()) {
+    panels_ = sharedPreparation<panel_linear::Panels>({&b}, "linear f32 panels",
+                                                      [&] { return panel_linear::packPanels(b); });
+    panels_source_ = b.bytes().data();
+    if (panels_ == nullptr) return false;
+  }
+  const panel_linear::Panels& panels = *panels_;
+  const float* from = a.data<float>();
+  const float* bias_row = bias.data<float>();
+  float* to = out.data<float>();
+  const size_t block = static_cast<size_t>(kBlockRows);
+  ops::parallelFor(ctx, (rows + block - 1) / block, 1, [&](size_t begin, size_t end) {
+    for (size_t index = begin; index < end; ++index) {
+      const size_t row = index * block;
+      panel_linear::multiplyAddBias(from + row * static_cast<size_t>(inner),
+                                    std::min(block, rows - row), panels, bias_row,
+                                    to + row * static_cast<size_t>(columns));
+    }
+  });
+  return true;
+}
+
 bool PackedLinearLayer::run(const KernelContext& ctx, const Array& a, const Array& b,
                             const Array& bias, Array& out) {
+  if (ctx.cpuTier() == CpuTier::kAvx2 && panel_linear::available()) {
+    return runPanels(ctx, a, b, bias, out);
+  }
   const int64_t inner = b.dim(0), columns = b.dim(1);
   const int64_t rows = inner == 0 ? 0 : static_cast<int64_t>(a.size()) / inner;
   if (columns < kWideColumns || rows == 0 || rows % kBlockRows != 0) return false;

@@ -1,6 +1,7 @@
 // Internal to the evaluator: a linear layer whose weights are fixed, on oneDNN's matmul with
 // the weights packed once per process (shared_preparation.h), for the shapes where that beats
-// sgemm (fused_matmul.h).
+// sgemm (fused_matmul.h); at the AVX2 tier, on onyx's own kernel over weights laid out in
+// panels once per process (panel_linear_layer.h), for every shape.
 //
 // sgemm packs the weight matrix again on every call, and a linear layer calls it once per
 // block of rows; a wide weight matrix (many output columns) is then packed more often than
@@ -11,6 +12,7 @@
 
 #include <memory>
 
+#include "eval/kernels/panel_linear_layer.h"
 #include "onyx/core/array.h"
 #include "onyx/ops/kernel_context.h"
 
@@ -28,16 +30,25 @@ class PackedLinearLayer {
   PackedLinearLayer(const PackedLinearLayer&) = delete;
   PackedLinearLayer& operator=(const PackedLinearLayer&) = delete;
 
+  /// The fewest output columns the AVX2 kernel takes: one panel.
+  static constexpr int64_t kPanelColumns = 16;
+
   /// Writes a * b + bias into `out` (a's shape, N last) and returns true, for a float
   /// (..., M, K) whose rows (the elements over K) are a multiple of kBlockRows, b float (K, N)
   /// fixed for the model's life with N at least kWideColumns, and N bias floats, all as
-  /// multiplyAddBias checked them. False for other shapes or when oneDNN cannot; `out` may
-  /// then hold part of the product (the caller runs sgemm over it).
+  /// multiplyAddBias checked them; at the AVX2 tier, for any rows and N of at least
+  /// kPanelColumns. False for other shapes or when oneDNN cannot; `out` may then hold part of
+  /// the product (the caller runs sgemm over it).
   bool run(const KernelContext& ctx, const Array& a, const Array& b, const Array& bias, Array& out);
 
  private:
+  bool runPanels(const KernelContext& ctx, const Array& a, const Array& b, const Array& bias,
+                 Array& out);
+
   struct Cache;
   std::unique_ptr<Cache> cache_;
+  std::shared_ptr<const panel_linear::Panels> panels_;  // at the AVX2 tier
+  const void* panels_source_ = nullptr;                 // the weights they were laid out from
 };
 
 }  // namespace onyx::eval_internal

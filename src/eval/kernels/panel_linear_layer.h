@@ -1,0 +1,38 @@
+// Internal to the evaluator: a float linear layer (a * b + bias) whose weights b are fixed, at
+// the AVX2 tier, on b laid out once in panels of 16 columns (PackedLinearLayer's path there).
+//
+// oneDNN's AVX2 float kernels pack the weights again on every call and reach under half of a
+// core's 256-bit FMA peak on the encoder's products (bench/README.md, "Serving on an AMD
+// EPYC"); an AVX2-only server CPU meets exactly those. Here each panel holds, for every inner
+// index, 16 consecutive columns of b (the last panel's missing columns 0), and a tile of 6 rows
+// by 16 columns sums in 12 registers, the panel's slice of 256 inner indices staying in the
+// first-level cache while every row of the block passes over it. Each output element is one
+// sequence of FMAs in inner order starting from its bias, so the bits depend on the shapes
+// alone, never on how rows are shared among threads.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+
+#include "onyx/core/array.h"
+
+namespace onyx::eval_internal::panel_linear {
+
+struct Panels {
+  Array floats;  // panels x inner x 16
+  int64_t inner = 0;
+  int64_t columns = 0;
+};
+
+/// b (inner, columns), FLOAT, laid out in panels; nullopt when it cannot be allocated.
+std::optional<Panels> packPanels(const Array& b);
+
+/// Whether this build and CPU run the kernel (x86-64 with AVX2 and FMA).
+bool available();
+
+/// out[r, :] = a[r, :] * b + bias for `rows` rows: a row-major with `inner` columns, out
+/// row-major with b's columns.
+void multiplyAddBias(const float* a, size_t rows, const Panels& b, const float* bias, float* out);
+
+}  // namespace onyx::eval_internal::panel_linear
