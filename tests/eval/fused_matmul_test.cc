@@ -4,7 +4,9 @@
 
 #include <cmath>
 
+#include "onyx/core/float_formats.h"
 #include "onyx/eval/evaluator.h"
+#include "onyx/passes/float16.h"
 #include "onyx/text/parser.h"
 #include "support/eval_testing.h"
 
@@ -179,38 +181,74 @@ TEST(FusedMatMul, WideFixedWeightsRunPackedWithTheSameBitsOnAnyThreadCount) {
 namespace onyx {
 namespace {
 
-// At every tier up to this host's, shapes that leave something over at each level of the AVX2
+// A layer of fixed weights with shapes that leave something over at each level of the AVX2
 // kernel's cut (panel_linear_layer.h): 101 rows (a block of 64, then 37: six tiles of 6 and one
 // row), 300 inner indices (a pass of 256, then 44), 40 columns (two panels and 8 columns of a
-// third). The values are the product's up to float rounding, and the bits the same at 1 and 3
-// threads.
-TEST(FusedMatMul, FixedWeightsOfEveryShapeAtEveryTier) {
-  constexpr int64_t kRows = 101, kInner = 300, kColumns = 40;
-  std::vector<float> a = randomFloats(kRows * kInner, 21), b = randomFloats(kInner * kColumns, 22),
-                     bias = randomFloats(kColumns, 23);
-  for (std::vector<float>* fixed : {&b, &bias}) {
-    for (float& value : *fixed) value = std::round(value * 64) / 64;
+// third); the weights and bias multiples of 1/64 (exact in the model's text and in float16).
+struct OddLayer {
+  static constexpr int64_t kRows = 101, kInner = 300, kColumns = 40;
+  std::vector<float> a, b, bias;
+  explicit OddLayer(uint32_t seed)
+      : a(randomFloats(kRows * kInner, seed)),
+        b(randomFloats(kInner * kColumns, seed + 1)),
+        bias(randomFloats(kColumns, seed + 2)) {
+    for (std::vector<float>* fixed : {&b, &bias}) {
+      for (float& value : *fixed) value = std::round(value * 64) / 64;
+    }
   }
-  Result<Model> model = parseText(fixedWeightsModel(kRows, kInner, kColumns, b, bias));
-  ASSERT_TRUE(model) << model.status().toString();
+  std::string text() const { return fixedWeightsModel(kRows, kInner, kColumns, b, bias); }
+};
+
+// At every tier up to this host's: each element within `tolerance` (absolute and relative) of
+// `expected`, and the same bits at 1 and 3 threads.
+void expectAtEveryTier(const Model& model, const std::vector<float>& a,
+                       const std::vector<double>& expected, double tolerance) {
   std::vector<NamedValue> inputs = {
-      {"a", tensorOf<float>(ElementType::kFloat, {kRows, kInner}, a)}};
-  const std::vector<double> expected = linear(a, b, bias, kRows, kInner, kColumns);
+      {"a", tensorOf<float>(ElementType::kFloat, {OddLayer::kRows, OddLayer::kInner}, a)}};
   for (CpuTier tier : testing::cpuTiersToTest()) {
     SCOPED_TRACE(std::string(cpuTierName(tier)));
-    Result<std::vector<EvalValue>> one = evaluate(*model, inputs, {.threads = 1, .max_isa = tier});
-    Result<std::vector<EvalValue>> three =
-        evaluate(*model, inputs, {.threads = 3, .max_isa = tier});
+    Result<std::vector<EvalValue>> one = evaluate(model, inputs, {.threads = 1, .max_isa = tier});
+    Result<std::vector<EvalValue>> three = evaluate(model, inputs, {.threads = 3, .max_isa = tier});
     ASSERT_TRUE(one) << one.status().toString();
     ASSERT_TRUE(three) << three.status().toString();
-    // The inner sums are 300 long: a looser bound than the short products above.
     std::vector<float> got = valuesOf<float>((*one)[0]);
     ASSERT_EQ(got.size(), expected.size());
     for (size_t i = 0; i < got.size(); ++i) {
-      ASSERT_NEAR(got[i], expected[i], 1e-4 + 1e-5 * std::fabs(expected[i])) << "element " << i;
+      ASSERT_NEAR(got[i], expected[i], tolerance + tolerance * std::fabs(expected[i]))
+          << "element " << i;
     }
     EXPECT_EQ(valuesOf<float>((*three)[0]), got);
   }
+}
+
+TEST(FusedMatMul, FixedWeightsOfEveryShapeAtEveryTier) {
+  OddLayer layer(21);
+  Result<Model> model = parseText(layer.text());
+  ASSERT_TRUE(model) << model.status().toString();
+  // The inner sums are 300 long: a looser bound than the short products above.
+  expectAtEveryTier(
+      *model, layer.a,
+      linear(layer.a, layer.b, layer.bias, OddLayer::kRows, OddLayer::kInner, OddLayer::kColumns),
+      1e-4);
+}
+
+// The same layer converted to float16 (its inputs and outputs kept float32): at the AVX2 tier
+// its weights are widened straight into the kernel's panels.
+TEST(FusedMatMul, FixedFloat16WeightsAtEveryTier) {
+  OddLayer layer(31);
+  Result<Model> model = parseText(layer.text());
+  ASSERT_TRUE(model) << model.status().toString();
+  Float16Options keep_io;
+  keep_io.keep_io_types = true;
+  ASSERT_TRUE(convertToFloat16(*model, keep_io).isOk());
+  // The input reaches the product through a Cast to float16; the result may be rounded to
+  // float16 on its way out (2^-11 of it).
+  std::vector<float> rounded = layer.a;
+  for (float& value : rounded) value = float16ToFloat(floatToFloat16(value));
+  expectAtEveryTier(
+      *model, layer.a,
+      linear(rounded, layer.b, layer.bias, OddLayer::kRows, OddLayer::kInner, OddLayer::kColumns),
+      1e-3);
 }
 
 }  // namespace

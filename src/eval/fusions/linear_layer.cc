@@ -1,7 +1,7 @@
 // A linear layer: a float MatMul by a matrix, the Add of a bias row, maybe a Relu, as one
 // matrix product that starts from the bias (fused_matmul.h). A float16 one runs on floats:
-// its weights and bias widened once, its input wide or widened, its result left wide
-// (engine/frame.h).
+// its weights and bias widened once (at the AVX2 tier, fixed weights straight into the
+// kernel's panels), its input wide or widened, its result left wide (engine/frame.h).
 #include "eval/fusions/convolution_chain.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/kernels/fused_matmul.h"
@@ -44,11 +44,16 @@ class LinearLayerStep final : public FusedStep {
         return false;
       }
       if (a->type() == ElementType::kFloat16) a = &wide_a.emplace(widenedHalves(*a, &ctx));
-      b = &constants_.widened(0, *b, &ctx, made_b);
+      // Fixed float16 weights at the AVX2 tier are widened straight into the panels the
+      // kernel reads (panel_linear_layer.h), never into a float copy of their own.
+      if (!PackedLinearLayer::takesHalfWeights(ctx, *b) || !constants_.constant()[0]) {
+        b = &constants_.widened(0, *b, &ctx, made_b);
+      }
       bias = &constants_.widened(1, *bias, &ctx, made_bias);
     }
     // Widened float16 weights are fixed too, but kept as the float16 path keeps them.
-    PackedLinearLayer* packed = !halves && constants_.constant()[0] ? &packed_ : nullptr;
+    const bool packable = !halves || b->type() == ElementType::kFloat16;
+    PackedLinearLayer* packed = packable && constants_.constant()[0] ? &packed_ : nullptr;
     std::optional<Array> result = multiplyAddBias(ctx, *a, *b, *bias, relu_ != nullptr, packed);
     if (!result) return false;
     run.write(output_, std::move(*result), false, halves);

@@ -10,7 +10,9 @@ namespace onyx::eval_internal {
 
 std::optional<Array> multiplyAddBias(const KernelContext& ctx, const Array& a, const Array& b,
                                      const Array& bias, bool relu, PackedLinearLayer* packed) {
-  if (a.type() != ElementType::kFloat || b.type() != ElementType::kFloat ||
+  // float16 weights only as the packed layer takes them (PackedLinearLayer::takesHalfWeights).
+  const bool half_weights = b.type() == ElementType::kFloat16 && packed != nullptr;
+  if (a.type() != ElementType::kFloat || (b.type() != ElementType::kFloat && !half_weights) ||
       bias.type() != ElementType::kFloat || a.rank() < 2 || b.rank() != 2 ||
       bias.rank() > a.rank()) {
     return std::nullopt;
@@ -26,7 +28,9 @@ std::optional<Array> multiplyAddBias(const KernelContext& ctx, const Array& a, c
   if (!made) return std::nullopt;
   Array out = std::move(*made);
   float* result = out.data<float>();
-  if (packed == nullptr || !packed->run(ctx, a, b, bias, out)) {
+  const bool done = packed != nullptr && packed->run(ctx, a, b, bias, out);
+  if (!done && half_weights) return std::nullopt;
+  if (!done) {
     size_t columns = static_cast<size_t>(n);
     size_t rows = columns == 0 ? 0 : out.size() / columns;
     const float* row = bias.data<float>();

@@ -41,7 +41,8 @@ bool PackedLinearLayer::runPanels(const KernelContext& ctx, const Array& a, cons
                                   const Array& bias, Array& out) {
   const int64_t inner = b.dim(0), columns = b.dim(1);
   const size_t rows = inner == 0 ? 0 : a.size() / static_cast<size_t>(inner);
-  if (rows == 0 || columns < kPanelColumns) return false;
+  if (columns < kPanelColumns) return false;
+  if (rows == 0) return true;
   if (panels_ == nullptr || panels_source_ != b.bytes().data()) {
     panels_ = sharedPreparation<panel_linear::Panels>({&b}, "linear f32 panels",
                                                       [&] { return panel_linear::packPanels(b); });
@@ -64,11 +65,17 @@ bool PackedLinearLayer::runPanels(const KernelContext& ctx, const Array& a, cons
   return true;
 }
 
+bool PackedLinearLayer::takesHalfWeights(const KernelContext& ctx, const Array& b) {
+  return ctx.cpuTier() == CpuTier::kAvx2 && panel_linear::available() &&
+         b.type() == ElementType::kFloat16 && b.rank() == 2 && b.dim(1) >= kPanelColumns;
+}
+
 bool PackedLinearLayer::run(const KernelContext& ctx, const Array& a, const Array& b,
                             const Array& bias, Array& out) {
   if (ctx.cpuTier() == CpuTier::kAvx2 && panel_linear::available()) {
     return runPanels(ctx, a, b, bias, out);
   }
+  if (b.type() != ElementType::kFloat) return false;
   const int64_t inner = b.dim(0), columns = b.dim(1);
   const int64_t rows = inner == 0 ? 0 : static_cast<int64_t>(a.size()) / inner;
   if (columns < kWideColumns || rows == 0 || rows % kBlockRows != 0) return false;

@@ -33,12 +33,17 @@ class PackedLinearLayer {
   /// The fewest output columns the AVX2 kernel takes: one panel.
   static constexpr int64_t kPanelColumns = 16;
 
+  /// Whether run() takes float16 weights `b` as they are on this context's tier: at the AVX2
+  /// tier, where they are widened into the kernel's panels, with at least kPanelColumns
+  /// columns.
+  static bool takesHalfWeights(const KernelContext& ctx, const Array& b);
+
   /// Writes a * b + bias into `out` (a's shape, N last) and returns true, for a float
   /// (..., M, K) whose rows (the elements over K) are a multiple of kBlockRows, b float (K, N)
   /// fixed for the model's life with N at least kWideColumns, and N bias floats, all as
   /// multiplyAddBias checked them; at the AVX2 tier, for any rows and N of at least
-  /// kPanelColumns. False for other shapes or when oneDNN cannot; `out` may then hold part of
-  /// the product (the caller runs sgemm over it).
+  /// kPanelColumns, b float or (takesHalfWeights) float16. False for other shapes or when oneDNN
+  /// cannot; `out` may then hold part of the product (the caller runs sgemm over it).
   bool run(const KernelContext& ctx, const Array& a, const Array& b, const Array& bias, Array& out);
 
  private:

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "ops/lib/float_casts.h"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define ONYX_PANEL_X86 1
@@ -19,20 +21,25 @@ constexpr size_t kInnerChunk = 256;  // inner indices a pass takes: 16 KiB of a 
 }  // namespace
 
 std::optional<Panels> packPanels(const Array& b) {
-  if (b.type() != ElementType::kFloat || b.rank() != 2) return std::nullopt;
+  const bool halves = b.type() == ElementType::kFloat16;
+  if ((b.type() != ElementType::kFloat && !halves) || b.rank() != 2) return std::nullopt;
   const int64_t inner = b.dim(0), columns = b.dim(1);
   const size_t panels = (static_cast<size_t>(columns) + kPanel - 1) / kPanel;
   Result<Array> made = Array::allocate(
       ElementType::kFloat, {static_cast<int64_t>(panels * static_cast<size_t>(inner) * kPanel)});
   if (!made) return std::nullopt;
   float* to = made->data<float>();
-  const float* from = b.data<float>();
   for (size_t p = 0; p < panels; ++p) {
     const size_t first = p * kPanel;
     const size_t count = std::min(kPanel, static_cast<size_t>(columns) - first);
     for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
       float* row = to + (p * static_cast<size_t>(inner) + k) * kPanel;
-      std::copy_n(from + k * static_cast<size_t>(columns) + first, count, row);
+      const size_t at = k * static_cast<size_t>(columns) + first;
+      if (halves) {
+        ops::cast::halvesToFloats(b.data<uint16_t>() + at, count, row);
+      } else {
+        std::copy_n(b.data<float>() + at, count, row);
+      }
       std::fill(row + count, row + kPanel, 0.0f);
     }
   }

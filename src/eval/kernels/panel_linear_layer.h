@@ -25,7 +25,8 @@ struct Panels {
   int64_t columns = 0;
 };
 
-/// b (inner, columns), FLOAT, laid out in panels; nullopt when it cannot be allocated.
+/// b (inner, columns), FLOAT or FLOAT16 (widened), laid out in panels; nullopt when it cannot
+/// be allocated.
 std::optional<Panels> packPanels(const Array& b);
 
 /// Whether this build and CPU run the kernel (x86-64 with AVX2 and FMA).
