@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "onyx/core/array.h"
+#include "onyx/core/element_type.h"
 #include "onyx/core/mapped_file.h"
 #include "onyx/core/quote.h"
 #include "onyx/infer/infer.h"
@@ -95,13 +96,9 @@ Status halveTensor(Tensor& tensor, const GraphEditor& edit) {
     if (!bytes) return std::move(bytes).takeStatus();
     stored = bytes->bytes().size();
   }
-  uint64_t count = 1;
-  bool overflow = false;
-  for (int64_t dim : tensor.dims) {
-    overflow =
-        overflow || dim < 0 || __builtin_mul_overflow(count, static_cast<uint64_t>(dim), &count);
-  }
-  if (overflow || stored / sizeof(float) != count || stored % sizeof(float) != 0) {
+  Result<uint64_t> elements = elementCount(tensor.dims);
+  const uint64_t count = elements ? *elements : 0;
+  if (!elements || stored / sizeof(float) != count || stored % sizeof(float) != 0) {
     return Status(ErrorCode::kInvalidArgument,
                   "tensor " + quoted(tensor.nameOrEmpty()) + " holds " + std::to_string(stored) +
                       " bytes, not the float32 elements its dims give");
@@ -142,13 +139,6 @@ bool isTypeSetter(const Node& node) {
           isStandardOperator(node, "ConstantOfShape"));
 }
 
-bool holdsGraphs(const Node& node) {
-  for (const Attribute* attribute : node.attributes) {
-    if (attribute->g != nullptr || !attribute->rare().graphs.empty()) return true;
-  }
-  return false;
-}
-
 // What one node does with its float32 values: which inputs it reads as float16 or float32,
 // which outputs it computes as which.
 struct NodePlan {
@@ -159,8 +149,9 @@ struct NodePlan {
 
 class Float16Conversion {
  public:
-  Float16Conversion(Model& model, const Float16Options& options)
-      : model_(model), edit_(model), options_(options) {
+  // `model` is the copy converted; `original` what it was copied from, left as it is.
+  Float16Conversion(Model& model, const Model& original, const Float16Options& options)
+      : model_(model), original_(original), edit_(model), options_(options) {
     for (ValueInfo* output : model.graph->outputs) main_outputs_.insert(&output->output);
   }
 
@@ -170,8 +161,6 @@ class Float16Conversion {
     infer_options.write_back = false;
     InferResult inferred = inferModel(static_cast<const Model&>(model_), infer_options);
     values_ = std::move(inferred.values);
-    Diagnostics before;
-    checkInferredTypes(model_, before);
     planGraph(*model_.graph);
     decideConstants(*model_.graph);
     countPlans(*model_.graph);
@@ -184,6 +173,9 @@ class Float16Conversion {
 
     Diagnostics after;
     checkInferredTypes(model_, after);
+    Diagnostics before;
+    // Only a converted model with errors needs the original's count to compare with.
+    if (after.errorCount() > 0) checkInferredTypes(original_, before);
     if (after.errorCount() > before.errorCount()) {
       for (const Diagnostic& diagnostic : after.all()) {
         if (diagnostic.severity != Severity::kError) continue;
@@ -251,7 +243,7 @@ class Float16Conversion {
     std::string_view op = node.opType();
     bool asked_kept = std::find(options_.keep_ops.begin(), options_.keep_ops.end(), op) !=
                       options_.keep_ops.end();
-    if (asked_kept || holdsGraphs(node) || !node.rare().overload.value_or("").empty()) {
+    if (asked_kept || node.holdsGraphs() || !node.rare().overload.value_or("").empty()) {
       return plan;
     }
     std::string_view domain = node.domainOrDefault();
@@ -529,6 +521,7 @@ class Float16Conversion {
   }
 
   Model& model_;
+  const Model& original_;
   GraphEditor edit_;
   const Float16Options& options_;
   std::unordered_map<const Value*, KnownValue> values_;
@@ -545,7 +538,7 @@ class Float16Conversion {
 Result<Float16Report> convertToFloat16(Model& model, const Float16Options& options) {
   if (model.graph == nullptr) return Status(ErrorCode::kInvalidArgument, "the model has no graph");
   Model work = cloneModel(model);
-  Result<Float16Report> report = Float16Conversion(work, options).run();
+  Result<Float16Report> report = Float16Conversion(work, model, options).run();
   if (report) model = std::move(work);
   return report;
 }
