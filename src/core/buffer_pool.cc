@@ -87,10 +87,10 @@ thread_local std::shared_ptr<BufferPool::State> current_pool;
 // bound, those blocks grew the process by the cache's size every token. The freed blocks are
 // therefore held to at most the most bytes the pools sharing them ever had out at once, the
 // oldest freed given back to the system first; except blocks of a size a run asked for in
-// the run now going or the one before (BufferPool::runEnded counts the runs). Those a run
-// asks for again: an encoder's run needs more distinct blocks than it has out at once (a
-// 1 MiB block early, four of 256 KiB later), and giving back the early ones at the end of
-// every run made the next fault their pages in again, 17% of the run's time (5,440 page
+// the run now going or the one before (BufferPool::runEnded counts the runs), up to twice
+// that peak. Those a run asks for again: an encoder's run needs more distinct blocks than it has
+// out at once (a 1 MiB block early, four of 256 KiB later), and giving back the early ones at the
+// end of every run made the next fault their pages in again, 17% of the run's time (5,440 page
 // faults a run). A decoder's old sizes are not asked for again, and still go.
 struct FreeBlocks {
   explicit FreeBlocks(size_t max_bytes) : max_cached_bytes(max_bytes) {}
@@ -129,28 +129,36 @@ struct FreeBlocks {
         by_age.emplace(stamp, bytes);
         cached_bytes += bytes;
         block = nullptr;
-        // The oldest freed that no recent run asked for, until the cache fits the peak again.
-        for (auto age = by_age.begin(); cached_bytes > peak_live_bytes && age != by_age.end();) {
-          const uint64_t freed_at = age->first;
-          const size_t size = age->second;
-          if (askedRecently(size)) {
-            ++age;
-            continue;
-          }
-          std::vector<Freed>& same = free_blocks[size];
-          auto at = std::find_if(same.begin(), same.end(), [freed_at](const Freed& freed) {
-            return freed.stamp == freed_at;
-          });
-          released.emplace_back(at->block, size);
-          same.erase(at);
-          if (same.empty()) last_run_asked.erase(size);
-          age = by_age.erase(age);
-          cached_bytes -= size;
-        }
+        // Past the peak, the oldest that no recent run asked for go; past twice the peak (a
+        // Loop whose values grow within one run), the oldest whatever their size.
+        trim(peak_live_bytes, true, released);
+        trim(2 * peak_live_bytes, false, released);
       }
     }
     if (block != nullptr) deletePooledBlock(block, bytes);
     for (const auto& [old_block, size] : released) deletePooledBlock(old_block, size);
+  }
+
+  // Gives back the oldest freed blocks (into `released`, to be unmapped outside the lock),
+  // sparing those of sizes a recent run asked for when `spare_recent`, until the cache holds at
+  // most `limit` bytes. Under the lock.
+  void trim(size_t limit, bool spare_recent, std::vector<std::pair<std::byte*, size_t>>& released) {
+    for (auto age = by_age.begin(); cached_bytes > limit && age != by_age.end();) {
+      const uint64_t freed_at = age->first;
+      const size_t size = age->second;
+      if (spare_recent && askedRecently(size)) {
+        ++age;
+        continue;
+      }
+      std::vector<Freed>& same = free_blocks[size];
+      auto at = std::find_if(same.begin(), same.end(),
+                             [freed_at](const Freed& freed) { return freed.stamp == freed_at; });
+      released.emplace_back(at->block, size);
+      same.erase(at);
+      if (same.empty()) last_run_asked.erase(size);
+      age = by_age.erase(age);
+      cached_bytes -= size;
+    }
   }
 
   // Whether a run asked for blocks of `size` in the run now going or the one before; never

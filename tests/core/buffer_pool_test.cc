@@ -72,6 +72,21 @@ TEST(BufferPool, BlocksOfGrowingSizesAreKeptNoMoreThanThePeakOut) {
   EXPECT_LE(pool.cachedBytes(), size_t{4 * 240 * kRow * 4});
 }
 
+// Within one run (a Loop whose value grows each iteration) every size is one the run asked
+// for; the blocks kept are still held to twice the most out at once.
+TEST(BufferPool, GrowingSizesWithinOneRunAreKeptToTwiceThePeak) {
+  BufferPool pool;
+  BufferPoolScope scope(pool);
+  pool.runEnded();  // runs are counted
+  constexpr int64_t kRow = 1024;
+  for (int64_t rows = 64; rows < 256; ++rows) {
+    Array grown(ElementType::kFloat, {rows, kRow});
+  }
+  // One array out at a time, the largest in a block of 256 rows.
+  EXPECT_LE(pool.cachedBytes(), size_t{2 * 256 * kRow * 4});
+  EXPECT_GT(pool.cachedBytes(), 0u);
+}
+
 // A run that needs more distinct blocks than it has out at once (one of 1 MiB, then four of
 // 256 KiB) gets every one back the next run: none is given back to the system for its pages to
 // fault in again, as they were when the pool kept only the peak.

@@ -42,8 +42,9 @@ class BufferPool {
   /// current. Other ways of making an array are not bounded.
   void setLimit(std::optional<size_t> bytes);
   /// Marks the end of a run (the evaluator's, after each): freed blocks of a size the run now
-  /// going or the one before asked for are kept even past the most bytes ever out at once,
-  /// since the next run asks for them again; others are given back first (see the .cc).
+  /// going or the one before asked for are kept even past the most bytes ever out at once (up
+  /// to twice that), since the next run asks for them again; others are given back first (see
+  /// the .cc).
   void runEnded();
 
   struct State;
