@@ -65,14 +65,23 @@ bool PackedLinearLayer::runPanels(const KernelContext& ctx, const Array& a, cons
   return true;
 }
 
+namespace {
+
+// The AVX2 tier (which implies AVX2 and FMA), in a build that has the panel kernel.
+bool onPanels(const KernelContext& ctx) {
+  return ctx.cpuTier() == CpuTier::kAvx2 && panel_linear::kBuilt;
+}
+
+}  // namespace
+
 bool PackedLinearLayer::takesHalfWeights(const KernelContext& ctx, const Array& b) {
-  return ctx.cpuTier() == CpuTier::kAvx2 && panel_linear::available() &&
-         b.type() == ElementType::kFloat16 && b.rank() == 2 && b.dim(1) >= kPanelColumns;
+  return onPanels(ctx) && b.type() == ElementType::kFloat16 && b.rank() == 2 &&
+         b.dim(1) >= kPanelColumns;
 }
 
 bool PackedLinearLayer::run(const KernelContext& ctx, const Array& a, const Array& b,
                             const Array& bias, Array& out) {
-  if (ctx.cpuTier() == CpuTier::kAvx2 && panel_linear::available()) {
+  if (onPanels(ctx)) {
     return runPanels(ctx, a, b, bias, out);
   }
   if (b.type() != ElementType::kFloat) return false;

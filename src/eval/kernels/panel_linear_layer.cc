@@ -5,9 +5,8 @@
 
 #include "ops/lib/float_casts.h"
 
-#if defined(__x86_64__) && defined(__GNUC__)
+#ifdef ONYX_PANEL_LINEAR
 #include <immintrin.h>
-#define ONYX_PANEL_X86 1
 #endif
 
 namespace onyx::eval_internal::panel_linear {
@@ -46,7 +45,7 @@ std::optional<Panels> packPanels(const Array& b) {
   return Panels{std::move(*made), inner, columns};
 }
 
-#ifdef ONYX_PANEL_X86
+#ifdef ONYX_PANEL_LINEAR
 
 #define ONYX_PANEL_TARGET __attribute__((target("avx2,fma")))
 
@@ -87,11 +86,6 @@ constexpr Tile kTiles[kTileRows + 1] = {nullptr, tile<1>, tile<2>, tile<3>,
 
 }  // namespace
 
-bool available() {
-  static const bool has = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-  return has;
-}
-
 void multiplyAddBias(const float* a, size_t rows, const Panels& b, const float* bias, float* out) {
   const size_t inner = static_cast<size_t>(b.inner);
   const size_t columns = static_cast<size_t>(b.columns);
@@ -126,8 +120,6 @@ void multiplyAddBias(const float* a, size_t rows, const Panels& b, const float* 
 }
 
 #else
-
-bool available() { return false; }
 
 void multiplyAddBias(const float*, size_t, const Panels&, const float*, float*) {}
 

@@ -29,8 +29,14 @@ struct Panels {
 /// be allocated.
 std::optional<Panels> packPanels(const Array& b);
 
-/// Whether this build and CPU run the kernel (x86-64 with AVX2 and FMA).
-bool available();
+/// Whether this build has the kernel (x86-64); a CPU at the AVX2 tier runs it (the tier
+/// implies AVX2 and FMA, onyx/core/cpu_tier.h).
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ONYX_PANEL_LINEAR 1
+inline constexpr bool kBuilt = true;
+#else
+inline constexpr bool kBuilt = false;
+#endif
 
 /// out[r, :] = a[r, :] * b + bias for `rows` rows: a row-major with `inner` columns, out
 /// row-major with b's columns.
