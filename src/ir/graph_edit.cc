@@ -110,12 +110,7 @@ Result<Value*> GraphEditor::addInput(Graph& graph, std::string_view value_name, 
     return !existing.isGraphInput() && existing.producer() == nullptr && existing.isInitializer();
   });
   if (value == nullptr) return nameTaken(value_name);
-  ValueInfo* info = arena.make<ValueInfo>();
-  info->name = value->name();
-  info->type = type;
-  info->value = value;
-  B::graphInput(value) = info;
-  graph.inputs.push_back(arena, info);
+  ir_internal::appendInput(arena, graph, value, type);
   return value;
 }
 

@@ -30,7 +30,8 @@ Patch::~Patch() { forget(true); }
 bool Patch::empty() const {
   return added_nodes_.empty() && values_.empty() && rewires_.empty() && removed_.empty() &&
          removed_initializers_.empty() && removed_inputs_.empty() && renames_.empty() &&
-         edits_.empty() && handovers_.empty() && declared_.empty();
+         edits_.empty() && handovers_.empty() && declared_.empty() && added_inputs_.empty() &&
+         !input_order_ && !output_order_ && output_points_.empty();
 }
 
 void Patch::discard() { forget(true); }
@@ -44,6 +45,10 @@ void Patch::forget(bool unstage) {
   staged_.clear();
   handovers_.clear();
   declared_.clear();
+  added_inputs_.clear();
+  input_order_.reset();
+  output_order_.reset();
+  output_points_.clear();
   added_nodes_.clear();
   values_.clear();
   added_values_.clear();
@@ -57,10 +62,11 @@ void Patch::forget(bool unstage) {
 }
 
 Patch::Mark Patch::mark() const {
-  return {added_nodes_.size(),    values_.size(),  edits_.size(),
-          rewires_.size(),        removed_.size(), removed_initializers_.size(),
-          removed_inputs_.size(), renames_.size(), staged_.size(),
-          handovers_.size(),      declared_.size()};
+  return {added_nodes_.size(),    values_.size(),           edits_.size(),
+          rewires_.size(),        removed_.size(),          removed_initializers_.size(),
+          removed_inputs_.size(), renames_.size(),          staged_.size(),
+          handovers_.size(),      declared_.size(),         added_inputs_.size(),
+          output_points_.size(),  input_order_.has_value(), output_order_.has_value()};
 }
 
 void Patch::discardSince(const Mark& mark) {
@@ -78,6 +84,10 @@ void Patch::discardSince(const Mark& mark) {
   staged_.resize(mark.staged);
   handovers_.resize(mark.handovers);
   declared_.resize(mark.declared);
+  added_inputs_.resize(mark.added_inputs);
+  output_points_.resize(mark.output_points);
+  if (!mark.input_order) input_order_.reset();
+  if (!mark.output_order) output_order_.reset();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -117,6 +127,25 @@ Value* Patch::addInitializer(Tensor* tensor) {
   added_values_.emplace(value, values_.size());
   values_.push_back({value, tensor->nameOrEmpty(), {}, tensor});
   return value;
+}
+
+Value* Patch::addGraphInput(Type* type) {
+  Value* value = GraphEditor(model_).arena().make<Value>();
+  B::graph(value) = &graph_;
+  added_values_.emplace(value, values_.size());
+  values_.push_back({value, {}, {}, nullptr});
+  added_inputs_.emplace_back(value, type);
+  return value;
+}
+
+void Patch::setGraphInputs(std::span<Value* const> inputs) {
+  ONYX_ASSERT(!input_order_ && "a patch sets the graph's inputs once");
+  input_order_.emplace(inputs.begin(), inputs.end());
+}
+
+void Patch::setGraphOutputs(std::span<Value* const> outputs) {
+  ONYX_ASSERT(!output_order_ && "a patch sets the graph's outputs once");
+  output_order_.emplace(outputs.begin(), outputs.end());
 }
 
 void Patch::nameValue(Value* value, std::string_view name) {
@@ -363,6 +392,8 @@ class Patch::Check {
       ONYX_RETURN_IF_ERROR(nested);
     }
     std::unordered_set<std::string_view> names;
+    std::unordered_set<const Value*> renamed_away;
+    for (const Rename& rename : patch_.renames_) renamed_away.insert(rename.value);
     auto nameFree = [&](std::string_view name) -> Status {
       if (!names.insert(name).second) {
         return Status(ErrorCode::kInvalidArgument,
@@ -370,7 +401,9 @@ class Patch::Check {
       }
       if (!isNameInScope(graph_, name)) return Status::ok();
       const Value* holder = graph_.lookup(name);
-      if (holder == nullptr || !removedOutput(holder)) {
+      bool given_up = holder != nullptr && holder->graph() == &graph_ &&
+                      (removedOutput(holder) || renamed_away.count(holder) != 0);
+      if (!given_up) {
         return Status(ErrorCode::kInvalidArgument,
                       "the name " + quoted(name) + " is already taken in scope");
       }
@@ -413,6 +446,9 @@ class Patch::Check {
         redirected_values_.insert(rewire.from);
       }
     }
+    ONYX_RETURN_IF_ERROR(checkInputs());
+    ONYX_RETURN_IF_ERROR(checkOutputs());
+    ONYX_RETURN_IF_ERROR(checkDeclarations());
     for (const Node* node : patch_.removed_) {
       for (const Value* value : node->outputs()) {
         if (value == nullptr) continue;
@@ -485,6 +521,113 @@ class Patch::Check {
     return Status::ok();
   }
 
+  /// setGraphOutputs' values: each visible from the graph and kept by the patch.
+  Status checkOutputs() {
+    if (patch_.output_order_) {
+      if (!patch_.output_points_.empty()) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "a patch sets the graph's outputs and re-points one of them");
+      }
+      for (const Value* value : *patch_.output_order_) {
+        ONYX_RETURN_IF_ERROR(outputKept(value));
+      }
+    }
+    std::unordered_set<size_t> pointed;
+    for (const auto& [index, value] : patch_.output_points_) {
+      if (index >= graph_.outputs.size() || !pointed.insert(index).second) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "output " + std::to_string(index) +
+                          " of the graph is re-pointed twice, or the graph has no such output");
+      }
+      ONYX_RETURN_IF_ERROR(outputKept(value));
+    }
+    return Status::ok();
+  }
+
+  // `value` may be an output of the graph once the patch is applied.
+  Status outputKept(const Value* value) const {
+    if (value == nullptr) {
+      return Status(ErrorCode::kInvalidArgument, "an output of the graph is set to no value");
+    }
+    if (dropped_.count(value) != 0) {
+      return Status(ErrorCode::kInvalidArgument,
+                    "an output of the graph is set to an output that a value handed over "
+                    "replaces");
+    }
+    if (patch_.isAdded(value)) return Status::ok();
+    if (value->graph() == nullptr || !value->graph()->encloses(&graph_)) {
+      return Status(ErrorCode::kInvalidArgument, "the graph's outputs would include " +
+                                                     quoted(value->name()) +
+                                                     ", which is not visible from it");
+    }
+    if (removedOutput(value) || dropsInput(value)) {
+      return Status(ErrorCode::kInvalidArgument, "the graph's outputs would include " +
+                                                     quoted(value->name()) +
+                                                     ", which the patch removes");
+    }
+    return Status::ok();
+  }
+
+  /// setGraphInputs' values: inputs and initializers of the graph, and every input the patch
+  /// adds, each once; an input left out without a default is read by nothing afterwards.
+  Status checkInputs() {
+    if (!patch_.input_order_) return Status::ok();
+    std::unordered_set<const Value*> added;
+    for (const auto& [value, type] : patch_.added_inputs_) added.insert(value);
+    std::unordered_set<const Value*> listed;
+    std::unordered_set<const Value*> taken_out(patch_.removed_inputs_.begin(),
+                                               patch_.removed_inputs_.end());
+    for (const Value* value : *patch_.input_order_) {
+      if (value == nullptr) {
+        return Status(ErrorCode::kInvalidArgument, "an input of the graph is set to no value");
+      }
+      if (!listed.insert(value).second) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "the graph's inputs would list " + quoted(value->name()) + " twice");
+      }
+      if (added.count(value) != 0) continue;
+      bool defined_here = !patch_.isAdded(value) && value->graph() == &graph_ &&
+                          value->producer() == nullptr &&
+                          (value->isGraphInput() ||
+                           (value->isInitializer() && removed_initializers_.count(value) == 0));
+      if (!defined_here || taken_out.count(value) != 0) {
+        return Status(ErrorCode::kInvalidArgument,
+                      quoted(value->name()) +
+                          " cannot be an input of the graph: it is neither an input the patch "
+                          "adds nor an input or initializer of the graph that it keeps");
+      }
+    }
+    for (const Value* value : added) {
+      if (listed.count(value) == 0) {
+        return Status(ErrorCode::kInvalidArgument,
+                      "an input the patch adds is left out of the graph's inputs");
+      }
+    }
+    for (const ValueInfo* input : graph_.inputs) {
+      const Value* value = input->value;
+      if (value == nullptr || listed.count(value) != 0) continue;
+      if (value->isInitializer() && removed_initializers_.count(value) == 0) continue;
+      ONYX_RETURN_IF_ERROR(leftUnread(*value, "the input is left out of the graph's, but"));
+      dropped_inputs_.insert(value);
+    }
+    return Status::ok();
+  }
+
+  /// declareType's values: added by the patch, or kept by it.
+  Status checkDeclarations() const {
+    for (const auto& [value, type] : patch_.declared_) {
+      if (patch_.isAdded(value)) continue;
+      bool defined =
+          value->producer() != nullptr || value->isGraphInput() || value->isInitializer();
+      if (value->graph() != &graph_ || !defined || removedOutput(value) || dropsInput(value)) {
+        return Status(ErrorCode::kInvalidArgument,
+                      quoted(value->name()) +
+                          " is declared, but is not a value of the graph that the patch keeps");
+      }
+    }
+    return Status::ok();
+  }
+
   /// Whether `value` is defined inside the graphs `holder` holds, at any depth.
   bool definedWithin(const Value* value, const Node* holder) const {
     for (const Graph* graph = value->graph(); graph != nullptr && graph != &graph_;
@@ -530,6 +673,17 @@ class Patch::Check {
   Status refuse(const Node* node, const std::string& what) const {
     return Status(ErrorCode::kInvalidArgument, place(node) + " " + what);
   }
+
+  // Whether `use` is an output of the graph that setGraphOutput re-points.
+  bool repointedOutput(const Use& use) const {
+    for (const auto& [index, value] : patch_.output_points_) {
+      if (index < graph_.outputs.size() && &graph_.outputs[index]->output == &use) return true;
+    }
+    return false;
+  }
+
+  // Whether `value` is an input that setGraphInputs leaves out and that goes with it.
+  bool dropsInput(const Value* value) const { return dropped_inputs_.count(value) != 0; }
 
   // Whether the patch removes `value`: an output of a node it removes, or an initializer
   // (not also a graph input) it removes.
@@ -645,6 +799,9 @@ class Patch::Check {
     if (redirected_values_.count(&value) != 0 || handed_.count(&value) != 0) return Status::ok();
     for (const Use& use : value.uses()) {
       if (redirected_slots_.count(&use) != 0) continue;
+      // setGraphOutputs replaces the graph's own outputs, and checks the values it names.
+      if (use.user() == nullptr && patch_.output_order_ && graphOf(use) == &graph_) continue;
+      if (use.user() == nullptr && repointedOutput(use)) continue;
       if (use.user() != nullptr && use.user()->graph() == &graph_ &&
           use.index() >= patch_.inputCountAfter(use.user())) {
         continue;  // a slot resizeInputs drops
@@ -672,7 +829,8 @@ class Patch::Check {
   std::unordered_set<const Use*> redirected_slots_;
   std::unordered_set<const Value*> redirected_values_;
   std::unordered_map<const Value*, const Node*> handed_;  // a value handed over -> its taker
-  std::unordered_set<const Value*> dropped_;  // added outputs that handed values replace
+  std::unordered_set<const Value*> dropped_;         // added outputs that handed values replace
+  std::unordered_set<const Value*> dropped_inputs_;  // inputs setGraphInputs drops, undefined
 };
 
 // ---------------------------------------------------------------------------------------
@@ -760,20 +918,20 @@ Status applyAll(std::span<Patch* const> given) {
     }
   }
   // A name two patches give exactly, in graphs where one sees the other's names.
-  for (size_t i = 0; i < patches.size(); ++i) {
-    for (size_t j = i + 1; j < patches.size(); ++j) {
-      const Graph& a = patches[i]->graph_;
-      const Graph& b = patches[j]->graph_;
-      if (!a.encloses(&b) && !b.encloses(&a)) continue;
-      for (std::string_view first : patches[i]->givenNames()) {
-        for (std::string_view second : patches[j]->givenNames()) {
-          if (second == first) {
-            discardAll();
-            return Status(ErrorCode::kInvalidArgument,
-                          "two patches name a value " + quoted(first) +
-                              ", in graphs where one sees the other's names");
-          }
+  if (patches.size() > 1) {
+    std::unordered_map<std::string_view, std::vector<const Graph*>> giving;
+    for (const Patch* patch : patches) {
+      const Graph& graph = patch->graph_;
+      for (std::string_view name : patch->givenNames()) {
+        std::vector<const Graph*>& graphs = giving[name];
+        for (const Graph* other : graphs) {
+          if (other == &graph || (!other->encloses(&graph) && !graph.encloses(other))) continue;
+          discardAll();
+          return Status(ErrorCode::kInvalidArgument,
+                        "two patches name a value " + quoted(name) +
+                            ", in graphs where one sees the other's names");
         }
+        graphs.push_back(&graph);
       }
     }
   }
@@ -833,6 +991,7 @@ void Patch::commit(const Check& check) {
       rewire.node->setInput(rewire.index, rewire.to);
     }
   }
+  commitOutputs();
   // Readers before what they read (the list is topological, or nearly): each destroy then
   // finds its outputs unread. Inputs go first, so removed nodes reading one another in any
   // order all go.
@@ -858,7 +1017,15 @@ void Patch::commit(const Check& check) {
     ONYX_ASSERT(removed.isOk() && "the check let an initializer's removal through that cannot go");
     (void)removed;
   }
-  // Names last, once the removed nodes gave theirs back: renames and exact names first.
+  // Names last, once the removed nodes gave theirs back: renames and exact names first, the
+  // renamed values' old names given up before any is taken (one may take another's).
+  for (const Rename& rename : renames_) {
+    std::string_view old_name = rename.value->name();
+    if (!old_name.empty() && old_name != rename.name &&
+        graph_.names().find(old_name) == rename.value) {
+      B::names(&graph_).erase(old_name);
+    }
+  }
   for (const Rename& rename : renames_) {
     Status renamed = GraphEditor(model_).rename(rename.value, rename.name);
     ONYX_ASSERT(renamed.isOk() && "the check let a rename through to a name in use");
@@ -872,9 +1039,10 @@ void Patch::commit(const Check& check) {
   for (AddedValue& added : values_) {
     if (dropped.count(added.value) != 0) continue;
     if (added.name.empty()) {
-      std::string hint = !added.hint.empty() ? std::string(added.hint)
-                         : added.initializer != nullptr
-                             ? std::string("init")
+      std::string hint = !added.hint.empty()            ? std::string(added.hint)
+                         : added.initializer != nullptr ? std::string("init")
+                         : added.value->producer() == nullptr
+                             ? std::string("input")
                              : std::string(added.value->producer()->opType()) + "_out";
       B::name(added.value) = GraphEditor(model_).uniqueName(graph_, hint);
       NameTableWriter::put(B::names(&graph_), arena, added.value);
@@ -884,10 +1052,79 @@ void Patch::commit(const Check& check) {
       graph_.initializers.push_back(arena, added.initializer);
     }
   }
+  commitInputs();
   for (const auto& [value, type] : declared_) {
     if (dropped.count(value) == 0) GraphEditor(model_).setType(value, type);
   }
   forget(false);
+}
+
+void Patch::commitOutputs() {
+  for (const auto& [index, value] : output_points_) {
+    ValueInfo* info = graph_.outputs[index];
+    Value* old = info->output.value();
+    info->output.set(value);
+    if (old != nullptr && old->valueInfo() == info) ir_internal::redeclare(old);
+    if (value->graph() == &graph_ && !value->isGraphInput() && value->valueInfo() == nullptr) {
+      ir_internal::redeclare(value);
+    }
+  }
+  if (!output_order_) return;
+  Arena& arena = GraphEditor(model_).arena();
+  std::vector<ValueInfo*> old(graph_.outputs.begin(), graph_.outputs.end());
+  // The entries of each value, in order, for the values listed again to keep.
+  std::unordered_map<const Value*, std::vector<size_t>> entries;
+  for (size_t i = old.size(); i-- > 0;) entries[old[i]->output.value()].push_back(i);
+  std::vector<bool> kept(old.size(), false);
+  graph_.outputs.clear();
+  for (Value* value : *output_order_) {
+    auto found = entries.find(value);
+    if (found != entries.end() && !found->second.empty()) {
+      size_t index = found->second.back();
+      found->second.pop_back();
+      kept[index] = true;
+      graph_.outputs.push_back(arena, old[index]);
+    } else {
+      GraphEditor(model_).addOutput(graph_, value);
+    }
+  }
+  for (size_t i = 0; i < old.size(); ++i) {
+    if (kept[i]) continue;
+    Value* value = old[i]->output.value();
+    old[i]->output.set(nullptr);
+    if (value != nullptr && value->valueInfo() == old[i]) ir_internal::redeclare(value);
+  }
+}
+
+void Patch::commitInputs() {
+  Arena& arena = GraphEditor(model_).arena();
+  for (const auto& [value, type] : added_inputs_) {
+    ir_internal::appendInput(arena, graph_, value, type);
+  }
+  if (!input_order_) return;
+  std::unordered_set<const Value*> listed(input_order_->begin(), input_order_->end());
+  std::vector<Value*> left_out;
+  for (const ValueInfo* input : graph_.inputs) {
+    if (input->value != nullptr && listed.count(input->value) == 0) {
+      left_out.push_back(input->value);
+    }
+  }
+  for (Value* value : left_out) {
+    Status removed = graph_.removeInput(value);
+    ONYX_ASSERT(removed.isOk() && "the check let an input's removal through that cannot go");
+    (void)removed;
+  }
+  for (Value* value : *input_order_) {
+    if (value->graphInput() != nullptr) continue;
+    // An initializer: the input of that name is the value, with its default.
+    Result<Value*> made =
+        GraphEditor(model_).addInput(graph_, value->name(), const_cast<Type*>(value->type()));
+    ONYX_ASSERT(made.isOk() && *made == value && "the check let an input through that cannot be");
+    (void)made;
+  }
+  ArenaList<ValueInfo*>& inputs = graph_.inputs;
+  inputs.clear();
+  for (Value* value : *input_order_) inputs.push_back(arena, value->graphInput());
 }
 
 }  // namespace onyx

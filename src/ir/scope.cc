@@ -97,6 +97,15 @@ ValueInfo* findDeclaration(const ArenaList<ValueInfo*>& list, const Value* value
   return nullptr;
 }
 
+void appendInput(Arena& arena, Graph& graph, Value* value, Type* type) {
+  ValueInfo* info = arena.make<ValueInfo>();
+  info->name = value->name();
+  info->type = type;
+  info->value = value;
+  B::graphInput(value) = info;
+  graph.inputs.push_back(arena, info);
+}
+
 void redeclare(Value* value) {
   ValueInfo*& declaration = B::valueInfo(value);
   declaration = nullptr;

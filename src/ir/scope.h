@@ -36,4 +36,8 @@ ValueInfo* findDeclaration(const ArenaList<ValueInfo*>& list, const Value* value
 /// first, then outputs), or null. O(value_info + outputs).
 void redeclare(Value* value);
 
+/// Lists `value` (a named value of `graph` that is no input) as the graph's last input,
+/// declared `type`. O(1).
+void appendInput(Arena& arena, Graph& graph, Value* value, Type* type);
+
 }  // namespace onyx::ir_internal

@@ -324,29 +324,28 @@ class Extraction {
     return found != types_.end() ? found->second : const_cast<Type*>(value->type());
   }
 
+  // One patch: unneeded nodes and initializers removed, the inputs and (when named) the
+  // outputs set, all checked before anything changes.
   Status cut() {
-    GraphEditor edit(model_);
-    if (boundary_.outputs) setOutputs(edit);
-
-    // Inputs a node computed become graph inputs under their names once the node goes.
     Patch patch(model_, graph_);
+    // Inputs a node computed become graph inputs under their names once the node goes.
+    std::unordered_map<const Value*, Value*> replaced;
     std::vector<Value*> final_inputs;
     for (Value* input : inputs_) {
       if (!boundary_.inputs && !read_cuts_.contains(input)) continue;  // unread: dropped
       if (input->producer() != nullptr) {
-        auto made = edit.addInput(graph_, edit.uniqueName(graph_, input->name()), typeOf(input));
-        if (!made) return made.status();
-        patch.replaceAllUsesWith(input, *made);
-        patch.renameValue(*made, input->name());
-        final_inputs.push_back(*made);
-      } else if (!input->isGraphInput()) {
-        // An initializer: an input with that default.
-        auto made = edit.addInput(graph_, input->name(), typeOf(input));
-        if (!made) return made.status();
-        final_inputs.push_back(*made);
-      } else {
-        final_inputs.push_back(input);
+        Value* made = patch.addGraphInput(typeOf(input));
+        patch.nameValue(made, input->name());
+        patch.replaceAllUsesWith(input, made);
+        replaced.emplace(input, made);
+        final_inputs.push_back(made);
+        continue;
       }
+      // An input, or an initializer: an input with that default.
+      if (!input->isGraphInput() && input->type() == nullptr && typeOf(input) != nullptr) {
+        patch.declareType(input, typeOf(input));
+      }
+      final_inputs.push_back(input);
     }
     // Inputs with a default that the part reads and nobody named keep it, after the named.
     for (const ValueInfo* input : graph_.inputs) {
@@ -354,6 +353,22 @@ class Extraction {
       if (value != nullptr && !cuts_.contains(value) && needed_initializers_.contains(value)) {
         final_inputs.push_back(value);
       }
+    }
+    patch.setGraphInputs(final_inputs);
+    if (boundary_.outputs) {
+      // The outputs named, in order: an entry that already declares one stays (with its type
+      // and doc string), a value that was no output gets one.
+      std::vector<Value*> final_outputs;
+      for (Value* output : outputs_) {
+        auto cut = replaced.find(output);
+        Value* value = cut != replaced.end() ? cut->second : output;
+        if (cut == replaced.end() && !output->isGraphOutputOfItsGraph() &&
+            output->type() == nullptr && typeOf(output) != nullptr) {
+          patch.declareType(output, typeOf(output));
+        }
+        final_outputs.push_back(value);
+      }
+      patch.setGraphOutputs(final_outputs);
     }
 
     for (Node* node : graph_.nodes()) {
@@ -385,15 +400,6 @@ class Extraction {
     }
     ONYX_RETURN_IF_ERROR(patch.apply());
 
-    std::unordered_set<const Value*> kept(final_inputs.begin(), final_inputs.end());
-    std::vector<Value*> dropped;
-    for (const ValueInfo* input : graph_.inputs) {
-      if (input->value != nullptr && !kept.contains(input->value)) dropped.push_back(input->value);
-    }
-    for (Value* value : dropped) ONYX_RETURN_IF_ERROR(graph_.removeInput(value));
-    for (size_t i = 0; i < final_inputs.size(); ++i)
-      graph_.inputs[i] = final_inputs[i]->graphInput();
-
     for (Value* input : inputs_) {
       if (boundary_.inputs && !read_cuts_.contains(input)) {
         report_.unread_inputs.emplace_back(input->name());
@@ -403,33 +409,6 @@ class Extraction {
     report_.functions_removed = passes_internal::removeUncalledFunctions(model_);
     graph_.compact();
     return Status::ok();
-  }
-
-  // The outputs named, in order: an entry that already declares one stays (with its type and
-  // doc string), the others go, and a value that was no output gets an entry.
-  void setOutputs(const GraphEditor& edit) {
-    std::unordered_map<const Value*, ValueInfo*> entries;
-    std::unordered_set<const Value*> wanted(outputs_.begin(), outputs_.end());
-    for (ValueInfo* output : graph_.outputs) {
-      const Value* value = output->bound();
-      if (value != nullptr && wanted.contains(value)) entries.try_emplace(value, output);
-    }
-    for (size_t i = graph_.outputs.size(); i-- > 0;) {
-      const Value* value = graph_.outputs[i]->bound();
-      auto found = value != nullptr ? entries.find(value) : entries.end();
-      if (found == entries.end() || found->second != graph_.outputs[i]) {
-        (void)graph_.removeOutput(i);  // the index is in range
-      }
-    }
-    for (Value* value : outputs_) {
-      if (entries.contains(value)) continue;
-      edit.addOutput(graph_, value);
-      entries[value] = graph_.outputs[graph_.outputs.size() - 1];
-      if (value->type() == nullptr) {
-        if (Type* type = typeOf(value)) edit.setType(value, type);
-      }
-    }
-    for (size_t i = 0; i < outputs_.size(); ++i) graph_.outputs[i] = entries.at(outputs_[i]);
   }
 
   // Quantization annotations of values the part no longer has.

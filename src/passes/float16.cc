@@ -20,10 +20,12 @@
 #include "onyx/ir/editor.h"
 #include "onyx/ir/graph_scope.h"
 #include "onyx/ir/opset_imports.h"
+#include "onyx/ir/patch.h"
 #include "onyx/ir/tensor_data.h"
 #include "onyx/ops/op_schema.h"
 #include "onyx/ops/registry.h"
 #include "ops/lib/float_casts.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
@@ -167,9 +169,21 @@ class Float16Conversion {
     for (const std::string& op : options_.keep_ops) {
       if (seen_ops_.count(op) == 0) report_.unmatched_keep_ops.push_back(op);
     }
-    ONYX_RETURN_IF_ERROR(convertGraph(*model_.graph));
-    ONYX_RETURN_IF_ERROR(insertCasts());
-    declareHalves(*model_.graph);
+    {
+      // The constants and Casts converted and the Casts added, in every graph at once; then
+      // the declarations of the values now float16.
+      PassContext context;
+      passes_internal::PassPatches patches(model_, context);
+      ONYX_RETURN_IF_ERROR(convertGraph(*model_.graph, patches));
+      ONYX_RETURN_IF_ERROR(insertCasts(patches));
+      ONYX_RETURN_IF_ERROR(patches.commit());
+    }
+    {
+      PassContext context;
+      passes_internal::PassPatches patches(model_, context);
+      declareHalves(*model_.graph, patches);
+      ONYX_RETURN_IF_ERROR(patches.commit());
+    }
 
     Diagnostics after;
     checkInferredTypes(model_, after);
@@ -374,12 +388,12 @@ class Float16Conversion {
     return plan->second.input_wants[use.index()];
   }
 
-  Status convertGraph(Graph& graph) {
+  Status convertGraph(Graph& graph, passes_internal::PassPatches& patches) {
     for (Node* node : graph.nodes()) {
       const NodePlan& plan = plans_.at(node);
       if (!plan.converted) continue;
       if (isTypeSetter(*node) && plan.output_forms[0] == Form::kHalf) {
-        ONYX_RETURN_IF_ERROR(convertTypeSetter(*node));
+        ONYX_RETURN_IF_ERROR(convertTypeSetter(*node, patches.of(graph)));
       }
     }
     for (Value* value : graph.values()) {
@@ -388,15 +402,15 @@ class Float16Conversion {
       ONYX_RETURN_IF_ERROR(halveTensor(*tensor, edit_));
       ++report_.tensors_converted;
     }
-    for (Graph* nested : graph.subgraphs()) ONYX_RETURN_IF_ERROR(convertGraph(*nested));
+    for (Graph* nested : graph.subgraphs()) ONYX_RETURN_IF_ERROR(convertGraph(*nested, patches));
     return Status::ok();
   }
 
   // A converted Cast, Constant or ConstantOfShape whose float32 output becomes float16.
-  Status convertTypeSetter(Node& node) {
+  Status convertTypeSetter(Node& node, Patch& patch) {
     std::string_view op = node.opType();
     if (op == "Cast") {
-      edit_.setIntAttr(&node, "to", kHalfCode);
+      edit_.setIntAttr(&patch.attributesFor(&node), "to", kHalfCode);
       return Status::ok();
     }
     Attribute* value = node.attribute("value");
@@ -422,9 +436,9 @@ class Float16Conversion {
     }
     Array array(ElementType::kFloat16, shape);
     floatsToHalfRange(floats, array.data<uint16_t>());
-    node.removeAttr("value_float");
-    node.removeAttr("value_floats");
-    edit_.setTensorAttr(&node, "value", edit_.tensorFromArray(array));
+    patch.removeAttribute(&node, "value_float");
+    patch.removeAttribute(&node, "value_floats");
+    edit_.setTensorAttr(&patch.attributesFor(&node), "value", edit_.tensorFromArray(array));
     ++report_.tensors_converted;
     return Status::ok();
   }
@@ -432,34 +446,32 @@ class Float16Conversion {
   // Every use whose value is float32 where it wants float16 or the reverse reads a Cast
   // instead: one per value, graph and direction. A graph output keeps its name: the value
   // computing it is renamed, and the Cast takes the name.
-  Status insertCasts() {
+  Status insertCasts(passes_internal::PassPatches& patches) {
     std::vector<std::pair<Use*, Form>> mismatched;
     collectMismatches(*model_.graph, mismatched);
     std::map<std::tuple<const Value*, const Graph*, Form>, Value*> casts;
+    std::unordered_set<const Value*> renamed;
     for (auto& [use, want] : mismatched) {
       Value* value = use->value();
       if (use->isGraphOutput()) {
-        Graph& graph = *output_graphs_.at(use);
-        Result<Value*> cast = castOf(*value, graph, want);
-        if (!cast) return std::move(cast).takeStatus();
-        if (value->graph() == &graph) {
+        auto [graph, index] = output_graphs_.at(use);
+        Patch& patch = patches.of(*graph);
+        Value* cast = castOf(*value, *graph, want, patch);
+        // The output keeps its name (once: a value output twice keeps it for the first).
+        if (value->graph() == graph && renamed.insert(value).second) {
           std::string name(value->name());
           std::string hint = name + (formOf(value) == Form::kHalf ? "_float16" : "_float32");
-          ONYX_RETURN_IF_ERROR(edit_.rename(value, edit_.uniqueName(graph, hint)));
-          ONYX_RETURN_IF_ERROR(edit_.rename(*cast, name));
+          patch.renameValue(value, edit_.uniqueName(*graph, hint));
+          patch.nameValue(cast, name);
         }
-        const Use* output = use;  // clang before 16 cannot capture a structured binding
-        value->replaceUsesWith(*cast, [output](const Use& other) { return &other == output; });
+        patch.setGraphOutput(index, cast);
         continue;
       }
       Graph& graph = *use->user()->graph();
+      Patch& patch = patches.of(graph);
       Value*& cached = casts[{value, &graph, want}];
-      if (cached == nullptr) {
-        Result<Value*> cast = castOf(*value, graph, want);
-        if (!cast) return std::move(cast).takeStatus();
-        cached = *cast;
-      }
-      use->user()->setInput(use->index(), cached);
+      if (cached == nullptr) cached = castOf(*value, graph, want, patch);
+      patch.setInput(use->user(), use->index(), cached);
     }
     return Status::ok();
   }
@@ -471,10 +483,11 @@ class Float16Conversion {
         noteMismatch(use, out);
       }
     }
-    for (ValueInfo* output : graph.outputs) {
-      if (output->output.value() != nullptr) {
-        output_graphs_[&output->output] = &graph;
-        noteMismatch(output->output, out);
+    for (size_t i = 0; i < graph.outputs.size(); ++i) {
+      Use& output = graph.outputs[i]->output;
+      if (output.value() != nullptr) {
+        output_graphs_[&output] = {&graph, i};
+        noteMismatch(output, out);
       }
     }
     for (Graph* nested : graph.subgraphs()) collectMismatches(*nested, out);
@@ -486,27 +499,24 @@ class Float16Conversion {
     if (form != Form::kOther && want != Form::kOther && form != want) out.push_back({&use, want});
   }
 
-  // A new Cast of `value` to `want` in `graph`: after the node computing it when that node is
-  // in `graph`, else first.
-  Result<Value*> castOf(Value& value, Graph& graph, Form want) {
-    Node* cast = edit_.createNode(graph, "Cast", {&value});
-    edit_.setIntAttr(cast, "to", want == Form::kHalf ? kHalfCode : kFloatCode);
+  // A new Cast of `value` to `want` in `graph` (`patch` is the graph's): after the node
+  // computing it when that node is in `graph`, else first.
+  Value* castOf(Value& value, Graph& graph, Form want, Patch& patch) {
     Node* producer = value.producer();
-    if (producer != nullptr && producer->graph() == &graph) {
-      cast->insertAfter(producer);
-    } else {
-      graph.prependNode(cast);
-    }
+    Node* before =
+        producer != nullptr && producer->graph() == &graph ? producer->next() : graph.firstNode();
+    Node* cast = patch.addNode("Cast", {&value}, 1, before);
+    edit_.setIntAttr(cast, "to", want == Form::kHalf ? kHalfCode : kFloatCode);
     Value* result = cast->output(0);
-    std::string hint = std::string(value.name()) + (want == Form::kHalf ? "_float16" : "_float32");
-    ONYX_RETURN_IF_ERROR(edit_.rename(result, edit_.uniqueName(graph, hint)));
+    patch.nameAfter(result,
+                    std::string(value.name()) + (want == Form::kHalf ? "_float16" : "_float32"));
     forms_[result] = want;
     ++report_.casts_added;
     return result;
   }
 
   // The declared types of float16 values follow them.
-  void declareHalves(Graph& graph) {
+  void declareHalves(Graph& graph, passes_internal::PassPatches& patches) {
     for (Value* value : graph.values()) {
       if (!value->isAttached() || formOf(value) != Form::kHalf) continue;
       const Type* declared = value->type();
@@ -515,9 +525,9 @@ class Float16Conversion {
       }
       Type* half = edit_.cloneType(*declared);
       half->elem_type = kHalfCode;
-      edit_.setType(value, half);
+      patches.of(graph).declareType(value, half);
     }
-    for (Graph* nested : graph.subgraphs()) declareHalves(*nested);
+    for (Graph* nested : graph.subgraphs()) declareHalves(*nested, patches);
   }
 
   Model& model_;
@@ -527,7 +537,7 @@ class Float16Conversion {
   std::unordered_map<const Value*, KnownValue> values_;
   std::unordered_map<const Value*, Form> forms_;
   std::unordered_map<const Node*, NodePlan> plans_;
-  std::unordered_map<const Use*, Graph*> output_graphs_;
+  std::unordered_map<const Use*, std::pair<Graph*, size_t>> output_graphs_;  // graph, index
   std::unordered_set<const Use*> main_outputs_;
   std::unordered_set<std::string_view> seen_ops_;
   Float16Report report_;

@@ -14,10 +14,12 @@
 #include "onyx/ir/editor.h"
 #include "onyx/ir/function.h"
 #include "onyx/ir/opset_imports.h"
+#include "onyx/ir/patch.h"
 #include "onyx/ir/unique_names.h"
 #include "onyx/passes/opset_conversion.h"
 #include "onyx/text/printer.h"
 #include "ops/type_conversion.h"
+#include "passes/pass_patches.h"
 
 namespace onyx {
 
@@ -78,7 +80,7 @@ class Merger {
       if (message.starts_with("both graphs")) message.replace(0, 11, "both models");
       return Status(grafted.code(), message + "; prefixes (prefix_a, prefix_b) tell them apart");
     }
-    dropConnectedOutputs(merged, outputs_of_a);
+    ONYX_RETURN_IF_ERROR(dropConnectedOutputs(merged, outputs_of_a));
     ONYX_RETURN_IF_ERROR(joinFunctions(merged));
     for (const OperatorSetId& import : b_.opset_import) {
       std::string_view domain = import.domain.value_or(std::string_view());
@@ -148,7 +150,7 @@ class Merger {
   // B's connected inputs take the names of the outputs of A they read (graftGraph then joins
   // them), after checking that their types agree.
   Status connect(Model& merged) {
-    GraphEditor edit(b_);
+    Patch patch(b_, *b_.graph);
     for (const auto& [output, input] : options_.connections) {
       std::string output_name = options_.prefix_a + output;
       std::string input_name = options_.prefix_b + input;
@@ -158,18 +160,17 @@ class Merger {
         return Status(ErrorCode::kInvalidArgument, "output " + quoted(output) + " of A and input " +
                                                        quoted(input) + " of B clash: " + clash);
       }
-      if (read->isInitializer()) {
-        // Its default would stand for a value A now computes.
-        ONYX_RETURN_IF_ERROR(b_.graph->removeInitializer(read));
-      }
+      // Its default would stand for a value A now computes.
+      if (read->isInitializer()) patch.removeInitializer(read);
       if (input_name == output_name) continue;
-      if (Status renamed = edit.rename(read, output_name); !renamed) {
+      if (isNameInScope(*b_.graph, output_name)) {
         return Status(ErrorCode::kInvalidArgument,
                       "input " + quoted(input) + " of B cannot read output " + quoted(output) +
                           " of A: B defines " + quoted(output_name) + " too");
       }
+      patch.renameValue(read, output_name);
     }
-    return Status::ok();
+    return patch.apply();
   }
 
   // An input of B that no connection feeds may share a name only with an input of A, declared
@@ -201,18 +202,23 @@ class Merger {
   }
 
   // Outputs of A that a connection feeds into B are the result's no more.
-  void dropConnectedOutputs(Model& merged, size_t outputs_of_a) const {
+  Status dropConnectedOutputs(Model& merged, size_t outputs_of_a) const {
     std::unordered_set<std::string> taken;
     for (const auto& connection : options_.connections) {
       taken.insert(options_.prefix_a + connection.first);
     }
+    if (taken.empty()) return Status::ok();
     Graph& graph = *merged.graph;
-    for (size_t i = outputs_of_a; i-- > 0;) {
-      const Value* value = graph.outputs[i]->bound();
-      if (value != nullptr && taken.contains(std::string(value->name()))) {
-        (void)graph.removeOutput(i);  // the index is in range
+    std::vector<Value*> kept;
+    for (size_t i = 0; i < graph.outputs.size(); ++i) {
+      Value* value = graph.outputs[i]->bound();
+      if (i >= outputs_of_a || value == nullptr || !taken.contains(std::string(value->name()))) {
+        kept.push_back(value);
       }
     }
+    Patch patch(merged, graph);
+    patch.setGraphOutputs(kept);
+    return patch.apply();
   }
 
   // B's functions join A's; one of the same id is kept when both are the same function.
@@ -244,25 +250,39 @@ Status prefixNames(Model& model, std::string_view prefix) {
   if (prefix.empty() || model.graph == nullptr) return Status::ok();
   std::vector<Graph*> graphs = graphTree(*model.graph);
   GraphEditor edit(model);
+  // Every graph's values renamed at once, by one patch a graph.
+  auto renameAll = [&](auto&& name_of) {
+    PassContext context;
+    passes_internal::PassPatches patches(model, context);
+    for (Graph* graph : graphs) {
+      for (Value* value : ownValues(*graph)) {
+        patches.of(*graph).renameValue(value, name_of(*graph, *value));
+      }
+    }
+    return patches.commit();
+  };
   // A prefixed name can only meet a name that starts with the prefix: when some does, every
   // value first takes a name no value has, then its prefixed one.
   bool meets = false;
+  std::unordered_map<const Value*, std::string> prefixed;
   for (const Graph* graph : graphs) {
-    for (const Value* value : ownValues(*graph)) meets = meets || value->name().starts_with(prefix);
+    for (const Value* value : ownValues(*graph)) {
+      meets = meets || value->name().starts_with(prefix);
+      prefixed.emplace(value, std::string(prefix) + std::string(value->name()));
+    }
   }
+  if (meets) {
+    size_t count = 0;
+    ONYX_RETURN_IF_ERROR(renameAll([&](Graph& graph, const Value&) {
+      std::string name;
+      do {
+        name = "onyx_prefixing_" + std::to_string(++count);
+      } while (isNameInScope(graph, name));
+      return name;
+    }));
+  }
+  ONYX_RETURN_IF_ERROR(renameAll([&](Graph&, const Value& value) { return prefixed.at(&value); }));
   for (Graph* graph : graphs) {
-    std::vector<Value*> values = ownValues(*graph);
-    std::vector<std::string> names;
-    names.reserve(values.size());
-    for (Value* value : values) names.push_back(std::string(prefix) + std::string(value->name()));
-    if (meets) {
-      for (Value* value : values) {
-        ONYX_RETURN_IF_ERROR(edit.rename(value, edit.uniqueName(*graph, "onyx_prefixing")));
-      }
-    }
-    for (size_t i = 0; i < values.size(); ++i) {
-      ONYX_RETURN_IF_ERROR(edit.rename(values[i], names[i]));
-    }
     for (Node* node : graph->nodes()) {
       if (node->name && !node->name->empty()) {
         node->name = edit.arena().copy(std::string(prefix) + std::string(*node->name));

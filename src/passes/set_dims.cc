@@ -88,14 +88,16 @@ class DimSetter {
 
   Result<SetDimsReport> run() {
     ONYX_RETURN_IF_ERROR(resolve());
-    setDeclarationsAside();
+    ONYX_RETURN_IF_ERROR(setDeclarationsAside());
     if (!traced_.empty()) {
+      Patch patch(model_, graph_);
       for (const Traced& traced : traced_) {
-        redeclare(traced.input, traced.axis, [&](Dimension& dim) {
+        redeclare(patch, traced.input, traced.axis, [&](Dimension& dim) {
           dim.dim_value.reset();
           dim.dim_param = edit_.arena().copy(traced.symbol);
         });
       }
+      ONYX_RETURN_IF_ERROR(patch.apply());
       // A Reshape whose shape held the number hides the symbol from what follows it until it
       // is rewritten: rounds until one finds nothing more.
       for (size_t round = 0; round < kMaxRounds; ++round) {
@@ -105,7 +107,7 @@ class DimSetter {
       }
       ONYX_RETURN_IF_ERROR(fixNumbers());
     }
-    declareNewDims();
+    ONYX_RETURN_IF_ERROR(declareNewDims());
     ONYX_RETURN_IF_ERROR(followInference());
     return std::move(report_);
   }
@@ -172,10 +174,10 @@ class DimSetter {
   // The input's declared dimension `axis` (a copy of its type, so that a type shared with
   // other declarations stays as it was), set by `set`.
   template <class Set>
-  void redeclare(Value* input, size_t axis, Set&& set) {
+  void redeclare(Patch& patch, Value* input, size_t axis, Set&& set) {
     Type* type = edit_.cloneType(*input->type());
     set(type->shape->dims[axis]);
-    edit_.setType(input, type);
+    patch.declareType(input, type);
   }
 
   static InferOptions traceOptions() {
@@ -391,49 +393,70 @@ class DimSetter {
       }
       ONYX_RETURN_IF_ERROR(patch.apply());
     }
-    // Latest first: a Concat before the Gather it reads, a Gather before its Shape.
+    // What was made to carry the symbols and nothing reads now, latest first (a Concat
+    // before the Gather it reads, a Gather before its Shape); then the shapes replaced.
+    Patch patch(model_, graph_);
+    Removal removal;
     for (size_t i = created_nodes_.size(); i-- > 0;) {
       Node* node = created_nodes_[i];
-      if (node->graph() == nullptr || node->output(0)->hasUses()) continue;
-      ONYX_RETURN_IF_ERROR(graph_.removeNode(node));
+      if (node->graph() == nullptr || !unread(node->output(0), removal)) continue;
+      patch.removeNode(node);
+      removal.nodes.insert(node);
     }
     for (Value* initializer : created_initializers_) {
-      if (initializer->isAttached() && !initializer->hasUses()) {
-        ONYX_RETURN_IF_ERROR(graph_.removeInitializer(initializer));
+      if (initializer->isAttached() && unread(initializer, removal)) {
+        patch.removeInitializer(initializer);
+        removal.initializers.insert(initializer);
       }
     }
-    return removeUnread(replaced_shapes_);
+    removeUnread(patch, removal, replaced_shapes_);
+    return patch.apply();
+  }
+
+  // What a patch removes, as it is recorded.
+  struct Removal {
+    std::unordered_set<const Node*> nodes;
+    std::unordered_set<const Value*> initializers;
+  };
+
+  // Whether nothing reads `value` once `removal` is made: each of its uses a node it removes.
+  static bool unread(const Value* value, const Removal& removal) {
+    for (const Use& use : value->uses()) {
+      if (use.user() == nullptr || removal.nodes.count(use.user()) == 0) return false;
+    }
+    return true;
   }
 
   // The shapes replaced, and what computed them, when nothing else reads them: constants,
   // initializers (not inputs) and the nodes of the exporter's folded shape arithmetic.
-  Status removeUnread(std::vector<Value*> work) {
+  void removeUnread(Patch& patch, Removal& removal, std::vector<Value*> work) {
     while (!work.empty()) {
       Value* value = work.back();
       work.pop_back();
-      if (!value->isAttached() || value->hasUses() || value->isGraphInput() ||
+      if (!value->isAttached() || !unread(value, removal) || value->isGraphInput() ||
           value->isGraphOutputOfItsGraph() || value->graph() != &graph_) {
         continue;
       }
       if (value->isInitializer()) {
-        ONYX_RETURN_IF_ERROR(graph_.removeInitializer(value));
+        if (removal.initializers.insert(value).second) patch.removeInitializer(value);
         continue;
       }
       Node* producer = value->producer();
-      if (producer == nullptr || !isDefaultDomain(*producer) || producer->holdsGraphs()) continue;
-      bool unread = true;
+      if (producer == nullptr || !isDefaultDomain(*producer) || producer->holdsGraphs() ||
+          removal.nodes.count(producer) != 0) {
+        continue;
+      }
+      bool all_unread = true;
       for (const Value* output : producer->outputs()) {
-        unread = unread && (output == nullptr || !output->hasUses());
+        all_unread = all_unread && (output == nullptr || unread(output, removal));
       }
-      if (!unread) continue;
-      std::vector<Value*> inputs;
+      if (!all_unread) continue;
+      patch.removeNode(producer);
+      removal.nodes.insert(producer);
       for (size_t i = 0; i < producer->inputCount(); ++i) {
-        if (Value* input = producer->input(i)) inputs.push_back(input);
+        if (Value* input = producer->input(i)) work.push_back(input);
       }
-      ONYX_RETURN_IF_ERROR(graph_.removeNode(producer));
-      work.insert(work.end(), inputs.begin(), inputs.end());
     }
-    return Status::ok();
   }
 
   Tensor* int64Tensor(const std::vector<int64_t>& elements) const {
@@ -444,7 +467,7 @@ class DimSetter {
 
   // The inputs' declarations take the new sizes and symbols; declarations naming a symbol that
   // changes follow.
-  void declareNewDims() {
+  Status declareNewDims() {
     auto set = [](Dimension& dim, const DimSetting& setting, Arena& arena) {
       if (setting.to_value) {
         dim.dim_param.reset();
@@ -454,15 +477,17 @@ class DimSetter {
         dim.dim_param = arena.copy(setting.to_symbol);
       }
     };
+    Patch inputs(model_, graph_);
     for (const Traced& traced : traced_) {
-      redeclare(traced.input, traced.axis,
+      redeclare(inputs, traced.input, traced.axis,
                 [&](Dimension& dim) { set(dim, *traced.setting, edit_.arena()); });
     }
     for (const Traced& unknown : unknown_) {
-      redeclare(unknown.input, unknown.axis,
+      redeclare(inputs, unknown.input, unknown.axis,
                 [&](Dimension& dim) { set(dim, *unknown.setting, edit_.arena()); });
     }
-    if (renamed_symbols_.empty()) return;
+    ONYX_RETURN_IF_ERROR(inputs.apply());
+    if (renamed_symbols_.empty()) return Status::ok();
     // `type` with the renamed symbols changed (a copy), or itself when it names none.
     auto renamed = [&](Type* type) {
       const TensorShape* shape = type != nullptr && type->isTensor() ? type->shape : nullptr;
@@ -481,10 +506,13 @@ class DimSetter {
       }
       return copy;
     };
+    // Declared once each: a value may be an output and have a value_info entry too.
+    Patch declarations(model_, graph_);
+    std::unordered_set<const Value*> followed;
     auto follow = [&](Value* value) {
-      if (value == nullptr || value->type() == nullptr) return;
+      if (value == nullptr || value->type() == nullptr || !followed.insert(value).second) return;
       Type* type = const_cast<Type*>(value->type());
-      if (Type* changed = renamed(type); changed != type) edit_.setType(value, changed);
+      if (Type* changed = renamed(type); changed != type) declarations.declareType(value, changed);
     };
     for (auto& [value, type] : set_aside_) type = renamed(type);
     for (const ValueInfo* input : graph_.inputs) follow(input->value);
@@ -492,12 +520,13 @@ class DimSetter {
     for (const ValueInfo* info : graph_.value_info) {
       if (!info->isRemoved()) follow(info->value);
     }
+    return declarations.apply();
   }
 
   // The types declared for the outputs (and value_info) are set aside while the dimensions
   // are traced and checked: inference merges them with what it finds, and an output declared
   // with the old number would hide the symbol from what reads it.
-  void setDeclarationsAside() {
+  Status setDeclarationsAside() {
     auto hold = [&](Value* value) {
       if (value == nullptr || value->type() == nullptr || value->producer() == nullptr) return;
       set_aside_.emplace_back(value, const_cast<Type*>(value->type()));
@@ -506,7 +535,9 @@ class DimSetter {
     for (const ValueInfo* info : graph_.value_info) {
       if (!info->isRemoved()) hold(info->value);
     }
-    for (auto& [value, type] : set_aside_) edit_.setType(value, nullptr);
+    Patch patch(model_, graph_);
+    for (auto& [value, type] : set_aside_) patch.declareType(value, nullptr);
+    return patch.apply();
   }
 
   // The declarations set aside come back, but those inference now contradicts take the
@@ -528,7 +559,9 @@ class DimSetter {
       if (c.result->dims.isAnonymous(dim)) return {};
       return c.edit->arena().copy(c.result->dims.text(dim));
     };
+    Patch restored(model_, graph_);
     for (auto& [value, type] : declared) {
+      if (!value->isAttached()) continue;  // removed with the exporter's shape arithmetic
       Type* kept = type;
       auto found = result.values.find(value);
       if (found != result.values.end()) {
@@ -552,9 +585,9 @@ class DimSetter {
           ++report_.declarations_changed;
         }
       }
-      edit_.setType(value, kept);
+      restored.declareType(value, kept);
     }
-    return Status::ok();
+    return restored.apply();
   }
 
   Model& model_;

@@ -19,11 +19,7 @@ methods='destroy|replaceAllUsesWith|replaceUsesWith|setInput|removeNode|appendNo
 methods+='|insertBefore|insertAfter|removeInitializers?|rename|addInitializer|addSparseInitializer'
 methods+='|removeInput|removeAllInputs|addInput|insertInput|addOutput|addOutputNamed'
 methods+='|handOverOutput|setType|removeAttr|removeOutput'
-# extract, merge, set_dims and float16 change a model's interface (its inputs, outputs and
-# declared types), which Patch does not record yet, and float16 edits every nested graph at once;
-# each works all or nothing without it (extract checks everything before its first edit, merge,
-# set_dims and float16 edit a copy).
-not_yet=(extract.cc float16.cc merge.cc set_dims.cc)
+not_yet=()
 status=0
 cd "$root/src/passes"
 for file in $(find . -name '*.cc' -o -name '*.h' | sed 's|^\./||' | sort); do

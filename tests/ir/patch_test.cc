@@ -5,6 +5,10 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <string>
+#include <vector>
+
 #include "onyx/ir/editor.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ir/tensor_array.h"
@@ -597,6 +601,178 @@ TEST(Patch, AnAddedNodesOutputOmittedAndAnotherDeclared) {
   ASSERT_TRUE(applied) << applied.toString();
   EXPECT_EQ(dropout->output(1), nullptr);
   ASSERT_NE(dropout->output(0)->type(), nullptr);
+  EXPECT_TRUE(testing::verified(model));
+}
+
+std::vector<std::string> namesOf(const ArenaList<ValueInfo*>& entries) {
+  std::vector<std::string> names;
+  for (const ValueInfo* entry : entries) names.emplace_back(entry->bound()->name());
+  return names;
+}
+
+// The interface cut as extract cuts it: "a", computed by Relu, becomes an input under its
+// name once Relu goes; "x", read by nothing then, leaves the inputs; the initializer "w"
+// becomes an input with its default; the outputs are "r" and "b", "b" newly declared.
+TEST(Patch, TheGraphsInputsAndOutputsSetInOneStep) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  GraphEditor edit(model);
+  Node* relu = nodeNamed(graph, "relu");
+  Value* a = relu->output(0);
+  Value* b = nodeNamed(graph, "neg")->output(0);
+  Value* c = graph.names().find("c");
+  Value* w = graph.names().find("w");
+  Value* r = graph.names().find("r");
+  Patch patch(model, graph);
+  Value* cut = patch.addGraphInput(edit.tensorType(1, {Dim(2)}));
+  patch.nameValue(cut, "a");
+  patch.replaceAllUsesWith(a, cut);
+  patch.removeNode(relu);
+  Value* inputs[] = {cut, c, w};
+  patch.setGraphInputs(inputs);
+  Value* outputs[] = {r, b};
+  patch.setGraphOutputs(outputs);
+  patch.declareType(b, edit.tensorType(1, {Dim(2)}));
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(namesOf(graph.inputs), (std::vector<std::string>{"a", "c", "w"}));
+  EXPECT_EQ(namesOf(graph.outputs), (std::vector<std::string>{"r", "b"}));
+  EXPECT_EQ(graph.names().find("x"), nullptr);
+  EXPECT_TRUE(w->isInitializer() && w->isGraphInput());
+  EXPECT_EQ(cut->name(), "a");
+  ASSERT_NE(b->type(), nullptr);
+  EXPECT_EQ(graph.outputs[1]->type, b->type());
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(Patch, AnInputAddedGoesLastUnlessPlaced) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  Patch patch(model, graph);
+  Value* extra = patch.addGraphInput(GraphEditor(model).tensorType(1, {Dim(2)}));
+  Node* add = nodeNamed(graph, "add");
+  patch.setInput(add, 1, extra);
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(namesOf(graph.inputs), (std::vector<std::string>{"x", "c", "input"}));
+  EXPECT_TRUE(testing::verified(model));
+}
+
+// An input with a default left out of the inputs stays, a constant of the graph.
+TEST(Patch, AnInputWithADefaultLeftOutStaysAConstant) {
+  auto parsed = parseText(R"(<ir_version: 10, opset_import: ["" : 18]>
+    g (float[2] x, float[2] w) => (float[2] y) <float[2] w = {1, 2}> { y = Add(x, w) })");
+  ASSERT_TRUE(parsed) << parsed.status().toString();
+  Model model = std::move(parsed).value();
+  Graph& graph = *model.graph;
+  Value* x = graph.names().find("x");
+  Value* w = graph.names().find("w");
+  Patch patch(model, graph);
+  Value* inputs[] = {x};
+  patch.setGraphInputs(inputs);
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(namesOf(graph.inputs), (std::vector<std::string>{"x"}));
+  EXPECT_TRUE(w->isInitializer());
+  EXPECT_FALSE(w->isGraphInput());
+  EXPECT_TRUE(testing::verified(model));
+}
+
+// Each interface edit the check refuses names what is wrong, and the model stays byte for byte.
+TEST(Patch, InterfaceEditsThatCannotBeAreRefusedWithTheModelUntouched) {
+  struct Case {
+    const char* what;
+    std::function<void(Model&, Patch&)> record;
+  };
+  auto find = [](Model& model, const char* name) { return model.graph->names().find(name); };
+  std::vector<Case> cases = {
+      {"would still be read by node",
+       [&](Model& model, Patch& patch) {
+         Value* inputs[] = {find(model, "c")};  // x left out, Relu still reads it
+         patch.setGraphInputs(inputs);
+       }},
+      {"which the patch removes",
+       [&](Model& model, Patch& patch) {
+         Node* relu = nodeNamed(*model.graph, "relu");
+         patch.removeNode(relu);
+         patch.removeNode(nodeNamed(*model.graph, "neg"));
+         patch.removeNode(nodeNamed(*model.graph, "add"));
+         patch.removeNode(nodeNamed(*model.graph, "if"));
+         Value* outputs[] = {relu->output(0)};
+         patch.setGraphOutputs(outputs);
+       }},
+      {"cannot be an input of the graph",
+       [&](Model& model, Patch& patch) {
+         Value* inputs[] = {find(model, "x"), find(model, "c"), find(model, "a")};
+         patch.setGraphInputs(inputs);
+       }},
+      {"twice",
+       [&](Model& model, Patch& patch) {
+         Value* inputs[] = {find(model, "x"), find(model, "c"), find(model, "x")};
+         patch.setGraphInputs(inputs);
+       }},
+      {"left out of the graph's inputs",
+       [&](Model& model, Patch& patch) {
+         patch.addGraphInput(nullptr);
+         Value* inputs[] = {find(model, "x"), find(model, "c")};
+         patch.setGraphInputs(inputs);
+       }},
+      {"is declared, but is not a value of the graph that the patch keeps",
+       [&](Model& model, Patch& patch) {
+         Node* if_node = nodeNamed(*model.graph, "if");
+         patch.removeNode(if_node);
+         Value* outputs[] = {find(model, "y")};
+         patch.setGraphOutputs(outputs);
+         patch.declareType(if_node->output(0), nullptr);
+       }},
+  };
+  for (const Case& test : cases) {
+    Model model = sourceModel();
+    std::string before = testing::bytesOf(model);
+    Patch patch(model, *model.graph);
+    test.record(model, patch);
+    Status applied = patch.apply();
+    ASSERT_FALSE(applied) << test.what;
+    EXPECT_NE(applied.message().find(test.what), std::string::npos) << applied.message();
+    EXPECT_EQ(testing::bytesOf(model), before) << test.what;
+  }
+}
+
+// A graph output keeps its name and entry while a new node computes it: the old value is
+// renamed, the new one takes the name it gives up, and the output is re-pointed.
+TEST(Patch, AnOutputRepointedKeepsItsNameAndEntry) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  Value* y = graph.names().find("y");
+  ValueInfo* entry = graph.outputs[0];
+  Patch patch(model, graph);
+  Node* copy = patch.addNode("Identity", {y});
+  patch.renameValue(y, "y_inner");
+  patch.nameValue(copy->output(0), "y");
+  patch.setGraphOutput(0, copy->output(0));
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(graph.outputs[0], entry);
+  EXPECT_EQ(entry->bound(), copy->output(0));
+  EXPECT_EQ(namesOf(graph.outputs), (std::vector<std::string>{"y", "r"}));
+  EXPECT_EQ(y->name(), "y_inner");
+  EXPECT_TRUE(testing::verified(model));
+}
+
+TEST(Patch, TwoValuesTradeNames) {
+  Model model = sourceModel();
+  Graph& graph = *model.graph;
+  Value* a = graph.names().find("a");
+  Value* b = graph.names().find("b");
+  Patch patch(model, graph);
+  patch.renameValue(a, "b");
+  patch.renameValue(b, "a");
+  Status applied = patch.apply();
+  ASSERT_TRUE(applied) << applied.toString();
+  EXPECT_EQ(a->name(), "b");
+  EXPECT_EQ(b->name(), "a");
+  EXPECT_EQ(graph.names().find("a"), b);
+  EXPECT_EQ(graph.names().find("b"), a);
   EXPECT_TRUE(testing::verified(model));
 }
 

@@ -3,7 +3,8 @@
 //
 // A rewrite that finds halfway through that it cannot finish should leave the model as it
 // was. A Patch records the edits instead of making them: nodes and initializers to add,
-// uses to re-point, nodes and initializers to remove. apply() first checks that the whole set is
+// uses to re-point, nodes and initializers to remove, the graph's inputs and outputs, values'
+// declared types. apply() first checks that the whole set is
 // sound (every name free, nothing left reading a removed node, every read visible and defined
 // before the node that reads it) and only then changes the graph; when a check fails it returns the
 // error and the graph has not changed. A patch that is never applied leaves the model
@@ -13,10 +14,10 @@
 // Until apply(), a node the patch adds is detached: set its name, domain and attributes
 // (not graph attributes), never its inputs or outputs, which belong to the patch. Values the
 // patch adds are in its graph's scope at once and get their names at apply(): the one given
-// to nameValue(), else a fresh name from their hint. A node of the graph is changed in place the same way, recorded: its
-// operator (setOperator), its attributes (attributesFor, removeAttribute) and its number of
-// inputs (resizeInputs), then its inputs (setInput). Not thread-safe; one patch at a time per
-// graph.
+// to nameValue(), else a fresh name from their hint. A node of the graph is changed in place the
+// same way, recorded: its operator (setOperator), its attributes (attributesFor, removeAttribute)
+// and its number of inputs (resizeInputs), then its inputs (setInput). Not thread-safe; one patch
+// at a time per graph.
 //
 // A node the patch adds may hold graphs (an If's branches, a Loop's body): addGraph gives one,
 // a StagedGraph, built at once rather than recorded, since nothing outside reads it until
@@ -127,7 +128,8 @@ class Patch {
   /// Renames `value`, a value of the graph the patch keeps, to `name` at apply() (its
   /// declarations and annotations follow, as GraphEditor::rename). The name may be one a
   /// node or initializer the patch removes gives back, as a graph output's name is kept
-  /// when the value that computes it changes.
+  /// when the value that computes it changes, or one that a value the patch renames gives
+  /// up (for a value it adds too).
   void renameValue(Value* value, std::string_view name);
 
   /// Re-points every use of `from` at `to` (graph outputs included, which then carry
@@ -163,8 +165,29 @@ class Patch {
   /// Leaves output `index` of `node`, a node this patch adds, omitted (nothing may read the
   /// value addNode made for it).
   void omitOutput(Node* node, size_t index) { handovers_.push_back({nullptr, node, index}); }
-  /// Declares `value`, a value this patch adds, of `type` at apply() (GraphEditor::setType).
+  /// Declares `value` of `type` at apply() (GraphEditor::setType; null: undeclared), last of
+  /// the edits: a value this patch adds, or one the graph keeps (its input, initializer or a
+  /// node's output; not one the patch removes).
   void declareType(Value* value, Type* type) { declared_.push_back({value, type}); }
+
+  /// A new input of the graph, declared `type` (null: undeclared), named at apply() as
+  /// nameValue() or nameAfter() says (else after "input"). It goes after the graph's inputs,
+  /// unless setGraphInputs() places it.
+  Value* addGraphInput(Type* type);
+  /// The graph's inputs once the patch is applied, in this order: inputs of the graph,
+  /// initializers of the graph (which become inputs with that default) and inputs this patch
+  /// adds (every one of them). An input left out that has an initializer stays, a constant;
+  /// any other goes with its name, and by apply()'s end nothing may read it. Recorded once.
+  void setGraphInputs(std::span<Value* const> inputs);
+  /// The graph's outputs once the patch is applied, in this order: values of the graph, or
+  /// visible from it, or that this patch adds, as they are when the uses have been
+  /// re-pointed. A value that is an output already keeps its entry (its declaration and doc
+  /// string); the others get new ones. Recorded once.
+  void setGraphOutputs(std::span<Value* const> outputs);
+  /// Output `index` of the graph (as the outputs are now) reads `value` instead (visible from
+  /// the graph, kept or added by the patch); its entry keeps its declaration and doc string.
+  /// Not with setGraphOutputs.
+  void setGraphOutput(size_t index, Value* value) { output_points_.push_back({index, value}); }
 
   /// Removes `node` (a node of the graph) and the subgraphs it holds. By apply()'s end
   /// nothing may read its outputs: remove their readers or re-point their uses too.
@@ -196,7 +219,9 @@ class Patch {
   /// How far the recording has got, for discardSince().
   struct Mark {
     size_t nodes = 0, values = 0, edits = 0, rewires = 0, removed = 0, removed_initializers = 0,
-           removed_inputs = 0, renames = 0, staged = 0, handovers = 0, declared = 0;
+           removed_inputs = 0, renames = 0, staged = 0, handovers = 0, declared = 0,
+           added_inputs = 0, output_points = 0;
+    bool input_order = false, output_order = false;
   };
   Mark mark() const;
   /// Forgets the edits recorded since `mark` (taken from this patch, with no apply() or
@@ -252,6 +277,9 @@ class Patch {
 
   // Makes every recorded edit; `check` passed for this patch.
   void commit(const Check& check);
+  // The interface edits of commit(): outputs before the removals, inputs after the names.
+  void commitOutputs();
+  void commitInputs();
   // Forgets every record; `unstage`: the staged graphs too (not after commit()).
   void forget(bool unstage);
   void commitEdit(const NodeEdit& edit);
@@ -271,6 +299,10 @@ class Patch {
   std::vector<Handover> handovers_;
   std::vector<Graph*> staged_;  // graphs addGraph made, held by added nodes
   std::vector<std::pair<Value*, Type*>> declared_;
+  std::vector<std::pair<Value*, Type*>> added_inputs_;    // addGraphInput's, with their types
+  std::optional<std::vector<Value*>> input_order_;        // setGraphInputs'
+  std::optional<std::vector<Value*>> output_order_;       // setGraphOutputs'
+  std::vector<std::pair<size_t, Value*>> output_points_;  // setGraphOutput's
   std::vector<Node*> removed_;
   std::vector<Value*> removed_initializers_;
   std::vector<Value*> removed_inputs_;
