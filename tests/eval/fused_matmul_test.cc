@@ -234,9 +234,10 @@ TEST(FusedMatMul, FixedWeightsOfEveryShapeAtEveryTier) {
 
 // The same layer converted to float16 (its inputs and outputs kept float32): at the AVX2 tier
 // its weights are widened straight into the kernel's panels.
-TEST(FusedMatMul, FixedFloat16WeightsAtEveryTier) {
-  OddLayer layer(31);
-  Result<Model> model = parseText(layer.text());
+// `text`, a model of `layer`, converted to float16 with its input and output kept float32,
+// computes the layer at every tier.
+void expectFloat16AtEveryTier(const std::string& text, const OddLayer& layer) {
+  Result<Model> model = parseText(text);
   ASSERT_TRUE(model) << model.status().toString();
   Float16Options keep_io;
   keep_io.keep_io_types = true;
@@ -249,6 +250,102 @@ TEST(FusedMatMul, FixedFloat16WeightsAtEveryTier) {
       *model, layer.a,
       linear(rounded, layer.b, layer.bias, OddLayer::kRows, OddLayer::kInner, OddLayer::kColumns),
       1e-3);
+}
+
+TEST(FusedMatMul, FixedFloat16WeightsAtEveryTier) {
+  OddLayer layer(31);
+  expectFloat16AtEveryTier(layer.text(), layer);
+}
+
+// The odd layer as a Gemm exports it: B fixed and transposed (transB), C the bias or none,
+// maybe a Relu after it.
+std::string gemmModel(const OddLayer& layer, bool with_bias, bool relu) {
+  std::vector<float> transposed(layer.b.size());
+  for (int64_t p = 0; p < OddLayer::kInner; ++p) {
+    for (int64_t j = 0; j < OddLayer::kColumns; ++j) {
+      transposed[j * OddLayer::kInner + p] = layer.b[p * OddLayer::kColumns + j];
+    }
+  }
+  auto list = [](const std::vector<float>& values) {
+    std::string text;
+    for (float value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
+    return text;
+  };
+  auto dims = [](int64_t first, int64_t second) {
+    return "float[" + std::to_string(first) + ", " + std::to_string(second) + "]";
+  };
+  return R"(<ir_version: 10, opset_import: ["" : 21]>
+      g ()" +
+         dims(OddLayer::kRows, OddLayer::kInner) + " a) => (" +
+         dims(OddLayer::kRows, OddLayer::kColumns) + " y) <" +
+         dims(OddLayer::kColumns, OddLayer::kInner) + " b = {" + list(transposed) + "}, float[" +
+         std::to_string(OddLayer::kColumns) + "] bias = {" + list(layer.bias) + "}> {\n" +
+         (relu ? "h" : "y") + " = Gemm <transB = 1> (a, b" + (with_bias ? ", bias)" : ")") +
+         (relu ? "\ny = Relu(h)" : "") + "\n}";
+}
+
+// A Gemm of fixed weights runs as the linear layer does (its B transposed once), at every
+// tier: with its bias, and without one and with a Relu.
+TEST(FusedMatMul, AGemmOfFixedTransposedWeightsAtEveryTier) {
+  OddLayer layer(41);
+  for (bool with_bias : {true, false}) {
+    SCOPED_TRACE(with_bias ? "with C" : "without C, with a Relu");
+    Result<Model> model = parseText(gemmModel(layer, with_bias, !with_bias));
+    ASSERT_TRUE(model) << model.status().toString();
+    std::vector<float> bias = with_bias ? layer.bias : std::vector<float>(OddLayer::kColumns, 0);
+    std::vector<double> expected =
+        linear(layer.a, layer.b, bias, OddLayer::kRows, OddLayer::kInner, OddLayer::kColumns);
+    if (!with_bias) {
+      for (double& value : expected) value = std::max(value, 0.0);
+    }
+    expectAtEveryTier(*model, layer.a, expected, 1e-4);
+  }
+}
+
+// The Gemm converted to float16 (inputs and outputs kept float32): its transposed B widened
+// once, into the AVX2 kernel's panels at that tier.
+TEST(FusedMatMul, AGemmOfFixedFloat16WeightsAtEveryTier) {
+  OddLayer layer(61);
+  expectFloat16AtEveryTier(gemmModel(layer, true, false), layer);
+}
+
+// What the linear layer does not take runs as the node: alpha, and a C over the whole result.
+TEST(FusedMatMul, AGemmItDoesNotTakeRunsAsTheNode) {
+  std::vector<float> a = randomFloats(2 * 3, 51), b = randomFloats(4 * 3, 52),
+                     c = randomFloats(2 * 4, 53);
+  for (std::string attributes : {"<transB = 1, alpha = 2.0>", "<transB = 1>"}) {
+    SCOPED_TRACE(attributes);
+    bool doubled = attributes.find("alpha") != std::string::npos;
+    Result<std::vector<EvalValue>> out = testing::runText(
+        R"(<ir_version: 10, opset_import: ["" : 21]>
+      g (float[2, 3] a, float[2, 4] c) => (float[2, 4] y) <float[4, 3] b = {)" +
+            [&] {
+              std::string text;
+              for (float value : b) text += (text.empty() ? "" : ", ") + std::to_string(value);
+              return text;
+            }() +
+            R"(}> {
+        y = Gemm )" +
+            attributes +
+            R"( (a, b, c)
+      })",
+        {{"a", tensorOf<float>(ElementType::kFloat, {2, 3}, a)},
+         {"c", tensorOf<float>(ElementType::kFloat, {2, 4}, c)}});
+    ASSERT_TRUE(out) << out.status().toString();
+    std::vector<float> got = valuesOf<float>((*out)[0]);
+    ASSERT_EQ(got.size(), 8u);
+    for (size_t i = 0; i < 2; ++i) {
+      for (size_t j = 0; j < 4; ++j) {
+        double sum = 0;
+        for (size_t p = 0; p < 3; ++p) {
+          // b's text is rounded to six decimals, as std::to_string writes it.
+          sum += double(a[i * 3 + p]) * std::stod(std::to_string(b[j * 3 + p]));
+        }
+        double expected = (doubled ? 2 : 1) * sum + c[i * 4 + j];
+        EXPECT_NEAR(got[i * 4 + j], expected, 1e-5 + 1e-5 * std::fabs(expected));
+      }
+    }
+  }
 }
 
 }  // namespace

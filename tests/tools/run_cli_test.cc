@@ -364,14 +364,15 @@ TEST_F(RunCli, ProfileShowsFusedStepsUnderTheChainOfTheirOperators) {
   EXPECT_NE(run.out.find("\nSoftmax                1"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("\n7 slowest steps\n"), std::string::npos) << run.out;
   // What ran each step: oneDNN's fused convolutions, the MaxPool between them on the
-  // channels-last values they keep, the rest on the operators' own kernels.
+  // channels-last values they keep, the Gemm of fixed weights as onyx's linear layer, the
+  // rest on the operators' own kernels.
   EXPECT_NE(run.out.find("Conv+Relu          oneDNN: convolution chain  conv1+relu1\n"),
             std::string::npos)
       << run.out;
   EXPECT_NE(run.out.find("MaxPool            onyx (channels-last)       pool1\n"),
             std::string::npos)
       << run.out;
-  EXPECT_NE(run.out.find("Gemm               built-in                   fc\n"), std::string::npos)
+  EXPECT_NE(run.out.find("Gemm               onyx: linear layer (Gemm)  fc\n"), std::string::npos)
       << run.out;
 }
 

@@ -85,8 +85,8 @@ class Compiler final : public FusionGraph {
   bool fused(const Node& node) const override { return claimed_.contains(&node); }
   CpuTier cpuTier() const override { return context_.cpuTier(); }
   bool int8Activations() const override { return context_.int8Activations(); }
-  const BoundNode& bound(const Node& node) const override {
-    return plan_.nodes[position_.at(&node)];
+  const OpSchema* schema(const Node& node) const override {
+    return plan_.nodes[position_.at(&node)].schema;
   }
   std::vector<const Node*> readers(const Value* value) const override {
     std::vector<const Node*> nodes;

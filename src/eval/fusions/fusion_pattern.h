@@ -26,10 +26,10 @@
 #include "onyx/ir/graph.h"
 #include "onyx/ir/opset_imports.h"
 #include "onyx/ops/kernel_context.h"
+#include "onyx/ops/op_schema.h"
 
 namespace onyx::eval_internal {
 
-struct BoundNode;
 class StepRun;
 
 class FusedStep {
@@ -97,8 +97,8 @@ class FusionGraph {
   virtual const Node* soleReader(const Value* value) const = 0;
   /// Whether `node` is already in a group.
   virtual bool fused(const Node& node) const = 0;
-  /// The node's binding (its operator version).
-  virtual const BoundNode& bound(const Node& node) const = 0;
+  /// The version of its operator the node runs (null when none: a call).
+  virtual const OpSchema* schema(const Node& node) const = 0;
   /// The nodes of this graph that read `value`, one per input slot that reads it; empty
   /// when a graph output or a subgraph reads it too.
   virtual std::vector<const Node*> readers(const Value* value) const = 0;

@@ -1,40 +1,80 @@
 // A linear layer: a float MatMul by a matrix, the Add of a bias row, maybe a Relu, as one
-// matrix product that starts from the bias (fused_matmul.h). A float16 one runs on floats:
-// its weights and bias widened once (at the AVX2 tier, fixed weights straight into the
-// kernel's panels), its input wide or widened, its result left wide (engine/frame.h).
+// matrix product that starts from the bias (fused_matmul.h); or a Gemm of the same (alpha and
+// beta 1, A as it is), maybe a Relu, its fixed B transposed once per process when transB
+// says so. A float16 one runs on floats: its weights and bias widened once (at the AVX2 tier,
+// fixed weights straight into the kernel's panels), its input wide or widened, its result
+// left wide (engine/frame.h).
+#include <algorithm>
+#include <cstring>
+#include <memory>
+
 #include "eval/fusions/convolution_chain.h"
 #include "eval/fusions/fusion_pattern.h"
 #include "eval/kernels/fused_matmul.h"
 #include "eval/kernels/halves_as_floats.h"
 #include "eval/kernels/packed_linear_layer.h"
+#include "eval/kernels/shared_preparation.h"
 #include "onyx/ir/node.h"
 
 namespace onyx::eval_internal {
 
 namespace {
 
+// The matrix `b` (K, N) as (N, K), element by element: a Gemm's fixed B under transB.
+Array transposedMatrix(const Array& b) {
+  const size_t rows = static_cast<size_t>(b.dim(0)), columns = static_cast<size_t>(b.dim(1));
+  Array out(b.type(), {b.dim(1), b.dim(0)});
+  const size_t width = arrayElementBytes(b.type());
+  const std::byte* from = b.bytes().data();
+  std::byte* to = out.bytes().data();
+  for (size_t row = 0; row < rows; ++row) {
+    for (size_t column = 0; column < columns; ++column) {
+      std::memcpy(to + (column * rows + row) * width, from + (row * columns + column) * width,
+                  width);
+    }
+  }
+  return out;
+}
+
+// What the product reads: A, B as it is or transposed (a Gemm's transB), the bias or none.
+struct LinearOperands {
+  const Value* a;
+  const Value* b;
+  bool transposed_b;
+  const Value* bias;  // null: none (a Gemm without C)
+};
+
 class LinearLayerStep final : public FusedStep {
  public:
-  LinearLayerStep(const Node& matmul, const Value* bias, const Node* relu, const Value* output,
-                  std::vector<bool> constant)
-      : matmul_(matmul),
-        bias_(bias),
+  LinearLayerStep(const Node& product, LinearOperands operands, const Node* relu,
+                  const Value* output, std::vector<bool> constant)
+      : product_(product),
+        operands_(operands),
         relu_(relu),
         output_(output),
         constants_(std::move(constant)) {}
 
   const Value* output() const override { return output_; }
   FormSet takes(const Value* value) const override {
-    return value == matmul_.input(0) ? kFloatForHalf : 0;
+    return value == operands_.a ? kFloatForHalf : 0;
   }
   FormSet mayGive() const override { return kFloatForHalf; }
 
   Result<bool> run(StepRun& run) override {
-    const Array* a = run.tensor(matmul_.input(0));
-    const Array* b = run.tensor(matmul_.input(1));
-    const Array* bias = run.tensor(bias_);
-    if (a == nullptr || b == nullptr || bias == nullptr) return false;
-    KernelContext ctx = run.context(matmul_);
+    const Array* a = run.tensor(operands_.a);
+    const Array* b = run.tensor(operands_.b);
+    if (a == nullptr || b == nullptr || b->rank() != 2 ||
+        (b->type() != ElementType::kFloat && b->type() != ElementType::kFloat16)) {
+      return false;
+    }
+    if (operands_.transposed_b) {
+      // Gemm: A is a matrix (the node's own kernel says so when it is not).
+      if (a->rank() != 2 || !constants_.constant()[0]) return false;
+      b = &transposedOnce(*b);
+    }
+    const Array* bias = operands_.bias != nullptr ? run.tensor(operands_.bias) : &noBias(*b);
+    if (bias == nullptr) return false;
+    KernelContext ctx = run.context(product_);
     // float16: b and the bias FLOAT16, a FLOAT16 or a wide FLOAT.
     const bool halves = b->type() == ElementType::kFloat16;
     std::optional<Array> wide_a, made_b, made_bias;
@@ -49,7 +89,7 @@ class LinearLayerStep final : public FusedStep {
       if (!PackedLinearLayer::takesHalfWeights(ctx, *b) || !constants_.constant()[0]) {
         b = &constants_.widened(0, *b, &ctx, made_b);
       }
-      bias = &constants_.widened(1, *bias, &ctx, made_bias);
+      if (operands_.bias != nullptr) bias = &constants_.widened(1, *bias, &ctx, made_bias);
     }
     // Widened float16 weights are fixed too, but kept as the float16 path keeps them.
     const bool packable = !halves || b->type() == ElementType::kFloat16;
@@ -62,16 +102,50 @@ class LinearLayerStep final : public FusedStep {
 
  private:
   std::unique_ptr<FusedStep> fresh() const override {
-    return std::make_unique<LinearLayerStep>(matmul_, bias_, relu_, output_, constants_.constant());
+    return std::make_unique<LinearLayerStep>(product_, operands_, relu_, output_,
+                                             constants_.constant());
   }
 
-  const Node& matmul_;
-  const Value* bias_;
+  // A fixed B transposed, once per process (shared_preparation.h).
+  const Array& transposedOnce(const Array& b) {
+    if (transposed_ == nullptr || transposed_source_ != b.bytes().data()) {
+      transposed_ =
+          sharedPreparation<Array>({&b}, "gemm B transposed", [&] { return transposedMatrix(b); });
+      transposed_source_ = b.bytes().data();
+    }
+    return *transposed_;
+  }
+
+  // N float zeros, for a Gemm without C (`b` is (K, N)).
+  const Array& noBias(const Array& b) {
+    if (zeros_.size() != static_cast<size_t>(b.dim(1))) {
+      zeros_ = Array(ElementType::kFloat, {b.dim(1)});
+      std::fill_n(zeros_.data<float>(), zeros_.size(), 0.0f);
+    }
+    return zeros_;
+  }
+
+  const Node& product_;
+  LinearOperands operands_;
   const Node* relu_;
   const Value* output_;
   WidenedConstants constants_;  // b and the bias, when constant and FLOAT16
   PackedLinearLayer packed_;    // for constant float b
+  std::shared_ptr<const Array> transposed_;
+  const void* transposed_source_ = nullptr;
+  Array zeros_;
 };
+
+// The Relu that alone reads `last`'s output, added to `match`; else null.
+const Node* followingRelu(const Node& last, const FusionGraph& graph, FusionMatch& match) {
+  const Node* relu = graph.soleReader(last.output(0));
+  if (relu == nullptr || graph.fused(*relu) || !isStandardOperator(*relu, "Relu") ||
+      !singleInOut(*relu) || relu->inputCount() != 1) {
+    return nullptr;
+  }
+  match.members.push_back(relu);
+  return relu;
+}
 
 bool binary(const Node& node) {
   return node.inputCount() == 2 && node.input(0) != nullptr && node.input(1) != nullptr &&
@@ -93,16 +167,44 @@ class LinearLayerPattern final : public FusionPattern {
     if (bias == anchor.output(0)) return std::nullopt;
     FusionMatch match;
     match.members = {&anchor, add};
-    const Node* relu = graph.soleReader(add->output(0));
-    if (relu != nullptr && !graph.fused(*relu) && isStandardOperator(*relu, "Relu") &&
-        singleInOut(*relu) && relu->inputCount() == 1) {
-      match.members.push_back(relu);
-    } else {
-      relu = nullptr;
-    }
+    const Node* relu = followingRelu(*add, graph, match);
     match.step = std::make_unique<LinearLayerStep>(
-        anchor, bias, relu, match.members.back()->output(0),
+        anchor, LinearOperands{anchor.input(0), anchor.input(1), false, bias}, relu,
+        match.members.back()->output(0),
         std::vector<bool>{graph.constant(anchor.input(1)), graph.constant(bias)});
+    return match;
+  }
+};
+
+class GemmLayerPattern final : public FusionPattern {
+ public:
+  std::string_view name() const override { return "linear layer (Gemm)"; }
+  std::optional<FusionMatch> match(const Node& anchor, const FusionGraph& graph) const override {
+    if (!isStandardOperator(anchor, "Gemm") || anchor.inputCount() < 2 || anchor.inputCount() > 3 ||
+        anchor.input(0) == nullptr || anchor.input(1) == nullptr || anchor.outputCount() != 1 ||
+        anchor.output(0) == nullptr) {
+      return std::nullopt;
+    }
+    // Before version 7 C broadcasts only by attribute; alpha and beta other than 1 and a
+    // transposed A are left to the node.
+    const OpSchema* schema = graph.schema(anchor);
+    const Value* bias = anchor.inputCount() == 3 ? anchor.input(2) : nullptr;
+    bool transposed_b = anchor.intAttr("transB").value_or(0) != 0;
+    if (schema == nullptr || schema->since_version < 7 ||
+        anchor.intAttr("transA").value_or(0) != 0 ||
+        anchor.floatAttr("alpha").value_or(1.0f) != 1.0f ||
+        (bias != nullptr && anchor.floatAttr("beta").value_or(1.0f) != 1.0f) ||
+        (transposed_b && !graph.constant(anchor.input(1)))) {
+      return std::nullopt;
+    }
+    FusionMatch match;
+    match.members = {&anchor};
+    const Node* relu = followingRelu(anchor, graph, match);
+    match.step = std::make_unique<LinearLayerStep>(
+        anchor, LinearOperands{anchor.input(0), anchor.input(1), transposed_b, bias}, relu,
+        match.members.back()->output(0),
+        std::vector<bool>{graph.constant(anchor.input(1)),
+                          bias == nullptr || graph.constant(bias)});
     return match;
   }
 };
@@ -110,5 +212,7 @@ class LinearLayerPattern final : public FusionPattern {
 }  // namespace
 
 const FusionPattern& linearLayerPattern() { return soleInstance<LinearLayerPattern>(); }
+
+const FusionPattern& gemmLayerPattern() { return soleInstance<GemmLayerPattern>(); }
 
 }  // namespace onyx::eval_internal

@@ -11,6 +11,7 @@ namespace onyx::eval_internal {
 extern const FusionPattern& qdqAddPattern();
 extern const FusionPattern& dequantizedWeightsMatMulPattern();
 extern const FusionPattern& linearLayerPattern();
+extern const FusionPattern& gemmLayerPattern();
 extern const FusionPattern& squeezeExcitationPattern();
 extern const FusionPattern& gatedSiluPattern();
 std::unique_ptr<ProvidedKernel> onyxHalvesAsFloats(const Node& node, const OpSchema& schema,
@@ -30,9 +31,8 @@ class OnyxProvider final : public Provider {
 
   std::span<const FusionPattern* const> fusions() const override {
     static const FusionPattern* const kFusions[] = {
-        &qdqAddPattern(),      &dequantizedWeightsMatMulPattern(),
-        &linearLayerPattern(), &squeezeExcitationPattern(),
-        &gatedSiluPattern(),
+        &qdqAddPattern(),    &dequantizedWeightsMatMulPattern(), &linearLayerPattern(),
+        &gemmLayerPattern(), &squeezeExcitationPattern(),        &gatedSiluPattern(),
     };
     return kFusions;
   }
