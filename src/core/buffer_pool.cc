@@ -87,11 +87,19 @@ thread_local std::shared_ptr<BufferPool::State> current_pool;
 // bound, those blocks grew the process by the cache's size every token. The freed blocks are
 // therefore held to at most the most bytes the pools sharing them ever had out at once, the
 // oldest freed given back to the system first; except blocks of a size a run asked for in
-// the run now going or the one before (BufferPool::runEnded counts the runs), up to twice
-// that peak. Those a run asks for again: an encoder's run needs more distinct blocks than it has
-// out at once (a 1 MiB block early, four of 256 KiB later), and giving back the early ones at the
-// end of every run made the next fault their pages in again, 17% of the run's time (5,440 page
-// faults a run). A decoder's old sizes are not asked for again, and still go.
+// the run now going or the one before (BufferPool::runEnded counts the runs), up to
+// kRecentPeaks times that peak. Those a run asks for again: an encoder's run needs more distinct
+// blocks than it has out at once (a 1 MiB block early, four of 256 KiB later), and giving back
+// the early ones at the end of every run made the next fault their pages in again, 17% of the
+// run's time (5,440 page faults a run). A decoder's old sizes are not asked for again, and still
+// go. The bound keeps a Loop whose value grows within one run from filling the cache.
+//
+// Four peaks: a Swin transformer's four stages each ask for sizes of their own, more than
+// twice its peak in all (at two peaks it faulted 899 pages in again every run, 3% of its time;
+// at four, none); peak resident memory stayed within that of two (bench/README.md, "The pool on
+// exporter-shaped models").
+constexpr size_t kRecentPeaks = 4;
+
 struct FreeBlocks {
   explicit FreeBlocks(size_t max_bytes) : max_cached_bytes(max_bytes) {}
   ~FreeBlocks() {
@@ -129,10 +137,10 @@ struct FreeBlocks {
         by_age.emplace(stamp, bytes);
         cached_bytes += bytes;
         block = nullptr;
-        // Past the peak, the oldest that no recent run asked for go; past twice the peak (a
+        // Past the peak, the oldest that no recent run asked for go; past kRecentPeaks peaks (a
         // Loop whose values grow within one run), the oldest whatever their size.
         trim(peak_live_bytes, true, released);
-        trim(2 * peak_live_bytes, false, released);
+        trim(kRecentPeaks * peak_live_bytes, false, released);
       }
     }
     if (block != nullptr) deletePooledBlock(block, bytes);

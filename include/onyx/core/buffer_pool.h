@@ -43,7 +43,7 @@ class BufferPool {
   void setLimit(std::optional<size_t> bytes);
   /// Marks the end of a run (the evaluator's, after each): freed blocks of a size the run now
   /// going or the one before asked for are kept even past the most bytes ever out at once (up
-  /// to twice that), since the next run asks for them again; others are given back first (see
+  /// to four times that), since the next run asks for them again; others are given back first (see
   /// the .cc).
   void runEnded();
 
