@@ -147,6 +147,30 @@ std::string constantNodeWeightsModel(int64_t rows, int64_t inner, int64_t column
   return text;
 }
 
+// The layer as a Gemm exports it: B (inner, columns) written transposed (transB), C the bias
+// or none, maybe a Relu after it.
+std::string gemmModelText(int64_t rows, int64_t inner, int64_t columns, const std::vector<float>& b,
+                          const std::vector<float>& bias, bool with_bias, bool relu) {
+  std::vector<float> transposed(b.size());
+  for (int64_t p = 0; p < inner; ++p) {
+    for (int64_t j = 0; j < columns; ++j) transposed[j * inner + p] = b[p * columns + j];
+  }
+  auto list = [](const std::vector<float>& values) {
+    std::string text;
+    for (float value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
+    return text;
+  };
+  auto dims = [](int64_t first, int64_t second) {
+    return "float[" + std::to_string(first) + ", " + std::to_string(second) + "]";
+  };
+  return R"(<ir_version: 10, opset_import: ["" : 21]>
+      g ()" +
+         dims(rows, inner) + " a) => (" + dims(rows, columns) + " y) <" + dims(columns, inner) +
+         " b = {" + list(transposed) + "}, float[" + std::to_string(columns) + "] bias = {" +
+         list(bias) + "}> {\n" + (relu ? "h" : "y") + " = Gemm <transB = 1> (a, b" +
+         (with_bias ? ", bias)" : ")") + (relu ? "\ny = Relu(h)" : "") + "\n}";
+}
+
 TEST(FusedMatMul, WideFixedWeightsRunPackedWithTheSameBitsOnAnyThreadCount) {
   constexpr int64_t kInner = 48, kColumns = 1024;
   // 128 rows: two blocks of 64, packed; 100 rows: on sgemm.
@@ -171,6 +195,15 @@ TEST(FusedMatMul, WideFixedWeightsRunPackedWithTheSameBitsOnAnyThreadCount) {
       expectNear(linear(a, b, bias, static_cast<size_t>(rows), kInner, kColumns), (*out)[0]);
       EXPECT_EQ(testing::threadCountDifference(*model, inputs, 2), "") << rows << " rows";
       EXPECT_EQ(testing::threadCountDifference(*model, inputs, 5), "") << rows << " rows";
+      if (constant_node) continue;
+      // The same layer as a Gemm reading B transposed (packed from there): the same bits.
+      Result<Model> gemm = parseText(gemmModelText(rows, kInner, kColumns, b, bias, true, false));
+      ASSERT_TRUE(gemm) << gemm.status().toString();
+      testing::StepRecorder gemm_steps;
+      Result<std::vector<EvalValue>> same = evaluate(*gemm, inputs, {.observer = &gemm_steps});
+      ASSERT_TRUE(same) << same.status().toString();
+      EXPECT_EQ(gemm_steps.steps, std::vector<std::string>{"Gemm"}) << rows << " rows";
+      EXPECT_EQ(valuesOf<float>((*same)[0]), valuesOf<float>((*out)[0])) << rows << " rows";
     }
   }
 }
@@ -257,31 +290,10 @@ TEST(FusedMatMul, FixedFloat16WeightsAtEveryTier) {
   expectFloat16AtEveryTier(layer.text(), layer);
 }
 
-// The odd layer as a Gemm exports it: B fixed and transposed (transB), C the bias or none,
-// maybe a Relu after it.
+// The odd layer as a Gemm exports it.
 std::string gemmModel(const OddLayer& layer, bool with_bias, bool relu) {
-  std::vector<float> transposed(layer.b.size());
-  for (int64_t p = 0; p < OddLayer::kInner; ++p) {
-    for (int64_t j = 0; j < OddLayer::kColumns; ++j) {
-      transposed[j * OddLayer::kInner + p] = layer.b[p * OddLayer::kColumns + j];
-    }
-  }
-  auto list = [](const std::vector<float>& values) {
-    std::string text;
-    for (float value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
-    return text;
-  };
-  auto dims = [](int64_t first, int64_t second) {
-    return "float[" + std::to_string(first) + ", " + std::to_string(second) + "]";
-  };
-  return R"(<ir_version: 10, opset_import: ["" : 21]>
-      g ()" +
-         dims(OddLayer::kRows, OddLayer::kInner) + " a) => (" +
-         dims(OddLayer::kRows, OddLayer::kColumns) + " y) <" +
-         dims(OddLayer::kColumns, OddLayer::kInner) + " b = {" + list(transposed) + "}, float[" +
-         std::to_string(OddLayer::kColumns) + "] bias = {" + list(layer.bias) + "}> {\n" +
-         (relu ? "h" : "y") + " = Gemm <transB = 1> (a, b" + (with_bias ? ", bias)" : ")") +
-         (relu ? "\ny = Relu(h)" : "") + "\n}";
+  return gemmModelText(OddLayer::kRows, OddLayer::kInner, OddLayer::kColumns, layer.b, layer.bias,
+                       with_bias, relu);
 }
 
 // A Gemm of fixed weights runs as the linear layer does (its B transposed once), at every

@@ -1,11 +1,10 @@
 // A linear layer: a float MatMul by a matrix, the Add of a bias row, maybe a Relu, as one
 // matrix product that starts from the bias (fused_matmul.h); or a Gemm of the same (alpha and
-// beta 1, A as it is), maybe a Relu, its fixed B transposed once per process when transB
-// says so. A float16 one runs on floats: its weights and bias widened once (at the AVX2 tier,
-// fixed weights straight into the kernel's panels), its input wide or widened, its result
-// left wide (engine/frame.h).
+// beta 1, A as it is), maybe a Relu, its B read transposed when transB says so (packed from
+// there when fixed). A float16 one runs on floats: its weights and bias widened once (at the
+// AVX2 tier, fixed weights straight into the kernel's panels), its input wide or widened, its
+// result left wide (engine/frame.h).
 #include <algorithm>
-#include <cstring>
 #include <memory>
 
 #include "eval/fusions/convolution_chain.h"
@@ -13,28 +12,11 @@
 #include "eval/kernels/fused_matmul.h"
 #include "eval/kernels/halves_as_floats.h"
 #include "eval/kernels/packed_linear_layer.h"
-#include "eval/kernels/shared_preparation.h"
 #include "onyx/ir/node.h"
 
 namespace onyx::eval_internal {
 
 namespace {
-
-// The matrix `b` (K, N) as (N, K), element by element: a Gemm's fixed B under transB.
-Array transposedMatrix(const Array& b) {
-  const size_t rows = static_cast<size_t>(b.dim(0)), columns = static_cast<size_t>(b.dim(1));
-  Array out(b.type(), {b.dim(1), b.dim(0)});
-  const size_t width = arrayElementBytes(b.type());
-  const std::byte* from = b.bytes().data();
-  std::byte* to = out.bytes().data();
-  for (size_t row = 0; row < rows; ++row) {
-    for (size_t column = 0; column < columns; ++column) {
-      std::memcpy(to + (column * rows + row) * width, from + (row * columns + column) * width,
-                  width);
-    }
-  }
-  return out;
-}
 
 // What the product reads: A, B as it is or transposed (a Gemm's transB), the bias or none.
 struct LinearOperands {
@@ -67,12 +49,10 @@ class LinearLayerStep final : public FusedStep {
         (b->type() != ElementType::kFloat && b->type() != ElementType::kFloat16)) {
       return false;
     }
-    if (operands_.transposed_b) {
-      // Gemm: A is a matrix (the node's own kernel says so when it is not).
-      if (a->rank() != 2 || !constants_.constant()[0]) return false;
-      b = &transposedOnce(*b);
-    }
-    const Array* bias = operands_.bias != nullptr ? run.tensor(operands_.bias) : &noBias(*b);
+    // Gemm: A is a matrix (the node's own kernel says so when it is not).
+    if (operands_.transposed_b && a->rank() != 2) return false;
+    const Array* bias = operands_.bias != nullptr ? run.tensor(operands_.bias)
+                                                  : &noBias(b->dim(operands_.transposed_b ? 0 : 1));
     if (bias == nullptr) return false;
     KernelContext ctx = run.context(product_);
     // float16: b and the bias FLOAT16, a FLOAT16 or a wide FLOAT.
@@ -86,7 +66,8 @@ class LinearLayerStep final : public FusedStep {
       if (a->type() == ElementType::kFloat16) a = &wide_a.emplace(widenedHalves(*a, &ctx));
       // Fixed float16 weights at the AVX2 tier are widened straight into the panels the
       // kernel reads (panel_linear_layer.h), never into a float copy of their own.
-      if (!PackedLinearLayer::takesHalfWeights(ctx, *b) || !constants_.constant()[0]) {
+      if (!PackedLinearLayer::takesHalfWeights(ctx, *b, operands_.transposed_b) ||
+          !constants_.constant()[0]) {
         b = &constants_.widened(0, *b, &ctx, made_b);
       }
       if (operands_.bias != nullptr) bias = &constants_.widened(1, *bias, &ctx, made_bias);
@@ -94,7 +75,8 @@ class LinearLayerStep final : public FusedStep {
     // Widened float16 weights are fixed too, but kept as the float16 path keeps them.
     const bool packable = !halves || b->type() == ElementType::kFloat16;
     PackedLinearLayer* packed = packable && constants_.constant()[0] ? &packed_ : nullptr;
-    std::optional<Array> result = multiplyAddBias(ctx, *a, *b, *bias, relu_ != nullptr, packed);
+    std::optional<Array> result =
+        multiplyAddBias(ctx, *a, *b, *bias, relu_ != nullptr, packed, operands_.transposed_b);
     if (!result) return false;
     run.write(output_, std::move(*result), false, halves);
     return true;
@@ -106,20 +88,10 @@ class LinearLayerStep final : public FusedStep {
                                              constants_.constant());
   }
 
-  // A fixed B transposed, once per process (shared_preparation.h).
-  const Array& transposedOnce(const Array& b) {
-    if (transposed_ == nullptr || transposed_source_ != b.bytes().data()) {
-      transposed_ =
-          sharedPreparation<Array>({&b}, "gemm B transposed", [&] { return transposedMatrix(b); });
-      transposed_source_ = b.bytes().data();
-    }
-    return *transposed_;
-  }
-
-  // N float zeros, for a Gemm without C (`b` is (K, N)).
-  const Array& noBias(const Array& b) {
-    if (zeros_.size() != static_cast<size_t>(b.dim(1))) {
-      zeros_ = Array(ElementType::kFloat, {b.dim(1)});
+  // `columns` float zeros, for a Gemm without C.
+  const Array& noBias(int64_t columns) {
+    if (zeros_.size() != static_cast<size_t>(columns)) {
+      zeros_ = Array(ElementType::kFloat, {columns});
       std::fill_n(zeros_.data<float>(), zeros_.size(), 0.0f);
     }
     return zeros_;
@@ -131,8 +103,6 @@ class LinearLayerStep final : public FusedStep {
   const Value* output_;
   WidenedConstants constants_;  // b and the bias, when constant and FLOAT16
   PackedLinearLayer packed_;    // for constant float b
-  std::shared_ptr<const Array> transposed_;
-  const void* transposed_source_ = nullptr;
   Array zeros_;
 };
 
@@ -193,8 +163,7 @@ class GemmLayerPattern final : public FusionPattern {
     if (schema == nullptr || schema->since_version < 7 ||
         anchor.intAttr("transA").value_or(0) != 0 ||
         anchor.floatAttr("alpha").value_or(1.0f) != 1.0f ||
-        (bias != nullptr && anchor.floatAttr("beta").value_or(1.0f) != 1.0f) ||
-        (transposed_b && !graph.constant(anchor.input(1)))) {
+        (bias != nullptr && anchor.floatAttr("beta").value_or(1.0f) != 1.0f)) {
       return std::nullopt;
     }
     FusionMatch match;

@@ -16,12 +16,14 @@ namespace onyx::eval_internal {
 
 class PackedLinearLayer;
 
-/// a * b + bias, then Relu when `relu`: a float (..., M, K), b float (K, N), bias N floats
-/// of shape (N) or (1, ..., 1, N), of rank at most a's. nullopt for anything else (the
-/// caller then runs the nodes one by one). `packed`, given when b is fixed for the model's
-/// life, runs the shapes it takes on weights packed once (packed_linear_layer.h).
+/// a * b + bias, then Relu when `relu`: a float (..., M, K), b float (K, N) (or (N, K) read
+/// transposed, when `transposed_b`: a Gemm's transB), bias N floats of shape (N) or
+/// (1, ..., 1, N), of rank at most a's. nullopt for anything else (the caller then runs the
+/// nodes one by one). `packed`, given when b is fixed for the model's life, runs the shapes it
+/// takes on weights packed once (packed_linear_layer.h).
 std::optional<Array> multiplyAddBias(const KernelContext& ctx, const Array& a, const Array& b,
                                      const Array& bias, bool relu,
-                                     PackedLinearLayer* packed = nullptr);
+                                     PackedLinearLayer* packed = nullptr,
+                                     bool transposed_b = false);
 
 }  // namespace onyx::eval_internal

@@ -38,14 +38,15 @@ PackedLinearLayer::PackedLinearLayer() = default;
 PackedLinearLayer::~PackedLinearLayer() = default;
 
 bool PackedLinearLayer::runPanels(const KernelContext& ctx, const Array& a, const Array& b,
-                                  const Array& bias, Array& out) {
-  const int64_t inner = b.dim(0), columns = b.dim(1);
+                                  const Array& bias, Array& out, bool transposed_b) {
+  const int64_t inner = b.dim(transposed_b ? 1 : 0), columns = b.dim(transposed_b ? 0 : 1);
   const size_t rows = inner == 0 ? 0 : a.size() / static_cast<size_t>(inner);
   if (columns < kPanelColumns) return false;
   if (rows == 0) return true;
   if (panels_ == nullptr || panels_source_ != b.bytes().data()) {
-    panels_ = sharedPreparation<panel_linear::Panels>({&b}, "linear f32 panels",
-                                                      [&] { return panel_linear::packPanels(b); });
+    panels_ = sharedPreparation<panel_linear::Panels>(
+        {&b}, transposed_b ? "linear f32 panels of B transposed" : "linear f32 panels",
+        [&] { return panel_linear::packPanels(b, transposed_b); });
     panels_source_ = b.bytes().data();
     if (panels_ == nullptr) return false;
   }
@@ -74,18 +75,19 @@ bool onPanels(const KernelContext& ctx) {
 
 }  // namespace
 
-bool PackedLinearLayer::takesHalfWeights(const KernelContext& ctx, const Array& b) {
+bool PackedLinearLayer::takesHalfWeights(const KernelContext& ctx, const Array& b,
+                                         bool transposed_b) {
   return onPanels(ctx) && b.type() == ElementType::kFloat16 && b.rank() == 2 &&
-         b.dim(1) >= kPanelColumns;
+         b.dim(transposed_b ? 0 : 1) >= kPanelColumns;
 }
 
 bool PackedLinearLayer::run(const KernelContext& ctx, const Array& a, const Array& b,
-                            const Array& bias, Array& out) {
+                            const Array& bias, Array& out, bool transposed_b) {
   if (onPanels(ctx)) {
-    return runPanels(ctx, a, b, bias, out);
+    return runPanels(ctx, a, b, bias, out, transposed_b);
   }
   if (b.type() != ElementType::kFloat) return false;
-  const int64_t inner = b.dim(0), columns = b.dim(1);
+  const int64_t inner = b.dim(transposed_b ? 1 : 0), columns = b.dim(transposed_b ? 0 : 1);
   const int64_t rows = inner == 0 ? 0 : static_cast<int64_t>(a.size()) / inner;
   if (columns < kWideColumns || rows == 0 || rows % kBlockRows != 0) return false;
   try {
@@ -107,14 +109,17 @@ bool PackedLinearLayer::run(const KernelContext& ctx, const Array& a, const Arra
         [](Cache::Entry&) {});
     if (entry == nullptr) return false;
     auto pack = [&]() -> std::optional<OneDnnWeights> {
-      memory plain(floatMatrix(inner, columns), cache.engine(), handleOf(b));
+      // (inner, columns) as b holds it: rows after rows, or columns after columns (transB).
+      memory plain(floatMatrix(inner, columns, transposed_b ? Tag::ba : Tag::ab), cache.engine(),
+                   handleOf(b));
       memory packed(entry->description.weights_desc(), cache.engine());
       dnnl::reorder(plain, packed).execute(cache.stream(), plain, packed);
       cache.stream().wait();
       return OneDnnWeights{std::move(packed), {}};
     };
     if (entry->needsWeights(b.bytes().data(), true) &&
-        !entry->prepareWeights(b, true, "linear f32", pack)) {
+        !entry->prepareWeights(b, true, transposed_b ? "linear f32 of B transposed" : "linear f32",
+                               pack)) {
       return false;
     }
     const dnnl::engine& engine = cache.engine();

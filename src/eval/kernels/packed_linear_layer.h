@@ -35,20 +35,22 @@ class PackedLinearLayer {
 
   /// Whether run() takes float16 weights `b` as they are on this context's tier: at the AVX2
   /// tier, where they are widened into the kernel's panels, with at least kPanelColumns
-  /// columns.
-  static bool takesHalfWeights(const KernelContext& ctx, const Array& b);
+  /// columns (its rows when `transposed_b`).
+  static bool takesHalfWeights(const KernelContext& ctx, const Array& b, bool transposed_b = false);
 
   /// Writes a * b + bias into `out` (a's shape, N last) and returns true, for a float
   /// (..., M, K) whose rows (the elements over K) are a multiple of kBlockRows, b float (K, N)
   /// fixed for the model's life with N at least kWideColumns, and N bias floats, all as
   /// multiplyAddBias checked them; at the AVX2 tier, for any rows and N of at least
-  /// kPanelColumns, b float or (takesHalfWeights) float16. False for other shapes or when oneDNN
-  /// cannot; `out` may then hold part of the product (the caller runs sgemm over it).
-  bool run(const KernelContext& ctx, const Array& a, const Array& b, const Array& bias, Array& out);
+  /// kPanelColumns, b float or (takesHalfWeights) float16. b is (N, K) when `transposed_b` (a
+  /// Gemm's transB), packed from there. False for other shapes or when oneDNN cannot; `out`
+  /// may then hold part of the product (the caller runs sgemm over it).
+  bool run(const KernelContext& ctx, const Array& a, const Array& b, const Array& bias, Array& out,
+           bool transposed_b = false);
 
  private:
   bool runPanels(const KernelContext& ctx, const Array& a, const Array& b, const Array& bias,
-                 Array& out);
+                 Array& out, bool transposed_b);
 
   struct Cache;
   std::unique_ptr<Cache> cache_;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "ops/lib/float_casts.h"
 
@@ -19,10 +20,14 @@ constexpr size_t kInnerChunk = 256;  // inner indices a pass takes: 16 KiB of a 
 
 }  // namespace
 
-std::optional<Panels> packPanels(const Array& b) {
+std::optional<Panels> packPanels(const Array& b, bool transposed) {
   const bool halves = b.type() == ElementType::kFloat16;
   if ((b.type() != ElementType::kFloat && !halves) || b.rank() != 2) return std::nullopt;
-  const int64_t inner = b.dim(0), columns = b.dim(1);
+  const int64_t inner = b.dim(transposed ? 1 : 0), columns = b.dim(transposed ? 0 : 1);
+  // Element (k, j) of the (inner, columns) matrix.
+  const size_t k_step = transposed ? 1 : static_cast<size_t>(columns);
+  const size_t j_step = transposed ? static_cast<size_t>(inner) : 1;
+  std::vector<uint16_t> gathered(halves && transposed ? kPanel : 0);
   const size_t panels = (static_cast<size_t>(columns) + kPanel - 1) / kPanel;
   Result<Array> made = Array::allocate(
       ElementType::kFloat, {static_cast<int64_t>(panels * static_cast<size_t>(inner) * kPanel)});
@@ -33,11 +38,16 @@ std::optional<Panels> packPanels(const Array& b) {
     const size_t count = std::min(kPanel, static_cast<size_t>(columns) - first);
     for (size_t k = 0; k < static_cast<size_t>(inner); ++k) {
       float* row = to + (p * static_cast<size_t>(inner) + k) * kPanel;
-      const size_t at = k * static_cast<size_t>(columns) + first;
-      if (halves) {
+      const size_t at = k * k_step + first * j_step;
+      if (!transposed && halves) {
         ops::cast::halvesToFloats(b.data<uint16_t>() + at, count, row);
-      } else {
+      } else if (!transposed) {
         std::copy_n(b.data<float>() + at, count, row);
+      } else if (halves) {
+        for (size_t j = 0; j < count; ++j) gathered[j] = b.data<uint16_t>()[at + j * j_step];
+        ops::cast::halvesToFloats(gathered.data(), count, row);
+      } else {
+        for (size_t j = 0; j < count; ++j) row[j] = b.data<float>()[at + j * j_step];
       }
       std::fill(row + count, row + kPanel, 0.0f);
     }

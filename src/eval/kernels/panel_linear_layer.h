@@ -25,9 +25,9 @@ struct Panels {
   int64_t columns = 0;
 };
 
-/// b (inner, columns), FLOAT or FLOAT16 (widened), laid out in panels; nullopt when it cannot
-/// be allocated.
-std::optional<Panels> packPanels(const Array& b);
+/// b (inner, columns), or (columns, inner) when `transposed` (a Gemm's transB), FLOAT or
+/// FLOAT16 (widened), laid out in panels; nullopt when it cannot be allocated.
+std::optional<Panels> packPanels(const Array& b, bool transposed = false);
 
 /// Whether this build has the kernel (x86-64); a CPU at the AVX2 tier runs it (the tier
 /// implies AVX2 and FMA, onyx/core/cpu_tier.h).
