@@ -113,6 +113,23 @@ TEST(BufferPool, BlocksARunAsksForAgainAreKeptPastThePeak) {
   EXPECT_NE(kept, nullptr);
 }
 
+// A run whose stages each ask for sizes of their own (a Swin graph's four) needs more than
+// twice the peak in distinct blocks: three of different sizes, one out at a time, are all kept.
+TEST(BufferPool, ThreeStagesOfTheirOwnSizesAreAllKept) {
+  BufferPool pool;
+  BufferPoolScope scope(pool);
+  auto run = [] {
+    { Array first(ElementType::kFloat, {1 << 18}); }   // 1 MiB
+    { Array second(ElementType::kFloat, {7 << 15}); }  // 896 KiB
+    { Array third(ElementType::kFloat, {3 << 16}); }   // 768 KiB
+  };
+  run();
+  pool.runEnded();
+  run();
+  pool.runEnded();
+  EXPECT_EQ(pool.cachedBytes(), size_t{(1 << 20) + (7 << 17) + (3 << 18)});
+}
+
 // Blocks come in size classes an eighth of a power of two apart: an array a few pages longer
 // takes the block a shorter one freed, as a decoder's cache does from one token to the next.
 TEST(BufferPool, AFreedBlockServesALongerArrayOfItsSizeClass) {
