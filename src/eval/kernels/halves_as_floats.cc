@@ -64,6 +64,23 @@ std::shared_ptr<const Array> sharedWidenedHalves(const Array& half, const Kernel
                                   [&] { return std::optional(widenedHalves(half, ctx)); });
 }
 
+std::shared_ptr<const Array> sharedWidenedTransposedHalves(const Array& half) {
+  return sharedPreparation<Array>({&half}, "widened halves, transposed", [&] {
+    const size_t rows = static_cast<size_t>(half.dim(0)),
+                 columns = static_cast<size_t>(half.dim(1));
+    Array wide(ElementType::kFloat, {half.dim(1), half.dim(0)});
+    const uint16_t* from = half.data<uint16_t>();
+    float* to = wide.data<float>();
+    // A row of the source at a time: widened as a run, then written down a column.
+    std::vector<float> row(columns);
+    for (size_t r = 0; r < rows; ++r) {
+      ops::cast::halvesToFloats(from + r * columns, columns, row.data());
+      for (size_t c = 0; c < columns; ++c) to[c * rows + r] = row[c];
+    }
+    return std::optional(std::move(wide));
+  });
+}
+
 const Array& WidenedConstants::widened(size_t i, const Array& half, const KernelContext* ctx,
                                        std::optional<Array>& made) {
   if (i >= constant_.size() || !constant_[i]) return made.emplace(widenedHalves(half, ctx));

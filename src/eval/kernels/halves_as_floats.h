@@ -19,6 +19,9 @@ Array widenedHalves(const Array& half, const KernelContext* ctx);
 /// widenedHalves() of elements that are the same on every run: made once per process and
 /// shared (shared_preparation.h).
 std::shared_ptr<const Array> sharedWidenedHalves(const Array& half, const KernelContext* ctx);
+/// The FLOAT16 matrix `half` (rows, columns) widened to FLOAT and transposed, (columns, rows),
+/// for elements the same on every run (a Gemm's fixed B under transB): once per process, shared.
+std::shared_ptr<const Array> sharedWidenedTransposedHalves(const Array& half);
 Array roundedToHalves(const Array& wide, const KernelContext* ctx);
 
 /// Whether an input of the node is a FLOAT16 tensor.
