@@ -31,6 +31,7 @@ from ._onyx import (  # noqa: F401  (re-exported)
     Tensor,
     Type,
     Value,
+    _difference,
     _draw,
     _draw_format_of_path,
     check,
@@ -168,8 +169,9 @@ def compare(a, b, feeds, *, rtol=1e-4, atol=1e-5):
 
     Returns a list with one dict per value compared: value, node (its name), op_type, index
     (of the node in a's main graph), largest (absolute difference), relative, and beyond (some
-    element differs by more than rtol * max(|x|, |y|) + atol; also true when the shapes or
-    types differ, two floating-point types being compared by value). The first with beyond
+    element differs by more than rtol * max(|x|, |y|) + atol, or is NaN against a number; also
+    true when the shapes or types differ, two floating-point types being compared by value),
+    measured by the same code as `onyx compare`. The first with beyond
     true is where the two part ways. A float feed is given to each model in the float format
     its input declares (a float16 model against its float32 original).
     """
@@ -199,27 +201,12 @@ def compare(a, b, feeds, *, rtol=1e-4, atol=1e-5):
             x, y = mine[value.name], other[value.name]
             row = {"value": value.name, "node": node.name, "op_type": node.op_type,
                    "index": index, "largest": 0.0, "relative": 0.0, "beyond": False}
-            if not isinstance(x, np.ndarray) or not isinstance(y, np.ndarray):
-                rows.append(row)
-                continue
-            both_real = np.issubdtype(x.dtype, np.floating) and np.issubdtype(y.dtype, np.floating)
-            if x.shape != y.shape or (x.dtype != y.dtype and not both_real):
-                row["beyond"] = True
-                row["largest"] = row["relative"] = float("inf")
-            elif x.size and np.issubdtype(x.dtype, np.number):
-                wide_x, wide_y = x.astype(np.float64), y.astype(np.float64)
-                gap = np.abs(wide_x - wide_y)
-                both_nan = np.isnan(wide_x) & np.isnan(wide_y)
-                gap = np.where(both_nan, 0.0, np.where(np.isnan(gap), np.inf, gap))
-                gap = np.where(wide_x == wide_y, 0.0, gap)
-                scale = np.maximum(np.abs(wide_x), np.abs(wide_y))
-                row["largest"] = float(gap.max())
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    relative = np.where(scale > 0, gap / np.where(scale > 0, scale, 1), gap)
-                row["relative"] = float(relative.max())
-                row["beyond"] = bool(np.any(gap > rtol * scale + atol))
-            elif not np.array_equal(x, y):
-                row["beyond"] = True
+            if isinstance(x, np.ndarray) and isinstance(y, np.ndarray):
+                # Measured as `onyx compare` measures (onyx/eval/value_difference.h).
+                largest, relative, beyond, mismatch = _difference(x, y, rtol, atol)
+                if mismatch and (x.shape != y.shape or x.dtype != y.dtype):
+                    largest = relative = float("inf")  # not comparable element by element
+                row.update(largest=largest, relative=relative, beyond=beyond or bool(mismatch))
             rows.append(row)
     return rows
 

@@ -21,6 +21,7 @@
 #include "onyx/core/quote.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/eval/generation.h"
+#include "onyx/eval/value_difference.h"
 #include "onyx/ir/constant_value.h"
 
 namespace onyx::python {
@@ -379,6 +380,20 @@ void bindSession(py::module_& module) {
                              "The graph inputs' names (those with an initializer may be left out).")
       .def_property_readonly("output_names", &Session::outputNames,
                              "The graph outputs' names, in order.");
+
+  module.def(
+      "_difference",
+      [](py::handle first, py::handle second, double rtol, double atol) {
+        EvalValue x = valueOfPython(first, nullptr, "the first value");
+        EvalValue y = valueOfPython(second, nullptr, "the second value");
+        Difference difference = differenceOf(x, y, Tolerance{rtol, atol});
+        return py::make_tuple(difference.absolute, difference.relative, difference.beyond,
+                              difference.mismatch);
+      },
+      py::arg("first"), py::arg("second"), py::arg("rtol"), py::arg("atol"),
+      "How two arrays differ, as `onyx compare` measures it (onyx/eval/value_difference.h): "
+      "(largest absolute difference, largest relative, whether some element is beyond "
+      "rtol * max(|x|, |y|) + atol, and why they cannot be compared element by element or '').");
 }
 
 }  // namespace onyx::python

@@ -167,6 +167,22 @@ def test_compare_names_the_node_of_a_perturbed_initializer():
     assert not any(row["beyond"] for row in onyx.compare(a, a.clone(), feeds))
 
 
+def test_compare_measures_as_the_command_line_does():
+    # onyx.compare's measure is the C++ one onyx compare uses (onyx/eval/value_difference.h).
+    nan = float("nan")
+    x = np.array([1.0, nan, 4.0, -2.0], np.float32)
+    same_nan = np.array([1.0, nan, 4.5, -2.0], np.float32)
+    assert onyx._difference(x, same_nan, 1e-4, 1e-5)[:3] == (0.5, 0.5 / 4.5, True)
+    largest, relative, beyond, mismatch = onyx._difference(
+        x, np.array([1.0, 0.0, 4.0, -2.0], np.float32), 1e-4, 1e-5)
+    assert largest == float("inf") and beyond and mismatch == ""  # NaN against a number
+    # Two float formats compare by value; shapes or other types cannot be compared.
+    assert onyx._difference(x, x.astype(np.float16), 1e-3, 0)[2] is False
+    assert onyx._difference(x, x[:2], 1e-4, 1e-5)[3] != ""
+    whole = np.array([1.0, 2.0], np.float32)
+    assert onyx._difference(whole, whole.astype(np.int32), 1e-4, 1e-5)[3] != ""
+
+
 def test_infer_reports_a_conflict():
     model = onyx.parse_text(UNTYPED.replace("float[2,4] y", "float[2,5] y"))
     assert any(d.rule == "R36" for d in onyx.infer(model))

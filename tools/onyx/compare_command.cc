@@ -17,9 +17,9 @@
 #include "model_files.h"
 #include "onyx/core/quote.h"
 #include "onyx/eval/test_case.h"
+#include "onyx/eval/value_difference.h"
 #include "onyx/serde/test_data.h"
 #include "run_inputs.h"
-#include "value_difference.h"
 
 namespace onyx::tool {
 
@@ -143,7 +143,7 @@ int runCompare(const CompareArguments& args) {
   size_t differing = std::count_if(rows.begin(), rows.end(), beyond);
   fmt::print(
       "compared {} values of {} nodes by name (tolerance {:g} relative + {:g}); {} beyond it\n",
-      rows.size(), index, args.tolerance.relative, args.tolerance.absolute, differing);
+      rows.size(), index, args.tolerance.rtol, args.tolerance.atol, differing);
   if (rows.empty()) {
     fmt::print(stderr, "onyx: the two sides name no value alike\n");
     return kExitInvalid;
@@ -199,8 +199,8 @@ void addCompareCommand(CLI::App& app, int& exit_code) {
   command->add_option("--dim", args->inputs.dims,
                       "the size of a symbolic dimension for the inputs made up, NAME=VALUE");
   command->add_option("--seed", args->inputs.seed, "the seed of the inputs made up (default 0)");
-  command->add_option("--rtol", args->tolerance.relative, "the relative tolerance (default 1e-4)");
-  command->add_option("--atol", args->tolerance.absolute,
+  command->add_option("--rtol", args->tolerance.rtol, "the relative tolerance (default 1e-4)");
+  command->add_option("--atol", args->tolerance.atol,
                       "the absolute tolerance, for values near zero (default 1e-5)");
   command->add_flag("--all", args->all, "list every value compared, not only those beyond");
   command->add_flag("--no-fusions", args->no_fusions, "run every node alone on both sides");

@@ -19,10 +19,10 @@
 #include "model_files.h"
 #include "onyx/eval/evaluator.h"
 #include "onyx/eval/node_evaluator.h"
+#include "onyx/eval/value_difference.h"
 #include "onyx/ir/clone.h"
 #include "onyx/passes/optimize.h"
 #include "onyx/serde/model_io.h"
-#include "value_difference.h"
 
 namespace onyx::tool {
 

@@ -11,6 +11,7 @@
 
 #include "onyx/core/status.h"
 #include "onyx/eval/evaluator.h"
+#include "onyx/eval/value_difference.h"
 #include "onyx/ops/eval_value.h"
 #include "onyx/serde/test_data.h"
 
@@ -18,11 +19,6 @@
 #pragma GCC visibility push(default)
 
 namespace onyx {
-
-struct Tolerance {
-  double rtol = 1e-3;
-  double atol = 1e-7;
-};
 
 /// Why `actual` differs from `expected` (the first differing index and both values, or the
 /// shape or type that differs); empty when they agree.

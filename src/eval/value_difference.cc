@@ -1,4 +1,4 @@
-#include "value_difference.h"
+#include "onyx/eval/value_difference.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include "onyx/core/array_elements.h"
 #include "onyx/core/element_type.h"
 
-namespace onyx::tool {
+namespace onyx {
 
 Difference differenceOf(const EvalValue& first, const EvalValue& second, Tolerance tolerance) {
   Difference difference;
@@ -34,14 +34,20 @@ Difference differenceOf(const EvalValue& first, const EvalValue& second, Toleran
     double x = elementAsDouble(a, i);
     double y = elementAsDouble(b, i);
     if (std::isnan(x) && std::isnan(y)) continue;
-    double gap = std::isnan(x) || std::isnan(y) ? INFINITY : std::fabs(x - y);
+    if (std::isnan(x) || std::isnan(y)) {
+      // Beyond any tolerance (a NaN scale would let it through every comparison below).
+      difference.absolute = difference.relative = INFINITY;
+      difference.beyond = true;
+      continue;
+    }
+    double gap = std::fabs(x - y);
     if (x == y) gap = 0;  // equal infinities
     difference.absolute = std::max(difference.absolute, gap);
     double scale = std::max(std::fabs(x), std::fabs(y));
     if (gap > 0) difference.relative = std::max(difference.relative, scale > 0 ? gap / scale : gap);
-    if (gap > tolerance.relative * scale + tolerance.absolute) difference.beyond = true;
+    if (gap > tolerance.rtol * scale + tolerance.atol) difference.beyond = true;
   }
   return difference;
 }
 
-}  // namespace onyx::tool
+}  // namespace onyx
