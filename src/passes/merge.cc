@@ -273,12 +273,9 @@ Status prefixNames(Model& model, std::string_view prefix) {
   }
   if (meets) {
     size_t count = 0;
+    // A hint of its own per value: the names are taken only when the patches are applied.
     ONYX_RETURN_IF_ERROR(renameAll([&](Graph& graph, const Value&) {
-      std::string name;
-      do {
-        name = "onyx_prefixing_" + std::to_string(++count);
-      } while (isNameInScope(graph, name));
-      return name;
+      return std::string(edit.uniqueName(graph, "onyx_prefixing_" + std::to_string(++count)));
     }));
   }
   ONYX_RETURN_IF_ERROR(renameAll([&](Graph&, const Value& value) { return prefixed.at(&value); }));

@@ -113,13 +113,15 @@ TEST(FusedMatMul, TheSameBitsOnOneAndTwoThreads) {
 
 // A model whose weights b (inner x columns) and bias are initializers, so fixed: a product as
 // wide as PackedLinearLayer takes runs on weights packed once, in blocks of 64 rows.
+// `values` as the text syntax writes a tensor's elements (6 decimals).
+std::string list(const std::vector<float>& values) {
+  std::string text;
+  for (float value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
+  return text;
+}
+
 std::string fixedWeightsModel(int64_t rows, int64_t inner, int64_t columns,
                               const std::vector<float>& b, const std::vector<float>& bias) {
-  auto list = [](const std::vector<float>& values) {
-    std::string text;
-    for (float value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
-    return text;
-  };
   std::string a = "float[" + std::to_string(rows) + ", " + std::to_string(inner) + "]";
   std::string y = "float[" + std::to_string(rows) + ", " + std::to_string(columns) + "]";
   return R"(<ir_version: 10, opset_import: ["" : 21]>
@@ -155,11 +157,6 @@ std::string gemmModelText(int64_t rows, int64_t inner, int64_t columns, const st
   for (int64_t p = 0; p < inner; ++p) {
     for (int64_t j = 0; j < columns; ++j) transposed[j * inner + p] = b[p * columns + j];
   }
-  auto list = [](const std::vector<float>& values) {
-    std::string text;
-    for (float value : values) text += (text.empty() ? "" : ", ") + std::to_string(value);
-    return text;
-  };
   auto dims = [](int64_t first, int64_t second) {
     return "float[" + std::to_string(first) + ", " + std::to_string(second) + "]";
   };
@@ -331,11 +328,7 @@ TEST(FusedMatMul, AGemmItDoesNotTakeRunsAsTheNode) {
     Result<std::vector<EvalValue>> out = testing::runText(
         R"(<ir_version: 10, opset_import: ["" : 21]>
       g (float[2, 3] a, float[2, 4] c) => (float[2, 4] y) <float[4, 3] b = {)" +
-            [&] {
-              std::string text;
-              for (float value : b) text += (text.empty() ? "" : ", ") + std::to_string(value);
-              return text;
-            }() +
+            list(b) +
             R"(}> {
         y = Gemm )" +
             attributes +
